@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.24;
+
+import {IERC721} from "@openzeppelin/contracts/token/ERC721/IERC721.sol";
+import {IERC721Receiver} from "@openzeppelin/contracts/token/ERC721/IERC721Receiver.sol";
+
+/// @title NFT converter: exchanges a token of the Alice ERC-721 for its paired token of the Bob ERC-721.
+/// @notice Successor of MCH+'s `ERC721Converter`. Its user-facing ABI (`convertFromAliceToBob`,
+/// `convertFromBobToAlice`, `getBobTokenID`, `getAliceTokenID`, `draftAliceTokens`, `aliceContract`,
+/// `bobContract`) is kept so existing integrations keep working.
+///
+/// Conversion in one transaction, no approval: `alice.safeTransferFrom(you, converter, aliceId)` sends
+/// the paired Bob token back to you (and the same from Bob to Alice while reverse conversion is on).
+///
+/// Stock: the converter converts in the direction whose counterpart it holds. Operators stock it by
+/// `safeTransferFrom(operator, converter, id, data)` with non-empty `data` (empty data means "convert"),
+/// or in bulk with {stock} after `setApprovalForAll`.
+interface INFTConverter is IERC721Receiver {
+    // ---------------------------------------------------------------- errors
+
+    /// @dev `aliceIds` and `bobIds` differ in length.
+    error LengthMismatch(uint256 aliceLength, uint256 bobLength);
+    /// @dev A batch with no ids.
+    error EmptyBatch();
+    /// @dev The Alice id is already paired.
+    error AliceAlreadyPaired(uint256 aliceId);
+    /// @dev The Bob id is already paired.
+    error BobAlreadyPaired(uint256 bobId);
+    /// @dev The Alice id is not paired.
+    error AliceNotPaired(uint256 aliceId);
+    /// @dev The Bob id is not paired.
+    error BobNotPaired(uint256 bobId);
+    /// @dev `type(uint256).max` is the one id that cannot be paired (pairs are stored as id + 1 so that 0 can mean "none").
+    error UnsupportedTokenId(uint256 id);
+    /// @dev A token arrived by `safeTransferFrom` from a contract that is neither Alice nor Bob, or a
+    /// function was given a token contract it does not accept.
+    error UnsupportedToken(address token);
+    /// @dev The converter does not hold the counterpart token.
+    error OutOfStock(address token, uint256 id);
+    /// @dev Bob → Alice conversion is switched off.
+    error ReverseConversionDisabled();
+    /// @dev The token is stock of a registered pair: unregister the pair first.
+    error TokenOfRegisteredPair(address token, uint256 id);
+    /// @dev The pair has been converted (the converter holds its Alice token): it can no longer be unregistered.
+    error PairConverted(uint256 aliceId, uint256 bobId);
+    /// @dev A token arrived with non-empty data (a stock deposit) from an account without the operator role.
+    error NotOperator(address account);
+
+    // ---------------------------------------------------------------- events
+
+    /// @notice A pair was registered.
+    event PairRegistered(uint256 indexed aliceId, uint256 indexed bobId);
+    /// @notice A pair was unregistered.
+    event PairUnregistered(uint256 indexed aliceId, uint256 indexed bobId);
+    /// @notice `owner` gave Alice `aliceId` and received Bob `bobId`.
+    event ConvertedAliceToBob(address indexed owner, uint256 indexed aliceId, uint256 indexed bobId);
+    /// @notice `owner` gave Bob `bobId` and received Alice `aliceId`.
+    event ConvertedBobToAlice(address indexed owner, uint256 indexed bobId, uint256 indexed aliceId);
+    /// @notice An operator took stock of an unregistered pair out of the converter.
+    event StockWithdrawn(address indexed token, uint256 indexed id, address indexed to);
+    /// @notice The admin recovered a token that was not stock of a registered pair (e.g. sent by plain `transferFrom`).
+    event TokenRecovered(address indexed token, uint256 indexed id, address indexed to);
+    /// @notice Bob → Alice conversion was switched on or off.
+    event ReverseConversionSet(bool enabled);
+
+    // ---------------------------------------------------------------- configuration
+
+    /// @notice The role that registers and unregisters pairs, stocks and withdraws, pauses and unpauses.
+    function OPERATOR_ROLE() external view returns (bytes32);
+
+    /// @notice The Alice token (immutable).
+    function alice() external view returns (IERC721);
+
+    /// @notice The Bob token (immutable).
+    function bob() external view returns (IERC721);
+
+    /// @notice The Alice token's address (predecessor ABI).
+    function aliceContract() external view returns (address);
+
+    /// @notice The Bob token's address (predecessor ABI).
+    function bobContract() external view returns (address);
+
+    /// @notice Whether Bob → Alice conversion is allowed (on at deployment).
+    function reverseConversionEnabled() external view returns (bool);
+
+    /// @notice Switches Bob → Alice conversion on or off (admin only), e.g. off for a one-way migration.
+    function setReverseConversion(bool enabled) external;
+
+    /// @notice Stops conversions (operators).
+    function pause() external;
+
+    /// @notice Resumes conversions (operators).
+    function unpause() external;
+
+    // ---------------------------------------------------------------- pairs
+
+    /// @notice Registers pairs `aliceIds[i]` ↔ `bobIds[i]` (operators). Any id but `type(uint256).max`, 0 included.
+    /// Reverts with {EmptyBatch}, {LengthMismatch}, {AliceAlreadyPaired} or {BobAlreadyPaired} (also for a
+    /// duplicate inside the batch); nothing is registered when it reverts.
+    function registerPairs(uint256[] calldata aliceIds, uint256[] calldata bobIds) external;
+
+    /// @notice Same as {registerPairs} (predecessor ABI).
+    function draftAliceTokens(uint256[] calldata aliceIds, uint256[] calldata bobIds) external;
+
+    /// @notice Unregisters the pairs of `aliceIds` (operators). Reverts with {AliceNotPaired} for an unpaired id
+    /// and {PairConverted} for a pair whose Alice token the converter holds.
+    function unregisterPairs(uint256[] calldata aliceIds) external;
+
+    /// @notice The Bob id paired with `aliceId`, or 0 when none (predecessor ABI: 0 is ambiguous, see {bobIdOf}).
+    function getBobTokenID(uint256 aliceId) external view returns (uint256);
+
+    /// @notice The Alice id paired with `bobId`, or 0 when none (predecessor ABI: 0 is ambiguous, see {aliceIdOf}).
+    function getAliceTokenID(uint256 bobId) external view returns (uint256);
+
+    /// @notice Whether `aliceId` is paired, and with which Bob id.
+    function bobIdOf(uint256 aliceId) external view returns (bool paired, uint256 bobId);
+
+    /// @notice Whether `bobId` is paired, and with which Alice id.
+    function aliceIdOf(uint256 bobId) external view returns (bool paired, uint256 aliceId);
+
+    // ---------------------------------------------------------------- conversion
+
+    /// @notice Converts Alice `aliceId` of the caller to its Bob token through an approval (predecessor ABI).
+    /// One-transaction alternative: `alice.safeTransferFrom(caller, converter, aliceId)`.
+    function convertFromAliceToBob(uint256 aliceId) external;
+
+    /// @notice Converts Bob `bobId` of the caller to its Alice token through an approval (predecessor ABI).
+    function convertFromBobToAlice(uint256 bobId) external;
+
+    // ---------------------------------------------------------------- stock
+
+    /// @notice Pulls `ids` of `token` (Alice or Bob) from the caller into stock (operators; needs approval).
+    function stock(IERC721 token, uint256[] calldata ids) external;
+
+    /// @notice Sends stock `ids` of `token` (Alice or Bob) that belong to no registered pair to `to` (operators).
+    function withdrawStock(IERC721 token, uint256[] calldata ids, address to) external;
+
+    /// @notice Sends a token held by the converter that is not stock of a registered pair to `to` (admin only):
+    /// tokens sent by plain `transferFrom`, of any ERC-721 contract.
+    function recoverToken(IERC721 token, uint256 id, address to) external;
+}

@@ -1,0 +1,46 @@
+import path from "node:path";
+import { subtask } from "hardhat/config";
+import { TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD, TASK_TEST_GET_TEST_FILES } from "hardhat/builtin-tasks/task-names";
+import type { HardhatUserConfig } from "hardhat/config";
+import "@nomicfoundation/hardhat-toolbox";
+
+// The pinned compiler comes from the npm `solc` package: these machines (and CI) reach no
+// compiler download host, so Hardhat must never try to fetch one.
+const SOLC_VERSION = "0.8.28";
+
+subtask(TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD, async (args: { solcVersion: string }, _hre, runSuper) => {
+  if (args.solcVersion !== SOLC_VERSION) return runSuper();
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const solc = require("solc");
+  return {
+    compilerPath: path.join(path.dirname(require.resolve("solc/package.json")), "soljson.js"),
+    isSolcJs: true,
+    version: SOLC_VERSION,
+    longVersion: solc.version(),
+  };
+});
+
+// Only `*.test.ts` files are suites; test/helpers/ and the like are modules the suites import.
+subtask(TASK_TEST_GET_TEST_FILES, async (args: { testFiles: string[] }, _hre, runSuper) => {
+  const files: string[] = await runSuper(args);
+  return args.testFiles.length > 0 ? files : files.filter((file) => file.endsWith(".test.ts"));
+});
+
+const config: HardhatUserConfig = {
+  solidity: {
+    version: SOLC_VERSION,
+    settings: {
+      evmVersion: "cancun",
+      optimizer: { enabled: true, runs: 10_000 },
+    },
+  },
+  networks: {
+    hardhat: { chainId: 31337 },
+    localhost: { url: process.env.RPC_URL_LOCALHOST ?? "http://127.0.0.1:8545" },
+  },
+  typechain: { outDir: "typechain-types", target: "ethers-v6" },
+  mocha: { timeout: 120_000 },
+  gasReporter: { enabled: process.env.REPORT_GAS === "true" },
+};
+
+export default config;
