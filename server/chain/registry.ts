@@ -1,0 +1,19 @@
+import networks from "./known-networks.json";
+
+export interface NetworkInfo {
+  chainId: number;
+  /** Shut down by its operators; kept because the predecessor's clients send the name. */
+  retired?: boolean;
+}
+
+/** Built-in network names and chain ids (DESIGN §5); the data lives in known-networks.json. */
+export const NETWORKS: Readonly<Record<string, NetworkInfo>> = networks;
+
+/** The environment variable holding a network's RPC URL: `matic-mainnet` → `RPC_URL_MATIC_MAINNET`. */
+export function rpcEnvName(network: string): string {
+  return `RPC_URL_${network.toUpperCase().replace(/-/g, "_")}`;
+}
+
+export function networkByChainId(chainId: number): string | undefined {
+  return Object.keys(NETWORKS).find((name) => NETWORKS[name].chainId === chainId);
+}

@@ -1,0 +1,142 @@
+import path from "node:path";
+import { NETWORKS, rpcEnvName } from "./chain/registry";
+
+/** Thrown for a bad environment value; its message is the one line printed before exiting. */
+export class ConfigError extends Error {
+  constructor(variable: string, expected: string, got: string) {
+    super(`${variable}: expected ${expected}, got ${JSON.stringify(got)}`);
+    this.name = "ConfigError";
+  }
+}
+
+export type DatabaseConfig =
+  | { kind: "postgres"; url: string }
+  /** `dataDir: null` keeps the database in memory (tests). */
+  | { kind: "pglite"; dataDir: string | null };
+
+export interface Config {
+  host: string;
+  port: number;
+  logLevel: string;
+  /** Public base URL of the service (OIDC issuer), no trailing slash. */
+  issuer: string;
+  /** Fastify `trustProxy`: whether X-Forwarded-For names the client (behind a load balancer). */
+  trustProxy: boolean | number | string;
+  /** Largest request body accepted, in bytes. */
+  bodyLimit: number;
+  database: DatabaseConfig;
+  /** RPC URL per network name; a network without one is known but unavailable. */
+  rpcUrls: Record<string, string>;
+  rpcTimeoutMs: number;
+  /** Network used when a request names none (login). */
+  defaultNetwork: string;
+  /** Start an embedded Hardhat node and deploy the demo (npm start on a fresh machine). */
+  localChain: boolean;
+}
+
+type Env = Record<string, string | undefined>;
+
+export function loadConfig(env: Env = process.env): Config {
+  const read = new Reader(env);
+  const port = read.int("PORT", { min: 0, max: 65_535, fallback: 3000 });
+  const rpcUrls = readRpcUrls(env);
+  const localChain = read.bool("LOCAL_CHAIN", Object.keys(rpcUrls).length === 0);
+  const issuer = read.url("ISSUER", `http://localhost:${port}`).replace(/\/+$/, "");
+  const databaseUrl = read.optional("DATABASE_URL");
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError("DATABASE_URL", "a postgres:// or postgresql:// URL", databaseUrl);
+  }
+  const defaultNetwork = read.oneOf("DEFAULT_NETWORK", Object.keys(NETWORKS), localChain ? "localhost" : "mainnet");
+  return {
+    host: read.string("HOST", "127.0.0.1"),
+    port,
+    logLevel: read.oneOf("LOG_LEVEL", ["fatal", "error", "warn", "info", "debug", "trace", "silent"], "info"),
+    issuer,
+    trustProxy: readTrustProxy(read),
+    bodyLimit: read.int("BODY_LIMIT", { min: 1024, max: 64 * 1024 * 1024, fallback: 1024 * 1024 }),
+    database: databaseUrl
+      ? { kind: "postgres", url: databaseUrl }
+      : { kind: "pglite", dataDir: path.resolve(read.string("DATA_DIR", ".data"), "pglite") },
+    rpcUrls,
+    rpcTimeoutMs: read.int("RPC_TIMEOUT_MS", { min: 100, max: 300_000, fallback: 10_000 }),
+    defaultNetwork,
+    localChain,
+  };
+}
+
+/** `RPC_URL_<NAME>` for every built-in network (`matic-mainnet` → `RPC_URL_MATIC_MAINNET`); unknown names are refused. */
+function readRpcUrls(env: Env): Record<string, string> {
+  const byVariable = new Map(Object.keys(NETWORKS).map((name) => [rpcEnvName(name), name]));
+  const urls: Record<string, string> = {};
+  for (const [variable, value] of Object.entries(env)) {
+    if (!variable.startsWith("RPC_URL_") || value === undefined || value === "") continue;
+    const name = byVariable.get(variable);
+    if (!name) throw new ConfigError(variable, `one of ${[...byVariable.keys()].join(", ")}`, variable);
+    if (!isHttpUrl(value)) throw new ConfigError(variable, "an http(s) URL", value);
+    urls[name] = value;
+  }
+  return urls;
+}
+
+function readTrustProxy(read: Reader): boolean | number | string {
+  const raw = read.optional("TRUST_PROXY");
+  if (raw === undefined || raw === "false") return false;
+  if (raw === "true") return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  return raw; // comma-separated addresses or CIDRs, as Fastify takes them
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === "http:" || url.protocol === "https:";
+  } catch {
+    return false;
+  }
+}
+
+/** Typed reads of environment variables; each failure names the variable and what it expects. */
+export class Reader {
+  constructor(private readonly env: Env) {}
+
+  optional(name: string): string | undefined {
+    const value = this.env[name];
+    return value === undefined || value === "" ? undefined : value;
+  }
+
+  string(name: string, fallback: string): string {
+    return this.optional(name) ?? fallback;
+  }
+
+  int(name: string, { min, max, fallback }: { min: number; max: number; fallback: number }): number {
+    const raw = this.optional(name);
+    if (raw === undefined) return fallback;
+    const value = Number(raw);
+    if (!/^-?\d+$/.test(raw) || value < min || value > max) {
+      throw new ConfigError(name, `an integer from ${min} to ${max}`, raw);
+    }
+    return value;
+  }
+
+  bool(name: string, fallback: boolean): boolean {
+    const raw = this.optional(name);
+    if (raw === undefined) return fallback;
+    if (raw === "true" || raw === "1") return true;
+    if (raw === "false" || raw === "0") return false;
+    throw new ConfigError(name, "true or false", raw);
+  }
+
+  oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
+    const raw = this.optional(name);
+    if (raw === undefined) return fallback;
+    if (!(allowed as readonly string[]).includes(raw)) throw new ConfigError(name, `one of ${allowed.join(", ")}`, raw);
+    return raw as T;
+  }
+
+  url(name: string, fallback: string): string {
+    const raw = this.optional(name);
+    if (raw === undefined) return fallback;
+    if (!isHttpUrl(raw)) throw new ConfigError(name, "an http(s) URL", raw);
+    return raw;
+  }
+}

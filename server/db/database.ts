@@ -1,0 +1,59 @@
+import type { DatabaseConfig } from "../config";
+
+export interface QueryResult<R> {
+  rows: R[];
+  /** Rows changed by INSERT/UPDATE/DELETE, or rows returned by SELECT. */
+  rowCount: number;
+}
+
+/** Something SQL can be sent to: the database, a transaction, or one dedicated connection. */
+export interface Queryable {
+  /**
+   * One statement with `$1`-style parameters. Values come back as node-postgres gives them on both backends:
+   * int8 and numeric as strings (exact), bytea as Buffer, json/jsonb parsed, timestamps as Date.
+   */
+  query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<R>>;
+  /** Runs several statements separated by semicolons, no parameters (migrations). */
+  exec(sql: string): Promise<void>;
+}
+
+/** A connection kept for one holder (e.g. to keep a session-level advisory lock). */
+export interface Connection extends Queryable {
+  /** Hands the connection back; `destroy` closes it instead (which also drops its session locks). */
+  release(destroy?: boolean): void;
+  /** Called at most once if the connection fails while held (its session locks are gone with it). */
+  onLost(listener: (error: Error) => void): void;
+}
+
+/**
+ * The one database interface of the service, over PostgreSQL (`pg`) or embedded PGlite. Both run the same SQL:
+ * PGlite is PostgreSQL compiled to WebAssembly, not an emulation.
+ */
+export interface Database extends Queryable {
+  readonly kind: "postgres" | "pglite";
+  /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** A dedicated connection. On PGlite, which has one session, it is the database itself. */
+  connect(): Promise<Connection>;
+  /** Resolves when the database answers a trivial query within `timeoutMs`. */
+  ping(timeoutMs?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function openDatabase(config: DatabaseConfig): Promise<Database> {
+  if (config.kind === "postgres") {
+    const { openPostgres } = await import("./postgres");
+    return openPostgres(config.url);
+  }
+  const { openPglite } = await import("./pglite");
+  return openPglite(config.dataDir);
+}
+
+/** Rejects with a timeout error when `promise` takes longer than `ms`. */
+export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,76 @@
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import type { Database } from "./database";
+
+export const MIGRATIONS_DIR = path.join(__dirname, "migrations");
+
+/** Arbitrary constant: the advisory lock key that serializes migrations of instances starting at once. */
+const MIGRATION_LOCK = 7_301_955_001;
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+  checksum: string;
+}
+
+/**
+ * Migrations are `NNNN_name.sql` files applied in version order. Version ranges keep features apart:
+ * 0001–0099 core, 0100–0199 login, 0200–0299 data and indexer, 0300–0399 metadata.
+ */
+export function readMigrations(dir = MIGRATIONS_DIR): Migration[] {
+  const migrations = fs
+    .readdirSync(dir)
+    .filter((file) => file.endsWith(".sql"))
+    .map((file) => {
+      const match = /^(\d+)_([\w-]+)\.sql$/.exec(file);
+      if (!match) throw new Error(`migration file name must be NNNN_name.sql: ${file}`);
+      const sql = fs.readFileSync(path.join(dir, file), "utf8");
+      return { version: Number(match[1]), name: match[2], sql, checksum: createHash("sha256").update(sql).digest("hex") };
+    })
+    .sort((a, b) => a.version - b.version);
+  for (let i = 1; i < migrations.length; i++) {
+    if (migrations[i].version === migrations[i - 1].version) throw new Error(`two migrations have version ${migrations[i].version}`);
+  }
+  return migrations;
+}
+
+/**
+ * Applies the migrations not applied yet, all in one transaction under an advisory lock: instances starting
+ * together wait for each other, and a failing migration leaves the database as it was. A migration changed
+ * after it was applied stops the start (fix forward with a new migration instead).
+ */
+export async function migrate(db: Database, migrations = readMigrations()): Promise<Migration[]> {
+  return db.transaction(async (tx) => {
+    await tx.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
+    await tx.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version integer PRIMARY KEY,
+      name text NOT NULL,
+      checksum text NOT NULL,
+      applied_at timestamptz NOT NULL DEFAULT now()
+    )`);
+    const { rows } = await tx.query<{ version: number; name: string; checksum: string }>(
+      "SELECT version, name, checksum FROM schema_migrations",
+    );
+    const applied = new Map(rows.map((row) => [row.version, row]));
+    const pending: Migration[] = [];
+    for (const migration of migrations) {
+      const done = applied.get(migration.version);
+      if (!done) {
+        pending.push(migration);
+      } else if (done.checksum !== migration.checksum) {
+        throw new Error(`migration ${migration.version}_${migration.name} was changed after it was applied`);
+      }
+    }
+    for (const migration of pending) {
+      await tx.exec(migration.sql);
+      await tx.query("INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)", [
+        migration.version,
+        migration.name,
+        migration.checksum,
+      ]);
+    }
+    return pending;
+  });
+}

@@ -1,0 +1,25 @@
+import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
+import { openDatabase, type Database } from "./database";
+import { migrate } from "./migrate";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    db: Database;
+  }
+}
+
+/**
+ * Decorates `app.db` and brings the schema up to date before any route runs. A database handed in (tests
+ * that share one between two app instances) is left open at close; one opened here is closed with the app.
+ */
+export default fp(
+  async function database(app: FastifyInstance, options: { db?: Database }) {
+    const db = options.db ?? (await openDatabase(app.config.database));
+    if (!options.db) app.addHook("onClose", () => db.close());
+    const applied = await migrate(db);
+    if (applied.length > 0) app.log.info({ migrations: applied.map((m) => `${m.version}_${m.name}`) }, "database migrated");
+    app.decorate("db", db);
+  },
+  { name: "db", dependencies: ["config"] },
+);

@@ -1,0 +1,79 @@
+import pg from "pg";
+import { withTimeout, type Connection, type Database, type Queryable, type QueryResult } from "./database";
+
+const POOL_SIZE = Number(process.env.DATABASE_POOL_SIZE ?? 10);
+
+export async function openPostgres(url: string): Promise<Database> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: POOL_SIZE,
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 30_000,
+    keepAlive: true,
+  });
+  // An idle client that loses its server (restart, network cut) is dropped by the pool; without a listener
+  // the 'error' event would crash the process.
+  pool.on("error", () => {});
+
+  const run = async <R>(client: pg.Pool | pg.PoolClient, sql: string, params?: readonly unknown[]): Promise<QueryResult<R>> => {
+    const result = await client.query(sql, params as unknown[] | undefined);
+    return { rows: result.rows as R[], rowCount: result.rowCount ?? result.rows.length };
+  };
+
+  const scope = (client: pg.Pool | pg.PoolClient): Queryable => ({
+    query: (sql, params) => run(client, sql, params),
+    async exec(sql) {
+      await client.query(sql);
+    },
+  });
+
+  const db: Database = {
+    kind: "postgres",
+    ...scope(pool),
+    async transaction(fn) {
+      const client = await pool.connect();
+      let broken = false;
+      try {
+        await client.query("BEGIN");
+        const result = await fn(scope(client));
+        await client.query("COMMIT");
+        return result;
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => {
+          broken = true;
+        });
+        throw error;
+      } finally {
+        client.release(broken);
+      }
+    },
+    async connect(): Promise<Connection> {
+      const client = await pool.connect();
+      let lost: ((error: Error) => void) | undefined;
+      const onError = (error: Error) => {
+        const listener = lost;
+        lost = undefined;
+        listener?.(error);
+      };
+      client.on("error", onError);
+      return {
+        ...scope(client),
+        release(destroy = false) {
+          client.off("error", onError);
+          lost = undefined;
+          client.release(destroy);
+        },
+        onLost(listener) {
+          lost = listener;
+        },
+      };
+    },
+    async ping(timeoutMs = 2_000) {
+      await withTimeout(pool.query("SELECT 1"), timeoutMs, "PostgreSQL");
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+  return db;
+}

@@ -1,0 +1,80 @@
+import type { FastifyInstance } from "fastify";
+import { buildApp } from "./app";
+import { startLocalNode, type LocalNode } from "./chain/local-node";
+import { ConfigError, loadConfig, type Config } from "./config";
+
+/**
+ * Process entry (`npm start`). With no RPC_URL_* set it runs everything on this machine: a Hardhat node,
+ * the demo contracts, the embedded PGlite database under .data/. SIGINT/SIGTERM stop accepting, finish the
+ * requests in flight, close the database and stop the node; a second signal exits at once.
+ */
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`Configuration error: ${error.message}`);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  let node: LocalNode | undefined;
+  let app: FastifyInstance | undefined;
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) {
+      console.error(`${signal} again: exiting now`);
+      process.exit(1);
+    }
+    stopping = true;
+    app?.log.info({ signal }, "shutting down");
+    try {
+      await app?.close();
+      await node?.stop();
+      process.exit(0);
+    } catch (error) {
+      console.error("shutdown failed:", error);
+      process.exit(1);
+    }
+  };
+  process.on("SIGINT", () => void stop("SIGINT"));
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+
+  if (config.localChain) {
+    node = await startLocalNode({ port: Number(process.env.LOCAL_CHAIN_PORT ?? 8545) }).catch(() => startLocalNode({ port: 0 }));
+    config = { ...config, rpcUrls: { ...config.rpcUrls, localhost: node.url } };
+  }
+
+  app = await buildApp(config);
+  await app.listen({ host: config.host, port: config.port });
+  if (stopping) return;
+  printBanner(config, app, node);
+}
+
+function printBanner(config: Config, app: FastifyInstance, node: LocalNode | undefined): void {
+  const address = app.server.address();
+  const port = typeof address === "object" && address ? address.port : config.port;
+  const base = `http://${config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host}:${port}`;
+  const lines = [
+    "",
+    `  Service   ${base}`,
+    `  API docs  ${base}/docs  (OpenAPI: ${base}/openapi.json)`,
+    `  Database  ${config.database.kind === "postgres" ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${config.database.dataDir}`}`,
+    node ? `  Chain     ${node.url} (local Hardhat node, chain id ${node.chainId})` : `  Networks  ${Object.keys(config.rpcUrls).join(", ")}`,
+    "",
+    "  Try:",
+    `    curl ${base}/health`,
+    `    curl ${base}/ready`,
+    "",
+    "  Ctrl-C stops everything.",
+    "",
+  ];
+  console.log(lines.join("\n"));
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,111 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { expect } from "chai";
+import { Networks, rpc } from "../../../server/chain/networks";
+import { rpcEnvName } from "../../../server/chain/registry";
+import { HttpError } from "../../../server/http/http-error";
+import { sharedNode } from "../../helpers/chain";
+
+describe("networks", function () {
+  const servers: http.Server[] = [];
+  async function serve(handler: http.RequestListener): Promise<string> {
+    const server = http.createServer(handler);
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+  after(function () {
+    for (const server of servers) server.closeAllConnections(), server.close();
+  });
+
+  async function failure(promise: Promise<unknown>): Promise<HttpError> {
+    try {
+      await promise;
+    } catch (error) {
+      expect(error).to.be.instanceOf(HttpError);
+      return error as HttpError;
+    }
+    throw new Error("expected an HttpError");
+  }
+
+  describe("provider", function () {
+    it("an unknown name is a 400 unknown_network", function () {
+      const networks = new Networks({}, 1000);
+      expect(() => networks.provider("ethereum")).to.throw(HttpError).with.property("code", "unknown_network");
+      expect(() => networks.provider("__proto__")).to.throw(HttpError).with.property("statusCode", 400);
+    });
+
+    it("a known network without an RPC URL is a 503 network_unavailable naming the variable", function () {
+      const networks = new Networks({}, 1000);
+      expect(() => networks.provider("matic-mainnet"))
+        .to.throw(HttpError)
+        .that.satisfies((e: HttpError) => e.statusCode === 503 && e.code === "network_unavailable" && e.message.includes(rpcEnvName("matic-mainnet")));
+    });
+
+    it("reaches a real node", async function () {
+      const node = await sharedNode();
+      const networks = new Networks({ localhost: node.url }, 5000);
+      expect(await rpc("localhost", networks.provider("localhost").getBlockNumber())).to.be.a("number");
+      await networks.check("localhost");
+      networks.close();
+    });
+  });
+
+  describe("rpc error mapping (DESIGN §5)", function () {
+    it("a node that refuses connections is a 502 upstream_error", async function () {
+      const networks = new Networks({ mainnet: "http://127.0.0.1:1" }, 1000);
+      const error = await failure(rpc("mainnet", networks.provider("mainnet").getBlockNumber()));
+      expect([error.statusCode, error.code]).to.deep.equal([502, "upstream_error"]);
+      networks.close();
+    });
+
+    it("a node that does not answer in time is a 504 upstream_timeout", async function () {
+      const url = await serve(() => {});
+      const networks = new Networks({ mainnet: url }, 300);
+      const error = await failure(rpc("mainnet", networks.provider("mainnet").getBlockNumber()));
+      expect([error.statusCode, error.code]).to.deep.equal([504, "upstream_timeout"]);
+      networks.close();
+    });
+
+    it("an HTTP 500, a body that is not JSON, and a JSON-RPC error are 502s", async function () {
+      const urls = [
+        await serve((_req, res) => res.writeHead(500).end("internal")),
+        await serve((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end("<html>")),
+        await serve((req, res) => {
+          let body = "";
+          req.on("data", (chunk) => (body += chunk)).on("end", () => {
+            const { id } = JSON.parse(body);
+            res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32603, message: "internal" } }));
+          });
+        }),
+      ];
+      for (const url of urls) {
+        const networks = new Networks({ mainnet: url }, 2000);
+        const error = await failure(rpc("mainnet", networks.provider("mainnet").getBlockNumber()));
+        expect([error.statusCode, error.code], url).to.deep.equal([502, "upstream_error"]);
+        networks.close();
+      }
+    });
+
+    it("a revert is not an upstream failure: it reaches the caller as it is", async function () {
+      const node = await sharedNode();
+      const networks = new Networks({ localhost: node.url }, 5000);
+      // ownerOf(1) on an account with no code returns no data: ethers reports BAD_DATA? No: a call to an
+      // EOA returns 0x; a call that reverts is a CALL_EXCEPTION. Make one revert with a bad opcode.
+      const call = networks.provider("localhost").call({ data: "0xfe" });
+      let caught: unknown;
+      await rpc("localhost", call).catch((error) => (caught = error));
+      expect(caught).not.to.be.instanceOf(HttpError);
+      expect((caught as { code?: string }).code).to.equal("CALL_EXCEPTION");
+      networks.close();
+    });
+
+    it("a node serving another chain fails the check", async function () {
+      const node = await sharedNode();
+      const networks = new Networks({ mainnet: node.url }, 5000);
+      const error = await failure(networks.check("mainnet"));
+      expect(error.message).to.equal("The mainnet node serves chain 31337, not 1");
+      networks.close();
+    });
+  });
+});

@@ -1,0 +1,69 @@
+import { expect } from "chai";
+import { ConfigError, loadConfig } from "../../server/config";
+
+describe("config", function () {
+  function refusal(env: Record<string, string>): string {
+    try {
+      loadConfig(env);
+    } catch (error) {
+      expect(error).to.be.instanceOf(ConfigError);
+      return (error as Error).message;
+    }
+    throw new Error("expected a ConfigError");
+  }
+
+  describe("defaults", function () {
+    it("runs on a fresh machine: PGlite under .data, embedded chain, port 3000", function () {
+      const config = loadConfig({});
+      expect(config.port).to.equal(3000);
+      expect(config.database).to.deep.include({ kind: "pglite" });
+      expect(config.database.kind === "pglite" && config.database.dataDir).to.match(/\.data\/pglite$/);
+      expect(config.localChain).to.equal(true);
+      expect(config.defaultNetwork).to.equal("localhost");
+      expect(config.issuer).to.equal("http://localhost:3000");
+    });
+
+    it("uses PostgreSQL and the given nodes, and starts no chain, when they are configured", function () {
+      const config = loadConfig({
+        DATABASE_URL: "postgres://u@db:5432/app",
+        RPC_URL_MAINNET: "https://eth.example/v1",
+        RPC_URL_MATIC_MAINNET: "https://polygon.example",
+        ISSUER: "https://login.example.com/",
+      });
+      expect(config.database).to.deep.equal({ kind: "postgres", url: "postgres://u@db:5432/app" });
+      expect(config.rpcUrls).to.deep.equal({ mainnet: "https://eth.example/v1", "matic-mainnet": "https://polygon.example" });
+      expect(config.localChain).to.equal(false);
+      expect(config.defaultNetwork).to.equal("mainnet");
+      expect(config.issuer).to.equal("https://login.example.com");
+    });
+  });
+
+  describe("refusals name the variable and what it expects", function () {
+    it("PORT that is not a port", function () {
+      expect(refusal({ PORT: "abc" })).to.equal('PORT: expected an integer from 0 to 65535, got "abc"');
+      expect(refusal({ PORT: "70000" })).to.equal('PORT: expected an integer from 0 to 65535, got "70000"');
+    });
+
+    it("an RPC_URL_ for a network that does not exist", function () {
+      expect(refusal({ RPC_URL_MAINET: "http://x" })).to.match(/^RPC_URL_MAINET: expected one of RPC_URL_MAINNET, /);
+    });
+
+    it("an RPC URL that is not http(s)", function () {
+      expect(refusal({ RPC_URL_SEPOLIA: "ws://node:8546" })).to.equal('RPC_URL_SEPOLIA: expected an http(s) URL, got "ws://node:8546"');
+    });
+
+    it("a DATABASE_URL that is not PostgreSQL", function () {
+      expect(refusal({ DATABASE_URL: "mysql://root@db/app" })).to.equal(
+        'DATABASE_URL: expected a postgres:// or postgresql:// URL, got "mysql://root@db/app"',
+      );
+    });
+
+    it("booleans, enums and URLs", function () {
+      expect(refusal({ LOCAL_CHAIN: "yes" })).to.equal('LOCAL_CHAIN: expected true or false, got "yes"');
+      expect(refusal({ DEFAULT_NETWORK: "ethereum" })).to.match(/^DEFAULT_NETWORK: expected one of mainnet, sepolia/);
+      expect(refusal({ LOG_LEVEL: "loud" })).to.match(/^LOG_LEVEL: expected one of fatal, error/);
+      expect(refusal({ ISSUER: "login.example.com" })).to.equal('ISSUER: expected an http(s) URL, got "login.example.com"');
+      expect(refusal({ RPC_TIMEOUT_MS: "10s" })).to.equal('RPC_TIMEOUT_MS: expected an integer from 100 to 300000, got "10s"');
+    });
+  });
+});

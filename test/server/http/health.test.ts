@@ -1,0 +1,77 @@
+import { expect } from "chai";
+import { sharedNode } from "../../helpers/chain";
+import { createTestDatabase, usingPostgres, type TestDatabase } from "../../helpers/database";
+import { startTcpProxy, type TcpProxy } from "../../helpers/tcp-proxy";
+import { startTestApp, type TestApp } from "../../helpers/app";
+
+describe("health and readiness", function () {
+  let rpcProxy: TcpProxy;
+  let dbProxy: TcpProxy | undefined;
+  let testDb: TestDatabase;
+  let t: TestApp;
+
+  before(async function () {
+    const node = await sharedNode();
+    const nodeUrl = new URL(node.url);
+    rpcProxy = await startTcpProxy(nodeUrl.hostname, Number(nodeUrl.port));
+    testDb = await createTestDatabase();
+    let database = testDb;
+    if (testDb.config.kind === "postgres") {
+      // The app reaches PostgreSQL through a proxy the test can cut.
+      const target = new URL(testDb.config.url);
+      dbProxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
+      const proxied = { kind: "postgres" as const, url: dbProxy.url(testDb.config.url) };
+      database = { ...testDb, config: proxied, appOptions: async () => ({ database: proxied }) };
+    }
+    t = await startTestApp({ database, env: { RPC_URL_LOCALHOST: rpcProxy.url(node.url), RPC_TIMEOUT_MS: "1000" } });
+  });
+  after(async function () {
+    await t?.close();
+    await testDb?.drop();
+    await rpcProxy?.close();
+    await dbProxy?.close();
+  });
+
+  async function ready() {
+    const response = await fetch(`${t.url}/ready`);
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    return { status: response.status, body: (await response.json()) as any };
+  }
+
+  it("/health answers while the process is up", async function () {
+    const response = await fetch(`${t.url}/health`);
+    expect(response.status).to.equal(200);
+    expect(await response.json()).to.deep.equal({ status: "ok" });
+  });
+
+  it("/ready is 200 when the database and every configured network answer", async function () {
+    expect(await ready()).to.deep.equal({ status: 200, body: { status: "ready", checks: { database: "ok", networks: { localhost: "ok" } } } });
+  });
+
+  it("/ready is 503 naming the network while its node is cut, and 200 again once it is back", async function () {
+    rpcProxy.cut();
+    const down = await ready();
+    expect(down.status).to.equal(503);
+    expect(down.body.error).to.equal("not_ready");
+    expect(down.body.checks.database).to.equal("ok");
+    expect(down.body.checks.networks.localhost).to.not.equal("ok");
+    expect(down.body.message).to.match(/^network localhost: /);
+    rpcProxy.restore();
+    expect((await ready()).status).to.equal(200);
+  });
+
+  it("/ready is 503 naming the database while PostgreSQL is cut, and 200 again once it is back", async function () {
+    if (!usingPostgres()) {
+      // An embedded PGlite lives in this process: there is no connection to cut. CI runs this on PostgreSQL.
+      this.skip();
+    }
+    dbProxy!.cut();
+    const down = await ready();
+    expect(down.status).to.equal(503);
+    expect(down.body.checks.database).to.not.equal("ok");
+    expect(down.body.checks.networks.localhost).to.equal("ok");
+    expect(down.body.message).to.match(/^database: /);
+    dbProxy!.restore();
+    expect((await ready()).status).to.equal(200);
+  });
+});
