@@ -9,6 +9,7 @@ import fp from "fastify-plugin";
 import chain from "./chain/plugin";
 import type { Config } from "./config";
 import type { Database } from "./db/database";
+import data from "./data/plugin";
 import database from "./db/plugin";
 import errors from "./http/errors";
 import health from "./http/health";
@@ -72,6 +73,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(database, { db: options.db });
   await app.register(chain);
   await app.register(health);
+
+  // Features.
+  await app.register(data);
 
   return app;
 }

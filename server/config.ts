@@ -28,6 +28,8 @@ export interface Config {
   /** RPC URL per network name; a network without one is known but unavailable. */
   rpcUrls: Record<string, string>;
   rpcTimeoutMs: number;
+  /** How long the latest block number of a network is reused before asking its node again. */
+  headCacheMs: number;
   /** Network used when a request names none (login). */
   defaultNetwork: string;
   /** Start an embedded Hardhat node and deploy the demo (npm start on a fresh machine). */
@@ -59,6 +61,7 @@ export function loadConfig(env: Env = process.env): Config {
       : { kind: "pglite", dataDir: path.resolve(read.string("DATA_DIR", ".data"), "pglite") },
     rpcUrls,
     rpcTimeoutMs: read.int("RPC_TIMEOUT_MS", { min: 100, max: 300_000, fallback: 10_000 }),
+    headCacheMs: read.int("HEAD_CACHE_MS", { min: 0, max: 60_000, fallback: 500 }),
     defaultNetwork,
     localChain,
   };

@@ -1,0 +1,51 @@
+import { startLocalNode } from "../server/chain/local-node";
+import { startTestApp } from "../test/helpers/app";
+import { load, type Row, type Suite } from "./lib";
+
+const CONNECTIONS = 32;
+
+/** The latest-block route at 32 connections, beside bare eth_blockNumber calls to the same node. */
+const latestBlock: Suite = {
+  name: "latest-block",
+  async run({ seconds, log }) {
+    const node = await startLocalNode();
+    const app = await startTestApp({ env: { RPC_URL_LOCALHOST: node.url } });
+    try {
+      log(`bare eth_blockNumber, ${CONNECTIONS} connections, ${seconds} s`);
+      const bare = await load({
+        url: node.url,
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] }),
+        connections: CONNECTIONS,
+        seconds,
+      });
+      log(`GET /block/localhost/latest, ${CONNECTIONS} connections, ${seconds} s`);
+      const route = await load({ url: `${app.url}/block/localhost/latest`, connections: CONNECTIONS, seconds });
+      if (route.errors + route.non2xx > 0) throw new Error(`latest block: ${route.errors} errors, ${route.non2xx} non-2xx answers`);
+      const rows: Row[] = [
+        {
+          suite: "latest-block",
+          metric: `GET /block/:network/latest, ${CONNECTIONS} conn`,
+          value: route.requestsPerSecond,
+          unit: "req/s",
+          reference: { label: "bare eth_blockNumber", value: bare.requestsPerSecond },
+          ratio: route.requestsPerSecond / bare.requestsPerSecond,
+        },
+        {
+          suite: "latest-block",
+          metric: `p99 latency, ${CONNECTIONS} conn`,
+          value: route.p99Ms,
+          unit: "ms",
+          reference: { label: "bare eth_blockNumber", value: bare.p99Ms },
+        },
+      ];
+      return rows;
+    } finally {
+      await app.close();
+      await node.stop();
+    }
+  },
+};
+
+export default latestBlock;

@@ -1,0 +1,69 @@
+import { expect } from "chai";
+import { providerFor, sharedNode } from "../../helpers/chain";
+import { startTestApp, type TestApp } from "../../helpers/app";
+import { startTcpProxy, type TcpProxy } from "../../helpers/tcp-proxy";
+
+describe("GET /block/:network/latest", function () {
+  let t: TestApp;
+  let proxy: TcpProxy;
+  let nodeUrl: string;
+  let requests = 0;
+
+  before(async function () {
+    nodeUrl = (await sharedNode()).url;
+    const target = new URL(nodeUrl);
+    proxy = await startTcpProxy(target.hostname, Number(target.port));
+    t = await startTestApp({ env: { RPC_URL_LOCALHOST: proxy.url(nodeUrl), HEAD_CACHE_MS: "200", RPC_TIMEOUT_MS: "1000" } });
+    // Counts the JSON-RPC calls the service makes to the node.
+    t.app.networks.provider("localhost").on("debug", (event: { action: string }) => {
+      if (event.action === "sendRpcPayload") requests++;
+    });
+  });
+  after(async function () {
+    await t?.close();
+    await proxy?.close();
+  });
+
+  const get = async (path: string) => {
+    const response = await fetch(`${t.url}${path}`);
+    return { status: response.status, text: await response.text() };
+  };
+
+  it("answers the node's latest block as a JSON number, at most one block behind", async function () {
+    const provider = providerFor(nodeUrl);
+    await provider.send("hardhat_mine", ["0x3"]);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const head = await provider.getBlockNumber();
+    const r = await get("/block/localhost/latest");
+    expect(r.status).to.equal(200);
+    expect(r.text).to.match(/^\d+$/);
+    expect(Number(r.text)).to.be.within(head - 1, head);
+    provider.destroy();
+  });
+
+  it("asks the node once for many concurrent requests within the cache time", async function () {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    requests = 0;
+    const answers = await Promise.all(Array.from({ length: 50 }, () => get("/block/localhost/latest")));
+    expect(new Set(answers.map((a) => a.text)).size).to.equal(1);
+    expect(requests).to.equal(1);
+  });
+
+  it("is a 400 for an unknown network and a 503 for a known one without a node", async function () {
+    expect(await get("/block/ethereum/latest")).to.deep.include({ status: 400 });
+    const unavailable = await get("/block/sepolia/latest");
+    expect(unavailable.status).to.equal(503);
+    expect(JSON.parse(unavailable.text).error).to.equal("network_unavailable");
+  });
+
+  it("is a 502 while the node is down and answers again once it is back", async function () {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    proxy.cut();
+    const down = await get("/block/localhost/latest");
+    expect(down.status).to.equal(502);
+    expect(JSON.parse(down.text)).to.deep.equal({ error: "upstream_error", message: "The localhost node failed to answer" });
+    proxy.restore();
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect((await get("/block/localhost/latest")).status).to.equal(200);
+  });
+});

@@ -1,0 +1,88 @@
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { expect } from "chai";
+
+const ROOT = path.resolve(__dirname, "..", "..");
+const run = promisify(execFile);
+
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+  banner: string;
+}
+
+/** Starts the service the way `npm start` does, on free ports, and waits for its banner. */
+async function start(env: Record<string, string>): Promise<Started> {
+  const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", "server/main.ts"], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH!, HOME: process.env.HOME!, PORT: "0", LOCAL_CHAIN_PORT: "0", LOG_LEVEL: "warn", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout!.on("data", (chunk) => (output += chunk));
+  child.stderr!.on("data", (chunk) => (output += chunk));
+  const banner = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no banner within 90 s:\n${output}`)), 90_000);
+    const check = () => {
+      if (output.includes("Ctrl-C stops everything.")) {
+        clearTimeout(timer);
+        resolve(output);
+      }
+    };
+    child.stdout!.on("data", check);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited with ${code} before the banner:\n${output}`));
+    });
+  });
+  return { child, output: () => output, banner };
+}
+
+function exited(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => child.once("exit", (code) => resolve(code)));
+}
+
+describe("npm start (server/main.ts)", function () {
+  this.timeout(180_000);
+  let dataDir: string;
+
+  before(() => (dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "start-"))));
+  after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+  it("stops with one line naming a bad variable", async function () {
+    const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", "server/main.ts"], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH!, PORT: "eighty" },
+    });
+    let stderr = "";
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    expect(await exited(child)).to.equal(1);
+    expect(stderr.trim()).to.equal('Configuration error: PORT: expected an integer from 0 to 65535, got "eighty"');
+  });
+
+  it("starts a local chain and the service, prints curl lines that work as printed, and leaves nothing behind on Ctrl-C", async function () {
+    const { child, banner } = await start({ DATA_DIR: dataDir });
+    const chainUrl = /Chain\s+(http:\/\/\S+)/.exec(banner)?.[1];
+    expect(chainUrl, banner).to.be.a("string");
+
+    const curls = banner.split("\n").map((line) => line.trim()).filter((line) => line.startsWith("curl "));
+    expect(curls.length).to.be.greaterThanOrEqual(2);
+    for (const line of curls) {
+      // Run exactly as printed, through a shell like a user pasting it.
+      const { stdout } = await run("sh", ["-c", `${line} --fail --silent --show-error`]);
+      expect(stdout.length, line).to.be.greaterThan(0);
+    }
+
+    child.kill("SIGINT");
+    expect(await exited(child)).to.equal(0);
+    // The chain went with it: nothing listens on its port any more.
+    let refused = false;
+    await fetch(chainUrl!, { method: "POST", body: "{}" }).catch(() => (refused = true));
+    expect(refused).to.equal(true);
+    expect(fs.existsSync(path.join(dataDir, "pglite"))).to.equal(true);
+  });
+});
