@@ -30,6 +30,11 @@ async function main(): Promise<void> {
     }
     stopping = true;
     app?.log.info({ signal }, "shutting down");
+    const deadline = Number(process.env.SHUTDOWN_TIMEOUT_MS ?? 10_000);
+    setTimeout(() => {
+      console.error(`shutdown took longer than ${deadline} ms: exiting`);
+      process.exit(1);
+    }, deadline).unref();
     try {
       await app?.close();
       await node?.stop();

@@ -65,7 +65,7 @@ describe("npm start (server/main.ts)", function () {
   });
 
   it("starts a local chain and the service, prints curl lines that work as printed, and leaves nothing behind on Ctrl-C", async function () {
-    const { child, banner } = await start({ DATA_DIR: dataDir });
+    const { child, banner, output } = await start({ DATA_DIR: dataDir, LOG_LEVEL: "info" });
     const chainUrl = /Chain\s+(http:\/\/\S+)/.exec(banner)?.[1];
     expect(chainUrl, banner).to.be.a("string");
 
@@ -76,6 +76,14 @@ describe("npm start (server/main.ts)", function () {
       const { stdout } = await run("sh", ["-c", `${line} --fail --silent --show-error`]);
       expect(stdout.length, line).to.be.greaterThan(0);
     }
+
+    // Each request is one JSON log line carrying its request id.
+    const service = /Service\s+(http:\/\/\S+)/.exec(banner)![1];
+    await fetch(`${service}/health`, { headers: { "x-request-id": "trace-start-test" } });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const line = output().split("\n").find((l) => l.includes('"reqId":"trace-start-test"'));
+    expect(line, output()).to.be.a("string");
+    expect(JSON.parse(line!)).to.include({ method: "GET", url: "/health", status: 200 });
 
     child.kill("SIGINT");
     expect(await exited(child)).to.equal(0);
