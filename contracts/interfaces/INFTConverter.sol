@@ -45,6 +45,12 @@ interface INFTConverter is IERC721Receiver {
     error PairConverted(uint256 aliceId, uint256 bobId);
     /// @dev A token arrived with non-empty data (a stock deposit) from an account without the operator role.
     error NotOperator(address account);
+    /// @dev Alice and Bob must be two different, non-zero contracts.
+    error InvalidTokens(address alice, address bob);
+    /// @dev The converter is paused.
+    error EnforcedPause();
+    /// @dev The converter is not paused.
+    error ExpectedPause();
 
     // ---------------------------------------------------------------- events
 
@@ -62,6 +68,10 @@ interface INFTConverter is IERC721Receiver {
     event TokenRecovered(address indexed token, uint256 indexed id, address indexed to);
     /// @notice Bob → Alice conversion was switched on or off.
     event ReverseConversionSet(bool enabled);
+    /// @notice Conversions were stopped by `account`.
+    event Paused(address account);
+    /// @notice Conversions were resumed by `account`.
+    event Unpaused(address account);
 
     // ---------------------------------------------------------------- configuration
 
@@ -85,6 +95,9 @@ interface INFTConverter is IERC721Receiver {
 
     /// @notice Switches Bob → Alice conversion on or off (admin only), e.g. off for a one-way migration.
     function setReverseConversion(bool enabled) external;
+
+    /// @notice Whether conversions are stopped.
+    function paused() external view returns (bool);
 
     /// @notice Stops conversions (operators).
     function pause() external;

@@ -1,0 +1,613 @@
+import { loadFixture, time } from "@nomicfoundation/hardhat-toolbox/network-helpers";
+import { expect } from "chai";
+import { ethers } from "hardhat";
+
+const MAX = ethers.MaxUint256;
+const SAFE = "safeTransferFrom(address,address,uint256)" as const;
+const SAFE_WITH_DATA = "safeTransferFrom(address,address,uint256,bytes)" as const;
+const STOCK_DATA = "0x01";
+
+async function fixture() {
+  const [admin, operator, user, other, stranger] = await ethers.getSigners();
+  const alice = await ethers.deployContract("AliceNFT", [admin.address]);
+  const bob = await ethers.deployContract("BobNFT", [admin.address]);
+  const converter = await ethers.deployContract("NFTConverter", [alice, bob, admin.address]);
+  const OPERATOR_ROLE = await converter.OPERATOR_ROLE();
+  await converter.grantRole(OPERATOR_ROLE, operator.address);
+  const foreign = await ethers.deployContract("ForeignNFT", [admin.address]);
+
+  // The user holds Alice 0..3; the converter's stock is Bob 0..9 (minted straight into it: no callback).
+  await alice.mintBatch(user.address, [0n, 1n, 2n, 3n]);
+  await bob.mintRange(converter, 0n, 10n);
+  // Pairs: Alice 0 ↔ Bob 5 (id 0 on the Alice side), Alice 1 ↔ Bob 0 (id 0 on the Bob side), Alice 2 ↔ Bob 2.
+  await converter.connect(operator).registerPairs([0n, 1n, 2n], [5n, 0n, 2n]);
+  return { admin, operator, user, other, stranger, alice, bob, converter, foreign, OPERATOR_ROLE };
+}
+
+/** A contract wallet holding Alice 40 and 41, paired with Bob 8 and 9. */
+async function withHolder() {
+  const base = await fixture();
+  const holder = await ethers.deployContract("HostileHolder", [base.converter]);
+  await base.alice.connect(base.admin).mintBatch(holder, [40n, 41n]);
+  await base.converter.connect(base.operator).registerPairs([40n, 41n], [8n, 9n]);
+  return { ...base, holder };
+}
+
+describe("NFTConverter", function () {
+  describe("constructor", function () {
+    it("keeps Alice and Bob, the admin and a one-day admin delay; reverse conversion on, not paused", async function () {
+      const { admin, alice, bob, converter } = await loadFixture(fixture);
+      expect(await converter.alice()).to.equal(await alice.getAddress());
+      expect(await converter.bob()).to.equal(await bob.getAddress());
+      expect(await converter.aliceContract()).to.equal(await alice.getAddress());
+      expect(await converter.bobContract()).to.equal(await bob.getAddress());
+      expect(await converter.defaultAdmin()).to.equal(admin.address);
+      expect(await converter.defaultAdminDelay()).to.equal(24n * 3600n);
+      expect(await converter.reverseConversionEnabled()).to.equal(true);
+      expect(await converter.paused()).to.equal(false);
+    });
+
+    it("does not make the admin an operator", async function () {
+      const { admin, converter, OPERATOR_ROLE } = await loadFixture(fixture);
+      expect(await converter.hasRole(OPERATOR_ROLE, admin.address)).to.equal(false);
+    });
+
+    it("reverts when Alice or Bob is the zero address, or both are the same", async function () {
+      const { admin, alice, converter } = await loadFixture(fixture);
+      const factory = await ethers.getContractFactory("NFTConverter");
+      for (const [a, b] of [
+        [ethers.ZeroAddress, await alice.getAddress()],
+        [await alice.getAddress(), ethers.ZeroAddress],
+        [await alice.getAddress(), await alice.getAddress()],
+      ]) {
+        await expect(factory.deploy(a, b, admin.address)).to.be.revertedWithCustomError(converter, "InvalidTokens").withArgs(a, b);
+      }
+    });
+
+    it("reverts when the admin is the zero address", async function () {
+      const { alice, bob, converter } = await loadFixture(fixture);
+      const factory = await ethers.getContractFactory("NFTConverter");
+      await expect(factory.deploy(alice, bob, ethers.ZeroAddress)).to.be.revertedWithCustomError(converter, "AccessControlInvalidDefaultAdmin");
+    });
+  });
+
+  describe("registerPairs", function () {
+    it("registers each pair in both directions and emits PairRegistered", async function () {
+      const { operator, converter } = await loadFixture(fixture);
+      await expect(converter.connect(operator).registerPairs([10n, 11n], [20n, 21n]))
+        .to.emit(converter, "PairRegistered")
+        .withArgs(10n, 20n)
+        .and.to.emit(converter, "PairRegistered")
+        .withArgs(11n, 21n);
+      expect(await converter.bobIdOf(11n)).to.deep.equal([true, 21n]);
+      expect(await converter.aliceIdOf(20n)).to.deep.equal([true, 10n]);
+    });
+
+    it("pairs id 0 on either side", async function () {
+      const { converter } = await loadFixture(fixture);
+      expect(await converter.bobIdOf(0n)).to.deep.equal([true, 5n]);
+      expect(await converter.aliceIdOf(0n)).to.deep.equal([true, 1n]);
+    });
+
+    it("pairs the largest id it supports, type(uint256).max - 1", async function () {
+      const { operator, converter } = await loadFixture(fixture);
+      await converter.connect(operator).registerPairs([MAX - 1n], [MAX - 1n]);
+      expect(await converter.bobIdOf(MAX - 1n)).to.deep.equal([true, MAX - 1n]);
+    });
+
+    it("reverts when the caller is not an operator", async function () {
+      const { admin, converter, OPERATOR_ROLE } = await loadFixture(fixture);
+      await expect(converter.connect(admin).registerPairs([10n], [20n]))
+        .to.be.revertedWithCustomError(converter, "AccessControlUnauthorizedAccount")
+        .withArgs(admin.address, OPERATOR_ROLE);
+    });
+
+    it("reverts when the batch is empty", async function () {
+      const { operator, converter } = await loadFixture(fixture);
+      await expect(converter.connect(operator).registerPairs([], [])).to.be.revertedWithCustomError(converter, "EmptyBatch");
+    });
+
+    it("reverts when the lengths differ", async function () {
+      const { operator, converter } = await loadFixture(fixture);
+      await expect(converter.connect(operator).registerPairs([10n, 11n], [20n]))
+        .to.be.revertedWithCustomError(converter, "LengthMismatch")
+        .withArgs(2n, 1n);
+    });
+
+    it("reverts when an Alice id is already paired, registering nothing of the batch", async function () {
+      const { operator, converter } = await loadFixture(fixture);
+      await expect(converter.connect(operator).registerPairs([10n, 2n], [20n, 30n]))
+        .to.be.revertedWithCustomError(converter, "AliceAlreadyPaired")
+        .withArgs(2n);
+      expect(await converter.bobIdOf(10n)).to.deep.equal([false, 0n]);
+    });
+
+    it("reverts when a Bob id is already paired", async function () {
+      const { operator, converter } = await loadFixture(fixture);
+      await expect(converter.connect(operator).registerPairs([10n], [0n]))
+        .to.be.revertedWithCustomError(converter, "BobAlreadyPaired")
+        .withArgs(0n);
+    });
+
+    it("reverts when the same id appears twice in one batch", async function () {
+      const { operator, converter } = await loadFixture(fixture);
+      await expect(converter.connect(operator).registerPairs([10n, 10n], [20n, 21n]))
+        .to.be.revertedWithCustomError(converter, "AliceAlreadyPaired")
+        .withArgs(10n);
+      await expect(converter.connect(operator).registerPairs([10n, 11n], [20n, 20n]))
+        .to.be.revertedWithCustomError(converter, "BobAlreadyPaired")
+        .withArgs(20n);
+    });
+
+    it("reverts when an id is type(uint256).max", async function () {
+      const { operator, converter } = await loadFixture(fixture);
+      await expect(converter.connect(operator).registerPairs([MAX], [20n]))
+        .to.be.revertedWithCustomError(converter, "UnsupportedTokenId")
+        .withArgs(MAX);
+      await expect(converter.connect(operator).registerPairs([10n], [MAX]))
+        .to.be.revertedWithCustomError(converter, "UnsupportedTokenId")
+        .withArgs(MAX);
+    });
+  });
+
+  describe("draftAliceTokens", function () {
+    it("registers pairs like registerPairs (predecessor ABI)", async function () {
+      const { operator, converter } = await loadFixture(fixture);
+      await expect(converter.connect(operator).draftAliceTokens([10n], [20n])).to.emit(converter, "PairRegistered").withArgs(10n, 20n);
+      expect(await converter.getBobTokenID(10n)).to.equal(20n);
+    });
+
+    it("reverts when the caller is not an operator", async function () {
+      const { user, converter } = await loadFixture(fixture);
+      await expect(converter.connect(user).draftAliceTokens([10n], [20n])).to.be.revertedWithCustomError(
+        converter,
+        "AccessControlUnauthorizedAccount",
+      );
+    });
+  });
+
+  describe("unregisterPairs", function () {
+    it("removes a pair in both directions and emits PairUnregistered; the ids can be paired again", async function () {
+      const { operator, converter } = await loadFixture(fixture);
+      await expect(converter.connect(operator).unregisterPairs([0n])).to.emit(converter, "PairUnregistered").withArgs(0n, 5n);
+      expect(await converter.bobIdOf(0n)).to.deep.equal([false, 0n]);
+      expect(await converter.aliceIdOf(5n)).to.deep.equal([false, 0n]);
+      await converter.connect(operator).registerPairs([0n], [6n]);
+      expect(await converter.bobIdOf(0n)).to.deep.equal([true, 6n]);
+    });
+
+    it("unregisters a pair that was converted and converted back", async function () {
+      const { operator, user, alice, bob, converter } = await loadFixture(fixture);
+      await alice.connect(user)[SAFE](user.address, converter, 2n);
+      await bob.connect(user)[SAFE](user.address, converter, 2n);
+      await expect(converter.connect(operator).unregisterPairs([2n])).to.emit(converter, "PairUnregistered").withArgs(2n, 2n);
+    });
+
+    it("reverts when the pair was converted (the converter holds its Alice token)", async function () {
+      const { operator, user, alice, converter } = await loadFixture(fixture);
+      await alice.connect(user)[SAFE](user.address, converter, 2n);
+      await expect(converter.connect(operator).unregisterPairs([2n]))
+        .to.be.revertedWithCustomError(converter, "PairConverted")
+        .withArgs(2n, 2n);
+    });
+
+    it("reverts when the Alice id is not paired", async function () {
+      const { operator, converter } = await loadFixture(fixture);
+      await expect(converter.connect(operator).unregisterPairs([2n, 99n]))
+        .to.be.revertedWithCustomError(converter, "AliceNotPaired")
+        .withArgs(99n);
+      expect(await converter.bobIdOf(2n)).to.deep.equal([true, 2n]);
+    });
+
+    it("reverts when the batch is empty", async function () {
+      const { operator, converter } = await loadFixture(fixture);
+      await expect(converter.connect(operator).unregisterPairs([])).to.be.revertedWithCustomError(converter, "EmptyBatch");
+    });
+
+    it("reverts when the caller is not an operator", async function () {
+      const { user, converter } = await loadFixture(fixture);
+      await expect(converter.connect(user).unregisterPairs([0n])).to.be.revertedWithCustomError(converter, "AccessControlUnauthorizedAccount");
+    });
+  });
+
+  describe("getBobTokenID and getAliceTokenID", function () {
+    it("answer the paired id", async function () {
+      const { converter } = await loadFixture(fixture);
+      expect(await converter.getBobTokenID(0n)).to.equal(5n);
+      expect(await converter.getAliceTokenID(5n)).to.equal(0n);
+      expect(await converter.getAliceTokenID(2n)).to.equal(2n);
+    });
+
+    it("answer 0 for an unpaired id, as the predecessor did", async function () {
+      const { converter } = await loadFixture(fixture);
+      expect(await converter.getBobTokenID(99n)).to.equal(0n);
+      expect(await converter.getAliceTokenID(99n)).to.equal(0n);
+    });
+  });
+
+  describe("bobIdOf and aliceIdOf", function () {
+    it("tell 'not paired' apart from a pair with id 0", async function () {
+      const { converter } = await loadFixture(fixture);
+      expect(await converter.aliceIdOf(0n)).to.deep.equal([true, 1n]);
+      expect(await converter.bobIdOf(1n)).to.deep.equal([true, 0n]);
+      expect(await converter.bobIdOf(99n)).to.deep.equal([false, 0n]);
+      expect(await converter.aliceIdOf(99n)).to.deep.equal([false, 0n]);
+    });
+  });
+
+  describe("onERC721Received: conversion by safeTransferFrom", function () {
+    it("sends the paired Bob token for an Alice token in one transaction, without approval", async function () {
+      const { user, alice, bob, converter } = await loadFixture(fixture);
+      await expect(alice.connect(user)[SAFE](user.address, converter, 2n))
+        .to.emit(converter, "ConvertedAliceToBob")
+        .withArgs(user.address, 2n, 2n);
+      expect(await bob.ownerOf(2n)).to.equal(user.address);
+      expect(await alice.ownerOf(2n)).to.equal(await converter.getAddress());
+    });
+
+    it("converts pairs with id 0 on either side", async function () {
+      const { user, alice, bob, converter } = await loadFixture(fixture);
+      await alice.connect(user)[SAFE](user.address, converter, 0n);
+      expect(await bob.ownerOf(5n)).to.equal(user.address);
+      await alice.connect(user)[SAFE](user.address, converter, 1n);
+      expect(await bob.ownerOf(0n)).to.equal(user.address);
+    });
+
+    it("sends the counterpart to the token's owner when an approved operator moved it", async function () {
+      const { user, other, alice, bob, converter } = await loadFixture(fixture);
+      await alice.connect(user).setApprovalForAll(other.address, true);
+      await expect(alice.connect(other)[SAFE](user.address, converter, 2n))
+        .to.emit(converter, "ConvertedAliceToBob")
+        .withArgs(user.address, 2n, 2n);
+      expect(await bob.ownerOf(2n)).to.equal(user.address);
+    });
+
+    it("converts Bob back to Alice", async function () {
+      const { user, alice, bob, converter } = await loadFixture(fixture);
+      await alice.connect(user)[SAFE](user.address, converter, 2n);
+      await expect(bob.connect(user)[SAFE](user.address, converter, 2n))
+        .to.emit(converter, "ConvertedBobToAlice")
+        .withArgs(user.address, 2n, 2n);
+      expect(await alice.ownerOf(2n)).to.equal(user.address);
+      expect(await bob.ownerOf(2n)).to.equal(await converter.getAddress());
+    });
+
+    it("reverts Bob → Alice when reverse conversion is off", async function () {
+      const { admin, user, alice, bob, converter } = await loadFixture(fixture);
+      await alice.connect(user)[SAFE](user.address, converter, 2n);
+      await converter.connect(admin).setReverseConversion(false);
+      await expect(bob.connect(user)[SAFE](user.address, converter, 2n)).to.be.revertedWithCustomError(converter, "ReverseConversionDisabled");
+    });
+
+    it("reverts when paused", async function () {
+      const { operator, user, alice, converter } = await loadFixture(fixture);
+      await converter.connect(operator).pause();
+      await expect(alice.connect(user)[SAFE](user.address, converter, 2n)).to.be.revertedWithCustomError(converter, "EnforcedPause");
+    });
+
+    it("reverts for an unpaired Alice id", async function () {
+      const { user, alice, converter } = await loadFixture(fixture);
+      await expect(alice.connect(user)[SAFE](user.address, converter, 3n))
+        .to.be.revertedWithCustomError(converter, "AliceNotPaired")
+        .withArgs(3n);
+    });
+
+    it("reverts for an unpaired Bob id", async function () {
+      const { admin, user, bob, converter } = await loadFixture(fixture);
+      await bob.connect(admin).mint(user.address, 50n);
+      await expect(bob.connect(user)[SAFE](user.address, converter, 50n))
+        .to.be.revertedWithCustomError(converter, "BobNotPaired")
+        .withArgs(50n);
+    });
+
+    it("reverts when the counterpart is not in stock", async function () {
+      const { operator, user, alice, bob, converter } = await loadFixture(fixture);
+      await converter.connect(operator).registerPairs([3n], [42n]);
+      await expect(alice.connect(user)[SAFE](user.address, converter, 3n))
+        .to.be.revertedWithCustomError(converter, "OutOfStock")
+        .withArgs(await bob.getAddress(), 42n);
+    });
+
+    it("reverts when called by anything but Alice or Bob", async function () {
+      const { admin, user, converter, foreign } = await loadFixture(fixture);
+      await expect(converter.connect(user).onERC721Received(user.address, user.address, 2n, "0x"))
+        .to.be.revertedWithCustomError(converter, "UnsupportedToken")
+        .withArgs(user.address);
+      await foreign.connect(admin).mint(user.address, 2n);
+      await expect(foreign.connect(user)[SAFE](user.address, converter, 2n))
+        .to.be.revertedWithCustomError(converter, "UnsupportedToken")
+        .withArgs(await foreign.getAddress());
+    });
+
+    it("takes a token sent with data by an operator into stock, converting nothing", async function () {
+      const { admin, operator, alice, converter } = await loadFixture(fixture);
+      await alice.connect(admin).mint(operator.address, 60n);
+      await expect(alice.connect(operator)[SAFE_WITH_DATA](operator.address, converter, 60n, STOCK_DATA)).not.to.emit(
+        converter,
+        "ConvertedAliceToBob",
+      );
+      expect(await alice.ownerOf(60n)).to.equal(await converter.getAddress());
+    });
+
+    it("reverts a stock deposit by an account that is not an operator", async function () {
+      const { user, alice, converter } = await loadFixture(fixture);
+      await expect(alice.connect(user)[SAFE_WITH_DATA](user.address, converter, 3n, STOCK_DATA))
+        .to.be.revertedWithCustomError(converter, "NotOperator")
+        .withArgs(user.address);
+    });
+
+    it("reverts with the recipient's reason when the recipient refuses the counterpart", async function () {
+      const { bob, holder } = await loadFixture(withHolder);
+      await holder.setMode(1, 0n); // Refuse
+      await expect(holder.convert(40n)).to.be.revertedWithCustomError(bob, "ERC721InvalidReceiver").withArgs(await holder.getAddress());
+    });
+
+    it("reverts a re-entry from the recipient's callback, moving nothing", async function () {
+      const { alice, bob, converter, holder } = await loadFixture(withHolder);
+      await holder.setMode(2, 0n); // ConvertBackInside: sends the Bob token back while receiving it
+      await expect(holder.convert(40n)).to.be.revertedWithCustomError(converter, "ReentrancyGuardReentrantCall");
+      expect(await alice.ownerOf(40n)).to.equal(await holder.getAddress());
+      expect(await bob.ownerOf(8n)).to.equal(await converter.getAddress());
+    });
+
+    it("works for a well-behaved contract wallet", async function () {
+      const { bob, holder } = await loadFixture(withHolder);
+      await holder.convert(40n);
+      expect(await bob.ownerOf(8n)).to.equal(await holder.getAddress());
+    });
+  });
+
+  describe("convertFromAliceToBob", function () {
+    it("converts through an approval and emits ConvertedAliceToBob", async function () {
+      const { user, alice, bob, converter } = await loadFixture(fixture);
+      await alice.connect(user).approve(converter, 2n);
+      await expect(converter.connect(user).convertFromAliceToBob(2n)).to.emit(converter, "ConvertedAliceToBob").withArgs(user.address, 2n, 2n);
+      expect(await bob.ownerOf(2n)).to.equal(user.address);
+      expect(await alice.ownerOf(2n)).to.equal(await converter.getAddress());
+    });
+
+    it("reverts without an approval", async function () {
+      const { user, alice, converter } = await loadFixture(fixture);
+      await expect(converter.connect(user).convertFromAliceToBob(2n)).to.be.revertedWithCustomError(alice, "ERC721InsufficientApproval");
+    });
+
+    it("reverts when the caller does not own the token", async function () {
+      const { user, other, alice, converter } = await loadFixture(fixture);
+      await alice.connect(user).setApprovalForAll(converter, true);
+      await expect(converter.connect(other).convertFromAliceToBob(2n)).to.be.revertedWithCustomError(alice, "ERC721IncorrectOwner");
+    });
+
+    it("reverts when paused, unpaired or out of stock", async function () {
+      const { operator, user, alice, bob, converter } = await loadFixture(fixture);
+      await alice.connect(user).setApprovalForAll(converter, true);
+      await expect(converter.connect(user).convertFromAliceToBob(3n)).to.be.revertedWithCustomError(converter, "AliceNotPaired").withArgs(3n);
+      await converter.connect(operator).registerPairs([3n], [42n]);
+      await expect(converter.connect(user).convertFromAliceToBob(3n))
+        .to.be.revertedWithCustomError(converter, "OutOfStock")
+        .withArgs(await bob.getAddress(), 42n);
+      await converter.connect(operator).pause();
+      await expect(converter.connect(user).convertFromAliceToBob(2n)).to.be.revertedWithCustomError(converter, "EnforcedPause");
+    });
+
+    it("reverts a re-entry from the recipient's callback", async function () {
+      const { converter, holder } = await loadFixture(withHolder);
+      await holder.approveConverter();
+      await holder.setMode(3, 41n); // ConvertAnotherInside: converts Alice 41 while receiving Bob 8
+      await expect(holder.convert(40n)).to.be.revertedWithCustomError(converter, "ReentrancyGuardReentrantCall");
+    });
+  });
+
+  describe("convertFromBobToAlice", function () {
+    it("converts back through an approval and emits ConvertedBobToAlice", async function () {
+      const { user, alice, bob, converter } = await loadFixture(fixture);
+      await alice.connect(user)[SAFE](user.address, converter, 2n);
+      await bob.connect(user).approve(converter, 2n);
+      await expect(converter.connect(user).convertFromBobToAlice(2n)).to.emit(converter, "ConvertedBobToAlice").withArgs(user.address, 2n, 2n);
+      expect(await alice.ownerOf(2n)).to.equal(user.address);
+    });
+
+    it("reverts when reverse conversion is off, when paused, or for an unpaired id", async function () {
+      const { admin, operator, user, alice, bob, converter } = await loadFixture(fixture);
+      await alice.connect(user)[SAFE](user.address, converter, 2n);
+      await bob.connect(user).setApprovalForAll(converter, true);
+      await expect(converter.connect(user).convertFromBobToAlice(7n)).to.be.revertedWithCustomError(converter, "BobNotPaired").withArgs(7n);
+      await converter.connect(admin).setReverseConversion(false);
+      await expect(converter.connect(user).convertFromBobToAlice(2n)).to.be.revertedWithCustomError(converter, "ReverseConversionDisabled");
+      await converter.connect(operator).pause();
+      await expect(converter.connect(user).convertFromBobToAlice(2n)).to.be.revertedWithCustomError(converter, "EnforcedPause");
+    });
+  });
+
+  describe("stock", function () {
+    it("pulls an operator's tokens into stock after approval", async function () {
+      const { admin, operator, alice, converter } = await loadFixture(fixture);
+      await alice.connect(admin).mintBatch(operator.address, [70n, 71n]);
+      await alice.connect(operator).setApprovalForAll(converter, true);
+      await converter.connect(operator).stock(alice, [70n, 71n]);
+      expect(await alice.ownerOf(71n)).to.equal(await converter.getAddress());
+    });
+
+    it("reverts for a token that is neither Alice nor Bob", async function () {
+      const { operator, converter, foreign } = await loadFixture(fixture);
+      await expect(converter.connect(operator).stock(foreign, [1n]))
+        .to.be.revertedWithCustomError(converter, "UnsupportedToken")
+        .withArgs(await foreign.getAddress());
+    });
+
+    it("reverts when the caller is not an operator", async function () {
+      const { user, alice, converter } = await loadFixture(fixture);
+      await expect(converter.connect(user).stock(alice, [3n])).to.be.revertedWithCustomError(converter, "AccessControlUnauthorizedAccount");
+    });
+  });
+
+  describe("withdrawStock", function () {
+    it("sends stock that belongs to no pair and emits StockWithdrawn", async function () {
+      const { operator, bob, converter } = await loadFixture(fixture);
+      await expect(converter.connect(operator).withdrawStock(bob, [8n, 9n], operator.address))
+        .to.emit(converter, "StockWithdrawn")
+        .withArgs(await bob.getAddress(), 9n, operator.address);
+      expect(await bob.ownerOf(8n)).to.equal(operator.address);
+    });
+
+    it("sends the stock of a pair once it is unregistered", async function () {
+      const { operator, bob, converter } = await loadFixture(fixture);
+      await converter.connect(operator).unregisterPairs([2n]);
+      await converter.connect(operator).withdrawStock(bob, [2n], operator.address);
+      expect(await bob.ownerOf(2n)).to.equal(operator.address);
+    });
+
+    it("reverts for stock of a registered pair", async function () {
+      const { operator, bob, converter } = await loadFixture(fixture);
+      await expect(converter.connect(operator).withdrawStock(bob, [9n, 5n], operator.address))
+        .to.be.revertedWithCustomError(converter, "TokenOfRegisteredPair")
+        .withArgs(await bob.getAddress(), 5n);
+    });
+
+    it("reverts for a foreign token or a caller that is not an operator", async function () {
+      const { operator, user, bob, converter, foreign } = await loadFixture(fixture);
+      await expect(converter.connect(operator).withdrawStock(foreign, [1n], operator.address)).to.be.revertedWithCustomError(converter, "UnsupportedToken");
+      await expect(converter.connect(user).withdrawStock(bob, [9n], user.address)).to.be.revertedWithCustomError(
+        converter,
+        "AccessControlUnauthorizedAccount",
+      );
+    });
+  });
+
+  describe("recoverToken", function () {
+    it("returns a foreign token sent by plain transferFrom and emits TokenRecovered", async function () {
+      const { admin, user, converter, foreign } = await loadFixture(fixture);
+      await foreign.connect(admin).mint(user.address, 1n);
+      await foreign.connect(user).transferFrom(user.address, converter, 1n);
+      await expect(converter.connect(admin).recoverToken(foreign, 1n, user.address))
+        .to.emit(converter, "TokenRecovered")
+        .withArgs(await foreign.getAddress(), 1n, user.address);
+      expect(await foreign.ownerOf(1n)).to.equal(user.address);
+    });
+
+    it("returns an Alice token of no pair sent by plain transferFrom", async function () {
+      const { admin, user, alice, converter } = await loadFixture(fixture);
+      await alice.connect(user).transferFrom(user.address, converter, 3n);
+      await converter.connect(admin).recoverToken(alice, 3n, user.address);
+      expect(await alice.ownerOf(3n)).to.equal(user.address);
+    });
+
+    it("reverts for stock of a registered pair", async function () {
+      const { admin, user, alice, bob, converter } = await loadFixture(fixture);
+      await expect(converter.connect(admin).recoverToken(bob, 2n, admin.address))
+        .to.be.revertedWithCustomError(converter, "TokenOfRegisteredPair")
+        .withArgs(await bob.getAddress(), 2n);
+      await alice.connect(user).transferFrom(user.address, converter, 2n);
+      await expect(converter.connect(admin).recoverToken(alice, 2n, admin.address))
+        .to.be.revertedWithCustomError(converter, "TokenOfRegisteredPair")
+        .withArgs(await alice.getAddress(), 2n);
+    });
+
+    it("reverts when the caller is not the admin, operators included", async function () {
+      const { operator, bob, converter } = await loadFixture(fixture);
+      await expect(converter.connect(operator).recoverToken(bob, 9n, operator.address)).to.be.revertedWithCustomError(
+        converter,
+        "AccessControlUnauthorizedAccount",
+      );
+    });
+  });
+
+  describe("setReverseConversion", function () {
+    it("switches Bob → Alice conversion off and on, emitting ReverseConversionSet", async function () {
+      const { admin, converter } = await loadFixture(fixture);
+      await expect(converter.connect(admin).setReverseConversion(false)).to.emit(converter, "ReverseConversionSet").withArgs(false);
+      expect(await converter.reverseConversionEnabled()).to.equal(false);
+      await expect(converter.connect(admin).setReverseConversion(true)).to.emit(converter, "ReverseConversionSet").withArgs(true);
+      expect(await converter.reverseConversionEnabled()).to.equal(true);
+    });
+
+    it("keeps the pause state when switching", async function () {
+      const { admin, operator, converter } = await loadFixture(fixture);
+      await converter.connect(operator).pause();
+      await converter.connect(admin).setReverseConversion(false);
+      expect(await converter.paused()).to.equal(true);
+    });
+
+    it("reverts when the caller is not the admin", async function () {
+      const { operator, converter } = await loadFixture(fixture);
+      await expect(converter.connect(operator).setReverseConversion(false)).to.be.revertedWithCustomError(
+        converter,
+        "AccessControlUnauthorizedAccount",
+      );
+    });
+  });
+
+  describe("pause and unpause", function () {
+    it("stop and resume conversions, emitting Paused and Unpaused; registration goes on while paused", async function () {
+      const { operator, user, alice, bob, converter } = await loadFixture(fixture);
+      await expect(converter.connect(operator).pause()).to.emit(converter, "Paused").withArgs(operator.address);
+      expect(await converter.paused()).to.equal(true);
+      await converter.connect(operator).registerPairs([3n], [3n]);
+      await expect(converter.connect(operator).unpause()).to.emit(converter, "Unpaused").withArgs(operator.address);
+      expect(await converter.paused()).to.equal(false);
+      await alice.connect(user)[SAFE](user.address, converter, 3n);
+      expect(await bob.ownerOf(3n)).to.equal(user.address);
+    });
+
+    it("keep the reverse switch", async function () {
+      const { admin, operator, converter } = await loadFixture(fixture);
+      await converter.connect(admin).setReverseConversion(false);
+      await converter.connect(operator).pause();
+      await converter.connect(operator).unpause();
+      expect(await converter.reverseConversionEnabled()).to.equal(false);
+    });
+
+    it("revert when already paused or not paused", async function () {
+      const { operator, converter } = await loadFixture(fixture);
+      await expect(converter.connect(operator).unpause()).to.be.revertedWithCustomError(converter, "ExpectedPause");
+      await converter.connect(operator).pause();
+      await expect(converter.connect(operator).pause()).to.be.revertedWithCustomError(converter, "EnforcedPause");
+    });
+
+    it("revert when the caller is not an operator", async function () {
+      const { user, converter } = await loadFixture(fixture);
+      await expect(converter.connect(user).pause()).to.be.revertedWithCustomError(converter, "AccessControlUnauthorizedAccount");
+      await expect(converter.connect(user).unpause()).to.be.revertedWithCustomError(converter, "AccessControlUnauthorizedAccount");
+    });
+  });
+
+  describe("admin transfer (two steps, with delay)", function () {
+    it("hands the admin role over after the delay, and only to the pending admin", async function () {
+      const { admin, other, stranger, converter } = await loadFixture(fixture);
+      await converter.connect(admin).beginDefaultAdminTransfer(other.address);
+      await expect(converter.connect(other).acceptDefaultAdminTransfer()).to.be.revertedWithCustomError(
+        converter,
+        "AccessControlEnforcedDefaultAdminDelay",
+      );
+      await time.increase(24 * 3600 + 1);
+      await expect(converter.connect(stranger).acceptDefaultAdminTransfer())
+        .to.be.revertedWithCustomError(converter, "AccessControlInvalidDefaultAdmin")
+        .withArgs(stranger.address);
+      await converter.connect(other).acceptDefaultAdminTransfer();
+      expect(await converter.defaultAdmin()).to.equal(other.address);
+      await expect(converter.connect(admin).setReverseConversion(false)).to.be.revertedWithCustomError(
+        converter,
+        "AccessControlUnauthorizedAccount",
+      );
+      await converter.connect(other).setReverseConversion(false);
+    });
+
+    it("refuses a one-step grant of the admin role", async function () {
+      const { admin, other, converter } = await loadFixture(fixture);
+      await expect(converter.connect(admin).grantRole(await converter.DEFAULT_ADMIN_ROLE(), other.address)).to.be.revertedWithCustomError(
+        converter,
+        "AccessControlEnforcedDefaultAdminRules",
+      );
+    });
+  });
+
+  describe("supportsInterface", function () {
+    it("answers for ERC-165, IERC721Receiver, IAccessControl and the admin rules, and nothing else", async function () {
+      const { converter } = await loadFixture(fixture);
+      for (const id of ["0x01ffc9a7", "0x150b7a02", "0x7965db0b", "0x31498786"]) {
+        expect(await converter.supportsInterface(id), id).to.equal(true);
+      }
+      expect(await converter.supportsInterface("0xffffffff")).to.equal(false);
+      expect(await converter.supportsInterface("0x80ac58cd")).to.equal(false);
+    });
+  });
+});
