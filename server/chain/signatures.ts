@@ -1,0 +1,111 @@
+import { AbiCoder, dataLength, getAddress, hashMessage, Interface, isHexString, recoverAddress, Signature, type JsonRpcProvider } from "ethers";
+import { Erc6492Validator__factory } from "../../typechain-types";
+import { rpc, upstreamError } from "./networks";
+
+/** How a signature was proven. */
+export type SignerKind = "eoa" | "erc1271" | "erc6492";
+
+export type VerifyResult =
+  | { ok: true; kind: SignerKind }
+  /** `malformed_signature`: not a signature at all (answer 400); `invalid_signature`: does not prove the address (401). */
+  | { ok: false; reason: "malformed_signature" | "invalid_signature"; message: string };
+
+export interface VerifyRequest {
+  /** Provider of the network on which contract wallets are checked. */
+  provider: JsonRpcProvider;
+  /** Network name, for error messages. */
+  network: string;
+  /** The address claimed to have signed. */
+  address: string;
+  /** The exact text signed with EIP-191 `personal_sign`. */
+  message: string | Uint8Array;
+  signature: string;
+}
+
+/** The 32-byte suffix that marks an EIP-6492 signature of a wallet that may not be deployed yet. */
+export const ERC6492_MAGIC = "0x6492649264926492649264926492649264926492649264926492649264926492";
+const ERC1271_MAGIC = "0x1626ba7e";
+const ERC1271 = new Interface(["function isValidSignature(bytes32 hash, bytes signature) view returns (bytes4)"]);
+const SECP256K1_HALF_N = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;
+// EIP-7702: an EOA delegating to code carries this prefix; its own key still signs for it.
+const DELEGATION_PREFIX = "0xef0100";
+
+const malformed = (message: string): VerifyResult => ({ ok: false, reason: "malformed_signature", message });
+const invalid = (message: string): VerifyResult => ({ ok: false, reason: "invalid_signature", message });
+
+/**
+ * Checks that `address` signed `message`, in the order of DESIGN §7: an EIP-6492 wrapper is verified by one
+ * deployless `eth_call` (nothing is deployed); an address with code is asked EIP-1271 `isValidSignature`; anything
+ * else is an EOA, recovered with ECDSA (65 bytes, low s). A wallet that reverts or answers anything but the magic
+ * value is an invalid signature. Node failures are thrown as 502/504 HttpErrors, never reported as "invalid".
+ */
+export async function verifySignature(request: VerifyRequest): Promise<VerifyResult> {
+  const { signature } = request;
+  if (typeof signature !== "string" || !isHexString(signature) || signature.length % 2 !== 0 || signature.length <= 2) {
+    return malformed("signature must be 0x-prefixed hex bytes");
+  }
+  const address = getAddress(request.address);
+  const hash = hashMessage(request.message);
+
+  if (signature.length >= 66 && signature.slice(-64).toLowerCase() === ERC6492_MAGIC.slice(2)) {
+    return verifyCounterfactual({ ...request, address }, hash, `0x${signature.slice(2, -64)}`);
+  }
+  const code = await rpc(request.network, request.provider.getCode(address));
+  if (code === "0x") return verifyEoa(address, hash, signature);
+  if (code.startsWith(DELEGATION_PREFIX)) {
+    const byKey = verifyEoa(address, hash, signature);
+    if (byKey.ok) return byKey;
+  }
+  return verifyContract({ ...request, address }, hash, signature);
+}
+
+/** ECDSA recovery over the EIP-191 hash: exactly 65 bytes, v of 27/28 (or 0/1), s in the lower half. */
+export function verifyEoa(address: string, hash: string, signature: string): VerifyResult {
+  if (dataLength(signature) !== 65) return malformed(`an EOA signature is 65 bytes, not ${dataLength(signature)}`);
+  const r = `0x${signature.slice(2, 66)}`;
+  const s = `0x${signature.slice(66, 130)}`;
+  let v = parseInt(signature.slice(130, 132), 16);
+  if (v === 0 || v === 1) v += 27; // some hardware wallets give the recovery id as 0/1
+  if (v !== 27 && v !== 28) return malformed("signature v must be 27 or 28");
+  if (BigInt(s) > SECP256K1_HALF_N) return malformed("signature s is in the upper half (malleable high-s form)");
+  if (BigInt(r) === 0n || BigInt(s) === 0n) return malformed("signature r and s must not be zero");
+  let recovered: string;
+  try {
+    recovered = recoverAddress(hash, Signature.from({ r, s, v }));
+  } catch {
+    return invalid("the signature does not recover to an address");
+  }
+  return recovered === address ? { ok: true, kind: "eoa" } : invalid("the signature was not made by this address");
+}
+
+async function verifyContract(request: VerifyRequest, hash: string, signature: string): Promise<VerifyResult> {
+  const data = ERC1271.encodeFunctionData("isValidSignature", [hash, signature]);
+  const result = await walletCall(request, request.provider.call({ to: request.address, data }));
+  if (result === undefined) return invalid("the wallet refused the signature (isValidSignature reverted)");
+  // An ABI-encoded bytes4: the magic value left-aligned in a 32-byte word.
+  const magic = dataLength(result) >= 32 && result.slice(0, 10) === ERC1271_MAGIC && /^0*$/.test(result.slice(10, 66));
+  return magic ? { ok: true, kind: "erc1271" } : invalid("the wallet did not answer the EIP-1271 magic value");
+}
+
+async function verifyCounterfactual(request: VerifyRequest, hash: string, wrapped: string): Promise<VerifyResult> {
+  try {
+    AbiCoder.defaultAbiCoder().decode(["address", "bytes", "bytes"], wrapped);
+  } catch {
+    return malformed("the EIP-6492 wrapper is not abi.encode(address, bytes, bytes)");
+  }
+  const deployless = await new Erc6492Validator__factory().getDeployTransaction(request.address, hash, wrapped);
+  const result = await walletCall(request, request.provider.call({ data: deployless.data }));
+  return result === "0x01" ? { ok: true, kind: "erc6492" } : invalid("the counterfactual wallet did not accept the signature");
+}
+
+/** A call into a wallet: a revert means "not valid" (undefined); a node failure is thrown as 502/504. */
+async function walletCall(request: VerifyRequest, call: Promise<string>): Promise<string | undefined> {
+  try {
+    return await call;
+  } catch (error) {
+    const upstream = upstreamError(error, request.network);
+    if (upstream) throw upstream;
+    if ((error as { code?: string }).code === "CALL_EXCEPTION") return undefined;
+    throw error;
+  }
+}

@@ -1,0 +1,167 @@
+import { expect } from "chai";
+import { hashMessage, Wallet, type JsonRpcProvider } from "ethers";
+import { verifySignature, type VerifyResult } from "../../../server/chain/signatures";
+import { HttpError } from "../../../server/http/http-error";
+import { providerFor, sharedNode } from "../../helpers/chain";
+import { deployTestSigners, highS, ownerSignature, wrap6492, type TestSigner, type TestSignerKind } from "../../helpers/signers";
+import { startTcpProxy, type TcpProxy } from "../../helpers/tcp-proxy";
+
+describe("verifySignature", function () {
+  const MESSAGE = "Wallet Login\nLog in to Demo via localhost.\n---\nq2mF1xYI3r8bTq0w2bVvJg";
+  let provider: JsonRpcProvider;
+  let signers: Record<TestSignerKind, TestSigner>;
+  let calls: string[] = [];
+
+  before(async function () {
+    const node = await sharedNode();
+    provider = providerFor(node.url);
+    provider.on("debug", (event: { action: string; payload?: { method: string } }) => {
+      if (event.action === "sendRpcPayload" && event.payload) calls.push(event.payload.method);
+    });
+    signers = await deployTestSigners(await provider.getSigner(0));
+  });
+  after(() => provider?.destroy());
+
+  const verify = (address: string, signature: string, message: string | Uint8Array = MESSAGE): Promise<VerifyResult> =>
+    verifySignature({ provider, network: "localhost", address, message, signature });
+
+  describe("valid signatures", function () {
+    for (const [kind, expected] of [
+      ["eoa", "eoa"],
+      ["single", "erc1271"],
+      ["multisig", "erc1271"],
+      ["counterfactual", "erc6492"],
+    ] as const) {
+      it(`accepts the ${kind} signer as ${expected}`, async function () {
+        const signer = signers[kind];
+        expect(await verify(signer.address, await signer.sign(MESSAGE))).to.deep.equal({ ok: true, kind: expected });
+      });
+    }
+
+    it("accepts an address written in lower case", async function () {
+      const signer = signers.eoa;
+      expect(await verify(signer.address.toLowerCase(), await signer.sign(MESSAGE))).to.deep.equal({ ok: true, kind: "eoa" });
+    });
+
+    it("accepts a recovery id given as 0/1 instead of 27/28", async function () {
+      const signature = await signers.eoa.sign(MESSAGE);
+      const v = parseInt(signature.slice(-2), 16) - 27;
+      expect(await verify(signers.eoa.address, `${signature.slice(0, -2)}0${v}`)).to.deep.equal({ ok: true, kind: "eoa" });
+    });
+
+    it("verifies a counterfactual wallet with one eth_call and deploys nothing", async function () {
+      const signer = signers.counterfactual;
+      const signature = await signer.sign(MESSAGE);
+      calls = [];
+      expect(await verify(signer.address, signature)).to.deep.equal({ ok: true, kind: "erc6492" });
+      expect(calls).to.deep.equal(["eth_call"]);
+      expect(await provider.getCode(signer.address)).to.equal("0x");
+    });
+
+    it("accepts an EIP-6492 signature of a wallet that is already deployed", async function () {
+      const signer = signers.single;
+      const inner = await signer.sign(MESSAGE);
+      const wrapped = wrap6492(Wallet.createRandom().address, "0x", inner);
+      expect(await verify(signer.address, wrapped)).to.deep.equal({ ok: true, kind: "erc6492" });
+    });
+
+    it("accepts the key of an EOA that delegates to code (EIP-7702)", async function () {
+      const eoa = Wallet.createRandom();
+      await provider.send("hardhat_setCode", [eoa.address, `0xef0100${signers.single.address.slice(2)}`]);
+      expect(await verify(eoa.address, await eoa.signMessage(MESSAGE))).to.deep.equal({ ok: true, kind: "eoa" });
+    });
+  });
+
+  describe("refusals", function () {
+    it("refuses a signature over another message", async function () {
+      for (const kind of ["eoa", "single", "multisig", "counterfactual"] as const) {
+        const signer = signers[kind];
+        const result = await verify(signer.address, await signer.sign(`${MESSAGE}x`));
+        expect(result, kind).to.deep.include({ ok: false, reason: "invalid_signature" });
+      }
+    });
+
+    it("refuses a signature by another key", async function () {
+      const other = Wallet.createRandom();
+      expect(await verify(signers.eoa.address, await other.signMessage(MESSAGE))).to.deep.include({ reason: "invalid_signature" });
+      expect(await verify(signers.single.address, ownerSignature(other, MESSAGE))).to.deep.include({ reason: "invalid_signature" });
+    });
+
+    it("refuses a multisig signature with one owner short", async function () {
+      const signer = signers.multisig;
+      expect(await verify(signer.address, ownerSignature(signer.owners[0], MESSAGE))).to.deep.include({ reason: "invalid_signature" });
+    });
+
+    it("refuses cleanly a wallet that reverts on a bad signature", async function () {
+      const signer = signers.reverting;
+      expect(await verify(signer.address, await signer.sign(MESSAGE))).to.deep.equal({ ok: true, kind: "erc1271" });
+      const result = await verify(signer.address, ownerSignature(Wallet.createRandom(), MESSAGE));
+      expect(result).to.deep.equal({ ok: false, reason: "invalid_signature", message: "the wallet refused the signature (isValidSignature reverted)" });
+    });
+
+    it("refuses a wallet that answers a wrong value, even for its owner's signature", async function () {
+      const signer = signers.wrongValue;
+      const result = await verify(signer.address, await signer.sign(MESSAGE));
+      expect(result).to.deep.equal({ ok: false, reason: "invalid_signature", message: "the wallet did not answer the EIP-1271 magic value" });
+    });
+
+    it("refuses a high-s signature as malformed", async function () {
+      const signature = await signers.eoa.sign(MESSAGE);
+      expect(await verify(signers.eoa.address, highS(signature))).to.deep.include({ ok: false, reason: "malformed_signature" });
+    });
+
+    it("refuses wrong lengths, non-hex and a bad v as malformed", async function () {
+      const signature = await signers.eoa.sign(MESSAGE);
+      for (const bad of [signature.slice(0, -2), `${signature}00`, "0x", "", "0xzz", signature.slice(2), `${signature.slice(0, -2)}05`, `0x${"0".repeat(130)}`]) {
+        expect(await verify(signers.eoa.address, bad), bad).to.deep.include({ ok: false, reason: "malformed_signature" });
+      }
+    });
+
+    it("refuses an EIP-6492 wrapper that does not decode", async function () {
+      const result = await verify(signers.counterfactual.address, `0x1234${"6492".repeat(16)}`);
+      expect(result).to.deep.include({ ok: false, reason: "malformed_signature" });
+    });
+
+    it("refuses an EIP-6492 signature whose factory deploys nothing", async function () {
+      const owner = Wallet.createRandom();
+      const wrapped = wrap6492(Wallet.createRandom().address, "0x", ownerSignature(owner, MESSAGE));
+      expect(await verify(Wallet.createRandom().address, wrapped)).to.deep.include({ ok: false, reason: "invalid_signature" });
+    });
+
+    it("verifies over the exact bytes of the message", async function () {
+      const signature = await signers.eoa.sign(MESSAGE);
+      expect(await verify(signers.eoa.address, signature, MESSAGE.replace("\n", "\r\n"))).to.deep.include({ ok: false });
+      expect(hashMessage(MESSAGE)).to.not.equal(hashMessage(MESSAGE.trim() + " "));
+    });
+  });
+
+  describe("node failures", function () {
+    let proxy: TcpProxy;
+    let proxied: JsonRpcProvider;
+
+    before(async function () {
+      const url = new URL((await sharedNode()).url);
+      proxy = await startTcpProxy(url.hostname, Number(url.port));
+      proxied = providerFor(proxy.url(url.toString()));
+    });
+    after(async function () {
+      proxied?.destroy();
+      await proxy?.close();
+    });
+
+    it("throws a 502 when the node is down, instead of calling the signature invalid", async function () {
+      const signer = signers.single;
+      const signature = await signer.sign(MESSAGE);
+      proxy.cut();
+      let caught: unknown;
+      await verifySignature({ provider: proxied, network: "localhost", address: signer.address, message: MESSAGE, signature }).catch((e) => (caught = e));
+      expect(caught).to.be.instanceOf(HttpError);
+      expect((caught as HttpError).statusCode).to.equal(502);
+      proxy.restore();
+      // ethers shares an identical request (and its failure) for 250 ms.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const again = await verifySignature({ provider: proxied, network: "localhost", address: signer.address, message: MESSAGE, signature });
+      expect(again).to.deep.equal({ ok: true, kind: "erc1271" });
+    });
+  });
+});
