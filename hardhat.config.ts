@@ -1,8 +1,10 @@
 import path from "node:path";
 import { subtask } from "hardhat/config";
 import { TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD, TASK_TEST_GET_TEST_FILES } from "hardhat/builtin-tasks/task-names";
-import type { HardhatUserConfig } from "hardhat/config";
+import type { HardhatUserConfig, NetworksUserConfig } from "hardhat/types";
+import { NETWORKS, rpcEnvName } from "./server/chain/registry";
 import "@nomicfoundation/hardhat-toolbox";
+import "./scripts/tasks";
 
 // The pinned compiler comes from the npm `solc` package: these machines (and CI) reach no
 // compiler download host, so Hardhat must never try to fetch one.
@@ -26,6 +28,20 @@ subtask(TASK_TEST_GET_TEST_FILES, async (args: { testFiles: string[] }, _hre, ru
   return args.testFiles.length > 0 ? files : files.filter((file) => file.endsWith(".test.ts"));
 });
 
+/**
+ * Real networks for the scripts, from the same variables the service reads (`RPC_URL_<NAME>`), signing with
+ * PRIVATE_KEY. A network without its RPC URL is simply absent.
+ */
+function remoteNetworks(): NetworksUserConfig {
+  const accounts = process.env.PRIVATE_KEY ? [process.env.PRIVATE_KEY] : [];
+  const networks: NetworksUserConfig = {};
+  for (const [name, { chainId }] of Object.entries(NETWORKS)) {
+    const url = process.env[rpcEnvName(name)];
+    if (name !== "localhost" && url) networks[name] = { url, chainId, accounts };
+  }
+  return networks;
+}
+
 const config: HardhatUserConfig = {
   solidity: {
     version: SOLC_VERSION,
@@ -37,6 +53,7 @@ const config: HardhatUserConfig = {
   networks: {
     hardhat: { chainId: 31337 },
     localhost: { url: process.env.RPC_URL_LOCALHOST ?? "http://127.0.0.1:8545" },
+    ...remoteNetworks(),
   },
   typechain: { outDir: "typechain-types", target: "ethers-v6" },
   mocha: { timeout: 120_000 },

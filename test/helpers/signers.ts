@@ -1,4 +1,4 @@
-import { AbiCoder, concat, hashMessage, randomBytes, Signature, Wallet, type Signer } from "ethers";
+import { AbiCoder, concat, hashMessage, randomBytes, Signature, Wallet, type BaseWallet, type Signer } from "ethers";
 import { ERC6492_MAGIC } from "../../server/chain/signatures";
 import {
   MultisigWallet__factory,
@@ -22,7 +22,7 @@ export interface TestSigner {
 }
 
 /** What an owner key signs for a contract wallet: the EIP-191 hash of the message, raw (no second prefix). */
-export function ownerSignature(owner: Wallet, message: string | Uint8Array): string {
+export function ownerSignature(owner: BaseWallet, message: string | Uint8Array): string {
   return owner.signingKey.sign(hashMessage(message)).serialized;
 }
 
