@@ -25,6 +25,8 @@ export interface Config {
   /** Largest request body accepted, in bytes. */
   bodyLimit: number;
   database: DatabaseConfig;
+  /** Where local state lives: the PGlite database (when no DATABASE_URL) and the embedded chain's demo record. */
+  dataDir: string;
   /** RPC URL per network name; a network without one is known but unavailable. */
   rpcUrls: Record<string, string>;
   rpcTimeoutMs: number;
@@ -48,6 +50,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError("DATABASE_URL", "a postgres:// or postgresql:// URL", databaseUrl);
   }
+  const dataDir = path.resolve(read.string("DATA_DIR", ".data"));
   const defaultNetwork = read.oneOf("DEFAULT_NETWORK", Object.keys(NETWORKS), localChain ? "localhost" : "mainnet");
   return {
     host: read.string("HOST", "127.0.0.1"),
@@ -56,9 +59,8 @@ export function loadConfig(env: Env = process.env): Config {
     issuer,
     trustProxy: readTrustProxy(read),
     bodyLimit: read.int("BODY_LIMIT", { min: 1024, max: 64 * 1024 * 1024, fallback: 1024 * 1024 }),
-    database: databaseUrl
-      ? { kind: "postgres", url: databaseUrl }
-      : { kind: "pglite", dataDir: path.resolve(read.string("DATA_DIR", ".data"), "pglite") },
+    database: databaseUrl ? { kind: "postgres", url: databaseUrl } : { kind: "pglite", dataDir: path.join(dataDir, "pglite") },
+    dataDir,
     rpcUrls,
     rpcTimeoutMs: read.int("RPC_TIMEOUT_MS", { min: 100, max: 300_000, fallback: 10_000 }),
     headCacheMs: read.int("HEAD_CACHE_MS", { min: 0, max: 60_000, fallback: 500 }),

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "./app";
+import { prepareDemo, type Demo } from "./chain/demo";
 import { startLocalNode, type LocalNode } from "./chain/local-node";
 import { ConfigError, loadConfig, type Config } from "./config";
 
@@ -21,6 +22,7 @@ async function main(): Promise<void> {
   }
 
   let node: LocalNode | undefined;
+  let demo: Demo | undefined;
   let app: FastifyInstance | undefined;
   let stopping = false;
   const stop = async (signal: string) => {
@@ -50,15 +52,16 @@ async function main(): Promise<void> {
   if (config.localChain) {
     node = await startLocalNode({ port: Number(process.env.LOCAL_CHAIN_PORT ?? 8545) }).catch(() => startLocalNode({ port: 0 }));
     config = { ...config, rpcUrls: { ...config.rpcUrls, localhost: node.url } };
+    demo = await prepareDemo(node.url, config.dataDir, (line) => console.log(line));
   }
 
   app = await buildApp(config);
   await app.listen({ host: config.host, port: config.port });
   if (stopping) return;
-  printBanner(config, app, node);
+  printBanner(config, app, node, demo);
 }
 
-function printBanner(config: Config, app: FastifyInstance, node: LocalNode | undefined): void {
+function printBanner(config: Config, app: FastifyInstance, node: LocalNode | undefined, demo: Demo | undefined): void {
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   const base = `http://${config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host}:${port}`;
@@ -68,10 +71,23 @@ function printBanner(config: Config, app: FastifyInstance, node: LocalNode | und
     `  API docs  ${base}/docs  (OpenAPI: ${base}/openapi.json)`,
     `  Database  ${config.database.kind === "postgres" ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${config.database.dataDir}`}`,
     node ? `  Chain     ${node.url} (local Hardhat node, chain id ${node.chainId})` : `  Networks  ${Object.keys(config.rpcUrls).join(", ")}`,
+    ...(demo && node
+      ? [
+          "",
+          "  Demo contracts on the local chain:",
+          `    AliceNFT      ${demo.alice}`,
+          `    BobNFT        ${demo.bob}`,
+          `    NFTConverter  ${demo.converter}  (pairs Alice 1–10 ↔ Bob 1–10, Bob stock 1–10)`,
+          `    user          ${demo.user}  (Hardhat account #1: holds Alice 1–10)`,
+          `    wallet        ${demo.wallet}  (EIP-1271 wallet owned by the user)`,
+        ]
+      : []),
     "",
     "  Try:",
     `    curl ${base}/health`,
     `    curl ${base}/ready`,
+    `    curl ${base}/block/localhost/latest`,
+    ...(demo && node ? ["", "  Convert Alice 1 to Bob 1 as the user, in one transaction:", `    RPC_URL_LOCALHOST=${node.url} SIGNER_INDEX=1 npx hardhat convert --alice-id 1 --network localhost --converter ${demo.converter}`] : []),
     "",
     "  Ctrl-C stops everything.",
     "",

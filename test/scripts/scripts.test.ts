@@ -5,7 +5,8 @@ import { expect } from "chai";
 import type { JsonRpcProvider, JsonRpcSigner } from "ethers";
 import { readDeployment, type Deployment } from "../../scripts/lib/deployment";
 import { AliceNFT__factory, BobNFT__factory, NFTConverter__factory } from "../../typechain-types";
-import { providerFor, startLocalNode, type LocalNode } from "../helpers/chain";
+import { providerFor, startLocalNode } from "../helpers/chain";
+import type { LocalNode } from "../../server/chain/local-node";
 import { runHardhat } from "../helpers/hardhat-task";
 
 describe("converter scripts (hardhat tasks against a node)", function () {

@@ -92,5 +92,21 @@ describe("npm start (server/main.ts)", function () {
     await fetch(chainUrl!, { method: "POST", body: "{}" }).catch(() => (refused = true));
     expect(refused).to.equal(true);
     expect(fs.existsSync(path.join(dataDir, "pglite"))).to.equal(true);
+    expect(fs.existsSync(path.join(dataDir, "demo.json"))).to.equal(true);
+  });
+
+  it("reuses .data on a second start and redeploys the demo cleanly on the new chain", async function () {
+    const first = fs.readFileSync(path.join(dataDir, "demo.json"), "utf8");
+    const { child, banner, output } = await start({ DATA_DIR: dataDir });
+    expect(output()).to.contain("new chain: deploying the demo again");
+    const before = JSON.parse(first);
+    const after = JSON.parse(fs.readFileSync(path.join(dataDir, "demo.json"), "utf8"));
+    // Same deployer, same nonces: the demo keeps its addresses, so what users noted down still works.
+    expect(after.converter).to.equal(before.converter);
+    expect(after.genesisHash).to.not.equal(before.genesisHash);
+    expect(banner).to.contain(after.converter);
+    child.kill("SIGTERM");
+    expect(await exited(child)).to.equal(0);
   });
 });
+
