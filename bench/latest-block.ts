@@ -1,6 +1,5 @@
 import { startLocalNode } from "../server/chain/local-node";
-import { startTestApp } from "../test/helpers/app";
-import { load, type Row, type Suite } from "./lib";
+import { load, startService, type Row, type Suite } from "./lib";
 
 const CONNECTIONS = 32;
 
@@ -9,7 +8,7 @@ const latestBlock: Suite = {
   name: "latest-block",
   async run({ seconds, log }) {
     const node = await startLocalNode();
-    const app = await startTestApp({ env: { RPC_URL_LOCALHOST: node.url } });
+    const app = await startService({ RPC_URL_LOCALHOST: node.url });
     try {
       log(`bare eth_blockNumber, ${CONNECTIONS} connections, ${seconds} s`);
       const bare = await load({
@@ -42,7 +41,7 @@ const latestBlock: Suite = {
       ];
       return rows;
     } finally {
-      await app.close();
+      await app.stop();
       await node.stop();
     }
   },

@@ -1,4 +1,9 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import autocannon from "autocannon";
+import { createTestDatabase, type TestDatabase } from "../test/helpers/database";
 
 /** One line of the benchmark table. */
 export interface Row {
@@ -36,25 +41,45 @@ export interface LoadResult {
   non2xx: number;
 }
 
-/** HTTP load from this process: `connections` concurrent keep-alive connections for `seconds`. */
+export interface NextRequest {
+  method?: "GET" | "POST";
+  path: string;
+  body?: string;
+  headers?: Record<string, string>;
+}
+
+/**
+ * HTTP load from this process: `connections` concurrent keep-alive connections for `seconds` (or until `amount`
+ * requests). `next` makes each request differ (a counter shared by all connections: no request is sent twice).
+ */
 export async function load(options: {
   url: string;
   connections: number;
-  seconds: number;
+  seconds?: number;
+  amount?: number;
   method?: "GET" | "POST";
   body?: string;
   headers?: Record<string, string>;
-  /** Different requests in turn (e.g. each a different path). */
-  requests?: autocannon.Request[];
+  next?: () => NextRequest;
 }): Promise<LoadResult> {
+  const next = options.next;
   const result = await autocannon({
     url: options.url,
     connections: options.connections,
-    duration: options.seconds,
+    ...(options.amount === undefined ? { duration: options.seconds } : { amount: options.amount }),
     method: options.method ?? "GET",
     body: options.body,
     headers: options.headers,
-    requests: options.requests,
+    requests: next
+      ? [
+          {
+            setupRequest: (request: autocannon.Request) => {
+              const made = next();
+              return { ...request, ...made, headers: { ...request.headers, ...made.headers } };
+            },
+          },
+        ]
+      : undefined,
   });
   return {
     requestsPerSecond: result.requests.average,
@@ -87,4 +112,57 @@ export function printTable(rows: Row[], out: (line: string) => void = console.lo
   out(line(header));
   out(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`);
   for (const c of cells) out(line(c));
+}
+
+export interface Service {
+  /** Base URL, e.g. http://127.0.0.1:40123 */
+  url: string;
+  /** The database it runs on (dropped by stop()). */
+  database: TestDatabase;
+  stop(): Promise<void>;
+}
+
+/**
+ * The service in a process of its own, started as `npm start` does (so load generated here does not share its
+ * event loop), on a fresh database: PostgreSQL when DATABASE_URL is set, else PGlite in a temporary directory.
+ */
+export async function startService(env: Record<string, string>): Promise<Service> {
+  const database = await createTestDatabase();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-"));
+  const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", "server/main.ts"], {
+    cwd: path.resolve(__dirname, ".."),
+    env: {
+      ...process.env,
+      PORT: "0",
+      LOG_LEVEL: "warn",
+      LOCAL_CHAIN: "false",
+      DATA_DIR: dataDir,
+      ...(database.config.kind === "postgres" ? { DATABASE_URL: database.config.url } : { DATABASE_URL: "" }),
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let output = "";
+    child.stdout!.on("data", (chunk) => {
+      output += chunk;
+      const match = /Service\s+(http:\/\/\S+)/.exec(output);
+      if (match && output.includes("Ctrl-C")) resolve(match[1]);
+    });
+    child.once("exit", (code) => reject(new Error(`the service exited with ${code}:\n${output}`)));
+  });
+  child.stdout!.resume();
+  return {
+    url,
+    database,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once("exit", resolve));
+        child.kill("SIGTERM");
+        await exited;
+      }
+      await database.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }

@@ -14,6 +14,7 @@ import database from "./db/plugin";
 import errors from "./http/errors";
 import health from "./http/health";
 import openapi from "./http/openapi";
+import metadata from "./metadata/plugin";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -86,6 +87,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   // Features.
   await app.register(data);
+  await app.register(metadata);
 
   return app;
 }

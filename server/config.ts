@@ -36,6 +36,12 @@ export interface Config {
   defaultNetwork: string;
   /** Start an embedded Hardhat node and deploy the demo (npm start on a fresh machine). */
   localChain: boolean;
+  metadata: {
+    /** Refuse signatures over the Base64 alone (the predecessor's unbound form). */
+    requireBinding: boolean;
+    /** Largest decoded metadata accepted, in bytes. */
+    maxBytes: number;
+  };
 }
 
 type Env = Record<string, string | undefined>;
@@ -66,6 +72,10 @@ export function loadConfig(env: Env = process.env): Config {
     headCacheMs: read.int("HEAD_CACHE_MS", { min: 0, max: 60_000, fallback: 500 }),
     defaultNetwork,
     localChain,
+    metadata: {
+      requireBinding: read.bool("METADATA_REQUIRE_BINDING", false),
+      maxBytes: read.int("METADATA_MAX_BYTES", { min: 256, max: 16 * 1024 * 1024, fallback: 64 * 1024 }),
+    },
   };
 }
 

@@ -1,0 +1,51 @@
+import { badRequest, HttpError } from "../http/http-error";
+import { parseAddress } from "../http/wire";
+
+export interface MetadataPost {
+  /** Checksummed issuer. */
+  iss: string;
+  sig: string;
+  /** The Base64 as sent (it is what was signed). */
+  metadata: string;
+  /** The decoded JSON text, kept byte for byte so readers get exactly what was signed. */
+  json: string;
+}
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * Reads a post body: `{"iss", "sig", "metadata"}`, also wrapped as `{"data": {...}}`. `metadata` must be standard
+ * Base64 (with padding) of UTF-8 JSON whose top level is an object, at most `maxBytes` decoded.
+ */
+export function readPost(body: unknown, maxBytes: number): MetadataPost {
+  if (!isObject(body)) throw badRequest("invalid_request", "body must be a JSON object");
+  const fields = isObject(body.data) && !("iss" in body) ? body.data : body;
+  for (const name of ["iss", "sig", "metadata"] as const) {
+    if (fields[name] === undefined || fields[name] === null || fields[name] === "") throw badRequest("invalid_request", `${name} is required`);
+    if (typeof fields[name] !== "string") throw badRequest("invalid_request", `${name} must be a string`);
+  }
+  const iss = parseAddress(fields.iss as string, "iss");
+  const sig = fields.sig as string;
+  const metadata = fields.metadata as string;
+  if (Math.floor(metadata.length / 4) * 3 > maxBytes + 2) {
+    throw new HttpError(413, "payload_too_large", `metadata is larger than ${maxBytes} bytes`);
+  }
+  if (!BASE64.test(metadata)) throw badRequest("invalid_metadata", "metadata must be standard Base64 (A–Z, a–z, 0–9, +, /, with = padding)");
+  const bytes = Buffer.from(metadata, "base64");
+  if (bytes.length > maxBytes) throw new HttpError(413, "payload_too_large", `metadata is larger than ${maxBytes} bytes`);
+  let json: string;
+  let parsed: unknown;
+  try {
+    json = utf8.decode(bytes);
+    parsed = JSON.parse(json);
+  } catch {
+    throw badRequest("invalid_metadata", "metadata must be the Base64 of UTF-8 JSON");
+  }
+  if (!isObject(parsed)) throw badRequest("invalid_metadata", "metadata must be the Base64 of a JSON object");
+  return { iss, sig, metadata, json };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,103 @@
+import { createHash } from "node:crypto";
+import type { Database, Queryable } from "../db/database";
+import { HttpError } from "../http/http-error";
+import type { Target } from "./signed-text";
+
+export interface Statement {
+  /** Lower-case issuer. */
+  issuer: string;
+  metadataB64: string;
+  signature: string;
+  signedText: string;
+  binding: "target" | "none";
+  signerKind: string;
+  postedAt: Date;
+}
+
+export interface NewStatement extends Omit<Statement, "postedAt" | "issuer"> {
+  issuer: string;
+}
+
+/** The WHERE clause and parameters that select one target, in the indexes' terms (accounts have token id -1). */
+function where(target: Target, first: number): { sql: string; params: unknown[] } {
+  const address = target.kind === "nft" ? target.contract : target.account;
+  return {
+    sql: `kind = $${first} AND network = $${first + 1} AND target = $${first + 2} AND coalesce(token_id, -1) = $${first + 3}`,
+    params: [target.kind, target.network, address.toLowerCase(), target.kind === "nft" ? target.tokenId.toString() : "-1"],
+  };
+}
+
+/**
+ * Stores a verified statement as the issuer's current one for the target. Posts of one issuer to one target are
+ * serialized (a transaction-scoped advisory lock), so concurrent posts end with exactly one current version and the
+ * whole history. The current body again changes nothing ("unchanged"); a body this issuer posted before and then
+ * replaced is refused with 409, so an old, validly signed version cannot be rolled back in by anyone.
+ */
+export async function saveStatement(db: Database, target: Target, statement: NewStatement): Promise<"stored" | "unchanged"> {
+  const issuer = statement.issuer.toLowerCase();
+  return db.transaction(async (tx: Queryable) => {
+    const key = where(target, 1);
+    await tx.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [JSON.stringify([...key.params, issuer])]);
+    const issuerParam = key.params.length + 1;
+    const current = await tx.query<{ id: string; metadata_b64: string }>(
+      `SELECT id, metadata_b64 FROM metadata_posts WHERE ${key.sql} AND issuer = $${issuerParam} AND current`,
+      [...key.params, issuer],
+    );
+    if (current.rows[0]?.metadata_b64 === statement.metadataB64) return "unchanged";
+    const bodyHash = createHash("sha256").update(statement.metadataB64).digest();
+    const replayed = await tx.query(
+      `SELECT 1 FROM metadata_posts WHERE ${key.sql} AND issuer = $${issuerParam} AND body_hash = $${issuerParam + 1} LIMIT 1`,
+      [...key.params, issuer, bodyHash],
+    );
+    if (replayed.rowCount > 0) {
+      throw new HttpError(409, "replayed", "This body was posted before and has been superseded; sign new content instead");
+    }
+    if (current.rows[0]) await tx.query("UPDATE metadata_posts SET current = false WHERE id = $1", [current.rows[0].id]);
+    await tx.query(
+      `INSERT INTO metadata_posts (kind, network, target, token_id, issuer, metadata_b64, body_hash, signature, signed_text, binding, signer_kind)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+      [
+        target.kind,
+        target.network,
+        key.params[2],
+        target.kind === "nft" ? target.tokenId.toString() : null,
+        issuer,
+        statement.metadataB64,
+        bodyHash,
+        statement.signature,
+        statement.signedText,
+        statement.binding,
+        statement.signerKind,
+      ],
+    );
+    return "stored";
+  });
+}
+
+/** The current statement of every issuer about `target` (or of one issuer), by issuer. */
+export async function currentStatements(db: Database, target: Target, issuer?: string): Promise<Statement[]> {
+  const key = where(target, 1);
+  const byIssuer = issuer === undefined ? "" : ` AND issuer = $${key.params.length + 1}`;
+  const { rows } = await db.query<{
+    issuer: string;
+    metadata_b64: string;
+    signature: string;
+    signed_text: string;
+    binding: "target" | "none";
+    signer_kind: string;
+    posted_at: Date;
+  }>(
+    `SELECT issuer, metadata_b64, signature, signed_text, binding, signer_kind, posted_at FROM metadata_posts
+     WHERE ${key.sql} AND current${byIssuer} ORDER BY issuer`,
+    issuer === undefined ? key.params : [...key.params, issuer.toLowerCase()],
+  );
+  return rows.map((row) => ({
+    issuer: row.issuer,
+    metadataB64: row.metadata_b64,
+    signature: row.signature,
+    signedText: row.signed_text,
+    binding: row.binding,
+    signerKind: row.signer_kind,
+    postedAt: row.posted_at,
+  }));
+}

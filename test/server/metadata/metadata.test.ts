@@ -1,0 +1,393 @@
+import { expect } from "chai";
+import { getAddress, Wallet } from "ethers";
+import { boundText, encodeMetadata, unboundText, type Target } from "../../../server/metadata/signed-text";
+import { startTestApp, type TestApp } from "../../helpers/app";
+import { providerFor, sharedNode } from "../../helpers/chain";
+import { createTestDatabase, type TestDatabase } from "../../helpers/database";
+import { deployTestSigners, type TestSigner, type TestSignerKind } from "../../helpers/signers";
+import { startTcpProxy, type TcpProxy } from "../../helpers/tcp-proxy";
+
+const CONTRACT = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
+type NftTarget = Extract<Target, { kind: "nft" }>;
+const NFT: NftTarget = { kind: "nft", network: "localhost", contract: CONTRACT.toLowerCase(), tokenId: 7n };
+
+describe("metadata service", function () {
+  let t: TestApp;
+  let nodeUrl: string;
+  let signers: Record<TestSignerKind, TestSigner>;
+  let tokenCounter = 100n;
+
+  before(async function () {
+    nodeUrl = (await sharedNode()).url;
+    const provider = providerFor(nodeUrl);
+    signers = await deployTestSigners(await provider.getSigner(0));
+    provider.destroy();
+    t = await startTestApp({ env: { RPC_URL_LOCALHOST: nodeUrl } });
+  });
+  after(async () => t?.close());
+
+  /** A fresh token per test, so tests do not see each other's statements. */
+  const freshNft = (): NftTarget => ({ ...NFT, tokenId: tokenCounter++ });
+  const nftPath = (target: Target, prefix = "/metadata") => (target.kind === "nft" ? `${prefix}/${target.network}/${target.contract}/${target.tokenId}` : "");
+  const accountPath = (target: Target) => (target.kind === "account" ? `/metadata/ethereum/${target.network}/${target.account}` : "");
+
+  async function body(signer: { address: string; sign(m: string): Promise<string> }, target: Target, data: object, binding: "target" | "none" = "target") {
+    const metadata = encodeMetadata(data);
+    const text = binding === "target" ? boundText(target, metadata) : unboundText(metadata);
+    return { iss: signer.address, sig: await signer.sign(text), metadata };
+  }
+  const eoa = () => {
+    const wallet = Wallet.createRandom();
+    return { address: wallet.address, sign: (m: string) => wallet.signMessage(m) };
+  };
+
+  async function post(path: string, payload: unknown, base = t.url) {
+    const response = await fetch(`${base}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(payload) });
+    return { status: response.status, body: (await response.json()) as any };
+  }
+  async function get(path: string, base = t.url) {
+    const response = await fetch(`${base}${path}`);
+    const text = await response.text();
+    return { status: response.status, text, body: JSON.parse(text) as any };
+  }
+
+  describe("routes and aliases", function () {
+    it("posts NFT metadata ('ok') and reads it on both paths as {issuer: metadata}", async function () {
+      const target = freshNft();
+      const issuer = eoa();
+      expect(await post(nftPath(target), await body(issuer, target, { name: "Sword", power: 3 }))).to.deep.equal({ status: 200, body: "ok" });
+      for (const prefix of ["/metadata", "/metadata/ethereum"]) {
+        const read = await get(nftPath(target, prefix));
+        expect(read.status).to.equal(200);
+        expect(read.body).to.deep.equal({ [issuer.address]: { name: "Sword", power: 3 } });
+      }
+    });
+
+    it("posts on the /metadata/ethereum/<network>/<contract>/<id> alias too", async function () {
+      const target = freshNft();
+      const issuer = eoa();
+      expect((await post(nftPath(target, "/metadata/ethereum"), await body(issuer, target, { a: 1 }))).body).to.equal("ok");
+      expect((await get(nftPath(target))).body).to.deep.equal({ [issuer.address]: { a: 1 } });
+    });
+
+    it("posts and reads account metadata", async function () {
+      const issuer = eoa();
+      const account: Target = { kind: "account", network: "localhost", account: Wallet.createRandom().address.toLowerCase() };
+      expect((await post(accountPath(account), await body(issuer, account, { nickname: "alice" }))).body).to.equal("ok");
+      expect((await get(accountPath(account))).body).to.deep.equal({ [issuer.address]: { nickname: "alice" } });
+    });
+
+    it('accepts a body wrapped as {"data": {...}}', async function () {
+      const target = freshNft();
+      const issuer = eoa();
+      expect((await post(nftPath(target), { data: await body(issuer, target, { wrapped: true }) })).body).to.equal("ok");
+      expect((await get(nftPath(target))).body).to.deep.equal({ [issuer.address]: { wrapped: true } });
+    });
+
+    it("keeps the issuer's JSON exactly: key order and numbers beyond 2^53", async function () {
+      const target = freshNft();
+      const issuer = eoa();
+      const json = '{"z":1,"a":{"big":123456789012345678901234567890},"name":"x"}';
+      const metadata = Buffer.from(json).toString("base64");
+      await post(nftPath(target), { iss: issuer.address, sig: await issuer.sign(boundText(target, metadata)), metadata });
+      expect((await get(`${nftPath(target)}?iss=${issuer.address}`)).text).to.equal(json);
+    });
+  });
+
+  describe("reads", function () {
+    let target: NftTarget;
+    let first: ReturnType<typeof eoa>;
+    let second: ReturnType<typeof eoa>;
+
+    before(async function () {
+      target = freshNft();
+      first = eoa();
+      second = eoa();
+      await post(nftPath(target), await body(first, target, { by: "first" }));
+      await post(nftPath(target), await body(second, target, { by: "second", 名前: "剣" }));
+    });
+
+    it("lists every issuer with checksummed keys", async function () {
+      const read = await get(nftPath(target));
+      expect(read.body).to.deep.equal({ [first.address]: { by: "first" }, [second.address]: { by: "second", 名前: "剣" } });
+      for (const key of Object.keys(read.body)) expect(key).to.equal(getAddress(key));
+    });
+
+    it("answers one issuer's metadata object with ?iss= (what a tokenURI points at)", async function () {
+      expect((await get(`${nftPath(target)}?iss=${first.address.toLowerCase()}`)).body).to.deep.equal({ by: "first" });
+    });
+
+    it("adds iss, sig, the Base64, the signed text and the time in raw format (format or Format)", async function () {
+      for (const query of ["format=raw", "Format=raw"]) {
+        const read = await get(`${nftPath(target)}?${query}&iss=${second.address}`);
+        const metadata = encodeMetadata({ by: "second", 名前: "剣" });
+        expect(read.body).to.include({ iss: second.address, metadata, text: boundText(target, metadata), binding: "target", signer: "eoa" });
+        expect(read.body.sig).to.match(/^0x[0-9a-f]{130}$/);
+        expect(read.body.time).to.be.a("number");
+        expect(Math.floor(Date.parse(read.body.posted_at) / 1000)).to.equal(read.body.time);
+        expect(read.body.data).to.deep.equal({ by: "second", 名前: "剣" });
+        // The record proves itself: the signature recovers iss over the text.
+        const { verifyMessage } = await import("ethers");
+        expect(verifyMessage(read.body.text, read.body.sig)).to.equal(second.address);
+      }
+      const all = await get(`${nftPath(target)}?format=raw`);
+      expect(Object.keys(all.body)).to.have.members([first.address, second.address]);
+      expect(all.body[first.address].data).to.deep.equal({ by: "first" });
+    });
+
+    it("finds the same records with addresses in another letter case", async function () {
+      const upper: NftTarget = { ...target, contract: `0x${CONTRACT.slice(2).toUpperCase()}` };
+      expect((await get(nftPath(upper))).body).to.have.keys([first.address, second.address]);
+      expect((await get(`${nftPath(target)}?iss=0x${first.address.slice(2).toUpperCase()}`)).body).to.deep.equal({ by: "first" });
+    });
+
+    it("is a 404 'Not found' when nothing is stored, for the target or the issuer", async function () {
+      for (const path of [nftPath(freshNft()), `${nftPath(target)}?iss=${Wallet.createRandom().address}`, accountPath({ kind: "account", network: "localhost", account: Wallet.createRandom().address })]) {
+        const read = await get(path);
+        expect(read.status, path).to.equal(404);
+        expect(read.body).to.deep.equal({ error: "not_found", message: "Not found" });
+      }
+    });
+
+    it("refuses a bad format, address, id or network in a read", async function () {
+      expect((await get(`${nftPath(target)}?format=xml`)).status).to.equal(400);
+      expect((await get(`${nftPath(target)}?format=raw&Format=json`)).body.message).to.equal("format and Format disagree");
+      expect((await get(`/metadata/localhost/0x1234/1`)).body.error).to.equal("invalid_address");
+      expect((await get(`/metadata/localhost/${CONTRACT}/-1`)).body.error).to.equal("invalid_token_id");
+      expect((await get(`/metadata/ethereum2/${CONTRACT}/1`)).body.error).to.equal("unknown_network");
+      expect((await get(`${nftPath(target)}?iss=nobody`)).body.error).to.equal("invalid_address");
+    });
+  });
+
+  describe("refusals", function () {
+    it("a missing iss, sig or metadata is a 400 naming the field", async function () {
+      const target = freshNft();
+      const full = await body(eoa(), target, { a: 1 });
+      for (const field of ["iss", "sig", "metadata"] as const) {
+        const { [field]: _, ...rest } = full;
+        const r = await post(nftPath(target), rest);
+        expect(r.status, field).to.equal(400);
+        expect(r.body).to.deep.equal({ error: "invalid_request", message: `${field} is required` });
+      }
+      expect((await post(nftPath(target), { ...full, sig: 12 })).body.message).to.equal("sig must be a string");
+      expect((await post(nftPath(target), [full])).body).to.deep.equal({ error: "invalid_request", message: "body must be object" });
+    });
+
+    it("a malformed signature is a 400", async function () {
+      const target = freshNft();
+      const full = await body(eoa(), target, { a: 1 });
+      for (const sig of ["0x1234", "hello", full.sig.slice(0, -2)]) {
+        const r = await post(nftPath(target), { ...full, sig });
+        expect(r.status, sig).to.equal(400);
+        expect(r.body.error).to.equal("malformed_signature");
+      }
+    });
+
+    it("a signature by someone other than iss is a 401", async function () {
+      const target = freshNft();
+      const signed = await body(eoa(), target, { a: 1 });
+      const r = await post(nftPath(target), { ...signed, iss: Wallet.createRandom().address });
+      expect(r).to.deep.equal({ status: 401, body: { error: "invalid_signature", message: "sig is not a signature by iss of this target's text" } });
+    });
+
+    it("invalid Base64, or Base64 of anything but a UTF-8 JSON object, is a 400", async function () {
+      const target = freshNft();
+      const issuer = eoa();
+      const cases = ["not base64!", "YWJj=", Buffer.from("[1,2]").toString("base64"), Buffer.from('"text"').toString("base64"), Buffer.from("null").toString("base64"), Buffer.from("{bad json").toString("base64"), Buffer.from([0xff, 0xfe, 0x7b, 0x7d]).toString("base64")];
+      for (const metadata of cases) {
+        const r = await post(nftPath(target), { iss: issuer.address, sig: await issuer.sign(boundText(target, metadata)), metadata });
+        expect(r.status, metadata).to.equal(400);
+        expect(r.body.error, metadata).to.equal("invalid_metadata");
+      }
+    });
+
+    it("metadata over the size limit is a 413, and so is a body over the route's limit", async function () {
+      const target = freshNft();
+      const issuer = eoa();
+      const big = await body(issuer, target, { blob: "x".repeat(70 * 1024) });
+      expect((await post(nftPath(target), big)).status).to.equal(413);
+      const huge = await post(nftPath(target), { ...big, metadata: "A".repeat(400 * 1024) });
+      expect(huge.status).to.equal(413);
+      expect(huge.body.error).to.equal("payload_too_large");
+    });
+
+    it("an account post by a contract wallet is a 403 (an EOA is required)", async function () {
+      const account: Target = { kind: "account", network: "localhost", account: Wallet.createRandom().address.toLowerCase() };
+      for (const kind of ["single", "counterfactual"] as const) {
+        const r = await post(accountPath(account), await body(signers[kind], account, { a: 1 }));
+        expect(r.status, kind).to.equal(403);
+        expect(r.body.error).to.equal("eoa_required");
+      }
+    });
+
+    it("a body signed for another token, account or network is a 401", async function () {
+      const issuer = eoa();
+      const target = freshNft();
+      const signed = await body(issuer, target, { a: 1 });
+      const others = [nftPath({ ...target, tokenId: tokenCounter++ }), nftPath({ ...target, contract: Wallet.createRandom().address.toLowerCase() })];
+      for (const path of others) expect((await post(path, signed)).status, path).to.equal(401);
+      // Signed for mainnet, posted for localhost.
+      const mainnetSigned = await body(issuer, { ...target, network: "mainnet" }, { a: 1 });
+      expect((await post(nftPath(target), mainnetSigned)).status).to.equal(401);
+      const account: Target = { kind: "account", network: "localhost", account: Wallet.createRandom().address.toLowerCase() };
+      const accountSigned = await body(issuer, account, { a: 1 });
+      const otherAccount = accountPath({ ...account, account: Wallet.createRandom().address.toLowerCase() } as Target);
+      expect((await post(otherAccount, accountSigned)).status).to.equal(401);
+    });
+
+    it("a superseded body is a 409; the current body again is a 200 and changes nothing", async function () {
+      const target = freshNft();
+      const issuer = eoa();
+      const v1 = await body(issuer, target, { v: 1 });
+      const v2 = await body(issuer, target, { v: 2 });
+      expect((await post(nftPath(target), v1)).body).to.equal("ok");
+      expect((await post(nftPath(target), v2)).body).to.equal("ok");
+      const replay = await post(nftPath(target), v1);
+      expect(replay.status).to.equal(409);
+      expect(replay.body.error).to.equal("replayed");
+      const again = await post(nftPath(target), v2);
+      expect(again).to.deep.equal({ status: 200, body: "ok" });
+      expect((await get(nftPath(target))).body).to.deep.equal({ [issuer.address]: { v: 2 } });
+      const { rows } = await t.app.db.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM metadata_posts WHERE target = $1 AND token_id = $2 AND issuer = $3",
+        [target.contract, target.tokenId.toString(), issuer.address.toLowerCase()],
+      );
+      expect(rows[0].n).to.equal(2);
+    });
+
+    it("a post for a network without a node is a 503, for an unknown network a 400", async function () {
+      const target = { ...freshNft(), network: "sepolia" };
+      expect((await post(nftPath(target), await body(eoa(), target, { a: 1 }))).status).to.equal(503);
+      expect((await post(`/metadata/ethereum2/${CONTRACT}/1`, await body(eoa(), target, { a: 1 }))).body.error).to.equal("unknown_network");
+    });
+  });
+
+  describe("EIP-1271 issuers", function () {
+    it("accepts single-owner and multisig wallets after the on-chain check", async function () {
+      const target = freshNft();
+      for (const kind of ["single", "multisig", "counterfactual"] as const) {
+        expect((await post(nftPath(target), await body(signers[kind], target, { by: kind }))).body, kind).to.equal("ok");
+      }
+      const read = await get(`${nftPath(target)}?format=raw`);
+      expect(read.body[signers.single.address].signer).to.equal("erc1271");
+      expect(read.body[signers.counterfactual.address].signer).to.equal("erc6492");
+    });
+
+    it("refuses the reverting and the wrong-value wallets with a 401", async function () {
+      const target = freshNft();
+      const reverting = await body(signers.reverting, target, { a: 1 });
+      expect((await post(nftPath(target), { ...reverting, sig: await signers.eoa.sign("other") })).status).to.equal(401);
+      expect((await post(nftPath(target), await body(signers.wrongValue, target, { a: 1 }))).status).to.equal(401);
+    });
+
+    it("answers 502, not 500, when the node fails during the check, and works again after", async function () {
+      const url = new URL(nodeUrl);
+      const proxy: TcpProxy = await startTcpProxy(url.hostname, Number(url.port));
+      const other = await startTestApp({ env: { RPC_URL_LOCALHOST: proxy.url(nodeUrl), RPC_TIMEOUT_MS: "1000" } });
+      try {
+        const target = freshNft();
+        const signed = await body(signers.single, target, { a: 1 });
+        proxy.cut();
+        const down = await post(nftPath(target), signed, other.url);
+        expect(down.status).to.equal(502);
+        expect(down.body.error).to.equal("upstream_error");
+        proxy.restore();
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect((await post(nftPath(target), signed, other.url)).body).to.equal("ok");
+      } finally {
+        await other.close();
+        await proxy.close();
+      }
+    });
+  });
+
+  describe("the predecessor's unbound signatures", function () {
+    const japanese = { name: "勇者", description: "伝説の剣を持つ" };
+
+    it("accepts a signature over the Base64 alone, marked binding none, with non-ASCII text", async function () {
+      const issuer = eoa();
+      const account = Wallet.createRandom().address;
+      // What mchplus.js does: btoa(unescape(encodeURIComponent(JSON.stringify(data)))), personal_sign of that.
+      const metadata = Buffer.from(unescape(encodeURIComponent(JSON.stringify(japanese))), "latin1").toString("base64");
+      expect(metadata).to.equal(encodeMetadata(japanese));
+      const r = await post(`/metadata/ethereum/localhost/${account}`, { iss: issuer.address, sig: await issuer.sign(metadata), metadata });
+      expect(r).to.deep.equal({ status: 200, body: "ok" });
+      const raw = await get(`/metadata/ethereum/localhost/${account}?format=raw&iss=${issuer.address}`);
+      expect(raw.body).to.include({ binding: "none", text: metadata });
+      expect(raw.body.data).to.deep.equal(japanese);
+      expect((await get(`/metadata/ethereum/localhost/${account}`)).body).to.deep.equal({ [issuer.address]: japanese });
+    });
+
+    it("accepts unbound NFT metadata too", async function () {
+      const target = freshNft();
+      const issuer = eoa();
+      expect((await post(nftPath(target), await body(issuer, target, japanese, "none"))).body).to.equal("ok");
+      expect((await get(`${nftPath(target)}?format=raw&iss=${issuer.address}`)).body.binding).to.equal("none");
+    });
+
+    it("refuses them when METADATA_REQUIRE_BINDING=true, and still takes bound ones", async function () {
+      const strict = await startTestApp({ env: { RPC_URL_LOCALHOST: nodeUrl, METADATA_REQUIRE_BINDING: "true" } });
+      try {
+        const issuer = eoa();
+        const account: Target = { kind: "account", network: "localhost", account: Wallet.createRandom().address.toLowerCase() };
+        const unbound = await post(accountPath(account), await body(issuer, account, japanese, "none"), strict.url);
+        expect(unbound.status).to.equal(401);
+        expect(unbound.body.error).to.equal("binding_required");
+        expect((await post(accountPath(account), await body(issuer, account, japanese), strict.url)).body).to.equal("ok");
+      } finally {
+        await strict.close();
+      }
+    });
+  });
+
+  describe("under load and faults", function () {
+    it("lands 50 concurrent posts by different issuers to one token", async function () {
+      const target = freshNft();
+      const issuers = Array.from({ length: 50 }, eoa);
+      const bodies = await Promise.all(issuers.map((issuer, i) => body(issuer, target, { i })));
+      const answers = await Promise.all(bodies.map((b) => post(nftPath(target), b)));
+      expect(answers.every((a) => a.status === 200 && a.body === "ok")).to.equal(true);
+      const read = await get(nftPath(target));
+      expect(Object.keys(read.body)).to.have.length(50);
+      issuers.forEach((issuer, i) => expect(read.body[issuer.address]).to.deep.equal({ i }));
+    });
+
+    it("ends concurrent posts by one issuer with exactly one current version and the whole history", async function () {
+      const target = freshNft();
+      const issuer = eoa();
+      const bodies = await Promise.all(Array.from({ length: 20 }, (_, v) => body(issuer, target, { v })));
+      const answers = await Promise.all(bodies.map((b) => post(nftPath(target), b)));
+      expect(answers.every((a) => a.status === 200)).to.equal(true);
+      const { rows } = await t.app.db.query<{ total: number; current: number }>(
+        "SELECT count(*)::int AS total, count(*) FILTER (WHERE current)::int AS current FROM metadata_posts WHERE target = $1 AND token_id = $2",
+        [NFT.contract, target.tokenId.toString()],
+      );
+      expect(rows[0]).to.deep.equal({ total: 20, current: 1 });
+    });
+  });
+
+  describe("restart", function () {
+    let database: TestDatabase;
+
+    after(async () => database?.drop());
+
+    it("keeps every post answered 'ok' after the app is stopped and started again on the same database", async function () {
+      database = await createTestDatabase();
+      const first = await startTestApp({ database, env: { RPC_URL_LOCALHOST: nodeUrl } });
+      const target = freshNft();
+      const issuers = Array.from({ length: 10 }, eoa);
+      for (const [i, issuer] of issuers.entries()) {
+        expect((await post(nftPath(target), await body(issuer, target, { i }), first.url)).body).to.equal("ok");
+      }
+      await first.close();
+      const second = await startTestApp({ database, env: { RPC_URL_LOCALHOST: nodeUrl } });
+      try {
+        const read = await get(nftPath(target), second.url);
+        expect(Object.keys(read.body)).to.have.length(10);
+        issuers.forEach((issuer, i) => expect(read.body[issuer.address]).to.deep.equal({ i }));
+      } finally {
+        await second.close();
+      }
+    });
+  });
+});
