@@ -17,8 +17,10 @@ export interface Queryable {
   exec(sql: string): Promise<void>;
 }
 
-/** A connection kept for one holder (e.g. to keep a session-level advisory lock). */
+/** A connection kept for one holder (e.g. to keep a session-level advisory lock and write under it). */
 export interface Connection extends Queryable {
+  /** Runs `fn` in one transaction on this connection. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Hands the connection back; `destroy` closes it instead (which also drops its session locks). */
   release(destroy?: boolean): void;
   /** Called at most once if the connection fails while held (its session locks are gone with it). */

@@ -30,7 +30,7 @@ export async function openPglite(dataDir: string | null): Promise<Database> {
     // PGlite is a single session inside this process: the "dedicated connection" is the database itself,
     // and it can only be lost by closing it.
     async connect(): Promise<Connection> {
-      return { query: db.query, exec: db.exec, release() {}, onLost() {} };
+      return { query: db.query, exec: db.exec, transaction: db.transaction, release() {}, onLost() {} };
     },
     async ping() {
       if (closed) throw new Error("PGlite is closed");

@@ -27,6 +27,21 @@ export async function openPostgres(url: string): Promise<Database> {
     },
   });
 
+  /** BEGIN … COMMIT on one client; a failed ROLLBACK marks the error so the client is not reused. */
+  const inTransaction = async <T>(client: pg.PoolClient, fn: (tx: Queryable) => Promise<T>): Promise<T> => {
+    await client.query("BEGIN");
+    try {
+      const result = await fn(scope(client));
+      await client.query("COMMIT");
+      return result;
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => {
+        if (error && typeof error === "object") (error as { connectionBroken?: boolean }).connectionBroken = true;
+      });
+      throw error;
+    }
+  };
+
   const db: Database = {
     kind: "postgres",
     ...scope(pool),
@@ -34,14 +49,9 @@ export async function openPostgres(url: string): Promise<Database> {
       const client = await pool.connect();
       let broken = false;
       try {
-        await client.query("BEGIN");
-        const result = await fn(scope(client));
-        await client.query("COMMIT");
-        return result;
+        return await inTransaction(client, fn);
       } catch (error) {
-        await client.query("ROLLBACK").catch(() => {
-          broken = true;
-        });
+        broken = (error as { connectionBroken?: boolean }).connectionBroken === true;
         throw error;
       } finally {
         client.release(broken);
@@ -58,6 +68,7 @@ export async function openPostgres(url: string): Promise<Database> {
       client.on("error", onError);
       return {
         ...scope(client),
+        transaction: (fn) => inTransaction(client, fn),
         release(destroy = false) {
           client.off("error", onError);
           lost = undefined;

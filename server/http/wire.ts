@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { getAddress } from "ethers";
+import type { FastifyReply } from "fastify";
 import { badRequest } from "./http-error";
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
@@ -42,3 +43,8 @@ export function toJson(value: unknown): string {
 }
 
 export const JSON_TYPE = "application/json; charset=utf-8";
+
+/** Sends `value` through {@link toJson} (exact big numbers), bypassing the route's serializer. */
+export function sendJson(reply: FastifyReply, value: unknown): FastifyReply {
+  return reply.type(JSON_TYPE).send(toJson(value));
+}

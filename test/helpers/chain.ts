@@ -12,9 +12,12 @@ export function sharedNode(): Promise<LocalNode> {
   return (shared ??= startLocalNode());
 }
 
-/** A provider for `url` that does not batch or guess the network (the same settings the service uses). */
+/**
+ * A provider for `url` that does not batch or guess the network (as the service's), and that never answers from
+ * ethers' 250 ms cache of identical requests: a test reads the chain as it is now.
+ */
 export function providerFor(url: string): JsonRpcProvider {
-  return new JsonRpcProvider(url, 31337, { staticNetwork: true, batchMaxCount: 1 });
+  return new JsonRpcProvider(url, 31337, { staticNetwork: true, batchMaxCount: 1, cacheTimeout: -1 });
 }
 
 export { startLocalNode };
