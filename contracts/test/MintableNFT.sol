@@ -21,6 +21,11 @@ abstract contract MintableNFT is ERC721, Ownable {
         }
     }
 
+    /// @notice Burns `id` (its owner or an approved operator).
+    function burn(uint256 id) external {
+        _update(address(0), id, msg.sender);
+    }
+
     /// @notice Mints `count` consecutive ids starting at `firstId` to `to` (cheap bulk setup for benchmarks).
     function mintRange(address to, uint256 firstId, uint256 count) external onlyOwner {
         for (uint256 i; i < count; ++i) {

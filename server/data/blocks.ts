@@ -1,8 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
+import { BoundedCache } from "../chain/cache";
+import { rpc } from "../chain/networks";
+import { badRequest, notFound } from "../http/http-error";
 import { BlockNumber, NetworkParam } from "./schemas";
 
 const blocks: FastifyPluginAsyncTypebox = async (app) => {
+  const { finalityDepth } = app.config;
+  // Timestamps of final blocks never change: kept for good. Others are asked again (a reorg may change them).
+  const times = new BoundedCache<{ timestamp: number; final: boolean } | null>(100_000);
+
   app.get(
     "/block/:network/latest",
     {
@@ -14,6 +21,36 @@ const blocks: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => app.heads.latest(request.params.network),
+  );
+
+  app.get(
+    "/block/:network/time/:num",
+    {
+      schema: {
+        tags: ["data"],
+        summary: "Timestamp of a block (unix seconds); 404 beyond the head",
+        params: Type.Object({ network: NetworkParam, num: Type.String({ description: "Block number (decimal)" }) }),
+        response: { 200: Type.Integer({ description: "Unix seconds" }) },
+      },
+    },
+    async (request) => {
+      const { network, num } = request.params;
+      if (!/^(0|[1-9]\d{0,15})$/.test(num) || Number(num) > Number.MAX_SAFE_INTEGER) {
+        throw badRequest("invalid_block_number", "num must be a decimal block number");
+      }
+      const number = Number(num);
+      const provider = app.networks.provider(network);
+      const entry = await times.getOrLoad(
+        `${network}:${number}`,
+        async () => {
+          const [block, head] = await Promise.all([rpc(network, provider.getBlock(number)), app.heads.latest(network)]);
+          return block ? { timestamp: block.timestamp, final: head - number >= finalityDepth } : null;
+        },
+        (value) => value?.final === true,
+      );
+      if (!entry) throw notFound(`Block ${number} is beyond the head of ${network}`);
+      return entry.timestamp;
+    },
   );
 };
 

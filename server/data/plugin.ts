@@ -1,7 +1,14 @@
 import type { FastifyInstance } from "fastify";
 import blocks from "./blocks";
+import gas from "./gas";
+import inventory from "./inventory";
+import tokens from "./tokens";
 
 /** The data service of DESIGN §8: blocks, gas, approvals, owners and inventory. */
 export default async function data(app: FastifyInstance) {
   await app.register(blocks);
+  await app.register(gas);
+  await app.register(inventory);
+  // Last: its /:network/:assetContract/:id catches every three-segment path the others leave.
+  await app.register(tokens);
 }

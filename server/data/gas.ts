@@ -1,0 +1,32 @@
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { Type } from "typebox";
+import { BoundedCache } from "../chain/cache";
+import { rpc } from "../chain/networks";
+import { sendJson } from "../http/wire";
+import { NetworkParam } from "./schemas";
+
+const gas: FastifyPluginAsyncTypebox = async (app) => {
+  // One eth_gasPrice per network and block, however many requests ask.
+  const prices = new BoundedCache<bigint>(1_000);
+
+  app.get(
+    "/gas/:network/suggested-price",
+    {
+      schema: {
+        tags: ["data"],
+        summary: "Suggested gas price in wei (eth_gasPrice, once per block)",
+        params: Type.Object({ network: NetworkParam }),
+        response: { 200: Type.Integer({ description: "Wei" }) },
+      },
+    },
+    async (request, reply) => {
+      const { network } = request.params;
+      const provider = app.networks.provider(network);
+      const head = await app.heads.latest(network);
+      const price = await prices.getOrLoad(`${network}:${head}`, async () => BigInt(await rpc(network, provider.send("eth_gasPrice", []))));
+      return sendJson(reply, price);
+    },
+  );
+};
+
+export default gas;

@@ -1,0 +1,120 @@
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { getAddress, Interface, ZeroAddress } from "ethers";
+import { Type } from "typebox";
+import { BoundedCache } from "../chain/cache";
+import { rpc, upstreamError } from "../chain/networks";
+import { HttpError, notFound } from "../http/http-error";
+import { parseAddress, parseTokenId, sendJson } from "../http/wire";
+import { Address, AddressParam, NetworkParam } from "./schemas";
+
+const ERC721 = new Interface([
+  "function ownerOf(uint256 tokenId) view returns (address)",
+  "function isApprovedForAll(address owner, address operator) view returns (bool)",
+  "function supportsInterface(bytes4 interfaceId) view returns (bool)",
+]);
+const ERC721_INTERFACE_ID = "0x80ac58cd";
+
+/** What a contract call gave: its result, or a revert / an answer that does not decode (not a node failure). */
+type CallOutcome = { ok: true; data: string } | { ok: false };
+
+/**
+ * Token reads by eth_call: `isApprovedForAll` and `ownerOf`. An address without code, or a contract that is not
+ * ERC-721, is a 400 `not_erc721` saying so (not a 500, not a bare 502); answers are cached per block.
+ */
+const tokens: FastifyPluginAsyncTypebox = async (app) => {
+  // Code does not go away (SELFDESTRUCT no longer removes it): a contract seen once is a contract.
+  const contracts = new BoundedCache<boolean>(10_000);
+  const erc165 = new BoundedCache<boolean>(10_000);
+  const calls = new BoundedCache<CallOutcome>(20_000);
+
+  const call = async (network: string, to: string, data: string): Promise<CallOutcome> => {
+    const head = await app.heads.latest(network);
+    return calls.getOrLoad(`${network}:${head}:${to}:${data}`, async () => {
+      try {
+        return { ok: true, data: await app.networks.provider(network).call({ to, data }) };
+      } catch (error) {
+        const upstream = upstreamError(error, network);
+        if (upstream) throw upstream;
+        if ((error as { code?: string }).code === "CALL_EXCEPTION") return { ok: false };
+        throw error;
+      }
+    });
+  };
+
+  const requireContract = async (network: string, address: string) => {
+    const provider = app.networks.provider(network);
+    const hasCode = await contracts.getOrLoad(`${network}:${address}`, async () => (await rpc(network, provider.getCode(address))) !== "0x", Boolean);
+    if (!hasCode) throw notErc721(`${address} has no contract code on ${network}: it is an account, not an ERC-721 contract`);
+  };
+
+  const supportsErc721 = (network: string, address: string) =>
+    erc165.getOrLoad(`${network}:${address}`, async () => {
+      const outcome = await call(network, address, ERC721.encodeFunctionData("supportsInterface", [ERC721_INTERFACE_ID]));
+      return outcome.ok && decodes(() => ERC721.decodeFunctionResult("supportsInterface", outcome.data)[0]) === true;
+    });
+
+  app.get(
+    "/approval/:network/:assetContract/:owner/:operator",
+    {
+      schema: {
+        tags: ["data"],
+        summary: "Whether operator may move all of owner's tokens (isApprovedForAll)",
+        params: Type.Object({ network: NetworkParam, assetContract: AddressParam("ERC-721 contract"), owner: AddressParam("Owner"), operator: AddressParam("Operator") }),
+        response: { 200: Type.Boolean() },
+      },
+    },
+    async (request) => {
+      const { network } = request.params;
+      app.networks.info(network);
+      const contract = parseAddress(request.params.assetContract, "assetContract");
+      const owner = parseAddress(request.params.owner, "owner");
+      const operator = parseAddress(request.params.operator, "operator");
+      await requireContract(network, contract);
+      const outcome = await call(network, contract, ERC721.encodeFunctionData("isApprovedForAll", [owner, operator]));
+      const approved = outcome.ok ? decodes(() => ERC721.decodeFunctionResult("isApprovedForAll", outcome.data)[0] as boolean) : undefined;
+      if (approved === undefined) throw notErc721(`${contract} on ${network} does not answer isApprovedForAll: it is not an ERC-721 contract`);
+      return approved;
+    },
+  );
+
+  app.get(
+    "/:network/:assetContract/:id",
+    {
+      schema: {
+        tags: ["data"],
+        summary: "Owner of a token (ownerOf); 404 when the token does not exist",
+        params: Type.Object({ network: NetworkParam, assetContract: AddressParam("ERC-721 contract"), id: Type.String({ description: "Token id (decimal uint256)" }) }),
+        response: { 200: Address },
+      },
+    },
+    async (request, reply) => {
+      const { network } = request.params;
+      app.networks.info(network);
+      const contract = parseAddress(request.params.assetContract, "assetContract");
+      const id = parseTokenId(request.params.id);
+      await requireContract(network, contract);
+      const outcome = await call(network, contract, ERC721.encodeFunctionData("ownerOf", [id]));
+      const owner = outcome.ok ? decodes(() => ERC721.decodeFunctionResult("ownerOf", outcome.data)[0] as string) : undefined;
+      // A JSON string (a returned string would go out as bare text).
+      if (owner !== undefined && owner !== ZeroAddress) return sendJson(reply, getAddress(owner));
+      // ownerOf reverts for a token that does not exist; a contract that is not ERC-721 says so through ERC-165.
+      if (owner === ZeroAddress || (await supportsErc721(network, contract))) throw notFound(`Token ${id} does not exist in ${contract} on ${network}`);
+      throw notErc721(`${contract} on ${network} does not answer ownerOf: it is not an ERC-721 contract`);
+    },
+  );
+};
+
+function notErc721(message: string): HttpError {
+  return new HttpError(400, "not_erc721", message);
+}
+
+/** The decoded value, or undefined when the answer does not decode (garbage from a contract that is not ERC-721). */
+function decodes<T>(decode: () => T): T | undefined {
+  try {
+    return decode();
+  } catch {
+    return undefined;
+  }
+}
+
+export default tokens;

@@ -1,0 +1,169 @@
+import { expect } from "chai";
+import type { JsonRpcProvider, JsonRpcSigner } from "ethers";
+import { AliceNFT__factory, BobNFT__factory, type AliceNFT } from "../../../typechain-types";
+import { startTestApp, type TestApp } from "../../helpers/app";
+import { providerFor, sharedNode } from "../../helpers/chain";
+import { indexedTo } from "../../helpers/index-check";
+
+describe("inventory routes", function () {
+  let t: TestApp;
+  let provider: JsonRpcProvider;
+  let deployer: JsonRpcSigner;
+  let alice: AliceNFT;
+  let aliceAddress: string;
+  let bobAddress: string;
+  let holder: string;
+  let other: string;
+  const BIG_ID = 2n ** 64n + 3n; // not representable as a double: must come out with all its digits
+  const ALICE_IDS = [0n, 1n, 2n, 3n, 4n, BIG_ID];
+
+  before(async function () {
+    const node = await sharedNode();
+    provider = providerFor(node.url);
+    deployer = await provider.getSigner(0);
+    holder = await (await provider.getSigner(5)).getAddress();
+    other = await (await provider.getSigner(6)).getAddress();
+    alice = await new AliceNFT__factory(deployer).deploy(await deployer.getAddress());
+    aliceAddress = await alice.getAddress();
+    const bob = await new BobNFT__factory(deployer).deploy(await deployer.getAddress());
+    bobAddress = await bob.getAddress();
+    await (await alice.mintBatch(holder, ALICE_IDS)).wait();
+    await (await bob.mintBatch(holder, [7n, 8n])).wait();
+    await (await alice.mintBatch(other, [100n])).wait();
+    t = await startTestApp({
+      env: { RPC_URL_LOCALHOST: node.url, INDEXER_POLL_MS: "50", INDEXER_CONTRACTS_LOCALHOST: `${aliceAddress},${bobAddress}` },
+    });
+    await indexedTo(t.app.db, "localhost", provider);
+  });
+  after(async function () {
+    await t?.close();
+    provider?.destroy();
+  });
+
+  /** The address with the case of one letter flipped: mixed case that fails EIP-55. */
+  const badChecksum = (address: string) => address.replace(/[a-fA-F]/, (c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()));
+
+  async function get(path: string) {
+    const response = await fetch(`${t.url}${path}`);
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, text, body: JSON.parse(text) };
+  }
+
+  /** Follows Link rel="next" to the end; returns the raw bodies and the pages' sizes. */
+  async function allPages(path: string) {
+    const texts: string[] = [];
+    let next: string | undefined = path;
+    while (next) {
+      const page = await get(next);
+      expect(page.status).to.equal(200);
+      texts.push(page.text);
+      const link = page.headers.get("link");
+      next = link ? /^<([^>]+)>; rel="next"$/.exec(link)![1] : undefined;
+    }
+    return texts;
+  }
+
+  describe("GET /inventory/:network/:owner/:assetContract", function () {
+    it("lists the owner's tokens of the contract, with the block the index is complete to", async function () {
+      const { status, headers, text, body } = await get(`/inventory/localhost/${holder}/${aliceAddress}`);
+      expect(status).to.equal(200);
+      const { rows } = await t.app.db.query<{ block_number: string }>("SELECT block_number FROM indexer_cursors WHERE network = 'localhost'");
+      expect(headers.get("x-indexed-block")).to.equal(rows[0].block_number);
+      expect(headers.get("link")).to.equal(null);
+      expect(body).to.have.length(ALICE_IDS.length);
+      expect(body[0]).to.deep.equal({ contract: aliceAddress, id: 0, owner: holder });
+      // Raw text: JSON.parse would round the big id.
+      expect(text).to.contain(`{"contract":"${aliceAddress}","id":${BIG_ID},"owner":"${holder}"}`);
+    });
+
+    it("pages with limit and cursor through Link rel=next, every token exactly once", async function () {
+      const texts = await allPages(`/inventory/localhost/${holder}/${aliceAddress}?limit=4`);
+      expect(texts).to.have.length(2);
+      const ids = texts.flatMap((text) => [...text.matchAll(/"id":(\d+)/g)].map((m) => BigInt(m[1])));
+      expect(ids).to.deep.equal(ALICE_IDS);
+    });
+
+    it("accepts the addresses in lower case and answers them checksummed", async function () {
+      const { status, body } = await get(`/inventory/localhost/${holder.toLowerCase()}/${aliceAddress.toLowerCase()}?limit=1`);
+      expect(status).to.equal(200);
+      expect(body).to.deep.equal([{ contract: aliceAddress, id: 0, owner: holder }]);
+    });
+
+    it("answers an empty array for an owner without tokens of the contract", async function () {
+      const { status, body } = await get(`/inventory/localhost/${other}/${bobAddress}`);
+      expect([status, body]).to.deep.equal([200, []]);
+    });
+
+    it("shows a transfer once its block is indexed", async function () {
+      await (await alice.connect(await provider.getSigner(6)).transferFrom(other, holder, 100n)).wait();
+      await indexedTo(t.app.db, "localhost", provider);
+      const mine = await get(`/inventory/localhost/${holder}/${aliceAddress}?limit=1000`);
+      expect(mine.body.map((item: { id: number }) => item.id)).to.include(100);
+      const theirs = await get(`/inventory/localhost/${other}/${aliceAddress}`);
+      expect(theirs.body).to.deep.equal([]);
+      await (await alice.connect(await provider.getSigner(5)).transferFrom(holder, other, 100n)).wait();
+      await indexedTo(t.app.db, "localhost", provider);
+    });
+
+    it("refuses malformed addresses, limits and cursors with a 400", async function () {
+      for (const [path, error] of [
+        [`/inventory/localhost/0x1234/${aliceAddress}`, "invalid_address"],
+        [`/inventory/localhost/${holder}/${aliceAddress.toLowerCase().replace("0x", "0X")}`, "invalid_address"],
+        [`/inventory/localhost/${badChecksum(holder)}/${aliceAddress}`, "invalid_address"],
+        [`/inventory/localhost/${holder}/${aliceAddress}?limit=0`, "invalid_request"],
+        [`/inventory/localhost/${holder}/${aliceAddress}?limit=1001`, "invalid_request"],
+        [`/inventory/localhost/${holder}/${aliceAddress}?limit=ten`, "invalid_request"],
+        [`/inventory/localhost/${holder}/${aliceAddress}?cursor=nonsense`, "invalid_cursor"],
+        [`/inventory/localhost/${holder}/${aliceAddress}?cursor=${Buffer.from('["1; DROP TABLE nft_owners"]').toString("base64url")}`, "invalid_cursor"],
+      ]) {
+        const { status, body } = await get(path);
+        expect([path, status, body.error]).to.deep.equal([path, 400, error]);
+        expect(body.message).to.be.a("string").and.not.empty;
+      }
+    });
+  });
+
+  describe("GET /inventory/:network/:owner", function () {
+    it("lists each contract the owner holds tokens of once, checksummed", async function () {
+      const { status, headers, body } = await get(`/inventory/localhost/${holder}`);
+      expect(status).to.equal(200);
+      expect(headers.get("x-indexed-block")).to.match(/^\d+$/);
+      const expected = [aliceAddress, bobAddress].sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : 1));
+      expect(body).to.deep.equal(expected);
+    });
+
+    it("pages with limit and cursor", async function () {
+      const texts = await allPages(`/inventory/localhost/${holder}?limit=1`);
+      expect(texts.map((text) => JSON.parse(text)).flat()).to.have.members([aliceAddress, bobAddress]);
+      expect(texts).to.have.length(2);
+    });
+
+    it("drops a contract once the owner has none of its tokens left", async function () {
+      const { body } = await get(`/inventory/localhost/${other}`);
+      expect(body).to.deep.equal([aliceAddress]);
+      const { body: nobody } = await get(`/inventory/localhost/${await (await provider.getSigner(9)).getAddress()}`);
+      expect(nobody).to.deep.equal([]);
+    });
+  });
+
+  describe("networks", function () {
+    it("is a 400 for an unknown network and a 503 for a known one without a node", async function () {
+      const unknown = await get(`/inventory/nowhere/${holder}`);
+      expect([unknown.status, unknown.body.error]).to.deep.equal([400, "unknown_network"]);
+      const unconfigured = await get(`/inventory/mainnet/${holder}/${aliceAddress}`);
+      expect([unconfigured.status, unconfigured.body.error]).to.deep.equal([503, "network_unavailable"]);
+    });
+
+    it("is a 503 not_indexed with Retry-After while the network's index has not started", async function () {
+      const idle = await startTestApp({ env: { RPC_URL_LOCALHOST: (await sharedNode()).url, INDEXER: "false" } });
+      try {
+        const response = await fetch(`${idle.url}/inventory/localhost/${holder}`);
+        expect(response.status).to.equal(503);
+        expect(response.headers.get("retry-after")).to.equal("5");
+        expect((await response.json()).error).to.equal("not_indexed");
+      } finally {
+        await idle.close();
+      }
+    });
+  });
+});

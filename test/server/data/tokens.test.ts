@@ -1,0 +1,184 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { expect } from "chai";
+import { Wallet, type JsonRpcProvider, type JsonRpcSigner } from "ethers";
+import { AliceNFT__factory, TestERC20__factory, type AliceNFT } from "../../../typechain-types";
+import { startTestApp, type TestApp } from "../../helpers/app";
+import { providerFor, sharedNode } from "../../helpers/chain";
+import { startTcpProxy, type TcpProxy } from "../../helpers/tcp-proxy";
+
+describe("data routes: approval, owner, block time, gas", function () {
+  let t: TestApp;
+  let provider: JsonRpcProvider;
+  let deployer: JsonRpcSigner;
+  let alice: AliceNFT;
+  let aliceAddress: string;
+  let erc20: string;
+  let holder: string;
+  let operator: string;
+  let proxy: TcpProxy;
+  let hanging: http.Server;
+  const BIG_ID = 2n ** 64n + 7n;
+  const rpcCalls: string[] = [];
+
+  before(async function () {
+    const node = await sharedNode();
+    provider = providerFor(node.url);
+    deployer = await provider.getSigner(0);
+    holder = await (await provider.getSigner(3)).getAddress();
+    operator = await (await provider.getSigner(4)).getAddress();
+    alice = await new AliceNFT__factory(deployer).deploy(await deployer.getAddress());
+    aliceAddress = await alice.getAddress();
+    await (await alice.mintBatch(holder, [1n, BIG_ID])).wait();
+    await (await alice.connect(await provider.getSigner(3)).setApprovalForAll(operator, true)).wait();
+    const token = await new TestERC20__factory(deployer).deploy();
+    erc20 = await token.getAddress();
+    const url = new URL(node.url);
+    proxy = await startTcpProxy(url.hostname, Number(url.port));
+    hanging = http.createServer(() => {});
+    await new Promise<void>((resolve) => hanging.listen(0, "127.0.0.1", resolve));
+    t = await startTestApp({
+      env: {
+        RPC_URL_LOCALHOST: proxy.url(node.url),
+        RPC_URL_SEPOLIA: `http://127.0.0.1:${(hanging.address() as AddressInfo).port}`,
+        RPC_TIMEOUT_MS: "500",
+        FINALITY_DEPTH: "2",
+        INDEXER: "false",
+      },
+    });
+    t.app.networks.provider("localhost").on("debug", (event: { action: string; payload?: { method: string } }) => {
+      if (event.action === "sendRpcPayload" && event.payload) rpcCalls.push(event.payload.method);
+    });
+  });
+  after(async function () {
+    await t?.close();
+    await proxy?.close();
+    hanging?.closeAllConnections();
+    hanging?.close();
+    provider?.destroy();
+  });
+
+  async function get(path: string) {
+    const response = await fetch(`${t.url}${path}`);
+    const text = await response.text();
+    return { status: response.status, text, body: JSON.parse(text) };
+  }
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 550)); // past the head cache and ethers' request sharing
+
+  describe("GET /approval/:network/:assetContract/:owner/:operator", function () {
+    it("answers true or false from isApprovedForAll", async function () {
+      expect(await get(`/approval/localhost/${aliceAddress}/${holder}/${operator}`)).to.deep.include({ status: 200, text: "true" });
+      expect(await get(`/approval/localhost/${aliceAddress}/${operator}/${holder}`)).to.deep.include({ status: 200, text: "false" });
+    });
+
+    it("is a 400 not_erc721 for an account or an ERC-20 contract", async function () {
+      const eoa = await get(`/approval/localhost/${holder}/${holder}/${operator}`);
+      expect(eoa.status).to.equal(400);
+      expect(eoa.body).to.deep.equal({ error: "not_erc721", message: `${holder} has no contract code on localhost: it is an account, not an ERC-721 contract` });
+      const token = await get(`/approval/localhost/${erc20}/${holder}/${operator}`);
+      expect(token.status).to.equal(400);
+      expect(token.body.error).to.equal("not_erc721");
+    });
+
+    it("refuses malformed addresses, unknown networks and networks without a node", async function () {
+      expect((await get(`/approval/localhost/0x12/${holder}/${operator}`)).body).to.deep.equal({ error: "invalid_address", message: "assetContract must be 0x followed by 40 hex digits" });
+      expect((await get(`/approval/localhost/${aliceAddress}/${holder.toLowerCase().replace("0x", "0X")}/${operator}`)).status).to.equal(400);
+      expect((await get(`/approval/ethereum/${aliceAddress}/${holder}/${operator}`)).body.error).to.equal("unknown_network");
+      expect((await get(`/approval/matic-mainnet/${aliceAddress}/${holder}/${operator}`)).status).to.equal(503);
+    });
+  });
+
+  describe("GET /:network/:assetContract/:id", function () {
+    it("answers the checksummed owner, ids above 2^53 included", async function () {
+      expect(await get(`/localhost/${aliceAddress.toLowerCase()}/1`)).to.deep.include({ status: 200, body: holder });
+      expect((await get(`/localhost/${aliceAddress}/${BIG_ID}`)).body).to.equal(holder);
+    });
+
+    it("is a 404 for a token that does not exist", async function () {
+      const missing = await get(`/localhost/${aliceAddress}/99`);
+      expect(missing.status).to.equal(404);
+      expect(missing.body).to.deep.equal({ error: "not_found", message: `Token 99 does not exist in ${aliceAddress} on localhost` });
+    });
+
+    it("is a 400 not_erc721 for an account or an ERC-20 contract", async function () {
+      expect((await get(`/localhost/${holder}/1`)).body.error).to.equal("not_erc721");
+      const token = await get(`/localhost/${erc20}/1`);
+      expect(token.status).to.equal(400);
+      expect(token.body).to.deep.equal({ error: "not_erc721", message: `${erc20} on localhost does not answer ownerOf: it is not an ERC-721 contract` });
+    });
+
+    it("refuses malformed ids", async function () {
+      for (const id of ["-1", "1.5", "0x1", (2n ** 256n).toString()]) {
+        expect((await get(`/localhost/${aliceAddress}/${id}`)).body.error, id).to.equal("invalid_token_id");
+      }
+    });
+
+    it("follows a transfer on the next block", async function () {
+      const owner = await get(`/localhost/${aliceAddress}/1`);
+      expect(owner.body).to.equal(holder);
+      await (await alice.connect(await provider.getSigner(3)).transferFrom(holder, operator, 1n)).wait();
+      await settle();
+      expect((await get(`/localhost/${aliceAddress}/1`)).body).to.equal(operator);
+    });
+
+    it("is a 502 while the node is down, a 504 when it hangs, and answers again when it is back", async function () {
+      await settle();
+      proxy.cut();
+      const down = await get(`/localhost/${aliceAddress}/${BIG_ID}`);
+      expect(down.status).to.equal(502);
+      expect(down.body.error).to.equal("upstream_error");
+      proxy.restore();
+      await settle();
+      expect((await get(`/localhost/${aliceAddress}/${BIG_ID}`)).status).to.equal(200);
+      const slow = await get(`/sepolia/${aliceAddress}/1`);
+      expect(slow.status).to.equal(504);
+      expect(slow.body.error).to.equal("upstream_timeout");
+    });
+  });
+
+  describe("GET /block/:network/time/:num", function () {
+    it("answers the block's timestamp in unix seconds", async function () {
+      const block = (await provider.getBlock(1))!;
+      expect(await get(`/block/localhost/time/1`)).to.deep.include({ status: 200, body: block.timestamp });
+    });
+
+    it("is a 404 beyond the head and a 400 for what is not a block number", async function () {
+      const head = await provider.getBlockNumber();
+      expect((await get(`/block/localhost/time/${head + 1000}`)).status).to.equal(404);
+      for (const num of ["-1", "latest", "1e3", "01"]) expect((await get(`/block/localhost/time/${num}`)).body.error, num).to.equal("invalid_block_number");
+    });
+
+    it("keeps the timestamp of a final block: no second call to the node", async function () {
+      await provider.send("hardhat_mine", ["0x5"]);
+      await settle();
+      await get(`/block/localhost/time/2`);
+      rpcCalls.length = 0;
+      await settle();
+      expect((await get(`/block/localhost/time/2`)).status).to.equal(200);
+      expect(rpcCalls).to.not.include("eth_getBlockByNumber");
+    });
+  });
+
+  describe("GET /gas/:network/suggested-price", function () {
+    it("answers eth_gasPrice in wei as a JSON number", async function () {
+      const price = BigInt(await provider.send("eth_gasPrice", []));
+      const answer = await get(`/gas/localhost/suggested-price`);
+      expect(answer.status).to.equal(200);
+      expect(BigInt(answer.text)).to.equal(price);
+    });
+
+    it("asks the node once per block however many requests come", async function () {
+      await provider.send("hardhat_mine", ["0x1"]);
+      await settle();
+      rpcCalls.length = 0;
+      const answers = await Promise.all(Array.from({ length: 30 }, () => get(`/gas/localhost/suggested-price`)));
+      expect(new Set(answers.map((a) => a.text)).size).to.equal(1);
+      expect(rpcCalls.filter((m) => m === "eth_gasPrice")).to.have.length(1);
+    });
+  });
+
+  it("a random EOA is not mistaken for a contract anywhere", async function () {
+    const nobody = Wallet.createRandom().address;
+    expect((await get(`/localhost/${nobody}/1`)).body.error).to.equal("not_erc721");
+  });
+});
