@@ -14,6 +14,7 @@ import database from "./db/plugin";
 import errors from "./http/errors";
 import health from "./http/health";
 import openapi from "./http/openapi";
+import indexer from "./indexer/plugin";
 import metadata from "./metadata/plugin";
 
 declare module "fastify" {
@@ -88,6 +89,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   // Features.
   await app.register(data);
   await app.register(metadata);
+  await app.register(indexer);
 
   return app;
 }

@@ -32,10 +32,23 @@ export interface Config {
   rpcTimeoutMs: number;
   /** How long the latest block number of a network is reused before asking its node again. */
   headCacheMs: number;
+  /** Blocks behind the head after which a block is final (its timestamp is cached for good). */
+  finalityDepth: number;
   /** Network used when a request names none (login). */
   defaultNetwork: string;
   /** Start an embedded Hardhat node and deploy the demo (npm start on a fresh machine). */
   localChain: boolean;
+  indexer: {
+    /** Run the ERC-721 indexer inside the service (else run `npm run indexer` as its own process). */
+    enabled: boolean;
+    pollMs: number;
+    /** Largest eth_getLogs range in blocks (it adapts below this to the provider's limits). */
+    maxRange: number;
+    /** First block per network when its index starts (default 0). */
+    startBlocks: Record<string, number>;
+    /** Contracts to index per network (lower case; all contracts when absent). */
+    contracts: Record<string, string[]>;
+  };
   metadata: {
     /** Refuse signatures over the Base64 alone (the predecessor's unbound form). */
     requireBinding: boolean;
@@ -70,8 +83,15 @@ export function loadConfig(env: Env = process.env): Config {
     rpcUrls,
     rpcTimeoutMs: read.int("RPC_TIMEOUT_MS", { min: 100, max: 300_000, fallback: 10_000 }),
     headCacheMs: read.int("HEAD_CACHE_MS", { min: 0, max: 60_000, fallback: 500 }),
+    finalityDepth: read.int("FINALITY_DEPTH", { min: 0, max: 100_000, fallback: 64 }),
     defaultNetwork,
     localChain,
+    indexer: {
+      enabled: read.bool("INDEXER", true),
+      pollMs: read.int("INDEXER_POLL_MS", { min: 50, max: 60_000, fallback: 1_000 }),
+      maxRange: read.int("INDEXER_MAX_RANGE", { min: 1, max: 1_000_000, fallback: 10_000 }),
+      ...readIndexerTargets(read, Object.keys(rpcUrls).concat(localChain ? ["localhost"] : [])),
+    },
     metadata: {
       requireBinding: read.bool("METADATA_REQUIRE_BINDING", false),
       maxBytes: read.int("METADATA_MAX_BYTES", { min: 256, max: 16 * 1024 * 1024, fallback: 64 * 1024 }),
@@ -91,6 +111,25 @@ function readRpcUrls(env: Env): Record<string, string> {
     urls[name] = value;
   }
   return urls;
+}
+
+/** `INDEXER_START_BLOCK_<NAME>` and `INDEXER_CONTRACTS_<NAME>` (comma-separated addresses) per network. */
+function readIndexerTargets(read: Reader, networks: string[]) {
+  const startBlocks: Record<string, number> = {};
+  const contracts: Record<string, string[]> = {};
+  for (const name of networks) {
+    const suffix = name.toUpperCase().replace(/-/g, "_");
+    startBlocks[name] = read.int(`INDEXER_START_BLOCK_${suffix}`, { min: 0, max: Number.MAX_SAFE_INTEGER, fallback: 0 });
+    const list = read.optional(`INDEXER_CONTRACTS_${suffix}`);
+    if (list !== undefined) {
+      contracts[name] = list.split(",").map((address) => {
+        const trimmed = address.trim();
+        if (!/^0x[0-9a-fA-F]{40}$/.test(trimmed)) throw new ConfigError(`INDEXER_CONTRACTS_${suffix}`, "comma-separated 0x addresses", list);
+        return trimmed.toLowerCase();
+      });
+    }
+  }
+  return { startBlocks, contracts };
 }
 
 function readTrustProxy(read: Reader): boolean | number | string {

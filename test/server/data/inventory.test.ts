@@ -160,7 +160,7 @@ describe("inventory routes", function () {
         const response = await fetch(`${idle.url}/inventory/localhost/${holder}`);
         expect(response.status).to.equal(503);
         expect(response.headers.get("retry-after")).to.equal("5");
-        expect((await response.json()).error).to.equal("not_indexed");
+        expect(((await response.json()) as { error: string }).error).to.equal("not_indexed");
       } finally {
         await idle.close();
       }

@@ -1,0 +1,197 @@
+import type { JsonRpcProvider } from "ethers";
+import { rpc, upstreamError } from "../chain/networks";
+import type { Connection, Database } from "../db/database";
+import { isRangeTooLarge, RangeSizer } from "./ranges";
+import { readCursor, recentBlocks, resetNetwork, rollBack, writeRange, type Cursor } from "./store";
+import { decodeTransfer, TRANSFER_TOPIC, type RawLog } from "./transfers";
+
+export interface IndexerOptions {
+  network: string;
+  provider: JsonRpcProvider;
+  db: Database;
+  /** First block to index when the network has no index yet. */
+  startBlock: number;
+  /** Only these contracts (lower case); all contracts when empty. */
+  contracts: string[];
+  /** How often the head is polled once the index has caught up. */
+  pollMs: number;
+  /** Largest eth_getLogs range, in blocks. */
+  maxRange: number;
+  /** How often a waiting instance tries to take the writer's lock. */
+  lockRetryMs?: number;
+  log: { debug(obj: object, msg: string): void; info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+}
+
+interface Header {
+  number: number;
+  hash: string;
+  parentHash: string;
+}
+
+const LOCK_PREFIX = "nft-indexer:";
+
+/**
+ * Follows one network's ERC-721 Transfer logs into the database. One writer per network across instances: it
+ * writes only while it holds a PostgreSQL session advisory lock, and it writes through the connection that holds
+ * it, so a writer whose connection (and lock) is gone cannot write at all; another instance waits and takes over.
+ * Each range is written in one transaction with the cursor. Before every step the cursor block is checked against
+ * the chain, and a new range must build on it (parent hash); on a mismatch the index rolls back to the common
+ * ancestor, or starts over when the chain it indexed is gone (a new local chain).
+ */
+export class NetworkIndexer {
+  private readonly sizer: RangeSizer;
+  private stopping = false;
+  /** At the head since the last range written (logged once per catch-up). */
+  private idle = false;
+  private wake?: () => void;
+  private done?: Promise<void>;
+  /** Resolved each time a range is written (tests and benchmarks wait on it). */
+  onProgress: (cursor: Cursor) => void = () => {};
+
+  constructor(private readonly options: IndexerOptions) {
+    this.sizer = new RangeSizer(Math.min(1_000, options.maxRange), options.maxRange);
+  }
+
+  start(): void {
+    this.done ??= this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.wake?.();
+    await this.done;
+  }
+
+  private async run(): Promise<void> {
+    const { log, network } = this.options;
+    while (!this.stopping) {
+      let connection: Connection | undefined;
+      try {
+        connection = await this.options.db.connect();
+        let lost = false;
+        connection.onLost(() => {
+          lost = true;
+          this.wake?.();
+        });
+        const { rows } = await connection.query<{ locked: boolean }>("SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked", [LOCK_PREFIX + network]);
+        if (!rows[0].locked) {
+          connection.release();
+          connection = undefined;
+          await this.sleep(this.options.lockRetryMs ?? 2_000);
+          continue;
+        }
+        log.info({ network }, "indexer: writing");
+        while (!this.stopping && !lost) {
+          const worked = await this.step(connection);
+          if (!worked) await this.sleep(this.options.pollMs);
+        }
+        if (lost) log.warn({ network }, "indexer: lost the database connection (and the writer's lock)");
+      } catch (error) {
+        log.warn({ network, err: error }, "indexer: step failed; retrying");
+        await this.sleep(Math.min(this.options.pollMs * 2, 5_000));
+      } finally {
+        if (connection) {
+          // Closing the session releases the advisory lock with it.
+          await connection.query("SELECT pg_advisory_unlock(hashtextextended($1, 0))", [LOCK_PREFIX + network]).catch(() => {});
+          connection.release(true);
+        }
+      }
+    }
+  }
+
+  /** One step: check the cursor, index the next range. Returns false when there was nothing to do. */
+  private async step(connection: Connection): Promise<boolean> {
+    const { network, provider } = this.options;
+    const cursor = await readCursor(connection, network);
+    const head = await rpc(network, provider.getBlockNumber());
+    if (cursor) {
+      const onChain = await this.header(cursor.block);
+      if (!onChain || onChain.hash !== cursor.hash) {
+        await this.recover(connection);
+        return true;
+      }
+    }
+    const from = cursor ? cursor.block + 1 : this.options.startBlock;
+    if (from > head) {
+      if (!this.idle) this.options.log.debug({ network, block: head }, "indexer: at the head");
+      this.idle = true;
+      return false;
+    }
+    this.idle = false;
+    const to = Math.min(head, from + this.sizer.size - 1);
+
+    const last = await this.header(to);
+    const first = from === to ? last : await this.header(from);
+    if (!last || !first) return true; // the chain moved under us: look again
+    if (cursor && first.parentHash !== cursor.hash) {
+      await this.recover(connection);
+      return true;
+    }
+    const started = Date.now();
+    let logs: RawLog[];
+    try {
+      logs = await provider.send("eth_getLogs", [this.filter(from, to)]);
+    } catch (error) {
+      if (isRangeTooLarge(error) && to > from) {
+        this.sizer.shrink();
+        return true;
+      }
+      throw upstreamError(error, network) ?? error;
+    }
+    // The logs must come from the blocks we checked: a reorg between the calls shows here, and the range is retried.
+    const again = await this.header(to);
+    if (!again || again.hash !== last.hash) return true;
+    if (logs.some((l) => (Number(l.blockNumber) === to && l.blockHash !== last.hash) || (Number(l.blockNumber) === from && l.blockHash !== first.hash))) return true;
+    this.sizer.succeeded(to - from + 1, logs.length, Date.now() - started);
+
+    const transfers = logs.map(decodeTransfer).filter((t) => t !== undefined);
+    const hashes = new Map<number, string>([[from, first.hash], [to, last.hash]]);
+    for (const l of logs) hashes.set(Number(l.blockNumber), l.blockHash);
+    const end = { block: to, hash: last.hash };
+    await connection.transaction((tx) => writeRange(tx, network, transfers, end, [...hashes].map(([block, hash]) => ({ block, hash }))));
+    this.options.log.debug({ network, from, to, transfers: transfers.length }, "indexer: range written");
+    this.onProgress(end);
+    return true;
+  }
+
+  /** After a mismatch: roll back to the newest block the index and the chain agree on, or start over. */
+  private async recover(connection: Connection): Promise<void> {
+    const { network, log } = this.options;
+    for (const known of await recentBlocks(connection, network)) {
+      const onChain = await this.header(known.block);
+      if (onChain?.hash === known.hash) {
+        log.warn({ network, ancestor: known.block }, "indexer: reorg; rolling back to the common ancestor");
+        await connection.transaction((tx) => rollBack(tx, network, known));
+        return;
+      }
+    }
+    log.warn({ network }, "indexer: the indexed chain is gone (new chain, or a reorg deeper than the window); indexing again from the start");
+    await connection.transaction((tx) => resetNetwork(tx, network));
+  }
+
+  private filter(from: number, to: number) {
+    const { contracts } = this.options;
+    return {
+      fromBlock: `0x${from.toString(16)}`,
+      toBlock: `0x${to.toString(16)}`,
+      topics: [TRANSFER_TOPIC],
+      ...(contracts.length > 0 ? { address: contracts } : {}),
+    };
+  }
+
+  private async header(number: number): Promise<Header | undefined> {
+    const block = await rpc(this.options.network, this.options.provider.send("eth_getBlockByNumber", [`0x${number.toString(16)}`, false]));
+    return block ? { number, hash: block.hash, parentHash: block.parentHash } : undefined;
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = done;
+    });
+  }
+}

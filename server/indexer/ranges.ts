@@ -1,0 +1,36 @@
+/**
+ * Whether an eth_getLogs failure means "ask for a smaller range": providers refuse ranges that span too many blocks
+ * or return too many logs, each in its own words (Alchemy, Infura, QuickNode, geth, Erigon…), or time out on them.
+ */
+export function isRangeTooLarge(error: unknown): boolean {
+  const e = error as { error?: { code?: number; message?: string }; info?: { responseStatus?: string }; code?: string; shortMessage?: string; message?: string };
+  const rpcCode = e.error?.code;
+  const text = `${e.error?.message ?? ""} ${e.info?.responseStatus ?? ""} ${e.shortMessage ?? ""} ${e.message ?? ""}`;
+  if (rpcCode === -32005) return true; // "limit exceeded" (Infura and others)
+  if (/^413\b/.test(e.info?.responseStatus ?? "")) return true;
+  if (e.code === "TIMEOUT") return true;
+  return /block range|range (is )?too (large|big|wide)|too many (blocks|results|logs)|more than \d+ (results|logs)|exceed|limit|response size|query timeout|max(imum)? range/i.test(text);
+}
+
+/**
+ * Adapts the number of blocks asked per eth_getLogs: halves on a "too large" refusal, doubles while answers stay
+ * small and quick, so a sync runs near the provider's limit without tripping it.
+ */
+export class RangeSizer {
+  constructor(
+    public size: number,
+    private readonly max: number,
+    private readonly targetLogs = 10_000,
+  ) {}
+
+  shrink(): void {
+    this.size = Math.max(1, Math.floor(this.size / 2));
+  }
+
+  /** After a successful range of `blocks` blocks that returned `logs` logs in `ms` milliseconds. */
+  succeeded(blocks: number, logs: number, ms: number): void {
+    if (blocks < this.size) return; // a short range (at the head) says nothing about the limit
+    if (logs < this.targetLogs / 2 && ms < 2_000) this.size = Math.min(this.max, this.size * 2);
+    else if (logs > this.targetLogs * 2) this.size = Math.max(1, Math.floor(this.size / 2));
+  }
+}

@@ -1,0 +1,34 @@
+import type { Config } from "../config";
+import type { Networks } from "../chain/networks";
+import type { Database } from "../db/database";
+import { NetworkIndexer, type IndexerOptions } from "./indexer";
+
+export interface RunningIndexers {
+  indexers: Map<string, NetworkIndexer>;
+  stop(): Promise<void>;
+}
+
+/** Starts one indexer per configured network (each writes only while it holds that network's lock). */
+export function startIndexers(config: Config, db: Database, networks: Networks, log: IndexerOptions["log"]): RunningIndexers {
+  const indexers = new Map<string, NetworkIndexer>();
+  for (const network of networks.configured()) {
+    const indexer = new NetworkIndexer({
+      network,
+      provider: networks.provider(network),
+      db,
+      startBlock: config.indexer.startBlocks[network] ?? 0,
+      contracts: config.indexer.contracts[network] ?? [],
+      pollMs: config.indexer.pollMs,
+      maxRange: config.indexer.maxRange,
+      log,
+    });
+    indexer.start();
+    indexers.set(network, indexer);
+  }
+  return {
+    indexers,
+    stop: async () => {
+      await Promise.all([...indexers.values()].map((indexer) => indexer.stop()));
+    },
+  };
+}

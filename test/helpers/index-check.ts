@@ -1,0 +1,50 @@
+import { expect } from "chai";
+import type { JsonRpcProvider } from "ethers";
+import { IERC721__factory } from "../../typechain-types";
+import type { Queryable } from "../../server/db/database";
+import { TRANSFER_TOPIC } from "../../server/indexer/transfers";
+
+/**
+ * Resolves once the index of `network` is complete to `block` (default: the head now) on the chain `provider`
+ * serves: the cursor must have reached it and name a block of this chain (an index of another chain does not count).
+ */
+export async function indexedTo(db: Queryable, network: string, provider: JsonRpcProvider, block?: number, timeoutMs = 30_000): Promise<void> {
+  const target = block ?? (await provider.getBlockNumber());
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { rows } = await db.query<{ block_number: string; block_hash: string }>("SELECT block_number, block_hash FROM indexer_cursors WHERE network = $1", [network]);
+    const at = rows[0] ? Number(rows[0].block_number) : -1;
+    if (at >= target && (await provider.getBlock(at))?.hash === rows[0].block_hash) return;
+    if (Date.now() > deadline) throw new Error(`the index of ${network} did not reach block ${target} of this chain (at ${rows[0]?.block_number ?? "nothing"})`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Compares the index with `ownerOf` on chain for every token id given (a burned or unminted id has no row). */
+export async function expectIndexMatchesChain(db: Queryable, provider: JsonRpcProvider, network: string, contract: string, ids: bigint[]): Promise<void> {
+  const token = IERC721__factory.connect(contract, provider);
+  const { rows } = await db.query<{ token_id: string; owner: string }>(
+    "SELECT token_id, owner FROM nft_owners WHERE network = $1 AND contract = $2",
+    [network, contract.toLowerCase()],
+  );
+  const indexed = new Map(rows.map((r) => [r.token_id, r.owner]));
+  const mismatches: string[] = [];
+  await Promise.all(
+    ids.map(async (id) => {
+      const onChain = await token.ownerOf(id).then((o) => o.toLowerCase(), () => undefined);
+      if (indexed.get(id.toString()) !== onChain) mismatches.push(`${id}: index ${indexed.get(id.toString())}, chain ${onChain}`);
+    }),
+  );
+  expect(mismatches, mismatches.slice(0, 10).join("\n")).to.deep.equal([]);
+  // No loss, no double counting: the same transfers as the chain's logs, up to the block the index is complete to.
+  const cursor = await db.query<{ block_number: string }>("SELECT block_number FROM indexer_cursors WHERE network = $1", [network]);
+  const to = Number(cursor.rows[0].block_number);
+  const logs: Array<{ blockNumber: string; logIndex: string }> = await provider.send("eth_getLogs", [
+    { fromBlock: "0x0", toBlock: `0x${to.toString(16)}`, address: contract, topics: [TRANSFER_TOPIC] },
+  ]);
+  const { rows: transfers } = await db.query<{ block_number: string; log_index: number }>(
+    "SELECT block_number, log_index FROM nft_transfers WHERE network = $1 AND contract = $2 ORDER BY block_number, log_index",
+    [network, contract.toLowerCase()],
+  );
+  expect(transfers.map((t) => `${t.block_number}:${t.log_index}`)).to.deep.equal(logs.map((l) => `${Number(l.blockNumber)}:${Number(l.logIndex)}`));
+}

@@ -1,0 +1,185 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { expect } from "chai";
+import type { JsonRpcProvider } from "ethers";
+import type { LocalNode } from "../../../server/chain/local-node";
+import { openDatabase, type Database } from "../../../server/db/database";
+import { AliceNFT__factory, type AliceNFT } from "../../../typechain-types";
+import { providerFor, startLocalNode } from "../../helpers/chain";
+import { createTestDatabase, usingPostgres, type TestDatabase } from "../../helpers/database";
+import { expectIndexMatchesChain } from "../../helpers/index-check";
+
+/** `npm run indexer` as a real child process, with its log lines (pino JSON) collected. */
+class IndexerProcess {
+  readonly child: ChildProcess;
+  readonly lines: Array<{ msg: string; to?: number; block?: number }> = [];
+  private readonly waiters: Array<() => void> = [];
+  readonly exited: Promise<void>;
+
+  constructor(env: Record<string, string>) {
+    this.child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", "server/indexer/main.ts"], {
+      env: { PATH: process.env.PATH, LOG_LEVEL: "debug", LOCAL_CHAIN: "false", INDEXER_POLL_MS: "50", ...env },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let buffer = "";
+    this.child.stdout!.on("data", (chunk: Buffer) => {
+      buffer += chunk.toString();
+      let newline;
+      while ((newline = buffer.indexOf("\n")) >= 0) {
+        const line = buffer.slice(0, newline);
+        buffer = buffer.slice(newline + 1);
+        try {
+          this.lines.push(JSON.parse(line));
+        } catch {
+          continue;
+        }
+        for (const wake of this.waiters.splice(0)) wake();
+      }
+    });
+    this.exited = new Promise((resolve) => this.child.once("exit", () => resolve()));
+  }
+
+  count(msg: string): number {
+    return this.lines.filter((line) => line.msg === msg).length;
+  }
+
+  /** Resolves when `done` holds over the lines seen so far. */
+  async until(done: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!done()) {
+      if (Date.now() > deadline || this.child.exitCode !== null) throw new Error(`indexer process: gave up waiting for ${what}`);
+      await new Promise<void>((resolve) => {
+        this.waiters.push(resolve);
+        setTimeout(resolve, 200);
+      });
+    }
+  }
+
+  async kill(signal: NodeJS.Signals = "SIGKILL"): Promise<void> {
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill(signal);
+    await this.exited;
+  }
+}
+
+describe("indexer process: crashes and takeover", function () {
+  this.timeout(240_000);
+  let node: LocalNode;
+  let provider: JsonRpcProvider;
+  let alice: AliceNFT;
+  let ids: bigint[];
+  const children: IndexerProcess[] = [];
+
+  before(async function () {
+    node = await startLocalNode();
+    provider = providerFor(node.url);
+    const deployer = await provider.getSigner(0);
+    alice = await new AliceNFT__factory(deployer).deploy(await deployer.getAddress());
+    const holders = await Promise.all([1, 2, 3, 4].map((i) => provider.getSigner(i)));
+    // 120 blocks of mints, then transfers of the same tokens: a token's owner depends on every range being
+    // applied once and in order.
+    ids = [];
+    for (let block = 0; block < 80; block++) {
+      const first = BigInt(block * 25);
+      ids.push(...Array.from({ length: 25 }, (_, i) => first + BigInt(i)));
+      await (await alice.mintRange(await holders[block % 4].getAddress(), first, 25)).wait();
+    }
+    for (let block = 0; block < 40; block++) {
+      const id = BigInt(block * 25 + 3);
+      const from = holders[block % 4];
+      await (await alice.connect(from).transferFrom(await from.getAddress(), await holders[(block + 1) % 4].getAddress(), id)).wait();
+    }
+  });
+  after(async function () {
+    await Promise.all(children.map((child) => child.kill()));
+    provider?.destroy();
+    await node?.stop();
+  });
+
+  function indexer(database: { DATABASE_URL?: string; DATA_DIR?: string }, env: Record<string, string> = {}) {
+    const child = new IndexerProcess({ RPC_URL_LOCALHOST: node.url, INDEXER_MAX_RANGE: "4", ...database, ...env });
+    children.push(child);
+    return child;
+  }
+  const ranges = (child: IndexerProcess) => child.count("indexer: range written");
+  const reached = (child: IndexerProcess, block: number) =>
+    child.lines.some((line) => (line.msg === "indexer: range written" && line.to === block) || (line.msg === "indexer: at the head" && line.block === block));
+
+  async function killRepeatedly(database: { DATABASE_URL?: string; DATA_DIR?: string }, head: number) {
+    // SIGKILL at random moments mid-sync, each time after the child has written at least one more range.
+    let midSync = 0;
+    for (let round = 0; round < 5; round++) {
+      const child = indexer(database);
+      const goal = 1 + Math.floor(Math.random() * 4);
+      await child.until(() => ranges(child) >= goal || reached(child, head), `range ${goal}`);
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 40));
+      await child.kill();
+      if (!reached(child, head)) midSync++;
+    }
+    expect(midSync, "kills that hit the sync before the head").to.be.at.least(3);
+    const last = indexer(database);
+    await last.until(() => last.lines.some((line) => line.msg === "indexer: at the head" && line.block === head), "the head");
+    await last.kill("SIGTERM");
+  }
+
+  async function expectComplete(db: Database, head: number) {
+    const { rows } = await db.query<{ block_number: string }>("SELECT block_number FROM indexer_cursors WHERE network = 'localhost'");
+    expect(Number(rows[0].block_number)).to.equal(head);
+    await expectIndexMatchesChain(db, provider, "localhost", await alice.getAddress(), ids);
+  }
+
+  it("loses and duplicates nothing when killed with SIGKILL mid-sync, again and again", async function () {
+    const head = await provider.getBlockNumber();
+    if (usingPostgres()) {
+      const database = await createTestDatabase();
+      try {
+        await killRepeatedly({ DATABASE_URL: (database.config as { url: string }).url }, head);
+        await expectComplete(await database.open(), head);
+      } finally {
+        await database.drop();
+      }
+    } else {
+      // PGlite lives in one process at a time: the test opens it only once every child is gone.
+      const dir = mkdtempSync(path.join(os.tmpdir(), "indexer-crash-"));
+      try {
+        await killRepeatedly({ DATA_DIR: dir }, head);
+        const db = await openDatabase({ kind: "pglite", dataDir: path.join(dir, "pglite") });
+        try {
+          await expectComplete(db, head);
+        } finally {
+          await db.close();
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+  });
+
+  it("has one writer per network: a second instance waits, and takes over when the first dies", async function () {
+    if (!usingPostgres()) this.skip(); // two processes on one database need a server (PGlite is single-process)
+    const database: TestDatabase = await createTestDatabase();
+    try {
+      const url = (database.config as { url: string }).url;
+      let head = await provider.getBlockNumber();
+      const atHead = (child: IndexerProcess, block: number) => child.lines.some((line) => line.msg === "indexer: at the head" && line.block === block);
+      const first = indexer({ DATABASE_URL: url });
+      await first.until(() => atHead(first, head), "the first writer at the head");
+      const second = indexer({ DATABASE_URL: url });
+      await second.until(() => second.lines.some((line) => line.msg === "indexer started"), "the second start");
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(second.count("indexer: writing"), "the second instance must wait").to.equal(0);
+      await first.kill();
+      // Blocks mined after the writer died: only the second instance can index them.
+      const holder = await provider.getSigner(1); // minted token 2 in the first block
+      await (await alice.connect(holder).transferFrom(await holder.getAddress(), await (await provider.getSigner(7)).getAddress(), 2n)).wait();
+      head = await provider.getBlockNumber();
+      await second.until(() => atHead(second, head), "the takeover");
+      expect(second.count("indexer: writing")).to.equal(1);
+      await second.kill("SIGTERM");
+      await expectComplete(await database.open(), head);
+    } finally {
+      await database.drop();
+    }
+  });
+});

@@ -1,0 +1,132 @@
+import { expect } from "chai";
+import type { JsonRpcProvider, JsonRpcSigner } from "ethers";
+import type { LocalNode } from "../../../server/chain/local-node";
+import { AliceNFT__factory, BobNFT__factory, TestERC20__factory, type AliceNFT } from "../../../typechain-types";
+import { startTestApp, type TestApp } from "../../helpers/app";
+import { providerFor, startLocalNode } from "../../helpers/chain";
+import { createTestDatabase, type TestDatabase } from "../../helpers/database";
+import { expectIndexMatchesChain, indexedTo } from "../../helpers/index-check";
+import { startRpcProxy } from "../../helpers/rpc-proxy";
+
+describe("ERC-721 indexer", function () {
+  let node: LocalNode;
+  let provider: JsonRpcProvider;
+  let deployer: JsonRpcSigner;
+  let users: string[];
+  let alice: AliceNFT;
+  let t: TestApp;
+
+  const head = () => provider.getBlockNumber();
+  const app = (env: Record<string, string> = {}, database?: TestDatabase) =>
+    startTestApp({ database, env: { RPC_URL_LOCALHOST: node.url, INDEXER_POLL_MS: "50", ...env } });
+
+  before(async function () {
+    node = await startLocalNode();
+    provider = providerFor(node.url);
+    deployer = await provider.getSigner(0);
+    users = await Promise.all([1, 2, 3].map(async (i) => (await provider.getSigner(i)).getAddress()));
+    alice = await new AliceNFT__factory(deployer).deploy(await deployer.getAddress());
+    t = await app();
+  });
+  after(async function () {
+    await t?.close();
+    provider?.destroy();
+    await node?.stop();
+  });
+
+  it("follows mints, transfers and burns into the current owners", async function () {
+    await (await alice.mintBatch(users[0], [1n, 2n, 3n, 4n])).wait();
+    await (await alice.connect(await provider.getSigner(1)).transferFrom(users[0], users[1], 2n)).wait();
+    await (await alice.connect(await provider.getSigner(1)).burn(3n)).wait();
+    await indexedTo(t.app.db, "localhost", provider);
+    await expectIndexMatchesChain(t.app.db, provider, "localhost", await alice.getAddress(), [1n, 2n, 3n, 4n, 5n]);
+    const { rows } = await t.app.db.query("SELECT token_id, owner FROM nft_owners WHERE contract = $1 ORDER BY token_id", [(await alice.getAddress()).toLowerCase()]);
+    expect(rows).to.deep.equal([
+      { token_id: "1", owner: users[0].toLowerCase() },
+      { token_id: "2", owner: users[1].toLowerCase() },
+      { token_id: "4", owner: users[0].toLowerCase() },
+    ]);
+  });
+
+  it("does not mistake ERC-20 transfers for NFTs", async function () {
+    const token = await new TestERC20__factory(deployer).deploy();
+    await (await token.mint(users[0], 10n ** 18n)).wait();
+    await indexedTo(t.app.db, "localhost", provider);
+    const { rows } = await t.app.db.query("SELECT count(*)::int AS n FROM nft_transfers WHERE contract = $1", [(await token.getAddress()).toLowerCase()]);
+    expect(rows[0]).to.deep.equal({ n: 0 });
+    expect((await provider.getLogs({ address: await token.getAddress() })).length).to.equal(1);
+  });
+
+  it("shrinks its eth_getLogs ranges when the provider refuses wide ones, and indexes everything", async function () {
+    const database = await createTestDatabase();
+    const proxy = await startRpcProxy(node.url, (call) => {
+      if (call.method !== "eth_getLogs") return undefined;
+      const { fromBlock, toBlock } = call.params[0] as { fromBlock: string; toBlock: string };
+      return Number(toBlock) - Number(fromBlock) + 1 > 4 ? { rpcError: { code: -32602, message: "block range too large: max 4 blocks" } } : undefined;
+    });
+    const other = await startTestApp({ database, env: { RPC_URL_LOCALHOST: proxy.url, INDEXER_POLL_MS: "50" } });
+    try {
+      await indexedTo(other.app.db, "localhost", provider);
+      await expectIndexMatchesChain(other.app.db, provider, "localhost", await alice.getAddress(), [1n, 2n, 3n, 4n]);
+      const ranges = proxy.calls.filter((c) => c.method === "eth_getLogs").map((c) => c.params[0] as { fromBlock: string; toBlock: string });
+      const widths = ranges.map((r) => Number(r.toBlock) - Number(r.fromBlock) + 1);
+      expect(widths[0]).to.be.greaterThan(4); // it tried wide first
+      expect(widths.filter((w) => w <= 4).length).to.be.greaterThan(0); // and went on with what the provider takes
+    } finally {
+      await other.close();
+      await proxy.close();
+    }
+  });
+
+  it("rolls back to the common ancestor when the chain reorganizes", async function () {
+    const bob = await new BobNFT__factory(deployer).deploy(await deployer.getAddress());
+    await (await bob.mintBatch(users[0], [1n, 2n])).wait();
+    await indexedTo(t.app.db, "localhost", provider);
+    const snapshot = await provider.send("evm_snapshot", []);
+    const forkPoint = await head();
+    // Branch A: indexed, then thrown away.
+    await (await bob.mintBatch(users[1], [10n, 11n])).wait();
+    await (await bob.connect(await provider.getSigner(1)).transferFrom(users[0], users[2], 1n)).wait();
+    await indexedTo(t.app.db, "localhost", provider, forkPoint + 2);
+    const { rows: before } = await t.app.db.query("SELECT count(*)::int AS n FROM nft_owners WHERE contract = $1", [(await bob.getAddress()).toLowerCase()]);
+    expect(before[0].n).to.equal(4);
+    // Branch B: different blocks at the same heights, and one more.
+    await provider.send("evm_revert", [snapshot]);
+    await (await bob.mintBatch(users[2], [20n])).wait();
+    await (await bob.connect(await provider.getSigner(1)).transferFrom(users[0], users[1], 2n)).wait();
+    await (await bob.mintBatch(users[2], [21n])).wait();
+    await indexedTo(t.app.db, "localhost", provider, forkPoint + 3);
+    await expectIndexMatchesChain(t.app.db, provider, "localhost", await bob.getAddress(), [1n, 2n, 10n, 11n, 20n, 21n]);
+    const hashes = await t.app.db.query<{ number: string; hash: string }>("SELECT number, hash FROM indexer_blocks WHERE network = 'localhost' AND number > $1", [forkPoint]);
+    for (const { number, hash } of hashes.rows) expect(hash, `block ${number}`).to.equal((await provider.getBlock(Number(number)))!.hash);
+  });
+
+  it("indexes again from the start when the chain it indexed is gone (a new local chain)", async function () {
+    const database = await createTestDatabase();
+    const first = await startTestApp({ database, env: { RPC_URL_LOCALHOST: node.url, INDEXER_POLL_MS: "50" } });
+    await indexedTo(first.app.db, "localhost", provider);
+    await first.close();
+    const fresh = await startLocalNode();
+    const freshProvider = providerFor(fresh.url);
+    try {
+      const token = await new AliceNFT__factory(await freshProvider.getSigner(0)).deploy(users[0]);
+      await (await token.connect(await freshProvider.getSigner(1)).mint(users[1], 5n)).wait();
+      const second = await startTestApp({ database, env: { RPC_URL_LOCALHOST: fresh.url, INDEXER_POLL_MS: "50" } });
+      try {
+        const freshHead = await freshProvider.getBlockNumber();
+        // The old index was far ahead of this short chain: it must be replaced, not trusted.
+        await indexedTo(second.app.db, "localhost", freshProvider, freshHead);
+        const { rows } = await second.app.db.query<{ contract: string; owner: string }>("SELECT contract, owner FROM nft_owners WHERE network = 'localhost'");
+        expect(rows).to.deep.equal([{ contract: (await token.getAddress()).toLowerCase(), owner: users[1].toLowerCase() }]);
+        const cursor = await second.app.db.query<{ block_number: string }>("SELECT block_number FROM indexer_cursors WHERE network = 'localhost'");
+        expect(Number(cursor.rows[0].block_number)).to.equal(freshHead);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      freshProvider.destroy();
+      await fresh.stop();
+      await database.drop();
+    }
+  });
+});
