@@ -57,8 +57,21 @@ async function main(): Promise<void> {
 
   app = await buildApp(config);
   await app.listen({ host: config.host, port: config.port });
+  // The printed inventory lines answer from the index: let it take in the demo first (a second or so).
+  if (node && config.indexer.enabled) await indexedToHead(app);
   if (stopping) return;
   printBanner(config, app, node, demo);
+}
+
+async function indexedToHead(app: FastifyInstance, timeoutMs = 20_000): Promise<void> {
+  const head = await app.networks.provider("localhost").getBlockNumber();
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const { rows } = await app.db.query<{ block_number: string }>("SELECT block_number FROM indexer_cursors WHERE network = 'localhost'");
+    if (rows[0] && Number(rows[0].block_number) >= head) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  app.log.warn("the index of the local chain is still catching up; inventory answers 503 until it has started");
 }
 
 function printBanner(config: Config, app: FastifyInstance, node: LocalNode | undefined, demo: Demo | undefined): void {
@@ -87,6 +100,16 @@ function printBanner(config: Config, app: FastifyInstance, node: LocalNode | und
     `    curl ${base}/health`,
     `    curl ${base}/ready`,
     `    curl ${base}/block/localhost/latest`,
+    ...(demo && node
+      ? [
+          `    curl ${base}/gas/localhost/suggested-price`,
+          `    curl ${base}/block/localhost/time/1`,
+          `    curl ${base}/localhost/${demo.alice}/1`,
+          `    curl ${base}/approval/localhost/${demo.alice}/${demo.user}/${demo.converter}`,
+          `    curl -i '${base}/inventory/localhost/${demo.user}/${demo.alice}?limit=3'`,
+          `    curl ${base}/inventory/localhost/${demo.user}`,
+        ]
+      : []),
     ...(demo && node ? ["", "  Convert Alice 1 to Bob 1 as the user, in one transaction:", `    RPC_URL_LOCALHOST=${node.url} SIGNER_INDEX=1 npx hardhat convert --alice-id 1 --network localhost --converter ${demo.converter}`] : []),
     "",
     "  Ctrl-C stops everything.",

@@ -58,6 +58,11 @@ export class Networks {
     return Object.keys(this.rpcUrls);
   }
 
+  /** Whether `name` is a network of the registry. */
+  isKnown(name: string): boolean {
+    return Object.hasOwn(NETWORKS, name);
+  }
+
   /** The built-in facts of `name`; 400 `unknown_network` for a name that is not in the registry. */
   info(name: string): NetworkInfo & { name: string } {
     const info = Object.hasOwn(NETWORKS, name) ? NETWORKS[name] : undefined;

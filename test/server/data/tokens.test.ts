@@ -113,6 +113,13 @@ describe("data routes: approval, owner, block time, gas", function () {
       }
     });
 
+    it("is a 404 unknown route when the first segment is no network, a 503 for a network without a node", async function () {
+      const unknown = await get(`/ethereum/${aliceAddress}/1`);
+      expect([unknown.status, unknown.body]).to.deep.equal([404, { error: "not_found", message: `Route GET /ethereum/${aliceAddress}/1 not found` }]);
+      const unconfigured = await get(`/mainnet/${aliceAddress}/1`);
+      expect([unconfigured.status, unconfigured.body.error]).to.deep.equal([503, "network_unavailable"]);
+    });
+
     it("follows a transfer on the next block", async function () {
       const owner = await get(`/localhost/${aliceAddress}/1`);
       expect(owner.body).to.equal(holder);
