@@ -3,7 +3,7 @@ import { getAddress } from "ethers";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { Type } from "typebox";
 import { badRequest, HttpError } from "../http/http-error";
-import { parseAddress, sendJson } from "../http/wire";
+import { JSON_TYPE, parseAddress, sendJson } from "../http/wire";
 import { Address, AddressParam, NetworkParam, Paging } from "./schemas";
 
 const Item = Type.Object({
@@ -47,7 +47,8 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
     return done;
   };
 
-  const answer = (request: FastifyRequest, reply: FastifyReply, indexed: number, items: unknown[], next: string[] | undefined, limit: number) => {
+  /** `items`: the array, or its JSON text already written. */
+  const answer = (request: FastifyRequest, reply: FastifyReply, indexed: number, items: unknown[] | string, next: string[] | undefined, limit: number) => {
     reply.header("x-indexed-block", String(indexed));
     if (next) {
       const url = new URL(request.url, "http://service");
@@ -55,7 +56,7 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
       url.searchParams.set("cursor", encodeCursor(next));
       reply.header("link", `<${url.pathname}${url.search}>; rel="next"`);
     }
-    return sendJson(reply, items);
+    return typeof items === "string" ? reply.type(JSON_TYPE).send(items) : sendJson(reply, items);
   };
 
   // No index of a network: it has no node here (as the RPC routes say), or its indexer has not written yet.
@@ -95,8 +96,12 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
       if (rows.length === 0) throw notIndexed(network);
       const ids = rows.filter((r) => r.token_id !== null).map((r) => r.token_id!);
       const page = ids.slice(0, limit);
-      const items = page.map((id) => ({ contract: checksum(contract), id: BigInt(id), owner: checksum(owner) }));
-      return answer(request, reply, Number(rows[0].indexed), items, ids.length > limit ? [page[page.length - 1]] : undefined, limit);
+      // Written directly (the hot path of the service): ids are the database's canonical decimals, so they go out
+      // as JSON numbers with all their digits, and contract and owner are the same in every item.
+      const head = `{"contract":"${checksum(contract)}","id":`;
+      const tail = `,"owner":"${checksum(owner)}"}`;
+      const body = page.length === 0 ? "[]" : `[${head}${page.join(`${tail},${head}`)}${tail}]`;
+      return answer(request, reply, Number(rows[0].indexed), body, ids.length > limit ? [page[page.length - 1]] : undefined, limit);
     },
   );
 

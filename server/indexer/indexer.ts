@@ -1,5 +1,6 @@
 import type { JsonRpcProvider } from "ethers";
 import { rpc, upstreamError } from "../chain/networks";
+import { rawRpc } from "../chain/raw-rpc";
 import type { Connection, Database } from "../db/database";
 import { isRangeTooLarge, RangeSizer } from "./ranges";
 import { readCursor, recentBlocks, resetNetwork, rollBack, writeRange, type Cursor } from "./store";
@@ -130,7 +131,7 @@ export class NetworkIndexer {
     const started = Date.now();
     let logs: RawLog[];
     try {
-      logs = await provider.send("eth_getLogs", [this.filter(from, to)]);
+      logs = await rawRpc<RawLog[]>(provider, "eth_getLogs", [this.filter(from, to)]);
     } catch (error) {
       if (isRangeTooLarge(error) && to > from) {
         this.sizer.shrink();
