@@ -29,6 +29,14 @@ interface Header {
   parentHash: string;
 }
 
+interface FetchedRange {
+  from: number;
+  to: number;
+  first: Header;
+  last: Header;
+  logs: RawLog[];
+}
+
 const LOCK_PREFIX = "nft-indexer:";
 
 /**
@@ -42,6 +50,8 @@ const LOCK_PREFIX = "nft-indexer:";
 export class NetworkIndexer {
   private readonly sizer: RangeSizer;
   private stopping = false;
+  /** The next range, fetched while the current one is written. */
+  private prefetched?: { from: number; range: Promise<FetchedRange | "retry" | "failed"> };
   /** At the head since the last range written (logged once per catch-up). */
   private idle = false;
   private wake?: () => void;
@@ -50,7 +60,8 @@ export class NetworkIndexer {
   onProgress: (cursor: Cursor) => void = () => {};
 
   constructor(private readonly options: IndexerOptions) {
-    this.sizer = new RangeSizer(Math.min(1_000, options.maxRange), options.maxRange);
+    // Start narrow (busy chains hold thousands of transfers per 100 blocks) and grow while answers stay small.
+    this.sizer = new RangeSizer(Math.min(100, options.maxRange), options.maxRange);
   }
 
   start(): void {
@@ -91,6 +102,7 @@ export class NetworkIndexer {
         log.warn({ network, err: error }, "indexer: step failed; retrying");
         await this.sleep(Math.min(this.options.pollMs * 2, 5_000));
       } finally {
+        this.prefetched = undefined;
         if (connection) {
           // Closing the session releases the advisory lock with it.
           await connection.query("SELECT pg_advisory_unlock(hashtextextended($1, 0))", [LOCK_PREFIX + network]).catch(() => {});
@@ -100,7 +112,11 @@ export class NetworkIndexer {
     }
   }
 
-  /** One step: check the cursor, index the next range. Returns false when there was nothing to do. */
+  /**
+   * One step: check the cursor, index the next range. Returns false when there was nothing to do. While a range is
+   * written, the next one is already fetched (the node and the database work at the same time); the fetched range
+   * is used only if it still builds on the cursor.
+   */
   private async step(connection: Connection): Promise<boolean> {
     const { network, provider } = this.options;
     const cursor = await readCursor(connection, network);
@@ -108,6 +124,7 @@ export class NetworkIndexer {
     if (cursor) {
       const onChain = await this.header(cursor.block);
       if (!onChain || onChain.hash !== cursor.hash) {
+        this.prefetched = undefined;
         await this.recover(connection);
         return true;
       }
@@ -119,31 +136,20 @@ export class NetworkIndexer {
       return false;
     }
     this.idle = false;
-    const to = Math.min(head, from + this.sizer.size - 1);
 
-    const last = await this.header(to);
-    const first = from === to ? last : await this.header(from);
-    if (!last || !first) return true; // the chain moved under us: look again
-    if (cursor && first.parentHash !== cursor.hash) {
+    const ahead = this.prefetched?.from === from ? await this.prefetched.range : undefined;
+    this.prefetched = undefined;
+    const range = ahead && ahead !== "failed" ? ahead : await this.fetch(from, Math.min(head, from + this.sizer.size - 1));
+    if (range === "retry") return true;
+    if (cursor && range.first.parentHash !== cursor.hash) {
       await this.recover(connection);
       return true;
     }
-    const started = Date.now();
-    let logs: RawLog[];
-    try {
-      logs = await rawRpc<RawLog[]>(provider, "eth_getLogs", [this.filter(from, to)]);
-    } catch (error) {
-      if (isRangeTooLarge(error) && to > from) {
-        this.sizer.shrink();
-        return true;
-      }
-      throw upstreamError(error, network) ?? error;
+    const { to, first, last, logs } = range;
+    if (to < head) {
+      const next = to + 1;
+      this.prefetched = { from: next, range: this.fetch(next, Math.min(head, next + this.sizer.size - 1)).catch(() => "failed" as const) };
     }
-    // The logs must come from the blocks we checked: a reorg between the calls shows here, and the range is retried.
-    const again = await this.header(to);
-    if (!again || again.hash !== last.hash) return true;
-    if (logs.some((l) => (Number(l.blockNumber) === to && l.blockHash !== last.hash) || (Number(l.blockNumber) === from && l.blockHash !== first.hash))) return true;
-    this.sizer.succeeded(to - from + 1, logs.length, Date.now() - started);
 
     const transfers = logs.map(decodeTransfer).filter((t) => t !== undefined);
     const hashes = new Map<number, string>([[from, first.hash], [to, last.hash]]);
@@ -153,6 +159,34 @@ export class NetworkIndexer {
     this.options.log.debug({ network, from, to, transfers: transfers.length }, "indexer: range written");
     this.onProgress(end);
     return true;
+  }
+
+  /**
+   * The logs of blocks `from`–`to` with the headers of both ends, consistent with each other: "retry" when the
+   * chain moved under the calls (a reorg shows as a changed hash) or the provider refused the width (then smaller).
+   */
+  private async fetch(from: number, to: number): Promise<FetchedRange | "retry"> {
+    const { network, provider } = this.options;
+    const last = await this.header(to);
+    const first = from === to ? last : await this.header(from);
+    if (!last || !first) return "retry";
+    const started = Date.now();
+    let logs: RawLog[];
+    try {
+      logs = await rawRpc<RawLog[]>(provider, "eth_getLogs", [this.filter(from, to)]);
+    } catch (error) {
+      if (isRangeTooLarge(error) && to > from) {
+        this.sizer.shrink();
+        return "retry";
+      }
+      throw upstreamError(error, network) ?? error;
+    }
+    // The logs must come from the blocks we checked: a reorg between the calls shows here, and the range is retried.
+    const again = await this.header(to);
+    if (!again || again.hash !== last.hash) return "retry";
+    if (logs.some((l) => (Number(l.blockNumber) === to && l.blockHash !== last.hash) || (Number(l.blockNumber) === from && l.blockHash !== first.hash))) return "retry";
+    this.sizer.succeeded(to - from + 1, logs.length, Date.now() - started);
+    return { from, to, first, last, logs };
   }
 
   /** After a mismatch: roll back to the newest block the index and the chain agree on, or start over. */
