@@ -7,6 +7,7 @@ import { providerFor, startLocalNode } from "../../helpers/chain";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";
 import { expectIndexMatchesChain, indexedTo } from "../../helpers/index-check";
 import { startRpcProxy } from "../../helpers/rpc-proxy";
+import { startTcpProxy } from "../../helpers/tcp-proxy";
 
 describe("ERC-721 indexer", function () {
   let node: LocalNode;
@@ -72,6 +73,27 @@ describe("ERC-721 indexer", function () {
       const widths = ranges.map((r) => Number(r.toBlock) - Number(r.fromBlock) + 1);
       expect(widths[0]).to.be.greaterThan(4); // it tried wide first
       expect(widths.filter((w) => w <= 4).length).to.be.greaterThan(0); // and went on with what the provider takes
+    } finally {
+      await other.close();
+      await proxy.close();
+    }
+  });
+
+  it("waits out a node outage and goes on where it stopped", async function () {
+    const database = await createTestDatabase();
+    const url = new URL(node.url);
+    const proxy = await startTcpProxy(url.hostname, Number(url.port));
+    const other = await startTestApp({ database, env: { RPC_URL_LOCALHOST: proxy.url(node.url), INDEXER_POLL_MS: "50", RPC_TIMEOUT_MS: "500" } });
+    try {
+      await indexedTo(other.app.db, "localhost", provider);
+      proxy.cut();
+      await (await alice.mintBatch(users[2], [30n, 31n])).wait();
+      await new Promise((resolve) => setTimeout(resolve, 600)); // a few failed polls
+      const { rows } = await other.app.db.query<{ block_number: string }>("SELECT block_number FROM indexer_cursors WHERE network = 'localhost'");
+      expect(Number(rows[0].block_number)).to.be.lessThan(await head());
+      proxy.restore();
+      await indexedTo(other.app.db, "localhost", provider);
+      await expectIndexMatchesChain(other.app.db, provider, "localhost", await alice.getAddress(), [1n, 2n, 3n, 4n, 30n, 31n]);
     } finally {
       await other.close();
       await proxy.close();
