@@ -92,6 +92,12 @@ export function createProvider(config: Config, db: Database, keys: LoginKeys): P
       pushedAuthorizationRequests: { enabled: false },
       dPoP: { enabled: false },
     },
+    // A plain page (no inline style, nothing fetched) for errors shown instead of redirecting, e.g. a bad redirect_uri.
+    async renderError(ctx: { type: string; body: string }, out: Record<string, string>) {
+      ctx.type = "html";
+      const escape = (value: unknown) => String(value ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+      ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign-in error</title></head><body><main><h1>Sign-in error</h1><p>${escape(out.error)}: ${escape(out.error_description)}</p></main></body></html>`;
+    },
     interactions: { url: async (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
   });
   provider.proxy = config.trustProxy !== false;
