@@ -55,7 +55,7 @@ const SIWE_MARK = "wants you to sign in with your Ethereum account";
 const auth: FastifyPluginAsyncTypebox = async (app) => {
   const { issuer, login: settings } = app.config;
   const keys = await loadKeys(app.db, settings.jwks);
-  const provider = createProvider(app.config, app.db, keys);
+  const provider = await createProvider(app.config, app.db, keys);
   const oidc = provider.callback();
   const pems = await publicPems(keys.signing);
   const issuerHost = new URL(issuer).host;

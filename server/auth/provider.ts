@@ -1,5 +1,5 @@
 import { getAddress } from "ethers";
-import { errors, Provider } from "oidc-provider";
+import type { Provider } from "oidc-provider";
 import type { Config } from "../config";
 import type { Database } from "../db/database";
 import { createAdapterFactory } from "./adapter";
@@ -40,7 +40,10 @@ export function addressOfSubject(sub: string): string | undefined {
  * oidc-provider configured for wallet logins. There are no passwords and no sessions here: the authorization
  * endpoint sends the browser to our hosted page, and every code is minted by /api/login after a signature.
  */
-export function createProvider(config: Config, db: Database, keys: LoginKeys): Provider {
+export async function createProvider(config: Config, db: Database, keys: LoginKeys): Promise<Provider> {
+  // Loaded when the plugin starts, not when the module is: oidc-provider prints a runtime notice as it loads, which
+  // must not come before a configuration error (main.ts fails with exactly one line).
+  const { Provider, errors } = await import("oidc-provider");
   const provider = new Provider(config.issuer, {
     adapter: createAdapterFactory(db, errors.InvalidGrant),
     jwks: { keys: keys.signing },
