@@ -121,7 +121,7 @@ function readJwks(read: Reader): { keys: Record<string, unknown>[] } | undefined
   try {
     parsed = JSON.parse(raw);
   } catch {
-    throw new ConfigError("OIDC_JWKS", expected, raw.slice(0, 20) + "...");
+    throw new ConfigError("OIDC_JWKS", expected, "(a value that is not JSON)");
   }
   const keys = (parsed as { keys?: unknown } | null)?.keys;
   if (!Array.isArray(keys) || keys.length === 0 || !keys.every((k) => k && typeof k === "object" && k.kty === "RSA" && typeof k.d === "string")) {
