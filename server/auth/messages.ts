@@ -61,3 +61,15 @@ export function siweMessage(input: SiweInput): string {
     resources: [input.redirectUri],
   }).prepareMessage();
 }
+
+/** EIP-4361's statement grammar: RFC 3986 reserved and unreserved characters and spaces, ASCII only. */
+const SIWE_STATEMENT = /^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;= ]*$/;
+
+/**
+ * The SIWE statement names the client when its name fits EIP-4361's grammar (ASCII, no quotes or percent signs);
+ * otherwise it names the issuer only. Always English: the grammar has no room for Japanese.
+ */
+export function siweStatement(clientName: string, issuerHost: string): string {
+  const named = `Log in to ${clientName} via ${issuerHost}.`;
+  return SIWE_STATEMENT.test(named) ? named : `Log in via ${issuerHost}.`;
+}

@@ -12,7 +12,7 @@ import { parseAddress } from "../http/wire";
 import { consumeChallenge, openChallenges, saveChallenge } from "./challenges";
 import { findClient, type LoginClient } from "./clients";
 import { loadKeys, publicPems } from "./keys";
-import { CHALLENGE_TTL_MS, FORMATS, LANGS, loginMessage, newRandom, siweMessage, type Lang, type MessageFormat } from "./messages";
+import { CHALLENGE_TTL_MS, FORMATS, LANGS, loginMessage, newRandom, siweMessage, siweStatement, type Lang, type MessageFormat } from "./messages";
 import { hostedPage, PAGE_ASSETS } from "./page";
 import { createProvider, mintCode, OIDC_ROUTES, SCOPES, subjectFor } from "./provider";
 
@@ -98,7 +98,7 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
 
       const now = new Date();
       const expiresAt = new Date(now.getTime() + CHALLENGE_TTL_MS);
-      const statement = loginMessage({ header: settings.messageHeader, clientName: client.name, issuerHost, random: "", lang }).split("\n")[1];
+      const statement = siweStatement(client.name, issuerHost);
       const message =
         format === "siwe"
           ? siweMessage({ issuer, address, chainId: network.chainId, random: newSiweNonce(), issuedAt: now, expiresAt, redirectUri, statement })

@@ -95,6 +95,15 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
       expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
     });
 
+    it("keeps SIWE messages within EIP-4361's grammar: English statement, and a client name that does not fit is left out", async function () {
+      const ja = new SiweMessage(await message(eoa().address, { message_format: "siwe", lang: "ja" }));
+      expect(ja.statement).to.equal(`Log in to Example RP via ${host}.`);
+      const named = await registerClient(t, { name: "ゲーム \"Quest\" 100%", redirectUris: ["https://game.example/cb"] });
+      const text = await message(eoa().address, { message_format: "siwe" }, named);
+      expect(new SiweMessage(text).statement).to.equal(`Log in via ${host}.`);
+      expect((await message(eoa().address, { lang: "ja" }, named)).split("\n")[1]).to.equal(`${host} で ゲーム "Quest" 100% にログインします。`);
+    });
+
     it("stores the challenge bound to address, client, redirect_uri, nonce and PKCE challenge, for five minutes", async function () {
       const signer = eoa();
       const challenge = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM";
