@@ -51,11 +51,13 @@ CREATE INDEX oidc_payloads_user_code ON oidc_payloads (kind, user_code) WHERE us
 CREATE INDEX oidc_payloads_expiry ON oidc_payloads (expires_at) WHERE expires_at IS NOT NULL;
 
 -- Keys made once and shared by every instance: 'signing' (ID-token JWKs, private) and 'cookie' (oidc-provider's
--- cookie signing keys). The newest signing key that is not retired signs; every key not retired is published.
+-- cookie signing keys). The newest active signing key signs; active and staged keys are published (JWKS, x509),
+-- retired ones are not. Instances read them at start (README: key rotation).
 CREATE TABLE login_keys (
   kid text PRIMARY KEY,
   use text NOT NULL CHECK (use IN ('signing', 'cookie')),
   jwk jsonb NOT NULL,
+  state text NOT NULL DEFAULT 'active' CHECK (state IN ('staged', 'active', 'retired')),
   created_at timestamptz NOT NULL DEFAULT now(),
-  retired_at timestamptz
+  changed_at timestamptz NOT NULL DEFAULT now()
 );

@@ -1,58 +1,22 @@
-import { execFile } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { expect } from "chai";
 import { Wallet } from "ethers";
-import type { DatabaseConfig } from "../../../server/config";
-import { openDatabase, type Database } from "../../../server/db/database";
 import type { TestApp } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
-import { createTestDatabase, type TestDatabase } from "../../helpers/database";
-import { getJson, postForm, postJson, startLoginApp } from "./helpers";
+import type { TestDatabase } from "../../helpers/database";
+import { getJson, postForm, postJson, runScript, scriptDatabase, startLoginApp } from "./helpers";
 
-const ROOT = path.resolve(__dirname, "..", "..", "..");
+const run = (args: string[], env: Record<string, string>) => runScript("client", args, env);
 
-function run(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ["-r", "ts-node/register/transpile-only", "scripts/client.ts", ...args], { cwd: ROOT, env: { ...process.env, ...env } }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
-
-/**
- * The script and the service share one database: the test's PostgreSQL database, or a PGlite directory (PGlite
- * is one process at a time, so the service opens it only after the script has run).
- */
 describe("npm run client", function () {
   this.timeout(120_000);
   let database: TestDatabase;
   let env: Record<string, string>;
-  let dir: string;
+  let cleanup: () => Promise<void>;
 
   before(async function () {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "clients-"));
-    if (process.env.DATABASE_URL) {
-      database = await createTestDatabase();
-      env = { DATABASE_URL: (database.config as { url: string }).url };
-    } else {
-      const config: DatabaseConfig = { kind: "pglite", dataDir: path.join(dir, "pglite") };
-      let opened: Database | undefined;
-      database = {
-        kind: "pglite",
-        config,
-        appOptions: async () => ({ database: config }),
-        open: async () => (opened = await openDatabase(config)),
-        drop: async () => opened?.close(),
-      };
-      env = { DATA_DIR: dir, DATABASE_URL: "" };
-    }
+    ({ database, env, cleanup } = await scriptDatabase());
   });
-  after(async function () {
-    await database?.drop();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  after(async () => cleanup?.());
 
   it("adds a confidential client whose secret, printed once, works at the token endpoint and is stored only hashed", async function () {
     const added = await run(["add", "--name", "Script RP", "--redirect-uri", "https://rp.example/cb", "--redirect-uri", "https://rp.example/cb2", "--json"], env);

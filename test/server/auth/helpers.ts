@@ -1,6 +1,60 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs";
 import net from "node:net";
+import os from "node:os";
+import path from "node:path";
 import { addClient } from "../../../server/auth/clients";
+import type { DatabaseConfig } from "../../../server/config";
+import { openDatabase, type Database } from "../../../server/db/database";
 import { startTestApp, type TestApp, type TestAppOptions } from "../../helpers/app";
+import { createTestDatabase, type TestDatabase } from "../../helpers/database";
+
+const ROOT = path.resolve(__dirname, "..", "..", "..");
+
+/** Runs `scripts/<script>.ts` as `npm run` does, in its own process. */
+export function runScript(script: string, args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ["-r", "ts-node/register/transpile-only", `scripts/${script}.ts`, ...args], { cwd: ROOT, env: { ...process.env, ...env } }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+/**
+ * A database that scripts (other processes) and the service share: the test's PostgreSQL database, or a PGlite
+ * directory (PGlite is one process at a time, so the service must be closed while a script runs).
+ */
+export async function scriptDatabase(): Promise<{ database: TestDatabase; env: Record<string, string>; cleanup(): Promise<void> }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "login-"));
+  if (process.env.DATABASE_URL) {
+    const database = await createTestDatabase();
+    return {
+      database,
+      env: { DATABASE_URL: (database.config as { url: string }).url },
+      cleanup: async () => {
+        await database.drop();
+        fs.rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const config: DatabaseConfig = { kind: "pglite", dataDir: path.join(dir, "pglite") };
+  let opened: Database | undefined;
+  const database: TestDatabase = {
+    kind: "pglite",
+    config,
+    appOptions: async () => ({ database: config }),
+    open: async () => (opened = await openDatabase(config)),
+    drop: async () => opened?.close(),
+  };
+  return {
+    database,
+    env: { DATA_DIR: dir, DATABASE_URL: "" },
+    cleanup: async () => {
+      await opened?.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
 
 /** A port free right now, so the app's ISSUER can name it before the app listens (issuers must match URLs). */
 export async function freePort(): Promise<number> {

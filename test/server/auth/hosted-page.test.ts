@@ -7,6 +7,10 @@ import { providerFor, sharedNode } from "../../helpers/chain";
 import { deployTestSigners, type TestSigner } from "../../helpers/signers";
 import { getJson, registerClient, startLoginApp, type RegisteredClient } from "./helpers";
 
+// Functions below run in the page (tsconfig has no DOM library): these name its globals for the type checker.
+declare const window: any;
+declare const document: any;
+
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const RP = "https://rp.example";
 
