@@ -73,6 +73,8 @@ export interface PageInput {
   clientName?: string;
   networks?: Networks;
   error?: boolean;
+  /** Shown instead of the expired-request text. */
+  problem?: string;
   acceptLanguage?: string;
 }
 
@@ -83,7 +85,7 @@ export function hostedPage(reply: FastifyReply, input: PageInput) {
   const configured = new Set(input.networks?.configured() ?? []);
   const networks = Object.fromEntries(Object.entries(NETWORKS).filter(([name]) => configured.has(name)).map(([name, info]) => [String(info.chainId), name]));
   const body = input.error
-    ? `<main id="login"><h1>${escapeHtml(text.title)}</h1><p role="alert">${escapeHtml(text.expired)}</p></main>`
+    ? `<main id="login"><h1>${escapeHtml(text.title)}</h1><p role="alert">${escapeHtml(input.problem ?? text.expired)}</p></main>`
     : `<main id="login" data-request="${escapeHtml(JSON.stringify(request))}" data-networks="${escapeHtml(JSON.stringify(networks))}" data-text="${escapeHtml(JSON.stringify(text))}">
 <h1>${escapeHtml(text.title)}</h1>
 <p>${escapeHtml(text.intro.replace("{client}", input.clientName ?? String(request.client_id ?? "")))}</p>

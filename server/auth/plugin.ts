@@ -279,6 +279,10 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
     } catch {
       return hostedPage(reply, { error: true, acceptLanguage: request.headers["accept-language"] });
     }
+    // The page hands the code back in the query only (the code flow's default response mode).
+    if (params.response_mode !== undefined && params.response_mode !== "query") {
+      return hostedPage(reply, { error: true, acceptLanguage: request.headers["accept-language"], problem: `response_mode=${String(params.response_mode)} is not supported; use query` });
+    }
     const client = typeof params.client_id === "string" ? await findClient(app.db, params.client_id) : undefined;
     return hostedPage(reply, { params, clientName: client?.name, acceptLanguage: request.headers["accept-language"], networks: app.networks });
   });

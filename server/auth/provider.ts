@@ -89,7 +89,12 @@ export async function createProvider(config: Config, db: Database, keys: LoginKe
     },
     features: {
       devInteractions: { enabled: false },
-      revocation: { enabled: true },
+      revocation: {
+        enabled: true,
+        // A client revokes its own tokens only (for another client's token the answer is the same 200 as for an
+        // unknown one, which tells the caller nothing).
+        allowedPolicy: async (_ctx: unknown, client: { clientId: string }, token: { clientId: string }) => token.clientId === client.clientId,
+      },
       userinfo: { enabled: true },
       rpInitiatedLogout: { enabled: false },
       pushedAuthorizationRequests: { enabled: false },

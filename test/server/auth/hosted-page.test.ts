@@ -182,6 +182,18 @@ describe("hosted login page (headless Chromium)", function () {
     expect(body).to.include("expired").and.not.include("data-request");
   });
 
+  it("refuses a response_mode other than query with an error page", async function () {
+    const rp = await relyingParty({ response_mode: "fragment" });
+    const { page, context } = await openPage({ address: Wallet.createRandom().address, sign: async () => "0x" }, "eip6963");
+    try {
+      const response = await page.goto(rp.url.href);
+      expect(response!.status()).to.equal(400);
+      expect(await page.getByRole("alert").textContent()).to.include("response_mode=fragment");
+    } finally {
+      await context.close();
+    }
+  });
+
   it("shows the wallet's refusal and lets the user try again", async function () {
     const rp = await relyingParty();
     const key = Wallet.createRandom();

@@ -217,6 +217,23 @@ describe("OIDC engine (oidc-provider on our database)", function () {
     });
   });
 
+  describe("revocation", function () {
+    it("revokes an access token (RFC 7009), authenticated like the token endpoint", async function () {
+      const { code } = await codeFor(client);
+      const tokens = (await exchange(codeForm(client, code))).body;
+      expect((await userinfo(tokens.access_token)).status).to.equal(200);
+      // Another client cannot revoke it (RFC 7009 answers 200 all the same).
+      expect((await exchange({ token: tokens.access_token }, basic(other.id, other.secret!), "/token/revocation")).status).to.equal(200);
+      expect((await userinfo(tokens.access_token)).status).to.equal(200);
+      const revoked = await exchange({ token: tokens.access_token }, basic(client.id, client.secret!), "/token/revocation");
+      expect(revoked.status, JSON.stringify(revoked.body)).to.equal(200);
+      expect((await userinfo(tokens.access_token)).status).to.equal(401);
+      const wrongSecret = await exchange({ token: tokens.refresh_token, client_id: client.id, client_secret: "nope" }, {}, "/token/revocation");
+      expect(wrongSecret.status).to.equal(401);
+      expect(wrongSecret.body.error).to.equal("invalid_client");
+    });
+  });
+
   describe("userinfo", function () {
     it("answers sub and the checksummed address", async function () {
       const { code, wallet } = await codeFor(client);
