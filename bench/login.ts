@@ -1,3 +1,4 @@
+import http from "node:http";
 import { performance } from "node:perf_hooks";
 import { hashMessage, Wallet } from "ethers";
 import { addClient } from "../server/auth/clients";
@@ -19,6 +20,7 @@ const login: Suite = {
   async run({ seconds, log }) {
     const node = await startLocalNode();
     let client: { id: string; secret: string } | undefined;
+    let agent: http.Agent | undefined;
     const redirectUri = "https://rp.example/callback";
     const app = await startService({ RPC_URL_LOCALHOST: node.url, DEFAULT_NETWORK: "localhost", LOGIN_RATE_LIMIT: "1000000" }, async (db) => {
       const added = await addClient(db, { name: "Bench RP", redirectUris: [redirectUri], public: false });
@@ -26,22 +28,26 @@ const login: Suite = {
     });
     try {
       const { id, secret } = client!;
+      // Plain keep-alive HTTP: the load generator shares the machine with the service, so it should cost little.
+      agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
+      const call = (method: string, path: string, body?: string, type?: string) =>
+        new Promise<any>((resolve, reject) => {
+          const request = http.request(`${app.url}${path}`, { method, agent, headers: body ? { "content-type": type!, "content-length": Buffer.byteLength(body) } : {} }, (response) => {
+            let text = "";
+            response.setEncoding("utf8");
+            response.on("data", (chunk) => (text += chunk));
+            response.on("end", () => (response.statusCode === 200 ? resolve(JSON.parse(text)) : reject(new Error(`${method} ${path}: ${response.statusCode} ${text}`))));
+          });
+          request.on("error", reject);
+          request.end(body);
+        });
       const once = async (wallet: Wallet) => {
         const query = new URLSearchParams({ client_id: id, redirect_uri: redirectUri, response_type: "code", scope: "openid", address: wallet.address, nonce: "n" });
-        const authorize = await fetch(`${app.url}/api/authorize?${query}`);
-        if (authorize.status !== 200) throw new Error(`authorize: ${authorize.status} ${await authorize.text()}`);
-        const { message } = (await authorize.json()) as { message: string };
+        const { message } = await call("GET", `/api/authorize?${query}`);
         const signature = await wallet.signMessage(message);
-        const answer = await fetch(`${app.url}/api/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ address: wallet.address, signature, client_id: id }) });
-        if (answer.status !== 200) throw new Error(`login: ${answer.status} ${await answer.text()}`);
-        const { code } = (await answer.json()) as { code: string };
-        const token = await fetch(`${app.url}/token`, {
-          method: "POST",
-          headers: { "content-type": "application/x-www-form-urlencoded" },
-          body: new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: redirectUri, client_id: id, client_secret: secret }).toString(),
-        });
-        if (token.status !== 200) throw new Error(`token: ${token.status} ${await token.text()}`);
-        await token.json();
+        const { code } = await call("POST", "/api/login", JSON.stringify({ address: wallet.address, signature, client_id: id }), "application/json");
+        const form = new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: redirectUri, client_id: id, client_secret: secret });
+        await call("POST", "/token", form.toString(), "application/x-www-form-urlencoded");
       };
 
       const wallets = Array.from({ length: CLIENTS }, () => new Wallet(Wallet.createRandom().privateKey));
@@ -104,6 +110,7 @@ const login: Suite = {
         { suite: "login", metric: "full login p99", value: p99, unit: "ms" },
       ];
     } finally {
+      agent?.destroy();
       await app.stop();
       await node.stop();
     }

@@ -1,6 +1,6 @@
 import type { Adapter, AdapterPayload } from "oidc-provider";
 import type { Database } from "../db/database";
-import { findClient } from "./clients";
+import { findClientCached } from "./clients";
 
 /** oidc-provider's errors class for a reused code, handed in (the module is loaded once, in provider.ts). */
 export type ReuseError = new (description?: string) => Error;
@@ -74,7 +74,7 @@ function clientAdapter(db: Database): Adapter {
   };
   return {
     async find(id) {
-      const client = await findClient(db, id);
+      const client = await findClientCached(db, id);
       if (!client) return undefined;
       return {
         client_id: client.id,

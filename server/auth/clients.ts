@@ -85,6 +85,28 @@ export async function findClient(db: Queryable, id: string): Promise<LoginClient
   return rows[0] ? fromRow(rows[0]) : undefined;
 }
 
+/** How long a client read from the database is reused by this instance. */
+export const CLIENT_CACHE_MS = 1000;
+const cache = new WeakMap<Queryable, Map<string, { until: number; client: LoginClient }>>();
+
+/**
+ * findClient, reusing what this instance read in the last second: each login reads its client three times (authorize,
+ * code, token). Only clients that exist are cached, so a new client works at once; a removed one is gone within a
+ * second, and its challenges, codes and tokens are deleted with it in any case.
+ */
+export async function findClientCached(db: Queryable, id: string): Promise<LoginClient | undefined> {
+  let entries = cache.get(db);
+  if (!entries) cache.set(db, (entries = new Map()));
+  const now = Date.now();
+  const hit = entries.get(id);
+  if (hit && hit.until > now) return hit.client;
+  const client = await findClient(db, id);
+  if (entries.size > 10_000) entries.clear();
+  if (client) entries.set(id, { until: now + CLIENT_CACHE_MS, client });
+  else entries.delete(id);
+  return client;
+}
+
 export async function findClientByName(db: Queryable, name: string): Promise<LoginClient | undefined> {
   const { rows } = await db.query<Row>("SELECT * FROM login_clients WHERE name = $1 ORDER BY created_at LIMIT 1", [name]);
   return rows[0] ? fromRow(rows[0]) : undefined;

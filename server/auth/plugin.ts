@@ -11,7 +11,7 @@ import { toErrorReply } from "../http/errors";
 import { badRequest, HttpError } from "../http/http-error";
 import { parseAddress } from "../http/wire";
 import { consumeChallenge, openChallenges, saveChallenge } from "./challenges";
-import { findClient, type LoginClient } from "./clients";
+import { findClient, findClientCached, type LoginClient } from "./clients";
 import { loadKeys, publicPems } from "./keys";
 import { CHALLENGE_TTL_MS, FORMATS, LANGS, loginMessage, newRandom, siweMessage, siweStatement, type Lang, type MessageFormat } from "./messages";
 import { hostedPage, PAGE_ASSETS } from "./page";
@@ -104,22 +104,28 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
         format === "siwe"
           ? siweMessage({ issuer, address, chainId: network.chainId, random: newSiweNonce(), issuedAt: now, expiresAt, redirectUri, statement })
           : loginMessage({ header: settings.messageHeader, clientName: client.name, issuerHost, random: newRandom(), lang });
-      await saveChallenge(
-        app.db,
-        {
-          address,
-          clientId: client.id,
-          redirectUri,
-          scope,
-          state: q.state ?? null,
-          nonce: q.nonce ?? null,
-          codeChallenge: pkce?.challenge ?? null,
-          codeChallengeMethod: pkce?.method ?? null,
-          network: network.name,
-          message,
-        },
-        expiresAt,
-      );
+      try {
+        await saveChallenge(
+          app.db,
+          {
+            address,
+            clientId: client.id,
+            redirectUri,
+            scope,
+            state: q.state ?? null,
+            nonce: q.nonce ?? null,
+            codeChallenge: pkce?.challenge ?? null,
+            codeChallengeMethod: pkce?.method ?? null,
+            network: network.name,
+            message,
+          },
+          expiresAt,
+        );
+      } catch (error) {
+        // The client was removed a moment ago (this instance had it cached).
+        if ((error as { code?: string }).code === "23503") throw badRequest("invalid_client", "Unknown client_id");
+        throw error;
+      }
       return { message };
     },
   );
@@ -142,15 +148,16 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const body = request.body;
       const address = parseAddress(body.address);
-      const client = await knownClient(body.client_id);
       if (body.network !== undefined) app.networks.info(body.network);
+      // Challenges exist only for registered clients (foreign key), so the client is looked up only to explain a miss.
       const candidates = await openChallenges(app.db, {
         address,
-        clientId: client.id,
+        clientId: body.client_id,
         redirectUri: body.redirect_uri,
         message: body.message,
       });
       if (candidates.length === 0) {
+        await knownClient(body.client_id);
         throw new HttpError(401, "invalid_challenge", "No open sign-in message for this address and client: ask /api/authorize for one (messages expire after 5 minutes and work once)");
       }
       for (const challenge of candidates) {
@@ -170,7 +177,7 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
           throw new HttpError(401, "invalid_challenge", "This sign-in message was already used or has expired");
         }
         const code = await mintCode(provider, {
-          clientId: client.id,
+          clientId: challenge.clientId,
           sub: subjectFor(address, result.kind, chainId),
           redirectUri: challenge.redirectUri,
           scope: challenge.scope,
@@ -308,7 +315,7 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
 
   async function knownClient(id: string | undefined): Promise<LoginClient> {
     if (id === undefined) throw badRequest("invalid_request", "client_id is required");
-    const client = await findClient(app.db, id);
+    const client = await findClientCached(app.db, id);
     if (!client) throw badRequest("invalid_client", "Unknown client_id");
     return client;
   }

@@ -2,6 +2,7 @@ import { expect } from "chai";
 import { decodeJwt } from "jose";
 import { SiweMessage } from "siwe";
 import { Wallet } from "ethers";
+import { CLIENT_CACHE_MS, removeClient } from "../../../server/auth/clients";
 import type { TestApp } from "../../helpers/app";
 import { providerFor, sharedNode } from "../../helpers/chain";
 import { deployTestSigners, highS, ownerSignature, type TestSigner, type TestSignerKind } from "../../helpers/signers";
@@ -114,6 +115,18 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
       );
       expect(rows).to.have.length(1);
       expect(rows[0]).to.include({ client_id: client.id, redirect_uri: client.redirectUri, nonce: "n-1", state: "s-1", code_challenge: challenge, code_challenge_method: "S256", ttl: 300 });
+    });
+
+    it("refuses a client removed a moment ago, while this instance still has it cached, and a second later", async function () {
+      const doomed = await registerClient(t, { name: "Doomed" });
+      const address = eoa().address;
+      expect((await authorize(address, {}, doomed)).status).to.equal(200);
+      await removeClient(t.app.db, doomed.id);
+      const cached = await authorize(address, {}, doomed);
+      expect(cached.status).to.equal(400);
+      expect(cached.body.error).to.equal("invalid_client");
+      await new Promise((resolve) => setTimeout(resolve, CLIENT_CACHE_MS + 100));
+      expect((await authorize(address, {}, doomed)).body.error).to.equal("invalid_client");
     });
 
     it("takes scope=openid profile and ignores parameters it does not know (wallet_name)", async function () {
