@@ -28,6 +28,7 @@ interface Row {
   code_challenge_method: string | null;
   network: string;
   message: string;
+  format: "text" | "siwe";
 }
 
 const fromRow = (row: Row): Challenge => ({
@@ -42,13 +43,13 @@ const fromRow = (row: Row): Challenge => ({
   codeChallengeMethod: row.code_challenge_method,
   network: row.network,
   message: row.message,
-  format: row.message.includes("wants you to sign in with your Ethereum account") ? "siwe" : "text",
+  format: row.format,
 });
 
-export async function saveChallenge(db: Queryable, challenge: Omit<Challenge, "id" | "format">, expiresAt: Date): Promise<void> {
+export async function saveChallenge(db: Queryable, challenge: Omit<Challenge, "id">, expiresAt: Date): Promise<void> {
   await db.query(
-    `INSERT INTO login_challenges (id, address, client_id, redirect_uri, scope, state, nonce, code_challenge, code_challenge_method, network, message, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+    `INSERT INTO login_challenges (id, address, client_id, redirect_uri, scope, state, nonce, code_challenge, code_challenge_method, network, message, format, expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
     [
       randomBytes(16).toString("hex"),
       challenge.address.toLowerCase(),
@@ -61,6 +62,7 @@ export async function saveChallenge(db: Queryable, challenge: Omit<Challenge, "i
       challenge.codeChallengeMethod,
       challenge.network,
       challenge.message,
+      challenge.format,
       expiresAt,
     ],
   );

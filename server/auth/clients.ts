@@ -107,11 +107,6 @@ export async function findClientCached(db: Queryable, id: string): Promise<Login
   return client;
 }
 
-export async function findClientByName(db: Queryable, name: string): Promise<LoginClient | undefined> {
-  const { rows } = await db.query<Row>("SELECT * FROM login_clients WHERE name = $1 ORDER BY created_at LIMIT 1", [name]);
-  return rows[0] ? fromRow(rows[0]) : undefined;
-}
-
 export async function listClients(db: Queryable): Promise<LoginClient[]> {
   const { rows } = await db.query<Row>("SELECT * FROM login_clients ORDER BY created_at, id");
   return rows.map(fromRow);

@@ -47,8 +47,6 @@ const LoginBody = Type.Object({
 const ErrorBody = Type.Object({ error: Type.String(), message: Type.String() });
 const OAuthError = Type.Object({ error: Type.String(), error_description: Type.String() });
 
-const SIWE_MARK = "wants you to sign in with your Ethereum account";
-
 /**
  * The login service (DESIGN §7): the JSON API (`/api/authorize`, `/api/login`) that dApps and the hosted page use,
  * oidc-provider mounted for the standard endpoints, the predecessor's `/api/token` and `/api/metadata/x509`.
@@ -118,6 +116,7 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
             codeChallengeMethod: pkce?.method ?? null,
             network: network.name,
             message,
+            format,
           },
           expiresAt,
         );
@@ -162,7 +161,7 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
       }
       for (const challenge of candidates) {
         let network = body.network ?? challenge.network;
-        if (challenge.message.includes(SIWE_MARK) && app.networks.info(network).chainId !== app.networks.info(challenge.network).chainId) {
+        if (challenge.format === "siwe" && app.networks.info(network).chainId !== app.networks.info(challenge.network).chainId) {
           // The signed EIP-4361 text names its chain: the wallet is asked on that chain, not another.
           if (body.message !== undefined) throw badRequest("network_mismatch", `The message was issued for network ${challenge.network}`);
           network = challenge.network;

@@ -23,8 +23,9 @@ CREATE TABLE login_challenges (
   code_challenge text,
   code_challenge_method text,
   network text NOT NULL,
-  -- The exact text the wallet signs.
+  -- The exact text the wallet signs, in the four-line 'text' format or EIP-4361 'siwe'.
   message text NOT NULL,
+  format text NOT NULL CHECK (format IN ('text', 'siwe')),
   expires_at timestamptz NOT NULL,
   consumed_at timestamptz,
   created_at timestamptz NOT NULL DEFAULT now()
