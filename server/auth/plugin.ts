@@ -82,7 +82,9 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Type.Object({ message: Type.String() }), "4xx": ErrorBody },
       },
     },
-    async (request) => {
+    async (request, reply) => {
+      // Answers are single-use secrets in the making (challenges, codes): never cached (RFC 6749 §5.1).
+      reply.header("cache-control", "no-store");
       const q = request.query;
       const client = await knownClient(q.client_id);
       const redirectUri = registeredRedirect(client, q.redirect_uri);
@@ -144,7 +146,8 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
+      reply.header("cache-control", "no-store");
       const body = request.body;
       const address = parseAddress(body.address);
       if (body.network !== undefined) app.networks.info(body.network);

@@ -208,6 +208,7 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
       const answer = await signIn(signer, { state: "12345" });
       expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
       expect(answer.body).to.have.keys("code", "redirect_url", "state");
+      expect(answer.headers.get("cache-control")).to.equal("no-store");
       expect(answer.body.state).to.equal("12345");
       const url = new URL(answer.body.redirect_url);
       expect(`${url.origin}${url.pathname}`).to.equal(client.redirectUri);
