@@ -13,11 +13,11 @@ const RECOVERY_SAMPLES = 400;
  * Full logins per second at 8 concurrent clients, each login being what a dApp and its backend do: GET
  * /api/authorize, personal_sign (here, in the client), POST /api/login, POST /token. Beside it, in the same run and
  * on the same machine, the rate of bare EOA signature recoveries (the service's own verifyEoa) on one core: the cost
- * floor of a login. The issue's budget: logins/s ≥ 0.25 × recoveries/s.
+ * floor of a login. The issue's budget, on PostgreSQL: logins/s ≥ 0.25 × recoveries/s.
  */
 const login: Suite = {
   name: "login",
-  async run({ seconds, log }) {
+  async run({ seconds, database, log }) {
     const node = await startLocalNode();
     let client: { id: string; secret: string } | undefined;
     let agent: http.Agent | undefined;
@@ -105,7 +105,8 @@ const login: Suite = {
           unit: "/s",
           reference: { label: "bare recoveries, 1 core", value: recoveriesPerSecond },
           ratio,
-          budget: { text: "≥ 0.25", met: ratio >= 0.25 },
+          // The budget is for PostgreSQL; on the embedded PGlite (one process, WebAssembly) the figure is shown only.
+          ...(database === "PostgreSQL" ? { budget: { text: "≥ 0.25", met: ratio >= 0.25 } } : {}),
         },
         { suite: "login", metric: "full login p99", value: p99, unit: "ms" },
       ];
