@@ -1,3 +1,4 @@
+import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "./app";
 import { ensureDemoClient, type DemoClient } from "./auth/demo";
@@ -65,13 +66,14 @@ async function main(): Promise<void> {
 }
 
 /** `issuer` for the browser (the page signs for the issuer's host), `base` for curl (where this process listens). */
-function loginLines(base: string, issuer: string, client: DemoClient, user: string | undefined): string[] {
+function loginLines(base: string, issuer: string, client: DemoClient, user: string | undefined, dataDir: string): string[] {
+  const demoFile = path.relative(process.cwd(), path.join(dataDir, "demo-client.json"));
   const request = new URLSearchParams({ client_id: client.id, redirect_uri: client.redirectUri, response_type: "code", scope: "openid" });
   const apiRequest = new URLSearchParams(request);
   if (user) apiRequest.set("address", user);
   return [
     "",
-    `  Log in through the demo client "${client.name}" (local demo only: its secret is kept in .data/demo-client.json):`,
+    `  Log in through the demo client "${client.name}" (local demo only: its secret is kept in ${demoFile}):`,
     `    client_id      ${client.id}`,
     `    client_secret  ${client.secret}`,
     `    redirect_uri   ${client.redirectUri}`,
@@ -109,7 +111,7 @@ function printBanner(config: Config, app: FastifyInstance, node: LocalNode | und
     `    curl ${base}/health`,
     `    curl ${base}/ready`,
     `    curl ${base}/block/localhost/latest`,
-    ...(demoClient ? loginLines(base, config.issuer, demoClient, demo?.user) : []),
+    ...(demoClient ? loginLines(base, config.issuer, demoClient, demo?.user, config.dataDir) : []),
     ...(demo && node ? ["", "  Convert Alice 1 to Bob 1 as the user, in one transaction:", `    RPC_URL_LOCALHOST=${node.url} SIGNER_INDEX=1 npx hardhat convert --alice-id 1 --network localhost --converter ${demo.converter}`] : []),
     "",
     "  Ctrl-C stops everything.",
