@@ -3,6 +3,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
+import { openDatabase, type Database } from "../server/db/database";
+import { migrate } from "../server/db/migrate";
 import { createTestDatabase, type TestDatabase } from "../test/helpers/database";
 
 /** One line of the benchmark table. */
@@ -125,10 +127,21 @@ export interface Service {
 /**
  * The service in a process of its own, started as `npm start` does (so load generated here does not share its
  * event loop), on a fresh database: PostgreSQL when DATABASE_URL is set, else PGlite in a temporary directory.
+ * `prepare` gets the migrated database before the service starts (e.g. to register a client).
  */
-export async function startService(env: Record<string, string>): Promise<Service> {
+export async function startService(env: Record<string, string>, prepare?: (db: Database) => Promise<void>): Promise<Service> {
   const database = await createTestDatabase();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-"));
+  if (prepare) {
+    // Before the service starts: PGlite is one process at a time.
+    const db = await openDatabase(database.config.kind === "postgres" ? database.config : { kind: "pglite", dataDir: path.join(dataDir, "pglite") });
+    try {
+      await migrate(db);
+      await prepare(db);
+    } finally {
+      await db.close();
+    }
+  }
   const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", "server/main.ts"], {
     cwd: path.resolve(__dirname, ".."),
     env: {

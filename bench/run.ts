@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import indexer from "./indexer";
 import latestBlock from "./latest-block";
+import login from "./login";
 import { printTable, type BenchContext, type Row, type Suite } from "./lib";
 import metadata from "./metadata";
 
@@ -9,7 +10,7 @@ import metadata from "./metadata";
  * `npm run bench [-- suite ...]`: runs the benchmark suites one after another (never part of `npm test`),
  * prints one table and writes bench/results.json. Set DATABASE_URL to measure on PostgreSQL.
  */
-const SUITES: Suite[] = [latestBlock, metadata, indexer];
+const SUITES: Suite[] = [latestBlock, metadata, indexer, login];
 
 async function main() {
   const wanted = process.argv.slice(2);

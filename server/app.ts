@@ -6,6 +6,7 @@ import sensible from "@fastify/sensible";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { LogController, type FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
+import auth from "./auth/plugin";
 import chain from "./chain/plugin";
 import type { Config } from "./config";
 import type { Database } from "./db/database";
@@ -87,6 +88,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(health);
 
   // Features.
+  await app.register(auth);
   await app.register(data);
   await app.register(metadata);
   await app.register(indexer);

@@ -49,6 +49,14 @@ export interface Config {
     /** Contracts to index per network (lower case; all contracts when absent). */
     contracts: Record<string, string[]>;
   };
+  login: {
+    /** First line of the sign-in message, fixed per deployment. */
+    messageHeader: string;
+    /** Requests per minute and IP on each of /api/authorize, /api/login and the token endpoints. */
+    rateLimit: number;
+    /** ID-token signing keys given in the environment (a private JWK Set, JSON); made once and kept in the database otherwise. */
+    jwks?: { keys: Record<string, unknown>[] };
+  };
   metadata: {
     /** Refuse signatures over the Base64 alone (the predecessor's unbound form). */
     requireBinding: boolean;
@@ -92,6 +100,11 @@ export function loadConfig(env: Env = process.env): Config {
       maxRange: read.int("INDEXER_MAX_RANGE", { min: 1, max: 1_000_000, fallback: 10_000 }),
       ...readIndexerTargets(read, Object.keys(rpcUrls).concat(localChain ? ["localhost"] : [])),
     },
+    login: {
+      messageHeader: readHeader(read),
+      rateLimit: read.int("LOGIN_RATE_LIMIT", { min: 1, max: 1_000_000, fallback: 120 }),
+      jwks: readJwks(read),
+    },
     metadata: {
       requireBinding: read.bool("METADATA_REQUIRE_BINDING", false),
       maxBytes: read.int("METADATA_MAX_BYTES", { min: 256, max: 16 * 1024 * 1024, fallback: 64 * 1024 }),
@@ -130,6 +143,31 @@ function readIndexerTargets(read: Reader, networks: string[]) {
     }
   }
   return { startBlocks, contracts };
+}
+
+function readHeader(read: Reader): string {
+  const header = read.string("LOGIN_MESSAGE_HEADER", "Wallet Login");
+  // One line of the four-line message: a line break would let the header fake the lines below it.
+  if (/[\r\n]/.test(header) || header.length > 100) throw new ConfigError("LOGIN_MESSAGE_HEADER", "one line of at most 100 characters", header);
+  return header;
+}
+
+function readJwks(read: Reader): { keys: Record<string, unknown>[] } | undefined {
+  const raw = read.optional("OIDC_JWKS");
+  if (raw === undefined) return undefined;
+  const expected = 'a JSON JWK Set of private RSA keys ({"keys": [{"kty": "RSA", "d": ...}]})';
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new ConfigError("OIDC_JWKS", expected, "(a value that is not JSON)");
+  }
+  const keys = (parsed as { keys?: unknown } | null)?.keys;
+  if (!Array.isArray(keys) || keys.length === 0 || !keys.every((k) => k && typeof k === "object" && k.kty === "RSA" && typeof k.d === "string")) {
+    // Never echo a private key back into a log.
+    throw new ConfigError("OIDC_JWKS", expected, "(a value that is not)");
+  }
+  return { keys };
 }
 
 function readTrustProxy(read: Reader): boolean | number | string {

@@ -1,5 +1,7 @@
+import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "./app";
+import { ensureDemoClient, type DemoClient } from "./auth/demo";
 import { prepareDemo, type Demo } from "./chain/demo";
 import { startLocalNode, type LocalNode } from "./chain/local-node";
 import { ConfigError, loadConfig, type Config } from "./config";
@@ -56,11 +58,13 @@ async function main(): Promise<void> {
   }
 
   app = await buildApp(config);
+  // The local setup gets a relying party to try logins with; a production deployment registers its own.
+  const demoClient = config.localChain ? await ensureDemoClient(app.db, config.dataDir) : undefined;
   await app.listen({ host: config.host, port: config.port });
   // The printed inventory lines answer from the index: let it take in the demo first (a second or so).
   if (node && config.indexer.enabled) await indexedToHead(app);
   if (stopping) return;
-  printBanner(config, app, node, demo);
+  printBanner(config, app, node, demo, demoClient);
 }
 
 async function indexedToHead(app: FastifyInstance, timeoutMs = 20_000): Promise<void> {
@@ -74,7 +78,27 @@ async function indexedToHead(app: FastifyInstance, timeoutMs = 20_000): Promise<
   app.log.warn("the index of the local chain is still catching up; inventory answers 503 until it has started");
 }
 
-function printBanner(config: Config, app: FastifyInstance, node: LocalNode | undefined, demo: Demo | undefined): void {
+/** `issuer` for the browser (the page signs for the issuer's host), `base` for curl (where this process listens). */
+function loginLines(base: string, issuer: string, client: DemoClient, user: string | undefined, dataDir: string): string[] {
+  const demoFile = path.relative(process.cwd(), path.join(dataDir, "demo-client.json"));
+  const request = new URLSearchParams({ client_id: client.id, redirect_uri: client.redirectUri, response_type: "code", scope: "openid" });
+  const apiRequest = new URLSearchParams(request);
+  if (user) apiRequest.set("address", user);
+  return [
+    "",
+    `  Log in through the demo client "${client.name}" (local demo only: its secret is kept in ${demoFile}):`,
+    `    client_id      ${client.id}`,
+    `    client_secret  ${client.secret}`,
+    `    redirect_uri   ${client.redirectUri}`,
+    `    In a browser with a wallet extension, open:`,
+    `      ${issuer}/authorize?${request}`,
+    `    Or with the JSON API (then personal_sign the message and POST it to /api/login; README "Login service"):`,
+    `    curl '${base}/api/authorize?${apiRequest}'`,
+    `    OpenID discovery: ${issuer}/.well-known/openid-configuration`,
+  ];
+}
+
+function printBanner(config: Config, app: FastifyInstance, node: LocalNode | undefined, demo: Demo | undefined, demoClient?: DemoClient): void {
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   const base = `http://${config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host}:${port}`;
@@ -110,6 +134,7 @@ function printBanner(config: Config, app: FastifyInstance, node: LocalNode | und
           `    curl ${base}/inventory/localhost/${demo.user}`,
         ]
       : []),
+    ...(demoClient ? loginLines(base, config.issuer, demoClient, demo?.user, config.dataDir) : []),
     ...(demo && node ? ["", "  Convert Alice 1 to Bob 1 as the user, in one transaction:", `    RPC_URL_LOCALHOST=${node.url} SIGNER_INDEX=1 npx hardhat convert --alice-id 1 --network localhost --converter ${demo.converter}`] : []),
     "",
     "  Ctrl-C stops everything.",

@@ -19,6 +19,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** Share a database with another app (two instances); a fresh one is made otherwise. */
   database?: TestDatabase;
+  /** Listen on this port instead of a free one (an OIDC issuer URL must name the port before the app starts). */
+  port?: number;
   /** Register extra routes or hooks before the app starts (e.g. a route that throws). */
   configure?: (app: FastifyInstance) => void | Promise<void>;
 }
@@ -36,7 +38,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   try {
     app = await buildApp(config, { db });
     await options.configure?.(app);
-    await app.listen({ host: "127.0.0.1", port: 0 });
+    await app.listen({ host: "127.0.0.1", port: options.port ?? 0 });
   } catch (error) {
     await app?.close();
     if (owned) await database.drop();

@@ -105,6 +105,10 @@ describe("npm start (server/main.ts)", function () {
     expect(after.converter).to.equal(before.converter);
     expect(after.genesisHash).to.not.equal(before.genesisHash);
     expect(banner).to.contain(after.converter);
+    // The demo login client is registered once: the second start prints the same one.
+    const demoClient = JSON.parse(fs.readFileSync(path.join(dataDir, "demo-client.json"), "utf8"));
+    expect(banner).to.contain(`client_id      ${demoClient.id}`);
+    expect(output().match(/client_id {6}\S+/g)).to.have.length(1);
     child.kill("SIGTERM");
     expect(await exited(child)).to.equal(0);
   });

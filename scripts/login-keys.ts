@@ -1,0 +1,78 @@
+import { parseArgs } from "node:util";
+import { insertSigningKey, listSigningKeys, setKeyState } from "../server/auth/keys";
+import { ConfigError, loadConfig } from "../server/config";
+import { openDatabase } from "../server/db/database";
+import { migrate } from "../server/db/migrate";
+
+const USAGE = `Manages the ID-token signing keys kept in the service's database (DATABASE_URL, or PGlite under DATA_DIR).
+Instances read the keys when they start: restart (roll) them after each step. OIDC_JWKS, when set, replaces all this.
+
+  npm run login-keys -- list
+  npm run login-keys -- add --staged     a new key, published (JWKS, /api/metadata/x509) but not signing yet
+  npm run login-keys -- add              a new key that signs from the next start
+  npm run login-keys -- activate <kid>   a staged key starts signing (the newest active key signs)
+  npm run login-keys -- retire <kid>     no longer published nor used (refused for the only active key)
+
+Rotation without breaking relying parties: add --staged, restart, wait until relying parties have refreshed their
+cached keys (a day is generous), activate, restart, wait until the ID tokens of the old key have expired (1 hour),
+retire the old key, restart.`;
+
+function fail(message: string): never {
+  console.error(`login-keys: ${message}\n\n${USAGE}`);
+  process.exit(2);
+}
+
+async function main() {
+  let parsed;
+  try {
+    parsed = parseArgs({ allowPositionals: true, options: { staged: { type: "boolean" }, help: { type: "boolean" } } });
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return console.log(USAGE);
+  const [command, ...rest] = positionals;
+  if (!command) fail("a command is required: list, add, activate or retire");
+  if (!["list", "add", "activate", "retire"].includes(command)) fail(`unknown command "${command}"`);
+  if ((command === "activate" || command === "retire") !== (rest.length === 1) || rest.length > 1) fail(`${command} takes ${command === "activate" || command === "retire" ? "one kid" : "no argument"}`);
+
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) fail(`configuration error: ${error.message}`);
+    throw error;
+  }
+  const db = await openDatabase(config.database);
+  try {
+    await migrate(db);
+    if (command === "list") {
+      const keys = await listSigningKeys(db);
+      if (keys.length === 0) console.log("No keys yet: the service makes one at its first start.");
+      for (const key of keys) console.log(`${key.kid}  ${key.state.padEnd(7)}  since ${key.changedAt.toISOString()}`);
+    } else if (command === "add") {
+      const jwk = await insertSigningKey(db, values.staged ? "staged" : "active");
+      console.log(`${jwk.kid}  ${values.staged ? "staged (published, not signing)" : "active (signs from the next start)"}`);
+    } else {
+      try {
+        if (!(await setKeyState(db, rest[0], command === "activate" ? "active" : "retired"))) {
+          console.error(`login-keys: no signing key ${rest[0]}`);
+          process.exitCode = 1;
+          return;
+        }
+      } catch (error) {
+        console.error(`login-keys: ${(error as Error).message}`);
+        process.exitCode = 1;
+        return;
+      }
+      console.log(`${rest[0]}  ${command === "activate" ? "active" : "retired"} (restart the instances)`);
+    }
+  } finally {
+    await db.close();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

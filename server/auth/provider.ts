@@ -1,0 +1,152 @@
+import { getAddress } from "ethers";
+import type { Provider } from "oidc-provider";
+import type { Config } from "../config";
+import type { Database } from "../db/database";
+import { createAdapterFactory } from "./adapter";
+import { secretMatches } from "./clients";
+import type { LoginKeys } from "./keys";
+
+/** The paths oidc-provider answers (all at the root, next to our /api ones). */
+export const OIDC_ROUTES = {
+  authorization: "/authorize",
+  token: "/token",
+  userinfo: "/userinfo",
+  jwks: "/jwks",
+  revocation: "/token/revocation",
+  end_session: "/session/end",
+} as const;
+
+/** Scopes we grant; anything else asked for is dropped (RFC 6749 §3.3 lets the server narrow the scope). */
+export const SCOPES = ["openid", "profile", "offline_access"] as const;
+
+export const CODE_TTL_SECONDS = 60;
+
+/**
+ * `sub` of DESIGN §7: the lower-case address for EOAs and for contract wallets proven on mainnet (as the
+ * predecessor issued it); `eip155:<chainId>:<address>` for a contract wallet proven elsewhere, because the same
+ * address on another chain may be someone else's wallet.
+ */
+export function subjectFor(address: string, kind: "eoa" | "erc1271" | "erc6492", chainId: number): string {
+  const lower = address.toLowerCase();
+  return kind === "eoa" || chainId === 1 ? lower : `eip155:${chainId}:${lower}`;
+}
+
+export function addressOfSubject(sub: string): string | undefined {
+  const match = /^(?:eip155:\d+:)?(0x[0-9a-f]{40})$/.exec(sub);
+  return match ? getAddress(match[1]) : undefined;
+}
+
+/**
+ * oidc-provider configured for wallet logins. There are no passwords and no sessions here: the authorization
+ * endpoint sends the browser to our hosted page, and every code is minted by /api/login after a signature.
+ */
+export async function createProvider(config: Config, db: Database, keys: LoginKeys): Promise<Provider> {
+  // Loaded when the plugin starts, not when the module is: oidc-provider prints a runtime notice as it loads, which
+  // must not come before a configuration error (main.ts fails with exactly one line).
+  const { Provider, errors } = await import("oidc-provider");
+  const provider = new Provider(config.issuer, {
+    adapter: createAdapterFactory(db, errors.InvalidGrant),
+    jwks: { keys: keys.signing },
+    cookies: { keys: keys.cookie },
+    routes: OIDC_ROUTES,
+    responseTypes: ["code"],
+    scopes: [...SCOPES],
+    claims: { openid: ["sub", "address"] },
+    async findAccount(_ctx: unknown, sub: string) {
+      const address = addressOfSubject(sub);
+      if (!address) return undefined;
+      return { accountId: sub, claims: async () => ({ sub, address }) };
+    },
+    pkce: {
+      // Public clients cannot keep a secret: PKCE stands in for it. oidc-provider 9 knows S256 only.
+      required: (_ctx: unknown, client: { clientAuthMethod: string }) => client.clientAuthMethod === "none",
+    },
+    clientAuthMethods: ["client_secret_basic", "client_secret_post", "none"],
+    enabledJWA: {
+      idTokenSigningAlgValues: ["RS256"],
+      userinfoSigningAlgValues: ["RS256"],
+      clientAuthSigningAlgValues: ["RS256"],
+      requestObjectSigningAlgValues: ["RS256"],
+    },
+    // Codes name their redirect_uri; the token request must repeat it byte for byte.
+    allowOmittingSingleRegisteredRedirectUri: false,
+    ttl: {
+      AuthorizationCode: CODE_TTL_SECONDS,
+      AccessToken: 3600,
+      IdToken: 3600,
+      RefreshToken: 14 * 24 * 3600,
+      Grant: 14 * 24 * 3600,
+      Interaction: 600,
+      Session: 600,
+    },
+    // The predecessor's clients expect a refresh token from every code exchange.
+    issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(type: string): boolean }) => client.grantTypeAllowed("refresh_token"),
+    // Our codes are not tied to a browser session (there is none): tokens live by their own TTLs.
+    expiresWithSession: async () => false,
+    clientBasedCORS(_ctx: unknown, origin: string, client: { redirectUris: string[] }) {
+      if (origin === "null") return false;
+      return client.redirectUris.some((uri) => URL.parse(uri)?.origin === origin);
+    },
+    features: {
+      devInteractions: { enabled: false },
+      revocation: {
+        enabled: true,
+        // A client revokes its own tokens only (for another client's token the answer is the same 200 as for an
+        // unknown one, which tells the caller nothing).
+        allowedPolicy: async (_ctx: unknown, client: { clientId: string }, token: { clientId: string }) => token.clientId === client.clientId,
+      },
+      userinfo: { enabled: true },
+      rpInitiatedLogout: { enabled: false },
+      pushedAuthorizationRequests: { enabled: false },
+      dPoP: { enabled: false },
+    },
+    // A plain page (no inline style, nothing fetched) for errors shown instead of redirecting, e.g. a bad redirect_uri.
+    async renderError(ctx: { type: string; body: string }, out: Record<string, string>) {
+      ctx.type = "html";
+      const escape = (value: unknown) => String(value ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+      ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign-in error</title></head><body><main><h1>Sign-in error</h1><p>${escape(out.error)}: ${escape(out.error_description)}</p></main></body></html>`;
+    },
+    interactions: { url: async (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
+  });
+  provider.proxy = config.trustProxy !== false;
+
+  // Secrets are stored hashed (clients.ts), so the stored "client_secret" is a hash and the comparison hashes
+  // what the client sent. oidc-provider has no hook for this; its one comparison method is replaced. HS*
+  // algorithms (the only other use of the secret) are disabled above.
+  provider.Client.prototype.compareClientSecret = async function compareClientSecret(this: { clientSecret?: string }, actual: string) {
+    return secretMatches(actual, this.clientSecret ?? null);
+  };
+  return provider;
+}
+
+export interface MintInput {
+  clientId: string;
+  sub: string;
+  redirectUri: string;
+  scope: string;
+  nonce?: string | null;
+  codeChallenge?: string | null;
+  codeChallengeMethod?: string | null;
+}
+
+/** An authorization code minted by oidc-provider (stored through the adapter) for a login proven by signature. */
+export async function mintCode(provider: Provider, input: MintInput): Promise<string> {
+  const client = await provider.Client.find(input.clientId);
+  if (!client) throw new Error(`client ${input.clientId} vanished during the login`);
+  const grant = new provider.Grant({ accountId: input.sub, clientId: input.clientId });
+  grant.addOIDCScope(input.scope);
+  grant.addOIDCClaims(["sub", "address"]);
+  const grantId: string = await grant.save();
+  const code = new provider.AuthorizationCode({
+    client,
+    grantId,
+    accountId: input.sub,
+    redirectUri: input.redirectUri,
+    scope: input.scope,
+    authTime: Math.floor(Date.now() / 1000),
+    expiresWithSession: false,
+    ...(input.nonce ? { nonce: input.nonce } : {}),
+    ...(input.codeChallenge ? { codeChallenge: input.codeChallenge, codeChallengeMethod: input.codeChallengeMethod ?? "S256" } : {}),
+  });
+  return code.save();
+}

@@ -1,0 +1,80 @@
+import { expect } from "chai";
+import { Wallet } from "ethers";
+import type { TestApp } from "../../helpers/app";
+import { sharedNode } from "../../helpers/chain";
+import type { TestDatabase } from "../../helpers/database";
+import { getJson, postForm, postJson, runScript, scriptDatabase, startLoginApp } from "./helpers";
+
+const run = (args: string[], env: Record<string, string>) => runScript("client", args, env);
+
+describe("npm run client", function () {
+  this.timeout(120_000);
+  let database: TestDatabase;
+  let env: Record<string, string>;
+  let cleanup: () => Promise<void>;
+
+  before(async function () {
+    ({ database, env, cleanup } = await scriptDatabase());
+  });
+  after(async () => cleanup?.());
+
+  it("adds a confidential client whose secret, printed once, works at the token endpoint and is stored only hashed", async function () {
+    const added = await run(["add", "--name", "Script RP", "--redirect-uri", "https://rp.example/cb", "--redirect-uri", "https://rp.example/cb2", "--json"], env);
+    expect(added.code, added.stderr).to.equal(0);
+    const client = JSON.parse(added.stdout);
+    expect(client).to.include({ name: "Script RP", public: false });
+    expect(client.client_secret).to.match(/^[A-Za-z0-9_-]{43}$/);
+    expect(client.redirect_uris).to.deep.equal(["https://rp.example/cb", "https://rp.example/cb2"]);
+
+    const listed = await run(["list", "--json"], env);
+    expect(listed.code, listed.stderr).to.equal(0);
+    expect(listed.stdout).to.not.include(client.client_secret);
+    expect(JSON.parse(listed.stdout).map((c: { client_id: string }) => c.client_id)).to.include(client.client_id);
+
+    const t: TestApp = await startLoginApp((await sharedNode()).url, { database });
+    try {
+      const { rows } = await t.app.db.query<{ secret_hash: string }>("SELECT secret_hash FROM login_clients WHERE id = $1", [client.client_id]);
+      expect(rows[0].secret_hash).to.match(/^sha256\$[0-9a-f]{64}$/);
+      expect(JSON.stringify(rows)).to.not.include(client.client_secret);
+
+      const wallet = Wallet.createRandom();
+      const query = new URLSearchParams({ client_id: client.client_id, redirect_uri: "https://rp.example/cb2", response_type: "code", scope: "openid", address: wallet.address });
+      const { body } = await getJson(`${t.url}/api/authorize?${query}`);
+      expect(body.message).to.include("Script RP");
+      const login = await postJson(`${t.url}/api/login`, { address: wallet.address, signature: await wallet.signMessage(body.message), client_id: client.client_id });
+      const token = await postForm(`${t.url}/api/token`, { grant_type: "authorization_code", code: login.body.code, redirect_uri: "https://rp.example/cb2", client_id: client.client_id, client_secret: client.client_secret });
+      expect(token.status, JSON.stringify(token.body)).to.equal(200);
+    } finally {
+      await t.close();
+    }
+
+    const removed = await run(["remove", client.client_id], env);
+    expect(removed.code, removed.stderr).to.equal(0);
+    expect(JSON.parse((await run(["list", "--json"], env)).stdout).map((c: { client_id: string }) => c.client_id)).to.not.include(client.client_id);
+    expect((await run(["remove", client.client_id], env)).code).to.equal(1);
+  });
+
+  it("adds a public client without a secret", async function () {
+    const added = await run(["add", "--name", "SPA", "--redirect-uri", "http://localhost:5173/cb", "--public"], env);
+    expect(added.code, added.stderr).to.equal(0);
+    expect(added.stdout).to.include("public client").and.include("PKCE").and.not.include("client_secret");
+  });
+
+  it("refuses bad input with a message and exit code 2", async function () {
+    for (const args of [
+      [],
+      ["frobnicate"],
+      ["add", "--redirect-uri", "https://a.example/cb"],
+      ["add", "--name", "x"],
+      ["add", "--name", "x", "--redirect-uri", "not a url"],
+      ["add", "--name", "x", "--redirect-uri", "https://a.example/cb#frag"],
+      ["add", "--name", "two\nlines", "--redirect-uri", "https://a.example/cb"],
+      ["add", "--name", "x", "--redirect-uri", "https://a.example/cb", "--bogus"],
+      ["remove"],
+    ]) {
+      const result = await run(args, env);
+      expect(result.code, args.join(" ")).to.equal(2);
+      expect(result.stderr, args.join(" ")).to.match(/^client: /);
+    }
+  });
+});

@@ -1,0 +1,119 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { addClient } from "../../../server/auth/clients";
+import type { DatabaseConfig } from "../../../server/config";
+import { openDatabase, type Database } from "../../../server/db/database";
+import { startTestApp, type TestApp, type TestAppOptions } from "../../helpers/app";
+import { createTestDatabase, type TestDatabase } from "../../helpers/database";
+
+const ROOT = path.resolve(__dirname, "..", "..", "..");
+
+/** Runs `scripts/<script>.ts` as `npm run` does, in its own process. */
+export function runScript(script: string, args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ["-r", "ts-node/register/transpile-only", `scripts/${script}.ts`, ...args], { cwd: ROOT, env: { ...process.env, ...env } }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+/**
+ * A database that scripts (other processes) and the service share: the test's PostgreSQL database, or a PGlite
+ * directory (PGlite is one process at a time, so the service must be closed while a script runs).
+ */
+export async function scriptDatabase(): Promise<{ database: TestDatabase; env: Record<string, string>; cleanup(): Promise<void> }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "login-"));
+  if (process.env.DATABASE_URL) {
+    const database = await createTestDatabase();
+    return {
+      database,
+      env: { DATABASE_URL: (database.config as { url: string }).url },
+      cleanup: async () => {
+        await database.drop();
+        fs.rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const config: DatabaseConfig = { kind: "pglite", dataDir: path.join(dir, "pglite") };
+  let opened: Database | undefined;
+  const database: TestDatabase = {
+    kind: "pglite",
+    config,
+    appOptions: async () => ({ database: config }),
+    open: async () => (opened = await openDatabase(config)),
+    drop: async () => opened?.close(),
+  };
+  return {
+    database,
+    env: { DATA_DIR: dir, DATABASE_URL: "" },
+    cleanup: async () => {
+      await opened?.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A port free right now, so the app's ISSUER can name it before the app listens (issuers must match URLs). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The service with the login plugin, its issuer being its own URL, contract wallets asked on the local node. */
+export async function startLoginApp(nodeUrl: string, options: TestAppOptions = {}): Promise<TestApp> {
+  const port = await freePort();
+  return startTestApp({
+    ...options,
+    port,
+    env: {
+      RPC_URL_LOCALHOST: nodeUrl,
+      DEFAULT_NETWORK: "localhost",
+      ISSUER: `http://127.0.0.1:${port}`,
+      LOGIN_RATE_LIMIT: "100000",
+      ...options.env,
+    },
+  });
+}
+
+export interface RegisteredClient {
+  id: string;
+  secret?: string;
+  redirectUri: string;
+  name: string;
+}
+
+export async function registerClient(t: TestApp, options: { name?: string; redirectUris?: string[]; public?: boolean } = {}): Promise<RegisteredClient> {
+  const redirectUris = options.redirectUris ?? ["https://rp.example/callback"];
+  const name = options.name ?? "Example RP";
+  const { client, secret } = await addClient(t.app.db, { name, redirectUris, public: options.public ?? false });
+  return { id: client.id, secret, redirectUri: redirectUris[0], name };
+}
+
+export async function getJson(url: string, init?: RequestInit) {
+  const response = await fetch(url, init);
+  const text = await response.text();
+  let body: any;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = text;
+  }
+  return { status: response.status, headers: response.headers, body };
+}
+
+export async function postJson(url: string, payload: unknown) {
+  return getJson(url, { method: "POST", headers: { "content-type": "application/json" }, body: typeof payload === "string" ? payload : JSON.stringify(payload) });
+}
+
+export async function postForm(url: string, form: Record<string, string>, headers: Record<string, string> = {}) {
+  return getJson(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", ...headers }, body: new URLSearchParams(form).toString() });
+}

@@ -1,0 +1,226 @@
+import { expect } from "chai";
+import { getBytes, Wallet } from "ethers";
+import * as oidc from "openid-client";
+import { chromium, type Browser, type Page } from "playwright-core";
+import type { TestApp } from "../../helpers/app";
+import { providerFor, sharedNode } from "../../helpers/chain";
+import { deployTestSigners, type TestSigner } from "../../helpers/signers";
+import { getJson, registerClient, startLoginApp, type RegisteredClient } from "./helpers";
+
+// Functions below run in the page (tsconfig has no DOM library): these name its globals for the type checker.
+declare const window: any;
+declare const document: any;
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const RP = "https://rp.example";
+
+/**
+ * A test EIP-1193 wallet injected into the page before its scripts run. It announces itself through EIP-6963 (or
+ * only sets window.ethereum) and forwards personal_sign to `__testSign`, exposed by the test, which signs with a
+ * real key in Node.
+ */
+function injectWallet(page: Page, options: { address: string; chainId: number; mode: "eip6963" | "window.ethereum" | "none"; name?: string }) {
+  return page.addInitScript((o) => {
+    if (o.mode === "none") return;
+    const provider = {
+      async request({ method, params }: { method: string; params?: unknown[] }) {
+        if (method === "eth_requestAccounts" || method === "eth_accounts") return [o.address];
+        if (method === "eth_chainId") return `0x${o.chainId.toString(16)}`;
+        if (method === "personal_sign") return (window as any).__testSign((params as string[])[0], (params as string[])[1]);
+        throw Object.assign(new Error(`unsupported ${method}`), { code: 4200 });
+      },
+      on() {},
+      removeListener() {},
+    };
+    if (o.mode === "window.ethereum") {
+      (window as any).ethereum = provider;
+      return;
+    }
+    const info = { uuid: "8f6c9a3e-1d2b-4c5d-9e8f-0a1b2c3d4e5f", name: o.name ?? "Test Wallet", icon: "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg'/%3E", rdns: "org.example.testwallet" };
+    const announce = () => window.dispatchEvent(new CustomEvent("eip6963:announceProvider", { detail: Object.freeze({ info, provider }) }));
+    window.addEventListener("eip6963:requestProvider", announce);
+    announce();
+  }, options);
+}
+
+describe("hosted login page (headless Chromium)", function () {
+  this.timeout(120_000);
+  let t: TestApp;
+  let browser: Browser;
+  let client: RegisteredClient;
+  let wallet1271: TestSigner;
+
+  before(async function () {
+    const nodeUrl = (await sharedNode()).url;
+    const provider = providerFor(nodeUrl);
+    wallet1271 = (await deployTestSigners(await provider.getSigner(0))).single;
+    provider.destroy();
+    t = await startLoginApp(nodeUrl);
+    client = await registerClient(t, { name: "Browser RP", redirectUris: [`${RP}/callback`] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    });
+  });
+  after(async function () {
+    await browser?.close();
+    await t?.close();
+  });
+
+  async function relyingParty(extra: Record<string, string> = {}) {
+    const config = await oidc.discovery(new URL(t.config.issuer), client.id, undefined, oidc.ClientSecretPost(client.secret!), { execute: [oidc.allowInsecureRequests] });
+    const verifier = oidc.randomPKCECodeVerifier();
+    const nonce = oidc.randomNonce();
+    const state = oidc.randomState();
+    const url = oidc.buildAuthorizationUrl(config, {
+      redirect_uri: client.redirectUri,
+      scope: "openid",
+      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: "S256",
+      nonce,
+      state,
+      ...extra,
+    });
+    return { config, verifier, nonce, state, url };
+  }
+
+  /** A browser context whose wallet signs with `sign`; the RP's callback is answered locally (no network). */
+  async function openPage(wallet: { address: string; sign(hex: string): Promise<string> }, mode: "eip6963" | "window.ethereum" | "none", locale = "en-US") {
+    const context = await browser.newContext({ locale });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+    page.on("console", (message) => {
+      if (message.type() === "error") errors.push(message.text());
+    });
+    await page.exposeFunction("__testSign", (hex: string) => wallet.sign(hex));
+    await injectWallet(page, { address: wallet.address, chainId: 31337, mode });
+    await page.route(`${RP}/**`, (route) => route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><title>RP</title>" }));
+    return { page, context, errors };
+  }
+
+  async function logIn(wallet: { address: string; sign(hex: string): Promise<string> }, mode: "eip6963" | "window.ethereum", buttonName: RegExp) {
+    const rp = await relyingParty();
+    const { page, context, errors } = await openPage(wallet, mode);
+    try {
+      await page.goto(rp.url.href);
+      expect(page.url()).to.match(/\/interaction\/[\w-]+$/);
+      await page.getByRole("button", { name: buttonName }).click();
+      await page.waitForURL(`${RP}/callback?**`, { timeout: 30_000 });
+      const tokens = await oidc.authorizationCodeGrant(rp.config, new URL(page.url()), { pkceCodeVerifier: rp.verifier, expectedNonce: rp.nonce, expectedState: rp.state, idTokenExpected: true });
+      const claims = tokens.claims()!;
+      const info = await oidc.fetchUserInfo(rp.config, tokens.access_token, claims.sub);
+      expect(errors, errors.join("\n")).to.deep.equal([]);
+      return { claims, info };
+    } finally {
+      await context.close();
+    }
+  }
+
+  it("logs an EOA in through an EIP-6963 wallet and sends the browser back to the relying party with the code", async function () {
+    const key = Wallet.createRandom();
+    const { claims, info } = await logIn({ address: key.address, sign: (hex) => key.signMessage(getBytes(hex)) }, "eip6963", /Sign in with Test Wallet/);
+    expect(claims.sub).to.equal(key.address.toLowerCase());
+    expect(info.address).to.equal(key.address);
+  });
+
+  it("logs an EIP-1271 wallet in through window.ethereum (a wallet without EIP-6963)", async function () {
+    const { claims } = await logIn({ address: wallet1271.address, sign: (hex) => wallet1271.sign(getBytes(hex) as unknown as string) }, "window.ethereum", /Sign in with browser wallet/);
+    expect(claims.sub).to.equal(`eip155:31337:${wallet1271.address.toLowerCase()}`);
+  });
+
+  it("is served with a strict CSP and no inline script or style", async function () {
+    const rp = await relyingParty();
+    const { page, context } = await openPage({ address: Wallet.createRandom().address, sign: async () => "0x" }, "eip6963");
+    try {
+      const response = await page.goto(rp.url.href);
+      const csp = (await response!.allHeaders())["content-security-policy"];
+      expect(csp).to.include("default-src 'none'").and.include("script-src 'self'").and.not.include("unsafe-inline");
+      const html = await response!.text();
+      expect(html).to.not.match(/<script(?![^>]*\bsrc=)/);
+      expect(html).to.not.match(/\sstyle=|<style/);
+      expect(html).to.not.match(/\son[a-z]+=/);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("speaks Japanese to a Japanese browser and says so when no wallet is found", async function () {
+    const rp = await relyingParty();
+    const { page, context } = await openPage({ address: Wallet.createRandom().address, sign: async () => "0x" }, "none", "ja-JP");
+    try {
+      await page.goto(rp.url.href);
+      expect(await page.getAttribute("html", "lang")).to.equal("ja");
+      expect(await page.getByRole("heading", { level: 1 }).textContent()).to.equal("ウォレットでログイン");
+      await page.waitForFunction(() => document.getElementById("status")?.textContent?.includes("見つかりません"));
+      expect(await page.getByRole("status").textContent()).to.include("ウォレットが見つかりません");
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("takes ui_locales=ja from the authorization request, and signs a message in Japanese context", async function () {
+    const rp = await relyingParty({ ui_locales: "ja" });
+    const key = Wallet.createRandom();
+    const { page, context } = await openPage({ address: key.address, sign: (hex) => key.signMessage(getBytes(hex)) }, "eip6963");
+    try {
+      await page.goto(rp.url.href);
+      await page.getByRole("button", { name: "Test Wallet でログイン" }).click();
+      await page.waitForURL(`${RP}/callback?**`);
+      expect(new URL(page.url()).searchParams.get("code")).to.be.a("string");
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("shows an error page, not a login, when the interaction cookie is missing (the link was opened elsewhere)", async function () {
+    const rp = await relyingParty();
+    const first = await fetch(rp.url, { redirect: "manual" });
+    const location = first.headers.get("location")!;
+    const { status, body } = await getJson(`${t.url}${location}`);
+    expect(status).to.equal(400);
+    expect(body).to.include("expired").and.not.include("data-request");
+  });
+
+  it("refuses a response_mode other than query with an error page", async function () {
+    const rp = await relyingParty({ response_mode: "fragment" });
+    const { page, context } = await openPage({ address: Wallet.createRandom().address, sign: async () => "0x" }, "eip6963");
+    try {
+      const response = await page.goto(rp.url.href);
+      expect(response!.status()).to.equal(400);
+      expect(await page.getByRole("alert").textContent()).to.include("response_mode=fragment");
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("shows the wallet's refusal and lets the user try again", async function () {
+    const rp = await relyingParty();
+    const key = Wallet.createRandom();
+    let refuse = true;
+    const { page, context } = await openPage(
+      {
+        address: key.address,
+        sign: async (hex) => {
+          if (refuse) {
+            refuse = false;
+            return "0x1234";
+          }
+          return key.signMessage(getBytes(hex));
+        },
+      },
+      "eip6963",
+    );
+    try {
+      await page.goto(rp.url.href);
+      const button = page.getByRole("button", { name: /Sign in with Test Wallet/ });
+      await button.click();
+      await page.waitForFunction(() => document.getElementById("status")?.classList.contains("error"));
+      expect(await page.getByRole("status").textContent()).to.include("Sign-in failed");
+      await button.click();
+      await page.waitForURL(`${RP}/callback?**`);
+    } finally {
+      await context.close();
+    }
+  });
+});

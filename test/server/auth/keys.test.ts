@@ -1,0 +1,80 @@
+import { expect } from "chai";
+import { Wallet } from "ethers";
+import { decodeProtectedHeader } from "jose";
+import type { TestApp } from "../../helpers/app";
+import { sharedNode } from "../../helpers/chain";
+import type { TestDatabase } from "../../helpers/database";
+import { getJson, postForm, postJson, registerClient, runScript, scriptDatabase, startLoginApp } from "./helpers";
+
+/** Key rotation as the README describes it, with `npm run login-keys` as a real process between restarts. */
+describe("npm run login-keys (signing key rotation)", function () {
+  this.timeout(180_000);
+  let database: TestDatabase;
+  let env: Record<string, string>;
+  let cleanup: () => Promise<void>;
+  let nodeUrl: string;
+
+  before(async function () {
+    nodeUrl = (await sharedNode()).url;
+    ({ database, env, cleanup } = await scriptDatabase());
+  });
+  after(async () => cleanup?.());
+
+  const keys = (args: string[]) => runScript("login-keys", args, env);
+
+  /** Starts an instance, reads its published kids and the kid that signs an ID token, and stops it. */
+  async function observe(): Promise<{ published: string[]; signing: string }> {
+    const t: TestApp = await startLoginApp(nodeUrl, { database });
+    try {
+      const client = await registerClient(t);
+      const wallet = Wallet.createRandom();
+      const query = new URLSearchParams({ client_id: client.id, redirect_uri: client.redirectUri, response_type: "code", scope: "openid", address: wallet.address });
+      const { body } = await getJson(`${t.url}/api/authorize?${query}`);
+      const login = await postJson(`${t.url}/api/login`, { address: wallet.address, signature: await wallet.signMessage(body.message), client_id: client.id });
+      const token = await postForm(`${t.url}/token`, { grant_type: "authorization_code", code: login.body.code, redirect_uri: client.redirectUri, client_id: client.id, client_secret: client.secret! });
+      const jwks = (await getJson(`${t.url}/jwks`)).body.keys.map((k: { kid: string }) => k.kid).sort();
+      const x509 = Object.keys((await getJson(`${t.url}/api/metadata/x509`)).body).sort();
+      expect(x509).to.deep.equal(jwks);
+      return { published: jwks, signing: decodeProtectedHeader(token.body.id_token).kid! };
+    } finally {
+      await t.close();
+    }
+  }
+
+  it("stages, activates and retires a key without an instance ever signing with an unpublished key", async function () {
+    const first = await observe();
+    expect(first.published).to.deep.equal([first.signing]);
+    const listed = await keys(["list"]);
+    expect(listed.code, listed.stderr).to.equal(0);
+    expect(listed.stdout).to.match(new RegExp(`^${first.signing}\\s+active`, "m"));
+
+    const added = await keys(["add", "--staged"]);
+    expect(added.code, added.stderr).to.equal(0);
+    const second = added.stdout.split(/\s+/)[0];
+    const staged = await observe();
+    expect(staged.published).to.deep.equal([first.signing, second].sort());
+    expect(staged.signing).to.equal(first.signing);
+
+    expect((await keys(["activate", second])).code).to.equal(0);
+    const activated = await observe();
+    expect(activated.signing).to.equal(second);
+    expect(activated.published).to.deep.equal([first.signing, second].sort());
+
+    expect((await keys(["retire", first.signing])).code).to.equal(0);
+    const retired = await observe();
+    expect(retired).to.deep.equal({ published: [second], signing: second });
+
+    const last = await keys(["retire", second]);
+    expect(last.code).to.equal(1);
+    expect(last.stderr).to.include("only active key");
+    expect((await keys(["retire", "no-such-kid"])).code).to.equal(1);
+  });
+
+  it("refuses bad input with exit code 2", async function () {
+    for (const args of [[], ["spin"], ["activate"], ["retire", "a", "b"], ["add", "extra"], ["add", "--bogus"]]) {
+      const result = await keys(args);
+      expect(result.code, args.join(" ")).to.equal(2);
+      expect(result.stderr).to.match(/^login-keys: /);
+    }
+  });
+});

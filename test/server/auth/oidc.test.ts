@@ -1,0 +1,272 @@
+import { createHash, randomBytes } from "node:crypto";
+import { expect } from "chai";
+import { Wallet } from "ethers";
+import { decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, importSPKI, jwtVerify } from "jose";
+import type { TestApp } from "../../helpers/app";
+import { sharedNode } from "../../helpers/chain";
+import { getJson, postForm, postJson, registerClient, startLoginApp, type RegisteredClient } from "./helpers";
+
+describe("OIDC engine (oidc-provider on our database)", function () {
+  let t: TestApp;
+  let nodeUrl: string;
+  let client: RegisteredClient;
+  let other: RegisteredClient;
+  let spa: RegisteredClient;
+
+  before(async function () {
+    nodeUrl = (await sharedNode()).url;
+    t = await startLoginApp(nodeUrl);
+    client = await registerClient(t, { name: "Confidential RP" });
+    other = await registerClient(t, { name: "Other RP", redirectUris: ["https://rp.example/callback"] });
+    spa = await registerClient(t, { name: "SPA", redirectUris: ["http://localhost:5173/cb"], public: true });
+  });
+  after(async () => t?.close());
+
+  const pkcePair = () => {
+    const verifier = randomBytes(32).toString("base64url");
+    return { verifier, challenge: createHash("sha256").update(verifier).digest("base64url") };
+  };
+
+  /** Logs a fresh EOA in through the JSON API; returns the code. */
+  async function codeFor(c: RegisteredClient, extra: Record<string, string> = {}, wallet = Wallet.createRandom()) {
+    const query = new URLSearchParams({ client_id: c.id, redirect_uri: c.redirectUri, response_type: "code", scope: "openid", address: wallet.address, ...extra });
+    const { body } = await getJson(`${t.url}/api/authorize?${query}`);
+    const answer = await postJson(`${t.url}/api/login`, { address: wallet.address, signature: await wallet.signMessage(body.message), client_id: c.id });
+    expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
+    return { code: answer.body.code as string, wallet };
+  }
+  const exchange = (form: Record<string, string>, headers: Record<string, string> = {}, path = "/token") => postForm(`${t.url}${path}`, form, headers);
+  const codeForm = (c: RegisteredClient, code: string, extra: Record<string, string> = {}) => ({
+    grant_type: "authorization_code",
+    code,
+    redirect_uri: c.redirectUri,
+    client_id: c.id,
+    ...(c.secret ? { client_secret: c.secret } : {}),
+    ...extra,
+  });
+  const basic = (id: string, secret: string) => ({ authorization: `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString("base64")}` });
+  const userinfo = (accessToken: string) => getJson(`${t.url}/userinfo`, { headers: { authorization: `Bearer ${accessToken}` } });
+
+  describe("discovery and keys", function () {
+    it("publishes the endpoints, code flow only, PKCE S256 only and the three client authentication methods", async function () {
+      const { status, body } = await getJson(`${t.url}/.well-known/openid-configuration`);
+      expect(status).to.equal(200);
+      expect(body).to.include({
+        issuer: t.config.issuer,
+        authorization_endpoint: `${t.config.issuer}/authorize`,
+        token_endpoint: `${t.config.issuer}/token`,
+        userinfo_endpoint: `${t.config.issuer}/userinfo`,
+        jwks_uri: `${t.config.issuer}/jwks`,
+      });
+      expect(body.response_types_supported).to.deep.equal(["code"]);
+      expect(body.code_challenge_methods_supported).to.deep.equal(["S256"]);
+      expect(body.token_endpoint_auth_methods_supported).to.have.members(["client_secret_basic", "client_secret_post", "none"]);
+      expect(body.id_token_signing_alg_values_supported).to.deep.equal(["RS256"]);
+    });
+
+    it("signs ID tokens with an RS256 key published in the JWKS and at /api/metadata/x509", async function () {
+      const { code } = await codeFor(client, { nonce: "n" });
+      const tokens = (await exchange(codeForm(client, code))).body;
+      const { kid, alg } = decodeProtectedHeader(tokens.id_token);
+      expect(alg).to.equal("RS256");
+      const jwks = (await getJson(`${t.url}/jwks`)).body;
+      expect(jwks.keys.map((k: { kid: string }) => k.kid)).to.include(kid);
+      expect(jwks.keys.every((k: Record<string, unknown>) => k.d === undefined)).to.equal(true);
+      const pems = (await getJson(`${t.url}/api/metadata/x509`)).body;
+      expect(Object.keys(pems)).to.deep.equal([kid]);
+      const { payload } = await jwtVerify(tokens.id_token, await importSPKI(pems[kid as string], "RS256"), { issuer: t.config.issuer, audience: client.id });
+      expect(payload.nonce).to.equal("n");
+    });
+
+    it("keeps its keys in the database: a second instance publishes the same ones", async function () {
+      const second = await startLoginApp(nodeUrl, { database: t.database });
+      try {
+        expect((await getJson(`${second.url}/api/metadata/x509`)).body).to.deep.equal((await getJson(`${t.url}/api/metadata/x509`)).body);
+      } finally {
+        await second.close();
+      }
+    });
+
+    it("signs with the keys of OIDC_JWKS when given", async function () {
+      const { privateKey } = await generateKeyPair("RS256", { extractable: true });
+      const jwk = { ...(await exportJWK(privateKey)), kid: "env-key-1" };
+      const app = await startLoginApp(nodeUrl, { env: { OIDC_JWKS: JSON.stringify({ keys: [jwk] }) } });
+      try {
+        expect(Object.keys((await getJson(`${app.url}/api/metadata/x509`)).body)).to.deep.equal(["env-key-1"]);
+      } finally {
+        await app.close();
+      }
+    });
+  });
+
+  describe("token endpoint", function () {
+    it("takes client_secret_post and client_secret_basic, on /token and /api/token", async function () {
+      for (const path of ["/token", "/api/token"]) {
+        const post = await exchange(codeForm(client, (await codeFor(client)).code), {}, path);
+        expect(post.status, JSON.stringify(post.body)).to.equal(200);
+        expect(post.body).to.include.keys("access_token", "token_type", "expires_in", "refresh_token", "id_token");
+        const { code } = await codeFor(client);
+        const viaBasic = await exchange({ grant_type: "authorization_code", code, redirect_uri: client.redirectUri }, basic(client.id, client.secret!), path);
+        expect(viaBasic.status, JSON.stringify(viaBasic.body)).to.equal(200);
+      }
+    });
+
+    it("refuses a wrong secret, no secret, the stored hash as a secret, and secrets both in a header and the body (RFC 6749 errors)", async function () {
+      const { rows } = await t.app.db.query<{ secret_hash: string }>("SELECT secret_hash FROM login_clients WHERE id = $1", [client.id]);
+      for (const secret of ["wrong", rows[0].secret_hash, ""]) {
+        const answer = await exchange(codeForm(client, (await codeFor(client)).code, { client_secret: secret }));
+        expect(answer.status, secret).to.be.oneOf([400, 401]);
+        expect(answer.body.error).to.be.oneOf(["invalid_client", "invalid_request"]);
+        expect(answer.body.error_description).to.be.a("string");
+      }
+      const { code } = await codeFor(client);
+      const both = await exchange(codeForm(client, code), basic(client.id, client.secret!));
+      expect(both.status).to.equal(400);
+      expect(both.body.error).to.equal("invalid_request");
+      // Refused requests did not use the code up.
+      expect((await exchange(codeForm(client, code))).status).to.equal(200);
+    });
+
+    it("keeps codes at most 60 seconds and refuses an expired one", async function () {
+      const { code } = await codeFor(client);
+      const { rows } = await t.app.db.query<{ payload: { exp: number; iat: number } }>("SELECT payload FROM oidc_payloads WHERE kind = 'AuthorizationCode' AND id = $1", [code]);
+      expect(rows[0].payload.exp - rows[0].payload.iat).to.be.at.most(60);
+      await t.app.db.query("UPDATE oidc_payloads SET payload = jsonb_set(payload, '{exp}', to_jsonb(extract(epoch FROM now())::int - 1)) WHERE kind = 'AuthorizationCode' AND id = $1", [code]);
+      const answer = await exchange(codeForm(client, code));
+      expect(answer.status).to.equal(400);
+      expect(answer.body.error).to.equal("invalid_grant");
+    });
+
+    it("refuses a reused code and revokes the tokens issued from it", async function () {
+      const { code } = await codeFor(client);
+      const first = await exchange(codeForm(client, code));
+      expect(first.status).to.equal(200);
+      expect((await userinfo(first.body.access_token)).status).to.equal(200);
+      const second = await exchange(codeForm(client, code));
+      expect(second.status).to.equal(400);
+      expect(second.body.error).to.equal("invalid_grant");
+      expect((await userinfo(first.body.access_token)).status).to.equal(401);
+      const refresh = await exchange({ grant_type: "refresh_token", refresh_token: first.body.refresh_token, client_id: client.id, client_secret: client.secret! });
+      expect(refresh.status).to.equal(400);
+      expect(refresh.body.error).to.equal("invalid_grant");
+    });
+
+    it("binds the code to its client and redirect_uri", async function () {
+      const { code } = await codeFor(client);
+      const otherClient = await exchange(codeForm(other, code));
+      expect(otherClient.status).to.equal(400);
+      expect(otherClient.body.error).to.equal("invalid_grant");
+      const otherUri = await exchange(codeForm(client, code, { redirect_uri: "https://rp.example/callback/" }));
+      expect(otherUri.body.error).to.equal("invalid_grant");
+      const noUri = await exchange({ grant_type: "authorization_code", code, client_id: client.id, client_secret: client.secret! });
+      expect(noUri.status).to.equal(400);
+      expect(noUri.body.error).to.equal("invalid_request");
+    });
+
+    it("lets a public client in with PKCE and no secret; refuses a wrong or missing verifier", async function () {
+      const pkce = pkcePair();
+      const pkceParams = { code_challenge: pkce.challenge, code_challenge_method: "S256" };
+      const ok = await exchange(codeForm(spa, (await codeFor(spa, pkceParams)).code, { code_verifier: pkce.verifier }));
+      expect(ok.status, JSON.stringify(ok.body)).to.equal(200);
+      const wrong = await exchange(codeForm(spa, (await codeFor(spa, pkceParams)).code, { code_verifier: pkcePair().verifier }));
+      expect(wrong.body.error).to.equal("invalid_grant");
+      const missing = await exchange(codeForm(spa, (await codeFor(spa, pkceParams)).code));
+      expect(missing.body.error).to.equal("invalid_grant");
+    });
+
+    it("refuses a verifier sent for a code that had no challenge", async function () {
+      const { code } = await codeFor(client);
+      const answer = await exchange(codeForm(client, code, { code_verifier: pkcePair().verifier }));
+      expect(answer.status).to.equal(400);
+      expect(answer.body.error).to.equal("invalid_grant");
+    });
+
+    it("refreshes tokens (refresh_token grant) on /api/token", async function () {
+      const { code, wallet } = await codeFor(client);
+      const first = (await exchange(codeForm(client, code), {}, "/api/token")).body;
+      const refreshed = await exchange({ grant_type: "refresh_token", refresh_token: first.refresh_token, client_id: client.id, client_secret: client.secret! }, {}, "/api/token");
+      expect(refreshed.status, JSON.stringify(refreshed.body)).to.equal(200);
+      expect(refreshed.body.access_token).to.not.equal(first.access_token);
+      expect(decodeJwt(refreshed.body.id_token).sub).to.equal(wallet.address.toLowerCase());
+    });
+
+    it("answers malformed token requests with RFC 6749 errors, never a 5xx", async function () {
+      const cases: Array<[string, RequestInit]> = [
+        ["JSON body", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ grant_type: "authorization_code" }) }],
+        ["malformed JSON", { method: "POST", headers: { "content-type": "application/json" }, body: "{" }],
+        ["text/plain", { method: "POST", headers: { "content-type": "text/plain" }, body: "grant_type=x" }],
+        ["empty form", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "" }],
+        ["no grant_type", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: `client_id=${client.id}&client_secret=${client.secret}` }],
+        ["unknown grant_type", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: `grant_type=password&client_id=${client.id}&client_secret=${client.secret}` }],
+        ["garbage Basic header", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", authorization: "Basic !!!" }, body: "grant_type=authorization_code" }],
+        ["Basic without colon", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${Buffer.from("abc").toString("base64")}` }, body: "grant_type=authorization_code" }],
+        ["Basic with bad percent-encoding", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${Buffer.from("%zz:%zz").toString("base64")}` }, body: "grant_type=authorization_code" }],
+        ["repeated parameter", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: `grant_type=authorization_code&grant_type=authorization_code&client_id=${client.id}` }],
+        ["unknown code", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(codeForm(client, "nope")).toString() }],
+        ["unknown client", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "grant_type=authorization_code&code=x&redirect_uri=x&client_id=nope&client_secret=x" }],
+      ];
+      for (const path of ["/token", "/api/token"]) {
+        for (const [what, init] of cases) {
+          const response = await fetch(`${t.url}${path}`, init);
+          const body = (await response.json()) as any;
+          expect(response.status, `${path} ${what}: ${JSON.stringify(body)}`).to.be.within(400, 499);
+          expect(body.error, what).to.be.a("string").and.match(/^[a-z_]+$/);
+          expect(body.error_description, what).to.be.a("string");
+        }
+      }
+    });
+  });
+
+  describe("revocation", function () {
+    it("revokes an access token (RFC 7009), authenticated like the token endpoint", async function () {
+      const { code } = await codeFor(client);
+      const tokens = (await exchange(codeForm(client, code))).body;
+      expect((await userinfo(tokens.access_token)).status).to.equal(200);
+      // Another client cannot revoke it (RFC 7009 answers 200 all the same).
+      expect((await exchange({ token: tokens.access_token }, basic(other.id, other.secret!), "/token/revocation")).status).to.equal(200);
+      expect((await userinfo(tokens.access_token)).status).to.equal(200);
+      const revoked = await exchange({ token: tokens.access_token }, basic(client.id, client.secret!), "/token/revocation");
+      expect(revoked.status, JSON.stringify(revoked.body)).to.equal(200);
+      expect((await userinfo(tokens.access_token)).status).to.equal(401);
+      const wrongSecret = await exchange({ token: tokens.refresh_token, client_id: client.id, client_secret: "nope" }, {}, "/token/revocation");
+      expect(wrongSecret.status).to.equal(401);
+      expect(wrongSecret.body.error).to.equal("invalid_client");
+    });
+  });
+
+  describe("userinfo", function () {
+    it("answers sub and the checksummed address", async function () {
+      const { code, wallet } = await codeFor(client);
+      const tokens = (await exchange(codeForm(client, code))).body;
+      const answer = await userinfo(tokens.access_token);
+      expect(answer.body).to.deep.equal({ sub: wallet.address.toLowerCase(), address: wallet.address });
+    });
+    it("refuses a bad token with 401", async function () {
+      expect((await userinfo("nope")).status).to.equal(401);
+    });
+  });
+
+  describe("authorization endpoint", function () {
+    it("sends a browser with a valid request to the hosted page", async function () {
+      const query = new URLSearchParams({ client_id: client.id, redirect_uri: client.redirectUri, response_type: "code", scope: "openid" });
+      const response = await fetch(`${t.url}/authorize?${query}`, { redirect: "manual" });
+      expect(response.status).to.be.oneOf([302, 303]);
+      expect(response.headers.get("location")).to.match(/^\/interaction\/[\w-]+$/);
+    });
+    it("shows an error, never a redirect, for an unregistered redirect_uri", async function () {
+      const query = new URLSearchParams({ client_id: client.id, redirect_uri: "https://evil.example/cb", response_type: "code", scope: "openid" });
+      const response = await fetch(`${t.url}/authorize?${query}`, { redirect: "manual" });
+      expect(response.status).to.equal(400);
+      expect(response.headers.get("location")).to.equal(null);
+    });
+    it("refuses a public client's request without PKCE, and plain PKCE", async function () {
+      for (const extra of [{}, { code_challenge: pkcePair().challenge, code_challenge_method: "plain" }] as Record<string, string>[]) {
+        const query = new URLSearchParams({ client_id: spa.id, redirect_uri: spa.redirectUri, response_type: "code", scope: "openid", state: "s", ...extra });
+        const response = await fetch(`${t.url}/authorize?${query}`, { redirect: "manual" });
+        // Errors about a valid client and redirect URI go back to the client (RFC 6749 §4.1.2.1).
+        const location = new URL(response.headers.get("location") ?? "http://x/");
+        expect(location.searchParams.get("error")).to.equal("invalid_request");
+      }
+    });
+  });
+});
