@@ -10,6 +10,7 @@ const Item = Type.Object({
   contract: Address,
   id: Type.Integer({ description: "Token id: a JSON number with all its digits (ids above 2^53 are not rounded)" }),
   owner: Address,
+  balance: Type.Optional(Type.Integer({ description: "ERC-1155 only: how many of this id the owner holds (all digits)" })),
 });
 const headers = {
   "X-Indexed-Block": { type: "integer", description: "The block the index is complete to" },
@@ -83,25 +84,30 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
       const contract = parseAddress(request.params.assetContract, "assetContract").toLowerCase();
       const limit = request.query.limit ?? 100;
       const after = decodeCursor(request.query.cursor, 1)?.[0] ?? "-1";
-      const { rows } = await app.db.query<{ indexed: string; token_id: string | null }>(
-        `SELECT c.block_number AS indexed, o.token_id FROM indexer_cursors c
+      // ERC-721 owners and ERC-1155 balances in one id order (a contract is one or the other).
+      const { rows } = await app.db.query<{ indexed: string; token_id: string | null; balance: string | null }>(
+        `SELECT c.block_number AS indexed, o.token_id, o.balance FROM indexer_cursors c
          LEFT JOIN LATERAL (
-           SELECT token_id FROM nft_owners
-           WHERE network = c.network AND owner = $2 AND contract = $3 AND token_id > $4
+           (SELECT token_id, NULL::numeric AS balance FROM nft_owners
+            WHERE network = c.network AND owner = $2 AND contract = $3 AND token_id > $4 ORDER BY token_id LIMIT $5)
+           UNION ALL
+           (SELECT token_id, balance FROM nft_balances
+            WHERE network = c.network AND owner = $2 AND contract = $3 AND token_id > $4 AND balance > 0 ORDER BY token_id LIMIT $5)
            ORDER BY token_id LIMIT $5
          ) o ON true
          WHERE c.network = $1`,
         [network, owner, contract, after, limit + 1],
       );
       if (rows.length === 0) throw notIndexed(network);
-      const ids = rows.filter((r) => r.token_id !== null).map((r) => r.token_id!);
-      const page = ids.slice(0, limit);
-      // Written directly (the hot path of the service): ids are the database's canonical decimals, so they go out
-      // as JSON numbers with all their digits, and contract and owner are the same in every item.
+      const found = rows.filter((r) => r.token_id !== null);
+      const page = found.slice(0, limit);
+      // Written directly (the hot path of the service): ids and balances are the database's canonical decimals, so
+      // they go out as JSON numbers with all their digits; contract and owner are the same in every item.
       const head = `{"contract":"${checksum(contract)}","id":`;
-      const tail = `,"owner":"${checksum(owner)}"}`;
-      const body = page.length === 0 ? "[]" : `[${head}${page.join(`${tail},${head}`)}${tail}]`;
-      return answer(request, reply, Number(rows[0].indexed), body, ids.length > limit ? [page[page.length - 1]] : undefined, limit);
+      const tail = `,"owner":"${checksum(owner)}"`;
+      const body = `[${page.map((r) => `${head}${r.token_id}${tail}${r.balance === null ? "" : `,"balance":${r.balance}`}}`).join(",")}]`;
+      const next = found.length > limit ? [page[page.length - 1].token_id!] : undefined;
+      return answer(request, reply, Number(rows[0].indexed), body, next, limit);
     },
   );
 
@@ -125,9 +131,11 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
       const { rows } = await app.db.query<{ indexed: string; contract: string | null }>(
         `SELECT c.block_number AS indexed, o.contract FROM indexer_cursors c
          LEFT JOIN LATERAL (
-           SELECT DISTINCT contract FROM nft_owners
-           WHERE network = c.network AND owner = $2 AND contract > $3
-           ORDER BY contract LIMIT $4
+           SELECT contract FROM (
+             (SELECT DISTINCT contract FROM nft_owners WHERE network = c.network AND owner = $2 AND contract > $3 ORDER BY contract LIMIT $4)
+             UNION
+             (SELECT DISTINCT contract FROM nft_balances WHERE network = c.network AND owner = $2 AND contract > $3 AND balance > 0 ORDER BY contract LIMIT $4)
+           ) held ORDER BY contract LIMIT $4
          ) o ON true
          WHERE c.network = $1`,
         [network, owner, after, limit + 1],

@@ -4,7 +4,7 @@ import { rawRpc } from "../chain/raw-rpc";
 import type { Connection, Database } from "../db/database";
 import { isRangeTooLarge, RangeSizer } from "./ranges";
 import { readCursor, recentBlocks, resetNetwork, rollBack, writeRange, type Cursor } from "./store";
-import { decodeTransfer, TRANSFER_TOPIC, type RawLog } from "./transfers";
+import { decodeTransfer, decodeTransfer1155, NFT_TOPICS, type RawLog } from "./transfers";
 
 export interface IndexerOptions {
   network: string;
@@ -152,11 +152,12 @@ export class NetworkIndexer {
     }
 
     const transfers = logs.map(decodeTransfer).filter((t) => t !== undefined);
+    const transfers1155 = logs.flatMap(decodeTransfer1155);
     const hashes = new Map<number, string>([[from, first.hash], [to, last.hash]]);
     for (const l of logs) hashes.set(Number(l.blockNumber), l.blockHash);
     const end = { block: to, hash: last.hash };
-    await connection.transaction((tx) => writeRange(tx, network, transfers, end, [...hashes].map(([block, hash]) => ({ block, hash }))));
-    this.options.log.debug({ network, from, to, transfers: transfers.length }, "indexer: range written");
+    await connection.transaction((tx) => writeRange(tx, network, transfers, end, [...hashes].map(([block, hash]) => ({ block, hash })), transfers1155));
+    this.options.log.debug({ network, from, to, transfers: transfers.length + transfers1155.length }, "indexer: range written");
     this.onProgress(end);
     return true;
   }
@@ -209,7 +210,7 @@ export class NetworkIndexer {
     return {
       fromBlock: `0x${from.toString(16)}`,
       toBlock: `0x${to.toString(16)}`,
-      topics: [TRANSFER_TOPIC],
+      topics: [NFT_TOPICS],
       ...(contracts.length > 0 ? { address: contracts } : {}),
     };
   }

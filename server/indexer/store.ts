@@ -1,5 +1,5 @@
 import type { Queryable } from "../db/database";
-import { ZERO_ADDRESS, type Transfer } from "./transfers";
+import { ZERO_ADDRESS, type Transfer, type Transfer1155 } from "./transfers";
 
 /** How many recent block hashes are kept per network to find a common ancestor after a reorg. */
 export const REORG_WINDOW = 512;
@@ -21,7 +21,8 @@ export async function readCursor(db: Queryable, network: string): Promise<Cursor
  * Writes the transfers of one range and moves the cursor to the range's last block; the caller runs it in one
  * transaction, so a crash leaves either the whole range or none of it.
  */
-export async function writeRange(tx: Queryable, network: string, transfers: Transfer[], last: Cursor, hashes: Cursor[]): Promise<void> {
+export async function writeRange(tx: Queryable, network: string, transfers: Transfer[], last: Cursor, hashes: Cursor[], transfers1155: Transfer1155[] = []): Promise<void> {
+  if (transfers1155.length > 0) await write1155(tx, network, transfers1155);
   if (transfers.length > 0) {
     await tx.query(
       `INSERT INTO nft_transfers (network, block_number, log_index, block_hash, tx_hash, contract, token_id, from_address, to_address)
@@ -73,6 +74,57 @@ export async function writeRange(tx: Queryable, network: string, transfers: Tran
   );
 }
 
+/** ERC-1155: the transfers, and each (id, owner)'s balance moved by their sum in the range. */
+async function write1155(tx: Queryable, network: string, transfers: Transfer1155[]): Promise<void> {
+  await tx.query(
+    `INSERT INTO nft_1155_transfers (network, block_number, log_index, batch_index, block_hash, tx_hash, contract, token_id, from_address, to_address, amount)
+     SELECT $1, * FROM unnest($2::bigint[], $3::int[], $4::int[], $5::text[], $6::text[], $7::text[], $8::numeric[], $9::text[], $10::text[], $11::numeric[])`,
+    [
+      network,
+      transfers.map((t) => t.blockNumber),
+      transfers.map((t) => t.logIndex),
+      transfers.map((t) => t.batchIndex),
+      transfers.map((t) => t.blockHash),
+      transfers.map((t) => t.txHash),
+      transfers.map((t) => t.contract),
+      transfers.map((t) => t.tokenId.toString()),
+      transfers.map((t) => t.from),
+      transfers.map((t) => t.to),
+      transfers.map((t) => t.amount.toString()),
+    ],
+  );
+  const deltas = new Map<string, { contract: string; tokenId: bigint; owner: string; delta: bigint }>();
+  const move = (contract: string, tokenId: bigint, owner: string, delta: bigint) => {
+    if (owner === ZERO_ADDRESS || delta === 0n) return;
+    const key = `${contract}:${tokenId}:${owner}`;
+    const entry = deltas.get(key) ?? { contract, tokenId, owner, delta: 0n };
+    entry.delta += delta;
+    deltas.set(key, entry);
+  };
+  for (const t of transfers) {
+    move(t.contract, t.tokenId, t.from, -t.amount);
+    move(t.contract, t.tokenId, t.to, t.amount);
+  }
+  const changed = [...deltas.values()].filter((d) => d.delta !== 0n);
+  if (changed.length > 0) await addToBalances(tx, network, changed);
+}
+
+/** Adds each delta to its balance, then deletes the balances that reached zero. */
+async function addToBalances(tx: Queryable, network: string, deltas: Array<{ contract: string; tokenId: bigint | string; owner: string; delta: bigint | string }>) {
+  const keys = [network, deltas.map((d) => d.contract), deltas.map((d) => d.tokenId.toString()), deltas.map((d) => d.owner)];
+  await tx.query(
+    `INSERT INTO nft_balances (network, contract, token_id, owner, balance)
+     SELECT $1, * FROM unnest($2::text[], $3::numeric[], $4::text[], $5::numeric[])
+     ON CONFLICT (network, contract, token_id, owner) DO UPDATE SET balance = nft_balances.balance + EXCLUDED.balance`,
+    [...keys, deltas.map((d) => d.delta.toString())],
+  );
+  await tx.query(
+    `DELETE FROM nft_balances b USING unnest($2::text[], $3::numeric[], $4::text[]) AS k(contract, token_id, owner)
+     WHERE b.network = $1 AND b.contract = k.contract AND b.token_id = k.token_id AND b.owner = k.owner AND b.balance = 0`,
+    keys,
+  );
+}
+
 /** Recent block hashes of the index, newest first (to compare with the chain after a reorg). */
 export async function recentBlocks(db: Queryable, network: string): Promise<Cursor[]> {
   const { rows } = await db.query<{ number: string; hash: string }>(
@@ -107,13 +159,24 @@ export async function rollBack(tx: Queryable, network: string, ancestor: Cursor)
      ) last WHERE to_address <> $2`,
     [network, ZERO_ADDRESS],
   );
+  // ERC-1155 balances are sums: undoing a transfer is subtracting it.
+  const { rows: undone } = await tx.query<{ contract: string; token_id: string; owner: string; delta: string }>(
+    `SELECT contract, token_id, owner, sum(delta)::text AS delta FROM (
+       SELECT contract, token_id, to_address AS owner, -amount AS delta FROM nft_1155_transfers WHERE network = $1 AND block_number > $2
+       UNION ALL
+       SELECT contract, token_id, from_address, amount FROM nft_1155_transfers WHERE network = $1 AND block_number > $2
+     ) d WHERE owner <> $3 GROUP BY contract, token_id, owner HAVING sum(delta) <> 0`,
+    [network, ancestor.block, ZERO_ADDRESS],
+  );
+  if (undone.length > 0) await addToBalances(tx, network, undone.map((r) => ({ contract: r.contract, tokenId: r.token_id, owner: r.owner, delta: r.delta })));
+  await tx.query("DELETE FROM nft_1155_transfers WHERE network = $1 AND block_number > $2", [network, ancestor.block]);
   await tx.query("DELETE FROM indexer_blocks WHERE network = $1 AND number > $2", [network, ancestor.block]);
   await tx.query("UPDATE indexer_cursors SET block_number = $2, block_hash = $3, updated_at = now() WHERE network = $1", [network, ancestor.block, ancestor.hash]);
 }
 
 /** Forgets a network's index entirely (its chain was replaced, or the reorg went deeper than the window). */
 export async function resetNetwork(tx: Queryable, network: string): Promise<void> {
-  for (const table of ["nft_transfers", "nft_owners", "indexer_blocks", "indexer_cursors"]) {
+  for (const table of ["nft_transfers", "nft_owners", "nft_1155_transfers", "nft_balances", "indexer_blocks", "indexer_cursors"]) {
     await tx.query(`DELETE FROM ${table} WHERE network = $1`, [network]);
   }
 }
