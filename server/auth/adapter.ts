@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { Adapter, AdapterPayload } from "oidc-provider";
 import type { Database } from "../db/database";
 import { findClientCached } from "./clients";
@@ -67,6 +68,13 @@ function payloadAdapter(db: Database, kind: string, reuseError: ReuseError): Ada
   };
 }
 
+/**
+ * How the request being handled authenticates its client: with a Basic header or not. oidc-provider binds one
+ * method to each client record, while ours may use either (RFC 6749 §2.3.1 allows both), so the record handed to it
+ * names the method the request uses. plugin.ts sets this around every request it passes to oidc-provider.
+ */
+export const clientAuthentication = new AsyncLocalStorage<{ basic: boolean }>();
+
 /** What oidc-provider knows of a client registered with the script (see provider.ts for how secrets are compared). */
 function clientAdapter(db: Database): Adapter {
   const readOnly = async () => {
@@ -83,11 +91,12 @@ function clientAdapter(db: Database): Adapter {
         response_types: ["code"],
         grant_types: ["authorization_code", "refresh_token"],
         id_token_signed_response_alg: "RS256",
-        // Confidential clients may send their secret in the body or in a Basic header: plugin.ts moves a Basic
-        // header into the body, as oidc-provider binds one method to each client.
         ...(client.public
           ? { token_endpoint_auth_method: "none" }
-          : { token_endpoint_auth_method: "client_secret_post", client_secret: client.secretHash }),
+          : {
+              token_endpoint_auth_method: clientAuthentication.getStore()?.basic ? "client_secret_basic" : "client_secret_post",
+              client_secret: client.secretHash,
+            }),
       };
     },
     findByUid: async () => undefined,

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ServerResponse } from "node:http";
 import formbody from "@fastify/formbody";
 import rateLimit from "@fastify/rate-limit";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
@@ -10,6 +10,7 @@ import { verifyEoa, verifySignature } from "../chain/signatures";
 import { toErrorReply } from "../http/errors";
 import { badRequest, HttpError } from "../http/http-error";
 import { parseAddress } from "../http/wire";
+import { clientAuthentication } from "./adapter";
 import { consumeChallenge, openChallenges, saveChallenge } from "./challenges";
 import { findClient, findClientCached, type LoginClient } from "./clients";
 import { loadKeys, publicPems } from "./keys";
@@ -205,78 +206,50 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
 
   // --- oidc-provider ---------------------------------------------------------------------------------------
 
-  /** Hands the request to oidc-provider as it came (its own parsers read the body unless we already did). */
-  const forward = (request: FastifyRequest, reply: FastifyReply, url?: string) => {
-    const raw = request.raw as IncomingMessage & { body?: unknown };
-    if (request.body !== undefined) raw.body = request.body;
-    if (url) raw.url = url;
-    reply.hijack();
-    oidc(raw, reply.raw as ServerResponse);
-  };
-
   /**
-   * oidc-provider binds one authentication method to each client; ours accept the secret in a Basic header or
-   * in the body (RFC 6749 §2.3.1 allows both). A Basic header is moved into the body before oidc-provider reads it.
+   * oidc-provider's routes, in a scope where Fastify leaves request bodies unread: oidc-provider reads them itself
+   * and answers malformed ones in RFC 6749 form. Fastify still applies rate limits and our error shape for the rest.
    */
-  const token = (request: FastifyRequest, reply: FastifyReply, url: string) => {
-    const body = request.body;
-    if (body === undefined || body === null || typeof body !== "object" || Array.isArray(body)) {
-      return oauthError(reply, 400, "invalid_request", "the token request must be an application/x-www-form-urlencoded body");
-    }
-    const form = { ...(body as Record<string, unknown>) };
-    const authorization = request.headers.authorization;
-    if (authorization !== undefined) {
-      const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization);
-      const decoded = match ? Buffer.from(match[1], "base64").toString("utf8") : "";
-      const colon = decoded.indexOf(":");
-      if (colon < 0) return oauthError(reply, 401, "invalid_client", "the Authorization header must be Basic base64(client_id:client_secret)", { "www-authenticate": 'Basic realm="token"' });
-      if (form.client_secret !== undefined) return oauthError(reply, 400, "invalid_request", "client authentication must only be provided using one mechanism");
-      let id: string;
-      let secret: string;
-      try {
-        // RFC 6749 §2.3.1: both halves are form-urlencoded before base64.
-        id = decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, " "));
-        secret = decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, " "));
-      } catch {
-        return oauthError(reply, 401, "invalid_client", "the Basic credentials are not form-urlencoded");
-      }
-      if (form.client_id !== undefined && form.client_id !== id) return oauthError(reply, 400, "invalid_request", "client_id in the body and in the Basic header differ");
-      form.client_id = id;
-      form.client_secret = secret;
-      delete request.raw.headers.authorization;
-    }
-    request.body = form;
-    return forward(request, reply, url);
-  };
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser("*", (_request, _payload, done) => done(null, undefined));
 
-  const oauthErrors = (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    const { status, body, headers } = toErrorReply(error, request);
-    reply.headers(headers);
-    return oauthError(reply, status, status === 429 || status >= 500 ? body.error : "invalid_request", body.message);
-  };
+    const forward = (request: FastifyRequest, reply: FastifyReply, url?: string) => {
+      if (url) request.raw.url = url;
+      reply.raw.setHeader("x-request-id", request.id);
+      reply.hijack();
+      const basic = /^basic\s/i.test(request.headers.authorization ?? "");
+      clientAuthentication.run({ basic }, () => oidc(request.raw, reply.raw as ServerResponse));
+    };
+    const oauthErrors = (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+      const { status, body, headers } = toErrorReply(error, request);
+      reply.headers(headers);
+      return oauthError(reply, status, status === 429 || status >= 500 ? body.error : "invalid_request", body.message);
+    };
 
-  for (const path of [OIDC_ROUTES.token, "/api/token"]) {
-    app.post(
-      path,
-      {
-        config: limited,
-        errorHandler: oauthErrors,
-        schema: {
-          tags,
-          summary: path === "/api/token" ? "Token endpoint (the predecessor's path)" : "Token endpoint (oidc-provider)",
-          consumes: ["application/x-www-form-urlencoded"],
-          response: { "4xx": OAuthError },
+    for (const path of [OIDC_ROUTES.token, "/api/token"]) {
+      scope.post(
+        path,
+        {
+          config: limited,
+          errorHandler: oauthErrors,
+          schema: {
+            tags,
+            summary: path === "/api/token" ? "Token endpoint (the predecessor's path)" : "Token endpoint (oidc-provider)",
+            description: "Form body: grant_type authorization_code (code, redirect_uri, code_verifier) or refresh_token (refresh_token); client secret in a Basic header or as client_id + client_secret.",
+            response: { "4xx": OAuthError },
+          },
         },
-      },
-      (request, reply) => void token(request, reply, OIDC_ROUTES.token),
-    );
-  }
-  app.route({ method: ["GET", "POST"], url: OIDC_ROUTES.authorization, config: limited, schema: { hide: true }, handler: (request, reply) => forward(request, reply) });
-  app.route({ method: ["GET", "POST"], url: OIDC_ROUTES.userinfo, schema: { hide: true }, handler: (request, reply) => forward(request, reply) });
-  for (const path of ["/.well-known/openid-configuration", OIDC_ROUTES.jwks]) {
-    app.get(path, { schema: { hide: true } }, (request, reply) => forward(request, reply));
-  }
-  app.post(OIDC_ROUTES.revocation, { config: limited, errorHandler: oauthErrors, schema: { hide: true } }, (request, reply) => token(request, reply, OIDC_ROUTES.revocation));
+        (request, reply) => forward(request, reply, OIDC_ROUTES.token),
+      );
+    }
+    scope.post(OIDC_ROUTES.revocation, { config: limited, errorHandler: oauthErrors, schema: { hide: true } }, (request, reply) => forward(request, reply));
+    scope.route({ method: ["GET", "POST"], url: OIDC_ROUTES.authorization, config: limited, schema: { hide: true }, handler: (request, reply) => forward(request, reply) });
+    scope.route({ method: ["GET", "POST"], url: OIDC_ROUTES.userinfo, schema: { hide: true }, handler: (request, reply) => forward(request, reply) });
+    for (const path of ["/.well-known/openid-configuration", OIDC_ROUTES.jwks]) {
+      scope.get(path, { schema: { hide: true } }, (request, reply) => forward(request, reply));
+    }
+  });
 
   // --- hosted login page -----------------------------------------------------------------------------------
 
