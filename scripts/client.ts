@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { addClient, listClients, removeClient } from "../server/auth/clients";
-import { ConfigError, loadConfig } from "../server/config";
+import { loadConfigOrExit } from "../server/config";
 import { openDatabase } from "../server/db/database";
 import { migrate } from "../server/db/migrate";
 
@@ -42,13 +42,7 @@ async function main() {
   if (!command) fail("a command is required: add, list or remove");
   if (!["add", "list", "remove"].includes(command)) fail(`unknown command "${command}"`);
 
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) fail(`configuration error: ${error.message}`);
-    throw error;
-  }
+  const config = loadConfigOrExit();
   const db = await openDatabase(config.database);
   try {
     await migrate(db);

@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { insertSigningKey, listSigningKeys, setKeyState } from "../server/auth/keys";
-import { ConfigError, loadConfig } from "../server/config";
+import { loadConfigOrExit } from "../server/config";
 import { openDatabase } from "../server/db/database";
 import { migrate } from "../server/db/migrate";
 
@@ -36,13 +36,7 @@ async function main() {
   if (!["list", "add", "activate", "retire"].includes(command)) fail(`unknown command "${command}"`);
   if ((command === "activate" || command === "retire") !== (rest.length === 1) || rest.length > 1) fail(`${command} takes ${command === "activate" || command === "retire" ? "one kid" : "no argument"}`);
 
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) fail(`configuration error: ${error.message}`);
-    throw error;
-  }
+  const config = loadConfigOrExit();
   const db = await openDatabase(config.database);
   try {
     await migrate(db);

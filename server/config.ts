@@ -67,6 +67,19 @@ export interface Config {
 
 type Env = Record<string, string | undefined>;
 
+/** Reads the configuration, or stops the process with one line naming the variable (for process entry points). */
+export function loadConfigOrExit(env: Env = process.env): Config {
+  try {
+    return loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`Configuration error: ${error.message}`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const read = new Reader(env);
   const port = read.int("PORT", { min: 0, max: 65_535, fallback: 3000 });

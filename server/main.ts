@@ -4,7 +4,7 @@ import { buildApp } from "./app";
 import { ensureDemoClient, type DemoClient } from "./auth/demo";
 import { prepareDemo, type Demo } from "./chain/demo";
 import { startLocalNode, type LocalNode } from "./chain/local-node";
-import { ConfigError, loadConfig, type Config } from "./config";
+import { loadConfigOrExit, type Config } from "./config";
 
 /**
  * Process entry (`npm start`). With no RPC_URL_* set it runs everything on this machine: a Hardhat node,
@@ -12,16 +12,7 @@ import { ConfigError, loadConfig, type Config } from "./config";
  * requests in flight, close the database and stop the node; a second signal exits at once.
  */
 async function main(): Promise<void> {
-  let config: Config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(`Configuration error: ${error.message}`);
-      process.exit(1);
-    }
-    throw error;
-  }
+  let config: Config = loadConfigOrExit();
 
   let node: LocalNode | undefined;
   let demo: Demo | undefined;

@@ -1,6 +1,6 @@
 import pino from "pino";
 import { Networks } from "../chain/networks";
-import { ConfigError, loadConfig } from "../config";
+import { loadConfigOrExit } from "../config";
 import { openDatabase } from "../db/database";
 import { migrate } from "../db/migrate";
 import { startIndexers } from "./run";
@@ -10,16 +10,7 @@ import { startIndexers } from "./run";
  * (set INDEXER=false there). Same configuration as the service; SIGTERM/SIGINT stop it after the current step.
  */
 async function main() {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(`Configuration error: ${error.message}`);
-      process.exit(1);
-    }
-    throw error;
-  }
+  const config = loadConfigOrExit();
   const log = pino({ level: config.logLevel });
   const db = await openDatabase(config.database);
   await migrate(db);
