@@ -3,10 +3,10 @@ import { Wallet } from "ethers";
 import { importSPKI, jwtVerify, decodeProtectedHeader } from "jose";
 import * as oidc from "openid-client";
 import type { TestApp } from "../../helpers/app";
-import { providerFor, sharedNode } from "../../helpers/chain";
+import { sharedNode } from "../../helpers/chain";
 import { createTestDatabase, usingPostgres, type TestDatabase } from "../../helpers/database";
-import { deployTestSigners, type TestSigner, type TestSignerKind } from "../../helpers/signers";
-import { getJson, postForm, postJson, registerClient, startLoginApp, type RegisteredClient } from "./helpers";
+import type { TestSigner, TestSignerKind } from "../../helpers/signers";
+import { deploySigners, getJson, postForm, postJson, registerClient, relyingPartyRequest, startLoginApp, type RegisteredClient } from "./helpers";
 
 describe("login end to end", function () {
   let t: TestApp;
@@ -16,9 +16,7 @@ describe("login end to end", function () {
 
   before(async function () {
     nodeUrl = (await sharedNode()).url;
-    const provider = providerFor(nodeUrl);
-    signers = await deployTestSigners(await provider.getSigner(0));
-    provider.destroy();
+    signers = await deploySigners(nodeUrl);
     t = await startLoginApp(nodeUrl);
     client = await registerClient(t, { name: "openid-client RP", redirectUris: ["https://rp.example/callback"] });
   });
@@ -31,18 +29,7 @@ describe("login end to end", function () {
      */
     async function loginWith(signer: { address: string; sign(m: string): Promise<string> }, auth: "post" | "basic") {
       const clientAuth = auth === "post" ? oidc.ClientSecretPost(client.secret!) : oidc.ClientSecretBasic(client.secret!);
-      const config = await oidc.discovery(new URL(t.config.issuer), client.id, undefined, clientAuth, { execute: [oidc.allowInsecureRequests] });
-      const verifier = oidc.randomPKCECodeVerifier();
-      const nonce = oidc.randomNonce();
-      const state = oidc.randomState();
-      const url = oidc.buildAuthorizationUrl(config, {
-        redirect_uri: client.redirectUri,
-        scope: "openid",
-        code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-        code_challenge_method: "S256",
-        nonce,
-        state,
-      });
+      const { config, verifier, nonce, state, url } = await relyingPartyRequest(t, client, clientAuth);
       expect(url.origin + url.pathname).to.equal(`${t.config.issuer}/authorize`);
       // The standard endpoint takes the request (it sends the browser to the hosted page) ...
       const hosted = await fetch(url, { redirect: "manual" });

@@ -6,7 +6,10 @@ import path from "node:path";
 import { addClient } from "../../../server/auth/clients";
 import type { DatabaseConfig } from "../../../server/config";
 import { openDatabase, type Database } from "../../../server/db/database";
+import * as oidc from "openid-client";
 import { startTestApp, type TestApp, type TestAppOptions } from "../../helpers/app";
+import { providerFor } from "../../helpers/chain";
+import { deployTestSigners, type TestSigner, type TestSignerKind } from "../../helpers/signers";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";
 
 const ROOT = path.resolve(__dirname, "..", "..", "..");
@@ -116,4 +119,35 @@ export async function postJson(url: string, payload: unknown) {
 
 export async function postForm(url: string, form: Record<string, string>, headers: Record<string, string> = {}) {
   return getJson(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", ...headers }, body: new URLSearchParams(form).toString() });
+}
+
+/** The test wallets of every kind, deployed on the node at `nodeUrl` (the CREATE2 one left undeployed). */
+export async function deploySigners(nodeUrl: string): Promise<Record<TestSignerKind, TestSigner>> {
+  const provider = providerFor(nodeUrl);
+  try {
+    return await deployTestSigners(await provider.getSigner(0));
+  } finally {
+    provider.destroy();
+  }
+}
+
+/**
+ * What any OIDC relying party does before sending the browser: discovery, then an authorization request with PKCE,
+ * nonce and state (openid-client v6).
+ */
+export async function relyingPartyRequest(t: TestApp, client: RegisteredClient, clientAuth: oidc.ClientAuth, extra: Record<string, string> = {}) {
+  const config = await oidc.discovery(new URL(t.config.issuer), client.id, undefined, clientAuth, { execute: [oidc.allowInsecureRequests] });
+  const verifier = oidc.randomPKCECodeVerifier();
+  const nonce = oidc.randomNonce();
+  const state = oidc.randomState();
+  const url = oidc.buildAuthorizationUrl(config, {
+    redirect_uri: client.redirectUri,
+    scope: "openid",
+    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: "S256",
+    nonce,
+    state,
+    ...extra,
+  });
+  return { config, verifier, nonce, state, url };
 }

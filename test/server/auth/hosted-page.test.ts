@@ -3,9 +3,9 @@ import { getBytes, Wallet } from "ethers";
 import * as oidc from "openid-client";
 import { chromium, type Browser, type Page } from "playwright-core";
 import type { TestApp } from "../../helpers/app";
-import { providerFor, sharedNode } from "../../helpers/chain";
-import { deployTestSigners, type TestSigner } from "../../helpers/signers";
-import { getJson, registerClient, startLoginApp, type RegisteredClient } from "./helpers";
+import { sharedNode } from "../../helpers/chain";
+import type { TestSigner } from "../../helpers/signers";
+import { deploySigners, getJson, registerClient, relyingPartyRequest, startLoginApp, type RegisteredClient } from "./helpers";
 
 // Functions below run in the page (tsconfig has no DOM library): these name its globals for the type checker.
 declare const window: any;
@@ -52,9 +52,7 @@ describe("hosted login page (headless Chromium)", function () {
 
   before(async function () {
     const nodeUrl = (await sharedNode()).url;
-    const provider = providerFor(nodeUrl);
-    wallet1271 = (await deployTestSigners(await provider.getSigner(0))).single;
-    provider.destroy();
+    wallet1271 = (await deploySigners(nodeUrl)).single;
     t = await startLoginApp(nodeUrl);
     client = await registerClient(t, { name: "Browser RP", redirectUris: [`${RP}/callback`] });
     browser = await chromium.launch({
@@ -67,22 +65,7 @@ describe("hosted login page (headless Chromium)", function () {
     await t?.close();
   });
 
-  async function relyingParty(extra: Record<string, string> = {}) {
-    const config = await oidc.discovery(new URL(t.config.issuer), client.id, undefined, oidc.ClientSecretPost(client.secret!), { execute: [oidc.allowInsecureRequests] });
-    const verifier = oidc.randomPKCECodeVerifier();
-    const nonce = oidc.randomNonce();
-    const state = oidc.randomState();
-    const url = oidc.buildAuthorizationUrl(config, {
-      redirect_uri: client.redirectUri,
-      scope: "openid",
-      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: "S256",
-      nonce,
-      state,
-      ...extra,
-    });
-    return { config, verifier, nonce, state, url };
-  }
+  const relyingParty = (extra: Record<string, string> = {}) => relyingPartyRequest(t, client, oidc.ClientSecretPost(client.secret!), extra);
 
   /** A browser context whose wallet signs with `sign`; the RP's callback is answered locally (no network). */
   async function openPage(wallet: { address: string; sign(hex: string): Promise<string> }, mode: "eip6963" | "window.ethereum" | "none", locale = "en-US") {

@@ -5,8 +5,8 @@ import { Wallet } from "ethers";
 import { CLIENT_CACHE_MS, removeClient } from "../../../server/auth/clients";
 import type { TestApp } from "../../helpers/app";
 import { providerFor, sharedNode } from "../../helpers/chain";
-import { deployTestSigners, highS, ownerSignature, type TestSigner, type TestSignerKind } from "../../helpers/signers";
-import { getJson, postForm, postJson, registerClient, startLoginApp, type RegisteredClient } from "./helpers";
+import { highS, ownerSignature, type TestSigner, type TestSignerKind } from "../../helpers/signers";
+import { deploySigners, getJson, postForm, postJson, registerClient, startLoginApp, type RegisteredClient } from "./helpers";
 
 describe("login JSON API (/api/authorize, /api/login)", function () {
   let t: TestApp;
@@ -19,9 +19,7 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
 
   before(async function () {
     nodeUrl = (await sharedNode()).url;
-    const provider = providerFor(nodeUrl);
-    signers = await deployTestSigners(await provider.getSigner(0));
-    provider.destroy();
+    signers = await deploySigners(nodeUrl);
     t = await startLoginApp(nodeUrl);
     host = new URL(t.config.issuer).host;
     client = await registerClient(t, { name: "Example RP", redirectUris: ["https://rp.example/callback", "https://rp.example/cb?x=1"] });
