@@ -7,18 +7,13 @@ import { TRANSFER_TOPIC } from "../server/indexer/transfers";
 import { createTestDatabase } from "../test/helpers/database";
 import { providerFor } from "../test/helpers/chain";
 import { AliceNFT__factory, type AliceNFT } from "../typechain-types";
-import { load, startService, type Row, type Suite } from "./lib";
+import { load, percentile, startService, type Row, type Suite } from "./lib";
 
 const CONNECTIONS = 32;
 const TRANSFERS = 100_000;
 const PER_TX = 500;
 const HOLDER_TOKENS = 1_000;
 const LAG_SAMPLES = 40;
-
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-};
 
 /**
  * The data service over its own index: a cold sync of 100,000 ERC-721 transfers beside bare eth_getLogs of the

@@ -92,6 +92,12 @@ export async function load(options: {
   };
 }
 
+/** The nearest-rank percentile `p` (0–100) of `values`. */
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
 /** Rounds for display: large numbers to integers, small ones to 3 significant digits. */
 export function fmt(value: number): string {
   if (!Number.isFinite(value)) return String(value);

@@ -4,7 +4,7 @@ import { hashMessage, Wallet } from "ethers";
 import { addClient } from "../server/auth/clients";
 import { startLocalNode } from "../server/chain/local-node";
 import { verifyEoa } from "../server/chain/signatures";
-import { startService, type Suite } from "./lib";
+import { percentile, startService, type Suite } from "./lib";
 
 const CLIENTS = 8;
 const RECOVERY_SAMPLES = 400;
@@ -92,8 +92,7 @@ const login: Suite = {
         }),
       );
       const loginsPerSecond = done / ((performance.now() - start) / 1000);
-      latencies.sort((a, b) => a - b);
-      const p99 = latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * 0.99))];
+      const p99 = percentile(latencies, 99);
       log("bare signature recoveries again");
       const recoveriesPerSecond = (before + recoveries(1500)) / 2;
       const ratio = loginsPerSecond / recoveriesPerSecond;

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { getAddress } from "ethers";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { Type } from "typebox";
+import { BoundedCache } from "../chain/cache";
 import { badRequest, HttpError } from "../http/http-error";
 import { JSON_TYPE, parseAddress, sendJson } from "../http/wire";
 import { Address, AddressParam, NetworkParam, Paging } from "./schemas";
@@ -37,14 +38,10 @@ function decodeCursor(cursor: string | undefined, parts: number): string[] | und
  */
 const inventory: FastifyPluginAsyncTypebox = async (app) => {
   // Checksumming hashes (keccak): a page repeats few contracts, so each is checksummed once.
-  const checksums = new Map<string, string>();
+  const checksums = new BoundedCache<string>(100_000);
   const checksum = (address: string) => {
     let done = checksums.get(address);
-    if (!done) {
-      done = getAddress(address);
-      if (checksums.size > 100_000) checksums.clear();
-      checksums.set(address, done);
-    }
+    if (!done) checksums.set(address, (done = getAddress(address)));
     return done;
   };
 

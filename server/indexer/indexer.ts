@@ -18,8 +18,6 @@ export interface IndexerOptions {
   pollMs: number;
   /** Largest eth_getLogs range, in blocks. */
   maxRange: number;
-  /** How often a waiting instance tries to take the writer's lock. */
-  lockRetryMs?: number;
   log: { debug(obj: object, msg: string): void; info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
 }
 
@@ -38,6 +36,8 @@ interface FetchedRange {
 }
 
 const LOCK_PREFIX = "nft-indexer:";
+/** How often a waiting instance tries to take the writer's lock (the takeover delay when a writer dies). */
+const LOCK_RETRY_MS = 2_000;
 
 /**
  * Follows one network's ERC-721 Transfer logs into the database. One writer per network across instances: it
@@ -89,7 +89,7 @@ export class NetworkIndexer {
         if (!rows[0].locked) {
           connection.release();
           connection = undefined;
-          await this.sleep(this.options.lockRetryMs ?? 2_000);
+          await this.sleep(LOCK_RETRY_MS);
           continue;
         }
         log.info({ network }, "indexer: writing");

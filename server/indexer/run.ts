@@ -4,14 +4,12 @@ import type { Database } from "../db/database";
 import { NetworkIndexer, type IndexerOptions } from "./indexer";
 
 export interface RunningIndexers {
-  indexers: Map<string, NetworkIndexer>;
   stop(): Promise<void>;
 }
 
 /** Starts one indexer per configured network (each writes only while it holds that network's lock). */
 export function startIndexers(config: Config, db: Database, networks: Networks, log: IndexerOptions["log"]): RunningIndexers {
-  const indexers = new Map<string, NetworkIndexer>();
-  for (const network of networks.configured()) {
+  const indexers = networks.configured().map((network) => {
     const indexer = new NetworkIndexer({
       network,
       provider: networks.provider(network),
@@ -23,12 +21,11 @@ export function startIndexers(config: Config, db: Database, networks: Networks, 
       log,
     });
     indexer.start();
-    indexers.set(network, indexer);
-  }
+    return indexer;
+  });
   return {
-    indexers,
     stop: async () => {
-      await Promise.all([...indexers.values()].map((indexer) => indexer.stop()));
+      await Promise.all(indexers.map((indexer) => indexer.stop()));
     },
   };
 }
