@@ -7,6 +7,29 @@ import type { HardhatRuntimeEnvironment } from "hardhat/types";
 
 const err = (line: string) => process.stderr.write(`${line}\n`);
 
+/**
+ * Runs a task's action so that a refusal ends the process with one plain line on stderr and a non-zero exit code:
+ * Hardhat would print "An unexpected error occurred:" and a stack trace around the message.
+ */
+function plainRefusals<A>(action: (args: A, hre: HardhatRuntimeEnvironment) => Promise<void>) {
+  return async (args: A, hre: HardhatRuntimeEnvironment): Promise<void> => {
+    try {
+      await action(args, hre);
+    } catch (error) {
+      err(`error: ${oneLine(error)}`);
+      process.exitCode = 1;
+    }
+  };
+}
+
+/** The message of an error on one line: ethers' short message (with a decoded revert) rather than its long dump. */
+function oneLine(error: unknown): string {
+  const e = error as { shortMessage?: string; message?: string; revert?: { name: string; args: unknown[] } } | null;
+  const revert = e?.revert ? `: ${e.revert.name}(${e.revert.args.map(String).join(", ")})` : "";
+  const text = e?.shortMessage ? `${e.shortMessage}${revert}` : (e?.message ?? String(error));
+  return text.replace(/\s*\n\s*/g, "; ");
+}
+
 /** The network's first account (PRIVATE_KEY on real networks), or the SIGNER_INDEX-th (e.g. a local node's). */
 async function signer(hre: HardhatRuntimeEnvironment) {
   const index = Number(process.env.SIGNER_INDEX ?? 0);
@@ -26,21 +49,21 @@ task("deploy", "Deploys the NFTConverter (and test Alice/Bob tokens unless exist
   .addOptionalParam("alice", "address of an existing Alice ERC-721")
   .addOptionalParam("bob", "address of an existing Bob ERC-721")
   .addOptionalParam("admin", "admin of the converter (default: the deployer, also made an operator)")
-  .setAction(async (args: { alice?: string; bob?: string; admin?: string }, hre) => {
+  .setAction(plainRefusals(async (args: { alice?: string; bob?: string; admin?: string }, hre) => {
     const { deployConverter } = await import("./lib/deploy");
     const { writeDeployment } = await import("./lib/deployment");
     const deployment = await deployConverter(await signer(hre), { network: hre.network.name, ...args, log: err });
     const file = writeDeployment(deployment);
     console.log(JSON.stringify(deployment, null, 2));
     err(`written to ${file}`);
-  });
+  }));
 
 task("register-pairs", "Registers Alice↔Bob pairs from a CSV or JSON file; pairs already registered are skipped")
   .addParam("file", "pairs.csv (alice_id,bob_id per line) or pairs.json ([[alice, bob], ...])")
   .addOptionalParam("batch", "pairs per transaction", 100, types.int)
   .addOptionalParam("converter", "converter address (default: deployments/<network>.json)")
   .addFlag("dryRun", "print the plan and send nothing")
-  .setAction(async (args: { file: string; batch: number; converter?: string; dryRun: boolean }, hre) => {
+  .setAction(plainRefusals(async (args: { file: string; batch: number; converter?: string; dryRun: boolean }, hre) => {
     const { readPairsFile, planRegistration } = await import("./lib/pairs");
     if (!Number.isInteger(args.batch) || args.batch < 1) throw new Error(`--batch must be a positive integer, got ${args.batch}`);
     const pairs = readPairsFile(args.file); // the whole file is checked before anything is sent
@@ -71,7 +94,7 @@ task("register-pairs", "Registers Alice↔Bob pairs from a CSV or JSON file; pai
       err(`batch ${b + 1}/${batches}: ${Math.min((b + 1) * args.batch, plan.toRegister.length)}/${plan.toRegister.length} pairs`);
     }
     console.log(`registered ${plan.toRegister.length} pairs in ${batches} transaction(s), gas ${gasTotal}`);
-  });
+  }));
 
 task("stock", "Moves the caller's Alice or Bob tokens into the converter's stock (operators)")
   .addParam("token", "alice or bob")
@@ -79,7 +102,7 @@ task("stock", "Moves the caller's Alice or Bob tokens into the converter's stock
   .addOptionalParam("file", "file of token ids, one per line")
   .addOptionalParam("batch", "ids per transaction", 200, types.int)
   .addOptionalParam("converter", "converter address (default: deployments/<network>.json)")
-  .setAction(async (args: { token: string; ids?: string; file?: string; batch: number; converter?: string }, hre) => {
+  .setAction(plainRefusals(async (args: { token: string; ids?: string; file?: string; batch: number; converter?: string }, hre) => {
     const { IERC721__factory } = await import("../typechain-types");
     if (args.token !== "alice" && args.token !== "bob") throw new Error(`--token must be alice or bob, got "${args.token}"`);
     if ((args.ids === undefined) === (args.file === undefined)) throw new Error("give --ids or --file");
@@ -103,13 +126,13 @@ task("stock", "Moves the caller's Alice or Bob tokens into the converter's stock
       console.log(`tx ${tx.hash}: ${chunk.length} ${args.token} token(s) into stock, gas ${(await tx.wait())!.gasUsed}`);
     }
     console.log(`stocked ${ids.length} ${args.token} token(s)`);
-  });
+  }));
 
 task("convert", "Converts one of your tokens in one transaction (safeTransferFrom into the converter)")
   .addOptionalParam("aliceId", "the Alice token to convert to its Bob token")
   .addOptionalParam("bobId", "the Bob token to convert back to its Alice token")
   .addOptionalParam("converter", "converter address (default: deployments/<network>.json)")
-  .setAction(async (args: { aliceId?: string; bobId?: string; converter?: string }, hre) => {
+  .setAction(plainRefusals(async (args: { aliceId?: string; bobId?: string; converter?: string }, hre) => {
     const { explainConversion } = await import("./lib/convert");
     if ((args.aliceId === undefined) === (args.bobId === undefined)) throw new Error("give exactly one of --alice-id or --bob-id");
     const converter = await converterAt(hre, args.converter);
@@ -119,11 +142,11 @@ task("convert", "Converts one of your tokens in one transaction (safeTransferFro
     if (!/^(0|[1-9]\d*)$/.test(idText)) throw new Error(`"${idText}" is not a decimal uint256`);
     const plan = await explainConversion(converter, me.address, fromAlice ? "alice" : "bob", BigInt(idText));
     if (!plan.ok) {
-      console.error(`cannot convert: ${plan.reason}`);
+      err(`cannot convert: ${plan.reason}`);
       process.exitCode = 1;
       return;
     }
     const tx = await plan.token.connect(me)["safeTransferFrom(address,address,uint256)"](me.address, await converter.getAddress(), plan.id);
     const receipt = await tx.wait();
     console.log(`tx ${tx.hash}: gave ${plan.from} ${plan.id}, received ${plan.to} ${plan.counterpart}; gas ${receipt!.gasUsed}`);
-  });
+  }));

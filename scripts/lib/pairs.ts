@@ -123,7 +123,7 @@ export async function planRegistration(
   };
   await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 16, pairs.length) }, worker));
   if (conflicts.length > 0) {
-    throw new PairsFileError(`${conflicts.length} pair(s) conflict with the chain:\n${conflicts.slice(0, 20).join("\n")}${conflicts.length > 20 ? "\n..." : ""}`);
+    throw new PairsFileError(`${conflicts.length} pair(s) conflict with the chain: ${conflicts.slice(0, 5).join("; ")}${conflicts.length > 5 ? "; …" : ""}`);
   }
   return { toRegister: pairs.filter((_, i) => states[i] === "new"), registered: pairs.filter((_, i) => states[i] === "registered") };
 }

@@ -7,7 +7,16 @@ import { readDeployment, type Deployment } from "../../scripts/lib/deployment";
 import { AliceNFT__factory, BobNFT__factory, NFTConverter__factory } from "../../typechain-types";
 import { providerFor, startLocalNode } from "../helpers/chain";
 import type { LocalNode } from "../../server/chain/local-node";
-import { runHardhat } from "../helpers/hardhat-task";
+import { runHardhat, type TaskRun } from "../helpers/hardhat-task";
+
+/** A refusal: a non-zero exit and one plain line on stderr containing `message`, no stack trace. */
+function expectRefusal(run: TaskRun, message: string, label = message) {
+  expect(run.code, `${label}: exit code`).to.not.equal(0);
+  const lines = run.stderr.trimEnd().split("\n");
+  expect(lines, `${label}: stderr is one line`).to.have.length(1);
+  expect(lines[0], label).to.contain(message);
+  expect(run.stderr, label).to.not.match(/^\s+at /m).and.not.contain("unexpected error");
+}
 
 describe("converter scripts (hardhat tasks against a node)", function () {
   this.timeout(300_000);
@@ -63,8 +72,11 @@ describe("converter scripts (hardhat tasks against a node)", function () {
 
     it("refuses a token address without code", async function () {
       const run = await task("deploy", "--alice", "0x000000000000000000000000000000000000dEaD", "--bob", deployment.bob);
-      expect(run.code).to.not.equal(0);
-      expect(run.stderr).to.contain("--alice 0x000000000000000000000000000000000000dEaD has no code on this network");
+      expectRefusal(run, "--alice 0x000000000000000000000000000000000000dEaD has no code on this network");
+    });
+
+    it("refuses --alice without --bob in one line", async function () {
+      expectRefusal(await task("deploy", "--alice", deployment.alice), "give both --alice and --bob, or neither");
     });
   });
 
@@ -120,9 +132,7 @@ describe("converter scripts (hardhat tasks against a node)", function () {
         ["broken.json", "[[30, 130]", "broken.json: not valid JSON"],
       ];
       for (const [name, content, message] of cases) {
-        const run = await task("register-pairs", "--file", file(name, content));
-        expect(run.code, name).to.not.equal(0);
-        expect(run.stderr, name).to.contain(message);
+        expectRefusal(await task("register-pairs", "--file", file(name, content)), message, name);
       }
       expect(await provider.getTransactionCount(await deployer.getAddress())).to.equal(before);
       expect(await converter().bobIdOf(30n)).to.deep.equal([false, 0n]);
@@ -131,8 +141,7 @@ describe("converter scripts (hardhat tasks against a node)", function () {
     it("refuses a file that conflicts with the chain before any transaction", async function () {
       const before = await provider.getTransactionCount(await deployer.getAddress());
       const run = await task("register-pairs", "--file", file("conflict.csv", "40,140\n1,999\n"));
-      expect(run.code).to.not.equal(0);
-      expect(run.stderr).to.contain("conflict.csv:2: alice id 1 is already paired on chain with bob id 101");
+      expectRefusal(run, "1 pair(s) conflict with the chain: conflict.csv:2: alice id 1 is already paired on chain with bob id 101");
       expect(await provider.getTransactionCount(await deployer.getAddress())).to.equal(before);
       expect(await converter().bobIdOf(40n)).to.deep.equal([false, 0n]);
     });
@@ -162,9 +171,23 @@ describe("converter scripts (hardhat tasks against a node)", function () {
     it("explains why a conversion cannot happen instead of sending it", async function () {
       const unpaired = await runHardhat(["convert", "--alice-id", "77", "--network", "localhost"], { ...env, SIGNER_INDEX: "1" });
       expect(unpaired.code).to.equal(1);
-      expect(unpaired.stderr).to.contain("cannot convert: alice 77 is not paired with any bob token");
+      expectRefusal(unpaired, "cannot convert: alice 77 is not paired with any bob token");
       const notYours = await runHardhat(["convert", "--alice-id", "2", "--network", "localhost"], { ...env, SIGNER_INDEX: "1" });
-      expect(notYours.stderr).to.contain("cannot convert: alice 2 does not exist");
+      expectRefusal(notYours, "cannot convert: alice 2 does not exist");
+    });
+
+    it("refuses bad arguments of stock and convert in one line each", async function () {
+      expectRefusal(await task("stock", "--token", "carol", "--ids", "1"), '--token must be alice or bob, got "carol"');
+      expectRefusal(await task("stock", "--token", "bob", "--ids", "1,2x"), 'id #2 "2x" is not a decimal uint256');
+      expectRefusal(await task("convert", "--alice-id", "1", "--bob-id", "1"), "give exactly one of --alice-id or --bob-id");
+      expectRefusal(await task("convert", "--alice-id", "1e3"), '"1e3" is not a decimal uint256');
+      expectRefusal(await task("register-pairs", "--file", path.join(dir, "missing.csv")), "missing.csv");
+    });
+
+    it("names the converter's custom error when a transaction reverts", async function () {
+      // Account #2 is no operator: its stock transaction reverts with AccessControlUnauthorizedAccount.
+      const run = await runHardhat(["stock", "--token", "bob", "--ids", "101", "--network", "localhost"], { ...env, SIGNER_INDEX: "2" });
+      expectRefusal(run, "AccessControlUnauthorizedAccount(");
     });
   });
 });
