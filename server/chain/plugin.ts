@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
+import { BlockCalls } from "./calls";
 import { HeadCache } from "./head";
 import { Networks } from "./networks";
 
@@ -7,18 +8,21 @@ declare module "fastify" {
   interface FastifyInstance {
     networks: Networks;
     heads: HeadCache;
+    calls: BlockCalls;
   }
 }
 
 /**
  * Decorates `app.networks` (the network registry, one provider per configured network) and `app.heads`
- * (the latest block of each, shared by every route that needs it).
+ * (the latest block of each, shared by every route that needs it) and `app.calls` (eth_calls cached per block).
  */
 export default fp(
   async function chain(app: FastifyInstance) {
     const networks = new Networks(app.config.rpcUrls, app.config.rpcTimeoutMs);
     app.decorate("networks", networks);
-    app.decorate("heads", new HeadCache(networks, app.config.headCacheMs));
+    const heads = new HeadCache(networks, app.config.headCacheMs);
+    app.decorate("heads", heads);
+    app.decorate("calls", new BlockCalls(networks, heads));
     app.addHook("onClose", async () => networks.close());
   },
   { name: "chain", dependencies: ["config"] },

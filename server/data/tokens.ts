@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { getAddress, Interface, ZeroAddress } from "ethers";
 import { Type } from "typebox";
 import { BoundedCache } from "../chain/cache";
-import { rpc, upstreamError } from "../chain/networks";
+import { rpc } from "../chain/networks";
 import { HttpError, notFound } from "../http/http-error";
 import { parseAddress, parseTokenId, sendJson } from "../http/wire";
 import { Address, AddressParam, NetworkParam } from "./schemas";
@@ -14,9 +14,6 @@ const ERC721 = new Interface([
 ]);
 const ERC721_INTERFACE_ID = "0x80ac58cd";
 
-/** What a contract call gave: its result, or a revert / an answer that does not decode (not a node failure). */
-type CallOutcome = { ok: true; data: string } | { ok: false };
-
 /**
  * Token reads by eth_call: `isApprovedForAll` and `ownerOf`. An address without code, or a contract that is not
  * ERC-721, is a 400 `not_erc721` saying so (not a 500, not a bare 502); answers are cached per block.
@@ -25,21 +22,7 @@ const tokens: FastifyPluginAsyncTypebox = async (app) => {
   // Code does not go away (SELFDESTRUCT no longer removes it): a contract seen once is a contract.
   const contracts = new BoundedCache<boolean>(10_000);
   const erc165 = new BoundedCache<boolean>(10_000);
-  const calls = new BoundedCache<CallOutcome>(20_000);
-
-  const call = async (network: string, to: string, data: string): Promise<CallOutcome> => {
-    const head = await app.heads.latest(network);
-    return calls.getOrLoad(`${network}:${head}:${to}:${data}`, async () => {
-      try {
-        return { ok: true, data: await app.networks.provider(network).call({ to, data }) };
-      } catch (error) {
-        const upstream = upstreamError(error, network);
-        if (upstream) throw upstream;
-        if ((error as { code?: string }).code === "CALL_EXCEPTION") return { ok: false };
-        throw error;
-      }
-    });
-  };
+  const call = (network: string, to: string, data: string) => app.calls.call(network, to, data);
 
   const requireContract = async (network: string, address: string) => {
     const provider = app.networks.provider(network);
