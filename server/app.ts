@@ -9,6 +9,7 @@ import fp from "fastify-plugin";
 import auth from "./auth/plugin";
 import chain from "./chain/plugin";
 import type { Config } from "./config";
+import converter from "./converter/plugin";
 import type { Database } from "./db/database";
 import data from "./data/plugin";
 import database from "./db/plugin";
@@ -91,6 +92,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(auth);
   await app.register(data);
   await app.register(metadata);
+  await app.register(converter);
   await app.register(indexer);
 
   return app;

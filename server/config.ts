@@ -1,4 +1,5 @@
 import path from "node:path";
+import { getAddress } from "ethers";
 import { NETWORKS, rpcEnvName } from "./chain/registry";
 
 /** Thrown for a bad environment value; its message is the one line printed before exiting. */
@@ -57,12 +58,19 @@ export interface Config {
     /** ID-token signing keys given in the environment (a private JWK Set, JSON); made once and kept in the database otherwise. */
     jwks?: { keys: Record<string, unknown>[] };
   };
+  /** Converters the conversion page offers (`CONVERTERS`), addresses checksummed. */
+  converters: ConverterRef[];
   metadata: {
     /** Refuse signatures over the Base64 alone (the predecessor's unbound form). */
     requireBinding: boolean;
     /** Largest decoded metadata accepted, in bytes. */
     maxBytes: number;
   };
+}
+
+export interface ConverterRef {
+  network: string;
+  address: string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -118,6 +126,7 @@ export function loadConfig(env: Env = process.env): Config {
       rateLimit: read.int("LOGIN_RATE_LIMIT", { min: 1, max: 1_000_000, fallback: 120 }),
       jwks: readJwks(read),
     },
+    converters: readConverters(read),
     metadata: {
       requireBinding: read.bool("METADATA_REQUIRE_BINDING", false),
       maxBytes: read.int("METADATA_MAX_BYTES", { min: 256, max: 16 * 1024 * 1024, fallback: 64 * 1024 }),
@@ -156,6 +165,24 @@ function readIndexerTargets(read: Reader, networks: string[]) {
     }
   }
   return { startBlocks, contracts };
+}
+
+/** `CONVERTERS=<network>:<address>,…`: networks of the registry, addresses with a valid checksum when mixed case. */
+function readConverters(read: Reader): ConverterRef[] {
+  const raw = read.optional("CONVERTERS");
+  if (raw === undefined) return [];
+  return raw.split(",").map((entry) => {
+    const [network, address, ...rest] = entry.trim().split(":");
+    const expected = "comma-separated <network>:<0x address> of known networks";
+    if (rest.length > 0 || !network || !Object.hasOwn(NETWORKS, network) || !address || !/^0x[0-9a-fA-F]{40}$/.test(address)) {
+      throw new ConfigError("CONVERTERS", expected, raw);
+    }
+    try {
+      return { network, address: getAddress(address) };
+    } catch {
+      throw new ConfigError("CONVERTERS", `${expected} (${address} fails its EIP-55 checksum)`, raw);
+    }
+  });
 }
 
 function readHeader(read: Reader): string {

@@ -46,6 +46,8 @@ async function main(): Promise<void> {
     node = await startLocalNode({ port: Number(process.env.LOCAL_CHAIN_PORT ?? 8545) }).catch(() => startLocalNode({ port: 0 }));
     config = { ...config, rpcUrls: { ...config.rpcUrls, localhost: node.url } };
     demo = await prepareDemo(node.url, config.dataDir, (line) => console.log(line));
+    // The conversion page offers the demo converter unless CONVERTERS names others.
+    if (config.converters.length === 0) config = { ...config, converters: [{ network: "localhost", address: demo.converter }] };
   }
 
   app = await buildApp(config);
@@ -97,6 +99,7 @@ function printBanner(config: Config, app: FastifyInstance, node: LocalNode | und
     "",
     `  Service   ${base}`,
     `  API docs  ${base}/docs  (OpenAPI: ${base}/openapi.json)`,
+    ...(config.converters.length > 0 ? [`  Convert   ${base}/convert  (the token holders' page; Japanese: ${base}/convert?lang=ja)`] : []),
     `  Database  ${config.database.kind === "postgres" ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${config.database.dataDir}`}`,
     node ? `  Chain     ${node.url} (local Hardhat node, chain id ${node.chainId})` : `  Networks  ${Object.keys(config.rpcUrls).join(", ")}`,
     ...(demo && node
@@ -123,6 +126,8 @@ function printBanner(config: Config, app: FastifyInstance, node: LocalNode | und
           `    curl ${base}/approval/localhost/${demo.alice}/${demo.user}/${demo.converter}`,
           `    curl -i '${base}/inventory/localhost/${demo.user}/${demo.alice}?limit=3'`,
           `    curl ${base}/inventory/localhost/${demo.user}`,
+          `    curl ${base}/converter/localhost/${demo.converter}`,
+          `    curl '${base}/converter/localhost/${demo.converter}/pairs?aliceIds=1,2,11'`,
         ]
       : []),
     ...(demoClient ? loginLines(base, config.issuer, demoClient, demo?.user, config.dataDir) : []),

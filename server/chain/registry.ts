@@ -4,6 +4,12 @@ export interface NetworkInfo {
   chainId: number;
   /** Shut down by its operators; kept because the predecessor's clients send the name. */
   retired?: boolean;
+  /** Block explorer base URL: transactions at `<explorer>/tx/<hash>`. */
+  explorer?: string;
+  /** Symbol of the native currency when it is not ETH (for wallet_addEthereumChain). */
+  currency?: string;
+  /** A public RPC URL to give a wallet that does not know the chain (never our own, which may carry a key). */
+  publicRpcUrl?: string;
 }
 
 /** Built-in network names and chain ids (DESIGN §5); the data lives in known-networks.json. */

@@ -65,5 +65,24 @@ describe("config", function () {
       expect(refusal({ ISSUER: "login.example.com" })).to.equal('ISSUER: expected an http(s) URL, got "login.example.com"');
       expect(refusal({ RPC_TIMEOUT_MS: "10s" })).to.equal('RPC_TIMEOUT_MS: expected an integer from 100 to 300000, got "10s"');
     });
+
+    it("CONVERTERS entries that are not <network>:<address>", function () {
+      const address = "0x5FbDB2315678afecb367f032d93F642f64180aa3";
+      expect(refusal({ CONVERTERS: `mainet:${address}` })).to.match(/^CONVERTERS: expected comma-separated <network>:<0x address> of known networks/);
+      expect(refusal({ CONVERTERS: "localhost:0x1234" })).to.match(/^CONVERTERS: expected/);
+      expect(refusal({ CONVERTERS: address })).to.match(/^CONVERTERS: expected/);
+      expect(refusal({ CONVERTERS: `localhost:${address.replace("F", "f")}` })).to.include("fails its EIP-55 checksum");
+    });
+  });
+
+  describe("CONVERTERS", function () {
+    it("lists the converters the page offers, checksummed; none by default", function () {
+      expect(loadConfig({}).converters).to.deep.equal([]);
+      const config = loadConfig({ CONVERTERS: "localhost:0x5fbdb2315678afecb367f032d93f642f64180aa3, sepolia:0x5FbDB2315678afecb367f032d93F642f64180aa3" });
+      expect(config.converters).to.deep.equal([
+        { network: "localhost", address: "0x5FbDB2315678afecb367f032d93F642f64180aa3" },
+        { network: "sepolia", address: "0x5FbDB2315678afecb367f032d93F642f64180aa3" },
+      ]);
+    });
   });
 });

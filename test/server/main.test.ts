@@ -79,6 +79,12 @@ describe("npm start (server/main.ts)", function () {
 
     // Each request is one JSON log line carrying its request id.
     const service = /Service\s+(http:\/\/\S+)/.exec(banner)![1];
+    // The holders' page offers the demo converter.
+    const convertUrl = /Convert\s+(http:\/\/\S+)/.exec(banner)?.[1];
+    expect(convertUrl, banner).to.equal(`${service}/convert`);
+    const converter = JSON.parse(fs.readFileSync(path.join(dataDir, "demo.json"), "utf8")).converter as string;
+    const page = await (await fetch(convertUrl!)).text();
+    expect(page).to.contain(converter).and.contain("Convert your tokens");
     await fetch(`${service}/health`, { headers: { "x-request-id": "trace-start-test" } });
     await new Promise((resolve) => setTimeout(resolve, 200));
     const line = output().split("\n").find((l) => l.includes('"reqId":"trace-start-test"'));

@@ -1,0 +1,121 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { FastifyReply } from "fastify";
+import { IERC721Errors__factory, NFTConverter__factory } from "../../typechain-types";
+import { PAGE_CSP } from "../auth/page";
+import type { Networks } from "../chain/networks";
+import type { ConverterRef } from "../config";
+import { TEXT, type Lang } from "./text";
+
+const STATIC = path.join(__dirname, "static");
+
+/** The page's script and style, served as files: the page's CSP allows no inline code. */
+export const CONVERT_ASSETS: Record<string, { type: string; body: string }> = {
+  "/convert/page.js": { type: "text/javascript; charset=utf-8", body: fs.readFileSync(path.join(STATIC, "convert-page.js"), "utf8") },
+  "/convert/page.css": { type: "text/css; charset=utf-8", body: fs.readFileSync(path.join(STATIC, "convert-page.css"), "utf8") },
+};
+
+/**
+ * The custom errors a conversion can revert with, by selector: the page turns revert data into a sentence of its
+ * language without an ABI library. Arguments are static types (one 32-byte word each).
+ */
+const REVERTS: Record<string, [string, string[]]> = (() => {
+  const errors: Record<string, [string, string[]]> = {};
+  for (const abi of [NFTConverter__factory.createInterface(), IERC721Errors__factory.createInterface()]) {
+    abi.forEachError((error) => {
+      errors[error.selector] = [error.name, error.inputs.map((input) => input.type)];
+    });
+  }
+  return errors;
+})();
+
+export function pageLanguage(lang: unknown, acceptLanguage: string | undefined): Lang {
+  if (typeof lang === "string" && (lang === "ja" || lang === "en")) return lang;
+  const first = acceptLanguage?.split(/[\s,;]+/)[0]?.toLowerCase() ?? "";
+  return first.startsWith("ja") ? "ja" : "en";
+}
+
+const escapeHtml = (value: string) =>
+  value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string);
+
+interface Language {
+  lang?: unknown;
+  acceptLanguage?: string;
+}
+
+/** The converter page for one configured converter. */
+export function convertPage(reply: FastifyReply, input: Language & { converter: ConverterRef; networks: Networks; rpcUrls: Record<string, string> }) {
+  const lang = pageLanguage(input.lang, input.acceptLanguage);
+  const text = TEXT[lang];
+  const { network, address } = input.converter;
+  const info = input.networks.info(network);
+  // A wallet that does not know the chain is given a public RPC URL; our own node's URL only for the local chain.
+  const rpcUrl = network === "localhost" ? input.rpcUrls.localhost : info.publicRpcUrl;
+  const config = { network, chainId: info.chainId, converter: address, explorer: info.explorer ?? null, currency: info.currency ?? "ETH", rpcUrl: rpcUrl ?? null, reverts: REVERTS };
+  const body = `<main id="convert" data-config="${escapeHtml(JSON.stringify(config))}" data-text="${escapeHtml(JSON.stringify(text))}">
+${languageLinks(lang, `/convert/${network}/${address}`)}
+<h1>${escapeHtml(text.title)}</h1>
+<p>${escapeHtml(text.intro)}</p>
+<p class="small">${escapeHtml(text.converterOn.replace("{network}", network))} <code>${escapeHtml(address)}</code></p>
+<div id="wallets" role="group" aria-label="${escapeHtml(text.wallets)}"></div>
+<p id="status" role="status" aria-live="polite" tabindex="-1">${escapeHtml(text.looking)}</p>
+<div id="result" aria-live="polite" tabindex="-1"></div>
+<section id="tokens" hidden>
+<p id="notice"></p>
+<h2 id="alice-heading"></h2>
+<ul id="alice-list" aria-labelledby="alice-heading"></ul>
+<h2 id="bob-heading"></h2>
+<ul id="bob-list" aria-labelledby="bob-heading"></ul>
+<button type="button" id="refresh" class="secondary">${escapeHtml(text.refresh)}</button>
+</section>
+<noscript><p>${escapeHtml(text.noscript)}</p></noscript>
+</main>`;
+  return sendPage(reply, lang, text.title, body, 200);
+}
+
+/** `/convert` with no or several converters configured, or a converter that is not offered here. */
+export function converterListPage(reply: FastifyReply, input: Language & { converters: ConverterRef[]; missing?: boolean }) {
+  const lang = pageLanguage(input.lang, input.acceptLanguage);
+  const text = TEXT[lang];
+  const items = input.converters
+    .map((c) => `<li><a href="/convert/${escapeHtml(c.network)}/${escapeHtml(c.address)}?lang=${lang}">${escapeHtml(c.network)} <code>${escapeHtml(c.address)}</code></a></li>`)
+    .join("\n");
+  const body = `<main id="choose">
+${languageLinks(lang, "/convert")}
+<h1>${escapeHtml(text.title)}</h1>
+${input.missing ? `<p role="alert">${escapeHtml(text.notOffered)}</p>` : ""}
+${items ? `<p>${escapeHtml(text.chooseConverter)}</p>\n<ul>\n${items}\n</ul>` : `<p>${escapeHtml(text.noConverter)}</p>`}
+</main>`;
+  return sendPage(reply, lang, text.title, body, input.missing ? 404 : 200);
+}
+
+function languageLinks(lang: Lang, href: string): string {
+  const other: Lang = lang === "en" ? "ja" : "en";
+  return `<nav class="lang"><a href="${escapeHtml(href)}?lang=${other}" lang="${other}" hreflang="${other}">${escapeHtml(TEXT[other].languageName)}</a></nav>`;
+}
+
+function sendPage(reply: FastifyReply, lang: Lang, title: string, body: string, status: number) {
+  const html = `<!doctype html>
+<html lang="${lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${escapeHtml(title)}</title>
+<link rel="stylesheet" href="/convert/page.css">
+<script src="/convert/page.js" defer></script>
+</head>
+<body>
+${body}
+</body>
+</html>
+`;
+  return reply
+    .code(status)
+    .header("content-security-policy", PAGE_CSP)
+    .header("cache-control", "no-store")
+    .header("x-frame-options", "DENY")
+    .header("vary", "accept-language")
+    .type("text/html; charset=utf-8")
+    .send(html);
+}

@@ -1,0 +1,369 @@
+// The converter page's script (served as a file: the page's CSP allows no inline script).
+// Finds the wallet (EIP-6963 announcements, then window.ethereum), brings it to the converter's chain, lists the
+// holder's tokens with what each converts to (our inventory and converter routes), and converts one token per
+// transaction: safeTransferFrom(holder, converter, id) on the token, after an eth_call that shows whether it would
+// revert. Every refusal is said in words; revert data is decoded with the custom errors the page was given.
+(() => {
+  "use strict";
+  const root = document.getElementById("convert");
+  if (!root || !root.dataset.config) return;
+  const config = JSON.parse(root.dataset.config);
+  const text = JSON.parse(root.dataset.text);
+  const $ = (id) => document.getElementById(id);
+  const status = $("status");
+  const result = $("result");
+  const walletList = $("wallets");
+  const found = new Map();
+  const chainHex = "0x" + config.chainId.toString(16);
+  const base = "/converter/" + config.network + "/" + config.converter;
+
+  let provider;
+  let account;
+  let state;
+  let busy = false;
+
+  const fill = (template, values) => template.replace(/\{(\w+)\}/g, (whole, key) => (values && values[key] !== undefined ? String(values[key]) : whole));
+  const say = (message, kind) => {
+    status.textContent = message;
+    status.className = kind || "";
+  };
+  const el = (tag, props, children) => {
+    const node = document.createElement(tag);
+    Object.assign(node, props || {});
+    for (const child of children || []) node.append(child);
+    return node;
+  };
+  const button = (label, onClick, extra) => {
+    const b = el("button", Object.assign({ type: "button", textContent: label }, extra || {}));
+    b.addEventListener("click", onClick);
+    return b;
+  };
+  const tokenName = (side) => (state && state.names[side]) || (side === "alice" ? "Alice" : "Bob");
+  const other = (side) => (side === "alice" ? "bob" : "alice");
+
+  // --- wallets ---------------------------------------------------------------------------------------------
+
+  function addWallet(info, candidate) {
+    const key = info.uuid || info.rdns || info.name;
+    if (!candidate || typeof candidate.request !== "function" || found.has(key)) return;
+    found.set(key, candidate);
+    const b = button(fill(text.connectWith, { wallet: info.name || text.browserWallet }), () => connect(candidate));
+    if (typeof info.icon === "string" && /^data:image\//.test(info.icon)) b.prepend(el("img", { src: info.icon, alt: "", width: 24, height: 24 }));
+    walletList.append(b);
+    say(text.choose);
+  }
+
+  window.addEventListener("eip6963:announceProvider", (event) => {
+    const detail = event.detail;
+    if (detail && detail.info && detail.provider) addWallet(detail.info, detail.provider);
+  });
+  window.dispatchEvent(new Event("eip6963:requestProvider"));
+  // Wallets that predate EIP-6963 only inject window.ethereum.
+  setTimeout(() => {
+    if (found.size === 0 && window.ethereum) addWallet({ name: text.browserWallet, rdns: "window.ethereum" }, window.ethereum);
+    if (found.size === 0) say(text.noWallet, "error");
+  }, 500);
+
+  async function connect(candidate) {
+    if (busy) return;
+    busy = true;
+    try {
+      say(text.connecting);
+      const accounts = await candidate.request({ method: "eth_requestAccounts" });
+      if (!accounts || !accounts[0]) throw new Error(text.noAccount);
+      if (provider !== candidate && typeof candidate.on === "function") {
+        candidate.on("chainChanged", () => provider === candidate && !busy && reload());
+        candidate.on("accountsChanged", (list) => {
+          if (provider !== candidate || !list || !list[0]) return;
+          account = list[0];
+          if (!busy) reload();
+        });
+      }
+      provider = candidate;
+      account = accounts[0];
+      walletList.hidden = true;
+      busy = false;
+      await reload();
+    } catch (error) {
+      showError(error);
+    } finally {
+      busy = false;
+    }
+  }
+
+  /** Brings the wallet to the converter's chain; true when it is there. Says why not otherwise. */
+  async function onChain() {
+    const have = await provider.request({ method: "eth_chainId" });
+    if (parseInt(have, 16) === config.chainId) return true;
+    say(fill(text.wrongChain, { have: parseInt(have, 16), network: config.network, chainId: config.chainId }));
+    try {
+      await provider.request({ method: "wallet_switchEthereumChain", params: [{ chainId: chainHex }] });
+    } catch (error) {
+      if (code(error) === 4001) return offerSwitch(text.switchRejected);
+      if (code(error) !== 4902) throw error;
+      if (!config.rpcUrl) return offerSwitch(text.cannotAdd);
+      say(fill(text.adding, { network: config.network }));
+      try {
+        await provider.request({ method: "wallet_addEthereumChain", params: [addChainParams()] });
+        await provider.request({ method: "wallet_switchEthereumChain", params: [{ chainId: chainHex }] });
+      } catch (addError) {
+        if (code(addError) === 4001) return offerSwitch(text.switchRejected);
+        return offerSwitch(text.cannotAdd);
+      }
+    }
+    return parseInt(await provider.request({ method: "eth_chainId" }), 16) === config.chainId || offerSwitch(text.switchRejected);
+  }
+
+  function addChainParams() {
+    const params = {
+      chainId: chainHex,
+      chainName: config.network,
+      nativeCurrency: { name: config.currency, symbol: config.currency, decimals: 18 },
+      rpcUrls: [config.rpcUrl],
+    };
+    if (config.explorer) params.blockExplorerUrls = [config.explorer];
+    return params;
+  }
+
+  function offerSwitch(message) {
+    $("tokens").hidden = true;
+    say(fill(message, { network: config.network, chainId: config.chainId }), "error");
+    result.replaceChildren(button(fill(text.switchTo, { network: config.network }), () => reload()));
+    return false;
+  }
+
+  // --- reading ---------------------------------------------------------------------------------------------
+
+  /** JSON whose token ids stay exact: ids are JSON numbers with all their digits, read here as strings. */
+  async function getJson(url) {
+    const response = await fetch(url, { headers: { accept: "application/json" } });
+    const body = JSON.parse((await response.text()).replace(/"(id|counterpart)":(\d+)/g, '"$1":"$2"'));
+    if (!response.ok) throw Object.assign(new Error(body.message || response.statusText), { status: response.status, body });
+    return { body, response };
+  }
+
+  async function inventory(token) {
+    let url = "/inventory/" + config.network + "/" + account + "/" + token + "?limit=1000";
+    const ids = [];
+    while (url) {
+      const { body, response } = await getJson(url);
+      for (const item of body) ids.push(item.id);
+      const next = /<([^>]+)>;\s*rel="next"/.exec(response.headers.get("link") || "");
+      url = next ? next[1] : undefined;
+    }
+    return ids;
+  }
+
+  async function pairs(side, ids) {
+    const answers = [];
+    for (let i = 0; i < ids.length; i += 100) {
+      const { body } = await getJson(base + "/pairs?" + side + "Ids=" + ids.slice(i, i + 100).join(","));
+      answers.push(...body.pairs);
+    }
+    return answers;
+  }
+
+  async function reload(keepResult) {
+    if (!provider) return;
+    busy = true;
+    try {
+      if (!keepResult) result.replaceChildren();
+      if (!(await onChain())) return;
+      say(text.loading);
+      state = (await getJson(base)).body;
+      const sides = state.reverseConversionEnabled ? ["alice", "bob"] : ["alice"];
+      const lists = {};
+      for (const side of sides) lists[side] = await pairs(side, await inventory(state[side]));
+      render(lists);
+      say(fill(text.connected, { account, network: config.network }));
+    } catch (error) {
+      if (error.body && error.body.error === "not_indexed") {
+        say(text.notIndexed);
+        setTimeout(() => reload(keepResult), 2000);
+      } else showError(error);
+    } finally {
+      busy = false;
+    }
+  }
+
+  // --- the list --------------------------------------------------------------------------------------------
+
+  function render(lists) {
+    const notices = [];
+    if (state.paused) notices.push(text.paused);
+    if (!state.reverseConversionEnabled) notices.push(fill(text.reverseOff, { alice: tokenName("alice"), bob: tokenName("bob") }));
+    $("notice").textContent = notices.join(" ");
+    $("notice").hidden = notices.length === 0;
+    for (const side of ["alice", "bob"]) {
+      const heading = $(side + "-heading");
+      const list = $(side + "-list");
+      const shown = Boolean(lists[side]);
+      heading.hidden = list.hidden = !shown;
+      if (!shown) continue;
+      heading.textContent = fill(side === "alice" ? text.yourTokens : text.yourTokensBack, { token: tokenName(side) });
+      list.replaceChildren(...lists[side].map((pair) => item(side, pair)));
+      if (lists[side].length === 0) list.append(el("li", { textContent: fill(text.noTokens, { token: tokenName(side) }) }));
+    }
+    $("tokens").hidden = false;
+  }
+
+  function names(side, pair) {
+    return { token: tokenName(side), id: pair.id, other: tokenName(other(side)), counterpart: pair.counterpart };
+  }
+
+  function item(side, pair) {
+    const values = names(side, pair);
+    const title = pair.counterpart === null ? fill(text.tokenId, values) : fill(text.becomes, values);
+    const li = el("li", {}, [el("span", { className: "token", textContent: title })]);
+    if (pair.convertible) {
+      li.append(el("span", { className: "ok", textContent: text.ready }), button(fill(text.convert, values), () => convert(side, pair)));
+    } else {
+      li.append(el("span", { className: "refusal", textContent: fill(text.reasons[pair.reason] || pair.reason, values) }));
+    }
+    return li;
+  }
+
+  $("refresh").addEventListener("click", () => !busy && reload());
+
+  // --- converting ------------------------------------------------------------------------------------------
+
+  const word = (hex) => hex.replace(/^0x/, "").padStart(64, "0");
+
+  async function convert(side, pair) {
+    if (busy) return;
+    busy = true;
+    const values = names(side, pair);
+    const token = state[side];
+    for (const b of document.querySelectorAll("#tokens button")) b.disabled = true;
+    result.replaceChildren();
+    try {
+      if (!(await onChain())) return;
+      const tx = {
+        from: account,
+        to: token,
+        // safeTransferFrom(address,address,uint256) with empty data: "convert" to the converter.
+        data: "0x42842e0e" + word(account.toLowerCase()) + word(config.converter.toLowerCase()) + word(BigInt(pair.id).toString(16)),
+      };
+      say(fill(text.checking, values));
+      try {
+        await provider.request({ method: "eth_call", params: [tx, "latest"] });
+      } catch (error) {
+        if (code(error) === 4001) throw error;
+        say(fill(text.refused, { reason: revertSentence(error) }), "error");
+        return;
+      }
+      say(fill(text.confirm, values));
+      const hash = await provider.request({ method: "eth_sendTransaction", params: [tx] });
+      say(text.pending);
+      showTransaction(hash);
+      const receipt = await waitForReceipt(hash);
+      if (receipt.status !== "0x1") {
+        let reason = "";
+        try {
+          await provider.request({ method: "eth_call", params: [tx, receipt.blockNumber] });
+        } catch (error) {
+          reason = revertSentence(error);
+        }
+        say(fill(text.reverted, { reason }), "error");
+        return;
+      }
+      say(fill(text.confirmed, values), "success");
+      await refreshAfter(side, pair.id);
+    } catch (error) {
+      if (code(error) === 4001) say(text.rejected, "error");
+      else if (revertData(error)) say(fill(text.reverted, { reason: revertSentence(error) }), "error");
+      else showError(error);
+    } finally {
+      busy = false;
+      for (const b of document.querySelectorAll("#tokens button")) b.disabled = false;
+      status.focus();
+    }
+  }
+
+  function showTransaction(hash) {
+    const parts = [el("span", { textContent: text.transaction + " " }), el("code", { textContent: hash })];
+    if (config.explorer) {
+      parts.push(el("br"), el("a", { href: config.explorer + "/tx/" + hash, textContent: text.explorer, target: "_blank", rel: "noopener noreferrer" }));
+    }
+    result.replaceChildren(el("p", {}, parts));
+  }
+
+  async function waitForReceipt(hash) {
+    for (;;) {
+      const receipt = await provider.request({ method: "eth_getTransactionReceipt", params: [hash] });
+      if (receipt) return receipt;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
+
+  /** Reloads until the index no longer lists the converted token (it follows the chain within a second or two). */
+  async function refreshAfter(side, id) {
+    for (let attempt = 0; attempt < 20; attempt++) {
+      if (!(await inventory(state[side])).includes(id)) break;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    const message = status.textContent;
+    busy = false;
+    await reload(true);
+    say(message, "success");
+  }
+
+  // --- errors ----------------------------------------------------------------------------------------------
+
+  /** The EIP-1193 error code (4001 rejected by the user, 4902 unknown chain), also where wallets nest it. */
+  function code(error) {
+    if (!error) return undefined;
+    if (typeof error.code === "number" && error.code >= 4000 && error.code < 5000) return error.code;
+    const inner = error.data && error.data.originalError;
+    return inner && typeof inner.code === "number" ? inner.code : error.code;
+  }
+
+  /** The revert data somewhere in a wallet's error (wallets nest it differently). */
+  function revertData(error) {
+    const seen = new Set();
+    const walk = (value) => {
+      if (!value || seen.has(value)) return undefined;
+      if (typeof value === "string") return /^0x[0-9a-fA-F]{8}/.test(value) ? value : undefined;
+      if (typeof value !== "object") return undefined;
+      seen.add(value);
+      for (const key of ["data", "originalError", "error", "cause"]) {
+        const found = walk(value[key]);
+        if (found) return found;
+      }
+      return undefined;
+    };
+    return walk(error);
+  }
+
+  function revertSentence(error) {
+    const data = revertData(error);
+    if (!data) return (error && error.message) || "";
+    const selector = data.slice(0, 10).toLowerCase();
+    if (selector === "0x08c379a0") return decodeString(data.slice(10));
+    const known = config.reverts[selector];
+    if (!known) return fill(text.unknownRevert, { name: selector });
+    const [name, types] = known;
+    const args = {};
+    types.forEach((type, i) => {
+      const raw = data.slice(10 + i * 64, 10 + (i + 1) * 64);
+      if (type === "address") {
+        const address = "0x" + raw.slice(24);
+        const match = ["alice", "bob"].find((side) => state && state[side].toLowerCase() === address);
+        args[i] = match ? tokenName(match) : address;
+      } else if (/^u?int/.test(type)) args[i] = BigInt("0x" + (raw || "0")).toString();
+      else args[i] = "0x" + raw;
+    });
+    return fill(text.reverts[name] || fill(text.unknownRevert, { name }), args);
+  }
+
+  function decodeString(hex) {
+    const length = parseInt(hex.slice(64, 128), 16);
+    const bytes = new Uint8Array((hex.slice(128, 128 + length * 2).match(/../g) || []).map((b) => parseInt(b, 16)));
+    return new TextDecoder().decode(bytes);
+  }
+
+  function showError(error) {
+    if (code(error) === 4001) return say(text.rejected, "error");
+    say(fill(text.failed, { message: (error && error.message) || String(error) }), "error");
+  }
+})();

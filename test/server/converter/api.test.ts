@@ -1,0 +1,200 @@
+import { expect } from "chai";
+import type { JsonRpcProvider } from "ethers";
+import { startTestApp, type TestApp } from "../../helpers/app";
+import { providerFor, sharedNode } from "../../helpers/chain";
+import { startRpcProxy } from "../../helpers/rpc-proxy";
+import { BIG_ID, converterFixture, type ConverterFixture } from "./fixture";
+
+describe("converter routes", function () {
+  this.timeout(120_000);
+  let t: TestApp;
+  let provider: JsonRpcProvider;
+  let f: ConverterFixture;
+  let proxy: Awaited<ReturnType<typeof startRpcProxy>>;
+  let base: string;
+
+  before(async function () {
+    const node = await sharedNode();
+    provider = providerFor(node.url);
+    f = await converterFixture(provider, 7);
+    // Through a proxy that records the calls: reads are cached per block. HEAD_CACHE_MS=0: each request sees the head.
+    proxy = await startRpcProxy(node.url);
+    t = await startTestApp({ env: { RPC_URL_LOCALHOST: proxy.url, HEAD_CACHE_MS: "0", INDEXER: "false", CONVERTERS: `localhost:${f.addresses.converter}` } });
+    base = `/converter/localhost/${f.addresses.converter}`;
+  });
+  after(async function () {
+    await t?.close();
+    await proxy?.close();
+    provider?.destroy();
+  });
+
+  async function get(path: string) {
+    const response = await fetch(`${t.url}${path}`);
+    const text = await response.text();
+    return { status: response.status, text, body: JSON.parse(text) };
+  }
+
+  /** An answer read at the chain's current block (the service's provider may reuse a block number for 250 ms). */
+  async function fresh(path: string) {
+    const head = await provider.getBlockNumber();
+    for (;;) {
+      const answer = await get(path);
+      if (answer.body.block >= head) return answer;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  describe("GET /converter/:network/:converter", function () {
+    it("answers the tokens, switches and stock, read at one block", async function () {
+      const { status, body } = await get(base);
+      expect(status).to.equal(200);
+      expect(body).to.deep.equal({
+        network: "localhost",
+        converter: f.addresses.converter,
+        block: await provider.getBlockNumber(),
+        alice: f.addresses.alice,
+        bob: f.addresses.bob,
+        names: { alice: await f.alice.name(), bob: await f.bob.name() },
+        paused: false,
+        reverseConversionEnabled: true,
+        stock: { alice: 0, bob: 4 },
+      });
+    });
+
+    it("takes the address in any case and answers it checksummed", async function () {
+      const { status, body } = await get(`/converter/localhost/${f.addresses.converter.toLowerCase()}`);
+      expect(status).to.equal(200);
+      expect(body.converter).to.equal(f.addresses.converter);
+    });
+
+    it("reads the chain once per block however many requests ask", async function () {
+      await get(base); // warm at this block
+      const before = proxy.calls.filter((c) => c.method === "eth_call").length;
+      await Promise.all(Array.from({ length: 5 }, () => get(base)));
+      expect(proxy.calls.filter((c) => c.method === "eth_call").length).to.equal(before);
+      await provider.send("evm_mine", []);
+      await fresh(base);
+      expect(proxy.calls.filter((c) => c.method === "eth_call").length).to.be.greaterThan(before);
+    });
+
+    it("is a 404 for an address that is not a converter: an account, or another contract", async function () {
+      for (const address of ["0x000000000000000000000000000000000000dEaD", f.addresses.alice]) {
+        const { status, body } = await get(`/converter/localhost/${address}`);
+        expect(status, address).to.equal(404);
+        expect(body).to.deep.equal({ error: "not_found", message: `${address} is not an NFT converter on localhost` });
+      }
+    });
+
+    it("refuses malformed input with 4xx {error, message}", async function () {
+      const cases: Array<[string, number, string]> = [
+        ["/converter/localhost/0x1234", 400, "invalid_address"],
+        [`/converter/localhost/${f.addresses.converter.replace(/[a-f]/, (c) => c.toUpperCase())}`, 400, "invalid_address"],
+        [`/converter/localhost/${encodeURIComponent(`${f.addresses.converter}\u0000`)}`, 400, "invalid_address"],
+        [`/converter/localhost/${encodeURIComponent(`\u202e${f.addresses.converter}`)}`, 400, "invalid_address"],
+        [`/converter/mainet/${f.addresses.converter}`, 400, "unknown_network"],
+        [`/converter/sepolia/${f.addresses.converter}`, 503, "network_unavailable"],
+      ];
+      for (const [path, status, error] of cases) {
+        const answer = await get(path);
+        expect(answer.status, path).to.equal(status);
+        expect(answer.body.error, path).to.equal(error);
+        expect(answer.body.message, path).to.be.a("string");
+      }
+    });
+  });
+
+  describe("GET /converter/:network/:converter/pairs", function () {
+    it("answers per Alice id: counterpart, convertible now, and why not, in the order asked", async function () {
+      const { status, text, body } = await get(`${base}/pairs?aliceIds=1,4,5,${BIG_ID}`);
+      expect(status).to.equal(200);
+      expect(body).to.include({ network: "localhost", converter: f.addresses.converter, side: "alice" });
+      expect(body.block).to.be.a("number");
+      expect(body.pairs.slice(0, 3)).to.deep.equal([
+        { id: 1, counterpart: 1, convertible: true, reason: null },
+        { id: 4, counterpart: 4, convertible: false, reason: "out_of_stock" },
+        { id: 5, counterpart: null, convertible: false, reason: "not_paired" },
+      ]);
+      // Raw text: JSON.parse would round the big id.
+      expect(text).to.contain(`{"id":${BIG_ID},"counterpart":${BIG_ID},"convertible":true,"reason":null}`);
+    });
+
+    it("answers per Bob id: converting back needs the Alice token in stock", async function () {
+      const { body } = await get(`${base}/pairs?bobIds=1,9`);
+      expect(body.side).to.equal("bob");
+      expect(body.pairs).to.deep.equal([
+        { id: 1, counterpart: 1, convertible: false, reason: "out_of_stock" },
+        { id: 9, counterpart: null, convertible: false, reason: "not_paired" },
+      ]);
+    });
+
+    it("says paused while the converter is paused, and reverse conversion off when it is switched off", async function () {
+      await (await f.converter.pause()).wait();
+      try {
+        expect((await fresh(`${base}/pairs?aliceIds=1,5`)).body.pairs).to.deep.equal([
+          { id: 1, counterpart: 1, convertible: false, reason: "paused" },
+          { id: 5, counterpart: null, convertible: false, reason: "not_paired" },
+        ]);
+        expect((await fresh(base)).body.paused).to.equal(true);
+      } finally {
+        await (await f.converter.unpause()).wait();
+      }
+      await (await f.converter.setReverseConversion(false)).wait();
+      try {
+        expect((await fresh(`${base}/pairs?bobIds=1`)).body.pairs).to.deep.equal([{ id: 1, counterpart: 1, convertible: false, reason: "reverse_conversion_disabled" }]);
+        expect((await fresh(base)).body.reverseConversionEnabled).to.equal(false);
+      } finally {
+        await (await f.converter.setReverseConversion(true)).wait();
+      }
+      expect((await fresh(`${base}/pairs?aliceIds=1`)).body.pairs[0].convertible).to.equal(true);
+    });
+
+    it("takes up to 100 ids", async function () {
+      const ids = Array.from({ length: 100 }, (_, i) => i + 1);
+      const { status, body } = await get(`${base}/pairs?aliceIds=${ids.join(",")}`);
+      expect(status).to.equal(200);
+      expect(body.pairs.map((p: { id: number }) => p.id)).to.deep.equal(ids);
+    });
+
+    it("refuses malformed input with 400 {error, message}", async function () {
+      const many = Array.from({ length: 101 }, (_, i) => i).join(",");
+      const cases: Array<[string, string]> = [
+        ["", "invalid_request"],
+        ["?aliceIds=1&bobIds=1", "invalid_request"],
+        ["?aliceIds=", "invalid_request"],
+        [`?aliceIds=${many}`, "invalid_request"],
+        ["?aliceIds=1&aliceIds=2", "invalid_request"],
+        ["?aliceIds=1x", "invalid_token_id"],
+        ["?aliceIds=1,,2", "invalid_token_id"],
+        ["?aliceIds=-1", "invalid_token_id"],
+        ["?aliceIds=1e3", "invalid_token_id"],
+        ["?aliceIds=01", "invalid_token_id"],
+        [`?aliceIds=${2n ** 256n}`, "invalid_token_id"],
+        [`?bobIds=${encodeURIComponent("1\u0000")}`, "invalid_token_id"],
+        [`?bobIds=${encodeURIComponent("\u202e1")}`, "invalid_token_id"],
+        [`?aliceIds=${"1,".repeat(5000)}1`, "invalid_request"],
+      ];
+      for (const [query, error] of cases) {
+        const answer = await get(`${base}/pairs${query}`);
+        expect(answer.status, query.slice(0, 60)).to.equal(400);
+        expect(answer.body.error, query.slice(0, 60)).to.equal(error);
+        expect(answer.body.message, query.slice(0, 60)).to.be.a("string").and.not.equal("");
+      }
+    });
+
+    it("is a 404 for an address that is not a converter", async function () {
+      const { status, body } = await get(`/converter/localhost/${f.addresses.bob}/pairs?aliceIds=1`);
+      expect(status).to.equal(404);
+      expect(body.error).to.equal("not_found");
+    });
+  });
+
+  it("both routes are in the OpenAPI document, with examples", async function () {
+    const { body } = await get("/openapi.json");
+    const state = body.paths["/converter/{network}/{converter}"].get;
+    const pairs = body.paths["/converter/{network}/{converter}/pairs"].get;
+    expect(JSON.stringify(state.responses["200"])).to.contain("reverseConversionEnabled").and.contain('"example":{"network":"localhost"');
+    expect(JSON.stringify(pairs.responses["200"])).to.contain("out_of_stock").and.contain('"example":{"network":"localhost"');
+    expect(pairs.parameters.map((p: { name: string }) => p.name)).to.include.members(["aliceIds", "bobIds", "network", "converter"]);
+    expect(body.paths).to.not.have.property("/convert");
+  });
+});
