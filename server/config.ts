@@ -126,7 +126,7 @@ export function loadConfig(env: Env = process.env): Config {
       rateLimit: read.int("LOGIN_RATE_LIMIT", { min: 1, max: 1_000_000, fallback: 120 }),
       jwks: readJwks(read),
     },
-    converters: readConverters(read),
+    converters: readConverters(read, Object.keys(rpcUrls).concat(localChain ? ["localhost"] : [])),
     metadata: {
       requireBinding: read.bool("METADATA_REQUIRE_BINDING", false),
       maxBytes: read.int("METADATA_MAX_BYTES", { min: 256, max: 16 * 1024 * 1024, fallback: 64 * 1024 }),
@@ -167,8 +167,8 @@ function readIndexerTargets(read: Reader, networks: string[]) {
   return { startBlocks, contracts };
 }
 
-/** `CONVERTERS=<network>:<address>,…`: networks of the registry, addresses with a valid checksum when mixed case. */
-function readConverters(read: Reader): ConverterRef[] {
+/** `CONVERTERS=<network>:<address>,…`: networks with an RPC URL (or the embedded chain), addresses with a valid checksum when mixed case. */
+function readConverters(read: Reader, usable: string[]): ConverterRef[] {
   const raw = read.optional("CONVERTERS");
   if (raw === undefined) return [];
   return raw.split(",").map((entry) => {
@@ -177,6 +177,7 @@ function readConverters(read: Reader): ConverterRef[] {
     if (rest.length > 0 || !network || !Object.hasOwn(NETWORKS, network) || !address || !/^0x[0-9a-fA-F]{40}$/.test(address)) {
       throw new ConfigError("CONVERTERS", expected, raw);
     }
+    if (!usable.includes(network)) throw new ConfigError("CONVERTERS", `converters on networks with an RPC URL (set ${rpcEnvName(network)})`, raw);
     try {
       return { network, address: getAddress(address) };
     } catch {

@@ -65,7 +65,7 @@ export function pageLang(uiLocales: unknown, acceptLanguage: string | undefined)
   return acceptLanguage && first(acceptLanguage).startsWith("ja") ? "ja" : "en";
 }
 
-const escapeHtml = (value: string) =>
+export const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string);
 
 export interface PageInput {

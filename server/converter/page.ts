@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { FastifyReply } from "fastify";
 import { IERC721Errors__factory, NFTConverter__factory } from "../../typechain-types";
-import { PAGE_CSP } from "../auth/page";
+import { escapeHtml, PAGE_CSP } from "../auth/page";
 import type { Networks } from "../chain/networks";
 import type { ConverterRef } from "../config";
 import { TEXT, type Lang } from "./text";
@@ -34,9 +34,6 @@ export function pageLanguage(lang: unknown, acceptLanguage: string | undefined):
   const first = acceptLanguage?.split(/[\s,;]+/)[0]?.toLowerCase() ?? "";
   return first.startsWith("ja") ? "ja" : "en";
 }
-
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string);
 
 interface Language {
   lang?: unknown;

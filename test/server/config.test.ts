@@ -72,13 +72,18 @@ describe("config", function () {
       expect(refusal({ CONVERTERS: "localhost:0x1234" })).to.match(/^CONVERTERS: expected/);
       expect(refusal({ CONVERTERS: address })).to.match(/^CONVERTERS: expected/);
       expect(refusal({ CONVERTERS: `localhost:${address.replace("F", "f")}` })).to.include("fails its EIP-55 checksum");
+      expect(refusal({ CONVERTERS: `sepolia:${address}` })).to.match(/^CONVERTERS: expected converters on networks with an RPC URL \(set RPC_URL_SEPOLIA\)/);
     });
   });
 
   describe("CONVERTERS", function () {
     it("lists the converters the page offers, checksummed; none by default", function () {
       expect(loadConfig({}).converters).to.deep.equal([]);
-      const config = loadConfig({ CONVERTERS: "localhost:0x5fbdb2315678afecb367f032d93f642f64180aa3, sepolia:0x5FbDB2315678afecb367f032d93F642f64180aa3" });
+      const config = loadConfig({
+        CONVERTERS: "localhost:0x5fbdb2315678afecb367f032d93f642f64180aa3, sepolia:0x5FbDB2315678afecb367f032d93F642f64180aa3",
+        RPC_URL_LOCALHOST: "http://127.0.0.1:8545",
+        RPC_URL_SEPOLIA: "https://sepolia.example",
+      });
       expect(config.converters).to.deep.equal([
         { network: "localhost", address: "0x5FbDB2315678afecb367f032d93F642f64180aa3" },
         { network: "sepolia", address: "0x5FbDB2315678afecb367f032d93F642f64180aa3" },

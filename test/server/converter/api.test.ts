@@ -197,4 +197,45 @@ describe("converter routes", function () {
     expect(pairs.parameters.map((p: { name: string }) => p.name)).to.include.members(["aliceIds", "bobIds", "network", "converter"]);
     expect(body.paths).to.not.have.property("/convert");
   });
+
+  describe("the page's routes (no browser)", function () {
+    it("hands the page the converter's chain, and the configured RPC URL only for the local chain", async function () {
+      const html = await (await fetch(`${t.url}/convert`)).text();
+      const config = JSON.parse(/data-config="([^"]*)"/.exec(html)![1].replace(/&quot;/g, '"').replace(/&amp;/g, "&"));
+      expect(config).to.include({ network: "localhost", chainId: 31337, converter: f.addresses.converter, explorer: null, rpcUrl: proxy.url });
+      // Revert sentences need the custom errors by selector.
+      expect(config.reverts[f.converter.interface.getError("OutOfStock")!.selector]).to.deep.equal(["OutOfStock", ["address", "uint256"]]);
+    });
+
+    it("links to the network's explorer and never hands out the service's own RPC URL of a real network", async function () {
+      const other = await startTestApp({
+        env: { RPC_URL_SEPOLIA: "http://127.0.0.1:9/secret-key", INDEXER: "false", CONVERTERS: `sepolia:${f.addresses.converter}` },
+        database: t.database,
+      });
+      try {
+        const html = await (await fetch(`${other.url}/convert?lang=ja`)).text();
+        expect(html).to.contain('<html lang="ja">').and.not.contain("secret-key");
+        const config = JSON.parse(/data-config="([^"]*)"/.exec(html)![1].replace(/&quot;/g, '"').replace(/&amp;/g, "&"));
+        expect(config).to.include({ network: "sepolia", chainId: 11155111, explorer: "https://sepolia.etherscan.io", rpcUrl: null });
+      } finally {
+        await other.close();
+      }
+    });
+
+    it("answers malformed page requests with a 4xx, never a page for an unconfigured converter", async function () {
+      for (const path of [`/convert/localhost/${encodeURIComponent("\u0000")}`, `/convert/mainnet/${f.addresses.converter}`, `/convert/localhost/${encodeURIComponent("\u202e")}${f.addresses.converter}`]) {
+        const response = await fetch(`${t.url}${path}`);
+        expect(response.status, path).to.equal(404);
+        expect(await response.text(), path).to.not.contain("data-config");
+      }
+      for (const path of ["/convert?lang=ja&lang=en", `/convert?lang=${"x".repeat(100)}`]) {
+        const response = await fetch(`${t.url}${path}`);
+        expect(response.status, path).to.equal(400);
+        expect(((await response.json()) as { error: string }).error, path).to.equal("invalid_request");
+      }
+      const odd = await fetch(`${t.url}/convert?lang=${encodeURIComponent("\u0000")}`, { headers: { "accept-language": "ja;q=1" } });
+      expect(odd.status).to.equal(200);
+      expect(await odd.text()).to.contain('<html lang="ja">');
+    });
+  });
 });
