@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { task, types } from "hardhat/config";
+import { task } from "hardhat/config";
 import type { HardhatRuntimeEnvironment } from "hardhat/types";
 
 // hardhat.config.ts loads this file before anything is compiled: TypeChain bindings and the libraries that use them
@@ -38,6 +38,21 @@ async function signer(hre: HardhatRuntimeEnvironment) {
   return chosen;
 }
 
+/**
+ * Parameters are declared optional strings and checked here: Hardhat's own refusals of a missing or mistyped
+ * parameter come with a help link and a blank line, ours are one line.
+ */
+function required(value: string | undefined, flag: string, example: string): string {
+  if (value === undefined || value === "") throw new Error(`give ${flag} (${example})`);
+  return value;
+}
+
+function positiveInt(value: string | undefined, flag: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!/^[1-9]\d{0,6}$/.test(value)) throw new Error(`${flag} must be a positive integer, got "${value}"`);
+  return Number(value);
+}
+
 async function converterAt(hre: HardhatRuntimeEnvironment, address: string | undefined) {
   const { NFTConverter__factory } = await import("../typechain-types");
   const { readDeployment } = await import("./lib/deployment");
@@ -59,13 +74,13 @@ task("deploy", "Deploys the NFTConverter (and test Alice/Bob tokens unless exist
   }));
 
 task("register-pairs", "Registers Alice↔Bob pairs from a CSV or JSON file; pairs already registered are skipped")
-  .addParam("file", "pairs.csv (alice_id,bob_id per line) or pairs.json ([[alice, bob], ...])")
-  .addOptionalParam("batch", "pairs per transaction", 100, types.int)
+  .addOptionalParam("file", "pairs.csv (alice_id,bob_id per line) or pairs.json ([[alice, bob], ...]) (required)")
+  .addOptionalParam("batch", "pairs per transaction (default 100)")
   .addOptionalParam("converter", "converter address (default: deployments/<network>.json)")
   .addFlag("dryRun", "print the plan and send nothing")
-  .setAction(plainRefusals(async (args: { file: string; batch: number; converter?: string; dryRun: boolean }, hre) => {
+  .setAction(plainRefusals(async (given: { file?: string; batch?: string; converter?: string; dryRun: boolean }, hre) => {
     const { readPairsFile, planRegistration } = await import("./lib/pairs");
-    if (!Number.isInteger(args.batch) || args.batch < 1) throw new Error(`--batch must be a positive integer, got ${args.batch}`);
+    const args = { ...given, file: required(given.file, "--file", "pairs.csv or pairs.json"), batch: positiveInt(given.batch, "--batch", 100) };
     const pairs = readPairsFile(args.file); // the whole file is checked before anything is sent
     const converter = await converterAt(hre, args.converter);
     let shown = 0;
@@ -97,13 +112,14 @@ task("register-pairs", "Registers Alice↔Bob pairs from a CSV or JSON file; pai
   }));
 
 task("stock", "Moves the caller's Alice or Bob tokens into the converter's stock (operators)")
-  .addParam("token", "alice or bob")
+  .addOptionalParam("token", "alice or bob (required)")
   .addOptionalParam("ids", "comma-separated token ids")
   .addOptionalParam("file", "file of token ids, one per line")
-  .addOptionalParam("batch", "ids per transaction", 200, types.int)
+  .addOptionalParam("batch", "ids per transaction (default 200)")
   .addOptionalParam("converter", "converter address (default: deployments/<network>.json)")
-  .setAction(plainRefusals(async (args: { token: string; ids?: string; file?: string; batch: number; converter?: string }, hre) => {
+  .setAction(plainRefusals(async (given: { token?: string; ids?: string; file?: string; batch?: string; converter?: string }, hre) => {
     const { IERC721__factory } = await import("../typechain-types");
+    const args = { ...given, token: required(given.token, "--token", "alice or bob"), batch: positiveInt(given.batch, "--batch", 200) };
     if (args.token !== "alice" && args.token !== "bob") throw new Error(`--token must be alice or bob, got "${args.token}"`);
     if ((args.ids === undefined) === (args.file === undefined)) throw new Error("give --ids or --file");
     const raw = args.ids !== undefined ? args.ids.split(",") : fs.readFileSync(args.file!, "utf8").split(/\r?\n/);

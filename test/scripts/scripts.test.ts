@@ -182,6 +182,11 @@ describe("converter scripts (hardhat tasks against a node)", function () {
       expectRefusal(await task("convert", "--alice-id", "1", "--bob-id", "1"), "give exactly one of --alice-id or --bob-id");
       expectRefusal(await task("convert", "--alice-id", "1e3"), '"1e3" is not a decimal uint256');
       expectRefusal(await task("register-pairs", "--file", path.join(dir, "missing.csv")), "missing.csv");
+      // Parameters Hardhat itself would refuse in three lines with a help link.
+      expectRefusal(await task("register-pairs"), "give --file (pairs.csv or pairs.json)");
+      expectRefusal(await task("register-pairs", "--file", path.join(dir, "pairs.csv"), "--batch", "ten"), '--batch must be a positive integer, got "ten"');
+      expectRefusal(await task("stock", "--ids", "1"), "give --token (alice or bob)");
+      expectRefusal(await task("stock", "--token", "bob", "--ids", "1", "--batch", "0"), '--batch must be a positive integer, got "0"');
     });
 
     it("names the converter's custom error when a transaction reverts", async function () {
