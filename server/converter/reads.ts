@@ -19,6 +19,8 @@ const ERC721 = new Interface([
 
 export type Side = "alice" | "bob";
 
+const PAIR_CONCURRENCY = 16;
+
 /** Why a token cannot be converted now, most lasting reason first. */
 export type Refusal = "not_paired" | "reverse_conversion_disabled" | "paused" | "out_of_stock";
 
@@ -97,8 +99,11 @@ export class ConverterReads {
     const state = await this.state(network, converter);
     const { block } = state;
     const counterToken = side === "alice" ? state.bob : state.alice;
-    const pairs = await Promise.all(
-      ids.map(async (id): Promise<PairAnswer> => {
+    // At most PAIR_CONCURRENCY ids in flight: a full request is up to 200 calls, which a provider may rate-limit.
+    const pairs = await mapLimited(
+      ids,
+      PAIR_CONCURRENCY,
+      async (id): Promise<PairAnswer> => {
         const pairing = await this.read<[boolean, bigint]>(network, block, converter, CONVERTER, side === "alice" ? "bobIdOf" : "aliceIdOf", [id]);
         if (!pairing || !pairing[0]) return { id, counterpart: null, convertible: false, reason: "not_paired" };
         const counterpart = pairing[1];
@@ -110,7 +115,7 @@ export class ConverterReads {
           if (holder?.toLowerCase() !== converter.toLowerCase()) reason = "out_of_stock";
         }
         return { id, counterpart, convertible: reason === null, reason };
-      }),
+      },
     );
     return { block, pairs };
   }
@@ -144,4 +149,18 @@ export class ConverterReads {
       return undefined;
     }
   }
+}
+
+/** `map` over `items` with at most `limit` calls of `fn` in flight; results in the order of `items`. */
+async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await fn(items[index]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
 }
