@@ -88,6 +88,23 @@ contract NFTConverter is INFTConverter, AccessControlDefaultAdminRules, Reentran
         emit Unpaused(msg.sender);
     }
 
+    // ------------------------------------------------------------------ operators (predecessor ABI)
+
+    /// @inheritdoc INFTConverter
+    function isOperator(address account) external view returns (bool) {
+        return hasRole(OPERATOR_ROLE, account);
+    }
+
+    /// @inheritdoc INFTConverter
+    function addOperator(address account) external onlyRole(getRoleAdmin(OPERATOR_ROLE)) {
+        if (_grantRole(OPERATOR_ROLE, account)) emit OperatorAdded(account);
+    }
+
+    /// @inheritdoc INFTConverter
+    function removeOperator(address account) external onlyRole(getRoleAdmin(OPERATOR_ROLE)) {
+        if (_revokeRole(OPERATOR_ROLE, account)) emit OperatorRemoved(account);
+    }
+
     // ------------------------------------------------------------------ pairs
 
     /// @inheritdoc INFTConverter
@@ -98,6 +115,21 @@ contract NFTConverter is INFTConverter, AccessControlDefaultAdminRules, Reentran
     /// @inheritdoc INFTConverter
     function draftAliceTokens(uint256[] calldata aliceIds, uint256[] calldata bobIds) external onlyRole(OPERATOR_ROLE) {
         _registerPairs(aliceIds, bobIds);
+    }
+
+    /// @inheritdoc INFTConverter
+    function draftBobTokens(uint256[] calldata bobIds, uint256[] calldata aliceIds) external onlyRole(OPERATOR_ROLE) {
+        _registerPairs(aliceIds, bobIds);
+    }
+
+    /// @inheritdoc INFTConverter
+    function draftAliceToken(uint256 aliceId, uint256 bobId) external onlyRole(OPERATOR_ROLE) {
+        _registerPair(aliceId, bobId);
+    }
+
+    /// @inheritdoc INFTConverter
+    function draftBobToken(uint256 bobId, uint256 aliceId) external onlyRole(OPERATOR_ROLE) {
+        _registerPair(aliceId, bobId);
     }
 
     /// @inheritdoc INFTConverter
@@ -249,20 +281,24 @@ contract NFTConverter is INFTConverter, AccessControlDefaultAdminRules, Reentran
         if (count == 0) revert EmptyBatch();
         if (count != bobIds.length) revert LengthMismatch(count, bobIds.length);
         for (uint256 i; i < count; ) {
-            uint256 aliceId = aliceIds[i];
-            uint256 bobId = bobIds[i];
-            if (aliceId == type(uint256).max) revert UnsupportedTokenId(aliceId);
-            if (bobId == type(uint256).max) revert UnsupportedTokenId(bobId);
-            // Reading before writing costs nothing extra: the cold access is paid once, by whichever comes first.
-            if (_bobOf[aliceId] != 0) revert AliceAlreadyPaired(aliceId);
-            if (_aliceOf[bobId] != 0) revert BobAlreadyPaired(bobId);
+            _registerPair(aliceIds[i], bobIds[i]);
             unchecked {
-                _bobOf[aliceId] = bobId + 1;
-                _aliceOf[bobId] = aliceId + 1;
                 ++i;
             }
-            emit PairRegistered(aliceId, bobId);
         }
+    }
+
+    function _registerPair(uint256 aliceId, uint256 bobId) private {
+        if (aliceId == type(uint256).max) revert UnsupportedTokenId(aliceId);
+        if (bobId == type(uint256).max) revert UnsupportedTokenId(bobId);
+        // Reading before writing costs nothing extra: the cold access is paid once, by whichever comes first.
+        if (_bobOf[aliceId] != 0) revert AliceAlreadyPaired(aliceId);
+        if (_aliceOf[bobId] != 0) revert BobAlreadyPaired(bobId);
+        unchecked {
+            _bobOf[aliceId] = bobId + 1;
+            _aliceOf[bobId] = aliceId + 1;
+        }
+        emit PairRegistered(aliceId, bobId);
     }
 
     function _pairedBob(uint256 aliceId) private view returns (uint256) {

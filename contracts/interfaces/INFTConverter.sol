@@ -6,8 +6,9 @@ import {IERC721Receiver} from "@openzeppelin/contracts/token/ERC721/IERC721Recei
 
 /// @title NFT converter: exchanges a token of the Alice ERC-721 for its paired token of the Bob ERC-721.
 /// @notice Successor of MCH+'s `ERC721Converter`. Its user-facing ABI (`convertFromAliceToBob`,
-/// `convertFromBobToAlice`, `getBobTokenID`, `getAliceTokenID`, `draftAliceTokens`, `aliceContract`,
-/// `bobContract`) is kept so existing integrations keep working.
+/// `convertFromBobToAlice`, `getBobTokenID`, `getAliceTokenID`, `draftAliceTokens`, `draftBobTokens`,
+/// `draftAliceToken`, `draftBobToken`, `aliceContract`, `bobContract`, `isOperator`, `addOperator`,
+/// `removeOperator`, `paused`, `pause`, `unpause`) is kept so existing integrations and scripts keep working.
 ///
 /// Conversion in one transaction, no approval: `alice.safeTransferFrom(you, converter, aliceId)` sends
 /// the paired Bob token back to you (and the same from Bob to Alice while reverse conversion is on).
@@ -72,6 +73,11 @@ interface INFTConverter is IERC721Receiver {
     event Paused(address account);
     /// @notice Conversions were resumed by `account`.
     event Unpaused(address account);
+    /// @notice `account` was given the operator role through {addOperator} (predecessor ABI; `RoleGranted` is
+    /// emitted too, as for every grant).
+    event OperatorAdded(address indexed account);
+    /// @notice `account` lost the operator role through {removeOperator} (predecessor ABI; `RoleRevoked` too).
+    event OperatorRemoved(address indexed account);
 
     // ---------------------------------------------------------------- configuration
 
@@ -105,6 +111,23 @@ interface INFTConverter is IERC721Receiver {
     /// @notice Resumes conversions (operators).
     function unpause() external;
 
+    // ---------------------------------------------------------------- operators (predecessor ABI)
+
+    /// @notice Whether `account` holds the operator role.
+    /// @param account The account asked about.
+    /// @return Whether it is an operator.
+    function isOperator(address account) external view returns (bool);
+
+    /// @notice Grants the operator role to `account` (admin only, as `grantRole(OPERATOR_ROLE, account)`); emits
+    /// {OperatorAdded} when `account` was not an operator, and does nothing otherwise.
+    /// @param account The new operator.
+    function addOperator(address account) external;
+
+    /// @notice Revokes the operator role of `account` (admin only, as `revokeRole(OPERATOR_ROLE, account)`); emits
+    /// {OperatorRemoved} when `account` was an operator, and does nothing otherwise.
+    /// @param account The operator to remove.
+    function removeOperator(address account) external;
+
     // ---------------------------------------------------------------- pairs
 
     /// @notice Registers pairs `aliceIds[i]` ↔ `bobIds[i]` (operators). Any id but `type(uint256).max`, 0 included.
@@ -114,6 +137,24 @@ interface INFTConverter is IERC721Receiver {
 
     /// @notice Same as {registerPairs} (predecessor ABI).
     function draftAliceTokens(uint256[] calldata aliceIds, uint256[] calldata bobIds) external;
+
+    /// @notice Same as {registerPairs} with the arrays the other way round: Bob ids first (predecessor ABI).
+    /// Unlike the predecessor, the converter need not hold the Bob tokens yet (stock can come later).
+    /// @param bobIds The Bob side of each pair.
+    /// @param aliceIds The Alice side of each pair.
+    function draftBobTokens(uint256[] calldata bobIds, uint256[] calldata aliceIds) external;
+
+    /// @notice Registers the one pair `aliceId` ↔ `bobId` (operators), with the rules of {registerPairs}
+    /// (predecessor ABI). Unlike the predecessor, the converter need not hold the Alice token.
+    /// @param aliceId The Alice side of the pair.
+    /// @param bobId The Bob side of the pair.
+    function draftAliceToken(uint256 aliceId, uint256 bobId) external;
+
+    /// @notice Registers the one pair `bobId` ↔ `aliceId`, Bob id first (operators), with the rules of
+    /// {registerPairs} (predecessor ABI). Unlike the predecessor, the converter need not hold the Bob token yet.
+    /// @param bobId The Bob side of the pair.
+    /// @param aliceId The Alice side of the pair.
+    function draftBobToken(uint256 bobId, uint256 aliceId) external;
 
     /// @notice Unregisters the pairs of `aliceIds` (operators). Reverts with {AliceNotPaired} for an unpaired id
     /// and {PairConverted} for a pair whose Alice token the converter holds.

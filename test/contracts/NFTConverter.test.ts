@@ -1,6 +1,8 @@
 import { loadFixture, time } from "@nomicfoundation/hardhat-toolbox/network-helpers";
 import { expect } from "chai";
+import type { Interface } from "ethers";
 import { ethers } from "hardhat";
+import type { NFTConverter } from "../../typechain-types";
 
 const MAX = ethers.MaxUint256;
 const SAFE = "safeTransferFrom(address,address,uint256)" as const;
@@ -71,100 +73,130 @@ describe("NFTConverter", function () {
     });
   });
 
-  describe("registerPairs", function () {
-    it("registers each pair in both directions and emits PairRegistered", async function () {
-      const { operator, converter } = await loadFixture(fixture);
-      await expect(converter.connect(operator).registerPairs([10n, 11n], [20n, 21n]))
-        .to.emit(converter, "PairRegistered")
-        .withArgs(10n, 20n)
-        .and.to.emit(converter, "PairRegistered")
-        .withArgs(11n, 21n);
-      expect(await converter.bobIdOf(11n)).to.deep.equal([true, 21n]);
-      expect(await converter.aliceIdOf(20n)).to.deep.equal([true, 10n]);
-    });
+  // registerPairs and the predecessor's batch drafts share one set of rules; `register` takes (aliceIds, bobIds) for
+  // each, whatever the order of its own arguments.
+  const batchRegistrations = [
+    { name: "registerPairs", register: (c: NFTConverter, aliceIds: bigint[], bobIds: bigint[]) => c.registerPairs(aliceIds, bobIds) },
+    { name: "draftAliceTokens", register: (c: NFTConverter, aliceIds: bigint[], bobIds: bigint[]) => c.draftAliceTokens(aliceIds, bobIds) },
+    { name: "draftBobTokens", register: (c: NFTConverter, aliceIds: bigint[], bobIds: bigint[]) => c.draftBobTokens(bobIds, aliceIds) },
+  ];
+  for (const { name, register } of batchRegistrations) {
+    describe(name, function () {
+      it("registers each pair in both directions and emits PairRegistered", async function () {
+        const { operator, converter } = await loadFixture(fixture);
+        await expect(register(converter.connect(operator), [10n, 11n], [20n, 21n]))
+          .to.emit(converter, "PairRegistered")
+          .withArgs(10n, 20n)
+          .and.to.emit(converter, "PairRegistered")
+          .withArgs(11n, 21n);
+        expect(await converter.bobIdOf(11n)).to.deep.equal([true, 21n]);
+        expect(await converter.aliceIdOf(20n)).to.deep.equal([true, 10n]);
+      });
 
-    it("pairs id 0 on either side", async function () {
-      const { converter } = await loadFixture(fixture);
-      expect(await converter.bobIdOf(0n)).to.deep.equal([true, 5n]);
-      expect(await converter.aliceIdOf(0n)).to.deep.equal([true, 1n]);
-    });
+      it("pairs id 0 on either side, and ids of tokens the converter does not hold (stock can come later)", async function () {
+        const { operator, converter } = await loadFixture(fixture);
+        await converter.connect(operator).unregisterPairs([0n, 1n]); // frees Alice 0 and Bob 0
+        await register(converter.connect(operator), [0n, 77n], [77n, 0n]);
+        expect(await converter.bobIdOf(0n)).to.deep.equal([true, 77n]);
+        expect(await converter.aliceIdOf(0n)).to.deep.equal([true, 77n]);
+      });
 
-    it("pairs the largest id it supports, type(uint256).max - 1", async function () {
-      const { operator, converter } = await loadFixture(fixture);
-      await converter.connect(operator).registerPairs([MAX - 1n], [MAX - 1n]);
-      expect(await converter.bobIdOf(MAX - 1n)).to.deep.equal([true, MAX - 1n]);
-    });
+      it("pairs the largest id it supports, type(uint256).max - 1", async function () {
+        const { operator, converter } = await loadFixture(fixture);
+        await register(converter.connect(operator), [MAX - 1n], [MAX - 1n]);
+        expect(await converter.bobIdOf(MAX - 1n)).to.deep.equal([true, MAX - 1n]);
+      });
 
-    it("reverts when the caller is not an operator", async function () {
-      const { admin, converter, OPERATOR_ROLE } = await loadFixture(fixture);
-      await expect(converter.connect(admin).registerPairs([10n], [20n]))
-        .to.be.revertedWithCustomError(converter, "AccessControlUnauthorizedAccount")
-        .withArgs(admin.address, OPERATOR_ROLE);
-    });
+      it("reverts when the caller is not an operator", async function () {
+        const { admin, converter, OPERATOR_ROLE } = await loadFixture(fixture);
+        await expect(register(converter.connect(admin), [10n], [20n]))
+          .to.be.revertedWithCustomError(converter, "AccessControlUnauthorizedAccount")
+          .withArgs(admin.address, OPERATOR_ROLE);
+      });
 
-    it("reverts when the batch is empty", async function () {
-      const { operator, converter } = await loadFixture(fixture);
-      await expect(converter.connect(operator).registerPairs([], [])).to.be.revertedWithCustomError(converter, "EmptyBatch");
-    });
+      it("reverts when the batch is empty", async function () {
+        const { operator, converter } = await loadFixture(fixture);
+        await expect(register(converter.connect(operator), [], [])).to.be.revertedWithCustomError(converter, "EmptyBatch");
+      });
 
-    it("reverts when the lengths differ", async function () {
-      const { operator, converter } = await loadFixture(fixture);
-      await expect(converter.connect(operator).registerPairs([10n, 11n], [20n]))
-        .to.be.revertedWithCustomError(converter, "LengthMismatch")
-        .withArgs(2n, 1n);
-    });
+      it("reverts when the lengths differ", async function () {
+        const { operator, converter } = await loadFixture(fixture);
+        await expect(register(converter.connect(operator), [10n, 11n], [20n]))
+          .to.be.revertedWithCustomError(converter, "LengthMismatch")
+          .withArgs(2n, 1n);
+      });
 
-    it("reverts when an Alice id is already paired, registering nothing of the batch", async function () {
-      const { operator, converter } = await loadFixture(fixture);
-      await expect(converter.connect(operator).registerPairs([10n, 2n], [20n, 30n]))
-        .to.be.revertedWithCustomError(converter, "AliceAlreadyPaired")
-        .withArgs(2n);
-      expect(await converter.bobIdOf(10n)).to.deep.equal([false, 0n]);
-    });
+      it("reverts when an Alice id is already paired, registering nothing of the batch", async function () {
+        const { operator, converter } = await loadFixture(fixture);
+        await expect(register(converter.connect(operator), [10n, 2n], [20n, 30n]))
+          .to.be.revertedWithCustomError(converter, "AliceAlreadyPaired")
+          .withArgs(2n);
+        expect(await converter.bobIdOf(10n)).to.deep.equal([false, 0n]);
+      });
 
-    it("reverts when a Bob id is already paired", async function () {
-      const { operator, converter } = await loadFixture(fixture);
-      await expect(converter.connect(operator).registerPairs([10n], [0n]))
-        .to.be.revertedWithCustomError(converter, "BobAlreadyPaired")
-        .withArgs(0n);
-    });
+      it("reverts when a Bob id is already paired", async function () {
+        const { operator, converter } = await loadFixture(fixture);
+        await expect(register(converter.connect(operator), [10n], [0n]))
+          .to.be.revertedWithCustomError(converter, "BobAlreadyPaired")
+          .withArgs(0n);
+      });
 
-    it("reverts when the same id appears twice in one batch", async function () {
-      const { operator, converter } = await loadFixture(fixture);
-      await expect(converter.connect(operator).registerPairs([10n, 10n], [20n, 21n]))
-        .to.be.revertedWithCustomError(converter, "AliceAlreadyPaired")
-        .withArgs(10n);
-      await expect(converter.connect(operator).registerPairs([10n, 11n], [20n, 20n]))
-        .to.be.revertedWithCustomError(converter, "BobAlreadyPaired")
-        .withArgs(20n);
-    });
+      it("reverts when the same id appears twice in one batch", async function () {
+        const { operator, converter } = await loadFixture(fixture);
+        await expect(register(converter.connect(operator), [10n, 10n], [20n, 21n]))
+          .to.be.revertedWithCustomError(converter, "AliceAlreadyPaired")
+          .withArgs(10n);
+        await expect(register(converter.connect(operator), [10n, 11n], [20n, 20n]))
+          .to.be.revertedWithCustomError(converter, "BobAlreadyPaired")
+          .withArgs(20n);
+      });
 
-    it("reverts when an id is type(uint256).max", async function () {
-      const { operator, converter } = await loadFixture(fixture);
-      await expect(converter.connect(operator).registerPairs([MAX], [20n]))
-        .to.be.revertedWithCustomError(converter, "UnsupportedTokenId")
-        .withArgs(MAX);
-      await expect(converter.connect(operator).registerPairs([10n], [MAX]))
-        .to.be.revertedWithCustomError(converter, "UnsupportedTokenId")
-        .withArgs(MAX);
+      it("reverts when an id is type(uint256).max", async function () {
+        const { operator, converter } = await loadFixture(fixture);
+        await expect(register(converter.connect(operator), [MAX], [20n]))
+          .to.be.revertedWithCustomError(converter, "UnsupportedTokenId")
+          .withArgs(MAX);
+        await expect(register(converter.connect(operator), [10n], [MAX]))
+          .to.be.revertedWithCustomError(converter, "UnsupportedTokenId")
+          .withArgs(MAX);
+      });
     });
-  });
+  }
 
-  describe("draftAliceTokens", function () {
-    it("registers pairs like registerPairs (predecessor ABI)", async function () {
-      const { operator, converter } = await loadFixture(fixture);
-      await expect(converter.connect(operator).draftAliceTokens([10n], [20n])).to.emit(converter, "PairRegistered").withArgs(10n, 20n);
-      expect(await converter.getBobTokenID(10n)).to.equal(20n);
-    });
+  // The two single-pair drafts differ only in argument order: `draft` takes (aliceId, bobId) for both.
+  const singleDrafts = [
+    { name: "draftAliceToken", first: "Alice", draft: (c: NFTConverter, aliceId: bigint, bobId: bigint) => c.draftAliceToken(aliceId, bobId) },
+    { name: "draftBobToken", first: "Bob", draft: (c: NFTConverter, aliceId: bigint, bobId: bigint) => c.draftBobToken(bobId, aliceId) },
+  ];
+  for (const { name, first, draft } of singleDrafts) {
+    describe(name, function () {
+      it(`registers one pair, ${first} id first, and emits PairRegistered`, async function () {
+        const { operator, converter } = await loadFixture(fixture);
+        await expect(draft(converter.connect(operator), 10n, 20n)).to.emit(converter, "PairRegistered").withArgs(10n, 20n);
+        expect(await converter.bobIdOf(10n)).to.deep.equal([true, 20n]);
+        expect(await converter.aliceIdOf(20n)).to.deep.equal([true, 10n]);
+      });
 
-    it("reverts when the caller is not an operator", async function () {
-      const { user, converter } = await loadFixture(fixture);
-      await expect(converter.connect(user).draftAliceTokens([10n], [20n])).to.be.revertedWithCustomError(
-        converter,
-        "AccessControlUnauthorizedAccount",
-      );
+      it("reverts when the caller is not an operator", async function () {
+        const { user, converter, OPERATOR_ROLE } = await loadFixture(fixture);
+        await expect(draft(converter.connect(user), 10n, 20n))
+          .to.be.revertedWithCustomError(converter, "AccessControlUnauthorizedAccount")
+          .withArgs(user.address, OPERATOR_ROLE);
+      });
+
+      it("reverts when either id is already paired", async function () {
+        const { operator, converter } = await loadFixture(fixture);
+        await expect(draft(converter.connect(operator), 0n, 20n)).to.be.revertedWithCustomError(converter, "AliceAlreadyPaired").withArgs(0n);
+        await expect(draft(converter.connect(operator), 10n, 0n)).to.be.revertedWithCustomError(converter, "BobAlreadyPaired").withArgs(0n);
+      });
+
+      it("reverts when an id is type(uint256).max", async function () {
+        const { operator, converter } = await loadFixture(fixture);
+        await expect(draft(converter.connect(operator), MAX, 20n)).to.be.revertedWithCustomError(converter, "UnsupportedTokenId").withArgs(MAX);
+        await expect(draft(converter.connect(operator), 10n, MAX)).to.be.revertedWithCustomError(converter, "UnsupportedTokenId").withArgs(MAX);
+      });
     });
-  });
+  }
 
   describe("unregisterPairs", function () {
     it("removes a pair in both directions and emits PairUnregistered; the ids can be paired again", async function () {
@@ -570,6 +602,67 @@ describe("NFTConverter", function () {
     });
   });
 
+  describe("isOperator", function () {
+    it("tells whether an account holds the operator role", async function () {
+      const { admin, operator, other, converter, OPERATOR_ROLE } = await loadFixture(fixture);
+      expect(await converter.isOperator(operator.address)).to.equal(true);
+      expect(await converter.isOperator(admin.address)).to.equal(false);
+      await converter.connect(admin).grantRole(OPERATOR_ROLE, other.address);
+      expect(await converter.isOperator(other.address)).to.equal(true);
+    });
+  });
+
+  describe("addOperator", function () {
+    it("grants the operator role, emitting OperatorAdded and RoleGranted", async function () {
+      const { admin, other, converter, OPERATOR_ROLE } = await loadFixture(fixture);
+      await expect(converter.connect(admin).addOperator(other.address))
+        .to.emit(converter, "OperatorAdded")
+        .withArgs(other.address)
+        .and.to.emit(converter, "RoleGranted")
+        .withArgs(OPERATOR_ROLE, other.address, admin.address);
+      expect(await converter.hasRole(OPERATOR_ROLE, other.address)).to.equal(true);
+      await expect(converter.connect(other).registerPairs([10n], [20n])).to.emit(converter, "PairRegistered");
+    });
+
+    it("does nothing for an account that is already an operator", async function () {
+      const { admin, operator, converter } = await loadFixture(fixture);
+      await expect(converter.connect(admin).addOperator(operator.address)).not.to.emit(converter, "OperatorAdded");
+      expect(await converter.isOperator(operator.address)).to.equal(true);
+    });
+
+    it("reverts when the caller is not the admin, operators included", async function () {
+      const { operator, other, converter } = await loadFixture(fixture);
+      await expect(converter.connect(operator).addOperator(other.address))
+        .to.be.revertedWithCustomError(converter, "AccessControlUnauthorizedAccount")
+        .withArgs(operator.address, ethers.ZeroHash);
+    });
+  });
+
+  describe("removeOperator", function () {
+    it("revokes the operator role, emitting OperatorRemoved and RoleRevoked", async function () {
+      const { admin, operator, converter, OPERATOR_ROLE } = await loadFixture(fixture);
+      await expect(converter.connect(admin).removeOperator(operator.address))
+        .to.emit(converter, "OperatorRemoved")
+        .withArgs(operator.address)
+        .and.to.emit(converter, "RoleRevoked")
+        .withArgs(OPERATOR_ROLE, operator.address, admin.address);
+      expect(await converter.isOperator(operator.address)).to.equal(false);
+      await expect(converter.connect(operator).registerPairs([10n], [20n])).to.be.revertedWithCustomError(converter, "AccessControlUnauthorizedAccount");
+    });
+
+    it("does nothing for an account that is not an operator", async function () {
+      const { admin, other, converter } = await loadFixture(fixture);
+      await expect(converter.connect(admin).removeOperator(other.address)).not.to.emit(converter, "OperatorRemoved");
+    });
+
+    it("reverts when the caller is not the admin, operators included", async function () {
+      const { operator, converter } = await loadFixture(fixture);
+      await expect(converter.connect(operator).removeOperator(operator.address))
+        .to.be.revertedWithCustomError(converter, "AccessControlUnauthorizedAccount")
+        .withArgs(operator.address, ethers.ZeroHash);
+    });
+  });
+
   describe("admin transfer (two steps, with delay)", function () {
     it("hands the admin role over after the delay, and only to the pending admin", async function () {
       const { admin, other, stranger, converter } = await loadFixture(fixture);
@@ -597,6 +690,58 @@ describe("NFTConverter", function () {
         converter,
         "AccessControlEnforcedDefaultAdminRules",
       );
+    });
+  });
+
+  describe("predecessor ABI (IPredecessorERC721Converter)", function () {
+    it("has every function and event of the predecessor's interface, with the same selectors and results", async function () {
+      const { converter } = await loadFixture(fixture);
+      const predecessor = (await ethers.getContractAt("IPredecessorERC721Converter", converter)).interface;
+      predecessor.forEachFunction((fn) => {
+        const ours = (converter.interface as Interface).getFunction(fn.selector);
+        expect(ours, fn.format()).to.not.equal(null);
+        expect(ours!.outputs.map((o) => o.type), fn.format()).to.deep.equal(fn.outputs.map((o) => o.type));
+      });
+      predecessor.forEachEvent((event) => {
+        expect((converter.interface as Interface).getEvent(event.topicHash), event.format()).to.not.equal(null);
+      });
+    });
+
+    it("serves the predecessor's scripts and users called through its interface", async function () {
+      const { admin, other, user, alice, bob, converter } = await loadFixture(fixture);
+      const legacy = await ethers.getContractAt("IPredecessorERC721Converter", converter);
+      expect(await legacy.aliceContract()).to.equal(await alice.getAddress());
+      expect(await legacy.bobContract()).to.equal(await bob.getAddress());
+      expect(await legacy.owner()).to.equal(admin.address);
+
+      await expect(legacy.connect(admin).addOperator(other.address)).to.emit(legacy, "OperatorAdded").withArgs(other.address);
+      expect(await legacy.isOperator(other.address)).to.equal(true);
+
+      // Stock is Bob 0..9; Bob 0, 2 and 5 are paired by the fixture.
+      await legacy.connect(other).draftAliceTokens([10n], [3n]);
+      await legacy.connect(other).draftBobTokens([4n], [11n]);
+      await legacy.connect(other).draftAliceToken(12n, 6n);
+      await legacy.connect(other).draftBobToken(7n, 13n);
+      for (const [aliceId, bobId] of [[10n, 3n], [11n, 4n], [12n, 6n], [13n, 7n]]) {
+        expect(await legacy.getBobTokenID(aliceId)).to.equal(bobId);
+        expect(await legacy.getAliceTokenID(bobId)).to.equal(aliceId);
+      }
+
+      await alice.connect(admin).mintBatch(user.address, [11n]);
+      await alice.connect(user).setApprovalForAll(converter, true);
+      await bob.connect(user).setApprovalForAll(converter, true);
+      await expect(legacy.connect(other).pause()).to.emit(legacy, "Paused").withArgs(other.address);
+      expect(await legacy.paused()).to.equal(true);
+      await expect(legacy.connect(user).convertFromAliceToBob(11n)).to.be.revertedWithCustomError(converter, "EnforcedPause");
+      await expect(legacy.connect(other).unpause()).to.emit(legacy, "Unpaused").withArgs(other.address);
+      await legacy.connect(user).convertFromAliceToBob(11n);
+      expect(await bob.ownerOf(4n)).to.equal(user.address);
+      await legacy.connect(user).convertFromBobToAlice(4n);
+      expect(await alice.ownerOf(11n)).to.equal(user.address);
+
+      await expect(legacy.connect(admin).removeOperator(other.address)).to.emit(legacy, "OperatorRemoved").withArgs(other.address);
+      expect(await legacy.isOperator(other.address)).to.equal(false);
+      await expect(legacy.connect(other).draftAliceToken(14n, 8n)).to.be.revertedWithCustomError(converter, "AccessControlUnauthorizedAccount");
     });
   });
 

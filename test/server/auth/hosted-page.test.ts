@@ -1,8 +1,9 @@
 import { expect } from "chai";
 import { getBytes, Wallet } from "ethers";
 import * as oidc from "openid-client";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import type { TestApp } from "../../helpers/app";
+import { launchBrowser } from "../../helpers/browser";
 import { sharedNode } from "../../helpers/chain";
 import type { TestSigner } from "../../helpers/signers";
 import { deploySigners, getJson, registerClient, relyingPartyRequest, startLoginApp, type RegisteredClient } from "./helpers";
@@ -11,7 +12,6 @@ import { deploySigners, getJson, registerClient, relyingPartyRequest, startLogin
 declare const window: any;
 declare const document: any;
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const RP = "https://rp.example";
 
 /**
@@ -55,10 +55,7 @@ describe("hosted login page (headless Chromium)", function () {
     wallet1271 = (await deploySigners(nodeUrl)).single;
     t = await startLoginApp(nodeUrl);
     client = await registerClient(t, { name: "Browser RP", redirectUris: [`${RP}/callback`] });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    });
+    browser = await launchBrowser();
   });
   after(async function () {
     await browser?.close();
