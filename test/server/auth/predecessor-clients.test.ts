@@ -227,6 +227,19 @@ describe("the predecessor's clients, call by call", function () {
     });
   });
 
+  describe("mchplus.js metadata", function () {
+    it("posts an EOA issuer's account metadata to /metadata/ethereum/mainnet/<address> without a mainnet node, as it signs it", async function () {
+      const issuer = Wallet.createRandom();
+      const account = Wallet.createRandom().address;
+      const data = { name: "勇者", level: 3 };
+      // btoa(unescape(encodeURIComponent(JSON.stringify(data)))), personal_sign of that Base64, posted as JSON.
+      const metadata = Buffer.from(unescape(encodeURIComponent(JSON.stringify(data))), "latin1").toString("base64");
+      const posted = await postJson(`${t.url}/metadata/ethereum/mainnet/${account}`, { iss: issuer.address, sig: await issuer.signMessage(metadata), metadata });
+      expect(posted).to.deep.include({ status: 200, body: "ok" });
+      expect((await getJson(`${t.url}/metadata/ethereum/mainnet/${account}`)).body).to.deep.equal({ [issuer.address]: data });
+    });
+  });
+
   describe("openid-client v6 with the audience list", function () {
     it("accepts an ID token for [client_id, home_url] with azp, and refreshes", async function () {
       const { config, verifier, nonce, state, url } = await relyingPartyRequest(t, game, oidc.ClientSecretPost(game.secret!));
