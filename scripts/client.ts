@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { addClient, listClients, removeClient } from "../server/auth/clients";
+import { addClient, clientInfo, listClients, removeClient, updateClient, type LoginClient, type ProfileChange } from "../server/auth/clients";
 import { loadConfigOrExit } from "../server/config";
 import { openDatabase } from "../server/db/database";
 import { migrate } from "../server/db/migrate";
@@ -7,9 +7,17 @@ import { migrate } from "../server/db/migrate";
 const USAGE = `Registers the relying parties of the login service, in the service's database (DATABASE_URL, or the
 embedded PGlite database under DATA_DIR, default .data/).
 
-  npm run client -- add --name "My dApp" --redirect-uri https://app.example/callback [--redirect-uri ...] [--public] [--json]
+  npm run client -- add --name "My dApp" --redirect-uri https://app.example/callback [--redirect-uri ...] [--public]
+                        [profile options] [--json]
+  npm run client -- update <client_id> [--name "My dApp"] [profile options] [--json]
   npm run client -- list [--json]
   npm run client -- remove <client_id>
+
+Profile options (what GET /api/client shows; in update, an empty value clears one):
+  --title T, --title-ja T               title in English / Japanese (default: the name)
+  --description D, --description-ja D   description in English / Japanese
+  --logo-url URL                        http(s) URL of the logo
+  --home-url URL                        http(s) URL of the dApp; also an audience of its ID tokens
 
 A confidential client gets a secret, printed once: only its hash is stored, so a lost secret means removing the
 client and adding it again. --public makes a client without a secret (single-page and native apps), which must use
@@ -29,6 +37,12 @@ async function main() {
         name: { type: "string" },
         "redirect-uri": { type: "string", multiple: true },
         public: { type: "boolean" },
+        title: { type: "string" },
+        "title-ja": { type: "string" },
+        description: { type: "string" },
+        "description-ja": { type: "string" },
+        "logo-url": { type: "string" },
+        "home-url": { type: "string" },
         json: { type: "boolean" },
         help: { type: "boolean" },
       },
@@ -39,8 +53,14 @@ async function main() {
   const { values, positionals } = parsed;
   if (values.help) return console.log(USAGE);
   const [command, ...rest] = positionals;
-  if (!command) fail("a command is required: add, list or remove");
-  if (!["add", "list", "remove"].includes(command)) fail(`unknown command "${command}"`);
+  if (!command) fail("a command is required: add, update, list or remove");
+  if (!["add", "update", "list", "remove"].includes(command)) fail(`unknown command "${command}"`);
+  const profile: ProfileChange = {
+    title: { en: values.title, ja: values["title-ja"] },
+    description: { en: values.description, ja: values["description-ja"] },
+    logoUrl: values["logo-url"],
+    homeUrl: values["home-url"],
+  };
 
   const config = loadConfigOrExit();
   const db = await openDatabase(config.database);
@@ -53,24 +73,43 @@ async function main() {
       if (redirectUris.length === 0) fail("--redirect-uri is required (repeat it for several)");
       let added;
       try {
-        added = await addClient(db, { name: values.name, redirectUris, public: Boolean(values.public) });
+        added = await addClient(db, { name: values.name, redirectUris, public: Boolean(values.public), profile });
       } catch (error) {
         fail((error as Error).message);
       }
       const { client, secret } = added;
       if (values.json) {
-        console.log(JSON.stringify({ client_id: client.id, client_secret: secret ?? null, name: client.name, redirect_uris: client.redirectUris, public: client.public }));
+        console.log(JSON.stringify({ ...describe(client), client_secret: secret ?? null }));
       } else {
         console.log(`Added ${client.public ? "public" : "confidential"} client "${client.name}"`);
         console.log(`  client_id      ${client.id}`);
         if (secret) console.log(`  client_secret  ${secret}\n                 (shown this once: only its hash is stored)`);
         else console.log("  no secret: the client must use PKCE (code_challenge_method=S256)");
         for (const uri of client.redirectUris) console.log(`  redirect_uri   ${uri}`);
+        printProfile(client);
+      }
+    } else if (command === "update") {
+      if (rest.length !== 1) fail("update takes one client_id");
+      if (values["redirect-uri"] || values.public) fail("update changes the name and profile only (remove and add the client to change its redirect URIs or type)");
+      let updated;
+      try {
+        updated = await updateClient(db, rest[0], { name: values.name, profile });
+      } catch (error) {
+        fail((error as Error).message);
+      }
+      if (!updated) {
+        console.error(`client: no client ${rest[0]}`);
+        process.exitCode = 1;
+      } else if (values.json) {
+        console.log(JSON.stringify(describe(updated)));
+      } else {
+        console.log(`Updated client "${updated.name}" (${updated.id})`);
+        printProfile(updated);
       }
     } else if (command === "list") {
       const clients = await listClients(db);
       if (values.json) {
-        console.log(JSON.stringify(clients.map((c) => ({ client_id: c.id, name: c.name, redirect_uris: c.redirectUris, public: c.public, created_at: c.createdAt }))));
+        console.log(JSON.stringify(clients.map((c) => ({ ...describe(c), created_at: c.createdAt }))));
       } else if (clients.length === 0) {
         console.log("No clients. Add one with: npm run client -- add --name N --redirect-uri U");
       } else {
@@ -88,6 +127,29 @@ async function main() {
   } finally {
     await db.close();
   }
+}
+
+function describe(client: LoginClient) {
+  const { title, description } = client.profile;
+  return {
+    client_id: client.id,
+    name: client.name,
+    redirect_uris: client.redirectUris,
+    public: client.public,
+    title,
+    description,
+    logo_url: client.profile.logoUrl,
+    home_url: client.profile.homeUrl,
+  };
+}
+
+function printProfile(client: LoginClient) {
+  const en = clientInfo(client, "en");
+  const ja = clientInfo(client, "ja");
+  console.log(`  title          ${en.title}${ja.title !== en.title ? ` / ${ja.title}` : ""}`);
+  if (en.description || ja.description) console.log(`  description    ${en.description}${ja.description !== en.description ? ` / ${ja.description}` : ""}`);
+  if (en.logo_url) console.log(`  logo_url       ${en.logo_url}`);
+  if (en.home_url) console.log(`  home_url       ${en.home_url}`);
 }
 
 main().catch((error) => {

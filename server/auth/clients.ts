@@ -1,5 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Queryable } from "../db/database";
+import { LANGS, type Lang } from "./messages";
 
 export interface LoginClient {
   id: string;
@@ -9,6 +10,19 @@ export interface LoginClient {
   public: boolean;
   secretHash: string | null;
   createdAt: Date;
+  /** What the client shows about itself (GET /api/client). */
+  profile: ClientProfile;
+}
+
+/** Texts by language ("en", "ja"); English is the fallback. */
+export type Texts = Partial<Record<Lang, string>>;
+
+export interface ClientProfile {
+  title: Texts;
+  description: Texts;
+  logoUrl: string | null;
+  /** Also an audience of the client's ID tokens. */
+  homeUrl: string | null;
 }
 
 interface Row {
@@ -17,6 +31,10 @@ interface Row {
   secret_hash: string | null;
   redirect_uris: string[];
   created_at: Date;
+  title: Texts;
+  description: Texts;
+  logo_url: string | null;
+  home_url: string | null;
 }
 
 const fromRow = (row: Row): LoginClient => ({
@@ -26,6 +44,7 @@ const fromRow = (row: Row): LoginClient => ({
   public: row.secret_hash === null,
   secretHash: row.secret_hash,
   createdAt: row.created_at,
+  profile: { title: row.title, description: row.description, logoUrl: row.logo_url, homeUrl: row.home_url },
 });
 
 /**
@@ -63,9 +82,13 @@ export function checkClientName(name: string): string | undefined {
   return undefined;
 }
 
-export async function addClient(db: Queryable, input: { name: string; redirectUris: string[]; public: boolean }): Promise<{ client: LoginClient; secret?: string }> {
+export async function addClient(
+  db: Queryable,
+  input: { name: string; redirectUris: string[]; public: boolean; profile?: ProfileChange },
+): Promise<{ client: LoginClient; secret?: string }> {
   const nameProblem = checkClientName(input.name);
   if (nameProblem) throw new Error(nameProblem);
+  const profile = applyProfileChange({ title: {}, description: {}, logoUrl: null, homeUrl: null }, input.profile ?? {});
   if (input.redirectUris.length === 0) throw new Error("at least one redirect URI is needed");
   for (const uri of input.redirectUris) {
     const problem = checkRedirectUri(uri);
@@ -74,8 +97,9 @@ export async function addClient(db: Queryable, input: { name: string; redirectUr
   const id = randomBytes(16).toString("base64url");
   const secret = input.public ? undefined : randomBytes(32).toString("base64url");
   const { rows } = await db.query<Row>(
-    "INSERT INTO login_clients (id, name, secret_hash, redirect_uris) VALUES ($1, $2, $3, $4) RETURNING *",
-    [id, input.name, secret ? hashSecret(secret) : null, input.redirectUris],
+    `INSERT INTO login_clients (id, name, secret_hash, redirect_uris, title, description, logo_url, home_url)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
+    [id, input.name, secret ? hashSecret(secret) : null, input.redirectUris, JSON.stringify(profile.title), JSON.stringify(profile.description), profile.logoUrl, profile.homeUrl],
   );
   return { client: fromRow(rows[0]), secret };
 }
@@ -117,4 +141,99 @@ export async function removeClient(db: Queryable, id: string): Promise<boolean> 
   const { rowCount } = await db.query("DELETE FROM login_clients WHERE id = $1", [id]);
   await db.query("DELETE FROM oidc_payloads WHERE payload->>'clientId' = $1 OR (kind = 'Grant' AND payload->>'clientId' = $1)", [id]);
   return rowCount > 0;
+}
+
+/**
+ * A change to a client's profile: a text or URL given replaces the stored one, an empty string clears it, anything
+ * left out is kept.
+ */
+export interface ProfileChange {
+  title?: Texts;
+  description?: Texts;
+  logoUrl?: string;
+  homeUrl?: string;
+}
+
+const TEXT_LIMITS = { title: 200, description: 2000 } as const;
+
+/** A profile text is shown as is by the relying party's pages: no control or bidi-override characters, bounded. */
+export function checkProfileText(field: keyof typeof TEXT_LIMITS, text: string): string | undefined {
+  if (text.length > TEXT_LIMITS[field]) return `the ${field} must be at most ${TEXT_LIMITS[field]} characters`;
+  // Descriptions may have line breaks; nothing else below U+0020, and no bidi controls that reorder what is shown.
+  const forbidden = field === "description" ? /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/ : /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+  if (forbidden.test(text)) return `the ${field} must not contain control characters${field === "description" ? " (line breaks are allowed)" : ""}`;
+  return undefined;
+}
+
+/** logo_url and home_url: absolute http(s) URLs (they end up in pages and in ID-token audiences). */
+export function checkProfileUrl(field: "logo_url" | "home_url", url: string): string | undefined {
+  const parsed = URL.parse(url);
+  if (!parsed || (parsed.protocol !== "https:" && parsed.protocol !== "http:")) return `${field} must be an absolute http(s) URL: ${url}`;
+  if (url.length > 2048 || /[\s<>"\u0000-\u001f\u007f]/.test(url)) return `${field} must be at most 2048 characters without spaces, quotes, angle brackets or control characters`;
+  return undefined;
+}
+
+function applyProfileChange(profile: ClientProfile, change: ProfileChange): ClientProfile {
+  const texts = (field: "title" | "description", current: Texts, given: Texts | undefined): Texts => {
+    const next: Texts = { ...current };
+    for (const [lang, text] of Object.entries(given ?? {}) as [Lang, string | undefined][]) {
+      if (!LANGS.includes(lang)) throw new Error(`${field}: unknown language "${lang}" (${LANGS.join(", ")})`);
+      if (text === undefined) continue;
+      const problem = checkProfileText(field, text);
+      if (problem) throw new Error(problem);
+      if (text === "") delete next[lang];
+      else next[lang] = text;
+    }
+    return next;
+  };
+  const url = (field: "logo_url" | "home_url", current: string | null, given: string | undefined): string | null => {
+    if (given === undefined) return current;
+    if (given === "") return null;
+    const problem = checkProfileUrl(field, given);
+    if (problem) throw new Error(problem);
+    return given;
+  };
+  return {
+    title: texts("title", profile.title, change.title),
+    description: texts("description", profile.description, change.description),
+    logoUrl: url("logo_url", profile.logoUrl, change.logoUrl),
+    homeUrl: url("home_url", profile.homeUrl, change.homeUrl),
+  };
+}
+
+/** Changes a client's name and profile; undefined when there is no such client. Secret and redirect URIs stay. */
+export async function updateClient(db: Queryable, id: string, change: { name?: string; profile?: ProfileChange }): Promise<LoginClient | undefined> {
+  if (change.name !== undefined) {
+    const problem = checkClientName(change.name);
+    if (problem) throw new Error(problem);
+  }
+  const current = await findClient(db, id);
+  if (!current) return undefined;
+  const profile = applyProfileChange(current.profile, change.profile ?? {});
+  const { rows } = await db.query<Row>(
+    "UPDATE login_clients SET name = $2, title = $3, description = $4, logo_url = $5, home_url = $6 WHERE id = $1 RETURNING *",
+    [id, change.name ?? current.name, JSON.stringify(profile.title), JSON.stringify(profile.description), profile.logoUrl, profile.homeUrl],
+  );
+  return rows[0] ? fromRow(rows[0]) : undefined;
+}
+
+/** The predecessor's client description: every value a string (its Go client decodes them into strings). */
+export interface ClientInfo {
+  client_id: string;
+  title: string;
+  description: string;
+  logo_url: string;
+  home_url: string;
+}
+
+/** The client's texts in `lang`, else in English; the title falls back to the client's name. */
+export function clientInfo(client: LoginClient, lang: Lang): ClientInfo {
+  const { title, description, logoUrl, homeUrl } = client.profile;
+  return {
+    client_id: client.id,
+    title: title[lang] ?? title.en ?? client.name,
+    description: description[lang] ?? description.en ?? "",
+    logo_url: logoUrl ?? "",
+    home_url: homeUrl ?? "",
+  };
 }

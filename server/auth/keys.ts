@@ -1,5 +1,5 @@
-import { randomBytes } from "node:crypto";
-import { calculateJwkThumbprint, exportJWK, exportSPKI, generateKeyPair, importJWK, type JWK } from "jose";
+import { createPublicKey, randomBytes } from "node:crypto";
+import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK } from "jose";
 import type { Database, Queryable } from "../db/database";
 
 /** Arbitrary constant: serializes the first key generation of instances that start together on an empty database. */
@@ -98,13 +98,15 @@ async function withKids(keys: JWK[]): Promise<JWK[]> {
   return Promise.all(keys.map(async (key) => ({ alg: "RS256", use: "sig", ...key, kid: key.kid ?? (await calculateJwkThumbprint(key)) })));
 }
 
-/** `{kid: PEM}` of the public keys (the predecessor's `GET /api/metadata/x509`). */
+/**
+ * `{kid: PEM}` of the public keys (the predecessor's `GET /api/metadata/x509`), in PKCS#1 form
+ * (`BEGIN RSA PUBLIC KEY`): its Go client reads them with x509.ParsePKCS1PublicKey, which refuses SPKI.
+ */
 export async function publicPems(keys: JWK[]): Promise<Record<string, string>> {
-  const entries = await Promise.all(
-    keys.map(async ({ kty, n, e, kid }) => {
-      const key = await importJWK({ kty, n, e }, "RS256", { extractable: true });
-      return [kid as string, await exportSPKI(key as Parameters<typeof exportSPKI>[0])] as const;
+  return Object.fromEntries(
+    keys.map(({ kty, n, e, kid }) => {
+      const key = createPublicKey({ key: { kty: kty as string, n: n as string, e: e as string }, format: "jwk" });
+      return [kid as string, key.export({ type: "pkcs1", format: "pem" }) as string];
     }),
   );
-  return Object.fromEntries(entries);
 }

@@ -29,6 +29,7 @@ declare module "oidc-provider" {
     AuthorizationCode: Any;
     Interaction: Any;
     AccessToken: Any;
+    IdToken: Any;
     RefreshToken: Any;
     interactionDetails(req: Any, res: Any): Promise<Any>;
   }

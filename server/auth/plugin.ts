@@ -11,9 +11,11 @@ import { toErrorReply } from "../http/errors";
 import { badRequest, HttpError } from "../http/http-error";
 import { parseAddress } from "../http/wire";
 import { clientAuthentication } from "./adapter";
+import clientInfoRoutes from "./client-info";
 import { consumeChallenge, openChallenges, saveChallenge } from "./challenges";
 import { findClient, findClientCached, type LoginClient } from "./clients";
 import { loadKeys, publicPems } from "./keys";
+import { recordLogin } from "./logins";
 import { CHALLENGE_TTL_MS, FORMATS, LANGS, loginMessage, newRandom, siweMessage, siweStatement, type Lang, type MessageFormat } from "./messages";
 import { hostedPage, PAGE_ASSETS } from "./page";
 import { createProvider, mintCode, OIDC_ROUTES, SCOPES, subjectFor } from "./provider";
@@ -179,15 +181,17 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
         if (!(await consumeChallenge(app.db, challenge.id))) {
           throw new HttpError(401, "invalid_challenge", "This sign-in message was already used or has expired");
         }
+        const sub = subjectFor(address, result.kind, chainId);
         const code = await mintCode(provider, {
           clientId: challenge.clientId,
-          sub: subjectFor(address, result.kind, chainId),
+          sub,
           redirectUri: challenge.redirectUri,
           scope: challenge.scope,
           nonce: challenge.nonce,
           codeChallenge: challenge.codeChallenge,
           codeChallengeMethod: challenge.codeChallengeMethod,
         });
+        await recordLogin(app.db, sub, challenge.clientId);
         const state = body.state ?? challenge.state;
         const params = new URLSearchParams({ code, ...(state !== null ? { state } : {}), iss: issuer });
         // Appended to the registered URI as registered (no URL normalization), keeping its own query.
@@ -203,6 +207,8 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { tags, summary: "ID-token public keys as {kid: PEM} (the predecessor's key endpoint)", response: { 200: Type.Record(Type.String(), Type.String()) } } },
     async () => pems,
   );
+
+  await app.register(clientInfoRoutes);
 
   // --- oidc-provider ---------------------------------------------------------------------------------------
 
@@ -246,6 +252,8 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
     scope.post(OIDC_ROUTES.revocation, { config: limited, errorHandler: oauthErrors, schema: { hide: true } }, (request, reply) => forward(request, reply));
     scope.route({ method: ["GET", "POST"], url: OIDC_ROUTES.authorization, config: limited, schema: { hide: true }, handler: (request, reply) => forward(request, reply) });
     scope.route({ method: ["GET", "POST"], url: OIDC_ROUTES.userinfo, schema: { hide: true }, handler: (request, reply) => forward(request, reply) });
+    // The predecessor's path of the same endpoint (its Go client's GetUserInfo).
+    scope.route({ method: ["GET", "POST"], url: "/api/userinfo", schema: { hide: true }, handler: (request, reply) => forward(request, reply, OIDC_ROUTES.userinfo) });
     for (const path of ["/.well-known/openid-configuration", OIDC_ROUTES.jwks]) {
       scope.get(path, { schema: { hide: true } }, (request, reply) => forward(request, reply));
     }

@@ -3,8 +3,9 @@ import type { Provider } from "oidc-provider";
 import type { Config } from "../config";
 import type { Database } from "../db/database";
 import { createAdapterFactory } from "./adapter";
-import { secretMatches } from "./clients";
+import { findClientCached, secretMatches } from "./clients";
 import type { LoginKeys } from "./keys";
+import { loginHistory } from "./logins";
 
 /** The paths oidc-provider answers (all at the root, next to our /api ones). */
 export const OIDC_ROUTES = {
@@ -51,11 +52,19 @@ export async function createProvider(config: Config, db: Database, keys: LoginKe
     routes: OIDC_ROUTES,
     responseTypes: ["code"],
     scopes: [...SCOPES],
-    claims: { openid: ["sub", "address"] },
+    // since, first_service and services are the predecessor's account fields this service knows: userinfo only.
+    claims: { openid: ["sub", "address", "since", "first_service", "services"] },
     async findAccount(_ctx: unknown, sub: string) {
       const address = addressOfSubject(sub);
       if (!address) return undefined;
-      return { accountId: sub, claims: async () => ({ sub, address }) };
+      return {
+        accountId: sub,
+        async claims(use: string) {
+          if (use !== "userinfo") return { sub, address };
+          const { since, firstService, services } = await loginHistory(db, sub);
+          return { sub, address, ...(since !== undefined ? { since, first_service: firstService } : {}), services };
+        },
+      };
     },
     pkce: {
       // Public clients cannot keep a secret: PKCE stands in for it. oidc-provider 9 knows S256 only.
@@ -116,7 +125,44 @@ export async function createProvider(config: Config, db: Database, keys: LoginKe
   provider.Client.prototype.compareClientSecret = async function compareClientSecret(this: { clientSecret?: string }, actual: string) {
     return secretMatches(actual, this.clientSecret ?? null);
   };
+  withHomeUrlAudience(provider, db);
   return provider;
+}
+
+/**
+ * ID tokens of a client with a home_url are for `[client_id, home_url]`, with `azp` naming the client (OIDC Core
+ * §2): the predecessor's Go client accepts an ID token only when its audience contains the client's home_url.
+ * oidc-provider sets `aud` to the client id with no hook to add one, so the client it signs for is seen through a
+ * view whose clientId is the list (`aud` is the one thing it takes clientId for when signing an ID token).
+ */
+function withHomeUrlAudience(provider: Provider, db: Database) {
+  const issue = provider.IdToken.prototype.issue;
+  provider.IdToken.prototype.issue = async function issueWithAudiences(
+    this: { client: { clientId: string }; set(claim: string, value: unknown): void },
+    options: { use?: string } = {},
+  ) {
+    if (options.use === "idtoken") {
+      const client = this.client;
+      const homeUrl = (await findClientCached(db, client.clientId))?.profile.homeUrl;
+      if (homeUrl && homeUrl !== client.clientId) {
+        this.set("azp", client.clientId);
+        const audiences = [client.clientId, homeUrl];
+        this.client = new Proxy(client, {
+          get: (target, property) => {
+            if (property === "clientId") return audiences;
+            const value = Reflect.get(target, property, target);
+            return typeof value === "function" ? value.bind(target) : value;
+          },
+        });
+        try {
+          return await issue.call(this, options);
+        } finally {
+          this.client = client;
+        }
+      }
+    }
+    return issue.call(this, options);
+  };
 }
 
 export interface MintInput {

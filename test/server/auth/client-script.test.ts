@@ -60,6 +60,56 @@ describe("npm run client", function () {
     expect(added.stdout).to.include("public client").and.include("PKCE").and.not.include("client_secret");
   });
 
+  it("adds a client with its profile, updates and clears it; /api/client shows it in both languages", async function () {
+    const added = await run(
+      [
+        "add", "--name", "Game", "--redirect-uri", "https://game.example/cb",
+        "--title", "My Game", "--title-ja", "マイゲーム", "--description", "Line one\nline two", "--description-ja", "説明",
+        "--logo-url", "https://game.example/logo.png", "--home-url", "https://game.example/", "--json",
+      ],
+      env,
+    );
+    expect(added.code, added.stderr).to.equal(0);
+    const client = JSON.parse(added.stdout);
+    expect(client).to.deep.include({
+      name: "Game",
+      title: { en: "My Game", ja: "マイゲーム" },
+      description: { en: "Line one\nline two", ja: "説明" },
+      logo_url: "https://game.example/logo.png",
+      home_url: "https://game.example/",
+    });
+    const updated = await run(["update", client.client_id, "--title-ja", "", "--description", "New", "--home-url", "https://play.game.example/", "--logo-url", ""], env);
+    expect(updated.code, updated.stderr).to.equal(0);
+    expect(updated.stdout).to.include("Updated client").and.include("https://play.game.example/");
+    const renamed = await run(["update", client.client_id, "--name", "Game 2", "--json"], env);
+    expect(JSON.parse(renamed.stdout)).to.deep.include({ name: "Game 2", title: { en: "My Game" }, description: { en: "New", ja: "説明" }, logo_url: null, home_url: "https://play.game.example/" });
+
+    const t: TestApp = await startLoginApp((await sharedNode()).url, { database });
+    try {
+      const ja = await getJson(`${t.url}/api/client?client_id=${client.client_id}&lang=ja`);
+      expect(ja.body).to.deep.equal({ client_id: client.client_id, title: "My Game", description: "説明", logo_url: "", home_url: "https://play.game.example/" });
+      const en = await getJson(`${t.url}/api/client?client_id=${client.client_id}`);
+      expect(en.body).to.deep.include({ title: "My Game", description: "New" });
+      // A name-only client: the title is its name.
+      const { rows } = await t.app.db.query<{ id: string }>("SELECT id FROM login_clients WHERE name = 'SPA'");
+      if (rows[0]) expect((await getJson(`${t.url}/api/client?client_id=${rows[0].id}`)).body.title).to.equal("SPA");
+    } finally {
+      await t.close();
+    }
+    expect((await run(["update", "no-such-client", "--title", "x"], env)).code).to.equal(1);
+  });
+
+  it("refuses a bad profile value, and redirect URIs in update, with a message and exit code 2", async function () {
+    for (const args of [
+      ["add", "--name", "x", "--redirect-uri", "https://a.example/cb", "--home-url", "javascript:alert(1)"],
+      ["update", "some-id", "--redirect-uri", "https://a.example/cb"],
+    ]) {
+      const result = await run(args, env);
+      expect(result.code, args.join(" ")).to.equal(2);
+      expect(result.stderr, args.join(" ")).to.match(/^client: /);
+    }
+  });
+
   it("refuses bad input with a message and exit code 2", async function () {
     for (const args of [
       [],

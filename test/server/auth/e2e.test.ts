@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import { Wallet } from "ethers";
-import { importSPKI, jwtVerify, decodeProtectedHeader } from "jose";
+import { createPublicKey } from "node:crypto";
+import { jwtVerify, decodeProtectedHeader } from "jose";
 import * as oidc from "openid-client";
 import type { TestApp } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
@@ -55,7 +56,14 @@ describe("login end to end", function () {
       expect(claims.sub).to.equal(wallet.address.toLowerCase());
       expect(claims.iss).to.equal(t.config.issuer);
       expect(claims.aud).to.equal(client.id);
-      expect(info).to.deep.equal({ sub: wallet.address.toLowerCase(), address: wallet.address });
+      expect(info).to.deep.equal({
+        sub: wallet.address.toLowerCase(),
+        address: wallet.address,
+        since: info.since,
+        first_service: client.id,
+        services: { [client.id]: info.since },
+      });
+      expect(info.since).to.be.a("number").within(claims.iat - 60, claims.iat);
       expect(tokens.refresh_token).to.be.a("string");
     });
 
@@ -117,8 +125,8 @@ describe("login end to end", function () {
       expect(token.body.token_type).to.equal("Bearer");
       const keys = (await getJson(`${t.url}/api/metadata/x509`)).body as Record<string, string>;
       const { kid } = decodeProtectedHeader(token.body.id_token);
-      expect(keys[kid!]).to.match(/^-----BEGIN PUBLIC KEY-----\n/);
-      const { payload } = await jwtVerify(token.body.id_token, await importSPKI(keys[kid!], "RS256"));
+      expect(keys[kid!]).to.match(/^-----BEGIN RSA PUBLIC KEY-----\n/);
+      const { payload } = await jwtVerify(token.body.id_token, createPublicKey(keys[kid!]));
       expect(payload.sub).to.equal(wallet.address.toLowerCase());
       const refreshed = await postForm(`${t.url}/api/token`, { grant_type: "refresh_token", refresh_token: token.body.refresh_token, client_id: client.id, client_secret: client.secret! });
       expect(refreshed.status, JSON.stringify(refreshed.body)).to.equal(200);

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { addClient } from "../../../server/auth/clients";
+import { addClient, type ProfileChange } from "../../../server/auth/clients";
 import type { DatabaseConfig } from "../../../server/config";
 import { openDatabase, type Database } from "../../../server/db/database";
 import * as oidc from "openid-client";
@@ -94,10 +94,13 @@ export interface RegisteredClient {
   name: string;
 }
 
-export async function registerClient(t: TestApp, options: { name?: string; redirectUris?: string[]; public?: boolean } = {}): Promise<RegisteredClient> {
+export async function registerClient(
+  t: TestApp,
+  options: { name?: string; redirectUris?: string[]; public?: boolean; profile?: ProfileChange } = {},
+): Promise<RegisteredClient> {
   const redirectUris = options.redirectUris ?? ["https://rp.example/callback"];
   const name = options.name ?? "Example RP";
-  const { client, secret } = await addClient(t.app.db, { name, redirectUris, public: options.public ?? false });
+  const { client, secret } = await addClient(t.app.db, { name, redirectUris, public: options.public ?? false, profile: options.profile });
   return { id: client.id, secret, redirectUri: redirectUris[0], name };
 }
 

@@ -1,5 +1,6 @@
 import { expect } from "chai";
 import { getAddress, Wallet } from "ethers";
+import { NETWORKS } from "../../../server/chain/registry";
 import { boundText, encodeMetadata, unboundText, type Target } from "../../../server/metadata/signed-text";
 import { startTestApp, type TestApp } from "../../helpers/app";
 import { providerFor, sharedNode } from "../../helpers/chain";
@@ -255,10 +256,73 @@ describe("metadata service", function () {
       expect(rows[0].n).to.equal(2);
     });
 
-    it("a post for a network without a node is a 503, for an unknown network a 400", async function () {
+    it("a contract wallet's post for a network without a node is a 503, a post for an unknown network a 400", async function () {
       const target = { ...freshNft(), network: "sepolia" };
-      expect((await post(nftPath(target), await body(eoa(), target, { a: 1 }))).status).to.equal(503);
+      for (const kind of ["single", "counterfactual"] as const) {
+        const r = await post(nftPath(target), await body(signers[kind], target, { a: 1 }));
+        expect(r.status, kind).to.equal(503);
+        expect(r.body.error, kind).to.equal("network_unavailable");
+        expect(r.body.message, kind).to.include("RPC_URL_SEPOLIA");
+      }
       expect((await post(`/metadata/ethereum2/${CONTRACT}/1`, await body(eoa(), target, { a: 1 }))).body.error).to.equal("unknown_network");
+    });
+  });
+
+  describe("EOA issuers on networks without a node", function () {
+    // The service has no RPC_URL_MAINNET (nor any other but localhost's): an EOA's signature needs no node.
+    it("takes NFT and account posts on mainnet, bound and unbound, at both prefixes, and reads them back", async function () {
+      const issuer = eoa();
+      const nft: NftTarget = { ...freshNft(), network: "mainnet" };
+      expect(await post(nftPath(nft, "/metadata/ethereum"), await body(issuer, nft, { name: "Sword" }))).to.deep.equal({ status: 200, body: "ok" });
+      const unboundNft: NftTarget = { ...freshNft(), network: "mainnet" };
+      expect(await post(nftPath(unboundNft), await body(issuer, unboundNft, { name: "Shield" }, "none"))).to.deep.equal({ status: 200, body: "ok" });
+      const account: Target = { kind: "account", network: "mainnet", account: Wallet.createRandom().address.toLowerCase() };
+      expect(await post(accountPath(account), await body(issuer, account, { nickname: "alice" }))).to.deep.equal({ status: 200, body: "ok" });
+      expect((await get(nftPath(nft, "/metadata/ethereum"))).body).to.deep.equal({ [issuer.address]: { name: "Sword" } });
+      expect((await get(`${nftPath(unboundNft)}?format=raw`)).body[issuer.address]).to.include({ binding: "none", signer: "eoa" });
+      expect((await get(accountPath(account))).body).to.deep.equal({ [issuer.address]: { nickname: "alice" } });
+    });
+
+    it("works on every network of the registry", async function () {
+      const issuer = eoa();
+      const withoutNode = Object.keys(NETWORKS).filter((network) => !t.app.networks.configured().includes(network));
+      expect(withoutNode).to.include.members(["mainnet", "matic-mainnet", "mch-verse"]);
+      for (const network of withoutNode) {
+        const target: NftTarget = { ...freshNft(), network };
+        expect(await post(nftPath(target), await body(issuer, target, { network })), network).to.deep.equal({ status: 200, body: "ok" });
+      }
+    });
+
+    it("still refuses, without a node: a wrong signature of an account (401), a 6492 wrapper for an account (403), a malformed sig (400)", async function () {
+      const account: Target = { kind: "account", network: "mainnet", account: Wallet.createRandom().address.toLowerCase() };
+      const signed = await body(eoa(), account, { a: 1 });
+      const wrong = await post(accountPath(account), { ...signed, iss: Wallet.createRandom().address });
+      expect(wrong.status).to.equal(401);
+      expect(wrong.body.error).to.equal("invalid_signature");
+      const wrapped = await post(accountPath(account), await body(signers.counterfactual, account, { a: 1 }));
+      expect(wrapped.status).to.equal(403);
+      expect(wrapped.body.error).to.equal("eoa_required");
+      for (const sig of ["0xzz", "nothex", "0x"]) {
+        const r = await post(nftPath({ ...freshNft(), network: "mainnet" }), { ...signed, sig });
+        expect(r.status, sig).to.equal(400);
+        expect(r.body.error, sig).to.equal("malformed_signature");
+      }
+    });
+
+    it("an EOA's signature of another target is a 503 there (it might be a contract wallet's), and METADATA_REQUIRE_BINDING still holds", async function () {
+      const issuer = eoa();
+      const target: NftTarget = { ...freshNft(), network: "mainnet" };
+      const signedElsewhere = await body(issuer, { ...target, tokenId: target.tokenId + 1000n }, { a: 1 });
+      expect((await post(nftPath(target), signedElsewhere)).status).to.equal(503);
+      const strict = await startTestApp({ env: { RPC_URL_LOCALHOST: nodeUrl, METADATA_REQUIRE_BINDING: "true" } });
+      try {
+        const unbound = await post(nftPath(target), await body(issuer, target, { a: 1 }, "none"), strict.url);
+        expect(unbound.status).to.equal(401);
+        expect(unbound.body.error).to.equal("binding_required");
+        expect((await post(nftPath(target), await body(issuer, target, { a: 1 }), strict.url)).body).to.equal("ok");
+      } finally {
+        await strict.close();
+      }
     });
   });
 

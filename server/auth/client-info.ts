@@ -1,0 +1,55 @@
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { Type } from "typebox";
+import { badRequest, notFound } from "../http/http-error";
+import { clientInfo, findClientCached } from "./clients";
+import { LANGS, type Lang } from "./messages";
+
+const Query = Type.Object({
+  client_id: Type.Optional(Type.String({ description: "Registered client id", maxLength: 256 })),
+  lang: Type.Optional(Type.String({ description: 'Language of the texts: "en" (default) or "ja"; others fall back to English', maxLength: 35 })),
+});
+
+const Info = Type.Object({
+  client_id: Type.String(),
+  title: Type.String({ description: "In lang, else English, else the client's name" }),
+  description: Type.String({ description: 'In lang, else English, else ""' }),
+  logo_url: Type.String({ description: 'http(s) URL or ""' }),
+  home_url: Type.String({ description: 'http(s) URL or ""; also an audience of the client\'s ID tokens' }),
+});
+const ErrorBody = Type.Object({ error: Type.String(), message: Type.String() });
+
+/** A language tag's primary subtag when we have texts in it ("ja-JP" → ja); any other well-formed tag → English. */
+function textLanguage(tag: string | undefined): Lang {
+  if (tag === undefined || tag === "") return "en";
+  if (!/^[A-Za-z]{1,8}(?:[-_][A-Za-z0-9]{1,8})*$/.test(tag)) throw badRequest("invalid_lang", "lang must be a language tag such as en or ja");
+  const primary = tag.split(/[-_]/)[0].toLowerCase();
+  return (LANGS as readonly string[]).includes(primary) ? (primary as Lang) : "en";
+}
+
+/** `GET /api/client`: what a relying party shows about itself, as the predecessor's clients read it at start. */
+const clientInfoRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    "/api/client",
+    {
+      schema: {
+        tags: ["login"],
+        summary: "A client's title, description, logo and home page (the predecessor's client endpoint)",
+        querystring: Query,
+        response: { 200: Info, "4xx": ErrorBody },
+      },
+    },
+    async (request, reply) => {
+      const { client_id: id, lang } = request.query;
+      if (id === undefined || id === "") throw badRequest("invalid_request", "client_id is required");
+      const language = textLanguage(lang);
+      // PostgreSQL text cannot hold NUL, so no client has such an id (and the query would fail).
+      const client = id.includes("\u0000") ? undefined : await findClientCached(app.db, id);
+      if (!client) throw notFound("Unknown client_id");
+      // Public and rarely changed; a minute of caching spares the database the pages that ask at every load.
+      reply.header("cache-control", "public, max-age=60");
+      return clientInfo(client, language);
+    },
+  );
+};
+
+export default clientInfoRoutes;

@@ -1,0 +1,89 @@
+import { expect } from "chai";
+import { addClient, findClient, updateClient, type ProfileChange } from "../../../server/auth/clients";
+import type { TestApp } from "../../helpers/app";
+import { sharedNode } from "../../helpers/chain";
+import { getJson, registerClient, startLoginApp, type RegisteredClient } from "./helpers";
+
+describe("GET /api/client", function () {
+  let t: TestApp;
+  let client: RegisteredClient;
+
+  before(async function () {
+    t = await startLoginApp((await sharedNode()).url);
+    client = await registerClient(t, { name: "Profiled", profile: { title: { en: "Title", ja: "タイトル" }, homeUrl: "https://home.example/" } });
+  });
+  after(async () => t?.close());
+
+  const ask = (query: string) => getJson(`${t.url}/api/client?${query}`);
+
+  it("answers the profile, every value a string, cacheable for a minute", async function () {
+    const answer = await ask(`client_id=${client.id}`);
+    expect(answer.status).to.equal(200);
+    expect(answer.headers.get("cache-control")).to.equal("public, max-age=60");
+    expect(answer.body).to.deep.equal({ client_id: client.id, title: "Title", description: "", logo_url: "", home_url: "https://home.example/" });
+  });
+
+  it("is a 404 in the error shape for an unknown client, also one no id could be (NUL, bidi, non-ASCII)", async function () {
+    for (const id of ["nope", "abc%00def", "%E2%80%AEabc", "%E3%83%86"]) {
+      const answer = await ask(`client_id=${id}`);
+      expect(answer.status, id).to.equal(404);
+      expect(answer.body, id).to.deep.equal({ error: "not_found", message: "Unknown client_id" });
+    }
+  });
+
+  it("is a 400 for a missing, repeated or oversized client_id, or a lang that is not a language tag", async function () {
+    const cases: [string, string][] = [
+      ["", "invalid_request"],
+      ["client_id=", "invalid_request"],
+      [`client_id=${client.id}&client_id=${client.id}`, "invalid_request"],
+      [`client_id=${"a".repeat(300)}`, "invalid_request"],
+      [`client_id=${client.id}&lang=${"j".repeat(40)}`, "invalid_request"],
+      [`client_id=${client.id}&lang=ja%00`, "invalid_lang"],
+      [`client_id=${client.id}&lang=%E2%80%AEja`, "invalid_lang"],
+      [`client_id=${client.id}&lang=ja%20JP`, "invalid_lang"],
+    ];
+    for (const [query, error] of cases) {
+      const answer = await ask(query);
+      expect(answer.status, query).to.equal(400);
+      expect(answer.body.error, query).to.equal(error);
+      expect(answer.body.message, query).to.be.a("string");
+    }
+  });
+
+  it("is registered only with a sane profile: http(s) URLs, texts without control or bidi characters, bounded", async function () {
+    const add = (profile: ProfileChange) => addClient(t.app.db, { name: "x", redirectUris: ["https://a.example/cb"], public: false, profile });
+    for (const [name, profile] of Object.entries<ProfileChange>({
+      "javascript: home": { homeUrl: "javascript:alert(1)" },
+      "relative home": { homeUrl: "/home" },
+      "ftp logo": { logoUrl: "ftp://a.example/logo.png" },
+      "space in logo": { logoUrl: "https://a.example/a b.png" },
+      "NUL in logo": { logoUrl: "https://a.example/\u0000.png" },
+      "line break in title": { title: { en: "two\nlines" } },
+      "bell in title": { title: { en: "bell\u0007" } },
+      "bidi override in title": { title: { ja: "\u202eevil" } },
+      "NUL in description": { description: { en: "nul\u0000byte" } },
+      "isolate in description": { description: { en: "a\u2066b" } },
+      "long title": { title: { en: "t".repeat(201) } },
+      "long description": { description: { en: "d".repeat(2001) } },
+      "unknown language": { title: { fr: "Bonjour" } as ProfileChange["title"] },
+    })) {
+      let refused: Error | undefined;
+      await add(profile).catch((error: Error) => (refused = error));
+      expect(refused, name).to.be.instanceOf(Error);
+    }
+    const { client: ok } = await add({ description: { en: "Line one\nline two" }, title: { en: "日本語 ✓" } });
+    const before = ok.profile;
+    let refused: Error | undefined;
+    await updateClient(t.app.db, ok.id, { profile: { homeUrl: "data:text/html,x" } }).catch((error: Error) => (refused = error));
+    expect(refused).to.be.instanceOf(Error);
+    expect((await findClient(t.app.db, ok.id))!.profile).to.deep.equal(before);
+  });
+
+  it("shows an update within a second (the per-instance client cache)", async function () {
+    const { client: fresh } = await addClient(t.app.db, { name: "Before", redirectUris: ["https://x.example/cb"], public: false });
+    expect((await ask(`client_id=${fresh.id}`)).body.title).to.equal("Before");
+    await updateClient(t.app.db, fresh.id, { name: "After", profile: { logoUrl: "https://x.example/logo.svg" } });
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect((await ask(`client_id=${fresh.id}`)).body).to.deep.include({ title: "After", logo_url: "https://x.example/logo.svg" });
+  });
+});
