@@ -1,8 +1,9 @@
 import { expect } from "chai";
 import type { JsonRpcProvider } from "ethers";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { CONVERT_ASSETS } from "../../../server/converter/page";
 import { startTestApp, type TestApp } from "../../helpers/app";
+import { launchBrowser } from "../../helpers/browser";
 import { providerFor, sharedNode } from "../../helpers/chain";
 import { indexedTo } from "../../helpers/index-check";
 import { converterFixture, type ConverterFixture } from "./fixture";
@@ -10,14 +11,6 @@ import { converterFixture, type ConverterFixture } from "./fixture";
 // Functions below run in the page (tsconfig has no DOM library): these name its globals for the type checker.
 declare const window: any;
 declare const document: any;
-
-/** The one place this suite gets its browser from. */
-function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
-}
 
 type RpcError = { code: number; message: string; data?: unknown };
 
