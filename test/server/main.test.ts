@@ -79,6 +79,11 @@ describe("npm start (server/main.ts)", function () {
 
     // Each request is one JSON log line carrying its request id.
     const service = /Service\s+(http:\/\/\S+)/.exec(banner)![1];
+    // The demo token's metadata resolves from its data: tokenURI (METADATA_FETCH_ALLOW_PRIVATE is on for the demo).
+    const metadataNft = /MetadataNFT\s+(0x[0-9a-fA-F]{40})/.exec(banner)![1];
+    const demoToken = (await (await fetch(`${service}/token/localhost/${metadataNft}/1`)).json()) as { metadata: { name: string }; image: string };
+    expect(demoToken.metadata.name).to.equal("Demo #1");
+    expect(demoToken.image).to.match(/^data:image\/svg\+xml;base64,/);
     await fetch(`${service}/health`, { headers: { "x-request-id": "trace-start-test" } });
     await new Promise((resolve) => setTimeout(resolve, 200));
     const line = output().split("\n").find((l) => l.includes('"reqId":"trace-start-test"'));
