@@ -75,6 +75,11 @@ export async function fetchDocument(start: URL, options: FetchOptions): Promise<
       response.resume();
       throw new MetadataError(`${url.host} answered ${mediaType.split(";")[0].slice(0, 100)}, not JSON`);
     }
+    // A tokenURI that names an image is answered as such: its bytes are not needed.
+    if (/^image\//i.test(mediaType)) {
+      response.destroy();
+      return { url: url.href, mediaType, body: Buffer.alloc(0) };
+    }
     try {
       return { url: url.href, mediaType, body: await readBody(response, options.maxBytes) };
     } catch (error) {

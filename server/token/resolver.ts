@@ -126,6 +126,8 @@ export class TokenMetadataResolver {
     } catch {
       throw new MetadataError(`${fn}(${key.tokenId}) did not return a string`);
     }
+    // A data: URI may be a little larger than its decoded document; anything longer is refused before it is kept.
+    if (uri.length > this.config.maxBytes * 2) throw new MetadataError(`${fn}(${key.tokenId}) is longer than ${this.config.maxBytes * 2} characters`);
     // Text columns cannot hold NUL; a URI with control characters is broken anyway.
     uri = uri.replace(/\u0000/g, "\uFFFD");
     if (uri.trim() === "") throw new MetadataError(`${fn}(${key.tokenId}) is empty`);

@@ -187,6 +187,7 @@ describe("token route: metadata from tokenURIs", function () {
         [`${host.url}/gone`, `127.0.0.1:${new URL(host.url).port} answered HTTP 500`],
         ["data:application/json;base64,%%%", "data: URI has invalid Base64"],
         ["data:text/html,<script>alert(1)</script>", "tokenURI is text/html, not JSON"],
+        [`https://example.com/${"a".repeat(9000)}`, /^tokenURI\(\d+\) is longer than 8192 characters$/],
       ];
       for (const [uri, error] of cases) {
         const { status, body } = await token(await mint(uri));
@@ -197,6 +198,9 @@ describe("token route: metadata from tokenURIs", function () {
       }
       const image = await token(await mint(SVG));
       expect(image.body).to.deep.include({ tokenURI: SVG, metadata: null, image: SVG, metadataError: "tokenURI points at an image, not at JSON metadata" });
+      host.routes["/pic.png"] = { type: "image/png", body: "\x89PNG" };
+      const served = await token(await mint(`${host.url}/pic.png`));
+      expect(served.body).to.deep.include({ metadata: null, image: `${host.url}/pic.png`, metadataError: "tokenURI points at an image, not at JSON metadata" });
     });
 
     it("adds the issuer-signed metadata of the metadata service", async function () {
