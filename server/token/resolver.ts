@@ -106,8 +106,8 @@ export class TokenMetadataResolver {
   }
 
   private async store(key: TokenKey, resolved: Resolved, ttlS: number): Promise<Resolved> {
-    if (!this.closing.signal.aborted) await saveMetadata(this.db, key, resolved, ttlS);
-    return resolved;
+    if (this.closing.signal.aborted) return resolved;
+    return saveMetadata(this.db, key, resolved, ttlS);
   }
 
   /** tokenURI(id) (ERC-721) or uri(id) with {id} substituted (ERC-1155). */

@@ -231,6 +231,10 @@ describe("token route: metadata from tokenURIs", function () {
       expect(refreshed.status).to.equal(200);
       expect(refreshed.body.metadata).to.deep.equal({ version: 2 });
       expect(host.hits.get("/cached")).to.equal(2);
+      // Its host fails: the last good document stays, and the read is tried again later.
+      host.routes["/cached"] = { status: 503, body: "{}" };
+      expect((await refresh(id)).body).to.deep.include({ metadata: { version: 2 }, metadataError: null });
+      expect(host.hits.get("/cached")).to.equal(3);
       // The contract changes the tokenURI: a refresh reads it from the chain again.
       await (await nft.setTokenURI(id, dataJson({ version: 3 }))).wait();
       expect((await refresh(id)).body).to.deep.include({ tokenURI: dataJson({ version: 3 }), metadata: { version: 3 } });
