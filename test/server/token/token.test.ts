@@ -302,6 +302,7 @@ describe("token route: metadata from tokenURIs", function () {
       const third = await refresh(id, guarded.url);
       expect(third.status).to.equal(429);
       expect(third.body.error).to.equal("too_many_requests");
+      expect(Number(third.headers.get("retry-after"))).to.be.greaterThan(0);
       // Reads are not limited.
       expect((await token(id, guarded.url)).status).to.equal(200);
     });
