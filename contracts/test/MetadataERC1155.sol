@@ -12,6 +12,11 @@ contract MetadataERC1155 is ERC1155 {
         _mint(to, id, amount, "");
     }
 
+    /// @notice Mints several ids at once (one TransferBatch event).
+    function mintBatch(address to, uint256[] calldata ids, uint256[] calldata amounts) external {
+        _mintBatch(to, ids, amounts, "");
+    }
+
     /// @notice Replaces the uri template of every id.
     function setURI(string calldata uri_) external {
         _setURI(uri_);
