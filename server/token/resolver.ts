@@ -45,8 +45,13 @@ export class TokenMetadataResolver {
    * The metadata of some tokens of one contract, by decimal id. Fresh cache entries are answered as they are (no
    * read at all); the others are read, unless `refresh` every one is read again.
    */
-  async lookup(network: string, contract: string, tokens: ReadonlyArray<{ id: bigint; standard: Standard }>, refresh = false): Promise<Map<string, Resolved>> {
-    const cached = await cachedMetadata(this.db, network, contract, tokens.map((t) => t.id));
+  async lookup(
+    network: string,
+    contract: string,
+    tokens: ReadonlyArray<{ id: bigint; standard: Standard }>,
+    { refresh = false, cached }: { refresh?: boolean; cached?: Map<string, CachedMetadata> } = {},
+  ): Promise<Map<string, Resolved>> {
+    cached ??= await this.cached(network, contract, tokens.map((t) => t.id));
     const now = Date.now();
     const answers = new Map<string, Resolved>();
     const reads: Promise<void>[] = [];
@@ -66,9 +71,14 @@ export class TokenMetadataResolver {
     }
     for (const { id } of tokens) {
       const key = id.toString();
-      if (!answers.has(key)) answers.set(key, cached.get(key) ?? { tokenUri: null, metadata: null, image: null, error: "pending" });
+      if (!answers.has(key)) answers.set(key, cached!.get(key) ?? { tokenUri: null, metadata: null, image: null, error: "pending" });
     }
     return answers;
+  }
+
+  /** What the cache holds for some ids of one contract (expired entries too), by decimal id: `lookup` can start from it. */
+  cached(network: string, contract: string, ids: readonly bigint[]): Promise<Map<string, CachedMetadata>> {
+    return cachedMetadata(this.db, network, contract, ids);
   }
 
   /** Stops reading: fetches in flight are aborted and nothing more is stored. */
