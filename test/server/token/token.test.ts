@@ -9,13 +9,14 @@ import { providerFor, sharedNode } from "../../helpers/chain";
 import { indexedTo } from "../../helpers/index-check";
 
 /** A metadata host: answers by path, counts requests per path, and can hang. */
-async function startMetadataHost(routes: Record<string, { type?: string; body: string; status?: number; location?: string }>) {
+async function startMetadataHost(routes: Record<string, { type?: string; body: string; status?: number; location?: string; hang?: boolean }>) {
   const hits = new Map<string, number>();
   const server = http.createServer((request, response) => {
     const path = request.url!;
     hits.set(path, (hits.get(path) ?? 0) + 1);
     const route = routes[path];
     if (!route) return void response.writeHead(404).end();
+    if (route.hang) return;
     if (route.location) return void response.writeHead(302, { location: route.location }).end();
     response.writeHead(route.status ?? 200, { "content-type": route.type ?? "application/json" }).end(route.body);
   });
@@ -239,6 +240,17 @@ describe("token route: metadata from tokenURIs", function () {
       await (await nft.setTokenURI(id, dataJson({ version: 3 }))).wait();
       expect((await refresh(id)).body).to.deep.include({ tokenURI: dataJson({ version: 3 }), metadata: { version: 3 } });
       expect((await token(id)).body.metadata).to.deep.equal({ version: 3 });
+    });
+
+    it("answers an expired entry as it is while its new read is under way", async function () {
+      host.routes["/stale"] = { body: '{"version":"old"}' };
+      const id = await mint(`${host.url}/stale`);
+      expect((await token(id)).body.metadata).to.deep.equal({ version: "old" });
+      await t.app.db.query("UPDATE token_metadata SET expires_at = now() - interval '1 second' WHERE contract = $1 AND token_id = $2", [nftAddress.toLowerCase(), id.toString()]);
+      host.routes["/stale"] = { body: "", hang: true };
+      const { body } = await token(id);
+      expect(body).to.deep.include({ metadata: { version: "old" }, metadataError: null });
+      expect(host.hits.get("/stale")).to.equal(2);
     });
 
     it('answers "pending" when a host hangs, while tokens of other hosts are answered at once; then says it timed out', async function () {
