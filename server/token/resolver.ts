@@ -13,6 +13,9 @@ export type Standard = "erc721" | "erc1155";
 /** What a read of a token's metadata gave; `error` says why `metadata` is null ("pending": not read yet). */
 export type Resolved = Omit<CachedMetadata, "expiresAt">;
 
+/** A read's outcome; `transient` when it says nothing about the token (not stored, and a cached entry is better). */
+type Read = Resolved & { transient?: true };
+
 const TOKEN_URI = new Interface(["function tokenURI(uint256 tokenId) view returns (string)", "function uri(uint256 id) view returns (string)"]);
 
 interface Logger {
@@ -27,7 +30,7 @@ interface Logger {
  */
 export class TokenMetadataResolver {
   private readonly limiter: KeyedLimiter;
-  private readonly inFlight = new Map<string, Promise<Resolved>>();
+  private readonly inFlight = new Map<string, Promise<Read>>();
   private readonly closing = new AbortController();
   private readonly gateways: Gateways;
 
@@ -62,7 +65,7 @@ export class TokenMetadataResolver {
         answers.set(key, entry);
         continue;
       }
-      reads.push(this.read({ network, contract, tokenId: id }, standard, refresh).then((resolved) => void answers.set(key, resolved)));
+      reads.push(this.read({ network, contract, tokenId: id }, standard, refresh).then((read) => void answers.set(key, (read.transient && entry) || read)));
     }
     if (reads.length > 0) {
       let timer: NodeJS.Timeout | undefined;
@@ -87,7 +90,7 @@ export class TokenMetadataResolver {
   }
 
   /** One read per token at a time on this instance; a refresh joins a read already under way. */
-  private read(key: TokenKey, standard: Standard, refresh: boolean): Promise<Resolved> {
+  private read(key: TokenKey, standard: Standard, refresh: boolean): Promise<Read> {
     const name = `${key.network}:${key.contract}:${key.tokenId}`;
     let pending = this.inFlight.get(name);
     if (!pending) {
@@ -97,21 +100,20 @@ export class TokenMetadataResolver {
     return pending;
   }
 
-  private async readAndStore(key: TokenKey, standard: Standard, refresh: boolean): Promise<Resolved> {
+  private async readAndStore(key: TokenKey, standard: Standard, refresh: boolean): Promise<Read> {
     let tokenUri: string | null = null;
     try {
       tokenUri = await this.limiter.run(`rpc:${key.network}`, () => this.readTokenUri(key, standard));
       const resolved = await this.resolveDocument(tokenUri);
       return await this.store(key, resolved, this.config.ttlS);
     } catch (error) {
-      if (this.closing.signal.aborted) return { tokenUri, metadata: null, image: null, error: "pending" };
-      // Not a fact about the token: answered, not cached.
-      if (error instanceof QueueFull) return { tokenUri, metadata: null, image: null, error: "pending" };
+      // Not facts about the token: answered (unless the cache has better), not stored.
+      if (this.closing.signal.aborted || error instanceof QueueFull) return { tokenUri, metadata: null, image: null, error: "pending", transient: true };
       const upstream = upstreamError(error, key.network);
-      if (upstream) return { tokenUri, metadata: null, image: null, error: upstream.message };
+      if (upstream) return { tokenUri, metadata: null, image: null, error: upstream.message, transient: true };
       if (error instanceof MetadataError) return this.store(key, { tokenUri, metadata: null, image: null, error: error.message }, this.config.errorTtlS);
       this.log.warn({ err: error, token: `${key.network}:${key.contract}:${key.tokenId}`, refresh }, "token metadata read failed");
-      return { tokenUri, metadata: null, image: null, error: "internal error while reading the metadata" };
+      return { tokenUri, metadata: null, image: null, error: "internal error while reading the metadata", transient: true };
     }
   }
 

@@ -7,6 +7,7 @@ import { MetadataERC1155__factory, MetadataNFT__factory, type MetadataERC1155, t
 import { startTestApp, type TestApp } from "../../helpers/app";
 import { providerFor, sharedNode } from "../../helpers/chain";
 import { indexedTo } from "../../helpers/index-check";
+import { startTcpProxy, type TcpProxy } from "../../helpers/tcp-proxy";
 
 /** A metadata host: answers by path, counts requests per path, and can hang. */
 async function startMetadataHost(routes: Record<string, { type?: string; body: string; status?: number; location?: string; hang?: boolean }>) {
@@ -49,6 +50,7 @@ describe("token route: metadata from tokenURIs", function () {
   let host: Awaited<ReturnType<typeof startMetadataHost>>;
   let hanging: http.Server;
   let hangingUrl: string;
+  let proxy: TcpProxy;
   const BIG_ID = 2n ** 64n + 3n;
   let nextId = 1000n;
 
@@ -65,6 +67,8 @@ describe("token route: metadata from tokenURIs", function () {
     nftAddress = await nft.getAddress();
     multi = await new MetadataERC1155__factory(deployer).deploy(`${host.url}/erc1155/{id}.json`);
     multiAddress = await multi.getAddress();
+    const nodeUrl = new URL(node.url);
+    proxy = await startTcpProxy(nodeUrl.hostname, Number(nodeUrl.port));
     const env = {
       RPC_URL_LOCALHOST: node.url,
       INDEXER_POLL_MS: "50",
@@ -79,11 +83,16 @@ describe("token route: metadata from tokenURIs", function () {
     };
     t = await startTestApp({ env: { ...env, METADATA_FETCH_ALLOW_PRIVATE: "true" } });
     // A second instance on the same database, as a production one: private addresses refused, 2 refreshes a minute.
-    guarded = await startTestApp({ database: t.database, env: { ...env, INDEXER: "false", METADATA_REFRESH_RATE_LIMIT: "2" } });
+    // Its node is reached through a proxy the tests can cut.
+    guarded = await startTestApp({
+      database: t.database,
+      env: { ...env, RPC_URL_LOCALHOST: proxy.url(node.url), INDEXER: "false", METADATA_REFRESH_RATE_LIMIT: "2" },
+    });
   });
   after(async function () {
     await guarded?.close();
     await t?.close();
+    await proxy?.close();
     host?.close();
     hanging?.closeAllConnections();
     hanging?.close();
@@ -303,6 +312,27 @@ describe("token route: metadata from tokenURIs", function () {
       expect(redirected.body.metadataError).to.match(/^refused to fetch 127\.0\.0\.1:\d+: 127\.0\.0\.1 is a loopback/);
       expect(host.hits.get("/ipfs/bafyredirect")).to.equal(1);
       expect(host.hits.get("/private")).to.equal(undefined);
+    });
+  });
+
+  describe("the node failing during a read", function () {
+    it("answers the cached entry, or says the node failed, and stores nothing", async function () {
+      const known = await mint(dataJson({ name: "known" }));
+      const fresh = await mint(dataJson({ name: "never read" }));
+      expect((await token(known, guarded.url)).body.metadata).to.deep.equal({ name: "known" });
+      await t.app.db.query("UPDATE token_metadata SET expires_at = now() - interval '1 second' WHERE contract = $1 AND token_id = $2", [nftAddress.toLowerCase(), known.toString()]);
+      proxy.cut();
+      try {
+        expect((await token(known, guarded.url)).body).to.deep.include({ metadata: { name: "known" }, metadataError: null });
+        const failed = await token(fresh, guarded.url);
+        expect(failed.status).to.equal(200);
+        expect(failed.body).to.deep.include({ metadata: null, metadataError: "The localhost node failed to answer" });
+      } finally {
+        proxy.restore();
+      }
+      const { rows } = await t.app.db.query("SELECT 1 FROM token_metadata WHERE contract = $1 AND token_id = $2", [nftAddress.toLowerCase(), fresh.toString()]);
+      expect(rows).to.have.length(0);
+      expect((await token(fresh, guarded.url)).body.metadata).to.deep.equal({ name: "never read" });
     });
   });
 
