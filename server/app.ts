@@ -18,6 +18,7 @@ import health from "./http/health";
 import openapi from "./http/openapi";
 import indexer from "./indexer/plugin";
 import metadata from "./metadata/plugin";
+import tokenMetadata from "./token/plugin";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -90,6 +91,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   // Features.
   await app.register(auth);
+  // Before data: the inventory adds token metadata on request.
+  await app.register(tokenMetadata);
   await app.register(data);
   await app.register(metadata);
   await app.register(converter);

@@ -66,6 +66,30 @@ export interface Config {
     /** Largest decoded metadata accepted, in bytes. */
     maxBytes: number;
   };
+  tokenMetadata: TokenMetadataConfig;
+}
+
+/** Reading and caching the metadata a token's tokenURI points at. */
+export interface TokenMetadataConfig {
+  /** Base URLs that ipfs://<cid>/<path> and ar://<id> become (with a trailing slash). */
+  ipfsGateway: string;
+  arweaveGateway: string;
+  /** Let fetches reach loopback, private and link-local addresses (the local demo and tests only). */
+  allowPrivate: boolean;
+  /** Whole fetch, redirects and body included. */
+  fetchTimeoutMs: number;
+  /** Largest metadata document (or data: URI) read, in bytes. */
+  maxBytes: number;
+  /** How long resolved metadata is served before it is read again; failures are retried after errorTtlS. */
+  ttlS: number;
+  errorTtlS: number;
+  /** How long a read waits for a fetch before answering with what the cache holds. */
+  waitMs: number;
+  /** Fetches running at once, in all and per host. */
+  concurrency: number;
+  hostConcurrency: number;
+  /** Refreshes per minute and IP. */
+  refreshRateLimit: number;
 }
 
 export interface ConverterRef {
@@ -131,6 +155,25 @@ export function loadConfig(env: Env = process.env): Config {
       requireBinding: read.bool("METADATA_REQUIRE_BINDING", false),
       maxBytes: read.int("METADATA_MAX_BYTES", { min: 256, max: 16 * 1024 * 1024, fallback: 64 * 1024 }),
     },
+    tokenMetadata: readTokenMetadata(read, localChain),
+  };
+}
+
+function readTokenMetadata(read: Reader, localChain: boolean): TokenMetadataConfig {
+  const gateway = (name: string, fallback: string) => read.url(name, fallback).replace(/\/*$/, "/");
+  return {
+    ipfsGateway: gateway("IPFS_GATEWAY", "https://ipfs.io/ipfs/"),
+    arweaveGateway: gateway("ARWEAVE_GATEWAY", "https://arweave.net/"),
+    // The local demo serves its own metadata from this machine.
+    allowPrivate: read.bool("METADATA_FETCH_ALLOW_PRIVATE", localChain),
+    fetchTimeoutMs: read.int("METADATA_FETCH_TIMEOUT_MS", { min: 100, max: 120_000, fallback: 10_000 }),
+    maxBytes: read.int("METADATA_FETCH_MAX_BYTES", { min: 1024, max: 64 * 1024 * 1024, fallback: 1024 * 1024 }),
+    ttlS: read.int("METADATA_TTL_SECONDS", { min: 1, max: 365 * 86_400, fallback: 86_400 }),
+    errorTtlS: read.int("METADATA_ERROR_TTL_SECONDS", { min: 1, max: 365 * 86_400, fallback: 600 }),
+    waitMs: read.int("METADATA_WAIT_MS", { min: 0, max: 60_000, fallback: 1_500 }),
+    concurrency: read.int("METADATA_FETCH_CONCURRENCY", { min: 1, max: 1_000, fallback: 16 }),
+    hostConcurrency: read.int("METADATA_FETCH_HOST_CONCURRENCY", { min: 1, max: 1_000, fallback: 4 }),
+    refreshRateLimit: read.int("METADATA_REFRESH_RATE_LIMIT", { min: 1, max: 1_000_000, fallback: 30 }),
   };
 }
 

@@ -111,6 +111,7 @@ function printBanner(config: Config, app: FastifyInstance, node: LocalNode | und
           `    NFTConverter  ${demo.converter}  (pairs Alice 1–10 ↔ Bob 1–10, Bob stock 1–10)`,
           `    user          ${demo.user}  (Hardhat account #1: holds Alice 1–10)`,
           `    wallet        ${demo.wallet}  (EIP-1271 wallet owned by the user)`,
+          `    MetadataNFT   ${demo.metadataNft}  (token 1, held by the user: metadata and image in a data: tokenURI)`,
         ]
       : []),
     "",
@@ -128,6 +129,9 @@ function printBanner(config: Config, app: FastifyInstance, node: LocalNode | und
           `    curl ${base}/inventory/localhost/${demo.user}`,
           `    curl ${base}/converter/localhost/${demo.converter}`,
           `    curl '${base}/converter/localhost/${demo.converter}/pairs?aliceIds=1,2,11'`,
+          `    curl ${base}/token/localhost/${demo.metadataNft}/1`,
+          `    curl -X POST ${base}/token/localhost/${demo.metadataNft}/1/refresh`,
+          `    curl '${base}/inventory/localhost/${demo.user}/${demo.metadataNft}?metadata=true'`,
         ]
       : []),
     ...(demoClient ? loginLines(base, config.issuer, demoClient, demo?.user, config.dataDir) : []),

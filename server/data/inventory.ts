@@ -5,6 +5,7 @@ import { Type } from "typebox";
 import { BoundedCache } from "../chain/cache";
 import { badRequest, HttpError } from "../http/http-error";
 import { JSON_TYPE, parseAddress, sendJson } from "../http/wire";
+import { metadataFields } from "../token/token";
 import { Address, AddressParam, NetworkParam, Paging } from "./schemas";
 
 const Item = Type.Object({
@@ -63,6 +64,13 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
     return new HttpError(503, "not_indexed", `The index of ${network} has not started yet`, { "retry-after": "5" });
   };
 
+  /** The metadata fields of each token of a page, by decimal id (a contract's tokens are all ERC-721 or all ERC-1155). */
+  const metadataOf = async (network: string, contract: string, page: Array<{ token_id: string | null; balance: string | null }>) => {
+    const tokens = page.map((r) => ({ id: BigInt(r.token_id!), standard: r.balance === null ? ("erc721" as const) : ("erc1155" as const) }));
+    const resolved = await app.tokenMetadata.lookup(network, contract, tokens);
+    return new Map([...resolved].map(([id, entry]) => [id, metadataFields(entry)]));
+  };
+
   app.get(
     "/inventory/:network/:owner/:assetContract",
     {
@@ -70,7 +78,10 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
         tags: ["data"],
         summary: "Tokens of one contract held by an owner, from the index",
         params: Type.Object({ network: NetworkParam, owner: AddressParam("Owner"), assetContract: AddressParam("ERC-721 contract") }),
-        querystring: Paging,
+        querystring: Type.Object({
+          ...Paging.properties,
+          metadata: Type.Optional(Type.Boolean({ description: "Add tokenURI, metadata, image and metadataError to each item (as GET /token gives them)" })),
+        }),
         response: { 200: { ...Type.Array(Item), headers } },
       },
     },
@@ -102,7 +113,8 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
       // they go out as JSON numbers with all their digits; contract and owner are the same in every item.
       const head = `{"contract":"${checksum(contract)}","id":`;
       const tail = `,"owner":"${checksum(owner)}"`;
-      const body = `[${page.map((r) => `${head}${r.token_id}${tail}${r.balance === null ? "" : `,"balance":${r.balance}`}}`).join(",")}]`;
+      const extra = request.query.metadata ? await metadataOf(network, contract, page) : undefined;
+      const body = `[${page.map((r) => `${head}${r.token_id}${tail}${r.balance === null ? "" : `,"balance":${r.balance}`}${extra ? `,${extra.get(r.token_id!)}` : ""}}`).join(",")}]`;
       const next = found.length > limit ? [page[page.length - 1].token_id!] : undefined;
       return answer(request, reply, Number(rows[0].indexed), body, next, limit);
     },

@@ -85,6 +85,11 @@ describe("npm start (server/main.ts)", function () {
     const converter = JSON.parse(fs.readFileSync(path.join(dataDir, "demo.json"), "utf8")).converter as string;
     const page = await (await fetch(convertUrl!)).text();
     expect(page).to.contain(converter).and.contain("Convert your tokens");
+    // The demo token's metadata resolves from its data: tokenURI (METADATA_FETCH_ALLOW_PRIVATE is on for the demo).
+    const metadataNft = /MetadataNFT\s+(0x[0-9a-fA-F]{40})/.exec(banner)![1];
+    const demoToken = (await (await fetch(`${service}/token/localhost/${metadataNft}/1`)).json()) as { metadata: { name: string }; image: string };
+    expect(demoToken.metadata.name).to.equal("Demo #1");
+    expect(demoToken.image).to.match(/^data:image\/svg\+xml;base64,/);
     await fetch(`${service}/health`, { headers: { "x-request-id": "trace-start-test" } });
     await new Promise((resolve) => setTimeout(resolve, 200));
     const line = output().split("\n").find((l) => l.includes('"reqId":"trace-start-test"'));

@@ -1,0 +1,90 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { JsonRpcProvider } from "ethers";
+import { startLocalNode } from "../server/chain/local-node";
+import { MetadataERC1155__factory } from "../typechain-types";
+import { load, startService, type Suite } from "./lib";
+
+const CONNECTIONS = 32;
+const TOKENS = 1_000;
+const BATCH = 250;
+
+/**
+ * Token metadata: reads that resolve (eth_call uri(id), fetch from a local metadata host, store), reads from the
+ * cache, and an inventory page of 100 with ?metadata=true beside the same page without it.
+ */
+const token: Suite = {
+  name: "token",
+  async run({ seconds, log }) {
+    const host = http.createServer((request, response) => {
+      const id = BigInt(`0x${/([0-9a-f]{64})\.json$/.exec(request.url!)?.[1] ?? "0"}`);
+      response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ name: `Item #${id}`, image: `ipfs://bafybench/${id}.png`, attributes: [{ trait_type: "power", value: Number(id % 100n) }] }));
+    });
+    await new Promise<void>((resolve) => host.listen(0, "127.0.0.1", resolve));
+    const hostUrl = `http://127.0.0.1:${(host.address() as AddressInfo).port}`;
+    const node = await startLocalNode();
+    const provider = new JsonRpcProvider(node.url, 31337, { staticNetwork: true });
+    const deployer = await provider.getSigner(0);
+    const holder = await (await provider.getSigner(1)).getAddress();
+    const contract = await new MetadataERC1155__factory(deployer).deploy(`${hostUrl}/meta/{id}.json`);
+    const address = await contract.getAddress();
+    log(`minting ${TOKENS} ERC-1155 ids`);
+    for (let first = 1; first <= TOKENS; first += BATCH) {
+      const ids = Array.from({ length: BATCH }, (_, i) => BigInt(first + i));
+      await (await contract.mintBatch(holder, ids, ids.map(() => 1n))).wait();
+    }
+    const app = await startService({
+      RPC_URL_LOCALHOST: node.url,
+      INDEXER_POLL_MS: "100",
+      INDEXER_CONTRACTS_LOCALHOST: address,
+      METADATA_FETCH_ALLOW_PRIVATE: "true",
+      // Cold reads wait for their metadata: the figure is resolutions per second, not "pending" answers.
+      METADATA_WAIT_MS: "30000",
+    });
+    try {
+      const path = (id: number) => `/token/localhost/${address}/${id}`;
+      for (let tries = 0; (await fetch(`${app.url}${path(TOKENS)}`, { method: "HEAD" })).status !== 200; tries++) {
+        if (tries > 300) throw new Error("the index did not reach the minted tokens");
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      log(`GET ${TOKENS} tokens never read (each: eth_call, fetch, store), ${CONNECTIONS} connections`);
+      let cold = 1;
+      const resolving = await load({ url: app.url, connections: CONNECTIONS, amount: TOKENS - 1, next: () => ({ path: path(cold++) }) });
+      const sample = (await (await fetch(`${app.url}${path(7)}`)).json()) as { metadata: { name: string } | null; metadataError: string | null };
+      if (sample.metadata?.name !== "Item #7") throw new Error(`token 7 did not resolve: ${sample.metadataError}`);
+      log(`GET tokens from the cache, ${CONNECTIONS} connections, ${seconds} s`);
+      let hot = 0;
+      const cached = await load({ url: app.url, connections: CONNECTIONS, seconds, next: () => ({ path: path((hot++ % TOKENS) + 1) }) });
+      const page = `/inventory/localhost/${holder}/${address}?limit=100`;
+      log(`inventory page of 100 with and without ?metadata=true, ${CONNECTIONS} connections, ${seconds} s each`);
+      const plain = await load({ url: `${app.url}${page}`, connections: CONNECTIONS, seconds });
+      const withMetadata = await load({ url: `${app.url}${page}&metadata=true`, connections: CONNECTIONS, seconds });
+      for (const [name, result] of Object.entries({ resolving, cached, plain, withMetadata })) {
+        if (result.errors + result.non2xx > 0) throw new Error(`${name}: ${result.errors} errors, ${result.non2xx} non-2xx`);
+      }
+      return [
+        { suite: "token", metric: `GET /token, metadata never read (eth_call + fetch + store), ${CONNECTIONS} conn`, value: resolving.requestsPerSecond, unit: "req/s" },
+        { suite: "token", metric: "GET /token never read, p99", value: resolving.p99Ms, unit: "ms" },
+        { suite: "token", metric: `GET /token from the cache, ${CONNECTIONS} conn`, value: cached.requestsPerSecond, unit: "req/s" },
+        { suite: "token", metric: "GET /token from the cache, p99", value: cached.p99Ms, unit: "ms" },
+        {
+          suite: "token",
+          metric: `inventory page of 100 ?metadata=true (cached), ${CONNECTIONS} conn`,
+          value: withMetadata.requestsPerSecond,
+          unit: "req/s",
+          reference: { label: "same page without metadata", value: plain.requestsPerSecond },
+          ratio: withMetadata.requestsPerSecond / plain.requestsPerSecond,
+        },
+        { suite: "token", metric: "inventory page of 100 ?metadata=true, p99", value: withMetadata.p99Ms, unit: "ms", reference: { label: "without", value: plain.p99Ms } },
+      ];
+    } finally {
+      await app.stop();
+      provider.destroy();
+      await node.stop();
+      host.closeAllConnections();
+      host.close();
+    }
+  },
+};
+
+export default token;

@@ -1,0 +1,164 @@
+import { lookup as dnsLookup, type LookupAddress } from "node:dns";
+import http from "node:http";
+import https from "node:https";
+import type { LookupFunction } from "node:net";
+import { isIP } from "node:net";
+import zlib from "node:zlib";
+import { forbiddenAddress } from "./address-guard";
+import { isJsonMediaType, MetadataError, tooLarge } from "./uri";
+
+export interface FetchOptions {
+  /** Reach loopback, private and link-local addresses too (the local demo, tests). */
+  allowPrivate: boolean;
+  /** The first URL's host is trusted (a configured gateway); redirects from it are checked like any other. */
+  trustedFirstHop?: boolean;
+  timeoutMs: number;
+  maxBytes: number;
+  maxRedirects?: number;
+  signal?: AbortSignal;
+}
+
+export interface FetchedDocument {
+  /** The URL the document came from (after redirects). */
+  url: string;
+  mediaType: string;
+  body: Buffer;
+}
+
+const USER_AGENT = "nft-data-service metadata fetcher";
+
+/**
+ * GETs a metadata document over http(s), defending the service against the URL, which anyone deploying a contract
+ * chooses: every host is resolved and refused when any of its addresses is loopback, private, link-local or
+ * reserved, and the connection goes to the address that was checked (no second resolution an attacker's DNS could
+ * answer differently). Redirects are followed by hand, each target checked the same way, at most `maxRedirects`.
+ * The whole exchange has one deadline; the body is cut off at `maxBytes` (after decompression); only JSON-like
+ * media types are read.
+ */
+export async function fetchDocument(start: URL, options: FetchOptions): Promise<FetchedDocument> {
+  const maxRedirects = options.maxRedirects ?? 5;
+  const deadline = AbortSignal.timeout(options.timeoutMs);
+  const signal = options.signal ? AbortSignal.any([deadline, options.signal]) : deadline;
+  let url = start;
+  for (let hop = 0; ; hop++) {
+    const guarded = !options.allowPrivate && !(hop === 0 && options.trustedFirstHop);
+    if (guarded && isIP(url.hostname.replace(/^\[|\]$/g, ""))) {
+      const why = forbiddenAddress(url.hostname);
+      if (why) throw new MetadataError(`refused to fetch ${url.host}: ${why}`);
+    }
+    let response: http.IncomingMessage;
+    try {
+      response = await get(url, guarded, signal);
+    } catch (error) {
+      throw asMetadataError(error, url, deadline, options.timeoutMs);
+    }
+    const status = response.statusCode ?? 0;
+    if (status >= 300 && status < 400 && response.headers.location !== undefined) {
+      response.resume();
+      if (hop >= maxRedirects) throw new MetadataError(`more than ${maxRedirects} redirects`);
+      let next: URL;
+      try {
+        next = new URL(response.headers.location, url);
+      } catch {
+        throw new MetadataError(`${url.host} redirected to an invalid URL`);
+      }
+      if (next.protocol !== "http:" && next.protocol !== "https:") throw new MetadataError(`${url.host} redirected to a ${next.protocol} URL`);
+      url = next;
+      continue;
+    }
+    if (status !== 200) {
+      response.resume();
+      throw new MetadataError(`${url.host} answered HTTP ${status}`);
+    }
+    const mediaType = String(response.headers["content-type"] ?? "");
+    if (!isJsonMediaType(mediaType) && !/^image\//i.test(mediaType)) {
+      response.resume();
+      throw new MetadataError(`${url.host} answered ${mediaType.split(";")[0].slice(0, 100)}, not JSON`);
+    }
+    // A tokenURI that names an image is answered as such: its bytes are not needed.
+    if (/^image\//i.test(mediaType)) {
+      response.destroy();
+      return { url: url.href, mediaType, body: Buffer.alloc(0) };
+    }
+    try {
+      return { url: url.href, mediaType, body: await readBody(response, options.maxBytes) };
+    } catch (error) {
+      throw asMetadataError(error, url, deadline, options.timeoutMs);
+    }
+  }
+}
+
+function get(url: URL, guarded: boolean, signal: AbortSignal): Promise<http.IncomingMessage> {
+  const client = url.protocol === "https:" ? https : http;
+  return new Promise((resolve, reject) => {
+    const request = client.get(url, {
+      signal,
+      // A fresh connection per fetch: a pooled socket would skip the address check.
+      agent: false,
+      lookup: guarded ? checkedLookup : undefined,
+      headers: { accept: "application/json, */*;q=0.5", "accept-encoding": "gzip, deflate, br", "user-agent": USER_AGENT },
+    });
+    request.once("response", resolve);
+    request.once("error", reject);
+  });
+}
+
+/** dns.lookup, refusing a host when any address it resolves to is forbidden (both the one- and all-address forms). */
+const checkedLookup: LookupFunction = (hostname, options, callback) => {
+  dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
+    if (error) return callback(error, "", 0);
+    const bad = addresses.map((a) => forbiddenAddress(a.address)).find((why) => why !== undefined);
+    if (bad) return callback(Object.assign(new MetadataError(`refused to fetch ${hostname}: ${bad}`), { code: "EFORBIDDEN" }), "", 0);
+    if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
+    callback(null, addresses[0].address, addresses[0].family);
+  });
+};
+
+async function readBody(response: http.IncomingMessage, maxBytes: number): Promise<Buffer> {
+  const declared = Number(response.headers["content-length"]);
+  const encoding = String(response.headers["content-encoding"] ?? "identity").toLowerCase();
+  if (encoding === "identity" && declared > maxBytes) {
+    response.destroy();
+    throw tooLarge(maxBytes);
+  }
+  const decoder =
+    encoding === "gzip" || encoding === "x-gzip"
+      ? zlib.createGunzip()
+      : encoding === "deflate"
+        ? zlib.createInflate()
+        : encoding === "br"
+          ? zlib.createBrotliDecompress()
+          : undefined;
+  if (!decoder && encoding !== "identity") {
+    response.destroy();
+    throw new MetadataError(`unsupported content-encoding ${encoding.slice(0, 30)}`);
+  }
+  const stream: NodeJS.ReadableStream = decoder ? response.pipe(decoder) : response;
+  if (decoder) response.once("error", (error) => decoder.destroy(error));
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      // Counted after decompression: a small compressed body cannot expand past the limit.
+      if (size > maxBytes) throw tooLarge(maxBytes);
+      chunks.push(chunk);
+    }
+  } finally {
+    response.destroy();
+    decoder?.destroy();
+  }
+  return Buffer.concat(chunks);
+}
+
+function asMetadataError(error: unknown, url: URL, deadline: AbortSignal, timeoutMs: number): MetadataError {
+  if (error instanceof MetadataError) return error;
+  if (deadline.aborted) return new MetadataError(`${url.host} did not answer within ${timeoutMs} ms`);
+  const cause = (error as { cause?: unknown }).cause;
+  if (cause instanceof MetadataError) return cause;
+  const code = (error as { code?: string }).code;
+  if (code === "ABORT_ERR") return new MetadataError("the fetch was cancelled");
+  if (code === "ENOTFOUND" || code === "EAI_AGAIN") return new MetadataError(`${url.hostname} does not resolve`);
+  if (code === "Z_DATA_ERROR" || code === "ERR__ERROR_FORMAT_PADDING_1") return new MetadataError(`${url.host} sent a body that does not decompress`);
+  return new MetadataError(`fetching from ${url.host} failed${code ? ` (${code})` : ""}`);
+}
