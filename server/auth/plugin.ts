@@ -14,6 +14,7 @@ import { clientAuthentication } from "./adapter";
 import { consumeChallenge, openChallenges, saveChallenge } from "./challenges";
 import { findClient, findClientCached, type LoginClient } from "./clients";
 import { loadKeys, publicPems } from "./keys";
+import { checkForm, errorPage, pinToIssuer, withBody } from "./oidc-guard";
 import { CHALLENGE_TTL_MS, FORMATS, LANGS, loginMessage, newRandom, siweMessage, siweStatement, type Lang, type MessageFormat } from "./messages";
 import { hostedPage, PAGE_ASSETS } from "./page";
 import { createProvider, mintCode, OIDC_ROUTES, SCOPES, subjectFor } from "./provider";
@@ -58,7 +59,8 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
   const provider = await createProvider(app.config, app.db, keys);
   const oidc = provider.callback();
   const pems = await publicPems(keys.signing);
-  const issuerHost = new URL(issuer).host;
+  const issuerUrl = new URL(issuer);
+  const issuerHost = issuerUrl.host;
   const tags = ["login"];
 
   // Forms (the predecessor's clients, the token endpoint) in this plugin's scope only.
@@ -213,13 +215,25 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser("*", (_request, _payload, done) => done(null, undefined));
+    // Forms are read here so they can be checked like any input (input guard) before oidc-provider stores a value.
+    scope.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "buffer", bodyLimit: 56 * 1024 }, (_request, body, done) => done(null, body));
+    scope.addHook("preHandler", async (request) => {
+      if (Buffer.isBuffer(request.body)) checkForm(request.body);
+    });
 
     const forward = (request: FastifyRequest, reply: FastifyReply, url?: string) => {
       if (url) request.raw.url = url;
       reply.raw.setHeader("x-request-id", request.id);
       reply.hijack();
+      pinToIssuer(request.raw, issuerUrl, request.ip);
+      const raw = Buffer.isBuffer(request.body) ? withBody(request.raw, request.body) : request.raw;
       const basic = /^basic\s/i.test(request.headers.authorization ?? "");
-      clientAuthentication.run({ basic }, () => oidc(request.raw, reply.raw as ServerResponse));
+      clientAuthentication.run({ basic }, () => oidc(raw, reply.raw as ServerResponse));
+    };
+    // Our own refusals on the authorization endpoint, as the browser page oidc-provider shows for its own.
+    const pageErrors = (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+      const { status, body, headers } = toErrorReply(error, request);
+      return reply.code(status).headers({ ...headers, "cache-control": "no-store" }).type("text/html; charset=utf-8").send(errorPage(body.error, body.message));
     };
     const oauthErrors = (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       const { status, body, headers } = toErrorReply(error, request);
@@ -244,10 +258,14 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
       );
     }
     scope.post(OIDC_ROUTES.revocation, { config: limited, errorHandler: oauthErrors, schema: { hide: true } }, (request, reply) => forward(request, reply));
-    scope.route({ method: ["GET", "POST"], url: OIDC_ROUTES.authorization, config: limited, schema: { hide: true }, handler: (request, reply) => forward(request, reply) });
-    scope.route({ method: ["GET", "POST"], url: OIDC_ROUTES.userinfo, schema: { hide: true }, handler: (request, reply) => forward(request, reply) });
+    scope.route({ method: ["GET", "POST"], url: OIDC_ROUTES.authorization, config: limited, errorHandler: pageErrors, schema: { hide: true }, handler: (request, reply) => forward(request, reply) });
+    scope.route({ method: ["GET", "POST"], url: OIDC_ROUTES.userinfo, errorHandler: oauthErrors, schema: { hide: true }, handler: (request, reply) => forward(request, reply) });
     for (const path of ["/.well-known/openid-configuration", OIDC_ROUTES.jwks]) {
-      scope.get(path, { schema: { hide: true } }, (request, reply) => forward(request, reply));
+      // The same for everyone (URLs from ISSUER, public keys): shared caches may keep them a while.
+      scope.get(path, { errorHandler: oauthErrors, schema: { hide: true } }, (request, reply) => {
+        reply.raw.setHeader("cache-control", "public, max-age=300");
+        forward(request, reply);
+      });
     }
   });
 
