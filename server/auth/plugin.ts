@@ -11,7 +11,7 @@ import { toErrorReply } from "../http/errors";
 import { badRequest, HttpError } from "../http/http-error";
 import { parseAddress } from "../http/wire";
 import { clientAuthentication } from "./adapter";
-import { consumeChallenge, openChallenges, saveChallenge } from "./challenges";
+import { consumeChallenge, openChallenges, requesterOf, saveChallenge } from "./challenges";
 import { findClient, findClientCached, type LoginClient } from "./clients";
 import { loadKeys, publicPems } from "./keys";
 import { checkForm, errorPage, pinToIssuer, withBody } from "./oidc-guard";
@@ -107,8 +107,9 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
         format === "siwe"
           ? siweMessage({ issuer, address, chainId: network.chainId, random: newSiweNonce(), issuedAt: now, expiresAt, redirectUri, statement })
           : loginMessage({ header: settings.messageHeader, clientName: client.name, issuerHost, random: newRandom(), lang });
+      let saved: boolean;
       try {
-        await saveChallenge(
+        saved = await saveChallenge(
           app.db,
           {
             address,
@@ -122,13 +123,18 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
             network: network.name,
             message,
             format,
+            requester: requesterOf(request.ip),
           },
           expiresAt,
+          settings.maxOpenChallenges,
         );
       } catch (error) {
         // The client was removed a moment ago (this instance had it cached).
         if ((error as { code?: string }).code === "23503") throw badRequest("invalid_client", "Unknown client_id");
         throw error;
+      }
+      if (!saved) {
+        throw new HttpError(429, "too_many_challenges", `This client address holds ${settings.maxOpenChallenges} open sign-in messages; sign or wait for one to expire (5 minutes)`, { "retry-after": "60" });
       }
       return { message };
     },
@@ -158,6 +164,7 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
       const candidates = await openChallenges(app.db, {
         address,
         clientId: body.client_id,
+        requester: requesterOf(request.ip),
         redirectUri: body.redirect_uri,
         message: body.message,
       });
