@@ -19,10 +19,22 @@ interface Row {
   created_at: Date;
 }
 
+/**
+ * Unicode Cc (controls, line breaks), Cf (format: bidi overrides and isolates, zero-width characters), Zl and Zp.
+ * Client texts go into the message a user signs: a line break could forge its lines, a bidi override could make its
+ * host part render reversed, a zero-width character could make two names look alike.
+ */
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+const INVISIBLE_ALL = new RegExp(INVISIBLE.source, "gu");
+
+/**
+ * A row as the service uses it. Registration refuses invisible characters, but a row may have been written some other
+ * way: such a name is rendered safe (each of them shown as U+FFFD) and such a redirect URI is unusable (left out).
+ */
 const fromRow = (row: Row): LoginClient => ({
   id: row.id,
-  name: row.name,
-  redirectUris: row.redirect_uris,
+  name: row.name.replace(INVISIBLE_ALL, "\uFFFD"),
+  redirectUris: row.redirect_uris.filter((uri) => !INVISIBLE.test(uri)),
   public: row.secret_hash === null,
   secretHash: row.secret_hash,
   createdAt: row.created_at,
@@ -52,14 +64,15 @@ export function checkRedirectUri(uri: string): string | undefined {
     return `not an absolute URL: ${uri}`;
   }
   if (url.hash || uri.includes("#")) return `a redirect URI must not have a fragment: ${uri}`;
-  if (/[\s<>"]/.test(uri)) return `a redirect URI must not contain spaces, quotes or angle brackets: ${uri}`;
+  if (/[\s<>"]/.test(uri) || INVISIBLE.test(uri)) return `a redirect URI must not contain spaces, quotes, angle brackets or invisible characters: ${JSON.stringify(uri)}`;
   if (url.protocol === "javascript:" || url.protocol === "data:" || url.protocol === "file:") return `scheme not allowed: ${uri}`;
   return undefined;
 }
 
 export function checkClientName(name: string): string | undefined {
-  // The name is a line of the signed message: a line break in it could forge the lines below.
-  if (!name.trim() || name.length > 80 || /[\u0000-\u001f\u007f\u2028\u2029]/.test(name)) return "the name must be one line of 1 to 80 characters";
+  // The name is a line of the signed message (see INVISIBLE).
+  if (!name.trim() || name.length > 80) return "the name must be one line of 1 to 80 characters";
+  if (INVISIBLE.test(name)) return "the name must not contain control, format or bidi characters (Unicode Cc, Cf, Zl, Zp)";
   return undefined;
 }
 

@@ -69,6 +69,9 @@ describe("npm run client", function () {
       ["add", "--name", "x", "--redirect-uri", "not a url"],
       ["add", "--name", "x", "--redirect-uri", "https://a.example/cb#frag"],
       ["add", "--name", "two\nlines", "--redirect-uri", "https://a.example/cb"],
+      ["add", "--name", "next\u0085line", "--redirect-uri", "https://a.example/cb"],
+      ["add", "--name", "evil\u202Emoc.elgoog", "--redirect-uri", "https://a.example/cb"],
+      ["add", "--name", "x", "--redirect-uri", "https://a.example/\u202Ecb"],
       ["add", "--name", "x", "--redirect-uri", "https://a.example/cb", "--bogus"],
       ["remove"],
     ]) {
