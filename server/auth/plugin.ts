@@ -265,7 +265,18 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
       );
     }
     scope.post(OIDC_ROUTES.revocation, { config: limited, errorHandler: oauthErrors, schema: { hide: true } }, (request, reply) => forward(request, reply));
-    scope.route({ method: ["GET", "POST"], url: OIDC_ROUTES.authorization, config: limited, errorHandler: pageErrors, schema: { hide: true }, handler: (request, reply) => forward(request, reply) });
+    scope.route({
+      method: ["GET", "POST"],
+      url: OIDC_ROUTES.authorization,
+      config: limited,
+      errorHandler: pageErrors,
+      schema: { hide: true },
+      handler: (request, reply) => {
+        // oidc-provider takes a POSTed authorization request as a form only, and answers anything else with a bare 404.
+        if (request.method === "POST" && !Buffer.isBuffer(request.body)) throw badRequest("invalid_request", "POST /authorize takes a form body (application/x-www-form-urlencoded)");
+        forward(request, reply);
+      },
+    });
     scope.route({ method: ["GET", "POST"], url: OIDC_ROUTES.userinfo, errorHandler: oauthErrors, schema: { hide: true }, handler: (request, reply) => forward(request, reply) });
     for (const path of ["/.well-known/openid-configuration", OIDC_ROUTES.jwks]) {
       // The same for everyone (URLs from ISSUER, public keys): shared caches may keep them a while.

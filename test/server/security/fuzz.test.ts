@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { fuzz, startFuzzTarget, storedState, type FuzzTarget } from "./fuzz";
 
 /** Under `npm test`: a fixed seed (reproducible) and a few hundred requests; `npm run fuzz -- --runs N` goes longer. */
-const RUNS = Number(process.env.FUZZ_RUNS ?? 1000);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 800);
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123);
 
 describe("fuzz: every route and oidc-provider endpoint with malformed input", function () {

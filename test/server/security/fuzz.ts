@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { Wallet } from "ethers";
-import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
+import type { FastifyInstance, InjectOptions } from "fastify";
 import { AliceNFT__factory } from "../../../typechain-types";
 import type { Queryable } from "../../../server/db/database";
 import { boundText, encodeMetadata } from "../../../server/metadata/signed-text";
@@ -168,11 +168,60 @@ function toInject(request: Generated): InjectOptions {
 }
 
 /** Why `response` is not an acceptable answer to `request` (undefined when it is). */
-function problemWith(endpoints: Endpoint[], request: Generated, response: LightMyRequestResponse): string | undefined {
+/** An answer as far as the fuzz reads it. */
+interface Answer {
+  statusCode: number;
+  headers: Record<string, unknown>;
+  body: string;
+  /** False when the answer was cut off (a stream, or an answer larger than what is read). */
+  complete: boolean;
+}
+
+/** How much of an answer is read, and for how long: a stream (server-sent events) is cut off there. */
+const READ_BYTES = 256 * 1024;
+const READ_MS = 2_000;
+
+/**
+ * Injects the request and reads its answer from the headers on, so that a route answering with a stream that stays
+ * open (server-sent events) is read for a while and then let go instead of holding the run up.
+ */
+async function send(app: FastifyInstance, options: InjectOptions): Promise<Answer> {
+  const response = await app.inject({ ...options, payloadAsStream: true });
+  const stream = response.stream();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let complete = false;
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      stream.destroy();
+      done();
+    }, READ_MS);
+    stream.on("data", (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= READ_BYTES) {
+        stream.destroy();
+        done();
+      }
+    });
+    stream.on("end", () => {
+      complete = true;
+      done();
+    });
+    stream.on("error", done);
+  });
+  return { statusCode: response.statusCode, headers: response.headers, body: Buffer.concat(chunks).toString("utf8"), complete };
+}
+
+function problemWith(endpoints: Endpoint[], request: Generated, response: Answer): string | undefined {
   const status = response.statusCode;
   const contentType = String(response.headers["content-type"] ?? "");
   let json: Record<string, unknown> | undefined;
-  if (contentType.startsWith("application/json") && response.body) {
+  if (contentType.startsWith("application/json") && response.body && response.complete) {
     try {
       json = JSON.parse(response.body);
     } catch {
@@ -309,10 +358,10 @@ export async function fuzz(app: FastifyInstance, db: Queryable, options: FuzzOpt
   const result: FuzzResult = { requests: 0, unsendable: 0, endpoints: endpoints.length, statuses: {} };
   await fc.assert(
     fc.asyncProperty(requestArb(endpoints), async (request) => {
-      let response: LightMyRequestResponse;
+      let response: Answer;
       const options = toInject(request);
       try {
-        response = await app.inject(options);
+        response = await send(app, options);
       } catch {
         result.unsendable++;
         return;

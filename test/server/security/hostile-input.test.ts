@@ -89,6 +89,14 @@ describe("hostile input", function () {
         }
       });
     }
+    it("answers a POST to /authorize without a form body with the HTML error page (400), not oidc-provider's bare 404", async function () {
+      for (const options of [{}, { headers: { "content-type": "application/json" }, payload: "{}" }]) {
+        const response = await inject({ method: "POST", url: "/authorize", ...options });
+        expect(response.statusCode, response.body).to.equal(400);
+        expect(response.headers["content-type"]).to.match(/^text\/html/);
+        expect(response.body).to.include("Sign-in error");
+      }
+    });
     it("answers a NUL in a /userinfo access_token with an RFC 6749 error", async function () {
       expectOAuthError(await inject({ url: "/userinfo?access_token=a%00b" }));
     });
