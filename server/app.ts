@@ -13,8 +13,10 @@ import converter from "./converter/plugin";
 import type { Database } from "./db/database";
 import data from "./data/plugin";
 import database from "./db/plugin";
-import errors from "./http/errors";
+import errors, { clientErrorHandler, frameworkErrors } from "./http/errors";
 import health from "./http/health";
+import inputGuard from "./http/input-guard";
+import { REDACTED_PATHS, redactUrl } from "./http/log-redact";
 import openapi from "./http/openapi";
 import indexer from "./indexer/plugin";
 import metadata from "./metadata/plugin";
@@ -29,6 +31,8 @@ declare module "fastify" {
 export interface AppOptions {
   /** Use this database instead of opening the configured one (it is then not closed with the app). */
   db?: Database;
+  /** Where log lines go instead of stdout (tests read them). */
+  logStream?: { write(line: string): void };
 }
 
 /** A client-chosen request id is kept when it looks like one; anything else gets a fresh id. */
@@ -37,7 +41,7 @@ const REQUEST_ID = /^[\w.:-]{1,128}$/;
 /** Builds the whole service: core plugins, then every feature plugin. Does not listen. */
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify<Server>({
-    logger: { level: config.logLevel },
+    logger: { level: config.logLevel, redact: REDACTED_PATHS, ...(options.logStream ? { stream: options.logStream } : {}) },
     bodyLimit: config.bodyLimit,
     // A hop count N trusts the N proxies nearest to us (the function form, which Fastify's types accept).
     trustProxy: typeof config.trustProxy === "number" ? hops(config.trustProxy) : config.trustProxy,
@@ -50,6 +54,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     return503OnClosing: true,
     // One line per request (below) instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
+    frameworkErrors,
+    clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // Once closing, answers tell clients to drop their keep-alive connection: otherwise the connection of a
@@ -64,7 +70,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   app.addHook("onResponse", async (request, reply) => {
     request.log.info(
-      { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+      { method: request.method, url: redactUrl(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
       "request",
     );
   });
@@ -78,6 +84,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     ),
   );
   await app.register(errors);
+  await app.register(inputGuard);
   // Only JSON (and, in the login plugin's scope, forms): text/plain on a JSON route is a 415, not a string body.
   app.removeContentTypeParser("text/plain");
   await app.register(helmet, { global: true });

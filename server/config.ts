@@ -55,6 +55,8 @@ export interface Config {
     messageHeader: string;
     /** Requests per minute and IP on each of /api/authorize, /api/login and the token endpoints. */
     rateLimit: number;
+    /** Open sign-in messages one client IP (an IPv6 /64) may hold at once, all addresses together. */
+    maxOpenChallenges: number;
     /** ID-token signing keys given in the environment (a private JWK Set, JSON); made once and kept in the database otherwise. */
     jwks?: { keys: Record<string, unknown>[] };
   };
@@ -148,6 +150,7 @@ export function loadConfig(env: Env = process.env): Config {
     login: {
       messageHeader: readHeader(read),
       rateLimit: read.int("LOGIN_RATE_LIMIT", { min: 1, max: 1_000_000, fallback: 120 }),
+      maxOpenChallenges: read.int("LOGIN_MAX_OPEN_CHALLENGES", { min: 1, max: 1_000_000, fallback: 100 }),
       jwks: readJwks(read),
     },
     converters: readConverters(read, Object.keys(rpcUrls).concat(localChain ? ["localhost"] : [])),

@@ -20,6 +20,7 @@ export function createAdapterFactory(db: Database, reuseError: ReuseError) {
 
 function payloadAdapter(db: Database, kind: string, reuseError: ReuseError): Adapter {
   const find = async (column: "id" | "uid" | "user_code", value: string) => {
+    if (!storable(value)) return undefined;
     const { rows } = await db.query<{ payload: AdapterPayload; consumed_at: Date | null }>(
       `SELECT payload, consumed_at FROM oidc_payloads WHERE kind = $1 AND ${column} = $2 AND (expires_at IS NULL OR expires_at > now() - interval '1 hour')`,
       [kind, value],
@@ -69,6 +70,14 @@ function payloadAdapter(db: Database, kind: string, reuseError: ReuseError): Ada
 }
 
 /**
+ * Whether a value can be a key in the database at all. Ids come from clients (codes, tokens, a client_id inside a
+ * Basic header, which no query or form check sees) and PostgreSQL refuses NUL in text: such an id is simply unknown.
+ */
+function storable(value: string): boolean {
+  return typeof value === "string" && !value.includes("\u0000");
+}
+
+/**
  * How the request being handled authenticates its client: with a Basic header or not. oidc-provider binds one
  * method to each client record, while ours may use either (RFC 6749 §2.3.1 allows both), so the record handed to it
  * names the method the request uses. plugin.ts sets this around every request it passes to oidc-provider.
@@ -82,6 +91,7 @@ function clientAdapter(db: Database): Adapter {
   };
   return {
     async find(id) {
+      if (!storable(id)) return undefined;
       const client = await findClientCached(db, id);
       if (!client) return undefined;
       return {

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { Queryable } from "../db/database";
+import type { Database, Queryable } from "../db/database";
 
 export interface Challenge {
   id: string;
@@ -14,6 +14,8 @@ export interface Challenge {
   network: string;
   message: string;
   format: "text" | "siwe";
+  /** Who asked for it ({@link requesterOf}). */
+  requester: string;
 }
 
 interface Row {
@@ -29,6 +31,7 @@ interface Row {
   network: string;
   message: string;
   format: "text" | "siwe";
+  requester: string;
 }
 
 const fromRow = (row: Row): Challenge => ({
@@ -44,39 +47,82 @@ const fromRow = (row: Row): Challenge => ({
   network: row.network,
   message: row.message,
   format: row.format,
+  requester: row.requester,
 });
 
-export async function saveChallenge(db: Queryable, challenge: Omit<Challenge, "id">, expiresAt: Date): Promise<void> {
-  await db.query(
-    `INSERT INTO login_challenges (id, address, client_id, redirect_uri, scope, state, nonce, code_challenge, code_challenge_method, network, message, format, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-    [
-      randomBytes(16).toString("hex"),
-      challenge.address.toLowerCase(),
-      challenge.clientId,
-      challenge.redirectUri,
-      challenge.scope,
-      challenge.state,
-      challenge.nonce,
-      challenge.codeChallenge,
-      challenge.codeChallengeMethod,
-      challenge.network,
-      challenge.message,
-      challenge.format,
-      expiresAt,
-    ],
-  );
+/** Open challenges one requester may hold for one address: a new one beyond this retires the requester's oldest. */
+export const OPEN_PER_ADDRESS = 5;
+
+/**
+ * Stores a challenge asked for by `requester` (see {@link requesterOf}), within its quotas: of one address it keeps
+ * at most {@link OPEN_PER_ADDRESS} open (the oldest beyond that is retired), and of all addresses at most
+ * `maxOpen`; false when that is reached. Its expired challenges go at the same time, so a requester never has more
+ * than `maxOpen` rows (plus used ones not yet expired). Other requesters' challenges are never touched: what anyone
+ * asks for an address cannot retire the challenge its owner is signing.
+ */
+export async function saveChallenge(db: Database, challenge: Omit<Challenge, "id">, expiresAt: Date, maxOpen: number): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    // Serializes one requester's saves, so that concurrent requests cannot overshoot its quotas.
+    await tx.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [`login_challenges:${challenge.requester}`]);
+    await tx.query(
+      `DELETE FROM login_challenges WHERE requester = $1 AND (expires_at <= now() OR id IN (
+         SELECT id FROM login_challenges WHERE requester = $1 AND address = $2 AND consumed_at IS NULL AND expires_at > now()
+         ORDER BY created_at DESC, id OFFSET $3))`,
+      [challenge.requester, challenge.address.toLowerCase(), OPEN_PER_ADDRESS - 1],
+    );
+    const { rows } = await tx.query(
+      `INSERT INTO login_challenges (id, address, client_id, redirect_uri, scope, state, nonce, code_challenge, code_challenge_method, network, message, format, expires_at, requester)
+       SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::timestamptz, $14
+       WHERE (SELECT count(*) FROM login_challenges WHERE requester = $14 AND consumed_at IS NULL AND expires_at > now()) < $15::int
+       RETURNING id`,
+      [
+        randomBytes(16).toString("hex"),
+        challenge.address.toLowerCase(),
+        challenge.clientId,
+        challenge.redirectUri,
+        challenge.scope,
+        challenge.state,
+        challenge.nonce,
+        challenge.codeChallenge,
+        challenge.codeChallengeMethod,
+        challenge.network,
+        challenge.message,
+        challenge.format,
+        expiresAt,
+        challenge.requester,
+        maxOpen,
+      ],
+    );
+    return rows.length === 1;
+  });
+}
+
+/**
+ * Who asks, for the quotas: the client's IP address, an IPv6 address by its /64 (one subscriber usually has a whole
+ * /64, and counting each of its addresses apart would multiply the quota by 2^64).
+ */
+export function requesterOf(ip: string): string {
+  if (!ip.includes(":") || /^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(ip)) return ip.replace(/^::ffff:/i, "");
+  const [head, tail = ""] = ip.split("%")[0].toLowerCase().split("::");
+  const left = head ? head.split(":") : [];
+  const right = ip.includes("::") && tail ? tail.split(":") : [];
+  const groups = [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right];
+  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "")).join(":")}::/64`;
 }
 
 /** How many open challenges of one address and client a login tries (each may cost an eth_call for a wallet). */
-const MAX_CANDIDATES = 5;
+const MAX_CANDIDATES = OPEN_PER_ADDRESS;
 
-/** The caller's open challenges, newest first: not consumed, not expired, for this address and client. */
+/**
+ * The caller's open challenges (not consumed, not expired, for this address and client): those `requester` asked for
+ * first, then the others, newest first. A requester holds at most {@link OPEN_PER_ADDRESS} of an address, so its own
+ * are all among the candidates however many others asked for the same address.
+ */
 export async function openChallenges(
   db: Queryable,
-  where: { address: string; clientId: string; redirectUri?: string; message?: string },
+  where: { address: string; clientId: string; requester: string; redirectUri?: string; message?: string },
 ): Promise<Challenge[]> {
-  const params: unknown[] = [where.address.toLowerCase(), where.clientId];
+  const params: unknown[] = [where.address.toLowerCase(), where.clientId, where.requester];
   let sql = "SELECT * FROM login_challenges WHERE address = $1 AND client_id = $2 AND consumed_at IS NULL AND expires_at > now()";
   if (where.redirectUri !== undefined) {
     params.push(where.redirectUri);
@@ -86,7 +132,7 @@ export async function openChallenges(
     params.push(where.message);
     sql += ` AND message = $${params.length}`;
   }
-  sql += ` ORDER BY created_at DESC LIMIT ${MAX_CANDIDATES}`;
+  sql += ` ORDER BY requester = $3 DESC, created_at DESC LIMIT ${MAX_CANDIDATES}`;
   const { rows } = await db.query<Row>(sql, params);
   return rows.map(fromRow);
 }

@@ -37,14 +37,29 @@ interface Row {
   home_url: string | null;
 }
 
+/**
+ * Unicode Cc (controls, line breaks), Cf (format: bidi overrides and isolates, zero-width characters), Zl and Zp.
+ * Client texts go into the message a user signs: a line break could forge its lines, a bidi override could make its
+ * host part render reversed, a zero-width character could make two names look alike.
+ */
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+const INVISIBLE_ALL = new RegExp(INVISIBLE.source, "gu");
+
+const safeTexts = (texts: Texts): Texts =>
+  Object.fromEntries(Object.entries(texts).map(([lang, text]) => [lang, String(text).replace(INVISIBLE_ALL, "\uFFFD")])) as Texts;
+
+/**
+ * A row as the service uses it. Registration refuses invisible characters, but a row may have been written some other
+ * way: such a name or profile text is rendered safe (each of them shown as U+FFFD) and such a redirect URI is unusable (left out).
+ */
 const fromRow = (row: Row): LoginClient => ({
   id: row.id,
-  name: row.name,
-  redirectUris: row.redirect_uris,
+  name: row.name.replace(INVISIBLE_ALL, "\uFFFD"),
+  redirectUris: row.redirect_uris.filter((uri) => !INVISIBLE.test(uri)),
   public: row.secret_hash === null,
   secretHash: row.secret_hash,
   createdAt: row.created_at,
-  profile: { title: row.title, description: row.description, logoUrl: row.logo_url, homeUrl: row.home_url },
+  profile: { title: safeTexts(row.title), description: safeTexts(row.description), logoUrl: row.logo_url, homeUrl: row.home_url },
 });
 
 /**
@@ -71,14 +86,15 @@ export function checkRedirectUri(uri: string): string | undefined {
     return `not an absolute URL: ${uri}`;
   }
   if (url.hash || uri.includes("#")) return `a redirect URI must not have a fragment: ${uri}`;
-  if (/[\s<>"]/.test(uri)) return `a redirect URI must not contain spaces, quotes or angle brackets: ${uri}`;
+  if (/[\s<>"]/.test(uri) || INVISIBLE.test(uri)) return `a redirect URI must not contain spaces, quotes, angle brackets or invisible characters: ${JSON.stringify(uri)}`;
   if (url.protocol === "javascript:" || url.protocol === "data:" || url.protocol === "file:") return `scheme not allowed: ${uri}`;
   return undefined;
 }
 
 export function checkClientName(name: string): string | undefined {
-  // The name is a line of the signed message: a line break in it could forge the lines below.
-  if (!name.trim() || name.length > 80 || /[\u0000-\u001f\u007f\u2028\u2029]/.test(name)) return "the name must be one line of 1 to 80 characters";
+  // The name is a line of the signed message (see INVISIBLE).
+  if (!name.trim() || name.length > 80) return "the name must be one line of 1 to 80 characters";
+  if (INVISIBLE.test(name)) return "the name must not contain control, format or bidi characters (Unicode Cc, Cf, Zl, Zp)";
   return undefined;
 }
 
@@ -156,12 +172,10 @@ export interface ProfileChange {
 
 const TEXT_LIMITS = { title: 200, description: 2000 } as const;
 
-/** A profile text is shown as is by the relying party's pages: no control or bidi-override characters, bounded. */
+/** A profile text is shown as is by the relying party's pages: bounded, and no invisible characters (see INVISIBLE). */
 export function checkProfileText(field: keyof typeof TEXT_LIMITS, text: string): string | undefined {
   if (text.length > TEXT_LIMITS[field]) return `the ${field} must be at most ${TEXT_LIMITS[field]} characters`;
-  // Descriptions may have line breaks; nothing else below U+0020, and no bidi controls that reorder what is shown.
-  const forbidden = field === "description" ? /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/ : /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
-  if (forbidden.test(text)) return `the ${field} must not contain control characters${field === "description" ? " (line breaks are allowed)" : ""}`;
+  if (INVISIBLE.test(text)) return `the ${field} must not contain control, format or bidi characters (Unicode Cc, Cf, Zl, Zp)`;
   return undefined;
 }
 

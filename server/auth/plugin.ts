@@ -12,10 +12,11 @@ import { badRequest, HttpError } from "../http/http-error";
 import { parseAddress } from "../http/wire";
 import { clientAuthentication } from "./adapter";
 import clientInfoRoutes from "./client-info";
-import { consumeChallenge, openChallenges, saveChallenge } from "./challenges";
+import { consumeChallenge, openChallenges, requesterOf, saveChallenge } from "./challenges";
 import { findClient, findClientCached, type LoginClient } from "./clients";
 import { loadKeys, publicPems } from "./keys";
 import { recordLogin } from "./logins";
+import { checkForm, errorPage, pinToIssuer, withBody } from "./oidc-guard";
 import { CHALLENGE_TTL_MS, FORMATS, LANGS, loginMessage, newRandom, siweMessage, siweStatement, type Lang, type MessageFormat } from "./messages";
 import { hostedPage, PAGE_ASSETS } from "./page";
 import { createProvider, mintCode, OIDC_ROUTES, SCOPES, subjectFor } from "./provider";
@@ -60,7 +61,8 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
   const provider = await createProvider(app.config, app.db, keys);
   const oidc = provider.callback();
   const pems = await publicPems(keys.signing);
-  const issuerHost = new URL(issuer).host;
+  const issuerUrl = new URL(issuer);
+  const issuerHost = issuerUrl.host;
   const tags = ["login"];
 
   // Forms (the predecessor's clients, the token endpoint) in this plugin's scope only.
@@ -107,8 +109,9 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
         format === "siwe"
           ? siweMessage({ issuer, address, chainId: network.chainId, random: newSiweNonce(), issuedAt: now, expiresAt, redirectUri, statement })
           : loginMessage({ header: settings.messageHeader, clientName: client.name, issuerHost, random: newRandom(), lang });
+      let saved: boolean;
       try {
-        await saveChallenge(
+        saved = await saveChallenge(
           app.db,
           {
             address,
@@ -122,13 +125,18 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
             network: network.name,
             message,
             format,
+            requester: requesterOf(request.ip),
           },
           expiresAt,
+          settings.maxOpenChallenges,
         );
       } catch (error) {
         // The client was removed a moment ago (this instance had it cached).
         if ((error as { code?: string }).code === "23503") throw badRequest("invalid_client", "Unknown client_id");
         throw error;
+      }
+      if (!saved) {
+        throw new HttpError(429, "too_many_challenges", `This client address holds ${settings.maxOpenChallenges} open sign-in messages; sign or wait for one to expire (5 minutes)`, { "retry-after": "60" });
       }
       return { message };
     },
@@ -158,6 +166,7 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
       const candidates = await openChallenges(app.db, {
         address,
         clientId: body.client_id,
+        requester: requesterOf(request.ip),
         redirectUri: body.redirect_uri,
         message: body.message,
       });
@@ -219,13 +228,25 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser("*", (_request, _payload, done) => done(null, undefined));
+    // Forms are read here so they can be checked like any input (input guard) before oidc-provider stores a value.
+    scope.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "buffer", bodyLimit: 56 * 1024 }, (_request, body, done) => done(null, body));
+    scope.addHook("preHandler", async (request) => {
+      if (Buffer.isBuffer(request.body)) checkForm(request.body);
+    });
 
     const forward = (request: FastifyRequest, reply: FastifyReply, url?: string) => {
       if (url) request.raw.url = url;
       reply.raw.setHeader("x-request-id", request.id);
       reply.hijack();
+      pinToIssuer(request.raw, issuerUrl, request.ip);
+      const raw = Buffer.isBuffer(request.body) ? withBody(request.raw, request.body) : request.raw;
       const basic = /^basic\s/i.test(request.headers.authorization ?? "");
-      clientAuthentication.run({ basic }, () => oidc(request.raw, reply.raw as ServerResponse));
+      clientAuthentication.run({ basic }, () => oidc(raw, reply.raw as ServerResponse));
+    };
+    // Our own refusals on the authorization endpoint, as the browser page oidc-provider shows for its own.
+    const pageErrors = (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+      const { status, body, headers } = toErrorReply(error, request);
+      return reply.code(status).headers({ ...headers, "cache-control": "no-store" }).type("text/html; charset=utf-8").send(errorPage(body.error, body.message));
     };
     const oauthErrors = (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       const { status, body, headers } = toErrorReply(error, request);
@@ -250,12 +271,27 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
       );
     }
     scope.post(OIDC_ROUTES.revocation, { config: limited, errorHandler: oauthErrors, schema: { hide: true } }, (request, reply) => forward(request, reply));
-    scope.route({ method: ["GET", "POST"], url: OIDC_ROUTES.authorization, config: limited, schema: { hide: true }, handler: (request, reply) => forward(request, reply) });
-    scope.route({ method: ["GET", "POST"], url: OIDC_ROUTES.userinfo, schema: { hide: true }, handler: (request, reply) => forward(request, reply) });
+    scope.route({
+      method: ["GET", "POST"],
+      url: OIDC_ROUTES.authorization,
+      config: limited,
+      errorHandler: pageErrors,
+      schema: { hide: true },
+      handler: (request, reply) => {
+        // oidc-provider takes a POSTed authorization request as a form only, and answers anything else with a bare 404.
+        if (request.method === "POST" && !Buffer.isBuffer(request.body)) throw badRequest("invalid_request", "POST /authorize takes a form body (application/x-www-form-urlencoded)");
+        forward(request, reply);
+      },
+    });
+    scope.route({ method: ["GET", "POST"], url: OIDC_ROUTES.userinfo, errorHandler: oauthErrors, schema: { hide: true }, handler: (request, reply) => forward(request, reply) });
     // The predecessor's path of the same endpoint (its Go client's GetUserInfo).
-    scope.route({ method: ["GET", "POST"], url: "/api/userinfo", schema: { hide: true }, handler: (request, reply) => forward(request, reply, OIDC_ROUTES.userinfo) });
+    scope.route({ method: ["GET", "POST"], url: "/api/userinfo", errorHandler: oauthErrors, schema: { hide: true }, handler: (request, reply) => forward(request, reply, OIDC_ROUTES.userinfo) });
     for (const path of ["/.well-known/openid-configuration", OIDC_ROUTES.jwks]) {
-      scope.get(path, { schema: { hide: true } }, (request, reply) => forward(request, reply));
+      // The same for everyone (URLs from ISSUER, public keys): shared caches may keep them a while.
+      scope.get(path, { errorHandler: oauthErrors, schema: { hide: true } }, (request, reply) => {
+        reply.raw.setHeader("cache-control", "public, max-age=300");
+        forward(request, reply);
+      });
     }
   });
 

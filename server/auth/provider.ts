@@ -6,6 +6,7 @@ import { createAdapterFactory } from "./adapter";
 import { findClientCached, secretMatches } from "./clients";
 import type { LoginKeys } from "./keys";
 import { loginHistory } from "./logins";
+import { errorPage } from "./oidc-guard";
 
 /** The paths oidc-provider answers (all at the root, next to our /api ones). */
 export const OIDC_ROUTES = {
@@ -112,12 +113,13 @@ export async function createProvider(config: Config, db: Database, keys: LoginKe
     // A plain page (no inline style, nothing fetched) for errors shown instead of redirecting, e.g. a bad redirect_uri.
     async renderError(ctx: { type: string; body: string }, out: Record<string, string>) {
       ctx.type = "html";
-      const escape = (value: unknown) => String(value ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-      ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign-in error</title></head><body><main><h1>Sign-in error</h1><p>${escape(out.error)}: ${escape(out.error_description)}</p></main></body></html>`;
+      ctx.body = errorPage(out.error, out.error_description);
     },
     interactions: { url: async (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
   });
-  provider.proxy = config.trustProxy !== false;
+  // Host and scheme are pinned to ISSUER on every request handed to the provider (oidc-guard.ts), through the
+  // forwarded headers it reads only in proxy mode.
+  provider.proxy = true;
 
   // Secrets are stored hashed (clients.ts), so the stored "client_secret" is a hash and the comparison hashes
   // what the client sent. oidc-provider has no hook for this; its one comparison method is replaced. HS*

@@ -1,4 +1,5 @@
 import { STATUS_CODES } from "node:http";
+import type { Duplex } from "node:stream";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { upstreamError } from "../chain/networks";
@@ -13,7 +14,15 @@ const FASTIFY_CODES: Record<string, { status: number; code: string }> = {
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: "malformed_json" },
   FST_ERR_CTP_EMPTY_TYPE: { status: 415, code: "unsupported_media_type" },
   FST_ERR_CTP_INVALID_TYPE: { status: 415, code: "unsupported_media_type" },
+  FST_ERR_BAD_URL: { status: 400, code: "invalid_request" },
+  FST_ERR_MAX_PARAM_LENGTH: { status: 414, code: "uri_too_long" },
 };
+
+/**
+ * PostgreSQL's refusals of text it cannot store (NUL, unpaired escapes in JSON): the input guard keeps these out of
+ * every route, so this is the fallback for a value that reached the database some other way.
+ */
+const UNSTORABLE_TEXT = new Set(["22021", "22P05"]);
 
 export interface ErrorBody {
   error: string;
@@ -40,6 +49,10 @@ export function toErrorReply(error: FastifyError | Error, request: FastifyReques
   if (error instanceof SyntaxError && fastifyError.statusCode === 400) {
     return { status: 400, body: { error: "malformed_json", message: error.message }, headers: {} };
   }
+  if (UNSTORABLE_TEXT.has(String((error as { code?: unknown }).code))) {
+    request.log.warn({ err: error }, "text the database cannot store");
+    return { status: 400, body: { error: "invalid_request", message: "A field holds characters that cannot be stored (e.g. NUL)" }, headers: {} };
+  }
   const upstream = upstreamError(error, "upstream");
   if (upstream) {
     request.log.warn({ err: error }, upstream.message);
@@ -59,6 +72,37 @@ function snakeCase(text: string): string {
 
 function send(reply: FastifyReply, { status, body, headers }: ReturnType<typeof toErrorReply>) {
   return reply.code(status).headers(headers).type("application/json; charset=utf-8").send(body);
+}
+
+/**
+ * Fastify's `frameworkErrors` option: a path that is not valid percent-encoding (FST_ERR_BAD_URL) or a path parameter
+ * over the router's length limit (FST_ERR_MAX_PARAM_LENGTH) is answered in our shape, not Fastify's.
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  reply.header("x-request-id", request.id);
+  return send(reply, toErrorReply(error, request));
+}
+
+/** What Node's HTTP parser refuses before there is a request (Fastify's `clientErrorHandler` option). */
+const CLIENT_ERRORS: Record<string, { status: number; code: string; message: string }> = {
+  HPE_HEADER_OVERFLOW: { status: 431, code: "headers_too_large", message: "The request headers are too large" },
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, code: "request_timeout", message: "The request took too long to arrive" },
+};
+
+/**
+ * Fastify's `clientErrorHandler` option: a request Node cannot parse (oversized headers, bad framing, a timeout) is
+ * answered in our shape before the socket closes.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Duplex) {
+  if (error.code === "ECONNRESET" || socket.destroyed) return;
+  const known = (error.code && CLIENT_ERRORS[error.code]) || { status: 400, code: "bad_request", message: "The request is not valid HTTP" };
+  const body = JSON.stringify({ error: known.code, message: known.message });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${known.status} ${STATUS_CODES[known.status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }
 
 export default fp(

@@ -27,6 +27,8 @@ export function readPost(body: unknown, maxBytes: number): MetadataPost {
   }
   const iss = parseAddress(fields.iss as string, "iss");
   const sig = fields.sig as string;
+  // Checked before any signature code sees it: a value that is not whole hex bytes is the client's mistake (400).
+  if (!/^0x(?:[0-9a-fA-F]{2})+$/.test(sig)) throw badRequest("malformed_signature", "sig must be 0x-prefixed hex bytes");
   const metadata = fields.metadata as string;
   if (Math.floor(metadata.length / 4) * 3 > maxBytes + 2) {
     throw new HttpError(413, "payload_too_large", `metadata is larger than ${maxBytes} bytes`);

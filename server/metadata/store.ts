@@ -30,7 +30,8 @@ function where(target: Target, first: number): { sql: string; params: unknown[] 
 /**
  * Stores a verified statement as the issuer's current one for the target. Posts of one issuer to one target are
  * serialized (a transaction-scoped advisory lock), so concurrent posts end with exactly one current version and the
- * whole history. The current body again changes nothing ("unchanged"); a body this issuer posted before and then
+ * whole history. The current body again changes nothing ("unchanged"), except that the issuer's bound signature of
+ * it replaces an unbound one; a body this issuer posted before and then
  * replaced is refused with 409, so an old, validly signed version cannot be rolled back in by anyone.
  */
 export async function saveStatement(db: Database, target: Target, statement: NewStatement): Promise<"stored" | "unchanged"> {
@@ -39,17 +40,21 @@ export async function saveStatement(db: Database, target: Target, statement: New
     const key = where(target, 1);
     await tx.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [JSON.stringify([...key.params, issuer])]);
     const issuerParam = key.params.length + 1;
-    const current = await tx.query<{ id: string; metadata_b64: string }>(
-      `SELECT id, metadata_b64 FROM metadata_posts WHERE ${key.sql} AND issuer = $${issuerParam} AND current`,
+    const current = await tx.query<{ id: string; metadata_b64: string; binding: "target" | "none" }>(
+      `SELECT id, metadata_b64, binding FROM metadata_posts WHERE ${key.sql} AND issuer = $${issuerParam} AND current`,
       [...key.params, issuer],
     );
-    if (current.rows[0]?.metadata_b64 === statement.metadataB64) return "unchanged";
+    const same = current.rows[0]?.metadata_b64 === statement.metadataB64;
+    // The same body signed over the target's text is the stronger statement: it replaces an unbound record of it
+    // (which anyone who saw the issuer's signature elsewhere may have posted first).
+    const strengthens = same && current.rows[0].binding === "none" && statement.binding === "target";
+    if (same && !strengthens) return "unchanged";
     const bodyHash = createHash("sha256").update(statement.metadataB64).digest();
     const replayed = await tx.query(
       `SELECT 1 FROM metadata_posts WHERE ${key.sql} AND issuer = $${issuerParam} AND body_hash = $${issuerParam + 1} LIMIT 1`,
       [...key.params, issuer, bodyHash],
     );
-    if (replayed.rowCount > 0) {
+    if (replayed.rowCount > 0 && !strengthens) {
       throw new HttpError(409, "replayed", "This body was posted before and has been superseded; sign new content instead");
     }
     if (current.rows[0]) await tx.query("UPDATE metadata_posts SET current = false WHERE id = $1", [current.rows[0].id]);

@@ -64,7 +64,7 @@ describe("npm run client", function () {
     const added = await run(
       [
         "add", "--name", "Game", "--redirect-uri", "https://game.example/cb",
-        "--title", "My Game", "--title-ja", "マイゲーム", "--description", "Line one\nline two", "--description-ja", "説明",
+        "--title", "My Game", "--title-ja", "マイゲーム", "--description", "Line one, line two", "--description-ja", "説明",
         "--logo-url", "https://game.example/logo.png", "--home-url", "https://game.example/", "--json",
       ],
       env,
@@ -74,7 +74,7 @@ describe("npm run client", function () {
     expect(client).to.deep.include({
       name: "Game",
       title: { en: "My Game", ja: "マイゲーム" },
-      description: { en: "Line one\nline two", ja: "説明" },
+      description: { en: "Line one, line two", ja: "説明" },
       logo_url: "https://game.example/logo.png",
       home_url: "https://game.example/",
     });
@@ -119,6 +119,9 @@ describe("npm run client", function () {
       ["add", "--name", "x", "--redirect-uri", "not a url"],
       ["add", "--name", "x", "--redirect-uri", "https://a.example/cb#frag"],
       ["add", "--name", "two\nlines", "--redirect-uri", "https://a.example/cb"],
+      ["add", "--name", "next\u0085line", "--redirect-uri", "https://a.example/cb"],
+      ["add", "--name", "evil\u202Emoc.elgoog", "--redirect-uri", "https://a.example/cb"],
+      ["add", "--name", "x", "--redirect-uri", "https://a.example/\u202Ecb"],
       ["add", "--name", "x", "--redirect-uri", "https://a.example/cb", "--bogus"],
       ["remove"],
     ]) {

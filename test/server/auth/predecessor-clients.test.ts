@@ -26,7 +26,7 @@ describe("the predecessor's clients, call by call", function () {
       redirectUris: ["https://game.example/callback"],
       profile: {
         title: { en: "My Crypto Heroes", ja: "マイクリプトヒーローズ" },
-        description: { en: "A blockchain RPG.\nPlay it.", ja: "ブロックチェーンRPG" },
+        description: { en: "A blockchain RPG. Play it.", ja: "ブロックチェーンRPG" },
         logoUrl: "https://game.example/logo.png",
         homeUrl: HOME,
       },
@@ -122,7 +122,7 @@ describe("the predecessor's clients, call by call", function () {
       expect(answer.body).to.deep.equal({
         client_id: game.id,
         title: "My Crypto Heroes",
-        description: "A blockchain RPG.\nPlay it.",
+        description: "A blockchain RPG. Play it.",
         logo_url: "https://game.example/logo.png",
         home_url: HOME,
       });
@@ -187,7 +187,7 @@ describe("the predecessor's clients, call by call", function () {
     it("getClientInfo: /api/client with client_id and lang picks the language's texts, else English", async function () {
       const info = async (lang: string, client = game) => (await getJson(`${t.url}/api/client?${new URLSearchParams({ client_id: client.id, lang })}`)).body;
       expect(await info("ja")).to.deep.include({ title: "マイクリプトヒーローズ", description: "ブロックチェーンRPG" });
-      expect(await info("en")).to.deep.include({ title: "My Crypto Heroes", description: "A blockchain RPG.\nPlay it." });
+      expect(await info("en")).to.deep.include({ title: "My Crypto Heroes", description: "A blockchain RPG. Play it." });
       expect(await info("ja-JP")).to.deep.include({ title: "マイクリプトヒーローズ" });
       expect(await info("fr")).to.deep.include({ title: "My Crypto Heroes" });
       expect(await info("ja", plain)).to.deep.equal({ client_id: plain.id, title: "Plain RP", description: "", logo_url: "", home_url: "" });

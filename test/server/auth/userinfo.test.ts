@@ -168,14 +168,15 @@ describe("userinfo (/userinfo and /api/userinfo) and the login history", functio
         const client = await registerClient(one);
         const other = await registerClient(one, { name: "Other" });
         const wallet = eoa();
-        const tokens = await Promise.all([one, two, one, two, one, two].map((app, i) => login(app, i % 3 === 2 ? other : client, wallet)));
+        // Five at once: one requester holds at most five open sign-in messages of an address.
+        const tokens = await Promise.all([one, two, one, two, one].map((app, i) => login(app, i === 2 ? other : client, wallet)));
         const views = await Promise.all([one, two].map((app) => userinfo(app, "/api/userinfo", bearer(tokens[0]))));
         expect(views[0].body).to.deep.equal(views[1].body);
         expect(views[0].body.services).to.have.keys(client.id, other.id);
         const { rows } = await one.app.db.query<{ client_id: string; logins: string }>("SELECT client_id, logins::text FROM login_history WHERE account = $1", [
           wallet.address.toLowerCase(),
         ]);
-        expect(Object.fromEntries(rows.map((row) => [row.client_id, row.logins]))).to.deep.equal({ [client.id]: "4", [other.id]: "2" });
+        expect(Object.fromEntries(rows.map((row) => [row.client_id, row.logins]))).to.deep.equal({ [client.id]: "4", [other.id]: "1" });
       } finally {
         await one.close();
         await two.close();

@@ -17,6 +17,8 @@ describe("error answers (DESIGN §6)", function () {
         app.get("/test/teapot", async () => {
           throw new HttpError(409, "replayed", "That body was superseded", { "retry-after": "1" });
         });
+        // A NUL that reached the database some way the input guard does not see.
+        app.get("/test/nul-in-sql", async () => app.db.query("SELECT $1::text AS t", ["a\u0000b"]));
         app.get("/test/node-down", async () => {
           throw Object.assign(new Error("connect ECONNREFUSED 10.0.0.1:8545"), { code: "ECONNREFUSED" });
         });
@@ -36,6 +38,12 @@ describe("error answers (DESIGN §6)", function () {
     const r = await call("/no/such/route?x=1");
     expect(r.status).to.equal(404);
     expect(r.body).to.deep.equal({ error: "not_found", message: "Route GET /no/such/route not found" });
+  });
+
+  it("text the database refuses to store (NUL) is a 400 invalid_request, not a 500", async function () {
+    const r = await call("/test/nul-in-sql");
+    expect(r.status).to.equal(400);
+    expect(r.body).to.deep.equal({ error: "invalid_request", message: "A field holds characters that cannot be stored (e.g. NUL)" });
   });
 
   it("malformed JSON is a 400 malformed_json", async function () {

@@ -389,6 +389,27 @@ describe("metadata service", function () {
       expect((await get(`${nftPath(target)}?format=raw&iss=${issuer.address}`)).body.binding).to.equal("none");
     });
 
+    it("lets the issuer's bound post of the same Base64 replace an unbound record a third party posted first", async function () {
+      const target = freshNft();
+      const issuer = eoa();
+      // Someone who saw the issuer's unbound signature elsewhere posts it here first.
+      const unbound = await body(issuer, target, japanese, "none");
+      expect((await post(nftPath(target), unbound)).body).to.equal("ok");
+      const bound = await body(issuer, target, japanese);
+      expect(bound.metadata).to.equal(unbound.metadata);
+      expect(await post(nftPath(target), bound)).to.deep.equal({ status: 200, body: "ok" });
+      const raw = (await get(`${nftPath(target)}?format=raw&iss=${issuer.address}`)).body;
+      expect(raw).to.include({ binding: "target", sig: bound.sig, text: boundText(target, bound.metadata) });
+      // The unbound form again changes nothing: the bound record stays current.
+      expect((await post(nftPath(target), unbound)).body).to.equal("ok");
+      expect((await get(`${nftPath(target)}?format=raw&iss=${issuer.address}`)).body).to.include({ binding: "target", sig: bound.sig });
+      const { rows } = await t.app.db.query<{ binding: string; current: boolean }>(
+        "SELECT binding, current FROM metadata_posts WHERE target = $1 AND token_id = $2 ORDER BY id",
+        [target.contract, target.tokenId.toString()],
+      );
+      expect(rows).to.deep.equal([{ binding: "none", current: false }, { binding: "target", current: true }]);
+    });
+
     it("refuses them when METADATA_REQUIRE_BINDING=true, and still takes bound ones", async function () {
       const strict = await startTestApp({ env: { RPC_URL_LOCALHOST: nodeUrl, METADATA_REQUIRE_BINDING: "true" } });
       try {

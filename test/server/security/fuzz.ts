@@ -1,0 +1,384 @@
+import fc from "fast-check";
+import { Wallet } from "ethers";
+import type { FastifyInstance, InjectOptions } from "fastify";
+import { AliceNFT__factory } from "../../../typechain-types";
+import type { Queryable } from "../../../server/db/database";
+import { boundText, encodeMetadata } from "../../../server/metadata/signed-text";
+import type { TestApp } from "../../helpers/app";
+import { providerFor, sharedNode } from "../../helpers/chain";
+import { indexedTo } from "../../helpers/index-check";
+import { registerClient, startLoginApp } from "../auth/helpers";
+
+/**
+ * A property-based fuzz of the whole HTTP surface: every route of the OpenAPI document (read from the running app,
+ * so routes added later are fuzzed too) and every oidc-provider endpoint named by discovery get generated malformed
+ * paths, query strings, headers and bodies. Every answer must be a non-5xx in the endpoint's documented shape, and
+ * nothing stored before the run may change.
+ */
+
+export interface FuzzOptions {
+  runs: number;
+  seed: number;
+  /** Called with each failure's description before the run stops. */
+  log?: (line: string) => void;
+}
+
+export interface FuzzResult {
+  requests: number;
+  /** Requests the injector could not even build (not sent). */
+  unsendable: number;
+  endpoints: number;
+  statuses: Record<string, number>;
+}
+
+interface Endpoint {
+  method: string;
+  /** OpenAPI form: `/metadata/{network}/{contract}/{id}`. */
+  path: string;
+  params: string[];
+  query: string[];
+  body: string[];
+  dialect: "api" | "oauth" | "page";
+}
+
+/**
+ * Answers allowed with a 5xx status: documented states of the service, whatever the input (a network without an RPC
+ * URL, an index not started yet, /ready reporting a node that did not answer its probe).
+ */
+const DOCUMENTED_5XX = new Set(["network_unavailable", "not_indexed", "not_ready"]);
+
+/** Strings an attacker tries: NUL and other controls, bidi, broken encodings, overlong and wrongly typed values. */
+function hostileString(): fc.Arbitrary<string> {
+  return fc.oneof(
+    fc.constantFrom(
+      "\u0000",
+      "a\u0000b",
+      "%00",
+      "%",
+      "%zz",
+      "%C3%28",
+      "%E0%A4%A",
+      "%ED%A0%80",
+      "%FF%FE",
+      "\u202e\u2066",
+      "\u0085",
+      "\ud800",
+      "\r\nSet-Cookie: x=1",
+      "../../etc/passwd",
+      "' OR 1=1 --",
+      "0x",
+      "0x123",
+      "zz",
+      `0x${"ab".repeat(65)}`,
+      `0x${"00".repeat(20)}`,
+      "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+      "-1",
+      "1e309",
+      "115792089237316195423570985008687907853269984665640564039457584007913129639936",
+      "localhost",
+      "mainnet",
+      "openid",
+      "code",
+      "S256",
+      "null",
+      "[]",
+      "{}",
+      "",
+    ),
+    fc.string({ maxLength: 40 }),
+    fc.string({ unit: "binary", maxLength: 40 }),
+    fc.string({ unit: fc.constantFrom("\u0000", "\u0001", "\u001f", "\u007f", "\u009f", "a", "%", "\u2028", "\u200b"), maxLength: 20 }),
+    fc.integer({ min: 1, max: 5 }).map((n) => "A".repeat(10 ** n)),
+  );
+}
+
+/** Every UTF-8 byte but the unreserved ones as %XX (a lone surrogate becomes U+FFFD, as any client would send it). */
+const percentEncode = (value: string) => [...Buffer.from(value, "utf8")].map((b) => (/[A-Za-z0-9_.~-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, "0")}`)).join("");
+
+/** A value as sent in a URL: percent-encoded, or spliced in as is (broken escapes, raw controls). */
+const urlPart = () => fc.tuple(hostileString(), fc.boolean()).map(([value, raw]) => (raw ? value : percentEncode(value)));
+
+/** A JSON value of the wrong type (or the right one). */
+const jsonValue = () => fc.oneof(hostileString(), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(hostileString(), { maxLength: 3 }), fc.dictionary(hostileString(), hostileString(), { maxKeys: 3 }));
+
+const CONTENT_TYPES = [
+  "application/json",
+  "application/json; charset=utf-8",
+  "application/json; charset=latin1",
+  "application/x-www-form-urlencoded",
+  "text/plain",
+  "multipart/form-data; boundary=x",
+  "application/octet-stream",
+  "application/\u0000json",
+  "",
+];
+
+interface Generated {
+  endpoint: Endpoint;
+  method: string;
+  pathParts: string[];
+  query: [string, string][];
+  headers: Record<string, string>;
+  body?: { type: string; payload: string };
+}
+
+function requestArb(endpoints: Endpoint[]): fc.Arbitrary<Generated> {
+  return fc.constantFrom(...endpoints).chain((endpoint) =>
+    fc.record({
+      endpoint: fc.constant(endpoint),
+      method: fc.oneof({ weight: 9, arbitrary: fc.constant(endpoint.method) }, { weight: 1, arbitrary: fc.constantFrom("GET", "POST", "PUT", "DELETE", "PATCH", "HEAD") }),
+      pathParts: fc.array(urlPart(), { minLength: endpoint.params.length, maxLength: endpoint.params.length }),
+      query: fc.array(fc.tuple(fc.oneof(fc.constantFrom(...endpoint.query, "x"), urlPart()), urlPart()), { maxLength: 6 }),
+      headers: fc.dictionary(
+        fc.constantFrom("host", "x-forwarded-for", "x-forwarded-host", "authorization", "cookie", "accept-language", "x-request-id", "origin", "content-length"),
+        fc.oneof(
+          fc.constantFrom("evil.example", "Basic Og==", "Basic %%%", `Basic ${Buffer.from("a%00:b").toString("base64")}`, "Bearer \u00ff", "1.2.3.4, ::1", "ja;q=x", "-1", "99999999999", "null"),
+          fc.string({ maxLength: 30 }).map((s) => s.replace(/[^\x20-\x7e]/g, "")),
+        ),
+        { maxKeys: 3 },
+      ),
+      body: fc.option(
+        fc.record({
+          type: fc.constantFrom(...CONTENT_TYPES),
+          payload: fc.oneof(
+            fc.dictionary(fc.oneof(fc.constantFrom(...endpoint.body, "data"), hostileString()), jsonValue(), { maxKeys: 6 }).map((o) => JSON.stringify(o)),
+            fc.array(fc.tuple(fc.oneof(fc.constantFrom(...endpoint.body, "grant_type"), urlPart()), urlPart()), { maxLength: 6 }).map((pairs) => pairs.map(([k, v]) => `${k}=${v}`).join("&")),
+            hostileString(),
+            jsonValue().map((v) => JSON.stringify(v) ?? "null"),
+          ),
+        }),
+        { nil: undefined },
+      ),
+    }),
+  );
+}
+
+function toInject(request: Generated): InjectOptions {
+  let i = 0;
+  const path = request.endpoint.path.replace(/\{[^}]+\}/g, () => request.pathParts[i++] ?? "");
+  const query = request.query.map(([k, v]) => `${k}=${v}`).join("&");
+  const headers: Record<string, string> = { ...request.headers };
+  if (request.body && request.body.type) headers["content-type"] = request.body.type;
+  return {
+    method: request.method as InjectOptions["method"],
+    url: query ? `${path}?${query}` : path,
+    headers,
+    ...(request.body ? { payload: request.body.payload } : {}),
+  };
+}
+
+/** Why `response` is not an acceptable answer to `request` (undefined when it is). */
+/** An answer as far as the fuzz reads it. */
+interface Answer {
+  statusCode: number;
+  headers: Record<string, unknown>;
+  body: string;
+  /** False when the answer was cut off (a stream, or an answer larger than what is read). */
+  complete: boolean;
+}
+
+/** How much of an answer is read, and for how long: a stream (server-sent events) is cut off there. */
+const READ_BYTES = 256 * 1024;
+const READ_MS = 2_000;
+
+/**
+ * Injects the request and reads its answer from the headers on, so that a route answering with a stream that stays
+ * open (server-sent events) is read for a while and then let go instead of holding the run up.
+ */
+async function send(app: FastifyInstance, options: InjectOptions): Promise<Answer> {
+  const response = await app.inject({ ...options, payloadAsStream: true });
+  const stream = response.stream();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let complete = false;
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      stream.destroy();
+      done();
+    }, READ_MS);
+    stream.on("data", (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= READ_BYTES) {
+        stream.destroy();
+        done();
+      }
+    });
+    stream.on("end", () => {
+      complete = true;
+      done();
+    });
+    stream.on("error", done);
+  });
+  return { statusCode: response.statusCode, headers: response.headers, body: Buffer.concat(chunks).toString("utf8"), complete };
+}
+
+function problemWith(endpoints: Endpoint[], request: Generated, response: Answer): string | undefined {
+  const status = response.statusCode;
+  const contentType = String(response.headers["content-type"] ?? "");
+  let json: Record<string, unknown> | undefined;
+  if (contentType.startsWith("application/json") && response.body && response.complete) {
+    try {
+      json = JSON.parse(response.body);
+    } catch {
+      return "a JSON content type with a body that is not JSON";
+    }
+  }
+  if (status >= 500 && !(status === 503 && typeof json?.error === "string" && DOCUMENTED_5XX.has(json.error))) return `status ${status}`;
+  if (status < 400 || request.method === "HEAD") return undefined;
+  // A method the path does not take is a 404 of the API, whatever the path's own dialect.
+  const routed = endpoints.some((e) => e.path === request.endpoint.path && e.method === request.method) || (request.endpoint.dialect === "page" && request.method === "POST");
+  const dialect = routed ? request.endpoint.dialect : "api";
+  if (dialect === "page" && contentType.startsWith("text/html")) return /Sign-in error|role="alert"/.test(response.body) ? undefined : "an HTML error that is not an error page";
+  if (!json) return `a ${status} without a JSON body (${contentType})`;
+  if (typeof json.error !== "string" || !/^[a-z0-9_]+$/.test(json.error)) return "error is not a snake_case string";
+  const detail = dialect === "oauth" ? "error_description" : "message";
+  if (typeof json[detail] !== "string") {
+    // oidc-provider's own endpoints answer in RFC 6749 form; our routes in {error, message}. Both are documented.
+    const other = dialect === "oauth" ? "message" : "error_description";
+    if (!(dialect !== "api" && typeof json[other] === "string")) return `no string ${detail}`;
+  }
+  return undefined;
+}
+
+/** Routes of the OpenAPI document, and oidc-provider's endpoints from discovery. */
+async function endpointsOf(app: FastifyInstance): Promise<Endpoint[]> {
+  const spec = (await app.inject({ url: "/openapi.json" })).json() as {
+    paths: Record<string, Record<string, { parameters?: { in: string; name: string }[]; requestBody?: { content: Record<string, { schema?: { properties?: Record<string, unknown> } }> } }>>;
+  };
+  const endpoints: Endpoint[] = [];
+  for (const [path, operations] of Object.entries(spec.paths)) {
+    for (const [method, operation] of Object.entries(operations)) {
+      const params = operation.parameters ?? [];
+      const schema = Object.values(operation.requestBody?.content ?? {})[0]?.schema;
+      endpoints.push({
+        method: method.toUpperCase(),
+        path,
+        params: [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]),
+        query: params.filter((p) => p.in === "query").map((p) => p.name),
+        body: Object.keys(schema?.properties ?? {}),
+        dialect: path.startsWith("/api/token") || path === "/token" ? "oauth" : "api",
+      });
+    }
+  }
+  const discovery = (await app.inject({ url: "/.well-known/openid-configuration" })).json() as Record<string, unknown>;
+  const oidcQuery = ["client_id", "redirect_uri", "response_type", "scope", "state", "nonce", "code_challenge", "code_challenge_method", "prompt", "acr_values", "ui_locales", "claims", "request", "max_age", "id_token_hint", "access_token"];
+  const oidcBody = ["grant_type", "code", "redirect_uri", "client_id", "client_secret", "code_verifier", "refresh_token", "token", "token_type_hint", "scope"];
+  const oidc: [string, string, Endpoint["dialect"]][] = [
+    ["authorization_endpoint", "GET", "page"],
+    ["token_endpoint", "POST", "oauth"],
+    ["userinfo_endpoint", "GET", "oauth"],
+    ["userinfo_endpoint", "POST", "oauth"],
+    ["revocation_endpoint", "POST", "oauth"],
+    ["jwks_uri", "GET", "oauth"],
+  ];
+  for (const [key, method, dialect] of oidc) {
+    if (typeof discovery[key] !== "string") throw new Error(`discovery names no ${key}`);
+    const path = new URL(discovery[key] as string).pathname;
+    if (!endpoints.some((e) => e.path === path && e.method === method)) endpoints.push({ method, path, params: [], query: oidcQuery, body: oidcBody, dialect });
+  }
+  endpoints.push({ method: "GET", path: "/.well-known/openid-configuration", params: [], query: [], body: [], dialect: "oauth" });
+  endpoints.push({ method: "GET", path: "/interaction/{uid}", params: ["uid"], query: [], body: [], dialect: "page" });
+  return endpoints;
+}
+
+/**
+ * What must not change: row count and checksum of every table, except the transient ones a valid request may add to
+ * (sign-in messages, and oidc-provider's interactions and sessions of /authorize).
+ */
+export async function storedState(db: Queryable): Promise<Record<string, string>> {
+  const { rows: tables } = await db.query<{ table_name: string }>(
+    "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name",
+  );
+  const state: Record<string, string> = {};
+  for (const { table_name: table } of tables) {
+    if (table === "login_challenges") continue;
+    const where = table === "oidc_payloads" ? "WHERE kind NOT IN ('Interaction', 'Session')" : "";
+    const { rows } = await db.query<{ n: string; sum: string | null }>(`SELECT count(*) AS n, md5(string_agg(t::text, '|' ORDER BY t::text)) AS sum FROM "${table}" t ${where}`);
+    state[table] = `${rows[0].n} rows, ${rows[0].sum ?? "-"}`;
+  }
+  return state;
+}
+
+export interface FuzzTarget {
+  t: TestApp;
+  close(): Promise<void>;
+}
+
+/**
+ * The service over a real node and database, with something stored in every table the fuzz must not change: a
+ * client, a completed login (grant, code, tokens), a signed metadata statement and an index of minted tokens.
+ */
+export async function startFuzzTarget(): Promise<FuzzTarget> {
+  const node = await sharedNode();
+  const provider = providerFor(node.url);
+  const deployer = await provider.getSigner(0);
+  const nft = await new AliceNFT__factory(deployer).deploy(await deployer.getAddress());
+  await (await nft.mintRange(await deployer.getAddress(), 1, 3)).wait();
+  const t = await startLoginApp(node.url, { env: { LOGIN_RATE_LIMIT: "1000000", INDEXER_POLL_MS: "200", INDEXER_CONTRACTS_LOCALHOST: await nft.getAddress() } });
+  try {
+    await indexedTo(t.app.db, "localhost", provider);
+    const client = await registerClient(t);
+    const user = Wallet.createRandom();
+    const query = new URLSearchParams({ client_id: client.id, redirect_uri: client.redirectUri, response_type: "code", scope: "openid offline_access", address: user.address });
+    const { message } = (await t.app.inject({ url: `/api/authorize?${query}` })).json();
+    const { code } = (await t.app.inject({ method: "POST", url: "/api/login", payload: { address: user.address, signature: await user.signMessage(message), client_id: client.id } })).json();
+    const tokens = await t.app.inject({
+      method: "POST",
+      url: "/token",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      payload: new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: client.redirectUri, client_id: client.id, client_secret: client.secret! }).toString(),
+    });
+    if (tokens.statusCode !== 200) throw new Error(`seed login failed: ${tokens.body}`);
+    const target = { kind: "nft" as const, network: "localhost", contract: (await nft.getAddress()).toLowerCase(), tokenId: 1n };
+    const metadata = encodeMetadata({ name: "Seed" });
+    const posted = await t.app.inject({
+      method: "POST",
+      url: `/metadata/localhost/${target.contract}/1`,
+      payload: { iss: user.address, sig: await user.signMessage(boundText(target, metadata)), metadata },
+    });
+    if (posted.statusCode !== 200) throw new Error(`seed metadata failed: ${posted.body}`);
+  } catch (error) {
+    await t.close();
+    throw error;
+  } finally {
+    provider.destroy();
+  }
+  return { t, close: () => t.close() };
+}
+
+/** Runs `runs` generated requests against `app`; throws (with the seed and the shrunk request) on the first bad answer. */
+export async function fuzz(app: FastifyInstance, db: Queryable, options: FuzzOptions): Promise<FuzzResult> {
+  const endpoints = await endpointsOf(app);
+  const before = await storedState(db);
+  const result: FuzzResult = { requests: 0, unsendable: 0, endpoints: endpoints.length, statuses: {} };
+  await fc.assert(
+    fc.asyncProperty(requestArb(endpoints), async (request) => {
+      let response: Answer;
+      const options = toInject(request);
+      try {
+        response = await send(app, options);
+      } catch {
+        result.unsendable++;
+        return;
+      }
+      result.requests++;
+      result.statuses[response.statusCode] = (result.statuses[response.statusCode] ?? 0) + 1;
+      const problem = problemWith(endpoints, request, response);
+      if (problem) {
+        const line = `${problem}: ${JSON.stringify({ method: options.method, url: options.url, headers: options.headers, payload: options.payload })} -> ${response.statusCode} ${response.body.slice(0, 300)}`;
+        throw new Error(line);
+      }
+    }),
+    { seed: options.seed, numRuns: options.runs, endOnFailure: false, verbose: 0 },
+  );
+  const after = await storedState(db);
+  for (const table of Object.keys(before)) {
+    if (before[table] !== after[table]) throw new Error(`the fuzz changed ${table}: ${before[table]} -> ${after[table]}`);
+  }
+  return result;
+}
