@@ -25,7 +25,11 @@ function fail(message: string): never {
 async function main() {
   let parsed;
   try {
-    parsed = parseArgs({ allowPositionals: true, options: { staged: { type: "boolean" }, help: { type: "boolean" } } });
+    // A kid is a JWK thumbprint (base64url) and may begin with "-": only the known flags are read as options.
+    const args = process.argv.slice(2);
+    const flags: string[] = args.filter((arg) => arg === "--staged" || arg === "--help");
+    const rest = args.filter((arg) => !flags.includes(arg));
+    parsed = parseArgs({ args: [...flags, "--", ...rest], allowPositionals: true, options: { staged: { type: "boolean" }, help: { type: "boolean" } } });
   } catch (error) {
     fail((error as Error).message);
   }

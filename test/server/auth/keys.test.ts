@@ -68,6 +68,10 @@ describe("npm run login-keys (signing key rotation)", function () {
     expect(last.code).to.equal(1);
     expect(last.stderr).to.include("only active key");
     expect((await keys(["retire", "no-such-kid"])).code).to.equal(1);
+    // Thumbprints are base64url: a kid may begin with "-" and is still a kid, not an option.
+    const dashed = await keys(["activate", "-no-such-kid"]);
+    expect(dashed.code, dashed.stderr).to.equal(1);
+    expect(dashed.stderr).to.include("no signing key -no-such-kid");
   });
 
   it("refuses bad input with exit code 2", async function () {
