@@ -5,6 +5,7 @@ import path from "node:path";
 import autocannon from "autocannon";
 import { openDatabase, type Database } from "../server/db/database";
 import { migrate } from "../server/db/migrate";
+import type { QueryCounts } from "../server/db/query-count";
 import { createTestDatabase, type TestDatabase } from "../test/helpers/database";
 
 /** One line of the benchmark table. */
@@ -127,6 +128,10 @@ export interface Service {
   url: string;
   /** The database it runs on (dropped by stop()). */
   database: TestDatabase;
+  /** The service's process id (for its CPU times in /proc). */
+  pid: number;
+  /** The statements the service has sent to its database so far (started with DB_QUERY_COUNTS=1). */
+  queryCounts(): Promise<QueryCounts>;
   stop(): Promise<void>;
 }
 
@@ -159,7 +164,8 @@ export async function startService(env: Record<string, string>, prepare?: (db: D
       ...(database.config.kind === "postgres" ? { DATABASE_URL: database.config.url } : { DATABASE_URL: "" }),
       ...env,
     },
-    stdio: ["ignore", "pipe", "inherit"],
+    // The IPC channel carries the query counts the service keeps when DB_QUERY_COUNTS=1.
+    stdio: ["ignore", "pipe", "inherit", "ipc"],
   });
   const url = await new Promise<string>((resolve, reject) => {
     let output = "";
@@ -174,6 +180,16 @@ export async function startService(env: Record<string, string>, prepare?: (db: D
   return {
     url,
     database,
+    pid: child.pid!,
+    queryCounts: () =>
+      new Promise<QueryCounts>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error("the service did not send its query counts (DB_QUERY_COUNTS=1?)")), 5_000);
+        child.once("message", (message: { queryCounts: QueryCounts }) => {
+          clearTimeout(timer);
+          resolve(message.queryCounts);
+        });
+        child.send("query-counts");
+      }),
     async stop() {
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once("exit", resolve));

@@ -45,6 +45,12 @@ const LoginBody = Type.Object({
   message: Str("The message signed (optional: the open challenges of address and client are tried)", 4096),
 });
 
+/**
+ * LOGIN_PATH=legacy brings back the login path as it was (with its repeated queries), which the benchmark measures
+ * beside the current one.
+ */
+const LEGACY_PATH = process.env.LOGIN_PATH === "legacy";
+
 const ErrorBody = Type.Object({ error: Type.String(), message: Type.String() });
 const OAuthError = Type.Object({ error: Type.String(), error_description: Type.String() });
 
@@ -274,14 +280,9 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
 
   // --- helpers ---------------------------------------------------------------------------------------------
 
-  /**
-   * verifySignature (6492 → 1271 when the address has code → ECDSA), with one shortcut: 65 bytes that recover to
-   * the address prove it without asking the node. The outcome is the same — an address with contract code has no
-   * private key anyone knows (EIP-7702 accounts, whose key does sign, are EOAs in verifySignature too) — and an EOA
-   * login costs no RPC call.
-   */
+  /** verifySignature, which proves an EOA by recovery before asking the node (an EOA login costs no RPC call). */
   async function verify(network: string, address: string, message: string, signature: string) {
-    if (isHexString(signature, 65)) {
+    if (LEGACY_PATH && isHexString(signature, 65)) {
       const quick = verifyEoa(address, hashMessage(message), signature);
       if (quick.ok) return quick;
     }
