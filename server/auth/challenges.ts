@@ -93,9 +93,21 @@ export async function openChallenges(
 
 /**
  * Marks the challenge used; false when it already was (or just expired). One UPDATE decides, so of two
- * instances redeeming the same signature at once exactly one gets true.
+ * instances redeeming the same signature at once exactly one gets true. `along` is an INSERT (see
+ * insertHeldWrites) made in the same statement, only when the challenge was open: the login's code and grant are
+ * stored with the one round trip that redeems the challenge.
  */
-export async function consumeChallenge(db: Queryable, id: string): Promise<boolean> {
-  const { rows } = await db.query("UPDATE login_challenges SET consumed_at = now() WHERE id = $1 AND consumed_at IS NULL AND expires_at > now() RETURNING id", [id]);
-  return rows.length === 1;
+export async function consumeChallenge(
+  db: Queryable,
+  id: string,
+  along?: (condition: string, first: number) => { sql: string; params: unknown[] },
+): Promise<boolean> {
+  const consume = "UPDATE login_challenges SET consumed_at = now() WHERE id = $1 AND consumed_at IS NULL AND expires_at > now() RETURNING id";
+  if (!along) {
+    const { rows } = await db.query(consume, [id]);
+    return rows.length === 1;
+  }
+  const insert = along("EXISTS (SELECT 1 FROM consumed)", 2);
+  const { rows } = await db.query(`WITH consumed AS (${consume}) ${insert.sql}`, [id, ...insert.params]);
+  return rows.length > 0;
 }

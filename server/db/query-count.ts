@@ -15,13 +15,14 @@ export interface QueryCounts {
  * reads at start) to show how many queries one login costs; it is never on in production. The counts are handed to
  * the parent process on request over the IPC channel ("query-counts" → {queryCounts}).
  */
-export function countQueries(db: Database): Database {
-  const counts: QueryCounts = { statements: 0, roundTrips: 0, bySql: {} };
+export function countQueries(db: Database): Database & { queryCounts(): QueryCounts } {
+  const counts = { statements: 0, roundTrips: 0 };
+  // By the SQL as sent (cheap while the service is under load); the text is tidied when the counts are asked for.
+  const bySql = new Map<string, number>();
   const count = (sql: string) => {
     counts.statements++;
     counts.roundTrips++;
-    const key = sql.replace(/\s+/g, " ").trim();
-    counts.bySql[key] = (counts.bySql[key] ?? 0) + 1;
+    bySql.set(sql, (bySql.get(sql) ?? 0) + 1);
   };
   const counted = (target: Queryable): Queryable => ({
     query: (sql, params) => {
@@ -33,9 +34,17 @@ export function countQueries(db: Database): Database {
       return target.exec(sql);
     },
   });
+  const queryCounts = (): QueryCounts => {
+    const tidy: Record<string, number> = {};
+    for (const [sql, n] of bySql) {
+      const key = sql.replace(/\s+/g, " ").trim();
+      tidy[key] = (tidy[key] ?? 0) + n;
+    }
+    return { ...counts, bySql: tidy };
+  };
   if (process.send) {
     process.on("message", (message) => {
-      if (message === "query-counts") process.send!({ queryCounts: counts });
+      if (message === "query-counts") process.send!({ queryCounts: queryCounts() });
     });
     // The channel must not keep the process alive at shutdown.
     process.channel?.unref();
@@ -61,5 +70,6 @@ export function countQueries(db: Database): Database {
     },
     ping: (timeoutMs) => db.ping(timeoutMs),
     close: () => db.close(),
+    queryCounts,
   };
 }
