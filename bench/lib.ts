@@ -3,6 +3,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
+import { getBytes, hashMessage } from "ethers";
+import * as libsecp256k1 from "tiny-secp256k1";
 import { openDatabase, type Database } from "../server/db/database";
 import { migrate } from "../server/db/migrate";
 import type { QueryCounts } from "../server/db/query-count";
@@ -91,6 +93,15 @@ export async function load(options: {
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
   };
+}
+
+/**
+ * EIP-191 personal_sign with libsecp256k1, as a wallet would sign: the load generator shares the cores with the
+ * service, so it signs at the cost of the fastest library.
+ */
+export function personalSign(privateKey: Uint8Array | string, message: string): string {
+  const { signature, recoveryId } = libsecp256k1.signRecoverable(getBytes(hashMessage(message)), getBytes(privateKey));
+  return `0x${Buffer.from(signature).toString("hex")}${(27 + recoveryId).toString(16)}`;
 }
 
 /** The nearest-rank percentile `p` (0–100) of `values`. */

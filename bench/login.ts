@@ -3,13 +3,12 @@ import http from "node:http";
 import { performance } from "node:perf_hooks";
 import { getBytes, hashMessage, recoverAddress, Signature, Wallet } from "ethers";
 import { SignJWT } from "jose";
-import * as libsecp256k1 from "tiny-secp256k1";
 import { addClient } from "../server/auth/clients";
 import { startLocalNode } from "../server/chain/local-node";
 import { verifyEoa } from "../server/chain/signatures";
 import type { QueryCounts } from "../server/db/query-count";
 import { ServerCpu } from "./cpu";
-import { fmt, percentile, startService, type Row, type Service, type Suite } from "./lib";
+import { fmt, percentile, personalSign, startService, type Row, type Service, type Suite } from "./lib";
 
 const CONCURRENCY = [8, 32];
 const COUNTED_LOGINS = 20;
@@ -21,12 +20,6 @@ const VARIANTS = [
   { name: "now", env: {} },
 ] as const;
 type VariantName = (typeof VARIANTS)[number]["name"];
-
-/** personal_sign with libsecp256k1: the load generator shares the cores with the service, so it signs cheaply. */
-function personalSign(privateKey: Uint8Array, message: string): string {
-  const { signature, recoveryId } = libsecp256k1.signRecoverable(getBytes(hashMessage(message)), privateKey);
-  return `0x${Buffer.from(signature).toString("hex")}${(27 + recoveryId).toString(16)}`;
-}
 
 /**
  * How many times `fn` runs per second of this process's CPU time, over `ms` of wall time: one core's rate, whatever
