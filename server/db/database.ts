@@ -43,9 +43,18 @@ export interface Database extends Queryable {
 }
 
 export async function openDatabase(config: DatabaseConfig): Promise<Database> {
-  const db = config.kind === "postgres" ? await (await import("./postgres")).openPostgres(config.url) : await (await import("./pglite")).openPglite(config.dataDir);
+  const db = await openBackend(config);
   // The benchmark's count of queries per request; off unless asked for.
   return process.env.DB_QUERY_COUNTS === "1" ? (await import("./query-count")).countQueries(db) : db;
+}
+
+async function openBackend(config: DatabaseConfig): Promise<Database> {
+  if (config.kind === "postgres") {
+    const { openPostgres } = await import("./postgres");
+    return openPostgres(config.url);
+  }
+  const { openPglite } = await import("./pglite");
+  return openPglite(config.dataDir);
 }
 
 /** Rejects with a timeout error when `promise` takes longer than `ms`. */
