@@ -3,8 +3,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
+import { getBytes, hashMessage } from "ethers";
+import * as libsecp256k1 from "tiny-secp256k1";
 import { openDatabase, type Database } from "../server/db/database";
 import { migrate } from "../server/db/migrate";
+import type { QueryCounts } from "../server/db/query-count";
 import { createTestDatabase, type TestDatabase } from "../test/helpers/database";
 
 /** One line of the benchmark table. */
@@ -92,6 +95,15 @@ export async function load(options: {
   };
 }
 
+/**
+ * EIP-191 personal_sign with libsecp256k1, as a wallet would sign: the load generator shares the cores with the
+ * service, so it signs at the cost of the fastest library.
+ */
+export function personalSign(privateKey: Uint8Array | string, message: string): string {
+  const { signature, recoveryId } = libsecp256k1.signRecoverable(getBytes(hashMessage(message)), getBytes(privateKey));
+  return `0x${Buffer.from(signature).toString("hex")}${(27 + recoveryId).toString(16)}`;
+}
+
 /** The nearest-rank percentile `p` (0–100) of `values`. */
 export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -127,6 +139,10 @@ export interface Service {
   url: string;
   /** The database it runs on (dropped by stop()). */
   database: TestDatabase;
+  /** The service's process id (for its CPU times in /proc). */
+  pid: number;
+  /** The statements the service has sent to its database so far (started with DB_QUERY_COUNTS=1). */
+  queryCounts(): Promise<QueryCounts>;
   stop(): Promise<void>;
 }
 
@@ -159,7 +175,8 @@ export async function startService(env: Record<string, string>, prepare?: (db: D
       ...(database.config.kind === "postgres" ? { DATABASE_URL: database.config.url } : { DATABASE_URL: "" }),
       ...env,
     },
-    stdio: ["ignore", "pipe", "inherit"],
+    // The IPC channel carries the query counts the service keeps when DB_QUERY_COUNTS=1.
+    stdio: ["ignore", "pipe", "inherit", "ipc"],
   });
   const url = await new Promise<string>((resolve, reject) => {
     let output = "";
@@ -174,6 +191,16 @@ export async function startService(env: Record<string, string>, prepare?: (db: D
   return {
     url,
     database,
+    pid: child.pid!,
+    queryCounts: () =>
+      new Promise<QueryCounts>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error("the service did not send its query counts (DB_QUERY_COUNTS=1?)")), 5_000);
+        child.once("message", (message: { queryCounts: QueryCounts }) => {
+          clearTimeout(timer);
+          resolve(message.queryCounts);
+        });
+        child.send("query-counts");
+      }),
     async stop() {
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once("exit", resolve));

@@ -1,120 +1,240 @@
+import { generateKeyPairSync } from "node:crypto";
 import http from "node:http";
 import { performance } from "node:perf_hooks";
-import { hashMessage, Wallet } from "ethers";
+import { getBytes, hashMessage, recoverAddress, Signature, Wallet } from "ethers";
+import { SignJWT } from "jose";
 import { addClient } from "../server/auth/clients";
 import { startLocalNode } from "../server/chain/local-node";
 import { verifyEoa } from "../server/chain/signatures";
-import { percentile, startService, type Suite } from "./lib";
+import type { QueryCounts } from "../server/db/query-count";
+import { ServerCpu } from "./cpu";
+import { fmt, percentile, personalSign, startService, type Row, type Service, type Suite } from "./lib";
 
-const CLIENTS = 8;
-const RECOVERY_SAMPLES = 400;
+const CONCURRENCY = [8, 32];
+const COUNTED_LOGINS = 20;
+const SAMPLES = 400;
+
+/** The code as it was before libsecp256k1 and the lean login path, measured in the same run for comparison. */
+const VARIANTS = [
+  { name: "before", env: { SIGNATURES: "ethers", LOGIN_PATH: "legacy" } },
+  { name: "now", env: {} },
+] as const;
+type VariantName = (typeof VARIANTS)[number]["name"];
 
 /**
- * Full logins per second at 8 concurrent clients, each login being what a dApp and its backend do: GET
- * /api/authorize, personal_sign (here, in the client), POST /api/login, POST /token. Beside it, in the same run and
- * on the same machine, the rate of bare EOA signature recoveries (the service's own verifyEoa) on one core: the cost
- * floor of a login. The issue's budget, on PostgreSQL: logins/s ≥ 0.25 × recoveries/s.
+ * How many times `fn` runs per second of this process's CPU time, over `ms` of wall time: one core's rate, whatever
+ * else the shared machine runs meanwhile.
+ */
+async function perCpuSecond(ms: number, fn: (i: number) => void | Promise<void>): Promise<number> {
+  let i = 0;
+  const start = performance.now();
+  const cpu = process.cpuUsage();
+  while (performance.now() - start < ms) await fn(i++);
+  const used = process.cpuUsage(cpu);
+  return i / ((used.user + used.system) / 1e6);
+}
+
+interface Measure {
+  logins: number;
+  seconds: number;
+  latencies: number[];
+  serviceCpuMs: number;
+  databaseCpuMs: number;
+}
+
+/**
+ * Full logins, each what a dApp and its backend do: GET /api/authorize, personal_sign (in the client), POST /api/login,
+ * POST /token. The code as it was ("before": ethers' JavaScript secp256k1, the old login path) and as it is ("now")
+ * run side by side in the same run, on the same machine, in alternating slices, at 8 and 32 clients. Reported: logins/s,
+ * p99, server CPU per login (the service process and its PostgreSQL backends, from their CPU times), queries per login,
+ * and the bare costs of the two cryptographic operations of a login (one recovery, one RS256 ID token) on one core.
  */
 const login: Suite = {
   name: "login",
   async run({ seconds, database, log }) {
     const node = await startLocalNode();
-    let client: { id: string; secret: string } | undefined;
-    let agent: http.Agent | undefined;
     const redirectUri = "https://rp.example/callback";
-    const app = await startService({ RPC_URL_LOCALHOST: node.url, DEFAULT_NETWORK: "localhost", LOGIN_RATE_LIMIT: "1000000" }, async (db) => {
-      const added = await addClient(db, { name: "Bench RP", redirectUris: [redirectUri], public: false });
-      client = { id: added.client.id, secret: added.secret! };
-    });
+    const services: { name: VariantName; app: Service; cpu: ServerCpu; client: { id: string; secret: string }; agent: http.Agent }[] = [];
     try {
-      const { id, secret } = client!;
-      // Plain keep-alive HTTP: the load generator shares the machine with the service, so it should cost little.
-      agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
-      const call = (method: string, path: string, body?: string, type?: string) =>
-        new Promise<any>((resolve, reject) => {
-          const request = http.request(`${app.url}${path}`, { method, agent, headers: body ? { "content-type": type!, "content-length": Buffer.byteLength(body) } : {} }, (response) => {
-            let text = "";
-            response.setEncoding("utf8");
-            response.on("data", (chunk) => (text += chunk));
-            response.on("end", () => (response.statusCode === 200 ? resolve(JSON.parse(text)) : reject(new Error(`${method} ${path}: ${response.statusCode} ${text}`))));
-          });
-          request.on("error", reject);
-          request.end(body);
+      for (const variant of VARIANTS) {
+        let client: { id: string; secret: string } | undefined;
+        // No indexer polling the node in the background: the CPU measured is the logins'.
+        const app = await startService({ RPC_URL_LOCALHOST: node.url, DEFAULT_NETWORK: "localhost", LOGIN_RATE_LIMIT: "1000000", INDEXER: "false", DB_QUERY_COUNTS: "1", ...variant.env }, async (db) => {
+          const added = await addClient(db, { name: "Bench RP", redirectUris: [redirectUri], public: false });
+          client = { id: added.client.id, secret: added.secret! };
         });
-      const once = async (wallet: Wallet) => {
-        const query = new URLSearchParams({ client_id: id, redirect_uri: redirectUri, response_type: "code", scope: "openid", address: wallet.address, nonce: "n" });
-        const { message } = await call("GET", `/api/authorize?${query}`);
-        const signature = await wallet.signMessage(message);
-        const { code } = await call("POST", "/api/login", JSON.stringify({ address: wallet.address, signature, client_id: id }), "application/json");
-        const form = new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: redirectUri, client_id: id, client_secret: secret });
-        await call("POST", "/token", form.toString(), "application/x-www-form-urlencoded");
-      };
+        const cpu = await ServerCpu.open(app.pid, app.database.config.kind === "postgres" ? app.database.config.url : undefined);
+        // Plain keep-alive HTTP: the load generator shares the machine with the service, so it should cost little.
+        services.push({ name: variant.name, app, cpu, client: client!, agent: new http.Agent({ keepAlive: true, maxSockets: Math.max(...CONCURRENCY) }) });
+      }
 
-      const wallets = Array.from({ length: CLIENTS }, () => new Wallet(Wallet.createRandom().privateKey));
-      const signer = new Wallet(Wallet.createRandom().privateKey);
-      const samples = await Promise.all(
-        Array.from({ length: RECOVERY_SAMPLES }, async (_, i) => {
-          const message = `bench message ${i}`;
-          return { hash: hashMessage(message), signature: await signer.signMessage(message) };
-        }),
-      );
-      /** verifyEoa in a loop on this process's one thread, for `ms`. */
-      const recoveries = (ms: number) => {
-        let recovered = 0;
-        const start = performance.now();
-        while (performance.now() - start < ms) {
-          const sample = samples[recovered % RECOVERY_SAMPLES];
-          if (!verifyEoa(signer.address, sample.hash, sample.signature).ok) throw new Error("recovery failed");
-          recovered++;
-        }
-        return recovered / ((performance.now() - start) / 1000);
+      const once = async (service: (typeof services)[number], key: Uint8Array, address: string) => {
+        const { app, client, agent } = service;
+        const call = (method: string, path: string, body?: string, type?: string) =>
+          new Promise<any>((resolve, reject) => {
+            const request = http.request(`${app.url}${path}`, { method, agent, headers: body ? { "content-type": type!, "content-length": Buffer.byteLength(body) } : {} }, (response) => {
+              let text = "";
+              response.setEncoding("utf8");
+              response.on("data", (chunk) => (text += chunk));
+              response.on("end", () => (response.statusCode === 200 ? resolve(JSON.parse(text)) : reject(new Error(`${method} ${path}: ${response.statusCode} ${text}`))));
+            });
+            request.on("error", reject);
+            request.end(body);
+          });
+        const query = new URLSearchParams({ client_id: client.id, redirect_uri: redirectUri, response_type: "code", scope: "openid", address, nonce: "n" });
+        const { message } = await call("GET", `/api/authorize?${query}`);
+        const signature = personalSign(key, message);
+        const { code } = await call("POST", "/api/login", JSON.stringify({ address, signature, client_id: client.id }), "application/json");
+        const form = new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: redirectUri, client_id: client.id, client_secret: client.secret });
+        const tokens = await call("POST", "/token", form.toString(), "application/x-www-form-urlencoded");
+        if (typeof tokens.id_token !== "string") throw new Error("no ID token");
       };
+      const users = Array.from({ length: Math.max(...CONCURRENCY) }, () => {
+        const wallet = Wallet.createRandom();
+        return { key: getBytes(wallet.privateKey), address: wallet.address };
+      });
 
       log("warming up");
-      await Promise.all(wallets.map((w) => once(w)));
-      // Recoveries are measured right before and right after the logins and averaged, so that whatever else the
-      // machine does weighs on both figures alike.
-      log("bare signature recoveries (verifyEoa), one core");
-      const before = recoveries(1500);
-      log(`full logins, ${CLIENTS} concurrent clients, ${seconds} s`);
-      let done = 0;
-      const latencies: number[] = [];
-      const start = performance.now();
-      const deadline = start + seconds * 1000;
-      await Promise.all(
-        wallets.map(async (wallet) => {
-          while (performance.now() < deadline) {
-            const t0 = performance.now();
-            await once(wallet);
-            latencies.push(performance.now() - t0);
-            done++;
-          }
-        }),
+      for (const service of services) await Promise.all(users.map((u) => once(service, u.key, u.address)));
+
+      log(`queries of one login (${COUNTED_LOGINS} logins, one at a time)`);
+      const queries = new Map<VariantName, { statements: number; roundTrips: number; bySql: [string, number][] }>();
+      for (const service of services) {
+        const before = await service.app.queryCounts();
+        for (let i = 0; i < COUNTED_LOGINS; i++) await once(service, users[0].key, users[0].address);
+        const after = await service.app.queryCounts();
+        queries.set(service.name, perLogin(before, after, COUNTED_LOGINS));
+      }
+      for (const [name, q] of queries) {
+        log(`${name}: ${fmt(q.statements)} statements, ${fmt(q.roundTrips)} round trips per login`);
+        for (const [sql, n] of q.bySql) log(`    ${fmt(n)} × ${sql.length > 110 ? `${sql.slice(0, 107)}...` : sql}`);
+      }
+
+      const measures = new Map<string, Measure>();
+      for (const clients of CONCURRENCY) {
+        // Slices in the order A B B A, so that whatever else the machine does weighs on both alike.
+        const slice = seconds / 2;
+        log(`full logins, ${clients} concurrent clients, ${seconds} s each (before/now/now/before)`);
+        for (const service of [services[0], services[1], services[1], services[0]]) {
+          const key = `${service.name}@${clients}`;
+          const m = measures.get(key) ?? { logins: 0, seconds: 0, latencies: [], serviceCpuMs: 0, databaseCpuMs: 0 };
+          measures.set(key, m);
+          const cpuStart = await service.cpu.sample();
+          const start = performance.now();
+          const deadline = start + slice * 1000;
+          await Promise.all(
+            users.slice(0, clients).map(async (u) => {
+              while (performance.now() < deadline) {
+                const t0 = performance.now();
+                await once(service, u.key, u.address);
+                m.latencies.push(performance.now() - t0);
+                m.logins++;
+              }
+            }),
+          );
+          m.seconds += (performance.now() - start) / 1000;
+          const used = ServerCpu.between(cpuStart, await service.cpu.sample());
+          m.serviceCpuMs += used.service;
+          m.databaseCpuMs += used.database;
+        }
+      }
+
+      log("bare costs on one core: recoveries (libsecp256k1, ethers) and RS256 ID tokens");
+      const signer = Wallet.createRandom();
+      const samples = Array.from({ length: SAMPLES }, (_, i) => {
+        const hash = hashMessage(`bench message ${i}`);
+        return { hash, signature: personalSign(getBytes(signer.privateKey), `bench message ${i}`) };
+      });
+      const recoveries = await perCpuSecond(1500, (i) => {
+        const sample = samples[i % SAMPLES];
+        if (!verifyEoa(signer.address, sample.hash, sample.signature).ok) throw new Error("recovery failed");
+      });
+      const ethersRecoveries = await perCpuSecond(1500, (i) => {
+        const sample = samples[i % SAMPLES];
+        if (recoverAddress(sample.hash, Signature.from(sample.signature)) !== signer.address) throw new Error("recovery failed");
+      });
+      // An ID token as the token endpoint signs it: RS256 with a 2048-bit key, the claims of one login.
+      const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+      const rs256 = await perCpuSecond(1500, async (i) => {
+        await new SignJWT({ sub: users[0].address.toLowerCase(), address: users[0].address, nonce: "n", at_hash: "x".repeat(22), auth_time: 1_700_000_000 + i })
+          .setProtectedHeader({ alg: "RS256", kid: "bench" })
+          .setIssuer("http://127.0.0.1")
+          .setAudience("client")
+          .setIssuedAt()
+          .setExpirationTime("1h")
+          .sign(privateKey);
+      });
+      const recoveryMs = 1000 / recoveries;
+      const rs256Ms = 1000 / rs256;
+      const floorMs = recoveryMs + rs256Ms;
+
+      const rows: Row[] = [];
+      const onPostgres = database === "PostgreSQL";
+      const stat = (name: VariantName, clients: number) => {
+        const m = measures.get(`${name}@${clients}`)!;
+        return { rate: m.logins / m.seconds, p99: percentile(m.latencies, 99), service: m.serviceCpuMs / m.logins, db: m.databaseCpuMs / m.logins };
+      };
+      for (const clients of CONCURRENCY) {
+        const before = stat("before", clients);
+        const now = stat("now", clients);
+        rows.push(
+          { suite: "login", metric: `full logins/s, ${clients} clients`, value: now.rate, unit: "/s", reference: { label: "before", value: before.rate }, ratio: now.rate / before.rate, ...(onPostgres && clients === 8 ? { budget: { text: "≥ 1.5", met: now.rate >= 1.5 * before.rate } } : {}) },
+          { suite: "login", metric: `full login p99, ${clients} clients`, value: now.p99, unit: "ms", reference: { label: "before", value: before.p99 }, ...(onPostgres && clients === 8 ? { budget: { text: "≤ 60 ms", met: now.p99 <= 60 } } : {}) },
+          {
+            suite: "login",
+            metric: `server CPU per login, ${clients} clients (service + ${onPostgres ? "PostgreSQL" : "PGlite in the service"})`,
+            value: now.service + now.db,
+            unit: "ms",
+            reference: { label: "before", value: before.service + before.db },
+            ratio: (now.service + now.db) / (before.service + before.db),
+            ...(onPostgres && clients === 8 ? { budget: { text: "≤ 0.6", met: now.service + now.db <= 0.6 * (before.service + before.db) } } : {}),
+          },
+          { suite: "login", metric: `  of which the service process, ${clients} clients`, value: now.service, unit: "ms", reference: { label: "before", value: before.service } },
+          ...(onPostgres ? [{ suite: "login", metric: `  of which PostgreSQL backends, ${clients} clients`, value: now.db, unit: "ms", reference: { label: "before", value: before.db } }] : []),
+        );
+      }
+      const q = (name: VariantName) => queries.get(name)!;
+      rows.push(
+        { suite: "login", metric: "queries per login (statements)", value: q("now").statements, unit: "", reference: { label: "before", value: q("before").statements } },
+        { suite: "login", metric: "database round trips per login", value: q("now").roundTrips, unit: "", reference: { label: "before", value: q("before").roundTrips } },
+        { suite: "login", metric: "bare recoveries (libsecp256k1), 1 core", value: recoveries, unit: "/s", reference: { label: "ethers", value: ethersRecoveries }, ratio: recoveries / ethersRecoveries },
+        { suite: "login", metric: "bare RS256 ID-token signatures, 1 core", value: rs256, unit: "/s" },
+        { suite: "login", metric: "floor of one login (1 recovery + 1 RS256)", value: floorMs, unit: "ms" },
+        { suite: "login", metric: "logins/s that floor allows, 1 core", value: 1000 / floorMs, unit: "/s" },
       );
-      const loginsPerSecond = done / ((performance.now() - start) / 1000);
-      const p99 = percentile(latencies, 99);
-      log("bare signature recoveries again");
-      const recoveriesPerSecond = (before + recoveries(1500)) / 2;
-      const ratio = loginsPerSecond / recoveriesPerSecond;
-      return [
-        {
-          suite: "login",
-          metric: `full logins (authorize, sign, login, token), ${CLIENTS} clients`,
-          value: loginsPerSecond,
-          unit: "/s",
-          reference: { label: "bare recoveries, 1 core", value: recoveriesPerSecond },
-          ratio,
-          // The issue's budget is for PostgreSQL; on the embedded PGlite (one process, WebAssembly) the figure is shown only.
-          ...(database === "PostgreSQL" ? { budget: { text: "≥ 0.25", met: ratio >= 0.25 } } : {}),
-        },
-        { suite: "login", metric: "full login p99", value: p99, unit: "ms" },
+      // Where one login's server CPU goes now (8 clients): the two operations at their bare cost, the database from its
+      // backends' CPU times, and the rest of the service process (HTTP, Fastify, oidc-provider, the pg driver, JSON).
+      const now8 = stat("now", 8);
+      const breakdown: [string, number][] = [
+        ["recovery (libsecp256k1)", recoveryMs],
+        ["RS256 ID token", rs256Ms],
+        [onPostgres ? "database (PostgreSQL backends)" : "database (PGlite, inside the service: in the rest)", onPostgres ? now8.db : 0],
+        ["HTTP, framework and the rest of the service", now8.service - recoveryMs - rs256Ms],
       ];
+      const total = breakdown.reduce((sum, [, ms]) => sum + ms, 0);
+      for (const [what, ms] of breakdown) {
+        // The ratio column is the share of the whole.
+        rows.push({ suite: "login", metric: `one login, 8 clients: ${what}`, value: ms, unit: "ms", ratio: ms / total });
+      }
+      return rows;
     } finally {
-      agent?.destroy();
-      await app.stop();
+      for (const service of services) {
+        service.agent.destroy();
+        await service.cpu.close();
+        await service.app.stop();
+      }
       await node.stop();
     }
   },
 };
+
+/** The statements of one login: what the service sent between two counts, divided by the logins made in between. */
+function perLogin(before: QueryCounts, after: QueryCounts, logins: number) {
+  const bySql = Object.entries(after.bySql)
+    .map(([sql, n]) => [sql, (n - (before.bySql[sql] ?? 0)) / logins] as [string, number])
+    .filter(([, n]) => n > 0)
+    .sort((a, b) => b[1] - a[1]);
+  return { statements: (after.statements - before.statements) / logins, roundTrips: (after.roundTrips - before.roundTrips) / logins, bySql };
+}
 
 export default login;

@@ -18,14 +18,114 @@ export function createAdapterFactory(db: Database, reuseError: ReuseError) {
   return (kind: string): Adapter => (kind === "Client" ? clientAdapter(db) : payloadAdapter(db, kind, reuseError));
 }
 
+/**
+ * LOGIN_PATH=legacy brings back the login path as it was (each record read and written on its own), which the
+ * benchmark measures beside the current one.
+ */
+export const LEGACY_PATH = process.env.LOGIN_PATH === "legacy";
+
+interface RequestScope {
+  /** Grants read along with a token, by id, for the Grant.find that follows in the same request. */
+  grants: Map<string, { payload: AdapterPayload; consumed_at: Date | null }>;
+  /** The access token of a code exchange, held until the refresh token that follows it: both go in one INSERT. */
+  accessToken?: HeldWrite;
+  /** Writes the held access token on its own (when no refresh token followed). */
+  flush?: () => Promise<void>;
+}
+
+const requestScope = new AsyncLocalStorage<RequestScope>();
+
+/**
+ * Runs one oidc-provider request in a scope where the adapter saves round trips: a token endpoint (or userinfo)
+ * request reads the code (or token) and then its grant, and both come back from one query; the access and refresh
+ * tokens of a code exchange are written by one statement.
+ */
+export async function inRequestScope(fn: () => unknown): Promise<void> {
+  if (LEGACY_PATH) return void (await fn());
+  const scope: RequestScope = { grants: new Map() };
+  await requestScope.run(scope, fn);
+  // A code exchange always issues a refresh token here (every client may use the refresh_token grant), so this
+  // does not happen; were it to, the token would still be stored, a moment after the answer went out.
+  await scope.flush?.().catch(() => undefined);
+}
+
+/** Tokens whose find is followed by a find of their grant in the same request. */
+const READ_WITH_GRANT = new Set(["AuthorizationCode", "RefreshToken", "AccessToken"]);
+
+/** A record oidc-provider saved while writes were held back (see `holdWrites`). */
+export interface HeldWrite {
+  kind: string;
+  id: string;
+  payload: AdapterPayload;
+  expiresAt: Date | null;
+}
+
+const held = new AsyncLocalStorage<HeldWrite[]>();
+
+/**
+ * Runs `fn` (which saves oidc-provider models, e.g. a grant and its code) with the adapter's writes held back and
+ * handed over instead, so that the caller stores them together with its own write in one statement.
+ */
+export async function holdWrites<T>(fn: () => Promise<T>): Promise<{ result: T; writes: HeldWrite[] }> {
+  const writes: HeldWrite[] = [];
+  const result = await held.run(writes, fn);
+  return { result, writes };
+}
+
+/**
+ * An INSERT of held writes, for a statement whose earlier part (a CTE) decides whether they are stored: `condition`
+ * is SQL that is true when they should be. Parameters are numbered from `first`; the statement returns one row per
+ * record stored.
+ */
+export function insertHeldWrites(writes: HeldWrite[], condition: string, first: number): { sql: string; params: unknown[] } {
+  const { values, params } = payloadValues(writes, first, true);
+  return {
+    sql: `INSERT INTO oidc_payloads (kind, id, payload, grant_id, user_code, uid, expires_at)
+      SELECT * FROM (VALUES ${values}) AS held WHERE ${condition} RETURNING kind`,
+    params,
+  };
+}
+
+/** The VALUES rows of `writes` with parameters numbered from `first` (typed, for a VALUES list outside an INSERT). */
+function payloadValues(writes: HeldWrite[], first: number, typed: boolean): { values: string; params: unknown[] } {
+  const types = typed ? ["::text", "::text", "::jsonb", "::text", "::text", "::text", "::timestamptz"] : Array(7).fill("");
+  const params: unknown[] = [];
+  const rows = writes.map((write) => {
+    const n = first + params.length;
+    params.push(write.kind, write.id, JSON.stringify(write.payload), write.payload.grantId ?? null, write.payload.userCode ?? null, write.payload.uid ?? null, write.expiresAt);
+    return `(${types.map((type, i) => `$${n + i}${type}`).join(", ")})`;
+  });
+  return { values: rows.join(", "), params };
+}
+
 function payloadAdapter(db: Database, kind: string, reuseError: ReuseError): Adapter {
+  const LIVE = "(expires_at IS NULL OR expires_at > now() - interval '1 hour')";
   const find = async (column: "id" | "uid" | "user_code", value: string) => {
     if (!storable(value)) return undefined;
-    const { rows } = await db.query<{ payload: AdapterPayload; consumed_at: Date | null }>(
-      `SELECT payload, consumed_at FROM oidc_payloads WHERE kind = $1 AND ${column} = $2 AND (expires_at IS NULL OR expires_at > now() - interval '1 hour')`,
-      [kind, value],
-    );
-    const row = rows[0];
+    const ahead = requestScope.getStore()?.grants;
+    let row: { payload: AdapterPayload; consumed_at: Date | null } | undefined;
+    if (ahead && kind === "Grant" && column === "id" && ahead.has(value)) {
+      row = ahead.get(value);
+      ahead.delete(value);
+    } else if (ahead && READ_WITH_GRANT.has(kind) && column === "id") {
+      const { rows } = await db.query<{ kind: string; payload: AdapterPayload; consumed_at: Date | null }>(
+        `SELECT kind, payload, consumed_at FROM oidc_payloads WHERE kind = $1 AND id = $2 AND ${LIVE}
+         UNION ALL
+         SELECT grant_row.kind, grant_row.payload, grant_row.consumed_at FROM oidc_payloads token
+           JOIN oidc_payloads grant_row ON grant_row.kind = 'Grant' AND grant_row.id = token.grant_id
+         WHERE token.kind = $1 AND token.id = $2 AND (grant_row.expires_at IS NULL OR grant_row.expires_at > now() - interval '1 hour')`,
+        [kind, value],
+      );
+      row = rows.find((r) => r.kind === kind);
+      const grant = rows.find((r) => r.kind === "Grant");
+      if (row && grant) ahead.set(row.payload.grantId as string, grant);
+    } else {
+      const { rows } = await db.query<{ payload: AdapterPayload; consumed_at: Date | null }>(
+        `SELECT payload, consumed_at FROM oidc_payloads WHERE kind = $1 AND ${column} = $2 AND ${LIVE}`,
+        [kind, value],
+      );
+      row = rows[0];
+    }
     if (!row) return undefined;
     return row.consumed_at ? { ...row.payload, consumed: Math.floor(row.consumed_at.getTime() / 1000) } : row.payload;
   };
@@ -36,13 +136,25 @@ function payloadAdapter(db: Database, kind: string, reuseError: ReuseError): Ada
   return {
     async upsert(id, payload, expiresIn) {
       const expiresAt = expiresIn ? new Date(Date.now() + expiresIn * 1000) : null;
-      await db.query(
-        `INSERT INTO oidc_payloads (kind, id, payload, grant_id, user_code, uid, expires_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)
-         ON CONFLICT (kind, id) DO UPDATE SET payload = EXCLUDED.payload, grant_id = EXCLUDED.grant_id,
-           user_code = EXCLUDED.user_code, uid = EXCLUDED.uid, expires_at = EXCLUDED.expires_at`,
-        [kind, id, JSON.stringify(payload), payload.grantId ?? null, payload.userCode ?? null, payload.uid ?? null, expiresAt],
-      );
+      const write: HeldWrite = { kind, id, payload, expiresAt };
+      const holding = held.getStore();
+      if (holding) {
+        holding.push(write);
+        return;
+      }
+      const scope = requestScope.getStore();
+      if (scope && kind === "AccessToken" && payload.gty === "authorization_code") {
+        scope.accessToken = write;
+        scope.flush = () => upsertRows(db, [write]);
+        return;
+      }
+      if (scope?.accessToken && kind === "RefreshToken") {
+        const writes = [scope.accessToken, write];
+        scope.accessToken = scope.flush = undefined;
+        await upsertRows(db, writes);
+      } else {
+        await upsertRows(db, [write]);
+      }
       // Expired rows are of no use to anyone; a few go with each write so the table does not grow forever.
       if (Math.random() < 0.01) {
         await db.query("DELETE FROM oidc_payloads WHERE expires_at < now() - interval '1 day'");
@@ -67,6 +179,18 @@ function payloadAdapter(db: Database, kind: string, reuseError: ReuseError): Ada
     },
     revokeByGrantId,
   };
+}
+
+/** Inserts records, or replaces them when they exist (oidc-provider saves a model again when it changes). */
+async function upsertRows(db: Database, writes: HeldWrite[]): Promise<void> {
+  const { values, params } = payloadValues(writes, 1, false);
+  await db.query(
+    `INSERT INTO oidc_payloads (kind, id, payload, grant_id, user_code, uid, expires_at)
+     VALUES ${values}
+     ON CONFLICT (kind, id) DO UPDATE SET payload = EXCLUDED.payload, grant_id = EXCLUDED.grant_id,
+       user_code = EXCLUDED.user_code, uid = EXCLUDED.uid, expires_at = EXCLUDED.expires_at`,
+    params,
+  );
 }
 
 /**

@@ -138,10 +138,26 @@ export async function openChallenges(
 }
 
 /**
- * Marks the challenge used; false when it already was (or just expired). One UPDATE decides, so of two
- * instances redeeming the same signature at once exactly one gets true.
+ * Marks the challenge used; false when it already was (or just expired). One statement decides, so of two
+ * instances redeeming the same signature at once exactly one gets true. `along` is an INSERT (see
+ * insertHeldWrites) made in the same statement, only when the challenge was open: the login's code and grant are
+ * stored with the one round trip that redeems (and deletes) the challenge.
  */
-export async function consumeChallenge(db: Queryable, id: string): Promise<boolean> {
-  const { rows } = await db.query("UPDATE login_challenges SET consumed_at = now() WHERE id = $1 AND consumed_at IS NULL AND expires_at > now() RETURNING id", [id]);
-  return rows.length === 1;
+export async function consumeChallenge(
+  db: Queryable,
+  id: string,
+  along?: (condition: string, first: number) => { sql: string; params: unknown[] },
+): Promise<boolean> {
+  const consume = "UPDATE login_challenges SET consumed_at = now() WHERE id = $1 AND consumed_at IS NULL AND expires_at > now() RETURNING id";
+  if (!along) {
+    const { rows } = await db.query(consume, [id]);
+    return rows.length === 1;
+  }
+  // A redeemed challenge is of no further use (only open ones are ever looked up): deleted, not kept marked.
+  const insert = along("EXISTS (SELECT 1 FROM consumed)", 2);
+  const { rows } = await db.query(
+    `WITH consumed AS (DELETE FROM login_challenges WHERE id = $1 AND consumed_at IS NULL AND expires_at > now() RETURNING id) ${insert.sql}`,
+    [id, ...insert.params],
+  );
+  return rows.length > 0;
 }

@@ -43,6 +43,12 @@ export interface Database extends Queryable {
 }
 
 export async function openDatabase(config: DatabaseConfig): Promise<Database> {
+  const db = await openBackend(config);
+  // The benchmark's count of queries per request; off unless asked for.
+  return process.env.DB_QUERY_COUNTS === "1" ? (await import("./query-count")).countQueries(db) : db;
+}
+
+async function openBackend(config: DatabaseConfig): Promise<Database> {
   if (config.kind === "postgres") {
     const { openPostgres } = await import("./postgres");
     return openPostgres(config.url);

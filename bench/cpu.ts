@@ -1,0 +1,67 @@
+import fs from "node:fs";
+import pg from "pg";
+
+/** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on every Linux this runs on). */
+const TICKS_PER_SECOND = 100;
+
+/** CPU time (user + system, all threads) a process has used so far, in ms; undefined when it has exited. */
+export function processCpuMs(pid: number): number | undefined {
+  let stat: string;
+  try {
+    stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+  } catch {
+    return undefined;
+  }
+  // Fields after the command name (which may hold spaces and parentheses): state is the 3rd field, utime the 14th.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+}
+
+/**
+ * The CPU the service and its PostgreSQL backends use, measured from outside from their CPU times: the service
+ * process from /proc/<pid>/stat, the backends found in pg_stat_activity (the connections to the service's database,
+ * other than this one). Backends opened during a measure count from zero.
+ */
+export class ServerCpu {
+  private constructor(
+    private readonly pid: number,
+    private readonly monitor: pg.Client | undefined,
+  ) {}
+
+  /** `databaseUrl` is the service's PostgreSQL database; without one (PGlite) only the service process is measured. */
+  static async open(pid: number, databaseUrl?: string): Promise<ServerCpu> {
+    if (!fs.existsSync(`/proc/${pid}/stat`)) throw new Error("CPU times are read from /proc: Linux only");
+    let monitor: pg.Client | undefined;
+    if (databaseUrl) {
+      monitor = new pg.Client({ connectionString: databaseUrl });
+      await monitor.connect();
+    }
+    return new ServerCpu(pid, monitor);
+  }
+
+  /** CPU used so far: the service's and its backends' (by pid). */
+  async sample(): Promise<{ service: number; backends: Map<number, number> }> {
+    const backends = new Map<number, number>();
+    if (this.monitor) {
+      const { rows } = await this.monitor.query<{ pid: number }>(
+        "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'",
+      );
+      for (const { pid } of rows) {
+        const ms = processCpuMs(pid);
+        if (ms !== undefined) backends.set(pid, ms);
+      }
+    }
+    return { service: processCpuMs(this.pid) ?? NaN, backends };
+  }
+
+  /** CPU used between two samples, in ms: the service's and the sum of the backends'. */
+  static between(start: Awaited<ReturnType<ServerCpu["sample"]>>, end: Awaited<ReturnType<ServerCpu["sample"]>>): { service: number; database: number } {
+    let database = 0;
+    for (const [pid, ms] of end.backends) database += ms - (start.backends.get(pid) ?? 0);
+    return { service: end.service - start.service, database };
+  }
+
+  async close(): Promise<void> {
+    await this.monitor?.end();
+  }
+}

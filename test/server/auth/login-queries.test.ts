@@ -1,0 +1,90 @@
+import { expect } from "chai";
+import { Wallet } from "ethers";
+import type { Database } from "../../../server/db/database";
+import { countQueries } from "../../../server/db/query-count";
+import type { TestApp } from "../../helpers/app";
+import { sharedNode } from "../../helpers/chain";
+import { createTestDatabase, type TestDatabase } from "../../helpers/database";
+import { getJson, postForm, postJson, registerClient, startLoginApp, type RegisteredClient } from "./helpers";
+
+/** The statements one full login sends to the database: each record is read once and written once. */
+describe("queries of one login (authorize, login, token)", function () {
+  let t: TestApp;
+  let base: TestDatabase;
+  let counting: ReturnType<typeof countQueries>;
+  let opened: Database | undefined;
+  let client: RegisteredClient;
+
+  before(async function () {
+    base = await createTestDatabase();
+    const { database: config, db: shared } = await base.appOptions();
+    opened = shared ? undefined : await base.open();
+    counting = countQueries((shared ?? opened)!);
+    t = await startLoginApp((await sharedNode()).url, { database: { ...base, appOptions: async () => ({ database: config, db: counting }) } });
+    client = await registerClient(t);
+  });
+  after(async function () {
+    await t?.close();
+    await base?.drop();
+  });
+
+  /** The login statements (not the background ones, e.g. the occasional clean-up of expired rows) run by `fn`. */
+  async function statementsOf(fn: () => Promise<void>): Promise<string[]> {
+    const before = counting.queryCounts().bySql;
+    await fn();
+    const after = counting.queryCounts().bySql;
+    const run: string[] = [];
+    for (const [sql, n] of Object.entries(after)) {
+      if (!/login_challenges|oidc_payloads|login_clients|login_history/.test(sql) || /^DELETE .* expires_at </.test(sql)) continue;
+      for (let i = 0; i < n - (before[sql] ?? 0); i++) run.push(sql);
+    }
+    return run;
+  }
+
+  const payloadRows = async () => Number((await t.app.db.query<{ n: string }>("SELECT count(*) AS n FROM oidc_payloads")).rows[0].n);
+
+  it("costs eight statements: two to issue the challenge, three to redeem it for a code, three to exchange the code", async function () {
+    const wallet = Wallet.createRandom();
+    const query = new URLSearchParams({ client_id: client.id, redirect_uri: client.redirectUri, response_type: "code", scope: "openid", address: wallet.address });
+    // The client is read once first (then cached for a second), as before.
+    await getJson(`${t.url}/api/authorize?${query}`);
+    let tokens: { status: number; body: any } | undefined;
+    const statements = await statementsOf(async () => {
+      const { body } = await getJson(`${t.url}/api/authorize?${query}`);
+      const signed = await postJson(`${t.url}/api/login`, { address: wallet.address, signature: await wallet.signMessage(body.message), client_id: client.id });
+      expect(signed.status, JSON.stringify(signed.body)).to.equal(200);
+      tokens = await postForm(`${t.url}/token`, { grant_type: "authorization_code", code: signed.body.code, redirect_uri: client.redirectUri, client_id: client.id, client_secret: client.secret! });
+    });
+    expect(tokens!.status, JSON.stringify(tokens!.body)).to.equal(200);
+    expect(tokens!.body).to.include.keys("id_token", "access_token", "refresh_token");
+    expect(statements.map((sql) => sql.split(" ").slice(0, 3).join(" "))).to.deep.equal([
+      "DELETE FROM login_challenges", // authorize: the requester's expired and over-quota challenges (under its lock)
+      "INSERT INTO login_challenges", // authorize: the challenge, within the requester's quota
+      "SELECT * FROM", // login: the open challenges
+      "WITH consumed AS", // login: the challenge redeemed, the grant and the code stored, in one statement
+      "INSERT INTO login_history", // login: the account's first and last login to the client
+      "SELECT kind, payload,", // token: the code and its grant, in one query
+      "UPDATE oidc_payloads SET", // token: the code consumed
+      "INSERT INTO oidc_payloads", // token: the access and the refresh token, in one statement
+    ]);
+
+    // What was stored works: the access token at userinfo, the refresh token at the token endpoint.
+    const userinfo = await getJson(`${t.url}/userinfo`, { headers: { authorization: `Bearer ${tokens!.body.access_token}` } });
+    expect(userinfo.status).to.equal(200);
+    expect(userinfo.body.sub).to.equal(wallet.address.toLowerCase());
+    const refreshed = await postForm(`${t.url}/token`, { grant_type: "refresh_token", refresh_token: tokens!.body.refresh_token, client_id: client.id, client_secret: client.secret! });
+    expect(refreshed.status, JSON.stringify(refreshed.body)).to.equal(200);
+  });
+
+  it("stores one code and one grant when the same signature is redeemed several times at once", async function () {
+    const wallet = Wallet.createRandom();
+    const query = new URLSearchParams({ client_id: client.id, redirect_uri: client.redirectUri, response_type: "code", scope: "openid", address: wallet.address });
+    const { body } = await getJson(`${t.url}/api/authorize?${query}`);
+    const request = { address: wallet.address, signature: await wallet.signMessage(body.message), client_id: client.id, message: body.message };
+    const rows = await payloadRows();
+    const answers = await Promise.all(Array.from({ length: 5 }, () => postJson(`${t.url}/api/login`, request)));
+    expect(answers.map((a) => a.status).sort()).to.deep.equal([200, 401, 401, 401, 401]);
+    for (const refused of answers.filter((a) => a.status === 401)) expect(refused.body.error).to.equal("invalid_challenge");
+    expect(await payloadRows()).to.equal(rows + 2);
+  });
+});
