@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { Type } from "typebox";
 import { badRequest } from "../http/http-error";
 import { parseAddress, parseTokenId } from "../http/wire";
+import { OWNER_HISTORY_SQL, TOKEN_HISTORY_SQL } from "./queries";
 import { checksummer, decodeCursor, notIndexed, pageHeaders, pageLimit, sendPage } from "./paging";
 import { Address, AddressParam, NetworkParam, Paging } from "./schemas";
 
@@ -61,15 +62,6 @@ export function transferItem(row: TransferRow, checksum: (address: string) => st
   };
 }
 
-const COLUMNS_721 = "block_number, log_index, NULL::int AS batch_index, block_time, tx_hash, contract, token_id, from_address, to_address, NULL::numeric AS amount";
-const COLUMNS_1155 = "block_number, log_index, batch_index, block_time, tx_hash, contract, token_id, from_address, to_address, amount";
-const NEWEST_721 = "ORDER BY block_number DESC, log_index DESC LIMIT $6";
-const NEWEST_1155 = "ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6";
-// Before the cursor ($3 block, $4 log index, $5 batch index). An ERC-721 log never shares (block, log index) with an
-// ERC-1155 one, so for ERC-721 rows comparing the first two is enough.
-const BEFORE_721 = "(block_number, log_index) < ($3, $4)";
-const BEFORE_1155 = "(block_number, log_index, batch_index) < ($3, $4, $5)";
-
 /** Largest values a cursor can carry into the bigint / integer columns it is compared with. */
 const MAX_BLOCK = 2n ** 63n - 1n;
 const MAX_INDEX = 2n ** 31n - 1n;
@@ -89,10 +81,7 @@ const history: FastifyPluginAsyncTypebox = async (app) => {
   const checksum = checksummer();
   const response = { 200: { ...Type.Array(TransferItem), headers: pageHeaders, examples: [[TRANSFER_EXAMPLE]] } };
 
-  /**
-   * `arms`: newest-first selections, each limited, over $1 network, $2 `key`, $3–$5 the cursor, $6 the limit and
-   * $7 `tokenId` when given; merged and cut to one page.
-   */
+  /** One page of OWNER_HISTORY_SQL or TOKEN_HISTORY_SQL (`key`: the address or contract, `tokenId` with the latter). */
   const page = async (
     request: FastifyRequest,
     reply: FastifyReply,
@@ -100,17 +89,12 @@ const history: FastifyPluginAsyncTypebox = async (app) => {
     network: string,
     key: string,
     tokenId: string | undefined,
-    arms: string[],
+    sql: string,
   ) => {
     const limit = pageLimit(query.limit);
     const [block, log, batch] = historyCursor(query.cursor);
     const { rows } = await app.db.query<{ indexed: string } & { [K in keyof TransferRow]: TransferRow[K] | null }>(
-      `SELECT c.block_number AS indexed, t.* FROM indexer_cursors c
-       LEFT JOIN LATERAL (
-         ${arms.map((arm) => `(${arm})`).join(" UNION ALL ")}
-         ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6
-       ) t ON true
-       WHERE c.network = $1`,
+      sql,
       [network, key, block, log, batch, limit + 1, ...(tokenId === undefined ? [] : [tokenId])],
     );
     if (rows.length === 0) throw notIndexed(app.networks, network);
@@ -136,13 +120,7 @@ const history: FastifyPluginAsyncTypebox = async (app) => {
       const { network } = request.params;
       app.networks.info(network);
       const owner = parseAddress(request.params.owner, "owner").toLowerCase();
-      // Sent, then received (a transfer to oneself is listed once, as sent); each arm walks its own index backwards.
-      return page(request, reply, request.query, network, owner, undefined, [
-        `SELECT ${COLUMNS_721} FROM nft_transfers WHERE network = c.network AND from_address = $2 AND ${BEFORE_721} ${NEWEST_721}`,
-        `SELECT ${COLUMNS_721} FROM nft_transfers WHERE network = c.network AND to_address = $2 AND from_address <> $2 AND ${BEFORE_721} ${NEWEST_721}`,
-        `SELECT ${COLUMNS_1155} FROM nft_1155_transfers WHERE network = c.network AND from_address = $2 AND ${BEFORE_1155} ${NEWEST_1155}`,
-        `SELECT ${COLUMNS_1155} FROM nft_1155_transfers WHERE network = c.network AND to_address = $2 AND from_address <> $2 AND ${BEFORE_1155} ${NEWEST_1155}`,
-      ]);
+      return page(request, reply, request.query, network, owner, undefined, OWNER_HISTORY_SQL);
     },
   );
 
@@ -162,10 +140,7 @@ const history: FastifyPluginAsyncTypebox = async (app) => {
       app.networks.info(network);
       const contract = parseAddress(request.params.contract, "contract").toLowerCase();
       const tokenId = parseTokenId(request.params.id).toString();
-      return page(request, reply, request.query, network, contract, tokenId, [
-        `SELECT ${COLUMNS_721} FROM nft_transfers WHERE network = c.network AND contract = $2 AND token_id = $7 AND ${BEFORE_721} ${NEWEST_721}`,
-        `SELECT ${COLUMNS_1155} FROM nft_1155_transfers WHERE network = c.network AND contract = $2 AND token_id = $7 AND ${BEFORE_1155} ${NEWEST_1155}`,
-      ]);
+      return page(request, reply, request.query, network, contract, tokenId, TOKEN_HISTORY_SQL);
     },
   );
 };

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import { parseAddress, parseTokenId } from "../http/wire";
+import { HOLDER_COUNT_SQL, HOLDERS_SQL, TOKEN_HOLDERS_SQL } from "./queries";
 import { checksummer, decodeCursor, notIndexed, pageHeaders, pageLimit, sendPage } from "./paging";
 import { Address, AddressParam, NetworkParam, Paging } from "./schemas";
 
@@ -46,18 +47,8 @@ const holders: FastifyPluginAsyncTypebox = async (app) => {
       const id = request.query.id === undefined ? undefined : parseTokenId(request.query.id).toString();
       const limit = pageLimit(request.query.limit);
       const after = decodeCursor(request.query.cursor, 1)?.[0] ?? "";
-      const held =
-        id === undefined
-          ? "SELECT owner, count FROM nft_holdings WHERE network = c.network AND contract = $2 AND owner > $3 ORDER BY owner LIMIT $4"
-          : `(SELECT owner, 1::numeric AS count FROM nft_owners WHERE network = c.network AND contract = $2 AND token_id = $5 AND owner > $3)
-             UNION ALL
-             (SELECT owner, balance FROM nft_balances WHERE network = c.network AND contract = $2 AND token_id = $5 AND owner > $3 AND balance > 0
-              ORDER BY owner LIMIT $4)
-             ORDER BY owner LIMIT $4`;
       const { rows } = await app.db.query<{ indexed: string; owner: string | null; count: string | null }>(
-        `SELECT c.block_number AS indexed, h.owner, h.count FROM indexer_cursors c
-         LEFT JOIN LATERAL (${held}) h ON true
-         WHERE c.network = $1`,
+        id === undefined ? HOLDERS_SQL : TOKEN_HOLDERS_SQL,
         id === undefined ? [network, contract, after, limit + 1] : [network, contract, after, limit + 1, id],
       );
       if (rows.length === 0) throw notIndexed(app.networks, network);
@@ -89,12 +80,7 @@ const holders: FastifyPluginAsyncTypebox = async (app) => {
       const { network } = request.params;
       app.networks.info(network);
       const contract = parseAddress(request.params.contract, "contract").toLowerCase();
-      const { rows } = await app.db.query<{ indexed: string; holders: string | null }>(
-        `SELECT c.block_number AS indexed, h.holders FROM indexer_cursors c
-         LEFT JOIN nft_holder_counts h ON h.network = c.network AND h.contract = $2
-         WHERE c.network = $1`,
-        [network, contract],
-      );
+      const { rows } = await app.db.query<{ indexed: string; holders: string | null }>(HOLDER_COUNT_SQL, [network, contract]);
       if (rows.length === 0) throw notIndexed(app.networks, network);
       reply.header("x-indexed-block", rows[0].indexed);
       return { holders: Number(rows[0].holders ?? 0) };

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import { parseAddress } from "../http/wire";
+import { CONTRACTS_SQL, INVENTORY_SQL } from "./queries";
 import { checksummer, decodeCursor, notIndexed, pageHeaders as headers, pageLimit, sendPage } from "./paging";
 import { Address, AddressParam, NetworkParam, Paging } from "./schemas";
 
@@ -39,16 +40,7 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
       const after = decodeCursor(request.query.cursor, 1)?.[0] ?? "-1";
       // ERC-721 owners and ERC-1155 balances in one id order (a contract is one or the other).
       const { rows } = await app.db.query<{ indexed: string; token_id: string | null; balance: string | null }>(
-        `SELECT c.block_number AS indexed, o.token_id, o.balance FROM indexer_cursors c
-         LEFT JOIN LATERAL (
-           (SELECT token_id, NULL::numeric AS balance FROM nft_owners
-            WHERE network = c.network AND owner = $2 AND contract = $3 AND token_id > $4 ORDER BY token_id LIMIT $5)
-           UNION ALL
-           (SELECT token_id, balance FROM nft_balances
-            WHERE network = c.network AND owner = $2 AND contract = $3 AND token_id > $4 AND balance > 0 ORDER BY token_id LIMIT $5)
-           ORDER BY token_id LIMIT $5
-         ) o ON true
-         WHERE c.network = $1`,
+        INVENTORY_SQL,
         [network, owner, contract, after, limit + 1],
       );
       if (rows.length === 0) throw notIndexed(app.networks, network);
@@ -82,15 +74,7 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
       const limit = pageLimit(request.query.limit);
       const after = decodeCursor(request.query.cursor, 1)?.[0] ?? "";
       const { rows } = await app.db.query<{ indexed: string; contract: string | null }>(
-        `SELECT c.block_number AS indexed, o.contract FROM indexer_cursors c
-         LEFT JOIN LATERAL (
-           SELECT contract FROM (
-             (SELECT DISTINCT contract FROM nft_owners WHERE network = c.network AND owner = $2 AND contract > $3 ORDER BY contract LIMIT $4)
-             UNION
-             (SELECT DISTINCT contract FROM nft_balances WHERE network = c.network AND owner = $2 AND contract > $3 AND balance > 0 ORDER BY contract LIMIT $4)
-           ) held ORDER BY contract LIMIT $4
-         ) o ON true
-         WHERE c.network = $1`,
+        CONTRACTS_SQL,
         [network, owner, after, limit + 1],
       );
       if (rows.length === 0) throw notIndexed(app.networks, network);

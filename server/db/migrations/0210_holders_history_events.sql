@@ -9,6 +9,8 @@ CREATE TABLE nft_holdings (
   count numeric(78, 0) NOT NULL,
   PRIMARY KEY (network, contract, owner)
 );
+-- The contracts an owner holds tokens of, in address order, however many tokens it holds of each.
+CREATE INDEX nft_holdings_owner ON nft_holdings (network, owner, contract);
 
 -- How many owners hold something of each contract (the rows of nft_holdings), so counting is one row read.
 CREATE TABLE nft_holder_counts (
