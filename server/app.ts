@@ -12,6 +12,7 @@ import type { Config } from "./config";
 import type { Database } from "./db/database";
 import data from "./data/plugin";
 import database from "./db/plugin";
+import events from "./events/plugin";
 import errors from "./http/errors";
 import health from "./http/health";
 import openapi from "./http/openapi";
@@ -92,6 +93,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(data);
   await app.register(metadata);
   await app.register(indexer);
+  await app.register(events);
 
   return app;
 }

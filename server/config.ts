@@ -57,6 +57,12 @@ export interface Config {
     /** ID-token signing keys given in the environment (a private JWK Set, JSON); made once and kept in the database otherwise. */
     jwks?: { keys: Record<string, unknown>[] };
   };
+  events: {
+    /** Open live-event streams per instance (then 503). */
+    maxSubscribers: number;
+    /** Comment line sent this often on an idle stream, so proxies keep it open. */
+    heartbeatMs: number;
+  };
   metadata: {
     /** Refuse signatures over the Base64 alone (the predecessor's unbound form). */
     requireBinding: boolean;
@@ -117,6 +123,10 @@ export function loadConfig(env: Env = process.env): Config {
       messageHeader: readHeader(read),
       rateLimit: read.int("LOGIN_RATE_LIMIT", { min: 1, max: 1_000_000, fallback: 120 }),
       jwks: readJwks(read),
+    },
+    events: {
+      maxSubscribers: read.int("EVENTS_MAX_SUBSCRIBERS", { min: 0, max: 1_000_000, fallback: 1_000 }),
+      heartbeatMs: read.int("EVENTS_HEARTBEAT_MS", { min: 100, max: 300_000, fallback: 15_000 }),
     },
     metadata: {
       requireBinding: read.bool("METADATA_REQUIRE_BINDING", false),
