@@ -123,6 +123,11 @@ function printBanner(config: Config, app: FastifyInstance, node: LocalNode | und
           `    curl ${base}/approval/localhost/${demo.alice}/${demo.user}/${demo.converter}`,
           `    curl -i '${base}/inventory/localhost/${demo.user}/${demo.alice}?limit=3'`,
           `    curl ${base}/inventory/localhost/${demo.user}`,
+          `    curl -i '${base}/holders/localhost/${demo.alice}?limit=3'`,
+          `    curl ${base}/holders/localhost/${demo.alice}/count`,
+          `    curl ${base}/transfers/localhost/${demo.alice}/1`,
+          `    curl ${base}/transfers/localhost/owner/${demo.user}`,
+          `    curl -N '${base}/events/localhost?owner=${demo.user}'   # live; convert Alice 1 (below) to see events`,
         ]
       : []),
     ...(demoClient ? loginLines(base, config.issuer, demoClient, demo?.user, config.dataDir) : []),
