@@ -127,11 +127,11 @@ function printBanner(config: Config, app: FastifyInstance, node: LocalNode | und
           `    curl ${base}/holders/localhost/${demo.alice}/count`,
           `    curl ${base}/transfers/localhost/${demo.alice}/1`,
           `    curl ${base}/transfers/localhost/owner/${demo.user}`,
-          `    curl -N '${base}/events/localhost?owner=${demo.user}'   # live; convert Alice 1 (below) to see events`,
+          `    curl -N '${base}/events/localhost?owner=${demo.user}'`,
         ]
       : []),
     ...(demoClient ? loginLines(base, config.issuer, demoClient, demo?.user, config.dataDir) : []),
-    ...(demo && node ? ["", "  Convert Alice 1 to Bob 1 as the user, in one transaction:", `    RPC_URL_LOCALHOST=${node.url} SIGNER_INDEX=1 npx hardhat convert --alice-id 1 --network localhost --converter ${demo.converter}`] : []),
+    ...(demo && node ? ["", "  Convert Alice 1 to Bob 1 as the user, in one transaction (the events stream above shows it):", `    RPC_URL_LOCALHOST=${node.url} SIGNER_INDEX=1 npx hardhat convert --alice-id 1 --network localhost --converter ${demo.converter}`] : []),
     "",
     "  Ctrl-C stops everything.",
     "",
