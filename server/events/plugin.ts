@@ -98,7 +98,9 @@ const events: FastifyPluginAsyncTypebox = async (app) => {
       };
       reply.hijack();
       stream.writeHead(200, {
+        // Hooks that set headers on sending (the request id) do not run for a hijacked reply.
         ...(reply.getHeaders() as Record<string, string>),
+        "x-request-id": request.id,
         "content-type": "text/event-stream; charset=utf-8",
         "cache-control": "no-store",
         // nginx buffers answers unless told not to.

@@ -51,6 +51,8 @@ describe("live events (GET /events/:network)", function () {
     open.push(client);
     expect(client.status).to.equal(200);
     expect(client.headers.get("content-type")).to.match(/^text\/event-stream/);
+    expect(client.headers.get("x-request-id")).to.be.a("string");
+    expect(client.headers.get("access-control-allow-origin")).to.equal("*");
     return client;
   }
   const data = (event: SseEvent) => JSON.parse(event.data);
