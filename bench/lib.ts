@@ -26,6 +26,8 @@ export interface Row {
 
 export interface Suite {
   name: string;
+  /** Runs only when named (`npm run bench -- scale`): it takes long. */
+  onlyWhenNamed?: boolean;
   /** What the suite needs, e.g. "PostgreSQL"; shown when it cannot run. */
   run(context: BenchContext): Promise<Row[]>;
 }

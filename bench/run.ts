@@ -5,13 +5,14 @@ import latestBlock from "./latest-block";
 import login from "./login";
 import { printTable, type BenchContext, type Row, type Suite } from "./lib";
 import metadata from "./metadata";
+import scale from "./scale";
 import token from "./token";
 
 /**
  * `npm run bench [-- suite ...]`: runs the benchmark suites one after another (never part of `npm test`),
  * prints one table and writes bench/results.json. Set DATABASE_URL to measure on PostgreSQL.
  */
-const SUITES: Suite[] = [latestBlock, metadata, indexer, login, token];
+const SUITES: Suite[] = [latestBlock, metadata, indexer, login, token, scale];
 
 async function main() {
   const wanted = process.argv.slice(2);
@@ -26,7 +27,7 @@ async function main() {
     log: (message) => console.error(`  · ${message}`),
   };
   const rows: Row[] = [];
-  for (const suite of SUITES.filter((s) => wanted.length === 0 || wanted.includes(s.name))) {
+  for (const suite of SUITES.filter((s) => (wanted.length === 0 && !s.onlyWhenNamed) || wanted.includes(s.name))) {
     console.error(`${suite.name}`);
     rows.push(...(await suite.run(context)));
   }

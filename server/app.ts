@@ -13,6 +13,7 @@ import converter from "./converter/plugin";
 import type { Database } from "./db/database";
 import data from "./data/plugin";
 import database from "./db/plugin";
+import events from "./events/plugin";
 import errors, { clientErrorHandler, frameworkErrors } from "./http/errors";
 import health from "./http/health";
 import inputGuard from "./http/input-guard";
@@ -104,6 +105,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(metadata);
   await app.register(converter);
   await app.register(indexer);
+  await app.register(events);
 
   return app;
 }

@@ -62,6 +62,12 @@ export interface Config {
   };
   /** Converters the conversion page offers (`CONVERTERS`), addresses checksummed. */
   converters: ConverterRef[];
+  events: {
+    /** Open live-event streams per instance (then 503). */
+    maxSubscribers: number;
+    /** Comment line sent this often on an idle stream, so proxies keep it open. */
+    heartbeatMs: number;
+  };
   metadata: {
     /** Refuse signatures over the Base64 alone (the predecessor's unbound form). */
     requireBinding: boolean;
@@ -154,6 +160,10 @@ export function loadConfig(env: Env = process.env): Config {
       jwks: readJwks(read),
     },
     converters: readConverters(read, Object.keys(rpcUrls).concat(localChain ? ["localhost"] : [])),
+    events: {
+      maxSubscribers: read.int("EVENTS_MAX_SUBSCRIBERS", { min: 0, max: 1_000_000, fallback: 1_000 }),
+      heartbeatMs: read.int("EVENTS_HEARTBEAT_MS", { min: 100, max: 300_000, fallback: 15_000 }),
+    },
     metadata: {
       requireBinding: read.bool("METADATA_REQUIRE_BINDING", false),
       maxBytes: read.int("METADATA_MAX_BYTES", { min: 256, max: 16 * 1024 * 1024, fallback: 64 * 1024 }),

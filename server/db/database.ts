@@ -37,6 +37,12 @@ export interface Database extends Queryable {
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /** A dedicated connection. On PGlite, which has one session, it is the database itself. */
   connect(): Promise<Connection>;
+  /**
+   * Calls `onNotify` with the payload of each NOTIFY on `channel` (sent by any session, delivered at its commit).
+   * On PostgreSQL it holds a connection of its own, opened again when lost; notifications sent while it was away
+   * are not delivered, so listeners also look for themselves now and then.
+   */
+  listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
   /** Resolves when the database answers a trivial query within `timeoutMs`. */
   ping(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;

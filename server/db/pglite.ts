@@ -32,6 +32,7 @@ export async function openPglite(dataDir: string | null): Promise<Database> {
     async connect(): Promise<Connection> {
       return { query: db.query, exec: db.exec, transaction: db.transaction, release() {}, onLost() {} };
     },
+    listen: (channel, onNotify) => lite.listen(channel, onNotify),
     async ping() {
       if (closed) throw new Error("PGlite is closed");
       await lite.query("SELECT 1");

@@ -79,6 +79,44 @@ export async function openPostgres(url: string): Promise<Database> {
         },
       };
     },
+    async listen(channel, onNotify) {
+      let client: pg.Client | undefined;
+      let closed = false;
+      let retry: NodeJS.Timeout | undefined;
+      const open = async () => {
+        const next = new pg.Client({ connectionString: url, keepAlive: true, connectionTimeoutMillis: 5_000 });
+        next.on("notification", (message) => {
+          if (message.channel === channel) onNotify(message.payload ?? "");
+        });
+        next.on("error", () => reopen(next));
+        next.on("end", () => reopen(next));
+        try {
+          await next.connect();
+          await next.query(`LISTEN "${channel.replace(/"/g, '""')}"`);
+        } catch (error) {
+          next.end().catch(() => {});
+          throw error;
+        }
+        if (closed) await next.end();
+        else client = next;
+      };
+      const reopen = (lost: pg.Client) => {
+        if (closed || client !== lost) return;
+        client = undefined;
+        lost.end().catch(() => {});
+        const attempt = () => {
+          retry = undefined;
+          if (!closed) open().catch(() => (retry = setTimeout(attempt, 1_000)));
+        };
+        retry = setTimeout(attempt, 200);
+      };
+      await open();
+      return async () => {
+        closed = true;
+        clearTimeout(retry);
+        await client?.end().catch(() => {});
+      };
+    },
     async ping(timeoutMs = 2_000) {
       await withTimeout(pool.query("SELECT 1"), timeoutMs, "PostgreSQL");
     },

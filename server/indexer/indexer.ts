@@ -3,7 +3,7 @@ import { rpc, upstreamError } from "../chain/networks";
 import { rawRpc } from "../chain/raw-rpc";
 import type { Connection, Database } from "../db/database";
 import { isRangeTooLarge, RangeSizer } from "./ranges";
-import { readCursor, recentBlocks, resetNetwork, rollBack, writeRange, type Cursor } from "./store";
+import { readCursor, recentBlocks, resetNetwork, rollBack, REORG_WINDOW, writeRange, type Cursor } from "./store";
 import { decodeTransfer, decodeTransfer1155, NFT_TOPICS, type RawLog } from "./transfers";
 
 export interface IndexerOptions {
@@ -25,6 +25,7 @@ interface Header {
   number: number;
   hash: string;
   parentHash: string;
+  timestamp: number;
 }
 
 interface FetchedRange {
@@ -33,6 +34,8 @@ interface FetchedRange {
   first: Header;
   last: Header;
   logs: RawLog[];
+  /** Unix time of each block that has logs. */
+  times: Map<number, number>;
 }
 
 const LOCK_PREFIX = "nft-indexer:";
@@ -153,10 +156,13 @@ export class NetworkIndexer {
 
     const transfers = logs.map(decodeTransfer).filter((t) => t !== undefined);
     const transfers1155 = logs.flatMap(decodeTransfer1155);
+    for (const t of [...transfers, ...transfers1155]) t.blockTime = range.times.get(t.blockNumber);
     const hashes = new Map<number, string>([[from, first.hash], [to, last.hash]]);
     for (const l of logs) hashes.set(Number(l.blockNumber), l.blockHash);
     const end = { block: to, hash: last.hash };
-    await connection.transaction((tx) => writeRange(tx, network, transfers, end, [...hashes].map(([block, hash]) => ({ block, hash })), transfers1155));
+    // Near the head the range is news for live subscribers; older ranges (a cold sync) are history only.
+    const live = to + REORG_WINDOW >= head;
+    await connection.transaction((tx) => writeRange(tx, network, transfers, end, [...hashes].map(([block, hash]) => ({ block, hash })), transfers1155, live));
     this.options.log.debug({ network, from, to, transfers: transfers.length + transfers1155.length }, "indexer: range written");
     this.onProgress(end);
     return true;
@@ -187,7 +193,32 @@ export class NetworkIndexer {
     if (!again || again.hash !== last.hash) return "retry";
     if (logs.some((l) => (Number(l.blockNumber) === to && l.blockHash !== last.hash) || (Number(l.blockNumber) === from && l.blockHash !== first.hash))) return "retry";
     this.sizer.succeeded(to - from + 1, logs.length, Date.now() - started);
-    return { from, to, first, last, logs };
+    const times = await this.blockTimes(logs, [first, last]);
+    if (!times) return "retry";
+    return { from, to, first, last, logs, times };
+  }
+
+  /**
+   * The time of each block with logs: from the logs when the node includes `blockTimestamp`, else from the
+   * headers (a few at a time). A header whose hash is not the logs' block hash means a reorg: undefined (retry).
+   */
+  private async blockTimes(logs: RawLog[], known: Header[]): Promise<Map<number, number> | undefined> {
+    const times = new Map(known.map((h) => [h.number, h.timestamp]));
+    const hashes = new Map<number, string>();
+    for (const l of logs) {
+      const number = Number(l.blockNumber);
+      if (l.blockTimestamp !== undefined) times.set(number, Number(l.blockTimestamp));
+      else if (!times.has(number)) hashes.set(number, l.blockHash);
+    }
+    const missing = [...hashes];
+    for (let i = 0; i < missing.length; i += 8) {
+      const headers = await Promise.all(missing.slice(i, i + 8).map(([number]) => this.header(number)));
+      for (const [j, header] of headers.entries()) {
+        if (!header || header.hash !== missing[i + j][1]) return undefined;
+        times.set(header.number, header.timestamp);
+      }
+    }
+    return times;
   }
 
   /** After a mismatch: roll back to the newest block the index and the chain agree on, or start over. */
@@ -217,7 +248,7 @@ export class NetworkIndexer {
 
   private async header(number: number): Promise<Header | undefined> {
     const block = await rpc(this.options.network, this.options.provider.send("eth_getBlockByNumber", [`0x${number.toString(16)}`, false]));
-    return block ? { number, hash: block.hash, parentHash: block.parentHash } : undefined;
+    return block ? { number, hash: block.hash, parentHash: block.parentHash, timestamp: Number(block.timestamp) } : undefined;
   }
 
   private sleep(ms: number): Promise<void> {

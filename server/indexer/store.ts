@@ -1,4 +1,6 @@
 import type { Queryable } from "../db/database";
+import { appendChanges, appendReset } from "./changes";
+import { adjustHoldings, tokenDeltas, type HoldingDelta } from "./holdings";
 import { ZERO_ADDRESS, type Transfer, type Transfer1155 } from "./transfers";
 
 /** How many recent block hashes are kept per network to find a common ancestor after a reorg. */
@@ -19,14 +21,23 @@ export async function readCursor(db: Queryable, network: string): Promise<Cursor
 
 /**
  * Writes the transfers of one range and moves the cursor to the range's last block; the caller runs it in one
- * transaction, so a crash leaves either the whole range or none of it.
+ * transaction, so a crash leaves either the whole range or none of it. `live` ranges (near the head) also go to
+ * the change log that live subscribers read; a cold sync of old blocks does not flood it.
  */
-export async function writeRange(tx: Queryable, network: string, transfers: Transfer[], last: Cursor, hashes: Cursor[], transfers1155: Transfer1155[] = []): Promise<void> {
+export async function writeRange(
+  tx: Queryable,
+  network: string,
+  transfers: Transfer[],
+  last: Cursor,
+  hashes: Cursor[],
+  transfers1155: Transfer1155[] = [],
+  live = false,
+): Promise<void> {
   if (transfers1155.length > 0) await write1155(tx, network, transfers1155);
   if (transfers.length > 0) {
     await tx.query(
-      `INSERT INTO nft_transfers (network, block_number, log_index, block_hash, tx_hash, contract, token_id, from_address, to_address)
-       SELECT $1, * FROM unnest($2::bigint[], $3::int[], $4::text[], $5::text[], $6::text[], $7::numeric[], $8::text[], $9::text[])`,
+      `INSERT INTO nft_transfers (network, block_number, log_index, block_hash, tx_hash, contract, token_id, from_address, to_address, block_time)
+       SELECT $1, * FROM unnest($2::bigint[], $3::int[], $4::text[], $5::text[], $6::text[], $7::numeric[], $8::text[], $9::text[], $10::bigint[])`,
       [
         network,
         transfers.map((t) => t.blockNumber),
@@ -37,6 +48,7 @@ export async function writeRange(tx: Queryable, network: string, transfers: Tran
         transfers.map((t) => t.tokenId.toString()),
         transfers.map((t) => t.from),
         transfers.map((t) => t.to),
+        transfers.map((t) => t.blockTime ?? null),
       ],
     );
     // The last transfer of each token in the range decides its owner (one row per token per statement).
@@ -44,6 +56,14 @@ export async function writeRange(tx: Queryable, network: string, transfers: Tran
     for (const t of transfers) latest.set(`${t.contract}:${t.tokenId}`, t);
     const kept = [...latest.values()].filter((t) => t.to !== ZERO_ADDRESS);
     const burned = [...latest.values()].filter((t) => t.to === ZERO_ADDRESS);
+    // Holdings: each changed token leaves its previous owner and joins its new one.
+    const { rows: previous } = await tx.query<{ contract: string; owner: string }>(
+      `SELECT o.contract, o.owner FROM nft_owners o JOIN unnest($2::text[], $3::numeric[]) AS k(contract, token_id)
+         ON o.contract = k.contract AND o.token_id = k.token_id
+       WHERE o.network = $1`,
+      [network, [...latest.values()].map((t) => t.contract), [...latest.values()].map((t) => t.tokenId.toString())],
+    );
+    await adjustHoldings(tx, network, [...tokenDeltas(previous, -1), ...tokenDeltas(kept.map((t) => ({ contract: t.contract, owner: t.to })), 1)]);
     if (kept.length > 0) {
       await tx.query(
         `INSERT INTO nft_owners (network, contract, token_id, owner, block_number, log_index)
@@ -67,6 +87,7 @@ export async function writeRange(tx: Queryable, network: string, transfers: Tran
     [network, hashes.map((h) => h.block), hashes.map((h) => h.hash)],
   );
   await tx.query("DELETE FROM indexer_blocks WHERE network = $1 AND number < $2", [network, last.block - REORG_WINDOW]);
+  if (live) await appendChanges(tx, network, "transfer", [...transfers, ...transfers1155]);
   await tx.query(
     `INSERT INTO indexer_cursors (network, block_number, block_hash, updated_at) VALUES ($1, $2, $3, now())
      ON CONFLICT (network) DO UPDATE SET block_number = EXCLUDED.block_number, block_hash = EXCLUDED.block_hash, updated_at = now()`,
@@ -77,8 +98,8 @@ export async function writeRange(tx: Queryable, network: string, transfers: Tran
 /** ERC-1155: the transfers, and each (id, owner)'s balance moved by their sum in the range. */
 async function write1155(tx: Queryable, network: string, transfers: Transfer1155[]): Promise<void> {
   await tx.query(
-    `INSERT INTO nft_1155_transfers (network, block_number, log_index, batch_index, block_hash, tx_hash, contract, token_id, from_address, to_address, amount)
-     SELECT $1, * FROM unnest($2::bigint[], $3::int[], $4::int[], $5::text[], $6::text[], $7::text[], $8::numeric[], $9::text[], $10::text[], $11::numeric[])`,
+    `INSERT INTO nft_1155_transfers (network, block_number, log_index, batch_index, block_hash, tx_hash, contract, token_id, from_address, to_address, amount, block_time)
+     SELECT $1, * FROM unnest($2::bigint[], $3::int[], $4::int[], $5::text[], $6::text[], $7::text[], $8::numeric[], $9::text[], $10::text[], $11::numeric[], $12::bigint[])`,
     [
       network,
       transfers.map((t) => t.blockNumber),
@@ -91,6 +112,7 @@ async function write1155(tx: Queryable, network: string, transfers: Transfer1155
       transfers.map((t) => t.from),
       transfers.map((t) => t.to),
       transfers.map((t) => t.amount.toString()),
+      transfers.map((t) => t.blockTime ?? null),
     ],
   );
   const deltas = new Map<string, { contract: string; tokenId: bigint; owner: string; delta: bigint }>();
@@ -109,8 +131,9 @@ async function write1155(tx: Queryable, network: string, transfers: Transfer1155
   if (changed.length > 0) await addToBalances(tx, network, changed);
 }
 
-/** Adds each delta to its balance, then deletes the balances that reached zero. */
+/** Adds each delta to its balance (and to the owner's holding), then deletes the balances that reached zero. */
 async function addToBalances(tx: Queryable, network: string, deltas: Array<{ contract: string; tokenId: bigint | string; owner: string; delta: bigint | string }>) {
+  await adjustHoldings(tx, network, deltas);
   const keys = [network, deltas.map((d) => d.contract), deltas.map((d) => d.tokenId.toString()), deltas.map((d) => d.owner)];
   await tx.query(
     `INSERT INTO nft_balances (network, contract, token_id, owner, balance)
@@ -144,21 +167,27 @@ export async function rollBack(tx: Queryable, network: string, ancestor: Cursor)
      SELECT DISTINCT contract, token_id FROM nft_transfers WHERE network = $1 AND block_number > $2`,
     [network, ancestor.block],
   );
+  const removed = await undoneTransfers(tx, network, ancestor);
+  if (removed.length > 0) await appendChanges(tx, network, "removed", removed);
   await tx.query("DELETE FROM nft_transfers WHERE network = $1 AND block_number > $2", [network, ancestor.block]);
-  await tx.query(
-    `DELETE FROM nft_owners o USING rolled_back r WHERE o.network = $1 AND o.contract = r.contract AND o.token_id = r.token_id`,
+  const { rows: left } = await tx.query<{ contract: string; owner: string }>(
+    `DELETE FROM nft_owners o USING rolled_back r WHERE o.network = $1 AND o.contract = r.contract AND o.token_id = r.token_id
+     RETURNING o.contract, o.owner`,
     [network],
   );
-  await tx.query(
+  const { rows: restored } = await tx.query<{ contract: string; owner: string }>(
     `INSERT INTO nft_owners (network, contract, token_id, owner, block_number, log_index)
      SELECT network, contract, token_id, to_address, block_number, log_index FROM (
        SELECT DISTINCT ON (t.contract, t.token_id) t.network, t.contract, t.token_id, t.to_address, t.block_number, t.log_index
        FROM nft_transfers t JOIN rolled_back r ON t.contract = r.contract AND t.token_id = r.token_id
        WHERE t.network = $1
        ORDER BY t.contract, t.token_id, t.block_number DESC, t.log_index DESC
-     ) last WHERE to_address <> $2`,
+     ) last WHERE to_address <> $2
+     RETURNING contract, owner`,
     [network, ZERO_ADDRESS],
   );
+  const holdings: HoldingDelta[] = [...tokenDeltas(left, -1), ...tokenDeltas(restored, 1)];
+  await adjustHoldings(tx, network, holdings);
   // ERC-1155 balances are sums: undoing a transfer is subtracting it.
   const { rows: undone } = await tx.query<{ contract: string; token_id: string; owner: string; delta: string }>(
     `SELECT contract, token_id, owner, sum(delta)::text AS delta FROM (
@@ -176,7 +205,44 @@ export async function rollBack(tx: Queryable, network: string, ancestor: Cursor)
 
 /** Forgets a network's index entirely (its chain was replaced, or the reorg went deeper than the window). */
 export async function resetNetwork(tx: Queryable, network: string): Promise<void> {
-  for (const table of ["nft_transfers", "nft_owners", "nft_1155_transfers", "nft_balances", "indexer_blocks", "indexer_cursors"]) {
+  for (const table of ["nft_transfers", "nft_owners", "nft_1155_transfers", "nft_balances", "nft_holdings", "nft_holder_counts", "indexer_blocks", "indexer_cursors"]) {
     await tx.query(`DELETE FROM ${table} WHERE network = $1`, [network]);
   }
+  await appendReset(tx, network);
+}
+
+/** The transfers above `ancestor`, as the change log announces their removal. */
+async function undoneTransfers(tx: Queryable, network: string, ancestor: Cursor): Promise<Array<Transfer | Transfer1155>> {
+  const { rows } = await tx.query<{
+    block_number: string;
+    log_index: number;
+    batch_index: number | null;
+    block_hash: string;
+    tx_hash: string;
+    contract: string;
+    token_id: string;
+    from_address: string;
+    to_address: string;
+    amount: string | null;
+    block_time: string | null;
+  }>(
+    `SELECT block_number, log_index, NULL::int AS batch_index, block_hash, tx_hash, contract, token_id, from_address, to_address, NULL::numeric AS amount, block_time
+     FROM nft_transfers WHERE network = $1 AND block_number > $2
+     UNION ALL
+     SELECT block_number, log_index, batch_index, block_hash, tx_hash, contract, token_id, from_address, to_address, amount, block_time
+     FROM nft_1155_transfers WHERE network = $1 AND block_number > $2`,
+    [network, ancestor.block],
+  );
+  return rows.map((r) => ({
+    blockNumber: Number(r.block_number),
+    blockHash: r.block_hash,
+    logIndex: r.log_index,
+    txHash: r.tx_hash,
+    contract: r.contract,
+    tokenId: BigInt(r.token_id),
+    from: r.from_address,
+    to: r.to_address,
+    ...(r.block_time === null ? {} : { blockTime: Number(r.block_time) }),
+    ...(r.batch_index === null ? {} : { batchIndex: r.batch_index, amount: BigInt(r.amount!) }),
+  }));
 }

@@ -18,6 +18,8 @@ export interface RawLog {
   blockHash: string;
   transactionHash: string;
   logIndex: string;
+  /** Some nodes add the block's time (hex) to each log. */
+  blockTimestamp?: string;
   removed?: boolean;
 }
 
@@ -31,6 +33,8 @@ export interface Transfer {
   tokenId: bigint;
   from: string;
   to: string;
+  /** Unix time of the block, filled in by the indexer (logs do not carry it on every node). */
+  blockTime?: number;
 }
 
 /**

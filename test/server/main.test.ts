@@ -72,6 +72,13 @@ describe("npm start (server/main.ts)", function () {
     const curls = banner.split("\n").map((line) => line.trim()).filter((line) => line.startsWith("curl "));
     expect(curls.length).to.be.greaterThanOrEqual(2);
     for (const line of curls) {
+      if (line.includes("/events/")) {
+        // A live stream never ends by itself: read it for a second.
+        const stream: { code?: number; stdout: string } = await run("sh", ["-c", `${line} --silent --max-time 1`]).catch((error: { code: number; stdout: string }) => error);
+        expect(stream.code, line).to.equal(28);
+        expect(stream.stdout, line).to.contain(": connected");
+        continue;
+      }
       // Run exactly as printed, through a shell like a user pasting it.
       const { stdout } = await run("sh", ["-c", `${line} --fail --silent --show-error`]);
       expect(stdout.length, line).to.be.greaterThan(0);

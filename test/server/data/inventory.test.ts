@@ -113,6 +113,8 @@ describe("inventory routes", function () {
         [`/inventory/localhost/${holder}/${aliceAddress}?limit=0`, "invalid_request"],
         [`/inventory/localhost/${holder}/${aliceAddress}?limit=1001`, "invalid_request"],
         [`/inventory/localhost/${holder}/${aliceAddress}?limit=ten`, "invalid_request"],
+        [`/inventory/localhost/${holder}/${aliceAddress}?limit=Infinity`, "invalid_request"],
+        [`/inventory/localhost/${holder}?limit=${"9".repeat(400)}`, "invalid_request"],
         [`/inventory/localhost/${holder}/${aliceAddress}?cursor=nonsense`, "invalid_cursor"],
         [`/inventory/localhost/${holder}/${aliceAddress}?cursor=${Buffer.from('["1; DROP TABLE nft_owners"]').toString("base64url")}`, "invalid_cursor"],
       ]) {

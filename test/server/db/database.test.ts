@@ -91,6 +91,25 @@ describe(`database (${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"})`, fun
     });
   });
 
+  describe("listen", function () {
+    it("delivers a NOTIFY sent in a transaction once it commits, and nothing after unlisten", async function () {
+      const got: string[] = [];
+      const unlisten = await db.listen("test_channel", (payload) => got.push(payload));
+      let seenInside: string[] = [];
+      await db.transaction(async (tx) => {
+        await tx.query("SELECT pg_notify('test_channel', 'one')");
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        seenInside = [...got];
+      });
+      for (let i = 0; i < 50 && got.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect([seenInside, got]).to.deep.equal([[], ["one"]]);
+      await unlisten();
+      await db.query("SELECT pg_notify('test_channel', 'two')");
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(got).to.deep.equal(["one"]);
+    });
+  });
+
   describe("ping", function () {
     it("answers while the database is up", async function () {
       await db.ping();

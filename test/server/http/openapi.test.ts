@@ -19,6 +19,21 @@ describe("OpenAPI document and docs page", function () {
     expect(document.paths).not.to.have.property("/openapi.json");
   });
 
+  it("documents the holders, history and live-event routes with an example answer", async function () {
+    const document = (await (await fetch(`${t.url}/openapi.json`)).json()) as {
+      paths: Record<string, { get: { responses: Record<string, { content: Record<string, { example?: unknown }> }> } }>;
+    };
+    for (const [path, type] of [
+      ["/holders/{network}/{contract}", "application/json"],
+      ["/holders/{network}/{contract}/count", "application/json"],
+      ["/transfers/{network}/{contract}/{id}", "application/json"],
+      ["/transfers/{network}/owner/{owner}", "application/json"],
+      ["/events/{network}", "text/event-stream"],
+    ]) {
+      expect(document.paths[path]?.get.responses["200"].content[type].example, path).to.not.equal(undefined);
+    }
+  });
+
   it("/docs serves the interactive page", async function () {
     const response = await fetch(`${t.url}/docs/`);
     expect(response.status).to.equal(200);

@@ -1,0 +1,148 @@
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { Type } from "typebox";
+import { badRequest } from "../http/http-error";
+import { parseAddress, parseTokenId } from "../http/wire";
+import { OWNER_HISTORY_SQL, TOKEN_HISTORY_SQL } from "./queries";
+import { checksummer, decodeCursor, notIndexed, pageHeaders, pageLimit, sendPage } from "./paging";
+import { Address, AddressParam, NetworkParam, Paging } from "./schemas";
+
+/** One transfer on the wire, as the history routes and the live event stream give it. */
+export const TransferItem = Type.Object({
+  block: Type.Integer({ description: "Block number" }),
+  time: Type.Union([Type.Integer(), Type.Null()], { description: "Unix time of the block (null for transfers indexed before times were kept)" }),
+  tx: Type.String({ description: "Transaction hash" }),
+  logIndex: Type.Integer({ description: "Position of the log in its block" }),
+  batchIndex: Type.Optional(Type.Integer({ description: "ERC-1155 only: position of the id in a TransferBatch (0 for TransferSingle)" })),
+  from: Address,
+  to: Address,
+  contract: Address,
+  id: Type.Integer({ description: "Token id: a JSON number with all its digits" }),
+  value: Type.Optional(Type.Integer({ description: "ERC-1155 only: how many units moved (all digits)" })),
+});
+
+export const TRANSFER_EXAMPLE = {
+  block: 42,
+  time: 1732351200,
+  tx: "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
+  logIndex: 0,
+  from: "0x0000000000000000000000000000000000000000",
+  to: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+  contract: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+  id: 1,
+};
+
+/** A transfer row of either table (batch_index and amount are NULL for ERC-721). */
+export interface TransferRow {
+  block_number: string;
+  log_index: number;
+  batch_index: number | null;
+  block_time: string | null;
+  tx_hash: string;
+  contract: string;
+  token_id: string;
+  from_address: string;
+  to_address: string;
+  amount: string | null;
+}
+
+/** The wire form of a transfer row (ids and values as bigints: JSON numbers with all their digits through toJson). */
+export function transferItem(row: TransferRow, checksum: (address: string) => string) {
+  return {
+    block: Number(row.block_number),
+    time: row.block_time === null ? null : Number(row.block_time),
+    tx: row.tx_hash,
+    logIndex: row.log_index,
+    ...(row.batch_index === null ? {} : { batchIndex: row.batch_index }),
+    from: checksum(row.from_address),
+    to: checksum(row.to_address),
+    contract: checksum(row.contract),
+    id: BigInt(row.token_id),
+    ...(row.amount === null ? {} : { value: BigInt(row.amount) }),
+  };
+}
+
+/** Largest values a cursor can carry into the bigint / integer columns it is compared with. */
+const MAX_BLOCK = 2n ** 63n - 1n;
+const MAX_INDEX = 2n ** 31n - 1n;
+
+function historyCursor(cursor: string | undefined): [string, string, string] {
+  const key = decodeCursor(cursor, 3);
+  if (!key) return [MAX_BLOCK.toString(), MAX_INDEX.toString(), MAX_INDEX.toString()];
+  if (BigInt(key[0]) > MAX_BLOCK || BigInt(key[1]) > MAX_INDEX || BigInt(key[2]) > MAX_INDEX) throw badRequest("invalid_cursor", "cursor is not one this service gave");
+  return [key[0], key[1], key[2]];
+}
+
+/**
+ * Transfer history from the index, newest first (block, log index, batch index): of one token, or of an address as
+ * sender or receiver. ERC-721 and ERC-1155 transfers in one list; transfers a reorg undid are gone with it.
+ */
+const history: FastifyPluginAsyncTypebox = async (app) => {
+  const checksum = checksummer();
+  const response = { 200: { ...Type.Array(TransferItem), headers: pageHeaders, examples: [[TRANSFER_EXAMPLE]] } };
+
+  /** One page of OWNER_HISTORY_SQL or TOKEN_HISTORY_SQL (`key`: the address or contract, `tokenId` with the latter). */
+  const page = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    query: { limit?: number; cursor?: string },
+    network: string,
+    key: string,
+    tokenId: string | undefined,
+    sql: string,
+  ) => {
+    const limit = pageLimit(query.limit);
+    const [block, log, batch] = historyCursor(query.cursor);
+    const { rows } = await app.db.query<{ indexed: string } & { [K in keyof TransferRow]: TransferRow[K] | null }>(
+      sql,
+      [network, key, block, log, batch, limit + 1, ...(tokenId === undefined ? [] : [tokenId])],
+    );
+    if (rows.length === 0) throw notIndexed(app.networks, network);
+    const found = rows.filter((r) => r.block_number !== null) as unknown as TransferRow[];
+    const items = found.slice(0, limit);
+    const last = items[items.length - 1];
+    const next = found.length > limit ? [last.block_number, String(last.log_index), String(last.batch_index ?? 0)] : undefined;
+    return sendPage(request, reply, Number(rows[0].indexed), items.map((r) => transferItem(r, checksum)), next, limit);
+  };
+
+  app.get(
+    "/transfers/:network/owner/:owner",
+    {
+      schema: {
+        tags: ["data"],
+        summary: "Transfers from or to an address, newest first, from the index",
+        params: Type.Object({ network: NetworkParam, owner: AddressParam("Sender or receiver") }),
+        querystring: Paging,
+        response,
+      },
+    },
+    async (request, reply) => {
+      const { network } = request.params;
+      app.networks.info(network);
+      const owner = parseAddress(request.params.owner, "owner").toLowerCase();
+      return page(request, reply, request.query, network, owner, undefined, OWNER_HISTORY_SQL);
+    },
+  );
+
+  app.get(
+    "/transfers/:network/:contract/:id",
+    {
+      schema: {
+        tags: ["data"],
+        summary: "Transfers of one token, newest first, from the index",
+        params: Type.Object({ network: NetworkParam, contract: AddressParam("ERC-721 or ERC-1155 contract"), id: Type.String({ description: "Token id (decimal uint256)" }) }),
+        querystring: Paging,
+        response,
+      },
+    },
+    async (request, reply) => {
+      const { network } = request.params;
+      app.networks.info(network);
+      const contract = parseAddress(request.params.contract, "contract").toLowerCase();
+      const tokenId = parseTokenId(request.params.id).toString();
+      return page(request, reply, request.query, network, contract, tokenId, TOKEN_HISTORY_SQL);
+    },
+  );
+};
+
+export default history;

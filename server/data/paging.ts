@@ -1,0 +1,67 @@
+import { getAddress } from "ethers";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { BoundedCache } from "../chain/cache";
+import type { Networks } from "../chain/networks";
+import { badRequest, HttpError } from "../http/http-error";
+import { JSON_TYPE, sendJson } from "../http/wire";
+
+/** Response headers of every paged answer from the index (for the OpenAPI document). */
+export const pageHeaders = {
+  "X-Indexed-Block": { type: "integer", description: "The block the index is complete to" },
+  Link: { type: "string", description: '`<...>; rel="next"` when there are more items' },
+};
+
+/** Opaque paging cursors: base64url of the last item's sort key. */
+export const encodeCursor = (key: string[]) => Buffer.from(JSON.stringify(key)).toString("base64url");
+
+export function decodeCursor(cursor: string | undefined, parts: number): string[] | undefined {
+  if (cursor === undefined) return undefined;
+  try {
+    const key = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+    if (Array.isArray(key) && key.length === parts && key.every((k) => typeof k === "string" && /^(0x[0-9a-f]{40}|\d{1,78})$/.test(k))) return key;
+  } catch {
+    // fall through
+  }
+  throw badRequest("invalid_cursor", "cursor is not one this service gave");
+}
+
+/**
+ * Sends one page: `X-Indexed-Block`, and `Link: <...>; rel="next"` (this URL with `limit` and the cursor of `next`)
+ * when there is more. `items`: the array, or its JSON text already written.
+ */
+export function sendPage(request: FastifyRequest, reply: FastifyReply, indexed: number, items: unknown[] | string, next: string[] | undefined, limit: number) {
+  reply.header("x-indexed-block", String(indexed));
+  if (next) {
+    const url = new URL(request.url, "http://service");
+    url.searchParams.set("limit", String(limit));
+    url.searchParams.set("cursor", encodeCursor(next));
+    reply.header("link", `<${url.pathname}${url.search}>; rel="next"`);
+  }
+  return typeof items === "string" ? reply.type(JSON_TYPE).send(items) : sendJson(reply, items);
+}
+
+/** Checksums addresses, each once (keccak is costly and pages repeat few addresses). */
+export function checksummer(size = 100_000): (address: string) => string {
+  const checksums = new BoundedCache<string>(size);
+  return (address) => {
+    let done = checksums.get(address);
+    if (!done) checksums.set(address, (done = getAddress(address)));
+    return done;
+  };
+}
+
+/** No index of a network: it has no node here (as the RPC routes say: that error is thrown), or its indexer has not written yet. */
+export function notIndexed(networks: Networks, network: string): HttpError {
+  networks.provider(network);
+  return new HttpError(503, "not_indexed", `The index of ${network} has not started yet`, { "retry-after": "5" });
+}
+
+/**
+ * The page size asked for (default 100). The schema bounds it to 1–1000, but Ajv's query-string coercion lets
+ * "Infinity" through its bounds (they are checked before the string becomes a number), so it is checked again.
+ */
+export function pageLimit(limit: number | undefined): number {
+  if (limit === undefined) return 100;
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw badRequest("invalid_request", "querystring/limit must be an integer from 1 to 1000");
+  return limit;
+}

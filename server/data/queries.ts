@@ -1,0 +1,81 @@
+/**
+ * The SQL of the routes that read the index, one statement per answer: each reads the network's cursor (the block
+ * the index is complete to, `X-Indexed-Block`) with the items, so both come from one snapshot. No cursor row means
+ * the network's index has not started. Exported for the scale benchmark, which prints their plans.
+ */
+
+/** $1 network, $2 owner, $3 contract, $4 after this token id, $5 limit. */
+export const INVENTORY_SQL = `SELECT c.block_number AS indexed, o.token_id, o.balance FROM indexer_cursors c
+  LEFT JOIN LATERAL (
+    (SELECT token_id, NULL::numeric AS balance FROM nft_owners
+     WHERE network = c.network AND owner = $2 AND contract = $3 AND token_id > $4 ORDER BY token_id LIMIT $5)
+    UNION ALL
+    (SELECT token_id, balance FROM nft_balances
+     WHERE network = c.network AND owner = $2 AND contract = $3 AND token_id > $4 AND balance > 0 ORDER BY token_id LIMIT $5)
+    ORDER BY token_id LIMIT $5
+  ) o ON true
+  WHERE c.network = $1`;
+
+/** $1 network, $2 owner, $3 after this contract, $4 limit (from the holdings: one row per contract held). */
+export const CONTRACTS_SQL = `SELECT c.block_number AS indexed, h.contract FROM indexer_cursors c
+  LEFT JOIN LATERAL (
+    SELECT contract FROM nft_holdings WHERE network = c.network AND owner = $2 AND contract > $3 ORDER BY contract LIMIT $4
+  ) h ON true
+  WHERE c.network = $1`;
+
+/** $1 network, $2 contract, $3 after this owner, $4 limit. */
+export const HOLDERS_SQL = `SELECT c.block_number AS indexed, h.owner, h.count FROM indexer_cursors c
+  LEFT JOIN LATERAL (
+    SELECT owner, count FROM nft_holdings WHERE network = c.network AND contract = $2 AND owner > $3 ORDER BY owner LIMIT $4
+  ) h ON true
+  WHERE c.network = $1`;
+
+/** As HOLDERS_SQL, of one token: $5 token id. */
+export const TOKEN_HOLDERS_SQL = `SELECT c.block_number AS indexed, h.owner, h.count FROM indexer_cursors c
+  LEFT JOIN LATERAL (
+    (SELECT owner, 1::numeric AS count FROM nft_owners WHERE network = c.network AND contract = $2 AND token_id = $5 AND owner > $3)
+    UNION ALL
+    (SELECT owner, balance FROM nft_balances WHERE network = c.network AND contract = $2 AND token_id = $5 AND owner > $3 AND balance > 0
+     ORDER BY owner LIMIT $4)
+    ORDER BY owner LIMIT $4
+  ) h ON true
+  WHERE c.network = $1`;
+
+/** $1 network, $2 contract. */
+export const HOLDER_COUNT_SQL = `SELECT c.block_number AS indexed, h.holders FROM indexer_cursors c
+  LEFT JOIN nft_holder_counts h ON h.network = c.network AND h.contract = $2
+  WHERE c.network = $1`;
+
+const COLUMNS_721 = "block_number, log_index, NULL::int AS batch_index, block_time, tx_hash, contract, token_id, from_address, to_address, NULL::numeric AS amount";
+const COLUMNS_1155 = "block_number, log_index, batch_index, block_time, tx_hash, contract, token_id, from_address, to_address, amount";
+const NEWEST_721 = "ORDER BY block_number DESC, log_index DESC LIMIT $6";
+const NEWEST_1155 = "ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6";
+// Before the cursor ($3 block, $4 log index, $5 batch index). An ERC-721 log never shares (block, log index) with an
+// ERC-1155 one, so for ERC-721 rows comparing the first two is enough.
+const BEFORE_721 = "(block_number, log_index) < ($3, $4)";
+const BEFORE_1155 = "(block_number, log_index, batch_index) < ($3, $4, $5)";
+
+/** Newest-first selections, each limited and walking its own index backwards, merged and cut to one page. */
+const newestFirst = (arms: string[]) => `SELECT c.block_number AS indexed, t.* FROM indexer_cursors c
+  LEFT JOIN LATERAL (
+    ${arms.map((arm) => `(${arm})`).join("\n    UNION ALL ")}
+    ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6
+  ) t ON true
+  WHERE c.network = $1`;
+
+/**
+ * Transfers from or to an address: $1 network, $2 address, $3–$5 before this (block, log index, batch index), $6
+ * limit. Sent, then received (a transfer to oneself is listed once, as sent).
+ */
+export const OWNER_HISTORY_SQL = newestFirst([
+  `SELECT ${COLUMNS_721} FROM nft_transfers WHERE network = c.network AND from_address = $2 AND ${BEFORE_721} ${NEWEST_721}`,
+  `SELECT ${COLUMNS_721} FROM nft_transfers WHERE network = c.network AND to_address = $2 AND from_address <> $2 AND ${BEFORE_721} ${NEWEST_721}`,
+  `SELECT ${COLUMNS_1155} FROM nft_1155_transfers WHERE network = c.network AND from_address = $2 AND ${BEFORE_1155} ${NEWEST_1155}`,
+  `SELECT ${COLUMNS_1155} FROM nft_1155_transfers WHERE network = c.network AND to_address = $2 AND from_address <> $2 AND ${BEFORE_1155} ${NEWEST_1155}`,
+]);
+
+/** Transfers of one token: $2 contract, $7 token id, the rest as OWNER_HISTORY_SQL. */
+export const TOKEN_HISTORY_SQL = newestFirst([
+  `SELECT ${COLUMNS_721} FROM nft_transfers WHERE network = c.network AND contract = $2 AND token_id = $7 AND ${BEFORE_721} ${NEWEST_721}`,
+  `SELECT ${COLUMNS_1155} FROM nft_1155_transfers WHERE network = c.network AND contract = $2 AND token_id = $7 AND ${BEFORE_1155} ${NEWEST_1155}`,
+]);

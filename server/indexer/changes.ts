@@ -1,0 +1,62 @@
+import type { Queryable } from "../db/database";
+import type { Transfer, Transfer1155 } from "./transfers";
+
+/** The channel the indexer's commits notify (payload: the network) and live subscribers listen on. */
+export const CHANGES_CHANNEL = "nft_changes";
+
+/** Arbitrary constant: the transaction lock that makes change ids commit in the order they were drawn. */
+const CHANGES_LOCK = 7_301_955_210;
+
+/** How long the change log keeps rows (a subscriber away for longer resumes with a gap event). */
+export const CHANGES_RETENTION = "1 day";
+
+export type ChangeKind = "transfer" | "removed";
+
+/**
+ * Appends transfers to the change log, in the caller's transaction, and notifies listeners at its commit.
+ * Writers of different networks append under one transaction lock: without it a later id could commit before an
+ * earlier one and a reader that moved past it would never see the earlier row.
+ */
+export async function appendChanges(tx: Queryable, network: string, kind: ChangeKind, transfers: Array<Transfer | Transfer1155>): Promise<void> {
+  if (transfers.length === 0) return;
+  await tx.query("SELECT pg_advisory_xact_lock($1)", [CHANGES_LOCK]);
+  const sorted = [...transfers].sort((a, b) => a.blockNumber - b.blockNumber || a.logIndex - b.logIndex || batchIndex(a) - batchIndex(b));
+  // Removals are announced newest first: the reverse of the order the transfers happened in.
+  if (kind === "removed") sorted.reverse();
+  await tx.query(
+    `INSERT INTO nft_changes (network, kind, block_number, block_time, tx_hash, log_index, batch_index, contract, token_id, from_address, to_address, amount)
+     SELECT $1, $2, block_number, block_time, tx_hash, log_index, batch_index, contract, token_id, from_address, to_address, amount
+     FROM unnest($3::bigint[], $4::bigint[], $5::text[], $6::int[], $7::int[], $8::text[], $9::numeric[], $10::text[], $11::text[], $12::numeric[])
+     WITH ORDINALITY AS c(block_number, block_time, tx_hash, log_index, batch_index, contract, token_id, from_address, to_address, amount, n)
+     ORDER BY n`,
+    [
+      network,
+      kind,
+      sorted.map((t) => t.blockNumber),
+      sorted.map((t) => t.blockTime ?? null),
+      sorted.map((t) => t.txHash),
+      sorted.map((t) => t.logIndex),
+      sorted.map((t) => ("batchIndex" in t ? t.batchIndex : null)),
+      sorted.map((t) => t.contract),
+      sorted.map((t) => t.tokenId.toString()),
+      sorted.map((t) => t.from),
+      sorted.map((t) => t.to),
+      sorted.map((t) => ("amount" in t ? t.amount.toString() : null)),
+    ],
+  );
+  await notifyAndPrune(tx, network);
+}
+
+/** Records that a network's index started over (its chain was replaced): subscribers reload what they show. */
+export async function appendReset(tx: Queryable, network: string): Promise<void> {
+  await tx.query("SELECT pg_advisory_xact_lock($1)", [CHANGES_LOCK]);
+  await tx.query("INSERT INTO nft_changes (network, kind) VALUES ($1, 'reset')", [network]);
+  await notifyAndPrune(tx, network);
+}
+
+async function notifyAndPrune(tx: Queryable, network: string): Promise<void> {
+  await tx.query(`DELETE FROM nft_changes WHERE created_at < now() - interval '${CHANGES_RETENTION}'`);
+  await tx.query("SELECT pg_notify($1, $2)", [CHANGES_CHANNEL, network]);
+}
+
+const batchIndex = (t: Transfer | Transfer1155) => ("batchIndex" in t ? t.batchIndex : 0);

@@ -1,0 +1,164 @@
+import { expect } from "chai";
+import type { JsonRpcProvider, JsonRpcSigner } from "ethers";
+import type { LocalNode } from "../../../server/chain/local-node";
+import { ZERO_ADDRESS } from "../../../server/indexer/transfers";
+import { AliceNFT__factory, TestERC1155__factory, type AliceNFT, type TestERC1155 } from "../../../typechain-types";
+import { startTestApp, type TestApp } from "../../helpers/app";
+import { providerFor, startLocalNode } from "../../helpers/chain";
+import { indexedTo } from "../../helpers/index-check";
+
+interface Item {
+  block: number;
+  time: number | null;
+  tx: string;
+  logIndex: number;
+  batchIndex?: number;
+  from: string;
+  to: string;
+  contract: string;
+  id: number;
+  value?: number;
+}
+
+describe("transfer history routes", function () {
+  let node: LocalNode;
+  let provider: JsonRpcProvider;
+  let a: JsonRpcSigner;
+  let b: JsonRpcSigner;
+  let c: JsonRpcSigner;
+  let alice: AliceNFT;
+  let multi: TestERC1155;
+  let aliceAddress: string;
+  let multiAddress: string;
+  let t: TestApp;
+  const BIG_ID = 2n ** 64n + 7n;
+
+  before(async function () {
+    node = await startLocalNode();
+    provider = providerFor(node.url);
+    const deployer = await provider.getSigner(0);
+    [a, b, c] = await Promise.all([1, 2, 3].map((i) => provider.getSigner(i)));
+    alice = await new AliceNFT__factory(deployer).deploy(deployer.address);
+    multi = await new TestERC1155__factory(deployer).deploy();
+    [aliceAddress, multiAddress] = await Promise.all([alice.getAddress(), multi.getAddress()]);
+    t = await startTestApp({ env: { RPC_URL_LOCALHOST: node.url, INDEXER_POLL_MS: "50" } });
+  });
+  after(async function () {
+    await t?.close();
+    provider?.destroy();
+    await node?.stop();
+  });
+
+  async function get(path: string) {
+    const response = await fetch(`${t.url}${path}`);
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, text, body: JSON.parse(text) };
+  }
+  /** Every page through Link rel=next. */
+  async function all(path: string): Promise<Item[]> {
+    const items: Item[] = [];
+    for (let next: string | undefined = path; next; ) {
+      const page = await get(next);
+      expect(page.status).to.equal(200);
+      items.push(...page.body);
+      const link = page.headers.get("link");
+      next = link ? /^<([^>]+)>; rel="next"$/.exec(link)![1] : undefined;
+    }
+    return items;
+  }
+  /** What the chain says happened in a mined transaction: its block, time and the transfer log's index. */
+  async function mined(sent: Promise<{ wait(): Promise<unknown> }>) {
+    const receipt = (await (await sent).wait()) as { blockNumber: number; hash: string; logs: Array<{ index: number }> };
+    const block = await provider.getBlock(receipt.blockNumber);
+    return { block: receipt.blockNumber, time: block!.timestamp, tx: receipt.hash, logIndex: receipt.logs[0].index };
+  }
+
+  let history: Item[];
+  it("lists one token's ERC-721 transfers newest first, with block time, tx and log index", async function () {
+    const mint = await mined(alice.mint(a.address, BIG_ID));
+    const send = await mined(alice.connect(a).transferFrom(a.address, b.address, BIG_ID));
+    const back = await mined(alice.connect(b).transferFrom(b.address, a.address, BIG_ID));
+    await indexedTo(t.app.db, "localhost", provider);
+    const { status, headers, text, body } = await get(`/transfers/localhost/${aliceAddress}/${BIG_ID}`);
+    expect(status).to.equal(200);
+    expect(Number(headers.get("x-indexed-block"))).to.be.at.least(back.block);
+    history = body;
+    expect(body).to.deep.equal([
+      { ...back, from: b.address, to: a.address, contract: aliceAddress, id: Number(BIG_ID) },
+      { ...send, from: a.address, to: b.address, contract: aliceAddress, id: Number(BIG_ID) },
+      { ...mint, from: ZERO_ADDRESS, to: a.address, contract: aliceAddress, id: Number(BIG_ID) },
+    ]);
+    // Raw text: the id keeps all its digits.
+    expect(text).to.contain(`"id":${BIG_ID}`);
+  });
+
+  it("gives ERC-1155 transfers with value and batch index", async function () {
+    const single = await mined(multi.mint(a.address, 1n, 5n));
+    const batch = await mined(multi.connect(a).safeBatchTransferFrom(a.address, c.address, [1n], [2n], "0x"));
+    await indexedTo(t.app.db, "localhost", provider);
+    expect((await get(`/transfers/localhost/${multiAddress}/1`)).body).to.deep.equal([
+      { ...batch, batchIndex: 0, from: a.address, to: c.address, contract: multiAddress, id: 1, value: 2 },
+      { ...single, batchIndex: 0, from: ZERO_ADDRESS, to: a.address, contract: multiAddress, id: 1, value: 5 },
+    ]);
+  });
+
+  it("lists an address's transfers in and out, both standards, newest first, paged without gaps or repeats", async function () {
+    const mine = await all(`/transfers/localhost/owner/${a.address}?limit=2`);
+    const keys = mine.map((i) => [i.block, i.logIndex, i.batchIndex ?? 0]);
+    expect(keys).to.deep.equal([...keys].sort((x, y) => y[0] - x[0] || y[1] - x[1] || y[2] - x[2]));
+    expect(mine).to.have.length(5);
+    expect(mine.every((i) => i.from === a.address || i.to === a.address)).to.equal(true);
+    // A transfer to oneself is listed once.
+    await (await alice.connect(a).transferFrom(a.address, a.address, BIG_ID)).wait();
+    await indexedTo(t.app.db, "localhost", provider);
+    expect(await all(`/transfers/localhost/owner/${a.address}`)).to.have.length(6);
+    expect(await all(`/transfers/localhost/owner/${c.address.toLowerCase()}`)).to.have.length(1);
+    expect((await get(`/transfers/localhost/owner/${(await provider.getSigner(9)).address}`)).body).to.deep.equal([]);
+  });
+
+  it("forgets transfers a reorg undid", async function () {
+    const snapshot = await provider.send("evm_snapshot", []);
+    await (await alice.connect(a).transferFrom(a.address, c.address, BIG_ID)).wait();
+    await (await multi.connect(c).safeTransferFrom(c.address, b.address, 1n, 1n, "0x")).wait();
+    await indexedTo(t.app.db, "localhost", provider);
+    expect((await get(`/transfers/localhost/${aliceAddress}/${BIG_ID}`)).body[0].to).to.equal(c.address);
+    expect(await all(`/transfers/localhost/owner/${c.address}`)).to.have.length(3);
+    await provider.send("evm_revert", [snapshot]);
+    for (let i = 0; i < 3; i++) await (await alice.mint(b.address, 100n + BigInt(i))).wait();
+    await indexedTo(t.app.db, "localhost", provider);
+    const token = (await get(`/transfers/localhost/${aliceAddress}/${BIG_ID}`)).body as Item[];
+    expect(token.slice(-3)).to.deep.equal(history);
+    expect(token[0].to).to.equal(a.address);
+    expect(await all(`/transfers/localhost/owner/${c.address}`)).to.have.length(1);
+  });
+
+  it("refuses bad networks, addresses, ids, limits and cursors with a 4xx {error, message}", async function () {
+    const cursor = (key: unknown) => Buffer.from(JSON.stringify(key)).toString("base64url");
+    const cases: Array<[string, number, string]> = [
+      [`/transfers/nowhere/${aliceAddress}/1`, 400, "unknown_network"],
+      [`/transfers/nowhere/owner/${a.address}`, 400, "unknown_network"],
+      [`/transfers/mainnet/owner/${a.address}`, 503, "network_unavailable"],
+      [`/transfers/localhost/0x12/1`, 400, "invalid_address"],
+      [`/transfers/localhost/owner/0x12`, 400, "invalid_address"],
+      [`/transfers/localhost/owner/${a.address}%00`, 400, "invalid_address"],
+      [`/transfers/localhost/owner/%E2%80%AE${a.address.slice(2)}`, 400, "invalid_address"],
+      [`/transfers/localhost/${aliceAddress}/1%00`, 400, "invalid_token_id"],
+      [`/transfers/localhost/${aliceAddress}/-1`, 400, "invalid_token_id"],
+      [`/transfers/localhost/${aliceAddress}/0x10`, 400, "invalid_token_id"],
+      [`/transfers/localhost/${aliceAddress}/${"9".repeat(79)}`, 400, "invalid_token_id"],
+      [`/transfers/localhost/${aliceAddress}/1?limit=0`, 400, "invalid_request"],
+      [`/transfers/localhost/${aliceAddress}/1?limit=Infinity`, 400, "invalid_request"],
+      [`/transfers/localhost/owner/${a.address}?limit=1001`, 400, "invalid_request"],
+      [`/transfers/localhost/owner/${a.address}?cursor=nonsense`, 400, "invalid_cursor"],
+      [`/transfers/localhost/owner/${a.address}?cursor=${cursor(["1", "2"])}`, 400, "invalid_cursor"],
+      [`/transfers/localhost/owner/${a.address}?cursor=${cursor([`${2n ** 63n}`, "0", "0"])}`, 400, "invalid_cursor"],
+      [`/transfers/localhost/owner/${a.address}?cursor=${cursor(["1", `${2n ** 31n}`, "0"])}`, 400, "invalid_cursor"],
+      [`/transfers/localhost/owner/${a.address}?cursor=${cursor(["1", "0", "0\u0000"])}`, 400, "invalid_cursor"],
+    ];
+    for (const [path, status, error] of cases) {
+      const response = await get(path);
+      expect([path, response.status, response.body.error]).to.deep.equal([path, status, error]);
+      expect(response.body.message).to.be.a("string").and.not.empty;
+    }
+  });
+});

@@ -1,0 +1,176 @@
+import { expect } from "chai";
+import type { JsonRpcProvider, JsonRpcSigner } from "ethers";
+import type { LocalNode } from "../../../server/chain/local-node";
+import { migrate, readMigrations } from "../../../server/db/migrate";
+import { AliceNFT__factory, TestERC1155__factory, type AliceNFT, type TestERC1155 } from "../../../typechain-types";
+import { startTestApp, type TestApp } from "../../helpers/app";
+import { providerFor, startLocalNode } from "../../helpers/chain";
+import { createTestDatabase } from "../../helpers/database";
+import { expectHoldingsMatchRecount } from "../../helpers/holdings-check";
+import { indexedTo } from "../../helpers/index-check";
+
+describe("holders routes", function () {
+  let node: LocalNode;
+  let provider: JsonRpcProvider;
+  let a: JsonRpcSigner;
+  let b: JsonRpcSigner;
+  let c: JsonRpcSigner;
+  let alice: AliceNFT;
+  let multi: TestERC1155;
+  let aliceAddress: string;
+  let multiAddress: string;
+  let t: TestApp;
+  const BIG_AMOUNT = 2n ** 70n;
+
+  before(async function () {
+    node = await startLocalNode();
+    provider = providerFor(node.url);
+    const deployer = await provider.getSigner(0);
+    [a, b, c] = await Promise.all([1, 2, 3].map((i) => provider.getSigner(i)));
+    alice = await new AliceNFT__factory(deployer).deploy(deployer.address);
+    multi = await new TestERC1155__factory(deployer).deploy();
+    [aliceAddress, multiAddress] = await Promise.all([alice.getAddress(), multi.getAddress()]);
+    await (await alice.mintBatch(a.address, [1n, 2n, 3n])).wait();
+    await (await alice.mintBatch(b.address, [4n])).wait();
+    await (await multi.mintBatch(a.address, [1n], [10n])).wait();
+    await (await multi.mintBatch(b.address, [1n, 2n], [5n, BIG_AMOUNT])).wait();
+    t = await startTestApp({ env: { RPC_URL_LOCALHOST: node.url, INDEXER_POLL_MS: "50" } });
+    await indexedTo(t.app.db, "localhost", provider);
+  });
+  after(async function () {
+    await t?.close();
+    provider?.destroy();
+    await node?.stop();
+  });
+
+  async function get(path: string) {
+    const response = await fetch(`${t.url}${path}`);
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, text, body: JSON.parse(text) };
+  }
+  /** Owners in the route's order (lower-case address order). */
+  const ordered = (...holders: Array<{ owner: string; count: number | bigint }>) => holders.sort((x, y) => (x.owner.toLowerCase() < y.owner.toLowerCase() ? -1 : 1));
+  const count = async (contract: string) => (await get(`/holders/localhost/${contract}/count`)).body.holders;
+
+  describe("GET /holders/:network/:contract", function () {
+    it("lists each ERC-721 owner once with the number of tokens it holds", async function () {
+      const { status, headers, body } = await get(`/holders/localhost/${aliceAddress}`);
+      expect(status).to.equal(200);
+      expect(Number(headers.get("x-indexed-block"))).to.be.at.least(1);
+      expect(headers.get("link")).to.equal(null);
+      expect(body).to.deep.equal(ordered({ owner: a.address, count: 3 }, { owner: b.address, count: 1 }));
+    });
+
+    it("gives ERC-1155 units held, all digits kept, and one id's holders with their balances", async function () {
+      const all = await get(`/holders/localhost/${multiAddress}`);
+      const expected = ordered({ owner: a.address, count: 10n }, { owner: b.address, count: 5n + BIG_AMOUNT });
+      expect(all.text).to.equal(JSON.stringify(expected.map((h) => ({ owner: h.owner, count: `${h.count}` }))).replace(/"count":"(\d+)"/g, '"count":$1'));
+      expect((await get(`/holders/localhost/${multiAddress}?id=1`)).body).to.deep.equal(ordered({ owner: a.address, count: 10 }, { owner: b.address, count: 5 }));
+      expect((await get(`/holders/localhost/${multiAddress}?id=2`)).text).to.equal(`[{"owner":"${b.address}","count":${BIG_AMOUNT}}]`);
+      expect((await get(`/holders/localhost/${aliceAddress}?id=4`)).body).to.deep.equal([{ owner: b.address, count: 1 }]);
+      expect((await get(`/holders/localhost/${aliceAddress}?id=99`)).body).to.deep.equal([]);
+    });
+
+    it("pages with limit and cursor through Link rel=next, every holder once", async function () {
+      const first = await get(`/holders/localhost/${aliceAddress}?limit=1`);
+      const next = /^<([^>]+)>; rel="next"$/.exec(first.headers.get("link") ?? "")![1];
+      const second = await get(next);
+      expect(second.headers.get("link")).to.equal(null);
+      expect([...first.body, ...second.body]).to.deep.equal(ordered({ owner: a.address, count: 3 }, { owner: b.address, count: 1 }));
+    });
+  });
+
+  describe("GET /holders/:network/:contract/count", function () {
+    it("counts owners; a contract nobody holds has none", async function () {
+      expect(await count(aliceAddress)).to.equal(2);
+      expect(await count(multiAddress)).to.equal(2);
+      const { status, headers, body } = await get(`/holders/localhost/${c.address}/count`);
+      expect([status, body]).to.deep.equal([200, { holders: 0 }]);
+      expect(headers.get("x-indexed-block")).to.match(/^\d+$/);
+    });
+
+    it("follows transfers, burns and balances reaching zero as the index writes", async function () {
+      await (await alice.connect(b).transferFrom(b.address, c.address, 4n)).wait();
+      await (await multi.connect(a).safeTransferFrom(a.address, c.address, 1n, 10n, "0x")).wait();
+      await indexedTo(t.app.db, "localhost", provider);
+      expect(await count(aliceAddress)).to.equal(2);
+      expect((await get(`/holders/localhost/${multiAddress}`)).body.map((h: { owner: string }) => h.owner)).to.have.members([b.address, c.address]);
+      await (await alice.connect(c).burn(4n)).wait();
+      await indexedTo(t.app.db, "localhost", provider);
+      expect(await count(aliceAddress)).to.equal(1);
+      await expectHoldingsMatchRecount(t.app.db, "localhost");
+    });
+
+    it("gives back what a reorg undoes", async function () {
+      const before = [await count(aliceAddress), await count(multiAddress)];
+      const snapshot = await provider.send("evm_snapshot", []);
+      await (await alice.connect(a).transferFrom(a.address, c.address, 1n)).wait();
+      await (await multi.mint(a.address, 3n, 1n)).wait();
+      await (await alice.mint(b.address, 50n)).wait();
+      await indexedTo(t.app.db, "localhost", provider);
+      expect([await count(aliceAddress), await count(multiAddress)]).to.deep.equal([3, 3]);
+      await provider.send("evm_revert", [snapshot]);
+      // The other branch, as long: the indexer must notice the replaced blocks.
+      for (let i = 0; i < 3; i++) await (await alice.connect(a).transferFrom(a.address, a.address, 2n)).wait();
+      await indexedTo(t.app.db, "localhost", provider);
+      expect([await count(aliceAddress), await count(multiAddress)]).to.deep.equal(before);
+      await expectHoldingsMatchRecount(t.app.db, "localhost");
+    });
+  });
+
+  it("counts what was indexed before the counts existed (the migration fills them in)", async function () {
+    const database = await createTestDatabase();
+    const db = await database.open();
+    try {
+      const all = readMigrations();
+      await migrate(db, all.filter((m) => m.version < 210));
+      await db.query(
+        `INSERT INTO nft_owners (network, contract, token_id, owner, block_number, log_index)
+         VALUES ('n', '0xc1', 1, '0xa', 1, 0), ('n', '0xc1', 2, '0xa', 1, 1), ('n', '0xc1', 3, '0xb', 1, 2), ('n', '0xc2', 1, '0xa', 1, 3)`,
+      );
+      await db.query("INSERT INTO nft_balances (network, contract, token_id, owner, balance) VALUES ('n', '0xc3', 1, '0xa', 4), ('n', '0xc3', 2, '0xa', 5)");
+      await migrate(db, all);
+      const { rows } = await db.query("SELECT contract, owner, count::text FROM nft_holdings ORDER BY contract, owner");
+      expect(rows).to.deep.equal([
+        { contract: "0xc1", owner: "0xa", count: "2" },
+        { contract: "0xc1", owner: "0xb", count: "1" },
+        { contract: "0xc2", owner: "0xa", count: "1" },
+        { contract: "0xc3", owner: "0xa", count: "9" },
+      ]);
+      await expectHoldingsMatchRecount(db, "n");
+    } finally {
+      await database.drop();
+    }
+  });
+
+  describe("malformed input", function () {
+    it("refuses bad networks, addresses, ids, limits and cursors with a 4xx {error, message}", async function () {
+      const cases: Array<[string, number, string]> = [
+        [`/holders/nowhere/${aliceAddress}`, 400, "unknown_network"],
+        [`/holders/nowhere/${aliceAddress}/count`, 400, "unknown_network"],
+        [`/holders/mainnet/${aliceAddress}`, 503, "network_unavailable"],
+        [`/holders/localhost/0x1234`, 400, "invalid_address"],
+        [`/holders/localhost/0x1234/count`, 400, "invalid_address"],
+        [`/holders/localhost/${aliceAddress.slice(0, -1)}%00`, 400, "invalid_address"],
+        [`/holders/localhost%00/${aliceAddress}`, 400, "unknown_network"],
+        [`/holders/localhost/${aliceAddress.replace(/[a-f]/, (x) => x.toUpperCase())}`, 400, "invalid_address"],
+        [`/holders/localhost/${aliceAddress}?limit=0`, 400, "invalid_request"],
+        [`/holders/localhost/${aliceAddress}?limit=1001`, 400, "invalid_request"],
+        [`/holders/localhost/${aliceAddress}?limit=${"9".repeat(400)}`, 400, "invalid_request"],
+        [`/holders/localhost/${aliceAddress}?cursor=nonsense`, 400, "invalid_cursor"],
+        [`/holders/localhost/${aliceAddress}?cursor=${Buffer.from('["0x\u0000"]').toString("base64url")}`, 400, "invalid_cursor"],
+        [`/holders/localhost/${aliceAddress}?cursor=${"A".repeat(600)}`, 400, "invalid_request"],
+        [`/holders/localhost/${aliceAddress}?id=-1`, 400, "invalid_token_id"],
+        [`/holders/localhost/${aliceAddress}?id=1%00`, 400, "invalid_token_id"],
+        [`/holders/localhost/${aliceAddress}?id=${"9".repeat(78)}`, 400, "invalid_token_id"],
+        [`/holders/localhost/${aliceAddress}?id=${"1".repeat(79)}`, 400, "invalid_request"],
+        [`/holders/localhost/${aliceAddress}?id=\u202e1`, 400, "invalid_token_id"],
+      ];
+      for (const [path, status, error] of cases) {
+        const response = await get(path);
+        expect([path, response.status, response.body.error]).to.deep.equal([path, status, error]);
+        expect(response.body.message).to.be.a("string").and.not.empty;
+      }
+    });
+  });
+});

@@ -1,0 +1,171 @@
+import { expect } from "chai";
+import type { JsonRpcProvider, JsonRpcSigner } from "ethers";
+import type { LocalNode } from "../../../server/chain/local-node";
+import { ZERO_ADDRESS } from "../../../server/indexer/transfers";
+import { AliceNFT__factory, type AliceNFT } from "../../../typechain-types";
+import { startTestApp, type TestApp } from "../../helpers/app";
+import { providerFor, startLocalNode } from "../../helpers/chain";
+import { createTestDatabase, type TestDatabase } from "../../helpers/database";
+import { indexedTo } from "../../helpers/index-check";
+import { openSse, type SseClient, type SseEvent } from "../../helpers/sse";
+
+describe("live events (GET /events/:network)", function () {
+  let node: LocalNode;
+  let provider: JsonRpcProvider;
+  let a: JsonRpcSigner;
+  let b: JsonRpcSigner;
+  let alice: AliceNFT;
+  let aliceAddress: string;
+  let database: TestDatabase;
+  /** Indexes the chain (default 1 s polling, as in production). */
+  let writer: TestApp;
+  /** Another instance on the same database that does not index: subscribers connect here. */
+  let reader: TestApp;
+  const open: SseClient[] = [];
+
+  before(async function () {
+    node = await startLocalNode();
+    provider = providerFor(node.url);
+    const deployer = await provider.getSigner(0);
+    [a, b] = await Promise.all([1, 2].map((i) => provider.getSigner(i)));
+    alice = await new AliceNFT__factory(deployer).deploy(deployer.address);
+    aliceAddress = await alice.getAddress();
+    database = await createTestDatabase();
+    writer = await startTestApp({ database, env: { RPC_URL_LOCALHOST: node.url } });
+    reader = await startTestApp({ database, env: { RPC_URL_LOCALHOST: node.url, INDEXER: "false" } });
+    await indexedTo(writer.app.db, "localhost", provider);
+  });
+  afterEach(function () {
+    for (const client of open.splice(0)) client.close();
+  });
+  after(async function () {
+    await reader?.close();
+    await writer?.close();
+    await database?.drop();
+    provider?.destroy();
+    await node?.stop();
+  });
+
+  async function subscribe(query: string, headers: Record<string, string> = {}, app = reader) {
+    const client = await openSse(`${app.url}/events/localhost${query}`, headers);
+    open.push(client);
+    expect(client.status).to.equal(200);
+    expect(client.headers.get("content-type")).to.match(/^text\/event-stream/);
+    expect(client.headers.get("x-request-id")).to.be.a("string");
+    expect(client.headers.get("access-control-allow-origin")).to.equal("*");
+    return client;
+  }
+  const data = (event: SseEvent) => JSON.parse(event.data);
+  const isTransfer = (tx: string) => (event: SseEvent) => event.event === "transfer" && data(event).tx === tx;
+
+  it("delivers a transfer to a subscriber of another instance within 2 s of its block", async function () {
+    const client = await subscribe(`?owner=${a.address}`);
+    const sent = await alice.mint(a.address, 1n);
+    const minedAt = performance.now();
+    const receipt = (await sent.wait())!;
+    const event = await client.next(isTransfer(receipt.hash), 5_000);
+    expect(performance.now() - minedAt).to.be.below(2_000);
+    expect(event.id).to.match(/^\d+$/);
+    const block = await provider.getBlock(receipt.blockNumber);
+    expect(data(event)).to.deep.equal({
+      block: receipt.blockNumber,
+      time: block!.timestamp,
+      tx: receipt.hash,
+      logIndex: 0,
+      from: ZERO_ADDRESS,
+      to: a.address,
+      contract: aliceAddress,
+      id: 1,
+    });
+  });
+
+  it("sends only what matches owner and contract", async function () {
+    const client = await subscribe(`?owner=${b.address.toLowerCase()}&contract=${aliceAddress}`);
+    const other = await (await alice.mint(a.address, 2n)).wait();
+    const mine = await (await alice.mint(b.address, 3n)).wait();
+    await client.next(isTransfer(mine!.hash));
+    expect(client.events.filter((e) => e.event !== "transfer" || data(e).tx === other!.hash)).to.deep.equal([]);
+  });
+
+  it("announces what a reorg undid as removed events", async function () {
+    const client = await subscribe(`?contract=${aliceAddress}`);
+    const snapshot = await provider.send("evm_snapshot", []);
+    const undone = await (await alice.connect(a).transferFrom(a.address, b.address, 1n)).wait();
+    const seen = await client.next(isTransfer(undone!.hash));
+    await provider.send("evm_revert", [snapshot]);
+    const replacement = await (await alice.mint(b.address, 10n)).wait();
+    await (await alice.mint(b.address, 11n)).wait();
+    const removed = await client.next((e) => e.event === "removed" && data(e).tx === undone!.hash);
+    expect(data(removed)).to.deep.equal(data(seen));
+    expect(BigInt(removed.id!)).to.be.above(BigInt(seen.id!));
+    await client.next(isTransfer(replacement!.hash));
+  });
+
+  it("resumes after Last-Event-ID without missing or repeating anything", async function () {
+    const first = await subscribe(`?owner=${a.address}`);
+    const before = await (await alice.mint(a.address, 20n)).wait();
+    const last = await first.next(isTransfer(before!.hash));
+    first.close();
+    // Missed while away: three transfers, one of them not for this subscriber.
+    const missed = [];
+    missed.push((await (await alice.mint(a.address, 21n)).wait())!.hash);
+    await (await alice.mint(b.address, 22n)).wait();
+    missed.push((await (await alice.connect(a).transferFrom(a.address, b.address, 21n)).wait())!.hash);
+    await indexedTo(writer.app.db, "localhost", provider);
+    const again = await subscribe(`?owner=${a.address}`, { "last-event-id": last.id! });
+    await again.next(isTransfer(missed[1]));
+    const after = await (await alice.mint(a.address, 23n)).wait();
+    await again.next(isTransfer(after!.hash));
+    expect(again.events.map((e) => data(e).tx)).to.deep.equal([...missed, after!.hash]);
+    const ids = again.events.map((e) => BigInt(e.id!));
+    expect(ids.every((id, i) => id > (i === 0 ? BigInt(last.id!) : ids[i - 1]))).to.equal(true);
+    // The same through the query parameter (for EventSource, which cannot set headers on its first request).
+    const byQuery = await subscribe(`?owner=${a.address}&lastEventId=${last.id}`);
+    await byQuery.next(isTransfer(after!.hash));
+    expect(byQuery.events.map((e) => data(e).tx)).to.deep.equal([...missed, after!.hash]);
+  });
+
+  it("keeps idle streams open with heartbeat comments, bounds subscribers and ends streams at shutdown", async function () {
+    const small = await startTestApp({ database, env: { RPC_URL_LOCALHOST: node.url, INDEXER: "false", EVENTS_HEARTBEAT_MS: "100", EVENTS_MAX_SUBSCRIBERS: "1" } });
+    let closed = false;
+    try {
+      const client = await subscribe("", {}, small);
+      await new Promise((resolve) => setTimeout(resolve, 350));
+      expect(client.comments.filter((c) => c === "heartbeat").length).to.be.at.least(2);
+      const refused = await fetch(`${small.url}/events/localhost`);
+      expect(refused.status).to.equal(503);
+      expect(refused.headers.get("retry-after")).to.equal("5");
+      expect(((await refused.json()) as { error: string }).error).to.equal("too_many_subscribers");
+      const started = performance.now();
+      await small.close();
+      closed = true;
+      await client.ended;
+      expect(performance.now() - started).to.be.below(5_000);
+    } finally {
+      if (!closed) await small.close();
+    }
+  });
+
+  it("refuses bad networks, addresses and event ids with a 4xx {error, message}", async function () {
+    const cases: Array<[string, Record<string, string>, number, string]> = [
+      ["/events/nowhere", {}, 400, "unknown_network"],
+      ["/events/mainnet", {}, 503, "network_unavailable"],
+      ["/events/localhost%00", {}, 400, "unknown_network"],
+      ["/events/localhost?owner=0x12", {}, 400, "invalid_address"],
+      [`/events/localhost?owner=${a.address}%00`, {}, 400, "invalid_request"],
+      [`/events/localhost?contract=${aliceAddress.replace(/[a-f]/, (x) => x.toUpperCase())}`, {}, 400, "invalid_address"],
+      [`/events/localhost?owner=%E2%80%AE${a.address.slice(2)}`, {}, 400, "invalid_address"],
+      ["/events/localhost?lastEventId=-1", {}, 400, "invalid_request"],
+      ["/events/localhost?lastEventId=99999999999999999999", {}, 400, "invalid_request"],
+      ["/events/localhost", { "last-event-id": "abc" }, 400, "invalid_request"],
+      ["/events/localhost", { "last-event-id": "9223372036854775808" }, 400, "invalid_request"],
+      ["/events/localhost", { "last-event-id": "1".repeat(200) }, 400, "invalid_request"],
+    ];
+    for (const [path, headers, status, error] of cases) {
+      const response = await fetch(`${reader.url}${path}`, { headers });
+      const body = (await response.json()) as { error: string; message: string };
+      expect([path, response.status, body.error]).to.deep.equal([path, status, error]);
+      expect(body.message).to.be.a("string").and.not.empty;
+    }
+  });
+});
