@@ -18,6 +18,7 @@ import health from "./http/health";
 import openapi from "./http/openapi";
 import indexer from "./indexer/plugin";
 import metadata from "./metadata/plugin";
+import metrics from "./metrics/plugin";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -84,6 +85,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(cors, { origin: "*" });
   await app.register(sensible);
   await app.register(openapi);
+  // Before the plugins whose figures it collects.
+  await app.register(metrics);
   await app.register(database, { db: options.db });
   await app.register(chain);
   await app.register(health);

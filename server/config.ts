@@ -66,6 +66,8 @@ export interface Config {
     /** Largest decoded metadata accepted, in bytes. */
     maxBytes: number;
   };
+  /** Prometheus metrics (`METRICS`), served on their own listener, loopback by default. */
+  metrics: { enabled: boolean; host: string; port: number };
 }
 
 export interface ConverterRef {
@@ -130,6 +132,11 @@ export function loadConfig(env: Env = process.env): Config {
     metadata: {
       requireBinding: read.bool("METADATA_REQUIRE_BINDING", false),
       maxBytes: read.int("METADATA_MAX_BYTES", { min: 256, max: 16 * 1024 * 1024, fallback: 64 * 1024 }),
+    },
+    metrics: {
+      enabled: read.bool("METRICS", true),
+      host: read.string("METRICS_HOST", "127.0.0.1"),
+      port: read.int("METRICS_PORT", { min: 0, max: 65_535, fallback: 9464 }),
     },
   };
 }
