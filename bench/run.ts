@@ -5,12 +5,13 @@ import latestBlock from "./latest-block";
 import login from "./login";
 import { printTable, type BenchContext, type Row, type Suite } from "./lib";
 import metadata from "./metadata";
+import metrics from "./metrics";
 
 /**
  * `npm run bench [-- suite ...]`: runs the benchmark suites one after another (never part of `npm test`),
  * prints one table and writes bench/results.json. Set DATABASE_URL to measure on PostgreSQL.
  */
-const SUITES: Suite[] = [latestBlock, metadata, indexer, login];
+const SUITES: Suite[] = [latestBlock, metadata, indexer, login, metrics];
 
 async function main() {
   const wanted = process.argv.slice(2);
