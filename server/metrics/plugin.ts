@@ -51,11 +51,16 @@ export default fp(
       return metrics.registry.metrics();
     });
     app.decorate("metricsServer", server);
+    // The service may close while the listener opens (a fast shutdown): it then closes right after opening.
+    let closing: Promise<undefined> | undefined;
     app.addHook("onListen", async () => {
       await server.listen({ host: settings.host, port: settings.port });
+      if (closing) return void (await server.close());
       app.log.info({ url: `http://${hostForUrl(settings.host)}:${(server.server.address() as { port: number }).port}/metrics` }, "metrics listening");
     });
-    app.addHook("onClose", async () => server.close());
+    app.addHook("onClose", async () => {
+      await (closing ??= server.close());
+    });
   },
   { name: "metrics", dependencies: ["config"] },
 );
