@@ -21,6 +21,7 @@ import { REDACTED_PATHS, redactUrl } from "./http/log-redact";
 import openapi from "./http/openapi";
 import indexer from "./indexer/plugin";
 import metadata from "./metadata/plugin";
+import metrics from "./metrics/plugin";
 import tokenMetadata from "./token/plugin";
 
 declare module "fastify" {
@@ -93,6 +94,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(cors, { origin: "*" });
   await app.register(sensible);
   await app.register(openapi);
+  // Before the plugins whose figures it collects.
+  await app.register(metrics);
   await app.register(database, { db: options.db });
   await app.register(chain);
   await app.register(health);

@@ -75,6 +75,8 @@ export interface Config {
     maxBytes: number;
   };
   tokenMetadata: TokenMetadataConfig;
+  /** Prometheus metrics (`METRICS`), served on their own listener, loopback by default. */
+  metrics: { enabled: boolean; host: string; port: number };
 }
 
 /** Reading and caching the metadata a token's tokenURI points at. */
@@ -169,6 +171,11 @@ export function loadConfig(env: Env = process.env): Config {
       maxBytes: read.int("METADATA_MAX_BYTES", { min: 256, max: 16 * 1024 * 1024, fallback: 64 * 1024 }),
     },
     tokenMetadata: readTokenMetadata(read, localChain),
+    metrics: {
+      enabled: read.bool("METRICS", true),
+      host: read.string("METRICS_HOST", "127.0.0.1"),
+      port: read.int("METRICS_PORT", { min: 0, max: 65_535, fallback: 9464 }),
+    },
   };
 }
 

@@ -51,6 +51,8 @@ export class Networks {
   constructor(
     private readonly rpcUrls: Readonly<Record<string, string>>,
     private readonly timeoutMs: number,
+    /** Called with each provider made (metrics instrument it). */
+    private readonly onProvider?: (network: string, provider: JsonRpcProvider) => void,
   ) {}
 
   /** Names of the networks that have an RPC URL. */
@@ -82,6 +84,7 @@ export class Networks {
     // staticNetwork: no eth_chainId before each call, and no endless "failed to detect network" retries
     // while a node is down. batchMaxCount 1: ethers' batching would hold each call back by 10 ms.
     provider = new JsonRpcProvider(request, Network.from(chainId), { staticNetwork: true, batchMaxCount: 1 });
+    this.onProvider?.(name, provider);
     this.providers.set(name, provider);
     return provider;
   }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { BlockCalls } from "./calls";
 import { HeadCache } from "./head";
+import { instrumentProvider } from "../metrics/rpc";
 import { Networks } from "./networks";
 
 declare module "fastify" {
@@ -18,7 +19,8 @@ declare module "fastify" {
  */
 export default fp(
   async function chain(app: FastifyInstance) {
-    const networks = new Networks(app.config.rpcUrls, app.config.rpcTimeoutMs);
+    const { metrics } = app;
+    const networks = new Networks(app.config.rpcUrls, app.config.rpcTimeoutMs, metrics && ((network, provider) => instrumentProvider(metrics, network, provider)));
     app.decorate("networks", networks);
     const heads = new HeadCache(networks, app.config.headCacheMs);
     app.decorate("heads", heads);

@@ -1,4 +1,5 @@
 import type { JsonRpcProvider } from "ethers";
+import { observeRpc } from "../metrics/rpc";
 
 /**
  * One JSON-RPC call over `fetch`, on the provider's URL, headers and timeout, for answers too large for ethers:
@@ -6,7 +7,11 @@ import type { JsonRpcProvider } from "ethers";
  * through `provider.send` and 0.4 s here). Failures carry the ethers-style `code` (and the node's `error`) that
  * `upstreamError` and the indexer's range sizing read.
  */
-export async function rawRpc<T>(provider: JsonRpcProvider, method: string, params: unknown[]): Promise<T> {
+export function rawRpc<T>(provider: JsonRpcProvider, method: string, params: unknown[]): Promise<T> {
+  return observeRpc(provider, method, () => send<T>(provider, method, params));
+}
+
+async function send<T>(provider: JsonRpcProvider, method: string, params: unknown[]): Promise<T> {
   const connection = provider._getConnection();
   const fail = (message: string, extra: object) => Object.assign(new Error(`${method}: ${message}`), extra);
   let response: Response;

@@ -45,6 +45,8 @@ export interface Database extends Queryable {
   listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
   /** Resolves when the database answers a trivial query within `timeoutMs`. */
   ping(timeoutMs?: number): Promise<void>;
+  /** Connection use right now (metrics). PGlite has one session: busy or idle, and the queries queued behind it. */
+  stats(): { total: number; idle: number; waiting: number; max: number };
   close(): Promise<void>;
 }
 

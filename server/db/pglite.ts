@@ -12,10 +12,17 @@ export async function openPglite(dataDir: string | null): Promise<Database> {
     },
   });
 
+  /** Queries sent and not yet answered (PGlite runs one at a time; the others queue). */
+  let inFlight = 0;
   const scope = (target: Pick<PGlite, "query" | "exec">): Queryable => ({
     async query<R>(sql: string, params?: readonly unknown[]): Promise<QueryResult<R>> {
-      const result = await target.query<R>(sql, params as unknown[] | undefined);
-      return { rows: result.rows, rowCount: result.affectedRows || result.rows.length };
+      inFlight++;
+      try {
+        const result = await target.query<R>(sql, params as unknown[] | undefined);
+        return { rows: result.rows, rowCount: result.affectedRows || result.rows.length };
+      } finally {
+        inFlight--;
+      }
     },
     async exec(sql) {
       await target.exec(sql);
@@ -37,6 +44,7 @@ export async function openPglite(dataDir: string | null): Promise<Database> {
       if (closed) throw new Error("PGlite is closed");
       await lite.query("SELECT 1");
     },
+    stats: () => ({ total: closed ? 0 : 1, idle: closed || inFlight > 0 ? 0 : 1, waiting: Math.max(0, inFlight - 1), max: 1 }),
     async close() {
       if (closed) return;
       closed = true;

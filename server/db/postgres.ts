@@ -120,6 +120,7 @@ export async function openPostgres(url: string): Promise<Database> {
     async ping(timeoutMs = 2_000) {
       await withTimeout(pool.query("SELECT 1"), timeoutMs, "PostgreSQL");
     },
+    stats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: POOL_SIZE }),
     async close() {
       await pool.end();
     },

@@ -2,6 +2,7 @@ import type { JsonRpcProvider } from "ethers";
 import { rpc, upstreamError } from "../chain/networks";
 import { rawRpc } from "../chain/raw-rpc";
 import type { Connection, Database } from "../db/database";
+import type { IndexerMetrics } from "../metrics/metrics";
 import { isRangeTooLarge, RangeSizer } from "./ranges";
 import { readCursor, recentBlocks, resetNetwork, rollBack, REORG_WINDOW, writeRange, type Cursor } from "./store";
 import { decodeTransfer, decodeTransfer1155, NFT_TOPICS, type RawLog } from "./transfers";
@@ -19,6 +20,7 @@ export interface IndexerOptions {
   /** Largest eth_getLogs range, in blocks. */
   maxRange: number;
   log: { debug(obj: object, msg: string): void; info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+  metrics?: IndexerMetrics;
 }
 
 interface Header {
@@ -122,6 +124,7 @@ export class NetworkIndexer {
    */
   private async step(connection: Connection): Promise<boolean> {
     const { network, provider } = this.options;
+    const started = performance.now();
     const cursor = await readCursor(connection, network);
     const head = await rpc(network, provider.getBlockNumber());
     if (cursor) {
@@ -136,6 +139,7 @@ export class NetworkIndexer {
     if (from > head) {
       if (!this.idle) this.options.log.debug({ network, block: head }, "indexer: at the head");
       this.idle = true;
+      this.options.metrics?.atHead(network, head);
       return false;
     }
     this.idle = false;
@@ -164,6 +168,7 @@ export class NetworkIndexer {
     const live = to + REORG_WINDOW >= head;
     await connection.transaction((tx) => writeRange(tx, network, transfers, end, [...hashes].map(([block, hash]) => ({ block, hash })), transfers1155, live));
     this.options.log.debug({ network, from, to, transfers: transfers.length + transfers1155.length }, "indexer: range written");
+    this.options.metrics?.range(network, { from, to, head, transfers: transfers.length + transfers1155.length, seconds: (performance.now() - started) / 1000, timestamp: last.timestamp });
     this.onProgress(end);
     return true;
   }

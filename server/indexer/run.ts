@@ -1,6 +1,7 @@
 import type { Config } from "../config";
 import type { Networks } from "../chain/networks";
 import type { Database } from "../db/database";
+import type { IndexerMetrics } from "../metrics/metrics";
 import { NetworkIndexer, type IndexerOptions } from "./indexer";
 
 export interface RunningIndexers {
@@ -8,7 +9,7 @@ export interface RunningIndexers {
 }
 
 /** Starts one indexer per configured network (each writes only while it holds that network's lock). */
-export function startIndexers(config: Config, db: Database, networks: Networks, log: IndexerOptions["log"]): RunningIndexers {
+export function startIndexers(config: Config, db: Database, networks: Networks, log: IndexerOptions["log"], metrics?: IndexerMetrics): RunningIndexers {
   const indexers = networks.configured().map((network) => {
     const indexer = new NetworkIndexer({
       network,
@@ -19,6 +20,7 @@ export function startIndexers(config: Config, db: Database, networks: Networks, 
       pollMs: config.indexer.pollMs,
       maxRange: config.indexer.maxRange,
       log,
+      metrics,
     });
     indexer.start();
     return indexer;

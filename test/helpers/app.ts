@@ -60,7 +60,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
 
 /** The config a test app runs with: LOG_LEVEL silent (TEST_LOG_LEVEL to see logs), no embedded chain. */
 export function testConfig(env: Record<string, string> = {}, database?: DatabaseConfig): Config {
-  const config = loadConfig({ LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent", LOCAL_CHAIN: "false", ...env });
+  // METRICS_PORT 0: a free port per app, so apps alive at once (and other test runs) do not fight over 9464.
+  const config = loadConfig({ LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent", LOCAL_CHAIN: "false", METRICS_PORT: "0", ...env });
   return database ? { ...config, database } : config;
 }
 

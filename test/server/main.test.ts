@@ -18,7 +18,7 @@ interface Started {
 async function start(env: Record<string, string>): Promise<Started> {
   const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", "server/main.ts"], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH!, HOME: process.env.HOME!, PORT: "0", LOCAL_CHAIN_PORT: "0", LOG_LEVEL: "warn", ...env },
+    env: { PATH: process.env.PATH!, HOME: process.env.HOME!, PORT: "0", LOCAL_CHAIN_PORT: "0", METRICS_PORT: "0", LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

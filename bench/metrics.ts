@@ -1,0 +1,66 @@
+import { startLocalNode } from "../server/chain/local-node";
+import { freePort } from "../test/server/auth/helpers";
+import { load, percentile, startService, type LoadResult, type Row, type Suite } from "./lib";
+
+const CONNECTIONS = 32;
+const SCRAPES = 50;
+
+/**
+ * What collecting metrics costs: the latest-block route with METRICS on and off, and how long a scrape of
+ * GET /metrics takes once the service has answered some load (its series exist).
+ */
+const metrics: Suite = {
+  name: "metrics",
+  async run({ seconds, log }) {
+    const node = await startLocalNode();
+    try {
+      const loadOf = async (enabled: boolean): Promise<{ route: LoadResult; scrape?: { ms: number; bytes: number } }> => {
+        const port = await freePort();
+        const app = await startService({ RPC_URL_LOCALHOST: node.url, METRICS: String(enabled), METRICS_PORT: String(port) });
+        try {
+          log(`GET /block/localhost/latest, METRICS=${enabled}, ${CONNECTIONS} connections, ${seconds} s`);
+          const route = await load({ url: `${app.url}/block/localhost/latest`, connections: CONNECTIONS, seconds });
+          if (route.errors + route.non2xx > 0) throw new Error(`latest block: ${route.errors} errors, ${route.non2xx} non-2xx answers`);
+          if (!enabled) return { route };
+          const times: number[] = [];
+          let bytes = 0;
+          for (let i = 0; i < SCRAPES; i++) {
+            const started = performance.now();
+            const answer = await fetch(`http://127.0.0.1:${port}/metrics`);
+            bytes = (await answer.arrayBuffer()).byteLength;
+            times.push(performance.now() - started);
+          }
+          return { route, scrape: { ms: percentile(times, 50), bytes } };
+        } finally {
+          await app.stop();
+        }
+      };
+      const off = await loadOf(false);
+      const on = await loadOf(true);
+      const rows: Row[] = [
+        {
+          suite: "metrics",
+          metric: `GET /block/:network/latest with METRICS=true, ${CONNECTIONS} conn`,
+          value: on.route.requestsPerSecond,
+          unit: "req/s",
+          reference: { label: "METRICS=false", value: off.route.requestsPerSecond },
+          ratio: on.route.requestsPerSecond / off.route.requestsPerSecond,
+        },
+        {
+          suite: "metrics",
+          metric: `p99 latency with METRICS=true, ${CONNECTIONS} conn`,
+          value: on.route.p99Ms,
+          unit: "ms",
+          reference: { label: "METRICS=false", value: off.route.p99Ms },
+        },
+        { suite: "metrics", metric: `GET /metrics, median of ${SCRAPES}`, value: on.scrape!.ms, unit: "ms" },
+        { suite: "metrics", metric: "GET /metrics answer size", value: on.scrape!.bytes / 1024, unit: "KiB" },
+      ];
+      return rows;
+    } finally {
+      await node.stop();
+    }
+  },
+};
+
+export default metrics;

@@ -1,0 +1,142 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+
+/** Pool use as the database reports it (PGlite: one session, busy or idle, and the queries queued behind it). */
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
+  max: number;
+}
+
+/** One indexed range: its bounds, the node's head when it was taken, and how long fetching and writing took. */
+export interface IndexedRange {
+  from: number;
+  to: number;
+  head: number;
+  transfers: number;
+  seconds: number;
+  /** Timestamp (Unix seconds) of block `to`. */
+  timestamp: number;
+}
+
+/** What the indexer reports; optional so the indexer runs the same without metrics (its own process). */
+export interface IndexerMetrics {
+  range(network: string, range: IndexedRange): void;
+  atHead(network: string, head: number): void;
+}
+
+export type RpcOutcome = "ok" | "rpc_error" | "timeout" | "transport_error";
+
+/** Latency buckets in seconds: RPC answers and HTTP requests range from a millisecond to the RPC timeout. */
+const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+/**
+ * Every figure the service exports, on a registry of its own (several apps in one process do not share one).
+ * Label values are bounded: route patterns (never raw URLs), status codes, configured network names, the
+ * service's own error codes and RPC methods.
+ */
+export class Metrics {
+  readonly registry = new Registry();
+
+  private readonly httpRequests = new Counter({
+    name: "http_requests_total",
+    help: "HTTP requests answered, by method, route pattern and status code",
+    labelNames: ["method", "route", "status_code"] as const,
+    registers: [this.registry],
+  });
+  private readonly httpDuration = new Histogram({
+    name: "http_request_duration_seconds",
+    help: "Time from receiving an HTTP request to the end of its answer, by method, route pattern and status code",
+    labelNames: ["method", "route", "status_code"] as const,
+    buckets: BUCKETS,
+    registers: [this.registry],
+  });
+  private readonly rpcCalls = new Counter({
+    name: "rpc_calls_total",
+    help: "JSON-RPC calls to the nodes, by network, method and outcome (ok, rpc_error, timeout, transport_error)",
+    labelNames: ["network", "method", "outcome"] as const,
+    registers: [this.registry],
+  });
+  private readonly rpcDuration = new Histogram({
+    name: "rpc_call_duration_seconds",
+    help: "Time a JSON-RPC call to a node took, by network and method",
+    labelNames: ["network", "method"] as const,
+    buckets: BUCKETS,
+    registers: [this.registry],
+  });
+  private readonly lagBlocks = this.perNetwork(Gauge, "indexer_head_lag_blocks", "Blocks between the node's head and the newest indexed block (0 at the head)");
+  private readonly lagSeconds = this.perNetwork(Gauge, "indexer_head_lag_seconds", "Age of the newest indexed block while the index is behind the head (0 at the head)");
+  private readonly indexedBlock = this.perNetwork(Gauge, "indexer_block", "Newest indexed block");
+  private readonly lastRangeBlocks = this.perNetwork(Gauge, "indexer_last_range_blocks", "Blocks in the last range written");
+  private readonly lastRangeSeconds = this.perNetwork(Gauge, "indexer_last_range_seconds", "Time the last range took, from its step's start to its commit");
+  private readonly blocksIndexed = this.perNetwork(Counter, "indexer_blocks_total", "Blocks indexed");
+  private readonly transfersIndexed = this.perNetwork(Counter, "indexer_transfers_total", "NFT transfers indexed (ERC-721 and ERC-1155)");
+  private readonly logins = new Counter({
+    name: "login_attempts_total",
+    help: "POST /api/login answers, by result: success, or the error code of the refusal",
+    labelNames: ["result"] as const,
+    registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  private perNetwork<M extends typeof Gauge | typeof Counter>(kind: M, name: string, help: string): InstanceType<M> {
+    return new kind({ name, help, labelNames: ["network"] as const, registers: [this.registry] }) as InstanceType<M>;
+  }
+
+  httpRequest(method: string, route: string, status: number, seconds: number): void {
+    const labels = { method, route, status_code: String(status) };
+    this.httpRequests.inc(labels);
+    this.httpDuration.observe(labels, seconds);
+  }
+
+  rpcCall(network: string, method: string, outcome: RpcOutcome, seconds: number): void {
+    this.rpcCalls.inc({ network, method, outcome });
+    this.rpcDuration.observe({ network, method }, seconds);
+  }
+
+  login(result: string): void {
+    this.logins.inc({ result });
+  }
+
+  readonly indexer: IndexerMetrics = {
+    range: (network, { from, to, head, transfers, seconds, timestamp }) => {
+      const behind = Math.max(0, head - to);
+      this.lagBlocks.set({ network }, behind);
+      this.lagSeconds.set({ network }, behind === 0 ? 0 : Math.max(0, Date.now() / 1000 - timestamp));
+      this.indexedBlock.set({ network }, to);
+      this.lastRangeBlocks.set({ network }, to - from + 1);
+      this.lastRangeSeconds.set({ network }, seconds);
+      this.blocksIndexed.inc({ network }, to - from + 1);
+      this.transfersIndexed.inc({ network }, transfers);
+    },
+    atHead: (network, head) => {
+      this.lagBlocks.set({ network }, 0);
+      this.lagSeconds.set({ network }, 0);
+      this.indexedBlock.set({ network }, head);
+    },
+  };
+
+  /** Pool gauges read at each scrape from `stats` (the database is opened after the metrics exist). */
+  databasePool(kind: () => string | undefined, stats: () => PoolStats | undefined): void {
+    const registers = [this.registry];
+    const gauge = (name: string, help: string, pick: (s: PoolStats) => number) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ["database"] as const,
+        registers,
+        collect() {
+          const current = stats();
+          const database = kind();
+          if (current && database) this.set({ database }, pick(current));
+        },
+      });
+    gauge("db_pool_connections", "Connections open (PGlite: its one session)", (s) => s.total);
+    gauge("db_pool_idle", "Connections open and idle", (s) => s.idle);
+    gauge("db_pool_waiting", "Queries or checkouts waiting for a connection", (s) => s.waiting);
+    gauge("db_pool_max", "Most connections the pool opens", (s) => s.max);
+  }
+}

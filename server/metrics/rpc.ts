@@ -1,0 +1,53 @@
+import type { JsonRpcPayload, JsonRpcProvider } from "ethers";
+import type { Metrics, RpcOutcome } from "./metrics";
+
+type Observer = (method: string, outcome: RpcOutcome, seconds: number) => void;
+
+/** The observer of each instrumented provider, for the calls that bypass ethers (`rawRpc`). */
+const observers = new WeakMap<object, Observer>();
+
+/**
+ * Counts and times every JSON-RPC call `provider` sends for `network`: ethers' own calls by wrapping its
+ * transport (`_send`), and the large reads sent over `fetch` through {@link observeRpc}.
+ */
+export function instrumentProvider(metrics: Metrics, network: string, provider: JsonRpcProvider): void {
+  const observe: Observer = (method, outcome, seconds) => metrics.rpcCall(network, method, outcome, seconds);
+  observers.set(provider, observe);
+  const send = provider._send.bind(provider);
+  provider._send = async (payload) => {
+    const started = performance.now();
+    const method = (Array.isArray(payload) ? payload[0] : payload)?.method ?? "batch";
+    try {
+      const results = await send(payload);
+      const failed = results.some((result) => "error" in result && result.error);
+      observe(method, failed ? "rpc_error" : "ok", (performance.now() - started) / 1000);
+      return results;
+    } catch (error) {
+      observe(method, outcomeOf(error), (performance.now() - started) / 1000);
+      throw error;
+    }
+  };
+}
+
+/** Times `call` as one JSON-RPC call of `provider` (when it is instrumented). */
+export async function observeRpc<T>(provider: JsonRpcProvider, method: JsonRpcPayload["method"], call: () => Promise<T>): Promise<T> {
+  const observe = observers.get(provider);
+  if (!observe) return call();
+  const started = performance.now();
+  try {
+    const result = await call();
+    observe(method, "ok", (performance.now() - started) / 1000);
+    return result;
+  } catch (error) {
+    observe(method, outcomeOf(error), (performance.now() - started) / 1000);
+    throw error;
+  }
+}
+
+function outcomeOf(error: unknown): RpcOutcome {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === "TIMEOUT") return "timeout";
+  // An answer that carries a JSON-RPC error object (a revert, a refused range) came from the node.
+  if ((error as { error?: unknown } | null)?.error) return "rpc_error";
+  return "transport_error";
+}
