@@ -329,7 +329,7 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
       const quick = verifyEoa(address, hashMessage(message), signature);
       if (quick.ok) return quick;
     }
-    return verifySignature({ provider: app.networks.provider(network), network, address, message, signature });
+    return verifySignature({ provider: () => app.networks.provider(network), network, address, message, signature });
   }
 
   async function knownClient(id: string | undefined): Promise<LoginClient> {

@@ -12,8 +12,11 @@ export type VerifyResult =
   | { ok: false; reason: "malformed_signature" | "invalid_signature"; message: string };
 
 export interface VerifyRequest {
-  /** Provider of the network on which contract wallets are checked. */
-  provider: JsonRpcProvider;
+  /**
+   * Provider of the network on which contract wallets are checked, or a function giving it: it is called only when
+   * the node is needed, so an EOA's signature is checked on a network that has no node (the function may throw).
+   */
+  provider: JsonRpcProvider | (() => JsonRpcProvider);
   /** Network name, for error messages. */
   network: string;
   /** The address claimed to have signed. */
@@ -38,6 +41,8 @@ const DELEGATION_PREFIX = "0xef0100";
  */
 const LEGACY = process.env.SIGNATURES === "ethers";
 const recoverSigner = LEGACY ? recoverWithEthers : recoverWithLibsecp256k1;
+
+const nodeOf = (request: VerifyRequest): JsonRpcProvider => (typeof request.provider === "function" ? request.provider() : request.provider);
 
 const malformed = (message: string): VerifyResult => ({ ok: false, reason: "malformed_signature", message });
 const invalid = (message: string): VerifyResult => ({ ok: false, reason: "invalid_signature", message });
@@ -67,7 +72,7 @@ export async function verifySignature(request: VerifyRequest): Promise<VerifyRes
   if (signature.length >= 66 && signature.slice(-64).toLowerCase() === ERC6492_MAGIC.slice(2)) {
     return verifyCounterfactual({ ...request, address }, hash, `0x${signature.slice(2, -64)}`);
   }
-  const code = await rpc(request.network, request.provider.getCode(address));
+  const code = await rpc(request.network, nodeOf(request).getCode(address));
   if (code === "0x") return byKey ?? verifyEoa(address, hash, signature);
   if (code.startsWith(DELEGATION_PREFIX)) {
     const viaKey = byKey ?? verifyEoa(address, hash, signature);
@@ -120,7 +125,7 @@ function recoverWithEthers(hash: string, signature: string, recoveryId: 0 | 1): 
 
 async function verifyContract(request: VerifyRequest, hash: string, signature: string): Promise<VerifyResult> {
   const data = ERC1271.encodeFunctionData("isValidSignature", [hash, signature]);
-  const result = await walletCall(request, request.provider.call({ to: request.address, data }));
+  const result = await walletCall(request, nodeOf(request).call({ to: request.address, data }));
   if (result === undefined) return invalid("the wallet refused the signature (isValidSignature reverted)");
   // An ABI-encoded bytes4: the magic value left-aligned in a 32-byte word.
   const magic = dataLength(result) >= 32 && result.slice(0, 10) === ERC1271_MAGIC && /^0*$/.test(result.slice(10, 66));
@@ -134,7 +139,7 @@ async function verifyCounterfactual(request: VerifyRequest, hash: string, wrappe
     return malformed("the EIP-6492 wrapper is not abi.encode(address, bytes, bytes)");
   }
   const deployless = await new Erc6492Validator__factory().getDeployTransaction(request.address, hash, wrapped);
-  const result = await walletCall(request, request.provider.call({ data: deployless.data }));
+  const result = await walletCall(request, nodeOf(request).call({ data: deployless.data }));
   return result === "0x01" ? { ok: true, kind: "erc6492" } : invalid("the counterfactual wallet did not accept the signature");
 }
 

@@ -150,7 +150,7 @@ describe("live events (GET /events/:network)", function () {
     const cases: Array<[string, Record<string, string>, number, string]> = [
       ["/events/nowhere", {}, 400, "unknown_network"],
       ["/events/mainnet", {}, 503, "network_unavailable"],
-      ["/events/localhost%00", {}, 400, "unknown_network"],
+      ["/events/localhost%00", {}, 400, "invalid_request"],
       ["/events/localhost?owner=0x12", {}, 400, "invalid_address"],
       [`/events/localhost?owner=${a.address}%00`, {}, 400, "invalid_request"],
       [`/events/localhost?contract=${aliceAddress.replace(/[a-f]/, (x) => x.toUpperCase())}`, {}, 400, "invalid_address"],
