@@ -6,10 +6,10 @@ export type Lang = (typeof LANGS)[number];
 export const FORMATS = ["text", "siwe"] as const;
 export type MessageFormat = (typeof FORMATS)[number];
 
-/** How long a challenge may be signed and redeemed (issue 4: five minutes). */
+/** How long a challenge may be signed and redeemed (five minutes, as the README says). */
 export const CHALLENGE_TTL_MS = 5 * 60 * 1000;
 
-/** 128 bits is the floor of DESIGN §7; 192 bits costs nothing more and reads as 32 base64url characters. */
+/** 128 bits is the floor a sign-in nonce needs; 192 bits costs nothing more and reads as 32 base64url characters. */
 export function newRandom(): string {
   return randomBytes(24).toString("base64url");
 }
@@ -24,7 +24,7 @@ export interface MessageInput {
 }
 
 /**
- * The four-line sign-in message of DESIGN §7. Client names are single-line by registration, so no line of the
+ * The four-line sign-in message (README, "Login service"). Client names are single-line by registration, so no line of the
  * message can be forged from inside another.
  */
 export function loginMessage({ header, clientName, issuerHost, random, lang }: MessageInput): string {

@@ -52,7 +52,7 @@ const ErrorBody = Type.Object({ error: Type.String(), message: Type.String() });
 const OAuthError = Type.Object({ error: Type.String(), error_description: Type.String() });
 
 /**
- * The login service (DESIGN §7): the JSON API (`/api/authorize`, `/api/login`) that dApps and the hosted page use,
+ * The login service (README, "Login service"): the JSON API (`/api/authorize`, `/api/login`) that dApps and the hosted page use,
  * oidc-provider mounted for the standard endpoints, the predecessor's `/api/token` and `/api/metadata/x509`.
  */
 const auth: FastifyPluginAsyncTypebox = async (app) => {

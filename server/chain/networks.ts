@@ -21,7 +21,7 @@ const UPSTREAM_CODES = new Set([
 ]);
 
 /**
- * Maps an RPC failure to the answer of DESIGN §5: timeout → 504 `upstream_timeout`, any other transport or
+ * Maps an RPC failure to the answer the README's error table gives: timeout → 504 `upstream_timeout`, any other transport or
  * node fault → 502 `upstream_error`. Returns undefined for anything else — notably a revert
  * (`CALL_EXCEPTION`), whose meaning is the caller's to decide, and our own bugs, which must stay 500s.
  */

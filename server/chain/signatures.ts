@@ -48,7 +48,7 @@ const malformed = (message: string): VerifyResult => ({ ok: false, reason: "malf
 const invalid = (message: string): VerifyResult => ({ ok: false, reason: "invalid_signature", message });
 
 /**
- * Checks that `address` signed `message`, in the order of DESIGN §7: an EIP-6492 wrapper is verified by one
+ * Checks that `address` signed `message`, in this order: an EIP-6492 wrapper is verified by one
  * deployless `eth_call` (nothing is deployed); an address with code is asked EIP-1271 `isValidSignature`; anything
  * else is an EOA, recovered with ECDSA (65 bytes, low s). A wallet that reverts or answers anything but the magic
  * value is an invalid signature. Node failures are thrown as 502/504 HttpErrors, never reported as "invalid".

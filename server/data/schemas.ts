@@ -1,6 +1,6 @@
 import { Type } from "typebox";
 
-/** Path parameter naming a network of DESIGN §5; unknown names are refused by the registry (400). */
+/** Path parameter naming a network of the registry (README, "Networks"); unknown names are refused by the registry (400). */
 export const NetworkParam = Type.String({ description: "Network name, e.g. mainnet, sepolia, matic-mainnet", examples: ["mainnet"] });
 
 export const AddressParam = (description: string) => Type.String({ description: `${description}: 0x + 40 hex digits (mixed case must pass EIP-55)` });

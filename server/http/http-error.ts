@@ -1,6 +1,6 @@
 /**
  * An error the client is meant to see: answered as `{"error": code, "message": message}` with `status`
- * (DESIGN §6). Anything else thrown by a route is our fault: a 500 with no details in the body.
+ * (README, "API"). Anything else thrown by a route is our fault: a 500 with no details in the body.
  */
 export class HttpError extends Error {
   constructor(

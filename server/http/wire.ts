@@ -7,7 +7,7 @@ const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const UINT256_MAX = 2n ** 256n - 1n;
 
 /**
- * An address from the wire (DESIGN §6): `0x` + 40 hex digits in any case, but a mixed-case address must pass
+ * An address from the wire (README, "API"): `0x` + 40 hex digits in any case, but a mixed-case address must pass
  * its EIP-55 checksum (a typo in a checksummed address is caught, not silently used). Returns it checksummed.
  */
 export function parseAddress(value: string, field = "address"): string {
@@ -34,7 +34,7 @@ const BIGINT_MARK = `\u0000bigint-${randomBytes(8).toString("hex")}:`;
 const BIGINT_MARKED = new RegExp(`"${JSON.stringify(BIGINT_MARK).slice(1, -1).replace(/\\/g, "\\\\")}(\\d+)"`, "g");
 
 /**
- * JSON where bigints are written as JSON numbers with all their digits (DESIGN §6: an id above 2^53 must not
+ * JSON where bigints are written as JSON numbers with all their digits (an id above 2^53 must not
  * be rounded on the wire), which JSON.stringify cannot do. Send the string with `reply.type(JSON_TYPE)`.
  */
 export function toJson(value: unknown): string {

@@ -38,7 +38,7 @@ interface Proof {
 }
 
 /**
- * Issuer-signed metadata of DESIGN §9 for NFTs and accounts: posts are verified (EIP-191, EIP-1271 wallets for NFT
+ * Issuer-signed metadata (README, "Metadata service") for NFTs and accounts: posts are verified (EIP-191, EIP-1271 wallets for NFT
  * metadata, EOAs only for accounts), kept with their history, and read back as `{issuer: metadata}` or raw records.
  */
 const metadata: FastifyPluginAsyncTypebox = async (app) => {

@@ -51,7 +51,7 @@ describe("networks", function () {
     });
   });
 
-  describe("rpc error mapping (DESIGN §5)", function () {
+  describe("rpc error mapping (502 upstream_error, 504 upstream_timeout)", function () {
     it("a node that refuses connections is a 502 upstream_error", async function () {
       const networks = new Networks({ mainnet: "http://127.0.0.1:1" }, 1000);
       const error = await failure(rpc("mainnet", networks.provider("mainnet").getBlockNumber()));

@@ -3,7 +3,7 @@ import { Type } from "typebox";
 import { HttpError } from "../../../server/http/http-error";
 import { startTestApp, type TestApp } from "../../helpers/app";
 
-describe("error answers (DESIGN §6)", function () {
+describe("error answers ({error, message} with the right status)", function () {
   let t: TestApp;
 
   before(async function () {

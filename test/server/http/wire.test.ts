@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { HttpError } from "../../../server/http/http-error";
 import { parseAddress, parseTokenId, toJson } from "../../../server/http/wire";
 
-describe("wire rules (DESIGN §6)", function () {
+describe("wire rules (addresses, ids, exact big numbers)", function () {
   const CHECKSUMMED = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
 
   function refusal(fn: () => unknown): HttpError {
