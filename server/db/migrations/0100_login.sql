@@ -1,4 +1,4 @@
--- Login service (DESIGN §7). Nothing single-use lives in process memory: several instances share these tables.
+-- Login service (README, "Login service"). Nothing single-use lives in process memory: several instances share these tables.
 
 -- Relying parties, registered with `npm run client`. The secret is kept only as a hash (shown once at creation).
 CREATE TABLE login_clients (

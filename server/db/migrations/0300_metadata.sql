@@ -1,4 +1,4 @@
--- Issuer-signed metadata (DESIGN §9). Every accepted post is kept; the latest per (target, issuer) is current.
+-- Issuer-signed metadata (README, "Metadata service"). Every accepted post is kept; the latest per (target, issuer) is current.
 CREATE TABLE metadata_posts (
   id bigserial PRIMARY KEY,
   kind text NOT NULL CHECK (kind IN ('nft', 'account')),
