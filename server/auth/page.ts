@@ -93,23 +93,35 @@ export function hostedPage(reply: FastifyReply, input: PageInput) {
 <p id="status" role="status" aria-live="polite">${escapeHtml(text.looking)}</p>
 <noscript><p>${escapeHtml(text.noscript)}</p></noscript>
 </main>`;
+  return sendHtmlPage(reply, { status: input.error ? 400 : 200, lang, title: text.title, assets: "/login", body });
+}
+
+/**
+ * A page of ours (the login page, the converter page): one stylesheet and one deferred script from `assets`, under
+ * PAGE_CSP, never cached or framed. `vary` names the request headers the page was chosen by.
+ */
+export function sendHtmlPage(
+  reply: FastifyReply,
+  page: { status: number; lang: string; title: string; assets: string; body: string; vary?: string },
+) {
   const html = `<!doctype html>
-<html lang="${lang}">
+<html lang="${page.lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
-<title>${escapeHtml(text.title)}</title>
-<link rel="stylesheet" href="/login/page.css">
-<script src="/login/page.js" defer></script>
+<title>${escapeHtml(page.title)}</title>
+<link rel="stylesheet" href="${page.assets}/page.css">
+<script src="${page.assets}/page.js" defer></script>
 </head>
 <body>
-${body}
+${page.body}
 </body>
 </html>
 `;
+  if (page.vary) reply.header("vary", page.vary);
   return reply
-    .code(input.error ? 400 : 200)
+    .code(page.status)
     .header("content-security-policy", PAGE_CSP)
     .header("cache-control", "no-store")
     .header("x-frame-options", "DENY")

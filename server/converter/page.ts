@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { FastifyReply } from "fastify";
 import { IERC721Errors__factory, NFTConverter__factory } from "../../typechain-types";
-import { escapeHtml, PAGE_CSP } from "../auth/page";
+import { escapeHtml, sendHtmlPage } from "../auth/page";
 import type { Networks } from "../chain/networks";
 import type { ConverterRef } from "../config";
 import { TEXT, type Lang } from "./text";
@@ -92,27 +92,5 @@ function languageLinks(lang: Lang, href: string): string {
 }
 
 function sendPage(reply: FastifyReply, lang: Lang, title: string, body: string, status: number) {
-  const html = `<!doctype html>
-<html lang="${lang}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>${escapeHtml(title)}</title>
-<link rel="stylesheet" href="/convert/page.css">
-<script src="/convert/page.js" defer></script>
-</head>
-<body>
-${body}
-</body>
-</html>
-`;
-  return reply
-    .code(status)
-    .header("content-security-policy", PAGE_CSP)
-    .header("cache-control", "no-store")
-    .header("x-frame-options", "DENY")
-    .header("vary", "accept-language")
-    .type("text/html; charset=utf-8")
-    .send(html);
+  return sendHtmlPage(reply, { status, lang, title, assets: "/convert", body, vary: "accept-language" });
 }

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { Type } from "typebox";
 import { badRequest } from "../http/http-error";
 import { parseAddress, parseTokenId } from "../http/wire";
+import type { TransferRow } from "../indexer/transfers";
 import { OWNER_HISTORY_SQL, TOKEN_HISTORY_SQL } from "./queries";
 import { checksummer, decodeCursor, notIndexed, pageHeaders, pageLimit, sendPage } from "./paging";
 import { Address, AddressParam, NetworkParam, Paging } from "./schemas";
@@ -32,19 +33,6 @@ export const TRANSFER_EXAMPLE = {
   id: 1,
 };
 
-/** A transfer row of either table (batch_index and amount are NULL for ERC-721). */
-export interface TransferRow {
-  block_number: string;
-  log_index: number;
-  batch_index: number | null;
-  block_time: string | null;
-  tx_hash: string;
-  contract: string;
-  token_id: string;
-  from_address: string;
-  to_address: string;
-  amount: string | null;
-}
 
 /** The wire form of a transfer row (ids and values as bigints: JSON numbers with all their digits through toJson). */
 export function transferItem(row: TransferRow, checksum: (address: string) => string) {

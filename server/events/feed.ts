@@ -1,6 +1,7 @@
 import type { Database } from "../db/database";
 import { CHANGES_CHANNEL } from "../indexer/changes";
-import { transferItem, type TransferRow } from "../data/history";
+import { transferItem } from "../data/history";
+import type { TransferRow } from "../indexer/transfers";
 
 export interface ChangeFilter {
   network: string;

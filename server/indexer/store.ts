@@ -1,7 +1,7 @@
 import type { Queryable } from "../db/database";
 import { appendChanges, appendReset } from "./changes";
 import { adjustHoldings, tokenDeltas, type HoldingDelta } from "./holdings";
-import { ZERO_ADDRESS, type Transfer, type Transfer1155 } from "./transfers";
+import { ZERO_ADDRESS, type Transfer, type Transfer1155, type TransferRow } from "./transfers";
 
 /** How many recent block hashes are kept per network to find a common ancestor after a reorg. */
 export const REORG_WINDOW = 512;
@@ -213,19 +213,7 @@ export async function resetNetwork(tx: Queryable, network: string): Promise<void
 
 /** The transfers above `ancestor`, as the change log announces their removal. */
 async function undoneTransfers(tx: Queryable, network: string, ancestor: Cursor): Promise<Array<Transfer | Transfer1155>> {
-  const { rows } = await tx.query<{
-    block_number: string;
-    log_index: number;
-    batch_index: number | null;
-    block_hash: string;
-    tx_hash: string;
-    contract: string;
-    token_id: string;
-    from_address: string;
-    to_address: string;
-    amount: string | null;
-    block_time: string | null;
-  }>(
+  const { rows } = await tx.query<TransferRow & { block_hash: string }>(
     `SELECT block_number, log_index, NULL::int AS batch_index, block_hash, tx_hash, contract, token_id, from_address, to_address, NULL::numeric AS amount, block_time
      FROM nft_transfers WHERE network = $1 AND block_number > $2
      UNION ALL

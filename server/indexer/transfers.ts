@@ -99,3 +99,17 @@ export function decodeTransfer1155(log: RawLog): Transfer1155[] {
   }
   return [];
 }
+
+/** A stored transfer of either table, as read back (batch_index and amount are NULL for ERC-721). */
+export interface TransferRow {
+  block_number: string;
+  log_index: number;
+  batch_index: number | null;
+  block_time: string | null;
+  tx_hash: string;
+  contract: string;
+  token_id: string;
+  from_address: string;
+  to_address: string;
+  amount: string | null;
+}
