@@ -1,9 +1,6 @@
+import { BoundedCache } from "../lib/bounded-cache";
 import { rpc, type Networks } from "./networks";
-
-interface Entry {
-  block: number;
-  at: number;
-}
+import { NETWORKS } from "./registry";
 
 /**
  * The latest block number per network, read from the node at most once per `ttlMs` however many requests
@@ -11,28 +8,17 @@ interface Entry {
  * most one block behind the node.
  */
 export class HeadCache {
-  private readonly cached = new Map<string, Entry>();
-  private readonly inFlight = new Map<string, Promise<number>>();
+  // One entry per network of the registry: names outside it never reach the cache (the provider refuses them).
+  private readonly cache: BoundedCache<number>;
 
   constructor(
     private readonly networks: Networks,
-    private readonly ttlMs: number,
-  ) {}
+    ttlMs: number,
+  ) {
+    this.cache = new BoundedCache(Object.keys(NETWORKS).length, { ttlMs });
+  }
 
-  async latest(network: string): Promise<number> {
-    const entry = this.cached.get(network);
-    if (entry && Date.now() - entry.at < this.ttlMs) return entry.block;
-    let pending = this.inFlight.get(network);
-    if (!pending) {
-      const provider = this.networks.provider(network);
-      pending = rpc(network, provider.getBlockNumber())
-        .then((block) => {
-          this.cached.set(network, { block, at: Date.now() });
-          return block;
-        })
-        .finally(() => this.inFlight.delete(network));
-      this.inFlight.set(network, pending);
-    }
-    return pending;
+  latest(network: string): Promise<number> {
+    return this.cache.getOrLoad(network, async () => rpc(network, this.networks.provider(network).getBlockNumber()));
   }
 }

@@ -1,7 +1,8 @@
 import { AbiCoder, dataLength, getAddress, hashMessage, Interface, isHexString, keccak256, recoverAddress, Signature, type JsonRpcProvider } from "ethers";
 import * as libsecp256k1 from "tiny-secp256k1";
 import { Erc6492Validator__factory } from "../../typechain-types";
-import { rpc, upstreamError } from "./networks";
+import { callOutcome } from "./calls";
+import { rpc } from "./networks";
 
 /** How a signature was proven. */
 export type SignerKind = "eoa" | "erc1271" | "erc6492";
@@ -51,7 +52,7 @@ const invalid = (message: string): VerifyResult => ({ ok: false, reason: "invali
  * Checks that `address` signed `message`, in this order: an EIP-6492 wrapper is verified by one
  * deployless `eth_call` (nothing is deployed); an address with code is asked EIP-1271 `isValidSignature`; anything
  * else is an EOA, recovered with ECDSA (65 bytes, low s). A wallet that reverts or answers anything but the magic
- * value is an invalid signature. Node failures are thrown as 502/504 HttpErrors, never reported as "invalid".
+ * value is an invalid signature. Node failures are thrown as the chain's upstream errors, never reported as "invalid".
  */
 export async function verifySignature(request: VerifyRequest): Promise<VerifyResult> {
   const { signature } = request;
@@ -69,16 +70,34 @@ export async function verifySignature(request: VerifyRequest): Promise<VerifyRes
     if (byKey.ok) return byKey;
   }
 
-  if (signature.length >= 66 && signature.slice(-64).toLowerCase() === ERC6492_MAGIC.slice(2)) {
+  if (isErc6492Signature(signature)) {
     return verifyCounterfactual({ ...request, address }, hash, `0x${signature.slice(2, -64)}`);
   }
   const code = await rpc(request.network, nodeOf(request).getCode(address));
   if (code === "0x") return byKey ?? verifyEoa(address, hash, signature);
-  if (code.startsWith(DELEGATION_PREFIX)) {
+  if (isDelegation(code)) {
     const viaKey = byKey ?? verifyEoa(address, hash, signature);
     if (viaKey.ok) return viaKey;
   }
   return verifyContract({ ...request, address }, hash, signature);
+}
+
+/** Whether `signature` is an EIP-6492 wrapper (of a wallet that may not be deployed yet): it ends with the magic suffix. */
+export function isErc6492Signature(signature: string): boolean {
+  return signature.length >= 66 && signature.slice(-64).toLowerCase() === ERC6492_MAGIC.slice(2);
+}
+
+/**
+ * Whether `address` is an externally owned account on `network`: it has no code, or only an EIP-7702 delegation
+ * (its own key still signs for it). Asks the node; a node failure is thrown as the chain's upstream error.
+ */
+export async function isEoa(provider: JsonRpcProvider, network: string, address: string): Promise<boolean> {
+  const code = await rpc(network, provider.getCode(address));
+  return code === "0x" || isDelegation(code);
+}
+
+function isDelegation(code: string): boolean {
+  return code.startsWith(DELEGATION_PREFIX);
 }
 
 /**
@@ -125,8 +144,9 @@ function recoverWithEthers(hash: string, signature: string, recoveryId: 0 | 1): 
 
 async function verifyContract(request: VerifyRequest, hash: string, signature: string): Promise<VerifyResult> {
   const data = ERC1271.encodeFunctionData("isValidSignature", [hash, signature]);
-  const result = await walletCall(request, nodeOf(request).call({ to: request.address, data }));
-  if (result === undefined) return invalid("the wallet refused the signature (isValidSignature reverted)");
+  const outcome = await callOutcome(request.network, nodeOf(request).call({ to: request.address, data }));
+  if (!outcome.ok) return invalid("the wallet refused the signature (isValidSignature reverted)");
+  const result = outcome.data;
   // An ABI-encoded bytes4: the magic value left-aligned in a 32-byte word.
   const magic = dataLength(result) >= 32 && result.slice(0, 10) === ERC1271_MAGIC && /^0*$/.test(result.slice(10, 66));
   return magic ? { ok: true, kind: "erc1271" } : invalid("the wallet did not answer the EIP-1271 magic value");
@@ -139,18 +159,7 @@ async function verifyCounterfactual(request: VerifyRequest, hash: string, wrappe
     return malformed("the EIP-6492 wrapper is not abi.encode(address, bytes, bytes)");
   }
   const deployless = await new Erc6492Validator__factory().getDeployTransaction(request.address, hash, wrapped);
-  const result = await walletCall(request, nodeOf(request).call({ data: deployless.data }));
-  return result === "0x01" ? { ok: true, kind: "erc6492" } : invalid("the counterfactual wallet did not accept the signature");
-}
-
-/** A call into a wallet: a revert means "not valid" (undefined); a node failure is thrown as 502/504. */
-async function walletCall(request: VerifyRequest, call: Promise<string>): Promise<string | undefined> {
-  try {
-    return await call;
-  } catch (error) {
-    const upstream = upstreamError(error, request.network);
-    if (upstream) throw upstream;
-    if ((error as { code?: string }).code === "CALL_EXCEPTION") return undefined;
-    throw error;
-  }
+  // A revert of the validator is "not valid", as any answer but 0x01 is.
+  const outcome = await callOutcome(request.network, nodeOf(request).call({ data: deployless.data }));
+  return outcome.ok && outcome.data === "0x01" ? { ok: true, kind: "erc6492" } : invalid("the counterfactual wallet did not accept the signature");
 }

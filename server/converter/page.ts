@@ -2,9 +2,10 @@ import fs from "node:fs";
 import path from "node:path";
 import type { FastifyReply } from "fastify";
 import { IERC721Errors__factory, NFTConverter__factory } from "../../typechain-types";
-import { escapeHtml, sendHtmlPage } from "../auth/page";
 import type { Networks } from "../chain/networks";
 import type { ConverterRef } from "../config";
+import { sendHtmlPage } from "../http/html-page";
+import { escapeHtml } from "../lib/html";
 import { TEXT, type Lang } from "./text";
 
 const STATIC = path.join(__dirname, "static");

@@ -1,10 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import { Address, AddressParam, BlockNumber, NetworkParam } from "../data/schemas";
-import { badRequest, HttpError } from "../http/http-error";
-import { parseAddress, parseTokenId, sendJson } from "../http/wire";
+import { badRequest } from "../http/http-error";
+import { sendJson } from "../http/wire";
+import { parseAddress, parseTokenId } from "../chain/values";
 import { CONVERT_ASSETS, convertPage, converterListPage } from "./page";
-import { ConverterReads, NotConverterError } from "./reads";
+import { ConverterReads } from "./reads";
 
 /** Most ids one pairs request may ask about. */
 export const MAX_PAIR_IDS = 100;
@@ -88,10 +89,6 @@ const converter: FastifyPluginAsyncTypebox = async (app) => {
     app.networks.provider(params.network); // 400 unknown_network, 503 network_unavailable
     return { network: params.network, address: parseAddress(params.converter, "converter") };
   };
-  const notConverter = (error: unknown) => {
-    if (error instanceof NotConverterError) throw new HttpError(404, "not_found", error.message);
-    throw error;
-  };
 
   app.get(
     "/converter/:network/:converter",
@@ -106,7 +103,7 @@ const converter: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { network, address } = target(request.params);
-      return sendJson(reply, await reads.state(network, address).catch(notConverter));
+      return sendJson(reply, await reads.state(network, address));
     },
   );
 
@@ -131,7 +128,7 @@ const converter: FastifyPluginAsyncTypebox = async (app) => {
       if ((aliceIds === undefined) === (bobIds === undefined)) throw badRequest("invalid_request", "give aliceIds or bobIds (one of them)");
       const side = aliceIds !== undefined ? "alice" : "bob";
       const ids = parseIdList((aliceIds ?? bobIds)!, `${side}Ids`);
-      const { block, pairs } = await reads.pairs(network, address, side, ids).catch(notConverter);
+      const { block, pairs } = await reads.pairs(network, address, side, ids);
       return sendJson(reply, { network, converter: address, block, side, pairs });
     },
   );

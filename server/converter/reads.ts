@@ -1,7 +1,8 @@
 import { getAddress, Interface, ZeroAddress } from "ethers";
-import { BoundedCache } from "../chain/cache";
 import type { BlockCalls, CallOutcome } from "../chain/calls";
 import type { HeadCache } from "../chain/head";
+import { BoundedCache } from "../lib/bounded-cache";
+import { DomainError } from "../lib/domain-error";
 
 const CONVERTER = new Interface([
   "function alice() view returns (address)",
@@ -48,10 +49,9 @@ export interface PairAnswer {
 }
 
 /** The address does not answer the converter's ABI on that network (no code, or another contract). */
-export class NotConverterError extends Error {
+export class NotConverterError extends DomainError {
   constructor(network: string, address: string) {
-    super(`${address} is not an NFT converter on ${network}`);
-    this.name = "NotConverterError";
+    super("not_found", "not_found", `${address} is not an NFT converter on ${network}`);
   }
 }
 

@@ -2,7 +2,7 @@ import { STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
-import { upstreamError } from "../chain/networks";
+import { DomainError, type ErrorKind } from "../lib/domain-error";
 import { HttpError } from "./http-error";
 
 /** Fastify's own client errors, named the way our API names them. */
@@ -16,6 +16,20 @@ const FASTIFY_CODES: Record<string, { status: number; code: string }> = {
   FST_ERR_CTP_INVALID_TYPE: { status: 415, code: "unsupported_media_type" },
   FST_ERR_BAD_URL: { status: 400, code: "invalid_request" },
   FST_ERR_MAX_PARAM_LENGTH: { status: 414, code: "uri_too_long" },
+};
+
+/** The status of each kind of domain error: the one place where domains meet HTTP. */
+export const STATUS_OF_KIND: Record<ErrorKind, number> = {
+  invalid: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  too_large: 413,
+  too_many: 429,
+  unavailable: 503,
+  upstream: 502,
+  upstream_timeout: 504,
 };
 
 /**
@@ -40,6 +54,12 @@ export function toErrorReply(error: FastifyError | Error, request: FastifyReques
     if (error.statusCode >= 500) request.log.warn({ err: error }, error.message);
     return { status: error.statusCode, body: { error: error.code, message: error.message }, headers: error.headers };
   }
+  if (error instanceof DomainError) {
+    const status = STATUS_OF_KIND[error.kind];
+    if (status >= 500) request.log.warn({ err: error }, error.message);
+    const headers: Record<string, string> = error.retryAfterSeconds === undefined ? {} : { "retry-after": String(error.retryAfterSeconds) };
+    return { status, body: { error: error.code, message: error.message }, headers };
+  }
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) {
     return { status: 400, body: { error: "invalid_request", message: fastifyError.message }, headers: {} };
@@ -52,11 +72,6 @@ export function toErrorReply(error: FastifyError | Error, request: FastifyReques
   if (UNSTORABLE_TEXT.has(String((error as { code?: unknown }).code))) {
     request.log.warn({ err: error }, "text the database cannot store");
     return { status: 400, body: { error: "invalid_request", message: "A field holds characters that cannot be stored (e.g. NUL)" }, headers: {} };
-  }
-  const upstream = upstreamError(error, "upstream");
-  if (upstream) {
-    request.log.warn({ err: error }, upstream.message);
-    return { status: upstream.statusCode, body: { error: upstream.code, message: upstream.message }, headers: {} };
   }
   const status = fastifyError.statusCode;
   if (status && status >= 400 && status < 500) {

@@ -1,5 +1,5 @@
-import { badRequest, HttpError } from "../http/http-error";
-import { parseAddress } from "../http/wire";
+import { parseAddress } from "../chain/values";
+import { invalidMetadata, invalidRequest, malformedSignature, metadataTooLarge } from "./errors";
 
 export interface MetadataPost {
   /** Checksummed issuer. */
@@ -19,32 +19,30 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
  * Base64 (with padding) of UTF-8 JSON whose top level is an object, at most `maxBytes` decoded.
  */
 export function readPost(body: unknown, maxBytes: number): MetadataPost {
-  if (!isObject(body)) throw badRequest("invalid_request", "body must be a JSON object");
+  if (!isObject(body)) throw invalidRequest("body must be a JSON object");
   const fields = isObject(body.data) && !("iss" in body) ? body.data : body;
   for (const name of ["iss", "sig", "metadata"] as const) {
-    if (fields[name] === undefined || fields[name] === null || fields[name] === "") throw badRequest("invalid_request", `${name} is required`);
-    if (typeof fields[name] !== "string") throw badRequest("invalid_request", `${name} must be a string`);
+    if (fields[name] === undefined || fields[name] === null || fields[name] === "") throw invalidRequest(`${name} is required`);
+    if (typeof fields[name] !== "string") throw invalidRequest(`${name} must be a string`);
   }
   const iss = parseAddress(fields.iss as string, "iss");
   const sig = fields.sig as string;
   // Checked before any signature code sees it: a value that is not whole hex bytes is the client's mistake (400).
-  if (!/^0x(?:[0-9a-fA-F]{2})+$/.test(sig)) throw badRequest("malformed_signature", "sig must be 0x-prefixed hex bytes");
+  if (!/^0x(?:[0-9a-fA-F]{2})+$/.test(sig)) throw malformedSignature("sig must be 0x-prefixed hex bytes");
   const metadata = fields.metadata as string;
-  if (Math.floor(metadata.length / 4) * 3 > maxBytes + 2) {
-    throw new HttpError(413, "payload_too_large", `metadata is larger than ${maxBytes} bytes`);
-  }
-  if (!BASE64.test(metadata)) throw badRequest("invalid_metadata", "metadata must be standard Base64 (A–Z, a–z, 0–9, +, /, with = padding)");
+  if (Math.floor(metadata.length / 4) * 3 > maxBytes + 2) throw metadataTooLarge(maxBytes);
+  if (!BASE64.test(metadata)) throw invalidMetadata("metadata must be standard Base64 (A–Z, a–z, 0–9, +, /, with = padding)");
   const bytes = Buffer.from(metadata, "base64");
-  if (bytes.length > maxBytes) throw new HttpError(413, "payload_too_large", `metadata is larger than ${maxBytes} bytes`);
+  if (bytes.length > maxBytes) throw metadataTooLarge(maxBytes);
   let json: string;
   let parsed: unknown;
   try {
     json = utf8.decode(bytes);
     parsed = JSON.parse(json);
   } catch {
-    throw badRequest("invalid_metadata", "metadata must be the Base64 of UTF-8 JSON");
+    throw invalidMetadata("metadata must be the Base64 of UTF-8 JSON");
   }
-  if (!isObject(parsed)) throw badRequest("invalid_metadata", "metadata must be the Base64 of a JSON object");
+  if (!isObject(parsed)) throw invalidMetadata("metadata must be the Base64 of a JSON object");
   return { iss, sig, metadata, json };
 }
 

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Database, Queryable } from "../db/database";
-import { HttpError } from "../http/http-error";
+import { replayed } from "./errors";
 import type { Target } from "./signed-text";
 
 export interface Statement {
@@ -32,7 +32,7 @@ function where(target: Target, first: number): { sql: string; params: unknown[] 
  * serialized (a transaction-scoped advisory lock), so concurrent posts end with exactly one current version and the
  * whole history. The current body again changes nothing ("unchanged"), except that the issuer's bound signature of
  * it replaces an unbound one; a body this issuer posted before and then
- * replaced is refused with 409, so an old, validly signed version cannot be rolled back in by anyone.
+ * replaced is refused (`replayed`), so an old, validly signed version cannot be rolled back in by anyone.
  */
 export async function saveStatement(db: Database, target: Target, statement: NewStatement): Promise<"stored" | "unchanged"> {
   const issuer = statement.issuer.toLowerCase();
@@ -50,13 +50,11 @@ export async function saveStatement(db: Database, target: Target, statement: New
     const strengthens = same && current.rows[0].binding === "none" && statement.binding === "target";
     if (same && !strengthens) return "unchanged";
     const bodyHash = createHash("sha256").update(statement.metadataB64).digest();
-    const replayed = await tx.query(
+    const postedBefore = await tx.query(
       `SELECT 1 FROM metadata_posts WHERE ${key.sql} AND issuer = $${issuerParam} AND body_hash = $${issuerParam + 1} LIMIT 1`,
       [...key.params, issuer, bodyHash],
     );
-    if (replayed.rowCount > 0 && !strengthens) {
-      throw new HttpError(409, "replayed", "This body was posted before and has been superseded; sign new content instead");
-    }
+    if (postedBefore.rowCount > 0 && !strengthens) throw replayed();
     if (current.rows[0]) await tx.query("UPDATE metadata_posts SET current = false WHERE id = $1", [current.rows[0].id]);
     await tx.query(
       `INSERT INTO metadata_posts (kind, network, target, token_id, issuer, metadata_b64, body_hash, signature, signed_text, binding, signer_kind)

@@ -2,11 +2,14 @@ import rateLimit from "@fastify/rate-limit";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import fp from "fastify-plugin";
-import { HttpError, notFound } from "../http/http-error";
-import { JSON_TYPE, parseAddress, parseTokenId } from "../http/wire";
+import { notFound } from "../http/http-error";
+import { JSON_TYPE } from "../http/wire";
+import { parseAddress, parseTokenId } from "../chain/values";
 import { TokenMetadataResolver } from "./resolver";
-import { ErrorBody, Token, TokenParams } from "./schemas";
-import { readHolding, signedFields, tokenJson } from "./token";
+import { Token, TokenError, TokenParams } from "./schemas";
+import { tokenHolding } from "../indexer/store/reads";
+import { signedFields, tokenJson } from "./token";
+import { notIndexed } from "../data/paging";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -37,14 +40,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     const id = parseTokenId(params.id);
     // Side by side: a token whose metadata is cached is answered after one round trip to the database.
     const [{ indexed, holding }, cached, signed] = await Promise.all([
-      readHolding(app.db, network, contract, id),
+      tokenHolding(app.db, network, contract, id),
       app.tokenMetadata.cached(network, contract, [id]),
       signedFields(app.db, network, contract, id),
     ]);
-    if (indexed === null) {
-      app.networks.provider(network);
-      throw new HttpError(503, "not_indexed", `The index of ${network} has not started yet`, { "retry-after": "5" });
-    }
+    if (indexed === null) throw notIndexed(app.networks, network);
     if (!holding) throw notFound(`Token ${id} of ${contract} is not in the index of ${network} (never minted, burned, or not indexed)`);
     const found = await app.tokenMetadata.lookup(network, contract, [{ id, standard: holding.standard }], { refresh, cached });
     const resolved = found.get(id.toString())!;
@@ -62,7 +62,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
           "Metadata is cached; a read waits at most METADATA_WAIT_MS for it, then answers with what the cache holds " +
           '(metadataError "pending" when nothing yet). 404 when the index has no such token.',
         params: TokenParams,
-        response: { 200: { ...Token, headers }, "4xx": ErrorBody },
+        response: { 200: { ...Token, headers }, "4xx": TokenError },
       },
     },
     (request, reply) => answer(request.params, reply, false),
@@ -76,7 +76,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ["data"],
         summary: "Read a token's metadata again now (rate-limited per client), then answer like GET",
         params: TokenParams,
-        response: { 200: { ...Token, headers }, "4xx": ErrorBody },
+        response: { 200: { ...Token, headers }, "4xx": TokenError },
       },
     },
     (request, reply) => answer(request.params, reply, true),

@@ -1,6 +1,7 @@
 import { Interface } from "ethers";
+import { callOutcome } from "../chain/calls";
+import { upstreamError } from "../chain/errors";
 import type { Networks } from "../chain/networks";
-import { upstreamError } from "../chain/networks";
 import type { TokenMetadataConfig } from "../config";
 import type { Database } from "../db/database";
 import { fetchDocument } from "./fetch-document";
@@ -125,16 +126,11 @@ export class TokenMetadataResolver {
   /** tokenURI(id) (ERC-721) or uri(id) with {id} substituted (ERC-1155). */
   private async readTokenUri(key: TokenKey, standard: Standard): Promise<string> {
     const fn = standard === "erc721" ? "tokenURI" : "uri";
-    let answer: string;
-    try {
-      answer = await this.networks.provider(key.network).call({ to: key.contract, data: TOKEN_URI.encodeFunctionData(fn, [key.tokenId]) });
-    } catch (error) {
-      if ((error as { code?: string }).code === "CALL_EXCEPTION") throw new MetadataError(`${fn}(${key.tokenId}) reverted`);
-      throw error;
-    }
+    const outcome = await callOutcome(key.network, this.networks.provider(key.network).call({ to: key.contract, data: TOKEN_URI.encodeFunctionData(fn, [key.tokenId]) }));
+    if (!outcome.ok) throw new MetadataError(`${fn}(${key.tokenId}) reverted`);
     let uri: string;
     try {
-      uri = TOKEN_URI.decodeFunctionResult(fn, answer)[0] as string;
+      uri = TOKEN_URI.decodeFunctionResult(fn, outcome.data)[0] as string;
     } catch {
       throw new MetadataError(`${fn}(${key.tokenId}) did not return a string`);
     }

@@ -1,5 +1,6 @@
 import { Type } from "typebox";
 import { Address, AddressParam, NetworkParam } from "../data/schemas";
+import { ErrorBody } from "../http/schemas";
 
 export const TokenParams = Type.Object({
   network: NetworkParam,
@@ -50,7 +51,7 @@ export const Token = Type.Object(
   { examples: [EXAMPLE, PENDING_1155] },
 );
 
-export const ErrorBody = Type.Object(
-  { error: Type.String(), message: Type.String() },
-  { examples: [{ error: "invalid_token_id", message: "id must be a decimal uint256" }] },
-);
+/** The shared error body, with an example for the OpenAPI document. */
+export const TokenError = Type.Object(ErrorBody.properties, {
+  examples: [{ error: "invalid_token_id", message: "id must be a decimal uint256" }],
+});

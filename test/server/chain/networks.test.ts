@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { expect } from "chai";
 import { Networks, rpc } from "../../../server/chain/networks";
 import { rpcEnvName } from "../../../server/chain/registry";
-import { HttpError } from "../../../server/http/http-error";
+import { DomainError } from "../../../server/lib/domain-error";
 import { sharedNode } from "../../helpers/chain";
 
 describe("networks", function () {
@@ -18,28 +18,28 @@ describe("networks", function () {
     for (const server of servers) server.closeAllConnections(), server.close();
   });
 
-  async function failure(promise: Promise<unknown>): Promise<HttpError> {
+  async function failure(promise: Promise<unknown>): Promise<DomainError> {
     try {
       await promise;
     } catch (error) {
-      expect(error).to.be.instanceOf(HttpError);
-      return error as HttpError;
+      expect(error).to.be.instanceOf(DomainError);
+      return error as DomainError;
     }
-    throw new Error("expected an HttpError");
+    throw new Error("expected a DomainError");
   }
 
   describe("provider", function () {
-    it("an unknown name is a 400 unknown_network", function () {
+    it("an unknown name is an invalid unknown_network", function () {
       const networks = new Networks({}, 1000);
-      expect(() => networks.provider("ethereum")).to.throw(HttpError).with.property("code", "unknown_network");
-      expect(() => networks.provider("__proto__")).to.throw(HttpError).with.property("statusCode", 400);
+      expect(() => networks.provider("ethereum")).to.throw(DomainError, 'Unknown network "ethereum"').with.property("code", "unknown_network");
+      expect(() => networks.provider("__proto__")).to.throw(DomainError).with.property("kind", "invalid");
     });
 
-    it("a known network without an RPC URL is a 503 network_unavailable naming the variable", function () {
+    it("a known network without an RPC URL is an unavailable network_unavailable naming the variable", function () {
       const networks = new Networks({}, 1000);
       expect(() => networks.provider("matic-mainnet"))
-        .to.throw(HttpError)
-        .that.satisfies((e: HttpError) => e.statusCode === 503 && e.code === "network_unavailable" && e.message.includes(rpcEnvName("matic-mainnet")));
+        .to.throw(DomainError)
+        .that.satisfies((e: DomainError) => e.kind === "unavailable" && e.code === "network_unavailable" && e.message.includes(rpcEnvName("matic-mainnet")));
     });
 
     it("reaches a real node", async function () {
@@ -51,23 +51,23 @@ describe("networks", function () {
     });
   });
 
-  describe("rpc error mapping (502 upstream_error, 504 upstream_timeout)", function () {
-    it("a node that refuses connections is a 502 upstream_error", async function () {
+  describe("rpc error mapping (upstream_error, upstream_timeout)", function () {
+    it("a node that refuses connections is an upstream upstream_error", async function () {
       const networks = new Networks({ mainnet: "http://127.0.0.1:1" }, 1000);
       const error = await failure(rpc("mainnet", networks.provider("mainnet").getBlockNumber()));
-      expect([error.statusCode, error.code]).to.deep.equal([502, "upstream_error"]);
+      expect([error.kind, error.code, error.message]).to.deep.equal(["upstream", "upstream_error", "The mainnet node failed to answer"]);
       networks.close();
     });
 
-    it("a node that does not answer in time is a 504 upstream_timeout", async function () {
+    it("a node that does not answer in time is an upstream_timeout", async function () {
       const url = await serve(() => {});
       const networks = new Networks({ mainnet: url }, 300);
       const error = await failure(rpc("mainnet", networks.provider("mainnet").getBlockNumber()));
-      expect([error.statusCode, error.code]).to.deep.equal([504, "upstream_timeout"]);
+      expect([error.kind, error.code, error.message]).to.deep.equal(["upstream_timeout", "upstream_timeout", "The mainnet node did not answer in time"]);
       networks.close();
     });
 
-    it("an HTTP 500, a body that is not JSON, and a JSON-RPC error are 502s", async function () {
+    it("an HTTP 500, a body that is not JSON, and a JSON-RPC error are upstream errors", async function () {
       const urls = [
         await serve((_req, res) => res.writeHead(500).end("internal")),
         await serve((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end("<html>")),
@@ -82,7 +82,7 @@ describe("networks", function () {
       for (const url of urls) {
         const networks = new Networks({ mainnet: url }, 2000);
         const error = await failure(rpc("mainnet", networks.provider("mainnet").getBlockNumber()));
-        expect([error.statusCode, error.code], url).to.deep.equal([502, "upstream_error"]);
+        expect([error.kind, error.code], url).to.deep.equal(["upstream", "upstream_error"]);
         networks.close();
       }
     });
@@ -95,7 +95,7 @@ describe("networks", function () {
       const call = networks.provider("localhost").call({ data: "0xfe" });
       let caught: unknown;
       await rpc("localhost", call).catch((error) => (caught = error));
-      expect(caught).not.to.be.instanceOf(HttpError);
+      expect(caught).not.to.be.instanceOf(DomainError);
       expect((caught as { code?: string }).code).to.equal("CALL_EXCEPTION");
       networks.close();
     });
@@ -104,7 +104,7 @@ describe("networks", function () {
       const node = await sharedNode();
       const networks = new Networks({ mainnet: node.url }, 5000);
       const error = await failure(networks.check("mainnet"));
-      expect(error.message).to.equal("The mainnet node serves chain 31337, not 1");
+      expect([error.kind, error.code, error.message]).to.deep.equal(["upstream", "upstream_error", "The mainnet node serves chain 31337, not 1"]);
       networks.close();
     });
   });

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { hashMessage, Wallet, type JsonRpcProvider } from "ethers";
-import { verifySignature, type VerifyResult } from "../../../server/chain/signatures";
-import { HttpError } from "../../../server/http/http-error";
+import { isEoa, isErc6492Signature, verifySignature, type VerifyResult } from "../../../server/chain/signatures";
+import { DomainError } from "../../../server/lib/domain-error";
 import { providerFor, sharedNode } from "../../helpers/chain";
 import { deployTestSigners, highS, ownerSignature, wrap6492, type TestSigner, type TestSignerKind } from "../../helpers/signers";
 import { startTcpProxy, type TcpProxy } from "../../helpers/tcp-proxy";
@@ -69,6 +69,24 @@ describe("verifySignature", function () {
       const eoa = Wallet.createRandom();
       await provider.send("hardhat_setCode", [eoa.address, `0xef0100${signers.single.address.slice(2)}`]);
       expect(await verify(eoa.address, await eoa.signMessage(MESSAGE))).to.deep.equal({ ok: true, kind: "eoa" });
+    });
+  });
+
+  describe("what a signer is", function () {
+    it("tells an EIP-6492 wrapper by its suffix, in any letter case", async function () {
+      const wrapped = wrap6492(Wallet.createRandom().address, "0x", await signers.single.sign(MESSAGE));
+      expect(isErc6492Signature(wrapped)).to.equal(true);
+      expect(isErc6492Signature(wrapped.toUpperCase().replace(/^0X/, "0x"))).to.equal(true);
+      expect(isErc6492Signature(await signers.eoa.sign(MESSAGE))).to.equal(false);
+      expect(isErc6492Signature(wrapped.slice(0, -2))).to.equal(false);
+    });
+
+    it("counts an address without code and an EIP-7702 delegation as EOAs, a wallet contract not", async function () {
+      const delegating = Wallet.createRandom();
+      await provider.send("hardhat_setCode", [delegating.address, `0xef0100${signers.single.address.slice(2)}`]);
+      expect(await isEoa(provider, "localhost", Wallet.createRandom().address)).to.equal(true);
+      expect(await isEoa(provider, "localhost", delegating.address)).to.equal(true);
+      expect(await isEoa(provider, "localhost", signers.single.address)).to.equal(false);
     });
   });
 
@@ -149,14 +167,14 @@ describe("verifySignature", function () {
       await proxy?.close();
     });
 
-    it("throws a 502 when the node is down, instead of calling the signature invalid", async function () {
+    it("throws the chain's upstream error when the node is down, instead of calling the signature invalid", async function () {
       const signer = signers.single;
       const signature = await signer.sign(MESSAGE);
       proxy.cut();
       let caught: unknown;
       await verifySignature({ provider: proxied, network: "localhost", address: signer.address, message: MESSAGE, signature }).catch((e) => (caught = e));
-      expect(caught).to.be.instanceOf(HttpError);
-      expect((caught as HttpError).statusCode).to.equal(502);
+      expect(caught).to.be.instanceOf(DomainError);
+      expect([(caught as DomainError).kind, (caught as DomainError).code]).to.deep.equal(["upstream", "upstream_error"]);
       proxy.restore();
       // ethers shares an identical request (and its failure) for 250 ms.
       await new Promise((resolve) => setTimeout(resolve, 300));

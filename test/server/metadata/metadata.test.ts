@@ -1,6 +1,9 @@
 import { expect } from "chai";
 import { getAddress, Wallet } from "ethers";
+import { Networks } from "../../../server/chain/networks";
 import { NETWORKS } from "../../../server/chain/registry";
+import { DomainError } from "../../../server/lib/domain-error";
+import { prove } from "../../../server/metadata/proof";
 import { boundText, encodeMetadata, unboundText, type Target } from "../../../server/metadata/signed-text";
 import { startTestApp, type TestApp } from "../../helpers/app";
 import { providerFor, sharedNode } from "../../helpers/chain";
@@ -219,6 +222,22 @@ describe("metadata service", function () {
         expect(r.status, kind).to.equal(403);
         expect(r.body.error).to.equal("eoa_required");
       }
+    });
+
+    it("an account post by an EOA that delegates to code (EIP-7702) is judged by its key: 401 for another key's signature, not 403", async function () {
+      const delegating = Wallet.createRandom();
+      const provider = providerFor(nodeUrl);
+      try {
+        await provider.send("hardhat_setCode", [delegating.address, `0xef0100${signers.single.address.slice(2)}`]);
+      } finally {
+        provider.destroy();
+      }
+      const account: Target = { kind: "account", network: "localhost", account: Wallet.createRandom().address.toLowerCase() };
+      const signed = await body({ address: delegating.address, sign: (m) => delegating.signMessage(m) }, account, { a: 1 });
+      const otherKey = await post(accountPath(account), { ...signed, sig: await Wallet.createRandom().signMessage("another text") });
+      expect(otherKey.status).to.equal(401);
+      expect(otherKey.body.error).to.equal("invalid_signature");
+      expect((await post(accountPath(account), signed)).body).to.equal("ok");
     });
 
     it("a body signed for another token, account or network is a 401", async function () {
@@ -448,6 +467,42 @@ describe("metadata service", function () {
         [NFT.contract, target.tokenId.toString()],
       );
       expect(rows[0]).to.deep.equal({ total: 20, current: 1 });
+    });
+  });
+
+  describe("proof, without HTTP", function () {
+    const networks = new Networks({}, 1000);
+    after(() => networks.close());
+
+    async function refusal(promise: Promise<unknown>): Promise<DomainError> {
+      const error = await promise.then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).to.be.instanceOf(DomainError);
+      return error as DomainError;
+    }
+
+    it("proves a statement from the networks registry and the settings alone, and refuses with the metadata's domain errors", async function () {
+      const issuer = Wallet.createRandom();
+      const target: NftTarget = { ...freshNft(), network: "mainnet" };
+      const metadata = encodeMetadata({ a: 1 });
+      const statement = async (text: string) => ({ iss: issuer.address, sig: await issuer.signMessage(text), metadata, json: '{"a":1}' });
+      const bound = await statement(boundText(target, metadata));
+      const unbound = await statement(unboundText(metadata));
+
+      expect(await prove(networks, { requireBinding: true }, target, bound)).to.deep.equal({ binding: "target", signerKind: "eoa", signedText: boundText(target, metadata) });
+      expect(await prove(networks, { requireBinding: false }, target, unbound)).to.deep.equal({ binding: "none", signerKind: "eoa", signedText: metadata });
+      const strict = await refusal(prove(networks, { requireBinding: true }, target, unbound));
+      expect([strict.kind, strict.code]).to.deep.equal(["unauthorized", "binding_required"]);
+      const malformed = await refusal(prove(networks, { requireBinding: false }, target, { ...bound, sig: "0x123" }));
+      expect([malformed.kind, malformed.code]).to.deep.equal(["invalid", "malformed_signature"]);
+      // Not the issuer's key: it might be a contract wallet's signature, which needs the node mainnet has not here.
+      const elsewhere = await refusal(prove(networks, { requireBinding: false }, target, { ...bound, iss: Wallet.createRandom().address }));
+      expect([elsewhere.kind, elsewhere.code]).to.deep.equal(["unavailable", "network_unavailable"]);
+      const account: Target = { kind: "account", network: "mainnet", account: Wallet.createRandom().address.toLowerCase() };
+      const wallet = await refusal(prove(networks, { requireBinding: false }, account, { ...(await body(signers.counterfactual, account, { a: 1 })), json: "{}" }));
+      expect([wallet.kind, wallet.code]).to.deep.equal(["forbidden", "eoa_required"]);
     });
   });
 

@@ -1,0 +1,60 @@
+import { DomainError, type ErrorKind } from "../lib/domain-error";
+import { rpcEnvName } from "./registry";
+
+/** A network name that is not in the registry (README, "Networks"). */
+export function unknownNetwork(name: string): DomainError {
+  return new DomainError("invalid", "unknown_network", `Unknown network "${name}"`);
+}
+
+/** A known network whose node is needed but which has no RPC URL. */
+export function networkUnavailable(name: string): DomainError {
+  return new DomainError("unavailable", "network_unavailable", `Network "${name}" is not configured (${rpcEnvName(name)})`);
+}
+
+/** The node failed to give a usable answer (transport, HTTP, JSON or JSON-RPC error). */
+export function nodeFailed(network: string): DomainError {
+  return new DomainError("upstream", "upstream_error", `The ${network} node failed to answer`);
+}
+
+export function nodeTimedOut(network: string): DomainError {
+  return new DomainError("upstream_timeout", "upstream_timeout", `The ${network} node did not answer in time`);
+}
+
+/** The node answers, but for another chain than the registry names: its answers would be about the wrong chain. */
+export function wrongChain(network: string, served: number, expected: number): DomainError {
+  return new DomainError("upstream", "upstream_error", `The ${network} node serves chain ${served}, not ${expected}`);
+}
+
+/** ethers error codes that mean "the node did not give a usable answer" (transport, HTTP, JSON, JSON-RPC error). */
+const UPSTREAM_CODES = new Set([
+  "SERVER_ERROR",
+  "NETWORK_ERROR",
+  "UNKNOWN_ERROR",
+  "BAD_DATA",
+  "UNSUPPORTED_OPERATION",
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ENOTFOUND",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EAI_AGAIN",
+  "UND_ERR_SOCKET",
+]);
+
+/** Kinds of an already translated error that mean "the node cannot answer now": not configured, failed, too slow. */
+const NODE_UNAVAILABLE: ReadonlySet<ErrorKind> = new Set<ErrorKind>(["unavailable", "upstream", "upstream_timeout"]);
+
+/**
+ * Translates an RPC failure into the chain's error: a timeout is `upstream_timeout`, any other transport or node fault
+ * `upstream_error`; one already translated is returned as it is. Returns undefined for anything else — notably a
+ * revert (`CALL_EXCEPTION`), whose meaning is the caller's to decide, and our own bugs, which must stay 500s.
+ */
+export function upstreamError(error: unknown, network: string): DomainError | undefined {
+  if (error instanceof DomainError) return NODE_UNAVAILABLE.has(error.kind) ? error : undefined;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === "TIMEOUT") return nodeTimedOut(network);
+  if (typeof code === "string" && UPSTREAM_CODES.has(code)) return nodeFailed(network);
+  return undefined;
+}

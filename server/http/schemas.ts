@@ -1,0 +1,7 @@
+import { Type } from "typebox";
+
+/** The body of every refusal of the JSON API (README, "API"); oidc-provider's endpoints answer RFC 6749's instead. */
+export const ErrorBody = Type.Object({
+  error: Type.String({ description: "snake_case code, stable: what programs compare" }),
+  message: Type.String({ description: "What was wrong, for people" }),
+});

@@ -1,0 +1,57 @@
+export interface BoundedCacheOptions {
+  /**
+   * How long a value is served after it was stored (ms); an older one is loaded again. Without it values are kept
+   * until the bound pushes them out.
+   */
+  ttlMs?: number;
+}
+
+/**
+ * A Map that forgets its oldest entries beyond `max` (insertion order), and with a time-to-live those older than
+ * that, with one load in flight per key: callers that ask for the same key at once share one call to the node.
+ */
+export class BoundedCache<V> {
+  private readonly values = new Map<string, { value: V; storedAt: number }>();
+  private readonly loading = new Map<string, Promise<V>>();
+  private readonly ttlMs: number;
+
+  constructor(
+    private readonly max: number,
+    { ttlMs = Infinity }: BoundedCacheOptions = {},
+  ) {
+    this.ttlMs = ttlMs;
+  }
+
+  /** The value of `key`, unless it is missing or older than the time-to-live. */
+  get(key: string): V | undefined {
+    return this.fresh(key)?.value;
+  }
+
+  set(key: string, value: V): void {
+    this.values.delete(key);
+    this.values.set(key, { value, storedAt: Date.now() });
+    if (this.values.size > this.max) this.values.delete(this.values.keys().next().value!);
+  }
+
+  /** The cached value, or `load()`'s (kept when `keep` says so, e.g. only answers about final blocks). */
+  async getOrLoad(key: string, load: () => Promise<V>, keep: (value: V) => boolean = () => true): Promise<V> {
+    const entry = this.fresh(key);
+    if (entry) return entry.value;
+    let pending = this.loading.get(key);
+    if (!pending) {
+      pending = load()
+        .then((value) => {
+          if (keep(value)) this.set(key, value);
+          return value;
+        })
+        .finally(() => this.loading.delete(key));
+      this.loading.set(key, pending);
+    }
+    return pending;
+  }
+
+  private fresh(key: string): { value: V } | undefined {
+    const entry = this.values.get(key);
+    return entry && Date.now() - entry.storedAt < this.ttlMs ? entry : undefined;
+  }
+}

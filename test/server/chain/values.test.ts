@@ -1,0 +1,51 @@
+import { expect } from "chai";
+import { DomainError } from "../../../server/lib/domain-error";
+import { parseAddress, parseTokenId } from "../../../server/chain/values";
+
+describe("chain values from the wire (addresses, token ids)", function () {
+  const CHECKSUMMED = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
+
+  function refusal(fn: () => unknown): DomainError {
+    try {
+      fn();
+    } catch (error) {
+      expect(error).to.be.instanceOf(DomainError);
+      expect((error as DomainError).kind).to.equal("invalid");
+      return error as DomainError;
+    }
+    throw new Error("expected a refusal");
+  }
+
+  describe("parseAddress", function () {
+    it("takes any single case and answers it checksummed", function () {
+      expect(parseAddress(CHECKSUMMED.toLowerCase())).to.equal(CHECKSUMMED);
+      expect(parseAddress(`0x${CHECKSUMMED.slice(2).toUpperCase()}`)).to.equal(CHECKSUMMED);
+      expect(parseAddress(CHECKSUMMED)).to.equal(CHECKSUMMED);
+    });
+
+    it("refuses a mixed-case address with a bad checksum", function () {
+      const typo = CHECKSUMMED.replace("aAeb", "aaEb");
+      expect(refusal(() => parseAddress(typo, "owner")).message).to.equal("owner fails its EIP-55 checksum");
+    });
+
+    it("refuses anything that is not 0x and 40 hex digits", function () {
+      for (const bad of ["", "0x", CHECKSUMMED.slice(2), `${CHECKSUMMED}00`, "0x" + "g".repeat(40), " " + CHECKSUMMED, "XE7338O073KYGTWWZN0F2WZ0R8PX5ZPPZS"]) {
+        expect(refusal(() => parseAddress(bad)).code, bad).to.equal("invalid_address");
+      }
+    });
+  });
+
+  describe("parseTokenId", function () {
+    it("takes decimal uint256 values, 0 and 2^256 - 1 included", function () {
+      expect(parseTokenId("0")).to.equal(0n);
+      expect(parseTokenId("9007199254740993")).to.equal(9007199254740993n);
+      expect(parseTokenId((2n ** 256n - 1n).toString())).to.equal(2n ** 256n - 1n);
+    });
+
+    it("refuses signs, exponents, hex, leading zeros, fractions and values past 2^256 - 1", function () {
+      for (const bad of ["", "-1", "+1", "1e3", "0x10", "01", "1.0", " 1", (2n ** 256n).toString(), "9".repeat(79)]) {
+        expect(refusal(() => parseTokenId(bad)).code, bad).to.equal("invalid_token_id");
+      }
+    });
+  });
+});

@@ -1,0 +1,70 @@
+import { expect } from "chai";
+import { BoundedCache } from "../../../server/lib/bounded-cache";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("BoundedCache", function () {
+  /** A load that counts its calls and answers with that count once `release()` is called. */
+  function countingLoad() {
+    let calls = 0;
+    let release: () => void = () => {};
+    const load = () => {
+      calls++;
+      const answer = calls;
+      return new Promise<number>((resolve) => (release = () => resolve(answer)));
+    };
+    return { load, calls: () => calls, release: () => release() };
+  }
+
+  it("forgets its oldest entries beyond its bound", function () {
+    const cache = new BoundedCache<number>(2);
+    cache.set("a", 1);
+    cache.set("b", 2);
+    cache.set("c", 3);
+    expect([cache.get("a"), cache.get("b"), cache.get("c")]).to.deep.equal([undefined, 2, 3]);
+  });
+
+  it("without a time-to-live, keeps a value however old", async function () {
+    const cache = new BoundedCache<number>(10);
+    cache.set("a", 1);
+    await sleep(30);
+    expect(cache.get("a")).to.equal(1);
+    expect(await cache.getOrLoad("a", async () => 2)).to.equal(1);
+  });
+
+  it("with a time-to-live, serves a value until it is that old, then loads it again", async function () {
+    const young = new BoundedCache<number>(10, { ttlMs: 60_000 });
+    young.set("a", 1);
+    expect(await young.getOrLoad("a", async () => 2)).to.equal(1);
+
+    const cache = new BoundedCache<number>(10, { ttlMs: 20 });
+    cache.set("a", 1);
+    await sleep(40);
+    expect(cache.get("a")).to.equal(undefined);
+    expect(await cache.getOrLoad("a", async () => 2)).to.equal(2);
+    expect(cache.get("a")).to.equal(2);
+  });
+
+  it("shares one load between concurrent askers of an expired entry, and does not keep a failure", async function () {
+    const cache = new BoundedCache<number>(10, { ttlMs: 20 });
+    cache.set("head", 0);
+    await sleep(40);
+    const { load, calls, release } = countingLoad();
+    const asks = [cache.getOrLoad("head", load), cache.getOrLoad("head", load), cache.getOrLoad("head", load)];
+    release();
+    expect(await Promise.all(asks)).to.deep.equal([1, 1, 1]);
+    expect(calls()).to.equal(1);
+
+    await sleep(40);
+    const failing = cache.getOrLoad("head", async () => Promise.reject(new Error("node down")));
+    await expect(failing).to.be.rejectedWith("node down");
+    expect(await cache.getOrLoad("head", async () => 5)).to.equal(5);
+  });
+
+  it("with a time-to-live of 0, loads on every ask that finds no load in flight", async function () {
+    const cache = new BoundedCache<number>(10, { ttlMs: 0 });
+    let calls = 0;
+    expect(await cache.getOrLoad("a", async () => ++calls)).to.equal(1);
+    expect(await cache.getOrLoad("a", async () => ++calls)).to.equal(2);
+  });
+});
