@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Adapter, AdapterPayload } from "oidc-provider";
-import type { Database } from "../db/database";
+import type { Database, Queryable } from "../db/database";
+import { deleteStaleChallenges } from "./challenges";
 import { findClientCached } from "./clients";
 
 /** oidc-provider's errors class for a reused code, handed in (the module is loaded once, in provider.ts). */
@@ -158,7 +159,7 @@ function payloadAdapter(db: Database, kind: string, reuseError: ReuseError): Ada
       // Expired rows are of no use to anyone; a few go with each write so the table does not grow forever.
       if (Math.random() < 0.01) {
         await db.query("DELETE FROM oidc_payloads WHERE expires_at < now() - interval '1 day'");
-        await db.query("DELETE FROM login_challenges WHERE expires_at < now() - interval '1 day'");
+        await deleteStaleChallenges(db);
       }
     },
     find: (id) => find("id", id),
@@ -193,6 +194,11 @@ async function upsertRows(db: Database, writes: HeldWrite[]): Promise<void> {
   );
 }
 
+/** Deletes the codes, grants and tokens issued to a client (when the client is removed). */
+export async function deleteClientPayloads(db: Queryable, clientId: string): Promise<void> {
+  await db.query("DELETE FROM oidc_payloads WHERE payload->>'clientId' = $1", [clientId]);
+}
+
 /**
  * Whether a value can be a key in the database at all. Ids come from clients (codes, tokens, a client_id inside a
  * Basic header, which no query or form check sees) and PostgreSQL refuses NUL in text: such an id is simply unknown.
@@ -204,7 +210,7 @@ function storable(value: string): boolean {
 /**
  * How the request being handled authenticates its client: with a Basic header or not. oidc-provider binds one
  * method to each client record, while ours may use either (RFC 6749 §2.3.1 allows both), so the record handed to it
- * names the method the request uses. plugin.ts sets this around every request it passes to oidc-provider.
+ * names the method the request uses. routes/oidc.ts sets this around every request it passes to oidc-provider.
  */
 export const clientAuthentication = new AsyncLocalStorage<{ basic: boolean }>();
 

@@ -98,6 +98,14 @@ export async function saveChallenge(db: Database, challenge: Omit<Challenge, "id
 }
 
 /**
+ * Deletes the challenges that expired over a day ago, of every requester: saveChallenge deletes a requester's expired
+ * ones only when it asks again, and some never do. Called now and then (a sweep costs a scan of the expired rows).
+ */
+export async function deleteStaleChallenges(db: Queryable): Promise<void> {
+  await db.query("DELETE FROM login_challenges WHERE expires_at < now() - interval '1 day'");
+}
+
+/**
  * Who asks, for the quotas: the client's IP address, an IPv6 address by its /64 (one subscriber usually has a whole
  * /64, and counting each of its addresses apart would multiply the quota by 2^64).
  */

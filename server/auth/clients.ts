@@ -152,10 +152,9 @@ export async function listClients(db: Queryable): Promise<LoginClient[]> {
   return rows.map(fromRow);
 }
 
-/** Removes the client with its challenges, codes, grants and tokens. */
+/** Removes a client (its open challenges go with it, by their foreign key); what was issued to it is the adapter's to delete (`deleteClientPayloads`). */
 export async function removeClient(db: Queryable, id: string): Promise<boolean> {
   const { rowCount } = await db.query("DELETE FROM login_clients WHERE id = $1", [id]);
-  await db.query("DELETE FROM oidc_payloads WHERE payload->>'clientId' = $1 OR (kind = 'Grant' AND payload->>'clientId' = $1)", [id]);
   return rowCount > 0;
 }
 

@@ -1,8 +1,9 @@
 import type { IncomingMessage } from "node:http";
 import { parse } from "node:querystring";
 import { Readable } from "node:stream";
-import { badRequest } from "../http/http-error";
 import { controlCharacterIn, malformedQuery } from "../http/input-guard";
+import { escapeHtml } from "../lib/html";
+import { invalidRequest } from "./errors";
 
 /**
  * What oidc-provider is handed of each request. It builds every URL it answers (discovery's endpoints, redirects)
@@ -24,9 +25,9 @@ export function pinToIssuer(raw: IncomingMessage, issuer: URL, clientIp: string)
  */
 export function checkForm(body: Buffer): void {
   const text = body.toString("utf8");
-  if (text.includes("\uFFFD") || malformedQuery(`?${text}`)) throw badRequest("invalid_request", "The form body is not valid percent-encoded UTF-8");
+  if (text.includes("\uFFFD") || malformedQuery(`?${text}`)) throw invalidRequest("The form body is not valid percent-encoded UTF-8");
   const field = controlCharacterIn(parse(text), "body");
-  if (field) throw badRequest("invalid_request", `${field} must not contain control characters`);
+  if (field) throw invalidRequest(`${field} must not contain control characters`);
 }
 
 /**
@@ -41,9 +42,10 @@ export function withBody(raw: IncomingMessage, body: Buffer): IncomingMessage {
   return replay as unknown as IncomingMessage;
 }
 
-const escapeHtml = (value: unknown) => String(value ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-/** The plain error page of the authorization endpoint (no inline style, nothing fetched), ours and oidc-provider's. */
-export function errorPage(error: string, description: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign-in error</title></head><body><main><h1>Sign-in error</h1><p>${escapeHtml(error)}: ${escapeHtml(description)}</p></main></body></html>`;
+/**
+ * The plain error page of the authorization endpoint (no inline style, nothing fetched), ours and oidc-provider's.
+ * oidc-provider may hand over an error without a description.
+ */
+export function errorPage(error: string, description: string | undefined): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign-in error</title></head><body><main><h1>Sign-in error</h1><p>${escapeHtml(error)}: ${escapeHtml(description ?? "")}</p></main></body></html>`;
 }

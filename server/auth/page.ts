@@ -3,6 +3,8 @@ import path from "node:path";
 import type { FastifyReply } from "fastify";
 import type { Networks } from "../chain/networks";
 import { NETWORKS } from "../chain/registry";
+import { sendHtmlPage } from "../http/html-page";
+import { escapeHtml } from "../lib/html";
 
 const STATIC = path.join(__dirname, "static");
 
@@ -11,10 +13,6 @@ export const PAGE_ASSETS: Record<string, { type: string; body: string }> = {
   "/login/page.js": { type: "text/javascript; charset=utf-8", body: fs.readFileSync(path.join(STATIC, "login-page.js"), "utf8") },
   "/login/page.css": { type: "text/css; charset=utf-8", body: fs.readFileSync(path.join(STATIC, "login-page.css"), "utf8") },
 };
-
-/** No inline script or style, no framing, requests only to us; wallet icons are data: URIs. */
-export const PAGE_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 const TEXT = {
   en: {
@@ -65,9 +63,6 @@ export function pageLang(uiLocales: unknown, acceptLanguage: string | undefined)
   return acceptLanguage && first(acceptLanguage).startsWith("ja") ? "ja" : "en";
 }
 
-export const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string);
-
 export interface PageInput {
   params?: Record<string, unknown>;
   clientName?: string;
@@ -94,37 +89,4 @@ export function hostedPage(reply: FastifyReply, input: PageInput) {
 <noscript><p>${escapeHtml(text.noscript)}</p></noscript>
 </main>`;
   return sendHtmlPage(reply, { status: input.error ? 400 : 200, lang, title: text.title, assets: "/login", body });
-}
-
-/**
- * A page of ours (the login page, the converter page): one stylesheet and one deferred script from `assets`, under
- * PAGE_CSP, never cached or framed. `vary` names the request headers the page was chosen by.
- */
-export function sendHtmlPage(
-  reply: FastifyReply,
-  page: { status: number; lang: string; title: string; assets: string; body: string; vary?: string },
-) {
-  const html = `<!doctype html>
-<html lang="${page.lang}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>${escapeHtml(page.title)}</title>
-<link rel="stylesheet" href="${page.assets}/page.css">
-<script src="${page.assets}/page.js" defer></script>
-</head>
-<body>
-${page.body}
-</body>
-</html>
-`;
-  if (page.vary) reply.header("vary", page.vary);
-  return reply
-    .code(page.status)
-    .header("content-security-policy", PAGE_CSP)
-    .header("cache-control", "no-store")
-    .header("x-frame-options", "DENY")
-    .type("text/html; charset=utf-8")
-    .send(html);
 }

@@ -44,7 +44,7 @@ export function addressOfSubject(sub: string): string | undefined {
  */
 export async function createProvider(config: Config, db: Database, keys: LoginKeys): Promise<Provider> {
   // Loaded when the plugin starts, not when the module is: oidc-provider prints a runtime notice as it loads, which
-  // must not come before a configuration error (main.ts fails with exactly one line).
+  // must not come before a configuration error (the service stops with exactly one line naming the variable).
   const { Provider, errors } = await import("oidc-provider");
   const provider = new Provider(config.issuer, {
     adapter: createAdapterFactory(db, errors.InvalidGrant),

@@ -10,14 +10,14 @@ import * as oidc from "openid-client";
 import { startTestApp, type TestApp, type TestAppOptions } from "../../helpers/app";
 import { providerFor } from "../../helpers/chain";
 import { deployTestSigners, type TestSigner, type TestSignerKind } from "../../helpers/signers";
-import { createTestDatabase, type TestDatabase } from "../../helpers/database";
+import { createTestDatabase, openFreshPglite, type TestDatabase } from "../../helpers/database";
 
 const ROOT = path.resolve(__dirname, "..", "..", "..");
 
-/** Runs `scripts/<script>.ts` as `npm run` does, in its own process. */
+/** Runs the CLI `server/cli/<script>.ts` as `npm run` does, in its own process. */
 export function runScript(script: string, args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ["-r", "ts-node/register/transpile-only", `scripts/${script}.ts`, ...args], { cwd: ROOT, env: { ...process.env, ...env } }, (error, stdout, stderr) =>
+    execFile(process.execPath, ["-r", "ts-node/register/transpile-only", `server/cli/${script}.ts`, ...args], { cwd: ROOT, env: { ...process.env, ...env } }, (error, stdout, stderr) =>
       resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
@@ -41,6 +41,8 @@ export async function scriptDatabase(): Promise<{ database: TestDatabase; env: R
     };
   }
   const config: DatabaseConfig = { kind: "pglite", dataDir: path.join(dir, "pglite") };
+  // Laid out once here, so that the scripts' processes do not each pay for creating it.
+  await (await openFreshPglite(config.dataDir)).close();
   let opened: Database | undefined;
   const database: TestDatabase = {
     kind: "pglite",

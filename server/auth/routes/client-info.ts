@@ -1,8 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import { badRequest, notFound } from "../http/http-error";
-import { clientInfo, findClientCached } from "./clients";
-import { LANGS, type Lang } from "./messages";
+import { notFound } from "../../http/http-error";
+import { clientInfo, findClientCached } from "../clients";
+import { invalidLang, invalidRequest } from "../errors";
+import { LANGS, type Lang } from "../messages";
+import { ErrorBody } from "../../http/schemas";
 
 const Query = Type.Object({
   client_id: Type.Optional(Type.String({ description: "Registered client id", maxLength: 256 })),
@@ -16,12 +18,11 @@ const Info = Type.Object({
   logo_url: Type.String({ description: 'http(s) URL or ""' }),
   home_url: Type.String({ description: 'http(s) URL or ""; also an audience of the client\'s ID tokens' }),
 });
-const ErrorBody = Type.Object({ error: Type.String(), message: Type.String() });
 
 /** A language tag's primary subtag when we have texts in it ("ja-JP" → ja); any other well-formed tag → English. */
 function textLanguage(tag: string | undefined): Lang {
   if (tag === undefined || tag === "") return "en";
-  if (!/^[A-Za-z]{1,8}(?:[-_][A-Za-z0-9]{1,8})*$/.test(tag)) throw badRequest("invalid_lang", "lang must be a language tag such as en or ja");
+  if (!/^[A-Za-z]{1,8}(?:[-_][A-Za-z0-9]{1,8})*$/.test(tag)) throw invalidLang("lang must be a language tag such as en or ja");
   const primary = tag.split(/[-_]/)[0].toLowerCase();
   return (LANGS as readonly string[]).includes(primary) ? (primary as Lang) : "en";
 }
@@ -40,7 +41,7 @@ const clientInfoRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { client_id: id, lang } = request.query;
-      if (id === undefined || id === "") throw badRequest("invalid_request", "client_id is required");
+      if (id === undefined || id === "") throw invalidRequest("client_id is required");
       const language = textLanguage(lang);
       // PostgreSQL text cannot hold NUL, so no client has such an id (and the query would fail).
       const client = id.includes("\u0000") ? undefined : await findClientCached(app.db, id);

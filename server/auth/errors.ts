@@ -1,0 +1,48 @@
+import { DomainError } from "../lib/domain-error";
+
+/**
+ * The login's refusals (README, "Login service", "Errors"): `/api/authorize` and `/api/login` answer them as
+ * `{"error", "message"}`, the oidc-provider routes in their own dialect.
+ */
+
+/** A missing or malformed field, or bad PKCE. */
+export const invalidRequest = (message: string) => new DomainError("invalid", "invalid_request", message);
+
+export const invalidClient = () => new DomainError("invalid", "invalid_client", "Unknown client_id");
+
+/** Never answered with a redirect: the URI is what cannot be trusted. */
+export const invalidRedirectUri = () => new DomainError("invalid", "invalid_redirect_uri", "redirect_uri is not registered for this client");
+
+export const unsupportedResponseType = () => new DomainError("invalid", "unsupported_response_type", 'response_type must be "code"');
+
+export const invalidScope = () => new DomainError("invalid", "invalid_scope", 'scope must contain "openid"');
+
+export const invalidLang = (message: string) => new DomainError("invalid", "invalid_lang", message);
+
+/** Not hex, a wrong length, a high s: no wallet could have made it. */
+export const malformedSignature = (problem: string) => new DomainError("invalid", "malformed_signature", `signature: ${problem}`);
+
+/** A SIWE message names its chain: the login cannot ask another. */
+export const networkMismatch = (network: string) => new DomainError("invalid", "network_mismatch", `The message was issued for network ${network}`);
+
+export const noOpenChallenge = () =>
+  new DomainError(
+    "unauthorized",
+    "invalid_challenge",
+    "No open sign-in message for this address and client: ask /api/authorize for one (messages expire after 5 minutes and work once)",
+  );
+
+/** The signature verified, but another login redeemed the message first (or it expired meanwhile). */
+export const challengeGone = () => new DomainError("unauthorized", "invalid_challenge", "This sign-in message was already used or has expired");
+
+export const invalidSignature = () =>
+  new DomainError("unauthorized", "invalid_signature", "The signature does not prove this address signed an open sign-in message of this client");
+
+/** The requester's quota of open messages is used up: one may be signed or have expired a minute later. */
+export const tooManyChallenges = (maxOpen: number) =>
+  new DomainError(
+    "too_many",
+    "too_many_challenges",
+    `This client address holds ${maxOpen} open sign-in messages; sign or wait for one to expire (5 minutes)`,
+    60,
+  );

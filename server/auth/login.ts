@@ -1,0 +1,270 @@
+import { randomBytes } from "node:crypto";
+import { hashMessage, isHexString } from "ethers";
+import type { Provider } from "oidc-provider";
+import type { Networks } from "../chain/networks";
+import { verifyEoa, verifySignature } from "../chain/signatures";
+import { parseAddress } from "../chain/values";
+import type { Database } from "../db/database";
+import { holdWrites, insertHeldWrites, LEGACY_PATH } from "./adapter";
+import { consumeChallenge, openChallenges, requesterOf, saveChallenge, type Challenge } from "./challenges";
+import { findClientCached, type LoginClient } from "./clients";
+import * as refuse from "./errors";
+import { recordLogin } from "./logins";
+import { CHALLENGE_TTL_MS, FORMATS, LANGS, loginMessage, newRandom, siweMessage, siweStatement, type Lang, type MessageFormat } from "./messages";
+import { mintCode, SCOPES, subjectFor } from "./provider";
+
+/**
+ * The login service (README, "Login service"): `authorize` hands out a message to sign, bound to an authorization
+ * request; `redeem` turns a signature over one of the caller's open messages into an authorization code. Both refuse
+ * with the DomainErrors of errors.ts (and `unknown_network`, `invalid_address`, node failures).
+ */
+
+export interface LoginSettings {
+  /** ISSUER: the SIWE message's domain and URI, the redirect's `iss`. */
+  issuer: string;
+  /** Network of a request that names none. */
+  defaultNetwork: string;
+  /** First line of the text message. */
+  messageHeader: string;
+  /** Open messages one requester may hold, all addresses together. */
+  maxOpenChallenges: number;
+}
+
+export interface LoginDeps {
+  db: Database;
+  networks: Networks;
+  provider: Provider;
+  settings: LoginSettings;
+}
+
+/** `/api/authorize`'s query, as sent: any field may be missing or malformed (authorize refuses it). */
+export interface AuthorizeRequest {
+  client_id?: string;
+  redirect_uri?: string;
+  response_type?: string;
+  scope?: string;
+  address?: string;
+  state?: string;
+  nonce?: string;
+  code_challenge?: string;
+  code_challenge_method?: string;
+  lang?: string;
+  message_format?: string;
+  network?: string;
+}
+
+/** `/api/login`'s body. */
+export interface RedeemRequest {
+  address: string;
+  signature: string;
+  client_id: string;
+  /** Narrows the candidates to the messages of this redirect URI. */
+  redirect_uri?: string;
+  /** Replaces the state given to authorize. */
+  state?: string;
+  /** The chain a contract wallet is asked on, instead of the message's. */
+  network?: string;
+  /** Narrows the candidates to this exact message. */
+  message?: string;
+}
+
+export interface Redeemed {
+  code: string;
+  /** The registered redirect URI with code, state and iss appended. */
+  redirectUrl: string;
+  state: string | null;
+}
+
+/**
+ * Checks an authorization request and stores the message for `address` to sign, within the quotas of the requester
+ * (`clientIp`, as TRUST_PROXY resolves it). Returns the message. Of several problems the first is reported, the fields
+ * being checked in a fixed order: client, redirect_uri, response_type, scope, address, lang, message_format, network,
+ * PKCE.
+ */
+export async function authorize(deps: LoginDeps, request: AuthorizeRequest, clientIp: string): Promise<string> {
+  const { db, networks, settings } = deps;
+  const client = await knownClient(db, request.client_id);
+  const redirectUri = registeredRedirect(client, request.redirect_uri);
+  if (request.response_type !== "code") throw refuse.unsupportedResponseType();
+  const scope = grantedScope(request.scope);
+  if (request.address === undefined) throw refuse.invalidRequest("address is required");
+  const address = parseAddress(request.address);
+  const lang = oneOf(request.lang ?? "en", LANGS, () => refuse.invalidLang('lang must be "en" or "ja"')) as Lang;
+  const format = oneOf(request.message_format ?? "text", FORMATS, () => refuse.invalidRequest('message_format must be "text" or "siwe"')) as MessageFormat;
+  const network = networks.info(request.network ?? settings.defaultNetwork);
+  const pkce = readPkce(client, request.code_challenge, request.code_challenge_method);
+
+  const now = new Date();
+  const expiresAt = new Date(now.getTime() + CHALLENGE_TTL_MS);
+  const issuerHost = new URL(settings.issuer).host;
+  const message =
+    format === "siwe"
+      ? siweMessage({
+          issuer: settings.issuer,
+          address,
+          chainId: network.chainId,
+          random: newSiweNonce(),
+          issuedAt: now,
+          expiresAt,
+          redirectUri,
+          statement: siweStatement(client.name, issuerHost),
+        })
+      : loginMessage({ header: settings.messageHeader, clientName: client.name, issuerHost, random: newRandom(), lang });
+  let saved: boolean;
+  try {
+    saved = await saveChallenge(
+      db,
+      {
+        address,
+        clientId: client.id,
+        redirectUri,
+        scope,
+        state: request.state ?? null,
+        nonce: request.nonce ?? null,
+        codeChallenge: pkce?.challenge ?? null,
+        codeChallengeMethod: pkce?.method ?? null,
+        network: network.name,
+        message,
+        format,
+        requester: requesterOf(clientIp),
+      },
+      expiresAt,
+      settings.maxOpenChallenges,
+    );
+  } catch (error) {
+    // The client was removed a moment ago (this instance had it cached).
+    if ((error as { code?: string }).code === "23503") throw refuse.invalidClient();
+    throw error;
+  }
+  if (!saved) throw refuse.tooManyChallenges(settings.maxOpenChallenges);
+  return message;
+}
+
+/**
+ * Redeems a signature: the caller's open messages of this address and client (see openChallenges) are tried in turn,
+ * and the first whose signature verifies is used up and mints the code. The login is recorded.
+ */
+export async function redeem(deps: LoginDeps, request: RedeemRequest, clientIp: string): Promise<Redeemed> {
+  const { db, networks, provider, settings } = deps;
+  const address = parseAddress(request.address);
+  if (request.network !== undefined) networks.info(request.network);
+  // Challenges exist only for registered clients (foreign key), so the client is looked up only to explain a miss.
+  const candidates = await openChallenges(db, {
+    address,
+    clientId: request.client_id,
+    requester: requesterOf(clientIp),
+    redirectUri: request.redirect_uri,
+    message: request.message,
+  });
+  if (candidates.length === 0) {
+    await knownClient(db, request.client_id);
+    throw refuse.noOpenChallenge();
+  }
+  for (const challenge of candidates) {
+    const network = walletNetwork(networks, challenge, request);
+    const result = await verify(networks, network, address, challenge.message, request.signature);
+    if (!result.ok) {
+      if (result.reason === "malformed_signature") throw refuse.malformedSignature(result.message);
+      continue;
+    }
+    const sub = subjectFor(address, result.kind, networks.info(network).chainId);
+    const code = await useChallenge(db, provider, challenge, sub);
+    await recordLogin(db, sub, challenge.clientId);
+    const state = request.state ?? challenge.state;
+    return { code, redirectUrl: redirectUrl(challenge.redirectUri, { code, state, iss: settings.issuer }), state };
+  }
+  throw refuse.invalidSignature();
+}
+
+/**
+ * The network a contract wallet is asked on: the one the login names, else the message's. A SIWE message names its
+ * chain in the signed text, so a login naming a network of another chain falls back to the message's, or is refused
+ * when it also names the message (it then insists on both).
+ */
+function walletNetwork(networks: Networks, challenge: Challenge, request: RedeemRequest): string {
+  const network = request.network ?? challenge.network;
+  if (challenge.format !== "siwe" || networks.info(network).chainId === networks.info(challenge.network).chainId) return network;
+  if (request.message !== undefined) throw refuse.networkMismatch(challenge.network);
+  return challenge.network;
+}
+
+/**
+ * Marks the challenge used and mints its code; invalid_challenge when another login used it first. The code and its
+ * grant are stored by the statement that redeems the challenge (nothing is stored when it was already used): one
+ * round trip instead of three.
+ */
+async function useChallenge(db: Database, provider: Provider, challenge: Challenge, sub: string): Promise<string> {
+  const mint = () =>
+    mintCode(provider, {
+      clientId: challenge.clientId,
+      sub,
+      redirectUri: challenge.redirectUri,
+      scope: challenge.scope,
+      nonce: challenge.nonce,
+      codeChallenge: challenge.codeChallenge,
+      codeChallengeMethod: challenge.codeChallengeMethod,
+    });
+  const held = LEGACY_PATH ? undefined : await holdWrites(mint);
+  if (!(await consumeChallenge(db, challenge.id, held && ((condition, first) => insertHeldWrites(held.writes, condition, first))))) {
+    throw refuse.challengeGone();
+  }
+  return held ? held.result : mint();
+}
+
+/** The registered URI as registered (no URL normalization), its own query kept, with the answer's parameters. */
+function redirectUrl(registered: string, answer: { code: string; state: string | null; iss: string }): string {
+  const params = new URLSearchParams({ code: answer.code, ...(answer.state !== null ? { state: answer.state } : {}), iss: answer.iss });
+  return `${registered}${registered.includes("?") ? "&" : "?"}${params}`;
+}
+
+/** verifySignature, which proves an EOA by recovery before asking the node (an EOA login costs no RPC call). */
+async function verify(networks: Networks, network: string, address: string, message: string, signature: string) {
+  // LOGIN_PATH=legacy (the benchmark's "before"): recovery first as the login did before verifySignature did it itself.
+  if (LEGACY_PATH && isHexString(signature, 65)) {
+    const quick = verifyEoa(address, hashMessage(message), signature);
+    if (quick.ok) return quick;
+  }
+  return verifySignature({ provider: () => networks.provider(network), network, address, message, signature });
+}
+
+async function knownClient(db: Database, id: string | undefined): Promise<LoginClient> {
+  if (id === undefined) throw refuse.invalidRequest("client_id is required");
+  const client = await findClientCached(db, id);
+  if (!client) throw refuse.invalidClient();
+  return client;
+}
+
+/** RFC 6749 §3.1.2.3: the exact string registered, compared byte for byte. A mismatch is an error, never a redirect. */
+function registeredRedirect(client: LoginClient, uri: string | undefined): string {
+  if (uri === undefined) throw refuse.invalidRequest("redirect_uri is required");
+  if (!client.redirectUris.includes(uri)) throw refuse.invalidRedirectUri();
+  return uri;
+}
+
+function grantedScope(scope: string | undefined): string {
+  const asked = (scope ?? "").split(" ").filter(Boolean);
+  if (!asked.includes("openid")) throw refuse.invalidScope();
+  return SCOPES.filter((s) => asked.includes(s)).join(" ");
+}
+
+function oneOf(value: string, allowed: readonly string[], refusal: () => Error): string {
+  if (!allowed.includes(value)) throw refusal();
+  return value;
+}
+
+/** PKCE of RFC 7636 with S256 only (plain would let an eavesdropper of the request redeem the code). */
+function readPkce(client: LoginClient, challenge: string | undefined, method: string | undefined): { challenge: string; method: "S256" } | undefined {
+  if (challenge === undefined) {
+    if (method !== undefined) throw refuse.invalidRequest("code_challenge_method without code_challenge");
+    if (client.public) throw refuse.invalidRequest("PKCE is required for public clients: send code_challenge and code_challenge_method=S256");
+    return undefined;
+  }
+  if (method !== "S256") throw refuse.invalidRequest('code_challenge_method must be "S256"');
+  if (!/^[A-Za-z0-9_-]{43}$/.test(challenge)) throw refuse.invalidRequest("code_challenge must be the 43-character base64url SHA-256 of the verifier");
+  return { challenge, method: "S256" };
+}
+
+/** EIP-4361 nonces are alphanumeric: 32 hex digits carry the same 128 bits as the text message's random. */
+function newSiweNonce(): string {
+  return randomBytes(16).toString("hex");
+}

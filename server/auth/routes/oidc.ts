@@ -1,0 +1,98 @@
+import type { ServerResponse } from "node:http";
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
+import type { Provider } from "oidc-provider";
+import { Type } from "typebox";
+import { toErrorReply } from "../../http/errors";
+import { clientAuthentication, inRequestScope } from "../adapter";
+import { invalidRequest } from "../errors";
+import { checkForm, errorPage, pinToIssuer, withBody } from "../oidc-guard";
+import { OIDC_ROUTES } from "../provider";
+import { RATE_LIMITED } from "./rate-limited";
+
+const OAuthError = Type.Object({ error: Type.String(), error_description: Type.String() });
+
+/**
+ * oidc-provider's routes (token, revocation, authorization, userinfo, discovery, jwks), in a scope where Fastify leaves
+ * request bodies unread: oidc-provider reads them itself and answers malformed ones in RFC 6749 form. Fastify still
+ * applies rate limits and our error shape for the rest: RFC 6749's `{error, error_description}`, or on the
+ * authorization endpoint, which a browser shows, an HTML page.
+ */
+const oidcRoutes: FastifyPluginAsyncTypebox<{ provider: Provider; issuer: string }> = async (scope, { provider, issuer }) => {
+  const oidc = provider.callback();
+  const issuerUrl = new URL(issuer);
+  const tags = ["login"];
+
+  scope.removeAllContentTypeParsers();
+  scope.addContentTypeParser("*", (_request, _payload, done) => done(null, undefined));
+  // Forms are read here so they can be checked like any input (input guard) before oidc-provider stores a value.
+  scope.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "buffer", bodyLimit: 56 * 1024 }, (_request, body, done) => done(null, body));
+  scope.addHook("preHandler", async (request) => {
+    if (Buffer.isBuffer(request.body)) checkForm(request.body);
+  });
+
+  const forward = (request: FastifyRequest, reply: FastifyReply, url?: string) => {
+    if (url) request.raw.url = url;
+    reply.raw.setHeader("x-request-id", request.id);
+    reply.hijack();
+    pinToIssuer(request.raw, issuerUrl, request.ip);
+    const raw = Buffer.isBuffer(request.body) ? withBody(request.raw, request.body) : request.raw;
+    const basic = /^basic\s/i.test(request.headers.authorization ?? "");
+    clientAuthentication.run({ basic }, () => inRequestScope(() => oidc(raw, reply.raw as ServerResponse)));
+  };
+
+  for (const path of [OIDC_ROUTES.token, "/api/token"]) {
+    scope.post(
+      path,
+      {
+        config: RATE_LIMITED,
+        errorHandler: oauthErrors,
+        schema: {
+          tags,
+          summary: path === "/api/token" ? "Token endpoint (the predecessor's path)" : "Token endpoint (oidc-provider)",
+          description: "Form body: grant_type authorization_code (code, redirect_uri, code_verifier) or refresh_token (refresh_token); client secret in a Basic header or as client_id + client_secret.",
+          response: { "4xx": OAuthError },
+        },
+      },
+      (request, reply) => forward(request, reply, OIDC_ROUTES.token),
+    );
+  }
+  scope.post(OIDC_ROUTES.revocation, { config: RATE_LIMITED, errorHandler: oauthErrors, schema: { hide: true } }, (request, reply) => forward(request, reply));
+  scope.route({
+    method: ["GET", "POST"],
+    url: OIDC_ROUTES.authorization,
+    config: RATE_LIMITED,
+    errorHandler: pageErrors,
+    schema: { hide: true },
+    handler: (request, reply) => {
+      // oidc-provider takes a POSTed authorization request as a form only, and answers anything else with a bare 404.
+      if (request.method === "POST" && !Buffer.isBuffer(request.body)) throw invalidRequest("POST /authorize takes a form body (application/x-www-form-urlencoded)");
+      forward(request, reply);
+    },
+  });
+  scope.route({ method: ["GET", "POST"], url: OIDC_ROUTES.userinfo, errorHandler: oauthErrors, schema: { hide: true }, handler: (request, reply) => forward(request, reply) });
+  // The predecessor's path of the same endpoint (its Go client's GetUserInfo).
+  scope.route({ method: ["GET", "POST"], url: "/api/userinfo", errorHandler: oauthErrors, schema: { hide: true }, handler: (request, reply) => forward(request, reply, OIDC_ROUTES.userinfo) });
+  for (const path of ["/.well-known/openid-configuration", OIDC_ROUTES.jwks]) {
+    // The same for everyone (URLs from ISSUER, public keys): shared caches may keep them a while.
+    scope.get(path, { errorHandler: oauthErrors, schema: { hide: true } }, (request, reply) => {
+      reply.raw.setHeader("cache-control", "public, max-age=300");
+      forward(request, reply);
+    });
+  }
+};
+
+/** Our own refusals on the authorization endpoint, as the browser page oidc-provider shows for its own. */
+function pageErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const { status, body, headers } = toErrorReply(error, request);
+  return reply.code(status).headers({ ...headers, "cache-control": "no-store" }).type("text/html; charset=utf-8").send(errorPage(body.error, body.message));
+}
+
+/** Our own refusals on the other endpoints, in RFC 6749's dialect: any client error is an `invalid_request`. */
+function oauthErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const { status, body, headers } = toErrorReply(error, request);
+  const code = status === 429 || status >= 500 ? body.error : "invalid_request";
+  return reply.code(status).headers(headers).header("cache-control", "no-store").type("application/json; charset=utf-8").send({ error: code, error_description: body.message });
+}
+
+export default oidcRoutes;

@@ -1,0 +1,5 @@
+/**
+ * A login route's `config` when it is counted against LOGIN_RATE_LIMIT per IP: plugin.ts registers the limiter for
+ * the login routes with `global: false`, so each route that floods could hurt opts in with this.
+ */
+export const RATE_LIMITED = { rateLimit: {} };
