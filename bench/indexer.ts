@@ -1,6 +1,6 @@
 import { Wallet, type JsonRpcProvider } from "ethers";
 import pino from "pino";
-import { startLocalNode } from "../server/chain/local-node";
+import { startLocalNode } from "../local/node";
 import { rawRpc } from "../server/chain/raw-rpc";
 import { NetworkIndexer } from "../server/indexer/indexer";
 import { TRANSFER_TOPIC } from "../server/indexer/transfers";

@@ -1,4 +1,4 @@
-import { startLocalNode } from "../server/chain/local-node";
+import { startLocalNode } from "../local/node";
 import { load, startService, type Row, type Suite } from "./lib";
 
 const CONNECTIONS = 32;

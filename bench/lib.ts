@@ -5,8 +5,7 @@ import path from "node:path";
 import autocannon from "autocannon";
 import { getBytes, hashMessage } from "ethers";
 import * as libsecp256k1 from "tiny-secp256k1";
-import { openDatabase, type Database } from "../server/db/database";
-import { migrate } from "../server/db/migrate";
+import { openMigratedDatabase, type Database } from "../server/db/database";
 import type { QueryCounts } from "../server/db/query-count";
 import { createTestDatabase, type TestDatabase } from "../test/helpers/database";
 
@@ -158,15 +157,14 @@ export async function startService(env: Record<string, string>, prepare?: (db: D
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-"));
   if (prepare) {
     // Before the service starts: PGlite is one process at a time.
-    const db = await openDatabase(database.config.kind === "postgres" ? database.config : { kind: "pglite", dataDir: path.join(dataDir, "pglite") });
+    const { db } = await openMigratedDatabase(database.config.kind === "postgres" ? database.config : { kind: "pglite", dataDir: path.join(dataDir, "pglite") });
     try {
-      await migrate(db);
       await prepare(db);
     } finally {
       await db.close();
     }
   }
-  const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", "server/main.ts"], {
+  const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", "local/start.ts"], {
     cwd: path.resolve(__dirname, ".."),
     env: {
       ...process.env,

@@ -1,6 +1,6 @@
 import { Wallet } from "ethers";
+import { startLocalNode } from "../local/node";
 import { boundText, encodeMetadata } from "../server/metadata/signed-text";
-import { startLocalNode } from "../server/chain/local-node";
 import { load, personalSign, startService, type LoadResult, type Service, type Suite } from "./lib";
 
 const CONNECTIONS = 32;

@@ -1,4 +1,4 @@
-import { startLocalNode } from "../server/chain/local-node";
+import { startLocalNode } from "../local/node";
 import { freePort } from "../test/server/auth/helpers";
 import { load, percentile, startService, type LoadResult, type Row, type Suite } from "./lib";
 

@@ -1,5 +1,5 @@
 import type { Database } from "../server/db/database";
-import { CONTRACTS_SQL, HOLDER_COUNT_SQL, HOLDERS_SQL, INVENTORY_SQL, OWNER_HISTORY_SQL, TOKEN_HISTORY_SQL } from "../server/data/queries";
+import { CONTRACTS_SQL, HOLDER_COUNT_SQL, HOLDERS_SQL, INVENTORY_SQL, OWNER_HISTORY_SQL, TOKEN_HISTORY_SQL } from "../server/indexer/store/queries";
 import { load, startService, type Row, type Service, type Suite } from "./lib";
 
 const CONNECTIONS = 32;

@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { JsonRpcProvider } from "ethers";
-import { startLocalNode } from "../server/chain/local-node";
+import { startLocalNode } from "../local/node";
 import { MetadataERC1155__factory } from "../typechain-types";
 import { load, startService, type Suite } from "./lib";
 

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { task } from "hardhat/config";
 import type { HardhatRuntimeEnvironment } from "hardhat/types";
+import { parseDecimalId } from "./lib/decimal-id";
 
 // hardhat.config.ts loads this file before anything is compiled: TypeChain bindings and the libraries that use them
 // are imported inside the actions only.
@@ -123,10 +124,7 @@ task("stock", "Moves the caller's Alice or Bob tokens into the converter's stock
     if (args.token !== "alice" && args.token !== "bob") throw new Error(`--token must be alice or bob, got "${args.token}"`);
     if ((args.ids === undefined) === (args.file === undefined)) throw new Error("give --ids or --file");
     const raw = args.ids !== undefined ? args.ids.split(",") : fs.readFileSync(args.file!, "utf8").split(/\r?\n/);
-    const ids = raw.map((s) => s.trim()).filter(Boolean).map((s, i) => {
-      if (!/^(0|[1-9]\d*)$/.test(s)) throw new Error(`id #${i + 1} "${s}" is not a decimal uint256`);
-      return BigInt(s);
-    });
+    const ids = raw.map((s) => s.trim()).filter(Boolean).map((s, i) => parseDecimalId(s, `id #${i + 1} "${s}"`));
     const converter = await converterAt(hre, args.converter);
     const me = await signer(hre);
     const token = IERC721__factory.connect(args.token === "alice" ? await converter.alice() : await converter.bob(), me);
@@ -155,8 +153,8 @@ task("convert", "Converts one of your tokens in one transaction (safeTransferFro
     const me = await signer(hre);
     const fromAlice = args.aliceId !== undefined;
     const idText = (fromAlice ? args.aliceId : args.bobId)!;
-    if (!/^(0|[1-9]\d*)$/.test(idText)) throw new Error(`"${idText}" is not a decimal uint256`);
-    const plan = await explainConversion(converter, me.address, fromAlice ? "alice" : "bob", BigInt(idText));
+    const id = parseDecimalId(idText, `"${idText}"`);
+    const plan = await explainConversion(converter, me.address, fromAlice ? "alice" : "bob", id);
     if (!plan.ok) {
       err(`cannot convert: ${plan.reason}`);
       process.exitCode = 1;

@@ -1,23 +1,26 @@
-import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "./app";
-import { ensureDemoClient, type DemoClient } from "./auth/demo";
-import { prepareDemo, type Demo } from "./chain/demo";
-import { startLocalNode, type LocalNode } from "./chain/local-node";
-import { loadConfigOrExit, type Config } from "./config";
+import type { Config } from "./config";
+
+/** The service as a process: it serves until a signal, then shuts down in order. */
+export interface ServiceProcess {
+  /** True once a signal asked the process to stop. */
+  readonly stopping: boolean;
+  /** Something to stop once the app has closed (what the caller started for it, e.g. the local chain). */
+  onShutdown(stop: () => Promise<void>): void;
+  /** Builds the app from `config` and listens; `beforeListen` runs on the built app first. */
+  serve(config: Config, beforeListen?: (app: FastifyInstance) => Promise<void>): Promise<FastifyInstance>;
+}
 
 /**
- * Process entry (`npm start`). With no RPC_URL_* set it runs everything on this machine: a Hardhat node,
- * the demo contracts, the embedded PGlite database under .data/. SIGINT/SIGTERM stop accepting, finish the
- * requests in flight, close the database and stop the node; a second signal exits at once.
+ * Takes over SIGINT/SIGTERM for the service (`npm start` runs it from local/start.ts): a signal stops accepting,
+ * finishes the requests in flight, closes the database, then stops what was added with `onShutdown`; past
+ * SHUTDOWN_TIMEOUT_MS, or on a second signal, the process exits at once.
  */
-async function main(): Promise<void> {
-  let config: Config = loadConfigOrExit();
-
-  let node: LocalNode | undefined;
-  let demo: Demo | undefined;
+export function serviceProcess(): ServiceProcess {
   let app: FastifyInstance | undefined;
   let stopping = false;
+  const afterClose: Array<() => Promise<void>> = [];
   const stop = async (signal: string) => {
     if (stopping) {
       console.error(`${signal} again: exiting now`);
@@ -32,7 +35,7 @@ async function main(): Promise<void> {
     }, deadline).unref();
     try {
       await app?.close();
-      await node?.stop();
+      for (const stopOne of afterClose) await stopOne();
       process.exit(0);
     } catch (error) {
       console.error("shutdown failed:", error);
@@ -42,113 +45,18 @@ async function main(): Promise<void> {
   process.on("SIGINT", () => void stop("SIGINT"));
   process.on("SIGTERM", () => void stop("SIGTERM"));
 
-  if (config.localChain) {
-    node = await startLocalNode({ port: Number(process.env.LOCAL_CHAIN_PORT ?? 8545) }).catch(() => startLocalNode({ port: 0 }));
-    config = { ...config, rpcUrls: { ...config.rpcUrls, localhost: node.url } };
-    demo = await prepareDemo(node.url, config.dataDir, (line) => console.log(line));
-    // The conversion page offers the demo converter unless CONVERTERS names others.
-    if (config.converters.length === 0) config = { ...config, converters: [{ network: "localhost", address: demo.converter }] };
-  }
-
-  app = await buildApp(config);
-  // The local setup gets a relying party to try logins with; a production deployment registers its own.
-  const demoClient = config.localChain ? await ensureDemoClient(app.db, config.dataDir) : undefined;
-  await app.listen({ host: config.host, port: config.port });
-  // The printed inventory lines answer from the index: let it take in the demo first (a second or so).
-  if (node && config.indexer.enabled) await indexedToHead(app);
-  if (stopping) return;
-  printBanner(config, app, node, demo, demoClient);
+  return {
+    get stopping() {
+      return stopping;
+    },
+    onShutdown(stopOne) {
+      afterClose.push(stopOne);
+    },
+    async serve(config, beforeListen) {
+      app = await buildApp(config);
+      await beforeListen?.(app);
+      await app.listen({ host: config.host, port: config.port });
+      return app;
+    },
+  };
 }
-
-async function indexedToHead(app: FastifyInstance, timeoutMs = 20_000): Promise<void> {
-  const head = await app.networks.provider("localhost").getBlockNumber();
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const { rows } = await app.db.query<{ block_number: string }>("SELECT block_number FROM indexer_cursors WHERE network = 'localhost'");
-    if (rows[0] && Number(rows[0].block_number) >= head) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  app.log.warn("the index of the local chain is still catching up; inventory answers 503 until it has started");
-}
-
-/** `issuer` for the browser (the page signs for the issuer's host), `base` for curl (where this process listens). */
-function loginLines(base: string, issuer: string, client: DemoClient, user: string | undefined, dataDir: string): string[] {
-  const demoFile = path.relative(process.cwd(), path.join(dataDir, "demo-client.json"));
-  const request = new URLSearchParams({ client_id: client.id, redirect_uri: client.redirectUri, response_type: "code", scope: "openid" });
-  const apiRequest = new URLSearchParams(request);
-  if (user) apiRequest.set("address", user);
-  return [
-    "",
-    `  Log in through the demo client "${client.name}" (local demo only: its secret is kept in ${demoFile}):`,
-    `    client_id      ${client.id}`,
-    `    client_secret  ${client.secret}`,
-    `    redirect_uri   ${client.redirectUri}`,
-    `    In a browser with a wallet extension, open:`,
-    `      ${issuer}/authorize?${request}`,
-    `    Or with the JSON API (then personal_sign the message and POST it to /api/login; README "Login service"):`,
-    `    curl '${base}/api/authorize?${apiRequest}'`,
-    `    OpenID discovery: ${issuer}/.well-known/openid-configuration`,
-  ];
-}
-
-function printBanner(config: Config, app: FastifyInstance, node: LocalNode | undefined, demo: Demo | undefined, demoClient?: DemoClient): void {
-  const address = app.server.address();
-  const port = typeof address === "object" && address ? address.port : config.port;
-  const base = `http://${config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host}:${port}`;
-  const lines = [
-    "",
-    `  Service   ${base}`,
-    `  API docs  ${base}/docs  (OpenAPI: ${base}/openapi.json)`,
-    ...(config.converters.length > 0 ? [`  Convert   ${base}/convert  (the token holders' page; Japanese: ${base}/convert?lang=ja)`] : []),
-    `  Database  ${config.database.kind === "postgres" ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${config.database.dataDir}`}`,
-    node ? `  Chain     ${node.url} (local Hardhat node, chain id ${node.chainId})` : `  Networks  ${Object.keys(config.rpcUrls).join(", ")}`,
-    ...(demo && node
-      ? [
-          "",
-          "  Demo contracts on the local chain:",
-          `    AliceNFT      ${demo.alice}`,
-          `    BobNFT        ${demo.bob}`,
-          `    NFTConverter  ${demo.converter}  (pairs Alice 1–10 ↔ Bob 1–10, Bob stock 1–10)`,
-          `    user          ${demo.user}  (Hardhat account #1: holds Alice 1–10)`,
-          `    wallet        ${demo.wallet}  (EIP-1271 wallet owned by the user)`,
-          `    MetadataNFT   ${demo.metadataNft}  (token 1, held by the user: metadata and image in a data: tokenURI)`,
-        ]
-      : []),
-    "",
-    "  Try:",
-    `    curl ${base}/health`,
-    `    curl ${base}/ready`,
-    `    curl ${base}/block/localhost/latest`,
-    ...(demo && node
-      ? [
-          `    curl ${base}/gas/localhost/suggested-price`,
-          `    curl ${base}/block/localhost/time/1`,
-          `    curl ${base}/localhost/${demo.alice}/1`,
-          `    curl ${base}/approval/localhost/${demo.alice}/${demo.user}/${demo.converter}`,
-          `    curl -i '${base}/inventory/localhost/${demo.user}/${demo.alice}?limit=3'`,
-          `    curl ${base}/inventory/localhost/${demo.user}`,
-          `    curl ${base}/converter/localhost/${demo.converter}`,
-          `    curl '${base}/converter/localhost/${demo.converter}/pairs?aliceIds=1,2,11'`,
-          `    curl ${base}/token/localhost/${demo.metadataNft}/1`,
-          `    curl -X POST ${base}/token/localhost/${demo.metadataNft}/1/refresh`,
-          `    curl '${base}/inventory/localhost/${demo.user}/${demo.metadataNft}?metadata=true'`,
-          `    curl -i '${base}/holders/localhost/${demo.alice}?limit=3'`,
-          `    curl ${base}/holders/localhost/${demo.alice}/count`,
-          `    curl ${base}/transfers/localhost/${demo.alice}/1`,
-          `    curl ${base}/transfers/localhost/owner/${demo.user}`,
-          `    curl -N '${base}/events/localhost?owner=${demo.user}'`,
-        ]
-      : []),
-    ...(demoClient ? loginLines(base, config.issuer, demoClient, demo?.user, config.dataDir) : []),
-    ...(demo && node ? ["", "  Convert Alice 1 to Bob 1 as the user, in one transaction (the events stream above shows it):", `    RPC_URL_LOCALHOST=${node.url} SIGNER_INDEX=1 npx hardhat convert --alice-id 1 --network localhost --converter ${demo.converter}`] : []),
-    "",
-    "  Ctrl-C stops everything.",
-    "",
-  ];
-  console.log(lines.join("\n"));
-}
-
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});

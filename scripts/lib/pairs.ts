@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { NFTConverter } from "../../typechain-types";
+import { parseDecimalId } from "./decimal-id";
 
 export interface Pair {
   alice: bigint;
@@ -76,10 +77,7 @@ function parseJson(name: string, text: string): Pair[] {
 
 function parseId(value: unknown, side: string, where: string): bigint {
   const text = typeof value === "number" && Number.isSafeInteger(value) ? String(value) : value;
-  if (typeof text !== "string" || !/^(0|[1-9]\d*)$/.test(text)) {
-    throw new PairsFileError(`${where}: ${side} id ${JSON.stringify(value)} is not a decimal uint256`);
-  }
-  const id = BigInt(text);
+  const id = parseDecimalId(text, `${where}: ${side} id ${JSON.stringify(value)}`, PairsFileError);
   if (id > MAX_PAIRABLE) throw new PairsFileError(`${where}: ${side} id ${text} is too large (the converter pairs ids up to 2^256 - 2)`);
   return id;
 }

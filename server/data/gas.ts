@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import { BoundedCache } from "../chain/cache";
+import { BoundedCache } from "../lib/bounded-cache";
 import { rpc } from "../chain/networks";
 import { sendJson } from "../http/wire";
 import { NetworkParam } from "./schemas";

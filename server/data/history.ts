@@ -2,10 +2,10 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { Type } from "typebox";
 import { badRequest } from "../http/http-error";
-import { parseAddress, parseTokenId } from "../http/wire";
+import { parseAddress, parseTokenId } from "../chain/values";
+import { HISTORY_KEY_MAX, historyPage, type HistoryOf } from "../indexer/store/reads";
 import type { TransferRow } from "../indexer/transfers";
-import { OWNER_HISTORY_SQL, TOKEN_HISTORY_SQL } from "./queries";
-import { checksummer, decodeCursor, notIndexed, pageHeaders, pageLimit, sendPage } from "./paging";
+import { checksummer, decodeCursor, indexed, pageHeaders, pageLimit, sendPage } from "./paging";
 import { Address, AddressParam, NetworkParam, Paging } from "./schemas";
 
 /** One transfer on the wire, as the history routes and the live event stream give it. */
@@ -50,14 +50,11 @@ export function transferItem(row: TransferRow, checksum: (address: string) => st
   };
 }
 
-/** Largest values a cursor can carry into the bigint / integer columns it is compared with. */
-const MAX_BLOCK = 2n ** 63n - 1n;
-const MAX_INDEX = 2n ** 31n - 1n;
-
-function historyCursor(cursor: string | undefined): [string, string, string] {
+/** The (block, log index, batch index) a history cursor holds: none, or values the columns it is compared with can hold. */
+function historyCursor(cursor: string | undefined): [string, string, string] | undefined {
   const key = decodeCursor(cursor, 3);
-  if (!key) return [MAX_BLOCK.toString(), MAX_INDEX.toString(), MAX_INDEX.toString()];
-  if (BigInt(key[0]) > MAX_BLOCK || BigInt(key[1]) > MAX_INDEX || BigInt(key[2]) > MAX_INDEX) throw badRequest("invalid_cursor", "cursor is not one this service gave");
+  if (!key) return undefined;
+  if (key.some((part, i) => BigInt(part) > HISTORY_KEY_MAX[i])) throw badRequest("invalid_cursor", "cursor is not one this service gave");
   return [key[0], key[1], key[2]];
 }
 
@@ -69,28 +66,12 @@ const history: FastifyPluginAsyncTypebox = async (app) => {
   const checksum = checksummer();
   const response = { 200: { ...Type.Array(TransferItem), headers: pageHeaders, examples: [[TRANSFER_EXAMPLE]] } };
 
-  /** One page of OWNER_HISTORY_SQL or TOKEN_HISTORY_SQL (`key`: the address or contract, `tokenId` with the latter). */
-  const page = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    query: { limit?: number; cursor?: string },
-    network: string,
-    key: string,
-    tokenId: string | undefined,
-    sql: string,
-  ) => {
+  /** One page of the transfers of `of`. */
+  const page = async (request: FastifyRequest, reply: FastifyReply, query: { limit?: number; cursor?: string }, network: string, of: HistoryOf) => {
     const limit = pageLimit(query.limit);
-    const [block, log, batch] = historyCursor(query.cursor);
-    const { rows } = await app.db.query<{ indexed: string } & { [K in keyof TransferRow]: TransferRow[K] | null }>(
-      sql,
-      [network, key, block, log, batch, limit + 1, ...(tokenId === undefined ? [] : [tokenId])],
-    );
-    if (rows.length === 0) throw notIndexed(app.networks, network);
-    const found = rows.filter((r) => r.block_number !== null) as unknown as TransferRow[];
-    const items = found.slice(0, limit);
-    const last = items[items.length - 1];
-    const next = found.length > limit ? [last.block_number, String(last.log_index), String(last.batch_index ?? 0)] : undefined;
-    return sendPage(request, reply, Number(rows[0].indexed), items.map((r) => transferItem(r, checksum)), next, limit);
+    const before = historyCursor(query.cursor);
+    const found = indexed(app.networks, network, await historyPage(app.db, { network, of, before, limit }));
+    return sendPage(request, reply, found, found.items.map((r) => transferItem(r, checksum)), limit);
   };
 
   app.get(
@@ -108,7 +89,7 @@ const history: FastifyPluginAsyncTypebox = async (app) => {
       const { network } = request.params;
       app.networks.info(network);
       const owner = parseAddress(request.params.owner, "owner").toLowerCase();
-      return page(request, reply, request.query, network, owner, undefined, OWNER_HISTORY_SQL);
+      return page(request, reply, request.query, network, { owner });
     },
   );
 
@@ -128,7 +109,7 @@ const history: FastifyPluginAsyncTypebox = async (app) => {
       app.networks.info(network);
       const contract = parseAddress(request.params.contract, "contract").toLowerCase();
       const tokenId = parseTokenId(request.params.id).toString();
-      return page(request, reply, request.query, network, contract, tokenId, TOKEN_HISTORY_SQL);
+      return page(request, reply, request.query, network, { contract, tokenId });
     },
   );
 };

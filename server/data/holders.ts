@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import { parseAddress, parseTokenId } from "../http/wire";
-import { HOLDER_COUNT_SQL, HOLDERS_SQL, TOKEN_HOLDERS_SQL } from "./queries";
-import { checksummer, decodeCursor, notIndexed, pageHeaders, pageLimit, sendPage } from "./paging";
+import { parseAddress, parseTokenId } from "../chain/values";
+import { holderCount, holdersPage } from "../indexer/store/reads";
+import { checksummer, decodeCursor, indexed, pageHeaders, pageLimit, sendPage } from "./paging";
 import { Address, AddressParam, NetworkParam, Paging } from "./schemas";
 
 const Holder = Type.Object({
@@ -46,17 +46,11 @@ const holders: FastifyPluginAsyncTypebox = async (app) => {
       const contract = parseAddress(request.params.contract, "contract").toLowerCase();
       const id = request.query.id === undefined ? undefined : parseTokenId(request.query.id).toString();
       const limit = pageLimit(request.query.limit);
-      const after = decodeCursor(request.query.cursor, 1)?.[0] ?? "";
-      const { rows } = await app.db.query<{ indexed: string; owner: string | null; count: string | null }>(
-        id === undefined ? HOLDERS_SQL : TOKEN_HOLDERS_SQL,
-        id === undefined ? [network, contract, after, limit + 1] : [network, contract, after, limit + 1, id],
-      );
-      if (rows.length === 0) throw notIndexed(app.networks, network);
-      const found = rows.filter((r) => r.owner !== null);
-      const page = found.slice(0, limit);
+      const after = decodeCursor(request.query.cursor, 1)?.[0];
+      const page = indexed(app.networks, network, await holdersPage(app.db, { network, contract, tokenId: id, after, limit }));
       // Counts are the database's canonical decimals: written as they are, JSON numbers with all their digits.
-      const body = `[${page.map((r) => `{"owner":"${checksum(r.owner!)}","count":${r.count}}`).join(",")}]`;
-      return sendPage(request, reply, Number(rows[0].indexed), body, found.length > limit ? [page[page.length - 1].owner!] : undefined, limit);
+      const body = `[${page.items.map((r) => `{"owner":"${checksum(r.owner)}","count":${r.count}}`).join(",")}]`;
+      return sendPage(request, reply, page, body, limit);
     },
   );
 
@@ -80,10 +74,9 @@ const holders: FastifyPluginAsyncTypebox = async (app) => {
       const { network } = request.params;
       app.networks.info(network);
       const contract = parseAddress(request.params.contract, "contract").toLowerCase();
-      const { rows } = await app.db.query<{ indexed: string; holders: string | null }>(HOLDER_COUNT_SQL, [network, contract]);
-      if (rows.length === 0) throw notIndexed(app.networks, network);
-      reply.header("x-indexed-block", rows[0].indexed);
-      return { holders: Number(rows[0].holders ?? 0) };
+      const count = indexed(app.networks, network, await holderCount(app.db, network, contract));
+      reply.header("x-indexed-block", String(count.indexed));
+      return { holders: count.holders };
     },
   );
 };

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import { parseAddress } from "../http/wire";
-import { CONTRACTS_SQL, INVENTORY_SQL } from "./queries";
-import { checksummer, decodeCursor, notIndexed, pageHeaders as headers, pageLimit, sendPage } from "./paging";
+import { parseAddress } from "../chain/values";
+import { contractsPage, inventoryPage, type InventoryItem } from "../indexer/store/reads";
+import { checksummer, decodeCursor, indexed, pageHeaders as headers, pageLimit, sendPage } from "./paging";
 import { metadataFields } from "../token/token";
 import { Address, AddressParam, NetworkParam, Paging } from "./schemas";
 
@@ -22,8 +22,8 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
   const checksum = checksummer();
 
   /** The metadata fields of each token of a page, by decimal id (a contract's tokens are all ERC-721 or all ERC-1155). */
-  const metadataOf = async (network: string, contract: string, page: Array<{ token_id: string | null; balance: string | null }>) => {
-    const tokens = page.map((r) => ({ id: BigInt(r.token_id!), standard: r.balance === null ? ("erc721" as const) : ("erc1155" as const) }));
+  const metadataOf = async (network: string, contract: string, page: InventoryItem[]) => {
+    const tokens = page.map((r) => ({ id: BigInt(r.tokenId), standard: r.balance === null ? ("erc721" as const) : ("erc1155" as const) }));
     const resolved = await app.tokenMetadata.lookup(network, contract, tokens);
     return new Map([...resolved].map(([id, entry]) => [id, metadataFields(entry)]));
   };
@@ -48,23 +48,15 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
       const owner = parseAddress(request.params.owner, "owner").toLowerCase();
       const contract = parseAddress(request.params.assetContract, "assetContract").toLowerCase();
       const limit = pageLimit(request.query.limit);
-      const after = decodeCursor(request.query.cursor, 1)?.[0] ?? "-1";
-      // ERC-721 owners and ERC-1155 balances in one id order (a contract is one or the other).
-      const { rows } = await app.db.query<{ indexed: string; token_id: string | null; balance: string | null }>(
-        INVENTORY_SQL,
-        [network, owner, contract, after, limit + 1],
-      );
-      if (rows.length === 0) throw notIndexed(app.networks, network);
-      const found = rows.filter((r) => r.token_id !== null);
-      const page = found.slice(0, limit);
+      const after = decodeCursor(request.query.cursor, 1)?.[0];
+      const page = indexed(app.networks, network, await inventoryPage(app.db, { network, owner, contract, after, limit }));
       // Written directly (the hot path of the service): ids and balances are the database's canonical decimals, so
       // they go out as JSON numbers with all their digits; contract and owner are the same in every item.
       const head = `{"contract":"${checksum(contract)}","id":`;
       const tail = `,"owner":"${checksum(owner)}"`;
-      const extra = request.query.metadata ? await metadataOf(network, contract, page) : undefined;
-      const body = `[${page.map((r) => `${head}${r.token_id}${tail}${r.balance === null ? "" : `,"balance":${r.balance}`}${extra ? `,${extra.get(r.token_id!)}` : ""}}`).join(",")}]`;
-      const next = found.length > limit ? [page[page.length - 1].token_id!] : undefined;
-      return sendPage(request, reply, Number(rows[0].indexed), body, next, limit);
+      const extra = request.query.metadata ? await metadataOf(network, contract, page.items) : undefined;
+      const body = `[${page.items.map((r) => `${head}${r.tokenId}${tail}${r.balance === null ? "" : `,"balance":${r.balance}`}${extra ? `,${extra.get(r.tokenId)}` : ""}}`).join(",")}]`;
+      return sendPage(request, reply, page, body, limit);
     },
   );
 
@@ -84,15 +76,9 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
       app.networks.info(network);
       const owner = parseAddress(request.params.owner, "owner").toLowerCase();
       const limit = pageLimit(request.query.limit);
-      const after = decodeCursor(request.query.cursor, 1)?.[0] ?? "";
-      const { rows } = await app.db.query<{ indexed: string; contract: string | null }>(
-        CONTRACTS_SQL,
-        [network, owner, after, limit + 1],
-      );
-      if (rows.length === 0) throw notIndexed(app.networks, network);
-      const contracts = rows.filter((r) => r.contract !== null).map((r) => r.contract!);
-      const page = contracts.slice(0, limit);
-      return sendPage(request, reply, Number(rows[0].indexed), page.map(checksum), contracts.length > limit ? [page[page.length - 1]] : undefined, limit);
+      const after = decodeCursor(request.query.cursor, 1)?.[0];
+      const page = indexed(app.networks, network, await contractsPage(app.db, { network, owner, after, limit }));
+      return sendPage(request, reply, page, page.items.map(checksum), limit);
     },
   );
 };

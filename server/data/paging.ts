@@ -1,9 +1,11 @@
 import { getAddress } from "ethers";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { BoundedCache } from "../chain/cache";
+import { BoundedCache } from "../lib/bounded-cache";
 import type { Networks } from "../chain/networks";
-import { badRequest, HttpError } from "../http/http-error";
+import { badRequest } from "../http/http-error";
 import { JSON_TYPE, sendJson } from "../http/wire";
+import type { IndexPage } from "../indexer/store/reads";
+import { DomainError } from "../lib/domain-error";
 
 /** Response headers of every paged answer from the index (for the OpenAPI document). */
 export const pageHeaders = {
@@ -26,10 +28,12 @@ export function decodeCursor(cursor: string | undefined, parts: number): string[
 }
 
 /**
- * Sends one page: `X-Indexed-Block`, and `Link: <...>; rel="next"` (this URL with `limit` and the cursor of `next`)
- * when there is more. `items`: the array, or its JSON text already written.
+ * Sends one page read from the index: `X-Indexed-Block`, and `Link: <...>; rel="next"` (this URL with `limit` and
+ * the cursor of the page's `next`) when there is more. `items`: the page's items on the wire, or their JSON text
+ * already written.
  */
-export function sendPage(request: FastifyRequest, reply: FastifyReply, indexed: number, items: unknown[] | string, next: string[] | undefined, limit: number) {
+export function sendPage(request: FastifyRequest, reply: FastifyReply, page: IndexPage<unknown>, items: unknown[] | string, limit: number) {
+  const { indexed, next } = page;
   reply.header("x-indexed-block", String(indexed));
   if (next) {
     const url = new URL(request.url, "http://service");
@@ -51,9 +55,15 @@ export function checksummer(size = 100_000): (address: string) => string {
 }
 
 /** No index of a network: it has no node here (as the RPC routes say: that error is thrown), or its indexer has not written yet. */
-export function notIndexed(networks: Networks, network: string): HttpError {
+export function notIndexed(networks: Networks, network: string): DomainError {
   networks.provider(network);
-  return new HttpError(503, "not_indexed", `The index of ${network} has not started yet`, { "retry-after": "5" });
+  return new DomainError("unavailable", "not_indexed", `The index of ${network} has not started yet`, 5);
+}
+
+/** What a read of the index found, or `not_indexed` when it found no index of `network` (the read gave undefined). */
+export function indexed<T>(networks: Networks, network: string, read: T | undefined): T {
+  if (read === undefined) throw notIndexed(networks, network);
+  return read;
 }
 
 /**

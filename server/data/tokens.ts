@@ -1,10 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { getAddress, Interface, ZeroAddress } from "ethers";
 import { Type } from "typebox";
-import { BoundedCache } from "../chain/cache";
+import { BoundedCache } from "../lib/bounded-cache";
 import { rpc } from "../chain/networks";
 import { HttpError, notFound } from "../http/http-error";
-import { parseAddress, parseTokenId, sendJson } from "../http/wire";
+import { sendJson } from "../http/wire";
+import { parseAddress, parseTokenId } from "../chain/values";
 import { Address, AddressParam, NetworkParam } from "./schemas";
 
 const ERC721 = new Interface([

@@ -1,4 +1,5 @@
 import type { DatabaseConfig } from "../config";
+import { migrate, readMigrations, type Migration } from "./migrate";
 
 export interface QueryResult<R> {
   rows: R[];
@@ -54,6 +55,21 @@ export async function openDatabase(config: DatabaseConfig): Promise<Database> {
   const db = await openBackend(config);
   // The benchmark's count of queries per request; off unless asked for.
   return process.env.DB_QUERY_COUNTS === "1" ? (await import("./query-count")).countQueries(db) : db;
+}
+
+/**
+ * Opens the database and brings its schema up to date: how the service, its CLIs and the standalone indexer start.
+ * `applied`: the migrations applied now (none when it was up to date). A database that fails to migrate is closed
+ * again before the error is thrown.
+ */
+export async function openMigratedDatabase(config: DatabaseConfig, migrations: Migration[] = readMigrations()): Promise<{ db: Database; applied: Migration[] }> {
+  const db = await openDatabase(config);
+  try {
+    return { db, applied: await migrate(db, migrations) };
+  } catch (error) {
+    await db.close().catch(() => {});
+    throw error;
+  }
 }
 
 async function openBackend(config: DatabaseConfig): Promise<Database> {

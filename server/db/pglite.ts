@@ -2,9 +2,20 @@ import fs from "node:fs";
 import { PGlite, types } from "@electric-sql/pglite";
 import type { Connection, Database, Queryable, QueryResult } from "./database";
 
-export async function openPglite(dataDir: string | null): Promise<Database> {
+/** The embedded database, which can also be written out whole and started again from that copy. */
+export interface PgliteDatabase extends Database {
+  /** A tarball of the whole data directory, as `openPglite`'s `loadDataDir` takes it. */
+  dump(): Promise<Blob>;
+}
+
+/**
+ * Opens PGlite in `dataDir` (null: in memory). `loadDataDir` starts it from a `dump()` instead of an empty cluster,
+ * which skips initdb (the tests start every database from one dump of a migrated one).
+ */
+export async function openPglite(dataDir: string | null, options: { loadDataDir?: Blob } = {}): Promise<PgliteDatabase> {
   if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
   const lite = await PGlite.create(dataDir ?? undefined, {
+    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
     // Same values as node-postgres gives, so code and tests do not depend on the backend.
     parsers: {
       [types.INT8]: (value: string) => value,
@@ -30,7 +41,7 @@ export async function openPglite(dataDir: string | null): Promise<Database> {
   });
 
   let closed = false;
-  const db: Database = {
+  const db: PgliteDatabase = {
     kind: "pglite",
     ...scope(lite),
     transaction: (fn) => lite.transaction((tx) => fn(scope(tx))),
@@ -45,6 +56,7 @@ export async function openPglite(dataDir: string | null): Promise<Database> {
       await lite.query("SELECT 1");
     },
     stats: () => ({ total: closed ? 0 : 1, idle: closed || inFlight > 0 ? 0 : 1, waiting: Math.max(0, inFlight - 1), max: 1 }),
+    dump: () => lite.dumpDataDir("none"),
     async close() {
       if (closed) return;
       closed = true;

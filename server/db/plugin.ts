@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
-import { openDatabase, type Database } from "./database";
+import { openMigratedDatabase, type Database } from "./database";
 import { migrate } from "./migrate";
 
 declare module "fastify" {
@@ -15,9 +15,8 @@ declare module "fastify" {
  */
 export default fp(
   async function database(app: FastifyInstance, options: { db?: Database }) {
-    const db = options.db ?? (await openDatabase(app.config.database));
+    const { db, applied } = options.db ? { db: options.db, applied: await migrate(options.db) } : await openMigratedDatabase(app.config.database);
     if (!options.db) app.addHook("onClose", () => db.close());
-    const applied = await migrate(db);
     if (applied.length > 0) app.log.info({ migrations: applied.map((m) => `${m.version}_${m.name}`) }, "database migrated");
     app.decorate("db", db);
   },

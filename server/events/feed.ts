@@ -1,7 +1,7 @@
 import type { Database } from "../db/database";
-import { CHANGES_CHANNEL } from "../indexer/changes";
+import { CHANGES_CHANNEL } from "../indexer/store/changes";
+import { CHANGES_PAGE, changesAfter, lastChangeId, networkChangesAfter, type ChangeRow } from "../indexer/store/reads";
 import { transferItem } from "../data/history";
-import type { TransferRow } from "../indexer/transfers";
 
 export interface ChangeFilter {
   network: string;
@@ -18,12 +18,6 @@ export interface ChangeEvent {
   data: unknown;
 }
 
-interface ChangeRow extends TransferRow {
-  id: string;
-  network: string;
-  kind: ChangeEvent["event"];
-}
-
 export interface Subscription {
   close(): void;
 }
@@ -36,9 +30,6 @@ interface Subscriber {
   /** Live rows held back while the backlog after Last-Event-ID is read. */
   held?: ChangeRow[];
 }
-
-const PAGE = 1_000;
-const COLUMNS = "id, network, kind, block_number, log_index, batch_index, block_time, tx_hash, contract, token_id, from_address, to_address, amount";
 
 /**
  * Reads the indexer's change log once per instance and hands each row to the subscribers whose filter it matches.
@@ -66,8 +57,7 @@ export class ChangeFeed {
   }
 
   async start(): Promise<void> {
-    const { rows } = await this.db.query<{ last: string | null }>("SELECT max(id)::text AS last FROM nft_changes");
-    this.last = BigInt(rows[0].last ?? 0);
+    this.last = await lastChangeId(this.db);
     this.unlisten = await this.db.listen(CHANGES_CHANNEL, () => this.wake());
     this.timer = setInterval(() => this.wake(), this.options.pollMs);
   }
@@ -91,15 +81,9 @@ export class ChangeFeed {
     const close = () => this.subscribers.delete(subscriber);
     try {
       while (subscriber.last < upTo) {
-        const { rows } = await this.db.query<ChangeRow>(
-          `SELECT ${COLUMNS} FROM nft_changes
-           WHERE id > $1 AND id <= $2 AND network = $3
-             AND (kind = 'reset' OR (($4::text IS NULL OR from_address = $4 OR to_address = $4) AND ($5::text IS NULL OR contract = $5)))
-           ORDER BY id LIMIT ${PAGE}`,
-          [subscriber.last.toString(), upTo.toString(), filter.network, filter.owner ?? null, filter.contract ?? null],
-        );
+        const rows = await networkChangesAfter(this.db, subscriber.last, upTo, filter);
         for (const row of rows) this.deliver(subscriber, row);
-        if (rows.length < PAGE) break;
+        if (rows.length < CHANGES_PAGE) break;
       }
       subscriber.last = subscriber.last > upTo ? subscriber.last : upTo;
       const held = subscriber.held!;
@@ -132,7 +116,7 @@ export class ChangeFeed {
 
   private async read(): Promise<void> {
     for (;;) {
-      const { rows } = await this.db.query<ChangeRow>(`SELECT ${COLUMNS} FROM nft_changes WHERE id > $1 ORDER BY id LIMIT ${PAGE}`, [this.last.toString()]);
+      const rows = await changesAfter(this.db, this.last);
       for (const row of rows) {
         for (const subscriber of this.subscribers) {
           if (subscriber.held) subscriber.held.push(row);
@@ -140,7 +124,7 @@ export class ChangeFeed {
         }
       }
       if (rows.length > 0) this.last = BigInt(rows[rows.length - 1].id);
-      if (rows.length < PAGE) return;
+      if (rows.length < CHANGES_PAGE) return;
     }
   }
 

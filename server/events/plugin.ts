@@ -6,7 +6,8 @@ import { checksummer } from "../data/paging";
 import { NetworkParam } from "../data/schemas";
 import { TRANSFER_EXAMPLE } from "../data/history";
 import { badRequest, HttpError } from "../http/http-error";
-import { parseAddress, toJson } from "../http/wire";
+import { toJson } from "../http/wire";
+import { parseAddress } from "../chain/values";
 import { ChangeFeed, type ChangeEvent, type Subscription } from "./feed";
 
 /** A stream whose client reads slower than this many buffered bytes is closed (it resumes with Last-Event-ID). */

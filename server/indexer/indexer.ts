@@ -1,10 +1,12 @@
 import type { JsonRpcProvider } from "ethers";
-import { rpc, upstreamError } from "../chain/networks";
+import { upstreamError } from "../chain/errors";
+import { rpc } from "../chain/networks";
 import { rawRpc } from "../chain/raw-rpc";
 import type { Connection, Database } from "../db/database";
 import type { IndexerMetrics } from "../metrics/metrics";
 import { isRangeTooLarge, RangeSizer } from "./ranges";
-import { readCursor, recentBlocks, resetNetwork, rollBack, REORG_WINDOW, writeRange, type Cursor } from "./store";
+import { readCursor, type Cursor } from "./store/reads";
+import { recentBlocks, resetNetwork, rollBack, REORG_WINDOW, writeRange } from "./store/writes";
 import { decodeTransfer, decodeTransfer1155, NFT_TOPICS, type RawLog } from "./transfers";
 
 export interface IndexerOptions {

@@ -1,8 +1,7 @@
 import pino from "pino";
 import { Networks } from "../chain/networks";
 import { loadConfigOrExit } from "../config";
-import { openDatabase } from "../db/database";
-import { migrate } from "../db/migrate";
+import { openMigratedDatabase } from "../db/database";
 import { startIndexers } from "./run";
 
 /**
@@ -12,8 +11,7 @@ import { startIndexers } from "./run";
 async function main() {
   const config = loadConfigOrExit();
   const log = pino({ level: config.logLevel });
-  const db = await openDatabase(config.database);
-  await migrate(db);
+  const { db } = await openMigratedDatabase(config.database);
   const networks = new Networks(config.rpcUrls, config.rpcTimeoutMs);
   const running = startIndexers(config, db, networks, log);
   log.info({ networks: networks.configured() }, "indexer started");

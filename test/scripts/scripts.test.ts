@@ -6,7 +6,7 @@ import type { JsonRpcProvider, JsonRpcSigner } from "ethers";
 import { readDeployment, type Deployment } from "../../scripts/lib/deployment";
 import { AliceNFT__factory, BobNFT__factory, NFTConverter__factory } from "../../typechain-types";
 import { providerFor, startLocalNode } from "../helpers/chain";
-import type { LocalNode } from "../../server/chain/local-node";
+import type { LocalNode } from "../../local/node";
 import { runHardhat, type TaskRun } from "../helpers/hardhat-task";
 
 /** A refusal: a non-zero exit and one plain line on stderr containing `message`, no stack trace. */

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import type { JsonRpcProvider, JsonRpcSigner } from "ethers";
-import type { LocalNode } from "../../../server/chain/local-node";
+import type { LocalNode } from "../../../local/node";
 import { ZERO_ADDRESS } from "../../../server/indexer/transfers";
 import { AliceNFT__factory, TestERC1155__factory, type AliceNFT, type TestERC1155 } from "../../../typechain-types";
 import { startTestApp, type TestApp } from "../../helpers/app";

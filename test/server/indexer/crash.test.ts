@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { expect } from "chai";
 import type { JsonRpcProvider } from "ethers";
-import type { LocalNode } from "../../../server/chain/local-node";
+import type { LocalNode } from "../../../local/node";
 import { openDatabase, type Database } from "../../../server/db/database";
 import { AliceNFT__factory, type AliceNFT } from "../../../typechain-types";
 import { providerFor, startLocalNode } from "../../helpers/chain";

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import type { JsonRpcProvider, JsonRpcSigner } from "ethers";
-import type { LocalNode } from "../../../server/chain/local-node";
+import type { LocalNode } from "../../../local/node";
 import { TestERC1155__factory, type TestERC1155 } from "../../../typechain-types";
 import { startTestApp, type TestApp } from "../../helpers/app";
 import { providerFor, startLocalNode } from "../../helpers/chain";

@@ -1,8 +1,7 @@
-import { parseArgs } from "node:util";
-import { addClient, clientInfo, listClients, removeClient, updateClient, type LoginClient, type ProfileChange } from "../server/auth/clients";
-import { loadConfigOrExit } from "../server/config";
-import { openDatabase } from "../server/db/database";
-import { migrate } from "../server/db/migrate";
+import type { ParseArgsConfig } from "node:util";
+import { deleteClientPayloads } from "../auth/adapter";
+import { addClient, clientInfo, listClients, removeClient, updateClient, type LoginClient, type ProfileChange } from "../auth/clients";
+import { commandLine, withDatabase, type CommandLine } from "./run";
 
 const USAGE = `Registers the relying parties of the login service, in the service's database (DATABASE_URL, or the
 embedded PGlite database under DATA_DIR, default .data/).
@@ -23,38 +22,28 @@ A confidential client gets a secret, printed once: only its hash is stored, so a
 client and adding it again. --public makes a client without a secret (single-page and native apps), which must use
 PKCE (S256). Redirect URIs are compared byte for byte: register each exactly as the client will send it.`;
 
-function fail(message: string): never {
-  console.error(`client: ${message}\n\n${USAGE}`);
-  process.exit(2);
-}
+const cli: CommandLine = commandLine("client", USAGE);
 
-async function main() {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      allowPositionals: true,
-      options: {
-        name: { type: "string" },
-        "redirect-uri": { type: "string", multiple: true },
-        public: { type: "boolean" },
-        title: { type: "string" },
-        "title-ja": { type: "string" },
-        description: { type: "string" },
-        "description-ja": { type: "string" },
-        "logo-url": { type: "string" },
-        "home-url": { type: "string" },
-        json: { type: "boolean" },
-        help: { type: "boolean" },
-      },
-    });
-  } catch (error) {
-    fail((error as Error).message);
-  }
-  const { values, positionals } = parsed;
-  if (values.help) return console.log(USAGE);
+const ARGS = {
+  allowPositionals: true,
+  options: {
+    name: { type: "string" },
+    "redirect-uri": { type: "string", multiple: true },
+    public: { type: "boolean" },
+    title: { type: "string" },
+    "title-ja": { type: "string" },
+    description: { type: "string" },
+    "description-ja": { type: "string" },
+    "logo-url": { type: "string" },
+    "home-url": { type: "string" },
+    json: { type: "boolean" },
+  },
+} satisfies ParseArgsConfig;
+
+cli.run(ARGS, async ({ values, positionals }) => {
   const [command, ...rest] = positionals;
-  if (!command) fail("a command is required: add, update, list or remove");
-  if (!["add", "update", "list", "remove"].includes(command)) fail(`unknown command "${command}"`);
+  if (!command) cli.fail("a command is required: add, update, list or remove");
+  if (!["add", "update", "list", "remove"].includes(command)) cli.fail(`unknown command "${command}"`);
   const profile: ProfileChange = {
     title: { en: values.title, ja: values["title-ja"] },
     description: { en: values.description, ja: values["description-ja"] },
@@ -62,20 +51,17 @@ async function main() {
     homeUrl: values["home-url"],
   };
 
-  const config = loadConfigOrExit();
-  const db = await openDatabase(config.database);
-  try {
-    await migrate(db);
+  await withDatabase(async (db) => {
     if (command === "add") {
-      if (rest.length > 0) fail(`unexpected argument "${rest[0]}"`);
-      if (!values.name) fail("--name is required");
+      if (rest.length > 0) cli.fail(`unexpected argument "${rest[0]}"`);
+      if (!values.name) cli.fail("--name is required");
       const redirectUris = values["redirect-uri"] ?? [];
-      if (redirectUris.length === 0) fail("--redirect-uri is required (repeat it for several)");
+      if (redirectUris.length === 0) cli.fail("--redirect-uri is required (repeat it for several)");
       let added;
       try {
         added = await addClient(db, { name: values.name, redirectUris, public: Boolean(values.public), profile });
       } catch (error) {
-        fail((error as Error).message);
+        cli.fail((error as Error).message);
       }
       const { client, secret } = added;
       if (values.json) {
@@ -89,13 +75,13 @@ async function main() {
         printProfile(client);
       }
     } else if (command === "update") {
-      if (rest.length !== 1) fail("update takes one client_id");
-      if (values["redirect-uri"] || values.public) fail("update changes the name and profile only (remove and add the client to change its redirect URIs or type)");
+      if (rest.length !== 1) cli.fail("update takes one client_id");
+      if (values["redirect-uri"] || values.public) cli.fail("update changes the name and profile only (remove and add the client to change its redirect URIs or type)");
       let updated;
       try {
         updated = await updateClient(db, rest[0], { name: values.name, profile });
       } catch (error) {
-        fail((error as Error).message);
+        cli.fail((error as Error).message);
       }
       if (!updated) {
         console.error(`client: no client ${rest[0]}`);
@@ -116,18 +102,18 @@ async function main() {
         for (const c of clients) console.log(`${c.id}  ${c.public ? "public      " : "confidential"}  ${c.name}  ${c.redirectUris.join(" ")}`);
       }
     } else {
-      if (rest.length !== 1) fail("remove takes one client_id");
-      if (!(await removeClient(db, rest[0]))) {
+      if (rest.length !== 1) cli.fail("remove takes one client_id");
+      // The client and what was issued to it go together: a code or token of a client that is gone is of no use.
+      const removed = await db.transaction(async (tx) => (await removeClient(tx, rest[0])) && (await deleteClientPayloads(tx, rest[0]), true));
+      if (!removed) {
         console.error(`client: no client ${rest[0]}`);
         process.exitCode = 1;
       } else {
         console.log(`Removed client ${rest[0]} with its pending codes and tokens`);
       }
     }
-  } finally {
-    await db.close();
-  }
-}
+  });
+});
 
 function describe(client: LoginClient) {
   const { title, description } = client.profile;
@@ -151,8 +137,3 @@ function printProfile(client: LoginClient) {
   if (en.logo_url) console.log(`  logo_url       ${en.logo_url}`);
   if (en.home_url) console.log(`  home_url       ${en.home_url}`);
 }
-
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});

@@ -1,5 +1,5 @@
-import type { Queryable } from "../db/database";
-import type { Transfer, Transfer1155 } from "./transfers";
+import type { Queryable } from "../../db/database";
+import type { Transfer, Transfer1155 } from "../transfers";
 
 /** The channel the indexer's commits notify (payload: the network) and live subscribers listen on. */
 export const CHANGES_CHANNEL = "nft_changes";

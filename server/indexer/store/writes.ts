@@ -1,23 +1,11 @@
-import type { Queryable } from "../db/database";
+import type { Queryable } from "../../db/database";
+import { ZERO_ADDRESS, type Transfer, type Transfer1155, type TransferRow } from "../transfers";
 import { appendChanges, appendReset } from "./changes";
 import { adjustHoldings, tokenDeltas, type HoldingDelta } from "./holdings";
-import { ZERO_ADDRESS, type Transfer, type Transfer1155, type TransferRow } from "./transfers";
+import type { Cursor } from "./reads";
 
 /** How many recent block hashes are kept per network to find a common ancestor after a reorg. */
 export const REORG_WINDOW = 512;
-
-export interface Cursor {
-  block: number;
-  hash: string;
-}
-
-export async function readCursor(db: Queryable, network: string): Promise<Cursor | undefined> {
-  const { rows } = await db.query<{ block_number: string; block_hash: string }>(
-    "SELECT block_number, block_hash FROM indexer_cursors WHERE network = $1",
-    [network],
-  );
-  return rows[0] ? { block: Number(rows[0].block_number), hash: rows[0].block_hash } : undefined;
-}
 
 /**
  * Writes the transfers of one range and moves the cursor to the range's last block; the caller runs it in one

@@ -1,4 +1,4 @@
-import type { Queryable } from "../db/database";
+import type { Queryable } from "../../db/database";
 
 /** A change of what `owner` holds of `contract`: ERC-721 tokens (±1 each) or ERC-1155 units. */
 export interface HoldingDelta {

@@ -1,8 +1,5 @@
-import { parseArgs } from "node:util";
-import { insertSigningKey, listSigningKeys, setKeyState } from "../server/auth/keys";
-import { loadConfigOrExit } from "../server/config";
-import { openDatabase } from "../server/db/database";
-import { migrate } from "../server/db/migrate";
+import { insertSigningKey, listSigningKeys, setKeyState } from "../auth/keys";
+import { commandLine, withDatabase, type CommandLine } from "./run";
 
 const USAGE = `Manages the ID-token signing keys kept in the service's database (DATABASE_URL, or PGlite under DATA_DIR).
 Instances read the keys when they start: restart (roll) them after each step. OIDC_JWKS, when set, replaces all this.
@@ -17,33 +14,20 @@ Rotation without breaking relying parties: add --staged, restart, wait until rel
 cached keys (a day is generous), activate, restart, wait until the ID tokens of the old key have expired (1 hour),
 retire the old key, restart.`;
 
-function fail(message: string): never {
-  console.error(`login-keys: ${message}\n\n${USAGE}`);
-  process.exit(2);
-}
+const cli: CommandLine = commandLine("login-keys", USAGE);
 
-async function main() {
-  let parsed;
-  try {
-    // A kid is a JWK thumbprint (base64url) and may begin with "-": only the known flags are read as options.
-    const args = process.argv.slice(2);
-    const flags: string[] = args.filter((arg) => arg === "--staged" || arg === "--help");
-    const rest = args.filter((arg) => !flags.includes(arg));
-    parsed = parseArgs({ args: [...flags, "--", ...rest], allowPositionals: true, options: { staged: { type: "boolean" }, help: { type: "boolean" } } });
-  } catch (error) {
-    fail((error as Error).message);
-  }
-  const { values, positionals } = parsed;
-  if (values.help) return console.log(USAGE);
+// A kid is a JWK thumbprint (base64url) and may begin with "-": only the known flags are read as options.
+const given = process.argv.slice(2);
+const flags: string[] = given.filter((arg) => arg === "--staged" || arg === "--help");
+const args = [...flags, "--", ...given.filter((arg) => !flags.includes(arg))];
+
+cli.run({ args, allowPositionals: true, options: { staged: { type: "boolean" } } }, async ({ values, positionals }) => {
   const [command, ...rest] = positionals;
-  if (!command) fail("a command is required: list, add, activate or retire");
-  if (!["list", "add", "activate", "retire"].includes(command)) fail(`unknown command "${command}"`);
-  if ((command === "activate" || command === "retire") !== (rest.length === 1) || rest.length > 1) fail(`${command} takes ${command === "activate" || command === "retire" ? "one kid" : "no argument"}`);
+  if (!command) cli.fail("a command is required: list, add, activate or retire");
+  if (!["list", "add", "activate", "retire"].includes(command)) cli.fail(`unknown command "${command}"`);
+  if ((command === "activate" || command === "retire") !== (rest.length === 1) || rest.length > 1) cli.fail(`${command} takes ${command === "activate" || command === "retire" ? "one kid" : "no argument"}`);
 
-  const config = loadConfigOrExit();
-  const db = await openDatabase(config.database);
-  try {
-    await migrate(db);
+  await withDatabase(async (db) => {
     if (command === "list") {
       const keys = await listSigningKeys(db);
       if (keys.length === 0) console.log("No keys yet: the service makes one at its first start.");
@@ -65,12 +49,5 @@ async function main() {
       }
       console.log(`${rest[0]}  ${command === "activate" ? "active" : "retired"} (restart the instances)`);
     }
-  } finally {
-    await db.close();
-  }
-}
-
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
+  });
 });

@@ -1,9 +1,10 @@
 import fs from "node:fs";
-import { parseArgs } from "node:util";
+import type { ParseArgsConfig } from "node:util";
 import { Wallet } from "ethers";
-import { NETWORKS } from "../server/chain/registry";
-import { parseAddress, parseTokenId } from "../server/http/wire";
-import { boundText, encodeMetadata, type Target } from "../server/metadata/signed-text";
+import { NETWORKS } from "../chain/registry";
+import { parseAddress, parseTokenId } from "../chain/values";
+import { boundText, encodeMetadata, type Target } from "../metadata/signed-text";
+import { commandLine, type CommandLine } from "./run";
 
 const USAGE = `Signs metadata for the metadata service and prints the JSON body to post.
 
@@ -15,29 +16,25 @@ body cannot be posted for another token, account or network. Post it with:
   curl -X POST -H 'content-type: application/json' --data @body.json <service>/metadata/<network>/<contract>/<id>
   curl -X POST -H 'content-type: application/json' --data @body.json <service>/metadata/ethereum/<network>/<account>`;
 
-function fail(message: string): never {
-  console.error(`sign-metadata: ${message}\n\n${USAGE}`);
-  process.exit(2);
-}
+const cli: CommandLine = commandLine("sign-metadata", USAGE);
 
-async function main() {
-  const { values } = parseArgs({
-    options: {
-      network: { type: "string" },
-      contract: { type: "string" },
-      id: { type: "string" },
-      account: { type: "string" },
-      file: { type: "string" },
-      help: { type: "boolean" },
-    },
-  });
-  if (values.help) return console.log(USAGE);
+const ARGS = {
+  options: {
+    network: { type: "string" },
+    contract: { type: "string" },
+    id: { type: "string" },
+    account: { type: "string" },
+    file: { type: "string" },
+  },
+} satisfies ParseArgsConfig;
+
+cli.run(ARGS, async ({ values }) => {
   const key = process.env.METADATA_SIGNER_KEY;
-  if (!key) fail("set METADATA_SIGNER_KEY to the issuer's private key");
-  if (!values.network || !Object.hasOwn(NETWORKS, values.network)) fail(`--network must be one of ${Object.keys(NETWORKS).join(", ")}`);
-  if (!values.file) fail("--file is required (a JSON file holding one object)");
+  if (!key) cli.fail("set METADATA_SIGNER_KEY to the issuer's private key");
+  if (!values.network || !Object.hasOwn(NETWORKS, values.network)) cli.fail(`--network must be one of ${Object.keys(NETWORKS).join(", ")}`);
+  if (!values.file) cli.fail("--file is required (a JSON file holding one object)");
   const nft = values.contract !== undefined || values.id !== undefined;
-  if (nft === (values.account !== undefined)) fail("give --contract and --id (NFT metadata) or --account (account metadata)");
+  if (nft === (values.account !== undefined)) cli.fail("give --contract and --id (NFT metadata) or --account (account metadata)");
 
   let target: Target;
   try {
@@ -45,25 +42,23 @@ async function main() {
       ? { kind: "nft", network: values.network, contract: parseAddress(values.contract ?? "", "--contract").toLowerCase(), tokenId: parseTokenId(values.id ?? "", "--id") }
       : { kind: "account", network: values.network, account: parseAddress(values.account!, "--account").toLowerCase() };
   } catch (error) {
-    fail((error as Error).message);
+    cli.fail((error as Error).message);
   }
   let data: unknown;
   try {
     data = JSON.parse(fs.readFileSync(values.file, "utf8"));
   } catch (error) {
-    fail(`${values.file}: ${(error as Error).message}`);
+    cli.fail(`${values.file}: ${(error as Error).message}`);
   }
-  if (typeof data !== "object" || data === null || Array.isArray(data)) fail(`${values.file} must hold one JSON object`);
+  if (typeof data !== "object" || data === null || Array.isArray(data)) cli.fail(`${values.file} must hold one JSON object`);
 
   let wallet: Wallet;
   try {
     wallet = new Wallet(key);
   } catch {
-    fail("METADATA_SIGNER_KEY is not a private key (0x followed by 64 hex digits)");
+    cli.fail("METADATA_SIGNER_KEY is not a private key (0x followed by 64 hex digits)");
   }
   const metadata = encodeMetadata(data);
   const sig = await wallet.signMessage(boundText(target, metadata));
   console.log(JSON.stringify({ iss: wallet.address, sig, metadata }));
-}
-
-void main();
+});

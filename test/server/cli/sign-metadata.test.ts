@@ -4,14 +4,14 @@ import os from "node:os";
 import path from "node:path";
 import { expect } from "chai";
 import { Wallet } from "ethers";
-import { startTestApp, type TestApp } from "../helpers/app";
-import { sharedNode } from "../helpers/chain";
+import { startTestApp, type TestApp } from "../../helpers/app";
+import { sharedNode } from "../../helpers/chain";
 
-const ROOT = path.resolve(__dirname, "..", "..");
+const ROOT = path.resolve(__dirname, "..", "..", "..");
 
 function sign(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ["-r", "ts-node/register/transpile-only", "scripts/sign-metadata.ts", ...args], { cwd: ROOT, env: { ...process.env, ...env } }, (error, stdout, stderr) =>
+    execFile(process.execPath, ["-r", "ts-node/register/transpile-only", "server/cli/sign-metadata.ts", ...args], { cwd: ROOT, env: { ...process.env, ...env } }, (error, stdout, stderr) =>
       resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });

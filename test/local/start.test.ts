@@ -16,7 +16,7 @@ interface Started {
 
 /** Starts the service the way `npm start` does, on free ports, and waits for its banner. */
 async function start(env: Record<string, string>): Promise<Started> {
-  const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", "server/main.ts"], {
+  const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", "local/start.ts"], {
     cwd: ROOT,
     env: { PATH: process.env.PATH!, HOME: process.env.HOME!, PORT: "0", LOCAL_CHAIN_PORT: "0", METRICS_PORT: "0", LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -46,7 +46,7 @@ function exited(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => child.once("exit", (code) => resolve(code)));
 }
 
-describe("npm start (server/main.ts)", function () {
+describe("npm start (local/start.ts)", function () {
   this.timeout(180_000);
   let dataDir: string;
 
@@ -54,7 +54,7 @@ describe("npm start (server/main.ts)", function () {
   after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
   it("stops with one line naming a bad variable", async function () {
-    const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", "server/main.ts"], {
+    const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", "local/start.ts"], {
       cwd: ROOT,
       env: { PATH: process.env.PATH!, PORT: "eighty" },
     });

@@ -1,0 +1,56 @@
+import type { FastifyInstance } from "fastify";
+import { loadConfigOrExit } from "../server/config";
+import { readCursor } from "../server/indexer/store/reads";
+import { serviceProcess } from "../server/main";
+import { printBanner } from "./banner";
+import { prepareDemo, type Demo } from "./demo";
+import { ensureDemoClient, type DemoClient } from "./demo-client";
+import { startLocalNode, type LocalNode } from "./node";
+
+/**
+ * Process entry (`npm start`). With no RPC_URL_* set (LOCAL_CHAIN on) it runs everything on this machine before the
+ * service: a Hardhat node, the demo contracts, the embedded PGlite database under .data/, a demo login client. Then
+ * the service runs as server/main.ts has it; Ctrl-C stops it and then the node.
+ */
+async function start(): Promise<void> {
+  let config = loadConfigOrExit();
+  const service = serviceProcess();
+
+  let node: LocalNode | undefined;
+  let demo: Demo | undefined;
+  if (config.localChain) {
+    const started = await startLocalNode({ port: Number(process.env.LOCAL_CHAIN_PORT ?? 8545) }).catch(() => startLocalNode({ port: 0 }));
+    node = started;
+    service.onShutdown(() => started.stop());
+    config = { ...config, rpcUrls: { ...config.rpcUrls, localhost: started.url } };
+    demo = await prepareDemo(started.url, config.dataDir, (line) => console.log(line));
+    // The conversion page offers the demo converter unless CONVERTERS names others.
+    if (config.converters.length === 0) config = { ...config, converters: [{ network: "localhost", address: demo.converter }] };
+  }
+
+  // The local setup gets a relying party to try logins with; a production deployment registers its own.
+  let demoClient: DemoClient | undefined;
+  const app = await service.serve(config, async (built) => {
+    if (config.localChain) demoClient = await ensureDemoClient(built.db, config.dataDir);
+  });
+  // The printed inventory lines answer from the index: let it take in the demo first (a second or so).
+  if (node && config.indexer.enabled) await indexedToHead(app);
+  if (service.stopping) return;
+  printBanner(config, app, node, demo, demoClient);
+}
+
+async function indexedToHead(app: FastifyInstance, timeoutMs = 20_000): Promise<void> {
+  const head = await app.networks.provider("localhost").getBlockNumber();
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const cursor = await readCursor(app.db, "localhost");
+    if (cursor && cursor.block >= head) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  app.log.warn("the index of the local chain is still catching up; inventory answers 503 until it has started");
+}
+
+start().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,39 @@
+import { expect } from "chai";
+import { startTestApp, type TestApp } from "../../helpers/app";
+import { sharedNode } from "../../helpers/chain";
+
+describe("reads of the index before it started", function () {
+  let t: TestApp;
+  const owner = `0x${"a".repeat(40)}`;
+  const contract = `0x${"b".repeat(40)}`;
+
+  before(async function () {
+    // A node but no indexer: the network is served, its index never starts.
+    t = await startTestApp({ env: { RPC_URL_LOCALHOST: (await sharedNode()).url, INDEXER: "false" } });
+  });
+  after(async () => t?.close());
+
+  for (const path of [
+    `/inventory/localhost/${owner}`,
+    `/inventory/localhost/${owner}/${contract}`,
+    `/holders/localhost/${contract}`,
+    `/holders/localhost/${contract}?id=1`,
+    `/holders/localhost/${contract}/count`,
+    `/transfers/localhost/owner/${owner}`,
+    `/transfers/localhost/${contract}/1`,
+    `/token/localhost/${contract}/1`,
+  ]) {
+    it(`GET ${path.replace(/0x[0-9a-f]{40}/g, "0x…")} is a 503 not_indexed with Retry-After`, async function () {
+      const response = await fetch(`${t.url}${path}`);
+      expect(response.status).to.equal(503);
+      expect(response.headers.get("retry-after")).to.equal("5");
+      expect(((await response.json()) as { error: string }).error).to.equal("not_indexed");
+    });
+  }
+
+  it("is network_unavailable, not not_indexed, on a known network without a node", async function () {
+    const response = await fetch(`${t.url}/holders/mainnet/${contract}/count`);
+    expect(response.status).to.equal(503);
+    expect(((await response.json()) as { error: string }).error).to.equal("network_unavailable");
+  });
+});

@@ -1,0 +1,138 @@
+import { expect } from "chai";
+import type { Database } from "../../../server/db/database";
+import { migrate } from "../../../server/db/migrate";
+import {
+  changesAfter,
+  contractsPage,
+  historyPage,
+  holderCount,
+  holdersPage,
+  inventoryPage,
+  lastChangeId,
+  networkChangesAfter,
+  readCursor,
+  tokenHolding,
+} from "../../../server/indexer/store/reads";
+import { writeRange } from "../../../server/indexer/store/writes";
+import { ZERO_ADDRESS, type Transfer, type Transfer1155 } from "../../../server/indexer/transfers";
+import { createTestDatabase, type TestDatabase } from "../../helpers/database";
+
+/** The index store's reads over a range written by its writer, without a chain: what each typed read gives back. */
+describe("index store reads", function () {
+  const network = "localhost";
+  const A = `0x${"a".repeat(40)}`;
+  const B = `0x${"b".repeat(40)}`;
+  const NOBODY = `0x${"c".repeat(40)}`;
+  const ERC721 = `0x${"1".repeat(40)}`;
+  const ERC1155 = `0x${"2".repeat(40)}`;
+  const hash = (n: number) => `0x${n.toString(16).padStart(64, "0")}`;
+  let database: TestDatabase;
+  let db: Database;
+
+  const transfer = (block: number, logIndex: number, tokenId: bigint, from: string, to: string): Transfer => ({
+    blockNumber: block,
+    blockHash: hash(block),
+    logIndex,
+    txHash: hash(1000 + block * 10 + logIndex),
+    contract: ERC721,
+    tokenId,
+    from,
+    to,
+    blockTime: 1_700_000_000 + block,
+  });
+  const transfer1155 = (block: number, logIndex: number, tokenId: bigint, to: string, amount: bigint): Transfer1155 => ({
+    ...transfer(block, logIndex, tokenId, ZERO_ADDRESS, to),
+    contract: ERC1155,
+    batchIndex: 0,
+    amount,
+  });
+
+  before(async function () {
+    database = await createTestDatabase();
+    db = await database.open();
+    await migrate(db);
+  });
+  after(async () => database?.drop());
+
+  it("reads nothing of a network whose index has not started", async function () {
+    expect(await readCursor(db, network)).to.equal(undefined);
+    expect(await inventoryPage(db, { network, owner: A, contract: ERC721, limit: 10 })).to.equal(undefined);
+    expect(await contractsPage(db, { network, owner: A, limit: 10 })).to.equal(undefined);
+    expect(await holdersPage(db, { network, contract: ERC721, limit: 10 })).to.equal(undefined);
+    expect(await holderCount(db, network, ERC721)).to.equal(undefined);
+    expect(await historyPage(db, { network, of: { owner: A }, limit: 10 })).to.equal(undefined);
+    expect(await tokenHolding(db, network, ERC721, 1n)).to.deep.equal({ indexed: null });
+    expect(await lastChangeId(db)).to.equal(0n);
+
+    // Block 10: ERC-721 ids 1–3 minted to A, ERC-1155 id 7 to A (5) and B (3). Block 11: id 2 from A to B.
+    const range10 = [transfer(10, 0, 1n, ZERO_ADDRESS, A), transfer(10, 1, 2n, ZERO_ADDRESS, A), transfer(10, 2, 3n, ZERO_ADDRESS, A)];
+    const range10x1155 = [transfer1155(10, 3, 7n, A, 5n), transfer1155(10, 4, 7n, B, 3n)];
+    await db.transaction((tx) => writeRange(tx, network, range10, { block: 10, hash: hash(10) }, [{ block: 10, hash: hash(10) }], range10x1155, true));
+    await db.transaction((tx) => writeRange(tx, network, [transfer(11, 0, 2n, A, B)], { block: 11, hash: hash(11) }, [{ block: 11, hash: hash(11) }], [], true));
+    expect(await readCursor(db, network)).to.deep.equal({ block: 11, hash: hash(11) });
+  });
+
+  it("pages an owner's tokens in id order, cut to the limit, with the key to continue after only when more follow", async function () {
+    const first = await inventoryPage(db, { network, owner: A, contract: ERC721, limit: 1 });
+    expect(first).to.deep.equal({ indexed: 11, items: [{ tokenId: "1", balance: null }], next: ["1"] });
+    const second = await inventoryPage(db, { network, owner: A, contract: ERC721, after: "1", limit: 1 });
+    expect(second).to.deep.equal({ indexed: 11, items: [{ tokenId: "3", balance: null }], next: undefined });
+    expect(await inventoryPage(db, { network, owner: B, contract: ERC1155, limit: 10 })).to.deep.equal({ indexed: 11, items: [{ tokenId: "7", balance: "3" }], next: undefined });
+    // An index that started but holds nothing for the owner: an empty page, not "not indexed".
+    expect(await inventoryPage(db, { network, owner: NOBODY, contract: ERC721, limit: 10 })).to.deep.equal({ indexed: 11, items: [], next: undefined });
+  });
+
+  it("pages the contracts an owner holds and the holders of a contract or of one token, and counts holders", async function () {
+    expect(await contractsPage(db, { network, owner: A, limit: 1 })).to.deep.equal({ indexed: 11, items: [ERC721], next: [ERC721] });
+    expect(await contractsPage(db, { network, owner: A, after: ERC721, limit: 1 })).to.deep.equal({ indexed: 11, items: [ERC1155], next: undefined });
+    expect(await holdersPage(db, { network, contract: ERC721, limit: 10 })).to.deep.equal({
+      indexed: 11,
+      items: [{ owner: A, count: "2" }, { owner: B, count: "1" }],
+      next: undefined,
+    });
+    expect(await holdersPage(db, { network, contract: ERC1155, tokenId: "7", limit: 1 })).to.deep.equal({ indexed: 11, items: [{ owner: A, count: "5" }], next: [A] });
+    expect(await holderCount(db, network, ERC721)).to.deep.equal({ indexed: 11, holders: 2 });
+    expect(await holderCount(db, network, NOBODY)).to.deep.equal({ indexed: 11, holders: 0 });
+  });
+
+  it("pages transfers newest first, keyed by block, log index and batch index", async function () {
+    const keys = (page: Awaited<ReturnType<typeof historyPage>>) => page!.items.map((t) => `${t.block_number}/${t.log_index}`);
+    const first = await historyPage(db, { network, of: { owner: A }, limit: 2 });
+    expect(keys(first)).to.deep.equal(["11/0", "10/3"]);
+    expect(first!.next).to.deep.equal(["10", "3", "0"]);
+    const second = await historyPage(db, { network, of: { owner: A }, before: ["10", "3", "0"], limit: 3 });
+    expect(keys(second)).to.deep.equal(["10/2", "10/1", "10/0"]);
+    expect(second!.next).to.equal(undefined);
+    const token = await historyPage(db, { network, of: { contract: ERC721, tokenId: "2" }, limit: 10 });
+    expect(token!.items.map((t) => [t.from_address, t.to_address])).to.deep.equal([[A, B], [ZERO_ADDRESS, A]]);
+  });
+
+  it("reads a token's holding with the block the index is complete to", async function () {
+    expect(await tokenHolding(db, network, ERC721, 2n)).to.deep.equal({ indexed: 11, holding: { standard: "erc721", owner: B } });
+    expect(await tokenHolding(db, network, ERC1155, 7n)).to.deep.equal({
+      indexed: 11,
+      holding: { standard: "erc1155", balances: [{ owner: A, balance: "5" }, { owner: B, balance: "3" }] },
+    });
+    expect(await tokenHolding(db, network, ERC721, 99n)).to.deep.equal({ indexed: 11 });
+  });
+
+  it("reads the change log after an id, all of it or one network's matching rows up to an id", async function () {
+    const all = await changesAfter(db, 0n);
+    expect(all.map((c) => `${c.kind} ${c.block_number}/${c.log_index}`)).to.deep.equal([
+      "transfer 10/0",
+      "transfer 10/1",
+      "transfer 10/2",
+      "transfer 10/3",
+      "transfer 10/4",
+      "transfer 11/0",
+    ]);
+    const last = await lastChangeId(db);
+    expect(last).to.equal(BigInt(all[all.length - 1].id));
+    expect(await changesAfter(db, last)).to.deep.equal([]);
+    const toB = await networkChangesAfter(db, 0n, last, { network, owner: B });
+    expect(toB.map((c) => `${c.block_number}/${c.log_index}`)).to.deep.equal(["10/4", "11/0"]);
+    const ofErc721 = await networkChangesAfter(db, 0n, BigInt(all[1].id), { network, contract: ERC721 });
+    expect(ofErc721.map((c) => c.id)).to.deep.equal([all[0].id, all[1].id]);
+    expect(await networkChangesAfter(db, 0n, last, { network: "mainnet" })).to.deep.equal([]);
+  });
+});
