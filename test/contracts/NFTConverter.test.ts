@@ -1,8 +1,9 @@
 import { loadFixture, time } from "@nomicfoundation/hardhat-toolbox/network-helpers";
 import { expect } from "chai";
-import type { Interface } from "ethers";
+import type { ContractTransactionResponse, Interface } from "ethers";
 import { ethers } from "hardhat";
 import type { NFTConverter } from "../../typechain-types";
+import { shouldBehaveLikeAccessControlled } from "./behaviours/access-control";
 
 const MAX = ethers.MaxUint256;
 const SAFE = "safeTransferFrom(address,address,uint256)" as const;
@@ -26,13 +27,79 @@ async function fixture() {
   return { admin, operator, user, other, stranger, alice, bob, converter, foreign, OPERATOR_ROLE };
 }
 
-/** A contract wallet holding Alice 40 and 41, paired with Bob 8 and 9. */
-async function withHolder() {
-  const base = await fixture();
-  const holder = await ethers.deployContract("HostileHolder", [base.converter]);
-  await base.alice.connect(base.admin).mintBatch(holder, [40n, 41n]);
-  await base.converter.connect(base.operator).registerPairs([40n, 41n], [8n, 9n]);
-  return { ...base, holder };
+type Fixture = Awaited<ReturnType<typeof fixture>>;
+
+// The two helpers below add to the loaded fixture instead of being fixtures of their own: a fixture derived from
+// another has to redeploy everything (loadFixture does not nest), and does it again each time a test goes back to
+// the base fixture in between.
+
+/** Adds a contract wallet holding Alice 40 and 41, paired with Bob 8 and 9. */
+async function withHolder(f: Fixture) {
+  const holder = await ethers.deployContract("HostileHolder", [f.converter]);
+  await f.alice.connect(f.admin).mintBatch(holder, [40n, 41n]);
+  await f.converter.connect(f.operator).registerPairs([40n, 41n], [8n, 9n]);
+  return { ...f, holder };
+}
+
+/** Has the user convert Alice 2, so that they hold Bob 2 and the converter Alice 2, and gives them Bob 50, unpaired. */
+async function readyToConvertBack(f: Fixture) {
+  await f.alice.connect(f.user)[SAFE](f.user.address, f.converter, 2n);
+  await f.bob.connect(f.admin).mint(f.user.address, 50n);
+  return f;
+}
+
+/**
+ * The rules every way of converting follows, from `from` to the other token: `convert(f, id)` has the user convert
+ * their `from` token `id` that way. Token 2 is paired on both sides and its counterpart is in stock; the user's other
+ * `from` token (Alice 3, Bob 50) is unpaired.
+ */
+function shouldBehaveLikeConversion(from: "Alice" | "Bob", convert: (f: Fixture, id: bigint) => Promise<ContractTransactionResponse>) {
+  const reverse = from === "Bob";
+  const start = async () => {
+    const f = await loadFixture(fixture);
+    return reverse ? readyToConvertBack(f) : f;
+  };
+  const unpaired = reverse ? 50n : 3n;
+  const tokens = (f: Fixture) => (reverse ? { from: f.bob, to: f.alice } : { from: f.alice, to: f.bob });
+  const event = reverse ? "ConvertedBobToAlice" : "ConvertedAliceToBob";
+
+  it(`sends the paired ${reverse ? "Alice" : "Bob"} token, keeps the ${from} token and emits ${event}`, async function () {
+    const f = await start();
+    await expect(convert(f, 2n)).to.emit(f.converter, event).withArgs(f.user.address, 2n, 2n);
+    expect(await tokens(f).to.ownerOf(2n)).to.equal(f.user.address);
+    expect(await tokens(f).from.ownerOf(2n)).to.equal(await f.converter.getAddress());
+  });
+
+  it("reverts when paused", async function () {
+    const f = await start();
+    await f.converter.connect(f.operator).pause();
+    await expect(convert(f, 2n)).to.be.revertedWithCustomError(f.converter, "EnforcedPause");
+  });
+
+  it(`reverts for an unpaired ${from} id`, async function () {
+    const f = await start();
+    await expect(convert(f, unpaired)).to.be.revertedWithCustomError(f.converter, `${from}NotPaired`).withArgs(unpaired);
+  });
+
+  it("reverts when the counterpart is not in stock", async function () {
+    const f = await start();
+    // Pairs the unpaired token with id 42 of the other side, which nobody holds.
+    const [aliceIds, bobIds] = reverse ? [[42n], [unpaired]] : [[unpaired], [42n]];
+    await f.converter.connect(f.operator).registerPairs(aliceIds, bobIds);
+    await expect(convert(f, unpaired))
+      .to.be.revertedWithCustomError(f.converter, "OutOfStock")
+      .withArgs(await tokens(f).to.getAddress(), 42n);
+  });
+
+  if (reverse) {
+    it("reverts when reverse conversion is off, and reports a pause first", async function () {
+      const f = await start();
+      await f.converter.connect(f.admin).setReverseConversion(false);
+      await expect(convert(f, 2n)).to.be.revertedWithCustomError(f.converter, "ReverseConversionDisabled");
+      await f.converter.connect(f.operator).pause();
+      await expect(convert(f, 2n)).to.be.revertedWithCustomError(f.converter, "EnforcedPause");
+    });
+  }
 }
 
 describe("NFTConverter", function () {
@@ -73,6 +140,81 @@ describe("NFTConverter", function () {
     });
   });
 
+  // Each function is called with arguments that succeed for its role's holder, in the fixture's state: Bob 9 is stock
+  // of no pair, Alice 0 is paired and not converted.
+  shouldBehaveLikeAccessControlled({
+    fixture,
+    contract: (f) => f.converter,
+    holders: (f) => ({ DEFAULT_ADMIN_ROLE: f.admin, OPERATOR_ROLE: f.operator }),
+    outsider: (f) => f.user,
+    restricted: [
+      { name: "registerPairs", role: "OPERATOR_ROLE", call: (f, caller) => f.converter.connect(caller).registerPairs([10n], [20n]) },
+      { name: "draftAliceTokens", role: "OPERATOR_ROLE", call: (f, caller) => f.converter.connect(caller).draftAliceTokens([10n], [20n]) },
+      { name: "draftBobTokens", role: "OPERATOR_ROLE", call: (f, caller) => f.converter.connect(caller).draftBobTokens([20n], [10n]) },
+      { name: "draftAliceToken", role: "OPERATOR_ROLE", call: (f, caller) => f.converter.connect(caller).draftAliceToken(10n, 20n) },
+      { name: "draftBobToken", role: "OPERATOR_ROLE", call: (f, caller) => f.converter.connect(caller).draftBobToken(20n, 10n) },
+      { name: "unregisterPairs", role: "OPERATOR_ROLE", call: (f, caller) => f.converter.connect(caller).unregisterPairs([0n]) },
+      {
+        name: "stock",
+        role: "OPERATOR_ROLE",
+        prepare: async ({ admin, operator, alice, converter }) => {
+          await alice.connect(admin).mint(operator.address, 70n);
+          await alice.connect(operator).setApprovalForAll(converter, true);
+        },
+        call: (f, caller) => f.converter.connect(caller).stock(f.alice, [70n]),
+      },
+      { name: "withdrawStock", role: "OPERATOR_ROLE", call: (f, caller) => f.converter.connect(caller).withdrawStock(f.bob, [9n], f.other.address) },
+      { name: "pause", role: "OPERATOR_ROLE", call: (f, caller) => f.converter.connect(caller).pause() },
+      {
+        name: "unpause",
+        role: "OPERATOR_ROLE",
+        prepare: ({ operator, converter }) => converter.connect(operator).pause(),
+        call: (f, caller) => f.converter.connect(caller).unpause(),
+      },
+      { name: "setReverseConversion", role: "DEFAULT_ADMIN_ROLE", call: (f, caller) => f.converter.connect(caller).setReverseConversion(false) },
+      { name: "recoverToken", role: "DEFAULT_ADMIN_ROLE", call: (f, caller) => f.converter.connect(caller).recoverToken(f.bob, 9n, f.other.address) },
+      { name: "addOperator", role: "DEFAULT_ADMIN_ROLE", call: (f, caller) => f.converter.connect(caller).addOperator(f.other.address) },
+      { name: "removeOperator", role: "DEFAULT_ADMIN_ROLE", call: (f, caller) => f.converter.connect(caller).removeOperator(f.operator.address) },
+      {
+        name: "grantRole",
+        title: "grantRole(OPERATOR_ROLE)",
+        role: "DEFAULT_ADMIN_ROLE",
+        call: (f, caller) => f.converter.connect(caller).grantRole(f.OPERATOR_ROLE, f.other.address),
+      },
+      {
+        name: "revokeRole",
+        title: "revokeRole(OPERATOR_ROLE)",
+        role: "DEFAULT_ADMIN_ROLE",
+        call: (f, caller) => f.converter.connect(caller).revokeRole(f.OPERATOR_ROLE, f.operator.address),
+      },
+      { name: "beginDefaultAdminTransfer", role: "DEFAULT_ADMIN_ROLE", call: (f, caller) => f.converter.connect(caller).beginDefaultAdminTransfer(f.other.address) },
+      {
+        name: "cancelDefaultAdminTransfer",
+        role: "DEFAULT_ADMIN_ROLE",
+        prepare: ({ admin, other, converter }) => converter.connect(admin).beginDefaultAdminTransfer(other.address),
+        call: (f, caller) => f.converter.connect(caller).cancelDefaultAdminTransfer(),
+      },
+      { name: "changeDefaultAdminDelay", role: "DEFAULT_ADMIN_ROLE", call: (f, caller) => f.converter.connect(caller).changeDefaultAdminDelay(2n * 24n * 3600n) },
+      {
+        name: "rollbackDefaultAdminDelay",
+        role: "DEFAULT_ADMIN_ROLE",
+        prepare: ({ admin, converter }) => converter.connect(admin).changeDefaultAdminDelay(2n * 24n * 3600n),
+        call: (f, caller) => f.converter.connect(caller).rollbackDefaultAdminDelay(),
+      },
+    ],
+    open: [
+      // Conversions are for everyone; onERC721Received accepts only Alice and Bob, and stock deposits only from
+      // operators (NotOperator), both tested with the conversions.
+      "onERC721Received",
+      "convertFromAliceToBob",
+      "convertFromBobToAlice",
+      // Acts on the caller's own roles only.
+      "renounceRole",
+      // Only the pending admin, after the delay: tested with the admin transfer.
+      "acceptDefaultAdminTransfer",
+    ],
+  });
+
   // registerPairs and the predecessor's batch drafts share one set of rules; `register` takes (aliceIds, bobIds) for
   // each, whatever the order of its own arguments.
   const batchRegistrations = [
@@ -105,13 +247,6 @@ describe("NFTConverter", function () {
         const { operator, converter } = await loadFixture(fixture);
         await register(converter.connect(operator), [MAX - 1n], [MAX - 1n]);
         expect(await converter.bobIdOf(MAX - 1n)).to.deep.equal([true, MAX - 1n]);
-      });
-
-      it("reverts when the caller is not an operator", async function () {
-        const { admin, converter, OPERATOR_ROLE } = await loadFixture(fixture);
-        await expect(register(converter.connect(admin), [10n], [20n]))
-          .to.be.revertedWithCustomError(converter, "AccessControlUnauthorizedAccount")
-          .withArgs(admin.address, OPERATOR_ROLE);
       });
 
       it("reverts when the batch is empty", async function () {
@@ -177,13 +312,6 @@ describe("NFTConverter", function () {
         expect(await converter.aliceIdOf(20n)).to.deep.equal([true, 10n]);
       });
 
-      it("reverts when the caller is not an operator", async function () {
-        const { user, converter, OPERATOR_ROLE } = await loadFixture(fixture);
-        await expect(draft(converter.connect(user), 10n, 20n))
-          .to.be.revertedWithCustomError(converter, "AccessControlUnauthorizedAccount")
-          .withArgs(user.address, OPERATOR_ROLE);
-      });
-
       it("reverts when either id is already paired", async function () {
         const { operator, converter } = await loadFixture(fixture);
         await expect(draft(converter.connect(operator), 0n, 20n)).to.be.revertedWithCustomError(converter, "AliceAlreadyPaired").withArgs(0n);
@@ -235,11 +363,6 @@ describe("NFTConverter", function () {
       const { operator, converter } = await loadFixture(fixture);
       await expect(converter.connect(operator).unregisterPairs([])).to.be.revertedWithCustomError(converter, "EmptyBatch");
     });
-
-    it("reverts when the caller is not an operator", async function () {
-      const { user, converter } = await loadFixture(fixture);
-      await expect(converter.connect(user).unregisterPairs([0n])).to.be.revertedWithCustomError(converter, "AccessControlUnauthorizedAccount");
-    });
   });
 
   describe("getBobTokenID and getAliceTokenID", function () {
@@ -267,16 +390,7 @@ describe("NFTConverter", function () {
     });
   });
 
-  describe("onERC721Received: conversion by safeTransferFrom", function () {
-    it("sends the paired Bob token for an Alice token in one transaction, without approval", async function () {
-      const { user, alice, bob, converter } = await loadFixture(fixture);
-      await expect(alice.connect(user)[SAFE](user.address, converter, 2n))
-        .to.emit(converter, "ConvertedAliceToBob")
-        .withArgs(user.address, 2n, 2n);
-      expect(await bob.ownerOf(2n)).to.equal(user.address);
-      expect(await alice.ownerOf(2n)).to.equal(await converter.getAddress());
-    });
-
+  describe("onERC721Received: conversion by safeTransferFrom (one transaction, no approval)", function () {
     it("converts pairs with id 0 on either side", async function () {
       const { user, alice, bob, converter } = await loadFixture(fixture);
       await alice.connect(user)[SAFE](user.address, converter, 0n);
@@ -292,52 +406,6 @@ describe("NFTConverter", function () {
         .to.emit(converter, "ConvertedAliceToBob")
         .withArgs(user.address, 2n, 2n);
       expect(await bob.ownerOf(2n)).to.equal(user.address);
-    });
-
-    it("converts Bob back to Alice", async function () {
-      const { user, alice, bob, converter } = await loadFixture(fixture);
-      await alice.connect(user)[SAFE](user.address, converter, 2n);
-      await expect(bob.connect(user)[SAFE](user.address, converter, 2n))
-        .to.emit(converter, "ConvertedBobToAlice")
-        .withArgs(user.address, 2n, 2n);
-      expect(await alice.ownerOf(2n)).to.equal(user.address);
-      expect(await bob.ownerOf(2n)).to.equal(await converter.getAddress());
-    });
-
-    it("reverts Bob → Alice when reverse conversion is off", async function () {
-      const { admin, user, alice, bob, converter } = await loadFixture(fixture);
-      await alice.connect(user)[SAFE](user.address, converter, 2n);
-      await converter.connect(admin).setReverseConversion(false);
-      await expect(bob.connect(user)[SAFE](user.address, converter, 2n)).to.be.revertedWithCustomError(converter, "ReverseConversionDisabled");
-    });
-
-    it("reverts when paused", async function () {
-      const { operator, user, alice, converter } = await loadFixture(fixture);
-      await converter.connect(operator).pause();
-      await expect(alice.connect(user)[SAFE](user.address, converter, 2n)).to.be.revertedWithCustomError(converter, "EnforcedPause");
-    });
-
-    it("reverts for an unpaired Alice id", async function () {
-      const { user, alice, converter } = await loadFixture(fixture);
-      await expect(alice.connect(user)[SAFE](user.address, converter, 3n))
-        .to.be.revertedWithCustomError(converter, "AliceNotPaired")
-        .withArgs(3n);
-    });
-
-    it("reverts for an unpaired Bob id", async function () {
-      const { admin, user, bob, converter } = await loadFixture(fixture);
-      await bob.connect(admin).mint(user.address, 50n);
-      await expect(bob.connect(user)[SAFE](user.address, converter, 50n))
-        .to.be.revertedWithCustomError(converter, "BobNotPaired")
-        .withArgs(50n);
-    });
-
-    it("reverts when the counterpart is not in stock", async function () {
-      const { operator, user, alice, bob, converter } = await loadFixture(fixture);
-      await converter.connect(operator).registerPairs([3n], [42n]);
-      await expect(alice.connect(user)[SAFE](user.address, converter, 3n))
-        .to.be.revertedWithCustomError(converter, "OutOfStock")
-        .withArgs(await bob.getAddress(), 42n);
     });
 
     it("reverts when called by anything but Alice or Bob", async function () {
@@ -369,13 +437,13 @@ describe("NFTConverter", function () {
     });
 
     it("reverts with the recipient's reason when the recipient refuses the counterpart", async function () {
-      const { bob, holder } = await loadFixture(withHolder);
+      const { bob, holder } = await withHolder(await loadFixture(fixture));
       await holder.setMode(1, 0n); // Refuse
       await expect(holder.convert(40n)).to.be.revertedWithCustomError(bob, "ERC721InvalidReceiver").withArgs(await holder.getAddress());
     });
 
     it("reverts a re-entry from the recipient's callback, moving nothing", async function () {
-      const { alice, bob, converter, holder } = await loadFixture(withHolder);
+      const { alice, bob, converter, holder } = await withHolder(await loadFixture(fixture));
       await holder.setMode(2, 0n); // ConvertBackInside: sends the Bob token back while receiving it
       await expect(holder.convert(40n)).to.be.revertedWithCustomError(converter, "ReentrancyGuardReentrantCall");
       expect(await alice.ownerOf(40n)).to.equal(await holder.getAddress());
@@ -383,19 +451,24 @@ describe("NFTConverter", function () {
     });
 
     it("works for a well-behaved contract wallet", async function () {
-      const { bob, holder } = await loadFixture(withHolder);
+      const { bob, holder } = await withHolder(await loadFixture(fixture));
       await holder.convert(40n);
       expect(await bob.ownerOf(8n)).to.equal(await holder.getAddress());
+    });
+
+    describe("Alice → Bob", function () {
+      shouldBehaveLikeConversion("Alice", (f, id) => f.alice.connect(f.user)[SAFE](f.user.address, f.converter, id));
+    });
+
+    describe("Bob → Alice", function () {
+      shouldBehaveLikeConversion("Bob", (f, id) => f.bob.connect(f.user)[SAFE](f.user.address, f.converter, id));
     });
   });
 
   describe("convertFromAliceToBob", function () {
-    it("converts through an approval and emits ConvertedAliceToBob", async function () {
-      const { user, alice, bob, converter } = await loadFixture(fixture);
-      await alice.connect(user).approve(converter, 2n);
-      await expect(converter.connect(user).convertFromAliceToBob(2n)).to.emit(converter, "ConvertedAliceToBob").withArgs(user.address, 2n, 2n);
-      expect(await bob.ownerOf(2n)).to.equal(user.address);
-      expect(await alice.ownerOf(2n)).to.equal(await converter.getAddress());
+    shouldBehaveLikeConversion("Alice", async (f, id) => {
+      await f.alice.connect(f.user).approve(f.converter, id);
+      return f.converter.connect(f.user).convertFromAliceToBob(id);
     });
 
     it("reverts without an approval", async function () {
@@ -409,20 +482,8 @@ describe("NFTConverter", function () {
       await expect(converter.connect(other).convertFromAliceToBob(2n)).to.be.revertedWithCustomError(alice, "ERC721IncorrectOwner");
     });
 
-    it("reverts when paused, unpaired or out of stock", async function () {
-      const { operator, user, alice, bob, converter } = await loadFixture(fixture);
-      await alice.connect(user).setApprovalForAll(converter, true);
-      await expect(converter.connect(user).convertFromAliceToBob(3n)).to.be.revertedWithCustomError(converter, "AliceNotPaired").withArgs(3n);
-      await converter.connect(operator).registerPairs([3n], [42n]);
-      await expect(converter.connect(user).convertFromAliceToBob(3n))
-        .to.be.revertedWithCustomError(converter, "OutOfStock")
-        .withArgs(await bob.getAddress(), 42n);
-      await converter.connect(operator).pause();
-      await expect(converter.connect(user).convertFromAliceToBob(2n)).to.be.revertedWithCustomError(converter, "EnforcedPause");
-    });
-
     it("reverts a re-entry from the recipient's callback", async function () {
-      const { converter, holder } = await loadFixture(withHolder);
+      const { converter, holder } = await withHolder(await loadFixture(fixture));
       await holder.approveConverter();
       await holder.setMode(3, 41n); // ConvertAnotherInside: converts Alice 41 while receiving Bob 8
       await expect(holder.convert(40n)).to.be.revertedWithCustomError(converter, "ReentrancyGuardReentrantCall");
@@ -430,26 +491,11 @@ describe("NFTConverter", function () {
   });
 
   describe("convertFromBobToAlice", function () {
-    it("converts back through an approval and emits ConvertedBobToAlice", async function () {
-      const { user, alice, bob, converter } = await loadFixture(fixture);
-      await alice.connect(user)[SAFE](user.address, converter, 2n);
-      await bob.connect(user).approve(converter, 2n);
-      await expect(converter.connect(user).convertFromBobToAlice(2n)).to.emit(converter, "ConvertedBobToAlice").withArgs(user.address, 2n, 2n);
-      expect(await alice.ownerOf(2n)).to.equal(user.address);
-    });
-
-    it("reverts when reverse conversion is off, when paused, or for an unpaired id", async function () {
-      const { admin, operator, user, alice, bob, converter } = await loadFixture(fixture);
-      await alice.connect(user)[SAFE](user.address, converter, 2n);
-      await bob.connect(user).setApprovalForAll(converter, true);
-      await expect(converter.connect(user).convertFromBobToAlice(7n)).to.be.revertedWithCustomError(converter, "BobNotPaired").withArgs(7n);
-      await converter.connect(admin).setReverseConversion(false);
-      await expect(converter.connect(user).convertFromBobToAlice(2n)).to.be.revertedWithCustomError(converter, "ReverseConversionDisabled");
-      await converter.connect(operator).pause();
-      await expect(converter.connect(user).convertFromBobToAlice(2n)).to.be.revertedWithCustomError(converter, "EnforcedPause");
+    shouldBehaveLikeConversion("Bob", async (f, id) => {
+      await f.bob.connect(f.user).approve(f.converter, id);
+      return f.converter.connect(f.user).convertFromBobToAlice(id);
     });
   });
-
   describe("stock", function () {
     it("pulls an operator's tokens into stock after approval", async function () {
       const { admin, operator, alice, converter } = await loadFixture(fixture);
@@ -464,11 +510,6 @@ describe("NFTConverter", function () {
       await expect(converter.connect(operator).stock(foreign, [1n]))
         .to.be.revertedWithCustomError(converter, "UnsupportedToken")
         .withArgs(await foreign.getAddress());
-    });
-
-    it("reverts when the caller is not an operator", async function () {
-      const { user, alice, converter } = await loadFixture(fixture);
-      await expect(converter.connect(user).stock(alice, [3n])).to.be.revertedWithCustomError(converter, "AccessControlUnauthorizedAccount");
     });
   });
 
@@ -495,13 +536,11 @@ describe("NFTConverter", function () {
         .withArgs(await bob.getAddress(), 5n);
     });
 
-    it("reverts for a foreign token or a caller that is not an operator", async function () {
-      const { operator, user, bob, converter, foreign } = await loadFixture(fixture);
-      await expect(converter.connect(operator).withdrawStock(foreign, [1n], operator.address)).to.be.revertedWithCustomError(converter, "UnsupportedToken");
-      await expect(converter.connect(user).withdrawStock(bob, [9n], user.address)).to.be.revertedWithCustomError(
-        converter,
-        "AccessControlUnauthorizedAccount",
-      );
+    it("reverts for a token that is neither Alice nor Bob", async function () {
+      const { operator, converter, foreign } = await loadFixture(fixture);
+      await expect(converter.connect(operator).withdrawStock(foreign, [1n], operator.address))
+        .to.be.revertedWithCustomError(converter, "UnsupportedToken")
+        .withArgs(await foreign.getAddress());
     });
   });
 
@@ -533,14 +572,6 @@ describe("NFTConverter", function () {
         .to.be.revertedWithCustomError(converter, "TokenOfRegisteredPair")
         .withArgs(await alice.getAddress(), 2n);
     });
-
-    it("reverts when the caller is not the admin, operators included", async function () {
-      const { operator, bob, converter } = await loadFixture(fixture);
-      await expect(converter.connect(operator).recoverToken(bob, 9n, operator.address)).to.be.revertedWithCustomError(
-        converter,
-        "AccessControlUnauthorizedAccount",
-      );
-    });
   });
 
   describe("setReverseConversion", function () {
@@ -557,14 +588,6 @@ describe("NFTConverter", function () {
       await converter.connect(operator).pause();
       await converter.connect(admin).setReverseConversion(false);
       expect(await converter.paused()).to.equal(true);
-    });
-
-    it("reverts when the caller is not the admin", async function () {
-      const { operator, converter } = await loadFixture(fixture);
-      await expect(converter.connect(operator).setReverseConversion(false)).to.be.revertedWithCustomError(
-        converter,
-        "AccessControlUnauthorizedAccount",
-      );
     });
   });
 
@@ -593,12 +616,6 @@ describe("NFTConverter", function () {
       await expect(converter.connect(operator).unpause()).to.be.revertedWithCustomError(converter, "ExpectedPause");
       await converter.connect(operator).pause();
       await expect(converter.connect(operator).pause()).to.be.revertedWithCustomError(converter, "EnforcedPause");
-    });
-
-    it("revert when the caller is not an operator", async function () {
-      const { user, converter } = await loadFixture(fixture);
-      await expect(converter.connect(user).pause()).to.be.revertedWithCustomError(converter, "AccessControlUnauthorizedAccount");
-      await expect(converter.connect(user).unpause()).to.be.revertedWithCustomError(converter, "AccessControlUnauthorizedAccount");
     });
   });
 
@@ -629,13 +646,6 @@ describe("NFTConverter", function () {
       await expect(converter.connect(admin).addOperator(operator.address)).not.to.emit(converter, "OperatorAdded");
       expect(await converter.isOperator(operator.address)).to.equal(true);
     });
-
-    it("reverts when the caller is not the admin, operators included", async function () {
-      const { operator, other, converter } = await loadFixture(fixture);
-      await expect(converter.connect(operator).addOperator(other.address))
-        .to.be.revertedWithCustomError(converter, "AccessControlUnauthorizedAccount")
-        .withArgs(operator.address, ethers.ZeroHash);
-    });
   });
 
   describe("removeOperator", function () {
@@ -653,13 +663,6 @@ describe("NFTConverter", function () {
     it("does nothing for an account that is not an operator", async function () {
       const { admin, other, converter } = await loadFixture(fixture);
       await expect(converter.connect(admin).removeOperator(other.address)).not.to.emit(converter, "OperatorRemoved");
-    });
-
-    it("reverts when the caller is not the admin, operators included", async function () {
-      const { operator, converter } = await loadFixture(fixture);
-      await expect(converter.connect(operator).removeOperator(operator.address))
-        .to.be.revertedWithCustomError(converter, "AccessControlUnauthorizedAccount")
-        .withArgs(operator.address, ethers.ZeroHash);
     });
   });
 

@@ -6,7 +6,12 @@ import { createTestDatabase, type TestDatabase } from "./database";
 
 export interface TestApp {
   app: FastifyInstance;
-  /** Base URL of the real HTTP server, e.g. http://127.0.0.1:41234 */
+  /**
+   * A request to the app, answered as `fetch` answers: through `app.inject` (no socket, no port) unless the app
+   * listens, then over real HTTP. `path` is the path and query, e.g. `/block/localhost/latest`.
+   */
+  fetch(path: string, init?: RequestInit): Promise<Response>;
+  /** Base URL of the real HTTP server, e.g. http://127.0.0.1:41234, of an app started with `listen` (else it throws). */
   url: string;
   config: Config;
   /** The test database (dropped by close() when this helper created it). */
@@ -19,6 +24,11 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** Share a database with another app (two instances); a fresh one is made otherwise. */
   database?: TestDatabase;
+  /**
+   * `false`: no port, requests go through `app.inject`. A real port is for what needs a network boundary (browsers, OIDC
+   * clients that fetch by themselves, event streams, the HTTP parser's own refusals, sockets at shutdown).
+   */
+  listen?: boolean;
   /** Listen on this port instead of a free one (an OIDC issuer URL must name the port before the app starts). */
   port?: number;
   /** Register extra routes or hooks before the app starts (e.g. a route that throws). */
@@ -26,29 +36,35 @@ export interface TestAppOptions {
 }
 
 /**
- * The whole service on a real HTTP port over a real database: config from an environment (validated like
- * in production), a fresh database unless one is shared, listening on 127.0.0.1 with a free port.
+ * The whole service over a real database: config from an environment (validated like in production), a fresh
+ * database unless one is shared; requests through `app.inject`, or with `listen` on 127.0.0.1 and a free port.
  */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const database = options.database ?? (await createTestDatabase());
   const owned = !options.database;
   const { database: databaseConfig, db } = await database.appOptions();
   const config = testConfig(options.env, databaseConfig);
+  const listening = options.listen !== false || options.port !== undefined;
   let app: FastifyInstance | undefined;
   try {
     app = await buildApp(config, { db });
     await options.configure?.(app);
-    await app.listen({ host: "127.0.0.1", port: options.port ?? 0 });
+    if (listening) await app.listen({ host: "127.0.0.1", port: options.port ?? 0 });
+    else await app.ready();
   } catch (error) {
     await app?.close();
     if (owned) await database.drop();
     throw error;
   }
-  const { port } = app.server.address() as { port: number };
   const started = app;
+  const url = listening ? `http://127.0.0.1:${(app.server.address() as { port: number }).port}` : undefined;
   return {
     app: started,
-    url: `http://127.0.0.1:${port}`,
+    fetch: (path, init) => (url ? fetch(`${url}${path}`, init) : inject(started, path, init)),
+    get url(): string {
+      if (!url) throw new Error("this test app does not listen: start it with { listen: true } to reach it over HTTP");
+      return url;
+    },
     config,
     database,
     async close() {
@@ -56,6 +72,30 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       if (owned) await database.drop();
     },
   };
+}
+
+/** `init` as `app.inject` takes it; the answer as a fetch `Response`, so a test reads it the same either way. */
+async function inject(app: FastifyInstance, path: string, init: RequestInit = {}): Promise<Response> {
+  const method = (init.method ?? "GET").toUpperCase();
+  const headers = Object.fromEntries(new Headers(init.headers).entries());
+  let payload: string | Buffer | undefined;
+  if (init.body instanceof URLSearchParams) {
+    payload = init.body.toString();
+    headers["content-type"] ??= "application/x-www-form-urlencoded;charset=UTF-8";
+  } else if (typeof init.body === "string" || Buffer.isBuffer(init.body)) {
+    payload = init.body;
+    // fetch labels a string body text/plain when the caller gives no type.
+    if (typeof init.body === "string") headers["content-type"] ??= "text/plain;charset=UTF-8";
+  } else if (init.body !== undefined && init.body !== null) {
+    throw new Error("inject() takes a string, Buffer or URLSearchParams body");
+  }
+  const answer = await app.inject({ method: method as "GET", url: path, headers, payload });
+  const responseHeaders = new Headers();
+  for (const [name, value] of Object.entries(answer.headers)) {
+    for (const one of Array.isArray(value) ? value : [value]) if (one !== undefined) responseHeaders.append(name, String(one));
+  }
+  const noBody = method === "HEAD" || [101, 204, 205, 304].includes(answer.statusCode);
+  return new Response(noBody ? null : answer.rawPayload, { status: answer.statusCode, statusText: answer.statusMessage, headers: responseHeaders });
 }
 
 /** The config a test app runs with: LOG_LEVEL silent (TEST_LOG_LEVEL to see logs), no embedded chain. */

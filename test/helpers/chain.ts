@@ -1,5 +1,5 @@
 import { JsonRpcProvider } from "ethers";
-import { startLocalNode, type LocalNode } from "../../server/chain/local-node";
+import { startLocalNode, type LocalNode } from "../../local/node";
 
 let shared: Promise<LocalNode> | undefined;
 

@@ -2,6 +2,8 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import type { DatabaseConfig } from "../../server/config";
 import { openDatabase, type Database } from "../../server/db/database";
+import { migrate } from "../../server/db/migrate";
+import { openPglite } from "../../server/db/pglite";
 
 /**
  * A fresh, empty database for one suite: a new database on the PostgreSQL server of DATABASE_URL when it
@@ -21,12 +23,36 @@ export interface TestDatabase {
 
 export const usingPostgres = () => Boolean(process.env.DATABASE_URL);
 
+let template: Promise<Blob> | undefined;
+
+/**
+ * An empty PGlite database with every migration applied, as a dump, made once per test process. A database started
+ * from it skips initdb and the migrations: a fraction of a second instead of seconds, for each of the suite's many
+ * fresh databases.
+ */
+export function migratedPgliteDump(): Promise<Blob> {
+  return (template ??= (async () => {
+    const db = await openPglite(null);
+    try {
+      await migrate(db);
+      return await db.dump();
+    } finally {
+      await db.close();
+    }
+  })());
+}
+
+/** A fresh PGlite database, migrated: in memory (`dataDir` null) or in a directory that processes open in turn. */
+export async function openFreshPglite(dataDir: string | null): Promise<Database> {
+  return openPglite(dataDir, { loadDataDir: await migratedPgliteDump() });
+}
+
 export async function createTestDatabase(): Promise<TestDatabase> {
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) {
     let shared: Promise<Database> | undefined;
     const config: DatabaseConfig = { kind: "pglite", dataDir: null };
-    const open = () => (shared ??= openDatabase(config));
+    const open = () => (shared ??= openFreshPglite(null));
     return {
       kind: "pglite",
       config,

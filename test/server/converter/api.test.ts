@@ -2,7 +2,7 @@ import { expect } from "chai";
 import type { JsonRpcProvider } from "ethers";
 import { startTestApp, type TestApp } from "../../helpers/app";
 import { providerFor, sharedNode } from "../../helpers/chain";
-import { startRpcProxy } from "../../helpers/rpc-proxy";
+import { startRpcProxy, type Refusal } from "../../helpers/rpc-proxy";
 import { BIG_ID, converterFixture, type ConverterFixture } from "./fixture";
 
 describe("converter routes", function () {
@@ -11,6 +11,8 @@ describe("converter routes", function () {
   let provider: JsonRpcProvider;
   let f: ConverterFixture;
   let proxy: Awaited<ReturnType<typeof startRpcProxy>>;
+  /** What the proxy answers every call with instead of the node, while set. */
+  let nodeFailure: Refusal | undefined;
   let base: string;
 
   before(async function () {
@@ -18,7 +20,7 @@ describe("converter routes", function () {
     provider = providerFor(node.url);
     f = await converterFixture(provider, 7);
     // Through a proxy that records the calls: reads are cached per block. HEAD_CACHE_MS=0: each request sees the head.
-    proxy = await startRpcProxy(node.url);
+    proxy = await startRpcProxy(node.url, () => nodeFailure);
     t = await startTestApp({ env: { RPC_URL_LOCALHOST: proxy.url, HEAD_CACHE_MS: "0", INDEXER: "false", CONVERTERS: `localhost:${f.addresses.converter}` } });
     base = `/converter/localhost/${f.addresses.converter}`;
   });
@@ -186,6 +188,23 @@ describe("converter routes", function () {
       expect(status).to.equal(404);
       expect(body.error).to.equal("not_found");
     });
+  });
+
+  it("both routes answer 502 upstream_error while the node fails, and read the chain again once it is back", async function () {
+    nodeFailure = { httpStatus: 500, body: "node down" };
+    try {
+      for (const path of [base, `${base}/pairs?aliceIds=1`]) {
+        const { status, body } = await get(path);
+        expect(status, path).to.equal(502);
+        expect(body, path).to.deep.equal({ error: "upstream_error", message: "The localhost node failed to answer" });
+      }
+    } finally {
+      nodeFailure = undefined;
+    }
+    // ethers shares an identical request (and its failure) for 250 ms.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await get(base)).status).to.equal(200);
+    expect((await get(`${base}/pairs?aliceIds=1`)).status).to.equal(200);
   });
 
   it("both routes are in the OpenAPI document, with examples", async function () {

@@ -1,14 +1,25 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { expect } from "chai";
 import { Type } from "typebox";
+import { rpc } from "../../../server/chain/networks";
 import { HttpError } from "../../../server/http/http-error";
+import { STATUS_OF_KIND } from "../../../server/http/errors";
+import { DomainError, type ErrorKind } from "../../../server/lib/domain-error";
 import { startTestApp, type TestApp } from "../../helpers/app";
 
 describe("error answers ({error, message} with the right status)", function () {
   let t: TestApp;
+  let hanging: http.Server;
 
   before(async function () {
+    hanging = http.createServer(() => {});
+    await new Promise<void>((resolve) => hanging.listen(0, "127.0.0.1", resolve));
+    // sepolia's node refuses connections, holesky's never answers.
+    const nodes = { RPC_URL_SEPOLIA: "http://127.0.0.1:1", RPC_URL_HOLESKY: `http://127.0.0.1:${(hanging.address() as AddressInfo).port}` };
     t = await startTestApp({
-      env: { BODY_LIMIT: "2048" },
+      listen: false,
+      env: { BODY_LIMIT: "2048", ...nodes, RPC_TIMEOUT_MS: "300", INDEXER: "false" },
       configure(app) {
         app.post("/test/echo", { schema: { body: Type.Object({ name: Type.String({ maxLength: 10 }) }) } }, async (request) => request.body);
         app.get("/test/boom", async () => {
@@ -19,16 +30,28 @@ describe("error answers ({error, message} with the right status)", function () {
         });
         // A NUL that reached the database some way the input guard does not see.
         app.get("/test/nul-in-sql", async () => app.db.query("SELECT $1::text AS t", ["a\u0000b"]));
-        app.get("/test/node-down", async () => {
+        app.get<{ Params: { kind: ErrorKind } }>("/test/domain/:kind", async (request) => {
+          throw new DomainError(request.params.kind, `some_${request.params.kind}`, `A ${request.params.kind} refusal`, request.params.kind === "too_many" ? 60 : undefined);
+        });
+        app.get<{ Params: { network: string } }>("/test/node/:network", async (request) => {
+          const { network } = request.params;
+          return rpc(network, app.networks.provider(network).getBlockNumber());
+        });
+        // What the chain layer would have let through untranslated: an ethers-style error, code and all.
+        app.get("/test/raw-node-error", async () => {
           throw Object.assign(new Error("connect ECONNREFUSED 10.0.0.1:8545"), { code: "ECONNREFUSED" });
         });
       },
     });
   });
-  after(async () => t?.close());
+  after(async () => {
+    await t?.close();
+    hanging?.closeAllConnections();
+    hanging?.close();
+  });
 
   async function call(path: string, init: RequestInit = {}) {
-    const response = await fetch(`${t.url}${path}`, init);
+    const response = await t.fetch(path, init);
     const text = await response.text();
     return { status: response.status, headers: response.headers, text, body: JSON.parse(text) };
   }
@@ -44,6 +67,28 @@ describe("error answers ({error, message} with the right status)", function () {
     const r = await call("/test/nul-in-sql");
     expect(r.status).to.equal(400);
     expect(r.body).to.deep.equal({ error: "invalid_request", message: "A field holds characters that cannot be stored (e.g. NUL)" });
+  });
+
+  it("a domain error answers its code and message with the status of its kind, and Retry-After when it has one", async function () {
+    const expected: Record<ErrorKind, number> = {
+      invalid: 400,
+      unauthorized: 401,
+      forbidden: 403,
+      not_found: 404,
+      conflict: 409,
+      too_large: 413,
+      too_many: 429,
+      unavailable: 503,
+      upstream: 502,
+      upstream_timeout: 504,
+    };
+    expect(STATUS_OF_KIND).to.deep.equal(expected);
+    for (const [kind, status] of Object.entries(expected)) {
+      const r = await call(`/test/domain/${kind}`);
+      expect(r.status, kind).to.equal(status);
+      expect(r.body).to.deep.equal({ error: `some_${kind}`, message: `A ${kind} refusal` });
+      expect(r.headers.get("retry-after"), kind).to.equal(kind === "too_many" ? "60" : null);
+    }
   });
 
   it("malformed JSON is a 400 malformed_json", async function () {
@@ -92,10 +137,20 @@ describe("error answers ({error, message} with the right status)", function () {
     expect(r.headers.get("retry-after")).to.equal("1");
   });
 
-  it("a node failure that escaped a route is a 502, without the node's address", async function () {
-    const r = await call("/test/node-down");
-    expect(r.status).to.equal(502);
-    expect(r.body.error).to.equal("upstream_error");
+  it("a node failure inside a route is a 502 or a 504 through the chain's errors, without the node's address", async function () {
+    const down = await call("/test/node/sepolia");
+    expect(down.status).to.equal(502);
+    expect(down.body).to.deep.equal({ error: "upstream_error", message: "The sepolia node failed to answer" });
+    expect(down.text).not.to.contain("127.0.0.1");
+    const slow = await call("/test/node/holesky");
+    expect(slow.status).to.equal(504);
+    expect(slow.body).to.deep.equal({ error: "upstream_timeout", message: "The holesky node did not answer in time" });
+  });
+
+  it("the HTTP layer reads no ethers error codes: a node error the chain layer did not translate is our fault, a bare 500", async function () {
+    const r = await call("/test/raw-node-error");
+    expect(r.status).to.equal(500);
+    expect(r.body).to.deep.equal({ error: "internal_error", message: "Internal server error" });
     expect(r.text).not.to.contain("10.0.0.1");
   });
 
