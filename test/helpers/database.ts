@@ -6,8 +6,9 @@ import { migrate } from "../../server/db/migrate";
 import { openPglite } from "../../server/db/pglite";
 
 /**
- * A fresh, empty database for one suite: a new database on the PostgreSQL server of DATABASE_URL when it
- * is set (CI), else an in-memory PGlite. Apps that must share it (two instances on one database) take
+ * A fresh database for one suite: a new database on the PostgreSQL server of DATABASE_URL when it is set (CI), else
+ * an in-memory PGlite. The app migrates it as it starts; on PGlite it starts migrated already (from one dump per test
+ * process) unless `unmigrated` asks for an empty one, for tests of migrations themselves. Apps that must share it (two instances on one database) take
  * `appOptions()`: on PostgreSQL each opens its own pool on the same database, on PGlite they share the
  * one in-process instance.
  */
@@ -47,12 +48,12 @@ export async function openFreshPglite(dataDir: string | null): Promise<Database>
   return openPglite(dataDir, { loadDataDir: await migratedPgliteDump() });
 }
 
-export async function createTestDatabase(): Promise<TestDatabase> {
+export async function createTestDatabase(options: { unmigrated?: boolean } = {}): Promise<TestDatabase> {
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) {
     let shared: Promise<Database> | undefined;
     const config: DatabaseConfig = { kind: "pglite", dataDir: null };
-    const open = () => (shared ??= openFreshPglite(null));
+    const open = () => (shared ??= options.unmigrated ? openPglite(null) : openFreshPglite(null));
     return {
       kind: "pglite",
       config,

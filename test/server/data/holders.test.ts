@@ -119,7 +119,7 @@ describe("holders routes", function () {
   });
 
   it("counts what was indexed before the counts existed (the migration fills them in)", async function () {
-    const database = await createTestDatabase();
+    const database = await createTestDatabase({ unmigrated: true });
     const db = await database.open();
     try {
       const all = readMigrations();
