@@ -11,7 +11,7 @@ describe(`migrate (${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"})`, func
   let dir: string;
 
   beforeEach(async function () {
-    testDb = await createTestDatabase();
+    testDb = await createTestDatabase({ unmigrated: true });
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "migrations-"));
     fs.writeFileSync(path.join(dir, "0001_first.sql"), "CREATE TABLE a (id int PRIMARY KEY);\nINSERT INTO a VALUES (1);");
     fs.writeFileSync(path.join(dir, "0002_second.sql"), "ALTER TABLE a ADD COLUMN name text; -- a comment; with a semicolon\n");
