@@ -71,7 +71,8 @@ const login: Suite = {
       const once = async (service: (typeof services)[number], key: Uint8Array, address: string) => {
         const { app, client, agent } = service;
         const call = (method: string, path: string, body?: string, type?: string) =>
-          new Promise<any>((resolve, reject) => {
+          // The fields read from the answers (message, code, id_token) are strings.
+          new Promise<Record<string, string>>((resolve, reject) => {
             const request = http.request(`${app.url}${path}`, { method, agent, headers: body ? { "content-type": type!, "content-length": Buffer.byteLength(body) } : {} }, (response) => {
               let text = "";
               response.setEncoding("utf8");

@@ -18,7 +18,8 @@ const token: Suite = {
   async run({ seconds, log }) {
     const host = http.createServer((request, response) => {
       const id = BigInt(`0x${/([0-9a-f]{64})\.json$/.exec(request.url!)?.[1] ?? "0"}`);
-      response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ name: `Item #${id}`, image: `ipfs://bafybench/${id}.png`, attributes: [{ trait_type: "power", value: Number(id % 100n) }] }));
+      const metadata = { name: `Item #${id}`, image: `ipfs://bafybench/${id}.png`, attributes: [{ trait_type: "power", value: Number(id % 100n) }] };
+      response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(metadata));
     });
     await new Promise<void>((resolve) => host.listen(0, "127.0.0.1", resolve));
     const hostUrl = `http://127.0.0.1:${(host.address() as AddressInfo).port}`;

@@ -20,11 +20,12 @@ contract NFTConverter is INFTConverter, AccessControlDefaultAdminRules, Reentran
     /// @notice Delay before a new admin can accept the role (two-step transfer); the admin can change it.
     uint48 public constant INITIAL_ADMIN_DELAY = 1 days;
 
+    // Named like functions, not SNAKE_CASE: their getters `alice()` and `bob()` are part of the interface.
     /// @inheritdoc INFTConverter
-    IERC721 public immutable alice;
+    IERC721 public immutable alice; // solhint-disable-line immutable-vars-naming
 
     /// @inheritdoc INFTConverter
-    IERC721 public immutable bob;
+    IERC721 public immutable bob; // solhint-disable-line immutable-vars-naming
 
     // Pause and the reverse switch share one slot (packed after the admin rules' fields): a conversion pays
     // one cold read for both.
@@ -35,6 +36,7 @@ contract NFTConverter is INFTConverter, AccessControlDefaultAdminRules, Reentran
     mapping(uint256 aliceId => uint256 bobIdPlusOne) private _bobOf;
     mapping(uint256 bobId => uint256 aliceIdPlusOne) private _aliceOf;
 
+    /// @notice Deploys a converter between `alice_` and `bob_`, with no pairs, unpaused and reverse conversion on.
     /// @param alice_ The token users convert from.
     /// @param bob_ The token users convert to.
     /// @param admin Holder of the admin role (grants operators, switches reverse conversion, recovers tokens).
@@ -320,8 +322,12 @@ contract NFTConverter is INFTConverter, AccessControlDefaultAdminRules, Reentran
     /// @dev Sends a token from stock. The success path costs one call; only a failure asks who holds the token, so
     /// that "not in stock" is told apart from a recipient that refuses the token (whose reason is passed on).
     function _send(IERC721 token, address to, uint256 id) private {
+        // Success needs nothing more; the catch tells the failures apart.
+        // solhint-disable-next-line no-empty-blocks
         try token.safeTransferFrom(address(this), to, id) {} catch (bytes memory reason) {
             if (!_holds(token, id)) revert OutOfStock(address(token), id);
+            // Re-raises the recipient's revert data unchanged, which Solidity cannot do without assembly.
+            // solhint-disable-next-line no-inline-assembly
             assembly ("memory-safe") {
                 revert(add(reason, 32), mload(reason))
             }

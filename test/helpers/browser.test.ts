@@ -4,9 +4,6 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { findBrowser, launchBrowser, npmChromium } from "./browser";
 
-// Functions below run in the page (tsconfig has no DOM library).
-declare const document: any;
-
 describe("browser for the browser tests", function () {
   this.timeout(120_000);
   const saved = process.env.CHROMIUM_PATH;

@@ -106,16 +106,38 @@ export async function registerClient(
   return { id: client.id, secret, redirectUri: redirectUris[0], name };
 }
 
+/**
+ * A JSON answer of the service as the tests read it. Each answer carries only some of these fields (the assertions
+ * check which); they are typed as the service sends them so that a test can pass them on. Any other field is unknown.
+ */
+export interface JsonAnswer {
+  [field: string]: unknown;
+  /** /api/authorize: the EIP-4361 message to sign. */
+  message: string;
+  /** /api/login: the authorization code and where it sends the browser. */
+  code: string;
+  redirect_url: string;
+  /** The token endpoints. */
+  id_token: string;
+  access_token: string;
+  refresh_token: string;
+  /** /jwks. */
+  keys: Array<{ kid: string; [member: string]: unknown }>;
+  /** /api/userinfo: the time of the first login to each client. */
+  services: Record<string, number>;
+}
+
+/** Fetches `url`; `body` is the parsed JSON answer, or its text when it is not JSON. */
 export async function getJson(url: string, init?: RequestInit) {
   const response = await fetch(url, init);
   const text = await response.text();
-  let body: any;
+  let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
     body = text;
   }
-  return { status: response.status, headers: response.headers, body };
+  return { status: response.status, headers: response.headers, body: body as JsonAnswer };
 }
 
 export async function postJson(url: string, payload: unknown) {

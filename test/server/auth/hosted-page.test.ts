@@ -5,12 +5,16 @@ import type { Browser, Page } from "playwright-core";
 import type { TestApp } from "../../helpers/app";
 import { launchBrowser } from "../../helpers/browser";
 import { sharedNode } from "../../helpers/chain";
+import type { PageDocument, PageWindow } from "../../helpers/page-globals";
 import type { TestSigner } from "../../helpers/signers";
 import { deploySigners, getJson, registerClient, relyingPartyRequest, startLoginApp, type RegisteredClient } from "./helpers";
 
 // Functions below run in the page (tsconfig has no DOM library): these name its globals for the type checker.
-declare const window: any;
-declare const document: any;
+declare const window: PageWindow & {
+  /** The test wallet's signer in Node, exposed by the test. */
+  __testSign(hex: string): Promise<string>;
+};
+declare const document: PageDocument;
 
 const RP = "https://rp.example";
 
@@ -26,14 +30,14 @@ function injectWallet(page: Page, options: { address: string; chainId: number; m
       async request({ method, params }: { method: string; params?: unknown[] }) {
         if (method === "eth_requestAccounts" || method === "eth_accounts") return [o.address];
         if (method === "eth_chainId") return `0x${o.chainId.toString(16)}`;
-        if (method === "personal_sign") return (window as any).__testSign((params as string[])[0], (params as string[])[1]);
+        if (method === "personal_sign") return window.__testSign((params as string[])[0]);
         throw Object.assign(new Error(`unsupported ${method}`), { code: 4200 });
       },
       on() {},
       removeListener() {},
     };
     if (o.mode === "window.ethereum") {
-      (window as any).ethereum = provider;
+      window.ethereum = provider;
       return;
     }
     const info = { uuid: "8f6c9a3e-1d2b-4c5d-9e8f-0a1b2c3d4e5f", name: o.name ?? "Test Wallet", icon: "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg'/%3E", rdns: "org.example.testwallet" };

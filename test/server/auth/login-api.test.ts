@@ -107,7 +107,7 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
       const signer = eoa();
       const challenge = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM";
       await message(signer.address, { nonce: "n-1", state: "s-1", code_challenge: challenge, code_challenge_method: "S256" });
-      const { rows } = await t.app.db.query<any>(
+      const { rows } = await t.app.db.query(
         "SELECT *, extract(epoch FROM expires_at - created_at)::int AS ttl FROM login_challenges WHERE address = $1",
         [signer.address.toLowerCase()],
       );
@@ -135,7 +135,7 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
     describe("refusals (errors, never redirects)", function () {
       const refused = async (query: URLSearchParams, status: number, error: string) => {
         const response = await fetch(`${t.url}/api/authorize?${query}`, { redirect: "manual" });
-        const body = (await response.json()) as any;
+        const body = (await response.json()) as Record<string, unknown>;
         expect(response.status, JSON.stringify(body)).to.equal(status);
         expect(body.error).to.equal(error);
         expect(body.message).to.be.a("string");
@@ -249,7 +249,7 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
     describe("malformed input", function () {
       const raw = async (body: string, type = "application/json") => {
         const response = await fetch(`${t.url}/api/login`, { method: "POST", headers: { "content-type": type }, body });
-        return { status: response.status, body: (await response.json()) as any };
+        return { status: response.status, body: (await response.json()) as Record<string, unknown> };
       };
       it("malformed JSON is a 400", async function () {
         expect(await raw("{nope")).to.deep.include({ status: 400 });

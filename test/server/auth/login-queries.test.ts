@@ -48,7 +48,7 @@ describe("queries of one login (authorize, login, token)", function () {
     const query = new URLSearchParams({ client_id: client.id, redirect_uri: client.redirectUri, response_type: "code", scope: "openid", address: wallet.address });
     // The client is read once first (then cached for a second), as before.
     await getJson(`${t.url}/api/authorize?${query}`);
-    let tokens: { status: number; body: any } | undefined;
+    let tokens: Awaited<ReturnType<typeof postForm>> | undefined;
     const statements = await statementsOf(async () => {
       const { body } = await getJson(`${t.url}/api/authorize?${query}`);
       const signed = await postJson(`${t.url}/api/login`, { address: wallet.address, signature: await wallet.signMessage(body.message), client_id: client.id });

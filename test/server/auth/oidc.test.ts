@@ -72,7 +72,7 @@ describe("OIDC engine (oidc-provider on our database)", function () {
       const jwks = (await getJson(`${t.url}/jwks`)).body;
       expect(jwks.keys.map((k: { kid: string }) => k.kid)).to.include(kid);
       expect(jwks.keys.every((k: Record<string, unknown>) => k.d === undefined)).to.equal(true);
-      const pems = (await getJson(`${t.url}/api/metadata/x509`)).body;
+      const pems = (await getJson(`${t.url}/api/metadata/x509`)).body as Record<string, string>;
       expect(Object.keys(pems)).to.deep.equal([kid]);
       const { payload } = await jwtVerify(tokens.id_token, createPublicKey(pems[kid as string]), { issuer: t.config.issuer, audience: client.id });
       expect(payload.nonce).to.equal("n");
@@ -208,7 +208,7 @@ describe("OIDC engine (oidc-provider on our database)", function () {
       for (const path of ["/token", "/api/token"]) {
         for (const [what, init] of cases) {
           const response = await fetch(`${t.url}${path}`, init);
-          const body = (await response.json()) as any;
+          const body = (await response.json()) as Record<string, unknown>;
           expect(response.status, `${path} ${what}: ${JSON.stringify(body)}`).to.be.within(400, 499);
           expect(body.error, what).to.be.a("string").and.match(/^[a-z_]+$/);
           expect(body.error_description, what).to.be.a("string");

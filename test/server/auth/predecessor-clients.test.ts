@@ -44,7 +44,10 @@ describe("the predecessor's clients, call by call", function () {
   const sixDigits = () => String(Math.floor(Math.random() * 1e6)).padStart(6, "0");
 
   /** mchplus-auth-go's ParseVerify: header read with base64.RawStdEncoding, key from /api/metadata/x509, RS256. */
-  async function goParseVerify(idToken: string): Promise<Record<string, any>> {
+  /** The ID token claims CheckValidIDToken reads; the tests check the others as they come. */
+  type GoClaims = { iat: number; exp: number; aud: string | string[]; [claim: string]: unknown };
+
+  async function goParseVerify(idToken: string): Promise<GoClaims> {
     const [header, payload, signature] = idToken.split(".");
     // RawStdEncoding refuses the URL-safe alphabet and padding: the header must not need them.
     expect(header).to.match(/^[A-Za-z0-9+/]+$/);
@@ -76,10 +79,10 @@ describe("the predecessor's clients, call by call", function () {
   }
 
   /** mchplus-auth-go's CheckValidIDToken, as written there. */
-  function goCheckValidIDToken(p: Record<string, any>, now: number, homeUrl: string): string | undefined {
+  function goCheckValidIDToken(p: GoClaims, now: number, homeUrl: string): string | undefined {
     if (p.iat > now) return "id token error: issueAt";
     if (p.exp < now) return "id token error: expire";
-    const audiences: string[] = Array.isArray(p.aud) ? p.aud : [p.aud];
+    const audiences = Array.isArray(p.aud) ? p.aud : [p.aud];
     return audiences.includes(homeUrl) ? undefined : "id token error: audience";
   }
 

@@ -15,7 +15,10 @@ describe("networks", function () {
     return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   }
   after(function () {
-    for (const server of servers) server.closeAllConnections(), server.close();
+    for (const server of servers) {
+      server.closeAllConnections();
+      server.close();
+    }
   });
 
   async function failure(promise: Promise<unknown>): Promise<DomainError> {

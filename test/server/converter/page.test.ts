@@ -6,13 +6,19 @@ import { startTestApp, type TestApp } from "../../helpers/app";
 import { launchBrowser } from "../../helpers/browser";
 import { providerFor, sharedNode } from "../../helpers/chain";
 import { indexedTo } from "../../helpers/index-check";
+import type { PageDocument, PageWindow } from "../../helpers/page-globals";
 import { converterFixture, type ConverterFixture } from "./fixture";
 
-// Functions below run in the page (tsconfig has no DOM library): these name its globals for the type checker.
-declare const window: any;
-declare const document: any;
-
 type RpcError = { code: number; message: string; data?: unknown };
+
+// Functions below run in the page (tsconfig has no DOM library): these name its globals for the type checker.
+declare const window: PageWindow & {
+  /** Every text the status line showed, in order. */
+  __statuses: string[];
+  /** The TestWallet, exposed by the test. */
+  __wallet(method: string, params: unknown[]): Promise<{ result?: unknown; error?: RpcError }>;
+};
+declare const document: PageDocument;
 
 /**
  * The wallet of these tests, on the Node side: it holds the chain the wallet is on and the chains it knows, and
@@ -31,7 +37,7 @@ class TestWallet {
     private readonly nodeUrl: string,
   ) {}
 
-  async handle(method: string, params: any): Promise<{ result?: unknown; error?: RpcError }> {
+  async handle(method: string, params: unknown): Promise<{ result?: unknown; error?: RpcError }> {
     this.calls.push({ method, params });
     if (this.reject.has(method)) return { error: { code: 4001, message: "User rejected the request." } };
     switch (method) {
@@ -41,13 +47,14 @@ class TestWallet {
       case "eth_chainId":
         return { result: `0x${this.chainId.toString(16)}` };
       case "wallet_switchEthereumChain": {
-        const id = Number(params[0].chainId);
-        if (!this.known.has(id)) return { error: { code: 4902, message: `Unrecognized chain ID ${params[0].chainId}` } };
+        const [{ chainId }] = params as [{ chainId: string }];
+        const id = Number(chainId);
+        if (!this.known.has(id)) return { error: { code: 4902, message: `Unrecognized chain ID ${chainId}` } };
         this.chainId = id;
         return { result: null };
       }
       case "wallet_addEthereumChain":
-        this.known.add(Number(params[0].chainId));
+        this.known.add(Number((params as [{ chainId: string }])[0].chainId));
         return { result: null };
       default:
         return this.forward(method, params);
@@ -80,7 +87,7 @@ function injectWallet(page: Page, mode: "eip6963" | "window.ethereum" | "none") 
       async request({ method, params }: { method: string; params?: unknown[] }) {
         const answer = await window.__wallet(method, params ?? []);
         if (answer.error) throw Object.assign(new Error(answer.error.message), answer.error);
-        if (method === "wallet_switchEthereumChain") for (const listener of listeners.chainChanged ?? []) listener((params as any)[0].chainId);
+        if (method === "wallet_switchEthereumChain") for (const listener of listeners.chainChanged ?? []) listener((params as [{ chainId: string }])[0].chainId);
         return answer.result;
       },
       on(event: string, listener: (value: unknown) => void) {
@@ -168,8 +175,9 @@ describe("converter page (headless Chromium, local chain)", function () {
       const receipt = await provider.getTransactionReceipt(hash!);
       expect(receipt!.status).to.equal(1);
       // One safeTransferFrom(holder, converter, 1) on the Alice token.
-      expect((sent.params as any[])[0]).to.deep.include({ to: f.addresses.alice, from: f.holder });
-      expect(f.alice.interface.parseTransaction({ data: (sent.params as any[])[0].data })!.signature).to.equal("safeTransferFrom(address,address,uint256)");
+      const [transaction] = sent.params as [{ to: string; from: string; data: string }];
+      expect(transaction).to.deep.include({ to: f.addresses.alice, from: f.holder });
+      expect(f.alice.interface.parseTransaction({ data: transaction.data })!.signature).to.equal("safeTransferFrom(address,address,uint256)");
       expect(await f.bob.ownerOf(1n)).to.equal(f.holder);
       expect(await f.alice.ownerOf(1n)).to.equal(f.addresses.converter);
 
@@ -218,7 +226,7 @@ describe("converter page (headless Chromium, local chain)", function () {
       await page.locator("#alice-list li").first().waitFor();
       expect(wallet.chainId).to.equal(31337);
       const [added] = wallet.sent("wallet_addEthereumChain");
-      expect((added.params as any[])[0]).to.deep.include({ chainId: "0x7a69", chainName: "localhost", rpcUrls: [nodeUrl] });
+      expect((added.params as unknown[])[0]).to.deep.include({ chainId: "0x7a69", chainName: "localhost", rpcUrls: [nodeUrl] });
       expect(await statusText(page)).to.contain("Connected:");
       expect(wallet.sent("eth_sendTransaction")).to.have.length(0);
     } finally {
@@ -310,7 +318,7 @@ describe("converter page (headless Chromium, local chain)", function () {
       const tabTo = async (name: string) => {
         for (let i = 0; i < 40 && (await focused()) !== name; i++) await page.keyboard.press("Tab");
         expect(await focused()).to.equal(name);
-        const outline = await page.evaluate(() => window.getComputedStyle(document.activeElement).outlineStyle);
+        const outline = await page.evaluate(() => window.getComputedStyle(document.activeElement!).outlineStyle);
         expect(outline, `focus ring on ${name}`).to.not.equal("none");
       };
       await tabTo("Connect Test Wallet");
@@ -331,8 +339,8 @@ describe("converter page (headless Chromium, local chain)", function () {
       await connect(page);
       await page.locator("#bob-list li").first().waitFor();
       const overflow = await page.evaluate(() => {
-        const wide = Array.from(document.querySelectorAll("body *")).filter((node: any) => node.getBoundingClientRect().right > 360.5);
-        return { scrollWidth: document.documentElement.scrollWidth, wide: wide.map((node: any) => node.tagName + "#" + node.id) };
+        const wide = Array.from(document.querySelectorAll("body *")).filter((node) => node.getBoundingClientRect().right > 360.5);
+        return { scrollWidth: document.documentElement.scrollWidth, wide: wide.map((node) => node.tagName + "#" + node.id) };
       });
       expect(overflow).to.deep.equal({ scrollWidth: 360, wide: [] });
       if (process.env.CONVERT_SCREENSHOT) await page.screenshot({ path: process.env.CONVERT_SCREENSHOT, fullPage: true });

@@ -7,7 +7,6 @@ describe("GET /block/:network/latest", function () {
   let t: TestApp;
   let proxy: TcpProxy;
   let nodeUrl: string;
-  let requests = 0;
 
   before(async function () {
     nodeUrl = (await sharedNode()).url;
@@ -16,10 +15,6 @@ describe("GET /block/:network/latest", function () {
     // No indexer: its polls share the provider (and ethers' 250 ms answer cache), so the route's own calls to the
     // node could neither be counted nor seen to fail.
     t = await startTestApp({ listen: false, env: { RPC_URL_LOCALHOST: proxy.url(nodeUrl), HEAD_CACHE_MS: "200", RPC_TIMEOUT_MS: "1000", INDEXER: "false" } });
-    // Counts the JSON-RPC calls the service makes to the node.
-    t.app.networks.provider("localhost").on("debug", (event: { action: string }) => {
-      if (event.action === "sendRpcPayload") requests++;
-    });
   });
   after(async function () {
     await t?.close();

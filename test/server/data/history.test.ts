@@ -158,7 +158,7 @@ describe("transfer history routes", function () {
     for (const [path, status, error] of cases) {
       const response = await get(path);
       expect([path, response.status, response.body.error]).to.deep.equal([path, status, error]);
-      expect(response.body.message).to.be.a("string").and.not.empty;
+      expect(response.body.message).to.be.a("string").and.not.equal("");
     }
   });
 });

@@ -120,7 +120,7 @@ describe("inventory routes", function () {
       ]) {
         const { status, body } = await get(path);
         expect([path, status, body.error]).to.deep.equal([path, 400, error]);
-        expect(body.message).to.be.a("string").and.not.empty;
+        expect(body.message).to.be.a("string").and.not.equal("");
       }
     });
   });

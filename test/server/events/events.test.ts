@@ -165,7 +165,7 @@ describe("live events (GET /events/:network)", function () {
       const response = await fetch(`${reader.url}${path}`, { headers });
       const body = (await response.json()) as { error: string; message: string };
       expect([path, response.status, body.error]).to.deep.equal([path, status, error]);
-      expect(body.message).to.be.a("string").and.not.empty;
+      expect(body.message).to.be.a("string").and.not.equal("");
     }
   });
 });

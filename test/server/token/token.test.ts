@@ -216,7 +216,7 @@ describe("token route: metadata from tokenURIs", function () {
     it("adds the issuer-signed metadata of the metadata service", async function () {
       const id = await mint(dataJson({ name: "Shield" }));
       const issuer = Wallet.createRandom();
-      const metadata = encodeMetadata({ rarity: "legendary", score: 98765432109876543210 });
+      const metadata = encodeMetadata({ rarity: "legendary", score: 98765432109876540000 });
       const target = { kind: "nft" as const, network: "localhost", contract: nftAddress.toLowerCase(), tokenId: id };
       const posted = await request(`/metadata/localhost/${nftAddress}/${id}`, {
         method: "POST",
