@@ -74,10 +74,40 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   };
 }
 
-/** `init` as `app.inject` takes it; the answer as a fetch `Response`, so a test reads it the same either way. */
+/**
+ * The origin injected requests pretend to reach (their Host header; an app that does not listen may name it as its
+ * public URL). A redirect to another origin leaves the app and is fetched for real.
+ */
+export const INJECT_ORIGIN = "http://127.0.0.1";
+
+/**
+ * `init` as `app.inject` takes it; the answer as a fetch `Response`, so a test reads it the same either way. Redirects
+ * are followed as fetch follows them (unless `redirect` is "manual" or "error").
+ */
 async function inject(app: FastifyInstance, path: string, init: RequestInit = {}): Promise<Response> {
+  let target = new URL(path, INJECT_ORIGIN);
+  let request = init;
+  for (let redirects = 0; ; redirects++) {
+    const response = await injectOnce(app, target, request);
+    const location = response.headers.get("location");
+    if (![301, 302, 303, 307, 308].includes(response.status) || location === null || request.redirect === "manual") return response;
+    if (request.redirect === "error" || redirects === 20) throw new TypeError("fetch failed", { cause: new Error("redirect") });
+    target = new URL(location, target);
+    // 303, and 301/302 after a POST, become a GET without a body, as fetch does.
+    const method = (request.method ?? "GET").toUpperCase();
+    if (response.status === 303 ? method !== "GET" && method !== "HEAD" : [301, 302].includes(response.status) && method === "POST") {
+      const headers = new Headers(request.headers);
+      for (const name of ["content-type", "content-length", "content-encoding", "content-language", "content-location"]) headers.delete(name);
+      request = { ...request, method: "GET", body: undefined, headers };
+    }
+    if (target.origin !== INJECT_ORIGIN) return fetch(target, request);
+  }
+}
+
+async function injectOnce(app: FastifyInstance, target: URL, init: RequestInit): Promise<Response> {
   const method = (init.method ?? "GET").toUpperCase();
   const headers = Object.fromEntries(new Headers(init.headers).entries());
+  headers.host ??= target.host;
   let payload: string | Buffer | undefined;
   if (init.body instanceof URLSearchParams) {
     payload = init.body.toString();
@@ -89,7 +119,8 @@ async function inject(app: FastifyInstance, path: string, init: RequestInit = {}
   } else if (init.body !== undefined && init.body !== null) {
     throw new Error("inject() takes a string, Buffer or URLSearchParams body");
   }
-  const answer = await app.inject({ method: method as "GET", url: path, headers, payload });
+  // The path as fetch sends it (a parsed URL: dot segments resolved, characters percent-encoded, no fragment).
+  const answer = await app.inject({ method: method as "GET", url: `${target.pathname}${target.search}`, headers, payload });
   const responseHeaders = new Headers();
   for (const [name, value] of Object.entries(answer.headers)) {
     for (const one of Array.isArray(value) ? value : [value]) if (one !== undefined) responseHeaders.append(name, String(one));
