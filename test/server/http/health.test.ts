@@ -23,7 +23,7 @@ describe("health and readiness", function () {
       const proxied = { kind: "postgres" as const, url: dbProxy.url(testDb.config.url) };
       database = { ...testDb, config: proxied, appOptions: async () => ({ database: proxied }) };
     }
-    t = await startTestApp({ database, env: { RPC_URL_LOCALHOST: rpcProxy.url(node.url), RPC_TIMEOUT_MS: "1000" } });
+    t = await startTestApp({ listen: false, database, env: { RPC_URL_LOCALHOST: rpcProxy.url(node.url), RPC_TIMEOUT_MS: "1000" } });
   });
   after(async function () {
     await t?.close();
@@ -33,13 +33,13 @@ describe("health and readiness", function () {
   });
 
   async function ready() {
-    const response = await fetch(`${t.url}/ready`);
+    const response = await t.fetch(`/ready`);
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     return { status: response.status, body: (await response.json()) as any };
   }
 
   it("/health answers while the process is up", async function () {
-    const response = await fetch(`${t.url}/health`);
+    const response = await t.fetch(`/health`);
     expect(response.status).to.equal(200);
     expect(await response.json()).to.deep.equal({ status: "ok" });
   });
