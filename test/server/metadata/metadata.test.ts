@@ -26,7 +26,7 @@ describe("metadata service", function () {
     const provider = providerFor(nodeUrl);
     signers = await deployTestSigners(await provider.getSigner(0));
     provider.destroy();
-    t = await startTestApp({ env: { RPC_URL_LOCALHOST: nodeUrl } });
+    t = await startTestApp({ listen: false, env: { RPC_URL_LOCALHOST: nodeUrl } });
   });
   after(async () => t?.close());
 
@@ -45,12 +45,12 @@ describe("metadata service", function () {
     return { address: wallet.address, sign: (m: string) => wallet.signMessage(m) };
   };
 
-  async function post(path: string, payload: unknown, base = t.url) {
-    const response = await fetch(`${base}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(payload) });
+  async function post(path: string, payload: unknown, app: TestApp = t) {
+    const response = await app.fetch(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(payload) });
     return { status: response.status, body: (await response.json()) as any };
   }
-  async function get(path: string, base = t.url) {
-    const response = await fetch(`${base}${path}`);
+  async function get(path: string, app: TestApp = t) {
+    const response = await app.fetch(path);
     const text = await response.text();
     return { status: response.status, text, body: JSON.parse(text) as any };
   }
@@ -333,12 +333,12 @@ describe("metadata service", function () {
       const target: NftTarget = { ...freshNft(), network: "mainnet" };
       const signedElsewhere = await body(issuer, { ...target, tokenId: target.tokenId + 1000n }, { a: 1 });
       expect((await post(nftPath(target), signedElsewhere)).status).to.equal(503);
-      const strict = await startTestApp({ env: { RPC_URL_LOCALHOST: nodeUrl, METADATA_REQUIRE_BINDING: "true" } });
+      const strict = await startTestApp({ listen: false, env: { RPC_URL_LOCALHOST: nodeUrl, METADATA_REQUIRE_BINDING: "true" } });
       try {
-        const unbound = await post(nftPath(target), await body(issuer, target, { a: 1 }, "none"), strict.url);
+        const unbound = await post(nftPath(target), await body(issuer, target, { a: 1 }, "none"), strict);
         expect(unbound.status).to.equal(401);
         expect(unbound.body.error).to.equal("binding_required");
-        expect((await post(nftPath(target), await body(issuer, target, { a: 1 }), strict.url)).body).to.equal("ok");
+        expect((await post(nftPath(target), await body(issuer, target, { a: 1 }), strict)).body).to.equal("ok");
       } finally {
         await strict.close();
       }
@@ -366,17 +366,17 @@ describe("metadata service", function () {
     it("answers 502, not 500, when the node fails during the check, and works again after", async function () {
       const url = new URL(nodeUrl);
       const proxy: TcpProxy = await startTcpProxy(url.hostname, Number(url.port));
-      const other = await startTestApp({ env: { RPC_URL_LOCALHOST: proxy.url(nodeUrl), RPC_TIMEOUT_MS: "1000" } });
+      const other = await startTestApp({ listen: false, env: { RPC_URL_LOCALHOST: proxy.url(nodeUrl), RPC_TIMEOUT_MS: "1000" } });
       try {
         const target = freshNft();
         const signed = await body(signers.single, target, { a: 1 });
         proxy.cut();
-        const down = await post(nftPath(target), signed, other.url);
+        const down = await post(nftPath(target), signed, other);
         expect(down.status).to.equal(502);
         expect(down.body.error).to.equal("upstream_error");
         proxy.restore();
         await new Promise((resolve) => setTimeout(resolve, 300));
-        expect((await post(nftPath(target), signed, other.url)).body).to.equal("ok");
+        expect((await post(nftPath(target), signed, other)).body).to.equal("ok");
       } finally {
         await other.close();
         await proxy.close();
@@ -430,14 +430,14 @@ describe("metadata service", function () {
     });
 
     it("refuses them when METADATA_REQUIRE_BINDING=true, and still takes bound ones", async function () {
-      const strict = await startTestApp({ env: { RPC_URL_LOCALHOST: nodeUrl, METADATA_REQUIRE_BINDING: "true" } });
+      const strict = await startTestApp({ listen: false, env: { RPC_URL_LOCALHOST: nodeUrl, METADATA_REQUIRE_BINDING: "true" } });
       try {
         const issuer = eoa();
         const account: Target = { kind: "account", network: "localhost", account: Wallet.createRandom().address.toLowerCase() };
-        const unbound = await post(accountPath(account), await body(issuer, account, japanese, "none"), strict.url);
+        const unbound = await post(accountPath(account), await body(issuer, account, japanese, "none"), strict);
         expect(unbound.status).to.equal(401);
         expect(unbound.body.error).to.equal("binding_required");
-        expect((await post(accountPath(account), await body(issuer, account, japanese), strict.url)).body).to.equal("ok");
+        expect((await post(accountPath(account), await body(issuer, account, japanese), strict)).body).to.equal("ok");
       } finally {
         await strict.close();
       }
@@ -513,16 +513,16 @@ describe("metadata service", function () {
 
     it("keeps every post answered 'ok' after the app is stopped and started again on the same database", async function () {
       database = await createTestDatabase();
-      const first = await startTestApp({ database, env: { RPC_URL_LOCALHOST: nodeUrl } });
+      const first = await startTestApp({ listen: false, database, env: { RPC_URL_LOCALHOST: nodeUrl } });
       const target = freshNft();
       const issuers = Array.from({ length: 10 }, eoa);
       for (const [i, issuer] of issuers.entries()) {
-        expect((await post(nftPath(target), await body(issuer, target, { i }), first.url)).body).to.equal("ok");
+        expect((await post(nftPath(target), await body(issuer, target, { i }), first)).body).to.equal("ok");
       }
       await first.close();
-      const second = await startTestApp({ database, env: { RPC_URL_LOCALHOST: nodeUrl } });
+      const second = await startTestApp({ listen: false, database, env: { RPC_URL_LOCALHOST: nodeUrl } });
       try {
-        const read = await get(nftPath(target), second.url);
+        const read = await get(nftPath(target), second);
         expect(Object.keys(read.body)).to.have.length(10);
         issuers.forEach((issuer, i) => expect(read.body[issuer.address]).to.deep.equal({ i }));
       } finally {
