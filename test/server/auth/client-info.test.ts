@@ -9,12 +9,12 @@ describe("GET /api/client", function () {
   let client: RegisteredClient;
 
   before(async function () {
-    t = await startLoginApp((await sharedNode()).url);
+    t = await startLoginApp((await sharedNode()).url, { listen: false });
     client = await registerClient(t, { name: "Profiled", profile: { title: { en: "Title", ja: "タイトル" }, homeUrl: "https://home.example/" } });
   });
   after(async () => t?.close());
 
-  const ask = (query: string) => getJson(`${t.url}/api/client?${query}`);
+  const ask = (query: string) => getJson(t, `/api/client?${query}`);
 
   it("answers the profile, every value a string, cacheable for a minute", async function () {
     const answer = await ask(`client_id=${client.id}`);
