@@ -11,7 +11,7 @@ export interface TestApp {
    * listens, then over real HTTP. `path` is the path and query, e.g. `/block/localhost/latest`.
    */
   fetch(path: string, init?: RequestInit): Promise<Response>;
-  /** Base URL of the real HTTP server, e.g. http://127.0.0.1:41234, of an app started with `listen` (else it throws). */
+  /** Base URL of the real HTTP server, e.g. http://127.0.0.1:41234, of an app started with `listen: true` (else it throws). */
   url: string;
   config: Config;
   /** The test database (dropped by close() when this helper created it). */
@@ -25,11 +25,13 @@ export interface TestAppOptions {
   /** Share a database with another app (two instances); a fresh one is made otherwise. */
   database?: TestDatabase;
   /**
-   * `false`: no port, requests go through `app.inject`. A real port is for what needs a network boundary (browsers, OIDC
-   * clients that fetch by themselves, event streams, the HTTP parser's own refusals, sockets at shutdown).
+   * `true`: listen on 127.0.0.1 and a free port, and answer `fetch` over real HTTP. By default the app does not listen
+   * and `fetch` goes through `app.inject`. A real port is for what needs a network boundary: browsers, OIDC clients
+   * and other processes that fetch the service by themselves, event streams, the HTTP parser's own refusals, sockets
+   * at shutdown, the metrics listener (it opens when the app listens).
    */
   listen?: boolean;
-  /** Listen on this port instead of a free one (an OIDC issuer URL must name the port before the app starts). */
+  /** Listen, on this port instead of a free one (an OIDC issuer URL must name the port before the app starts). */
   port?: number;
   /** Register extra routes or hooks before the app starts (e.g. a route that throws). */
   configure?: (app: FastifyInstance) => void | Promise<void>;
@@ -37,14 +39,14 @@ export interface TestAppOptions {
 
 /**
  * The whole service over a real database: config from an environment (validated like in production), a fresh
- * database unless one is shared; requests through `app.inject`, or with `listen` on 127.0.0.1 and a free port.
+ * database unless one is shared; requests through `app.inject`, or with `listen: true` over HTTP on 127.0.0.1.
  */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const database = options.database ?? (await createTestDatabase());
   const owned = !options.database;
   const { database: databaseConfig, db } = await database.appOptions();
   const config = testConfig(options.env, databaseConfig);
-  const listening = options.listen !== false || options.port !== undefined;
+  const listening = options.listen === true || options.port !== undefined;
   let app: FastifyInstance | undefined;
   try {
     app = await buildApp(config, { db });

@@ -9,7 +9,7 @@ describe("GET /api/client", function () {
   let client: RegisteredClient;
 
   before(async function () {
-    t = await startLoginApp((await sharedNode()).url, { listen: false });
+    t = await startLoginApp((await sharedNode()).url);
     client = await registerClient(t, { name: "Profiled", profile: { title: { en: "Title", ja: "タイトル" }, homeUrl: "https://home.example/" } });
   });
   after(async () => t?.close());

@@ -144,8 +144,8 @@ describe("login end to end", function () {
     before(async function () {
       if (!usingPostgres()) return this.skip();
       database = await createTestDatabase();
-      a = await startLoginApp(nodeUrl, { listen: false, database });
-      b = await startLoginApp(nodeUrl, { listen: false, database });
+      a = await startLoginApp(nodeUrl, { database });
+      b = await startLoginApp(nodeUrl, { database });
       shared = await registerClient(a);
     });
     after(async function () {

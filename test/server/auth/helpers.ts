@@ -75,11 +75,11 @@ export async function freePort(): Promise<number> {
 
 /**
  * The service with the login plugin, contract wallets asked on the local node. Its issuer is the URL it answers on:
- * with `listen`, 127.0.0.1 and a port picked before it starts (issuers must match URLs); otherwise the origin that
+ * with `listen: true`, 127.0.0.1 and a port picked before it starts (issuers must match URLs); otherwise the origin that
  * `t.fetch` pretends to reach through `app.inject`.
  */
 export async function startLoginApp(nodeUrl: string, options: TestAppOptions = {}): Promise<TestApp> {
-  const listening = options.listen !== false || options.port !== undefined;
+  const listening = options.listen === true || options.port !== undefined;
   const port = listening ? (options.port ?? (await freePort())) : undefined;
   return startTestApp({
     ...options,

@@ -24,7 +24,7 @@ describe("npm run login-keys (signing key rotation)", function () {
 
   /** Starts an instance, reads its published kids and the kid that signs an ID token, and stops it. */
   async function observe(): Promise<{ published: string[]; signing: string }> {
-    const t: TestApp = await startLoginApp(nodeUrl, { listen: false, database });
+    const t: TestApp = await startLoginApp(nodeUrl, { database });
     try {
       const client = await registerClient(t);
       const wallet = Wallet.createRandom();

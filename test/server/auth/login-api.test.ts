@@ -20,7 +20,7 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
   before(async function () {
     nodeUrl = (await sharedNode()).url;
     signers = await deploySigners(nodeUrl);
-    t = await startLoginApp(nodeUrl, { listen: false });
+    t = await startLoginApp(nodeUrl);
     host = new URL(t.config.issuer).host;
     client = await registerClient(t, { name: "Example RP", redirectUris: ["https://rp.example/callback", "https://rp.example/cb?x=1"] });
     other = await registerClient(t, { name: "Other RP", redirectUris: ["https://other.example/cb"] });
@@ -361,7 +361,7 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
         }
       });
       it("answers 502 when the node is down during a wallet check (never 500); an EOA's own signature needs no node", async function () {
-        const down = await startLoginApp("http://127.0.0.1:9", { listen: false, env: { RPC_TIMEOUT_MS: "2000" } });
+        const down = await startLoginApp("http://127.0.0.1:9", { env: { RPC_TIMEOUT_MS: "2000" } });
         try {
           const c = await registerClient(down);
           const attempt = async (signer: { address: string; sign(m: string): Promise<string> }) => {
@@ -381,7 +381,7 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
       });
       it("gives a contract wallet proven on mainnet the bare lower-case address as sub", async function () {
         // The local node stands in for mainnet (the provider does not check the chain id).
-        const mainnet = await startLoginApp(nodeUrl, { listen: false, env: { RPC_URL_MAINNET: nodeUrl, DEFAULT_NETWORK: "mainnet" } });
+        const mainnet = await startLoginApp(nodeUrl, { env: { RPC_URL_MAINNET: nodeUrl, DEFAULT_NETWORK: "mainnet" } });
         try {
           const c = await registerClient(mainnet);
           const query = new URLSearchParams({ client_id: c.id, redirect_uri: c.redirectUri, response_type: "code", scope: "openid", address: signers.single.address });

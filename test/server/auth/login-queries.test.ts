@@ -20,7 +20,7 @@ describe("queries of one login (authorize, login, token)", function () {
     const { database: config, db: shared } = await base.appOptions();
     opened = shared ? undefined : await base.open();
     counting = countQueries((shared ?? opened)!);
-    t = await startLoginApp((await sharedNode()).url, { listen: false, database: { ...base, appOptions: async () => ({ database: config, db: counting }) } });
+    t = await startLoginApp((await sharedNode()).url, { database: { ...base, appOptions: async () => ({ database: config, db: counting }) } });
     client = await registerClient(t);
   });
   after(async function () {

@@ -15,7 +15,7 @@ describe("OIDC engine (oidc-provider on our database)", function () {
 
   before(async function () {
     nodeUrl = (await sharedNode()).url;
-    t = await startLoginApp(nodeUrl, { listen: false });
+    t = await startLoginApp(nodeUrl);
     client = await registerClient(t, { name: "Confidential RP" });
     other = await registerClient(t, { name: "Other RP", redirectUris: ["https://rp.example/callback"] });
     spa = await registerClient(t, { name: "SPA", redirectUris: ["http://localhost:5173/cb"], public: true });
@@ -79,7 +79,7 @@ describe("OIDC engine (oidc-provider on our database)", function () {
     });
 
     it("keeps its keys in the database: a second instance publishes the same ones", async function () {
-      const second = await startLoginApp(nodeUrl, { listen: false, database: t.database });
+      const second = await startLoginApp(nodeUrl, { database: t.database });
       try {
         expect((await getJson(second, `/api/metadata/x509`)).body).to.deep.equal((await getJson(t, `/api/metadata/x509`)).body);
       } finally {
@@ -90,7 +90,7 @@ describe("OIDC engine (oidc-provider on our database)", function () {
     it("signs with the keys of OIDC_JWKS when given", async function () {
       const { privateKey } = await generateKeyPair("RS256", { extractable: true });
       const jwk = { ...(await exportJWK(privateKey)), kid: "env-key-1" };
-      const app = await startLoginApp(nodeUrl, { listen: false, env: { OIDC_JWKS: JSON.stringify({ keys: [jwk] }) } });
+      const app = await startLoginApp(nodeUrl, { env: { OIDC_JWKS: JSON.stringify({ keys: [jwk] }) } });
       try {
         expect(Object.keys((await getJson(app, `/api/metadata/x509`)).body)).to.deep.equal(["env-key-1"]);
       } finally {

@@ -9,7 +9,7 @@ describe("login rate limits (LOGIN_RATE_LIMIT per minute and IP)", function () {
   let client: RegisteredClient;
 
   before(async function () {
-    t = await startLoginApp((await sharedNode()).url, { listen: false, env: { LOGIN_RATE_LIMIT: "3" } });
+    t = await startLoginApp((await sharedNode()).url, { env: { LOGIN_RATE_LIMIT: "3" } });
     client = await registerClient(t);
   });
   after(async () => t?.close());

@@ -38,7 +38,7 @@ describe("userinfo (/userinfo and /api/userinfo) and the login history", functio
     let b: RegisteredClient;
 
     before(async function () {
-      t = await startLoginApp(nodeUrl, { listen: false });
+      t = await startLoginApp(nodeUrl);
       a = await registerClient(t, { name: "Client A" });
       b = await registerClient(t, { name: "Client B" });
     });
@@ -140,7 +140,7 @@ describe("userinfo (/userinfo and /api/userinfo) and the login history", functio
 
     it("keeps the history when the service restarts on the same database", async function () {
       database = await createTestDatabase();
-      const first = await startLoginApp(nodeUrl, { listen: false, database });
+      const first = await startLoginApp(nodeUrl, { database });
       const wallet = eoa();
       let client: RegisteredClient;
       let before: Record<string, unknown>;
@@ -150,7 +150,7 @@ describe("userinfo (/userinfo and /api/userinfo) and the login history", functio
       } finally {
         await first.close();
       }
-      const second = await startLoginApp(nodeUrl, { listen: false, database });
+      const second = await startLoginApp(nodeUrl, { database });
       try {
         const token = await login(second, client, wallet);
         const after = (await userinfo(second, "/api/userinfo", bearer(token))).body;
@@ -162,8 +162,8 @@ describe("userinfo (/userinfo and /api/userinfo) and the login history", functio
 
     it("records every login of two instances taking one account's logins at the same moment, first and last agreeing", async function () {
       database ??= await createTestDatabase();
-      const one = await startLoginApp(nodeUrl, { listen: false, database });
-      const two = await startLoginApp(nodeUrl, { listen: false, database });
+      const one = await startLoginApp(nodeUrl, { database });
+      const two = await startLoginApp(nodeUrl, { database });
       try {
         const client = await registerClient(one);
         const other = await registerClient(one, { name: "Other" });

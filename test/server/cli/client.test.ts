@@ -31,7 +31,7 @@ describe("npm run client", function () {
     expect(listed.stdout).to.not.include(client.client_secret);
     expect(JSON.parse(listed.stdout).map((c: { client_id: string }) => c.client_id)).to.include(client.client_id);
 
-    const t: TestApp = await startLoginApp((await sharedNode()).url, { listen: false, database });
+    const t: TestApp = await startLoginApp((await sharedNode()).url, { database });
     try {
       const { rows } = await t.app.db.query<{ secret_hash: string }>("SELECT secret_hash FROM login_clients WHERE id = $1", [client.client_id]);
       expect(rows[0].secret_hash).to.match(/^sha256\$[0-9a-f]{64}$/);
@@ -95,7 +95,7 @@ describe("npm run client", function () {
     const renamed = await run(["update", client.client_id, "--name", "Game 2", "--json"], env);
     expect(JSON.parse(renamed.stdout)).to.deep.include({ name: "Game 2", title: { en: "My Game" }, description: { en: "New", ja: "説明" }, logo_url: null, home_url: "https://play.game.example/" });
 
-    const t: TestApp = await startLoginApp((await sharedNode()).url, { listen: false, database });
+    const t: TestApp = await startLoginApp((await sharedNode()).url, { database });
     try {
       const ja = await getJson(t, `/api/client?client_id=${client.client_id}&lang=ja`);
       expect(ja.body).to.deep.equal({ client_id: client.client_id, title: "My Game", description: "説明", logo_url: "", home_url: "https://play.game.example/" });

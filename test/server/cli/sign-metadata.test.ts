@@ -24,7 +24,7 @@ describe("npm run sign-metadata", function () {
   const contract = Wallet.createRandom().address;
 
   before(async function () {
-    t = await startTestApp({ listen: false, env: { RPC_URL_LOCALHOST: (await sharedNode()).url } });
+    t = await startTestApp({ env: { RPC_URL_LOCALHOST: (await sharedNode()).url } });
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "sign-"));
     fs.writeFileSync(path.join(dir, "meta.json"), JSON.stringify({ name: "盾", image: "ipfs://x" }));
   });

@@ -21,7 +21,7 @@ describe("converter routes", function () {
     f = await converterFixture(provider, 7);
     // Through a proxy that records the calls: reads are cached per block. HEAD_CACHE_MS=0: each request sees the head.
     proxy = await startRpcProxy(node.url, () => nodeFailure);
-    t = await startTestApp({ listen: false, env: { RPC_URL_LOCALHOST: proxy.url, HEAD_CACHE_MS: "0", INDEXER: "false", CONVERTERS: `localhost:${f.addresses.converter}` } });
+    t = await startTestApp({ env: { RPC_URL_LOCALHOST: proxy.url, HEAD_CACHE_MS: "0", INDEXER: "false", CONVERTERS: `localhost:${f.addresses.converter}` } });
     base = `/converter/localhost/${f.addresses.converter}`;
   });
   after(async function () {
@@ -228,7 +228,6 @@ describe("converter routes", function () {
 
     it("links to the network's explorer and never hands out the service's own RPC URL of a real network", async function () {
       const other = await startTestApp({
-      listen: false,
         env: { RPC_URL_SEPOLIA: "http://127.0.0.1:9/secret-key", INDEXER: "false", CONVERTERS: `sepolia:${f.addresses.converter}` },
         database: t.database,
       });

@@ -41,7 +41,7 @@ describe("transfer history routes", function () {
     alice = await new AliceNFT__factory(deployer).deploy(deployer.address);
     multi = await new TestERC1155__factory(deployer).deploy();
     [aliceAddress, multiAddress] = await Promise.all([alice.getAddress(), multi.getAddress()]);
-    t = await startTestApp({ listen: false, env: { RPC_URL_LOCALHOST: node.url, INDEXER_POLL_MS: "50" } });
+    t = await startTestApp({ env: { RPC_URL_LOCALHOST: node.url, INDEXER_POLL_MS: "50" } });
   });
   after(async function () {
     await t?.close();

@@ -34,7 +34,7 @@ describe("holders routes", function () {
     await (await alice.mintBatch(b.address, [4n])).wait();
     await (await multi.mintBatch(a.address, [1n], [10n])).wait();
     await (await multi.mintBatch(b.address, [1n, 2n], [5n, BIG_AMOUNT])).wait();
-    t = await startTestApp({ listen: false, env: { RPC_URL_LOCALHOST: node.url, INDEXER_POLL_MS: "50" } });
+    t = await startTestApp({ env: { RPC_URL_LOCALHOST: node.url, INDEXER_POLL_MS: "50" } });
     await indexedTo(t.app.db, "localhost", provider);
   });
   after(async function () {

@@ -31,7 +31,6 @@ describe("inventory routes", function () {
     await (await bob.mintBatch(holder, [7n, 8n])).wait();
     await (await alice.mintBatch(other, [100n])).wait();
     t = await startTestApp({
-      listen: false,
       env: { RPC_URL_LOCALHOST: node.url, INDEXER_POLL_MS: "50", INDEXER_CONTRACTS_LOCALHOST: `${aliceAddress},${bobAddress}` },
     });
     await indexedTo(t.app.db, "localhost", provider);
@@ -158,7 +157,7 @@ describe("inventory routes", function () {
     });
 
     it("is a 503 not_indexed with Retry-After while the network's index has not started", async function () {
-      const idle = await startTestApp({ listen: false, env: { RPC_URL_LOCALHOST: (await sharedNode()).url, INDEXER: "false" } });
+      const idle = await startTestApp({ env: { RPC_URL_LOCALHOST: (await sharedNode()).url, INDEXER: "false" } });
       try {
         const response = await idle.fetch(`/inventory/localhost/${holder}`);
         expect(response.status).to.equal(503);

@@ -9,7 +9,7 @@ describe("reads of the index before it started", function () {
 
   before(async function () {
     // A node but no indexer: the network is served, its index never starts.
-    t = await startTestApp({ listen: false, env: { RPC_URL_LOCALHOST: (await sharedNode()).url, INDEXER: "false" } });
+    t = await startTestApp({ env: { RPC_URL_LOCALHOST: (await sharedNode()).url, INDEXER: "false" } });
   });
   after(async () => t?.close());
 

@@ -38,7 +38,6 @@ describe("data routes: approval, owner, block time, gas", function () {
     hanging = http.createServer(() => {});
     await new Promise<void>((resolve) => hanging.listen(0, "127.0.0.1", resolve));
     t = await startTestApp({
-      listen: false,
       env: {
         RPC_URL_LOCALHOST: proxy.url(node.url),
         RPC_URL_SEPOLIA: `http://127.0.0.1:${(hanging.address() as AddressInfo).port}`,

@@ -23,7 +23,7 @@ describe("health and readiness", function () {
       const proxied = { kind: "postgres" as const, url: dbProxy.url(testDb.config.url) };
       database = { ...testDb, config: proxied, appOptions: async () => ({ database: proxied }) };
     }
-    t = await startTestApp({ listen: false, database, env: { RPC_URL_LOCALHOST: rpcProxy.url(node.url), RPC_TIMEOUT_MS: "1000" } });
+    t = await startTestApp({ database, env: { RPC_URL_LOCALHOST: rpcProxy.url(node.url), RPC_TIMEOUT_MS: "1000" } });
   });
   after(async function () {
     await t?.close();

@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from "../../helpers/app";
 describe("OpenAPI document and docs page", function () {
   let t: TestApp;
 
-  before(async () => (t = await startTestApp({ listen: false })));
+  before(async () => (t = await startTestApp()));
   after(async () => t?.close());
 
   it("/openapi.json is an OpenAPI 3 document listing the routes from their schemas", async function () {

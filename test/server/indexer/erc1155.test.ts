@@ -24,7 +24,7 @@ describe("ERC-1155 balances (TransferSingle, TransferBatch)", function () {
     [a, b] = await Promise.all([1, 2].map((i) => provider.getSigner(i)));
     token = await new TestERC1155__factory(await provider.getSigner(0)).deploy();
     contract = await token.getAddress();
-    t = await startTestApp({ listen: false, env: { RPC_URL_LOCALHOST: node.url, INDEXER_POLL_MS: "50" } });
+    t = await startTestApp({ env: { RPC_URL_LOCALHOST: node.url, INDEXER_POLL_MS: "50" } });
   });
   after(async function () {
     await t?.close();

@@ -26,7 +26,7 @@ describe("metadata service", function () {
     const provider = providerFor(nodeUrl);
     signers = await deployTestSigners(await provider.getSigner(0));
     provider.destroy();
-    t = await startTestApp({ listen: false, env: { RPC_URL_LOCALHOST: nodeUrl } });
+    t = await startTestApp({ env: { RPC_URL_LOCALHOST: nodeUrl } });
   });
   after(async () => t?.close());
 
@@ -333,7 +333,7 @@ describe("metadata service", function () {
       const target: NftTarget = { ...freshNft(), network: "mainnet" };
       const signedElsewhere = await body(issuer, { ...target, tokenId: target.tokenId + 1000n }, { a: 1 });
       expect((await post(nftPath(target), signedElsewhere)).status).to.equal(503);
-      const strict = await startTestApp({ listen: false, env: { RPC_URL_LOCALHOST: nodeUrl, METADATA_REQUIRE_BINDING: "true" } });
+      const strict = await startTestApp({ env: { RPC_URL_LOCALHOST: nodeUrl, METADATA_REQUIRE_BINDING: "true" } });
       try {
         const unbound = await post(nftPath(target), await body(issuer, target, { a: 1 }, "none"), strict);
         expect(unbound.status).to.equal(401);
@@ -366,7 +366,7 @@ describe("metadata service", function () {
     it("answers 502, not 500, when the node fails during the check, and works again after", async function () {
       const url = new URL(nodeUrl);
       const proxy: TcpProxy = await startTcpProxy(url.hostname, Number(url.port));
-      const other = await startTestApp({ listen: false, env: { RPC_URL_LOCALHOST: proxy.url(nodeUrl), RPC_TIMEOUT_MS: "1000" } });
+      const other = await startTestApp({ env: { RPC_URL_LOCALHOST: proxy.url(nodeUrl), RPC_TIMEOUT_MS: "1000" } });
       try {
         const target = freshNft();
         const signed = await body(signers.single, target, { a: 1 });
@@ -430,7 +430,7 @@ describe("metadata service", function () {
     });
 
     it("refuses them when METADATA_REQUIRE_BINDING=true, and still takes bound ones", async function () {
-      const strict = await startTestApp({ listen: false, env: { RPC_URL_LOCALHOST: nodeUrl, METADATA_REQUIRE_BINDING: "true" } });
+      const strict = await startTestApp({ env: { RPC_URL_LOCALHOST: nodeUrl, METADATA_REQUIRE_BINDING: "true" } });
       try {
         const issuer = eoa();
         const account: Target = { kind: "account", network: "localhost", account: Wallet.createRandom().address.toLowerCase() };
@@ -513,14 +513,14 @@ describe("metadata service", function () {
 
     it("keeps every post answered 'ok' after the app is stopped and started again on the same database", async function () {
       database = await createTestDatabase();
-      const first = await startTestApp({ listen: false, database, env: { RPC_URL_LOCALHOST: nodeUrl } });
+      const first = await startTestApp({ database, env: { RPC_URL_LOCALHOST: nodeUrl } });
       const target = freshNft();
       const issuers = Array.from({ length: 10 }, eoa);
       for (const [i, issuer] of issuers.entries()) {
         expect((await post(nftPath(target), await body(issuer, target, { i }), first)).body).to.equal("ok");
       }
       await first.close();
-      const second = await startTestApp({ listen: false, database, env: { RPC_URL_LOCALHOST: nodeUrl } });
+      const second = await startTestApp({ database, env: { RPC_URL_LOCALHOST: nodeUrl } });
       try {
         const read = await get(nftPath(target), second);
         expect(Object.keys(read.body)).to.have.length(10);

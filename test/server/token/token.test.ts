@@ -81,11 +81,10 @@ describe("token route: metadata from tokenURIs", function () {
       METADATA_FETCH_CONCURRENCY: "4",
       METADATA_FETCH_HOST_CONCURRENCY: "2",
     };
-    t = await startTestApp({ listen: false, env: { ...env, METADATA_FETCH_ALLOW_PRIVATE: "true" } });
+    t = await startTestApp({ env: { ...env, METADATA_FETCH_ALLOW_PRIVATE: "true" } });
     // A second instance on the same database, as a production one: private addresses refused, 2 refreshes a minute.
     // Its node is reached through a proxy the tests can cut.
     guarded = await startTestApp({
-      listen: false,
       database: t.database,
       env: { ...env, RPC_URL_LOCALHOST: proxy.url(node.url), INDEXER: "false", METADATA_REFRESH_RATE_LIMIT: "2" },
     });
