@@ -11,7 +11,7 @@ export interface TestApp {
    * listens, then over real HTTP. `path` is the path and query, e.g. `/block/localhost/latest`.
    */
   fetch(path: string, init?: RequestInit): Promise<Response>;
-  /** Base URL of the real HTTP server, e.g. http://127.0.0.1:41234, of an app started with `listen` (else it throws). */
+  /** Base URL of the real HTTP server, e.g. http://127.0.0.1:41234, of an app started with `listen: true` (else it throws). */
   url: string;
   config: Config;
   /** The test database (dropped by close() when this helper created it). */
@@ -25,11 +25,13 @@ export interface TestAppOptions {
   /** Share a database with another app (two instances); a fresh one is made otherwise. */
   database?: TestDatabase;
   /**
-   * `false`: no port, requests go through `app.inject`. A real port is for what needs a network boundary (browsers, OIDC
-   * clients that fetch by themselves, event streams, the HTTP parser's own refusals, sockets at shutdown).
+   * `true`: listen on 127.0.0.1 and a free port, and answer `fetch` over real HTTP. By default the app does not listen
+   * and `fetch` goes through `app.inject`. A real port is for what needs a network boundary: browsers, OIDC clients
+   * and other processes that fetch the service by themselves, event streams, the HTTP parser's own refusals, sockets
+   * at shutdown, the metrics listener (it opens when the app listens).
    */
   listen?: boolean;
-  /** Listen on this port instead of a free one (an OIDC issuer URL must name the port before the app starts). */
+  /** Listen, on this port instead of a free one (an OIDC issuer URL must name the port before the app starts). */
   port?: number;
   /** Register extra routes or hooks before the app starts (e.g. a route that throws). */
   configure?: (app: FastifyInstance) => void | Promise<void>;
@@ -37,14 +39,14 @@ export interface TestAppOptions {
 
 /**
  * The whole service over a real database: config from an environment (validated like in production), a fresh
- * database unless one is shared; requests through `app.inject`, or with `listen` on 127.0.0.1 and a free port.
+ * database unless one is shared; requests through `app.inject`, or with `listen: true` over HTTP on 127.0.0.1.
  */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const database = options.database ?? (await createTestDatabase());
   const owned = !options.database;
   const { database: databaseConfig, db } = await database.appOptions();
   const config = testConfig(options.env, databaseConfig);
-  const listening = options.listen !== false || options.port !== undefined;
+  const listening = options.listen === true || options.port !== undefined;
   let app: FastifyInstance | undefined;
   try {
     app = await buildApp(config, { db });
@@ -74,10 +76,40 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   };
 }
 
-/** `init` as `app.inject` takes it; the answer as a fetch `Response`, so a test reads it the same either way. */
+/**
+ * The origin injected requests pretend to reach (their Host header; an app that does not listen may name it as its
+ * public URL). A redirect to another origin leaves the app and is fetched for real.
+ */
+export const INJECT_ORIGIN = "http://127.0.0.1";
+
+/**
+ * `init` as `app.inject` takes it; the answer as a fetch `Response`, so a test reads it the same either way. Redirects
+ * are followed as fetch follows them (unless `redirect` is "manual" or "error").
+ */
 async function inject(app: FastifyInstance, path: string, init: RequestInit = {}): Promise<Response> {
+  let target = new URL(path, INJECT_ORIGIN);
+  let request = init;
+  for (let redirects = 0; ; redirects++) {
+    const response = await injectOnce(app, target, request);
+    const location = response.headers.get("location");
+    if (![301, 302, 303, 307, 308].includes(response.status) || location === null || request.redirect === "manual") return response;
+    if (request.redirect === "error" || redirects === 20) throw new TypeError("fetch failed", { cause: new Error("redirect") });
+    target = new URL(location, target);
+    // 303, and 301/302 after a POST, become a GET without a body, as fetch does.
+    const method = (request.method ?? "GET").toUpperCase();
+    if (response.status === 303 ? method !== "GET" && method !== "HEAD" : [301, 302].includes(response.status) && method === "POST") {
+      const headers = new Headers(request.headers);
+      for (const name of ["content-type", "content-length", "content-encoding", "content-language", "content-location"]) headers.delete(name);
+      request = { ...request, method: "GET", body: undefined, headers };
+    }
+    if (target.origin !== INJECT_ORIGIN) return fetch(target, request);
+  }
+}
+
+async function injectOnce(app: FastifyInstance, target: URL, init: RequestInit): Promise<Response> {
   const method = (init.method ?? "GET").toUpperCase();
   const headers = Object.fromEntries(new Headers(init.headers).entries());
+  headers.host ??= target.host;
   let payload: string | Buffer | undefined;
   if (init.body instanceof URLSearchParams) {
     payload = init.body.toString();
@@ -89,7 +121,8 @@ async function inject(app: FastifyInstance, path: string, init: RequestInit = {}
   } else if (init.body !== undefined && init.body !== null) {
     throw new Error("inject() takes a string, Buffer or URLSearchParams body");
   }
-  const answer = await app.inject({ method: method as "GET", url: path, headers, payload });
+  // The path as fetch sends it (a parsed URL: dot segments resolved, characters percent-encoded, no fragment).
+  const answer = await app.inject({ method: method as "GET", url: `${target.pathname}${target.search}`, headers, payload });
   const responseHeaders = new Headers();
   for (const [name, value] of Object.entries(answer.headers)) {
     for (const one of Array.isArray(value) ? value : [value]) if (one !== undefined) responseHeaders.append(name, String(one));

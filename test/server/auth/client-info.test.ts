@@ -14,7 +14,7 @@ describe("GET /api/client", function () {
   });
   after(async () => t?.close());
 
-  const ask = (query: string) => getJson(`${t.url}/api/client?${query}`);
+  const ask = (query: string) => getJson(t, `/api/client?${query}`);
 
   it("answers the profile, every value a string, cacheable for a minute", async function () {
     const answer = await ask(`client_id=${client.id}`);

@@ -18,7 +18,8 @@ describe("login end to end", function () {
   before(async function () {
     nodeUrl = (await sharedNode()).url;
     signers = await deploySigners(nodeUrl);
-    t = await startLoginApp(nodeUrl);
+    // It listens: openid-client, the relying party, fetches discovery, the token endpoint and userinfo by itself.
+    t = await startLoginApp(nodeUrl, { listen: true });
     client = await registerClient(t, { name: "openid-client RP", redirectUris: ["https://rp.example/callback"] });
   });
   after(async () => t?.close());
@@ -39,9 +40,9 @@ describe("login end to end", function () {
       const query = new URLSearchParams(url.search);
       query.set("address", signer.address);
       query.set("message_format", "siwe");
-      const challenge = await getJson(`${t.url}/api/authorize?${query}`);
+      const challenge = await getJson(t, `/api/authorize?${query}`);
       expect(challenge.status, JSON.stringify(challenge.body)).to.equal(200);
-      const login = await postJson(`${t.url}/api/login`, { address: signer.address, signature: await signer.sign(challenge.body.message), client_id: client.id, redirect_uri: client.redirectUri, state });
+      const login = await postJson(t, `/api/login`, { address: signer.address, signature: await signer.sign(challenge.body.message), client_id: client.id, redirect_uri: client.redirectUri, state });
       expect(login.status, JSON.stringify(login.body)).to.equal(200);
 
       const tokens = await oidc.authorizationCodeGrant(config, new URL(login.body.redirect_url), { pkceCodeVerifier: verifier, expectedNonce: nonce, expectedState: state, idTokenExpected: true });
@@ -95,11 +96,11 @@ describe("login end to end", function () {
         address: wallet.address,
         wallet_name: "metamask",
       });
-      const authorize = await getJson(`${t.url}/api/authorize?${query}`);
+      const authorize = await getJson(t, `/api/authorize?${query}`);
       expect(authorize.status, JSON.stringify(authorize.body)).to.equal(200);
       expect(authorize.body).to.have.keys("message");
       const loginState = fiveDigits();
-      const login = await postJson(`${t.url}/api/login`, {
+      const login = await postJson(t, `/api/login`, {
         address: wallet.address,
         signature: await wallet.signMessage(authorize.body.message),
         client_id: client.id,
@@ -117,18 +118,18 @@ describe("login end to end", function () {
     it("its Go client: token exchange as a form with client_secret in the body gets a refresh_token; ID-token keys from /api/metadata/x509", async function () {
       const wallet = Wallet.createRandom();
       const query = new URLSearchParams({ response_type: "code", client_id: client.id, redirect_uri: client.redirectUri, scope: "openid profile", address: wallet.address });
-      const { body } = await getJson(`${t.url}/api/authorize?${query}`);
-      const login = await postJson(`${t.url}/api/login`, { address: wallet.address, signature: await wallet.signMessage(body.message), client_id: client.id });
-      const token = await postForm(`${t.url}/api/token`, { grant_type: "authorization_code", code: login.body.code, redirect_uri: client.redirectUri, client_id: client.id, client_secret: client.secret! });
+      const { body } = await getJson(t, `/api/authorize?${query}`);
+      const login = await postJson(t, `/api/login`, { address: wallet.address, signature: await wallet.signMessage(body.message), client_id: client.id });
+      const token = await postForm(t, `/api/token`, { grant_type: "authorization_code", code: login.body.code, redirect_uri: client.redirectUri, client_id: client.id, client_secret: client.secret! });
       expect(token.status, JSON.stringify(token.body)).to.equal(200);
       expect(token.body).to.include.keys("access_token", "token_type", "expires_in", "refresh_token", "id_token");
       expect(token.body.token_type).to.equal("Bearer");
-      const keys = (await getJson(`${t.url}/api/metadata/x509`)).body as Record<string, string>;
+      const keys = (await getJson(t, `/api/metadata/x509`)).body as Record<string, string>;
       const { kid } = decodeProtectedHeader(token.body.id_token);
       expect(keys[kid!]).to.match(/^-----BEGIN RSA PUBLIC KEY-----\n/);
       const { payload } = await jwtVerify(token.body.id_token, createPublicKey(keys[kid!]));
       expect(payload.sub).to.equal(wallet.address.toLowerCase());
-      const refreshed = await postForm(`${t.url}/api/token`, { grant_type: "refresh_token", refresh_token: token.body.refresh_token, client_id: client.id, client_secret: client.secret! });
+      const refreshed = await postForm(t, `/api/token`, { grant_type: "refresh_token", refresh_token: token.body.refresh_token, client_id: client.id, client_secret: client.secret! });
       expect(refreshed.status, JSON.stringify(refreshed.body)).to.equal(200);
       expect(refreshed.body.id_token).to.be.a("string");
     });
@@ -157,9 +158,9 @@ describe("login end to end", function () {
       for (let round = 0; round < 5; round++) {
         const wallet = Wallet.createRandom();
         const query = new URLSearchParams({ response_type: "code", client_id: shared.id, redirect_uri: shared.redirectUri, scope: "openid", address: wallet.address });
-        const { body } = await getJson(`${a.url}/api/authorize?${query}`);
+        const { body } = await getJson(a, `/api/authorize?${query}`);
         const payload = { address: wallet.address, signature: await wallet.signMessage(body.message), client_id: shared.id };
-        const answers = await Promise.all([postJson(`${a.url}/api/login`, payload), postJson(`${b.url}/api/login`, payload)]);
+        const answers = await Promise.all([postJson(a, `/api/login`, payload), postJson(b, `/api/login`, payload)]);
         expect(answers.map((x) => x.status).sort(), JSON.stringify(answers.map((x) => x.body))).to.deep.equal([200, 401]);
       }
     });
@@ -168,10 +169,10 @@ describe("login end to end", function () {
       for (let round = 0; round < 5; round++) {
         const wallet = Wallet.createRandom();
         const query = new URLSearchParams({ response_type: "code", client_id: shared.id, redirect_uri: shared.redirectUri, scope: "openid", address: wallet.address });
-        const { body } = await getJson(`${b.url}/api/authorize?${query}`);
-        const login = await postJson(`${b.url}/api/login`, { address: wallet.address, signature: await wallet.signMessage(body.message), client_id: shared.id });
+        const { body } = await getJson(b, `/api/authorize?${query}`);
+        const login = await postJson(b, `/api/login`, { address: wallet.address, signature: await wallet.signMessage(body.message), client_id: shared.id });
         const form = { grant_type: "authorization_code", code: login.body.code, redirect_uri: shared.redirectUri, client_id: shared.id, client_secret: shared.secret! };
-        const answers = await Promise.all([postForm(`${a.url}/token`, form), postForm(`${b.url}/api/token`, form)]);
+        const answers = await Promise.all([postForm(a, `/token`, form), postForm(b, `/api/token`, form)]);
         const statuses = answers.map((x) => x.status).sort();
         expect(statuses, JSON.stringify(answers.map((x) => x.body))).to.deep.equal([200, 400]);
         expect(answers.find((x) => x.status === 400)!.body.error).to.equal("invalid_grant");

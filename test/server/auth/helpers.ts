@@ -7,7 +7,7 @@ import { addClient, type ProfileChange } from "../../../server/auth/clients";
 import type { DatabaseConfig } from "../../../server/config";
 import { openDatabase, type Database } from "../../../server/db/database";
 import * as oidc from "openid-client";
-import { startTestApp, type TestApp, type TestAppOptions } from "../../helpers/app";
+import { INJECT_ORIGIN, startTestApp, type TestApp, type TestAppOptions } from "../../helpers/app";
 import { providerFor } from "../../helpers/chain";
 import { deployTestSigners, type TestSigner, type TestSignerKind } from "../../helpers/signers";
 import { createTestDatabase, openFreshPglite, type TestDatabase } from "../../helpers/database";
@@ -73,16 +73,21 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** The service with the login plugin, its issuer being its own URL, contract wallets asked on the local node. */
+/**
+ * The service with the login plugin, contract wallets asked on the local node. Its issuer is the URL it answers on:
+ * with `listen: true`, 127.0.0.1 and a port picked before it starts (issuers must match URLs); otherwise the origin that
+ * `t.fetch` pretends to reach through `app.inject`.
+ */
 export async function startLoginApp(nodeUrl: string, options: TestAppOptions = {}): Promise<TestApp> {
-  const port = await freePort();
+  const listening = options.listen === true || options.port !== undefined;
+  const port = listening ? (options.port ?? (await freePort())) : undefined;
   return startTestApp({
     ...options,
     port,
     env: {
       RPC_URL_LOCALHOST: nodeUrl,
       DEFAULT_NETWORK: "localhost",
-      ISSUER: `http://127.0.0.1:${port}`,
+      ISSUER: port === undefined ? INJECT_ORIGIN : `http://127.0.0.1:${port}`,
       LOGIN_RATE_LIMIT: "100000",
       ...options.env,
     },
@@ -127,9 +132,9 @@ export interface JsonAnswer {
   services: Record<string, number>;
 }
 
-/** Fetches `url`; `body` is the parsed JSON answer, or its text when it is not JSON. */
-export async function getJson(url: string, init?: RequestInit) {
-  const response = await fetch(url, init);
+/** A request to the app (`t.fetch`), its body read as JSON when it is JSON and as text otherwise. */
+export async function getJson(t: Pick<TestApp, "fetch">, path: string, init?: RequestInit) {
+  const response = await t.fetch(path, init);
   const text = await response.text();
   let body: unknown;
   try {
@@ -140,12 +145,12 @@ export async function getJson(url: string, init?: RequestInit) {
   return { status: response.status, headers: response.headers, body: body as JsonAnswer };
 }
 
-export async function postJson(url: string, payload: unknown) {
-  return getJson(url, { method: "POST", headers: { "content-type": "application/json" }, body: typeof payload === "string" ? payload : JSON.stringify(payload) });
+export async function postJson(t: Pick<TestApp, "fetch">, path: string, payload: unknown) {
+  return getJson(t, path, { method: "POST", headers: { "content-type": "application/json" }, body: typeof payload === "string" ? payload : JSON.stringify(payload) });
 }
 
-export async function postForm(url: string, form: Record<string, string>, headers: Record<string, string> = {}) {
-  return getJson(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", ...headers }, body: new URLSearchParams(form).toString() });
+export async function postForm(t: Pick<TestApp, "fetch">, path: string, form: Record<string, string>, headers: Record<string, string> = {}) {
+  return getJson(t, path, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", ...headers }, body: new URLSearchParams(form).toString() });
 }
 
 /** The test wallets of every kind, deployed on the node at `nodeUrl` (the CREATE2 one left undeployed). */

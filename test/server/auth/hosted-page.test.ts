@@ -57,7 +57,8 @@ describe("hosted login page (headless Chromium)", function () {
   before(async function () {
     const nodeUrl = (await sharedNode()).url;
     wallet1271 = (await deploySigners(nodeUrl)).single;
-    t = await startLoginApp(nodeUrl);
+    // It listens: Chromium opens the pages, and openid-client, the relying party, fetches the service by itself.
+    t = await startLoginApp(nodeUrl, { listen: true });
     client = await registerClient(t, { name: "Browser RP", redirectUris: [`${RP}/callback`] });
     browser = await launchBrowser();
   });
@@ -161,7 +162,7 @@ describe("hosted login page (headless Chromium)", function () {
     const rp = await relyingParty();
     const first = await fetch(rp.url, { redirect: "manual" });
     const location = first.headers.get("location")!;
-    const { status, body } = await getJson(`${t.url}${location}`);
+    const { status, body } = await getJson(t, location);
     expect(status).to.equal(400);
     expect(body).to.include("expired").and.not.include("data-request");
   });

@@ -37,7 +37,7 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
     return new URLSearchParams({ client_id: c.id, redirect_uri: c.redirectUri, response_type: "code", scope: "openid", address, ...extra });
   }
   async function authorize(address: string, extra: Record<string, string> = {}, c = client) {
-    return getJson(`${t.url}/api/authorize?${authorizeQuery(address, extra, c)}`);
+    return getJson(t, `/api/authorize?${authorizeQuery(address, extra, c)}`);
   }
   async function message(address: string, extra: Record<string, string> = {}, c = client): Promise<string> {
     const answer = await authorize(address, extra, c);
@@ -45,7 +45,7 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
     return answer.body.message;
   }
   async function login(payload: Record<string, unknown>) {
-    return postJson(`${t.url}/api/login`, payload);
+    return postJson(t, `/api/login`, payload);
   }
   /** A full login with `signer`; returns the login answer. */
   async function signIn(signer: { address: string; sign(m: string): Promise<string> }, extra: Record<string, string> = {}, loginExtra: Record<string, unknown> = {}) {
@@ -53,7 +53,7 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
     return login({ address: signer.address, signature: await signer.sign(text), client_id: client.id, ...loginExtra });
   }
   async function idTokenOf(code: string, redirectUri = client.redirectUri) {
-    const answer = await postForm(`${t.url}/api/token`, { grant_type: "authorization_code", code, redirect_uri: redirectUri, client_id: client.id, client_secret: client.secret! });
+    const answer = await postForm(t, `/api/token`, { grant_type: "authorization_code", code, redirect_uri: redirectUri, client_id: client.id, client_secret: client.secret! });
     expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
     return decodeJwt(answer.body.id_token);
   }
@@ -134,7 +134,7 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
 
     describe("refusals (errors, never redirects)", function () {
       const refused = async (query: URLSearchParams, status: number, error: string) => {
-        const response = await fetch(`${t.url}/api/authorize?${query}`, { redirect: "manual" });
+        const response = await t.fetch(`/api/authorize?${query}`, { redirect: "manual" });
         const body = (await response.json()) as Record<string, unknown>;
         expect(response.status, JSON.stringify(body)).to.equal(status);
         expect(body.error).to.equal(error);
@@ -232,7 +232,7 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
     it("takes a form body", async function () {
       const signer = eoa();
       const text = await message(signer.address);
-      const answer = await postForm(`${t.url}/api/login`, { address: signer.address, signature: await signer.sign(text), client_id: client.id, state: "f" });
+      const answer = await postForm(t, `/api/login`, { address: signer.address, signature: await signer.sign(text), client_id: client.id, state: "f" });
       expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
       expect(answer.body.state).to.equal("f");
     });
@@ -248,7 +248,7 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
 
     describe("malformed input", function () {
       const raw = async (body: string, type = "application/json") => {
-        const response = await fetch(`${t.url}/api/login`, { method: "POST", headers: { "content-type": type }, body });
+        const response = await t.fetch(`/api/login`, { method: "POST", headers: { "content-type": type }, body });
         return { status: response.status, body: (await response.json()) as Record<string, unknown> };
       };
       it("malformed JSON is a 400", async function () {
@@ -366,8 +366,8 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
           const c = await registerClient(down);
           const attempt = async (signer: { address: string; sign(m: string): Promise<string> }) => {
             const query = new URLSearchParams({ client_id: c.id, redirect_uri: c.redirectUri, response_type: "code", scope: "openid", address: signer.address });
-            const { body } = await getJson(`${down.url}/api/authorize?${query}`);
-            return postJson(`${down.url}/api/login`, { address: signer.address, signature: await signer.sign(body.message), client_id: c.id });
+            const { body } = await getJson(down, `/api/authorize?${query}`);
+            return postJson(down, `/api/login`, { address: signer.address, signature: await signer.sign(body.message), client_id: c.id });
           };
           for (const signer of [signers.single, signers.counterfactual]) {
             const answer = await attempt(signer);
@@ -385,10 +385,10 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
         try {
           const c = await registerClient(mainnet);
           const query = new URLSearchParams({ client_id: c.id, redirect_uri: c.redirectUri, response_type: "code", scope: "openid", address: signers.single.address });
-          const { body } = await getJson(`${mainnet.url}/api/authorize?${query}`);
-          const answer = await postJson(`${mainnet.url}/api/login`, { address: signers.single.address, signature: await signers.single.sign(body.message), client_id: c.id });
+          const { body } = await getJson(mainnet, `/api/authorize?${query}`);
+          const answer = await postJson(mainnet, `/api/login`, { address: signers.single.address, signature: await signers.single.sign(body.message), client_id: c.id });
           expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
-          const token = await postForm(`${mainnet.url}/api/token`, { grant_type: "authorization_code", code: answer.body.code, redirect_uri: c.redirectUri, client_id: c.id, client_secret: c.secret! });
+          const token = await postForm(mainnet, `/api/token`, { grant_type: "authorization_code", code: answer.body.code, redirect_uri: c.redirectUri, client_id: c.id, client_secret: c.secret! });
           expect(decodeJwt(token.body.id_token).sub).to.equal(signers.single.address.toLowerCase());
         } finally {
           await mainnet.close();

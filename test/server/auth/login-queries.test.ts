@@ -47,13 +47,13 @@ describe("queries of one login (authorize, login, token)", function () {
     const wallet = Wallet.createRandom();
     const query = new URLSearchParams({ client_id: client.id, redirect_uri: client.redirectUri, response_type: "code", scope: "openid", address: wallet.address });
     // The client is read once first (then cached for a second), as before.
-    await getJson(`${t.url}/api/authorize?${query}`);
+    await getJson(t, `/api/authorize?${query}`);
     let tokens: Awaited<ReturnType<typeof postForm>> | undefined;
     const statements = await statementsOf(async () => {
-      const { body } = await getJson(`${t.url}/api/authorize?${query}`);
-      const signed = await postJson(`${t.url}/api/login`, { address: wallet.address, signature: await wallet.signMessage(body.message), client_id: client.id });
+      const { body } = await getJson(t, `/api/authorize?${query}`);
+      const signed = await postJson(t, `/api/login`, { address: wallet.address, signature: await wallet.signMessage(body.message), client_id: client.id });
       expect(signed.status, JSON.stringify(signed.body)).to.equal(200);
-      tokens = await postForm(`${t.url}/token`, { grant_type: "authorization_code", code: signed.body.code, redirect_uri: client.redirectUri, client_id: client.id, client_secret: client.secret! });
+      tokens = await postForm(t, `/token`, { grant_type: "authorization_code", code: signed.body.code, redirect_uri: client.redirectUri, client_id: client.id, client_secret: client.secret! });
     });
     expect(tokens!.status, JSON.stringify(tokens!.body)).to.equal(200);
     expect(tokens!.body).to.include.keys("id_token", "access_token", "refresh_token");
@@ -69,20 +69,20 @@ describe("queries of one login (authorize, login, token)", function () {
     ]);
 
     // What was stored works: the access token at userinfo, the refresh token at the token endpoint.
-    const userinfo = await getJson(`${t.url}/userinfo`, { headers: { authorization: `Bearer ${tokens!.body.access_token}` } });
+    const userinfo = await getJson(t, `/userinfo`, { headers: { authorization: `Bearer ${tokens!.body.access_token}` } });
     expect(userinfo.status).to.equal(200);
     expect(userinfo.body.sub).to.equal(wallet.address.toLowerCase());
-    const refreshed = await postForm(`${t.url}/token`, { grant_type: "refresh_token", refresh_token: tokens!.body.refresh_token, client_id: client.id, client_secret: client.secret! });
+    const refreshed = await postForm(t, `/token`, { grant_type: "refresh_token", refresh_token: tokens!.body.refresh_token, client_id: client.id, client_secret: client.secret! });
     expect(refreshed.status, JSON.stringify(refreshed.body)).to.equal(200);
   });
 
   it("stores one code and one grant when the same signature is redeemed several times at once", async function () {
     const wallet = Wallet.createRandom();
     const query = new URLSearchParams({ client_id: client.id, redirect_uri: client.redirectUri, response_type: "code", scope: "openid", address: wallet.address });
-    const { body } = await getJson(`${t.url}/api/authorize?${query}`);
+    const { body } = await getJson(t, `/api/authorize?${query}`);
     const request = { address: wallet.address, signature: await wallet.signMessage(body.message), client_id: client.id, message: body.message };
     const rows = await payloadRows();
-    const answers = await Promise.all(Array.from({ length: 5 }, () => postJson(`${t.url}/api/login`, request)));
+    const answers = await Promise.all(Array.from({ length: 5 }, () => postJson(t, `/api/login`, request)));
     expect(answers.map((a) => a.status).sort()).to.deep.equal([200, 401, 401, 401, 401]);
     for (const refused of answers.filter((a) => a.status === 401)) expect(refused.body.error).to.equal("invalid_challenge");
     expect(await payloadRows()).to.equal(rows + 2);

@@ -30,12 +30,12 @@ describe("OIDC engine (oidc-provider on our database)", function () {
   /** Logs a fresh EOA in through the JSON API; returns the code. */
   async function codeFor(c: RegisteredClient, extra: Record<string, string> = {}, wallet = Wallet.createRandom()) {
     const query = new URLSearchParams({ client_id: c.id, redirect_uri: c.redirectUri, response_type: "code", scope: "openid", address: wallet.address, ...extra });
-    const { body } = await getJson(`${t.url}/api/authorize?${query}`);
-    const answer = await postJson(`${t.url}/api/login`, { address: wallet.address, signature: await wallet.signMessage(body.message), client_id: c.id });
+    const { body } = await getJson(t, `/api/authorize?${query}`);
+    const answer = await postJson(t, `/api/login`, { address: wallet.address, signature: await wallet.signMessage(body.message), client_id: c.id });
     expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
     return { code: answer.body.code as string, wallet };
   }
-  const exchange = (form: Record<string, string>, headers: Record<string, string> = {}, path = "/token") => postForm(`${t.url}${path}`, form, headers);
+  const exchange = (form: Record<string, string>, headers: Record<string, string> = {}, path = "/token") => postForm(t, path, form, headers);
   const codeForm = (c: RegisteredClient, code: string, extra: Record<string, string> = {}) => ({
     grant_type: "authorization_code",
     code,
@@ -45,11 +45,11 @@ describe("OIDC engine (oidc-provider on our database)", function () {
     ...extra,
   });
   const basic = (id: string, secret: string) => ({ authorization: `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString("base64")}` });
-  const userinfo = (accessToken: string) => getJson(`${t.url}/userinfo`, { headers: { authorization: `Bearer ${accessToken}` } });
+  const userinfo = (accessToken: string) => getJson(t, `/userinfo`, { headers: { authorization: `Bearer ${accessToken}` } });
 
   describe("discovery and keys", function () {
     it("publishes the endpoints, code flow only, PKCE S256 only and the three client authentication methods", async function () {
-      const { status, body } = await getJson(`${t.url}/.well-known/openid-configuration`);
+      const { status, body } = await getJson(t, `/.well-known/openid-configuration`);
       expect(status).to.equal(200);
       expect(body).to.include({
         issuer: t.config.issuer,
@@ -69,10 +69,10 @@ describe("OIDC engine (oidc-provider on our database)", function () {
       const tokens = (await exchange(codeForm(client, code))).body;
       const { kid, alg } = decodeProtectedHeader(tokens.id_token);
       expect(alg).to.equal("RS256");
-      const jwks = (await getJson(`${t.url}/jwks`)).body;
+      const jwks = (await getJson(t, `/jwks`)).body;
       expect(jwks.keys.map((k: { kid: string }) => k.kid)).to.include(kid);
       expect(jwks.keys.every((k: Record<string, unknown>) => k.d === undefined)).to.equal(true);
-      const pems = (await getJson(`${t.url}/api/metadata/x509`)).body as Record<string, string>;
+      const pems = (await getJson(t, `/api/metadata/x509`)).body as Record<string, string>;
       expect(Object.keys(pems)).to.deep.equal([kid]);
       const { payload } = await jwtVerify(tokens.id_token, createPublicKey(pems[kid as string]), { issuer: t.config.issuer, audience: client.id });
       expect(payload.nonce).to.equal("n");
@@ -81,7 +81,7 @@ describe("OIDC engine (oidc-provider on our database)", function () {
     it("keeps its keys in the database: a second instance publishes the same ones", async function () {
       const second = await startLoginApp(nodeUrl, { database: t.database });
       try {
-        expect((await getJson(`${second.url}/api/metadata/x509`)).body).to.deep.equal((await getJson(`${t.url}/api/metadata/x509`)).body);
+        expect((await getJson(second, `/api/metadata/x509`)).body).to.deep.equal((await getJson(t, `/api/metadata/x509`)).body);
       } finally {
         await second.close();
       }
@@ -92,7 +92,7 @@ describe("OIDC engine (oidc-provider on our database)", function () {
       const jwk = { ...(await exportJWK(privateKey)), kid: "env-key-1" };
       const app = await startLoginApp(nodeUrl, { env: { OIDC_JWKS: JSON.stringify({ keys: [jwk] }) } });
       try {
-        expect(Object.keys((await getJson(`${app.url}/api/metadata/x509`)).body)).to.deep.equal(["env-key-1"]);
+        expect(Object.keys((await getJson(app, `/api/metadata/x509`)).body)).to.deep.equal(["env-key-1"]);
       } finally {
         await app.close();
       }
@@ -207,7 +207,7 @@ describe("OIDC engine (oidc-provider on our database)", function () {
       ];
       for (const path of ["/token", "/api/token"]) {
         for (const [what, init] of cases) {
-          const response = await fetch(`${t.url}${path}`, init);
+          const response = await t.fetch(path, init);
           const body = (await response.json()) as Record<string, unknown>;
           expect(response.status, `${path} ${what}: ${JSON.stringify(body)}`).to.be.within(400, 499);
           expect(body.error, what).to.be.a("string").and.match(/^[a-z_]+$/);
@@ -249,20 +249,20 @@ describe("OIDC engine (oidc-provider on our database)", function () {
   describe("authorization endpoint", function () {
     it("sends a browser with a valid request to the hosted page", async function () {
       const query = new URLSearchParams({ client_id: client.id, redirect_uri: client.redirectUri, response_type: "code", scope: "openid" });
-      const response = await fetch(`${t.url}/authorize?${query}`, { redirect: "manual" });
+      const response = await t.fetch(`/authorize?${query}`, { redirect: "manual" });
       expect(response.status).to.be.oneOf([302, 303]);
       expect(response.headers.get("location")).to.match(/^\/interaction\/[\w-]+$/);
     });
     it("shows an error, never a redirect, for an unregistered redirect_uri", async function () {
       const query = new URLSearchParams({ client_id: client.id, redirect_uri: "https://evil.example/cb", response_type: "code", scope: "openid" });
-      const response = await fetch(`${t.url}/authorize?${query}`, { redirect: "manual" });
+      const response = await t.fetch(`/authorize?${query}`, { redirect: "manual" });
       expect(response.status).to.equal(400);
       expect(response.headers.get("location")).to.equal(null);
     });
     it("refuses a public client's request without PKCE, and plain PKCE", async function () {
       for (const extra of [{}, { code_challenge: pkcePair().challenge, code_challenge_method: "plain" }] as Record<string, string>[]) {
         const query = new URLSearchParams({ client_id: spa.id, redirect_uri: spa.redirectUri, response_type: "code", scope: "openid", state: "s", ...extra });
-        const response = await fetch(`${t.url}/authorize?${query}`, { redirect: "manual" });
+        const response = await t.fetch(`/authorize?${query}`, { redirect: "manual" });
         // Errors about a valid client and redirect URI go back to the client (RFC 6749 §4.1.2.1).
         const location = new URL(response.headers.get("location") ?? "http://x/");
         expect(location.searchParams.get("error")).to.equal("invalid_request");

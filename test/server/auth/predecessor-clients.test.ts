@@ -19,7 +19,8 @@ describe("the predecessor's clients, call by call", function () {
   const HOME = "https://game.example/";
 
   before(async function () {
-    t = await startLoginApp((await sharedNode()).url);
+    // It listens: the last test's relying party, openid-client, fetches discovery, tokens and userinfo by itself.
+    t = await startLoginApp((await sharedNode()).url, { listen: true });
     expect(t.app.networks.configured()).to.not.include("mainnet");
     game = await registerClient(t, {
       name: "MCH Game",
@@ -62,7 +63,7 @@ describe("the predecessor's clients, call by call", function () {
 
   /** mchplus-auth-go's fetchMetadata: map[string]string of PEMs, each pem.Decode'd and x509.ParsePKCS1PublicKey'd. */
   async function goFetchMetadata(): Promise<Record<string, KeyObject>> {
-    const { status, body, headers } = await getJson(`${t.url}/api/metadata/x509`);
+    const { status, body, headers } = await getJson(t, `/api/metadata/x509`);
     expect(status).to.equal(200);
     expect(headers.get("content-type")).to.match(/^application\/json/);
     expectStringMap(body, "/api/metadata/x509");
@@ -90,10 +91,10 @@ describe("the predecessor's clients, call by call", function () {
   async function goLogin(client: RegisteredClient, wallet = Wallet.createRandom(), network = "mainnet") {
     const state = sixDigits();
     const query = new URLSearchParams({ response_type: "code", client_id: client.id, state, scope: "openid", redirect_uri: client.redirectUri, address: wallet.address });
-    const authorize = await getJson(`${t.url}/api/authorize?${query}`);
+    const authorize = await getJson(t, `/api/authorize?${query}`);
     expect(authorize.status, JSON.stringify(authorize.body)).to.equal(200);
     expectStringMap(authorize.body, "/api/authorize");
-    const login = await postJson(`${t.url}/api/login`, {
+    const login = await postJson(t, `/api/login`, {
       address: wallet.address,
       client_id: client.id,
       signature: await wallet.signMessage(authorize.body.message),
@@ -104,7 +105,7 @@ describe("the predecessor's clients, call by call", function () {
     expect(login.status, JSON.stringify(login.body)).to.equal(200);
     expectStringMap(login.body, "/api/login");
     expect(login.body.state).to.equal(state);
-    const token = await postForm(`${t.url}/api/token`, {
+    const token = await postForm(t, `/api/token`, {
       grant_type: "authorization_code",
       code: login.body.code,
       redirect_uri: client.redirectUri,
@@ -119,7 +120,7 @@ describe("the predecessor's clients, call by call", function () {
 
   describe("mchplus-auth-go", function () {
     it("Init: GET /api/client?client_id= decodes into its ClientInfo, every field a string", async function () {
-      const answer = await getJson(`${t.url}/api/client?client_id=${encodeURIComponent(game.id)}`);
+      const answer = await getJson(t, `/api/client?client_id=${encodeURIComponent(game.id)}`);
       expect(answer.status).to.equal(200);
       expect(answer.headers.get("content-type")).to.match(/^application\/json/);
       expect(answer.body).to.deep.equal({
@@ -129,7 +130,7 @@ describe("the predecessor's clients, call by call", function () {
         logo_url: "https://game.example/logo.png",
         home_url: HOME,
       });
-      const bare = await getJson(`${t.url}/api/client?client_id=${encodeURIComponent(plain.id)}`);
+      const bare = await getJson(t, `/api/client?client_id=${encodeURIComponent(plain.id)}`);
       expect(bare.body).to.deep.equal({ client_id: plain.id, title: "Plain RP", description: "", logo_url: "", home_url: "" });
       expectStringMap(bare.body, "/api/client");
     });
@@ -148,7 +149,7 @@ describe("the predecessor's clients, call by call", function () {
 
     it("a refreshed ID token has the same audiences", async function () {
       const { token } = await goLogin(game);
-      const refreshed = await postForm(`${t.url}/api/token`, { grant_type: "refresh_token", refresh_token: token.refresh_token, client_id: game.id, client_secret: game.secret! });
+      const refreshed = await postForm(t, `/api/token`, { grant_type: "refresh_token", refresh_token: token.refresh_token, client_id: game.id, client_secret: game.secret! });
       expect(refreshed.status, JSON.stringify(refreshed.body)).to.equal(200);
       const p = await goParseVerify(refreshed.body.id_token);
       expect(p.aud).to.deep.equal([game.id, HOME]);
@@ -168,7 +169,7 @@ describe("the predecessor's clients, call by call", function () {
       const before = Math.floor(Date.now() / 1000);
       await goLogin(plain, wallet);
       const { token } = await goLogin(game, wallet);
-      const answer = await getJson(`${t.url}/api/userinfo`, { headers: { authorization: `Bearer ${token.access_token}` } });
+      const answer = await getJson(t, `/api/userinfo`, { headers: { authorization: `Bearer ${token.access_token}` } });
       expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
       expect(answer.headers.get("content-type")).to.match(/^application\/json/);
       const u = answer.body;
@@ -188,7 +189,7 @@ describe("the predecessor's clients, call by call", function () {
 
   describe("mchplus-auth-js", function () {
     it("getClientInfo: /api/client with client_id and lang picks the language's texts, else English", async function () {
-      const info = async (lang: string, client = game) => (await getJson(`${t.url}/api/client?${new URLSearchParams({ client_id: client.id, lang })}`)).body;
+      const info = async (lang: string, client = game) => (await getJson(t, `/api/client?${new URLSearchParams({ client_id: client.id, lang })}`)).body;
       expect(await info("ja")).to.deep.include({ title: "マイクリプトヒーローズ", description: "ブロックチェーンRPG" });
       expect(await info("en")).to.deep.include({ title: "My Crypto Heroes", description: "A blockchain RPG. Play it." });
       expect(await info("ja-JP")).to.deep.include({ title: "マイクリプトヒーローズ" });
@@ -209,12 +210,12 @@ describe("the predecessor's clients, call by call", function () {
           address: wallet.address,
           lang: "ja",
         });
-        const authorize = await getJson(`${t.url}/api/authorize?${query}`);
+        const authorize = await getJson(t, `/api/authorize?${query}`);
         expect(authorize.status, JSON.stringify(authorize.body)).to.equal(200);
         expect(authorize.body.message).to.include("MCH Game");
         const state = String(Math.floor(Math.random() * 100000));
         // JSON.stringify drops network when the wallet's chain is not in the client's table, as axios sends it.
-        const login = await postJson(`${t.url}/api/login`, {
+        const login = await postJson(t, `/api/login`, {
           address: wallet.address,
           client_id: game.id,
           signature: await wallet.signMessage(authorize.body.message),
@@ -237,9 +238,9 @@ describe("the predecessor's clients, call by call", function () {
       const data = { name: "勇者", level: 3 };
       // btoa(unescape(encodeURIComponent(JSON.stringify(data)))), personal_sign of that Base64, posted as JSON.
       const metadata = Buffer.from(unescape(encodeURIComponent(JSON.stringify(data))), "latin1").toString("base64");
-      const posted = await postJson(`${t.url}/metadata/ethereum/mainnet/${account}`, { iss: issuer.address, sig: await issuer.signMessage(metadata), metadata });
+      const posted = await postJson(t, `/metadata/ethereum/mainnet/${account}`, { iss: issuer.address, sig: await issuer.signMessage(metadata), metadata });
       expect(posted).to.deep.include({ status: 200, body: "ok" });
-      expect((await getJson(`${t.url}/metadata/ethereum/mainnet/${account}`)).body).to.deep.equal({ [issuer.address]: data });
+      expect((await getJson(t, `/metadata/ethereum/mainnet/${account}`)).body).to.deep.equal({ [issuer.address]: data });
     });
   });
 
@@ -249,8 +250,8 @@ describe("the predecessor's clients, call by call", function () {
       const wallet = Wallet.createRandom();
       const query = new URLSearchParams(url.search);
       query.set("address", wallet.address);
-      const challenge = await getJson(`${t.url}/api/authorize?${query}`);
-      const login = await postJson(`${t.url}/api/login`, { address: wallet.address, signature: await wallet.signMessage(challenge.body.message), client_id: game.id, state });
+      const challenge = await getJson(t, `/api/authorize?${query}`);
+      const login = await postJson(t, `/api/login`, { address: wallet.address, signature: await wallet.signMessage(challenge.body.message), client_id: game.id, state });
       expect(login.status, JSON.stringify(login.body)).to.equal(200);
       const tokens = await oidc.authorizationCodeGrant(config, new URL(login.body.redirect_url), { pkceCodeVerifier: verifier, expectedNonce: nonce, expectedState: state, idTokenExpected: true });
       const claims = tokens.claims()!;

@@ -21,14 +21,14 @@ describe("userinfo (/userinfo and /api/userinfo) and the login history", functio
   /** A login through the JSON API and the code exchange; returns the access token. */
   async function login(app: TestApp, client: RegisteredClient, signer: Signer, network = "localhost"): Promise<string> {
     const query = new URLSearchParams({ client_id: client.id, redirect_uri: client.redirectUri, response_type: "code", scope: "openid", address: signer.address, network });
-    const { body } = await getJson(`${app.url}/api/authorize?${query}`);
-    const answer = await postJson(`${app.url}/api/login`, { address: signer.address, signature: await signer.sign(body.message), client_id: client.id });
+    const { body } = await getJson(app, `/api/authorize?${query}`);
+    const answer = await postJson(app, `/api/login`, { address: signer.address, signature: await signer.sign(body.message), client_id: client.id });
     expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
-    const token = await postForm(`${app.url}/token`, { grant_type: "authorization_code", code: answer.body.code, redirect_uri: client.redirectUri, client_id: client.id, client_secret: client.secret! });
+    const token = await postForm(app, `/token`, { grant_type: "authorization_code", code: answer.body.code, redirect_uri: client.redirectUri, client_id: client.id, client_secret: client.secret! });
     expect(token.status, JSON.stringify(token.body)).to.equal(200);
     return token.body.access_token;
   }
-  const userinfo = (app: TestApp, path: string, headers: Record<string, string>) => getJson(`${app.url}${path}`, { headers });
+  const userinfo = (app: TestApp, path: string, headers: Record<string, string>) => getJson(app, path, { headers });
   const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
   const now = () => Math.floor(Date.now() / 1000);
 
@@ -96,8 +96,8 @@ describe("userinfo (/userinfo and /api/userinfo) and the login history", functio
     it("does not record a refused login", async function () {
       const wallet = eoa();
       const query = new URLSearchParams({ client_id: a.id, redirect_uri: a.redirectUri, response_type: "code", scope: "openid", address: wallet.address });
-      const { body } = await getJson(`${t.url}/api/authorize?${query}`);
-      const refused = await postJson(`${t.url}/api/login`, { address: wallet.address, signature: await Wallet.createRandom().signMessage(body.message), client_id: a.id });
+      const { body } = await getJson(t, `/api/authorize?${query}`);
+      const refused = await postJson(t, `/api/login`, { address: wallet.address, signature: await Wallet.createRandom().signMessage(body.message), client_id: a.id });
       expect(refused.status).to.equal(401);
       const { rows } = await t.app.db.query("SELECT 1 FROM login_history WHERE account = $1", [wallet.address.toLowerCase()]);
       expect(rows).to.have.length(0);
@@ -105,7 +105,7 @@ describe("userinfo (/userinfo and /api/userinfo) and the login history", functio
 
     it("refuses a missing, unknown, revoked or malformed token with 401 (RFC 6750) and another scheme with 400, with WWW-Authenticate, on both paths", async function () {
       const token = await login(t, a, eoa());
-      const revocation = await postForm(`${t.url}/token/revocation`, { token, client_id: a.id, client_secret: a.secret! });
+      const revocation = await postForm(t, `/token/revocation`, { token, client_id: a.id, client_secret: a.secret! });
       expect(revocation.status).to.equal(200);
       const cases: [string, Record<string, string>, number, string][] = [
         ["missing", {}, 401, "invalid_token"],
@@ -129,7 +129,7 @@ describe("userinfo (/userinfo and /api/userinfo) and the login history", functio
 
     it("does not take the token in the query string (it would end up in logs)", async function () {
       const token = await login(t, a, eoa());
-      const answer = await getJson(`${t.url}/api/userinfo?access_token=${token}`);
+      const answer = await getJson(t, `/api/userinfo?access_token=${token}`);
       expect(answer.status).to.not.equal(200);
     });
   });

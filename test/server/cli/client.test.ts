@@ -39,10 +39,10 @@ describe("npm run client", function () {
 
       const wallet = Wallet.createRandom();
       const query = new URLSearchParams({ client_id: client.client_id, redirect_uri: "https://rp.example/cb2", response_type: "code", scope: "openid", address: wallet.address });
-      const { body } = await getJson(`${t.url}/api/authorize?${query}`);
+      const { body } = await getJson(t, `/api/authorize?${query}`);
       expect(body.message).to.include("Script RP");
-      const login = await postJson(`${t.url}/api/login`, { address: wallet.address, signature: await wallet.signMessage(body.message), client_id: client.client_id });
-      const token = await postForm(`${t.url}/api/token`, { grant_type: "authorization_code", code: login.body.code, redirect_uri: "https://rp.example/cb2", client_id: client.client_id, client_secret: client.client_secret });
+      const login = await postJson(t, `/api/login`, { address: wallet.address, signature: await wallet.signMessage(body.message), client_id: client.client_id });
+      const token = await postForm(t, `/api/token`, { grant_type: "authorization_code", code: login.body.code, redirect_uri: "https://rp.example/cb2", client_id: client.client_id, client_secret: client.client_secret });
       expect(token.status, JSON.stringify(token.body)).to.equal(200);
     } finally {
       await t.close();
@@ -97,13 +97,13 @@ describe("npm run client", function () {
 
     const t: TestApp = await startLoginApp((await sharedNode()).url, { database });
     try {
-      const ja = await getJson(`${t.url}/api/client?client_id=${client.client_id}&lang=ja`);
+      const ja = await getJson(t, `/api/client?client_id=${client.client_id}&lang=ja`);
       expect(ja.body).to.deep.equal({ client_id: client.client_id, title: "My Game", description: "説明", logo_url: "", home_url: "https://play.game.example/" });
-      const en = await getJson(`${t.url}/api/client?client_id=${client.client_id}`);
+      const en = await getJson(t, `/api/client?client_id=${client.client_id}`);
       expect(en.body).to.deep.include({ title: "My Game", description: "New" });
       // A name-only client: the title is its name.
       const { rows } = await t.app.db.query<{ id: string }>("SELECT id FROM login_clients WHERE name = 'SPA'");
-      if (rows[0]) expect((await getJson(`${t.url}/api/client?client_id=${rows[0].id}`)).body.title).to.equal("SPA");
+      if (rows[0]) expect((await getJson(t, `/api/client?client_id=${rows[0].id}`)).body.title).to.equal("SPA");
     } finally {
       await t.close();
     }

@@ -33,8 +33,8 @@ describe("npm run sign-metadata", function () {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  const postTo = async (url: string, body: string) => {
-    const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body });
+  const postTo = async (path: string, body: string) => {
+    const response = await t.fetch(path, { method: "POST", headers: { "content-type": "application/json" }, body });
     return { status: response.status, body: await response.json() };
   };
 
@@ -42,9 +42,9 @@ describe("npm run sign-metadata", function () {
     const run = await sign(["--network", "localhost", "--contract", contract, "--id", "12", "--file", path.join(dir, "meta.json")], { METADATA_SIGNER_KEY: issuer.privateKey });
     expect(run.code, run.stderr).to.equal(0);
     expect(JSON.parse(run.stdout).iss).to.equal(issuer.address);
-    expect(await postTo(`${t.url}/metadata/localhost/${contract}/12`, run.stdout)).to.deep.equal({ status: 200, body: "ok" });
-    expect((await postTo(`${t.url}/metadata/localhost/${contract}/13`, run.stdout)).status).to.equal(401);
-    const read = await fetch(`${t.url}/metadata/localhost/${contract}/12?format=raw&iss=${issuer.address}`);
+    expect(await postTo(`/metadata/localhost/${contract}/12`, run.stdout)).to.deep.equal({ status: 200, body: "ok" });
+    expect((await postTo(`/metadata/localhost/${contract}/13`, run.stdout)).status).to.equal(401);
+    const read = await t.fetch(`/metadata/localhost/${contract}/12?format=raw&iss=${issuer.address}`);
     expect(((await read.json()) as { binding: string }).binding).to.equal("target");
   });
 
@@ -52,7 +52,7 @@ describe("npm run sign-metadata", function () {
     const account = Wallet.createRandom().address;
     const run = await sign(["--network", "localhost", "--account", account, "--file", path.join(dir, "meta.json")], { METADATA_SIGNER_KEY: issuer.privateKey });
     expect(run.code, run.stderr).to.equal(0);
-    expect(await postTo(`${t.url}/metadata/ethereum/localhost/${account}`, run.stdout)).to.deep.equal({ status: 200, body: "ok" });
+    expect(await postTo(`/metadata/ethereum/localhost/${account}`, run.stdout)).to.deep.equal({ status: 200, body: "ok" });
   });
 
   it("refuses a missing key, a bad address and a file that is not one object", async function () {

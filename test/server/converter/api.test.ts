@@ -31,7 +31,7 @@ describe("converter routes", function () {
   });
 
   async function get(path: string) {
-    const response = await fetch(`${t.url}${path}`);
+    const response = await t.fetch(path);
     const text = await response.text();
     return { status: response.status, text, body: JSON.parse(text) };
   }
@@ -219,7 +219,7 @@ describe("converter routes", function () {
 
   describe("the page's routes (no browser)", function () {
     it("hands the page the converter's chain, and the configured RPC URL only for the local chain", async function () {
-      const html = await (await fetch(`${t.url}/convert`)).text();
+      const html = await (await t.fetch(`/convert`)).text();
       const config = JSON.parse(/data-config="([^"]*)"/.exec(html)![1].replace(/&quot;/g, '"').replace(/&amp;/g, "&"));
       expect(config).to.include({ network: "localhost", chainId: 31337, converter: f.addresses.converter, explorer: null, rpcUrl: proxy.url });
       // Revert sentences need the custom errors by selector.
@@ -232,7 +232,7 @@ describe("converter routes", function () {
         database: t.database,
       });
       try {
-        const html = await (await fetch(`${other.url}/convert?lang=ja`)).text();
+        const html = await (await other.fetch(`/convert?lang=ja`)).text();
         expect(html).to.contain('<html lang="ja">').and.not.contain("secret-key");
         const config = JSON.parse(/data-config="([^"]*)"/.exec(html)![1].replace(/&quot;/g, '"').replace(/&amp;/g, "&"));
         expect(config).to.include({ network: "sepolia", chainId: 11155111, explorer: "https://sepolia.etherscan.io", rpcUrl: null });
@@ -243,17 +243,17 @@ describe("converter routes", function () {
 
     it("answers malformed page requests with a 4xx, never a page for an unconfigured converter", async function () {
       for (const path of [`/convert/mainnet/${f.addresses.converter}`, `/convert/localhost/${encodeURIComponent("\u202e")}${f.addresses.converter}`]) {
-        const response = await fetch(`${t.url}${path}`);
+        const response = await t.fetch(path);
         expect(response.status, path).to.equal(404);
         expect(await response.text(), path).to.not.contain("data-config");
       }
       // A control character anywhere in the URL is refused before any route (input guard).
       for (const path of ["/convert?lang=ja&lang=en", `/convert?lang=${"x".repeat(100)}`, `/convert/localhost/${encodeURIComponent("\u0000")}`, `/convert?lang=${encodeURIComponent("\u0000")}`]) {
-        const response = await fetch(`${t.url}${path}`);
+        const response = await t.fetch(path);
         expect(response.status, path).to.equal(400);
         expect(((await response.json()) as { error: string }).error, path).to.equal("invalid_request");
       }
-      const odd = await fetch(`${t.url}/convert?lang=${encodeURIComponent("\u202e")}`, { headers: { "accept-language": "ja;q=1" } });
+      const odd = await t.fetch(`/convert?lang=${encodeURIComponent("\u202e")}`, { headers: { "accept-language": "ja;q=1" } });
       expect(odd.status).to.equal(200);
       expect(await odd.text()).to.contain('<html lang="ja">');
     });

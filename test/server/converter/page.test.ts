@@ -118,7 +118,9 @@ describe("converter page (headless Chromium, local chain)", function () {
     nodeUrl = (await sharedNode()).url;
     provider = providerFor(nodeUrl);
     f = await converterFixture(provider, 8);
+    // It listens: Chromium loads the page, its script and its API calls from the service.
     t = await startTestApp({
+      listen: true,
       env: {
         RPC_URL_LOCALHOST: nodeUrl,
         HEAD_CACHE_MS: "100",
@@ -380,7 +382,7 @@ describe("converter page (headless Chromium, local chain)", function () {
   });
 
   it("serves no page for a converter that is not configured", async function () {
-    const response = await fetch(`${t.url}/convert/localhost/${f.addresses.alice}`);
+    const response = await t.fetch(`/convert/localhost/${f.addresses.alice}`);
     expect(response.status).to.equal(404);
     expect(await response.text()).to.contain("This converter is not offered on this service.").and.not.contain("data-config");
   });

@@ -14,7 +14,7 @@ describe("GET /block/:network/latest", function () {
     proxy = await startTcpProxy(target.hostname, Number(target.port));
     // No indexer: its polls share the provider (and ethers' 250 ms answer cache), so the route's own calls to the
     // node could neither be counted nor seen to fail.
-    t = await startTestApp({ listen: false, env: { RPC_URL_LOCALHOST: proxy.url(nodeUrl), HEAD_CACHE_MS: "200", RPC_TIMEOUT_MS: "1000", INDEXER: "false" } });
+    t = await startTestApp({ env: { RPC_URL_LOCALHOST: proxy.url(nodeUrl), HEAD_CACHE_MS: "200", RPC_TIMEOUT_MS: "1000", INDEXER: "false" } });
   });
   after(async function () {
     await t?.close();
@@ -40,7 +40,7 @@ describe("GET /block/:network/latest", function () {
 
   it("asks the node once for many concurrent requests within the cache time", async function () {
     // An instance of its own with a cache time no busy machine outlasts while 50 requests are answered.
-    const slow = await startTestApp({ listen: false, env: { RPC_URL_LOCALHOST: nodeUrl, HEAD_CACHE_MS: "30000", INDEXER: "false" } });
+    const slow = await startTestApp({ env: { RPC_URL_LOCALHOST: nodeUrl, HEAD_CACHE_MS: "30000", INDEXER: "false" } });
     try {
       let calls = 0;
       slow.app.networks.provider("localhost").on("debug", (event: { action: string }) => {

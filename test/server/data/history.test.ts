@@ -50,7 +50,7 @@ describe("transfer history routes", function () {
   });
 
   async function get(path: string) {
-    const response = await fetch(`${t.url}${path}`);
+    const response = await t.fetch(path);
     const text = await response.text();
     return { status: response.status, headers: response.headers, text, body: JSON.parse(text) };
   }

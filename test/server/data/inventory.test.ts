@@ -44,7 +44,7 @@ describe("inventory routes", function () {
   const badChecksum = (address: string) => address.replace(/[a-fA-F]/, (c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()));
 
   async function get(path: string) {
-    const response = await fetch(`${t.url}${path}`);
+    const response = await t.fetch(path);
     const text = await response.text();
     return { status: response.status, headers: response.headers, text, body: JSON.parse(text) };
   }
@@ -159,7 +159,7 @@ describe("inventory routes", function () {
     it("is a 503 not_indexed with Retry-After while the network's index has not started", async function () {
       const idle = await startTestApp({ env: { RPC_URL_LOCALHOST: (await sharedNode()).url, INDEXER: "false" } });
       try {
-        const response = await fetch(`${idle.url}/inventory/localhost/${holder}`);
+        const response = await idle.fetch(`/inventory/localhost/${holder}`);
         expect(response.status).to.equal(503);
         expect(response.headers.get("retry-after")).to.equal("5");
         expect(((await response.json()) as { error: string }).error).to.equal("not_indexed");

@@ -24,7 +24,7 @@ describe("reads of the index before it started", function () {
     `/token/localhost/${contract}/1`,
   ]) {
     it(`GET ${path.replace(/0x[0-9a-f]{40}/g, "0x…")} is a 503 not_indexed with Retry-After`, async function () {
-      const response = await fetch(`${t.url}${path}`);
+      const response = await t.fetch(path);
       expect(response.status).to.equal(503);
       expect(response.headers.get("retry-after")).to.equal("5");
       expect(((await response.json()) as { error: string }).error).to.equal("not_indexed");
@@ -32,7 +32,7 @@ describe("reads of the index before it started", function () {
   }
 
   it("is network_unavailable, not not_indexed, on a known network without a node", async function () {
-    const response = await fetch(`${t.url}/holders/mainnet/${contract}/count`);
+    const response = await t.fetch(`/holders/mainnet/${contract}/count`);
     expect(response.status).to.equal(503);
     expect(((await response.json()) as { error: string }).error).to.equal("network_unavailable");
   });

@@ -59,7 +59,7 @@ describe("data routes: approval, owner, block time, gas", function () {
   });
 
   async function get(path: string) {
-    const response = await fetch(`${t.url}${path}`);
+    const response = await t.fetch(path);
     const text = await response.text();
     return { status: response.status, text, body: JSON.parse(text) };
   }

@@ -32,7 +32,8 @@ describe("live events (GET /events/:network)", function () {
     aliceAddress = await alice.getAddress();
     database = await createTestDatabase();
     writer = await startTestApp({ database, env: { RPC_URL_LOCALHOST: node.url } });
-    reader = await startTestApp({ database, env: { RPC_URL_LOCALHOST: node.url, INDEXER: "false" } });
+    // The readers listen: an event stream is read as a client reads it, chunk by chunk off a socket, until it ends.
+    reader = await startTestApp({ listen: true, database, env: { RPC_URL_LOCALHOST: node.url, INDEXER: "false" } });
     await indexedTo(writer.app.db, "localhost", provider);
   });
   afterEach(function () {
@@ -126,13 +127,13 @@ describe("live events (GET /events/:network)", function () {
   });
 
   it("keeps idle streams open with heartbeat comments, bounds subscribers and ends streams at shutdown", async function () {
-    const small = await startTestApp({ database, env: { RPC_URL_LOCALHOST: node.url, INDEXER: "false", EVENTS_HEARTBEAT_MS: "100", EVENTS_MAX_SUBSCRIBERS: "1" } });
+    const small = await startTestApp({ listen: true, database, env: { RPC_URL_LOCALHOST: node.url, INDEXER: "false", EVENTS_HEARTBEAT_MS: "100", EVENTS_MAX_SUBSCRIBERS: "1" } });
     let closed = false;
     try {
       const client = await subscribe("", {}, small);
       await new Promise((resolve) => setTimeout(resolve, 350));
       expect(client.comments.filter((c) => c === "heartbeat").length).to.be.at.least(2);
-      const refused = await fetch(`${small.url}/events/localhost`);
+      const refused = await small.fetch(`/events/localhost`);
       expect(refused.status).to.equal(503);
       expect(refused.headers.get("retry-after")).to.equal("5");
       expect(((await refused.json()) as { error: string }).error).to.equal("too_many_subscribers");
@@ -162,7 +163,7 @@ describe("live events (GET /events/:network)", function () {
       ["/events/localhost", { "last-event-id": "1".repeat(200) }, 400, "invalid_request"],
     ];
     for (const [path, headers, status, error] of cases) {
-      const response = await fetch(`${reader.url}${path}`, { headers });
+      const response = await reader.fetch(path, { headers });
       const body = (await response.json()) as { error: string; message: string };
       expect([path, response.status, body.error]).to.deep.equal([path, status, error]);
       expect(body.message).to.be.a("string").and.not.equal("");

@@ -18,7 +18,6 @@ describe("error answers ({error, message} with the right status)", function () {
     // sepolia's node refuses connections, holesky's never answers.
     const nodes = { RPC_URL_SEPOLIA: "http://127.0.0.1:1", RPC_URL_HOLESKY: `http://127.0.0.1:${(hanging.address() as AddressInfo).port}` };
     t = await startTestApp({
-      listen: false,
       env: { BODY_LIMIT: "2048", ...nodes, RPC_TIMEOUT_MS: "300", INDEXER: "false" },
       configure(app) {
         app.post("/test/echo", { schema: { body: Type.Object({ name: Type.String({ maxLength: 10 }) }) } }, async (request) => request.body);

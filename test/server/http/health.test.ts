@@ -33,13 +33,13 @@ describe("health and readiness", function () {
   });
 
   async function ready() {
-    const response = await fetch(`${t.url}/ready`);
+    const response = await t.fetch(`/ready`);
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     return { status: response.status, body: (await response.json()) as any };
   }
 
   it("/health answers while the process is up", async function () {
-    const response = await fetch(`${t.url}/health`);
+    const response = await t.fetch(`/health`);
     expect(response.status).to.equal(200);
     expect(await response.json()).to.deep.equal({ status: "ok" });
   });

@@ -8,7 +8,7 @@ describe("OpenAPI document and docs page", function () {
   after(async () => t?.close());
 
   it("/openapi.json is an OpenAPI 3 document listing the routes from their schemas", async function () {
-    const response = await fetch(`${t.url}/openapi.json`);
+    const response = await t.fetch(`/openapi.json`);
     expect(response.status).to.equal(200);
     const document = (await response.json()) as { openapi: string; paths: Record<string, Record<string, { responses: object }>> };
     expect(document.openapi).to.match(/^3\./);
@@ -20,7 +20,7 @@ describe("OpenAPI document and docs page", function () {
   });
 
   it("documents the holders, history and live-event routes with an example answer", async function () {
-    const document = (await (await fetch(`${t.url}/openapi.json`)).json()) as {
+    const document = (await (await t.fetch(`/openapi.json`)).json()) as {
       paths: Record<string, { get: { responses: Record<string, { content: Record<string, { example?: unknown }> }> } }>;
     };
     for (const [path, type] of [
@@ -35,7 +35,7 @@ describe("OpenAPI document and docs page", function () {
   });
 
   it("/docs serves the interactive page", async function () {
-    const response = await fetch(`${t.url}/docs/`);
+    const response = await t.fetch(`/docs/`);
     expect(response.status).to.equal(200);
     expect(response.headers.get("content-type")).to.match(/text\/html/);
     expect(await response.text()).to.match(/swagger/i);

@@ -9,7 +9,9 @@ describe("graceful close", function () {
     });
     let entered!: () => void;
     const inside = new Promise<void>((resolve) => (entered = resolve));
+    // It listens: what is under test is the server's socket, kept for the request in flight and then closed.
     const t = await startTestApp({
+      listen: true,
       configure(app) {
         app.get("/test/slow", async () => {
           entered();

@@ -52,7 +52,7 @@ describe("ERC-1155 balances (TransferSingle, TransferBatch)", function () {
   }
 
   async function inventory(owner: string) {
-    const response = await fetch(`${t.url}/inventory/localhost/${owner}/${contract}`);
+    const response = await t.fetch(`/inventory/localhost/${owner}/${contract}`);
     return { status: response.status, text: await response.text() };
   }
 
@@ -76,15 +76,15 @@ describe("ERC-1155 balances (TransferSingle, TransferBatch)", function () {
       { contract, id: 2, owner: b.address, balance: 5 },
       { contract, id: 3, owner: b.address, balance: 1 },
     ]);
-    const contracts = await fetch(`${t.url}/inventory/localhost/${b.address}`);
+    const contracts = await t.fetch(`/inventory/localhost/${b.address}`);
     expect(await contracts.json()).to.deep.equal([contract]);
   });
 
   it("pages through balances like tokens", async function () {
-    const first = await fetch(`${t.url}/inventory/localhost/${b.address}/${contract}?limit=2`);
+    const first = await t.fetch(`/inventory/localhost/${b.address}/${contract}?limit=2`);
     expect(((await first.json()) as Array<{ id: number }>).map((item: { id: number }) => item.id)).to.deep.equal([1, 2]);
     const next = /^<([^>]+)>; rel="next"$/.exec(first.headers.get("link") ?? "")![1];
-    const second = await fetch(`${t.url}${next}`);
+    const second = await t.fetch(next);
     expect(((await second.json()) as Array<{ id: number }>).map((item: { id: number }) => item.id)).to.deep.equal([3]);
     expect(second.headers.get("link")).to.equal(null);
   });

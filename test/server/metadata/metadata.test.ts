@@ -48,12 +48,12 @@ describe("metadata service", function () {
   /** An answer's JSON as the tests read it: the fields of the raw format they pass on are typed as served. */
   type Answer = { [field: string]: unknown; text: string; sig: string; posted_at: string };
 
-  async function post(path: string, payload: unknown, base = t.url) {
-    const response = await fetch(`${base}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(payload) });
+    async function post(path: string, payload: unknown, app: TestApp = t) {
+    const response = await app.fetch(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(payload) });
     return { status: response.status, body: (await response.json()) as Answer };
   }
-  async function get(path: string, base = t.url) {
-    const response = await fetch(`${base}${path}`);
+  async function get(path: string, app: TestApp = t) {
+    const response = await app.fetch(path);
     const text = await response.text();
     return { status: response.status, text, body: JSON.parse(text) as Answer };
   }
@@ -338,10 +338,10 @@ describe("metadata service", function () {
       expect((await post(nftPath(target), signedElsewhere)).status).to.equal(503);
       const strict = await startTestApp({ env: { RPC_URL_LOCALHOST: nodeUrl, METADATA_REQUIRE_BINDING: "true" } });
       try {
-        const unbound = await post(nftPath(target), await body(issuer, target, { a: 1 }, "none"), strict.url);
+        const unbound = await post(nftPath(target), await body(issuer, target, { a: 1 }, "none"), strict);
         expect(unbound.status).to.equal(401);
         expect(unbound.body.error).to.equal("binding_required");
-        expect((await post(nftPath(target), await body(issuer, target, { a: 1 }), strict.url)).body).to.equal("ok");
+        expect((await post(nftPath(target), await body(issuer, target, { a: 1 }), strict)).body).to.equal("ok");
       } finally {
         await strict.close();
       }
@@ -374,12 +374,12 @@ describe("metadata service", function () {
         const target = freshNft();
         const signed = await body(signers.single, target, { a: 1 });
         proxy.cut();
-        const down = await post(nftPath(target), signed, other.url);
+        const down = await post(nftPath(target), signed, other);
         expect(down.status).to.equal(502);
         expect(down.body.error).to.equal("upstream_error");
         proxy.restore();
         await new Promise((resolve) => setTimeout(resolve, 300));
-        expect((await post(nftPath(target), signed, other.url)).body).to.equal("ok");
+        expect((await post(nftPath(target), signed, other)).body).to.equal("ok");
       } finally {
         await other.close();
         await proxy.close();
@@ -437,10 +437,10 @@ describe("metadata service", function () {
       try {
         const issuer = eoa();
         const account: Target = { kind: "account", network: "localhost", account: Wallet.createRandom().address.toLowerCase() };
-        const unbound = await post(accountPath(account), await body(issuer, account, japanese, "none"), strict.url);
+        const unbound = await post(accountPath(account), await body(issuer, account, japanese, "none"), strict);
         expect(unbound.status).to.equal(401);
         expect(unbound.body.error).to.equal("binding_required");
-        expect((await post(accountPath(account), await body(issuer, account, japanese), strict.url)).body).to.equal("ok");
+        expect((await post(accountPath(account), await body(issuer, account, japanese), strict)).body).to.equal("ok");
       } finally {
         await strict.close();
       }
@@ -520,12 +520,12 @@ describe("metadata service", function () {
       const target = freshNft();
       const issuers = Array.from({ length: 10 }, eoa);
       for (const [i, issuer] of issuers.entries()) {
-        expect((await post(nftPath(target), await body(issuer, target, { i }), first.url)).body).to.equal("ok");
+        expect((await post(nftPath(target), await body(issuer, target, { i }), first)).body).to.equal("ok");
       }
       await first.close();
       const second = await startTestApp({ database, env: { RPC_URL_LOCALHOST: nodeUrl } });
       try {
-        const read = await get(nftPath(target), second.url);
+        const read = await get(nftPath(target), second);
         expect(Object.keys(read.body)).to.have.length(10);
         issuers.forEach((issuer, i) => expect(read.body[issuer.address]).to.deep.equal({ i }));
       } finally {

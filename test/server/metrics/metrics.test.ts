@@ -39,7 +39,8 @@ describe("metrics (GET /metrics on its own listener)", function () {
   before(async function () {
     const node = await sharedNode();
     provider = providerFor(node.url);
-    t = await startLoginApp(node.url, { env: { INDEXER_POLL_MS: "50", RPC_URL_MAINNET: "http://127.0.0.1:1", RPC_TIMEOUT_MS: "1000" } });
+    // The apps here listen: the metrics listener opens when the app listens, on a port of its own next to the app's.
+    t = await startLoginApp(node.url, { listen: true, env: { INDEXER_POLL_MS: "50", RPC_URL_MAINNET: "http://127.0.0.1:1", RPC_TIMEOUT_MS: "1000" } });
     client = await registerClient(t);
     const server = t.app.metricsServer!.server;
     const deadline = Date.now() + 10_000;
@@ -213,7 +214,7 @@ describe("metrics (GET /metrics on its own listener)", function () {
 
   describe("configuration", function () {
     it("METRICS=false collects nothing and opens no listener", async function () {
-      const off = await startTestApp({ env: { METRICS: "false", INDEXER: "false" } });
+      const off = await startTestApp({ listen: true, env: { METRICS: "false", INDEXER: "false" } });
       try {
         expect(off.app.metrics).to.equal(undefined);
         expect(off.app.metricsServer).to.equal(undefined);
@@ -225,7 +226,7 @@ describe("metrics (GET /metrics on its own listener)", function () {
     });
 
     it("keeps the figures of each app apart (a registry per app), and closes its listener with the app", async function () {
-      const other = await startTestApp({ env: { INDEXER: "false" } });
+      const other = await startTestApp({ listen: true, env: { INDEXER: "false" } });
       const server = other.app.metricsServer!.server;
       try {
         await other.app.inject({ method: "GET", url: "/health" });
@@ -241,10 +242,10 @@ describe("metrics (GET /metrics on its own listener)", function () {
 
     it("keeps serving the API when the metrics port is taken (the failure is logged)", async function () {
       const taken = new URL(metricsUrl).port;
-      const other = await startTestApp({ env: { INDEXER: "false", METRICS_PORT: taken } });
+      const other = await startTestApp({ listen: true, env: { INDEXER: "false", METRICS_PORT: taken } });
       try {
         expect((await other.app.inject({ method: "GET", url: "/health" })).statusCode).to.equal(200);
-        expect((await fetch(`${other.url}/health`)).status).to.equal(200);
+        expect((await other.fetch(`/health`)).status).to.equal(200);
         await new Promise((resolve) => setTimeout(resolve, 200));
         expect(other.app.metricsServer!.server.listening).to.equal(false);
         // The port still answers the first app's figures, not the second's.

@@ -13,7 +13,8 @@ describe("hostile input", function () {
   const contract = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
 
   before(async function () {
-    t = await startLoginApp((await sharedNode()).url);
+    // It listens for the oversized-headers test: the 431 is Node's HTTP parser refusing, which app.inject never runs.
+    t = await startLoginApp((await sharedNode()).url, { listen: true });
     client = await registerClient(t);
   });
   after(async () => t?.close());

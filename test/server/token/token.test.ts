@@ -106,13 +106,13 @@ describe("token route: metadata from tokenURIs", function () {
     return id;
   }
 
-  async function request(path: string, init: RequestInit = {}, base = t.url) {
-    const response = await fetch(`${base}${path}`, init);
+  async function request(path: string, init: RequestInit = {}, app: TestApp = t) {
+    const response = await app.fetch(path, init);
     const text = await response.text();
     return { status: response.status, headers: response.headers, text, body: JSON.parse(text) };
   }
-  const token = (id: bigint, base = t.url) => request(`/token/localhost/${nftAddress}/${id}`, {}, base);
-  const refresh = (id: bigint, base = t.url) => request(`/token/localhost/${nftAddress}/${id}/refresh`, { method: "POST" }, base);
+  const token = (id: bigint, app: TestApp = t) => request(`/token/localhost/${nftAddress}/${id}`, {}, app);
+  const refresh = (id: bigint, app: TestApp = t) => request(`/token/localhost/${nftAddress}/${id}/refresh`, { method: "POST" }, app);
 
   describe("GET /token/:network/:contract/:id", function () {
     it("answers an ERC-721 token with its owner, data: metadata (base64), image and the indexed block", async function () {
@@ -295,7 +295,7 @@ describe("token route: metadata from tokenURIs", function () {
     it("refuses a tokenURI on a loopback address with a clear metadataError, without connecting", async function () {
       host.routes["/private"] = { body: '{"secret":true}' };
       const id = await mint(`${host.url}/private`);
-      const { status, body } = await token(id, guarded.url);
+      const { status, body } = await token(id, guarded);
       expect(status).to.equal(200);
       expect(body).to.deep.include({
         metadata: null,
@@ -305,10 +305,10 @@ describe("token route: metadata from tokenURIs", function () {
     });
 
     it("refuses names that resolve to loopback, and redirects from the gateway to private addresses", async function () {
-      const byName = await token(await mint(`http://localhost:${new URL(host.url).port}/private`), guarded.url);
+      const byName = await token(await mint(`http://localhost:${new URL(host.url).port}/private`), guarded);
       expect(byName.body.metadataError).to.match(/^refused to fetch localhost: .* is a loopback, private, link-local or reserved address$/);
       host.routes["/ipfs/bafyredirect"] = { body: "", location: `${host.url}/private` };
-      const redirected = await token(await mint("ipfs://bafyredirect"), guarded.url);
+      const redirected = await token(await mint("ipfs://bafyredirect"), guarded);
       expect(redirected.body.metadataError).to.match(/^refused to fetch 127\.0\.0\.1:\d+: 127\.0\.0\.1 is a loopback/);
       expect(host.hits.get("/ipfs/bafyredirect")).to.equal(1);
       expect(host.hits.get("/private")).to.equal(undefined);
@@ -319,12 +319,12 @@ describe("token route: metadata from tokenURIs", function () {
     it("answers the cached entry, or says the node failed, and stores nothing", async function () {
       const known = await mint(dataJson({ name: "known" }));
       const fresh = await mint(dataJson({ name: "never read" }));
-      expect((await token(known, guarded.url)).body.metadata).to.deep.equal({ name: "known" });
+      expect((await token(known, guarded)).body.metadata).to.deep.equal({ name: "known" });
       await t.app.db.query("UPDATE token_metadata SET expires_at = now() - interval '1 second' WHERE contract = $1 AND token_id = $2", [nftAddress.toLowerCase(), known.toString()]);
       proxy.cut();
       try {
-        expect((await token(known, guarded.url)).body).to.deep.include({ metadata: { name: "known" }, metadataError: null });
-        const failed = await token(fresh, guarded.url);
+        expect((await token(known, guarded)).body).to.deep.include({ metadata: { name: "known" }, metadataError: null });
+        const failed = await token(fresh, guarded);
         expect(failed.status).to.equal(200);
         expect(failed.body).to.deep.include({ metadata: null, metadataError: "The localhost node failed to answer" });
       } finally {
@@ -332,21 +332,21 @@ describe("token route: metadata from tokenURIs", function () {
       }
       const { rows } = await t.app.db.query("SELECT 1 FROM token_metadata WHERE contract = $1 AND token_id = $2", [nftAddress.toLowerCase(), fresh.toString()]);
       expect(rows).to.have.length(0);
-      expect((await token(fresh, guarded.url)).body.metadata).to.deep.equal({ name: "never read" });
+      expect((await token(fresh, guarded)).body.metadata).to.deep.equal({ name: "never read" });
     });
   });
 
   describe("POST /token/:network/:contract/:id/refresh", function () {
     it("is rate-limited per client (429 after METADATA_REFRESH_RATE_LIMIT a minute)", async function () {
       const id = await mint(dataJson({ name: "limited" }));
-      expect((await refresh(id, guarded.url)).status).to.equal(200);
-      expect((await refresh(id, guarded.url)).status).to.equal(200);
-      const third = await refresh(id, guarded.url);
+      expect((await refresh(id, guarded)).status).to.equal(200);
+      expect((await refresh(id, guarded)).status).to.equal(200);
+      const third = await refresh(id, guarded);
       expect(third.status).to.equal(429);
       expect(third.body.error).to.equal("too_many_requests");
       expect(Number(third.headers.get("retry-after"))).to.be.greaterThan(0);
       // Reads are not limited.
-      expect((await token(id, guarded.url)).status).to.equal(200);
+      expect((await token(id, guarded)).status).to.equal(200);
     });
   });
 
