@@ -3,6 +3,7 @@ import type { Adapter, AdapterPayload } from "oidc-provider";
 import type { Database, Queryable } from "../db/database";
 import { deleteStaleChallenges } from "./challenges";
 import { findClientCached } from "./clients";
+import { LEGACY_PATH } from "./login-path";
 
 /** oidc-provider's errors class for a reused code, handed in (the module is loaded once, in provider.ts). */
 export type ReuseError = new (description?: string) => Error;
@@ -18,12 +19,6 @@ export type ReuseError = new (description?: string) => Error;
 export function createAdapterFactory(db: Database, reuseError: ReuseError) {
   return (kind: string): Adapter => (kind === "Client" ? clientAdapter(db) : payloadAdapter(db, kind, reuseError));
 }
-
-/**
- * LOGIN_PATH=legacy brings back the login path as it was (each record read and written on its own), which the
- * benchmark measures beside the current one.
- */
-export const LEGACY_PATH = process.env.LOGIN_PATH === "legacy";
 
 interface RequestScope {
   /** Grants read along with a token, by id, for the Grant.find that follows in the same request. */
