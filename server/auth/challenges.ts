@@ -160,26 +160,34 @@ export async function openChallenges(
 }
 
 /**
- * Marks the challenge used; false when it already was (or just expired). One statement decides, so of two
- * instances redeeming the same signature at once exactly one gets true. `along` is an INSERT (see
- * insertHeldWrites) made in the same statement, only when the challenge was open: the login's code and grant are
- * stored with the one round trip that redeems (and deletes) the challenge.
+ * A write made by the statement that redeems a challenge, only when it does: data-modifying SQL (an INSERT … SELECT)
+ * whose rows are stored only where `condition` (SQL) is true, with parameters numbered from `first`.
  */
-export async function consumeChallenge(
-  db: Queryable,
-  id: string,
-  along?: (condition: string, first: number) => { sql: string; params: unknown[] },
-): Promise<boolean> {
-  const consume = "UPDATE login_challenges SET consumed_at = now() WHERE id = $1 AND consumed_at IS NULL AND expires_at > now() RETURNING id";
-  if (!along) {
-    const { rows } = await db.query(consume, [id]);
+export type AlongWrite = (condition: string, first: number) => { sql: string; params: unknown[] };
+
+/**
+ * Marks the challenge used; false when it already was (or just expired). One statement decides, so of two
+ * instances redeeming the same signature at once exactly one gets true. `along` are writes made by the same
+ * statement, only when the challenge was open: the login's code and grant, and its record in the account's history,
+ * are stored with the one round trip that redeems (and deletes) the challenge.
+ */
+export async function consumeChallenge(db: Queryable, id: string, along: AlongWrite[] = []): Promise<boolean> {
+  if (along.length === 0) {
+    const { rows } = await db.query("UPDATE login_challenges SET consumed_at = now() WHERE id = $1 AND consumed_at IS NULL AND expires_at > now() RETURNING id", [id]);
     return rows.length === 1;
   }
+  const params: unknown[] = [id];
+  const writes = along.map((write, i) => {
+    const part = write("EXISTS (SELECT 1 FROM consumed)", params.length + 1);
+    params.push(...part.params);
+    return `, along_${i} AS (${part.sql})`;
+  });
   // A redeemed challenge is of no further use (only open ones are ever looked up): deleted, not kept marked.
-  const insert = along("EXISTS (SELECT 1 FROM consumed)", 2);
-  const { rows } = await db.query(
-    `WITH consumed AS (DELETE FROM login_challenges WHERE id = $1 AND consumed_at IS NULL AND expires_at > now() RETURNING id) ${insert.sql}`,
-    [id, ...insert.params],
+  const { rows } = await db.query<{ redeemed: boolean }>(
+    `WITH consumed AS (DELETE FROM login_challenges WHERE id = $1 AND consumed_at IS NULL AND expires_at > now() RETURNING id)${writes.join("")}
+     SELECT EXISTS (SELECT 1 FROM consumed) AS redeemed`,
+    params,
+    { prepare: true },
   );
-  return rows.length > 0;
+  return rows[0].redeemed;
 }
