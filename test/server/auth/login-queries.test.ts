@@ -43,7 +43,7 @@ describe("queries of one login (authorize, login, token)", function () {
 
   const payloadRows = async () => Number((await t.app.db.query<{ n: string }>("SELECT count(*) AS n FROM oidc_payloads")).rows[0].n);
 
-  it("costs six statements: one to issue the challenge, two to redeem it for a code, three to exchange the code", async function () {
+  it("costs five statements: one to issue the challenge, two to redeem it for a code, two to exchange the code", async function () {
     const wallet = Wallet.createRandom();
     const query = new URLSearchParams({ client_id: client.id, redirect_uri: client.redirectUri, response_type: "code", scope: "openid", address: wallet.address });
     // The client is read once first, then cached for a second: read again only when the login takes longer than that
@@ -70,11 +70,11 @@ describe("queries of one login (authorize, login, token)", function () {
       // login: the challenge redeemed, the grant and the code stored, the login recorded in the account's history
       "WITH consumed AS",
       "SELECT kind, payload,", // token: the code and its grant, in one query
-      "UPDATE oidc_payloads SET", // token: the code consumed
-      "INSERT INTO oidc_payloads", // token: the access and the refresh token, in one statement
+      "WITH consumed AS", // token: the code consumed, the access and the refresh token stored
     ]);
-    const [, , redeemed] = login;
+    const [, , redeemed, , exchanged] = login;
     expect(redeemed).to.match(/DELETE FROM login_challenges .*INSERT INTO oidc_payloads .*INSERT INTO login_history /);
+    expect(exchanged).to.match(/UPDATE oidc_payloads SET consumed_at .*INSERT INTO oidc_payloads /);
 
     // What was stored works: the access token at userinfo, the refresh token at the token endpoint.
     const userinfo = await getJson(`${t.url}/userinfo`, { headers: { authorization: `Bearer ${tokens!.body.access_token}` } });
