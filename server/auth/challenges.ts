@@ -155,7 +155,8 @@ export async function openChallenges(
     sql += ` AND message = $${params.length}`;
   }
   sql += ` ORDER BY requester = $3 DESC, created_at DESC LIMIT ${MAX_CANDIDATES}`;
-  const { rows } = await db.query<Row>(sql, params, { prepare: true });
+  // Prepared on the current path only: LOGIN_PATH=legacy is the benchmark's "before", as it was.
+  const { rows } = await db.query<Row>(sql, params, { prepare: !LEGACY_PATH });
   return rows.map(fromRow);
 }
 
