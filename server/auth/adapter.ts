@@ -3,6 +3,7 @@ import type { Adapter, AdapterPayload } from "oidc-provider";
 import type { Database, Queryable } from "../db/database";
 import { deleteStaleChallenges } from "./challenges";
 import { findClientCached } from "./clients";
+import { LEGACY_PATH } from "./login-path";
 
 /** oidc-provider's errors class for a reused code, handed in (the module is loaded once, in provider.ts). */
 export type ReuseError = new (description?: string) => Error;
@@ -13,41 +14,59 @@ export type ReuseError = new (description?: string) => Error;
  *
  * `consume` is the one place where a race matters: two instances can both read a code as unused, so the
  * update only succeeds for the first (`WHERE consumed_at IS NULL`) and the second sees the code as reused —
- * refused, with the grant and its tokens revoked, as for any reuse.
+ * refused, with the grant and its tokens revoked, as for any reuse. In a code exchange the update is made by the
+ * statement that stores the tokens, which stores nothing when it finds the code consumed.
  */
 export function createAdapterFactory(db: Database, reuseError: ReuseError) {
   return (kind: string): Adapter => (kind === "Client" ? clientAdapter(db) : payloadAdapter(db, kind, reuseError));
 }
 
-/**
- * LOGIN_PATH=legacy brings back the login path as it was (each record read and written on its own), which the
- * benchmark measures beside the current one.
- */
-export const LEGACY_PATH = process.env.LOGIN_PATH === "legacy";
-
+/** What the adapter knows of the request it serves (one AsyncLocalStorage for all of it). */
 interface RequestScope {
+  /** How the request authenticates its client: with a Basic header or not (see `clientAdapter`). */
+  basic?: boolean;
   /** Grants read along with a token, by id, for the Grant.find that follows in the same request. */
-  grants: Map<string, { payload: AdapterPayload; consumed_at: Date | null }>;
-  /** The access token of a code exchange, held until the refresh token that follows it: both go in one INSERT. */
+  grants?: Map<string, { payload: AdapterPayload; consumed_at: Date | null }>;
+  /** The access token of a code exchange, held until the refresh token that follows it. */
   accessToken?: HeldWrite;
-  /** Writes the held access token on its own (when no refresh token followed). */
-  flush?: () => Promise<void>;
+  /**
+   * Set while a code exchange holds back the consumption of its code: consumes it and stores `writes` (by default the
+   * held access token) with one statement.
+   */
+  writeHeld?: (writes?: HeldWrite[]) => Promise<void>;
+  /** Writes saved while `holdWrites` runs, handed to its caller instead of being stored. */
+  held?: HeldWrite[];
 }
 
 const requestScope = new AsyncLocalStorage<RequestScope>();
 
 /**
- * Runs one oidc-provider request in a scope where the adapter saves round trips: a token endpoint (or userinfo)
- * request reads the code (or token) and then its grant, and both come back from one query; the access and refresh
- * tokens of a code exchange are written by one statement.
+ * Runs one oidc-provider request (`basic`: whether it authenticates its client with a Basic header) in a scope where
+ * the adapter saves round trips: a token endpoint (or userinfo) request reads the code (or token) and then its grant,
+ * and both come back from one query; a code exchange consumes the code and stores its access and refresh tokens with
+ * one statement. On LOGIN_PATH=legacy each record is read and written on its own.
  */
-export async function inRequestScope(fn: () => unknown): Promise<void> {
-  if (LEGACY_PATH) return void (await fn());
-  const scope: RequestScope = { grants: new Map() };
-  await requestScope.run(scope, fn);
-  // A code exchange always issues a refresh token here (every client may use the refresh_token grant), so this
-  // does not happen; were it to, the token would still be stored, a moment after the answer went out.
-  await scope.flush?.().catch(() => undefined);
+export function inRequestScope<T>(basic: boolean, fn: () => T): T {
+  return requestScope.run(LEGACY_PATH ? { basic } : { basic, grants: new Map() }, fn);
+}
+
+/**
+ * Writes what a code exchange holds back (the code's consumption, the access token) now, when no refresh token
+ * follows to take them along. Throws oidc-provider's error for a reused code, as the code's `consume` would.
+ */
+export async function writeHeldTokens(): Promise<void> {
+  await requestScope.getStore()?.writeHeld?.();
+}
+
+/**
+ * oidc-provider middleware: after a request, before its answer goes out, writes what it still holds. That is the
+ * code of an exchange that failed after the code was consumed (e.g. on a bad `resource`): consumed all the same, as
+ * it would have been without holding it back (a reuse found then only revokes the grant; the answer is an error
+ * already).
+ */
+export async function writeHeldAfterRequest(_ctx: unknown, next: () => Promise<void>): Promise<void> {
+  await next();
+  await requestScope.getStore()?.writeHeld?.().catch(() => undefined);
 }
 
 /** Tokens whose find is followed by a find of their grant in the same request. */
@@ -61,15 +80,13 @@ export interface HeldWrite {
   expiresAt: Date | null;
 }
 
-const held = new AsyncLocalStorage<HeldWrite[]>();
-
 /**
  * Runs `fn` (which saves oidc-provider models, e.g. a grant and its code) with the adapter's writes held back and
  * handed over instead, so that the caller stores them together with its own write in one statement.
  */
 export async function holdWrites<T>(fn: () => Promise<T>): Promise<{ result: T; writes: HeldWrite[] }> {
   const writes: HeldWrite[] = [];
-  const result = await held.run(writes, fn);
+  const result = await requestScope.run({ held: writes }, fn);
   return { result, writes };
 }
 
@@ -116,6 +133,7 @@ function payloadAdapter(db: Database, kind: string, reuseError: ReuseError): Ada
            JOIN oidc_payloads grant_row ON grant_row.kind = 'Grant' AND grant_row.id = token.grant_id
          WHERE token.kind = $1 AND token.id = $2 AND (grant_row.expires_at IS NULL OR grant_row.expires_at > now() - interval '1 hour')`,
         [kind, value],
+        { prepare: true },
       );
       row = rows.find((r) => r.kind === kind);
       const grant = rows.find((r) => r.kind === "Grant");
@@ -133,26 +151,51 @@ function payloadAdapter(db: Database, kind: string, reuseError: ReuseError): Ada
   const revokeByGrantId = async (grantId: string) => {
     await db.query("DELETE FROM oidc_payloads WHERE grant_id = $1 OR (kind = 'Grant' AND id = $1)", [grantId]);
   };
+  /** A reuse of a record: its grant and everything issued from it revoked, the reuse refused. */
+  const refuseReuse = async (id: string): Promise<never> => {
+    const { rows: used } = await db.query<{ grant_id: string | null }>("SELECT grant_id FROM oidc_payloads WHERE kind = $1 AND id = $2", [kind, id]);
+    if (used[0]?.grant_id) await revokeByGrantId(used[0].grant_id);
+    throw new reuseError(`${kind === "AuthorizationCode" ? "authorization code" : kind} already consumed`);
+  };
+  const consume = async (id: string) => {
+    const { rows } = await db.query<{ grant_id: string | null }>(
+      "UPDATE oidc_payloads SET consumed_at = now() WHERE kind = $1 AND id = $2 AND consumed_at IS NULL RETURNING grant_id",
+      [kind, id],
+    );
+    if (rows.length === 0) await refuseReuse(id);
+  };
+  /**
+   * Consumes the code `id` and stores `writes` (its tokens) with one statement; nothing is stored when the code was
+   * consumed already (another exchange of it got there first), which is refused as `consume` refuses it.
+   */
+  const consumeWith = async (id: string, writes: HeldWrite[]) => {
+    if (writes.length === 0) return consume(id);
+    const insert = insertHeldWrites(writes, "EXISTS (SELECT 1 FROM consumed)", 3);
+    const { rows } = await db.query(
+      `WITH consumed AS (UPDATE oidc_payloads SET consumed_at = now() WHERE kind = $1 AND id = $2 AND consumed_at IS NULL RETURNING id) ${insert.sql}`,
+      [kind, id, ...insert.params],
+      { prepare: true },
+    );
+    if (rows.length === 0) await refuseReuse(id);
+  };
 
   return {
     async upsert(id, payload, expiresIn) {
       const expiresAt = expiresIn ? new Date(Date.now() + expiresIn * 1000) : null;
       const write: HeldWrite = { kind, id, payload, expiresAt };
-      const holding = held.getStore();
-      if (holding) {
-        holding.push(write);
-        return;
-      }
       const scope = requestScope.getStore();
-      if (scope && kind === "AccessToken" && payload.gty === "authorization_code") {
-        scope.accessToken = write;
-        scope.flush = () => upsertRows(db, [write]);
+      if (scope?.held) {
+        scope.held.push(write);
         return;
       }
-      if (scope?.accessToken && kind === "RefreshToken") {
-        const writes = [scope.accessToken, write];
-        scope.accessToken = scope.flush = undefined;
-        await upsertRows(db, writes);
+      if (scope?.writeHeld && kind === "AccessToken" && payload.gty === "authorization_code") {
+        scope.accessToken = write;
+        return;
+      }
+      if (scope?.writeHeld && kind === "RefreshToken") {
+        const held = scope.accessToken ? [scope.accessToken, write] : [write];
+        scope.accessToken = undefined;
+        await scope.writeHeld(held);
       } else {
         await upsertRows(db, [write]);
       }
@@ -166,14 +209,16 @@ function payloadAdapter(db: Database, kind: string, reuseError: ReuseError): Ada
     findByUid: (uid) => find("uid", uid),
     findByUserCode: (userCode) => find("user_code", userCode),
     async consume(id) {
-      const { rows } = await db.query<{ grant_id: string | null }>(
-        "UPDATE oidc_payloads SET consumed_at = now() WHERE kind = $1 AND id = $2 AND consumed_at IS NULL RETURNING grant_id",
-        [kind, id],
-      );
-      if (rows.length > 0) return;
-      const { rows: used } = await db.query<{ grant_id: string | null }>("SELECT grant_id FROM oidc_payloads WHERE kind = $1 AND id = $2", [kind, id]);
-      if (used[0]?.grant_id) await revokeByGrantId(used[0].grant_id);
-      throw new reuseError(`${kind === "AuthorizationCode" ? "authorization code" : kind} already consumed`);
+      const scope = requestScope.getStore();
+      if (scope?.grants && kind === "AuthorizationCode" && !scope.writeHeld) {
+        // Written with the exchange's tokens (see `consumeWith`), or by writeHeldTokens / writeHeldAfterRequest.
+        scope.writeHeld = async (writes: HeldWrite[] = scope.accessToken ? [scope.accessToken] : []) => {
+          scope.writeHeld = scope.accessToken = undefined;
+          await consumeWith(id, writes);
+        };
+        return;
+      }
+      await consume(id);
     },
     async destroy(id) {
       await db.query("DELETE FROM oidc_payloads WHERE kind = $1 AND id = $2", [kind, id]);
@@ -208,13 +253,11 @@ function storable(value: string): boolean {
 }
 
 /**
- * How the request being handled authenticates its client: with a Basic header or not. oidc-provider binds one
- * method to each client record, while ours may use either (RFC 6749 §2.3.1 allows both), so the record handed to it
- * names the method the request uses. routes/oidc.ts sets this around every request it passes to oidc-provider.
+ * What oidc-provider knows of a client registered with the script (see provider.ts for how secrets are compared).
+ * oidc-provider binds one authentication method to each client record, while ours may use either (RFC 6749 §2.3.1
+ * allows both), so the record handed to it names the method the request being handled uses: with a Basic header or
+ * not, as `inRequestScope` was told (routes/oidc.ts runs every request it passes to oidc-provider in it).
  */
-export const clientAuthentication = new AsyncLocalStorage<{ basic: boolean }>();
-
-/** What oidc-provider knows of a client registered with the script (see provider.ts for how secrets are compared). */
 function clientAdapter(db: Database): Adapter {
   const readOnly = async () => {
     throw new Error("clients are managed with `npm run client`, not through oidc-provider");
@@ -234,7 +277,7 @@ function clientAdapter(db: Database): Adapter {
         ...(client.public
           ? { token_endpoint_auth_method: "none" }
           : {
-              token_endpoint_auth_method: clientAuthentication.getStore()?.basic ? "client_secret_basic" : "client_secret_post",
+              token_endpoint_auth_method: requestScope.getStore()?.basic ? "client_secret_basic" : "client_secret_post",
               client_secret: client.secretHash,
             }),
       };

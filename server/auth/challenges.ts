@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Database, Queryable } from "../db/database";
+import { LEGACY_PATH } from "./login-path";
 
 export interface Challenge {
   id: string;
@@ -61,37 +62,50 @@ export const OPEN_PER_ADDRESS = 5;
  * asks for an address cannot retire the challenge its owner is signing.
  */
 export async function saveChallenge(db: Database, challenge: Omit<Challenge, "id">, expiresAt: Date, maxOpen: number): Promise<boolean> {
+  const values = [
+    randomBytes(16).toString("hex"),
+    challenge.address.toLowerCase(),
+    challenge.clientId,
+    challenge.redirectUri,
+    challenge.scope,
+    challenge.state,
+    challenge.nonce,
+    challenge.codeChallenge,
+    challenge.codeChallengeMethod,
+    challenge.network,
+    challenge.message,
+    challenge.format,
+    expiresAt,
+    challenge.requester,
+  ];
+  if (LEGACY_PATH) return saveChallengeInTransaction(db, values, maxOpen);
+  // The lock, the DELETE and the INSERT below, in one round trip (migration 0113).
+  const { rows } = await db.query<{ saved: boolean }>(
+    "SELECT login_save_challenge($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::timestamptz, $14, $15::int, $16::int) AS saved",
+    [...values, OPEN_PER_ADDRESS, maxOpen],
+    { prepare: true },
+  );
+  return rows[0].saved;
+}
+
+/** saveChallenge as LOGIN_PATH=legacy does it: the same statements as login_save_challenge, in a transaction. */
+async function saveChallengeInTransaction(db: Database, values: unknown[], maxOpen: number): Promise<boolean> {
+  const requester = values[13] as string;
   return db.transaction(async (tx) => {
     // Serializes one requester's saves, so that concurrent requests cannot overshoot its quotas.
-    await tx.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [`login_challenges:${challenge.requester}`]);
+    await tx.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [`login_challenges:${requester}`]);
     await tx.query(
       `DELETE FROM login_challenges WHERE requester = $1 AND (expires_at <= now() OR id IN (
          SELECT id FROM login_challenges WHERE requester = $1 AND address = $2 AND consumed_at IS NULL AND expires_at > now()
          ORDER BY created_at DESC, id OFFSET $3))`,
-      [challenge.requester, challenge.address.toLowerCase(), OPEN_PER_ADDRESS - 1],
+      [requester, values[1], OPEN_PER_ADDRESS - 1],
     );
     const { rows } = await tx.query(
       `INSERT INTO login_challenges (id, address, client_id, redirect_uri, scope, state, nonce, code_challenge, code_challenge_method, network, message, format, expires_at, requester)
        SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::timestamptz, $14
        WHERE (SELECT count(*) FROM login_challenges WHERE requester = $14 AND consumed_at IS NULL AND expires_at > now()) < $15::int
        RETURNING id`,
-      [
-        randomBytes(16).toString("hex"),
-        challenge.address.toLowerCase(),
-        challenge.clientId,
-        challenge.redirectUri,
-        challenge.scope,
-        challenge.state,
-        challenge.nonce,
-        challenge.codeChallenge,
-        challenge.codeChallengeMethod,
-        challenge.network,
-        challenge.message,
-        challenge.format,
-        expiresAt,
-        challenge.requester,
-        maxOpen,
-      ],
+      [...values, maxOpen],
     );
     return rows.length === 1;
   });
@@ -141,31 +155,40 @@ export async function openChallenges(
     sql += ` AND message = $${params.length}`;
   }
   sql += ` ORDER BY requester = $3 DESC, created_at DESC LIMIT ${MAX_CANDIDATES}`;
-  const { rows } = await db.query<Row>(sql, params);
+  // Prepared on the current path only: LOGIN_PATH=legacy is the benchmark's "before", as it was.
+  const { rows } = await db.query<Row>(sql, params, { prepare: !LEGACY_PATH });
   return rows.map(fromRow);
 }
 
 /**
- * Marks the challenge used; false when it already was (or just expired). One statement decides, so of two
- * instances redeeming the same signature at once exactly one gets true. `along` is an INSERT (see
- * insertHeldWrites) made in the same statement, only when the challenge was open: the login's code and grant are
- * stored with the one round trip that redeems (and deletes) the challenge.
+ * A write made by the statement that redeems a challenge, only when it does: data-modifying SQL (an INSERT … SELECT)
+ * whose rows are stored only where `condition` (SQL) is true, with parameters numbered from `first`.
  */
-export async function consumeChallenge(
-  db: Queryable,
-  id: string,
-  along?: (condition: string, first: number) => { sql: string; params: unknown[] },
-): Promise<boolean> {
-  const consume = "UPDATE login_challenges SET consumed_at = now() WHERE id = $1 AND consumed_at IS NULL AND expires_at > now() RETURNING id";
-  if (!along) {
-    const { rows } = await db.query(consume, [id]);
+export type AlongWrite = (condition: string, first: number) => { sql: string; params: unknown[] };
+
+/**
+ * Marks the challenge used; false when it already was (or just expired). One statement decides, so of two
+ * instances redeeming the same signature at once exactly one gets true. `along` are writes made by the same
+ * statement, only when the challenge was open: the login's code and grant, and its record in the account's history,
+ * are stored with the one round trip that redeems (and deletes) the challenge.
+ */
+export async function consumeChallenge(db: Queryable, id: string, along: AlongWrite[] = []): Promise<boolean> {
+  if (along.length === 0) {
+    const { rows } = await db.query("UPDATE login_challenges SET consumed_at = now() WHERE id = $1 AND consumed_at IS NULL AND expires_at > now() RETURNING id", [id]);
     return rows.length === 1;
   }
+  const params: unknown[] = [id];
+  const writes = along.map((write, i) => {
+    const part = write("EXISTS (SELECT 1 FROM consumed)", params.length + 1);
+    params.push(...part.params);
+    return `, along_${i} AS (${part.sql})`;
+  });
   // A redeemed challenge is of no further use (only open ones are ever looked up): deleted, not kept marked.
-  const insert = along("EXISTS (SELECT 1 FROM consumed)", 2);
-  const { rows } = await db.query(
-    `WITH consumed AS (DELETE FROM login_challenges WHERE id = $1 AND consumed_at IS NULL AND expires_at > now() RETURNING id) ${insert.sql}`,
-    [id, ...insert.params],
+  const { rows } = await db.query<{ redeemed: boolean }>(
+    `WITH consumed AS (DELETE FROM login_challenges WHERE id = $1 AND consumed_at IS NULL AND expires_at > now() RETURNING id)${writes.join("")}
+     SELECT EXISTS (SELECT 1 FROM consumed) AS redeemed`,
+    params,
+    { prepare: true },
   );
-  return rows.length > 0;
+  return rows[0].redeemed;
 }

@@ -5,11 +5,12 @@ import type { Networks } from "../chain/networks";
 import { verifyEoa, verifySignature } from "../chain/signatures";
 import { parseAddress } from "../chain/values";
 import type { Database } from "../db/database";
-import { holdWrites, insertHeldWrites, LEGACY_PATH } from "./adapter";
+import { holdWrites, insertHeldWrites } from "./adapter";
 import { consumeChallenge, openChallenges, requesterOf, saveChallenge, type Challenge } from "./challenges";
 import { findClientCached, type LoginClient } from "./clients";
 import * as refuse from "./errors";
-import { recordLogin } from "./logins";
+import { LEGACY_PATH } from "./login-path";
+import { recordLogin, recordLoginAlong } from "./logins";
 import { CHALLENGE_TTL_MS, FORMATS, LANGS, loginMessage, newRandom, siweMessage, siweStatement, type Lang, type MessageFormat } from "./messages";
 import { mintCode, SCOPES, subjectFor } from "./provider";
 
@@ -169,7 +170,6 @@ export async function redeem(deps: LoginDeps, request: RedeemRequest, clientIp: 
     }
     const sub = subjectFor(address, result.kind, networks.info(network).chainId);
     const code = await useChallenge(db, provider, challenge, sub);
-    await recordLogin(db, sub, challenge.clientId);
     const state = request.state ?? challenge.state;
     return { code, redirectUrl: redirectUrl(challenge.redirectUri, { code, state, iss: settings.issuer }), state };
   }
@@ -189,9 +189,9 @@ function walletNetwork(networks: Networks, challenge: Challenge, request: Redeem
 }
 
 /**
- * Marks the challenge used and mints its code; invalid_challenge when another login used it first. The code and its
- * grant are stored by the statement that redeems the challenge (nothing is stored when it was already used): one
- * round trip instead of three.
+ * Marks the challenge used, mints its code and records the login in the account's history; invalid_challenge when
+ * another login used it first. The code and its grant, and the login's record, are stored by the statement that
+ * redeems the challenge (nothing is stored when it was already used): one round trip instead of four.
  */
 async function useChallenge(db: Database, provider: Provider, challenge: Challenge, sub: string): Promise<string> {
   const mint = () =>
@@ -204,11 +204,16 @@ async function useChallenge(db: Database, provider: Provider, challenge: Challen
       codeChallenge: challenge.codeChallenge,
       codeChallengeMethod: challenge.codeChallengeMethod,
     });
-  const held = LEGACY_PATH ? undefined : await holdWrites(mint);
-  if (!(await consumeChallenge(db, challenge.id, held && ((condition, first) => insertHeldWrites(held.writes, condition, first))))) {
-    throw refuse.challengeGone();
+  if (LEGACY_PATH) {
+    if (!(await consumeChallenge(db, challenge.id))) throw refuse.challengeGone();
+    const code = await mint();
+    await recordLogin(db, sub, challenge.clientId);
+    return code;
   }
-  return held ? held.result : mint();
+  const held = await holdWrites(mint);
+  const along = [(condition: string, first: number) => insertHeldWrites(held.writes, condition, first), recordLoginAlong(sub, challenge.clientId)];
+  if (!(await consumeChallenge(db, challenge.id, along))) throw refuse.challengeGone();
+  return held.result;
 }
 
 /** The registered URI as registered (no URL normalization), its own query kept, with the answer's parameters. */

@@ -24,6 +24,8 @@ declare module "oidc-provider" {
     proxy: boolean;
     callback(): (req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => void;
     on(event: string, listener: (...args: Any[]) => void): this;
+    /** Koa middleware run around every route (it calls `next` for the route). */
+    use(middleware: (ctx: Any, next: () => Promise<void>) => Promise<void>): this;
     Client: Any;
     Grant: Any;
     AuthorizationCode: Any;

@@ -2,7 +2,7 @@ import { getAddress } from "ethers";
 import type { Provider } from "oidc-provider";
 import type { Config } from "../config";
 import type { Database } from "../db/database";
-import { createAdapterFactory } from "./adapter";
+import { createAdapterFactory, writeHeldAfterRequest, writeHeldTokens } from "./adapter";
 import { findClientCached, secretMatches } from "./clients";
 import type { LoginKeys } from "./keys";
 import { loginHistory } from "./logins";
@@ -89,8 +89,13 @@ export async function createProvider(config: Config, db: Database, keys: LoginKe
       Interaction: 600,
       Session: 600,
     },
-    // The predecessor's clients expect a refresh token from every code exchange.
-    issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(type: string): boolean }) => client.grantTypeAllowed("refresh_token"),
+    // The predecessor's clients expect a refresh token from every code exchange. Without one, what the exchange held
+    // back for it to take along (the code's consumption, the access token) is written now (adapter.ts).
+    async issueRefreshToken(_ctx: unknown, client: { grantTypeAllowed(type: string): boolean }) {
+      const issue = client.grantTypeAllowed("refresh_token");
+      if (!issue) await writeHeldTokens();
+      return issue;
+    },
     // Our codes are not tied to a browser session (there is none): tokens live by their own TTLs.
     expiresWithSession: async () => false,
     clientBasedCORS(_ctx: unknown, origin: string, client: { redirectUris: string[] }) {
@@ -120,6 +125,7 @@ export async function createProvider(config: Config, db: Database, keys: LoginKe
   // Host and scheme are pinned to ISSUER on every request handed to the provider (oidc-guard.ts), through the
   // forwarded headers it reads only in proxy mode.
   provider.proxy = true;
+  provider.use(writeHeldAfterRequest);
 
   // Secrets are stored hashed (clients.ts), so the stored "client_secret" is a hash and the comparison hashes
   // what the client sent. oidc-provider has no hook for this; its one comparison method is replaced. HS*

@@ -7,13 +7,22 @@ export interface QueryResult<R> {
   rowCount: number;
 }
 
+export interface QueryOptions {
+  /**
+   * On PostgreSQL, send it as a named prepared statement: each connection parses and plans it once, then only binds
+   * and runs it. For the few statements every login runs, whose text is one of a small fixed set (each distinct
+   * text is kept prepared on every connection of the pool). PGlite, in process, runs it as any other.
+   */
+  prepare?: boolean;
+}
+
 /** Something SQL can be sent to: the database, a transaction, or one dedicated connection. */
 export interface Queryable {
   /**
    * One statement with `$1`-style parameters. Values come back as node-postgres gives them on both backends:
    * int8 and numeric as strings (exact), bytea as Buffer, json/jsonb parsed, timestamps as Date.
    */
-  query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<R>>;
+  query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<QueryResult<R>>;
   /** Runs several statements separated by semicolons, no parameters (migrations). */
   exec(sql: string): Promise<void>;
 }

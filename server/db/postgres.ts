@@ -1,5 +1,5 @@
 import pg from "pg";
-import { withTimeout, type Connection, type Database, type Queryable, type QueryResult } from "./database";
+import { withTimeout, type Connection, type Database, type Queryable, type QueryOptions, type QueryResult } from "./database";
 
 const POOL_SIZE = Number(process.env.DATABASE_POOL_SIZE ?? 10);
 
@@ -15,13 +15,24 @@ export async function openPostgres(url: string): Promise<Database> {
   // the 'error' event would crash the process.
   pool.on("error", () => {});
 
-  const run = async <R>(client: pg.Pool | pg.PoolClient, sql: string, params?: readonly unknown[]): Promise<QueryResult<R>> => {
-    const result = await client.query(sql, params as unknown[] | undefined);
+  // Names of the prepared statements, one per distinct text (node-postgres prepares a name on each connection the
+  // first time that connection runs it, and refuses one name for two texts).
+  const prepared = new Map<string, string>();
+  const nameOf = (sql: string) => {
+    let name = prepared.get(sql);
+    if (name === undefined) prepared.set(sql, (name = `p${prepared.size}`));
+    return name;
+  };
+
+  const run = async <R>(client: pg.Pool | pg.PoolClient, sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<QueryResult<R>> => {
+    const result = options?.prepare
+      ? await client.query({ name: nameOf(sql), text: sql, values: params as unknown[] | undefined })
+      : await client.query(sql, params as unknown[] | undefined);
     return { rows: result.rows as R[], rowCount: result.rowCount ?? result.rows.length };
   };
 
   const scope = (client: pg.Pool | pg.PoolClient): Queryable => ({
-    query: (sql, params) => run(client, sql, params),
+    query: (sql, params, options) => run(client, sql, params, options),
     async exec(sql) {
       await client.query(sql);
     },

@@ -25,9 +25,9 @@ export function countQueries(db: Database): Database & { queryCounts(): QueryCou
     bySql.set(sql, (bySql.get(sql) ?? 0) + 1);
   };
   const counted = (target: Queryable): Queryable => ({
-    query: (sql, params) => {
+    query: (sql, params, options) => {
       count(sql);
-      return target.query(sql, params);
+      return target.query(sql, params, options);
     },
     exec: (sql) => {
       count(sql);

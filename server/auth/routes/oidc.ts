@@ -4,7 +4,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import type { Provider } from "oidc-provider";
 import { Type } from "typebox";
 import { toErrorReply } from "../../http/errors";
-import { clientAuthentication, inRequestScope } from "../adapter";
+import { inRequestScope } from "../adapter";
 import { invalidRequest } from "../errors";
 import { checkForm, errorPage, pinToIssuer, withBody } from "../oidc-guard";
 import { OIDC_ROUTES } from "../provider";
@@ -38,7 +38,7 @@ const oidcRoutes: FastifyPluginAsyncTypebox<{ provider: Provider; issuer: string
     pinToIssuer(request.raw, issuerUrl, request.ip);
     const raw = Buffer.isBuffer(request.body) ? withBody(request.raw, request.body) : request.raw;
     const basic = /^basic\s/i.test(request.headers.authorization ?? "");
-    clientAuthentication.run({ basic }, () => inRequestScope(() => oidc(raw, reply.raw as ServerResponse)));
+    inRequestScope(basic, () => oidc(raw, reply.raw as ServerResponse));
   };
 
   for (const path of [OIDC_ROUTES.token, "/api/token"]) {
