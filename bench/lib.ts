@@ -6,6 +6,7 @@ import autocannon from "autocannon";
 import { getBytes, hashMessage } from "ethers";
 import * as libsecp256k1 from "tiny-secp256k1";
 import { openMigratedDatabase, type Database } from "../server/db/database";
+import type { Migration } from "../server/db/migrate";
 import type { QueryCounts } from "../server/db/query-count";
 import { createTestDatabase, type TestDatabase } from "../test/helpers/database";
 
@@ -149,19 +150,30 @@ export interface Service {
 
 /**
  * The service in a process of its own, started as `npm start` does (so load generated here does not share its
- * event loop), on a fresh database: PostgreSQL when DATABASE_URL is set, else PGlite in a temporary directory.
- * `prepare` gets the migrated database before the service starts (e.g. to register a client).
+ * event loop), on a fresh database: PostgreSQL when DATABASE_URL is set, else PGlite in a temporary directory; or on
+ * `options.database` (a PostgreSQL database the caller made, dropped or kept by its own `drop`). `prepare` gets the
+ * migrated database before the service starts (e.g. to register a client), with the migrations applied just now.
  */
-export async function startService(env: Record<string, string>, prepare?: (db: Database) => Promise<void>): Promise<Service> {
-  const database = await createTestDatabase();
+export async function startService(
+  env: Record<string, string>,
+  prepare?: (db: Database, applied: Migration[]) => Promise<void>,
+  options: { database?: TestDatabase } = {},
+): Promise<Service> {
+  const database = options.database ?? (await createTestDatabase());
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-"));
   if (prepare) {
-    // Before the service starts: PGlite is one process at a time.
-    const { db } = await openMigratedDatabase(database.config.kind === "postgres" ? database.config : { kind: "pglite", dataDir: path.join(dataDir, "pglite") });
     try {
-      await prepare(db);
-    } finally {
-      await db.close();
+      // Before the service starts: PGlite is one process at a time.
+      const { db, applied } = await openMigratedDatabase(database.config.kind === "postgres" ? database.config : { kind: "pglite", dataDir: path.join(dataDir, "pglite") });
+      try {
+        await prepare(db, applied);
+      } finally {
+        await db.close();
+      }
+    } catch (error) {
+      await database.drop().catch(() => {});
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      throw error;
     }
   }
   const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", "local/start.ts"], {

@@ -1,5 +1,9 @@
-import type { Database } from "../server/db/database";
-import { CONTRACTS_SQL, HOLDER_COUNT_SQL, HOLDERS_SQL, INVENTORY_SQL, OWNER_HISTORY_SQL, TOKEN_HISTORY_SQL } from "../server/indexer/store/queries";
+import pg from "pg";
+import { openDatabase, type Database } from "../server/db/database";
+import { CONTRACTS_SQL, HOLDER_COUNT_SQL, HOLDERS_SQL, INVENTORY_SQL, OWNER_HISTORY_SQL, TOKEN_HISTORY_SQL, TOKEN_SQL } from "../server/indexer/store/queries";
+import { currentStatementsQuery } from "../server/metadata/store";
+import { CACHED_METADATA_SQL } from "../server/token/store";
+import { createTestDatabase, type TestDatabase } from "../test/helpers/database";
 import { load, startService, type Row, type Service, type Suite } from "./lib";
 
 const CONNECTIONS = 32;
@@ -31,6 +35,19 @@ const random = (n: number) => Math.floor(Math.random() * n);
 const ROUNDS = 3;
 /** Keys drawn per read (paths made before the load, so making them costs the load generator nothing). */
 const KEYS = 20_000;
+/**
+ * BENCH_SCALE_REUSE=1: the databases are named by size (bench_scale_100k, bench_scale_10m) and kept after the run;
+ * a later run reuses one that is present and complete (filled to the end by this version of fill()) instead of
+ * loading it again. Without it, each run loads fresh databases and drops them.
+ */
+const REUSE = process.env.BENCH_SCALE_REUSE === "1";
+/** Written with a kept database when its fill completes; a database filled by another version is loaded again. */
+const FILL_VERSION = 2;
+/**
+ * Time to live of the synthetic metadata cache entries: longer than the service's default, so a kept database
+ * stays fresh between runs; a reused one whose entries expire within a day is refreshed first.
+ */
+const CACHE_TTL_S = 30 * 86_400;
 
 /**
  * The reads of the data service over a large index: synthetic ERC-721 rows written by SQL (not mined) at two sizes,
@@ -51,12 +68,19 @@ const scale: Suite = {
     try {
       for (const size of SIZES) {
         const entry = { size, plans: "", sizes: "" };
-        const app = await startService({ RPC_URL_MAINNET: "http://127.0.0.1:9", INDEXER: "false" }, async (db) => {
-          await fill(db, size, log);
-          entry.plans = await explain(db, size);
-          entry.sizes = await diskSizes(db);
-        });
+        const { database, reused } = await databaseFor(size, log);
+        const app = await startService(
+          { RPC_URL_MAINNET: "http://127.0.0.1:9", INDEXER: "false" },
+          async (db, applied) => {
+            if (reused) await refresh(db, size, applied.length > 0, log);
+            else await fill(db, size, log);
+            entry.plans = await explain(db, size);
+            entry.sizes = await diskSizes(db);
+          },
+          { database },
+        );
         services.push({ ...entry, app });
+        await checkCached(app, size);
       }
       for (const { size, plans, sizes } of services) {
         console.log(`\nscale ${size.name}: query plans\n${plans}`);
@@ -64,14 +88,10 @@ const scale: Suite = {
       }
       const measured = services.map(({ size }) => ({ size, results: new Map<string, { rps: number; p99: number }>() }));
       for (const [r, read] of reads(SIZES[0]).entries()) {
-        if (!read.path) {
-          log(`${read.name}: ${read.missing}`);
-          continue;
-        }
         const samples = services.map(() => [] as Array<{ rps: number; p99: number }>);
         for (let round = 0; round < ROUNDS; round++) {
           for (const [i, { size, app }] of services.entries()) {
-            const paths = Array.from({ length: KEYS }, reads(size)[r].path!);
+            const paths = Array.from({ length: KEYS }, reads(size)[r].path);
             let n = 0;
             const next = () => ({ path: paths[n++ % paths.length] });
             log(`${size.name}: ${read.name}, round ${round + 1}/${ROUNDS}, ${CONNECTIONS} connections, ${WARM_UP_SECONDS} + ${seconds} s`);
@@ -125,9 +145,14 @@ function compare(measured: Array<{ size: Size; results: Map<string, { rps: numbe
 }
 
 /** The measured reads, each request with keys drawn at random over the data set. */
-function reads(size: Size): Array<{ name: string; path?: () => string; missing?: string }> {
+function reads(size: Size): Array<{ name: string; path: () => string }> {
   const contract = (c: number) => address(1, c);
   const owner = (o: number) => address(2, o);
+  // Token i of the synthetic data: id ⌊i / contracts⌋ of contract i mod contracts.
+  const token = () => {
+    const i = random(size.tokens);
+    return `${contract(i % size.contracts)}/${Math.floor(i / size.contracts)}`;
+  };
   return [
     // Owner c holds ids 0–999 of contract c: a full first page.
     {
@@ -140,17 +165,10 @@ function reads(size: Size): Array<{ name: string; path?: () => string; missing?:
     { name: "contracts of an owner", path: () => `/inventory/${NETWORK}/${owner(random(size.owners))}` },
     { name: "holders, first page of 100", path: () => `/holders/${NETWORK}/${contract(random(size.contracts))}` },
     { name: "holders count", path: () => `/holders/${NETWORK}/${contract(random(size.contracts))}/count` },
-    {
-      name: "history of a token, first page",
-      path: () => {
-        const i = random(size.tokens);
-        return `/transfers/${NETWORK}/${contract(i % size.contracts)}/${Math.floor(i / size.contracts)}`;
-      },
-    },
+    { name: "history of a token, first page", path: () => `/transfers/${NETWORK}/${token()}` },
     { name: "history of an owner, first page", path: () => `/transfers/${NETWORK}/owner/${owner(random(size.owners))}` },
-    // HOOK: the token route (GET /token/:network/:contract/:id, answered from its database cache) is built on another
-    // branch. Once merged, fill its cache for the synthetic tokens in fill() and measure it here like the others.
-    { name: "token route from cache", missing: "GET /token is not on this branch: not measured (hook in bench/scale.ts)" },
+    // Its owner, its metadata from the cache (filled by fill(), fresh) and its signed metadata (none here).
+    { name: "token route from cache", path: () => `/token/${NETWORK}/${token()}` },
   ];
 }
 
@@ -171,7 +189,7 @@ async function fill(db: Database, size: Size, log: (message: string) => void): P
       SELECT CASE k WHEN 0 THEN (i * 40503 + 17) % ${O} WHEN 1 THEN (i * 69069 + 1) % ${O}
         ELSE CASE WHEN i / ${C} < ${WHALE_TOKENS} THEN i % ${C} ELSE (i * 2654435761) % ${O} END END $$;
   `);
-  const tables = ["nft_transfers", "nft_owners", "nft_holdings", "nft_holder_counts"];
+  const tables = ["nft_transfers", "nft_owners", "nft_holdings", "nft_holder_counts", "token_metadata"];
   const saved = await dropIndexes(db, tables);
   const started = performance.now();
   const elapsed = () => `${Math.round((performance.now() - started) / 1000)} s`;
@@ -192,8 +210,20 @@ async function fill(db: Database, size: Size, log: (message: string) => void): P
     });
   const half = Math.floor((3 * T) / 2);
   await Promise.all([transfers(0, half), transfers(half, 3 * T)]);
-  log(`${size.name}: transfers written (${elapsed()})`);
-  await db.transaction(async (tx) => {
+  log(`${size.name}: transfers written (${elapsed()}); writing owners, holdings and ${T.toLocaleString("en-US")} metadata cache entries`);
+  // Each token's metadata as the resolver stores a good read (token/store.ts): the document's text, its image
+  // through the IPFS gateway, fresh for CACHE_TTL_S. Beside the owners: the machine has two cores.
+  const cache = db.transaction(async (tx) => {
+    await tx.exec(settings);
+    await tx.query(
+      `INSERT INTO token_metadata (network, contract, token_id, token_uri, metadata, image, error, fetched_at, expires_at)
+       SELECT '${NETWORK}', bench_address(1, c), id, 'ipfs://bafybench' || c || '/' || id || '.json',
+         '{"name":"Item #' || id || '","image":"ipfs://bafybench' || c || '/' || id || '.png","attributes":[{"trait_type":"power","value":' || id % 100 || '}]}',
+         'https://ipfs.io/ipfs/bafybench' || c || '/' || id || '.png', NULL, now(), now() + make_interval(secs => ${CACHE_TTL_S})
+       FROM generate_series(0::bigint, ${T - 1}::bigint) i, LATERAL (SELECT i % ${C} AS c, i / ${C} AS id) x`,
+    );
+  });
+  const owners = db.transaction(async (tx) => {
     await tx.exec(settings);
     await tx.query(
       `INSERT INTO nft_owners (network, contract, token_id, owner, block_number, log_index)
@@ -204,7 +234,8 @@ async function fill(db: Database, size: Size, log: (message: string) => void): P
     await tx.query(`INSERT INTO nft_holder_counts (network, contract, holders) SELECT network, contract, count(*) FROM nft_holdings GROUP BY network, contract`);
     await tx.query(`INSERT INTO indexer_cursors (network, block_number, block_hash) VALUES ('${NETWORK}', ${Math.floor((3 * T - 1) / 100)}, bench_hash(1, ${Math.floor((3 * T - 1) / 100)}))`);
   });
-  log(`${size.name}: owners and holdings written (${elapsed()}); building indexes`);
+  await Promise.all([cache, owners]);
+  log(`${size.name}: owners, holdings and metadata cache written (${elapsed()}); building indexes`);
   await db.transaction(async (tx) => {
     await tx.exec(settings);
     for (const statement of saved) await tx.exec(statement);
@@ -217,7 +248,102 @@ async function fill(db: Database, size: Size, log: (message: string) => void): P
   } finally {
     connection.release();
   }
+  // Last: a kept database without this row was not filled to the end.
+  await db.exec(`CREATE TABLE bench_scale_fill (version int NOT NULL, tokens bigint NOT NULL, owners bigint NOT NULL, contracts bigint NOT NULL,
+    cache_expires_at timestamptz NOT NULL, load_seconds int NOT NULL, filled_at timestamptz NOT NULL DEFAULT now())`);
+  await db.query("INSERT INTO bench_scale_fill VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5), $6)", [
+    FILL_VERSION,
+    T,
+    O,
+    C,
+    CACHE_TTL_S,
+    Math.round((performance.now() - started) / 1000),
+  ]);
   log(`${size.name}: ready (${elapsed()})`);
+}
+
+/**
+ * The database of one size: a fresh one (dropped after the run), or with BENCH_SCALE_REUSE=1 the kept one named by
+ * its size, reused when a fill of this version completed in it (else made again, empty).
+ */
+async function databaseFor(size: Size, log: (message: string) => void): Promise<{ database: TestDatabase; reused: boolean }> {
+  if (!REUSE) return { database: await createTestDatabase(), reused: false };
+  const serverUrl = process.env.DATABASE_URL!;
+  const name = `bench_scale_${size.name.toLowerCase()}`;
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const exists = (await query(serverUrl, "SELECT 1 FROM pg_database WHERE datname = $1", [name])).length > 0;
+  let reused = false;
+  if (exists) {
+    const [done] = await query<{ version: number; tokens: string; owners: string; contracts: string; filled_at: Date; load_seconds: number }>(
+      url.toString(),
+      "SELECT f.* FROM (SELECT to_regclass('bench_scale_fill') AS t) r LEFT JOIN bench_scale_fill f ON r.t IS NOT NULL",
+    ).catch(() => []);
+    reused =
+      done?.version === FILL_VERSION && Number(done.tokens) === size.tokens && Number(done.owners) === size.owners && Number(done.contracts) === size.contracts;
+    if (reused) log(`${size.name}: reusing database ${name} (filled ${done!.filled_at.toISOString()}, load took ${done!.load_seconds} s)`);
+    else {
+      log(`${size.name}: database ${name} is incomplete or of another fill: made again`);
+      await query(serverUrl, `DROP DATABASE ${name} WITH (FORCE)`);
+    }
+  }
+  if (!reused) await query(serverUrl, `CREATE DATABASE ${name}`);
+  const config = { kind: "postgres" as const, url: url.toString() };
+  return {
+    reused,
+    database: {
+      kind: "postgres",
+      config,
+      appOptions: async () => ({ database: config }),
+      open: () => openDatabase(config),
+      // Kept for the next run.
+      drop: async () => {},
+    },
+  };
+}
+
+async function query<T extends object>(url: string, sql: string, params: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<T>(sql, params)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * A reused database: metadata cache entries that expire within a day are made fresh again, and after migrations
+ * applied just now the tables are vacuumed and analyzed again.
+ */
+async function refresh(db: Database, size: Size, migrated: boolean, log: (message: string) => void): Promise<void> {
+  const { rows } = await db.query<{ stale: boolean }>("SELECT cache_expires_at < now() + interval '1 day' AS stale FROM bench_scale_fill");
+  if (rows[0].stale) {
+    log(`${size.name}: making the metadata cache fresh again`);
+    await db.exec(`UPDATE token_metadata SET fetched_at = now(), expires_at = now() + make_interval(secs => ${CACHE_TTL_S});
+      UPDATE bench_scale_fill SET cache_expires_at = now() + make_interval(secs => ${CACHE_TTL_S})`);
+  }
+  if (rows[0].stale || migrated) {
+    log(`${size.name}: vacuum and analyze`);
+    const connection = await db.connect();
+    try {
+      await connection.query("SET maintenance_work_mem = '2GB'");
+      await connection.query("VACUUM (ANALYZE) nft_transfers, nft_owners, nft_holdings, nft_holder_counts, token_metadata, nft_1155_transfers, nft_balances, indexer_cursors");
+    } finally {
+      connection.release();
+    }
+  }
+}
+
+/** One token of the service is answered from its metadata cache (no read of its tokenURI). */
+async function checkCached(app: Service, size: Size): Promise<void> {
+  const i = size.tokens - 1;
+  const path = `/token/${NETWORK}/${address(1, i % size.contracts)}/${Math.floor(i / size.contracts)}`;
+  const response = await fetch(`${app.url}${path}`);
+  const body = (await response.json()) as { metadata?: { name?: string } | null; metadataError?: string | null };
+  if (response.status !== 200 || body.metadata?.name !== `Item #${Math.floor(i / size.contracts)}`) {
+    throw new Error(`${size.name}: ${path} is not answered from the metadata cache: ${response.status} ${JSON.stringify(body)}`);
+  }
 }
 
 /** Drops the primary keys and indexes of `tables`; returns the statements that build them again. */
@@ -242,6 +368,7 @@ async function explain(db: Database, size: Size): Promise<string> {
   const owner = address(2, 1);
   const contract = address(1, 1);
   const max = ["9223372036854775807", "2147483647", "2147483647"];
+  const signed = currentStatementsQuery({ kind: "nft", network: NETWORK, contract, tokenId: 5n });
   const queries: Array<[string, string, unknown[]]> = [
     ["inventory, first page", INVENTORY_SQL, [NETWORK, owner, contract, "-1", 101]],
     ["contracts of an owner", CONTRACTS_SQL, [NETWORK, address(2, 12345 % size.owners), "", 101]],
@@ -249,6 +376,10 @@ async function explain(db: Database, size: Size): Promise<string> {
     ["holders count", HOLDER_COUNT_SQL, [NETWORK, contract]],
     ["history of a token", TOKEN_HISTORY_SQL, [NETWORK, contract, ...max, 101, "5"]],
     ["history of an owner", OWNER_HISTORY_SQL, [NETWORK, address(2, 12345 % size.owners), ...max, 101]],
+    // The token route sends three statements side by side.
+    ["token route: owner", TOKEN_SQL, [NETWORK, contract, "5"]],
+    ["token route: metadata cache", CACHED_METADATA_SQL, [NETWORK, contract, ["5"]]],
+    ["token route: signed metadata", signed.sql, signed.params],
   ];
   let out = "";
   for (const [name, sql, params] of queries) {
@@ -264,7 +395,7 @@ async function diskSizes(db: Database): Promise<string> {
     `SELECT c.relname AS name, CASE c.relkind WHEN 'i' THEN 'index' ELSE 'table' END AS kind, c.reltuples::bigint::text AS rows,
        pg_relation_size(c.oid)::text AS bytes
      FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-     WHERE n.nspname = 'public' AND c.relkind IN ('r', 'i') AND pg_relation_size(c.oid) > 0
+     WHERE n.nspname = 'public' AND c.relkind IN ('r', 'i') AND pg_relation_size(c.oid) > 0 AND c.relname NOT LIKE 'bench\\_%'
      ORDER BY pg_relation_size(c.oid) DESC`,
   );
   const mb = (bytes: string) => `${(Number(bytes) / 2 ** 20).toFixed(0)} MiB`;

@@ -77,10 +77,20 @@ export async function saveStatement(db: Database, target: Target, statement: New
   });
 }
 
-/** The current statement of every issuer about `target` (or of one issuer), by issuer. */
-export async function currentStatements(db: Database, target: Target, issuer?: string): Promise<Statement[]> {
+/** The statement `currentStatements` sends (exported for the scale benchmark, which prints its plan). */
+export function currentStatementsQuery(target: Target, issuer?: string): { sql: string; params: unknown[] } {
   const key = where(target, 1);
   const byIssuer = issuer === undefined ? "" : ` AND issuer = $${key.params.length + 1}`;
+  return {
+    sql: `SELECT issuer, metadata_b64, signature, signed_text, binding, signer_kind, posted_at FROM metadata_posts
+     WHERE ${key.sql} AND current${byIssuer} ORDER BY issuer`,
+    params: issuer === undefined ? key.params : [...key.params, issuer.toLowerCase()],
+  };
+}
+
+/** The current statement of every issuer about `target` (or of one issuer), by issuer. */
+export async function currentStatements(db: Database, target: Target, issuer?: string): Promise<Statement[]> {
+  const { sql, params } = currentStatementsQuery(target, issuer);
   const { rows } = await db.query<{
     issuer: string;
     metadata_b64: string;
@@ -89,11 +99,7 @@ export async function currentStatements(db: Database, target: Target, issuer?: s
     binding: "target" | "none";
     signer_kind: string;
     posted_at: Date;
-  }>(
-    `SELECT issuer, metadata_b64, signature, signed_text, binding, signer_kind, posted_at FROM metadata_posts
-     WHERE ${key.sql} AND current${byIssuer} ORDER BY issuer`,
-    issuer === undefined ? key.params : [...key.params, issuer.toLowerCase()],
-  );
+  }>(sql, params);
   return rows.map((row) => ({
     issuer: row.issuer,
     metadataB64: row.metadata_b64,

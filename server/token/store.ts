@@ -34,14 +34,14 @@ const fromRow = (row: Row): CachedMetadata => ({
   expiresAt: row.expires_at,
 });
 
+/** $1 network, $2 contract, $3 decimal ids (exported for the scale benchmark, which prints its plan). */
+export const CACHED_METADATA_SQL = `SELECT token_id, token_uri, metadata, image, error, expires_at FROM token_metadata
+  WHERE network = $1 AND contract = $2 AND token_id = ANY($3::numeric[])`;
+
 /** The cached metadata of some ids of one contract, by decimal id (expired entries included). */
 export async function cachedMetadata(db: Queryable, network: string, contract: string, ids: readonly bigint[]): Promise<Map<string, CachedMetadata>> {
   if (ids.length === 0) return new Map();
-  const { rows } = await db.query<Row>(
-    `SELECT token_id, token_uri, metadata, image, error, expires_at FROM token_metadata
-     WHERE network = $1 AND contract = $2 AND token_id = ANY($3::numeric[])`,
-    [network, contract, ids.map(String)],
-  );
+  const { rows } = await db.query<Row>(CACHED_METADATA_SQL, [network, contract, ids.map(String)]);
   return new Map(rows.map((row) => [row.token_id, fromRow(row)]));
 }
 

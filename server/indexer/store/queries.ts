@@ -79,3 +79,14 @@ export const TOKEN_HISTORY_SQL = newestFirst([
   `SELECT ${COLUMNS_721} FROM nft_transfers WHERE network = c.network AND contract = $2 AND token_id = $7 AND ${BEFORE_721} ${NEWEST_721}`,
   `SELECT ${COLUMNS_1155} FROM nft_1155_transfers WHERE network = c.network AND contract = $2 AND token_id = $7 AND ${BEFORE_1155} ${NEWEST_1155}`,
 ]);
+
+/** Most holders read for a token (ERC-1155 ids can have many; the largest balances come first). */
+export const MAX_BALANCES = 100;
+
+/** A token's owner (ERC-721) or its largest balances (ERC-1155): $1 network, $2 contract, $3 token id. */
+export const TOKEN_SQL = `SELECT c.block_number AS indexed,
+  (SELECT owner FROM nft_owners WHERE network = c.network AND contract = $2 AND token_id = $3) AS owner,
+  (SELECT json_agg(json_build_object('owner', b.owner, 'balance', b.balance::text) ORDER BY b.balance DESC, b.owner)
+   FROM (SELECT owner, balance FROM nft_balances WHERE network = c.network AND contract = $2 AND token_id = $3 AND balance > 0
+         ORDER BY balance DESC, owner LIMIT ${MAX_BALANCES}) b) AS balances
+  FROM indexer_cursors c WHERE c.network = $1`;

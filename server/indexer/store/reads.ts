@@ -1,7 +1,7 @@
 import type { Queryable } from "../../db/database";
 import type { TransferRow } from "../transfers";
 import type { ChangeKind } from "./changes";
-import { CONTRACTS_SQL, HOLDER_COUNT_SQL, HOLDERS_SQL, INVENTORY_SQL, OWNER_HISTORY_SQL, TOKEN_HISTORY_SQL, TOKEN_HOLDERS_SQL } from "./queries";
+import { CONTRACTS_SQL, HOLDER_COUNT_SQL, HOLDERS_SQL, INVENTORY_SQL, OWNER_HISTORY_SQL, TOKEN_HISTORY_SQL, TOKEN_HOLDERS_SQL, TOKEN_SQL } from "./queries";
 
 /**
  * What the rest of the service reads from the index. Only the store names the index tables: the data routes, the
@@ -149,9 +149,6 @@ export function historyPage(
   );
 }
 
-/** Most holders read for a token (ERC-1155 ids can have many; the largest balances come first). */
-export const MAX_BALANCES = 100;
-
 /** Who holds a token, from the index: its owner (ERC-721) or its holders' balances (ERC-1155). */
 export type Holding =
   | { standard: "erc721"; owner: string }
@@ -163,12 +160,7 @@ export type Holding =
  */
 export async function tokenHolding(db: Queryable, network: string, contract: string, id: bigint): Promise<{ indexed: number | null; holding?: Holding }> {
   const { rows } = await db.query<{ indexed: string; owner: string | null; balances: Array<{ owner: string; balance: string }> | null }>(
-    `SELECT c.block_number AS indexed,
-       (SELECT owner FROM nft_owners WHERE network = c.network AND contract = $2 AND token_id = $3) AS owner,
-       (SELECT json_agg(json_build_object('owner', b.owner, 'balance', b.balance::text) ORDER BY b.balance DESC, b.owner)
-        FROM (SELECT owner, balance FROM nft_balances WHERE network = c.network AND contract = $2 AND token_id = $3 AND balance > 0
-              ORDER BY balance DESC, owner LIMIT ${MAX_BALANCES}) b) AS balances
-     FROM indexer_cursors c WHERE c.network = $1`,
+    TOKEN_SQL,
     [network, contract, id.toString()],
   );
   if (rows.length === 0) return { indexed: null };
