@@ -1,10 +1,5 @@
 import type { ContractTransactionResponse, Signer } from "ethers";
-import {
-  AliceNFT__factory,
-  BobNFT__factory,
-  LegacyERC721Converter__factory,
-  NFTConverter__factory,
-} from "../typechain-types";
+import { AliceNFT__factory, BobNFT__factory, LegacyERC721Converter__factory, NFTConverter__factory } from "../typechain-types";
 
 /** Gas of one measured transaction, with what it is compared against. */
 export interface GasFigure {

@@ -55,7 +55,10 @@ export class ServerCpu {
   }
 
   /** CPU used between two samples, in ms: the service's and the sum of the backends'. */
-  static between(start: Awaited<ReturnType<ServerCpu["sample"]>>, end: Awaited<ReturnType<ServerCpu["sample"]>>): { service: number; database: number } {
+  static between(
+    start: Awaited<ReturnType<ServerCpu["sample"]>>,
+    end: Awaited<ReturnType<ServerCpu["sample"]>>,
+  ): { service: number; database: number } {
     let database = 0;
     for (const [pid, ms] of end.backends) database += ms - (start.backends.get(pid) ?? 0);
     return { service: end.service - start.service, database };

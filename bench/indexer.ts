@@ -53,7 +53,9 @@ const indexer: Suite = {
 async function coldSync(provider: JsonRpcProvider, head: number, log: (message: string) => void): Promise<Row[]> {
   log(`bare eth_getLogs, blocks 0–${head}`);
   const bareStarted = performance.now();
-  const logs = await rawRpc<unknown[]>(provider, "eth_getLogs", [{ fromBlock: "0x0", toBlock: `0x${head.toString(16)}`, topics: [TRANSFER_TOPIC] }]);
+  const logs = await rawRpc<unknown[]>(provider, "eth_getLogs", [
+    { fromBlock: "0x0", toBlock: `0x${head.toString(16)}`, topics: [TRANSFER_TOPIC] },
+  ]);
   const bareMs = performance.now() - bareStarted;
 
   log("cold sync of the index on a fresh database");
@@ -166,7 +168,13 @@ async function http(options: {
       lags.push(performance.now() - mined);
     }
     const p95 = percentile(lags, 95);
-    rows.push({ suite: "indexer", metric: "head lag p95 (mined → inventory), 1 s polling", value: p95, unit: "ms", budget: { text: "≤ 1,500 ms", met: p95 <= 1_500 } });
+    rows.push({
+      suite: "indexer",
+      metric: "head lag p95 (mined → inventory), 1 s polling",
+      value: p95,
+      unit: "ms",
+      budget: { text: "≤ 1,500 ms", met: p95 <= 1_500 },
+    });
     rows.push({ suite: "indexer", metric: "head lag p50", value: percentile(lags, 50), unit: "ms" });
     return rows;
   } finally {

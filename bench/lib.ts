@@ -164,7 +164,9 @@ export async function startService(
   if (prepare) {
     try {
       // Before the service starts: PGlite is one process at a time.
-      const { db, applied } = await openMigratedDatabase(database.config.kind === "postgres" ? database.config : { kind: "pglite", dataDir: path.join(dataDir, "pglite") });
+      const { db, applied } = await openMigratedDatabase(
+        database.config.kind === "postgres" ? database.config : { kind: "pglite", dataDir: path.join(dataDir, "pglite") },
+      );
       try {
         await prepare(db, applied);
       } finally {

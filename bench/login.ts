@@ -59,13 +59,29 @@ const login: Suite = {
       for (const variant of VARIANTS) {
         let client: { id: string; secret: string } | undefined;
         // No indexer polling the node in the background: the CPU measured is the logins'.
-        const app = await startService({ RPC_URL_LOCALHOST: node.url, DEFAULT_NETWORK: "localhost", LOGIN_RATE_LIMIT: "1000000", INDEXER: "false", DB_QUERY_COUNTS: "1", ...variant.env }, async (db) => {
-          const added = await addClient(db, { name: "Bench RP", redirectUris: [redirectUri], public: false });
-          client = { id: added.client.id, secret: added.secret! };
-        });
+        const app = await startService(
+          {
+            RPC_URL_LOCALHOST: node.url,
+            DEFAULT_NETWORK: "localhost",
+            LOGIN_RATE_LIMIT: "1000000",
+            INDEXER: "false",
+            DB_QUERY_COUNTS: "1",
+            ...variant.env,
+          },
+          async (db) => {
+            const added = await addClient(db, { name: "Bench RP", redirectUris: [redirectUri], public: false });
+            client = { id: added.client.id, secret: added.secret! };
+          },
+        );
         const cpu = await ServerCpu.open(app.pid, app.database.config.kind === "postgres" ? app.database.config.url : undefined);
         // Plain keep-alive HTTP: the load generator shares the machine with the service, so it should cost little.
-        services.push({ name: variant.name, app, cpu, client: client!, agent: new http.Agent({ keepAlive: true, maxSockets: Math.max(...CONCURRENCY) }) });
+        services.push({
+          name: variant.name,
+          app,
+          cpu,
+          client: client!,
+          agent: new http.Agent({ keepAlive: true, maxSockets: Math.max(...CONCURRENCY) }),
+        });
       }
 
       const once = async (service: (typeof services)[number], key: Uint8Array, address: string) => {
@@ -73,20 +89,41 @@ const login: Suite = {
         const call = (method: string, path: string, body?: string, type?: string) =>
           // The fields read from the answers (message, code, id_token) are strings.
           new Promise<Record<string, string>>((resolve, reject) => {
-            const request = http.request(`${app.url}${path}`, { method, agent, headers: body ? { "content-type": type!, "content-length": Buffer.byteLength(body) } : {} }, (response) => {
-              let text = "";
-              response.setEncoding("utf8");
-              response.on("data", (chunk) => (text += chunk));
-              response.on("end", () => (response.statusCode === 200 ? resolve(JSON.parse(text)) : reject(new Error(`${method} ${path}: ${response.statusCode} ${text}`))));
-            });
+            const request = http.request(
+              `${app.url}${path}`,
+              { method, agent, headers: body ? { "content-type": type!, "content-length": Buffer.byteLength(body) } : {} },
+              (response) => {
+                let text = "";
+                response.setEncoding("utf8");
+                response.on("data", (chunk) => (text += chunk));
+                response.on("end", () =>
+                  response.statusCode === 200
+                    ? resolve(JSON.parse(text))
+                    : reject(new Error(`${method} ${path}: ${response.statusCode} ${text}`)),
+                );
+              },
+            );
             request.on("error", reject);
             request.end(body);
           });
-        const query = new URLSearchParams({ client_id: client.id, redirect_uri: redirectUri, response_type: "code", scope: "openid", address, nonce: "n" });
+        const query = new URLSearchParams({
+          client_id: client.id,
+          redirect_uri: redirectUri,
+          response_type: "code",
+          scope: "openid",
+          address,
+          nonce: "n",
+        });
         const { message } = await call("GET", `/api/authorize?${query}`);
         const signature = personalSign(key, message);
         const { code } = await call("POST", "/api/login", JSON.stringify({ address, signature, client_id: client.id }), "application/json");
-        const form = new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: redirectUri, client_id: client.id, client_secret: client.secret });
+        const form = new URLSearchParams({
+          grant_type: "authorization_code",
+          code,
+          redirect_uri: redirectUri,
+          client_id: client.id,
+          client_secret: client.secret,
+        });
         const tokens = await call("POST", "/token", form.toString(), "application/x-www-form-urlencoded");
         if (typeof tokens.id_token !== "string") throw new Error("no ID token");
       };
@@ -157,7 +194,13 @@ const login: Suite = {
       // An ID token as the token endpoint signs it: RS256 with a 2048-bit key, the claims of one login.
       const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
       const rs256 = await perCpuSecond(1500, async (i) => {
-        await new SignJWT({ sub: users[0].address.toLowerCase(), address: users[0].address, nonce: "n", at_hash: "x".repeat(22), auth_time: 1_700_000_000 + i })
+        await new SignJWT({
+          sub: users[0].address.toLowerCase(),
+          address: users[0].address,
+          nonce: "n",
+          at_hash: "x".repeat(22),
+          auth_time: 1_700_000_000 + i,
+        })
           .setProtectedHeader({ alg: "RS256", kid: "bench" })
           .setIssuer("http://127.0.0.1")
           .setAudience("client")
@@ -173,14 +216,34 @@ const login: Suite = {
       const onPostgres = database === "PostgreSQL";
       const stat = (name: VariantName, clients: number) => {
         const m = measures.get(`${name}@${clients}`)!;
-        return { rate: m.logins / m.seconds, p99: percentile(m.latencies, 99), service: m.serviceCpuMs / m.logins, db: m.databaseCpuMs / m.logins };
+        return {
+          rate: m.logins / m.seconds,
+          p99: percentile(m.latencies, 99),
+          service: m.serviceCpuMs / m.logins,
+          db: m.databaseCpuMs / m.logins,
+        };
       };
       for (const clients of CONCURRENCY) {
         const before = stat("before", clients);
         const now = stat("now", clients);
         rows.push(
-          { suite: "login", metric: `full logins/s, ${clients} clients`, value: now.rate, unit: "/s", reference: { label: "before", value: before.rate }, ratio: now.rate / before.rate, ...(onPostgres && clients === 8 ? { budget: { text: "≥ 1.5", met: now.rate >= 1.5 * before.rate } } : {}) },
-          { suite: "login", metric: `full login p99, ${clients} clients`, value: now.p99, unit: "ms", reference: { label: "before", value: before.p99 }, ...(onPostgres && clients === 8 ? { budget: { text: "≤ 60 ms", met: now.p99 <= 60 } } : {}) },
+          {
+            suite: "login",
+            metric: `full logins/s, ${clients} clients`,
+            value: now.rate,
+            unit: "/s",
+            reference: { label: "before", value: before.rate },
+            ratio: now.rate / before.rate,
+            ...(onPostgres && clients === 8 ? { budget: { text: "≥ 1.5", met: now.rate >= 1.5 * before.rate } } : {}),
+          },
+          {
+            suite: "login",
+            metric: `full login p99, ${clients} clients`,
+            value: now.p99,
+            unit: "ms",
+            reference: { label: "before", value: before.p99 },
+            ...(onPostgres && clients === 8 ? { budget: { text: "≤ 60 ms", met: now.p99 <= 60 } } : {}),
+          },
           {
             suite: "login",
             metric: `server CPU per login, ${clients} clients (service + ${onPostgres ? "PostgreSQL" : "PGlite in the service"})`,
@@ -188,17 +251,54 @@ const login: Suite = {
             unit: "ms",
             reference: { label: "before", value: before.service + before.db },
             ratio: (now.service + now.db) / (before.service + before.db),
-            ...(onPostgres && clients === 8 ? { budget: { text: "≤ 0.6", met: now.service + now.db <= 0.6 * (before.service + before.db) } } : {}),
+            ...(onPostgres && clients === 8
+              ? { budget: { text: "≤ 0.6", met: now.service + now.db <= 0.6 * (before.service + before.db) } }
+              : {}),
           },
-          { suite: "login", metric: `  of which the service process, ${clients} clients`, value: now.service, unit: "ms", reference: { label: "before", value: before.service } },
-          ...(onPostgres ? [{ suite: "login", metric: `  of which PostgreSQL backends, ${clients} clients`, value: now.db, unit: "ms", reference: { label: "before", value: before.db } }] : []),
+          {
+            suite: "login",
+            metric: `  of which the service process, ${clients} clients`,
+            value: now.service,
+            unit: "ms",
+            reference: { label: "before", value: before.service },
+          },
+          ...(onPostgres
+            ? [
+                {
+                  suite: "login",
+                  metric: `  of which PostgreSQL backends, ${clients} clients`,
+                  value: now.db,
+                  unit: "ms",
+                  reference: { label: "before", value: before.db },
+                },
+              ]
+            : []),
         );
       }
       const q = (name: VariantName) => queries.get(name)!;
       rows.push(
-        { suite: "login", metric: "queries per login (statements)", value: q("now").statements, unit: "", reference: { label: "before", value: q("before").statements } },
-        { suite: "login", metric: "database round trips per login", value: q("now").roundTrips, unit: "", reference: { label: "before", value: q("before").roundTrips } },
-        { suite: "login", metric: "bare recoveries (libsecp256k1), 1 core", value: recoveries, unit: "/s", reference: { label: "ethers", value: ethersRecoveries }, ratio: recoveries / ethersRecoveries },
+        {
+          suite: "login",
+          metric: "queries per login (statements)",
+          value: q("now").statements,
+          unit: "",
+          reference: { label: "before", value: q("before").statements },
+        },
+        {
+          suite: "login",
+          metric: "database round trips per login",
+          value: q("now").roundTrips,
+          unit: "",
+          reference: { label: "before", value: q("before").roundTrips },
+        },
+        {
+          suite: "login",
+          metric: "bare recoveries (libsecp256k1), 1 core",
+          value: recoveries,
+          unit: "/s",
+          reference: { label: "ethers", value: ethersRecoveries },
+          ratio: recoveries / ethersRecoveries,
+        },
         { suite: "login", metric: "bare RS256 ID-token signatures, 1 core", value: rs256, unit: "/s" },
         { suite: "login", metric: "floor of one login (1 recovery + 1 RS256)", value: floorMs, unit: "ms" },
         { suite: "login", metric: "logins/s that floor allows, 1 core", value: 1000 / floorMs, unit: "/s" },
@@ -235,7 +335,11 @@ function perLogin(before: QueryCounts, after: QueryCounts, logins: number) {
     .map(([sql, n]) => [sql, (n - (before.bySql[sql] ?? 0)) / logins] as [string, number])
     .filter(([, n]) => n > 0)
     .sort((a, b) => b[1] - a[1]);
-  return { statements: (after.statements - before.statements) / logins, roundTrips: (after.roundTrips - before.roundTrips) / logins, bySql };
+  return {
+    statements: (after.statements - before.statements) / logins,
+    roundTrips: (after.roundTrips - before.roundTrips) / logins,
+    bySql,
+  };
 }
 
 export default login;

@@ -25,7 +25,11 @@ const metadata: Suite = {
       log(`signing ${2 * SLICE} statements`);
       const bodies: string[] = [];
       for (let id = 0; id < 2 * SLICE; id++) {
-        const data = encodeMetadata({ name: `Item #${id}`, description: "A statement for the benchmark", attributes: [{ trait_type: "power", value: id % 100 }] });
+        const data = encodeMetadata({
+          name: `Item #${id}`,
+          description: "A statement for the benchmark",
+          attributes: [{ trait_type: "power", value: id % 100 }],
+        });
         const target = { kind: "nft" as const, network: "localhost", contract, tokenId: BigInt(id) };
         bodies.push(JSON.stringify({ iss: issuer.address, sig: personalSign(issuer.privateKey, boundText(target, data)), metadata: data }));
       }
@@ -37,7 +41,12 @@ const metadata: Suite = {
           amount: SLICE,
           next: () => {
             const id = posted++;
-            return { method: "POST", path: `/metadata/localhost/${contract}/${id}`, body: bodies[id], headers: { "content-type": "application/json" } };
+            return {
+              method: "POST",
+              path: `/metadata/localhost/${contract}/${id}`,
+              body: bodies[id],
+              headers: { "content-type": "application/json" },
+            };
           },
         });
         if (result.errors + result.non2xx > 0) throw new Error(`metadata posts: ${result.errors} errors, ${result.non2xx} non-2xx`);
@@ -71,7 +80,13 @@ const metadata: Suite = {
           ratio,
           budget: { text: "≥ 1.5", met: ratio >= 1.5 },
         },
-        { suite: "metadata", metric: "POST p99", value: p99(slices.now), unit: "ms", reference: { label: "before", value: p99(slices.before) } },
+        {
+          suite: "metadata",
+          metric: "POST p99",
+          value: p99(slices.now),
+          unit: "ms",
+          reference: { label: "before", value: p99(slices.before) },
+        },
         { suite: "metadata", metric: `GET {issuer: metadata}, ${CONNECTIONS} conn`, value: reads.requestsPerSecond, unit: "req/s" },
         { suite: "metadata", metric: "GET p99", value: reads.p99Ms, unit: "ms" },
       ];

@@ -1,6 +1,14 @@
 import pg from "pg";
 import { openDatabase, type Database } from "../server/db/database";
-import { CONTRACTS_SQL, HOLDER_COUNT_SQL, HOLDERS_SQL, INVENTORY_SQL, OWNER_HISTORY_SQL, TOKEN_HISTORY_SQL, TOKEN_SQL } from "../server/indexer/store/queries";
+import {
+  CONTRACTS_SQL,
+  HOLDER_COUNT_SQL,
+  HOLDERS_SQL,
+  INVENTORY_SQL,
+  OWNER_HISTORY_SQL,
+  TOKEN_HISTORY_SQL,
+  TOKEN_SQL,
+} from "../server/indexer/store/queries";
 import { currentStatementsQuery } from "../server/metadata/store";
 import { CACHED_METADATA_SQL } from "../server/token/store";
 import { createTestDatabase, type TestDatabase } from "../test/helpers/database";
@@ -20,7 +28,12 @@ interface Size {
 }
 // 3 transfers per token: a mint and two transfers.
 const LARGE_TOKENS = Number(process.env.BENCH_SCALE_TOKENS ?? 10_000_000);
-const size = (tokens: number): Size => ({ name: fmtSize(tokens), tokens, owners: tokens / 10, contracts: Math.max(1, Math.round(tokens / 10_000)) });
+const size = (tokens: number): Size => ({
+  name: fmtSize(tokens),
+  tokens,
+  owners: tokens / 10,
+  contracts: Math.max(1, Math.round(tokens / 10_000)),
+});
 const SIZES: Size[] = [size(LARGE_TOKENS / 100), size(LARGE_TOKENS)];
 
 function fmtSize(n: number) {
@@ -193,7 +206,8 @@ async function fill(db: Database, size: Size, log: (message: string) => void): P
   const saved = await dropIndexes(db, tables);
   const started = performance.now();
   const elapsed = () => `${Math.round((performance.now() - started) / 1000)} s`;
-  const settings = "SET work_mem = '512MB'; SET maintenance_work_mem = '2GB'; SET max_parallel_maintenance_workers = 2; SET synchronous_commit = off;";
+  const settings =
+    "SET work_mem = '512MB'; SET maintenance_work_mem = '2GB'; SET max_parallel_maintenance_workers = 2; SET synchronous_commit = off;";
 
   log(`${size.name}: writing ${(3 * T).toLocaleString("en-US")} transfers and ${T.toLocaleString("en-US")} owners`);
   // Two halves at once: the machine has two cores.
@@ -230,9 +244,15 @@ async function fill(db: Database, size: Size, log: (message: string) => void): P
        SELECT '${NETWORK}', bench_address(1, i % ${C}), i / ${C}, bench_address(2, bench_owner(i, 2)), (2 * ${T} + i) / 100, (2 * ${T} + i) % 100
        FROM generate_series(0::bigint, ${T - 1}::bigint) i`,
     );
-    await tx.query(`INSERT INTO nft_holdings (network, contract, owner, count) SELECT network, contract, owner, count(*) FROM nft_owners GROUP BY network, contract, owner`);
-    await tx.query(`INSERT INTO nft_holder_counts (network, contract, holders) SELECT network, contract, count(*) FROM nft_holdings GROUP BY network, contract`);
-    await tx.query(`INSERT INTO indexer_cursors (network, block_number, block_hash) VALUES ('${NETWORK}', ${Math.floor((3 * T - 1) / 100)}, bench_hash(1, ${Math.floor((3 * T - 1) / 100)}))`);
+    await tx.query(
+      `INSERT INTO nft_holdings (network, contract, owner, count) SELECT network, contract, owner, count(*) FROM nft_owners GROUP BY network, contract, owner`,
+    );
+    await tx.query(
+      `INSERT INTO nft_holder_counts (network, contract, holders) SELECT network, contract, count(*) FROM nft_holdings GROUP BY network, contract`,
+    );
+    await tx.query(
+      `INSERT INTO indexer_cursors (network, block_number, block_hash) VALUES ('${NETWORK}', ${Math.floor((3 * T - 1) / 100)}, bench_hash(1, ${Math.floor((3 * T - 1) / 100)}))`,
+    );
   });
   await Promise.all([cache, owners]);
   log(`${size.name}: owners, holdings and metadata cache written (${elapsed()}); building indexes`);
@@ -275,12 +295,22 @@ async function databaseFor(size: Size, log: (message: string) => void): Promise<
   const exists = (await query(serverUrl, "SELECT 1 FROM pg_database WHERE datname = $1", [name])).length > 0;
   let reused = false;
   if (exists) {
-    const [done] = await query<{ version: number; tokens: string; owners: string; contracts: string; filled_at: Date; load_seconds: number }>(
+    const [done] = await query<{
+      version: number;
+      tokens: string;
+      owners: string;
+      contracts: string;
+      filled_at: Date;
+      load_seconds: number;
+    }>(
       url.toString(),
       "SELECT f.* FROM (SELECT to_regclass('bench_scale_fill') AS t) r LEFT JOIN bench_scale_fill f ON r.t IS NOT NULL",
     ).catch(() => []);
     reused =
-      done?.version === FILL_VERSION && Number(done.tokens) === size.tokens && Number(done.owners) === size.owners && Number(done.contracts) === size.contracts;
+      done?.version === FILL_VERSION &&
+      Number(done.tokens) === size.tokens &&
+      Number(done.owners) === size.owners &&
+      Number(done.contracts) === size.contracts;
     if (reused) log(`${size.name}: reusing database ${name} (filled ${done!.filled_at.toISOString()}, load took ${done!.load_seconds} s)`);
     else {
       log(`${size.name}: database ${name} is incomplete or of another fill: made again`);
@@ -328,7 +358,9 @@ async function refresh(db: Database, size: Size, migrated: boolean, log: (messag
     const connection = await db.connect();
     try {
       await connection.query("SET maintenance_work_mem = '2GB'");
-      await connection.query("VACUUM (ANALYZE) nft_transfers, nft_owners, nft_holdings, nft_holder_counts, token_metadata, nft_1155_transfers, nft_balances, indexer_cursors");
+      await connection.query(
+        "VACUUM (ANALYZE) nft_transfers, nft_owners, nft_holdings, nft_holder_counts, token_metadata, nft_1155_transfers, nft_balances, indexer_cursors",
+      );
     } finally {
       connection.release();
     }
@@ -399,7 +431,9 @@ async function diskSizes(db: Database): Promise<string> {
      ORDER BY pg_relation_size(c.oid) DESC`,
   );
   const mb = (bytes: string) => `${(Number(bytes) / 2 ** 20).toFixed(0)} MiB`;
-  return rows.map((r) => `  ${r.kind.padEnd(5)} ${r.name.padEnd(40)} ${mb(r.bytes).padStart(10)}  ${Number(r.rows).toLocaleString("en-US")} rows`).join("\n");
+  return rows
+    .map((r) => `  ${r.kind.padEnd(5)} ${r.name.padEnd(40)} ${mb(r.bytes).padStart(10)}  ${Number(r.rows).toLocaleString("en-US")} rows`)
+    .join("\n");
 }
 
 export default scale;

@@ -18,7 +18,11 @@ const token: Suite = {
   async run({ seconds, log }) {
     const host = http.createServer((request, response) => {
       const id = BigInt(`0x${/([0-9a-f]{64})\.json$/.exec(request.url!)?.[1] ?? "0"}`);
-      const metadata = { name: `Item #${id}`, image: `ipfs://bafybench/${id}.png`, attributes: [{ trait_type: "power", value: Number(id % 100n) }] };
+      const metadata = {
+        name: `Item #${id}`,
+        image: `ipfs://bafybench/${id}.png`,
+        attributes: [{ trait_type: "power", value: Number(id % 100n) }],
+      };
       response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(metadata));
     });
     await new Promise<void>((resolve) => host.listen(0, "127.0.0.1", resolve));
@@ -32,7 +36,13 @@ const token: Suite = {
     log(`minting ${TOKENS} ERC-1155 ids`);
     for (let first = 1; first <= TOKENS; first += BATCH) {
       const ids = Array.from({ length: BATCH }, (_, i) => BigInt(first + i));
-      await (await contract.mintBatch(holder, ids, ids.map(() => 1n))).wait();
+      await (
+        await contract.mintBatch(
+          holder,
+          ids,
+          ids.map(() => 1n),
+        )
+      ).wait();
     }
     const app = await startService({
       RPC_URL_LOCALHOST: node.url,
@@ -51,7 +61,10 @@ const token: Suite = {
       log(`GET ${TOKENS} tokens never read (each: eth_call, fetch, store), ${CONNECTIONS} connections`);
       let cold = 1;
       const resolving = await load({ url: app.url, connections: CONNECTIONS, amount: TOKENS - 1, next: () => ({ path: path(cold++) }) });
-      const sample = (await (await fetch(`${app.url}${path(7)}`)).json()) as { metadata: { name: string } | null; metadataError: string | null };
+      const sample = (await (await fetch(`${app.url}${path(7)}`)).json()) as {
+        metadata: { name: string } | null;
+        metadataError: string | null;
+      };
       if (sample.metadata?.name !== "Item #7") throw new Error(`token 7 did not resolve: ${sample.metadataError}`);
       log(`GET tokens from the cache, ${CONNECTIONS} connections, ${seconds} s`);
       let hot = 0;
@@ -64,7 +77,12 @@ const token: Suite = {
         if (result.errors + result.non2xx > 0) throw new Error(`${name}: ${result.errors} errors, ${result.non2xx} non-2xx`);
       }
       return [
-        { suite: "token", metric: `GET /token, metadata never read (eth_call + fetch + store), ${CONNECTIONS} conn`, value: resolving.requestsPerSecond, unit: "req/s" },
+        {
+          suite: "token",
+          metric: `GET /token, metadata never read (eth_call + fetch + store), ${CONNECTIONS} conn`,
+          value: resolving.requestsPerSecond,
+          unit: "req/s",
+        },
         { suite: "token", metric: "GET /token never read, p99", value: resolving.p99Ms, unit: "ms" },
         { suite: "token", metric: `GET /token from the cache, ${CONNECTIONS} conn`, value: cached.requestsPerSecond, unit: "req/s" },
         { suite: "token", metric: "GET /token from the cache, p99", value: cached.p99Ms, unit: "ms" },
@@ -76,7 +94,13 @@ const token: Suite = {
           reference: { label: "same page without metadata", value: plain.requestsPerSecond },
           ratio: withMetadata.requestsPerSecond / plain.requestsPerSecond,
         },
-        { suite: "token", metric: "inventory page of 100 ?metadata=true, p99", value: withMetadata.p99Ms, unit: "ms", reference: { label: "without", value: plain.p99Ms } },
+        {
+          suite: "token",
+          metric: "inventory page of 100 ?metadata=true, p99",
+          value: withMetadata.p99Ms,
+          unit: "ms",
+          reference: { label: "without", value: plain.p99Ms },
+        },
       ];
     } finally {
       await app.stop();

@@ -29,7 +29,13 @@ function loginLines(base: string, issuer: string, client: DemoClient, user: stri
  * What `npm start` prints once the service listens: its URLs, and with the local chain the demo contracts, curl lines
  * to try (each works as printed) and how to log in through the demo client.
  */
-export function printBanner(config: Config, app: FastifyInstance, node: LocalNode | undefined, demo: Demo | undefined, demoClient?: DemoClient): void {
+export function printBanner(
+  config: Config,
+  app: FastifyInstance,
+  node: LocalNode | undefined,
+  demo: Demo | undefined,
+  demoClient?: DemoClient,
+): void {
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   const base = `http://${config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host}:${port}`;
@@ -39,7 +45,9 @@ export function printBanner(config: Config, app: FastifyInstance, node: LocalNod
     `  API docs  ${base}/docs  (OpenAPI: ${base}/openapi.json)`,
     ...(config.converters.length > 0 ? [`  Convert   ${base}/convert  (the token holders' page; Japanese: ${base}/convert?lang=ja)`] : []),
     `  Database  ${config.database.kind === "postgres" ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${config.database.dataDir}`}`,
-    node ? `  Chain     ${node.url} (local Hardhat node, chain id ${node.chainId})` : `  Networks  ${Object.keys(config.rpcUrls).join(", ")}`,
+    node
+      ? `  Chain     ${node.url} (local Hardhat node, chain id ${node.chainId})`
+      : `  Networks  ${Object.keys(config.rpcUrls).join(", ")}`,
     ...(demo && node
       ? [
           "",
@@ -78,7 +86,13 @@ export function printBanner(config: Config, app: FastifyInstance, node: LocalNod
         ]
       : []),
     ...(demoClient ? loginLines(base, config.issuer, demoClient, demo?.user, config.dataDir) : []),
-    ...(demo && node ? ["", "  Convert Alice 1 to Bob 1 as the user, in one transaction (the events stream above shows it):", `    RPC_URL_LOCALHOST=${node.url} SIGNER_INDEX=1 npx hardhat convert --alice-id 1 --network localhost --converter ${demo.converter}`] : []),
+    ...(demo && node
+      ? [
+          "",
+          "  Convert Alice 1 to Bob 1 as the user, in one transaction (the events stream above shows it):",
+          `    RPC_URL_LOCALHOST=${node.url} SIGNER_INDEX=1 npx hardhat convert --alice-id 1 --network localhost --converter ${demo.converter}`,
+        ]
+      : []),
     "",
     "  Ctrl-C stops everything.",
     "",

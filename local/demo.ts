@@ -3,7 +3,13 @@ import path from "node:path";
 import { JsonRpcProvider } from "ethers";
 import { deployConverter } from "../scripts/lib/deploy";
 import type { Deployment } from "../scripts/lib/deployment";
-import { AliceNFT__factory, BobNFT__factory, MetadataNFT__factory, NFTConverter__factory, SingleOwnerWallet__factory } from "../typechain-types";
+import {
+  AliceNFT__factory,
+  BobNFT__factory,
+  MetadataNFT__factory,
+  NFTConverter__factory,
+  SingleOwnerWallet__factory,
+} from "../typechain-types";
 
 /** What `npm start` deploys on its embedded chain for people to try things with. */
 export interface Demo extends Deployment {
@@ -19,7 +25,8 @@ export interface Demo extends Deployment {
 
 const DEMO_TOKENS = Array.from({ length: 10 }, (_, i) => BigInt(i + 1));
 
-const DEMO_SVG = "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 100 100'><rect width='100' height='100' fill='#f4b400'/><text x='50' y='58' font-size='20' text-anchor='middle'>Demo #1</text></svg>";
+const DEMO_SVG =
+  "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 100 100'><rect width='100' height='100' fill='#f4b400'/><text x='50' y='58' font-size='20' text-anchor='middle'>Demo #1</text></svg>";
 const DEMO_TOKEN_URI = `data:application/json;base64,${Buffer.from(
   JSON.stringify({
     name: "Demo #1",
@@ -41,7 +48,8 @@ export async function prepareDemo(rpcUrl: string, dataDir: string, log: (line: s
     const genesisHash = (await provider.getBlock(0))!.hash!;
     if (fs.existsSync(file)) {
       const recorded = JSON.parse(fs.readFileSync(file, "utf8")) as Demo;
-      if (recorded.genesisHash === genesisHash && recorded.metadataNft && (await provider.getCode(recorded.converter)) !== "0x") return recorded;
+      if (recorded.genesisHash === genesisHash && recorded.metadataNft && (await provider.getCode(recorded.converter)) !== "0x")
+        return recorded;
       log("new chain: deploying the demo again");
     }
     const deployer = await provider.getSigner(0);

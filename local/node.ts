@@ -43,7 +43,10 @@ export async function startLocalNode(options: LocalNodeOptions = {}): Promise<Lo
 
   const url = await new Promise<string>((resolve, reject) => {
     let output = "";
-    const timer = setTimeout(() => fail(new Error(`hardhat node did not start within ${options.startTimeoutMs ?? 60_000} ms:\n${output}`)), options.startTimeoutMs ?? 60_000);
+    const timer = setTimeout(
+      () => fail(new Error(`hardhat node did not start within ${options.startTimeoutMs ?? 60_000} ms:\n${output}`)),
+      options.startTimeoutMs ?? 60_000,
+    );
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = LISTENING.exec(output);

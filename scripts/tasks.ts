@@ -65,52 +65,65 @@ task("deploy", "Deploys the NFTConverter (and test Alice/Bob tokens unless exist
   .addOptionalParam("alice", "address of an existing Alice ERC-721")
   .addOptionalParam("bob", "address of an existing Bob ERC-721")
   .addOptionalParam("admin", "admin of the converter (default: the deployer, also made an operator)")
-  .setAction(plainRefusals(async (args: { alice?: string; bob?: string; admin?: string }, hre) => {
-    const { deployConverter } = await import("./lib/deploy");
-    const { writeDeployment } = await import("./lib/deployment");
-    const deployment = await deployConverter(await signer(hre), { network: hre.network.name, ...args, log: err });
-    const file = writeDeployment(deployment);
-    console.log(JSON.stringify(deployment, null, 2));
-    err(`written to ${file}`);
-  }));
+  .setAction(
+    plainRefusals(async (args: { alice?: string; bob?: string; admin?: string }, hre) => {
+      const { deployConverter } = await import("./lib/deploy");
+      const { writeDeployment } = await import("./lib/deployment");
+      const deployment = await deployConverter(await signer(hre), { network: hre.network.name, ...args, log: err });
+      const file = writeDeployment(deployment);
+      console.log(JSON.stringify(deployment, null, 2));
+      err(`written to ${file}`);
+    }),
+  );
 
 task("register-pairs", "Registers Alice↔Bob pairs from a CSV or JSON file; pairs already registered are skipped")
   .addOptionalParam("file", "pairs.csv (alice_id,bob_id per line) or pairs.json ([[alice, bob], ...]) (required)")
   .addOptionalParam("batch", "pairs per transaction (default 100)")
   .addOptionalParam("converter", "converter address (default: deployments/<network>.json)")
   .addFlag("dryRun", "print the plan and send nothing")
-  .setAction(plainRefusals(async (given: { file?: string; batch?: string; converter?: string; dryRun: boolean }, hre) => {
-    const { readPairsFile, planRegistration } = await import("./lib/pairs");
-    const args = { ...given, file: required(given.file, "--file", "pairs.csv or pairs.json"), batch: positiveInt(given.batch, "--batch", 100) };
-    const pairs = readPairsFile(args.file); // the whole file is checked before anything is sent
-    const converter = await converterAt(hre, args.converter);
-    let shown = 0;
-    const plan = await planRegistration(converter, pairs, {
-      progress: (done, total) => {
-        if (total >= 1000 && (done === total || done - shown >= 1000)) err(`checking the chain: ${(shown = done)}/${total} pairs`);
-      },
-    });
-    console.log(`${pairs.length} pairs in ${args.file}: ${plan.registered.length} already registered, ${plan.toRegister.length} to register`);
-    if (plan.toRegister.length === 0) {
-      console.log("nothing to register");
-      return;
-    }
-    const batches = Math.ceil(plan.toRegister.length / args.batch);
-    if (args.dryRun) {
-      console.log(`dry run: would send ${batches} transaction(s) of up to ${args.batch} pairs; nothing sent`);
-      return;
-    }
-    let gasTotal = 0n;
-    for (let b = 0; b < batches; b++) {
-      const chunk = plan.toRegister.slice(b * args.batch, (b + 1) * args.batch);
-      const tx = await converter.registerPairs(chunk.map((p) => p.alice), chunk.map((p) => p.bob));
-      const receipt = await tx.wait();
-      gasTotal += receipt!.gasUsed;
-      console.log(`tx ${tx.hash}: ${chunk.length} pairs, gas ${receipt!.gasUsed} (${receipt!.gasUsed / BigInt(chunk.length)} per pair)`);
-      err(`batch ${b + 1}/${batches}: ${Math.min((b + 1) * args.batch, plan.toRegister.length)}/${plan.toRegister.length} pairs`);
-    }
-    console.log(`registered ${plan.toRegister.length} pairs in ${batches} transaction(s), gas ${gasTotal}`);
-  }));
+  .setAction(
+    plainRefusals(async (given: { file?: string; batch?: string; converter?: string; dryRun: boolean }, hre) => {
+      const { readPairsFile, planRegistration } = await import("./lib/pairs");
+      const args = {
+        ...given,
+        file: required(given.file, "--file", "pairs.csv or pairs.json"),
+        batch: positiveInt(given.batch, "--batch", 100),
+      };
+      const pairs = readPairsFile(args.file); // the whole file is checked before anything is sent
+      const converter = await converterAt(hre, args.converter);
+      let shown = 0;
+      const plan = await planRegistration(converter, pairs, {
+        progress: (done, total) => {
+          if (total >= 1000 && (done === total || done - shown >= 1000)) err(`checking the chain: ${(shown = done)}/${total} pairs`);
+        },
+      });
+      console.log(
+        `${pairs.length} pairs in ${args.file}: ${plan.registered.length} already registered, ${plan.toRegister.length} to register`,
+      );
+      if (plan.toRegister.length === 0) {
+        console.log("nothing to register");
+        return;
+      }
+      const batches = Math.ceil(plan.toRegister.length / args.batch);
+      if (args.dryRun) {
+        console.log(`dry run: would send ${batches} transaction(s) of up to ${args.batch} pairs; nothing sent`);
+        return;
+      }
+      let gasTotal = 0n;
+      for (let b = 0; b < batches; b++) {
+        const chunk = plan.toRegister.slice(b * args.batch, (b + 1) * args.batch);
+        const tx = await converter.registerPairs(
+          chunk.map((p) => p.alice),
+          chunk.map((p) => p.bob),
+        );
+        const receipt = await tx.wait();
+        gasTotal += receipt!.gasUsed;
+        console.log(`tx ${tx.hash}: ${chunk.length} pairs, gas ${receipt!.gasUsed} (${receipt!.gasUsed / BigInt(chunk.length)} per pair)`);
+        err(`batch ${b + 1}/${batches}: ${Math.min((b + 1) * args.batch, plan.toRegister.length)}/${plan.toRegister.length} pairs`);
+      }
+      console.log(`registered ${plan.toRegister.length} pairs in ${batches} transaction(s), gas ${gasTotal}`);
+    }),
+  );
 
 task("stock", "Moves the caller's Alice or Bob tokens into the converter's stock (operators)")
   .addOptionalParam("token", "alice or bob (required)")
@@ -118,49 +131,58 @@ task("stock", "Moves the caller's Alice or Bob tokens into the converter's stock
   .addOptionalParam("file", "file of token ids, one per line")
   .addOptionalParam("batch", "ids per transaction (default 200)")
   .addOptionalParam("converter", "converter address (default: deployments/<network>.json)")
-  .setAction(plainRefusals(async (given: { token?: string; ids?: string; file?: string; batch?: string; converter?: string }, hre) => {
-    const { IERC721__factory } = await import("../typechain-types");
-    const args = { ...given, token: required(given.token, "--token", "alice or bob"), batch: positiveInt(given.batch, "--batch", 200) };
-    if (args.token !== "alice" && args.token !== "bob") throw new Error(`--token must be alice or bob, got "${args.token}"`);
-    if ((args.ids === undefined) === (args.file === undefined)) throw new Error("give --ids or --file");
-    const raw = args.ids !== undefined ? args.ids.split(",") : fs.readFileSync(args.file!, "utf8").split(/\r?\n/);
-    const ids = raw.map((s) => s.trim()).filter(Boolean).map((s, i) => parseDecimalId(s, `id #${i + 1} "${s}"`));
-    const converter = await converterAt(hre, args.converter);
-    const me = await signer(hre);
-    const token = IERC721__factory.connect(args.token === "alice" ? await converter.alice() : await converter.bob(), me);
-    const converterAddress = await converter.getAddress();
-    // One approval and one transaction per batch, instead of a safeTransferFrom per token.
-    if (!(await token.isApprovedForAll(me.address, converterAddress))) {
-      const tx = await token.setApprovalForAll(converterAddress, true);
-      console.log(`tx ${tx.hash}: approved the converter for your ${args.token} tokens, gas ${(await tx.wait())!.gasUsed}`);
-    }
-    for (let i = 0; i < ids.length; i += args.batch) {
-      const chunk = ids.slice(i, i + args.batch);
-      const tx = await converter.stock(token, chunk);
-      console.log(`tx ${tx.hash}: ${chunk.length} ${args.token} token(s) into stock, gas ${(await tx.wait())!.gasUsed}`);
-    }
-    console.log(`stocked ${ids.length} ${args.token} token(s)`);
-  }));
+  .setAction(
+    plainRefusals(async (given: { token?: string; ids?: string; file?: string; batch?: string; converter?: string }, hre) => {
+      const { IERC721__factory } = await import("../typechain-types");
+      const args = { ...given, token: required(given.token, "--token", "alice or bob"), batch: positiveInt(given.batch, "--batch", 200) };
+      if (args.token !== "alice" && args.token !== "bob") throw new Error(`--token must be alice or bob, got "${args.token}"`);
+      if ((args.ids === undefined) === (args.file === undefined)) throw new Error("give --ids or --file");
+      const raw = args.ids !== undefined ? args.ids.split(",") : fs.readFileSync(args.file!, "utf8").split(/\r?\n/);
+      const ids = raw
+        .map((s) => s.trim())
+        .filter(Boolean)
+        .map((s, i) => parseDecimalId(s, `id #${i + 1} "${s}"`));
+      const converter = await converterAt(hre, args.converter);
+      const me = await signer(hre);
+      const token = IERC721__factory.connect(args.token === "alice" ? await converter.alice() : await converter.bob(), me);
+      const converterAddress = await converter.getAddress();
+      // One approval and one transaction per batch, instead of a safeTransferFrom per token.
+      if (!(await token.isApprovedForAll(me.address, converterAddress))) {
+        const tx = await token.setApprovalForAll(converterAddress, true);
+        console.log(`tx ${tx.hash}: approved the converter for your ${args.token} tokens, gas ${(await tx.wait())!.gasUsed}`);
+      }
+      for (let i = 0; i < ids.length; i += args.batch) {
+        const chunk = ids.slice(i, i + args.batch);
+        const tx = await converter.stock(token, chunk);
+        console.log(`tx ${tx.hash}: ${chunk.length} ${args.token} token(s) into stock, gas ${(await tx.wait())!.gasUsed}`);
+      }
+      console.log(`stocked ${ids.length} ${args.token} token(s)`);
+    }),
+  );
 
 task("convert", "Converts one of your tokens in one transaction (safeTransferFrom into the converter)")
   .addOptionalParam("aliceId", "the Alice token to convert to its Bob token")
   .addOptionalParam("bobId", "the Bob token to convert back to its Alice token")
   .addOptionalParam("converter", "converter address (default: deployments/<network>.json)")
-  .setAction(plainRefusals(async (args: { aliceId?: string; bobId?: string; converter?: string }, hre) => {
-    const { explainConversion } = await import("./lib/convert");
-    if ((args.aliceId === undefined) === (args.bobId === undefined)) throw new Error("give exactly one of --alice-id or --bob-id");
-    const converter = await converterAt(hre, args.converter);
-    const me = await signer(hre);
-    const fromAlice = args.aliceId !== undefined;
-    const idText = (fromAlice ? args.aliceId : args.bobId)!;
-    const id = parseDecimalId(idText, `"${idText}"`);
-    const plan = await explainConversion(converter, me.address, fromAlice ? "alice" : "bob", id);
-    if (!plan.ok) {
-      err(`cannot convert: ${plan.reason}`);
-      process.exitCode = 1;
-      return;
-    }
-    const tx = await plan.token.connect(me)["safeTransferFrom(address,address,uint256)"](me.address, await converter.getAddress(), plan.id);
-    const receipt = await tx.wait();
-    console.log(`tx ${tx.hash}: gave ${plan.from} ${plan.id}, received ${plan.to} ${plan.counterpart}; gas ${receipt!.gasUsed}`);
-  }));
+  .setAction(
+    plainRefusals(async (args: { aliceId?: string; bobId?: string; converter?: string }, hre) => {
+      const { explainConversion } = await import("./lib/convert");
+      if ((args.aliceId === undefined) === (args.bobId === undefined)) throw new Error("give exactly one of --alice-id or --bob-id");
+      const converter = await converterAt(hre, args.converter);
+      const me = await signer(hre);
+      const fromAlice = args.aliceId !== undefined;
+      const idText = (fromAlice ? args.aliceId : args.bobId)!;
+      const id = parseDecimalId(idText, `"${idText}"`);
+      const plan = await explainConversion(converter, me.address, fromAlice ? "alice" : "bob", id);
+      if (!plan.ok) {
+        err(`cannot convert: ${plan.reason}`);
+        process.exitCode = 1;
+        return;
+      }
+      const tx = await plan.token
+        .connect(me)
+        ["safeTransferFrom(address,address,uint256)"](me.address, await converter.getAddress(), plan.id);
+      const receipt = await tx.wait();
+      console.log(`tx ${tx.hash}: gave ${plan.from} ${plan.id}, received ${plan.to} ${plan.counterpart}; gas ${receipt!.gasUsed}`);
+    }),
+  );

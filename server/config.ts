@@ -222,7 +222,8 @@ function readIndexerTargets(read: Reader, networks: string[]) {
     if (list !== undefined) {
       contracts[name] = list.split(",").map((address) => {
         const trimmed = address.trim();
-        if (!/^0x[0-9a-fA-F]{40}$/.test(trimmed)) throw new ConfigError(`INDEXER_CONTRACTS_${suffix}`, "comma-separated 0x addresses", list);
+        if (!/^0x[0-9a-fA-F]{40}$/.test(trimmed))
+          throw new ConfigError(`INDEXER_CONTRACTS_${suffix}`, "comma-separated 0x addresses", list);
         return trimmed.toLowerCase();
       });
     }
@@ -240,7 +241,8 @@ function readConverters(read: Reader, usable: string[]): ConverterRef[] {
     if (rest.length > 0 || !network || !Object.hasOwn(NETWORKS, network) || !address || !/^0x[0-9a-fA-F]{40}$/.test(address)) {
       throw new ConfigError("CONVERTERS", expected, raw);
     }
-    if (!usable.includes(network)) throw new ConfigError("CONVERTERS", `converters on networks with an RPC URL (set ${rpcEnvName(network)})`, raw);
+    if (!usable.includes(network))
+      throw new ConfigError("CONVERTERS", `converters on networks with an RPC URL (set ${rpcEnvName(network)})`, raw);
     try {
       return { network, address: getAddress(address) };
     } catch {
@@ -252,7 +254,8 @@ function readConverters(read: Reader, usable: string[]): ConverterRef[] {
 function readHeader(read: Reader): string {
   const header = read.string("LOGIN_MESSAGE_HEADER", "Wallet Login");
   // One line of the four-line message: a line break would let the header fake the lines below it.
-  if (/[\r\n]/.test(header) || header.length > 100) throw new ConfigError("LOGIN_MESSAGE_HEADER", "one line of at most 100 characters", header);
+  if (/[\r\n]/.test(header) || header.length > 100)
+    throw new ConfigError("LOGIN_MESSAGE_HEADER", "one line of at most 100 characters", header);
   return header;
 }
 
@@ -267,7 +270,11 @@ function readJwks(read: Reader): { keys: Record<string, unknown>[] } | undefined
     throw new ConfigError("OIDC_JWKS", expected, "(a value that is not JSON)");
   }
   const keys = (parsed as { keys?: unknown } | null)?.keys;
-  if (!Array.isArray(keys) || keys.length === 0 || !keys.every((k) => k && typeof k === "object" && k.kty === "RSA" && typeof k.d === "string")) {
+  if (
+    !Array.isArray(keys) ||
+    keys.length === 0 ||
+    !keys.every((k) => k && typeof k === "object" && k.kty === "RSA" && typeof k.d === "string")
+  ) {
     // Never echo a private key back into a log.
     throw new ConfigError("OIDC_JWKS", expected, "(a value that is not)");
   }

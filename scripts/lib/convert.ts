@@ -1,8 +1,7 @@
 import { IERC721__factory, type IERC721, type NFTConverter } from "../../typechain-types";
 
 export type ConversionPlan =
-  | { ok: true; token: IERC721; from: "alice" | "bob"; to: "alice" | "bob"; id: bigint; counterpart: bigint }
-  | { ok: false; reason: string };
+  { ok: true; token: IERC721; from: "alice" | "bob"; to: "alice" | "bob"; id: bigint; counterpart: bigint } | { ok: false; reason: string };
 
 /**
  * Checks everything a conversion needs before sending it, so the user reads why it cannot work instead of an opaque
@@ -15,7 +14,8 @@ export async function explainConversion(converter: NFTConverter, user: string, s
   const token = IERC721__factory.connect(side === "alice" ? await converter.alice() : await converter.bob(), runner);
   const counterToken = IERC721__factory.connect(side === "alice" ? await converter.bob() : await converter.alice(), runner);
   if (await converter.paused()) return { ok: false, reason: "the converter is paused" };
-  if (side === "bob" && !(await converter.reverseConversionEnabled())) return { ok: false, reason: "Bob → Alice conversion is switched off" };
+  if (side === "bob" && !(await converter.reverseConversionEnabled()))
+    return { ok: false, reason: "Bob → Alice conversion is switched off" };
   const [paired, counterpart] = side === "alice" ? await converter.bobIdOf(id) : await converter.aliceIdOf(id);
   if (!paired) return { ok: false, reason: `${side} ${id} is not paired with any ${other} token` };
   const owner = await ownerOrNothing(token, id);

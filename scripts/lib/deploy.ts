@@ -26,8 +26,12 @@ export async function deployConverter(signer: Signer, options: DeployOptions): P
   const deployer = await signer.getAddress();
   const admin = options.admin ?? deployer;
   if ((options.alice === undefined) !== (options.bob === undefined)) throw new Error("give both --alice and --bob, or neither");
-  for (const [name, address] of [["alice", options.alice], ["bob", options.bob]] as const) {
-    if (address !== undefined && (await provider.getCode(address)) === "0x") throw new Error(`--${name} ${address} has no code on this network`);
+  for (const [name, address] of [
+    ["alice", options.alice],
+    ["bob", options.bob],
+  ] as const) {
+    if (address !== undefined && (await provider.getCode(address)) === "0x")
+      throw new Error(`--${name} ${address} has no code on this network`);
   }
 
   let firstBlock: number | undefined;

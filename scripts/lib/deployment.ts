@@ -30,7 +30,9 @@ export function deploymentPath(network: string, dir = deploymentsDir()): string 
 export function readDeployment(network: string, dir = deploymentsDir()): Deployment {
   const file = deploymentPath(network, dir);
   if (!fs.existsSync(file)) {
-    throw new Error(`no deployment for network "${network}" (${file}): run \`npx hardhat deploy --network ${network}\` or pass --converter`);
+    throw new Error(
+      `no deployment for network "${network}" (${file}): run \`npx hardhat deploy --network ${network}\` or pass --converter`,
+    );
   }
   return JSON.parse(fs.readFileSync(file, "utf8")) as Deployment;
 }

@@ -69,7 +69,12 @@ function parseJson(name: string, text: string): Pair[] {
   if (!Array.isArray(data)) throw new PairsFileError(`${name}: expected an array of pairs`);
   return data.map((item, index) => {
     const where = `${name}[${index}]`;
-    const [alice, bob] = Array.isArray(item) && item.length === 2 ? item : item && typeof item === "object" ? [(item as Record<string, unknown>).alice, (item as Record<string, unknown>).bob] : [];
+    const [alice, bob] =
+      Array.isArray(item) && item.length === 2
+        ? item
+        : item && typeof item === "object"
+          ? [(item as Record<string, unknown>).alice, (item as Record<string, unknown>).bob]
+          : [];
     if (alice === undefined || bob === undefined) throw new PairsFileError(`${where}: expected [alice, bob] or {"alice": .., "bob": ..}`);
     return { alice: parseId(alice, "alice", where), bob: parseId(bob, "bob", where), where };
   });
@@ -106,7 +111,10 @@ export async function planRegistration(
     while (next < pairs.length) {
       const index = next++;
       const pair = pairs[index];
-      const [[alicePaired, bobOfAlice], [bobPaired, aliceOfBob]] = await Promise.all([converter.bobIdOf(pair.alice), converter.aliceIdOf(pair.bob)]);
+      const [[alicePaired, bobOfAlice], [bobPaired, aliceOfBob]] = await Promise.all([
+        converter.bobIdOf(pair.alice),
+        converter.aliceIdOf(pair.bob),
+      ]);
       if (alicePaired && bobOfAlice === pair.bob && bobPaired && aliceOfBob === pair.alice) {
         states[index] = "registered";
       } else if (alicePaired) {
@@ -121,7 +129,9 @@ export async function planRegistration(
   };
   await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 16, pairs.length) }, worker));
   if (conflicts.length > 0) {
-    throw new PairsFileError(`${conflicts.length} pair(s) conflict with the chain: ${conflicts.slice(0, 5).join("; ")}${conflicts.length > 5 ? "; …" : ""}`);
+    throw new PairsFileError(
+      `${conflicts.length} pair(s) conflict with the chain: ${conflicts.slice(0, 5).join("; ")}${conflicts.length > 5 ? "; …" : ""}`,
+    );
   }
   return { toRegister: pairs.filter((_, i) => states[i] === "new"), registered: pairs.filter((_, i) => states[i] === "registered") };
 }

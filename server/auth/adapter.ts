@@ -66,7 +66,10 @@ export async function writeHeldTokens(): Promise<void> {
  */
 export async function writeHeldAfterRequest(_ctx: unknown, next: () => Promise<void>): Promise<void> {
   await next();
-  await requestScope.getStore()?.writeHeld?.().catch(() => undefined);
+  await requestScope
+    .getStore()
+    ?.writeHeld?.()
+    .catch(() => undefined);
 }
 
 /** Tokens whose find is followed by a find of their grant in the same request. */
@@ -110,7 +113,15 @@ function payloadValues(writes: HeldWrite[], first: number, typed: boolean): { va
   const params: unknown[] = [];
   const rows = writes.map((write) => {
     const n = first + params.length;
-    params.push(write.kind, write.id, JSON.stringify(write.payload), write.payload.grantId ?? null, write.payload.userCode ?? null, write.payload.uid ?? null, write.expiresAt);
+    params.push(
+      write.kind,
+      write.id,
+      JSON.stringify(write.payload),
+      write.payload.grantId ?? null,
+      write.payload.userCode ?? null,
+      write.payload.uid ?? null,
+      write.expiresAt,
+    );
     return `(${types.map((type, i) => `$${n + i}${type}`).join(", ")})`;
   });
   return { values: rows.join(", "), params };
@@ -153,7 +164,10 @@ function payloadAdapter(db: Database, kind: string, reuseError: ReuseError): Ada
   };
   /** A reuse of a record: its grant and everything issued from it revoked, the reuse refused. */
   const refuseReuse = async (id: string): Promise<never> => {
-    const { rows: used } = await db.query<{ grant_id: string | null }>("SELECT grant_id FROM oidc_payloads WHERE kind = $1 AND id = $2", [kind, id]);
+    const { rows: used } = await db.query<{ grant_id: string | null }>("SELECT grant_id FROM oidc_payloads WHERE kind = $1 AND id = $2", [
+      kind,
+      id,
+    ]);
     if (used[0]?.grant_id) await revokeByGrantId(used[0].grant_id);
     throw new reuseError(`${kind === "AuthorizationCode" ? "authorization code" : kind} already consumed`);
   };

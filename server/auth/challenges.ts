@@ -129,7 +129,10 @@ export function requesterOf(ip: string): string {
   const left = head ? head.split(":") : [];
   const right = ip.includes("::") && tail ? tail.split(":") : [];
   const groups = [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right];
-  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "")).join(":")}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ""))
+    .join(":")}::/64`;
 }
 
 /** How many open challenges of one address and client a login tries (each may cost an eth_call for a wallet). */
@@ -174,7 +177,10 @@ export type AlongWrite = (condition: string, first: number) => { sql: string; pa
  */
 export async function consumeChallenge(db: Queryable, id: string, along: AlongWrite[] = []): Promise<boolean> {
   if (along.length === 0) {
-    const { rows } = await db.query("UPDATE login_challenges SET consumed_at = now() WHERE id = $1 AND consumed_at IS NULL AND expires_at > now() RETURNING id", [id]);
+    const { rows } = await db.query(
+      "UPDATE login_challenges SET consumed_at = now() WHERE id = $1 AND consumed_at IS NULL AND expires_at > now() RETURNING id",
+      [id],
+    );
     return rows.length === 1;
   }
   const params: unknown[] = [id];

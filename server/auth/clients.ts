@@ -86,7 +86,8 @@ export function checkRedirectUri(uri: string): string | undefined {
     return `not an absolute URL: ${uri}`;
   }
   if (url.hash || uri.includes("#")) return `a redirect URI must not have a fragment: ${uri}`;
-  if (/[\s<>"]/.test(uri) || INVISIBLE.test(uri)) return `a redirect URI must not contain spaces, quotes, angle brackets or invisible characters: ${JSON.stringify(uri)}`;
+  if (/[\s<>"]/.test(uri) || INVISIBLE.test(uri))
+    return `a redirect URI must not contain spaces, quotes, angle brackets or invisible characters: ${JSON.stringify(uri)}`;
   if (url.protocol === "javascript:" || url.protocol === "data:" || url.protocol === "file:") return `scheme not allowed: ${uri}`;
   return undefined;
 }
@@ -115,7 +116,16 @@ export async function addClient(
   const { rows } = await db.query<Row>(
     `INSERT INTO login_clients (id, name, secret_hash, redirect_uris, title, description, logo_url, home_url)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
-    [id, input.name, secret ? hashSecret(secret) : null, input.redirectUris, JSON.stringify(profile.title), JSON.stringify(profile.description), profile.logoUrl, profile.homeUrl],
+    [
+      id,
+      input.name,
+      secret ? hashSecret(secret) : null,
+      input.redirectUris,
+      JSON.stringify(profile.title),
+      JSON.stringify(profile.description),
+      profile.logoUrl,
+      profile.homeUrl,
+    ],
   );
   return { client: fromRow(rows[0]), secret };
 }
@@ -182,7 +192,8 @@ export function checkProfileText(field: keyof typeof TEXT_LIMITS, text: string):
 export function checkProfileUrl(field: "logo_url" | "home_url", url: string): string | undefined {
   const parsed = URL.parse(url);
   if (!parsed || (parsed.protocol !== "https:" && parsed.protocol !== "http:")) return `${field} must be an absolute http(s) URL: ${url}`;
-  if (url.length > 2048 || /[\s<>"\u0000-\u001f\u007f]/.test(url)) return `${field} must be at most 2048 characters without spaces, quotes, angle brackets or control characters`;
+  if (url.length > 2048 || /[\s<>"\u0000-\u001f\u007f]/.test(url))
+    return `${field} must be at most 2048 characters without spaces, quotes, angle brackets or control characters`;
   return undefined;
 }
 
@@ -215,7 +226,11 @@ function applyProfileChange(profile: ClientProfile, change: ProfileChange): Clie
 }
 
 /** Changes a client's name and profile; undefined when there is no such client. Secret and redirect URIs stay. */
-export async function updateClient(db: Queryable, id: string, change: { name?: string; profile?: ProfileChange }): Promise<LoginClient | undefined> {
+export async function updateClient(
+  db: Queryable,
+  id: string,
+  change: { name?: string; profile?: ProfileChange },
+): Promise<LoginClient | undefined> {
   if (change.name !== undefined) {
     const problem = checkClientName(change.name);
     if (problem) throw new Error(problem);

@@ -11,7 +11,8 @@ export const invalidRequest = (message: string) => new DomainError("invalid", "i
 export const invalidClient = () => new DomainError("invalid", "invalid_client", "Unknown client_id");
 
 /** Never answered with a redirect: the URI is what cannot be trusted. */
-export const invalidRedirectUri = () => new DomainError("invalid", "invalid_redirect_uri", "redirect_uri is not registered for this client");
+export const invalidRedirectUri = () =>
+  new DomainError("invalid", "invalid_redirect_uri", "redirect_uri is not registered for this client");
 
 export const unsupportedResponseType = () => new DomainError("invalid", "unsupported_response_type", 'response_type must be "code"');
 
@@ -23,7 +24,8 @@ export const invalidLang = (message: string) => new DomainError("invalid", "inva
 export const malformedSignature = (problem: string) => new DomainError("invalid", "malformed_signature", `signature: ${problem}`);
 
 /** A SIWE message names its chain: the login cannot ask another. */
-export const networkMismatch = (network: string) => new DomainError("invalid", "network_mismatch", `The message was issued for network ${network}`);
+export const networkMismatch = (network: string) =>
+  new DomainError("invalid", "network_mismatch", `The message was issued for network ${network}`);
 
 export const noOpenChallenge = () =>
   new DomainError(
@@ -33,10 +35,15 @@ export const noOpenChallenge = () =>
   );
 
 /** The signature verified, but another login redeemed the message first (or it expired meanwhile). */
-export const challengeGone = () => new DomainError("unauthorized", "invalid_challenge", "This sign-in message was already used or has expired");
+export const challengeGone = () =>
+  new DomainError("unauthorized", "invalid_challenge", "This sign-in message was already used or has expired");
 
 export const invalidSignature = () =>
-  new DomainError("unauthorized", "invalid_signature", "The signature does not prove this address signed an open sign-in message of this client");
+  new DomainError(
+    "unauthorized",
+    "invalid_signature",
+    "The signature does not prove this address signed an open sign-in message of this client",
+  );
 
 /** The requester's quota of open messages is used up: one may be signed or have expired a minute later. */
 export const tooManyChallenges = (maxOpen: number) =>

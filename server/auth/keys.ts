@@ -43,11 +43,16 @@ export async function loadKeys(db: Database, fromEnv?: { keys: Record<string, un
         signing = [jwk, ...signing];
       }
     }
-    const { rows: cookieRows } = await tx.query<{ jwk: { k: string } }>("SELECT jwk FROM login_keys WHERE use = 'cookie' AND state = 'active' ORDER BY created_at DESC");
+    const { rows: cookieRows } = await tx.query<{ jwk: { k: string } }>(
+      "SELECT jwk FROM login_keys WHERE use = 'cookie' AND state = 'active' ORDER BY created_at DESC",
+    );
     let cookie = cookieRows.map((row) => row.jwk.k);
     if (cookie.length === 0) {
       const k = randomBytes(32).toString("base64url");
-      await tx.query("INSERT INTO login_keys (kid, use, jwk) VALUES ($1, 'cookie', $2)", [`cookie-${randomBytes(6).toString("hex")}`, JSON.stringify({ kty: "oct", k })]);
+      await tx.query("INSERT INTO login_keys (kid, use, jwk) VALUES ($1, 'cookie', $2)", [
+        `cookie-${randomBytes(6).toString("hex")}`,
+        JSON.stringify({ kty: "oct", k }),
+      ]);
       cookie = [k];
     }
     return { signing, cookie };

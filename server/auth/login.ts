@@ -11,7 +11,17 @@ import { findClientCached, type LoginClient } from "./clients";
 import * as refuse from "./errors";
 import { LEGACY_PATH } from "./login-path";
 import { recordLogin, recordLoginAlong } from "./logins";
-import { CHALLENGE_TTL_MS, FORMATS, LANGS, loginMessage, newRandom, siweMessage, siweStatement, type Lang, type MessageFormat } from "./messages";
+import {
+  CHALLENGE_TTL_MS,
+  FORMATS,
+  LANGS,
+  loginMessage,
+  newRandom,
+  siweMessage,
+  siweStatement,
+  type Lang,
+  type MessageFormat,
+} from "./messages";
 import { mintCode, SCOPES, subjectFor } from "./provider";
 
 /**
@@ -91,7 +101,9 @@ export async function authorize(deps: LoginDeps, request: AuthorizeRequest, clie
   if (request.address === undefined) throw refuse.invalidRequest("address is required");
   const address = parseAddress(request.address);
   const lang = oneOf(request.lang ?? "en", LANGS, () => refuse.invalidLang('lang must be "en" or "ja"')) as Lang;
-  const format = oneOf(request.message_format ?? "text", FORMATS, () => refuse.invalidRequest('message_format must be "text" or "siwe"')) as MessageFormat;
+  const format = oneOf(request.message_format ?? "text", FORMATS, () =>
+    refuse.invalidRequest('message_format must be "text" or "siwe"'),
+  ) as MessageFormat;
   const network = networks.info(request.network ?? settings.defaultNetwork);
   const pkce = readPkce(client, request.code_challenge, request.code_challenge_method);
 
@@ -211,7 +223,10 @@ async function useChallenge(db: Database, provider: Provider, challenge: Challen
     return code;
   }
   const held = await holdWrites(mint);
-  const along = [(condition: string, first: number) => insertHeldWrites(held.writes, condition, first), recordLoginAlong(sub, challenge.clientId)];
+  const along = [
+    (condition: string, first: number) => insertHeldWrites(held.writes, condition, first),
+    recordLoginAlong(sub, challenge.clientId),
+  ];
   if (!(await consumeChallenge(db, challenge.id, along))) throw refuse.challengeGone();
   return held.result;
 }
@@ -258,14 +273,20 @@ function oneOf(value: string, allowed: readonly string[], refusal: () => Error):
 }
 
 /** PKCE of RFC 7636 with S256 only (plain would let an eavesdropper of the request redeem the code). */
-function readPkce(client: LoginClient, challenge: string | undefined, method: string | undefined): { challenge: string; method: "S256" } | undefined {
+function readPkce(
+  client: LoginClient,
+  challenge: string | undefined,
+  method: string | undefined,
+): { challenge: string; method: "S256" } | undefined {
   if (challenge === undefined) {
     if (method !== undefined) throw refuse.invalidRequest("code_challenge_method without code_challenge");
-    if (client.public) throw refuse.invalidRequest("PKCE is required for public clients: send code_challenge and code_challenge_method=S256");
+    if (client.public)
+      throw refuse.invalidRequest("PKCE is required for public clients: send code_challenge and code_challenge_method=S256");
     return undefined;
   }
   if (method !== "S256") throw refuse.invalidRequest('code_challenge_method must be "S256"');
-  if (!/^[A-Za-z0-9_-]{43}$/.test(challenge)) throw refuse.invalidRequest("code_challenge must be the 43-character base64url SHA-256 of the verifier");
+  if (!/^[A-Za-z0-9_-]{43}$/.test(challenge))
+    throw refuse.invalidRequest("code_challenge must be the 43-character base64url SHA-256 of the verifier");
   return { challenge, method: "S256" };
 }
 

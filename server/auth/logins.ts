@@ -16,7 +16,10 @@ export interface LoginHistory {
  * One upsert: instances recording logins of the same account at once all land, none is lost or duplicated.
  */
 export async function recordLogin(db: Queryable, account: string, clientId: string): Promise<void> {
-  await db.query(`INSERT INTO login_history (account, client_id, first_at, last_at) VALUES ($1, $2, now(), now()) ${ONE_MORE_LOGIN}`, [account, clientId]);
+  await db.query(`INSERT INTO login_history (account, client_id, first_at, last_at) VALUES ($1, $2, now(), now()) ${ONE_MORE_LOGIN}`, [
+    account,
+    clientId,
+  ]);
 }
 
 /** recordLogin as a write of the statement that redeems the login's challenge (see consumeChallenge). */

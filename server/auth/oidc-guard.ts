@@ -36,7 +36,18 @@ export function checkForm(body: Buffer): void {
  */
 export function withBody(raw: IncomingMessage, body: Buffer): IncomingMessage {
   const replay = Readable.from([body], { objectMode: false });
-  for (const name of ["headers", "rawHeaders", "method", "url", "socket", "httpVersion", "httpVersionMajor", "httpVersionMinor", "trailers", "complete"] as const) {
+  for (const name of [
+    "headers",
+    "rawHeaders",
+    "method",
+    "url",
+    "socket",
+    "httpVersion",
+    "httpVersionMajor",
+    "httpVersionMinor",
+    "trailers",
+    "complete",
+  ] as const) {
     Object.defineProperty(replay, name, { value: raw[name], writable: true, configurable: true, enumerable: true });
   }
   return replay as unknown as IncomingMessage;

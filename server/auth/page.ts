@@ -18,7 +18,8 @@ const TEXT = {
   en: {
     lang: "en",
     title: "Sign in with your wallet",
-    intro: "{client} asks you to sign in with your Ethereum wallet. Your wallet will show a message to sign: signing is free and sends no transaction.",
+    intro:
+      "{client} asks you to sign in with your Ethereum wallet. Your wallet will show a message to sign: signing is free and sends no transaction.",
     signInWith: "Sign in with {wallet}",
     browserWallet: "browser wallet",
     choose: "Choose your wallet.",
@@ -36,12 +37,14 @@ const TEXT = {
   ja: {
     lang: "ja",
     title: "ウォレットでログイン",
-    intro: "{client} が Ethereum ウォレットでのログインを求めています。ウォレットに署名するメッセージが表示されます。署名は無料で、トランザクションは送信されません。",
+    intro:
+      "{client} が Ethereum ウォレットでのログインを求めています。ウォレットに署名するメッセージが表示されます。署名は無料で、トランザクションは送信されません。",
     signInWith: "{wallet} でログイン",
     browserWallet: "ブラウザのウォレット",
     choose: "ウォレットを選んでください。",
     looking: "ウォレットを探しています…",
-    noWallet: "このブラウザにウォレットが見つかりません。ウォレットの拡張機能を入れるか、ウォレットのブラウザでこのページを開いてください。",
+    noWallet:
+      "このブラウザにウォレットが見つかりません。ウォレットの拡張機能を入れるか、ウォレットのブラウザでこのページを開いてください。",
     noAccount: "ウォレットからアカウントが得られませんでした。",
     connecting: "ウォレットに接続しています…",
     signing: "ウォレットでメッセージに署名してください。",
@@ -76,9 +79,15 @@ export interface PageInput {
 export function hostedPage(reply: FastifyReply, input: PageInput) {
   const lang = pageLang(input.params?.ui_locales, input.acceptLanguage);
   const text = TEXT[lang];
-  const request = Object.fromEntries(PASSED.filter((k) => typeof input.params?.[k] === "string").map((k) => [k, input.params?.[k] as string]));
+  const request = Object.fromEntries(
+    PASSED.filter((k) => typeof input.params?.[k] === "string").map((k) => [k, input.params?.[k] as string]),
+  );
   const configured = new Set(input.networks?.configured() ?? []);
-  const networks = Object.fromEntries(Object.entries(NETWORKS).filter(([name]) => configured.has(name)).map(([name, info]) => [String(info.chainId), name]));
+  const networks = Object.fromEntries(
+    Object.entries(NETWORKS)
+      .filter(([name]) => configured.has(name))
+      .map(([name, info]) => [String(info.chainId), name]),
+  );
   const body = input.error
     ? `<main id="login"><h1>${escapeHtml(text.title)}</h1><p role="alert">${escapeHtml(input.problem ?? text.expired)}</p></main>`
     : `<main id="login" data-request="${escapeHtml(JSON.stringify(request))}" data-networks="${escapeHtml(JSON.stringify(networks))}" data-text="${escapeHtml(JSON.stringify(text))}">

@@ -108,7 +108,8 @@ export async function createProvider(config: Config, db: Database, keys: LoginKe
         enabled: true,
         // A client revokes its own tokens only (for another client's token the answer is the same 200 as for an
         // unknown one, which tells the caller nothing).
-        allowedPolicy: async (_ctx: unknown, client: { clientId: string }, token: { clientId: string }) => token.clientId === client.clientId,
+        allowedPolicy: async (_ctx: unknown, client: { clientId: string }, token: { clientId: string }) =>
+          token.clientId === client.clientId,
       },
       userinfo: { enabled: true },
       rpInitiatedLogout: { enabled: false },

@@ -20,7 +20,11 @@ declare module "fastify" {
 export default fp(
   async function chain(app: FastifyInstance) {
     const { metrics } = app;
-    const networks = new Networks(app.config.rpcUrls, app.config.rpcTimeoutMs, metrics && ((network, provider) => instrumentProvider(metrics, network, provider)));
+    const networks = new Networks(
+      app.config.rpcUrls,
+      app.config.rpcTimeoutMs,
+      metrics && ((network, provider) => instrumentProvider(metrics, network, provider)),
+    );
     app.decorate("networks", networks);
     const heads = new HeadCache(networks, app.config.headCacheMs);
     app.decorate("heads", heads);

@@ -1,4 +1,15 @@
-import { AbiCoder, dataLength, getAddress, hashMessage, Interface, isHexString, keccak256, recoverAddress, Signature, type JsonRpcProvider } from "ethers";
+import {
+  AbiCoder,
+  dataLength,
+  getAddress,
+  hashMessage,
+  Interface,
+  isHexString,
+  keccak256,
+  recoverAddress,
+  Signature,
+  type JsonRpcProvider,
+} from "ethers";
 import * as libsecp256k1 from "tiny-secp256k1";
 import { Erc6492Validator__factory } from "../../typechain-types";
 import { callOutcome } from "./calls";
@@ -43,7 +54,8 @@ const DELEGATION_PREFIX = "0xef0100";
 const LEGACY = process.env.SIGNATURES === "ethers";
 const recoverSigner = LEGACY ? recoverWithEthers : recoverWithLibsecp256k1;
 
-const nodeOf = (request: VerifyRequest): JsonRpcProvider => (typeof request.provider === "function" ? request.provider() : request.provider);
+const nodeOf = (request: VerifyRequest): JsonRpcProvider =>
+  typeof request.provider === "function" ? request.provider() : request.provider;
 
 const malformed = (message: string): VerifyResult => ({ ok: false, reason: "malformed_signature", message });
 const invalid = (message: string): VerifyResult => ({ ok: false, reason: "invalid_signature", message });
@@ -136,7 +148,10 @@ function recoverWithLibsecp256k1(hash: string, signature: string, recoveryId: 0 
 
 function recoverWithEthers(hash: string, signature: string, recoveryId: 0 | 1): string | undefined {
   try {
-    return recoverAddress(hash, Signature.from({ r: `0x${signature.slice(2, 66)}`, s: `0x${signature.slice(66, 130)}`, v: 27 + recoveryId }));
+    return recoverAddress(
+      hash,
+      Signature.from({ r: `0x${signature.slice(2, 66)}`, s: `0x${signature.slice(66, 130)}`, v: 27 + recoveryId }),
+    );
   } catch {
     return undefined;
   }
@@ -161,5 +176,7 @@ async function verifyCounterfactual(request: VerifyRequest, hash: string, wrappe
   const deployless = await new Erc6492Validator__factory().getDeployTransaction(request.address, hash, wrapped);
   // A revert of the validator is "not valid", as any answer but 0x01 is.
   const outcome = await callOutcome(request.network, nodeOf(request).call({ data: deployless.data }));
-  return outcome.ok && outcome.data === "0x01" ? { ok: true, kind: "erc6492" } : invalid("the counterfactual wallet did not accept the signature");
+  return outcome.ok && outcome.data === "0x01"
+    ? { ok: true, kind: "erc6492" }
+    : invalid("the counterfactual wallet did not accept the signature");
 }

@@ -76,7 +76,8 @@ cli.run(ARGS, async ({ values, positionals }) => {
       }
     } else if (command === "update") {
       if (rest.length !== 1) cli.fail("update takes one client_id");
-      if (values["redirect-uri"] || values.public) cli.fail("update changes the name and profile only (remove and add the client to change its redirect URIs or type)");
+      if (values["redirect-uri"] || values.public)
+        cli.fail("update changes the name and profile only (remove and add the client to change its redirect URIs or type)");
       let updated;
       try {
         updated = await updateClient(db, rest[0], { name: values.name, profile });
@@ -99,12 +100,15 @@ cli.run(ARGS, async ({ values, positionals }) => {
       } else if (clients.length === 0) {
         console.log("No clients. Add one with: npm run client -- add --name N --redirect-uri U");
       } else {
-        for (const c of clients) console.log(`${c.id}  ${c.public ? "public      " : "confidential"}  ${c.name}  ${c.redirectUris.join(" ")}`);
+        for (const c of clients)
+          console.log(`${c.id}  ${c.public ? "public      " : "confidential"}  ${c.name}  ${c.redirectUris.join(" ")}`);
       }
     } else {
       if (rest.length !== 1) cli.fail("remove takes one client_id");
       // The client and what was issued to it go together: a code or token of a client that is gone is of no use.
-      const removed = await db.transaction(async (tx) => (await removeClient(tx, rest[0])) && (await deleteClientPayloads(tx, rest[0]), true));
+      const removed = await db.transaction(
+        async (tx) => (await removeClient(tx, rest[0])) && (await deleteClientPayloads(tx, rest[0]), true),
+      );
       if (!removed) {
         console.error(`client: no client ${rest[0]}`);
         process.exitCode = 1;
@@ -133,7 +137,8 @@ function printProfile(client: LoginClient) {
   const en = clientInfo(client, "en");
   const ja = clientInfo(client, "ja");
   console.log(`  title          ${en.title}${ja.title !== en.title ? ` / ${ja.title}` : ""}`);
-  if (en.description || ja.description) console.log(`  description    ${en.description}${ja.description !== en.description ? ` / ${ja.description}` : ""}`);
+  if (en.description || ja.description)
+    console.log(`  description    ${en.description}${ja.description !== en.description ? ` / ${ja.description}` : ""}`);
   if (en.logo_url) console.log(`  logo_url       ${en.logo_url}`);
   if (en.home_url) console.log(`  home_url       ${en.home_url}`);
 }

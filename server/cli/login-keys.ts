@@ -25,7 +25,8 @@ cli.run({ args, allowPositionals: true, options: { staged: { type: "boolean" } }
   const [command, ...rest] = positionals;
   if (!command) cli.fail("a command is required: list, add, activate or retire");
   if (!["list", "add", "activate", "retire"].includes(command)) cli.fail(`unknown command "${command}"`);
-  if ((command === "activate" || command === "retire") !== (rest.length === 1) || rest.length > 1) cli.fail(`${command} takes ${command === "activate" || command === "retire" ? "one kid" : "no argument"}`);
+  if ((command === "activate" || command === "retire") !== (rest.length === 1) || rest.length > 1)
+    cli.fail(`${command} takes ${command === "activate" || command === "retire" ? "one kid" : "no argument"}`);
 
   await withDatabase(async (db) => {
     if (command === "list") {

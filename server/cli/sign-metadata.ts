@@ -39,7 +39,12 @@ cli.run(ARGS, async ({ values }) => {
   let target: Target;
   try {
     target = nft
-      ? { kind: "nft", network: values.network, contract: parseAddress(values.contract ?? "", "--contract").toLowerCase(), tokenId: parseTokenId(values.id ?? "", "--id") }
+      ? {
+          kind: "nft",
+          network: values.network,
+          contract: parseAddress(values.contract ?? "", "--contract").toLowerCase(),
+          tokenId: parseTokenId(values.id ?? "", "--id"),
+        }
       : { kind: "account", network: values.network, account: parseAddress(values.account!, "--account").toLowerCase() };
   } catch (error) {
     cli.fail((error as Error).message);

@@ -42,14 +42,25 @@ interface Language {
 }
 
 /** The converter page for one configured converter. */
-export function convertPage(reply: FastifyReply, input: Language & { converter: ConverterRef; networks: Networks; rpcUrls: Record<string, string> }) {
+export function convertPage(
+  reply: FastifyReply,
+  input: Language & { converter: ConverterRef; networks: Networks; rpcUrls: Record<string, string> },
+) {
   const lang = pageLanguage(input.lang, input.acceptLanguage);
   const text = TEXT[lang];
   const { network, address } = input.converter;
   const info = input.networks.info(network);
   // A wallet that does not know the chain is given a public RPC URL; our own node's URL only for the local chain.
   const rpcUrl = network === "localhost" ? input.rpcUrls.localhost : info.publicRpcUrl;
-  const config = { network, chainId: info.chainId, converter: address, explorer: info.explorer ?? null, currency: info.currency ?? "ETH", rpcUrl: rpcUrl ?? null, reverts: REVERTS };
+  const config = {
+    network,
+    chainId: info.chainId,
+    converter: address,
+    explorer: info.explorer ?? null,
+    currency: info.currency ?? "ETH",
+    rpcUrl: rpcUrl ?? null,
+    reverts: REVERTS,
+  };
   const body = `<main id="convert" data-config="${escapeHtml(JSON.stringify(config))}" data-text="${escapeHtml(JSON.stringify(text))}">
 ${languageLinks(lang, `/convert/${network}/${address}`)}
 <h1>${escapeHtml(text.title)}</h1>
@@ -76,7 +87,10 @@ export function converterListPage(reply: FastifyReply, input: Language & { conve
   const lang = pageLanguage(input.lang, input.acceptLanguage);
   const text = TEXT[lang];
   const items = input.converters
-    .map((c) => `<li><a href="/convert/${escapeHtml(c.network)}/${escapeHtml(c.address)}?lang=${lang}">${escapeHtml(c.network)} <code>${escapeHtml(c.address)}</code></a></li>`)
+    .map(
+      (c) =>
+        `<li><a href="/convert/${escapeHtml(c.network)}/${escapeHtml(c.address)}?lang=${lang}">${escapeHtml(c.network)} <code>${escapeHtml(c.address)}</code></a></li>`,
+    )
     .join("\n");
   const body = `<main id="choose">
 ${languageLinks(lang, "/convert")}

@@ -11,9 +11,12 @@ import { ConverterReads } from "./reads";
 export const MAX_PAIR_IDS = 100;
 
 const TokenId = Type.Integer({ minimum: 0, description: "Token id: a JSON number with all its digits (ids above 2^53 are not rounded)" });
-const Refusal = Type.Union([Type.Literal("not_paired"), Type.Literal("reverse_conversion_disabled"), Type.Literal("paused"), Type.Literal("out_of_stock")], {
-  description: "Why the token cannot be converted now (null when it can)",
-});
+const Refusal = Type.Union(
+  [Type.Literal("not_paired"), Type.Literal("reverse_conversion_disabled"), Type.Literal("paused"), Type.Literal("out_of_stock")],
+  {
+    description: "Why the token cannot be converted now (null when it can)",
+  },
+);
 const ErrorReply = Type.Object({ error: Type.String(), message: Type.String() });
 const Params = Type.Object({ network: NetworkParam, converter: AddressParam("NFTConverter contract") });
 
@@ -96,7 +99,8 @@ const converter: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ["converter"],
         summary: "A converter's tokens, pause and reverse switches, and stock",
-        description: "Read from the chain at the latest block (cached per block). 404 when the address does not answer the NFTConverter ABI.",
+        description:
+          "Read from the chain at the latest block (cached per block). 404 when the address does not answer the NFTConverter ABI.",
         params: Params,
         response: { 200: StateReply, "4xx": ErrorReply },
       },
@@ -143,12 +147,19 @@ const converter: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get("/convert", { schema: { hide: true, querystring: pageQuery } }, async (request, reply) => {
     const offered = app.config.converters;
-    if (offered.length === 1) return convertPage(reply, { ...language(request), converter: offered[0], networks: app.networks, rpcUrls: app.config.rpcUrls });
+    if (offered.length === 1)
+      return convertPage(reply, { ...language(request), converter: offered[0], networks: app.networks, rpcUrls: app.config.rpcUrls });
     return converterListPage(reply, { ...language(request), converters: offered });
   });
   app.get(
     "/convert/:network/:converter",
-    { schema: { hide: true, querystring: pageQuery, params: Type.Object({ network: Type.String({ maxLength: 64 }), converter: Type.String({ maxLength: 64 }) }) } },
+    {
+      schema: {
+        hide: true,
+        querystring: pageQuery,
+        params: Type.Object({ network: Type.String({ maxLength: 64 }), converter: Type.String({ maxLength: 64 }) }),
+      },
+    },
     async (request, reply) => {
       const { network, converter: address } = request.params;
       const offered = app.config.converters.find((c) => c.network === network && c.address.toLowerCase() === address.toLowerCase());
@@ -157,7 +168,9 @@ const converter: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
   for (const [path, asset] of Object.entries(CONVERT_ASSETS)) {
-    app.get(path, { schema: { hide: true } }, async (_request, reply) => reply.type(asset.type).header("cache-control", "public, max-age=300").send(asset.body));
+    app.get(path, { schema: { hide: true } }, async (_request, reply) =>
+      reply.type(asset.type).header("cache-control", "public, max-age=300").send(asset.body),
+    );
   }
 };
 

@@ -100,23 +100,21 @@ export class ConverterReads {
     const { block } = state;
     const counterToken = side === "alice" ? state.bob : state.alice;
     // At most PAIR_CONCURRENCY ids in flight: a full request is up to 200 calls, which a provider may rate-limit.
-    const pairs = await mapLimited(
-      ids,
-      PAIR_CONCURRENCY,
-      async (id): Promise<PairAnswer> => {
-        const pairing = await this.read<[boolean, bigint]>(network, block, converter, CONVERTER, side === "alice" ? "bobIdOf" : "aliceIdOf", [id]);
-        if (!pairing || !pairing[0]) return { id, counterpart: null, convertible: false, reason: "not_paired" };
-        const counterpart = pairing[1];
-        let reason: Refusal | null = null;
-        if (side === "bob" && !state.reverseConversionEnabled) reason = "reverse_conversion_disabled";
-        else if (state.paused) reason = "paused";
-        else {
-          const holder = await this.read<string>(network, block, counterToken, ERC721, "ownerOf", [counterpart]);
-          if (holder?.toLowerCase() !== converter.toLowerCase()) reason = "out_of_stock";
-        }
-        return { id, counterpart, convertible: reason === null, reason };
-      },
-    );
+    const pairs = await mapLimited(ids, PAIR_CONCURRENCY, async (id): Promise<PairAnswer> => {
+      const pairing = await this.read<[boolean, bigint]>(network, block, converter, CONVERTER, side === "alice" ? "bobIdOf" : "aliceIdOf", [
+        id,
+      ]);
+      if (!pairing || !pairing[0]) return { id, counterpart: null, convertible: false, reason: "not_paired" };
+      const counterpart = pairing[1];
+      let reason: Refusal | null = null;
+      if (side === "bob" && !state.reverseConversionEnabled) reason = "reverse_conversion_disabled";
+      else if (state.paused) reason = "paused";
+      else {
+        const holder = await this.read<string>(network, block, counterToken, ERC721, "ownerOf", [counterpart]);
+        if (holder?.toLowerCase() !== converter.toLowerCase()) reason = "out_of_stock";
+      }
+      return { id, counterpart, convertible: reason === null, reason };
+    });
     return { block, pairs };
   }
 
@@ -135,11 +133,21 @@ export class ConverterReads {
   }
 
   private nameOf(network: string, block: number, token: string): Promise<string | null> {
-    return this.names.getOrLoad(`${network}:${token}`, async () => (await this.read<string>(network, block, token, ERC721, "name")) ?? null);
+    return this.names.getOrLoad(
+      `${network}:${token}`,
+      async () => (await this.read<string>(network, block, token, ERC721, "name")) ?? null,
+    );
   }
 
   /** One decoded value (a tuple when the function returns several), or undefined for a revert or an answer that does not decode. */
-  private async read<T>(network: string, block: number, to: string, abi: Interface, fn: string, args: unknown[] = []): Promise<T | undefined> {
+  private async read<T>(
+    network: string,
+    block: number,
+    to: string,
+    abi: Interface,
+    fn: string,
+    args: unknown[] = [],
+  ): Promise<T | undefined> {
     const outcome: CallOutcome = await this.calls.callAt(network, block, to, abi.encodeFunctionData(fn, args));
     if (!outcome.ok) return undefined;
     try {

@@ -6,7 +6,8 @@ const en = {
   lang: "en",
   languageName: "English",
   title: "Convert your tokens",
-  intro: "Exchange each of your tokens for its paired token, in one transaction per token. Your wallet asks you to confirm each one; you pay only the network fee.",
+  intro:
+    "Exchange each of your tokens for its paired token, in one transaction per token. Your wallet asks you to confirm each one; you pay only the network fee.",
   converterOn: "Converter on {network}:",
   wallets: "Wallets",
   connectWith: "Connect {wallet}",
@@ -16,9 +17,11 @@ const en = {
   noWallet: "No wallet was found in this browser. Install a wallet extension, or open this page in your wallet's browser.",
   connecting: "Connecting to your wallet… Approve the connection in your wallet.",
   noAccount: "The wallet gave no account.",
-  wrongChain: "Your wallet is on another network (chain {have}); this converter is on {network} (chain {chainId}). Asking your wallet to switch…",
+  wrongChain:
+    "Your wallet is on another network (chain {have}); this converter is on {network} (chain {chainId}). Asking your wallet to switch…",
   adding: "Your wallet does not know {network} yet: asking it to add the network…",
-  switchRejected: "Your wallet is not on {network}. Nothing can be converted until it switches: use the button below, or switch in your wallet.",
+  switchRejected:
+    "Your wallet is not on {network}. Nothing can be converted until it switches: use the button below, or switch in your wallet.",
   cannotAdd: "Your wallet does not know {network} (chain {chainId}). Add this network to your wallet, then press the button below.",
   switchTo: "Switch to {network}",
   connected: "Connected: {account} on {network}.",
@@ -74,7 +77,8 @@ const ja: typeof en = {
   lang: "ja",
   languageName: "日本語",
   title: "トークンを変換",
-  intro: "お持ちのトークンを、ペアになっているトークンに交換します。1 トークンにつき 1 回のトランザクションです。ウォレットで毎回確認を求められます。かかるのはネットワーク手数料だけです。",
+  intro:
+    "お持ちのトークンを、ペアになっているトークンに交換します。1 トークンにつき 1 回のトランザクションです。ウォレットで毎回確認を求められます。かかるのはネットワーク手数料だけです。",
   converterOn: "{network} のコンバーター:",
   wallets: "ウォレット",
   connectWith: "{wallet} に接続",
@@ -84,10 +88,12 @@ const ja: typeof en = {
   noWallet: "このブラウザにウォレットが見つかりません。ウォレットの拡張機能を入れるか、ウォレットのブラウザでこのページを開いてください。",
   connecting: "ウォレットに接続しています… ウォレットで接続を承認してください。",
   noAccount: "ウォレットからアカウントが得られませんでした。",
-  wrongChain: "ウォレットは別のネットワーク (チェーン {have}) にあります。このコンバーターは {network} (チェーン {chainId}) にあります。ウォレットに切り替えを求めています…",
+  wrongChain:
+    "ウォレットは別のネットワーク (チェーン {have}) にあります。このコンバーターは {network} (チェーン {chainId}) にあります。ウォレットに切り替えを求めています…",
   adding: "ウォレットは {network} をまだ知りません。ネットワークの追加を求めています…",
   switchRejected: "ウォレットが {network} にありません。切り替えるまで変換できません。下のボタンを使うか、ウォレットで切り替えてください。",
-  cannotAdd: "ウォレットは {network} (チェーン {chainId}) を知りません。このネットワークをウォレットに追加してから、下のボタンを押してください。",
+  cannotAdd:
+    "ウォレットは {network} (チェーン {chainId}) を知りません。このネットワークをウォレットに追加してから、下のボタンを押してください。",
   switchTo: "{network} に切り替える",
   connected: "接続しました: {network} の {account}",
   loading: "トークンを読み込んでいます…",

@@ -11,7 +11,9 @@ import { Address, AddressParam, NetworkParam, Paging } from "./schemas";
 /** One transfer on the wire, as the history routes and the live event stream give it. */
 export const TransferItem = Type.Object({
   block: Type.Integer({ description: "Block number" }),
-  time: Type.Union([Type.Integer(), Type.Null()], { description: "Unix time of the block (null for transfers indexed before times were kept)" }),
+  time: Type.Union([Type.Integer(), Type.Null()], {
+    description: "Unix time of the block (null for transfers indexed before times were kept)",
+  }),
   tx: Type.String({ description: "Transaction hash" }),
   logIndex: Type.Integer({ description: "Position of the log in its block" }),
   batchIndex: Type.Optional(Type.Integer({ description: "ERC-1155 only: position of the id in a TransferBatch (0 for TransferSingle)" })),
@@ -32,7 +34,6 @@ export const TRANSFER_EXAMPLE = {
   contract: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
   id: 1,
 };
-
 
 /** The wire form of a transfer row (ids and values as bigints: JSON numbers with all their digits through toJson). */
 export function transferItem(row: TransferRow, checksum: (address: string) => string) {
@@ -67,11 +68,23 @@ const history: FastifyPluginAsyncTypebox = async (app) => {
   const response = { 200: { ...Type.Array(TransferItem), headers: pageHeaders, examples: [[TRANSFER_EXAMPLE]] } };
 
   /** One page of the transfers of `of`. */
-  const page = async (request: FastifyRequest, reply: FastifyReply, query: { limit?: number; cursor?: string }, network: string, of: HistoryOf) => {
+  const page = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    query: { limit?: number; cursor?: string },
+    network: string,
+    of: HistoryOf,
+  ) => {
     const limit = pageLimit(query.limit);
     const before = historyCursor(query.cursor);
     const found = indexed(app.networks, network, await historyPage(app.db, { network, of, before, limit }));
-    return sendPage(request, reply, found, found.items.map((r) => transferItem(r, checksum)), limit);
+    return sendPage(
+      request,
+      reply,
+      found,
+      found.items.map((r) => transferItem(r, checksum)),
+      limit,
+    );
   };
 
   app.get(
@@ -99,7 +112,11 @@ const history: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ["data"],
         summary: "Transfers of one token, newest first, from the index",
-        params: Type.Object({ network: NetworkParam, contract: AddressParam("ERC-721 or ERC-1155 contract"), id: Type.String({ description: "Token id (decimal uint256)" }) }),
+        params: Type.Object({
+          network: NetworkParam,
+          contract: AddressParam("ERC-721 or ERC-1155 contract"),
+          id: Type.String({ description: "Token id (decimal uint256)" }),
+        }),
         querystring: Paging,
         response,
       },

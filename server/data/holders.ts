@@ -8,7 +8,8 @@ import { Address, AddressParam, NetworkParam, Paging } from "./schemas";
 const Holder = Type.Object({
   owner: Address,
   count: Type.Integer({
-    description: "What the owner holds: ERC-721 tokens, or ERC-1155 units (with `id`: its balance of that id). A JSON number with all its digits",
+    description:
+      "What the owner holds: ERC-721 tokens, or ERC-1155 units (with `id`: its balance of that id). A JSON number with all its digits",
   }),
 });
 const Contract = AddressParam("ERC-721 or ERC-1155 contract");
@@ -63,7 +64,9 @@ const holders: FastifyPluginAsyncTypebox = async (app) => {
         params: Type.Object({ network: NetworkParam, contract: Contract }),
         response: {
           200: {
-            ...Type.Object({ holders: Type.Integer({ minimum: 0, description: "Owners holding at least one token (ERC-1155: one unit)" }) }),
+            ...Type.Object({
+              holders: Type.Integer({ minimum: 0, description: "Owners holding at least one token (ERC-1155: one unit)" }),
+            }),
             headers: { "X-Indexed-Block": pageHeaders["X-Indexed-Block"] },
             examples: [{ holders: 1234 }],
           },

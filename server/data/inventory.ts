@@ -37,7 +37,9 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
         params: Type.Object({ network: NetworkParam, owner: AddressParam("Owner"), assetContract: AddressParam("ERC-721 contract") }),
         querystring: Type.Object({
           ...Paging.properties,
-          metadata: Type.Optional(Type.Boolean({ description: "Add tokenURI, metadata, image and metadataError to each item (as GET /token gives them)" })),
+          metadata: Type.Optional(
+            Type.Boolean({ description: "Add tokenURI, metadata, image and metadataError to each item (as GET /token gives them)" }),
+          ),
         }),
         response: { 200: { ...Type.Array(Item), headers } },
       },

@@ -20,7 +20,8 @@ export function decodeCursor(cursor: string | undefined, parts: number): string[
   if (cursor === undefined) return undefined;
   try {
     const key = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-    if (Array.isArray(key) && key.length === parts && key.every((k) => typeof k === "string" && /^(0x[0-9a-f]{40}|\d{1,78})$/.test(k))) return key;
+    if (Array.isArray(key) && key.length === parts && key.every((k) => typeof k === "string" && /^(0x[0-9a-f]{40}|\d{1,78})$/.test(k)))
+      return key;
   } catch {
     // fall through
   }
@@ -72,6 +73,7 @@ export function indexed<T>(networks: Networks, network: string, read: T | undefi
  */
 export function pageLimit(limit: number | undefined): number {
   if (limit === undefined) return 100;
-  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw badRequest("invalid_request", "querystring/limit must be an integer from 1 to 1000");
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
+    throw badRequest("invalid_request", "querystring/limit must be an integer from 1 to 1000");
   return limit;
 }

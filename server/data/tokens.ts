@@ -27,7 +27,11 @@ const tokens: FastifyPluginAsyncTypebox = async (app) => {
 
   const requireContract = async (network: string, address: string) => {
     const provider = app.networks.provider(network);
-    const hasCode = await contracts.getOrLoad(`${network}:${address}`, async () => (await rpc(network, provider.getCode(address))) !== "0x", Boolean);
+    const hasCode = await contracts.getOrLoad(
+      `${network}:${address}`,
+      async () => (await rpc(network, provider.getCode(address))) !== "0x",
+      Boolean,
+    );
     if (!hasCode) throw notErc721(`${address} has no contract code on ${network}: it is an account, not an ERC-721 contract`);
   };
 
@@ -43,7 +47,12 @@ const tokens: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ["data"],
         summary: "Whether operator may move all of owner's tokens (isApprovedForAll)",
-        params: Type.Object({ network: NetworkParam, assetContract: AddressParam("ERC-721 contract"), owner: AddressParam("Owner"), operator: AddressParam("Operator") }),
+        params: Type.Object({
+          network: NetworkParam,
+          assetContract: AddressParam("ERC-721 contract"),
+          owner: AddressParam("Owner"),
+          operator: AddressParam("Operator"),
+        }),
         response: { 200: Type.Boolean() },
       },
     },
@@ -56,7 +65,8 @@ const tokens: FastifyPluginAsyncTypebox = async (app) => {
       await requireContract(network, contract);
       const outcome = await call(network, contract, ERC721.encodeFunctionData("isApprovedForAll", [owner, operator]));
       const approved = outcome.ok ? decodes(() => ERC721.decodeFunctionResult("isApprovedForAll", outcome.data)[0] as boolean) : undefined;
-      if (approved === undefined) throw notErc721(`${contract} on ${network} does not answer isApprovedForAll: it is not an ERC-721 contract`);
+      if (approved === undefined)
+        throw notErc721(`${contract} on ${network} does not answer isApprovedForAll: it is not an ERC-721 contract`);
       return approved;
     },
   );
@@ -67,7 +77,11 @@ const tokens: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ["data"],
         summary: "Owner of a token (ownerOf); 404 when the token does not exist",
-        params: Type.Object({ network: NetworkParam, assetContract: AddressParam("ERC-721 contract"), id: Type.String({ description: "Token id (decimal uint256)" }) }),
+        params: Type.Object({
+          network: NetworkParam,
+          assetContract: AddressParam("ERC-721 contract"),
+          id: Type.String({ description: "Token id (decimal uint256)" }),
+        }),
         response: { 200: Address },
       },
     },
@@ -83,7 +97,8 @@ const tokens: FastifyPluginAsyncTypebox = async (app) => {
       // A JSON string (a returned string would go out as bare text).
       if (owner !== undefined && owner !== ZeroAddress) return sendJson(reply, getAddress(owner));
       // ownerOf reverts for a token that does not exist; a contract that is not ERC-721 says so through ERC-165.
-      if (owner === ZeroAddress || (await supportsErc721(network, contract))) throw notFound(`Token ${id} does not exist in ${contract} on ${network}`);
+      if (owner === ZeroAddress || (await supportsErc721(network, contract)))
+        throw notFound(`Token ${id} does not exist in ${contract} on ${network}`);
       throw notErc721(`${contract} on ${network} does not answer ownerOf: it is not an ERC-721 contract`);
     },
   );

@@ -71,7 +71,10 @@ export async function openDatabase(config: DatabaseConfig): Promise<Database> {
  * `applied`: the migrations applied now (none when it was up to date). A database that fails to migrate is closed
  * again before the error is thrown.
  */
-export async function openMigratedDatabase(config: DatabaseConfig, migrations: Migration[] = readMigrations()): Promise<{ db: Database; applied: Migration[] }> {
+export async function openMigratedDatabase(
+  config: DatabaseConfig,
+  migrations: Migration[] = readMigrations(),
+): Promise<{ db: Database; applied: Migration[] }> {
   const db = await openDatabase(config);
   try {
     return { db, applied: await migrate(db, migrations) };

@@ -15,7 +15,9 @@ declare module "fastify" {
  */
 export default fp(
   async function database(app: FastifyInstance, options: { db?: Database }) {
-    const { db, applied } = options.db ? { db: options.db, applied: await migrate(options.db) } : await openMigratedDatabase(app.config.database);
+    const { db, applied } = options.db
+      ? { db: options.db, applied: await migrate(options.db) }
+      : await openMigratedDatabase(app.config.database);
     if (!options.db) app.addHook("onClose", () => db.close());
     if (applied.length > 0) app.log.info({ migrations: applied.map((m) => `${m.version}_${m.name}`) }, "database migrated");
     app.decorate("db", db);

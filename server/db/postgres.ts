@@ -24,7 +24,12 @@ export async function openPostgres(url: string): Promise<Database> {
     return name;
   };
 
-  const run = async <R>(client: pg.Pool | pg.PoolClient, sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<QueryResult<R>> => {
+  const run = async <R>(
+    client: pg.Pool | pg.PoolClient,
+    sql: string,
+    params?: readonly unknown[],
+    options?: QueryOptions,
+  ): Promise<QueryResult<R>> => {
     const result = options?.prepare
       ? await client.query({ name: nameOf(sql), text: sql, values: params as unknown[] | undefined })
       : await client.query(sql, params as unknown[] | undefined);

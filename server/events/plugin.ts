@@ -57,7 +57,9 @@ const events: FastifyPluginAsyncTypebox = async (app) => {
         querystring: Type.Object({
           owner: Type.Optional(Type.String({ maxLength: 42, description: "Only transfers from or to this address" })),
           contract: Type.Optional(Type.String({ maxLength: 42, description: "Only transfers of this contract" })),
-          lastEventId: Type.Optional(Type.String({ maxLength: 19, description: "Resume after this event id (as the Last-Event-ID header)" })),
+          lastEventId: Type.Optional(
+            Type.String({ maxLength: 19, description: "Resume after this event id (as the Last-Event-ID header)" }),
+          ),
         }),
         headers: Type.Object({ "last-event-id": Type.Optional(Type.String({ maxLength: 19 })) }),
         response: {
@@ -83,7 +85,9 @@ const events: FastifyPluginAsyncTypebox = async (app) => {
         throw badRequest("invalid_request", "Last-Event-ID must be an event id this service gave");
       }
       if (streams.size >= maxSubscribers) {
-        throw new HttpError(503, "too_many_subscribers", "This instance streams to as many subscribers as it takes; retry later", { "retry-after": "5" });
+        throw new HttpError(503, "too_many_subscribers", "This instance streams to as many subscribers as it takes; retry later", {
+          "retry-after": "5",
+        });
       }
 
       const stream = reply.raw;

@@ -49,7 +49,10 @@ export interface ErrorBody {
  * Plugins with another error dialect (OAuth) set their own handler in their scope and fall back to
  * {@link toErrorReply} for the rest.
  */
-export function toErrorReply(error: FastifyError | Error, request: FastifyRequest): { status: number; body: ErrorBody; headers: Record<string, string> } {
+export function toErrorReply(
+  error: FastifyError | Error,
+  request: FastifyRequest,
+): { status: number; body: ErrorBody; headers: Record<string, string> } {
   if (error instanceof HttpError) {
     if (error.statusCode >= 500) request.log.warn({ err: error }, error.message);
     return { status: error.statusCode, body: { error: error.code, message: error.message }, headers: error.headers };
@@ -71,7 +74,11 @@ export function toErrorReply(error: FastifyError | Error, request: FastifyReques
   }
   if (UNSTORABLE_TEXT.has(String((error as { code?: unknown }).code))) {
     request.log.warn({ err: error }, "text the database cannot store");
-    return { status: 400, body: { error: "invalid_request", message: "A field holds characters that cannot be stored (e.g. NUL)" }, headers: {} };
+    return {
+      status: 400,
+      body: { error: "invalid_request", message: "A field holds characters that cannot be stored (e.g. NUL)" },
+      headers: {},
+    };
   }
   const status = fastifyError.statusCode;
   if (status && status >= 400 && status < 500) {
@@ -82,7 +89,10 @@ export function toErrorReply(error: FastifyError | Error, request: FastifyReques
 }
 
 function snakeCase(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_|_$/g, "");
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "_")
+    .replace(/^_|_$/g, "");
 }
 
 function send(reply: FastifyReply, { status, body, headers }: ReturnType<typeof toErrorReply>) {
@@ -124,7 +134,11 @@ export default fp(
   async function errors(app: FastifyInstance) {
     app.setErrorHandler((error, request, reply) => send(reply, toErrorReply(error as Error, request)));
     app.setNotFoundHandler((request, reply) =>
-      send(reply, { status: 404, body: { error: "not_found", message: `Route ${request.method} ${request.url.split("?")[0]} not found` }, headers: {} }),
+      send(reply, {
+        status: 404,
+        body: { error: "not_found", message: `Route ${request.method} ${request.url.split("?")[0]} not found` },
+        headers: {},
+      }),
     );
     // Every answer names its request, so a user's report can be found in the logs.
     app.addHook("onSend", async (request, reply) => {

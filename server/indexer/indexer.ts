@@ -92,7 +92,9 @@ export class NetworkIndexer {
           lost = true;
           this.wake?.();
         });
-        const { rows } = await connection.query<{ locked: boolean }>("SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked", [LOCK_PREFIX + network]);
+        const { rows } = await connection.query<{ locked: boolean }>("SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked", [
+          LOCK_PREFIX + network,
+        ]);
         if (!rows[0].locked) {
           connection.release();
           connection = undefined;
@@ -163,14 +165,34 @@ export class NetworkIndexer {
     const transfers = logs.map(decodeTransfer).filter((t) => t !== undefined);
     const transfers1155 = logs.flatMap(decodeTransfer1155);
     for (const t of [...transfers, ...transfers1155]) t.blockTime = range.times.get(t.blockNumber);
-    const hashes = new Map<number, string>([[from, first.hash], [to, last.hash]]);
+    const hashes = new Map<number, string>([
+      [from, first.hash],
+      [to, last.hash],
+    ]);
     for (const l of logs) hashes.set(Number(l.blockNumber), l.blockHash);
     const end = { block: to, hash: last.hash };
     // Near the head the range is news for live subscribers; older ranges (a cold sync) are history only.
     const live = to + REORG_WINDOW >= head;
-    await connection.transaction((tx) => writeRange(tx, network, transfers, end, [...hashes].map(([block, hash]) => ({ block, hash })), transfers1155, live));
+    await connection.transaction((tx) =>
+      writeRange(
+        tx,
+        network,
+        transfers,
+        end,
+        [...hashes].map(([block, hash]) => ({ block, hash })),
+        transfers1155,
+        live,
+      ),
+    );
     this.options.log.debug({ network, from, to, transfers: transfers.length + transfers1155.length }, "indexer: range written");
-    this.options.metrics?.range(network, { from, to, head, transfers: transfers.length + transfers1155.length, seconds: (performance.now() - started) / 1000, timestamp: last.timestamp });
+    this.options.metrics?.range(network, {
+      from,
+      to,
+      head,
+      transfers: transfers.length + transfers1155.length,
+      seconds: (performance.now() - started) / 1000,
+      timestamp: last.timestamp,
+    });
     this.onProgress(end);
     return true;
   }
@@ -198,7 +220,13 @@ export class NetworkIndexer {
     // The logs must come from the blocks we checked: a reorg between the calls shows here, and the range is retried.
     const again = await this.header(to);
     if (!again || again.hash !== last.hash) return "retry";
-    if (logs.some((l) => (Number(l.blockNumber) === to && l.blockHash !== last.hash) || (Number(l.blockNumber) === from && l.blockHash !== first.hash))) return "retry";
+    if (
+      logs.some(
+        (l) =>
+          (Number(l.blockNumber) === to && l.blockHash !== last.hash) || (Number(l.blockNumber) === from && l.blockHash !== first.hash),
+      )
+    )
+      return "retry";
     this.sizer.succeeded(to - from + 1, logs.length, Date.now() - started);
     const times = await this.blockTimes(logs, [first, last]);
     if (!times) return "retry";
@@ -239,7 +267,10 @@ export class NetworkIndexer {
         return;
       }
     }
-    log.warn({ network }, "indexer: the indexed chain is gone (new chain, or a reorg deeper than the window); indexing again from the start");
+    log.warn(
+      { network },
+      "indexer: the indexed chain is gone (new chain, or a reorg deeper than the window); indexing again from the start",
+    );
     await connection.transaction((tx) => resetNetwork(tx, network));
   }
 

@@ -3,13 +3,21 @@
  * or return too many logs, each in its own words (Alchemy, Infura, QuickNode, geth, Erigon…), or time out on them.
  */
 export function isRangeTooLarge(error: unknown): boolean {
-  const e = error as { error?: { code?: number; message?: string }; info?: { responseStatus?: string }; code?: string; shortMessage?: string; message?: string };
+  const e = error as {
+    error?: { code?: number; message?: string };
+    info?: { responseStatus?: string };
+    code?: string;
+    shortMessage?: string;
+    message?: string;
+  };
   const rpcCode = e.error?.code;
   const text = `${e.error?.message ?? ""} ${e.info?.responseStatus ?? ""} ${e.shortMessage ?? ""} ${e.message ?? ""}`;
   if (rpcCode === -32005) return true; // "limit exceeded" (Infura and others)
   if (/^413\b/.test(e.info?.responseStatus ?? "")) return true;
   if (e.code === "TIMEOUT") return true;
-  return /block range|range (is )?too (large|big|wide)|too many (blocks|results|logs)|more than \d+ (results|logs)|exceed|limit|response size|query timeout|max(imum)? range/i.test(text);
+  return /block range|range (is )?too (large|big|wide)|too many (blocks|results|logs)|more than \d+ (results|logs)|exceed|limit|response size|query timeout|max(imum)? range/i.test(
+    text,
+  );
 }
 
 /**

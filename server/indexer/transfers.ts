@@ -42,7 +42,8 @@ export interface Transfer {
  * same topic0 but two indexed topics and the amount in data: it is not an NFT transfer and is skipped.
  */
 export function decodeTransfer(log: RawLog): Transfer | undefined {
-  if (log.removed || log.topics.length !== 4 || log.topics[0] !== TRANSFER_TOPIC || (log.data !== "0x" && log.data !== "")) return undefined;
+  if (log.removed || log.topics.length !== 4 || log.topics[0] !== TRANSFER_TOPIC || (log.data !== "0x" && log.data !== ""))
+    return undefined;
   return {
     blockNumber: Number(log.blockNumber),
     blockHash: log.blockHash,

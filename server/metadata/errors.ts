@@ -27,12 +27,20 @@ export function invalidSignature(): DomainError {
 
 /** METADATA_REQUIRE_BINDING is set and the signature covers the Base64 alone. */
 export function bindingRequired(): DomainError {
-  return new DomainError("unauthorized", "binding_required", "sig covers the metadata alone; this service requires the signed text to name the target (see the README)");
+  return new DomainError(
+    "unauthorized",
+    "binding_required",
+    "sig covers the metadata alone; this service requires the signed text to name the target (see the README)",
+  );
 }
 
 /** Account metadata signed by a contract wallet: only an externally owned account may issue it. */
 export function eoaRequired(): DomainError {
-  return new DomainError("forbidden", "eoa_required", "Account metadata must be issued by an externally owned account, not a contract wallet");
+  return new DomainError(
+    "forbidden",
+    "eoa_required",
+    "Account metadata must be issued by an externally owned account, not a contract wallet",
+  );
 }
 
 /** Not an EOA's signature, and the contract wallet it may be could only be asked through a node the network lacks. */

@@ -13,8 +13,18 @@ import { currentStatements, saveStatement, type Statement } from "./store";
 const FORMATS = ["json", "raw"] as const;
 const Query = Type.Object({
   iss: Type.Optional(Type.String({ description: "Only this issuer's statement (the metadata object itself in json format)" })),
-  format: Type.Optional(Type.Union(FORMATS.map((f) => Type.Literal(f)), { description: "json (default) or raw" })),
-  Format: Type.Optional(Type.Union(FORMATS.map((f) => Type.Literal(f)), { description: "Same as format (the predecessor's spelling)" })),
+  format: Type.Optional(
+    Type.Union(
+      FORMATS.map((f) => Type.Literal(f)),
+      { description: "json (default) or raw" },
+    ),
+  ),
+  Format: Type.Optional(
+    Type.Union(
+      FORMATS.map((f) => Type.Literal(f)),
+      { description: "Same as format (the predecessor's spelling)" },
+    ),
+  ),
 });
 const NftParams = Type.Object({ network: Type.String(), contract: Type.String(), id: Type.String({ description: "Decimal uint256" }) });
 const AccountParams = Type.Object({ network: Type.String(), account: Type.String() });
@@ -60,21 +70,53 @@ const metadata: FastifyPluginAsyncTypebox = async (app) => {
   };
 
   for (const path of ["/metadata/:network/:contract/:id", "/metadata/ethereum/:network/:contract/:id"]) {
-    app.post(path, { bodyLimit, schema: { tags, summary: "Post an issuer's metadata of an NFT", params: NftParams, body: PostBody, response: { 200: Ok } } }, (request, reply) =>
-      post(reply, nftTarget(request.params), request.body),
+    app.post(
+      path,
+      {
+        bodyLimit,
+        schema: { tags, summary: "Post an issuer's metadata of an NFT", params: NftParams, body: PostBody, response: { 200: Ok } },
+      },
+      (request, reply) => post(reply, nftTarget(request.params), request.body),
     );
-    app.get(path, { schema: { tags, summary: "Current metadata of an NFT, by issuer", params: NftParams, querystring: Query, response: { 200: Anything } } }, (request, reply) =>
-      read(app, reply, nftTarget(request.params), request.query),
+    app.get(
+      path,
+      {
+        schema: {
+          tags,
+          summary: "Current metadata of an NFT, by issuer",
+          params: NftParams,
+          querystring: Query,
+          response: { 200: Anything },
+        },
+      },
+      (request, reply) => read(app, reply, nftTarget(request.params), request.query),
     );
   }
   app.post(
     "/metadata/ethereum/:network/:account",
-    { bodyLimit, schema: { tags, summary: "Post an issuer's metadata of an account (issuer must be an EOA)", params: AccountParams, body: PostBody, response: { 200: Ok } } },
+    {
+      bodyLimit,
+      schema: {
+        tags,
+        summary: "Post an issuer's metadata of an account (issuer must be an EOA)",
+        params: AccountParams,
+        body: PostBody,
+        response: { 200: Ok },
+      },
+    },
     (request, reply) => post(reply, accountTarget(request.params), request.body),
   );
   app.get(
     "/metadata/ethereum/:network/:account",
-    { schema: { tags, summary: "Current metadata of an account, by issuer", params: AccountParams, querystring: Query, response: { 200: Anything } } },
+    {
+      schema: {
+        tags,
+        summary: "Current metadata of an account, by issuer",
+        params: AccountParams,
+        querystring: Query,
+        response: { 200: Anything },
+      },
+    },
     (request, reply) => read(app, reply, accountTarget(request.params), request.query),
   );
 };
@@ -92,7 +134,9 @@ async function read(
   if (statements.length === 0) throw notFound();
   const entry = format === "raw" ? rawRecord : (s: Statement) => decoded(s.metadataB64);
   // The issuer's JSON is embedded as it was signed (key order, number digits): never parsed and re-serialized.
-  const body = issuer ? entry(statements[0]) : `{${statements.map((s) => `${JSON.stringify(getAddress(s.issuer))}:${entry(s)}`).join(",")}}`;
+  const body = issuer
+    ? entry(statements[0])
+    : `{${statements.map((s) => `${JSON.stringify(getAddress(s.issuer))}:${entry(s)}`).join(",")}}`;
   return reply.type(JSON_TYPE).send(body);
 }
 

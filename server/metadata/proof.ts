@@ -32,7 +32,8 @@ export async function prove(networks: Networks, settings: ProofSettings, target:
     if (binding === "none" && settings.requireBinding) throw bindingRequired();
     return { binding, signerKind, signedText };
   };
-  if (!isHexString(post.sig) || post.sig.length <= 2 || post.sig.length % 2 !== 0) throw malformedSignature("sig: signature must be 0x-prefixed hex bytes");
+  if (!isHexString(post.sig) || post.sig.length <= 2 || post.sig.length % 2 !== 0)
+    throw malformedSignature("sig: signature must be 0x-prefixed hex bytes");
   if (isHexString(post.sig, 65)) {
     if (verifyEoa(post.iss, hashMessage(bound), post.sig).ok) return accept("target", "eoa", bound);
     if (verifyEoa(post.iss, hashMessage(unbound), post.sig).ok) return accept("none", "eoa", unbound);

@@ -1,7 +1,6 @@
 /** What a metadata statement is about. Addresses lower case, the network as named in the registry. */
 export type Target =
-  | { kind: "nft"; network: string; contract: string; tokenId: bigint }
-  | { kind: "account"; network: string; account: string };
+  { kind: "nft"; network: string; contract: string; tokenId: bigint } | { kind: "account"; network: string; account: string };
 
 /**
  * The text an issuer signs with EIP-191 personal_sign (README, "Metadata service"). It names the target, so a body signed for one

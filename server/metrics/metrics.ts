@@ -64,11 +64,23 @@ export class Metrics {
     buckets: BUCKETS,
     registers: [this.registry],
   });
-  private readonly lagBlocks = this.perNetwork(Gauge, "indexer_head_lag_blocks", "Blocks between the node's head and the newest indexed block (0 at the head)");
-  private readonly lagSeconds = this.perNetwork(Gauge, "indexer_head_lag_seconds", "Age of the newest indexed block while the index is behind the head (0 at the head)");
+  private readonly lagBlocks = this.perNetwork(
+    Gauge,
+    "indexer_head_lag_blocks",
+    "Blocks between the node's head and the newest indexed block (0 at the head)",
+  );
+  private readonly lagSeconds = this.perNetwork(
+    Gauge,
+    "indexer_head_lag_seconds",
+    "Age of the newest indexed block while the index is behind the head (0 at the head)",
+  );
   private readonly indexedBlock = this.perNetwork(Gauge, "indexer_block", "Newest indexed block");
   private readonly lastRangeBlocks = this.perNetwork(Gauge, "indexer_last_range_blocks", "Blocks in the last range written");
-  private readonly lastRangeSeconds = this.perNetwork(Gauge, "indexer_last_range_seconds", "Time the last range took, from its step's start to its commit");
+  private readonly lastRangeSeconds = this.perNetwork(
+    Gauge,
+    "indexer_last_range_seconds",
+    "Time the last range took, from its step's start to its commit",
+  );
   private readonly blocksIndexed = this.perNetwork(Counter, "indexer_blocks_total", "Blocks indexed");
   private readonly transfersIndexed = this.perNetwork(Counter, "indexer_transfers_total", "NFT transfers indexed (ERC-721 and ERC-1155)");
   private readonly logins = new Counter({

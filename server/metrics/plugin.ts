@@ -56,7 +56,10 @@ export default fp(
     app.addHook("onListen", async () => {
       await server.listen({ host: settings.host, port: settings.port });
       if (closing) return void (await server.close());
-      app.log.info({ url: `http://${hostForUrl(settings.host)}:${(server.server.address() as { port: number }).port}/metrics` }, "metrics listening");
+      app.log.info(
+        { url: `http://${hostForUrl(settings.host)}:${(server.server.address() as { port: number }).port}/metrics` },
+        "metrics listening",
+      );
     });
     app.addHook("onClose", async () => {
       await (closing ??= server.close());

@@ -62,7 +62,8 @@ export async function fetchDocument(start: URL, options: FetchOptions): Promise<
       } catch {
         throw new MetadataError(`${url.host} redirected to an invalid URL`);
       }
-      if (next.protocol !== "http:" && next.protocol !== "https:") throw new MetadataError(`${url.host} redirected to a ${next.protocol} URL`);
+      if (next.protocol !== "http:" && next.protocol !== "https:")
+        throw new MetadataError(`${url.host} redirected to a ${next.protocol} URL`);
       url = next;
       continue;
     }
@@ -159,6 +160,7 @@ function asMetadataError(error: unknown, url: URL, deadline: AbortSignal, timeou
   const code = (error as { code?: string }).code;
   if (code === "ABORT_ERR") return new MetadataError("the fetch was cancelled");
   if (code === "ENOTFOUND" || code === "EAI_AGAIN") return new MetadataError(`${url.hostname} does not resolve`);
-  if (code === "Z_DATA_ERROR" || code === "ERR__ERROR_FORMAT_PADDING_1") return new MetadataError(`${url.host} sent a body that does not decompress`);
+  if (code === "Z_DATA_ERROR" || code === "ERR__ERROR_FORMAT_PADDING_1")
+    return new MetadataError(`${url.host} sent a body that does not decompress`);
   return new MetadataError(`fetching from ${url.host} failed${code ? ` (${code})` : ""}`);
 }

@@ -64,7 +64,7 @@ export class KeyedLimiter {
   }
 
   private pump(): void {
-    for (let i = 0; i < this.waiting.length && this.active < this.concurrency; ) {
+    for (let i = 0; i < this.waiting.length && this.active < this.concurrency;) {
       const { key, start } = this.waiting[i];
       const busy = this.activeByKey.get(key) ?? 0;
       if (busy >= this.perKey) {

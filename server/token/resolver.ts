@@ -17,7 +17,10 @@ export type Resolved = Omit<CachedMetadata, "expiresAt">;
 /** A read's outcome; `transient` when it says nothing about the token (not stored, and a cached entry is better). */
 type Read = Resolved & { transient?: true };
 
-const TOKEN_URI = new Interface(["function tokenURI(uint256 tokenId) view returns (string)", "function uri(uint256 id) view returns (string)"]);
+const TOKEN_URI = new Interface([
+  "function tokenURI(uint256 tokenId) view returns (string)",
+  "function uri(uint256 id) view returns (string)",
+]);
 
 interface Logger {
   warn(object: object, message: string): void;
@@ -55,7 +58,11 @@ export class TokenMetadataResolver {
     tokens: ReadonlyArray<{ id: bigint; standard: Standard }>,
     { refresh = false, cached }: { refresh?: boolean; cached?: Map<string, CachedMetadata> } = {},
   ): Promise<Map<string, Resolved>> {
-    cached ??= await this.cached(network, contract, tokens.map((t) => t.id));
+    cached ??= await this.cached(
+      network,
+      contract,
+      tokens.map((t) => t.id),
+    );
     const now = Date.now();
     const answers = new Map<string, Resolved>();
     const reads: Promise<void>[] = [];
@@ -66,7 +73,11 @@ export class TokenMetadataResolver {
         answers.set(key, entry);
         continue;
       }
-      reads.push(this.read({ network, contract, tokenId: id }, standard, refresh).then((read) => void answers.set(key, (read.transient && entry) || read)));
+      reads.push(
+        this.read({ network, contract, tokenId: id }, standard, refresh).then(
+          (read) => void answers.set(key, (read.transient && entry) || read),
+        ),
+      );
     }
     if (reads.length > 0) {
       let timer: NodeJS.Timeout | undefined;
@@ -109,10 +120,12 @@ export class TokenMetadataResolver {
       return await this.store(key, resolved, this.config.ttlS);
     } catch (error) {
       // Not facts about the token: answered (unless the cache has better), not stored.
-      if (this.closing.signal.aborted || error instanceof QueueFull) return { tokenUri, metadata: null, image: null, error: "pending", transient: true };
+      if (this.closing.signal.aborted || error instanceof QueueFull)
+        return { tokenUri, metadata: null, image: null, error: "pending", transient: true };
       const upstream = upstreamError(error, key.network);
       if (upstream) return { tokenUri, metadata: null, image: null, error: upstream.message, transient: true };
-      if (error instanceof MetadataError) return this.store(key, { tokenUri, metadata: null, image: null, error: error.message }, this.config.errorTtlS);
+      if (error instanceof MetadataError)
+        return this.store(key, { tokenUri, metadata: null, image: null, error: error.message }, this.config.errorTtlS);
       this.log.warn({ err: error, token: `${key.network}:${key.contract}:${key.tokenId}`, refresh }, "token metadata read failed");
       return { tokenUri, metadata: null, image: null, error: "internal error while reading the metadata", transient: true };
     }
@@ -126,7 +139,10 @@ export class TokenMetadataResolver {
   /** tokenURI(id) (ERC-721) or uri(id) with {id} substituted (ERC-1155). */
   private async readTokenUri(key: TokenKey, standard: Standard): Promise<string> {
     const fn = standard === "erc721" ? "tokenURI" : "uri";
-    const outcome = await callOutcome(key.network, this.networks.provider(key.network).call({ to: key.contract, data: TOKEN_URI.encodeFunctionData(fn, [key.tokenId]) }));
+    const outcome = await callOutcome(
+      key.network,
+      this.networks.provider(key.network).call({ to: key.contract, data: TOKEN_URI.encodeFunctionData(fn, [key.tokenId]) }),
+    );
     if (!outcome.ok) throw new MetadataError(`${fn}(${key.tokenId}) reverted`);
     let uri: string;
     try {
@@ -135,7 +151,8 @@ export class TokenMetadataResolver {
       throw new MetadataError(`${fn}(${key.tokenId}) did not return a string`);
     }
     // A data: URI may be a little larger than its decoded document; anything longer is refused before it is kept.
-    if (uri.length > this.config.maxBytes * 2) throw new MetadataError(`${fn}(${key.tokenId}) is longer than ${this.config.maxBytes * 2} characters`);
+    if (uri.length > this.config.maxBytes * 2)
+      throw new MetadataError(`${fn}(${key.tokenId}) is longer than ${this.config.maxBytes * 2} characters`);
     // Text columns cannot hold NUL; a URI with control characters is broken anyway.
     uri = uri.replace(/\u0000/g, "\uFFFD");
     if (uri.trim() === "") throw new MetadataError(`${fn}(${key.tokenId}) is empty`);
@@ -145,17 +162,29 @@ export class TokenMetadataResolver {
   /** The metadata document `tokenUri` names, parsed, with its image as a browser URL. */
   private async resolveDocument(tokenUri: string): Promise<Resolved> {
     const { maxBytes, allowPrivate, fetchTimeoutMs } = this.config;
-    if (/[\u0000-\u001f\u007f\uFFFD]/.test(tokenUri) && !/^data:/i.test(tokenUri.trim())) throw new MetadataError("tokenURI contains control characters");
+    if (/[\u0000-\u001f\u007f\uFFFD]/.test(tokenUri) && !/^data:/i.test(tokenUri.trim()))
+      throw new MetadataError("tokenURI contains control characters");
     const location = locate(tokenUri, this.gateways, maxBytes);
     const document =
       location.kind === "data"
         ? { mediaType: location.mediaType, body: location.body, url: tokenUri.trim() }
         : await this.limiter.run(`host:${location.url.host}`, () =>
-            fetchDocument(location.url, { allowPrivate, trustedFirstHop: location.gateway, timeoutMs: fetchTimeoutMs, maxBytes, signal: this.closing.signal }),
+            fetchDocument(location.url, {
+              allowPrivate,
+              trustedFirstHop: location.gateway,
+              timeoutMs: fetchTimeoutMs,
+              maxBytes,
+              signal: this.closing.signal,
+            }),
           );
     // Some tokens point straight at their image.
     if (/^image\//i.test(document.mediaType)) {
-      return { tokenUri, metadata: null, image: browserUrl(document.url, this.gateways), error: "tokenURI points at an image, not at JSON metadata" };
+      return {
+        tokenUri,
+        metadata: null,
+        image: browserUrl(document.url, this.gateways),
+        error: "tokenURI points at an image, not at JSON metadata",
+      };
     }
     if (!isJsonMediaType(document.mediaType)) throw new MetadataError(`tokenURI is ${document.mediaType.slice(0, 100)}, not JSON`);
     const { text, value } = parseMetadata(document.body);

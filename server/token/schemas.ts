@@ -14,7 +14,11 @@ const EXAMPLE = {
   standard: "erc721",
   owner: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
   tokenURI: "ipfs://bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi/1.json",
-  metadata: { name: "Sword #1", description: "A sharp sword", image: "ipfs://bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi/1.png" },
+  metadata: {
+    name: "Sword #1",
+    description: "A sharp sword",
+    image: "ipfs://bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi/1.png",
+  },
   image: "https://ipfs.io/ipfs/bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi/1.png",
   metadataError: null,
   signed: { "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC": { rarity: "legendary" } },
@@ -43,8 +47,12 @@ export const Token = Type.Object(
       }),
     ),
     tokenURI: Type.Union([Type.String(), Type.Null()], { description: "tokenURI(id), or uri(id) with {id} substituted for ERC-1155" }),
-    metadata: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()], { description: "The metadata JSON object as served, or null" }),
-    image: Type.Union([Type.String(), Type.Null()], { description: "The image as a URL a browser can load (ipfs:// and ar:// through the gateways)" }),
+    metadata: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()], {
+      description: "The metadata JSON object as served, or null",
+    }),
+    image: Type.Union([Type.String(), Type.Null()], {
+      description: "The image as a URL a browser can load (ipfs:// and ar:// through the gateways)",
+    }),
     metadataError: Type.Union([Type.String(), Type.Null()], { description: 'Why metadata is null; "pending" while it is being read' }),
     signed: Type.Record(Type.String(), Type.Unknown(), { description: "Issuer-signed metadata from the metadata service, by issuer" }),
   },

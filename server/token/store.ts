@@ -39,7 +39,12 @@ export const CACHED_METADATA_SQL = `SELECT token_id, token_uri, metadata, image,
   WHERE network = $1 AND contract = $2 AND token_id = ANY($3::numeric[])`;
 
 /** The cached metadata of some ids of one contract, by decimal id (expired entries included). */
-export async function cachedMetadata(db: Queryable, network: string, contract: string, ids: readonly bigint[]): Promise<Map<string, CachedMetadata>> {
+export async function cachedMetadata(
+  db: Queryable,
+  network: string,
+  contract: string,
+  ids: readonly bigint[],
+): Promise<Map<string, CachedMetadata>> {
   if (ids.length === 0) return new Map();
   const { rows } = await db.query<Row>(CACHED_METADATA_SQL, [network, contract, ids.map(String)]);
   return new Map(rows.map((row) => [row.token_id, fromRow(row)]));
@@ -53,7 +58,12 @@ const KEEP = "excluded.metadata IS NULL AND t.metadata IS NOT NULL AND excluded.
  * a failed read of the same tokenURI keeps the metadata read before (the last good document beats an outage of its
  * host), a failed read of another tokenURI replaces it.
  */
-export async function saveMetadata(db: Queryable, key: TokenKey, entry: Omit<CachedMetadata, "expiresAt">, ttlS: number): Promise<Omit<CachedMetadata, "expiresAt">> {
+export async function saveMetadata(
+  db: Queryable,
+  key: TokenKey,
+  entry: Omit<CachedMetadata, "expiresAt">,
+  ttlS: number,
+): Promise<Omit<CachedMetadata, "expiresAt">> {
   const { rows } = await db.query<Row>(
     `INSERT INTO token_metadata AS t (network, contract, token_id, token_uri, metadata, image, error, fetched_at, expires_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, now(), now() + make_interval(secs => $8))

@@ -62,7 +62,10 @@ function parseHttpUrl(text: string): URL | undefined {
 export function decodeDataUri(uri: string, maxBytes: number): { mediaType: string; body: Buffer } {
   const comma = uri.indexOf(",");
   if (comma < 0) throw new MetadataError("data: URI without a comma");
-  const params = uri.slice(5, comma).split(";").map((p) => p.trim());
+  const params = uri
+    .slice(5, comma)
+    .split(";")
+    .map((p) => p.trim());
   const base64 = params.length > 1 && params[params.length - 1].toLowerCase() === "base64";
   const mediaType = (params[0] || "text/plain").toLowerCase();
   const data = uri.slice(comma + 1);
@@ -91,12 +94,22 @@ export const tooLarge = (maxBytes: number) => new MetadataError(`metadata is lar
 /** Media types a metadata document may come as: JSON, and what gateways and object stores label it. */
 export function isJsonMediaType(mediaType: string): boolean {
   const type = mediaType.split(";")[0].trim().toLowerCase();
-  return type === "" || type === "application/json" || type.endsWith("+json") || type === "text/json" || type === "text/plain" || type === "application/octet-stream";
+  return (
+    type === "" ||
+    type === "application/json" ||
+    type.endsWith("+json") ||
+    type === "text/json" ||
+    type === "text/plain" ||
+    type === "application/octet-stream"
+  );
 }
 
 /** Parses a metadata document: one JSON object. Returns its text as served (digits and key order kept). */
 export function parseMetadata(body: Buffer): { text: string; value: Record<string, unknown> } {
-  const text = body.toString("utf8").replace(/^\uFEFF/, "").trim();
+  const text = body
+    .toString("utf8")
+    .replace(/^\uFEFF/, "")
+    .trim();
   let value: unknown;
   try {
     value = JSON.parse(text);

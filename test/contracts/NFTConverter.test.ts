@@ -129,14 +129,19 @@ describe("NFTConverter", function () {
         [await alice.getAddress(), ethers.ZeroAddress],
         [await alice.getAddress(), await alice.getAddress()],
       ]) {
-        await expect(factory.deploy(a, b, admin.address)).to.be.revertedWithCustomError(converter, "InvalidTokens").withArgs(a, b);
+        await expect(factory.deploy(a, b, admin.address))
+          .to.be.revertedWithCustomError(converter, "InvalidTokens")
+          .withArgs(a, b);
       }
     });
 
     it("reverts when the admin is the zero address", async function () {
       const { alice, bob, converter } = await loadFixture(fixture);
       const factory = await ethers.getContractFactory("NFTConverter");
-      await expect(factory.deploy(alice, bob, ethers.ZeroAddress)).to.be.revertedWithCustomError(converter, "AccessControlInvalidDefaultAdmin");
+      await expect(factory.deploy(alice, bob, ethers.ZeroAddress)).to.be.revertedWithCustomError(
+        converter,
+        "AccessControlInvalidDefaultAdmin",
+      );
     });
   });
 
@@ -163,7 +168,11 @@ describe("NFTConverter", function () {
         },
         call: (f, caller) => f.converter.connect(caller).stock(f.alice, [70n]),
       },
-      { name: "withdrawStock", role: "OPERATOR_ROLE", call: (f, caller) => f.converter.connect(caller).withdrawStock(f.bob, [9n], f.other.address) },
+      {
+        name: "withdrawStock",
+        role: "OPERATOR_ROLE",
+        call: (f, caller) => f.converter.connect(caller).withdrawStock(f.bob, [9n], f.other.address),
+      },
       { name: "pause", role: "OPERATOR_ROLE", call: (f, caller) => f.converter.connect(caller).pause() },
       {
         name: "unpause",
@@ -171,10 +180,22 @@ describe("NFTConverter", function () {
         prepare: ({ operator, converter }) => converter.connect(operator).pause(),
         call: (f, caller) => f.converter.connect(caller).unpause(),
       },
-      { name: "setReverseConversion", role: "DEFAULT_ADMIN_ROLE", call: (f, caller) => f.converter.connect(caller).setReverseConversion(false) },
-      { name: "recoverToken", role: "DEFAULT_ADMIN_ROLE", call: (f, caller) => f.converter.connect(caller).recoverToken(f.bob, 9n, f.other.address) },
+      {
+        name: "setReverseConversion",
+        role: "DEFAULT_ADMIN_ROLE",
+        call: (f, caller) => f.converter.connect(caller).setReverseConversion(false),
+      },
+      {
+        name: "recoverToken",
+        role: "DEFAULT_ADMIN_ROLE",
+        call: (f, caller) => f.converter.connect(caller).recoverToken(f.bob, 9n, f.other.address),
+      },
       { name: "addOperator", role: "DEFAULT_ADMIN_ROLE", call: (f, caller) => f.converter.connect(caller).addOperator(f.other.address) },
-      { name: "removeOperator", role: "DEFAULT_ADMIN_ROLE", call: (f, caller) => f.converter.connect(caller).removeOperator(f.operator.address) },
+      {
+        name: "removeOperator",
+        role: "DEFAULT_ADMIN_ROLE",
+        call: (f, caller) => f.converter.connect(caller).removeOperator(f.operator.address),
+      },
       {
         name: "grantRole",
         title: "grantRole(OPERATOR_ROLE)",
@@ -187,14 +208,22 @@ describe("NFTConverter", function () {
         role: "DEFAULT_ADMIN_ROLE",
         call: (f, caller) => f.converter.connect(caller).revokeRole(f.OPERATOR_ROLE, f.operator.address),
       },
-      { name: "beginDefaultAdminTransfer", role: "DEFAULT_ADMIN_ROLE", call: (f, caller) => f.converter.connect(caller).beginDefaultAdminTransfer(f.other.address) },
+      {
+        name: "beginDefaultAdminTransfer",
+        role: "DEFAULT_ADMIN_ROLE",
+        call: (f, caller) => f.converter.connect(caller).beginDefaultAdminTransfer(f.other.address),
+      },
       {
         name: "cancelDefaultAdminTransfer",
         role: "DEFAULT_ADMIN_ROLE",
         prepare: ({ admin, other, converter }) => converter.connect(admin).beginDefaultAdminTransfer(other.address),
         call: (f, caller) => f.converter.connect(caller).cancelDefaultAdminTransfer(),
       },
-      { name: "changeDefaultAdminDelay", role: "DEFAULT_ADMIN_ROLE", call: (f, caller) => f.converter.connect(caller).changeDefaultAdminDelay(2n * 24n * 3600n) },
+      {
+        name: "changeDefaultAdminDelay",
+        role: "DEFAULT_ADMIN_ROLE",
+        call: (f, caller) => f.converter.connect(caller).changeDefaultAdminDelay(2n * 24n * 3600n),
+      },
       {
         name: "rollbackDefaultAdminDelay",
         role: "DEFAULT_ADMIN_ROLE",
@@ -300,28 +329,42 @@ describe("NFTConverter", function () {
 
   // The two single-pair drafts differ only in argument order: `draft` takes (aliceId, bobId) for both.
   const singleDrafts = [
-    { name: "draftAliceToken", first: "Alice", draft: (c: NFTConverter, aliceId: bigint, bobId: bigint) => c.draftAliceToken(aliceId, bobId) },
+    {
+      name: "draftAliceToken",
+      first: "Alice",
+      draft: (c: NFTConverter, aliceId: bigint, bobId: bigint) => c.draftAliceToken(aliceId, bobId),
+    },
     { name: "draftBobToken", first: "Bob", draft: (c: NFTConverter, aliceId: bigint, bobId: bigint) => c.draftBobToken(bobId, aliceId) },
   ];
   for (const { name, first, draft } of singleDrafts) {
     describe(name, function () {
       it(`registers one pair, ${first} id first, and emits PairRegistered`, async function () {
         const { operator, converter } = await loadFixture(fixture);
-        await expect(draft(converter.connect(operator), 10n, 20n)).to.emit(converter, "PairRegistered").withArgs(10n, 20n);
+        await expect(draft(converter.connect(operator), 10n, 20n))
+          .to.emit(converter, "PairRegistered")
+          .withArgs(10n, 20n);
         expect(await converter.bobIdOf(10n)).to.deep.equal([true, 20n]);
         expect(await converter.aliceIdOf(20n)).to.deep.equal([true, 10n]);
       });
 
       it("reverts when either id is already paired", async function () {
         const { operator, converter } = await loadFixture(fixture);
-        await expect(draft(converter.connect(operator), 0n, 20n)).to.be.revertedWithCustomError(converter, "AliceAlreadyPaired").withArgs(0n);
-        await expect(draft(converter.connect(operator), 10n, 0n)).to.be.revertedWithCustomError(converter, "BobAlreadyPaired").withArgs(0n);
+        await expect(draft(converter.connect(operator), 0n, 20n))
+          .to.be.revertedWithCustomError(converter, "AliceAlreadyPaired")
+          .withArgs(0n);
+        await expect(draft(converter.connect(operator), 10n, 0n))
+          .to.be.revertedWithCustomError(converter, "BobAlreadyPaired")
+          .withArgs(0n);
       });
 
       it("reverts when an id is type(uint256).max", async function () {
         const { operator, converter } = await loadFixture(fixture);
-        await expect(draft(converter.connect(operator), MAX, 20n)).to.be.revertedWithCustomError(converter, "UnsupportedTokenId").withArgs(MAX);
-        await expect(draft(converter.connect(operator), 10n, MAX)).to.be.revertedWithCustomError(converter, "UnsupportedTokenId").withArgs(MAX);
+        await expect(draft(converter.connect(operator), MAX, 20n))
+          .to.be.revertedWithCustomError(converter, "UnsupportedTokenId")
+          .withArgs(MAX);
+        await expect(draft(converter.connect(operator), 10n, MAX))
+          .to.be.revertedWithCustomError(converter, "UnsupportedTokenId")
+          .withArgs(MAX);
       });
     });
   }
@@ -329,7 +372,9 @@ describe("NFTConverter", function () {
   describe("unregisterPairs", function () {
     it("removes a pair in both directions and emits PairUnregistered; the ids can be paired again", async function () {
       const { operator, converter } = await loadFixture(fixture);
-      await expect(converter.connect(operator).unregisterPairs([0n])).to.emit(converter, "PairUnregistered").withArgs(0n, 5n);
+      await expect(converter.connect(operator).unregisterPairs([0n]))
+        .to.emit(converter, "PairUnregistered")
+        .withArgs(0n, 5n);
       expect(await converter.bobIdOf(0n)).to.deep.equal([false, 0n]);
       expect(await converter.aliceIdOf(5n)).to.deep.equal([false, 0n]);
       await converter.connect(operator).registerPairs([0n], [6n]);
@@ -340,7 +385,9 @@ describe("NFTConverter", function () {
       const { operator, user, alice, bob, converter } = await loadFixture(fixture);
       await alice.connect(user)[SAFE](user.address, converter, 2n);
       await bob.connect(user)[SAFE](user.address, converter, 2n);
-      await expect(converter.connect(operator).unregisterPairs([2n])).to.emit(converter, "PairUnregistered").withArgs(2n, 2n);
+      await expect(converter.connect(operator).unregisterPairs([2n]))
+        .to.emit(converter, "PairUnregistered")
+        .withArgs(2n, 2n);
     });
 
     it("reverts when the pair was converted (the converter holds its Alice token)", async function () {
@@ -439,7 +486,9 @@ describe("NFTConverter", function () {
     it("reverts with the recipient's reason when the recipient refuses the counterpart", async function () {
       const { bob, holder } = await withHolder(await loadFixture(fixture));
       await holder.setMode(1, 0n); // Refuse
-      await expect(holder.convert(40n)).to.be.revertedWithCustomError(bob, "ERC721InvalidReceiver").withArgs(await holder.getAddress());
+      await expect(holder.convert(40n))
+        .to.be.revertedWithCustomError(bob, "ERC721InvalidReceiver")
+        .withArgs(await holder.getAddress());
     });
 
     it("reverts a re-entry from the recipient's callback, moving nothing", async function () {
@@ -657,7 +706,10 @@ describe("NFTConverter", function () {
         .and.to.emit(converter, "RoleRevoked")
         .withArgs(OPERATOR_ROLE, operator.address, admin.address);
       expect(await converter.isOperator(operator.address)).to.equal(false);
-      await expect(converter.connect(operator).registerPairs([10n], [20n])).to.be.revertedWithCustomError(converter, "AccessControlUnauthorizedAccount");
+      await expect(converter.connect(operator).registerPairs([10n], [20n])).to.be.revertedWithCustomError(
+        converter,
+        "AccessControlUnauthorizedAccount",
+      );
     });
 
     it("does nothing for an account that is not an operator", async function () {
@@ -703,7 +755,10 @@ describe("NFTConverter", function () {
       predecessor.forEachFunction((fn) => {
         const ours = (converter.interface as Interface).getFunction(fn.selector);
         expect(ours, fn.format()).to.not.equal(null);
-        expect(ours!.outputs.map((o) => o.type), fn.format()).to.deep.equal(fn.outputs.map((o) => o.type));
+        expect(
+          ours!.outputs.map((o) => o.type),
+          fn.format(),
+        ).to.deep.equal(fn.outputs.map((o) => o.type));
       });
       predecessor.forEachEvent((event) => {
         expect((converter.interface as Interface).getEvent(event.topicHash), event.format()).to.not.equal(null);
@@ -725,7 +780,12 @@ describe("NFTConverter", function () {
       await legacy.connect(other).draftBobTokens([4n], [11n]);
       await legacy.connect(other).draftAliceToken(12n, 6n);
       await legacy.connect(other).draftBobToken(7n, 13n);
-      for (const [aliceId, bobId] of [[10n, 3n], [11n, 4n], [12n, 6n], [13n, 7n]]) {
+      for (const [aliceId, bobId] of [
+        [10n, 3n],
+        [11n, 4n],
+        [12n, 6n],
+        [13n, 7n],
+      ]) {
         expect(await legacy.getBobTokenID(aliceId)).to.equal(bobId);
         expect(await legacy.getAliceTokenID(bobId)).to.equal(aliceId);
       }
@@ -744,7 +804,10 @@ describe("NFTConverter", function () {
 
       await expect(legacy.connect(admin).removeOperator(other.address)).to.emit(legacy, "OperatorRemoved").withArgs(other.address);
       expect(await legacy.isOperator(other.address)).to.equal(false);
-      await expect(legacy.connect(other).draftAliceToken(14n, 8n)).to.be.revertedWithCustomError(converter, "AccessControlUnauthorizedAccount");
+      await expect(legacy.connect(other).draftAliceToken(14n, 8n)).to.be.revertedWithCustomError(
+        converter,
+        "AccessControlUnauthorizedAccount",
+      );
     });
   });
 

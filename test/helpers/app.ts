@@ -99,7 +99,8 @@ async function inject(app: FastifyInstance, path: string, init: RequestInit = {}
     const method = (request.method ?? "GET").toUpperCase();
     if (response.status === 303 ? method !== "GET" && method !== "HEAD" : [301, 302].includes(response.status) && method === "POST") {
       const headers = new Headers(request.headers);
-      for (const name of ["content-type", "content-length", "content-encoding", "content-language", "content-location"]) headers.delete(name);
+      for (const name of ["content-type", "content-length", "content-encoding", "content-language", "content-location"])
+        headers.delete(name);
       request = { ...request, method: "GET", body: undefined, headers };
     }
     if (target.origin !== INJECT_ORIGIN) return fetch(target, request);
@@ -128,7 +129,11 @@ async function injectOnce(app: FastifyInstance, target: URL, init: RequestInit):
     for (const one of Array.isArray(value) ? value : [value]) if (one !== undefined) responseHeaders.append(name, String(one));
   }
   const noBody = method === "HEAD" || [101, 204, 205, 304].includes(answer.statusCode);
-  return new Response(noBody ? null : answer.rawPayload, { status: answer.statusCode, statusText: answer.statusMessage, headers: responseHeaders });
+  return new Response(noBody ? null : answer.rawPayload, {
+    status: answer.statusCode,
+    statusText: answer.statusMessage,
+    headers: responseHeaders,
+  });
 }
 
 /** The config a test app runs with: LOG_LEVEL silent (TEST_LOG_LEVEL to see logs), no embedded chain. */

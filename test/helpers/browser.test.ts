@@ -30,7 +30,9 @@ describe("browser for the browser tests", function () {
         for (const text of ["one", "two"]) {
           const context = await browser.newContext();
           const page = await context.newPage();
-          await page.setContent(`<button>${text}</button><script>document.title = document.querySelector("button").textContent.toUpperCase()</script>`);
+          await page.setContent(
+            `<button>${text}</button><script>document.title = document.querySelector("button").textContent.toUpperCase()</script>`,
+          );
           titles.push(await page.title());
           await context.close();
         }
@@ -54,7 +56,15 @@ describe("browser for the browser tests", function () {
       try {
         const page = await browser.newPage();
         await page.goto(`http://127.0.0.1:${port}/`);
-        const read = (url: string) => page.evaluate((u) => fetch(u).then((r) => r.text(), () => "refused"), url);
+        const read = (url: string) =>
+          page.evaluate(
+            (u) =>
+              fetch(u).then(
+                (r) => r.text(),
+                () => "refused",
+              ),
+            url,
+          );
         expect(await read(`http://127.0.0.1:${port}/data`)).to.equal("{}");
         expect(await read(`http://localhost:${port}/data`)).to.equal("refused");
         expect(served, "the cross-origin request reached the server: the browser refused the read").to.equal(2);

@@ -18,7 +18,16 @@ export interface BrowserChoice {
 }
 
 /** The flags every browser test runs with, whatever the binary. */
-const COMMON_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const COMMON_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 const SYSTEM_NAMES = ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome"];
 const SYSTEM_PATHS: Partial<Record<NodeJS.Platform, string[]>> = {
@@ -50,7 +59,12 @@ export function findSystemBrowser(): string | undefined {
  * Flags of the npm Chromium's recommendations that would change what the tests observe or break Playwright:
  * browser contexts need more than one process, and the tests exercise the page's real security rules.
  */
-const NPM_ARGS_LEFT_OUT = new Set(["--single-process", "--disable-web-security", "--allow-running-insecure-content", "--disable-site-isolation-trials"]);
+const NPM_ARGS_LEFT_OUT = new Set([
+  "--single-process",
+  "--disable-web-security",
+  "--allow-running-insecure-content",
+  "--disable-site-isolation-trials",
+]);
 
 let npmBrowser: Promise<BrowserChoice> | undefined;
 
@@ -79,7 +93,8 @@ export function npmChromium(): Promise<BrowserChoice> {
 export async function findBrowser(options: { system?: boolean } = {}): Promise<BrowserChoice> {
   const configured = process.env.CHROMIUM_PATH;
   if (configured) {
-    if (!isExecutable(configured)) throw new Error(`CHROMIUM_PATH=${configured} is not an executable file: set it to a Chromium or Chrome executable, or unset it.`);
+    if (!isExecutable(configured))
+      throw new Error(`CHROMIUM_PATH=${configured} is not an executable file: set it to a Chromium or Chrome executable, or unset it.`);
     return { source: "CHROMIUM_PATH", executablePath: configured, args: COMMON_ARGS };
   }
   const system = options.system === false ? undefined : findSystemBrowser();
@@ -99,7 +114,9 @@ export async function launchBrowser(options: { system?: boolean } = {}): Promise
     return await launch(choice);
   } catch (error) {
     if (process.platform !== "linux" || process.arch !== "x64") throw error;
-    console.warn(`  the system browser ${choice.executablePath} did not start (${(error as Error).message.split("\n")[0]}); using the npm-delivered Chromium`);
+    console.warn(
+      `  the system browser ${choice.executablePath} did not start (${(error as Error).message.split("\n")[0]}); using the npm-delivered Chromium`,
+    );
     return launch(await npmChromium());
   }
 }

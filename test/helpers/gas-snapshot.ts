@@ -23,7 +23,9 @@ export class GasSnapshot {
       expect.fail(`gas snapshot "${name}" is missing from ${path.basename(this.file)}: run UPDATE_SNAPSHOTS=true npm test and commit it`);
     }
     if (recorded !== undefined && !update) {
-      expect.fail(`gas of "${name}" changed: ${recorded} → ${gas} (${gas - recorded > 0 ? "+" : ""}${gas - recorded}); UPDATE_SNAPSHOTS=true to accept`);
+      expect.fail(
+        `gas of "${name}" changed: ${recorded} → ${gas} (${gas - recorded > 0 ? "+" : ""}${gas - recorded}); UPDATE_SNAPSHOTS=true to accept`,
+      );
     }
     this.entries[name] = gas;
     this.dirty = true;

@@ -21,5 +21,7 @@ export async function expectHoldingsMatchRecount(db: Queryable, network: string)
   );
   const byContract = new Map<string, number>();
   for (const h of recount) byContract.set(h.contract, (byContract.get(h.contract) ?? 0) + 1);
-  expect(counts).to.deep.equal([...byContract].sort(([a], [b]) => (a < b ? -1 : 1)).map(([contract, n]) => ({ contract, holders: String(n) })));
+  expect(counts).to.deep.equal(
+    [...byContract].sort(([a], [b]) => (a < b ? -1 : 1)).map(([contract, n]) => ({ contract, holders: String(n) })),
+  );
 }

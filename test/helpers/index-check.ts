@@ -8,20 +8,36 @@ import { TRANSFER_TOPIC } from "../../server/indexer/transfers";
  * Resolves once the index of `network` is complete to `block` (default: the head now) on the chain `provider`
  * serves: the cursor must have reached it and name a block of this chain (an index of another chain does not count).
  */
-export async function indexedTo(db: Queryable, network: string, provider: JsonRpcProvider, block?: number, timeoutMs = 30_000): Promise<void> {
+export async function indexedTo(
+  db: Queryable,
+  network: string,
+  provider: JsonRpcProvider,
+  block?: number,
+  timeoutMs = 30_000,
+): Promise<void> {
   const target = block ?? (await provider.getBlockNumber());
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const { rows } = await db.query<{ block_number: string; block_hash: string }>("SELECT block_number, block_hash FROM indexer_cursors WHERE network = $1", [network]);
+    const { rows } = await db.query<{ block_number: string; block_hash: string }>(
+      "SELECT block_number, block_hash FROM indexer_cursors WHERE network = $1",
+      [network],
+    );
     const at = rows[0] ? Number(rows[0].block_number) : -1;
     if (at >= target && (await provider.getBlock(at))?.hash === rows[0].block_hash) return;
-    if (Date.now() > deadline) throw new Error(`the index of ${network} did not reach block ${target} of this chain (at ${rows[0]?.block_number ?? "nothing"})`);
+    if (Date.now() > deadline)
+      throw new Error(`the index of ${network} did not reach block ${target} of this chain (at ${rows[0]?.block_number ?? "nothing"})`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 
 /** Compares the index with `ownerOf` on chain for every token id given (a burned or unminted id has no row). */
-export async function expectIndexMatchesChain(db: Queryable, provider: JsonRpcProvider, network: string, contract: string, ids: bigint[]): Promise<void> {
+export async function expectIndexMatchesChain(
+  db: Queryable,
+  provider: JsonRpcProvider,
+  network: string,
+  contract: string,
+  ids: bigint[],
+): Promise<void> {
   const token = IERC721__factory.connect(contract, provider);
   const { rows } = await db.query<{ token_id: string; owner: string }>(
     "SELECT token_id, owner FROM nft_owners WHERE network = $1 AND contract = $2",
@@ -31,7 +47,10 @@ export async function expectIndexMatchesChain(db: Queryable, provider: JsonRpcPr
   const mismatches: string[] = [];
   await Promise.all(
     ids.map(async (id) => {
-      const onChain = await token.ownerOf(id).then((o) => o.toLowerCase(), () => undefined);
+      const onChain = await token.ownerOf(id).then(
+        (o) => o.toLowerCase(),
+        () => undefined,
+      );
       if (indexed.get(id.toString()) !== onChain) mismatches.push(`${id}: index ${indexed.get(id.toString())}, chain ${onChain}`);
     }),
   );
@@ -46,5 +65,7 @@ export async function expectIndexMatchesChain(db: Queryable, provider: JsonRpcPr
     "SELECT block_number, log_index FROM nft_transfers WHERE network = $1 AND contract = $2 ORDER BY block_number, log_index",
     [network, contract.toLowerCase()],
   );
-  expect(transfers.map((t) => `${t.block_number}:${t.log_index}`)).to.deep.equal(logs.map((l) => `${Number(l.blockNumber)}:${Number(l.logIndex)}`));
+  expect(transfers.map((t) => `${t.block_number}:${t.log_index}`)).to.deep.equal(
+    logs.map((l) => `${Number(l.blockNumber)}:${Number(l.logIndex)}`),
+  );
 }

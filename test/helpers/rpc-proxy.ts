@@ -28,7 +28,10 @@ export async function startRpcProxy(target: string, refuse: (call: RpcCall) => R
       calls.push({ method: call.method, params: call.params });
       const refusal = refuse(call);
       if (refusal && "httpStatus" in refusal) return void response.writeHead(refusal.httpStatus).end(refusal.body);
-      if (refusal) return void response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: call.id, error: refusal.rpcError }));
+      if (refusal)
+        return void response
+          .writeHead(200, { "content-type": "application/json" })
+          .end(JSON.stringify({ jsonrpc: "2.0", id: call.id, error: refusal.rpcError }));
       try {
         const upstream = await fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body });
         response.writeHead(upstream.status, { "content-type": "application/json" }).end(await upstream.text());

@@ -42,7 +42,10 @@ export async function deployTestSigners(deployer: Signer): Promise<Record<TestSi
   const counterfactualOwner = key();
 
   const single = await new SingleOwnerWallet__factory(deployer).deploy(singleOwner.address);
-  const multisig = await new MultisigWallet__factory(deployer).deploy(multisigOwners.map((o) => o.address), 2);
+  const multisig = await new MultisigWallet__factory(deployer).deploy(
+    multisigOwners.map((o) => o.address),
+    2,
+  );
   const reverting = await new RevertingWallet__factory(deployer).deploy(revertingOwner.address);
   const wrong = await new WrongValueWallet__factory(deployer).deploy(wrongOwner.address);
   const factory = await new WalletFactory__factory(deployer).deploy();
@@ -81,7 +84,10 @@ export async function deployTestSigners(deployer: Signer): Promise<Record<TestSi
 
 /** An EIP-6492 signature: `abi.encode(factory, factoryCalldata, innerSignature) ++ magic`. */
 export function wrap6492(factory: string, factoryCalldata: string, innerSignature: string): string {
-  return concat([AbiCoder.defaultAbiCoder().encode(["address", "bytes", "bytes"], [factory, factoryCalldata, innerSignature]), ERC6492_MAGIC]);
+  return concat([
+    AbiCoder.defaultAbiCoder().encode(["address", "bytes", "bytes"], [factory, factoryCalldata, innerSignature]),
+    ERC6492_MAGIC,
+  ]);
 }
 
 /** The same ECDSA signature in its malleable twin form: s' = n - s, v flipped. It recovers the same address. */

@@ -18,7 +18,15 @@ interface Started {
 async function start(env: Record<string, string>): Promise<Started> {
   const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", "local/start.ts"], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH!, HOME: process.env.HOME!, PORT: "0", LOCAL_CHAIN_PORT: "0", METRICS_PORT: "0", LOG_LEVEL: "warn", ...env },
+    env: {
+      PATH: process.env.PATH!,
+      HOME: process.env.HOME!,
+      PORT: "0",
+      LOCAL_CHAIN_PORT: "0",
+      METRICS_PORT: "0",
+      LOG_LEVEL: "warn",
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -69,12 +77,17 @@ describe("npm start (local/start.ts)", function () {
     const chainUrl = /Chain\s+(http:\/\/\S+)/.exec(banner)?.[1];
     expect(chainUrl, banner).to.be.a("string");
 
-    const curls = banner.split("\n").map((line) => line.trim()).filter((line) => line.startsWith("curl "));
+    const curls = banner
+      .split("\n")
+      .map((line) => line.trim())
+      .filter((line) => line.startsWith("curl "));
     expect(curls.length).to.be.greaterThanOrEqual(2);
     for (const line of curls) {
       if (line.includes("/events/")) {
         // A live stream never ends by itself: read it for a second.
-        const stream: { code?: number; stdout: string } = await run("sh", ["-c", `${line} --silent --max-time 1`]).catch((error: { code: number; stdout: string }) => error);
+        const stream: { code?: number; stdout: string } = await run("sh", ["-c", `${line} --silent --max-time 1`]).catch(
+          (error: { code: number; stdout: string }) => error,
+        );
         expect(stream.code, line).to.equal(28);
         expect(stream.stdout, line).to.contain(": connected");
         continue;
@@ -94,12 +107,17 @@ describe("npm start (local/start.ts)", function () {
     expect(page).to.contain(converter).and.contain("Convert your tokens");
     // The demo token's metadata resolves from its data: tokenURI (METADATA_FETCH_ALLOW_PRIVATE is on for the demo).
     const metadataNft = /MetadataNFT\s+(0x[0-9a-fA-F]{40})/.exec(banner)![1];
-    const demoToken = (await (await fetch(`${service}/token/localhost/${metadataNft}/1`)).json()) as { metadata: { name: string }; image: string };
+    const demoToken = (await (await fetch(`${service}/token/localhost/${metadataNft}/1`)).json()) as {
+      metadata: { name: string };
+      image: string;
+    };
     expect(demoToken.metadata.name).to.equal("Demo #1");
     expect(demoToken.image).to.match(/^data:image\/svg\+xml;base64,/);
     await fetch(`${service}/health`, { headers: { "x-request-id": "trace-start-test" } });
     await new Promise((resolve) => setTimeout(resolve, 200));
-    const line = output().split("\n").find((l) => l.includes('"reqId":"trace-start-test"'));
+    const line = output()
+      .split("\n")
+      .find((l) => l.includes('"reqId":"trace-start-test"'));
     expect(line, output()).to.be.a("string");
     expect(JSON.parse(line!)).to.include({ method: "GET", url: "/health", status: 200 });
 
@@ -131,4 +149,3 @@ describe("npm start (local/start.ts)", function () {
     expect(await exited(child)).to.equal(0);
   });
 });
-

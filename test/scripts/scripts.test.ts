@@ -15,7 +15,9 @@ function expectRefusal(run: TaskRun, message: string, label = message) {
   const lines = run.stderr.trimEnd().split("\n");
   expect(lines, `${label}: stderr is one line`).to.have.length(1);
   expect(lines[0], label).to.contain(message);
-  expect(run.stderr, label).to.not.match(/^\s+at /m).and.not.contain("unexpected error");
+  expect(run.stderr, label)
+    .to.not.match(/^\s+at /m)
+    .and.not.contain("unexpected error");
 }
 
 describe("converter scripts (hardhat tasks against a node)", function () {
@@ -55,7 +57,8 @@ describe("converter scripts (hardhat tasks against a node)", function () {
       deployment = readDeployment("localhost", dir);
       expect(deployment).to.include({ network: "localhost", chainId: 31337, admin: await deployer.getAddress(), testTokens: true });
       expect(deployment.deployBlock).to.be.a("number").greaterThan(0);
-      for (const address of [deployment.alice, deployment.bob, deployment.converter]) expect(await provider.getCode(address)).to.not.equal("0x");
+      for (const address of [deployment.alice, deployment.bob, deployment.converter])
+        expect(await provider.getCode(address)).to.not.equal("0x");
       const c = converter();
       expect(await c.alice()).to.equal(deployment.alice);
       expect(await c.hasRole(await c.OPERATOR_ROLE(), await deployer.getAddress())).to.equal(true);
@@ -63,7 +66,10 @@ describe("converter scripts (hardhat tasks against a node)", function () {
     });
 
     it("deploys only the converter against existing tokens", async function () {
-      const run = await runHardhat(["deploy", "--alice", deployment.alice, "--bob", deployment.bob, "--network", "localhost"], { ...env, DEPLOYMENTS_DIR: path.join(dir, "existing") });
+      const run = await runHardhat(["deploy", "--alice", deployment.alice, "--bob", deployment.bob, "--network", "localhost"], {
+        ...env,
+        DEPLOYMENTS_DIR: path.join(dir, "existing"),
+      });
       expect(run.code, run.stderr).to.equal(0);
       const second = JSON.parse(run.stdout) as Deployment;
       expect(second).to.include({ alice: deployment.alice, bob: deployment.bob, testTokens: false });
@@ -184,7 +190,10 @@ describe("converter scripts (hardhat tasks against a node)", function () {
       expectRefusal(await task("register-pairs", "--file", path.join(dir, "missing.csv")), "missing.csv");
       // Parameters Hardhat itself would refuse in three lines with a help link.
       expectRefusal(await task("register-pairs"), "give --file (pairs.csv or pairs.json)");
-      expectRefusal(await task("register-pairs", "--file", path.join(dir, "pairs.csv"), "--batch", "ten"), '--batch must be a positive integer, got "ten"');
+      expectRefusal(
+        await task("register-pairs", "--file", path.join(dir, "pairs.csv"), "--batch", "ten"),
+        '--batch must be a positive integer, got "ten"',
+      );
       expectRefusal(await task("stock", "--ids", "1"), "give --token (alice or bob)");
       expectRefusal(await task("stock", "--token", "bob", "--ids", "1", "--batch", "0"), '--batch must be a positive integer, got "0"');
     });

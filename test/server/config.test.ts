@@ -41,18 +41,30 @@ describe("config", function () {
   describe("token metadata", function () {
     it("reads gateways with a trailing slash, and lifts the SSRF guard only for the embedded chain unless told", function () {
       const local = loadConfig({ IPFS_GATEWAY: "http://127.0.0.1:8080/ipfs", ARWEAVE_GATEWAY: "https://ar.example" });
-      expect(local.tokenMetadata).to.deep.include({ ipfsGateway: "http://127.0.0.1:8080/ipfs/", arweaveGateway: "https://ar.example/", allowPrivate: true });
+      expect(local.tokenMetadata).to.deep.include({
+        ipfsGateway: "http://127.0.0.1:8080/ipfs/",
+        arweaveGateway: "https://ar.example/",
+        allowPrivate: true,
+      });
       const production = loadConfig({ RPC_URL_MAINNET: "https://eth.example" });
-      expect(production.tokenMetadata).to.deep.include({ ipfsGateway: "https://ipfs.io/ipfs/", arweaveGateway: "https://arweave.net/", allowPrivate: false });
+      expect(production.tokenMetadata).to.deep.include({
+        ipfsGateway: "https://ipfs.io/ipfs/",
+        arweaveGateway: "https://arweave.net/",
+        allowPrivate: false,
+      });
       expect(loadConfig({ METADATA_FETCH_ALLOW_PRIVATE: "false" }).tokenMetadata.allowPrivate).to.equal(false);
     });
 
     it("refuses bad values", function () {
       expect(refusal({ IPFS_GATEWAY: "ipfs://gateway" })).to.equal('IPFS_GATEWAY: expected an http(s) URL, got "ipfs://gateway"');
-      expect(refusal({ METADATA_FETCH_ALLOW_PRIVATE: "maybe" })).to.equal('METADATA_FETCH_ALLOW_PRIVATE: expected true or false, got "maybe"');
+      expect(refusal({ METADATA_FETCH_ALLOW_PRIVATE: "maybe" })).to.equal(
+        'METADATA_FETCH_ALLOW_PRIVATE: expected true or false, got "maybe"',
+      );
       expect(refusal({ METADATA_FETCH_MAX_BYTES: "1" })).to.match(/^METADATA_FETCH_MAX_BYTES: expected an integer from 1024 to /);
       expect(refusal({ METADATA_WAIT_MS: "-5" })).to.match(/^METADATA_WAIT_MS: expected an integer from 0 to /);
-      expect(refusal({ METADATA_FETCH_HOST_CONCURRENCY: "0" })).to.match(/^METADATA_FETCH_HOST_CONCURRENCY: expected an integer from 1 to /);
+      expect(refusal({ METADATA_FETCH_HOST_CONCURRENCY: "0" })).to.match(
+        /^METADATA_FETCH_HOST_CONCURRENCY: expected an integer from 1 to /,
+      );
     });
   });
 
@@ -86,11 +98,15 @@ describe("config", function () {
 
     it("CONVERTERS entries that are not <network>:<address>", function () {
       const address = "0x5FbDB2315678afecb367f032d93F642f64180aa3";
-      expect(refusal({ CONVERTERS: `mainet:${address}` })).to.match(/^CONVERTERS: expected comma-separated <network>:<0x address> of known networks/);
+      expect(refusal({ CONVERTERS: `mainet:${address}` })).to.match(
+        /^CONVERTERS: expected comma-separated <network>:<0x address> of known networks/,
+      );
       expect(refusal({ CONVERTERS: "localhost:0x1234" })).to.match(/^CONVERTERS: expected/);
       expect(refusal({ CONVERTERS: address })).to.match(/^CONVERTERS: expected/);
       expect(refusal({ CONVERTERS: `localhost:${address.replace("F", "f")}` })).to.include("fails its EIP-55 checksum");
-      expect(refusal({ CONVERTERS: `sepolia:${address}` })).to.match(/^CONVERTERS: expected converters on networks with an RPC URL \(set RPC_URL_SEPOLIA\)/);
+      expect(refusal({ CONVERTERS: `sepolia:${address}` })).to.match(
+        /^CONVERTERS: expected converters on networks with an RPC URL \(set RPC_URL_SEPOLIA\)/,
+      );
     });
   });
 

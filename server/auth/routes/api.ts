@@ -23,14 +23,16 @@ const AuthorizeQuery = Type.Object({
 
 const LoginBody = Type.Object({
   address: Type.String({ description: "The address that signed", maxLength: 64 }),
-  signature: Type.String({ description: "EIP-191 personal_sign signature (65 bytes), EIP-1271 wallet signature or EIP-6492 wrapper", maxLength: 65_536 }),
+  signature: Type.String({
+    description: "EIP-191 personal_sign signature (65 bytes), EIP-1271 wallet signature or EIP-6492 wrapper",
+    maxLength: 65_536,
+  }),
   client_id: Type.String({ maxLength: 256 }),
   redirect_uri: Str("Narrows the challenge to this redirect URI"),
   state: Str("Echoed in the answer and the redirect URL (falls back to the one given to /api/authorize)", 1024),
   network: Str("Chain on which a contract wallet is asked (defaults to the challenge's)", 64),
   message: Str("The message signed (optional: the open challenges of address and client are tried)", 4096),
 });
-
 
 /** The login's JSON API, which dApps and the hosted page use (README, "Login service"). */
 const apiRoutes: FastifyPluginAsyncTypebox<{ login: LoginDeps }> = async (app, { login }) => {

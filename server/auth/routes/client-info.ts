@@ -8,7 +8,9 @@ import { ErrorBody } from "../../http/schemas";
 
 const Query = Type.Object({
   client_id: Type.Optional(Type.String({ description: "Registered client id", maxLength: 256 })),
-  lang: Type.Optional(Type.String({ description: 'Language of the texts: "en" (default) or "ja"; others fall back to English', maxLength: 35 })),
+  lang: Type.Optional(
+    Type.String({ description: 'Language of the texts: "en" (default) or "ja"; others fall back to English', maxLength: 35 }),
+  ),
 });
 
 const Info = Type.Object({

@@ -9,23 +9,38 @@ import { hostedPage, PAGE_ASSETS } from "../page";
  * its script and style.
  */
 const hostedPageRoutes: FastifyPluginAsyncTypebox<{ provider: Provider }> = async (app, { provider }) => {
-  app.get("/interaction/:uid", { schema: { hide: true, params: Type.Object({ uid: Type.String({ maxLength: 64 }) }) } }, async (request, reply) => {
-    let params: Record<string, unknown>;
-    try {
-      // Checks the interaction cookie oidc-provider set on this browser: the uid alone does not open it.
-      params = (await provider.interactionDetails(request.raw, reply.raw)).params;
-    } catch {
-      return hostedPage(reply, { error: true, acceptLanguage: request.headers["accept-language"] });
-    }
-    // The page hands the code back in the query only (the code flow's default response mode).
-    if (params.response_mode !== undefined && params.response_mode !== "query") {
-      return hostedPage(reply, { error: true, acceptLanguage: request.headers["accept-language"], problem: `response_mode=${String(params.response_mode)} is not supported; use query` });
-    }
-    const client = typeof params.client_id === "string" ? await findClient(app.db, params.client_id) : undefined;
-    return hostedPage(reply, { params, clientName: client?.name, acceptLanguage: request.headers["accept-language"], networks: app.networks });
-  });
+  app.get(
+    "/interaction/:uid",
+    { schema: { hide: true, params: Type.Object({ uid: Type.String({ maxLength: 64 }) }) } },
+    async (request, reply) => {
+      let params: Record<string, unknown>;
+      try {
+        // Checks the interaction cookie oidc-provider set on this browser: the uid alone does not open it.
+        params = (await provider.interactionDetails(request.raw, reply.raw)).params;
+      } catch {
+        return hostedPage(reply, { error: true, acceptLanguage: request.headers["accept-language"] });
+      }
+      // The page hands the code back in the query only (the code flow's default response mode).
+      if (params.response_mode !== undefined && params.response_mode !== "query") {
+        return hostedPage(reply, {
+          error: true,
+          acceptLanguage: request.headers["accept-language"],
+          problem: `response_mode=${String(params.response_mode)} is not supported; use query`,
+        });
+      }
+      const client = typeof params.client_id === "string" ? await findClient(app.db, params.client_id) : undefined;
+      return hostedPage(reply, {
+        params,
+        clientName: client?.name,
+        acceptLanguage: request.headers["accept-language"],
+        networks: app.networks,
+      });
+    },
+  );
   for (const [path, asset] of Object.entries(PAGE_ASSETS)) {
-    app.get(path, { schema: { hide: true } }, async (_request, reply) => reply.type(asset.type).header("cache-control", "public, max-age=300").send(asset.body));
+    app.get(path, { schema: { hide: true } }, async (_request, reply) =>
+      reply.type(asset.type).header("cache-control", "public, max-age=300").send(asset.body),
+    );
   }
 };
 

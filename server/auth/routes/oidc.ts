@@ -26,7 +26,9 @@ const oidcRoutes: FastifyPluginAsyncTypebox<{ provider: Provider; issuer: string
   scope.removeAllContentTypeParsers();
   scope.addContentTypeParser("*", (_request, _payload, done) => done(null, undefined));
   // Forms are read here so they can be checked like any input (input guard) before oidc-provider stores a value.
-  scope.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "buffer", bodyLimit: 56 * 1024 }, (_request, body, done) => done(null, body));
+  scope.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "buffer", bodyLimit: 56 * 1024 }, (_request, body, done) =>
+    done(null, body),
+  );
   scope.addHook("preHandler", async (request) => {
     if (Buffer.isBuffer(request.body)) checkForm(request.body);
   });
@@ -50,14 +52,17 @@ const oidcRoutes: FastifyPluginAsyncTypebox<{ provider: Provider; issuer: string
         schema: {
           tags,
           summary: path === "/api/token" ? "Token endpoint (the predecessor's path)" : "Token endpoint (oidc-provider)",
-          description: "Form body: grant_type authorization_code (code, redirect_uri, code_verifier) or refresh_token (refresh_token); client secret in a Basic header or as client_id + client_secret.",
+          description:
+            "Form body: grant_type authorization_code (code, redirect_uri, code_verifier) or refresh_token (refresh_token); client secret in a Basic header or as client_id + client_secret.",
           response: { "4xx": OAuthError },
         },
       },
       (request, reply) => forward(request, reply, OIDC_ROUTES.token),
     );
   }
-  scope.post(OIDC_ROUTES.revocation, { config: RATE_LIMITED, errorHandler: oauthErrors, schema: { hide: true } }, (request, reply) => forward(request, reply));
+  scope.post(OIDC_ROUTES.revocation, { config: RATE_LIMITED, errorHandler: oauthErrors, schema: { hide: true } }, (request, reply) =>
+    forward(request, reply),
+  );
   scope.route({
     method: ["GET", "POST"],
     url: OIDC_ROUTES.authorization,
@@ -66,13 +71,26 @@ const oidcRoutes: FastifyPluginAsyncTypebox<{ provider: Provider; issuer: string
     schema: { hide: true },
     handler: (request, reply) => {
       // oidc-provider takes a POSTed authorization request as a form only, and answers anything else with a bare 404.
-      if (request.method === "POST" && !Buffer.isBuffer(request.body)) throw invalidRequest("POST /authorize takes a form body (application/x-www-form-urlencoded)");
+      if (request.method === "POST" && !Buffer.isBuffer(request.body))
+        throw invalidRequest("POST /authorize takes a form body (application/x-www-form-urlencoded)");
       forward(request, reply);
     },
   });
-  scope.route({ method: ["GET", "POST"], url: OIDC_ROUTES.userinfo, errorHandler: oauthErrors, schema: { hide: true }, handler: (request, reply) => forward(request, reply) });
+  scope.route({
+    method: ["GET", "POST"],
+    url: OIDC_ROUTES.userinfo,
+    errorHandler: oauthErrors,
+    schema: { hide: true },
+    handler: (request, reply) => forward(request, reply),
+  });
   // The predecessor's path of the same endpoint (its Go client's GetUserInfo).
-  scope.route({ method: ["GET", "POST"], url: "/api/userinfo", errorHandler: oauthErrors, schema: { hide: true }, handler: (request, reply) => forward(request, reply, OIDC_ROUTES.userinfo) });
+  scope.route({
+    method: ["GET", "POST"],
+    url: "/api/userinfo",
+    errorHandler: oauthErrors,
+    schema: { hide: true },
+    handler: (request, reply) => forward(request, reply, OIDC_ROUTES.userinfo),
+  });
   for (const path of ["/.well-known/openid-configuration", OIDC_ROUTES.jwks]) {
     // The same for everyone (URLs from ISSUER, public keys): shared caches may keep them a while.
     scope.get(path, { errorHandler: oauthErrors, schema: { hide: true } }, (request, reply) => {
@@ -85,14 +103,23 @@ const oidcRoutes: FastifyPluginAsyncTypebox<{ provider: Provider; issuer: string
 /** Our own refusals on the authorization endpoint, as the browser page oidc-provider shows for its own. */
 function pageErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const { status, body, headers } = toErrorReply(error, request);
-  return reply.code(status).headers({ ...headers, "cache-control": "no-store" }).type("text/html; charset=utf-8").send(errorPage(body.error, body.message));
+  return reply
+    .code(status)
+    .headers({ ...headers, "cache-control": "no-store" })
+    .type("text/html; charset=utf-8")
+    .send(errorPage(body.error, body.message));
 }
 
 /** Our own refusals on the other endpoints, in RFC 6749's dialect: any client error is an `invalid_request`. */
 function oauthErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const { status, body, headers } = toErrorReply(error, request);
   const code = status === 429 || status >= 500 ? body.error : "invalid_request";
-  return reply.code(status).headers(headers).header("cache-control", "no-store").type("application/json; charset=utf-8").send({ error: code, error_description: body.message });
+  return reply
+    .code(status)
+    .headers(headers)
+    .header("cache-control", "no-store")
+    .type("application/json; charset=utf-8")
+    .send({ error: code, error_description: body.message });
 }
 
 export default oidcRoutes;

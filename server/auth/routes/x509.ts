@@ -5,7 +5,13 @@ import { Type } from "typebox";
 const x509Routes: FastifyPluginAsyncTypebox<{ pems: Record<string, string> }> = async (app, { pems }) => {
   app.get(
     "/api/metadata/x509",
-    { schema: { tags: ["login"], summary: "ID-token public keys as {kid: PEM} (the predecessor's key endpoint)", response: { 200: Type.Record(Type.String(), Type.String()) } } },
+    {
+      schema: {
+        tags: ["login"],
+        summary: "ID-token public keys as {kid: PEM} (the predecessor's key endpoint)",
+        response: { 200: Type.Record(Type.String(), Type.String()) },
+      },
+    },
     async () => pems,
   );
 };

@@ -22,7 +22,8 @@
   let state;
   let busy = false;
 
-  const fill = (template, values) => template.replace(/\{(\w+)\}/g, (whole, key) => (values && values[key] !== undefined ? String(values[key]) : whole));
+  const fill = (template, values) =>
+    template.replace(/\{(\w+)\}/g, (whole, key) => (values && values[key] !== undefined ? String(values[key]) : whole));
   const say = (message, kind) => {
     status.textContent = message;
     status.className = kind || "";
@@ -48,7 +49,8 @@
     if (!candidate || typeof candidate.request !== "function" || found.has(key)) return;
     found.set(key, candidate);
     const b = button(fill(text.connectWith, { wallet: info.name || text.browserWallet }), () => connect(candidate));
-    if (typeof info.icon === "string" && /^data:image\//.test(info.icon)) b.prepend(el("img", { src: info.icon, alt: "", width: 24, height: 24 }));
+    if (typeof info.icon === "string" && /^data:image\//.test(info.icon))
+      b.prepend(el("img", { src: info.icon, alt: "", width: 24, height: 24 }));
     walletList.append(b);
     say(text.choose);
   }
@@ -216,7 +218,10 @@
     const title = pair.counterpart === null ? fill(text.tokenId, values) : fill(text.becomes, values);
     const li = el("li", {}, [el("span", { className: "token", textContent: title })]);
     if (pair.convertible) {
-      li.append(el("span", { className: "ok", textContent: text.ready }), button(fill(text.convert, values), () => convert(side, pair)));
+      li.append(
+        el("span", { className: "ok", textContent: text.ready }),
+        button(fill(text.convert, values), () => convert(side, pair)),
+      );
     } else {
       li.append(el("span", { className: "refusal", textContent: fill(text.reasons[pair.reason] || pair.reason, values) }));
     }
@@ -283,7 +288,10 @@
   function showTransaction(hash) {
     const parts = [el("span", { textContent: text.transaction + " " }), el("code", { textContent: hash })];
     if (config.explorer) {
-      parts.push(el("br"), el("a", { href: config.explorer + "/tx/" + hash, textContent: text.explorer, target: "_blank", rel: "noopener noreferrer" }));
+      parts.push(
+        el("br"),
+        el("a", { href: config.explorer + "/tx/" + hash, textContent: text.explorer, target: "_blank", rel: "noopener noreferrer" }),
+      );
     }
     result.replaceChildren(el("p", {}, parts));
   }

@@ -17,7 +17,12 @@ export type ChangeKind = "transfer" | "removed";
  * Writers of different networks append under one transaction lock: without it a later id could commit before an
  * earlier one and a reader that moved past it would never see the earlier row.
  */
-export async function appendChanges(tx: Queryable, network: string, kind: ChangeKind, transfers: Array<Transfer | Transfer1155>): Promise<void> {
+export async function appendChanges(
+  tx: Queryable,
+  network: string,
+  kind: ChangeKind,
+  transfers: Array<Transfer | Transfer1155>,
+): Promise<void> {
   if (transfers.length === 0) return;
   await tx.query("SELECT pg_advisory_xact_lock($1)", [CHANGES_LOCK]);
   const sorted = [...transfers].sort((a, b) => a.blockNumber - b.blockNumber || a.logIndex - b.logIndex || batchIndex(a) - batchIndex(b));

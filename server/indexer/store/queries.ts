@@ -46,7 +46,8 @@ export const HOLDER_COUNT_SQL = `SELECT c.block_number AS indexed, h.holders FRO
   LEFT JOIN nft_holder_counts h ON h.network = c.network AND h.contract = $2
   WHERE c.network = $1`;
 
-const COLUMNS_721 = "block_number, log_index, NULL::int AS batch_index, block_time, tx_hash, contract, token_id, from_address, to_address, NULL::numeric AS amount";
+const COLUMNS_721 =
+  "block_number, log_index, NULL::int AS batch_index, block_time, tx_hash, contract, token_id, from_address, to_address, NULL::numeric AS amount";
 const COLUMNS_1155 = "block_number, log_index, batch_index, block_time, tx_hash, contract, token_id, from_address, to_address, amount";
 const NEWEST_721 = "ORDER BY block_number DESC, log_index DESC LIMIT $6";
 const NEWEST_1155 = "ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6";

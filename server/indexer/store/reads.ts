@@ -1,7 +1,16 @@
 import type { Queryable } from "../../db/database";
 import type { TransferRow } from "../transfers";
 import type { ChangeKind } from "./changes";
-import { CONTRACTS_SQL, HOLDER_COUNT_SQL, HOLDERS_SQL, INVENTORY_SQL, OWNER_HISTORY_SQL, TOKEN_HISTORY_SQL, TOKEN_HOLDERS_SQL, TOKEN_SQL } from "./queries";
+import {
+  CONTRACTS_SQL,
+  HOLDER_COUNT_SQL,
+  HOLDERS_SQL,
+  INVENTORY_SQL,
+  OWNER_HISTORY_SQL,
+  TOKEN_HISTORY_SQL,
+  TOKEN_HOLDERS_SQL,
+  TOKEN_SQL,
+} from "./queries";
 
 /**
  * What the rest of the service reads from the index. Only the store names the index tables: the data routes, the
@@ -78,7 +87,10 @@ export function inventoryPage(
 }
 
 /** The contracts `owner` (lower case) holds tokens of, each once (lower case), in address order after `after`. */
-export function contractsPage(db: Queryable, query: { network: string; owner: string; after?: string; limit: number }): Promise<IndexPage<string> | undefined> {
+export function contractsPage(
+  db: Queryable,
+  query: { network: string; owner: string; after?: string; limit: number },
+): Promise<IndexPage<string> | undefined> {
   const { network, owner, after = "", limit } = query;
   return readPage<{ indexed: string; contract: string | null }, string>(
     db,
@@ -113,7 +125,11 @@ export function holdersPage(
 }
 
 /** How many owners hold tokens of `contract`: one row the indexer keeps as it writes. */
-export async function holderCount(db: Queryable, network: string, contract: string): Promise<{ indexed: number; holders: number } | undefined> {
+export async function holderCount(
+  db: Queryable,
+  network: string,
+  contract: string,
+): Promise<{ indexed: number; holders: number } | undefined> {
   const { rows } = await db.query<{ indexed: string; holders: string | null }>(HOLDER_COUNT_SQL, [network, contract]);
   if (rows.length === 0) return undefined;
   return { indexed: Number(rows[0].indexed), holders: Number(rows[0].holders ?? 0) };
@@ -138,7 +154,8 @@ export function historyPage(
 ): Promise<IndexPage<TransferRow> | undefined> {
   const { network, of, before = HISTORY_KEY_MAX.map(String), limit } = query;
   const [block, log, batch] = before;
-  const params = "owner" in of ? [network, of.owner, block, log, batch, limit + 1] : [network, of.contract, block, log, batch, limit + 1, of.tokenId];
+  const params =
+    "owner" in of ? [network, of.owner, block, log, batch, limit + 1] : [network, of.contract, block, log, batch, limit + 1, of.tokenId];
   return readPage<{ indexed: string } & { [K in keyof TransferRow]: TransferRow[K] | null }, TransferRow>(
     db,
     "owner" in of ? OWNER_HISTORY_SQL : TOKEN_HISTORY_SQL,
@@ -150,15 +167,18 @@ export function historyPage(
 }
 
 /** Who holds a token, from the index: its owner (ERC-721) or its holders' balances (ERC-1155). */
-export type Holding =
-  | { standard: "erc721"; owner: string }
-  | { standard: "erc1155"; balances: Array<{ owner: string; balance: string }> };
+export type Holding = { standard: "erc721"; owner: string } | { standard: "erc1155"; balances: Array<{ owner: string; balance: string }> };
 
 /**
  * The block the index of `network` is complete to (null before it started) and the token's holding in the same
  * statement (undefined when the index has no such token: never minted, burned, or a contract not indexed).
  */
-export async function tokenHolding(db: Queryable, network: string, contract: string, id: bigint): Promise<{ indexed: number | null; holding?: Holding }> {
+export async function tokenHolding(
+  db: Queryable,
+  network: string,
+  contract: string,
+  id: bigint,
+): Promise<{ indexed: number | null; holding?: Holding }> {
   const { rows } = await db.query<{ indexed: string; owner: string | null; balances: Array<{ owner: string; balance: string }> | null }>(
     TOKEN_SQL,
     [network, contract, id.toString()],
@@ -179,7 +199,8 @@ export interface ChangeRow extends TransferRow {
 
 /** Most change-log rows one read returns (a reader that gets this many reads again after the last). */
 export const CHANGES_PAGE = 1_000;
-const COLUMNS = "id, network, kind, block_number, log_index, batch_index, block_time, tx_hash, contract, token_id, from_address, to_address, amount";
+const COLUMNS =
+  "id, network, kind, block_number, log_index, batch_index, block_time, tx_hash, contract, token_id, from_address, to_address, amount";
 
 /** The id of the newest change (0 when the log is empty): a reader starting now reads after it. */
 export async function lastChangeId(db: Queryable): Promise<bigint> {
@@ -189,7 +210,9 @@ export async function lastChangeId(db: Queryable): Promise<bigint> {
 
 /** Up to {@link CHANGES_PAGE} changes after id `after`, in id order. */
 export async function changesAfter(db: Queryable, after: bigint): Promise<ChangeRow[]> {
-  const { rows } = await db.query<ChangeRow>(`SELECT ${COLUMNS} FROM nft_changes WHERE id > $1 ORDER BY id LIMIT ${CHANGES_PAGE}`, [after.toString()]);
+  const { rows } = await db.query<ChangeRow>(`SELECT ${COLUMNS} FROM nft_changes WHERE id > $1 ORDER BY id LIMIT ${CHANGES_PAGE}`, [
+    after.toString(),
+  ]);
   return rows;
 }
 

@@ -51,14 +51,27 @@ export async function writeRange(
        WHERE o.network = $1`,
       [network, [...latest.values()].map((t) => t.contract), [...latest.values()].map((t) => t.tokenId.toString())],
     );
-    await adjustHoldings(tx, network, [...tokenDeltas(previous, -1), ...tokenDeltas(kept.map((t) => ({ contract: t.contract, owner: t.to })), 1)]);
+    await adjustHoldings(tx, network, [
+      ...tokenDeltas(previous, -1),
+      ...tokenDeltas(
+        kept.map((t) => ({ contract: t.contract, owner: t.to })),
+        1,
+      ),
+    ]);
     if (kept.length > 0) {
       await tx.query(
         `INSERT INTO nft_owners (network, contract, token_id, owner, block_number, log_index)
          SELECT $1, * FROM unnest($2::text[], $3::numeric[], $4::text[], $5::bigint[], $6::int[])
          ON CONFLICT (network, contract, token_id) DO UPDATE
            SET owner = EXCLUDED.owner, block_number = EXCLUDED.block_number, log_index = EXCLUDED.log_index`,
-        [network, kept.map((t) => t.contract), kept.map((t) => t.tokenId.toString()), kept.map((t) => t.to), kept.map((t) => t.blockNumber), kept.map((t) => t.logIndex)],
+        [
+          network,
+          kept.map((t) => t.contract),
+          kept.map((t) => t.tokenId.toString()),
+          kept.map((t) => t.to),
+          kept.map((t) => t.blockNumber),
+          kept.map((t) => t.logIndex),
+        ],
       );
     }
     if (burned.length > 0) {
@@ -120,7 +133,11 @@ async function write1155(tx: Queryable, network: string, transfers: Transfer1155
 }
 
 /** Adds each delta to its balance (and to the owner's holding), then deletes the balances that reached zero. */
-async function addToBalances(tx: Queryable, network: string, deltas: Array<{ contract: string; tokenId: bigint | string; owner: string; delta: bigint | string }>) {
+async function addToBalances(
+  tx: Queryable,
+  network: string,
+  deltas: Array<{ contract: string; tokenId: bigint | string; owner: string; delta: bigint | string }>,
+) {
   await adjustHoldings(tx, network, deltas);
   const keys = [network, deltas.map((d) => d.contract), deltas.map((d) => d.tokenId.toString()), deltas.map((d) => d.owner)];
   await tx.query(
@@ -185,15 +202,33 @@ export async function rollBack(tx: Queryable, network: string, ancestor: Cursor)
      ) d WHERE owner <> $3 GROUP BY contract, token_id, owner HAVING sum(delta) <> 0`,
     [network, ancestor.block, ZERO_ADDRESS],
   );
-  if (undone.length > 0) await addToBalances(tx, network, undone.map((r) => ({ contract: r.contract, tokenId: r.token_id, owner: r.owner, delta: r.delta })));
+  if (undone.length > 0)
+    await addToBalances(
+      tx,
+      network,
+      undone.map((r) => ({ contract: r.contract, tokenId: r.token_id, owner: r.owner, delta: r.delta })),
+    );
   await tx.query("DELETE FROM nft_1155_transfers WHERE network = $1 AND block_number > $2", [network, ancestor.block]);
   await tx.query("DELETE FROM indexer_blocks WHERE network = $1 AND number > $2", [network, ancestor.block]);
-  await tx.query("UPDATE indexer_cursors SET block_number = $2, block_hash = $3, updated_at = now() WHERE network = $1", [network, ancestor.block, ancestor.hash]);
+  await tx.query("UPDATE indexer_cursors SET block_number = $2, block_hash = $3, updated_at = now() WHERE network = $1", [
+    network,
+    ancestor.block,
+    ancestor.hash,
+  ]);
 }
 
 /** Forgets a network's index entirely (its chain was replaced, or the reorg went deeper than the window). */
 export async function resetNetwork(tx: Queryable, network: string): Promise<void> {
-  for (const table of ["nft_transfers", "nft_owners", "nft_1155_transfers", "nft_balances", "nft_holdings", "nft_holder_counts", "indexer_blocks", "indexer_cursors"]) {
+  for (const table of [
+    "nft_transfers",
+    "nft_owners",
+    "nft_1155_transfers",
+    "nft_balances",
+    "nft_holdings",
+    "nft_holder_counts",
+    "indexer_blocks",
+    "indexer_cursors",
+  ]) {
     await tx.query(`DELETE FROM ${table} WHERE network = $1`, [network]);
   }
   await appendReset(tx, network);

@@ -49,9 +49,18 @@ export function shouldBehaveLikeAccessControlled<F>({ fixture, contract, holders
       });
       const restrictedNames = restricted.map((r) => r.name);
       const listed = [...restrictedNames, ...open];
-      expect(stateChanging.filter((fn) => !listed.includes(fn)), "listed neither as restricted nor as open").to.deep.equal([]);
-      expect(listed.filter((fn) => !stateChanging.includes(fn)), "not a state-changing function of the ABI").to.deep.equal([]);
-      expect(open.filter((fn) => restrictedNames.includes(fn)), "listed both as restricted and as open").to.deep.equal([]);
+      expect(
+        stateChanging.filter((fn) => !listed.includes(fn)),
+        "listed neither as restricted nor as open",
+      ).to.deep.equal([]);
+      expect(
+        listed.filter((fn) => !stateChanging.includes(fn)),
+        "not a state-changing function of the ABI",
+      ).to.deep.equal([]);
+      expect(
+        open.filter((fn) => restrictedNames.includes(fn)),
+        "listed both as restricted and as open",
+      ).to.deep.equal([]);
     });
 
     for (const { name, title, role, prepare, call } of restricted) {

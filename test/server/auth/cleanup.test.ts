@@ -44,7 +44,10 @@ describe("deleting login rows of no further use", function () {
     await challenge(client.id, "expired-recently", hoursAgo(23));
     await challenge(client.id, "open", new Date(Date.now() + 300_000));
     await deleteStaleChallenges(db);
-    const { rows } = await db.query<{ requester: string }>("SELECT requester FROM login_challenges WHERE client_id = $1 ORDER BY requester", [client.id]);
+    const { rows } = await db.query<{ requester: string }>(
+      "SELECT requester FROM login_challenges WHERE client_id = $1 ORDER BY requester",
+      [client.id],
+    );
     expect(rows.map((row) => row.requester)).to.deep.equal(["expired-recently", "open"]);
   });
 
@@ -53,7 +56,11 @@ describe("deleting login rows of no further use", function () {
     const { client: kept } = await addClient(db, { name: "Kept", redirectUris: ["https://rp.example/cb"], public: false });
     const store = (kind: string, id: string, clientId: string) =>
       db.query("INSERT INTO oidc_payloads (kind, id, payload) VALUES ($1, $2, $3)", [kind, id, JSON.stringify({ clientId })]);
-    for (const [kind, id] of [["Grant", "g"], ["AuthorizationCode", "c"], ["RefreshToken", "r"]]) {
+    for (const [kind, id] of [
+      ["Grant", "g"],
+      ["AuthorizationCode", "c"],
+      ["RefreshToken", "r"],
+    ]) {
       await store(kind, `${id}-doomed`, doomed.id);
       await store(kind, `${id}-kept`, kept.id);
     }

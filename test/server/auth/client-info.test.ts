@@ -10,7 +10,10 @@ describe("GET /api/client", function () {
 
   before(async function () {
     t = await startLoginApp((await sharedNode()).url);
-    client = await registerClient(t, { name: "Profiled", profile: { title: { en: "Title", ja: "タイトル" }, homeUrl: "https://home.example/" } });
+    client = await registerClient(t, {
+      name: "Profiled",
+      profile: { title: { en: "Title", ja: "タイトル" }, homeUrl: "https://home.example/" },
+    });
   });
   after(async () => t?.close());
 
@@ -20,7 +23,13 @@ describe("GET /api/client", function () {
     const answer = await ask(`client_id=${client.id}`);
     expect(answer.status).to.equal(200);
     expect(answer.headers.get("cache-control")).to.equal("public, max-age=60");
-    expect(answer.body).to.deep.equal({ client_id: client.id, title: "Title", description: "", logo_url: "", home_url: "https://home.example/" });
+    expect(answer.body).to.deep.equal({
+      client_id: client.id,
+      title: "Title",
+      description: "",
+      logo_url: "",
+      home_url: "https://home.example/",
+    });
   });
 
   it("is a 404 in the error shape for an unknown client, also one no id could be (bidi, non-ASCII)", async function () {
@@ -53,7 +62,8 @@ describe("GET /api/client", function () {
   });
 
   it("is registered only with a sane profile: http(s) URLs, texts without control or bidi characters, bounded", async function () {
-    const add = (profile: ProfileChange) => addClient(t.app.db, { name: "x", redirectUris: ["https://a.example/cb"], public: false, profile });
+    const add = (profile: ProfileChange) =>
+      addClient(t.app.db, { name: "x", redirectUris: ["https://a.example/cb"], public: false, profile });
     for (const [name, profile] of Object.entries<ProfileChange>({
       "javascript: home": { homeUrl: "javascript:alert(1)" },
       "relative home": { homeUrl: "/home" },

@@ -8,7 +8,23 @@ import { startLoginApp } from "./helpers";
 /** Client texts go into the message users sign: nothing invisible gets in, at registration or from the table. */
 describe("client names and redirect URIs", function () {
   // One of each: C0, C1 (NEL), DEL; Cf: RLO, RLI, PDI, LRM, zero-width space and joiner, BOM, soft hyphen; Zl, Zp.
-  const INVISIBLE = ["\u0000", "\u0009", "\u000a", "\u0085", "\u007f", "\u202e", "\u2067", "\u2069", "\u200e", "\u200b", "\u200d", "\ufeff", "\u00ad", "\u2028", "\u2029"];
+  const INVISIBLE = [
+    "\u0000",
+    "\u0009",
+    "\u000a",
+    "\u0085",
+    "\u007f",
+    "\u202e",
+    "\u2067",
+    "\u2069",
+    "\u200e",
+    "\u200b",
+    "\u200d",
+    "\ufeff",
+    "\u00ad",
+    "\u2028",
+    "\u2029",
+  ];
 
   describe("registration", function () {
     for (const char of INVISIBLE) {
@@ -19,7 +35,8 @@ describe("client names and redirect URIs", function () {
       });
     }
     it("takes names in any script, with spaces and punctuation", function () {
-      for (const name of ["My dApp", "ゲーム \"Quest\" 100%", "Ünïcødé – ok", "עברית", "مرحبا"]) expect(checkClientName(name), name).to.equal(undefined);
+      for (const name of ["My dApp", 'ゲーム "Quest" 100%', "Ünïcødé – ok", "עברית", "مرحبا"])
+        expect(checkClientName(name), name).to.equal(undefined);
     });
   });
 
@@ -31,7 +48,13 @@ describe("client names and redirect URIs", function () {
     after(async () => t?.close());
 
     async function authorize(clientId: string, redirectUri: string) {
-      const query = new URLSearchParams({ client_id: clientId, redirect_uri: redirectUri, response_type: "code", scope: "openid", address: Wallet.createRandom().address });
+      const query = new URLSearchParams({
+        client_id: clientId,
+        redirect_uri: redirectUri,
+        response_type: "code",
+        scope: "openid",
+        address: Wallet.createRandom().address,
+      });
       const response = await t.app.inject({ url: `/api/authorize?${query}` });
       return { status: response.statusCode, body: JSON.parse(response.body) };
     }

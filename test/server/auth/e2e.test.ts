@@ -7,7 +7,16 @@ import type { TestApp } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
 import { createTestDatabase, usingPostgres, type TestDatabase } from "../../helpers/database";
 import type { TestSigner, TestSignerKind } from "../../helpers/signers";
-import { deploySigners, getJson, postForm, postJson, registerClient, relyingPartyRequest, startLoginApp, type RegisteredClient } from "./helpers";
+import {
+  deploySigners,
+  getJson,
+  postForm,
+  postJson,
+  registerClient,
+  relyingPartyRequest,
+  startLoginApp,
+  type RegisteredClient,
+} from "./helpers";
 
 describe("login end to end", function () {
   let t: TestApp;
@@ -42,10 +51,21 @@ describe("login end to end", function () {
       query.set("message_format", "siwe");
       const challenge = await getJson(t, `/api/authorize?${query}`);
       expect(challenge.status, JSON.stringify(challenge.body)).to.equal(200);
-      const login = await postJson(t, `/api/login`, { address: signer.address, signature: await signer.sign(challenge.body.message), client_id: client.id, redirect_uri: client.redirectUri, state });
+      const login = await postJson(t, `/api/login`, {
+        address: signer.address,
+        signature: await signer.sign(challenge.body.message),
+        client_id: client.id,
+        redirect_uri: client.redirectUri,
+        state,
+      });
       expect(login.status, JSON.stringify(login.body)).to.equal(200);
 
-      const tokens = await oidc.authorizationCodeGrant(config, new URL(login.body.redirect_url), { pkceCodeVerifier: verifier, expectedNonce: nonce, expectedState: state, idTokenExpected: true });
+      const tokens = await oidc.authorizationCodeGrant(config, new URL(login.body.redirect_url), {
+        pkceCodeVerifier: verifier,
+        expectedNonce: nonce,
+        expectedState: state,
+        idTokenExpected: true,
+      });
       const claims = tokens.claims()!;
       const info = await oidc.fetchUserInfo(config, tokens.access_token, claims.sub);
       return { claims, info, tokens, config };
@@ -64,7 +84,9 @@ describe("login end to end", function () {
         first_service: client.id,
         services: { [client.id]: info.since },
       });
-      expect(info.since).to.be.a("number").within(claims.iat - 60, claims.iat);
+      expect(info.since)
+        .to.be.a("number")
+        .within(claims.iat - 60, claims.iat);
       expect(tokens.refresh_token).to.be.a("string");
     });
 
@@ -117,10 +139,26 @@ describe("login end to end", function () {
 
     it("its Go client: token exchange as a form with client_secret in the body gets a refresh_token; ID-token keys from /api/metadata/x509", async function () {
       const wallet = Wallet.createRandom();
-      const query = new URLSearchParams({ response_type: "code", client_id: client.id, redirect_uri: client.redirectUri, scope: "openid profile", address: wallet.address });
+      const query = new URLSearchParams({
+        response_type: "code",
+        client_id: client.id,
+        redirect_uri: client.redirectUri,
+        scope: "openid profile",
+        address: wallet.address,
+      });
       const { body } = await getJson(t, `/api/authorize?${query}`);
-      const login = await postJson(t, `/api/login`, { address: wallet.address, signature: await wallet.signMessage(body.message), client_id: client.id });
-      const token = await postForm(t, `/api/token`, { grant_type: "authorization_code", code: login.body.code, redirect_uri: client.redirectUri, client_id: client.id, client_secret: client.secret! });
+      const login = await postJson(t, `/api/login`, {
+        address: wallet.address,
+        signature: await wallet.signMessage(body.message),
+        client_id: client.id,
+      });
+      const token = await postForm(t, `/api/token`, {
+        grant_type: "authorization_code",
+        code: login.body.code,
+        redirect_uri: client.redirectUri,
+        client_id: client.id,
+        client_secret: client.secret!,
+      });
       expect(token.status, JSON.stringify(token.body)).to.equal(200);
       expect(token.body).to.include.keys("access_token", "token_type", "expires_in", "refresh_token", "id_token");
       expect(token.body.token_type).to.equal("Bearer");
@@ -129,7 +167,12 @@ describe("login end to end", function () {
       expect(keys[kid!]).to.match(/^-----BEGIN RSA PUBLIC KEY-----\n/);
       const { payload } = await jwtVerify(token.body.id_token, createPublicKey(keys[kid!]));
       expect(payload.sub).to.equal(wallet.address.toLowerCase());
-      const refreshed = await postForm(t, `/api/token`, { grant_type: "refresh_token", refresh_token: token.body.refresh_token, client_id: client.id, client_secret: client.secret! });
+      const refreshed = await postForm(t, `/api/token`, {
+        grant_type: "refresh_token",
+        refresh_token: token.body.refresh_token,
+        client_id: client.id,
+        client_secret: client.secret!,
+      });
       expect(refreshed.status, JSON.stringify(refreshed.body)).to.equal(200);
       expect(refreshed.body.id_token).to.be.a("string");
     });
@@ -157,7 +200,13 @@ describe("login end to end", function () {
     it("redeems one signed challenge exactly once when both get it at the same moment", async function () {
       for (let round = 0; round < 5; round++) {
         const wallet = Wallet.createRandom();
-        const query = new URLSearchParams({ response_type: "code", client_id: shared.id, redirect_uri: shared.redirectUri, scope: "openid", address: wallet.address });
+        const query = new URLSearchParams({
+          response_type: "code",
+          client_id: shared.id,
+          redirect_uri: shared.redirectUri,
+          scope: "openid",
+          address: wallet.address,
+        });
         const { body } = await getJson(a, `/api/authorize?${query}`);
         const payload = { address: wallet.address, signature: await wallet.signMessage(body.message), client_id: shared.id };
         const answers = await Promise.all([postJson(a, `/api/login`, payload), postJson(b, `/api/login`, payload)]);
@@ -168,10 +217,26 @@ describe("login end to end", function () {
     it("exchanges one code exactly once when both get it at the same moment", async function () {
       for (let round = 0; round < 5; round++) {
         const wallet = Wallet.createRandom();
-        const query = new URLSearchParams({ response_type: "code", client_id: shared.id, redirect_uri: shared.redirectUri, scope: "openid", address: wallet.address });
+        const query = new URLSearchParams({
+          response_type: "code",
+          client_id: shared.id,
+          redirect_uri: shared.redirectUri,
+          scope: "openid",
+          address: wallet.address,
+        });
         const { body } = await getJson(b, `/api/authorize?${query}`);
-        const login = await postJson(b, `/api/login`, { address: wallet.address, signature: await wallet.signMessage(body.message), client_id: shared.id });
-        const form = { grant_type: "authorization_code", code: login.body.code, redirect_uri: shared.redirectUri, client_id: shared.id, client_secret: shared.secret! };
+        const login = await postJson(b, `/api/login`, {
+          address: wallet.address,
+          signature: await wallet.signMessage(body.message),
+          client_id: shared.id,
+        });
+        const form = {
+          grant_type: "authorization_code",
+          code: login.body.code,
+          redirect_uri: shared.redirectUri,
+          client_id: shared.id,
+          client_secret: shared.secret!,
+        };
         const answers = await Promise.all([postForm(a, `/token`, form), postForm(b, `/api/token`, form)]);
         const statuses = answers.map((x) => x.status).sort();
         expect(statuses, JSON.stringify(answers.map((x) => x.body))).to.deep.equal([200, 400]);

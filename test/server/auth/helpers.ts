@@ -15,10 +15,17 @@ import { createTestDatabase, openFreshPglite, type TestDatabase } from "../../he
 const ROOT = path.resolve(__dirname, "..", "..", "..");
 
 /** Runs the CLI `server/cli/<script>.ts` as `npm run` does, in its own process. */
-export function runScript(script: string, args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+export function runScript(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ["-r", "ts-node/register/transpile-only", `server/cli/${script}.ts`, ...args], { cwd: ROOT, env: { ...process.env, ...env } }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      process.execPath,
+      ["-r", "ts-node/register/transpile-only", `server/cli/${script}.ts`, ...args],
+      { cwd: ROOT, env: { ...process.env, ...env } },
+      (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 }
@@ -146,11 +153,24 @@ export async function getJson(t: Pick<TestApp, "fetch">, path: string, init?: Re
 }
 
 export async function postJson(t: Pick<TestApp, "fetch">, path: string, payload: unknown) {
-  return getJson(t, path, { method: "POST", headers: { "content-type": "application/json" }, body: typeof payload === "string" ? payload : JSON.stringify(payload) });
+  return getJson(t, path, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: typeof payload === "string" ? payload : JSON.stringify(payload),
+  });
 }
 
-export async function postForm(t: Pick<TestApp, "fetch">, path: string, form: Record<string, string>, headers: Record<string, string> = {}) {
-  return getJson(t, path, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", ...headers }, body: new URLSearchParams(form).toString() });
+export async function postForm(
+  t: Pick<TestApp, "fetch">,
+  path: string,
+  form: Record<string, string>,
+  headers: Record<string, string> = {},
+) {
+  return getJson(t, path, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+    body: new URLSearchParams(form).toString(),
+  });
 }
 
 /** The test wallets of every kind, deployed on the node at `nodeUrl` (the CREATE2 one left undeployed). */
@@ -167,8 +187,15 @@ export async function deploySigners(nodeUrl: string): Promise<Record<TestSignerK
  * What any OIDC relying party does before sending the browser: discovery, then an authorization request with PKCE,
  * nonce and state (openid-client v6).
  */
-export async function relyingPartyRequest(t: TestApp, client: RegisteredClient, clientAuth: oidc.ClientAuth, extra: Record<string, string> = {}) {
-  const config = await oidc.discovery(new URL(t.config.issuer), client.id, undefined, clientAuth, { execute: [oidc.allowInsecureRequests] });
+export async function relyingPartyRequest(
+  t: TestApp,
+  client: RegisteredClient,
+  clientAuth: oidc.ClientAuth,
+  extra: Record<string, string> = {},
+) {
+  const config = await oidc.discovery(new URL(t.config.issuer), client.id, undefined, clientAuth, {
+    execute: [oidc.allowInsecureRequests],
+  });
   const verifier = oidc.randomPKCECodeVerifier();
   const nonce = oidc.randomNonce();
   const state = oidc.randomState();

@@ -23,7 +23,10 @@ const RP = "https://rp.example";
  * only sets window.ethereum) and forwards personal_sign to `__testSign`, exposed by the test, which signs with a
  * real key in Node.
  */
-function injectWallet(page: Page, options: { address: string; chainId: number; mode: "eip6963" | "window.ethereum" | "none"; name?: string }) {
+function injectWallet(
+  page: Page,
+  options: { address: string; chainId: number; mode: "eip6963" | "window.ethereum" | "none"; name?: string },
+) {
   return page.addInitScript((o) => {
     if (o.mode === "none") return;
     const provider = {
@@ -40,7 +43,12 @@ function injectWallet(page: Page, options: { address: string; chainId: number; m
       window.ethereum = provider;
       return;
     }
-    const info = { uuid: "8f6c9a3e-1d2b-4c5d-9e8f-0a1b2c3d4e5f", name: o.name ?? "Test Wallet", icon: "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg'/%3E", rdns: "org.example.testwallet" };
+    const info = {
+      uuid: "8f6c9a3e-1d2b-4c5d-9e8f-0a1b2c3d4e5f",
+      name: o.name ?? "Test Wallet",
+      icon: "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg'/%3E",
+      rdns: "org.example.testwallet",
+    };
     const announce = () => window.dispatchEvent(new CustomEvent("eip6963:announceProvider", { detail: Object.freeze({ info, provider }) }));
     window.addEventListener("eip6963:requestProvider", announce);
     announce();
@@ -70,7 +78,11 @@ describe("hosted login page (headless Chromium)", function () {
   const relyingParty = (extra: Record<string, string> = {}) => relyingPartyRequest(t, client, oidc.ClientSecretPost(client.secret!), extra);
 
   /** A browser context whose wallet signs with `sign`; the RP's callback is answered locally (no network). */
-  async function openPage(wallet: { address: string; sign(hex: string): Promise<string> }, mode: "eip6963" | "window.ethereum" | "none", locale = "en-US") {
+  async function openPage(
+    wallet: { address: string; sign(hex: string): Promise<string> },
+    mode: "eip6963" | "window.ethereum" | "none",
+    locale = "en-US",
+  ) {
     const context = await browser.newContext({ locale });
     const page = await context.newPage();
     const errors: string[] = [];
@@ -80,11 +92,17 @@ describe("hosted login page (headless Chromium)", function () {
     });
     await page.exposeFunction("__testSign", (hex: string) => wallet.sign(hex));
     await injectWallet(page, { address: wallet.address, chainId: 31337, mode });
-    await page.route(`${RP}/**`, (route) => route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><title>RP</title>" }));
+    await page.route(`${RP}/**`, (route) =>
+      route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><title>RP</title>" }),
+    );
     return { page, context, errors };
   }
 
-  async function logIn(wallet: { address: string; sign(hex: string): Promise<string> }, mode: "eip6963" | "window.ethereum", buttonName: RegExp) {
+  async function logIn(
+    wallet: { address: string; sign(hex: string): Promise<string> },
+    mode: "eip6963" | "window.ethereum",
+    buttonName: RegExp,
+  ) {
     const rp = await relyingParty();
     const { page, context, errors } = await openPage(wallet, mode);
     try {
@@ -92,7 +110,12 @@ describe("hosted login page (headless Chromium)", function () {
       expect(page.url()).to.match(/\/interaction\/[\w-]+$/);
       await page.getByRole("button", { name: buttonName }).click();
       await page.waitForURL(`${RP}/callback?**`, { timeout: 30_000 });
-      const tokens = await oidc.authorizationCodeGrant(rp.config, new URL(page.url()), { pkceCodeVerifier: rp.verifier, expectedNonce: rp.nonce, expectedState: rp.state, idTokenExpected: true });
+      const tokens = await oidc.authorizationCodeGrant(rp.config, new URL(page.url()), {
+        pkceCodeVerifier: rp.verifier,
+        expectedNonce: rp.nonce,
+        expectedState: rp.state,
+        idTokenExpected: true,
+      });
       const claims = tokens.claims()!;
       const info = await oidc.fetchUserInfo(rp.config, tokens.access_token, claims.sub);
       expect(errors, errors.join("\n")).to.deep.equal([]);
@@ -104,13 +127,21 @@ describe("hosted login page (headless Chromium)", function () {
 
   it("logs an EOA in through an EIP-6963 wallet and sends the browser back to the relying party with the code", async function () {
     const key = Wallet.createRandom();
-    const { claims, info } = await logIn({ address: key.address, sign: (hex) => key.signMessage(getBytes(hex)) }, "eip6963", /Sign in with Test Wallet/);
+    const { claims, info } = await logIn(
+      { address: key.address, sign: (hex) => key.signMessage(getBytes(hex)) },
+      "eip6963",
+      /Sign in with Test Wallet/,
+    );
     expect(claims.sub).to.equal(key.address.toLowerCase());
     expect(info.address).to.equal(key.address);
   });
 
   it("logs an EIP-1271 wallet in through window.ethereum (a wallet without EIP-6963)", async function () {
-    const { claims } = await logIn({ address: wallet1271.address, sign: (hex) => wallet1271.sign(getBytes(hex) as unknown as string) }, "window.ethereum", /Sign in with browser wallet/);
+    const { claims } = await logIn(
+      { address: wallet1271.address, sign: (hex) => wallet1271.sign(getBytes(hex) as unknown as string) },
+      "window.ethereum",
+      /Sign in with browser wallet/,
+    );
     expect(claims.sub).to.equal(`eip155:31337:${wallet1271.address.toLowerCase()}`);
   });
 

@@ -28,10 +28,26 @@ describe("npm run login-keys (signing key rotation)", function () {
     try {
       const client = await registerClient(t);
       const wallet = Wallet.createRandom();
-      const query = new URLSearchParams({ client_id: client.id, redirect_uri: client.redirectUri, response_type: "code", scope: "openid", address: wallet.address });
+      const query = new URLSearchParams({
+        client_id: client.id,
+        redirect_uri: client.redirectUri,
+        response_type: "code",
+        scope: "openid",
+        address: wallet.address,
+      });
       const { body } = await getJson(t, `/api/authorize?${query}`);
-      const login = await postJson(t, `/api/login`, { address: wallet.address, signature: await wallet.signMessage(body.message), client_id: client.id });
-      const token = await postForm(t, `/token`, { grant_type: "authorization_code", code: login.body.code, redirect_uri: client.redirectUri, client_id: client.id, client_secret: client.secret! });
+      const login = await postJson(t, `/api/login`, {
+        address: wallet.address,
+        signature: await wallet.signMessage(body.message),
+        client_id: client.id,
+      });
+      const token = await postForm(t, `/token`, {
+        grant_type: "authorization_code",
+        code: login.body.code,
+        redirect_uri: client.redirectUri,
+        client_id: client.id,
+        client_secret: client.secret!,
+      });
       const jwks = (await getJson(t, `/jwks`)).body.keys.map((k: { kid: string }) => k.kid).sort();
       const x509 = Object.keys((await getJson(t, `/api/metadata/x509`)).body).sort();
       expect(x509).to.deep.equal(jwks);

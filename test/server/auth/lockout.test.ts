@@ -18,7 +18,13 @@ describe("sign-in message quotas (lock-out)", function () {
   after(async () => t?.close());
 
   async function authorize(ip: string, address: string) {
-    const query = new URLSearchParams({ client_id: client.id, redirect_uri: client.redirectUri, response_type: "code", scope: "openid", address });
+    const query = new URLSearchParams({
+      client_id: client.id,
+      redirect_uri: client.redirectUri,
+      response_type: "code",
+      scope: "openid",
+      address,
+    });
     const response = await t.app.inject({ url: `/api/authorize?${query}`, headers: { "x-forwarded-for": ip } });
     return { status: response.statusCode, headers: response.headers, body: JSON.parse(response.body) };
   }
@@ -28,7 +34,14 @@ describe("sign-in message quotas (lock-out)", function () {
     return { status: response.statusCode, body: JSON.parse(response.body) };
   }
   const openOf = async (requester: string) =>
-    Number((await t.app.db.query<{ n: string }>("SELECT count(*) AS n FROM login_challenges WHERE requester = $1 AND consumed_at IS NULL AND expires_at > now()", [requester])).rows[0].n);
+    Number(
+      (
+        await t.app.db.query<{ n: string }>(
+          "SELECT count(*) AS n FROM login_challenges WHERE requester = $1 AND consumed_at IS NULL AND expires_at > now()",
+          [requester],
+        )
+      ).rows[0].n,
+    );
 
   describe("/api/login", function () {
     it("redeems the victim's message however many an attacker at another IP asked for the same address afterwards", async function () {

@@ -48,12 +48,22 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
     return postJson(t, `/api/login`, payload);
   }
   /** A full login with `signer`; returns the login answer. */
-  async function signIn(signer: { address: string; sign(m: string): Promise<string> }, extra: Record<string, string> = {}, loginExtra: Record<string, unknown> = {}) {
+  async function signIn(
+    signer: { address: string; sign(m: string): Promise<string> },
+    extra: Record<string, string> = {},
+    loginExtra: Record<string, unknown> = {},
+  ) {
     const text = await message(signer.address, extra);
     return login({ address: signer.address, signature: await signer.sign(text), client_id: client.id, ...loginExtra });
   }
   async function idTokenOf(code: string, redirectUri = client.redirectUri) {
-    const answer = await postForm(t, `/api/token`, { grant_type: "authorization_code", code, redirect_uri: redirectUri, client_id: client.id, client_secret: client.secret! });
+    const answer = await postForm(t, `/api/token`, {
+      grant_type: "authorization_code",
+      code,
+      redirect_uri: redirectUri,
+      client_id: client.id,
+      client_secret: client.secret!,
+    });
     expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
     return decodeJwt(answer.body.id_token);
   }
@@ -97,10 +107,12 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
     it("keeps SIWE messages within EIP-4361's grammar: English statement, and a client name that does not fit is left out", async function () {
       const ja = new SiweMessage(await message(eoa().address, { message_format: "siwe", lang: "ja" }));
       expect(ja.statement).to.equal(`Log in to Example RP via ${host}.`);
-      const named = await registerClient(t, { name: "ゲーム \"Quest\" 100%", redirectUris: ["https://game.example/cb"] });
+      const named = await registerClient(t, { name: 'ゲーム "Quest" 100%', redirectUris: ["https://game.example/cb"] });
       const text = await message(eoa().address, { message_format: "siwe" }, named);
       expect(new SiweMessage(text).statement).to.equal(`Log in via ${host}.`);
-      expect((await message(eoa().address, { lang: "ja" }, named)).split("\n")[1]).to.equal(`${host} で ゲーム "Quest" 100% にログインします。`);
+      expect((await message(eoa().address, { lang: "ja" }, named)).split("\n")[1]).to.equal(
+        `${host} で ゲーム "Quest" 100% にログインします。`,
+      );
     });
 
     it("stores the challenge bound to address, client, redirect_uri, nonce and PKCE challenge, for five minutes", async function () {
@@ -112,7 +124,15 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
         [signer.address.toLowerCase()],
       );
       expect(rows).to.have.length(1);
-      expect(rows[0]).to.include({ client_id: client.id, redirect_uri: client.redirectUri, nonce: "n-1", state: "s-1", code_challenge: challenge, code_challenge_method: "S256", ttl: 300 });
+      expect(rows[0]).to.include({
+        client_id: client.id,
+        redirect_uri: client.redirectUri,
+        nonce: "n-1",
+        state: "s-1",
+        code_challenge: challenge,
+        code_challenge_method: "S256",
+        ttl: 300,
+      });
     });
 
     it("refuses a client removed a moment ago, while this instance still has it cached, and a second later", async function () {
@@ -171,14 +191,24 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
       }
       it("a scope without openid", () => refused(set("scope", "profile"), 400, "invalid_scope"));
       it("a scope that only contains openid as part of a word", () => refused(set("scope", "openidx profile"), 400, "invalid_scope"));
-      for (const address of ["0x1234", "0xZZ5aeb6053F3E94C9b9A09f33669435E7Ef1BeAe", "5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed00", "0x5AAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"]) {
+      for (const address of [
+        "0x1234",
+        "0xZZ5aeb6053F3E94C9b9A09f33669435E7Ef1BeAe",
+        "5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed00",
+        "0x5AAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+      ]) {
         it(`a malformed address ${address}`, () => refused(set("address", address), 400, "invalid_address"));
       }
       it("an unknown lang", () => refused(set("lang", "fr"), 400, "invalid_lang"));
       it("an unknown message_format", () => refused(set("message_format", "eip712"), 400, "invalid_request"));
       it("an unknown network", () => refused(set("network", "atlantis"), 400, "unknown_network"));
       for (const key of ["client_id", "redirect_uri", "response_type", "scope", "address"]) {
-        it(`a missing ${key}`, () => refused(without(key), 400, key === "response_type" ? "unsupported_response_type" : key === "scope" ? "invalid_scope" : "invalid_request"));
+        it(`a missing ${key}`, () =>
+          refused(
+            without(key),
+            400,
+            key === "response_type" ? "unsupported_response_type" : key === "scope" ? "invalid_scope" : "invalid_request",
+          ));
       }
       it("a parameter given twice", () => {
         const query = base();
@@ -195,7 +225,8 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
         query.set("code_challenge_method", "S256");
         return refused(query, 400, "invalid_request");
       });
-      it("a public client without PKCE", () => refused(authorizeQuery(Wallet.createRandom().address, {}, publicClient), 400, "invalid_request"));
+      it("a public client without PKCE", () =>
+        refused(authorizeQuery(Wallet.createRandom().address, {}, publicClient), 400, "invalid_request"));
       it("a state longer than 1024 characters", () => refused(set("state", "s".repeat(1025)), 400, "invalid_request"));
     });
   });
@@ -232,7 +263,12 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
     it("takes a form body", async function () {
       const signer = eoa();
       const text = await message(signer.address);
-      const answer = await postForm(t, `/api/login`, { address: signer.address, signature: await signer.sign(text), client_id: client.id, state: "f" });
+      const answer = await postForm(t, `/api/login`, {
+        address: signer.address,
+        signature: await signer.sign(text),
+        client_id: client.id,
+        state: "f",
+      });
       expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
       expect(answer.body.state).to.equal("f");
     });
@@ -287,7 +323,12 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
         expect(answer.body.error).to.equal("invalid_client");
       });
       it("an unknown network is a 400 unknown_network", async function () {
-        const answer = await login({ address: Wallet.createRandom().address, signature: "0x00", client_id: client.id, network: "atlantis" });
+        const answer = await login({
+          address: Wallet.createRandom().address,
+          signature: "0x00",
+          client_id: client.id,
+          network: "atlantis",
+        });
         expect(answer.body.error).to.equal("unknown_network");
       });
     });
@@ -365,7 +406,13 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
         try {
           const c = await registerClient(down);
           const attempt = async (signer: { address: string; sign(m: string): Promise<string> }) => {
-            const query = new URLSearchParams({ client_id: c.id, redirect_uri: c.redirectUri, response_type: "code", scope: "openid", address: signer.address });
+            const query = new URLSearchParams({
+              client_id: c.id,
+              redirect_uri: c.redirectUri,
+              response_type: "code",
+              scope: "openid",
+              address: signer.address,
+            });
             const { body } = await getJson(down, `/api/authorize?${query}`);
             return postJson(down, `/api/login`, { address: signer.address, signature: await signer.sign(body.message), client_id: c.id });
           };
@@ -384,11 +431,27 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
         const mainnet = await startLoginApp(nodeUrl, { env: { RPC_URL_MAINNET: nodeUrl, DEFAULT_NETWORK: "mainnet" } });
         try {
           const c = await registerClient(mainnet);
-          const query = new URLSearchParams({ client_id: c.id, redirect_uri: c.redirectUri, response_type: "code", scope: "openid", address: signers.single.address });
+          const query = new URLSearchParams({
+            client_id: c.id,
+            redirect_uri: c.redirectUri,
+            response_type: "code",
+            scope: "openid",
+            address: signers.single.address,
+          });
           const { body } = await getJson(mainnet, `/api/authorize?${query}`);
-          const answer = await postJson(mainnet, `/api/login`, { address: signers.single.address, signature: await signers.single.sign(body.message), client_id: c.id });
+          const answer = await postJson(mainnet, `/api/login`, {
+            address: signers.single.address,
+            signature: await signers.single.sign(body.message),
+            client_id: c.id,
+          });
           expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
-          const token = await postForm(mainnet, `/api/token`, { grant_type: "authorization_code", code: answer.body.code, redirect_uri: c.redirectUri, client_id: c.id, client_secret: c.secret! });
+          const token = await postForm(mainnet, `/api/token`, {
+            grant_type: "authorization_code",
+            code: answer.body.code,
+            redirect_uri: c.redirectUri,
+            client_id: c.id,
+            client_secret: c.secret!,
+          });
           expect(decodeJwt(token.body.id_token).sub).to.equal(signers.single.address.toLowerCase());
         } finally {
           await mainnet.close();
@@ -409,7 +472,9 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
       it("refuses a signature over an expired challenge", async function () {
         const signer = eoa();
         const text = await message(signer.address);
-        await t.app.db.query("UPDATE login_challenges SET expires_at = now() - interval '1 second' WHERE address = $1", [signer.address.toLowerCase()]);
+        await t.app.db.query("UPDATE login_challenges SET expires_at = now() - interval '1 second' WHERE address = $1", [
+          signer.address.toLowerCase(),
+        ]);
         const answer = await login({ address: signer.address, signature: await signer.sign(text), client_id: client.id });
         expect(answer.status).to.equal(401);
         expect(answer.body.error).to.equal("invalid_challenge");
@@ -440,7 +505,12 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
       it("refuses a challenge narrowed to another redirect_uri", async function () {
         const signer = eoa();
         const text = await message(signer.address);
-        const answer = await login({ address: signer.address, signature: await signer.sign(text), client_id: client.id, redirect_uri: "https://rp.example/cb?x=1" });
+        const answer = await login({
+          address: signer.address,
+          signature: await signer.sign(text),
+          client_id: client.id,
+          redirect_uri: "https://rp.example/cb?x=1",
+        });
         expect(answer.status).to.equal(401);
       });
       it("finds the signed message among several open ones", async function () {

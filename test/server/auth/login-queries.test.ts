@@ -20,7 +20,9 @@ describe("queries of one login (authorize, login, token)", function () {
     const { database: config, db: shared } = await base.appOptions();
     opened = shared ? undefined : await base.open();
     counting = countQueries((shared ?? opened)!);
-    t = await startLoginApp((await sharedNode()).url, { database: { ...base, appOptions: async () => ({ database: config, db: counting }) } });
+    t = await startLoginApp((await sharedNode()).url, {
+      database: { ...base, appOptions: async () => ({ database: config, db: counting }) },
+    });
     client = await registerClient(t);
   });
   after(async function () {
@@ -35,7 +37,11 @@ describe("queries of one login (authorize, login, token)", function () {
     const after = counting.queryCounts().bySql;
     const run: string[] = [];
     for (const [sql, n] of Object.entries(after)) {
-      if (!/login_challenges|login_save_challenge|oidc_payloads|login_clients|login_history/.test(sql) || /^DELETE .* expires_at </.test(sql)) continue;
+      if (
+        !/login_challenges|login_save_challenge|oidc_payloads|login_clients|login_history/.test(sql) ||
+        /^DELETE .* expires_at </.test(sql)
+      )
+        continue;
       for (let i = 0; i < n - (before[sql] ?? 0); i++) run.push(sql);
     }
     return run;
@@ -45,7 +51,13 @@ describe("queries of one login (authorize, login, token)", function () {
 
   it("costs five statements: one to issue the challenge, two to redeem it for a code, two to exchange the code", async function () {
     const wallet = Wallet.createRandom();
-    const query = new URLSearchParams({ client_id: client.id, redirect_uri: client.redirectUri, response_type: "code", scope: "openid", address: wallet.address });
+    const query = new URLSearchParams({
+      client_id: client.id,
+      redirect_uri: client.redirectUri,
+      response_type: "code",
+      scope: "openid",
+      address: wallet.address,
+    });
     // The client is read once first, then cached for a second: read again only when the login takes longer than that
     // (a loaded machine), and never more than once a second.
     const cachedAt = Date.now();
@@ -53,9 +65,19 @@ describe("queries of one login (authorize, login, token)", function () {
     let tokens: Awaited<ReturnType<typeof postForm>> | undefined;
     const statements = await statementsOf(async () => {
       const { body } = await getJson(t, `/api/authorize?${query}`);
-      const signed = await postJson(t, `/api/login`, { address: wallet.address, signature: await wallet.signMessage(body.message), client_id: client.id });
+      const signed = await postJson(t, `/api/login`, {
+        address: wallet.address,
+        signature: await wallet.signMessage(body.message),
+        client_id: client.id,
+      });
       expect(signed.status, JSON.stringify(signed.body)).to.equal(200);
-      tokens = await postForm(t, `/token`, { grant_type: "authorization_code", code: signed.body.code, redirect_uri: client.redirectUri, client_id: client.id, client_secret: client.secret! });
+      tokens = await postForm(t, `/token`, {
+        grant_type: "authorization_code",
+        code: signed.body.code,
+        redirect_uri: client.redirectUri,
+        client_id: client.id,
+        client_secret: client.secret!,
+      });
     });
     expect(tokens!.status, JSON.stringify(tokens!.body)).to.equal(200);
     expect(tokens!.body).to.include.keys("id_token", "access_token", "refresh_token");
@@ -80,15 +102,31 @@ describe("queries of one login (authorize, login, token)", function () {
     const userinfo = await getJson(t, `/userinfo`, { headers: { authorization: `Bearer ${tokens!.body.access_token}` } });
     expect(userinfo.status).to.equal(200);
     expect(userinfo.body.sub).to.equal(wallet.address.toLowerCase());
-    const refreshed = await postForm(t, `/token`, { grant_type: "refresh_token", refresh_token: tokens!.body.refresh_token, client_id: client.id, client_secret: client.secret! });
+    const refreshed = await postForm(t, `/token`, {
+      grant_type: "refresh_token",
+      refresh_token: tokens!.body.refresh_token,
+      client_id: client.id,
+      client_secret: client.secret!,
+    });
     expect(refreshed.status, JSON.stringify(refreshed.body)).to.equal(200);
   });
 
   it("stores one code and one grant when the same signature is redeemed several times at once", async function () {
     const wallet = Wallet.createRandom();
-    const query = new URLSearchParams({ client_id: client.id, redirect_uri: client.redirectUri, response_type: "code", scope: "openid", address: wallet.address });
+    const query = new URLSearchParams({
+      client_id: client.id,
+      redirect_uri: client.redirectUri,
+      response_type: "code",
+      scope: "openid",
+      address: wallet.address,
+    });
     const { body } = await getJson(t, `/api/authorize?${query}`);
-    const request = { address: wallet.address, signature: await wallet.signMessage(body.message), client_id: client.id, message: body.message };
+    const request = {
+      address: wallet.address,
+      signature: await wallet.signMessage(body.message),
+      client_id: client.id,
+      message: body.message,
+    };
     const rows = await payloadRows();
     const answers = await Promise.all(Array.from({ length: 5 }, () => postJson(t, `/api/login`, request)));
     expect(answers.map((a) => a.status).sort()).to.deep.equal([200, 401, 401, 401, 401]);

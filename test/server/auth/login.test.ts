@@ -37,7 +37,12 @@ describe("login service (login.ts)", function () {
     const provider = await createProvider(config, db, await loadKeys(db));
     // Only localhost has a node: asking any other network's would fail with network_unavailable.
     const networks = new Networks({ localhost: nodeUrl }, 10_000);
-    deps = { db, networks, provider, settings: { issuer, defaultNetwork: "localhost", messageHeader: "Wallet Login", maxOpenChallenges: 10 } };
+    deps = {
+      db,
+      networks,
+      provider,
+      settings: { issuer, defaultNetwork: "localhost", messageHeader: "Wallet Login", maxOpenChallenges: 10 },
+    };
     clientId = (await addClient(db, { name: "Example RP", redirectUris: [redirectUri], public: false })).client.id;
     publicClientId = (await addClient(db, { name: "SPA", redirectUris: [redirectUri], public: true })).client.id;
   });
@@ -67,9 +72,10 @@ describe("login service (login.ts)", function () {
       const wallet = Wallet.createRandom();
       const message = await authorize(deps, request(wallet.address, { state: "s" }), "2001:db8:1:2::10");
       expect(message.split("\n").slice(0, 3)).to.deep.equal(["Wallet Login", "Log in to Example RP via login.example.", "---"]);
-      const { rows } = await db.query<{ requester: string; message: string; state: string }>("SELECT requester, message, state FROM login_challenges WHERE address = $1", [
-        wallet.address.toLowerCase(),
-      ]);
+      const { rows } = await db.query<{ requester: string; message: string; state: string }>(
+        "SELECT requester, message, state FROM login_challenges WHERE address = $1",
+        [wallet.address.toLowerCase()],
+      );
       expect(rows).to.deep.equal([{ requester: requesterOf("2001:db8:1:2::10"), message, state: "s" }]);
     });
 
@@ -90,7 +96,14 @@ describe("login service (login.ts)", function () {
         [{ message_format: "siwe" }, "invalid unknown_network"],
         [{ network: "mainnet" }, "invalid invalid_request"],
       ];
-      let current: AuthorizeRequest = { scope: "profile", response_type: "token", lang: "fr", message_format: "eip712", network: "atlantis", code_challenge_method: "S256" };
+      let current: AuthorizeRequest = {
+        scope: "profile",
+        response_type: "token",
+        lang: "fr",
+        message_format: "eip712",
+        network: "atlantis",
+        code_challenge_method: "S256",
+      };
       for (const [fix, expected] of steps) {
         current = { ...current, ...fix };
         expect(await refusal(authorize(deps, current, ip)), JSON.stringify(fix)).to.equal(expected);
@@ -105,7 +118,13 @@ describe("login service (login.ts)", function () {
       expect(await pkce({})).to.equal("invalid invalid_request");
       expect(await pkce({ code_challenge: "x".repeat(43), code_challenge_method: "plain" })).to.equal("invalid invalid_request");
       expect(await pkce({ code_challenge: "short", code_challenge_method: "S256" })).to.equal("invalid invalid_request");
-      expect(await authorize(deps, request(address, { client_id: publicClientId, code_challenge: "x".repeat(43), code_challenge_method: "S256" }), ip)).to.be.a("string");
+      expect(
+        await authorize(
+          deps,
+          request(address, { client_id: publicClientId, code_challenge: "x".repeat(43), code_challenge_method: "S256" }),
+          ip,
+        ),
+      ).to.be.a("string");
     });
 
     it("refuses a requester holding maxOpenChallenges open messages with too_many_challenges, retry after 60 s", async function () {
@@ -114,7 +133,9 @@ describe("login service (login.ts)", function () {
       const error = await authorize(deps, request(Wallet.createRandom().address), crowded).catch((e: unknown) => e);
       expect(error).to.be.instanceOf(DomainError);
       expect(error).to.include({ kind: "too_many", code: "too_many_challenges", retryAfterSeconds: 60 });
-      expect((error as Error).message).to.equal("This client address holds 10 open sign-in messages; sign or wait for one to expire (5 minutes)");
+      expect((error as Error).message).to.equal(
+        "This client address holds 10 open sign-in messages; sign or wait for one to expire (5 minutes)",
+      );
       // Another requester is not affected.
       expect(await authorize(deps, request(Wallet.createRandom().address), "203.0.113.51")).to.be.a("string");
     });
@@ -122,7 +143,9 @@ describe("login service (login.ts)", function () {
 
   describe("redeem", function () {
     const loginsOf = async (account: string) =>
-      Number((await db.query<{ n: string }>("SELECT coalesce(sum(logins), 0) AS n FROM login_history WHERE account = $1", [account])).rows[0].n);
+      Number(
+        (await db.query<{ n: string }>("SELECT coalesce(sum(logins), 0) AS n FROM login_history WHERE account = $1", [account])).rows[0].n,
+      );
 
     it("mints a stored code, records the login, and appends code, state and iss to the registered URI's own query", async function () {
       const wallet = Wallet.createRandom();
@@ -130,12 +153,15 @@ describe("login service (login.ts)", function () {
       const answer = await redeem(deps, { address: wallet.address, signature: await wallet.signMessage(message), client_id: clientId }, ip);
       const expected = new URLSearchParams({ code: answer.code, state: "from-authorize", iss: issuer });
       expect(answer).to.deep.equal({ code: answer.code, redirectUrl: `${redirectUri}&${expected}`, state: "from-authorize" });
-      const { rows } = await db.query<{ payload: { accountId: string } }>("SELECT payload FROM oidc_payloads WHERE kind = 'AuthorizationCode' AND id = $1", [answer.code]);
+      const { rows } = await db.query<{ payload: { accountId: string } }>(
+        "SELECT payload FROM oidc_payloads WHERE kind = 'AuthorizationCode' AND id = $1",
+        [answer.code],
+      );
       expect(rows.map((row) => row.payload.accountId)).to.deep.equal([wallet.address.toLowerCase()]);
       expect(await loginsOf(wallet.address.toLowerCase())).to.equal(1);
-      expect(await refusal(redeem(deps, { address: wallet.address, signature: await wallet.signMessage(message), client_id: clientId }, ip))).to.equal(
-        "unauthorized invalid_challenge",
-      );
+      expect(
+        await refusal(redeem(deps, { address: wallet.address, signature: await wallet.signMessage(message), client_id: clientId }, ip)),
+      ).to.equal("unauthorized invalid_challenge");
     });
 
     it("answers the login's state, else authorize's, else none (and the redirect URL carries no state)", async function () {
@@ -147,7 +173,11 @@ describe("login service (login.ts)", function () {
       for (const [authorizeState, loginState, expected] of cases) {
         const wallet = Wallet.createRandom();
         const message = await authorize(deps, request(wallet.address, { state: authorizeState }), ip);
-        const answer = await redeem(deps, { address: wallet.address, signature: await wallet.signMessage(message), client_id: clientId, state: loginState }, ip);
+        const answer = await redeem(
+          deps,
+          { address: wallet.address, signature: await wallet.signMessage(message), client_id: clientId, state: loginState },
+          ip,
+        );
         expect(answer.state).to.equal(expected);
         expect(new URL(answer.redirectUrl).searchParams.get("state")).to.equal(expected);
       }
@@ -162,7 +192,11 @@ describe("login service (login.ts)", function () {
         expect(message).to.include("Chain ID: 31337\n");
         const before = await loginsOf(sub());
         // sepolia has no node here: had it been asked, the login would fail with network_unavailable.
-        const answer = await redeem(deps, { address: single().address, signature: await single().sign(message), client_id: clientId, network: "sepolia" }, ip);
+        const answer = await redeem(
+          deps,
+          { address: single().address, signature: await single().sign(message), client_id: clientId, network: "sepolia" },
+          ip,
+        );
         expect(answer.code).to.be.a("string");
         expect(await loginsOf(sub())).to.equal(before + 1);
       });
@@ -170,28 +204,39 @@ describe("login service (login.ts)", function () {
       it("is refused as network_mismatch when the login names the SIWE message and a network of another chain", async function () {
         const message = await authorize(deps, request(single().address, { message_format: "siwe" }), ip);
         const signature = await single().sign(message);
-        expect(await refusal(redeem(deps, { address: single().address, signature, client_id: clientId, network: "sepolia", message }, ip))).to.equal("invalid network_mismatch");
+        expect(
+          await refusal(redeem(deps, { address: single().address, signature, client_id: clientId, network: "sepolia", message }, ip)),
+        ).to.equal("invalid network_mismatch");
         // The message is still open.
         expect((await redeem(deps, { address: single().address, signature, client_id: clientId, message }, ip)).code).to.be.a("string");
       });
 
       it("is the network the login names for a text message, which names no chain", async function () {
         const message = await authorize(deps, request(single().address), ip);
-        expect(await refusal(redeem(deps, { address: single().address, signature: await single().sign(message), client_id: clientId, network: "sepolia" }, ip))).to.equal(
-          "unavailable network_unavailable",
-        );
+        expect(
+          await refusal(
+            redeem(
+              deps,
+              { address: single().address, signature: await single().sign(message), client_id: clientId, network: "sepolia" },
+              ip,
+            ),
+          ),
+        ).to.equal("unavailable network_unavailable");
       });
     });
 
     it("refuses: an unknown client, no open message, a malformed signature, a signature by another key", async function () {
       const wallet = Wallet.createRandom();
-      const login = (signature: string, client = clientId) => refusal(redeem(deps, { address: wallet.address, signature, client_id: client }, ip));
+      const login = (signature: string, client = clientId) =>
+        refusal(redeem(deps, { address: wallet.address, signature, client_id: client }, ip));
       expect(await login("0x00", "nope")).to.equal("invalid invalid_client");
       expect(await login("0x00")).to.equal("unauthorized invalid_challenge");
       const message = await authorize(deps, request(wallet.address), ip);
       expect(await login("0x00")).to.equal("invalid malformed_signature");
       expect(await login(await Wallet.createRandom().signMessage(message))).to.equal("unauthorized invalid_signature");
-      expect(await refusal(redeem(deps, { address: "0x12", signature: "0x00", client_id: clientId, network: "atlantis" }, ip))).to.equal("invalid invalid_address");
+      expect(await refusal(redeem(deps, { address: "0x12", signature: "0x00", client_id: clientId, network: "atlantis" }, ip))).to.equal(
+        "invalid invalid_address",
+      );
     });
   });
 });

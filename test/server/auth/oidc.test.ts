@@ -29,13 +29,25 @@ describe("OIDC engine (oidc-provider on our database)", function () {
 
   /** Logs a fresh EOA in through the JSON API; returns the code. */
   async function codeFor(c: RegisteredClient, extra: Record<string, string> = {}, wallet = Wallet.createRandom()) {
-    const query = new URLSearchParams({ client_id: c.id, redirect_uri: c.redirectUri, response_type: "code", scope: "openid", address: wallet.address, ...extra });
+    const query = new URLSearchParams({
+      client_id: c.id,
+      redirect_uri: c.redirectUri,
+      response_type: "code",
+      scope: "openid",
+      address: wallet.address,
+      ...extra,
+    });
     const { body } = await getJson(t, `/api/authorize?${query}`);
-    const answer = await postJson(t, `/api/login`, { address: wallet.address, signature: await wallet.signMessage(body.message), client_id: c.id });
+    const answer = await postJson(t, `/api/login`, {
+      address: wallet.address,
+      signature: await wallet.signMessage(body.message),
+      client_id: c.id,
+    });
     expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
     return { code: answer.body.code as string, wallet };
   }
-  const exchange = (form: Record<string, string>, headers: Record<string, string> = {}, path = "/token") => postForm(t, path, form, headers);
+  const exchange = (form: Record<string, string>, headers: Record<string, string> = {}, path = "/token") =>
+    postForm(t, path, form, headers);
   const codeForm = (c: RegisteredClient, code: string, extra: Record<string, string> = {}) => ({
     grant_type: "authorization_code",
     code,
@@ -44,7 +56,9 @@ describe("OIDC engine (oidc-provider on our database)", function () {
     ...(c.secret ? { client_secret: c.secret } : {}),
     ...extra,
   });
-  const basic = (id: string, secret: string) => ({ authorization: `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString("base64")}` });
+  const basic = (id: string, secret: string) => ({
+    authorization: `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString("base64")}`,
+  });
   const userinfo = (accessToken: string) => getJson(t, `/userinfo`, { headers: { authorization: `Bearer ${accessToken}` } });
 
   describe("discovery and keys", function () {
@@ -74,7 +88,10 @@ describe("OIDC engine (oidc-provider on our database)", function () {
       expect(jwks.keys.every((k: Record<string, unknown>) => k.d === undefined)).to.equal(true);
       const pems = (await getJson(t, `/api/metadata/x509`)).body as Record<string, string>;
       expect(Object.keys(pems)).to.deep.equal([kid]);
-      const { payload } = await jwtVerify(tokens.id_token, createPublicKey(pems[kid as string]), { issuer: t.config.issuer, audience: client.id });
+      const { payload } = await jwtVerify(tokens.id_token, createPublicKey(pems[kid as string]), {
+        issuer: t.config.issuer,
+        audience: client.id,
+      });
       expect(payload.nonce).to.equal("n");
     });
 
@@ -106,7 +123,11 @@ describe("OIDC engine (oidc-provider on our database)", function () {
         expect(post.status, JSON.stringify(post.body)).to.equal(200);
         expect(post.body).to.include.keys("access_token", "token_type", "expires_in", "refresh_token", "id_token");
         const { code } = await codeFor(client);
-        const viaBasic = await exchange({ grant_type: "authorization_code", code, redirect_uri: client.redirectUri }, basic(client.id, client.secret!), path);
+        const viaBasic = await exchange(
+          { grant_type: "authorization_code", code, redirect_uri: client.redirectUri },
+          basic(client.id, client.secret!),
+          path,
+        );
         expect(viaBasic.status, JSON.stringify(viaBasic.body)).to.equal(200);
       }
     });
@@ -129,9 +150,15 @@ describe("OIDC engine (oidc-provider on our database)", function () {
 
     it("keeps codes at most 60 seconds and refuses an expired one", async function () {
       const { code } = await codeFor(client);
-      const { rows } = await t.app.db.query<{ payload: { exp: number; iat: number } }>("SELECT payload FROM oidc_payloads WHERE kind = 'AuthorizationCode' AND id = $1", [code]);
+      const { rows } = await t.app.db.query<{ payload: { exp: number; iat: number } }>(
+        "SELECT payload FROM oidc_payloads WHERE kind = 'AuthorizationCode' AND id = $1",
+        [code],
+      );
       expect(rows[0].payload.exp - rows[0].payload.iat).to.be.at.most(60);
-      await t.app.db.query("UPDATE oidc_payloads SET payload = jsonb_set(payload, '{exp}', to_jsonb(extract(epoch FROM now())::int - 1)) WHERE kind = 'AuthorizationCode' AND id = $1", [code]);
+      await t.app.db.query(
+        "UPDATE oidc_payloads SET payload = jsonb_set(payload, '{exp}', to_jsonb(extract(epoch FROM now())::int - 1)) WHERE kind = 'AuthorizationCode' AND id = $1",
+        [code],
+      );
       const answer = await exchange(codeForm(client, code));
       expect(answer.status).to.equal(400);
       expect(answer.body.error).to.equal("invalid_grant");
@@ -146,7 +173,12 @@ describe("OIDC engine (oidc-provider on our database)", function () {
       expect(second.status).to.equal(400);
       expect(second.body.error).to.equal("invalid_grant");
       expect((await userinfo(first.body.access_token)).status).to.equal(401);
-      const refresh = await exchange({ grant_type: "refresh_token", refresh_token: first.body.refresh_token, client_id: client.id, client_secret: client.secret! });
+      const refresh = await exchange({
+        grant_type: "refresh_token",
+        refresh_token: first.body.refresh_token,
+        client_id: client.id,
+        client_secret: client.secret!,
+      });
       expect(refresh.status).to.equal(400);
       expect(refresh.body.error).to.equal("invalid_grant");
     });
@@ -184,7 +216,11 @@ describe("OIDC engine (oidc-provider on our database)", function () {
     it("refreshes tokens (refresh_token grant) on /api/token", async function () {
       const { code, wallet } = await codeFor(client);
       const first = (await exchange(codeForm(client, code), {}, "/api/token")).body;
-      const refreshed = await exchange({ grant_type: "refresh_token", refresh_token: first.refresh_token, client_id: client.id, client_secret: client.secret! }, {}, "/api/token");
+      const refreshed = await exchange(
+        { grant_type: "refresh_token", refresh_token: first.refresh_token, client_id: client.id, client_secret: client.secret! },
+        {},
+        "/api/token",
+      );
       expect(refreshed.status, JSON.stringify(refreshed.body)).to.equal(200);
       expect(refreshed.body.access_token).to.not.equal(first.access_token);
       expect(decodeJwt(refreshed.body.id_token).sub).to.equal(wallet.address.toLowerCase());
@@ -192,25 +228,92 @@ describe("OIDC engine (oidc-provider on our database)", function () {
 
     it("answers malformed token requests with RFC 6749 errors, never a 5xx", async function () {
       const cases: Array<[string, RequestInit]> = [
-        ["JSON body", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ grant_type: "authorization_code" }) }],
+        [
+          "JSON body",
+          { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ grant_type: "authorization_code" }) },
+        ],
         ["malformed JSON", { method: "POST", headers: { "content-type": "application/json" }, body: "{" }],
         ["text/plain", { method: "POST", headers: { "content-type": "text/plain" }, body: "grant_type=x" }],
         ["empty form", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "" }],
-        ["no grant_type", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: `client_id=${client.id}&client_secret=${client.secret}` }],
-        ["unknown grant_type", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: `grant_type=password&client_id=${client.id}&client_secret=${client.secret}` }],
-        ["garbage Basic header", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", authorization: "Basic !!!" }, body: "grant_type=authorization_code" }],
-        ["Basic without colon", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${Buffer.from("abc").toString("base64")}` }, body: "grant_type=authorization_code" }],
-        ["Basic with bad percent-encoding", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${Buffer.from("%zz:%zz").toString("base64")}` }, body: "grant_type=authorization_code" }],
-        ["repeated parameter", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: `grant_type=authorization_code&grant_type=authorization_code&client_id=${client.id}` }],
-        ["unknown code", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(codeForm(client, "nope")).toString() }],
-        ["unknown client", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "grant_type=authorization_code&code=x&redirect_uri=x&client_id=nope&client_secret=x" }],
+        [
+          "no grant_type",
+          {
+            method: "POST",
+            headers: { "content-type": "application/x-www-form-urlencoded" },
+            body: `client_id=${client.id}&client_secret=${client.secret}`,
+          },
+        ],
+        [
+          "unknown grant_type",
+          {
+            method: "POST",
+            headers: { "content-type": "application/x-www-form-urlencoded" },
+            body: `grant_type=password&client_id=${client.id}&client_secret=${client.secret}`,
+          },
+        ],
+        [
+          "garbage Basic header",
+          {
+            method: "POST",
+            headers: { "content-type": "application/x-www-form-urlencoded", authorization: "Basic !!!" },
+            body: "grant_type=authorization_code",
+          },
+        ],
+        [
+          "Basic without colon",
+          {
+            method: "POST",
+            headers: {
+              "content-type": "application/x-www-form-urlencoded",
+              authorization: `Basic ${Buffer.from("abc").toString("base64")}`,
+            },
+            body: "grant_type=authorization_code",
+          },
+        ],
+        [
+          "Basic with bad percent-encoding",
+          {
+            method: "POST",
+            headers: {
+              "content-type": "application/x-www-form-urlencoded",
+              authorization: `Basic ${Buffer.from("%zz:%zz").toString("base64")}`,
+            },
+            body: "grant_type=authorization_code",
+          },
+        ],
+        [
+          "repeated parameter",
+          {
+            method: "POST",
+            headers: { "content-type": "application/x-www-form-urlencoded" },
+            body: `grant_type=authorization_code&grant_type=authorization_code&client_id=${client.id}`,
+          },
+        ],
+        [
+          "unknown code",
+          {
+            method: "POST",
+            headers: { "content-type": "application/x-www-form-urlencoded" },
+            body: new URLSearchParams(codeForm(client, "nope")).toString(),
+          },
+        ],
+        [
+          "unknown client",
+          {
+            method: "POST",
+            headers: { "content-type": "application/x-www-form-urlencoded" },
+            body: "grant_type=authorization_code&code=x&redirect_uri=x&client_id=nope&client_secret=x",
+          },
+        ],
       ];
       for (const path of ["/token", "/api/token"]) {
         for (const [what, init] of cases) {
           const response = await t.fetch(path, init);
           const body = (await response.json()) as Record<string, unknown>;
           expect(response.status, `${path} ${what}: ${JSON.stringify(body)}`).to.be.within(400, 499);
-          expect(body.error, what).to.be.a("string").and.match(/^[a-z_]+$/);
+          expect(body.error, what)
+            .to.be.a("string")
+            .and.match(/^[a-z_]+$/);
           expect(body.error_description, what).to.be.a("string");
         }
       }
@@ -228,7 +331,11 @@ describe("OIDC engine (oidc-provider on our database)", function () {
       const revoked = await exchange({ token: tokens.access_token }, basic(client.id, client.secret!), "/token/revocation");
       expect(revoked.status, JSON.stringify(revoked.body)).to.equal(200);
       expect((await userinfo(tokens.access_token)).status).to.equal(401);
-      const wrongSecret = await exchange({ token: tokens.refresh_token, client_id: client.id, client_secret: "nope" }, {}, "/token/revocation");
+      const wrongSecret = await exchange(
+        { token: tokens.refresh_token, client_id: client.id, client_secret: "nope" },
+        {},
+        "/token/revocation",
+      );
       expect(wrongSecret.status).to.equal(401);
       expect(wrongSecret.body.error).to.equal("invalid_client");
     });
@@ -254,14 +361,26 @@ describe("OIDC engine (oidc-provider on our database)", function () {
       expect(response.headers.get("location")).to.match(/^\/interaction\/[\w-]+$/);
     });
     it("shows an error, never a redirect, for an unregistered redirect_uri", async function () {
-      const query = new URLSearchParams({ client_id: client.id, redirect_uri: "https://evil.example/cb", response_type: "code", scope: "openid" });
+      const query = new URLSearchParams({
+        client_id: client.id,
+        redirect_uri: "https://evil.example/cb",
+        response_type: "code",
+        scope: "openid",
+      });
       const response = await t.fetch(`/authorize?${query}`, { redirect: "manual" });
       expect(response.status).to.equal(400);
       expect(response.headers.get("location")).to.equal(null);
     });
     it("refuses a public client's request without PKCE, and plain PKCE", async function () {
       for (const extra of [{}, { code_challenge: pkcePair().challenge, code_challenge_method: "plain" }] as Record<string, string>[]) {
-        const query = new URLSearchParams({ client_id: spa.id, redirect_uri: spa.redirectUri, response_type: "code", scope: "openid", state: "s", ...extra });
+        const query = new URLSearchParams({
+          client_id: spa.id,
+          redirect_uri: spa.redirectUri,
+          response_type: "code",
+          scope: "openid",
+          state: "s",
+          ...extra,
+        });
         const response = await t.fetch(`/authorize?${query}`, { redirect: "manual" });
         // Errors about a valid client and redirect URI go back to the client (RFC 6749 §4.1.2.1).
         const location = new URL(response.headers.get("location") ?? "http://x/");

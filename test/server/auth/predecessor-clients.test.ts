@@ -41,7 +41,8 @@ describe("the predecessor's clients, call by call", function () {
     expect(body, what).to.be.an("object").and.not.an("array");
     for (const [key, value] of Object.entries(body as object)) expect(value, `${what}: ${key}`).to.be.a("string");
   }
-  const expectInt64 = (value: unknown, what: string) => expect(Number.isSafeInteger(value), `${what} = ${JSON.stringify(value)}`).to.equal(true);
+  const expectInt64 = (value: unknown, what: string) =>
+    expect(Number.isSafeInteger(value), `${what} = ${JSON.stringify(value)}`).to.equal(true);
   const sixDigits = () => String(Math.floor(Math.random() * 1e6)).padStart(6, "0");
 
   /** mchplus-auth-go's ParseVerify: header read with base64.RawStdEncoding, key from /api/metadata/x509, RS256. */
@@ -90,7 +91,14 @@ describe("the predecessor's clients, call by call", function () {
   /** mchplus-auth-go's Authorize then Login (JSON), then GetToken (form): returns the Token it decodes. */
   async function goLogin(client: RegisteredClient, wallet = Wallet.createRandom(), network = "mainnet") {
     const state = sixDigits();
-    const query = new URLSearchParams({ response_type: "code", client_id: client.id, state, scope: "openid", redirect_uri: client.redirectUri, address: wallet.address });
+    const query = new URLSearchParams({
+      response_type: "code",
+      client_id: client.id,
+      state,
+      scope: "openid",
+      redirect_uri: client.redirectUri,
+      address: wallet.address,
+    });
     const authorize = await getJson(t, `/api/authorize?${query}`);
     expect(authorize.status, JSON.stringify(authorize.body)).to.equal(200);
     expectStringMap(authorize.body, "/api/authorize");
@@ -149,7 +157,12 @@ describe("the predecessor's clients, call by call", function () {
 
     it("a refreshed ID token has the same audiences", async function () {
       const { token } = await goLogin(game);
-      const refreshed = await postForm(t, `/api/token`, { grant_type: "refresh_token", refresh_token: token.refresh_token, client_id: game.id, client_secret: game.secret! });
+      const refreshed = await postForm(t, `/api/token`, {
+        grant_type: "refresh_token",
+        refresh_token: token.refresh_token,
+        client_id: game.id,
+        client_secret: game.secret!,
+      });
       expect(refreshed.status, JSON.stringify(refreshed.body)).to.equal(200);
       const p = await goParseVerify(refreshed.body.id_token);
       expect(p.aud).to.deep.equal([game.id, HOME]);
@@ -189,12 +202,19 @@ describe("the predecessor's clients, call by call", function () {
 
   describe("mchplus-auth-js", function () {
     it("getClientInfo: /api/client with client_id and lang picks the language's texts, else English", async function () {
-      const info = async (lang: string, client = game) => (await getJson(t, `/api/client?${new URLSearchParams({ client_id: client.id, lang })}`)).body;
+      const info = async (lang: string, client = game) =>
+        (await getJson(t, `/api/client?${new URLSearchParams({ client_id: client.id, lang })}`)).body;
       expect(await info("ja")).to.deep.include({ title: "マイクリプトヒーローズ", description: "ブロックチェーンRPG" });
       expect(await info("en")).to.deep.include({ title: "My Crypto Heroes", description: "A blockchain RPG. Play it." });
       expect(await info("ja-JP")).to.deep.include({ title: "マイクリプトヒーローズ" });
       expect(await info("fr")).to.deep.include({ title: "My Crypto Heroes" });
-      expect(await info("ja", plain)).to.deep.equal({ client_id: plain.id, title: "Plain RP", description: "", logo_url: "", home_url: "" });
+      expect(await info("ja", plain)).to.deep.equal({
+        client_id: plain.id,
+        title: "Plain RP",
+        description: "",
+        logo_url: "",
+        home_url: "",
+      });
     });
 
     it("signAuth: authorize with lang and wallet_name, login as JSON with lang and network (or none for an unknown chain)", async function () {
@@ -238,7 +258,11 @@ describe("the predecessor's clients, call by call", function () {
       const data = { name: "勇者", level: 3 };
       // btoa(unescape(encodeURIComponent(JSON.stringify(data)))), personal_sign of that Base64, posted as JSON.
       const metadata = Buffer.from(unescape(encodeURIComponent(JSON.stringify(data))), "latin1").toString("base64");
-      const posted = await postJson(t, `/metadata/ethereum/mainnet/${account}`, { iss: issuer.address, sig: await issuer.signMessage(metadata), metadata });
+      const posted = await postJson(t, `/metadata/ethereum/mainnet/${account}`, {
+        iss: issuer.address,
+        sig: await issuer.signMessage(metadata),
+        metadata,
+      });
       expect(posted).to.deep.include({ status: 200, body: "ok" });
       expect((await getJson(t, `/metadata/ethereum/mainnet/${account}`)).body).to.deep.equal({ [issuer.address]: data });
     });
@@ -251,9 +275,19 @@ describe("the predecessor's clients, call by call", function () {
       const query = new URLSearchParams(url.search);
       query.set("address", wallet.address);
       const challenge = await getJson(t, `/api/authorize?${query}`);
-      const login = await postJson(t, `/api/login`, { address: wallet.address, signature: await wallet.signMessage(challenge.body.message), client_id: game.id, state });
+      const login = await postJson(t, `/api/login`, {
+        address: wallet.address,
+        signature: await wallet.signMessage(challenge.body.message),
+        client_id: game.id,
+        state,
+      });
       expect(login.status, JSON.stringify(login.body)).to.equal(200);
-      const tokens = await oidc.authorizationCodeGrant(config, new URL(login.body.redirect_url), { pkceCodeVerifier: verifier, expectedNonce: nonce, expectedState: state, idTokenExpected: true });
+      const tokens = await oidc.authorizationCodeGrant(config, new URL(login.body.redirect_url), {
+        pkceCodeVerifier: verifier,
+        expectedNonce: nonce,
+        expectedState: state,
+        idTokenExpected: true,
+      });
       const claims = tokens.claims()!;
       expect(claims.aud).to.deep.equal([game.id, HOME]);
       expect(claims.azp).to.equal(game.id);

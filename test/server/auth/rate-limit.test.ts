@@ -15,7 +15,10 @@ describe("login rate limits (LOGIN_RATE_LIMIT per minute and IP)", function () {
   after(async () => t?.close());
 
   const authorize = () =>
-    getJson(t, `/api/authorize?${new URLSearchParams({ client_id: client.id, redirect_uri: client.redirectUri, response_type: "code", scope: "openid", address: Wallet.createRandom().address })}`);
+    getJson(
+      t,
+      `/api/authorize?${new URLSearchParams({ client_id: client.id, redirect_uri: client.redirectUri, response_type: "code", scope: "openid", address: Wallet.createRandom().address })}`,
+    );
 
   it("answers 429 with Retry-After on /api/authorize past the limit, in the API's error shape", async function () {
     for (let i = 0; i < 3; i++) expect((await authorize()).status).to.equal(200);
@@ -28,14 +31,24 @@ describe("login rate limits (LOGIN_RATE_LIMIT per minute and IP)", function () {
 
   it("counts /api/login on its own, and answers 429 there too", async function () {
     const statuses: number[] = [];
-    for (let i = 0; i < 4; i++) statuses.push((await postJson(t, `/api/login`, { address: Wallet.createRandom().address, signature: "0x00", client_id: client.id })).status);
+    for (let i = 0; i < 4; i++)
+      statuses.push(
+        (await postJson(t, `/api/login`, { address: Wallet.createRandom().address, signature: "0x00", client_id: client.id })).status,
+      );
     expect(statuses.slice(0, 3).every((s) => s !== 429)).to.equal(true);
     expect(statuses[3]).to.equal(429);
   });
 
   it("answers 429 on the token endpoints in the RFC 6749 shape", async function () {
     let last;
-    for (let i = 0; i < 4; i++) last = await postForm(t, `/api/token`, { grant_type: "authorization_code", code: "x", redirect_uri: client.redirectUri, client_id: client.id, client_secret: "x" });
+    for (let i = 0; i < 4; i++)
+      last = await postForm(t, `/api/token`, {
+        grant_type: "authorization_code",
+        code: "x",
+        redirect_uri: client.redirectUri,
+        client_id: client.id,
+        client_secret: "x",
+      });
     expect(last!.status).to.equal(429);
     expect(last!.headers.get("retry-after")).to.be.a("string");
     expect(last!.body.error).to.equal("too_many_requests");

@@ -20,11 +20,28 @@ describe("userinfo (/userinfo and /api/userinfo) and the login history", functio
 
   /** A login through the JSON API and the code exchange; returns the access token. */
   async function login(app: TestApp, client: RegisteredClient, signer: Signer, network = "localhost"): Promise<string> {
-    const query = new URLSearchParams({ client_id: client.id, redirect_uri: client.redirectUri, response_type: "code", scope: "openid", address: signer.address, network });
+    const query = new URLSearchParams({
+      client_id: client.id,
+      redirect_uri: client.redirectUri,
+      response_type: "code",
+      scope: "openid",
+      address: signer.address,
+      network,
+    });
     const { body } = await getJson(app, `/api/authorize?${query}`);
-    const answer = await postJson(app, `/api/login`, { address: signer.address, signature: await signer.sign(body.message), client_id: client.id });
+    const answer = await postJson(app, `/api/login`, {
+      address: signer.address,
+      signature: await signer.sign(body.message),
+      client_id: client.id,
+    });
     expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
-    const token = await postForm(app, `/token`, { grant_type: "authorization_code", code: answer.body.code, redirect_uri: client.redirectUri, client_id: client.id, client_secret: client.secret! });
+    const token = await postForm(app, `/token`, {
+      grant_type: "authorization_code",
+      code: answer.body.code,
+      redirect_uri: client.redirectUri,
+      client_id: client.id,
+      client_secret: client.secret!,
+    });
     expect(token.status, JSON.stringify(token.body)).to.equal(200);
     return token.body.access_token;
   }
@@ -95,9 +112,19 @@ describe("userinfo (/userinfo and /api/userinfo) and the login history", functio
 
     it("does not record a refused login", async function () {
       const wallet = eoa();
-      const query = new URLSearchParams({ client_id: a.id, redirect_uri: a.redirectUri, response_type: "code", scope: "openid", address: wallet.address });
+      const query = new URLSearchParams({
+        client_id: a.id,
+        redirect_uri: a.redirectUri,
+        response_type: "code",
+        scope: "openid",
+        address: wallet.address,
+      });
       const { body } = await getJson(t, `/api/authorize?${query}`);
-      const refused = await postJson(t, `/api/login`, { address: wallet.address, signature: await Wallet.createRandom().signMessage(body.message), client_id: a.id });
+      const refused = await postJson(t, `/api/login`, {
+        address: wallet.address,
+        signature: await Wallet.createRandom().signMessage(body.message),
+        client_id: a.id,
+      });
       expect(refused.status).to.equal(401);
       const { rows } = await t.app.db.query("SELECT 1 FROM login_history WHERE account = $1", [wallet.address.toLowerCase()]);
       expect(rows).to.have.length(0);
@@ -173,9 +200,10 @@ describe("userinfo (/userinfo and /api/userinfo) and the login history", functio
         const views = await Promise.all([one, two].map((app) => userinfo(app, "/api/userinfo", bearer(tokens[0]))));
         expect(views[0].body).to.deep.equal(views[1].body);
         expect(views[0].body.services).to.have.keys(client.id, other.id);
-        const { rows } = await one.app.db.query<{ client_id: string; logins: string }>("SELECT client_id, logins::text FROM login_history WHERE account = $1", [
-          wallet.address.toLowerCase(),
-        ]);
+        const { rows } = await one.app.db.query<{ client_id: string; logins: string }>(
+          "SELECT client_id, logins::text FROM login_history WHERE account = $1",
+          [wallet.address.toLowerCase()],
+        );
         expect(Object.fromEntries(rows.map((row) => [row.client_id, row.logins]))).to.deep.equal({ [client.id]: "4", [other.id]: "1" });
       } finally {
         await one.close();

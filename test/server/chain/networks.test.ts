@@ -34,15 +34,22 @@ describe("networks", function () {
   describe("provider", function () {
     it("an unknown name is an invalid unknown_network", function () {
       const networks = new Networks({}, 1000);
-      expect(() => networks.provider("ethereum")).to.throw(DomainError, 'Unknown network "ethereum"').with.property("code", "unknown_network");
-      expect(() => networks.provider("__proto__")).to.throw(DomainError).with.property("kind", "invalid");
+      expect(() => networks.provider("ethereum"))
+        .to.throw(DomainError, 'Unknown network "ethereum"')
+        .with.property("code", "unknown_network");
+      expect(() => networks.provider("__proto__"))
+        .to.throw(DomainError)
+        .with.property("kind", "invalid");
     });
 
     it("a known network without an RPC URL is an unavailable network_unavailable naming the variable", function () {
       const networks = new Networks({}, 1000);
       expect(() => networks.provider("matic-mainnet"))
         .to.throw(DomainError)
-        .that.satisfies((e: DomainError) => e.kind === "unavailable" && e.code === "network_unavailable" && e.message.includes(rpcEnvName("matic-mainnet")));
+        .that.satisfies(
+          (e: DomainError) =>
+            e.kind === "unavailable" && e.code === "network_unavailable" && e.message.includes(rpcEnvName("matic-mainnet")),
+        );
     });
 
     it("reaches a real node", async function () {
@@ -66,7 +73,11 @@ describe("networks", function () {
       const url = await serve(() => {});
       const networks = new Networks({ mainnet: url }, 300);
       const error = await failure(rpc("mainnet", networks.provider("mainnet").getBlockNumber()));
-      expect([error.kind, error.code, error.message]).to.deep.equal(["upstream_timeout", "upstream_timeout", "The mainnet node did not answer in time"]);
+      expect([error.kind, error.code, error.message]).to.deep.equal([
+        "upstream_timeout",
+        "upstream_timeout",
+        "The mainnet node did not answer in time",
+      ]);
       networks.close();
     });
 
@@ -76,10 +87,14 @@ describe("networks", function () {
         await serve((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end("<html>")),
         await serve((req, res) => {
           let body = "";
-          req.on("data", (chunk) => (body += chunk)).on("end", () => {
-            const { id } = JSON.parse(body);
-            res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32603, message: "internal" } }));
-          });
+          req
+            .on("data", (chunk) => (body += chunk))
+            .on("end", () => {
+              const { id } = JSON.parse(body);
+              res
+                .writeHead(200, { "content-type": "application/json" })
+                .end(JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32603, message: "internal" } }));
+            });
         }),
       ];
       for (const url of urls) {
@@ -107,7 +122,11 @@ describe("networks", function () {
       const node = await sharedNode();
       const networks = new Networks({ mainnet: node.url }, 5000);
       const error = await failure(networks.check("mainnet"));
-      expect([error.kind, error.code, error.message]).to.deep.equal(["upstream", "upstream_error", "The mainnet node serves chain 31337, not 1"]);
+      expect([error.kind, error.code, error.message]).to.deep.equal([
+        "upstream",
+        "upstream_error",
+        "The mainnet node serves chain 31337, not 1",
+      ]);
       networks.close();
     });
   });

@@ -13,21 +13,26 @@ const HALF_N = N >> 1n;
  * must give the very same answer, reason and message included, for every input.
  */
 function verifyEoaWithEthers(address: string, hash: string, signature: string): VerifyResult {
-  if (dataLength(signature) !== 65) return { ok: false, reason: "malformed_signature", message: `an EOA signature is 65 bytes, not ${dataLength(signature)}` };
+  if (dataLength(signature) !== 65)
+    return { ok: false, reason: "malformed_signature", message: `an EOA signature is 65 bytes, not ${dataLength(signature)}` };
   const r = `0x${signature.slice(2, 66)}`;
   const s = `0x${signature.slice(66, 130)}`;
   let v = parseInt(signature.slice(130, 132), 16);
   if (v === 0 || v === 1) v += 27;
   if (v !== 27 && v !== 28) return { ok: false, reason: "malformed_signature", message: "signature v must be 27 or 28" };
-  if (BigInt(s) > HALF_N) return { ok: false, reason: "malformed_signature", message: "signature s is in the upper half (malleable high-s form)" };
-  if (BigInt(r) === 0n || BigInt(s) === 0n) return { ok: false, reason: "malformed_signature", message: "signature r and s must not be zero" };
+  if (BigInt(s) > HALF_N)
+    return { ok: false, reason: "malformed_signature", message: "signature s is in the upper half (malleable high-s form)" };
+  if (BigInt(r) === 0n || BigInt(s) === 0n)
+    return { ok: false, reason: "malformed_signature", message: "signature r and s must not be zero" };
   let recovered: string;
   try {
     recovered = recoverAddress(hash, Signature.from({ r, s, v }));
   } catch {
     return { ok: false, reason: "invalid_signature", message: "the signature does not recover to an address" };
   }
-  return recovered === address ? { ok: true, kind: "eoa" } : { ok: false, reason: "invalid_signature", message: "the signature was not made by this address" };
+  return recovered === address
+    ? { ok: true, kind: "eoa" }
+    : { ok: false, reason: "invalid_signature", message: "the signature was not made by this address" };
 }
 
 const word = (value: bigint) => value.toString(16).padStart(64, "0");

@@ -114,13 +114,21 @@ describe("verifySignature", function () {
       const signer = signers.reverting;
       expect(await verify(signer.address, await signer.sign(MESSAGE))).to.deep.equal({ ok: true, kind: "erc1271" });
       const result = await verify(signer.address, ownerSignature(Wallet.createRandom(), MESSAGE));
-      expect(result).to.deep.equal({ ok: false, reason: "invalid_signature", message: "the wallet refused the signature (isValidSignature reverted)" });
+      expect(result).to.deep.equal({
+        ok: false,
+        reason: "invalid_signature",
+        message: "the wallet refused the signature (isValidSignature reverted)",
+      });
     });
 
     it("refuses a wallet that answers a wrong value, even for its owner's signature", async function () {
       const signer = signers.wrongValue;
       const result = await verify(signer.address, await signer.sign(MESSAGE));
-      expect(result).to.deep.equal({ ok: false, reason: "invalid_signature", message: "the wallet did not answer the EIP-1271 magic value" });
+      expect(result).to.deep.equal({
+        ok: false,
+        reason: "invalid_signature",
+        message: "the wallet did not answer the EIP-1271 magic value",
+      });
     });
 
     it("refuses a high-s signature as malformed", async function () {
@@ -130,7 +138,16 @@ describe("verifySignature", function () {
 
     it("refuses wrong lengths, non-hex and a bad v as malformed", async function () {
       const signature = await signers.eoa.sign(MESSAGE);
-      for (const bad of [signature.slice(0, -2), `${signature}00`, "0x", "", "0xzz", signature.slice(2), `${signature.slice(0, -2)}05`, `0x${"0".repeat(130)}`]) {
+      for (const bad of [
+        signature.slice(0, -2),
+        `${signature}00`,
+        "0x",
+        "",
+        "0xzz",
+        signature.slice(2),
+        `${signature.slice(0, -2)}05`,
+        `0x${"0".repeat(130)}`,
+      ]) {
         expect(await verify(signers.eoa.address, bad), bad).to.deep.include({ ok: false, reason: "malformed_signature" });
       }
     });
@@ -172,13 +189,21 @@ describe("verifySignature", function () {
       const signature = await signer.sign(MESSAGE);
       proxy.cut();
       let caught: unknown;
-      await verifySignature({ provider: proxied, network: "localhost", address: signer.address, message: MESSAGE, signature }).catch((e) => (caught = e));
+      await verifySignature({ provider: proxied, network: "localhost", address: signer.address, message: MESSAGE, signature }).catch(
+        (e) => (caught = e),
+      );
       expect(caught).to.be.instanceOf(DomainError);
       expect([(caught as DomainError).kind, (caught as DomainError).code]).to.deep.equal(["upstream", "upstream_error"]);
       proxy.restore();
       // ethers shares an identical request (and its failure) for 250 ms.
       await new Promise((resolve) => setTimeout(resolve, 300));
-      const again = await verifySignature({ provider: proxied, network: "localhost", address: signer.address, message: MESSAGE, signature });
+      const again = await verifySignature({
+        provider: proxied,
+        network: "localhost",
+        address: signer.address,
+        message: MESSAGE,
+        signature,
+      });
       expect(again).to.deep.equal({ ok: true, kind: "erc1271" });
     });
   });

@@ -29,7 +29,15 @@ describe("chain values from the wire (addresses, token ids)", function () {
     });
 
     it("refuses anything that is not 0x and 40 hex digits", function () {
-      for (const bad of ["", "0x", CHECKSUMMED.slice(2), `${CHECKSUMMED}00`, "0x" + "g".repeat(40), " " + CHECKSUMMED, "XE7338O073KYGTWWZN0F2WZ0R8PX5ZPPZS"]) {
+      for (const bad of [
+        "",
+        "0x",
+        CHECKSUMMED.slice(2),
+        `${CHECKSUMMED}00`,
+        "0x" + "g".repeat(40),
+        " " + CHECKSUMMED,
+        "XE7338O073KYGTWWZN0F2WZ0R8PX5ZPPZS",
+      ]) {
         expect(refusal(() => parseAddress(bad)).code, bad).to.equal("invalid_address");
       }
     });

@@ -19,7 +19,10 @@ describe("npm run client", function () {
   after(async () => cleanup?.());
 
   it("adds a confidential client whose secret, printed once, works at the token endpoint and is stored only hashed", async function () {
-    const added = await run(["add", "--name", "Script RP", "--redirect-uri", "https://rp.example/cb", "--redirect-uri", "https://rp.example/cb2", "--json"], env);
+    const added = await run(
+      ["add", "--name", "Script RP", "--redirect-uri", "https://rp.example/cb", "--redirect-uri", "https://rp.example/cb2", "--json"],
+      env,
+    );
     expect(added.code, added.stderr).to.equal(0);
     const client = JSON.parse(added.stdout);
     expect(client).to.include({ name: "Script RP", public: false });
@@ -33,16 +36,34 @@ describe("npm run client", function () {
 
     const t: TestApp = await startLoginApp((await sharedNode()).url, { database });
     try {
-      const { rows } = await t.app.db.query<{ secret_hash: string }>("SELECT secret_hash FROM login_clients WHERE id = $1", [client.client_id]);
+      const { rows } = await t.app.db.query<{ secret_hash: string }>("SELECT secret_hash FROM login_clients WHERE id = $1", [
+        client.client_id,
+      ]);
       expect(rows[0].secret_hash).to.match(/^sha256\$[0-9a-f]{64}$/);
       expect(JSON.stringify(rows)).to.not.include(client.client_secret);
 
       const wallet = Wallet.createRandom();
-      const query = new URLSearchParams({ client_id: client.client_id, redirect_uri: "https://rp.example/cb2", response_type: "code", scope: "openid", address: wallet.address });
+      const query = new URLSearchParams({
+        client_id: client.client_id,
+        redirect_uri: "https://rp.example/cb2",
+        response_type: "code",
+        scope: "openid",
+        address: wallet.address,
+      });
       const { body } = await getJson(t, `/api/authorize?${query}`);
       expect(body.message).to.include("Script RP");
-      const login = await postJson(t, `/api/login`, { address: wallet.address, signature: await wallet.signMessage(body.message), client_id: client.client_id });
-      const token = await postForm(t, `/api/token`, { grant_type: "authorization_code", code: login.body.code, redirect_uri: "https://rp.example/cb2", client_id: client.client_id, client_secret: client.client_secret });
+      const login = await postJson(t, `/api/login`, {
+        address: wallet.address,
+        signature: await wallet.signMessage(body.message),
+        client_id: client.client_id,
+      });
+      const token = await postForm(t, `/api/token`, {
+        grant_type: "authorization_code",
+        code: login.body.code,
+        redirect_uri: "https://rp.example/cb2",
+        client_id: client.client_id,
+        client_secret: client.client_secret,
+      });
       expect(token.status, JSON.stringify(token.body)).to.equal(200);
     } finally {
       await t.close();
@@ -52,7 +73,11 @@ describe("npm run client", function () {
     const issued = async () => {
       const db = await database.open();
       try {
-        return (await db.query<{ kind: string }>("SELECT kind FROM oidc_payloads WHERE payload->>'clientId' = $1 ORDER BY kind", [client.client_id])).rows.map((r) => r.kind);
+        return (
+          await db.query<{ kind: string }>("SELECT kind FROM oidc_payloads WHERE payload->>'clientId' = $1 ORDER BY kind", [
+            client.client_id,
+          ])
+        ).rows.map((r) => r.kind);
       } finally {
         if (database.kind === "pglite") await db.close(); // one process at a time
       }
@@ -61,7 +86,9 @@ describe("npm run client", function () {
     const removed = await run(["remove", client.client_id], env);
     expect(removed.code, removed.stderr).to.equal(0);
     expect(await issued()).to.deep.equal([]);
-    expect(JSON.parse((await run(["list", "--json"], env)).stdout).map((c: { client_id: string }) => c.client_id)).to.not.include(client.client_id);
+    expect(JSON.parse((await run(["list", "--json"], env)).stdout).map((c: { client_id: string }) => c.client_id)).to.not.include(
+      client.client_id,
+    );
     expect((await run(["remove", client.client_id], env)).code).to.equal(1);
   });
 
@@ -74,9 +101,24 @@ describe("npm run client", function () {
   it("adds a client with its profile, updates and clears it; /api/client shows it in both languages", async function () {
     const added = await run(
       [
-        "add", "--name", "Game", "--redirect-uri", "https://game.example/cb",
-        "--title", "My Game", "--title-ja", "マイゲーム", "--description", "Line one, line two", "--description-ja", "説明",
-        "--logo-url", "https://game.example/logo.png", "--home-url", "https://game.example/", "--json",
+        "add",
+        "--name",
+        "Game",
+        "--redirect-uri",
+        "https://game.example/cb",
+        "--title",
+        "My Game",
+        "--title-ja",
+        "マイゲーム",
+        "--description",
+        "Line one, line two",
+        "--description-ja",
+        "説明",
+        "--logo-url",
+        "https://game.example/logo.png",
+        "--home-url",
+        "https://game.example/",
+        "--json",
       ],
       env,
     );
@@ -89,16 +131,31 @@ describe("npm run client", function () {
       logo_url: "https://game.example/logo.png",
       home_url: "https://game.example/",
     });
-    const updated = await run(["update", client.client_id, "--title-ja", "", "--description", "New", "--home-url", "https://play.game.example/", "--logo-url", ""], env);
+    const updated = await run(
+      ["update", client.client_id, "--title-ja", "", "--description", "New", "--home-url", "https://play.game.example/", "--logo-url", ""],
+      env,
+    );
     expect(updated.code, updated.stderr).to.equal(0);
     expect(updated.stdout).to.include("Updated client").and.include("https://play.game.example/");
     const renamed = await run(["update", client.client_id, "--name", "Game 2", "--json"], env);
-    expect(JSON.parse(renamed.stdout)).to.deep.include({ name: "Game 2", title: { en: "My Game" }, description: { en: "New", ja: "説明" }, logo_url: null, home_url: "https://play.game.example/" });
+    expect(JSON.parse(renamed.stdout)).to.deep.include({
+      name: "Game 2",
+      title: { en: "My Game" },
+      description: { en: "New", ja: "説明" },
+      logo_url: null,
+      home_url: "https://play.game.example/",
+    });
 
     const t: TestApp = await startLoginApp((await sharedNode()).url, { database });
     try {
       const ja = await getJson(t, `/api/client?client_id=${client.client_id}&lang=ja`);
-      expect(ja.body).to.deep.equal({ client_id: client.client_id, title: "My Game", description: "説明", logo_url: "", home_url: "https://play.game.example/" });
+      expect(ja.body).to.deep.equal({
+        client_id: client.client_id,
+        title: "My Game",
+        description: "説明",
+        logo_url: "",
+        home_url: "https://play.game.example/",
+      });
       const en = await getJson(t, `/api/client?client_id=${client.client_id}`);
       expect(en.body).to.deep.include({ title: "My Game", description: "New" });
       // A name-only client: the title is its name.

@@ -11,8 +11,11 @@ const ROOT = path.resolve(__dirname, "..", "..", "..");
 
 function sign(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ["-r", "ts-node/register/transpile-only", "server/cli/sign-metadata.ts", ...args], { cwd: ROOT, env: { ...process.env, ...env } }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      process.execPath,
+      ["-r", "ts-node/register/transpile-only", "server/cli/sign-metadata.ts", ...args],
+      { cwd: ROOT, env: { ...process.env, ...env } },
+      (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 }
@@ -39,7 +42,9 @@ describe("npm run sign-metadata", function () {
   };
 
   it("prints an NFT body the service accepts, bound to that token", async function () {
-    const run = await sign(["--network", "localhost", "--contract", contract, "--id", "12", "--file", path.join(dir, "meta.json")], { METADATA_SIGNER_KEY: issuer.privateKey });
+    const run = await sign(["--network", "localhost", "--contract", contract, "--id", "12", "--file", path.join(dir, "meta.json")], {
+      METADATA_SIGNER_KEY: issuer.privateKey,
+    });
     expect(run.code, run.stderr).to.equal(0);
     expect(JSON.parse(run.stdout).iss).to.equal(issuer.address);
     expect(await postTo(`/metadata/localhost/${contract}/12`, run.stdout)).to.deep.equal({ status: 200, body: "ok" });
@@ -50,19 +55,27 @@ describe("npm run sign-metadata", function () {
 
   it("prints an account body the service accepts", async function () {
     const account = Wallet.createRandom().address;
-    const run = await sign(["--network", "localhost", "--account", account, "--file", path.join(dir, "meta.json")], { METADATA_SIGNER_KEY: issuer.privateKey });
+    const run = await sign(["--network", "localhost", "--account", account, "--file", path.join(dir, "meta.json")], {
+      METADATA_SIGNER_KEY: issuer.privateKey,
+    });
     expect(run.code, run.stderr).to.equal(0);
     expect(await postTo(`/metadata/ethereum/localhost/${account}`, run.stdout)).to.deep.equal({ status: 200, body: "ok" });
   });
 
   it("refuses a missing key, a bad address and a file that is not one object", async function () {
     const file = path.join(dir, "meta.json");
-    expect((await sign(["--network", "localhost", "--account", contract, "--file", file], {})).stderr).to.contain("set METADATA_SIGNER_KEY");
-    const bad = await sign(["--network", "localhost", "--contract", "0x12", "--id", "1", "--file", file], { METADATA_SIGNER_KEY: issuer.privateKey });
+    expect((await sign(["--network", "localhost", "--account", contract, "--file", file], {})).stderr).to.contain(
+      "set METADATA_SIGNER_KEY",
+    );
+    const bad = await sign(["--network", "localhost", "--contract", "0x12", "--id", "1", "--file", file], {
+      METADATA_SIGNER_KEY: issuer.privateKey,
+    });
     expect(bad.code).to.equal(2);
     expect(bad.stderr).to.contain("--contract must be 0x followed by 40 hex digits");
     fs.writeFileSync(path.join(dir, "list.json"), "[1,2]");
-    const list = await sign(["--network", "localhost", "--account", contract, "--file", path.join(dir, "list.json")], { METADATA_SIGNER_KEY: issuer.privateKey });
+    const list = await sign(["--network", "localhost", "--account", contract, "--file", path.join(dir, "list.json")], {
+      METADATA_SIGNER_KEY: issuer.privateKey,
+    });
     expect(list.stderr).to.contain("must hold one JSON object");
   });
 });

@@ -21,7 +21,9 @@ describe("converter routes", function () {
     f = await converterFixture(provider, 7);
     // Through a proxy that records the calls: reads are cached per block. HEAD_CACHE_MS=0: each request sees the head.
     proxy = await startRpcProxy(node.url, () => nodeFailure);
-    t = await startTestApp({ env: { RPC_URL_LOCALHOST: proxy.url, HEAD_CACHE_MS: "0", INDEXER: "false", CONVERTERS: `localhost:${f.addresses.converter}` } });
+    t = await startTestApp({
+      env: { RPC_URL_LOCALHOST: proxy.url, HEAD_CACHE_MS: "0", INDEXER: "false", CONVERTERS: `localhost:${f.addresses.converter}` },
+    });
     base = `/converter/localhost/${f.addresses.converter}`;
   });
   after(async function () {
@@ -142,7 +144,9 @@ describe("converter routes", function () {
       }
       await (await f.converter.setReverseConversion(false)).wait();
       try {
-        expect((await fresh(`${base}/pairs?bobIds=1`)).body.pairs).to.deep.equal([{ id: 1, counterpart: 1, convertible: false, reason: "reverse_conversion_disabled" }]);
+        expect((await fresh(`${base}/pairs?bobIds=1`)).body.pairs).to.deep.equal([
+          { id: 1, counterpart: 1, convertible: false, reason: "reverse_conversion_disabled" },
+        ]);
         expect((await fresh(base)).body.reverseConversionEnabled).to.equal(false);
       } finally {
         await (await f.converter.setReverseConversion(true)).wait();
@@ -220,8 +224,19 @@ describe("converter routes", function () {
   describe("the page's routes (no browser)", function () {
     it("hands the page the converter's chain, and the configured RPC URL only for the local chain", async function () {
       const html = await (await t.fetch(`/convert`)).text();
-      const config = JSON.parse(/data-config="([^"]*)"/.exec(html)![1].replace(/&quot;/g, '"').replace(/&amp;/g, "&"));
-      expect(config).to.include({ network: "localhost", chainId: 31337, converter: f.addresses.converter, explorer: null, rpcUrl: proxy.url });
+      const config = JSON.parse(
+        /data-config="([^"]*)"/
+          .exec(html)![1]
+          .replace(/&quot;/g, '"')
+          .replace(/&amp;/g, "&"),
+      );
+      expect(config).to.include({
+        network: "localhost",
+        chainId: 31337,
+        converter: f.addresses.converter,
+        explorer: null,
+        rpcUrl: proxy.url,
+      });
       // Revert sentences need the custom errors by selector.
       expect(config.reverts[f.converter.interface.getError("OutOfStock")!.selector]).to.deep.equal(["OutOfStock", ["address", "uint256"]]);
     });
@@ -234,7 +249,12 @@ describe("converter routes", function () {
       try {
         const html = await (await other.fetch(`/convert?lang=ja`)).text();
         expect(html).to.contain('<html lang="ja">').and.not.contain("secret-key");
-        const config = JSON.parse(/data-config="([^"]*)"/.exec(html)![1].replace(/&quot;/g, '"').replace(/&amp;/g, "&"));
+        const config = JSON.parse(
+          /data-config="([^"]*)"/
+            .exec(html)![1]
+            .replace(/&quot;/g, '"')
+            .replace(/&amp;/g, "&"),
+        );
         expect(config).to.include({ network: "sepolia", chainId: 11155111, explorer: "https://sepolia.etherscan.io", rpcUrl: null });
       } finally {
         await other.close();
@@ -242,13 +262,21 @@ describe("converter routes", function () {
     });
 
     it("answers malformed page requests with a 4xx, never a page for an unconfigured converter", async function () {
-      for (const path of [`/convert/mainnet/${f.addresses.converter}`, `/convert/localhost/${encodeURIComponent("\u202e")}${f.addresses.converter}`]) {
+      for (const path of [
+        `/convert/mainnet/${f.addresses.converter}`,
+        `/convert/localhost/${encodeURIComponent("\u202e")}${f.addresses.converter}`,
+      ]) {
         const response = await t.fetch(path);
         expect(response.status, path).to.equal(404);
         expect(await response.text(), path).to.not.contain("data-config");
       }
       // A control character anywhere in the URL is refused before any route (input guard).
-      for (const path of ["/convert?lang=ja&lang=en", `/convert?lang=${"x".repeat(100)}`, `/convert/localhost/${encodeURIComponent("\u0000")}`, `/convert?lang=${encodeURIComponent("\u0000")}`]) {
+      for (const path of [
+        "/convert?lang=ja&lang=en",
+        `/convert?lang=${"x".repeat(100)}`,
+        `/convert/localhost/${encodeURIComponent("\u0000")}`,
+        `/convert?lang=${encodeURIComponent("\u0000")}`,
+      ]) {
         const response = await t.fetch(path);
         expect(response.status, path).to.equal(400);
         expect(((await response.json()) as { error: string }).error, path).to.equal("invalid_request");

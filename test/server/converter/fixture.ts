@@ -1,6 +1,13 @@
 import type { JsonRpcProvider, JsonRpcSigner } from "ethers";
 import { deployConverter } from "../../../scripts/lib/deploy";
-import { AliceNFT__factory, BobNFT__factory, NFTConverter__factory, type AliceNFT, type BobNFT, type NFTConverter } from "../../../typechain-types";
+import {
+  AliceNFT__factory,
+  BobNFT__factory,
+  NFTConverter__factory,
+  type AliceNFT,
+  type BobNFT,
+  type NFTConverter,
+} from "../../../typechain-types";
 
 export interface ConverterFixture {
   deployer: JsonRpcSigner;
@@ -28,5 +35,12 @@ export async function converterFixture(provider: JsonRpcProvider, holderIndex: n
   await (await alice.mintBatch(holder, [1n, 2n, 3n, 4n, 5n, BIG_ID])).wait();
   await (await bob.mintBatch(deployment.converter, [1n, 2n, 3n, BIG_ID])).wait();
   await (await converter.registerPairs([1n, 2n, 3n, 4n, BIG_ID], [1n, 2n, 3n, 4n, BIG_ID])).wait();
-  return { deployer, holder, alice, bob, converter, addresses: { alice: deployment.alice, bob: deployment.bob, converter: deployment.converter } };
+  return {
+    deployer,
+    holder,
+    alice,
+    bob,
+    converter,
+    addresses: { alice: deployment.alice, bob: deployment.bob, converter: deployment.converter },
+  };
 }

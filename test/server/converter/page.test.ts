@@ -62,7 +62,11 @@ class TestWallet {
   }
 
   private async forward(method: string, params: unknown) {
-    const response = await fetch(this.nodeUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+    const response = await fetch(this.nodeUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+    });
     const body = (await response.json()) as { result?: unknown; error?: RpcError };
     return body.error ? { error: body.error } : { result: body.result };
   }
@@ -87,7 +91,8 @@ function injectWallet(page: Page, mode: "eip6963" | "window.ethereum" | "none") 
       async request({ method, params }: { method: string; params?: unknown[] }) {
         const answer = await window.__wallet(method, params ?? []);
         if (answer.error) throw Object.assign(new Error(answer.error.message), answer.error);
-        if (method === "wallet_switchEthereumChain") for (const listener of listeners.chainChanged ?? []) listener((params as [{ chainId: string }])[0].chainId);
+        if (method === "wallet_switchEthereumChain")
+          for (const listener of listeners.chainChanged ?? []) listener((params as [{ chainId: string }])[0].chainId);
         return answer.result;
       },
       on(event: string, listener: (value: unknown) => void) {
@@ -99,8 +104,14 @@ function injectWallet(page: Page, mode: "eip6963" | "window.ethereum" | "none") 
       window.ethereum = provider;
       return;
     }
-    const info = { uuid: "3b1f7c52-9a0e-4f6d-8c21-5e4d3c2b1a09", name: "Test Wallet", icon: "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg'/%3E", rdns: "org.example.testwallet" };
-    const announce = () => window.dispatchEvent(new window.CustomEvent("eip6963:announceProvider", { detail: Object.freeze({ info, provider }) }));
+    const info = {
+      uuid: "3b1f7c52-9a0e-4f6d-8c21-5e4d3c2b1a09",
+      name: "Test Wallet",
+      icon: "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg'/%3E",
+      rdns: "org.example.testwallet",
+    };
+    const announce = () =>
+      window.dispatchEvent(new window.CustomEvent("eip6963:announceProvider", { detail: Object.freeze({ info, provider }) }));
     window.addEventListener("eip6963:requestProvider", announce);
     announce();
   }, mode);
@@ -138,7 +149,14 @@ describe("converter page (headless Chromium, local chain)", function () {
     provider?.destroy();
   });
 
-  async function open(options: { locale?: string; path?: string; mode?: "eip6963" | "window.ethereum" | "none"; viewport?: { width: number; height: number } } = {}) {
+  async function open(
+    options: {
+      locale?: string;
+      path?: string;
+      mode?: "eip6963" | "window.ethereum" | "none";
+      viewport?: { width: number; height: number };
+    } = {},
+  ) {
     const wallet = new TestWallet(f.holder, nodeUrl);
     const context = await browser.newContext({ locale: options.locale ?? "en-US", viewport: options.viewport });
     const page = await context.newPage();
@@ -179,13 +197,23 @@ describe("converter page (headless Chromium, local chain)", function () {
       // One safeTransferFrom(holder, converter, 1) on the Alice token.
       const [transaction] = sent.params as [{ to: string; from: string; data: string }];
       expect(transaction).to.deep.include({ to: f.addresses.alice, from: f.holder });
-      expect(f.alice.interface.parseTransaction({ data: transaction.data })!.signature).to.equal("safeTransferFrom(address,address,uint256)");
+      expect(f.alice.interface.parseTransaction({ data: transaction.data })!.signature).to.equal(
+        "safeTransferFrom(address,address,uint256)",
+      );
       expect(await f.bob.ownerOf(1n)).to.equal(f.holder);
       expect(await f.alice.ownerOf(1n)).to.equal(f.addresses.converter);
 
       const statuses: string[] = await page.evaluate(() => window.__statuses);
-      const steps = ["Checking that the conversion of Alice #1 will work", "Confirm the transaction in your wallet", "Sent. Waiting for the network", "Done: Alice #1 was converted. You now hold Bob #1."];
-      expect(steps.map((step) => statuses.findIndex((s) => s.startsWith(step)))).to.satisfy((at: number[]) => at.every((i, n) => i >= 0 && (n === 0 || i > at[n - 1])), statuses.join("\n"));
+      const steps = [
+        "Checking that the conversion of Alice #1 will work",
+        "Confirm the transaction in your wallet",
+        "Sent. Waiting for the network",
+        "Done: Alice #1 was converted. You now hold Bob #1.",
+      ];
+      expect(steps.map((step) => statuses.findIndex((s) => s.startsWith(step)))).to.satisfy(
+        (at: number[]) => at.every((i, n) => i >= 0 && (n === 0 || i > at[n - 1])),
+        statuses.join("\n"),
+      );
       // The refreshed list: Alice 1 is gone, Bob 1 is there and converts back (the converter now holds Alice 1).
       await page.getByRole("button", { name: "Convert Bob #1 to Alice #1" }).waitFor();
       expect(await page.locator("#alice-list").textContent()).to.not.contain("Alice #1 →");
@@ -277,7 +305,8 @@ describe("converter page (headless Chromium, local chain)", function () {
         }
         await (await f.converter.pause()).wait();
         const call = japanese.wallet.handle.bind(japanese.wallet);
-        japanese.wallet.handle = async (method, params) => (method === "eth_call" ? (japanese.wallet.calls.push({ method, params }), { result: "0x" }) : call(method, params));
+        japanese.wallet.handle = async (method, params) =>
+          method === "eth_call" ? (japanese.wallet.calls.push({ method, params }), { result: "0x" }) : call(method, params);
         await japanese.page.getByRole("button", { name: "Alice #2 を Bob #2 に変換" }).click();
         await waitForStatus(japanese.page, "トランザクションは失敗");
         expect(await statusText(japanese.page)).to.equal("トランザクションは失敗し、何も変換されませんでした。変換は一時停止中です。");
@@ -299,14 +328,18 @@ describe("converter page (headless Chromium, local chain)", function () {
       expect(await ja.page.getByRole("heading", { level: 1 }).textContent()).to.equal("トークンを変換");
       await connect(ja.page, "Test Wallet に接続");
       expect(await ja.page.locator("#alice-heading").textContent()).to.equal("お持ちの Alice トークン");
-      expect(await ja.page.locator("#alice-list li", { hasText: "Alice #4 → Bob #4" }).textContent()).to.contain("コンバーターが Bob #4 を保有していません");
+      expect(await ja.page.locator("#alice-list li", { hasText: "Alice #4 → Bob #4" }).textContent()).to.contain(
+        "コンバーターが Bob #4 を保有していません",
+      );
     } finally {
       await ja.context.close();
     }
     const en = await open({ locale: "ja-JP", path: `/convert/localhost/${f.addresses.converter}?lang=en` });
     try {
       expect(await en.page.getByRole("heading", { level: 1 }).textContent()).to.equal("Convert your tokens");
-      expect(await en.page.getByRole("link", { name: "日本語" }).getAttribute("href")).to.equal(`/convert/localhost/${f.addresses.converter}?lang=ja`);
+      expect(await en.page.getByRole("link", { name: "日本語" }).getAttribute("href")).to.equal(
+        `/convert/localhost/${f.addresses.converter}?lang=ja`,
+      );
     } finally {
       await en.context.close();
     }
@@ -384,6 +417,8 @@ describe("converter page (headless Chromium, local chain)", function () {
   it("serves no page for a converter that is not configured", async function () {
     const response = await t.fetch(`/convert/localhost/${f.addresses.alice}`);
     expect(response.status).to.equal(404);
-    expect(await response.text()).to.contain("This converter is not offered on this service.").and.not.contain("data-config");
+    expect(await response.text())
+      .to.contain("This converter is not offered on this service.")
+      .and.not.contain("data-config");
   });
 });

@@ -14,7 +14,9 @@ describe("GET /block/:network/latest", function () {
     proxy = await startTcpProxy(target.hostname, Number(target.port));
     // No indexer: its polls share the provider (and ethers' 250 ms answer cache), so the route's own calls to the
     // node could neither be counted nor seen to fail.
-    t = await startTestApp({ env: { RPC_URL_LOCALHOST: proxy.url(nodeUrl), HEAD_CACHE_MS: "200", RPC_TIMEOUT_MS: "1000", INDEXER: "false" } });
+    t = await startTestApp({
+      env: { RPC_URL_LOCALHOST: proxy.url(nodeUrl), HEAD_CACHE_MS: "200", RPC_TIMEOUT_MS: "1000", INDEXER: "false" },
+    });
   });
   after(async function () {
     await t?.close();
@@ -46,9 +48,7 @@ describe("GET /block/:network/latest", function () {
       slow.app.networks.provider("localhost").on("debug", (event: { action: string }) => {
         if (event.action === "sendRpcPayload") calls++;
       });
-      const answers = await Promise.all(
-        Array.from({ length: 50 }, async () => (await slow.fetch("/block/localhost/latest")).text()),
-      );
+      const answers = await Promise.all(Array.from({ length: 50 }, async () => (await slow.fetch("/block/localhost/latest")).text()));
       expect(new Set(answers).size).to.equal(1);
       expect(calls).to.equal(1);
     } finally {

@@ -57,7 +57,7 @@ describe("transfer history routes", function () {
   /** Every page through Link rel=next. */
   async function all(path: string): Promise<Item[]> {
     const items: Item[] = [];
-    for (let next: string | undefined = path; next; ) {
+    for (let next: string | undefined = path; next;) {
       const page = await get(next);
       expect(page.status).to.equal(200);
       items.push(...page.body);

@@ -49,7 +49,8 @@ describe("holders routes", function () {
     return { status: response.status, headers: response.headers, text, body: JSON.parse(text) };
   }
   /** Owners in the route's order (lower-case address order). */
-  const ordered = (...holders: Array<{ owner: string; count: number | bigint }>) => holders.sort((x, y) => (x.owner.toLowerCase() < y.owner.toLowerCase() ? -1 : 1));
+  const ordered = (...holders: Array<{ owner: string; count: number | bigint }>) =>
+    holders.sort((x, y) => (x.owner.toLowerCase() < y.owner.toLowerCase() ? -1 : 1));
   const count = async (contract: string) => (await get(`/holders/localhost/${contract}/count`)).body.holders;
 
   describe("GET /holders/:network/:contract", function () {
@@ -64,8 +65,12 @@ describe("holders routes", function () {
     it("gives ERC-1155 units held, all digits kept, and one id's holders with their balances", async function () {
       const all = await get(`/holders/localhost/${multiAddress}`);
       const expected = ordered({ owner: a.address, count: 10n }, { owner: b.address, count: 5n + BIG_AMOUNT });
-      expect(all.text).to.equal(JSON.stringify(expected.map((h) => ({ owner: h.owner, count: `${h.count}` }))).replace(/"count":"(\d+)"/g, '"count":$1'));
-      expect((await get(`/holders/localhost/${multiAddress}?id=1`)).body).to.deep.equal(ordered({ owner: a.address, count: 10 }, { owner: b.address, count: 5 }));
+      expect(all.text).to.equal(
+        JSON.stringify(expected.map((h) => ({ owner: h.owner, count: `${h.count}` }))).replace(/"count":"(\d+)"/g, '"count":$1'),
+      );
+      expect((await get(`/holders/localhost/${multiAddress}?id=1`)).body).to.deep.equal(
+        ordered({ owner: a.address, count: 10 }, { owner: b.address, count: 5 }),
+      );
       expect((await get(`/holders/localhost/${multiAddress}?id=2`)).text).to.equal(`[{"owner":"${b.address}","count":${BIG_AMOUNT}}]`);
       expect((await get(`/holders/localhost/${aliceAddress}?id=4`)).body).to.deep.equal([{ owner: b.address, count: 1 }]);
       expect((await get(`/holders/localhost/${aliceAddress}?id=99`)).body).to.deep.equal([]);
@@ -94,7 +99,10 @@ describe("holders routes", function () {
       await (await multi.connect(a).safeTransferFrom(a.address, c.address, 1n, 10n, "0x")).wait();
       await indexedTo(t.app.db, "localhost", provider);
       expect(await count(aliceAddress)).to.equal(2);
-      expect((await get(`/holders/localhost/${multiAddress}`)).body.map((h: { owner: string }) => h.owner)).to.have.members([b.address, c.address]);
+      expect((await get(`/holders/localhost/${multiAddress}`)).body.map((h: { owner: string }) => h.owner)).to.have.members([
+        b.address,
+        c.address,
+      ]);
       await (await alice.connect(c).burn(4n)).wait();
       await indexedTo(t.app.db, "localhost", provider);
       expect(await count(aliceAddress)).to.equal(1);
@@ -123,12 +131,17 @@ describe("holders routes", function () {
     const db = await database.open();
     try {
       const all = readMigrations();
-      await migrate(db, all.filter((m) => m.version < 210));
+      await migrate(
+        db,
+        all.filter((m) => m.version < 210),
+      );
       await db.query(
         `INSERT INTO nft_owners (network, contract, token_id, owner, block_number, log_index)
          VALUES ('n', '0xc1', 1, '0xa', 1, 0), ('n', '0xc1', 2, '0xa', 1, 1), ('n', '0xc1', 3, '0xb', 1, 2), ('n', '0xc2', 1, '0xa', 1, 3)`,
       );
-      await db.query("INSERT INTO nft_balances (network, contract, token_id, owner, balance) VALUES ('n', '0xc3', 1, '0xa', 4), ('n', '0xc3', 2, '0xa', 5)");
+      await db.query(
+        "INSERT INTO nft_balances (network, contract, token_id, owner, balance) VALUES ('n', '0xc3', 1, '0xa', 4), ('n', '0xc3', 2, '0xa', 5)",
+      );
       await migrate(db, all);
       const { rows } = await db.query("SELECT contract, owner, count::text FROM nft_holdings ORDER BY contract, owner");
       expect(rows).to.deep.equal([

@@ -67,7 +67,9 @@ describe("inventory routes", function () {
     it("lists the owner's tokens of the contract, with the block the index is complete to", async function () {
       const { status, headers, text, body } = await get(`/inventory/localhost/${holder}/${aliceAddress}`);
       expect(status).to.equal(200);
-      const { rows } = await t.app.db.query<{ block_number: string }>("SELECT block_number FROM indexer_cursors WHERE network = 'localhost'");
+      const { rows } = await t.app.db.query<{ block_number: string }>(
+        "SELECT block_number FROM indexer_cursors WHERE network = 'localhost'",
+      );
       expect(headers.get("x-indexed-block")).to.equal(rows[0].block_number);
       expect(headers.get("link")).to.equal(null);
       expect(body).to.have.length(ALICE_IDS.length);
@@ -116,7 +118,10 @@ describe("inventory routes", function () {
         [`/inventory/localhost/${holder}/${aliceAddress}?limit=Infinity`, "invalid_request"],
         [`/inventory/localhost/${holder}?limit=${"9".repeat(400)}`, "invalid_request"],
         [`/inventory/localhost/${holder}/${aliceAddress}?cursor=nonsense`, "invalid_cursor"],
-        [`/inventory/localhost/${holder}/${aliceAddress}?cursor=${Buffer.from('["1; DROP TABLE nft_owners"]').toString("base64url")}`, "invalid_cursor"],
+        [
+          `/inventory/localhost/${holder}/${aliceAddress}?cursor=${Buffer.from('["1; DROP TABLE nft_owners"]').toString("base64url")}`,
+          "invalid_cursor",
+        ],
       ]) {
         const { status, body } = await get(path);
         expect([path, status, body.error]).to.deep.equal([path, 400, error]);

@@ -74,15 +74,23 @@ describe("data routes: approval, owner, block time, gas", function () {
     it("is a 400 not_erc721 for an account or an ERC-20 contract", async function () {
       const eoa = await get(`/approval/localhost/${holder}/${holder}/${operator}`);
       expect(eoa.status).to.equal(400);
-      expect(eoa.body).to.deep.equal({ error: "not_erc721", message: `${holder} has no contract code on localhost: it is an account, not an ERC-721 contract` });
+      expect(eoa.body).to.deep.equal({
+        error: "not_erc721",
+        message: `${holder} has no contract code on localhost: it is an account, not an ERC-721 contract`,
+      });
       const token = await get(`/approval/localhost/${erc20}/${holder}/${operator}`);
       expect(token.status).to.equal(400);
       expect(token.body.error).to.equal("not_erc721");
     });
 
     it("refuses malformed addresses, unknown networks and networks without a node", async function () {
-      expect((await get(`/approval/localhost/0x12/${holder}/${operator}`)).body).to.deep.equal({ error: "invalid_address", message: "assetContract must be 0x followed by 40 hex digits" });
-      expect((await get(`/approval/localhost/${aliceAddress}/${holder.toLowerCase().replace("0x", "0X")}/${operator}`)).status).to.equal(400);
+      expect((await get(`/approval/localhost/0x12/${holder}/${operator}`)).body).to.deep.equal({
+        error: "invalid_address",
+        message: "assetContract must be 0x followed by 40 hex digits",
+      });
+      expect((await get(`/approval/localhost/${aliceAddress}/${holder.toLowerCase().replace("0x", "0X")}/${operator}`)).status).to.equal(
+        400,
+      );
       expect((await get(`/approval/ethereum/${aliceAddress}/${holder}/${operator}`)).body.error).to.equal("unknown_network");
       expect((await get(`/approval/matic-mainnet/${aliceAddress}/${holder}/${operator}`)).status).to.equal(503);
     });
@@ -104,7 +112,10 @@ describe("data routes: approval, owner, block time, gas", function () {
       expect((await get(`/localhost/${holder}/1`)).body.error).to.equal("not_erc721");
       const token = await get(`/localhost/${erc20}/1`);
       expect(token.status).to.equal(400);
-      expect(token.body).to.deep.equal({ error: "not_erc721", message: `${erc20} on localhost does not answer ownerOf: it is not an ERC-721 contract` });
+      expect(token.body).to.deep.equal({
+        error: "not_erc721",
+        message: `${erc20} on localhost does not answer ownerOf: it is not an ERC-721 contract`,
+      });
     });
 
     it("refuses malformed ids", async function () {
@@ -115,7 +126,10 @@ describe("data routes: approval, owner, block time, gas", function () {
 
     it("is a 404 unknown route when the first segment is no network, a 503 for a network without a node", async function () {
       const unknown = await get(`/ethereum/${aliceAddress}/1`);
-      expect([unknown.status, unknown.body]).to.deep.equal([404, { error: "not_found", message: `Route GET /ethereum/${aliceAddress}/1 not found` }]);
+      expect([unknown.status, unknown.body]).to.deep.equal([
+        404,
+        { error: "not_found", message: `Route GET /ethereum/${aliceAddress}/1 not found` },
+      ]);
       const unconfigured = await get(`/mainnet/${aliceAddress}/1`);
       expect([unconfigured.status, unconfigured.body.error]).to.deep.equal([503, "network_unavailable"]);
     });
@@ -152,7 +166,8 @@ describe("data routes: approval, owner, block time, gas", function () {
     it("is a 404 beyond the head and a 400 for what is not a block number", async function () {
       const head = await provider.getBlockNumber();
       expect((await get(`/block/localhost/time/${head + 1000}`)).status).to.equal(404);
-      for (const num of ["-1", "latest", "1e3", "01"]) expect((await get(`/block/localhost/time/${num}`)).body.error, num).to.equal("invalid_block_number");
+      for (const num of ["-1", "latest", "1e3", "01"])
+        expect((await get(`/block/localhost/time/${num}`)).body.error, num).to.equal("invalid_block_number");
     });
 
     it("keeps the timestamp of a final block: no second call to the node", async function () {

@@ -18,7 +18,12 @@ describe(`database (${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"})`, fun
   describe("query", function () {
     it("returns the same value types on both backends: exact int8 and numeric strings, Buffer, parsed json, Date", async function () {
       const id = (2n ** 256n - 1n).toString();
-      await db.query("INSERT INTO t (id, n, b, j) VALUES ($1, $2, $3, $4)", [id, "9007199254740993", Buffer.from([1, 2, 255]), { a: "あ" }]);
+      await db.query("INSERT INTO t (id, n, b, j) VALUES ($1, $2, $3, $4)", [
+        id,
+        "9007199254740993",
+        Buffer.from([1, 2, 255]),
+        { a: "あ" },
+      ]);
       const { rows } = await db.query<{ id: string; n: string; b: Buffer; j: unknown; at: Date }>("SELECT * FROM t WHERE id = $1", [id]);
       expect(rows).to.have.length(1);
       expect(rows[0].id).to.equal(id);

@@ -56,7 +56,10 @@ describe(`migrate (${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"})`, func
   it("lets comment lines be reworded, and takes a database that recorded the whole text's checksum", async function () {
     const db = await testDb.open();
     await migrate(db, readMigrations(dir));
-    fs.writeFileSync(path.join(dir, "0001_first.sql"), "-- The first table, reworded.\nCREATE TABLE a (id int PRIMARY KEY);\nINSERT INTO a VALUES (1);");
+    fs.writeFileSync(
+      path.join(dir, "0001_first.sql"),
+      "-- The first table, reworded.\nCREATE TABLE a (id int PRIMARY KEY);\nINSERT INTO a VALUES (1);",
+    );
     expect(await migrate(db, readMigrations(dir))).to.deep.equal([]);
 
     // A database migrated when the whole text counted: accepted, and its record rewritten to the new checksum.
@@ -84,7 +87,9 @@ describe(`migrate (${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"})`, func
       await db.query("UPDATE schema_migrations SET checksum = $1 WHERE version = $2", [checksum, Number(version)]);
     }
     expect(await migrate(db)).to.deep.equal([]);
-    const { rows } = await db.query<{ version: number; checksum: string }>("SELECT version, checksum FROM schema_migrations WHERE version IN (100, 200, 300)");
+    const { rows } = await db.query<{ version: number; checksum: string }>(
+      "SELECT version, checksum FROM schema_migrations WHERE version IN (100, 200, 300)",
+    );
     for (const row of rows) expect(row.checksum).to.equal(readMigrations().find((m) => m.version === row.version)!.checksum);
   });
 

@@ -42,7 +42,9 @@ describe(`openMigratedDatabase (${process.env.DATABASE_URL ? "PostgreSQL" : "PGl
     fs.writeFileSync(path.join(dir, "migrations", "0002_broken.sql"), "SELECT no_such_function();");
     await expect(openMigratedDatabase(config, readMigrations(path.join(dir, "migrations")))).to.be.rejectedWith(/no_such_function/);
     const observer = await testDb.open();
-    const { rows } = await observer.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()");
+    const { rows } = await observer.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()",
+    );
     expect(rows).to.deep.equal([{ n: 0 }]);
   });
 });

@@ -127,7 +127,11 @@ describe("live events (GET /events/:network)", function () {
   });
 
   it("keeps idle streams open with heartbeat comments, bounds subscribers and ends streams at shutdown", async function () {
-    const small = await startTestApp({ listen: true, database, env: { RPC_URL_LOCALHOST: node.url, INDEXER: "false", EVENTS_HEARTBEAT_MS: "100", EVENTS_MAX_SUBSCRIBERS: "1" } });
+    const small = await startTestApp({
+      listen: true,
+      database,
+      env: { RPC_URL_LOCALHOST: node.url, INDEXER: "false", EVENTS_HEARTBEAT_MS: "100", EVENTS_MAX_SUBSCRIBERS: "1" },
+    });
     let closed = false;
     try {
       const client = await subscribe("", {}, small);

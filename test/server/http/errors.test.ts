@@ -20,7 +20,11 @@ describe("error answers ({error, message} with the right status)", function () {
     t = await startTestApp({
       env: { BODY_LIMIT: "2048", ...nodes, RPC_TIMEOUT_MS: "300", INDEXER: "false" },
       configure(app) {
-        app.post("/test/echo", { schema: { body: Type.Object({ name: Type.String({ maxLength: 10 }) }) } }, async (request) => request.body);
+        app.post(
+          "/test/echo",
+          { schema: { body: Type.Object({ name: Type.String({ maxLength: 10 }) }) } },
+          async (request) => request.body,
+        );
         app.get("/test/boom", async () => {
           throw new Error("secret internal detail at /srv/app.ts:42");
         });
@@ -30,7 +34,12 @@ describe("error answers ({error, message} with the right status)", function () {
         // A NUL that reached the database some way the input guard does not see.
         app.get("/test/nul-in-sql", async () => app.db.query("SELECT $1::text AS t", ["a\u0000b"]));
         app.get<{ Params: { kind: ErrorKind } }>("/test/domain/:kind", async (request) => {
-          throw new DomainError(request.params.kind, `some_${request.params.kind}`, `A ${request.params.kind} refusal`, request.params.kind === "too_many" ? 60 : undefined);
+          throw new DomainError(
+            request.params.kind,
+            `some_${request.params.kind}`,
+            `A ${request.params.kind} refusal`,
+            request.params.kind === "too_many" ? 60 : undefined,
+          );
         });
         app.get<{ Params: { network: string } }>("/test/node/:network", async (request) => {
           const { network } = request.params;

@@ -45,7 +45,10 @@ describe("health and readiness", function () {
   });
 
   it("/ready is 200 when the database and every configured network answer", async function () {
-    expect(await ready()).to.deep.equal({ status: 200, body: { status: "ready", checks: { database: "ok", networks: { localhost: "ok" } } } });
+    expect(await ready()).to.deep.equal({
+      status: 200,
+      body: { status: "ready", checks: { database: "ok", networks: { localhost: "ok" } } },
+    });
   });
 
   it("/ready is 503 naming the network while its node is cut, and 200 again once it is back", async function () {

@@ -16,7 +16,9 @@ function sources(dir: string): string[] {
 function importsOf(file: string): string[] {
   const text = fs.readFileSync(path.join(SERVER, file), "utf8");
   const specifiers = [...text.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*|\brequire\s*\(\s*|^import\s+)"([^"]+)"/gm)].map((match) => match[1]);
-  return specifiers.map((specifier) => (specifier.startsWith(".") ? path.relative(SERVER, path.resolve(path.dirname(path.join(SERVER, file)), specifier)) : specifier));
+  return specifiers.map((specifier) =>
+    specifier.startsWith(".") ? path.relative(SERVER, path.resolve(path.dirname(path.join(SERVER, file)), specifier)) : specifier,
+  );
 }
 
 /** Each file of `files` that imports something `forbidden` accepts, with what it imports. */
@@ -33,7 +35,11 @@ const under = (dir: string) => (target: string) => target === dir || target.star
 
 describe("layers (which module may import which)", function () {
   it("reads the imports it checks", function () {
-    expect(importsOf(path.join("http", "errors.ts"))).to.include.members(["fastify", path.join("lib", "domain-error"), path.join("http", "http-error")]);
+    expect(importsOf(path.join("http", "errors.ts"))).to.include.members([
+      "fastify",
+      path.join("lib", "domain-error"),
+      path.join("http", "http-error"),
+    ]);
   });
 
   it("the HTTP layer imports nothing from the chain layer, and the chain layer nothing from the HTTP layer", function () {

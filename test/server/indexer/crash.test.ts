@@ -104,7 +104,10 @@ describe("indexer process: crashes and takeover", function () {
   }
   const ranges = (child: IndexerProcess) => child.count("indexer: range written");
   const reached = (child: IndexerProcess, block: number) =>
-    child.lines.some((line) => (line.msg === "indexer: range written" && line.to === block) || (line.msg === "indexer: at the head" && line.block === block));
+    child.lines.some(
+      (line) =>
+        (line.msg === "indexer: range written" && line.to === block) || (line.msg === "indexer: at the head" && line.block === block),
+    );
 
   async function killRepeatedly(database: { DATABASE_URL?: string; DATA_DIR?: string }, head: number) {
     // SIGKILL at random moments mid-sync, each time after the child has written at least one more range.
@@ -162,7 +165,8 @@ describe("indexer process: crashes and takeover", function () {
     try {
       const url = (database.config as { url: string }).url;
       let head = await provider.getBlockNumber();
-      const atHead = (child: IndexerProcess, block: number) => child.lines.some((line) => line.msg === "indexer: at the head" && line.block === block);
+      const atHead = (child: IndexerProcess, block: number) =>
+        child.lines.some((line) => line.msg === "indexer: at the head" && line.block === block);
       const first = indexer({ DATABASE_URL: url });
       await first.until(() => atHead(first, head), "the first writer at the head");
       const second = indexer({ DATABASE_URL: url });
@@ -172,7 +176,9 @@ describe("indexer process: crashes and takeover", function () {
       await first.kill();
       // Blocks mined after the writer died: only the second instance can index them.
       const holder = await provider.getSigner(1); // minted token 2 in the first block
-      await (await alice.connect(holder).transferFrom(await holder.getAddress(), await (await provider.getSigner(7)).getAddress(), 2n)).wait();
+      await (
+        await alice.connect(holder).transferFrom(await holder.getAddress(), await (await provider.getSigner(7)).getAddress(), 2n)
+      ).wait();
       head = await provider.getBlockNumber();
       await second.until(() => atHead(second, head), "the takeover");
       expect(second.count("indexer: writing")).to.equal(1);

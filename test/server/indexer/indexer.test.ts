@@ -41,7 +41,9 @@ describe("ERC-721 indexer", function () {
     await (await alice.connect(await provider.getSigner(1)).burn(3n)).wait();
     await indexedTo(t.app.db, "localhost", provider);
     await expectIndexMatchesChain(t.app.db, provider, "localhost", await alice.getAddress(), [1n, 2n, 3n, 4n, 5n]);
-    const { rows } = await t.app.db.query("SELECT token_id, owner FROM nft_owners WHERE contract = $1 ORDER BY token_id", [(await alice.getAddress()).toLowerCase()]);
+    const { rows } = await t.app.db.query("SELECT token_id, owner FROM nft_owners WHERE contract = $1 ORDER BY token_id", [
+      (await alice.getAddress()).toLowerCase(),
+    ]);
     expect(rows).to.deep.equal([
       { token_id: "1", owner: users[0].toLowerCase() },
       { token_id: "2", owner: users[1].toLowerCase() },
@@ -53,7 +55,9 @@ describe("ERC-721 indexer", function () {
     const token = await new TestERC20__factory(deployer).deploy();
     await (await token.mint(users[0], 10n ** 18n)).wait();
     await indexedTo(t.app.db, "localhost", provider);
-    const { rows } = await t.app.db.query("SELECT count(*)::int AS n FROM nft_transfers WHERE contract = $1", [(await token.getAddress()).toLowerCase()]);
+    const { rows } = await t.app.db.query("SELECT count(*)::int AS n FROM nft_transfers WHERE contract = $1", [
+      (await token.getAddress()).toLowerCase(),
+    ]);
     expect(rows[0]).to.deep.equal({ n: 0 });
     expect((await provider.getLogs({ address: await token.getAddress() })).length).to.equal(1);
   });
@@ -63,13 +67,17 @@ describe("ERC-721 indexer", function () {
     const proxy = await startRpcProxy(node.url, (call) => {
       if (call.method !== "eth_getLogs") return undefined;
       const { fromBlock, toBlock } = call.params[0] as { fromBlock: string; toBlock: string };
-      return Number(toBlock) - Number(fromBlock) + 1 > 4 ? { rpcError: { code: -32602, message: "block range too large: max 4 blocks" } } : undefined;
+      return Number(toBlock) - Number(fromBlock) + 1 > 4
+        ? { rpcError: { code: -32602, message: "block range too large: max 4 blocks" } }
+        : undefined;
     });
     const other = await startTestApp({ database, env: { RPC_URL_LOCALHOST: proxy.url, INDEXER_POLL_MS: "50" } });
     try {
       await indexedTo(other.app.db, "localhost", provider);
       await expectIndexMatchesChain(other.app.db, provider, "localhost", await alice.getAddress(), [1n, 2n, 3n, 4n]);
-      const ranges = proxy.calls.filter((c) => c.method === "eth_getLogs").map((c) => c.params[0] as { fromBlock: string; toBlock: string });
+      const ranges = proxy.calls
+        .filter((c) => c.method === "eth_getLogs")
+        .map((c) => c.params[0] as { fromBlock: string; toBlock: string });
       const widths = ranges.map((r) => Number(r.toBlock) - Number(r.fromBlock) + 1);
       expect(widths[0]).to.be.greaterThan(4); // it tried wide first
       expect(widths.filter((w) => w <= 4).length).to.be.greaterThan(0); // and went on with what the provider takes
@@ -83,13 +91,18 @@ describe("ERC-721 indexer", function () {
     const database = await createTestDatabase();
     const url = new URL(node.url);
     const proxy = await startTcpProxy(url.hostname, Number(url.port));
-    const other = await startTestApp({ database, env: { RPC_URL_LOCALHOST: proxy.url(node.url), INDEXER_POLL_MS: "50", RPC_TIMEOUT_MS: "500" } });
+    const other = await startTestApp({
+      database,
+      env: { RPC_URL_LOCALHOST: proxy.url(node.url), INDEXER_POLL_MS: "50", RPC_TIMEOUT_MS: "500" },
+    });
     try {
       await indexedTo(other.app.db, "localhost", provider);
       proxy.cut();
       await (await alice.mintBatch(users[2], [30n, 31n])).wait();
       await new Promise((resolve) => setTimeout(resolve, 600)); // a few failed polls
-      const { rows } = await other.app.db.query<{ block_number: string }>("SELECT block_number FROM indexer_cursors WHERE network = 'localhost'");
+      const { rows } = await other.app.db.query<{ block_number: string }>(
+        "SELECT block_number FROM indexer_cursors WHERE network = 'localhost'",
+      );
       expect(Number(rows[0].block_number)).to.be.lessThan(await head());
       proxy.restore();
       await indexedTo(other.app.db, "localhost", provider);
@@ -110,7 +123,9 @@ describe("ERC-721 indexer", function () {
     await (await bob.mintBatch(users[1], [10n, 11n])).wait();
     await (await bob.connect(await provider.getSigner(1)).transferFrom(users[0], users[2], 1n)).wait();
     await indexedTo(t.app.db, "localhost", provider, forkPoint + 2);
-    const { rows: before } = await t.app.db.query("SELECT count(*)::int AS n FROM nft_owners WHERE contract = $1", [(await bob.getAddress()).toLowerCase()]);
+    const { rows: before } = await t.app.db.query("SELECT count(*)::int AS n FROM nft_owners WHERE contract = $1", [
+      (await bob.getAddress()).toLowerCase(),
+    ]);
     expect(before[0].n).to.equal(4);
     // Branch B: different blocks at the same heights, and one more.
     await provider.send("evm_revert", [snapshot]);
@@ -119,7 +134,10 @@ describe("ERC-721 indexer", function () {
     await (await bob.mintBatch(users[2], [21n])).wait();
     await indexedTo(t.app.db, "localhost", provider, forkPoint + 3);
     await expectIndexMatchesChain(t.app.db, provider, "localhost", await bob.getAddress(), [1n, 2n, 10n, 11n, 20n, 21n]);
-    const hashes = await t.app.db.query<{ number: string; hash: string }>("SELECT number, hash FROM indexer_blocks WHERE network = 'localhost' AND number > $1", [forkPoint]);
+    const hashes = await t.app.db.query<{ number: string; hash: string }>(
+      "SELECT number, hash FROM indexer_blocks WHERE network = 'localhost' AND number > $1",
+      [forkPoint],
+    );
     for (const { number, hash } of hashes.rows) expect(hash, `block ${number}`).to.equal((await provider.getBlock(Number(number)))!.hash);
   });
 
@@ -138,9 +156,13 @@ describe("ERC-721 indexer", function () {
         const freshHead = await freshProvider.getBlockNumber();
         // The old index was far ahead of this short chain: it must be replaced, not trusted.
         await indexedTo(second.app.db, "localhost", freshProvider, freshHead);
-        const { rows } = await second.app.db.query<{ contract: string; owner: string }>("SELECT contract, owner FROM nft_owners WHERE network = 'localhost'");
+        const { rows } = await second.app.db.query<{ contract: string; owner: string }>(
+          "SELECT contract, owner FROM nft_owners WHERE network = 'localhost'",
+        );
         expect(rows).to.deep.equal([{ contract: (await token.getAddress()).toLowerCase(), owner: users[1].toLowerCase() }]);
-        const cursor = await second.app.db.query<{ block_number: string }>("SELECT block_number FROM indexer_cursors WHERE network = 'localhost'");
+        const cursor = await second.app.db.query<{ block_number: string }>(
+          "SELECT block_number FROM indexer_cursors WHERE network = 'localhost'",
+        );
         expect(Number(cursor.rows[0].block_number)).to.equal(freshHead);
       } finally {
         await second.close();

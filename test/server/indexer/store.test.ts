@@ -67,8 +67,12 @@ describe("index store reads", function () {
     // Block 10: ERC-721 ids 1–3 minted to A, ERC-1155 id 7 to A (5) and B (3). Block 11: id 2 from A to B.
     const range10 = [transfer(10, 0, 1n, ZERO_ADDRESS, A), transfer(10, 1, 2n, ZERO_ADDRESS, A), transfer(10, 2, 3n, ZERO_ADDRESS, A)];
     const range10x1155 = [transfer1155(10, 3, 7n, A, 5n), transfer1155(10, 4, 7n, B, 3n)];
-    await db.transaction((tx) => writeRange(tx, network, range10, { block: 10, hash: hash(10) }, [{ block: 10, hash: hash(10) }], range10x1155, true));
-    await db.transaction((tx) => writeRange(tx, network, [transfer(11, 0, 2n, A, B)], { block: 11, hash: hash(11) }, [{ block: 11, hash: hash(11) }], [], true));
+    await db.transaction((tx) =>
+      writeRange(tx, network, range10, { block: 10, hash: hash(10) }, [{ block: 10, hash: hash(10) }], range10x1155, true),
+    );
+    await db.transaction((tx) =>
+      writeRange(tx, network, [transfer(11, 0, 2n, A, B)], { block: 11, hash: hash(11) }, [{ block: 11, hash: hash(11) }], [], true),
+    );
     expect(await readCursor(db, network)).to.deep.equal({ block: 11, hash: hash(11) });
   });
 
@@ -77,20 +81,39 @@ describe("index store reads", function () {
     expect(first).to.deep.equal({ indexed: 11, items: [{ tokenId: "1", balance: null }], next: ["1"] });
     const second = await inventoryPage(db, { network, owner: A, contract: ERC721, after: "1", limit: 1 });
     expect(second).to.deep.equal({ indexed: 11, items: [{ tokenId: "3", balance: null }], next: undefined });
-    expect(await inventoryPage(db, { network, owner: B, contract: ERC1155, limit: 10 })).to.deep.equal({ indexed: 11, items: [{ tokenId: "7", balance: "3" }], next: undefined });
+    expect(await inventoryPage(db, { network, owner: B, contract: ERC1155, limit: 10 })).to.deep.equal({
+      indexed: 11,
+      items: [{ tokenId: "7", balance: "3" }],
+      next: undefined,
+    });
     // An index that started but holds nothing for the owner: an empty page, not "not indexed".
-    expect(await inventoryPage(db, { network, owner: NOBODY, contract: ERC721, limit: 10 })).to.deep.equal({ indexed: 11, items: [], next: undefined });
+    expect(await inventoryPage(db, { network, owner: NOBODY, contract: ERC721, limit: 10 })).to.deep.equal({
+      indexed: 11,
+      items: [],
+      next: undefined,
+    });
   });
 
   it("pages the contracts an owner holds and the holders of a contract or of one token, and counts holders", async function () {
     expect(await contractsPage(db, { network, owner: A, limit: 1 })).to.deep.equal({ indexed: 11, items: [ERC721], next: [ERC721] });
-    expect(await contractsPage(db, { network, owner: A, after: ERC721, limit: 1 })).to.deep.equal({ indexed: 11, items: [ERC1155], next: undefined });
-    expect(await holdersPage(db, { network, contract: ERC721, limit: 10 })).to.deep.equal({
+    expect(await contractsPage(db, { network, owner: A, after: ERC721, limit: 1 })).to.deep.equal({
       indexed: 11,
-      items: [{ owner: A, count: "2" }, { owner: B, count: "1" }],
+      items: [ERC1155],
       next: undefined,
     });
-    expect(await holdersPage(db, { network, contract: ERC1155, tokenId: "7", limit: 1 })).to.deep.equal({ indexed: 11, items: [{ owner: A, count: "5" }], next: [A] });
+    expect(await holdersPage(db, { network, contract: ERC721, limit: 10 })).to.deep.equal({
+      indexed: 11,
+      items: [
+        { owner: A, count: "2" },
+        { owner: B, count: "1" },
+      ],
+      next: undefined,
+    });
+    expect(await holdersPage(db, { network, contract: ERC1155, tokenId: "7", limit: 1 })).to.deep.equal({
+      indexed: 11,
+      items: [{ owner: A, count: "5" }],
+      next: [A],
+    });
     expect(await holderCount(db, network, ERC721)).to.deep.equal({ indexed: 11, holders: 2 });
     expect(await holderCount(db, network, NOBODY)).to.deep.equal({ indexed: 11, holders: 0 });
   });
@@ -104,14 +127,23 @@ describe("index store reads", function () {
     expect(keys(second)).to.deep.equal(["10/2", "10/1", "10/0"]);
     expect(second!.next).to.equal(undefined);
     const token = await historyPage(db, { network, of: { contract: ERC721, tokenId: "2" }, limit: 10 });
-    expect(token!.items.map((t) => [t.from_address, t.to_address])).to.deep.equal([[A, B], [ZERO_ADDRESS, A]]);
+    expect(token!.items.map((t) => [t.from_address, t.to_address])).to.deep.equal([
+      [A, B],
+      [ZERO_ADDRESS, A],
+    ]);
   });
 
   it("reads a token's holding with the block the index is complete to", async function () {
     expect(await tokenHolding(db, network, ERC721, 2n)).to.deep.equal({ indexed: 11, holding: { standard: "erc721", owner: B } });
     expect(await tokenHolding(db, network, ERC1155, 7n)).to.deep.equal({
       indexed: 11,
-      holding: { standard: "erc1155", balances: [{ owner: A, balance: "5" }, { owner: B, balance: "3" }] },
+      holding: {
+        standard: "erc1155",
+        balances: [
+          { owner: A, balance: "5" },
+          { owner: B, balance: "3" },
+        ],
+      },
     });
     expect(await tokenHolding(db, network, ERC721, 99n)).to.deep.equal({ indexed: 11 });
   });

@@ -32,10 +32,16 @@ describe("metadata service", function () {
 
   /** A fresh token per test, so tests do not see each other's statements. */
   const freshNft = (): NftTarget => ({ ...NFT, tokenId: tokenCounter++ });
-  const nftPath = (target: Target, prefix = "/metadata") => (target.kind === "nft" ? `${prefix}/${target.network}/${target.contract}/${target.tokenId}` : "");
+  const nftPath = (target: Target, prefix = "/metadata") =>
+    target.kind === "nft" ? `${prefix}/${target.network}/${target.contract}/${target.tokenId}` : "";
   const accountPath = (target: Target) => (target.kind === "account" ? `/metadata/ethereum/${target.network}/${target.account}` : "");
 
-  async function body(signer: { address: string; sign(m: string): Promise<string> }, target: Target, data: object, binding: "target" | "none" = "target") {
+  async function body(
+    signer: { address: string; sign(m: string): Promise<string> },
+    target: Target,
+    data: object,
+    binding: "target" | "none" = "target",
+  ) {
     const metadata = encodeMetadata(data);
     const text = binding === "target" ? boundText(target, metadata) : unboundText(metadata);
     return { iss: signer.address, sig: await signer.sign(text), metadata };
@@ -48,8 +54,12 @@ describe("metadata service", function () {
   /** An answer's JSON as the tests read it: the fields of the raw format they pass on are typed as served. */
   type Answer = { [field: string]: unknown; text: string; sig: string; posted_at: string };
 
-    async function post(path: string, payload: unknown, app: TestApp = t) {
-    const response = await app.fetch(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(payload) });
+  async function post(path: string, payload: unknown, app: TestApp = t) {
+    const response = await app.fetch(path, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(payload),
+    });
     return { status: response.status, body: (await response.json()) as Answer };
   }
   async function get(path: string, app: TestApp = t) {
@@ -62,7 +72,10 @@ describe("metadata service", function () {
     it("posts NFT metadata ('ok') and reads it on both paths as {issuer: metadata}", async function () {
       const target = freshNft();
       const issuer = eoa();
-      expect(await post(nftPath(target), await body(issuer, target, { name: "Sword", power: 3 }))).to.deep.equal({ status: 200, body: "ok" });
+      expect(await post(nftPath(target), await body(issuer, target, { name: "Sword", power: 3 }))).to.deep.equal({
+        status: 200,
+        body: "ok",
+      });
       for (const prefix of ["/metadata", "/metadata/ethereum"]) {
         const read = await get(nftPath(target, prefix));
         expect(read.status).to.equal(200);
@@ -128,7 +141,13 @@ describe("metadata service", function () {
       for (const query of ["format=raw", "Format=raw"]) {
         const read = await get(`${nftPath(target)}?${query}&iss=${second.address}`);
         const metadata = encodeMetadata({ by: "second", 名前: "剣" });
-        expect(read.body).to.include({ iss: second.address, metadata, text: boundText(target, metadata), binding: "target", signer: "eoa" });
+        expect(read.body).to.include({
+          iss: second.address,
+          metadata,
+          text: boundText(target, metadata),
+          binding: "target",
+          signer: "eoa",
+        });
         expect(read.body.sig).to.match(/^0x[0-9a-f]{130}$/);
         expect(read.body.time).to.be.a("number");
         expect(Math.floor(Date.parse(read.body.posted_at) / 1000)).to.equal(read.body.time);
@@ -149,7 +168,11 @@ describe("metadata service", function () {
     });
 
     it("is a 404 'Not found' when nothing is stored, for the target or the issuer", async function () {
-      for (const path of [nftPath(freshNft()), `${nftPath(target)}?iss=${Wallet.createRandom().address}`, accountPath({ kind: "account", network: "localhost", account: Wallet.createRandom().address })]) {
+      for (const path of [
+        nftPath(freshNft()),
+        `${nftPath(target)}?iss=${Wallet.createRandom().address}`,
+        accountPath({ kind: "account", network: "localhost", account: Wallet.createRandom().address }),
+      ]) {
         const read = await get(path);
         expect(read.status, path).to.equal(404);
         expect(read.body).to.deep.equal({ error: "not_found", message: "Not found" });
@@ -194,13 +217,24 @@ describe("metadata service", function () {
       const target = freshNft();
       const signed = await body(eoa(), target, { a: 1 });
       const r = await post(nftPath(target), { ...signed, iss: Wallet.createRandom().address });
-      expect(r).to.deep.equal({ status: 401, body: { error: "invalid_signature", message: "sig is not a signature by iss of this target's text" } });
+      expect(r).to.deep.equal({
+        status: 401,
+        body: { error: "invalid_signature", message: "sig is not a signature by iss of this target's text" },
+      });
     });
 
     it("invalid Base64, or Base64 of anything but a UTF-8 JSON object, is a 400", async function () {
       const target = freshNft();
       const issuer = eoa();
-      const cases = ["not base64!", "YWJj=", Buffer.from("[1,2]").toString("base64"), Buffer.from('"text"').toString("base64"), Buffer.from("null").toString("base64"), Buffer.from("{bad json").toString("base64"), Buffer.from([0xff, 0xfe, 0x7b, 0x7d]).toString("base64")];
+      const cases = [
+        "not base64!",
+        "YWJj=",
+        Buffer.from("[1,2]").toString("base64"),
+        Buffer.from('"text"').toString("base64"),
+        Buffer.from("null").toString("base64"),
+        Buffer.from("{bad json").toString("base64"),
+        Buffer.from([0xff, 0xfe, 0x7b, 0x7d]).toString("base64"),
+      ];
       for (const metadata of cases) {
         const r = await post(nftPath(target), { iss: issuer.address, sig: await issuer.sign(boundText(target, metadata)), metadata });
         expect(r.status, metadata).to.equal(400);
@@ -247,7 +281,10 @@ describe("metadata service", function () {
       const issuer = eoa();
       const target = freshNft();
       const signed = await body(issuer, target, { a: 1 });
-      const others = [nftPath({ ...target, tokenId: tokenCounter++ }), nftPath({ ...target, contract: Wallet.createRandom().address.toLowerCase() })];
+      const others = [
+        nftPath({ ...target, tokenId: tokenCounter++ }),
+        nftPath({ ...target, contract: Wallet.createRandom().address.toLowerCase() }),
+      ];
       for (const path of others) expect((await post(path, signed)).status, path).to.equal(401);
       // Signed for mainnet, posted for localhost.
       const mainnetSigned = await body(issuer, { ...target, network: "mainnet" }, { a: 1 });
@@ -295,11 +332,20 @@ describe("metadata service", function () {
     it("takes NFT and account posts on mainnet, bound and unbound, at both prefixes, and reads them back", async function () {
       const issuer = eoa();
       const nft: NftTarget = { ...freshNft(), network: "mainnet" };
-      expect(await post(nftPath(nft, "/metadata/ethereum"), await body(issuer, nft, { name: "Sword" }))).to.deep.equal({ status: 200, body: "ok" });
+      expect(await post(nftPath(nft, "/metadata/ethereum"), await body(issuer, nft, { name: "Sword" }))).to.deep.equal({
+        status: 200,
+        body: "ok",
+      });
       const unboundNft: NftTarget = { ...freshNft(), network: "mainnet" };
-      expect(await post(nftPath(unboundNft), await body(issuer, unboundNft, { name: "Shield" }, "none"))).to.deep.equal({ status: 200, body: "ok" });
+      expect(await post(nftPath(unboundNft), await body(issuer, unboundNft, { name: "Shield" }, "none"))).to.deep.equal({
+        status: 200,
+        body: "ok",
+      });
       const account: Target = { kind: "account", network: "mainnet", account: Wallet.createRandom().address.toLowerCase() };
-      expect(await post(accountPath(account), await body(issuer, account, { nickname: "alice" }))).to.deep.equal({ status: 200, body: "ok" });
+      expect(await post(accountPath(account), await body(issuer, account, { nickname: "alice" }))).to.deep.equal({
+        status: 200,
+        body: "ok",
+      });
       expect((await get(nftPath(nft, "/metadata/ethereum"))).body).to.deep.equal({ [issuer.address]: { name: "Sword" } });
       expect((await get(`${nftPath(unboundNft)}?format=raw`)).body[issuer.address]).to.include({ binding: "none", signer: "eoa" });
       expect((await get(accountPath(account))).body).to.deep.equal({ [issuer.address]: { nickname: "alice" } });
@@ -429,7 +475,10 @@ describe("metadata service", function () {
         "SELECT binding, current FROM metadata_posts WHERE target = $1 AND token_id = $2 ORDER BY id",
         [target.contract, target.tokenId.toString()],
       );
-      expect(rows).to.deep.equal([{ binding: "none", current: false }, { binding: "target", current: true }]);
+      expect(rows).to.deep.equal([
+        { binding: "none", current: false },
+        { binding: "target", current: true },
+      ]);
     });
 
     it("refuses them when METADATA_REQUIRE_BINDING=true, and still takes bound ones", async function () {
@@ -494,8 +543,16 @@ describe("metadata service", function () {
       const bound = await statement(boundText(target, metadata));
       const unbound = await statement(unboundText(metadata));
 
-      expect(await prove(networks, { requireBinding: true }, target, bound)).to.deep.equal({ binding: "target", signerKind: "eoa", signedText: boundText(target, metadata) });
-      expect(await prove(networks, { requireBinding: false }, target, unbound)).to.deep.equal({ binding: "none", signerKind: "eoa", signedText: metadata });
+      expect(await prove(networks, { requireBinding: true }, target, bound)).to.deep.equal({
+        binding: "target",
+        signerKind: "eoa",
+        signedText: boundText(target, metadata),
+      });
+      expect(await prove(networks, { requireBinding: false }, target, unbound)).to.deep.equal({
+        binding: "none",
+        signerKind: "eoa",
+        signedText: metadata,
+      });
       const strict = await refusal(prove(networks, { requireBinding: true }, target, unbound));
       expect([strict.kind, strict.code]).to.deep.equal(["unauthorized", "binding_required"]);
       const malformed = await refusal(prove(networks, { requireBinding: false }, target, { ...bound, sig: "0x123" }));
@@ -504,7 +561,9 @@ describe("metadata service", function () {
       const elsewhere = await refusal(prove(networks, { requireBinding: false }, target, { ...bound, iss: Wallet.createRandom().address }));
       expect([elsewhere.kind, elsewhere.code]).to.deep.equal(["unavailable", "network_unavailable"]);
       const account: Target = { kind: "account", network: "mainnet", account: Wallet.createRandom().address.toLowerCase() };
-      const wallet = await refusal(prove(networks, { requireBinding: false }, account, { ...(await body(signers.counterfactual, account, { a: 1 })), json: "{}" }));
+      const wallet = await refusal(
+        prove(networks, { requireBinding: false }, account, { ...(await body(signers.counterfactual, account, { a: 1 })), json: "{}" }),
+      );
       expect([wallet.kind, wallet.code]).to.deep.equal(["forbidden", "eoa_required"]);
     });
   });

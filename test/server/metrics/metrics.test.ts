@@ -17,7 +17,11 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
   for (const line of text.split("\n")) {
     const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
     if (!match || match[1] !== name) continue;
-    const have = (match[2] ?? "").match(/\w+="(?:[^"\\]|\\.)*"/g)?.sort().join(",") ?? "";
+    const have =
+      (match[2] ?? "")
+        .match(/\w+="(?:[^"\\]|\\.)*"/g)
+        ?.sort()
+        .join(",") ?? "";
     if (have === wanted) return Number(match[3]);
   }
   return undefined;
@@ -40,7 +44,10 @@ describe("metrics (GET /metrics on its own listener)", function () {
     const node = await sharedNode();
     provider = providerFor(node.url);
     // The apps here listen: the metrics listener opens when the app listens, on a port of its own next to the app's.
-    t = await startLoginApp(node.url, { listen: true, env: { INDEXER_POLL_MS: "50", RPC_URL_MAINNET: "http://127.0.0.1:1", RPC_TIMEOUT_MS: "1000" } });
+    t = await startLoginApp(node.url, {
+      listen: true,
+      env: { INDEXER_POLL_MS: "50", RPC_URL_MAINNET: "http://127.0.0.1:1", RPC_TIMEOUT_MS: "1000" },
+    });
     client = await registerClient(t);
     const server = t.app.metricsServer!.server;
     const deadline = Date.now() + 10_000;
@@ -87,10 +94,16 @@ describe("metrics (GET /metrics on its own listener)", function () {
       expect((await t.app.inject({ method: "GET", url: "/block/nowhere/latest" })).statusCode).to.equal(400);
       const after = await scrape();
       expect(sample(after, "http_requests_total", labels)).to.equal((sample(before, "http_requests_total", labels) ?? 0) + 3);
-      expect(sample(after, "http_request_duration_seconds_count", labels)).to.equal((sample(before, "http_request_duration_seconds_count", labels) ?? 0) + 3);
-      expect(sample(after, "http_request_duration_seconds_bucket", { ...labels, le: "+Inf" })).to.equal(sample(after, "http_requests_total", labels));
+      expect(sample(after, "http_request_duration_seconds_count", labels)).to.equal(
+        (sample(before, "http_request_duration_seconds_count", labels) ?? 0) + 3,
+      );
+      expect(sample(after, "http_request_duration_seconds_bucket", { ...labels, le: "+Inf" })).to.equal(
+        sample(after, "http_requests_total", labels),
+      );
       expect(sample(after, "http_request_duration_seconds_sum", labels)).to.be.greaterThan(0);
-      expect(sample(after, "http_requests_total", { ...labels, status_code: "400" })).to.equal((sample(before, "http_requests_total", { ...labels, status_code: "400" }) ?? 0) + 1);
+      expect(sample(after, "http_requests_total", { ...labels, status_code: "400" })).to.equal(
+        (sample(before, "http_requests_total", { ...labels, status_code: "400" }) ?? 0) + 1,
+      );
     });
 
     it("labels unmatched URLs as one route, never with the URL itself (a flood of random paths adds no series)", async function () {
@@ -103,7 +116,8 @@ describe("metrics (GET /metrics on its own listener)", function () {
       expect(after).to.not.include("random-");
       expect(after).to.not.include("\u202e");
       expect(after.split("\n").filter((line) => line.startsWith("http_requests_total")).length).to.equal(
-        before.split("\n").filter((line) => line.startsWith("http_requests_total")).length + (sample(before, "http_requests_total", labels) === undefined ? 1 : 0),
+        before.split("\n").filter((line) => line.startsWith("http_requests_total")).length +
+          (sample(before, "http_requests_total", labels) === undefined ? 1 : 0),
       );
     });
   });
@@ -130,7 +144,8 @@ describe("metrics (GET /metrics on its own listener)", function () {
       // The route's call may share the one the mainnet indexer has in flight (ethers joins identical calls for
       // 250 ms), counted before `before` was read: the indexer's retries move the figure soon after.
       const deadline = Date.now() + 5_000;
-      while ((sample(await scrape(), "rpc_calls_total", failed) ?? 0) <= before && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      while ((sample(await scrape(), "rpc_calls_total", failed) ?? 0) <= before && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 50));
       expect(sample(await scrape(), "rpc_calls_total", failed)).to.be.greaterThan(before);
       expect(sample(await scrape(), "rpc_calls_total", { ...failed, outcome: "ok" })).to.equal(undefined);
     });
@@ -141,7 +156,13 @@ describe("metrics (GET /metrics on its own listener)", function () {
       return t.app.inject({ method: "POST", url: "/api/login", payload });
     }
     async function signedLogin(wallet: { address: string; signMessage(m: string): Promise<string> }) {
-      const query = new URLSearchParams({ client_id: client.id, redirect_uri: client.redirectUri, response_type: "code", scope: "openid", address: wallet.address });
+      const query = new URLSearchParams({
+        client_id: client.id,
+        redirect_uri: client.redirectUri,
+        response_type: "code",
+        scope: "openid",
+        address: wallet.address,
+      });
       const { message } = (await t.app.inject({ method: "GET", url: `/api/authorize?${query}` })).json();
       return login({ address: wallet.address, signature: await wallet.signMessage(message), client_id: client.id });
     }
@@ -155,7 +176,10 @@ describe("metrics (GET /metrics on its own listener)", function () {
       const replay = await login({ address: wallet.address, signature: await wallet.signMessage("not the message"), client_id: client.id });
       expect(replay.json().error).to.equal("invalid_challenge");
       expect((await login({ address: "0x1234", signature: "0x", client_id: client.id })).statusCode).to.equal(400);
-      expect((await t.app.inject({ method: "POST", url: "/api/login", headers: { "content-type": "application/json" }, payload: "{" })).json().error).to.equal("malformed_json");
+      expect(
+        (await t.app.inject({ method: "POST", url: "/api/login", headers: { "content-type": "application/json" }, payload: "{" })).json()
+          .error,
+      ).to.equal("malformed_json");
       const after = await scrape();
       expect(count(after, "success")).to.equal(count(before, "success") + 2);
       expect(count(after, "invalid_challenge")).to.equal(count(before, "invalid_challenge") + 1);
@@ -183,7 +207,9 @@ describe("metrics (GET /metrics on its own listener)", function () {
       expect(sample(after, "indexer_last_range_blocks", network)).to.be.at.least(1);
       expect(sample(after, "indexer_last_range_seconds", network)).to.be.greaterThan(0);
       expect(sample(after, "indexer_blocks_total", network)).to.be.at.least((sample(before, "indexer_blocks_total", network) ?? 0) + 2);
-      expect(sample(after, "indexer_transfers_total", network)).to.be.at.least((sample(before, "indexer_transfers_total", network) ?? 0) + 3);
+      expect(sample(after, "indexer_transfers_total", network)).to.be.at.least(
+        (sample(before, "indexer_transfers_total", network) ?? 0) + 3,
+      );
     });
 
     it("reports the lag in blocks and in seconds of the newest indexed block while behind the head", async function () {
@@ -260,7 +286,11 @@ describe("metrics (GET /metrics on its own listener)", function () {
 
     it("reads METRICS, METRICS_HOST and METRICS_PORT, refusing bad values", function () {
       expect(loadConfig({}).metrics).to.deep.equal({ enabled: true, host: "127.0.0.1", port: 9464 });
-      expect(loadConfig({ METRICS: "false", METRICS_HOST: "0.0.0.0", METRICS_PORT: "9100" }).metrics).to.deep.equal({ enabled: false, host: "0.0.0.0", port: 9100 });
+      expect(loadConfig({ METRICS: "false", METRICS_HOST: "0.0.0.0", METRICS_PORT: "9100" }).metrics).to.deep.equal({
+        enabled: false,
+        host: "0.0.0.0",
+        port: 9100,
+      });
       expect(() => loadConfig({ METRICS: "maybe" })).to.throw(/^METRICS: expected true or false/);
       expect(() => loadConfig({ METRICS_PORT: "65536" })).to.throw(/^METRICS_PORT: expected an integer/);
     });

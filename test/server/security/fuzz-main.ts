@@ -12,7 +12,9 @@ async function main() {
   const started = Date.now();
   try {
     const result = await fuzz(target.t.app, target.t.app.db, { runs, seed });
-    console.log(`fuzz: ${result.requests} requests to ${result.endpoints} endpoints in ${((Date.now() - started) / 1000).toFixed(1)} s, ${result.unsendable} not sendable; statuses ${JSON.stringify(result.statuses)}`);
+    console.log(
+      `fuzz: ${result.requests} requests to ${result.endpoints} endpoints in ${((Date.now() - started) / 1000).toFixed(1)} s, ${result.unsendable} not sendable; statuses ${JSON.stringify(result.statuses)}`,
+    );
     console.log("fuzz: no 5xx, every error in its documented shape, nothing stored changed");
   } finally {
     await target.close();

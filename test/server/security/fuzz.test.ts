@@ -17,7 +17,9 @@ describe("fuzz: every route and oidc-provider endpoint with malformed input", fu
   it(`answers ${RUNS} generated requests (seed ${SEED}) with no 5xx, each in its endpoint's documented shape, and changes nothing stored`, async function () {
     const before = await storedState(target.t.app.db);
     const result = await fuzz(target.t.app, target.t.app.db, { runs: RUNS, seed: SEED });
-    console.log(`      fuzz: ${result.requests} requests to ${result.endpoints} endpoints (seed ${SEED}), statuses ${JSON.stringify(result.statuses)}`);
+    console.log(
+      `      fuzz: ${result.requests} requests to ${result.endpoints} endpoints (seed ${SEED}), statuses ${JSON.stringify(result.statuses)}`,
+    );
     expect(result.requests).to.be.at.least(RUNS * 0.9);
     // The state really was there to be changed: a client, a grant and tokens, metadata and an index.
     expect(before.login_clients).to.match(/^1 rows/);

@@ -93,13 +93,27 @@ function hostileString(): fc.Arbitrary<string> {
 }
 
 /** Every UTF-8 byte but the unreserved ones as %XX (a lone surrogate becomes U+FFFD, as any client would send it). */
-const percentEncode = (value: string) => [...Buffer.from(value, "utf8")].map((b) => (/[A-Za-z0-9_.~-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, "0")}`)).join("");
+const percentEncode = (value: string) =>
+  [...Buffer.from(value, "utf8")]
+    .map((b) =>
+      /[A-Za-z0-9_.~-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, "0")}`,
+    )
+    .join("");
 
 /** A value as sent in a URL: percent-encoded, or spliced in as is (broken escapes, raw controls). */
 const urlPart = () => fc.tuple(hostileString(), fc.boolean()).map(([value, raw]) => (raw ? value : percentEncode(value)));
 
 /** A JSON value of the wrong type (or the right one). */
-const jsonValue = () => fc.oneof(hostileString(), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(hostileString(), { maxLength: 3 }), fc.dictionary(hostileString(), hostileString(), { maxKeys: 3 }));
+const jsonValue = () =>
+  fc.oneof(
+    hostileString(),
+    fc.integer(),
+    fc.double(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(hostileString(), { maxLength: 3 }),
+    fc.dictionary(hostileString(), hostileString(), { maxKeys: 3 }),
+  );
 
 const CONTENT_TYPES = [
   "application/json",
@@ -126,13 +140,37 @@ function requestArb(endpoints: Endpoint[]): fc.Arbitrary<Generated> {
   return fc.constantFrom(...endpoints).chain((endpoint) =>
     fc.record({
       endpoint: fc.constant(endpoint),
-      method: fc.oneof({ weight: 9, arbitrary: fc.constant(endpoint.method) }, { weight: 1, arbitrary: fc.constantFrom("GET", "POST", "PUT", "DELETE", "PATCH", "HEAD") }),
+      method: fc.oneof(
+        { weight: 9, arbitrary: fc.constant(endpoint.method) },
+        { weight: 1, arbitrary: fc.constantFrom("GET", "POST", "PUT", "DELETE", "PATCH", "HEAD") },
+      ),
       pathParts: fc.array(urlPart(), { minLength: endpoint.params.length, maxLength: endpoint.params.length }),
       query: fc.array(fc.tuple(fc.oneof(fc.constantFrom(...endpoint.query, "x"), urlPart()), urlPart()), { maxLength: 6 }),
       headers: fc.dictionary(
-        fc.constantFrom("host", "x-forwarded-for", "x-forwarded-host", "authorization", "cookie", "accept-language", "x-request-id", "origin", "content-length"),
+        fc.constantFrom(
+          "host",
+          "x-forwarded-for",
+          "x-forwarded-host",
+          "authorization",
+          "cookie",
+          "accept-language",
+          "x-request-id",
+          "origin",
+          "content-length",
+        ),
         fc.oneof(
-          fc.constantFrom("evil.example", "Basic Og==", "Basic %%%", `Basic ${Buffer.from("a%00:b").toString("base64")}`, "Bearer \u00ff", "1.2.3.4, ::1", "ja;q=x", "-1", "99999999999", "null"),
+          fc.constantFrom(
+            "evil.example",
+            "Basic Og==",
+            "Basic %%%",
+            `Basic ${Buffer.from("a%00:b").toString("base64")}`,
+            "Bearer \u00ff",
+            "1.2.3.4, ::1",
+            "ja;q=x",
+            "-1",
+            "99999999999",
+            "null",
+          ),
           fc.string({ maxLength: 30 }).map((s) => s.replace(/[^\x20-\x7e]/g, "")),
         ),
         { maxKeys: 3 },
@@ -141,8 +179,12 @@ function requestArb(endpoints: Endpoint[]): fc.Arbitrary<Generated> {
         fc.record({
           type: fc.constantFrom(...CONTENT_TYPES),
           payload: fc.oneof(
-            fc.dictionary(fc.oneof(fc.constantFrom(...endpoint.body, "data"), hostileString()), jsonValue(), { maxKeys: 6 }).map((o) => JSON.stringify(o)),
-            fc.array(fc.tuple(fc.oneof(fc.constantFrom(...endpoint.body, "grant_type"), urlPart()), urlPart()), { maxLength: 6 }).map((pairs) => pairs.map(([k, v]) => `${k}=${v}`).join("&")),
+            fc
+              .dictionary(fc.oneof(fc.constantFrom(...endpoint.body, "data"), hostileString()), jsonValue(), { maxKeys: 6 })
+              .map((o) => JSON.stringify(o)),
+            fc
+              .array(fc.tuple(fc.oneof(fc.constantFrom(...endpoint.body, "grant_type"), urlPart()), urlPart()), { maxLength: 6 })
+              .map((pairs) => pairs.map(([k, v]) => `${k}=${v}`).join("&")),
             hostileString(),
             jsonValue().map((v) => JSON.stringify(v) ?? "null"),
           ),
@@ -231,9 +273,12 @@ function problemWith(endpoints: Endpoint[], request: Generated, response: Answer
   if (status >= 500 && !(status === 503 && typeof json?.error === "string" && DOCUMENTED_5XX.has(json.error))) return `status ${status}`;
   if (status < 400 || request.method === "HEAD") return undefined;
   // A method the path does not take is a 404 of the API, whatever the path's own dialect.
-  const routed = endpoints.some((e) => e.path === request.endpoint.path && e.method === request.method) || (request.endpoint.dialect === "page" && request.method === "POST");
+  const routed =
+    endpoints.some((e) => e.path === request.endpoint.path && e.method === request.method) ||
+    (request.endpoint.dialect === "page" && request.method === "POST");
   const dialect = routed ? request.endpoint.dialect : "api";
-  if (dialect === "page" && contentType.startsWith("text/html")) return /Sign-in error|role="alert"/.test(response.body) ? undefined : "an HTML error that is not an error page";
+  if (dialect === "page" && contentType.startsWith("text/html"))
+    return /Sign-in error|role="alert"/.test(response.body) ? undefined : "an HTML error that is not an error page";
   if (!json) return `a ${status} without a JSON body (${contentType})`;
   if (typeof json.error !== "string" || !/^[a-z0-9_]+$/.test(json.error)) return "error is not a snake_case string";
   const detail = dialect === "oauth" ? "error_description" : "message";
@@ -248,7 +293,16 @@ function problemWith(endpoints: Endpoint[], request: Generated, response: Answer
 /** Routes of the OpenAPI document, and oidc-provider's endpoints from discovery. */
 async function endpointsOf(app: FastifyInstance): Promise<Endpoint[]> {
   const spec = (await app.inject({ url: "/openapi.json" })).json() as {
-    paths: Record<string, Record<string, { parameters?: { in: string; name: string }[]; requestBody?: { content: Record<string, { schema?: { properties?: Record<string, unknown> } }> } }>>;
+    paths: Record<
+      string,
+      Record<
+        string,
+        {
+          parameters?: { in: string; name: string }[];
+          requestBody?: { content: Record<string, { schema?: { properties?: Record<string, unknown> } }> };
+        }
+      >
+    >;
   };
   const endpoints: Endpoint[] = [];
   for (const [path, operations] of Object.entries(spec.paths)) {
@@ -266,8 +320,36 @@ async function endpointsOf(app: FastifyInstance): Promise<Endpoint[]> {
     }
   }
   const discovery = (await app.inject({ url: "/.well-known/openid-configuration" })).json() as Record<string, unknown>;
-  const oidcQuery = ["client_id", "redirect_uri", "response_type", "scope", "state", "nonce", "code_challenge", "code_challenge_method", "prompt", "acr_values", "ui_locales", "claims", "request", "max_age", "id_token_hint", "access_token"];
-  const oidcBody = ["grant_type", "code", "redirect_uri", "client_id", "client_secret", "code_verifier", "refresh_token", "token", "token_type_hint", "scope"];
+  const oidcQuery = [
+    "client_id",
+    "redirect_uri",
+    "response_type",
+    "scope",
+    "state",
+    "nonce",
+    "code_challenge",
+    "code_challenge_method",
+    "prompt",
+    "acr_values",
+    "ui_locales",
+    "claims",
+    "request",
+    "max_age",
+    "id_token_hint",
+    "access_token",
+  ];
+  const oidcBody = [
+    "grant_type",
+    "code",
+    "redirect_uri",
+    "client_id",
+    "client_secret",
+    "code_verifier",
+    "refresh_token",
+    "token",
+    "token_type_hint",
+    "scope",
+  ];
   const oidc: [string, string, Endpoint["dialect"]][] = [
     ["authorization_endpoint", "GET", "page"],
     ["token_endpoint", "POST", "oauth"],
@@ -279,7 +361,8 @@ async function endpointsOf(app: FastifyInstance): Promise<Endpoint[]> {
   for (const [key, method, dialect] of oidc) {
     if (typeof discovery[key] !== "string") throw new Error(`discovery names no ${key}`);
     const path = new URL(discovery[key] as string).pathname;
-    if (!endpoints.some((e) => e.path === path && e.method === method)) endpoints.push({ method, path, params: [], query: oidcQuery, body: oidcBody, dialect });
+    if (!endpoints.some((e) => e.path === path && e.method === method))
+      endpoints.push({ method, path, params: [], query: oidcQuery, body: oidcBody, dialect });
   }
   endpoints.push({ method: "GET", path: "/.well-known/openid-configuration", params: [], query: [], body: [], dialect: "oauth" });
   endpoints.push({ method: "GET", path: "/interaction/{uid}", params: ["uid"], query: [], body: [], dialect: "page" });
@@ -298,7 +381,9 @@ export async function storedState(db: Queryable): Promise<Record<string, string>
   for (const { table_name: table } of tables) {
     if (table === "login_challenges") continue;
     const where = table === "oidc_payloads" ? "WHERE kind NOT IN ('Interaction', 'Session')" : "";
-    const { rows } = await db.query<{ n: string; sum: string | null }>(`SELECT count(*) AS n, md5(string_agg(t::text, '|' ORDER BY t::text)) AS sum FROM "${table}" t ${where}`);
+    const { rows } = await db.query<{ n: string; sum: string | null }>(
+      `SELECT count(*) AS n, md5(string_agg(t::text, '|' ORDER BY t::text)) AS sum FROM "${table}" t ${where}`,
+    );
     state[table] = `${rows[0].n} rows, ${rows[0].sum ?? "-"}`;
   }
   return state;
@@ -319,19 +404,39 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
   const deployer = await provider.getSigner(0);
   const nft = await new AliceNFT__factory(deployer).deploy(await deployer.getAddress());
   await (await nft.mintRange(await deployer.getAddress(), 1, 3)).wait();
-  const t = await startLoginApp(node.url, { env: { LOGIN_RATE_LIMIT: "1000000", INDEXER_POLL_MS: "200", INDEXER_CONTRACTS_LOCALHOST: await nft.getAddress() } });
+  const t = await startLoginApp(node.url, {
+    env: { LOGIN_RATE_LIMIT: "1000000", INDEXER_POLL_MS: "200", INDEXER_CONTRACTS_LOCALHOST: await nft.getAddress() },
+  });
   try {
     await indexedTo(t.app.db, "localhost", provider);
     const client = await registerClient(t);
     const user = Wallet.createRandom();
-    const query = new URLSearchParams({ client_id: client.id, redirect_uri: client.redirectUri, response_type: "code", scope: "openid offline_access", address: user.address });
+    const query = new URLSearchParams({
+      client_id: client.id,
+      redirect_uri: client.redirectUri,
+      response_type: "code",
+      scope: "openid offline_access",
+      address: user.address,
+    });
     const { message } = (await t.app.inject({ url: `/api/authorize?${query}` })).json();
-    const { code } = (await t.app.inject({ method: "POST", url: "/api/login", payload: { address: user.address, signature: await user.signMessage(message), client_id: client.id } })).json();
+    const { code } = (
+      await t.app.inject({
+        method: "POST",
+        url: "/api/login",
+        payload: { address: user.address, signature: await user.signMessage(message), client_id: client.id },
+      })
+    ).json();
     const tokens = await t.app.inject({
       method: "POST",
       url: "/token",
       headers: { "content-type": "application/x-www-form-urlencoded" },
-      payload: new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: client.redirectUri, client_id: client.id, client_secret: client.secret! }).toString(),
+      payload: new URLSearchParams({
+        grant_type: "authorization_code",
+        code,
+        redirect_uri: client.redirectUri,
+        client_id: client.id,
+        client_secret: client.secret!,
+      }).toString(),
     });
     if (tokens.statusCode !== 200) throw new Error(`seed login failed: ${tokens.body}`);
     const target = { kind: "nft" as const, network: "localhost", contract: (await nft.getAddress()).toLowerCase(), tokenId: 1n };

@@ -21,7 +21,14 @@ describe("hostile input", function () {
 
   const inject = (options: InjectOptions) => t.app.inject(options);
   const authorizeQuery = (extra: Record<string, string>) =>
-    new URLSearchParams({ client_id: client.id, redirect_uri: client.redirectUri, response_type: "code", scope: "openid", address, ...extra }).toString();
+    new URLSearchParams({
+      client_id: client.id,
+      redirect_uri: client.redirectUri,
+      response_type: "code",
+      scope: "openid",
+      address,
+      ...extra,
+    }).toString();
   const form = (fields: Record<string, string>) => ({
     method: "POST" as const,
     headers: { "content-type": "application/x-www-form-urlencoded" },
@@ -61,29 +68,60 @@ describe("hostile input", function () {
       });
     }
     it("accepts line breaks in a /api/login message (the signed message has four lines)", async function () {
-      const response = await inject({ method: "POST", url: "/api/login", payload: { address, signature: `0x${"11".repeat(65)}`, client_id: client.id, message: "a\nb\r\nc" } });
+      const response = await inject({
+        method: "POST",
+        url: "/api/login",
+        payload: { address, signature: `0x${"11".repeat(65)}`, client_id: client.id, message: "a\nb\r\nc" },
+      });
       expect(response.statusCode, response.body).to.equal(401);
     });
     for (const field of ["code", "client_id", "redirect_uri", "code_verifier"]) {
       it(`refuses a NUL in /token ${field} with an RFC 6749 error`, async function () {
-        const fields: Record<string, string> = { grant_type: "authorization_code", code: "abc", redirect_uri: client.redirectUri, client_id: client.id, client_secret: client.secret!, [field]: "x\u0000y" };
+        const fields: Record<string, string> = {
+          grant_type: "authorization_code",
+          code: "abc",
+          redirect_uri: client.redirectUri,
+          client_id: client.id,
+          client_secret: client.secret!,
+          [field]: "x\u0000y",
+        };
         expectOAuthError(await inject({ url: "/token", ...form(fields) }));
         expectOAuthError(await inject({ url: "/api/token", ...form(fields) }));
       });
     }
     it("refuses a NUL in a refresh_token and in a revoked token with an RFC 6749 error", async function () {
-      expectOAuthError(await inject({ url: "/token", ...form({ grant_type: "refresh_token", refresh_token: "r\u0000", client_id: client.id, client_secret: client.secret! }) }));
-      expectOAuthError(await inject({ url: "/token/revocation", ...form({ token: "t\u0000", client_id: client.id, client_secret: client.secret! }) }));
+      expectOAuthError(
+        await inject({
+          url: "/token",
+          ...form({ grant_type: "refresh_token", refresh_token: "r\u0000", client_id: client.id, client_secret: client.secret! }),
+        }),
+      );
+      expectOAuthError(
+        await inject({ url: "/token/revocation", ...form({ token: "t\u0000", client_id: client.id, client_secret: client.secret! }) }),
+      );
     });
     it("answers a NUL in a client_id inside a Basic header with an RFC 6749 error, not a 500", async function () {
       const basic = Buffer.from("a%00b:secret").toString("base64");
-      const response = await inject({ url: "/token", ...form({ grant_type: "authorization_code", code: "abc", redirect_uri: client.redirectUri }), headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${basic}` } });
+      const response = await inject({
+        url: "/token",
+        ...form({ grant_type: "authorization_code", code: "abc", redirect_uri: client.redirectUri }),
+        headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${basic}` },
+      });
       expectOAuthError(response, 0);
     });
     for (const field of ["state", "nonce", "acr_values", "ui_locales", "client_id"]) {
       it(`answers a NUL in /authorize ${field} with the HTML error page (400)`, async function () {
-        const query = new URLSearchParams({ client_id: client.id, redirect_uri: client.redirectUri, response_type: "code", scope: "openid", [field]: "x\u0000y" });
-        for (const response of [await inject({ url: `/authorize?${query}` }), await inject({ url: "/authorize", ...form(Object.fromEntries(query)) })]) {
+        const query = new URLSearchParams({
+          client_id: client.id,
+          redirect_uri: client.redirectUri,
+          response_type: "code",
+          scope: "openid",
+          [field]: "x\u0000y",
+        });
+        for (const response of [
+          await inject({ url: `/authorize?${query}` }),
+          await inject({ url: "/authorize", ...form(Object.fromEntries(query)) }),
+        ]) {
           expect(response.statusCode, response.body).to.equal(400);
           expect(response.headers["content-type"]).to.match(/^text\/html/);
           expect(response.body).to.include("Sign-in error").and.include("invalid_request");
@@ -104,7 +142,13 @@ describe("hostile input", function () {
     it("refuses a NUL in a metadata path, query and body", async function () {
       expectApiError(await inject({ url: `/metadata/localhost/${contract}/1%00` }));
       expectApiError(await inject({ url: `/metadata/localhost/${contract}/1?iss=%00` }));
-      expectApiError(await inject({ method: "POST", url: `/metadata/localhost/${contract}/1`, payload: { iss: address, sig: "0x00", metadata: "e30=", extra: "\u0000" } }));
+      expectApiError(
+        await inject({
+          method: "POST",
+          url: `/metadata/localhost/${contract}/1`,
+          payload: { iss: address, sig: "0x00", metadata: "e30=", extra: "\u0000" },
+        }),
+      );
     });
   });
 
@@ -129,12 +173,23 @@ describe("hostile input", function () {
       expectApiError(await inject({ method: "POST", url: "/api/login", payload: { address: 1, signature: [], client_id: {} } }));
     });
     it("refuses a form body with invalid percent-encoding on /token", async function () {
-      expectOAuthError(await inject({ method: "POST", url: "/token", headers: { "content-type": "application/x-www-form-urlencoded" }, payload: "grant_type=%zz&code=%E0%A4%A" }));
+      expectOAuthError(
+        await inject({
+          method: "POST",
+          url: "/token",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          payload: "grant_type=%zz&code=%E0%A4%A",
+        }),
+      );
     });
     for (const sig of ["zz", "0x123", "0x", "0xzz", "1234"]) {
       it(`refuses metadata sig ${JSON.stringify(sig)} with 400 malformed_signature on both routes`, async function () {
         const payload = { iss: address, sig, metadata: "e30=" };
-        expectApiError(await inject({ method: "POST", url: `/metadata/ethereum/localhost/${address}`, payload }), 400, "malformed_signature");
+        expectApiError(
+          await inject({ method: "POST", url: `/metadata/ethereum/localhost/${address}`, payload }),
+          400,
+          "malformed_signature",
+        );
         expectApiError(await inject({ method: "POST", url: `/metadata/localhost/${contract}/1`, payload }), 400, "malformed_signature");
       });
     }

@@ -7,7 +7,12 @@ import { testConfig } from "../../helpers/app";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";
 
 const ISSUER = "https://login.example";
-const FORGED = { host: "evil.example", "x-forwarded-host": "evil.example", "x-forwarded-proto": "http", forwarded: "host=evil.example;proto=http" };
+const FORGED = {
+  host: "evil.example",
+  "x-forwarded-host": "evil.example",
+  "x-forwarded-proto": "http",
+  forwarded: "host=evil.example;proto=http",
+};
 
 describe("URLs from ISSUER and secrets kept out of logs", function () {
   let database: TestDatabase;
@@ -51,7 +56,12 @@ describe("URLs from ISSUER and secrets kept out of logs", function () {
 
     it("redirects from /authorize without naming the forged host", async function () {
       const { client } = await addClient(app.db, { name: "RP", redirectUris: ["https://rp.example/cb"], public: false });
-      const query = new URLSearchParams({ client_id: client.id, redirect_uri: "https://rp.example/cb", response_type: "code", scope: "openid" });
+      const query = new URLSearchParams({
+        client_id: client.id,
+        redirect_uri: "https://rp.example/cb",
+        response_type: "code",
+        scope: "openid",
+      });
       const response = await app.inject({ url: `/authorize?${query}`, headers: FORGED });
       expect(response.statusCode).to.equal(303);
       expect(String(response.headers.location)).to.match(/^\/interaction\//);
@@ -65,7 +75,14 @@ describe("URLs from ISSUER and secrets kept out of logs", function () {
   });
 
   describe("logs", function () {
-    const SECRETS = ["AccessTok3nSecret", "Auth0rizationCodeSecret", "ClientSecretValue9", "Refr3shTokenSecret", "BearerHeaderSecret", "Verif1erSecret"];
+    const SECRETS = [
+      "AccessTok3nSecret",
+      "Auth0rizationCodeSecret",
+      "ClientSecretValue9",
+      "Refr3shTokenSecret",
+      "BearerHeaderSecret",
+      "Verif1erSecret",
+    ];
 
     it("never contain access tokens, codes, client secrets, refresh tokens or Authorization headers", async function () {
       lines.length = 0;
@@ -75,9 +92,20 @@ describe("URLs from ISSUER and secrets kept out of logs", function () {
         method: "POST",
         url: "/token",
         headers: { "content-type": "application/x-www-form-urlencoded" },
-        payload: new URLSearchParams({ grant_type: "authorization_code", code: SECRETS[1], client_id: "x", client_secret: SECRETS[2], code_verifier: SECRETS[5] }).toString(),
+        payload: new URLSearchParams({
+          grant_type: "authorization_code",
+          code: SECRETS[1],
+          client_id: "x",
+          client_secret: SECRETS[2],
+          code_verifier: SECRETS[5],
+        }).toString(),
       });
-      await app.inject({ method: "POST", url: `/api/token?refresh_token=${SECRETS[3]}&client_secret=${SECRETS[2]}`, headers: { "content-type": "application/x-www-form-urlencoded" }, payload: "grant_type=refresh_token" });
+      await app.inject({
+        method: "POST",
+        url: `/api/token?refresh_token=${SECRETS[3]}&client_secret=${SECRETS[2]}`,
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        payload: "grant_type=refresh_token",
+      });
       await app.inject({ url: `/api/authorize?code=${SECRETS[1]}&state=kept-state` });
       await app.inject({ url: `/nowhere?token=${SECRETS[0]}` });
       expect(lines.length).to.be.at.least(6);

@@ -12,10 +12,33 @@ const GATEWAYS = { ipfs: "https://ipfs.example/ipfs/", arweave: "https://ar.exam
 describe("token metadata: addresses, URIs and the guarded fetch", function () {
   describe("forbiddenAddress", function () {
     const refused = [
-      "127.0.0.1", "127.255.0.9", "0.0.0.0", "10.0.0.1", "172.16.5.5", "172.31.255.255", "192.168.1.1", "169.254.169.254",
-      "100.64.0.1", "100.100.100.200", "224.0.0.1", "255.255.255.255",
-      "::1", "::", "::ffff:127.0.0.1", "::ffff:7f00:1", "::ffff:169.254.169.254", "::ffff:10.0.0.1", "fe80::1", "febf::1",
-      "fc00::1", "fd00:ec2::254", "ff02::1", "64:ff9b::a9fe:a9fe", "2002:c0a8:101::1", "[::1]", "::127.0.0.1",
+      "127.0.0.1",
+      "127.255.0.9",
+      "0.0.0.0",
+      "10.0.0.1",
+      "172.16.5.5",
+      "172.31.255.255",
+      "192.168.1.1",
+      "169.254.169.254",
+      "100.64.0.1",
+      "100.100.100.200",
+      "224.0.0.1",
+      "255.255.255.255",
+      "::1",
+      "::",
+      "::ffff:127.0.0.1",
+      "::ffff:7f00:1",
+      "::ffff:169.254.169.254",
+      "::ffff:10.0.0.1",
+      "fe80::1",
+      "febf::1",
+      "fc00::1",
+      "fd00:ec2::254",
+      "ff02::1",
+      "64:ff9b::a9fe:a9fe",
+      "2002:c0a8:101::1",
+      "[::1]",
+      "::127.0.0.1",
     ];
     for (const address of refused) {
       it(`refuses ${address}`, function () {
@@ -44,7 +67,10 @@ describe("token metadata: addresses, URIs and the guarded fetch", function () {
     it("refuses data: URIs that are malformed or too large", function () {
       expect(() => decodeDataUri("data:application/json;base64", 100)).to.throw(MetadataError, /without a comma/);
       expect(() => decodeDataUri("data:application/json;base64,@@@@", 100)).to.throw(MetadataError, /invalid Base64/);
-      expect(() => decodeDataUri(`data:application/json;base64,${Buffer.alloc(200).toString("base64")}`, 100)).to.throw(MetadataError, /larger than 100 bytes/);
+      expect(() => decodeDataUri(`data:application/json;base64,${Buffer.alloc(200).toString("base64")}`, 100)).to.throw(
+        MetadataError,
+        /larger than 100 bytes/,
+      );
       expect(() => decodeDataUri(`data:application/json,${"x".repeat(200)}`, 100)).to.throw(MetadataError, /larger than 100 bytes/);
     });
 
@@ -77,7 +103,9 @@ describe("token metadata: addresses, URIs and the guarded fetch", function () {
     });
 
     it("takes one JSON object as metadata and keeps its text", function () {
-      expect(parseMetadata(Buffer.from('\uFEFF {"big": 123456789012345678901234567890} ')).text).to.equal('{"big": 123456789012345678901234567890}');
+      expect(parseMetadata(Buffer.from('\uFEFF {"big": 123456789012345678901234567890} ')).text).to.equal(
+        '{"big": 123456789012345678901234567890}',
+      );
       expect(() => parseMetadata(Buffer.from("[1]"))).to.throw(MetadataError, /not a JSON object/);
       expect(() => parseMetadata(Buffer.from("<html>"))).to.throw(MetadataError, /not valid JSON/);
     });
@@ -100,9 +128,14 @@ describe("token metadata: addresses, URIs and the guarded fetch", function () {
         if (path === "/html") return void response.writeHead(200, { "content-type": "text/html" }).end("<html></html>");
         if (path === "/big") return void response.writeHead(200, { "content-type": "application/json" }).end(`"${"x".repeat(5000)}"`);
         if (path === "/bomb") {
-          return void response.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" }).end(zlib.gzipSync(Buffer.alloc(1_000_000, 32)));
+          return void response
+            .writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" })
+            .end(zlib.gzipSync(Buffer.alloc(1_000_000, 32)));
         }
-        if (path === "/gzip") return void response.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" }).end(zlib.gzipSync('{"z":1}'));
+        if (path === "/gzip")
+          return void response
+            .writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" })
+            .end(zlib.gzipSync('{"z":1}'));
         if (path === "/hang") return; // never answers
         response.writeHead(404).end();
       });
@@ -136,10 +169,16 @@ describe("token metadata: addresses, URIs and the guarded fetch", function () {
       expect(await failure(fetchDocument(new URL(`${base}/ok.json`), guarded))).to.equal(
         `refused to fetch 127.0.0.1:${port}: 127.0.0.1 is a loopback, private, link-local or reserved address`,
       );
-      expect(await failure(fetchDocument(new URL(`http://localhost:${port}/ok.json`), guarded))).to.match(/^refused to fetch localhost: .* is a loopback/);
-      expect(await failure(fetchDocument(new URL(`http://[::ffff:127.0.0.1]:${port}/ok.json`), guarded))).to.match(/refused to fetch .* loopback/);
+      expect(await failure(fetchDocument(new URL(`http://localhost:${port}/ok.json`), guarded))).to.match(
+        /^refused to fetch localhost: .* is a loopback/,
+      );
+      expect(await failure(fetchDocument(new URL(`http://[::ffff:127.0.0.1]:${port}/ok.json`), guarded))).to.match(
+        /refused to fetch .* loopback/,
+      );
       expect(await failure(fetchDocument(new URL(`http://0.0.0.0:${port}/ok.json`), guarded))).to.match(/refused to fetch 0\.0\.0\.0/);
-      expect(await failure(fetchDocument(new URL("http://169.254.169.254/latest/meta-data/"), guarded))).to.match(/refused to fetch 169\.254\.169\.254/);
+      expect(await failure(fetchDocument(new URL("http://169.254.169.254/latest/meta-data/"), guarded))).to.match(
+        /refused to fetch 169\.254\.169\.254/,
+      );
       expect(hits).to.deep.equal([]);
     });
 
@@ -160,7 +199,9 @@ describe("token metadata: addresses, URIs and the guarded fetch", function () {
       expect(await failure(fetchDocument(new URL(`${base}/big`), open))).to.equal("metadata is larger than 4096 bytes");
       expect(await failure(fetchDocument(new URL(`${base}/bomb`), open))).to.equal("metadata is larger than 4096 bytes");
       expect(await failure(fetchDocument(new URL(`${base}/missing`), open))).to.match(/answered HTTP 404/);
-      expect(await failure(fetchDocument(new URL(`${base}/hang`), { ...open, timeoutMs: 300 }))).to.equal(`127.0.0.1:${port} did not answer within 300 ms`);
+      expect(await failure(fetchDocument(new URL(`${base}/hang`), { ...open, timeoutMs: 300 }))).to.equal(
+        `127.0.0.1:${port} did not answer within 300 ms`,
+      );
       expect(await failure(fetchDocument(new URL("http://no-such-host.invalid/x"), open))).to.match(/does not resolve|failed/);
     });
   });
@@ -178,7 +219,12 @@ describe("token metadata: addresses, URIs and the guarded fetch", function () {
       expect(order).to.deep.equal(["b1"]);
       expect(limiter.size).to.deep.equal({ active: 1, waiting: 1 });
       for (let i = 0; i < 3; i++) void limiter.run("a", async () => {});
-      await limiter.run("a", async () => {}).then(() => expect.fail("expected QueueFull"), (error) => expect(error).to.be.instanceOf(QueueFull));
+      await limiter
+        .run("a", async () => {})
+        .then(
+          () => expect.fail("expected QueueFull"),
+          (error) => expect(error).to.be.instanceOf(QueueFull),
+        );
       release();
       await Promise.all([a1, a2]);
       expect(order).to.deep.equal(["b1", "a1", "a2"]);

@@ -10,7 +10,9 @@ import { indexedTo } from "../../helpers/index-check";
 import { startTcpProxy, type TcpProxy } from "../../helpers/tcp-proxy";
 
 /** A metadata host: answers by path, counts requests per path, and can hang. */
-async function startMetadataHost(routes: Record<string, { type?: string; body: string; status?: number; location?: string; hang?: boolean }>) {
+async function startMetadataHost(
+  routes: Record<string, { type?: string; body: string; status?: number; location?: string; hang?: boolean }>,
+) {
   const hits = new Map<string, number>();
   const server = http.createServer((request, response) => {
     const path = request.url!;
@@ -149,15 +151,22 @@ describe("token route: metadata from tokenURIs", function () {
       host.routes["/ar/armeta"] = { body: '{"name":"from arweave","image_url":"https://cdn.example/a.png"}' };
       host.routes["/plain/1"] = { type: "text/plain; charset=utf-8", body: '{"name":"over http"}' };
       const viaIpfs = await token(await mint("ipfs://bafymeta/1.json"));
-      expect(viaIpfs.body).to.deep.include({ metadata: { name: "from ipfs", image: "ar://arimg" }, image: `${host.url}/ar/arimg`, metadataError: null });
+      expect(viaIpfs.body).to.deep.include({
+        metadata: { name: "from ipfs", image: "ar://arimg" },
+        image: `${host.url}/ar/arimg`,
+        metadataError: null,
+      });
       const viaAr = await token(await mint("ar://armeta"));
-      expect(viaAr.body).to.deep.include({ metadata: { name: "from arweave", image_url: "https://cdn.example/a.png" }, image: "https://cdn.example/a.png" });
+      expect(viaAr.body).to.deep.include({
+        metadata: { name: "from arweave", image_url: "https://cdn.example/a.png" },
+        image: "https://cdn.example/a.png",
+      });
       const viaHttp = await token(await mint(`${host.url}/plain/1`));
       expect(viaHttp.body).to.deep.include({ metadata: { name: "over http" }, image: null, metadataError: null });
     });
 
     it("substitutes {id} in ERC-1155 uris and lists the holders' balances", async function () {
-      const hex = (7n).toString(16).padStart(64, "0");
+      const hex = 7n.toString(16).padStart(64, "0");
       host.routes[`/erc1155/${hex}.json`] = { body: '{"name":"Potion","image":"https://cdn.example/potion.png"}' };
       const other = await (await provider.getSigner(8)).getAddress();
       await (await multi.mint(holder, 7n, 5n)).wait();
@@ -207,10 +216,19 @@ describe("token route: metadata from tokenURIs", function () {
         else expect(body.metadataError, uri).to.match(error);
       }
       const image = await token(await mint(SVG));
-      expect(image.body).to.deep.include({ tokenURI: SVG, metadata: null, image: SVG, metadataError: "tokenURI points at an image, not at JSON metadata" });
+      expect(image.body).to.deep.include({
+        tokenURI: SVG,
+        metadata: null,
+        image: SVG,
+        metadataError: "tokenURI points at an image, not at JSON metadata",
+      });
       host.routes["/pic.png"] = { type: "image/png", body: "\x89PNG" };
       const served = await token(await mint(`${host.url}/pic.png`));
-      expect(served.body).to.deep.include({ metadata: null, image: `${host.url}/pic.png`, metadataError: "tokenURI points at an image, not at JSON metadata" });
+      expect(served.body).to.deep.include({
+        metadata: null,
+        image: `${host.url}/pic.png`,
+        metadataError: "tokenURI points at an image, not at JSON metadata",
+      });
     });
 
     it("adds the issuer-signed metadata of the metadata service", async function () {
@@ -255,7 +273,10 @@ describe("token route: metadata from tokenURIs", function () {
       host.routes["/stale"] = { body: '{"version":"old"}' };
       const id = await mint(`${host.url}/stale`);
       expect((await token(id)).body.metadata).to.deep.equal({ version: "old" });
-      await t.app.db.query("UPDATE token_metadata SET expires_at = now() - interval '1 second' WHERE contract = $1 AND token_id = $2", [nftAddress.toLowerCase(), id.toString()]);
+      await t.app.db.query("UPDATE token_metadata SET expires_at = now() - interval '1 second' WHERE contract = $1 AND token_id = $2", [
+        nftAddress.toLowerCase(),
+        id.toString(),
+      ]);
       host.routes["/stale"] = { body: "", hang: true };
       const { body } = await token(id);
       expect(body).to.deep.include({ metadata: { version: "old" }, metadataError: null });
@@ -320,7 +341,10 @@ describe("token route: metadata from tokenURIs", function () {
       const known = await mint(dataJson({ name: "known" }));
       const fresh = await mint(dataJson({ name: "never read" }));
       expect((await token(known, guarded)).body.metadata).to.deep.equal({ name: "known" });
-      await t.app.db.query("UPDATE token_metadata SET expires_at = now() - interval '1 second' WHERE contract = $1 AND token_id = $2", [nftAddress.toLowerCase(), known.toString()]);
+      await t.app.db.query("UPDATE token_metadata SET expires_at = now() - interval '1 second' WHERE contract = $1 AND token_id = $2", [
+        nftAddress.toLowerCase(),
+        known.toString(),
+      ]);
       proxy.cut();
       try {
         expect((await token(known, guarded)).body).to.deep.include({ metadata: { name: "known" }, metadataError: null });
@@ -330,7 +354,10 @@ describe("token route: metadata from tokenURIs", function () {
       } finally {
         proxy.restore();
       }
-      const { rows } = await t.app.db.query("SELECT 1 FROM token_metadata WHERE contract = $1 AND token_id = $2", [nftAddress.toLowerCase(), fresh.toString()]);
+      const { rows } = await t.app.db.query("SELECT 1 FROM token_metadata WHERE contract = $1 AND token_id = $2", [
+        nftAddress.toLowerCase(),
+        fresh.toString(),
+      ]);
       expect(rows).to.have.length(0);
       expect((await token(fresh, guarded)).body.metadata).to.deep.equal({ name: "never read" });
     });
@@ -355,14 +382,28 @@ describe("token route: metadata from tokenURIs", function () {
       const page = await request(`/inventory/localhost/${holder}/${nftAddress}?limit=2&metadata=true`);
       expect(page.status).to.equal(200);
       expect(page.body).to.have.length(2);
-      for (const item of page.body) expect(item).to.have.keys(["contract", "id", "owner", "tokenURI", "metadata", "image", "metadataError"]);
-      expect(page.body[0]).to.deep.include({ contract: nftAddress, owner: holder, metadata: { name: "Sword", image: SVG, attributes: [{ trait_type: "power", value: 3 }] } });
+      for (const item of page.body)
+        expect(item).to.have.keys(["contract", "id", "owner", "tokenURI", "metadata", "image", "metadataError"]);
+      expect(page.body[0]).to.deep.include({
+        contract: nftAddress,
+        owner: holder,
+        metadata: { name: "Sword", image: SVG, attributes: [{ trait_type: "power", value: 3 }] },
+      });
       expect(page.headers.get("link")).to.match(/metadata=true/);
       const plain = await request(`/inventory/localhost/${holder}/${nftAddress}?limit=2`);
       expect(plain.body[0]).to.deep.equal({ contract: nftAddress, id: page.body[0].id, owner: holder });
       const balances = await request(`/inventory/localhost/${holder}/${multiAddress}?metadata=true`);
       expect(balances.body).to.deep.equal([
-        { contract: multiAddress, id: 7, owner: holder, balance: 5, tokenURI: `${host.url}/erc1155/${(7n).toString(16).padStart(64, "0")}.json`, metadata: { name: "Potion", image: "https://cdn.example/potion.png" }, image: "https://cdn.example/potion.png", metadataError: null },
+        {
+          contract: multiAddress,
+          id: 7,
+          owner: holder,
+          balance: 5,
+          tokenURI: `${host.url}/erc1155/${7n.toString(16).padStart(64, "0")}.json`,
+          metadata: { name: "Potion", image: "https://cdn.example/potion.png" },
+          image: "https://cdn.example/potion.png",
+          metadataError: null,
+        },
       ]);
       expect((await request(`/inventory/localhost/${holder}/${nftAddress}?metadata=yes`)).status).to.equal(400);
     });
@@ -403,7 +444,12 @@ describe("token route: metadata from tokenURIs", function () {
     }
 
     it("refuses a refresh with a body that is not JSON (415) and a flood of path segments (404)", async function () {
-      const text = await t.app.inject({ method: "POST", url: `/token/localhost/${nftAddress}/1000/refresh`, headers: { "content-type": "text/plain" }, payload: "x" });
+      const text = await t.app.inject({
+        method: "POST",
+        url: `/token/localhost/${nftAddress}/1000/refresh`,
+        headers: { "content-type": "text/plain" },
+        payload: "x",
+      });
       expect(text.statusCode).to.equal(415);
       expect(text.json().error).to.equal("unsupported_media_type");
       const long = await t.app.inject({ url: `/token/localhost/${nftAddress}/1000/${"x/".repeat(2000)}` });
