@@ -13,6 +13,7 @@ import {
   postForm,
   postJson,
   registerClient,
+  signedLogin,
   relyingPartyRequest,
   startLoginApp,
   type RegisteredClient,
@@ -139,19 +140,7 @@ describe("login end to end", function () {
 
     it("its Go client: token exchange as a form with client_secret in the body gets a refresh_token; ID-token keys from /api/metadata/x509", async function () {
       const wallet = Wallet.createRandom();
-      const query = new URLSearchParams({
-        response_type: "code",
-        client_id: client.id,
-        redirect_uri: client.redirectUri,
-        scope: "openid profile",
-        address: wallet.address,
-      });
-      const { body } = await getJson(t, `/api/authorize?${query}`);
-      const login = await postJson(t, `/api/login`, {
-        address: wallet.address,
-        signature: await wallet.signMessage(body.message),
-        client_id: client.id,
-      });
+      const login = await signedLogin(t, client, wallet, { scope: "openid profile" });
       const token = await postForm(t, `/api/token`, {
         grant_type: "authorization_code",
         code: login.body.code,
@@ -217,19 +206,7 @@ describe("login end to end", function () {
     it("exchanges one code exactly once when both get it at the same moment", async function () {
       for (let round = 0; round < 5; round++) {
         const wallet = Wallet.createRandom();
-        const query = new URLSearchParams({
-          response_type: "code",
-          client_id: shared.id,
-          redirect_uri: shared.redirectUri,
-          scope: "openid",
-          address: wallet.address,
-        });
-        const { body } = await getJson(b, `/api/authorize?${query}`);
-        const login = await postJson(b, `/api/login`, {
-          address: wallet.address,
-          signature: await wallet.signMessage(body.message),
-          client_id: shared.id,
-        });
+        const login = await signedLogin(b, shared, wallet);
         const form = {
           grant_type: "authorization_code",
           code: login.body.code,

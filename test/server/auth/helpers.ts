@@ -174,6 +174,28 @@ export async function postForm(
 }
 
 /** The test wallets of every kind, deployed on the node at `nodeUrl` (the CREATE2 one left undeployed). */
+/**
+ * One login through the JSON API: `/api/authorize` for `wallet`'s address, the wallet signs the message, `/api/login`
+ * redeems it. Returns the login's answer (its `code` when it succeeded); the caller checks the status.
+ */
+export async function signedLogin(
+  t: Pick<TestApp, "fetch">,
+  client: { id: string; redirectUri: string },
+  wallet: { address: string; signMessage(message: string): Promise<string> },
+  extra: Record<string, string> = {},
+) {
+  const query = new URLSearchParams({
+    client_id: client.id,
+    redirect_uri: client.redirectUri,
+    response_type: "code",
+    scope: "openid",
+    address: wallet.address,
+    ...extra,
+  });
+  const { body } = await getJson(t, `/api/authorize?${query}`);
+  return postJson(t, `/api/login`, { address: wallet.address, signature: await wallet.signMessage(body.message), client_id: client.id });
+}
+
 export async function deploySigners(nodeUrl: string): Promise<Record<TestSignerKind, TestSigner>> {
   const provider = providerFor(nodeUrl);
   try {

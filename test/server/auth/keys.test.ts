@@ -4,7 +4,7 @@ import { decodeProtectedHeader } from "jose";
 import type { TestApp } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
 import type { TestDatabase } from "../../helpers/database";
-import { getJson, postForm, postJson, registerClient, runScript, scriptDatabase, startLoginApp } from "./helpers";
+import { getJson, postForm, registerClient, signedLogin, runScript, scriptDatabase, startLoginApp } from "./helpers";
 
 /** Key rotation as the README describes it, with `npm run login-keys` as a real process between restarts. */
 describe("npm run login-keys (signing key rotation)", function () {
@@ -28,19 +28,7 @@ describe("npm run login-keys (signing key rotation)", function () {
     try {
       const client = await registerClient(t);
       const wallet = Wallet.createRandom();
-      const query = new URLSearchParams({
-        client_id: client.id,
-        redirect_uri: client.redirectUri,
-        response_type: "code",
-        scope: "openid",
-        address: wallet.address,
-      });
-      const { body } = await getJson(t, `/api/authorize?${query}`);
-      const login = await postJson(t, `/api/login`, {
-        address: wallet.address,
-        signature: await wallet.signMessage(body.message),
-        client_id: client.id,
-      });
+      const login = await signedLogin(t, client, wallet);
       const token = await postForm(t, `/token`, {
         grant_type: "authorization_code",
         code: login.body.code,

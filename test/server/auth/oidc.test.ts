@@ -4,7 +4,7 @@ import { Wallet } from "ethers";
 import { decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, jwtVerify } from "jose";
 import type { TestApp } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
-import { getJson, postForm, postJson, registerClient, startLoginApp, type RegisteredClient } from "./helpers";
+import { getJson, postForm, registerClient, signedLogin, startLoginApp, type RegisteredClient } from "./helpers";
 
 describe("OIDC engine (oidc-provider on our database)", function () {
   let t: TestApp;
@@ -29,20 +29,7 @@ describe("OIDC engine (oidc-provider on our database)", function () {
 
   /** Logs a fresh EOA in through the JSON API; returns the code. */
   async function codeFor(c: RegisteredClient, extra: Record<string, string> = {}, wallet = Wallet.createRandom()) {
-    const query = new URLSearchParams({
-      client_id: c.id,
-      redirect_uri: c.redirectUri,
-      response_type: "code",
-      scope: "openid",
-      address: wallet.address,
-      ...extra,
-    });
-    const { body } = await getJson(t, `/api/authorize?${query}`);
-    const answer = await postJson(t, `/api/login`, {
-      address: wallet.address,
-      signature: await wallet.signMessage(body.message),
-      client_id: c.id,
-    });
+    const answer = await signedLogin(t, c, wallet, extra);
     expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
     return { code: answer.body.code as string, wallet };
   }
