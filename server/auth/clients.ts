@@ -99,18 +99,30 @@ export function checkClientName(name: string): string | undefined {
   return undefined;
 }
 
-export async function addClient(
-  db: Queryable,
-  input: { name: string; redirectUris: string[]; public: boolean; profile?: ProfileChange },
-): Promise<{ client: LoginClient; secret?: string }> {
-  const nameProblem = checkClientName(input.name);
+const NO_PROFILE: ClientProfile = { title: {}, description: {}, logoUrl: null, homeUrl: null };
+
+/**
+ * Checks what a new client (`redirectUris` given) or a change of one (no `redirectUris`) would store, before any
+ * database is asked: throws an Error naming the first problem.
+ */
+export function checkClientInput(input: { name?: string; redirectUris?: string[]; profile?: ProfileChange }): void {
+  const nameProblem = input.name === undefined ? undefined : checkClientName(input.name);
   if (nameProblem) throw new Error(nameProblem);
-  const profile = applyProfileChange({ title: {}, description: {}, logoUrl: null, homeUrl: null }, input.profile ?? {});
+  applyProfileChange(NO_PROFILE, input.profile ?? {});
+  if (input.redirectUris === undefined) return;
   if (input.redirectUris.length === 0) throw new Error("at least one redirect URI is needed");
   for (const uri of input.redirectUris) {
     const problem = checkRedirectUri(uri);
     if (problem) throw new Error(problem);
   }
+}
+
+export async function addClient(
+  db: Queryable,
+  input: { name: string; redirectUris: string[]; public: boolean; profile?: ProfileChange },
+): Promise<{ client: LoginClient; secret?: string }> {
+  checkClientInput(input);
+  const profile = applyProfileChange(NO_PROFILE, input.profile ?? {});
   const id = randomBytes(16).toString("base64url");
   const secret = input.public ? undefined : randomBytes(32).toString("base64url");
   const { rows } = await db.query<Row>(
@@ -231,10 +243,7 @@ export async function updateClient(
   id: string,
   change: { name?: string; profile?: ProfileChange },
 ): Promise<LoginClient | undefined> {
-  if (change.name !== undefined) {
-    const problem = checkClientName(change.name);
-    if (problem) throw new Error(problem);
-  }
+  checkClientInput({ name: change.name, profile: change.profile });
   const current = await findClient(db, id);
   if (!current) return undefined;
   const profile = applyProfileChange(current.profile, change.profile ?? {});

@@ -1,7 +1,16 @@
 import type { ParseArgsConfig } from "node:util";
 import { deleteClientPayloads } from "../auth/adapter";
-import { addClient, clientInfo, listClients, removeClient, updateClient, type LoginClient, type ProfileChange } from "../auth/clients";
-import { commandLine, withDatabase, type CommandLine } from "./run";
+import {
+  addClient,
+  checkClientInput,
+  clientInfo,
+  listClients,
+  removeClient,
+  updateClient,
+  type LoginClient,
+  type ProfileChange,
+} from "../auth/clients";
+import { commandLine, runAsProcess, withDatabase, type CliIo, type CommandLine } from "./run";
 
 const USAGE = `Registers the relying parties of the login service, in the service's database (DATABASE_URL, or the
 embedded PGlite database under DATA_DIR, default .data/).
@@ -40,7 +49,8 @@ const ARGS = {
   },
 } satisfies ParseArgsConfig;
 
-cli.run(ARGS, async ({ values, positionals }) => {
+/** `npm run client`: registers, updates, lists and removes login clients. */
+export const main = cli.main(ARGS, async ({ values, positionals }, io) => {
   const [command, ...rest] = positionals;
   if (!command) cli.fail("a command is required: add, update, list or remove");
   if (!["add", "update", "list", "remove"].includes(command)) cli.fail(`unknown command "${command}"`);
@@ -51,33 +61,45 @@ cli.run(ARGS, async ({ values, positionals }) => {
     homeUrl: values["home-url"],
   };
 
-  await withDatabase(async (db) => {
+  // The command line is checked whole before the database is opened: a refusal changes nothing and waits for nothing.
+  const redirectUris = values["redirect-uri"] ?? [];
+  if (command === "add") {
+    if (rest.length > 0) cli.fail(`unexpected argument "${rest[0]}"`);
+    if (!values.name) cli.fail("--name is required");
+    if (redirectUris.length === 0) cli.fail("--redirect-uri is required (repeat it for several)");
+  } else if (command === "update") {
+    if (rest.length !== 1) cli.fail("update takes one client_id");
+    if (values["redirect-uri"] || values.public)
+      cli.fail("update changes the name and profile only (remove and add the client to change its redirect URIs or type)");
+  } else if (command === "remove") {
+    if (rest.length !== 1) cli.fail("remove takes one client_id");
+  }
+  try {
+    checkClientInput({ name: values.name, profile, ...(command === "add" ? { redirectUris } : {}) });
+  } catch (error) {
+    cli.fail((error as Error).message);
+  }
+
+  return withDatabase(io.env, async (db): Promise<number> => {
     if (command === "add") {
-      if (rest.length > 0) cli.fail(`unexpected argument "${rest[0]}"`);
-      if (!values.name) cli.fail("--name is required");
-      const redirectUris = values["redirect-uri"] ?? [];
-      if (redirectUris.length === 0) cli.fail("--redirect-uri is required (repeat it for several)");
       let added;
       try {
-        added = await addClient(db, { name: values.name, redirectUris, public: Boolean(values.public), profile });
+        added = await addClient(db, { name: values.name!, redirectUris, public: Boolean(values.public), profile });
       } catch (error) {
         cli.fail((error as Error).message);
       }
       const { client, secret } = added;
       if (values.json) {
-        console.log(JSON.stringify({ ...describe(client), client_secret: secret ?? null }));
+        io.out(JSON.stringify({ ...describe(client), client_secret: secret ?? null }));
       } else {
-        console.log(`Added ${client.public ? "public" : "confidential"} client "${client.name}"`);
-        console.log(`  client_id      ${client.id}`);
-        if (secret) console.log(`  client_secret  ${secret}\n                 (shown this once: only its hash is stored)`);
-        else console.log("  no secret: the client must use PKCE (code_challenge_method=S256)");
-        for (const uri of client.redirectUris) console.log(`  redirect_uri   ${uri}`);
-        printProfile(client);
+        io.out(`Added ${client.public ? "public" : "confidential"} client "${client.name}"`);
+        io.out(`  client_id      ${client.id}`);
+        if (secret) io.out(`  client_secret  ${secret}\n                 (shown this once: only its hash is stored)`);
+        else io.out("  no secret: the client must use PKCE (code_challenge_method=S256)");
+        for (const uri of client.redirectUris) io.out(`  redirect_uri   ${uri}`);
+        printProfile(io, client);
       }
     } else if (command === "update") {
-      if (rest.length !== 1) cli.fail("update takes one client_id");
-      if (values["redirect-uri"] || values.public)
-        cli.fail("update changes the name and profile only (remove and add the client to change its redirect URIs or type)");
       let updated;
       try {
         updated = await updateClient(db, rest[0], { name: values.name, profile });
@@ -85,39 +107,40 @@ cli.run(ARGS, async ({ values, positionals }) => {
         cli.fail((error as Error).message);
       }
       if (!updated) {
-        console.error(`client: no client ${rest[0]}`);
-        process.exitCode = 1;
+        io.err(`client: no client ${rest[0]}`);
+        return 1;
       } else if (values.json) {
-        console.log(JSON.stringify(describe(updated)));
+        io.out(JSON.stringify(describe(updated)));
       } else {
-        console.log(`Updated client "${updated.name}" (${updated.id})`);
-        printProfile(updated);
+        io.out(`Updated client "${updated.name}" (${updated.id})`);
+        printProfile(io, updated);
       }
     } else if (command === "list") {
       const clients = await listClients(db);
       if (values.json) {
-        console.log(JSON.stringify(clients.map((c) => ({ ...describe(c), created_at: c.createdAt }))));
+        io.out(JSON.stringify(clients.map((c) => ({ ...describe(c), created_at: c.createdAt }))));
       } else if (clients.length === 0) {
-        console.log("No clients. Add one with: npm run client -- add --name N --redirect-uri U");
+        io.out("No clients. Add one with: npm run client -- add --name N --redirect-uri U");
       } else {
-        for (const c of clients)
-          console.log(`${c.id}  ${c.public ? "public      " : "confidential"}  ${c.name}  ${c.redirectUris.join(" ")}`);
+        for (const c of clients) io.out(`${c.id}  ${c.public ? "public      " : "confidential"}  ${c.name}  ${c.redirectUris.join(" ")}`);
       }
     } else {
-      if (rest.length !== 1) cli.fail("remove takes one client_id");
       // The client and what was issued to it go together: a code or token of a client that is gone is of no use.
       const removed = await db.transaction(
         async (tx) => (await removeClient(tx, rest[0])) && (await deleteClientPayloads(tx, rest[0]), true),
       );
       if (!removed) {
-        console.error(`client: no client ${rest[0]}`);
-        process.exitCode = 1;
+        io.err(`client: no client ${rest[0]}`);
+        return 1;
       } else {
-        console.log(`Removed client ${rest[0]} with its pending codes and tokens`);
+        io.out(`Removed client ${rest[0]} with its pending codes and tokens`);
       }
     }
+    return 0;
   });
 });
+
+if (require.main === module) runAsProcess(main);
 
 function describe(client: LoginClient) {
   const { title, description } = client.profile;
@@ -133,12 +156,12 @@ function describe(client: LoginClient) {
   };
 }
 
-function printProfile(client: LoginClient) {
+function printProfile(io: CliIo, client: LoginClient) {
   const en = clientInfo(client, "en");
   const ja = clientInfo(client, "ja");
-  console.log(`  title          ${en.title}${ja.title !== en.title ? ` / ${ja.title}` : ""}`);
+  io.out(`  title          ${en.title}${ja.title !== en.title ? ` / ${ja.title}` : ""}`);
   if (en.description || ja.description)
-    console.log(`  description    ${en.description}${ja.description !== en.description ? ` / ${ja.description}` : ""}`);
-  if (en.logo_url) console.log(`  logo_url       ${en.logo_url}`);
-  if (en.home_url) console.log(`  home_url       ${en.home_url}`);
+    io.out(`  description    ${en.description}${ja.description !== en.description ? ` / ${ja.description}` : ""}`);
+  if (en.logo_url) io.out(`  logo_url       ${en.logo_url}`);
+  if (en.home_url) io.out(`  home_url       ${en.home_url}`);
 }

@@ -1,51 +1,94 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { loadConfigOrExit } from "../config";
+import { ConfigError, loadConfig } from "../config";
 import { openMigratedDatabase, type Database } from "../db/database";
+
+/**
+ * What a command-line tool reads and writes: the process's environment and streams when run as `npm run <tool>`,
+ * or a caller's (the tests run the tools in their own process, which is much faster than one process per case).
+ */
+export interface CliIo {
+  env: NodeJS.ProcessEnv;
+  out(line: string): void;
+  err(line: string): void;
+}
+
+/** A tool's `main`: runs one command line and answers its exit code (0 done, 1 failed, 2 command line refused). */
+export type CliMain = (argv: string[], io: CliIo) => Promise<number>;
 
 /** A command-line tool of the service (`npm run client`, `login-keys`, `sign-metadata`). */
 export interface CommandLine {
   /** Refuses the command line: `<name>: <message>`, a blank line and the usage on stderr, exit code 2. */
   fail(message: string): never;
   /**
-   * Parses the arguments (`config` as node:util's parseArgs takes it, `--help` added) and runs `main` with them;
-   * `--help` prints the usage instead. Arguments parseArgs refuses are refused with `fail`; anything `main` throws
-   * is printed and ends the process with exit code 1.
+   * The tool's `main`: parses the arguments (`config` as node:util's parseArgs takes it, or made from them; `--help`
+   * added) and runs `body` with them; `--help` prints the usage instead. Arguments parseArgs refuses are refused with
+   * `fail`; anything else `body` throws is printed and answers exit code 1. `body` answers an exit code, or nothing
+   * for 0.
    */
-  run<T extends ParseArgsConfig>(config: T, main: (parsed: ReturnType<typeof parseArgs<T>>) => Promise<void>): void;
+  main<T extends ParseArgsConfig>(
+    config: T | ((argv: string[]) => T),
+    body: (parsed: ReturnType<typeof parseArgs<T>>, io: CliIo) => Promise<number | void>,
+  ): CliMain;
 }
 
+/** What `fail` throws: caught by `main`, which prints it and answers exit code 2. */
+class Refusal extends Error {}
+
 export function commandLine(name: string, usage: string): CommandLine {
-  function fail(message: string): never {
-    console.error(`${name}: ${message}\n\n${usage}`);
-    process.exit(2);
-  }
-  const start = async <T extends ParseArgsConfig>(config: T, main: (parsed: ReturnType<typeof parseArgs<T>>) => Promise<void>) => {
-    let parsed;
-    try {
-      parsed = parseArgs({ ...config, options: { ...config.options, help: { type: "boolean" } } });
-    } catch (error) {
-      fail((error as Error).message);
-    }
-    if ((parsed.values as { help?: boolean }).help) return console.log(usage);
-    await main(parsed as ReturnType<typeof parseArgs<T>>);
+  const fail = (message: string): never => {
+    throw new Refusal(message);
   };
   return {
     fail,
-    run(config, main) {
-      start(config, main).catch((error) => {
-        console.error(error);
-        process.exit(1);
-      });
+    main: (config, body) => async (argv, io) => {
+      try {
+        const given = typeof config === "function" ? config(argv) : config;
+        let parsed;
+        try {
+          parsed = parseArgs({ args: argv, ...given, options: { ...given.options, help: { type: "boolean" } } });
+        } catch (error) {
+          fail((error as Error).message);
+        }
+        if ((parsed!.values as { help?: boolean }).help) {
+          io.out(usage);
+          return 0;
+        }
+        return (await body(parsed as ReturnType<typeof parseArgs<typeof given>>, io)) ?? 0;
+      } catch (error) {
+        if (error instanceof Refusal) {
+          io.err(`${name}: ${error.message}\n\n${usage}`);
+          return 2;
+        }
+        if (error instanceof ConfigError) {
+          io.err(`Configuration error: ${error.message}`);
+          return 1;
+        }
+        io.err(String((error as Error)?.stack ?? error));
+        return 1;
+      }
     },
   };
 }
 
-/** Runs `use` on the service's database (DATABASE_URL, or PGlite under DATA_DIR), brought up to date, then closes it. */
-export async function withDatabase(use: (db: Database) => Promise<void>): Promise<void> {
-  const config = loadConfigOrExit();
-  const { db } = await openMigratedDatabase(config.database);
+/** Runs a tool's `main` as the process (`npm run <tool>`): its arguments, environment and streams, its exit code. */
+export function runAsProcess(main: CliMain): void {
+  main(process.argv.slice(2), {
+    env: process.env,
+    out: (line) => console.log(line),
+    err: (line) => console.error(line),
+  }).then((code) => {
+    process.exitCode = code;
+  });
+}
+
+/**
+ * Runs `use` on the service's database as `env` configures it (DATABASE_URL, or PGlite under DATA_DIR), brought up
+ * to date, then closes it.
+ */
+export async function withDatabase<T>(env: NodeJS.ProcessEnv, use: (db: Database) => Promise<T>): Promise<T> {
+  const { db } = await openMigratedDatabase(loadConfig(env).database);
   try {
-    await use(db);
+    return await use(db);
   } finally {
     await db.close();
   }

@@ -4,7 +4,7 @@ import { Wallet } from "ethers";
 import { NETWORKS } from "../chain/registry";
 import { parseAddress, parseTokenId } from "../chain/values";
 import { boundText, encodeMetadata, type Target } from "../metadata/signed-text";
-import { commandLine, type CommandLine } from "./run";
+import { commandLine, runAsProcess, type CommandLine } from "./run";
 
 const USAGE = `Signs metadata for the metadata service and prints the JSON body to post.
 
@@ -28,8 +28,9 @@ const ARGS = {
   },
 } satisfies ParseArgsConfig;
 
-cli.run(ARGS, async ({ values }) => {
-  const key = process.env.METADATA_SIGNER_KEY;
+/** `npm run sign-metadata`: prints the signed body of a metadata post. */
+export const main = cli.main(ARGS, async ({ values }, io) => {
+  const key = io.env.METADATA_SIGNER_KEY;
   if (!key) cli.fail("set METADATA_SIGNER_KEY to the issuer's private key");
   if (!values.network || !Object.hasOwn(NETWORKS, values.network)) cli.fail(`--network must be one of ${Object.keys(NETWORKS).join(", ")}`);
   if (!values.file) cli.fail("--file is required (a JSON file holding one object)");
@@ -65,5 +66,7 @@ cli.run(ARGS, async ({ values }) => {
   }
   const metadata = encodeMetadata(data);
   const sig = await wallet.signMessage(boundText(target, metadata));
-  console.log(JSON.stringify({ iss: wallet.address, sig, metadata }));
+  io.out(JSON.stringify({ iss: wallet.address, sig, metadata }));
 });
+
+if (require.main === module) runAsProcess(main);

@@ -1,4 +1,3 @@
-import { execFile } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -12,27 +11,9 @@ import { providerFor } from "../../helpers/chain";
 import { deployTestSigners, type TestSigner, type TestSignerKind } from "../../helpers/signers";
 import { createTestDatabase, openFreshPglite, type TestDatabase } from "../../helpers/database";
 
-const ROOT = path.resolve(__dirname, "..", "..", "..");
-
-/** Runs the CLI `server/cli/<script>.ts` as `npm run` does, in its own process. */
-export function runScript(
-  script: string,
-  args: string[],
-  env: Record<string, string>,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ["-r", "ts-node/register/transpile-only", `server/cli/${script}.ts`, ...args],
-      { cwd: ROOT, env: { ...process.env, ...env } },
-      (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
-
 /**
- * A database that scripts (other processes) and the service share: the test's PostgreSQL database, or a PGlite
- * directory (PGlite is one process at a time, so the service must be closed while a script runs).
+ * A database that the CLIs (each opening it as `npm run` does) and the service share: the test's PostgreSQL database,
+ * or a PGlite directory (PGlite is one opener at a time, so the service must be closed while a CLI runs).
  */
 export async function scriptDatabase(): Promise<{ database: TestDatabase; env: Record<string, string>; cleanup(): Promise<void> }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "login-"));
@@ -48,7 +29,7 @@ export async function scriptDatabase(): Promise<{ database: TestDatabase; env: R
     };
   }
   const config: DatabaseConfig = { kind: "pglite", dataDir: path.join(dir, "pglite") };
-  // Laid out once here, so that the scripts' processes do not each pay for creating it.
+  // Laid out once here, so that the CLI runs do not each pay for creating it.
   await (await openFreshPglite(config.dataDir)).close();
   let opened: Database | undefined;
   const database: TestDatabase = {

@@ -4,7 +4,8 @@ import { decodeProtectedHeader } from "jose";
 import type { TestApp } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
 import type { TestDatabase } from "../../helpers/database";
-import { getJson, postForm, registerClient, signedLogin, runScript, scriptDatabase, startLoginApp } from "./helpers";
+import { runCli } from "../../helpers/cli";
+import { getJson, postForm, registerClient, signedLogin, scriptDatabase, startLoginApp } from "./helpers";
 
 /** Key rotation as the README describes it, with `npm run login-keys` as a real process between restarts. */
 describe("npm run login-keys (signing key rotation)", function () {
@@ -20,7 +21,7 @@ describe("npm run login-keys (signing key rotation)", function () {
   });
   after(async () => cleanup?.());
 
-  const keys = (args: string[]) => runScript("login-keys", args, env);
+  const keys = (args: string[]) => runCli("login-keys", args, env);
 
   /** Starts an instance, reads its published kids and the kid that signs an ID token, and stops it. */
   async function observe(): Promise<{ published: string[]; signing: string }> {

@@ -3,9 +3,10 @@ import { Wallet } from "ethers";
 import type { TestApp } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
 import type { TestDatabase } from "../../helpers/database";
-import { getJson, postForm, postJson, runScript, scriptDatabase, startLoginApp } from "../auth/helpers";
+import { runCli } from "../../helpers/cli";
+import { getJson, postForm, postJson, scriptDatabase, startLoginApp } from "../auth/helpers";
 
-const run = (args: string[], env: Record<string, string>) => runScript("client", args, env);
+const run = (args: string[], env: Record<string, string>) => runCli("client", args, env);
 
 describe("npm run client", function () {
   this.timeout(120_000);
@@ -193,7 +194,8 @@ describe("npm run client", function () {
       ["add", "--name", "x", "--redirect-uri", "https://a.example/cb", "--bogus"],
       ["remove"],
     ]) {
-      const result = await run(args, env);
+      // Refused before any database is opened: the one configured here does not exist.
+      const result = await run(args, { DATABASE_URL: "postgres://nobody@127.0.0.1:1/none" });
       expect(result.code, args.join(" ")).to.equal(2);
       expect(result.stderr, args.join(" ")).to.match(/^client: /);
     }

@@ -1,4 +1,3 @@
-import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -6,19 +5,9 @@ import { expect } from "chai";
 import { Wallet } from "ethers";
 import { startTestApp, type TestApp } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
+import { runCli } from "../../helpers/cli";
 
-const ROOT = path.resolve(__dirname, "..", "..", "..");
-
-function sign(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ["-r", "ts-node/register/transpile-only", "server/cli/sign-metadata.ts", ...args],
-      { cwd: ROOT, env: { ...process.env, ...env } },
-      (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
+const sign = (args: string[], env: Record<string, string>) => runCli("sign-metadata", args, env);
 
 describe("npm run sign-metadata", function () {
   let t: TestApp;
