@@ -36,8 +36,10 @@ export default defineConfig(
     },
   },
   {
+    // CommonJS files loaded by require (ts-node's transpiler): require is how they import.
     files: ["**/*.js"],
     languageOptions: { sourceType: "commonjs" },
+    rules: { "@typescript-eslint/no-require-imports": "off" },
   },
   {
     // The hosted pages' scripts run in the browser, as classic scripts.
