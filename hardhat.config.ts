@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { subtask } from "hardhat/config";
 import { TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD, TASK_TEST_GET_TEST_FILES } from "hardhat/builtin-tasks/task-names";
@@ -56,7 +57,10 @@ const config: HardhatUserConfig = {
     ...remoteNetworks(),
   },
   typechain: { outDir: "typechain-types", target: "ethers-v6" },
-  mocha: { timeout: 120_000 },
+  // `npm test` runs the suites in parallel (hardhat test --parallel), one worker process per core and at least two: most
+  // suites wait on a node, a database or a browser, so two workers keep even a 2-core machine busy. Each suite brings
+  // up what it needs (its node, databases and ports) in its own worker.
+  mocha: { timeout: 120_000, jobs: Math.max(2, availableParallelism()) },
   gasReporter: { enabled: process.env.REPORT_GAS === "true" },
 };
 
