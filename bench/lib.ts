@@ -5,6 +5,7 @@ import path from "node:path";
 import autocannon from "autocannon";
 import { getBytes, hashMessage } from "ethers";
 import * as libsecp256k1 from "tiny-secp256k1";
+import { START_NODE_ARGS } from "../local/start-command";
 import { openMigratedDatabase, type Database } from "../server/db/database";
 import type { Migration } from "../server/db/migrate";
 import type { QueryCounts } from "../server/db/query-count";
@@ -178,7 +179,7 @@ export async function startService(
       throw error;
     }
   }
-  const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", "local/start.ts"], {
+  const child = spawn(process.execPath, START_NODE_ARGS, {
     cwd: path.resolve(__dirname, ".."),
     env: {
       ...process.env,

@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { expect } from "chai";
+import { START_NODE_ARGS } from "../../local/start-command";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const run = promisify(execFile);
@@ -16,7 +17,7 @@ interface Started {
 
 /** Starts the service the way `npm start` does, on free ports, and waits for its banner. */
 async function start(env: Record<string, string>): Promise<Started> {
-  const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", "local/start.ts"], {
+  const child = spawn(process.execPath, START_NODE_ARGS, {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH!,
@@ -62,7 +63,7 @@ describe("npm start (local/start.ts)", function () {
   after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
   it("stops with one line naming a bad variable", async function () {
-    const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", "local/start.ts"], {
+    const child = spawn(process.execPath, START_NODE_ARGS, {
       cwd: ROOT,
       env: { PATH: process.env.PATH!, PORT: "eighty" },
     });
