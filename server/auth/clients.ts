@@ -103,26 +103,26 @@ const NO_PROFILE: ClientProfile = { title: {}, description: {}, logoUrl: null, h
 
 /**
  * Checks what a new client (`redirectUris` given) or a change of one (no `redirectUris`) would store, before any
- * database is asked: throws an Error naming the first problem.
+ * database is asked: throws an Error naming the first problem. Returns the profile of a new client.
  */
-export function checkClientInput(input: { name?: string; redirectUris?: string[]; profile?: ProfileChange }): void {
+export function checkClientInput(input: { name?: string; redirectUris?: string[]; profile?: ProfileChange }): ClientProfile {
   const nameProblem = input.name === undefined ? undefined : checkClientName(input.name);
   if (nameProblem) throw new Error(nameProblem);
-  applyProfileChange(NO_PROFILE, input.profile ?? {});
-  if (input.redirectUris === undefined) return;
+  const profile = applyProfileChange(NO_PROFILE, input.profile ?? {});
+  if (input.redirectUris === undefined) return profile;
   if (input.redirectUris.length === 0) throw new Error("at least one redirect URI is needed");
   for (const uri of input.redirectUris) {
     const problem = checkRedirectUri(uri);
     if (problem) throw new Error(problem);
   }
+  return profile;
 }
 
 export async function addClient(
   db: Queryable,
   input: { name: string; redirectUris: string[]; public: boolean; profile?: ProfileChange },
 ): Promise<{ client: LoginClient; secret?: string }> {
-  checkClientInput(input);
-  const profile = applyProfileChange(NO_PROFILE, input.profile ?? {});
+  const profile = checkClientInput(input);
   const id = randomBytes(16).toString("base64url");
   const secret = input.public ? undefined : randomBytes(32).toString("base64url");
   const { rows } = await db.query<Row>(
