@@ -154,7 +154,18 @@ export async function postForm(
   });
 }
 
-/** The test wallets of every kind, deployed on the node at `nodeUrl` (the CREATE2 one left undeployed). */
+/** `/api/authorize`'s query for `address` to log in to `client` with scope openid (`extra` adds or replaces fields). */
+export function authorizeQuery(client: { id: string; redirectUri: string }, address: string, extra: Record<string, string> = {}) {
+  return new URLSearchParams({
+    client_id: client.id,
+    redirect_uri: client.redirectUri,
+    response_type: "code",
+    scope: "openid",
+    address,
+    ...extra,
+  });
+}
+
 /**
  * One login through the JSON API: `/api/authorize` for `wallet`'s address, the wallet signs the message, `/api/login`
  * redeems it. Returns the login's answer (its `code` when it succeeded); the caller checks the status.
@@ -165,18 +176,11 @@ export async function signedLogin(
   wallet: { address: string; signMessage(message: string): Promise<string> },
   extra: Record<string, string> = {},
 ) {
-  const query = new URLSearchParams({
-    client_id: client.id,
-    redirect_uri: client.redirectUri,
-    response_type: "code",
-    scope: "openid",
-    address: wallet.address,
-    ...extra,
-  });
-  const { body } = await getJson(t, `/api/authorize?${query}`);
+  const { body } = await getJson(t, `/api/authorize?${authorizeQuery(client, wallet.address, extra)}`);
   return postJson(t, `/api/login`, { address: wallet.address, signature: await wallet.signMessage(body.message), client_id: client.id });
 }
 
+/** The test wallets of every kind, deployed on the node at `nodeUrl` (the CREATE2 one left undeployed). */
 export async function deploySigners(nodeUrl: string): Promise<Record<TestSignerKind, TestSigner>> {
   const provider = providerFor(nodeUrl);
   try {

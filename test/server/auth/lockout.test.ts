@@ -3,7 +3,7 @@ import { Wallet } from "ethers";
 import { OPEN_PER_ADDRESS, requesterOf } from "../../../server/auth/challenges";
 import type { TestApp } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
-import { registerClient, startLoginApp, type RegisteredClient } from "./helpers";
+import { authorizeQuery, registerClient, startLoginApp, type RegisteredClient } from "./helpers";
 
 /** Challenges are counted per requester (client IP as TRUST_PROXY resolves it): no one can retire another's. */
 describe("sign-in message quotas (lock-out)", function () {
@@ -18,13 +18,7 @@ describe("sign-in message quotas (lock-out)", function () {
   after(async () => t?.close());
 
   async function authorize(ip: string, address: string) {
-    const query = new URLSearchParams({
-      client_id: client.id,
-      redirect_uri: client.redirectUri,
-      response_type: "code",
-      scope: "openid",
-      address,
-    });
+    const query = authorizeQuery(client, address);
     const response = await t.app.inject({ url: `/api/authorize?${query}`, headers: { "x-forwarded-for": ip } });
     return { status: response.statusCode, headers: response.headers, body: JSON.parse(response.body) };
   }

@@ -6,7 +6,16 @@ import { CLIENT_CACHE_MS, removeClient } from "../../../server/auth/clients";
 import type { TestApp } from "../../helpers/app";
 import { providerFor, sharedNode } from "../../helpers/chain";
 import { highS, ownerSignature, type TestSigner, type TestSignerKind } from "../../helpers/signers";
-import { deploySigners, getJson, postForm, postJson, registerClient, startLoginApp, type RegisteredClient } from "./helpers";
+import {
+  authorizeQuery,
+  deploySigners,
+  getJson,
+  postForm,
+  postJson,
+  registerClient,
+  startLoginApp,
+  type RegisteredClient,
+} from "./helpers";
 
 describe("login JSON API (/api/authorize, /api/login)", function () {
   let t: TestApp;
@@ -33,11 +42,8 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
     return { address: wallet.address, sign: (m: string) => wallet.signMessage(m), wallet };
   };
 
-  function authorizeQuery(address: string, extra: Record<string, string> = {}, c = client) {
-    return new URLSearchParams({ client_id: c.id, redirect_uri: c.redirectUri, response_type: "code", scope: "openid", address, ...extra });
-  }
   async function authorize(address: string, extra: Record<string, string> = {}, c = client) {
-    return getJson(t, `/api/authorize?${authorizeQuery(address, extra, c)}`);
+    return getJson(t, `/api/authorize?${authorizeQuery(c, address, extra)}`);
   }
   async function message(address: string, extra: Record<string, string> = {}, c = client): Promise<string> {
     const answer = await authorize(address, extra, c);
@@ -161,7 +167,7 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
         expect(body.message).to.be.a("string");
         expect(response.headers.get("location")).to.equal(null);
       };
-      const base = () => authorizeQuery(Wallet.createRandom().address);
+      const base = () => authorizeQuery(client, Wallet.createRandom().address);
       const set = (key: string, value: string) => {
         const query = base();
         query.set(key, value);
@@ -226,7 +232,7 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
         return refused(query, 400, "invalid_request");
       });
       it("a public client without PKCE", () =>
-        refused(authorizeQuery(Wallet.createRandom().address, {}, publicClient), 400, "invalid_request"));
+        refused(authorizeQuery(publicClient, Wallet.createRandom().address), 400, "invalid_request"));
       it("a state longer than 1024 characters", () => refused(set("state", "s".repeat(1025)), 400, "invalid_request"));
     });
   });
@@ -406,13 +412,7 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
         try {
           const c = await registerClient(down);
           const attempt = async (signer: { address: string; sign(m: string): Promise<string> }) => {
-            const query = new URLSearchParams({
-              client_id: c.id,
-              redirect_uri: c.redirectUri,
-              response_type: "code",
-              scope: "openid",
-              address: signer.address,
-            });
+            const query = authorizeQuery(c, signer.address);
             const { body } = await getJson(down, `/api/authorize?${query}`);
             return postJson(down, `/api/login`, { address: signer.address, signature: await signer.sign(body.message), client_id: c.id });
           };
@@ -431,13 +431,7 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
         const mainnet = await startLoginApp(nodeUrl, { env: { RPC_URL_MAINNET: nodeUrl, DEFAULT_NETWORK: "mainnet" } });
         try {
           const c = await registerClient(mainnet);
-          const query = new URLSearchParams({
-            client_id: c.id,
-            redirect_uri: c.redirectUri,
-            response_type: "code",
-            scope: "openid",
-            address: signers.single.address,
-          });
+          const query = authorizeQuery(c, signers.single.address);
           const { body } = await getJson(mainnet, `/api/authorize?${query}`);
           const answer = await postJson(mainnet, `/api/login`, {
             address: signers.single.address,

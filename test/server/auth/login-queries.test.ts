@@ -5,7 +5,7 @@ import { countQueries } from "../../../server/db/query-count";
 import type { TestApp } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";
-import { getJson, postForm, postJson, registerClient, startLoginApp, type RegisteredClient } from "./helpers";
+import { authorizeQuery, getJson, postForm, postJson, registerClient, startLoginApp, type RegisteredClient } from "./helpers";
 
 /** The statements one full login sends to the database: each record is read once and written once. */
 describe("queries of one login (authorize, login, token)", function () {
@@ -51,13 +51,7 @@ describe("queries of one login (authorize, login, token)", function () {
 
   it("costs five statements: one to issue the challenge, two to redeem it for a code, two to exchange the code", async function () {
     const wallet = Wallet.createRandom();
-    const query = new URLSearchParams({
-      client_id: client.id,
-      redirect_uri: client.redirectUri,
-      response_type: "code",
-      scope: "openid",
-      address: wallet.address,
-    });
+    const query = authorizeQuery(client, wallet.address);
     // The client is read once first, then cached for a second: read again only when the login takes longer than that
     // (a loaded machine), and never more than once a second.
     const cachedAt = Date.now();
@@ -113,13 +107,7 @@ describe("queries of one login (authorize, login, token)", function () {
 
   it("stores one code and one grant when the same signature is redeemed several times at once", async function () {
     const wallet = Wallet.createRandom();
-    const query = new URLSearchParams({
-      client_id: client.id,
-      redirect_uri: client.redirectUri,
-      response_type: "code",
-      scope: "openid",
-      address: wallet.address,
-    });
+    const query = authorizeQuery(client, wallet.address);
     const { body } = await getJson(t, `/api/authorize?${query}`);
     const request = {
       address: wallet.address,

@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { Wallet } from "ethers";
 import type { TestApp } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
-import { getJson, postForm, postJson, registerClient, startLoginApp, type RegisteredClient } from "./helpers";
+import { authorizeQuery, getJson, postForm, postJson, registerClient, startLoginApp, type RegisteredClient } from "./helpers";
 
 describe("login rate limits (LOGIN_RATE_LIMIT per minute and IP)", function () {
   let t: TestApp;
@@ -14,11 +14,7 @@ describe("login rate limits (LOGIN_RATE_LIMIT per minute and IP)", function () {
   });
   after(async () => t?.close());
 
-  const authorize = () =>
-    getJson(
-      t,
-      `/api/authorize?${new URLSearchParams({ client_id: client.id, redirect_uri: client.redirectUri, response_type: "code", scope: "openid", address: Wallet.createRandom().address })}`,
-    );
+  const authorize = () => getJson(t, `/api/authorize?${authorizeQuery(client, Wallet.createRandom().address)}`);
 
   it("answers 429 with Retry-After on /api/authorize past the limit, in the API's error shape", async function () {
     for (let i = 0; i < 3; i++) expect((await authorize()).status).to.equal(200);

@@ -4,7 +4,16 @@ import type { TestApp } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";
 import type { TestSigner, TestSignerKind } from "../../helpers/signers";
-import { deploySigners, getJson, postForm, postJson, registerClient, startLoginApp, type RegisteredClient } from "./helpers";
+import {
+  authorizeQuery,
+  deploySigners,
+  getJson,
+  postForm,
+  postJson,
+  registerClient,
+  startLoginApp,
+  type RegisteredClient,
+} from "./helpers";
 
 describe("userinfo (/userinfo and /api/userinfo) and the login history", function () {
   let nodeUrl: string;
@@ -20,14 +29,7 @@ describe("userinfo (/userinfo and /api/userinfo) and the login history", functio
 
   /** A login through the JSON API and the code exchange; returns the access token. */
   async function login(app: TestApp, client: RegisteredClient, signer: Signer, network = "localhost"): Promise<string> {
-    const query = new URLSearchParams({
-      client_id: client.id,
-      redirect_uri: client.redirectUri,
-      response_type: "code",
-      scope: "openid",
-      address: signer.address,
-      network,
-    });
+    const query = authorizeQuery(client, signer.address, { network });
     const { body } = await getJson(app, `/api/authorize?${query}`);
     const answer = await postJson(app, `/api/login`, {
       address: signer.address,
@@ -112,13 +114,7 @@ describe("userinfo (/userinfo and /api/userinfo) and the login history", functio
 
     it("does not record a refused login", async function () {
       const wallet = eoa();
-      const query = new URLSearchParams({
-        client_id: a.id,
-        redirect_uri: a.redirectUri,
-        response_type: "code",
-        scope: "openid",
-        address: wallet.address,
-      });
+      const query = authorizeQuery(a, wallet.address);
       const { body } = await getJson(t, `/api/authorize?${query}`);
       const refused = await postJson(t, `/api/login`, {
         address: wallet.address,

@@ -6,7 +6,7 @@ import { AliceNFT__factory } from "../../../typechain-types";
 import { startTestApp, type TestApp } from "../../helpers/app";
 import { providerFor, sharedNode } from "../../helpers/chain";
 import { indexedTo } from "../../helpers/index-check";
-import { registerClient, startLoginApp, type RegisteredClient } from "../auth/helpers";
+import { authorizeQuery, registerClient, startLoginApp, type RegisteredClient } from "../auth/helpers";
 
 /** The value of the sample `name{labels}` (labels matched exactly, in any order); undefined when absent. */
 function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
@@ -156,13 +156,7 @@ describe("metrics (GET /metrics on its own listener)", function () {
       return t.app.inject({ method: "POST", url: "/api/login", payload });
     }
     async function signedLogin(wallet: { address: string; signMessage(m: string): Promise<string> }) {
-      const query = new URLSearchParams({
-        client_id: client.id,
-        redirect_uri: client.redirectUri,
-        response_type: "code",
-        scope: "openid",
-        address: wallet.address,
-      });
+      const query = authorizeQuery(client, wallet.address);
       const { message } = (await t.app.inject({ method: "GET", url: `/api/authorize?${query}` })).json();
       return login({ address: wallet.address, signature: await wallet.signMessage(message), client_id: client.id });
     }
