@@ -5,7 +5,7 @@ import { countQueries } from "../../../server/db/query-count";
 import type { TestApp } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";
-import { authorizeQuery, getJson, postForm, postJson, registerClient, startLoginApp, type RegisteredClient } from "./helpers";
+import { authorizeQuery, getJson, postForm, postJson, registerClient, signedLogin, startLoginApp, type RegisteredClient } from "./helpers";
 
 /** The statements one full login sends to the database: each record is read once and written once. */
 describe("queries of one login (authorize, login, token)", function () {
@@ -103,6 +103,28 @@ describe("queries of one login (authorize, login, token)", function () {
       client_secret: client.secret!,
     });
     expect(refreshed.status, JSON.stringify(refreshed.body)).to.equal(200);
+  });
+
+  it("reads a code's grant by its key, not by scanning every grant, on a table never analyzed", async function () {
+    // Thousands of other grants, and no statistics (as on a server with autovacuum off): a plan chosen from the
+    // statistics would look the grant up among all of them.
+    await t.app.db.query(
+      `INSERT INTO oidc_payloads (kind, id, payload, expires_at)
+       SELECT 'Grant', 'other-' || n, '{}'::jsonb, now() + interval '1 hour' FROM generate_series(1, 3000) AS n`,
+    );
+    const signed = await signedLogin(t, client, Wallet.createRandom());
+    expect(signed.status, JSON.stringify(signed.body)).to.equal(200);
+    const read = Object.keys(counting.queryCounts().bySql).find((sql) => sql.startsWith("SELECT kind, payload,"));
+    expect(read, "the token endpoint's read of the code and its grant").to.be.a("string");
+    const { rows } = await t.app.db.query<{ "QUERY PLAN": [{ Plan: { "Actual Rows": number; "Shared Hit Blocks": number } }] }>(
+      `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${read}`,
+      ["AuthorizationCode", signed.body.code],
+    );
+    const [{ Plan: plan }] = rows[0]["QUERY PLAN"];
+    // The code and its grant, each found through the primary key in a few pages (the scan read hundreds).
+    expect(plan["Actual Rows"]).to.equal(2);
+    expect(JSON.stringify(plan)).not.to.match(/Seq Scan|Bitmap/);
+    expect(plan["Shared Hit Blocks"]).to.be.below(30);
   });
 
   it("stores one code and one grant when the same signature is redeemed several times at once", async function () {
