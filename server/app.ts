@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Server } from "node:http";
 import cors from "@fastify/cors";
-import helmet from "@fastify/helmet";
 import sensible from "@fastify/sensible";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { LogController, type FastifyInstance } from "fastify";
@@ -19,6 +18,7 @@ import health from "./http/health";
 import inputGuard from "./http/input-guard";
 import { REDACTED_PATHS, redactUrl } from "./http/log-redact";
 import openapi from "./http/openapi";
+import securityHeaders from "./http/security-headers";
 import indexer from "./indexer/plugin";
 import metadata from "./metadata/plugin";
 import metrics from "./metrics/plugin";
@@ -89,7 +89,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(inputGuard);
   // Only JSON (and, in the login plugin's scope, forms): text/plain on a JSON route is a 415, not a string body.
   app.removeContentTypeParser("text/plain");
-  await app.register(helmet, { global: true });
+  await app.register(securityHeaders);
   // A public API called from dApps in browsers; no cookies are involved.
   await app.register(cors, { origin: "*" });
   await app.register(sensible);
