@@ -1,5 +1,4 @@
 import { generateKeyPairSync } from "node:crypto";
-import http from "node:http";
 import { performance } from "node:perf_hooks";
 import { getBytes, hashMessage, recoverAddress, Signature, Wallet } from "ethers";
 import { SignJWT } from "jose";
@@ -8,6 +7,7 @@ import { addClient } from "../server/auth/clients";
 import { verifyEoa } from "../server/chain/signatures";
 import type { QueryCounts } from "../server/db/query-count";
 import { ServerCpu } from "./cpu";
+import { KeepAliveConnection } from "./keep-alive-client";
 import { fmt, percentile, personalSign, startService, type Row, type Service, type Suite } from "./lib";
 
 const CONCURRENCY = [8, 32];
@@ -57,7 +57,9 @@ const login: Suite = {
   async run({ seconds, database, log }) {
     const node = await startLocalNode();
     const redirectUri = "https://rp.example/callback";
-    const services: { name: VariantName; app: Service; cpu: ServerCpu; client: { id: string; secret: string }; agent: http.Agent }[] = [];
+    const services: { name: VariantName; app: Service; cpu: ServerCpu; client: { id: string; secret: string } }[] = [];
+    // One connection per client and service, kept alive: a dApp backend talks to the service the same way.
+    const connections: KeepAliveConnection[] = [];
     try {
       for (const variant of VARIANTS) {
         let client: { id: string; secret: string } | undefined;
@@ -77,38 +79,25 @@ const login: Suite = {
           },
         );
         const cpu = await ServerCpu.open(app.pid, app.database.config.kind === "postgres" ? app.database.config.url : undefined);
-        // Plain keep-alive HTTP: the load generator shares the machine with the service, so it should cost little.
-        services.push({
-          name: variant.name,
-          app,
-          cpu,
-          client: client!,
-          agent: new http.Agent({ keepAlive: true, maxSockets: Math.max(...CONCURRENCY) }),
-        });
+        services.push({ name: variant.name, app, cpu, client: client! });
       }
 
-      const once = async (service: (typeof services)[number], key: Uint8Array, address: string) => {
-        const { app, client, agent } = service;
-        const call = (method: string, path: string, body?: string, type?: string) =>
-          // The fields read from the answers (message, code, id_token) are strings.
-          new Promise<Record<string, string>>((resolve, reject) => {
-            const request = http.request(
-              `${app.url}${path}`,
-              { method, agent, headers: body ? { "content-type": type!, "content-length": Buffer.byteLength(body) } : {} },
-              (response) => {
-                let text = "";
-                response.setEncoding("utf8");
-                response.on("data", (chunk) => (text += chunk));
-                response.on("end", () =>
-                  response.statusCode === 200
-                    ? resolve(JSON.parse(text))
-                    : reject(new Error(`${method} ${path}: ${response.statusCode} ${text}`)),
-                );
-              },
-            );
-            request.on("error", reject);
-            request.end(body);
-          });
+      type User = { key: Uint8Array; address: string; connections: Map<VariantName, KeepAliveConnection> };
+      const once = async (service: (typeof services)[number], user: User) => {
+        const { app, client } = service;
+        const { key, address } = user;
+        let connection = user.connections.get(service.name);
+        if (!connection) {
+          connection = new KeepAliveConnection(app.url);
+          connections.push(connection);
+          user.connections.set(service.name, connection);
+        }
+        // The fields read from the answers (message, code, id_token) are strings.
+        const call = async (method: string, path: string, body?: string, type?: string): Promise<Record<string, string>> => {
+          const answer = await connection.request(method, path, body, type);
+          if (answer.status !== 200) throw new Error(`${method} ${path}: ${answer.status} ${answer.body}`);
+          return JSON.parse(answer.body);
+        };
         const query = new URLSearchParams({
           client_id: client.id,
           redirect_uri: redirectUri,
@@ -130,9 +119,9 @@ const login: Suite = {
         const tokens = await call("POST", "/token", form.toString(), "application/x-www-form-urlencoded");
         if (typeof tokens.id_token !== "string") throw new Error("no ID token");
       };
-      const users = Array.from({ length: Math.max(...CONCURRENCY) }, () => {
+      const users: User[] = Array.from({ length: Math.max(...CONCURRENCY) }, () => {
         const wallet = Wallet.createRandom();
-        return { key: getBytes(wallet.privateKey), address: wallet.address };
+        return { key: getBytes(wallet.privateKey), address: wallet.address, connections: new Map() };
       });
 
       // Until V8 has optimized the hot paths of both services (a few thousand logins): measured before that, the first
@@ -142,7 +131,7 @@ const login: Suite = {
         const deadline = performance.now() + WARMUP_SECONDS * 1000;
         await Promise.all(
           users.map(async (u) => {
-            while (performance.now() < deadline) await once(service, u.key, u.address);
+            while (performance.now() < deadline) await once(service, u);
           }),
         );
       }
@@ -151,7 +140,7 @@ const login: Suite = {
       const queries = new Map<VariantName, { statements: number; roundTrips: number; bySql: [string, number][] }>();
       for (const service of services) {
         const before = await service.app.queryCounts();
-        for (let i = 0; i < COUNTED_LOGINS; i++) await once(service, users[0].key, users[0].address);
+        for (let i = 0; i < COUNTED_LOGINS; i++) await once(service, users[0]);
         const after = await service.app.queryCounts();
         queries.set(service.name, perLogin(before, after, COUNTED_LOGINS));
       }
@@ -177,7 +166,7 @@ const login: Suite = {
             users.slice(0, clients).map(async (u) => {
               while (performance.now() < deadline) {
                 const t0 = performance.now();
-                await once(service, u.key, u.address);
+                await once(service, u);
                 m.latencies.push(performance.now() - t0);
                 m.logins++;
               }
@@ -342,8 +331,8 @@ const login: Suite = {
       }
       return rows;
     } finally {
+      for (const connection of connections) connection.close();
       for (const service of services) {
-        service.agent.destroy();
         await service.cpu.close();
         await service.app.stop();
       }
