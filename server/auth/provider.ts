@@ -1,5 +1,5 @@
-import { getAddress } from "ethers";
 import type { Provider } from "oidc-provider";
+import { checksumAddress } from "../chain/values";
 import type { Config } from "../config";
 import type { Database } from "../db/database";
 import { createAdapterFactory, writeHeldAfterRequest, writeHeldTokens } from "./adapter";
@@ -35,7 +35,7 @@ export function subjectFor(address: string, kind: "eoa" | "erc1271" | "erc6492",
 
 export function addressOfSubject(sub: string): string | undefined {
   const match = /^(?:eip155:\d+:)?(0x[0-9a-f]{40})$/.exec(sub);
-  return match ? getAddress(match[1]) : undefined;
+  return match ? checksumAddress(match[1]) : undefined;
 }
 
 /**

@@ -14,6 +14,7 @@ import * as libsecp256k1 from "tiny-secp256k1";
 import { Erc6492Validator__factory } from "../../typechain-types";
 import { callOutcome } from "./calls";
 import { rpc } from "./networks";
+import { checksumAddress } from "./values";
 
 /** How a signature was proven. */
 export type SignerKind = "eoa" | "erc1271" | "erc6492";
@@ -143,7 +144,7 @@ function recoverWithLibsecp256k1(hash: string, signature: string, recoveryId: 0 
     return undefined;
   }
   // The address is the last 20 bytes of keccak256 of the uncompressed point without its 0x04 prefix.
-  return point ? getAddress(`0x${keccak256(point.subarray(1)).slice(26)}`) : undefined;
+  return point ? checksumAddress(`0x${keccak256(point.subarray(1)).slice(26)}`) : undefined;
 }
 
 function recoverWithEthers(hash: string, signature: string, recoveryId: 0 | 1): string | undefined {

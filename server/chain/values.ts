@@ -1,4 +1,5 @@
 import { getAddress } from "ethers";
+import { BoundedCache } from "../lib/bounded-cache";
 import { DomainError } from "../lib/domain-error";
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
@@ -15,12 +16,28 @@ export function parseAddress(value: string, field = "address"): string {
   if (!ADDRESS.test(value)) throw new DomainError("invalid", "invalid_address", `${field} must be 0x followed by 40 hex digits`);
   const body = value.slice(2);
   if (body !== body.toLowerCase() && body !== body.toUpperCase()) {
-    const checksummed = getAddress(value.toLowerCase());
+    const checksummed = checksumAddress(value.toLowerCase());
     if (checksummed !== value) throw new DomainError("invalid", "invalid_address", `${field} fails its EIP-55 checksum`);
     return checksummed;
   }
-  return getAddress(value.toLowerCase());
+  return checksumAddress(value.toLowerCase());
 }
+
+/** Checksums addresses (EIP-55), each once while it stays among the last `size` (keccak is costly, and addresses repeat). */
+export function checksummer(size = 100_000): (address: string) => string {
+  const checksums = new BoundedCache<string>(size);
+  return (address) => {
+    let done = checksums.get(address);
+    if (!done) checksums.set(address, (done = getAddress(address)));
+    return done;
+  };
+}
+
+/**
+ * The EIP-55 form of an address that is already known to be one (lowercase, or checksummed). One login checksums the
+ * same address four times (authorize, login, the recovered signer, the token's subject): the last three are free.
+ */
+export const checksumAddress = checksummer(10_000);
 
 /** A token id written as a decimal uint256 ({@link DECIMAL_UINT256}); `invalid_token_id` otherwise. */
 export function parseTokenId(value: string, field = "id"): bigint {

@@ -2,10 +2,10 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { Type } from "typebox";
 import { badRequest } from "../http/http-error";
-import { parseAddress, parseTokenId } from "../chain/values";
+import { checksummer, parseAddress, parseTokenId } from "../chain/values";
 import { HISTORY_KEY_MAX, historyPage, type HistoryOf } from "../indexer/store/reads";
 import type { TransferRow } from "../indexer/transfers";
-import { checksummer, decodeCursor, indexed, pageHeaders, pageLimit, sendPage } from "./paging";
+import { decodeCursor, indexed, pageHeaders, pageLimit, sendPage } from "./paging";
 import { Address, AddressParam, NetworkParam, Paging } from "./schemas";
 
 /** One transfer on the wire, as the history routes and the live event stream give it. */

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import { parseAddress, parseTokenId } from "../chain/values";
+import { checksummer, parseAddress, parseTokenId } from "../chain/values";
 import { holderCount, holdersPage } from "../indexer/store/reads";
-import { checksummer, decodeCursor, indexed, pageHeaders, pageLimit, sendPage } from "./paging";
+import { decodeCursor, indexed, pageHeaders, pageLimit, sendPage } from "./paging";
 import { Address, AddressParam, NetworkParam, Paging } from "./schemas";
 
 const Holder = Type.Object({

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import { parseAddress } from "../chain/values";
+import { checksummer, parseAddress } from "../chain/values";
 import { contractsPage, inventoryPage, type InventoryItem } from "../indexer/store/reads";
-import { checksummer, decodeCursor, indexed, pageHeaders as headers, pageLimit, sendPage } from "./paging";
+import { decodeCursor, indexed, pageHeaders as headers, pageLimit, sendPage } from "./paging";
 import { metadataFields } from "../token/token";
 import { Address, AddressParam, NetworkParam, Paging } from "./schemas";
 

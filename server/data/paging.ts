@@ -1,6 +1,4 @@
-import { getAddress } from "ethers";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { BoundedCache } from "../lib/bounded-cache";
 import type { Networks } from "../chain/networks";
 import { badRequest } from "../http/http-error";
 import { JSON_TYPE, sendJson } from "../http/wire";
@@ -43,16 +41,6 @@ export function sendPage(request: FastifyRequest, reply: FastifyReply, page: Ind
     reply.header("link", `<${url.pathname}${url.search}>; rel="next"`);
   }
   return typeof items === "string" ? reply.type(JSON_TYPE).send(items) : sendJson(reply, items);
-}
-
-/** Checksums addresses, each once (keccak is costly and pages repeat few addresses). */
-export function checksummer(size = 100_000): (address: string) => string {
-  const checksums = new BoundedCache<string>(size);
-  return (address) => {
-    let done = checksums.get(address);
-    if (!done) checksums.set(address, (done = getAddress(address)));
-    return done;
-  };
 }
 
 /** No index of a network: it has no node here (as the RPC routes say: that error is thrown), or its indexer has not written yet. */

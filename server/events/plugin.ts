@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { ServerResponse } from "node:http";
 import fp from "fastify-plugin";
 import { Type } from "typebox";
-import { checksummer } from "../data/paging";
+import { checksummer } from "../chain/values";
 import { NetworkParam } from "../data/schemas";
 import { TRANSFER_EXAMPLE } from "../data/history";
 import { badRequest, HttpError } from "../http/http-error";

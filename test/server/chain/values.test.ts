@@ -1,6 +1,7 @@
 import { expect } from "chai";
+import { getAddress, hexlify, randomBytes } from "ethers";
 import { DomainError } from "../../../server/lib/domain-error";
-import { parseAddress, parseTokenId } from "../../../server/chain/values";
+import { checksumAddress, checksummer, parseAddress, parseTokenId } from "../../../server/chain/values";
 
 describe("chain values from the wire (addresses, token ids)", function () {
   const CHECKSUMMED = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
@@ -40,6 +41,26 @@ describe("chain values from the wire (addresses, token ids)", function () {
       ]) {
         expect(refusal(() => parseAddress(bad)).code, bad).to.equal("invalid_address");
       }
+    });
+  });
+
+  describe("checksumAddress", function () {
+    it("answers what ethers' getAddress answers, the first time and from its cache", function () {
+      const addresses = Array.from({ length: 50 }, () => hexlify(randomBytes(20)));
+      for (let round = 0; round < 2; round++) {
+        for (const address of addresses) expect(checksumAddress(address)).to.equal(getAddress(address));
+      }
+    });
+
+    it("leaves parseAddress refusing a typo of an address it has already checksummed", function () {
+      expect(checksumAddress(CHECKSUMMED.toLowerCase())).to.equal(CHECKSUMMED);
+      expect(refusal(() => parseAddress(CHECKSUMMED.replace("aAeb", "aaEb"))).code).to.equal("invalid_address");
+    });
+
+    it("keeps at most its bound: an address pushed out is checksummed again, still right", function () {
+      const checksum = checksummer(2);
+      const [a, b, c] = Array.from({ length: 3 }, () => hexlify(randomBytes(20)));
+      for (const address of [a, b, c, a]) expect(checksum(address)).to.equal(getAddress(address));
     });
   });
 
