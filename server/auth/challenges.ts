@@ -1,6 +1,6 @@
-import { randomBytes } from "node:crypto";
 import type { Database, Queryable } from "../db/database";
 import { LEGACY_PATH } from "./login-path";
+import { randomString } from "../lib/random";
 
 export interface Challenge {
   id: string;
@@ -63,7 +63,7 @@ export const OPEN_PER_ADDRESS = 5;
  */
 export async function saveChallenge(db: Database, challenge: Omit<Challenge, "id">, expiresAt: Date, maxOpen: number): Promise<boolean> {
   const values = [
-    randomBytes(16).toString("hex"),
+    randomString(16, "hex"),
     challenge.address.toLowerCase(),
     challenge.clientId,
     challenge.redirectUri,

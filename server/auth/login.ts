@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { hashMessage, isHexString } from "ethers";
 import type { Provider } from "oidc-provider";
 import type { Networks } from "../chain/networks";
@@ -23,6 +22,7 @@ import {
   type MessageFormat,
 } from "./messages";
 import { mintCode, SCOPES, subjectFor } from "./provider";
+import { randomString } from "../lib/random";
 
 /**
  * The login service (README, "Login service"): `authorize` hands out a message to sign, bound to an authorization
@@ -292,5 +292,5 @@ function readPkce(
 
 /** EIP-4361 nonces are alphanumeric: 32 hex digits carry the same 128 bits as the text message's random. */
 function newSiweNonce(): string {
-  return randomBytes(16).toString("hex");
+  return randomString(16, "hex");
 }

@@ -1,5 +1,5 @@
-import { randomBytes } from "node:crypto";
 import { SiweMessage } from "siwe";
+import { randomString } from "../lib/random";
 
 export const LANGS = ["en", "ja"] as const;
 export type Lang = (typeof LANGS)[number];
@@ -11,7 +11,7 @@ export const CHALLENGE_TTL_MS = 5 * 60 * 1000;
 
 /** 128 bits is the floor a sign-in nonce needs; 192 bits costs nothing more and reads as 32 base64url characters. */
 export function newRandom(): string {
-  return randomBytes(24).toString("base64url");
+  return randomString(24, "base64url");
 }
 
 export interface MessageInput {
