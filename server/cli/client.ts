@@ -29,7 +29,8 @@ Profile options (what GET /api/client shows; in update, an empty value clears on
 
 A confidential client gets a secret, printed once: only its hash is stored, so a lost secret means removing the
 client and adding it again. --public makes a client without a secret (single-page and native apps), which must use
-PKCE (S256). Redirect URIs are compared byte for byte: register each exactly as the client will send it.`;
+PKCE (S256). Redirect URIs are compared byte for byte: register each exactly as the client will send it.
+A client id that starts with "-" (none is made so now) goes after "--": npm run client -- remove -- <client_id>`;
 
 const cli: CommandLine = commandLine("client", USAGE);
 

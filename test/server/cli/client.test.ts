@@ -168,6 +168,14 @@ describe("npm run client", function () {
     expect((await run(["update", "no-such-client", "--title", "x"], env)).code).to.equal(1);
   });
 
+  it('takes a client id that starts with "-" after "--" (not refused as an unknown option)', async function () {
+    const refused = await run(["remove", "-4no-such-client"], env);
+    expect(refused.code).to.equal(2);
+    expect(refused.stderr).to.include("Unknown option").and.include("-- remove -- <client_id>");
+    // Past the parser: the id is looked up, and there is no such client.
+    expect((await run(["remove", "--", "-4no-such-client"], env)).code).to.equal(1);
+  });
+
   it("refuses a bad profile value, and redirect URIs in update, with a message and exit code 2", async function () {
     for (const args of [
       ["add", "--name", "x", "--redirect-uri", "https://a.example/cb", "--home-url", "javascript:alert(1)"],
