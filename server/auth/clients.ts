@@ -102,17 +102,6 @@ export function checkClientName(name: string): string | undefined {
 const NO_PROFILE: ClientProfile = { title: {}, description: {}, logoUrl: null, homeUrl: null };
 
 /**
- * 128 random bits in base64url, never starting with "-": such an id reads as an option on a command line
- * (`npm run client -- remove <client_id>`), and one base64url id in 64 would start with it.
- */
-export function newClientId(): string {
-  for (;;) {
-    const id = randomBytes(16).toString("base64url");
-    if (!id.startsWith("-")) return id;
-  }
-}
-
-/**
  * Checks what a new client (`redirectUris` given) or a change of one (no `redirectUris`) would store, before any
  * database is asked: throws an Error naming the first problem. Returns the profile of a new client.
  */
@@ -134,7 +123,7 @@ export async function addClient(
   input: { name: string; redirectUris: string[]; public: boolean; profile?: ProfileChange },
 ): Promise<{ client: LoginClient; secret?: string }> {
   const profile = checkClientInput(input);
-  const id = newClientId();
+  const id = randomBytes(16).toString("base64url");
   const secret = input.public ? undefined : randomBytes(32).toString("base64url");
   const { rows } = await db.query<Row>(
     `INSERT INTO login_clients (id, name, secret_hash, redirect_uris, title, description, logo_url, home_url)

@@ -29,12 +29,11 @@ Profile options (what GET /api/client shows; in update, an empty value clears on
 
 A confidential client gets a secret, printed once: only its hash is stored, so a lost secret means removing the
 client and adding it again. --public makes a client without a secret (single-page and native apps), which must use
-PKCE (S256). Redirect URIs are compared byte for byte: register each exactly as the client will send it.
-A client id that starts with "-" (none is made so now) goes after "--": npm run client -- remove -- <client_id>`;
+PKCE (S256). Redirect URIs are compared byte for byte: register each exactly as the client will send it.`;
 
 const cli: CommandLine = commandLine("client", USAGE);
 
-const ARGS = {
+const OPTIONS = {
   allowPositionals: true,
   options: {
     name: { type: "string" },
@@ -49,6 +48,13 @@ const ARGS = {
     json: { type: "boolean" },
   },
 } satisfies ParseArgsConfig;
+
+// A client id is base64url and may begin with "-": the word after update or remove is the id, never an option.
+const ARGS = (argv: string[]) => {
+  const [command, id, ...rest] = argv;
+  const dashedId = (command === "update" || command === "remove") && /^-[^-]/.test(id ?? "");
+  return { ...OPTIONS, args: dashedId ? [command, ...rest, "--", id] : argv } satisfies ParseArgsConfig;
+};
 
 /** `npm run client`: registers, updates, lists and removes login clients. */
 export const main = cli.main(ARGS, async ({ values, positionals }, io) => {
