@@ -80,8 +80,9 @@ describe("queries of one login (authorize, login, token)", function () {
     const login = statements.filter((sql) => !sql.startsWith("SELECT * FROM login_clients"));
     expect(login.map((sql) => sql.split(" ").slice(0, 3).join(" "))).to.deep.equal([
       // authorize: under the requester's lock, its expired and over-quota challenges deleted and the challenge
-      // stored within its quota (one function call, no transaction of several statements)
-      "SELECT login_save_challenge($1, $2,",
+      // stored within its quota (one function call, no transaction of several statements), committed without
+      // waiting for the disk
+      "SELECT set_config('synchronous_commit', 'off',",
       "SELECT * FROM", // login: the open challenges
       // login: the challenge redeemed, the grant and the code stored, the login recorded in the account's history
       "WITH consumed AS",
