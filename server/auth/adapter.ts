@@ -17,8 +17,8 @@ export type ReuseError = new (description?: string) => Error;
  * refused, with the grant and its tokens revoked, as for any reuse. In a code exchange the update is made by the
  * statement that stores the tokens, which stores nothing when it finds the code consumed.
  */
-export function createAdapterFactory(db: Database, reuseError: ReuseError) {
-  return (kind: string): Adapter => (kind === "Client" ? clientAdapter(db) : payloadAdapter(db, kind, reuseError));
+export function createAdapterFactory(db: Database, reuseError: ReuseError, minted: MintedCodes) {
+  return (kind: string): Adapter => (kind === "Client" ? clientAdapter(db) : payloadAdapter(db, kind, reuseError, minted));
 }
 
 /** What the adapter knows of the request it serves (one AsyncLocalStorage for all of it). */
@@ -70,6 +70,43 @@ export async function writeHeldAfterRequest(_ctx: unknown, next: () => Promise<v
     .getStore()
     ?.writeHeld?.()
     .catch(() => undefined);
+}
+
+/**
+ * The codes this instance stored a moment ago, with their grants: the exchange that follows, most often on the same
+ * instance within a second, finds them here instead of reading them back. Each is handed out once, and only before it
+ * expires; the statement that consumes the code still decides, so a code consumed or revoked meanwhile is refused
+ * there, as when that happens between a read and the consumption. Other instances, and this one after a restart, read
+ * codes from the database.
+ */
+export class MintedCodes {
+  /** A bound on that memory (a few MB): codes never exchanged are forgotten oldest first. */
+  static readonly MAX = 1_000;
+  private readonly codes = new Map<string, { code: string; grant: string; expiresAt: number }>();
+
+  /** Remembers the code and its grant among `writes`, which the statement that redeemed a challenge has just stored. */
+  remember(writes: HeldWrite[]): void {
+    if (LEGACY_PATH) return;
+    const code = writes.find((write) => write.kind === "AuthorizationCode");
+    const grant = writes.find((write) => write.kind === "Grant");
+    if (!code?.expiresAt || !grant || code.payload.grantId !== grant.id) return;
+    if (this.codes.size >= MintedCodes.MAX) this.codes.delete(this.codes.keys().next().value!);
+    // As text, so that each find gets objects of its own, as from the database's jsonb.
+    this.codes.set(code.id, {
+      code: JSON.stringify(code.payload),
+      grant: JSON.stringify(grant.payload),
+      expiresAt: code.expiresAt.getTime(),
+    });
+  }
+
+  /** The code `id` and its grant, when this instance minted it, unexpired and not handed out yet; forgotten now. */
+  take(id: string): { code: AdapterPayload; grant: AdapterPayload } | undefined {
+    const minted = this.codes.get(id);
+    if (!minted) return undefined;
+    this.codes.delete(id);
+    if (minted.expiresAt <= Date.now()) return undefined;
+    return { code: JSON.parse(minted.code), grant: JSON.parse(minted.grant) };
+  }
 }
 
 /** Tokens whose find is followed by a find of their grant in the same request. */
@@ -127,15 +164,19 @@ function payloadValues(writes: HeldWrite[], first: number, typed: boolean): { va
   return { values: rows.join(", "), params };
 }
 
-function payloadAdapter(db: Database, kind: string, reuseError: ReuseError): Adapter {
+function payloadAdapter(db: Database, kind: string, reuseError: ReuseError, mintedCodes: MintedCodes): Adapter {
   const LIVE = "(expires_at IS NULL OR expires_at > now() - interval '1 hour')";
   const find = async (column: "id" | "uid" | "user_code", value: string) => {
     if (!storable(value)) return undefined;
     const ahead = requestScope.getStore()?.grants;
     let row: { payload: AdapterPayload; consumed_at: Date | null } | undefined;
+    const minted = ahead && kind === "AuthorizationCode" && column === "id" ? mintedCodes.take(value) : undefined;
     if (ahead && kind === "Grant" && column === "id" && ahead.has(value)) {
       row = ahead.get(value);
       ahead.delete(value);
+    } else if (ahead && minted) {
+      row = { payload: minted.code, consumed_at: null };
+      ahead.set(minted.code.grantId as string, { payload: minted.grant, consumed_at: null });
     } else if (ahead && READ_WITH_GRANT.has(kind) && column === "id") {
       // The grant is looked up by its whole primary key, so the plan is one index probe whatever the table's
       // statistics say: written as a join, a table never analyzed (autovacuum off) got a scan of every grant.

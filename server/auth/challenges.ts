@@ -59,13 +59,15 @@ export const OPEN_PER_ADDRESS = 5;
  * at most {@link OPEN_PER_ADDRESS} open (the oldest beyond that is retired), and of all addresses at most
  * `maxOpen`; false when that is reached. Its expired challenges go at the same time, so a requester never has more
  * than `maxOpen` rows (plus used ones not yet expired). Other requesters' challenges are never touched: what anyone
- * asks for an address cannot retire the challenge its owner is signing.
+ * asks for an address cannot retire the challenge its owner is signing. A saved challenge is remembered in `recent`,
+ * this instance's memory, for the login that follows.
  */
 export async function saveChallenge(
   db: Pick<Database, "query" | "transaction">,
   challenge: Omit<Challenge, "id">,
   expiresAt: Date,
   maxOpen: number,
+  recent?: RecentChallenges,
 ): Promise<boolean> {
   const values = [
     randomString(16, "hex"),
@@ -94,8 +96,59 @@ export async function saveChallenge(
     [...values, OPEN_PER_ADDRESS, maxOpen],
     { prepare: true },
   );
+  if (rows[0].saved) recent?.remember({ ...challenge, id: values[0] as string, address: values[1] as string }, expiresAt);
   return rows[0].saved;
 }
+
+/**
+ * The challenges this instance saved a moment ago, by address, client and requester, newest first (at most
+ * {@link OPEN_PER_ADDRESS} each, as the database keeps): the login that follows, most often from the same requester to
+ * the same instance, finds its challenge here instead of reading the open ones back. A hint, not the truth: one may
+ * have been used or retired since (by another instance, or by this one), which the statement that redeems it finds out.
+ */
+export class RecentChallenges {
+  /** A bound on that memory (about 10 MB): the address, client and requester saved for longest ago go first. */
+  static readonly MAX_KEYS = 10_000;
+  private readonly byKey = new Map<string, { challenge: Challenge; expiresAt: number }[]>();
+
+  remember(challenge: Challenge, expiresAt: Date): void {
+    const key = keyOf(challenge);
+    const now = Date.now();
+    const kept = (this.byKey.get(key) ?? []).filter((entry) => entry.expiresAt > now).slice(0, OPEN_PER_ADDRESS - 1);
+    this.byKey.delete(key);
+    this.byKey.set(key, [{ challenge, expiresAt: expiresAt.getTime() }, ...kept]);
+    if (this.byKey.size > RecentChallenges.MAX_KEYS) this.byKey.delete(this.byKey.keys().next().value!);
+  }
+
+  forget(challenge: Challenge): void {
+    const key = keyOf(challenge);
+    const kept = (this.byKey.get(key) ?? []).filter((entry) => entry.challenge.id !== challenge.id);
+    if (kept.length > 0) this.byKey.set(key, kept);
+    else this.byKey.delete(key);
+  }
+
+  /**
+   * The unexpired challenges remembered for `requester`, of this address and client, newest first, with the filters of
+   * {@link openChallenges}. The requester's own open challenges are all among what openChallenges returns (it holds
+   * at most {@link OPEN_PER_ADDRESS} of an address), so a signature that proves exactly one of these is answered as
+   * the database's candidates would answer it.
+   */
+  find(where: { address: string; clientId: string; requester: string; redirectUri?: string; message?: string }): Challenge[] {
+    if (LEGACY_PATH) return [];
+    const now = Date.now();
+    return (this.byKey.get(keyOf(where)) ?? [])
+      .filter(
+        ({ challenge, expiresAt }) =>
+          expiresAt > now &&
+          (where.redirectUri === undefined || challenge.redirectUri === where.redirectUri) &&
+          (where.message === undefined || challenge.message === where.message),
+      )
+      .map(({ challenge }) => challenge);
+  }
+}
+
+const keyOf = (of: { address: string; clientId: string; requester: string }) =>
+  `${of.address.toLowerCase()} ${of.clientId} ${of.requester}`;
 
 /** saveChallenge as LOGIN_PATH=legacy does it: the same statements as login_save_challenge, in a transaction. */
 async function saveChallengeInTransaction(db: Pick<Database, "transaction">, values: unknown[], maxOpen: number): Promise<boolean> {
@@ -182,9 +235,17 @@ export type AlongWrite = (condition: string, first: number) => { sql: string; pa
  * Marks the challenge used; false when it already was (or just expired). One statement decides, so of two
  * instances redeeming the same signature at once exactly one gets true. `along` are writes made by the same
  * statement, only when the challenge was open: the login's code and grant, and its record in the account's history,
- * are stored with the one round trip that redeems (and deletes) the challenge.
+ * are stored with the one round trip that redeems (and deletes) the challenge. `recent` forgets it either way.
  */
-export async function consumeChallenge(db: Queryable, id: string, along: AlongWrite[] = []): Promise<boolean> {
+export async function consumeChallenge(
+  db: Queryable,
+  challenge: Challenge,
+  along: AlongWrite[] = [],
+  recent?: RecentChallenges,
+): Promise<boolean> {
+  const { id } = challenge;
+  // Used now or before, it is open no longer.
+  recent?.forget(challenge);
   if (along.length === 0) {
     const { rows } = await db.query(
       "UPDATE login_challenges SET consumed_at = now() WHERE id = $1 AND consumed_at IS NULL AND expires_at > now() RETURNING id",

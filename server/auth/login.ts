@@ -4,8 +4,8 @@ import type { Networks } from "../chain/networks";
 import { verifyEoa, verifySignature } from "../chain/signatures";
 import { parseAddress } from "../chain/values";
 import type { Database } from "../db/database";
-import { holdWrites, insertHeldWrites } from "./adapter";
-import { consumeChallenge, openChallenges, requesterOf, saveChallenge, type Challenge } from "./challenges";
+import { holdWrites, insertHeldWrites, type MintedCodes } from "./adapter";
+import { consumeChallenge, openChallenges, requesterOf, saveChallenge, type Challenge, type RecentChallenges } from "./challenges";
 import { findClientCached, type LoginClient } from "./clients";
 import * as refuse from "./errors";
 import { LEGACY_PATH } from "./login-path";
@@ -46,6 +46,10 @@ export interface LoginDeps {
   networks: Networks;
   provider: Provider;
   settings: LoginSettings;
+  /** This instance's memory of the challenges it saved, for the logins that follow. */
+  recent: RecentChallenges;
+  /** This instance's memory of the codes it minted (the provider's adapter reads it), for the exchanges that follow. */
+  minted: MintedCodes;
 }
 
 /** `/api/authorize`'s query, as sent: any field may be missing or malformed (authorize refuses it). */
@@ -143,6 +147,7 @@ export async function authorize(deps: LoginDeps, request: AuthorizeRequest, clie
       },
       expiresAt,
       settings.maxOpenChallenges,
+      deps.recent,
     );
   } catch (error) {
     // The client was removed a moment ago (this instance had it cached).
@@ -158,17 +163,30 @@ export async function authorize(deps: LoginDeps, request: AuthorizeRequest, clie
  * and the first whose signature verifies is used up and mints the code. The login is recorded.
  */
 export async function redeem(deps: LoginDeps, request: RedeemRequest, clientIp: string): Promise<Redeemed> {
-  const { db, networks, provider, settings } = deps;
+  const { db, networks, settings } = deps;
   const address = parseAddress(request.address);
   if (request.network !== undefined) networks.info(request.network);
-  // Challenges exist only for registered clients (foreign key), so the client is looked up only to explain a miss.
-  const candidates = await openChallenges(db, {
+  const where = {
     address,
     clientId: request.client_id,
     requester: requesterOf(clientIp),
     redirectUri: request.redirect_uri,
     message: request.message,
-  });
+  };
+  // A challenge this instance saved for the same requester, proven by an EOA signature: that proves this message and
+  // no other, so no other candidate could have been used instead, and the database is not asked for the open ones.
+  // When it was used or retired meanwhile, the database answers below as if it had been asked first.
+  if (isHexString(request.signature, 65)) {
+    for (const challenge of deps.recent.find(where)) {
+      if (!verifyEoa(address, hashMessage(challenge.message), request.signature).ok) continue;
+      const network = walletNetwork(networks, challenge, request);
+      const code = await useChallenge(deps, challenge, subjectFor(address, "eoa", networks.info(network).chainId));
+      if (code === undefined) break;
+      return redeemed(challenge, code, request, settings);
+    }
+  }
+  // Challenges exist only for registered clients (foreign key), so the client is looked up only to explain a miss.
+  const candidates = await openChallenges(db, where);
   if (candidates.length === 0) {
     await knownClient(db, request.client_id);
     throw refuse.noOpenChallenge();
@@ -181,11 +199,16 @@ export async function redeem(deps: LoginDeps, request: RedeemRequest, clientIp: 
       continue;
     }
     const sub = subjectFor(address, result.kind, networks.info(network).chainId);
-    const code = await useChallenge(db, provider, challenge, sub);
-    const state = request.state ?? challenge.state;
-    return { code, redirectUrl: redirectUrl(challenge.redirectUri, { code, state, iss: settings.issuer }), state };
+    const code = await useChallenge(deps, challenge, sub);
+    if (code === undefined) throw refuse.challengeGone();
+    return redeemed(challenge, code, request, settings);
   }
   throw refuse.invalidSignature();
+}
+
+function redeemed(challenge: Challenge, code: string, request: RedeemRequest, settings: LoginDeps["settings"]): Redeemed {
+  const state = request.state ?? challenge.state;
+  return { code, redirectUrl: redirectUrl(challenge.redirectUri, { code, state, iss: settings.issuer }), state };
 }
 
 /**
@@ -201,11 +224,12 @@ function walletNetwork(networks: Networks, challenge: Challenge, request: Redeem
 }
 
 /**
- * Marks the challenge used, mints its code and records the login in the account's history; invalid_challenge when
- * another login used it first. The code and its grant, and the login's record, are stored by the statement that
+ * Marks the challenge used, mints its code and records the login in the account's history; undefined when another
+ * login used it first (or it was retired or expired meanwhile). The code and its grant, and the login's record, are stored by the statement that
  * redeems the challenge (nothing is stored when it was already used): one round trip instead of four.
  */
-async function useChallenge(db: Database, provider: Provider, challenge: Challenge, sub: string): Promise<string> {
+async function useChallenge(deps: LoginDeps, challenge: Challenge, sub: string): Promise<string | undefined> {
+  const { db, provider, recent, minted } = deps;
   const mint = () =>
     mintCode(provider, {
       clientId: challenge.clientId,
@@ -217,7 +241,7 @@ async function useChallenge(db: Database, provider: Provider, challenge: Challen
       codeChallengeMethod: challenge.codeChallengeMethod,
     });
   if (LEGACY_PATH) {
-    if (!(await consumeChallenge(db, challenge.id))) throw refuse.challengeGone();
+    if (!(await consumeChallenge(db, challenge, [], recent))) return undefined;
     const code = await mint();
     await recordLogin(db, sub, challenge.clientId);
     return code;
@@ -227,7 +251,8 @@ async function useChallenge(db: Database, provider: Provider, challenge: Challen
     (condition: string, first: number) => insertHeldWrites(held.writes, condition, first),
     recordLoginAlong(sub, challenge.clientId),
   ];
-  if (!(await consumeChallenge(db, challenge.id, along))) throw refuse.challengeGone();
+  if (!(await consumeChallenge(db, challenge, along, recent))) return undefined;
+  minted.remember(held.writes);
   return held.result;
 }
 

@@ -1,6 +1,8 @@
 import formbody from "@fastify/formbody";
 import rateLimit from "@fastify/rate-limit";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { MintedCodes } from "./adapter";
+import { RecentChallenges } from "./challenges";
 import { loadKeys, publicPems } from "./keys";
 import type { LoginDeps } from "./login";
 import { createProvider } from "./provider";
@@ -18,12 +20,15 @@ import x509Routes from "./routes/x509";
 const auth: FastifyPluginAsyncTypebox = async (app) => {
   const { issuer, defaultNetwork, login: settings } = app.config;
   const keys = await loadKeys(app.db, settings.jwks);
-  const provider = await createProvider(app.config, app.db, keys);
+  const minted = new MintedCodes();
+  const provider = await createProvider(app.config, app.db, keys, minted);
   const login: LoginDeps = {
     db: app.db,
     networks: app.networks,
     provider,
     settings: { issuer, defaultNetwork, messageHeader: settings.messageHeader, maxOpenChallenges: settings.maxOpenChallenges },
+    recent: new RecentChallenges(),
+    minted,
   };
 
   // Forms (the predecessor's clients, the token endpoint) in this plugin's scope only.

@@ -2,7 +2,7 @@ import type { Provider } from "oidc-provider";
 import { checksumAddress } from "../chain/values";
 import type { Config } from "../config";
 import type { Database } from "../db/database";
-import { createAdapterFactory, writeHeldAfterRequest, writeHeldTokens } from "./adapter";
+import { createAdapterFactory, writeHeldAfterRequest, writeHeldTokens, type MintedCodes } from "./adapter";
 import { findClientCached, secretMatches } from "./clients";
 import type { LoginKeys } from "./keys";
 import { loginHistory } from "./logins";
@@ -42,12 +42,12 @@ export function addressOfSubject(sub: string): string | undefined {
  * oidc-provider configured for wallet logins. There are no passwords and no sessions here: the authorization
  * endpoint sends the browser to our hosted page, and every code is minted by /api/login after a signature.
  */
-export async function createProvider(config: Config, db: Database, keys: LoginKeys): Promise<Provider> {
+export async function createProvider(config: Config, db: Database, keys: LoginKeys, minted: MintedCodes): Promise<Provider> {
   // Loaded when the plugin starts, not when the module is: oidc-provider prints a runtime notice as it loads, which
   // must not come before a configuration error (the service stops with exactly one line naming the variable).
   const { Provider, errors } = await import("oidc-provider");
   const provider = new Provider(config.issuer, {
-    adapter: createAdapterFactory(db, errors.InvalidGrant),
+    adapter: createAdapterFactory(db, errors.InvalidGrant, minted),
     jwks: { keys: keys.signing },
     cookies: { keys: keys.cookie },
     routes: OIDC_ROUTES,

@@ -1,9 +1,10 @@
 import { expect } from "chai";
-import { saveChallenge } from "../../../server/auth/challenges";
+import { OPEN_PER_ADDRESS, RecentChallenges, saveChallenge, type Challenge } from "../../../server/auth/challenges";
 import { addClient } from "../../../server/auth/clients";
 import type { Connection, Database } from "../../../server/db/database";
 import { migrate } from "../../../server/db/migrate";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";
+import { challengeFields } from "./helpers";
 
 describe("saveChallenge", function () {
   let database: TestDatabase;
@@ -20,20 +21,7 @@ describe("saveChallenge", function () {
   });
   after(async () => database?.drop());
 
-  const challenge = (requester: string) => ({
-    address: "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
-    clientId,
-    redirectUri: "https://rp.example/cb",
-    scope: "openid",
-    state: null,
-    nonce: null,
-    codeChallenge: null,
-    codeChallengeMethod: null,
-    network: "localhost",
-    message: `a message for ${requester}`,
-    format: "text" as const,
-    requester,
-  });
+  const challenge = (requester: string) => challengeFields(requester, { clientId });
   const inFiveMinutes = () => new Date(Date.now() + 300_000);
   const synchronousCommit = async (on: Connection) =>
     (await on.query<{ setting: string }>("SELECT current_setting('synchronous_commit') AS setting")).rows[0].setting;
@@ -57,5 +45,45 @@ describe("saveChallenge", function () {
     }
     const { rows } = await db.query("SELECT 1 FROM login_challenges WHERE requester = 'async-commit'");
     expect(rows).to.have.length(2);
+  });
+});
+
+describe("RecentChallenges", function () {
+  const challenge = (id: string, over: Partial<Challenge> = {}): Challenge => ({
+    id,
+    ...challengeFields("192.0.2.1", { message: `message ${id}` }),
+    ...over,
+  });
+  const soon = () => new Date(Date.now() + 60_000);
+  const where = { address: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", clientId: "rp", requester: "192.0.2.1" };
+  const ids = (found: Challenge[]) => found.map((c) => c.id);
+
+  it(`finds a requester's unexpired challenges of an address and client, newest first, at most ${OPEN_PER_ADDRESS}`, function () {
+    const recent = new RecentChallenges();
+    recent.remember(challenge("expired"), new Date(Date.now() - 1));
+    for (let i = 1; i <= OPEN_PER_ADDRESS + 1; i++) recent.remember(challenge(`c${i}`), soon());
+    recent.remember(challenge("other-client", { clientId: "other" }), soon());
+    recent.remember(challenge("other-requester", { requester: "192.0.2.2" }), soon());
+    const newest = Array.from({ length: OPEN_PER_ADDRESS }, (_, i) => `c${OPEN_PER_ADDRESS + 1 - i}`);
+    expect(ids(recent.find(where))).to.deep.equal(newest);
+    expect(ids(recent.find({ ...where, message: "message c3" }))).to.deep.equal(["c3"]);
+    expect(ids(recent.find({ ...where, redirectUri: "https://rp.example/other" }))).to.deep.equal([]);
+  });
+
+  it("forgets a challenge once it is redeemed or found used", function () {
+    const recent = new RecentChallenges();
+    recent.remember(challenge("c1"), soon());
+    recent.remember(challenge("c2"), soon());
+    recent.forget(challenge("c2"));
+    expect(ids(recent.find(where))).to.deep.equal(["c1"]);
+    recent.forget(challenge("c1"));
+    expect(ids(recent.find(where))).to.deep.equal([]);
+  });
+
+  it(`forgets the address, client and requester saved for longest ago beyond ${RecentChallenges.MAX_KEYS}`, function () {
+    const recent = new RecentChallenges();
+    for (let i = 0; i <= RecentChallenges.MAX_KEYS; i++) recent.remember(challenge(`c${i}`, { requester: `r${i}` }), soon());
+    expect(ids(recent.find({ ...where, requester: "r0" }))).to.deep.equal([]);
+    expect(ids(recent.find({ ...where, requester: "r1" }))).to.deep.equal(["c1"]);
   });
 });

@@ -5,6 +5,7 @@ import { addClient, removeClient } from "../../../server/auth/clients";
 import type { Database } from "../../../server/db/database";
 import { migrate } from "../../../server/db/migrate";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";
+import { challengeFields } from "./helpers";
 
 /** Rows nobody will use again go with the module that owns their table. */
 describe("deleting login rows of no further use", function () {
@@ -19,20 +20,7 @@ describe("deleting login rows of no further use", function () {
   after(async () => database?.drop());
 
   async function challenge(clientId: string, requester: string, expiresAt: Date) {
-    const challenge = {
-      address: "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
-      clientId,
-      redirectUri: "https://rp.example/cb",
-      scope: "openid",
-      state: null,
-      nonce: null,
-      codeChallenge: null,
-      codeChallengeMethod: null,
-      network: "localhost",
-      message: requester,
-      format: "text" as const,
-      requester,
-    };
+    const challenge = challengeFields(requester, { clientId, message: requester });
     expect(await saveChallenge(db, challenge, expiresAt, 100)).to.equal(true);
   }
 

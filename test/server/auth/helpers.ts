@@ -2,6 +2,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import type { Challenge } from "../../../server/auth/challenges";
 import { addClient, type ProfileChange } from "../../../server/auth/clients";
 import type { DatabaseConfig } from "../../../server/config";
 import { openDatabase, type Database } from "../../../server/db/database";
@@ -216,4 +217,23 @@ export async function relyingPartyRequest(
     ...extra,
   });
   return { config, verifier, nonce, state, url };
+}
+
+/** A challenge's fields as authorize stores them (a text message of its own), for tests that save or remember one. */
+export function challengeFields(requester: string, over: Partial<Omit<Challenge, "id">> = {}): Omit<Challenge, "id"> {
+  return {
+    address: "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+    clientId: "rp",
+    redirectUri: "https://rp.example/cb",
+    scope: "openid",
+    state: null,
+    nonce: null,
+    codeChallenge: null,
+    codeChallengeMethod: null,
+    network: "localhost",
+    message: `a message for ${requester}`,
+    format: "text",
+    requester,
+    ...over,
+  };
 }

@@ -10,6 +10,7 @@ import { authorizeQuery, getJson, postForm, postJson, registerClient, signedLogi
 /** The statements one full login sends to the database: each record is read once and written once. */
 describe("queries of one login (authorize, login, token)", function () {
   let t: TestApp;
+  let other: TestApp;
   let base: TestDatabase;
   let counting: ReturnType<typeof countQueries>;
   let opened: Database | undefined;
@@ -20,12 +21,14 @@ describe("queries of one login (authorize, login, token)", function () {
     const { database: config, db: shared } = await base.appOptions();
     opened = shared ? undefined : await base.open();
     counting = countQueries((shared ?? opened)!);
-    t = await startLoginApp((await sharedNode()).url, {
-      database: { ...base, appOptions: async () => ({ database: config, db: counting }) },
-    });
+    const database = { ...base, appOptions: async () => ({ database: config, db: counting }) };
+    t = await startLoginApp((await sharedNode()).url, { database });
+    // Another instance on the same database, with a memory of its own.
+    other = await startLoginApp((await sharedNode()).url, { database });
     client = await registerClient(t);
   });
   after(async function () {
+    await other?.close();
     await t?.close();
     await base?.drop();
   });
@@ -49,23 +52,20 @@ describe("queries of one login (authorize, login, token)", function () {
 
   const payloadRows = async () => Number((await t.app.db.query<{ n: string }>("SELECT count(*) AS n FROM oidc_payloads")).rows[0].n);
 
-  it("costs five statements: one to issue the challenge, two to redeem it for a code, two to exchange the code", async function () {
+  /** A full login: authorize and login at `first`, the code exchanged at `second`; the statements each sent. */
+  async function login(first: TestApp, loginAt: TestApp, second: TestApp) {
     const wallet = Wallet.createRandom();
     const query = authorizeQuery(client, wallet.address);
-    // The client is read once first, then cached for a second: read again only when the login takes longer than that
-    // (a loaded machine), and never more than once a second.
-    const cachedAt = Date.now();
-    await getJson(t, `/api/authorize?${query}`);
     let tokens: Awaited<ReturnType<typeof postForm>> | undefined;
     const statements = await statementsOf(async () => {
-      const { body } = await getJson(t, `/api/authorize?${query}`);
-      const signed = await postJson(t, `/api/login`, {
+      const { body } = await getJson(first, `/api/authorize?${query}`);
+      const signed = await postJson(loginAt, `/api/login`, {
         address: wallet.address,
         signature: await wallet.signMessage(body.message),
         client_id: client.id,
       });
       expect(signed.status, JSON.stringify(signed.body)).to.equal(200);
-      tokens = await postForm(t, `/token`, {
+      tokens = await postForm(second, `/token`, {
         grant_type: "authorization_code",
         code: signed.body.code,
         redirect_uri: client.redirectUri,
@@ -75,35 +75,61 @@ describe("queries of one login (authorize, login, token)", function () {
     });
     expect(tokens!.status, JSON.stringify(tokens!.body)).to.equal(200);
     expect(tokens!.body).to.include.keys("id_token", "access_token", "refresh_token");
+    return { statements, tokens: tokens!.body, wallet };
+  }
+  /** The first words of each statement, the client reads left out (see the first test). */
+  const heads = (statements: string[]) =>
+    statements.filter((sql) => !sql.startsWith("SELECT * FROM login_clients")).map((sql) => sql.split(" ").slice(0, 3).join(" "));
+
+  it("costs three statements on one instance: one to issue the challenge, one to redeem it for a code, one to exchange the code", async function () {
+    // The client is read once first, then cached for a second: read again only when the login takes longer than that
+    // (a loaded machine), and never more than once a second.
+    await getJson(t, `/api/authorize?${authorizeQuery(client, Wallet.createRandom().address)}`);
+    const cachedAt = Date.now();
+    const { statements, tokens, wallet } = await login(t, t, t);
     const clientReads = statements.filter((sql) => sql.startsWith("SELECT * FROM login_clients")).length;
     expect(clientReads).to.be.at.most(Math.floor((Date.now() - cachedAt) / 1000));
-    const login = statements.filter((sql) => !sql.startsWith("SELECT * FROM login_clients"));
-    expect(login.map((sql) => sql.split(" ").slice(0, 3).join(" "))).to.deep.equal([
+    expect(heads(statements)).to.deep.equal([
       // authorize: under the requester's lock, its expired and over-quota challenges deleted and the challenge
       // stored within its quota (one function call, no transaction of several statements), committed without
       // waiting for the disk
       "SELECT set_config('synchronous_commit', 'off',",
-      "SELECT * FROM", // login: the open challenges
-      // login: the challenge redeemed, the grant and the code stored, the login recorded in the account's history
+      // login (the challenge as this instance saved it, the signature proving it): the challenge redeemed, the grant
+      // and the code stored, the login recorded in the account's history
       "WITH consumed AS",
-      "SELECT kind, payload,", // token: the code and its grant, in one query
-      "WITH consumed AS", // token: the code consumed, the access and the refresh token stored
+      // token (the code and its grant as this instance stored them): the code consumed, the access and the refresh
+      // token stored
+      "WITH consumed AS",
     ]);
-    const [, , redeemed, , exchanged] = login;
+    const [, redeemed, exchanged] = statements.filter((sql) => !sql.startsWith("SELECT * FROM login_clients"));
     expect(redeemed).to.match(/DELETE FROM login_challenges .*INSERT INTO oidc_payloads .*INSERT INTO login_history /);
     expect(exchanged).to.match(/UPDATE oidc_payloads SET consumed_at .*INSERT INTO oidc_payloads /);
 
     // What was stored works: the access token at userinfo, the refresh token at the token endpoint.
-    const userinfo = await getJson(t, `/userinfo`, { headers: { authorization: `Bearer ${tokens!.body.access_token}` } });
+    const userinfo = await getJson(t, `/userinfo`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
     expect(userinfo.status).to.equal(200);
     expect(userinfo.body.sub).to.equal(wallet.address.toLowerCase());
     const refreshed = await postForm(t, `/token`, {
       grant_type: "refresh_token",
-      refresh_token: tokens!.body.refresh_token,
+      refresh_token: tokens.refresh_token,
       client_id: client.id,
       client_secret: client.secret!,
     });
     expect(refreshed.status, JSON.stringify(refreshed.body)).to.equal(200);
+  });
+
+  it("costs five statements when each step reaches another instance: the open challenges and the code are read back", async function () {
+    const { statements } = await login(t, other, t);
+    // (Counted by text, so in no particular order.)
+    expect(heads(statements).sort()).to.deep.equal(
+      [
+        "SELECT set_config('synchronous_commit', 'off',", // authorize, at the first instance
+        "SELECT * FROM", // login, at the other: the open challenges
+        "WITH consumed AS", // login: the challenge redeemed, as above
+        "SELECT kind, payload,", // token, at the first again: the code and its grant, in one query
+        "WITH consumed AS", // token: the code consumed, as above
+      ].sort(),
+    );
   });
 
   it("reads a code's grant by its key, not by scanning every grant, on a table never analyzed", async function () {
@@ -115,6 +141,15 @@ describe("queries of one login (authorize, login, token)", function () {
     );
     const signed = await signedLogin(t, client, Wallet.createRandom());
     expect(signed.status, JSON.stringify(signed.body)).to.equal(200);
+    // Exchanged at the other instance, which reads the code from the database.
+    const tokens = await postForm(other, `/token`, {
+      grant_type: "authorization_code",
+      code: signed.body.code,
+      redirect_uri: client.redirectUri,
+      client_id: client.id,
+      client_secret: client.secret!,
+    });
+    expect(tokens.status, JSON.stringify(tokens.body)).to.equal(200);
     const read = Object.keys(counting.queryCounts().bySql).find((sql) => sql.startsWith("SELECT kind, payload,"));
     expect(read, "the token endpoint's read of the code and its grant").to.be.a("string");
     const { rows } = await t.app.db.query<{ "QUERY PLAN": [{ Plan: { "Actual Rows": number; "Shared Hit Blocks": number } }] }>(

@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import { Wallet } from "ethers";
-import { requesterOf } from "../../../server/auth/challenges";
+import { MintedCodes } from "../../../server/auth/adapter";
+import { RecentChallenges, requesterOf } from "../../../server/auth/challenges";
 import { addClient } from "../../../server/auth/clients";
 import { loadKeys } from "../../../server/auth/keys";
 import { authorize, redeem, type AuthorizeRequest, type LoginDeps } from "../../../server/auth/login";
@@ -34,7 +35,8 @@ describe("login service (login.ts)", function () {
     db = await database.open();
     await migrate(db);
     const config = testConfig({ ISSUER: issuer, RPC_URL_LOCALHOST: nodeUrl, DEFAULT_NETWORK: "localhost" }, database.config);
-    const provider = await createProvider(config, db, await loadKeys(db));
+    const minted = new MintedCodes();
+    const provider = await createProvider(config, db, await loadKeys(db), minted);
     // Only localhost has a node: asking any other network's would fail with network_unavailable.
     const networks = new Networks({ localhost: nodeUrl }, 10_000);
     deps = {
@@ -42,6 +44,8 @@ describe("login service (login.ts)", function () {
       networks,
       provider,
       settings: { issuer, defaultNetwork: "localhost", messageHeader: "Wallet Login", maxOpenChallenges: 10 },
+      recent: new RecentChallenges(),
+      minted,
     };
     clientId = (await addClient(db, { name: "Example RP", redirectUris: [redirectUri], public: false })).client.id;
     publicClientId = (await addClient(db, { name: "SPA", redirectUris: [redirectUri], public: true })).client.id;
@@ -223,6 +227,32 @@ describe("login service (login.ts)", function () {
           ),
         ).to.equal("unavailable network_unavailable");
       });
+    });
+
+    it("answers from the database when the message this instance remembers was used or retired meanwhile", async function () {
+      // Used: another instance redeemed it (its row is gone); this one still remembers it as open.
+      const used = Wallet.createRandom();
+      const usedMessage = await authorize(deps, request(used.address), ip);
+      await db.query("DELETE FROM login_challenges WHERE message = $1", [usedMessage]);
+      const signed = { address: used.address, signature: await used.signMessage(usedMessage), client_id: clientId };
+      expect(await refusal(redeem(deps, signed, ip))).to.equal("unauthorized invalid_challenge");
+      expect(await loginsOf(used.address.toLowerCase())).to.equal(0);
+
+      // Retired: the requester asked again from another instance, which retired this message (a newer one of another
+      // requester is open); the signature of the retired message proves none of the open ones.
+      const retired = Wallet.createRandom();
+      const retiredMessage = await authorize(deps, request(retired.address), ip);
+      await db.query("DELETE FROM login_challenges WHERE message = $1", [retiredMessage]);
+      await authorize(deps, request(retired.address), "203.0.113.9");
+      const retiredLogin = { address: retired.address, signature: await retired.signMessage(retiredMessage), client_id: clientId };
+      expect(await refusal(redeem(deps, retiredLogin, ip))).to.equal("unauthorized invalid_signature");
+
+      // Remembered or not, what the database holds is what a login can use: here, the message of the other requester.
+      const open = await db.query<{ message: string }>("SELECT message FROM login_challenges WHERE address = $1", [
+        retired.address.toLowerCase(),
+      ]);
+      const openLogin = { ...retiredLogin, signature: await retired.signMessage(open.rows[0].message) };
+      expect((await redeem(deps, openLogin, ip)).code).to.be.a("string");
     });
 
     it("refuses: an unknown client, no open message, a malformed signature, a signature by another key", async function () {
