@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Adapter, AdapterPayload } from "oidc-provider";
 import type { Database, Queryable } from "../db/database";
+import { BoundedCache } from "../lib/bounded-cache";
 import { deleteStaleChallenges } from "./challenges";
 import { findClientCached } from "./clients";
 import { LEGACY_PATH } from "./login-path";
@@ -82,7 +83,7 @@ export async function writeHeldAfterRequest(_ctx: unknown, next: () => Promise<v
 export class MintedCodes {
   /** A bound on that memory (a few MB): codes never exchanged are forgotten oldest first. */
   static readonly MAX = 1_000;
-  private readonly codes = new Map<string, { code: string; grant: string; expiresAt: number }>();
+  private readonly codes = new BoundedCache<{ code: string; grant: string; expiresAt: number }>(MintedCodes.MAX);
 
   /** Remembers the code and its grant among `writes`, which the statement that redeemed a challenge has just stored. */
   remember(writes: HeldWrite[]): void {
@@ -90,7 +91,6 @@ export class MintedCodes {
     const code = writes.find((write) => write.kind === "AuthorizationCode");
     const grant = writes.find((write) => write.kind === "Grant");
     if (!code?.expiresAt || !grant || code.payload.grantId !== grant.id) return;
-    if (this.codes.size >= MintedCodes.MAX) this.codes.delete(this.codes.keys().next().value!);
     // As text, so that each find gets objects of its own, as from the database's jsonb.
     this.codes.set(code.id, {
       code: JSON.stringify(code.payload),

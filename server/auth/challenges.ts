@@ -1,5 +1,6 @@
 import type { Database, Queryable } from "../db/database";
 import { LEGACY_PATH } from "./login-path";
+import { BoundedCache } from "../lib/bounded-cache";
 import { randomString } from "../lib/random";
 
 export interface Challenge {
@@ -109,22 +110,22 @@ export async function saveChallenge(
 export class RecentChallenges {
   /** A bound on that memory (about 10 MB): the address, client and requester saved for longest ago go first. */
   static readonly MAX_KEYS = 10_000;
-  private readonly byKey = new Map<string, { challenge: Challenge; expiresAt: number }[]>();
+  private readonly byKey = new BoundedCache<{ challenge: Challenge; expiresAt: number }[]>(RecentChallenges.MAX_KEYS);
 
   remember(challenge: Challenge, expiresAt: Date): void {
     const key = keyOf(challenge);
     const now = Date.now();
     const kept = (this.byKey.get(key) ?? []).filter((entry) => entry.expiresAt > now).slice(0, OPEN_PER_ADDRESS - 1);
-    this.byKey.delete(key);
     this.byKey.set(key, [{ challenge, expiresAt: expiresAt.getTime() }, ...kept]);
-    if (this.byKey.size > RecentChallenges.MAX_KEYS) this.byKey.delete(this.byKey.keys().next().value!);
   }
 
   forget(challenge: Challenge): void {
     const key = keyOf(challenge);
-    const kept = (this.byKey.get(key) ?? []).filter((entry) => entry.challenge.id !== challenge.id);
-    if (kept.length > 0) this.byKey.set(key, kept);
-    else this.byKey.delete(key);
+    const entries = this.byKey.get(key);
+    if (!entries) return;
+    const kept = entries.filter((entry) => entry.challenge.id !== challenge.id);
+    if (kept.length === 0) this.byKey.delete(key);
+    else if (kept.length < entries.length) this.byKey.set(key, kept);
   }
 
   /**

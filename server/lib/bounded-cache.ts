@@ -7,8 +7,8 @@ export interface BoundedCacheOptions {
 }
 
 /**
- * A Map that forgets its oldest entries beyond `max` (insertion order), and with a time-to-live those older than
- * that, with one load in flight per key: callers that ask for the same key at once share one call to the node.
+ * A Map that forgets its oldest entries beyond `max` (the least recently set first), and with a time-to-live those
+ * older than that, with one load in flight per key: callers that ask for the same key at once share one call to the node.
  */
 export class BoundedCache<V> {
   private readonly values = new Map<string, { value: V; storedAt: number }>();
@@ -31,6 +31,11 @@ export class BoundedCache<V> {
     this.values.delete(key);
     this.values.set(key, { value, storedAt: Date.now() });
     if (this.values.size > this.max) this.values.delete(this.values.keys().next().value!);
+  }
+
+  /** Forgets `key` (a value used up, or found stale). */
+  delete(key: string): void {
+    this.values.delete(key);
   }
 
   /** The cached value, or `load()`'s (kept when `keep` says so, e.g. only answers about final blocks). */

@@ -24,6 +24,18 @@ describe("BoundedCache", function () {
     expect([cache.get("a"), cache.get("b"), cache.get("c")]).to.deep.equal([undefined, 2, 3]);
   });
 
+  it("forgets a deleted entry, and counts a value set again as the newest", function () {
+    const cache = new BoundedCache<number>(2);
+    cache.set("a", 1);
+    cache.set("b", 2);
+    cache.delete("b");
+    cache.delete("never-set");
+    cache.set("c", 3);
+    cache.set("a", 4);
+    cache.set("d", 5);
+    expect([cache.get("a"), cache.get("b"), cache.get("c"), cache.get("d")]).to.deep.equal([4, undefined, undefined, 5]);
+  });
+
   it("without a time-to-live, keeps a value however old", async function () {
     const cache = new BoundedCache<number>(10);
     cache.set("a", 1);
