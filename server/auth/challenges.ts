@@ -102,49 +102,42 @@ export async function saveChallenge(
 }
 
 /**
- * The challenges this instance saved a moment ago, by address, client and requester, newest first (at most
- * {@link OPEN_PER_ADDRESS} each, as the database keeps): the login that follows, most often from the same requester to
- * the same instance, finds its challenge here instead of reading the open ones back. A hint, not the truth: one may
- * have been used or retired since (by another instance, or by this one), which the statement that redeems it finds out.
+ * The newest challenge this instance saved for each address, client and requester: the login that follows, most often
+ * from the same requester to the same instance, finds its challenge here instead of reading the open ones back. A
+ * hint, not the truth: it may have been used or retired since (by another instance, or by this one), which the
+ * statement that redeems it finds out.
  */
 export class RecentChallenges {
-  /** A bound on that memory (about 10 MB): the address, client and requester saved for longest ago go first. */
-  static readonly MAX_KEYS = 10_000;
-  private readonly byKey = new BoundedCache<{ challenge: Challenge; expiresAt: number }[]>(RecentChallenges.MAX_KEYS);
+  /**
+   * A bound on that memory: the address, client and requester saved for longest ago go first. A challenge's fields are
+   * at most a few KB (each field the API takes is bounded), so a few MB as a rule and 20 MB at worst.
+   */
+  static readonly MAX = 2_000;
+  private readonly byKey = new BoundedCache<{ challenge: Challenge; expiresAt: number }>(RecentChallenges.MAX);
 
   remember(challenge: Challenge, expiresAt: Date): void {
-    const key = keyOf(challenge);
-    const now = Date.now();
-    const kept = (this.byKey.get(key) ?? []).filter((entry) => entry.expiresAt > now).slice(0, OPEN_PER_ADDRESS - 1);
-    this.byKey.set(key, [{ challenge, expiresAt: expiresAt.getTime() }, ...kept]);
+    this.byKey.set(keyOf(challenge), { challenge, expiresAt: expiresAt.getTime() });
   }
 
   forget(challenge: Challenge): void {
     const key = keyOf(challenge);
-    const entries = this.byKey.get(key);
-    if (!entries) return;
-    const kept = entries.filter((entry) => entry.challenge.id !== challenge.id);
-    if (kept.length === 0) this.byKey.delete(key);
-    else if (kept.length < entries.length) this.byKey.set(key, kept);
+    if (this.byKey.get(key)?.challenge.id === challenge.id) this.byKey.delete(key);
   }
 
   /**
-   * The unexpired challenges remembered for `requester`, of this address and client, newest first, with the filters of
-   * {@link openChallenges}. The requester's own open challenges are all among what openChallenges returns (it holds
-   * at most {@link OPEN_PER_ADDRESS} of an address), so a signature that proves exactly one of these is answered as
-   * the database's candidates would answer it.
+   * The challenge remembered for `requester`, of this address and client, when it is unexpired and passes the filters
+   * of {@link openChallenges}. The requester's own open challenges are all among what openChallenges returns (it holds
+   * at most {@link OPEN_PER_ADDRESS} of an address), so a signature that proves this one is answered as the database's
+   * candidates would answer it.
    */
-  find(where: { address: string; clientId: string; requester: string; redirectUri?: string; message?: string }): Challenge[] {
-    if (LEGACY_PATH) return [];
-    const now = Date.now();
-    return (this.byKey.get(keyOf(where)) ?? [])
-      .filter(
-        ({ challenge, expiresAt }) =>
-          expiresAt > now &&
-          (where.redirectUri === undefined || challenge.redirectUri === where.redirectUri) &&
-          (where.message === undefined || challenge.message === where.message),
-      )
-      .map(({ challenge }) => challenge);
+  find(where: { address: string; clientId: string; requester: string; redirectUri?: string; message?: string }): Challenge | undefined {
+    if (LEGACY_PATH) return undefined;
+    const entry = this.byKey.get(keyOf(where));
+    if (!entry || entry.expiresAt <= Date.now()) return undefined;
+    const { challenge } = entry;
+    if (where.redirectUri !== undefined && challenge.redirectUri !== where.redirectUri) return undefined;
+    if (where.message !== undefined && challenge.message !== where.message) return undefined;
+    return challenge;
   }
 }
 

@@ -176,14 +176,11 @@ export async function redeem(deps: LoginDeps, request: RedeemRequest, clientIp: 
   // A challenge this instance saved for the same requester, proven by an EOA signature: that proves this message and
   // no other, so no other candidate could have been used instead, and the database is not asked for the open ones.
   // When it was used or retired meanwhile, the database answers below as if it had been asked first.
-  if (isHexString(request.signature, 65)) {
-    for (const challenge of deps.recent.find(where)) {
-      if (!verifyEoa(address, hashMessage(challenge.message), request.signature).ok) continue;
-      const network = walletNetwork(networks, challenge, request);
-      const code = await useChallenge(deps, challenge, subjectFor(address, "eoa", networks.info(network).chainId));
-      if (code === undefined) break;
-      return redeemed(challenge, code, request, settings);
-    }
+  const recent = isHexString(request.signature, 65) ? deps.recent.find(where) : undefined;
+  if (recent && verifyEoa(address, hashMessage(recent.message), request.signature).ok) {
+    const network = walletNetwork(networks, recent, request);
+    const code = await useChallenge(deps, recent, subjectFor(address, "eoa", networks.info(network).chainId));
+    if (code !== undefined) return redeemed(recent, code, request, settings);
   }
   // Challenges exist only for registered clients (foreign key), so the client is looked up only to explain a miss.
   const candidates = await openChallenges(db, where);

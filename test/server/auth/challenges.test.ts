@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { OPEN_PER_ADDRESS, RecentChallenges, saveChallenge, type Challenge } from "../../../server/auth/challenges";
+import { RecentChallenges, saveChallenge, type Challenge } from "../../../server/auth/challenges";
 import { addClient } from "../../../server/auth/clients";
 import type { Connection, Database } from "../../../server/db/database";
 import { migrate } from "../../../server/db/migrate";
@@ -56,34 +56,42 @@ describe("RecentChallenges", function () {
   });
   const soon = () => new Date(Date.now() + 60_000);
   const where = { address: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", clientId: "rp", requester: "192.0.2.1" };
-  const ids = (found: Challenge[]) => found.map((c) => c.id);
 
-  it(`finds a requester's unexpired challenges of an address and client, newest first, at most ${OPEN_PER_ADDRESS}`, function () {
-    const recent = new RecentChallenges();
-    recent.remember(challenge("expired"), new Date(Date.now() - 1));
-    for (let i = 1; i <= OPEN_PER_ADDRESS + 1; i++) recent.remember(challenge(`c${i}`), soon());
-    recent.remember(challenge("other-client", { clientId: "other" }), soon());
-    recent.remember(challenge("other-requester", { requester: "192.0.2.2" }), soon());
-    const newest = Array.from({ length: OPEN_PER_ADDRESS }, (_, i) => `c${OPEN_PER_ADDRESS + 1 - i}`);
-    expect(ids(recent.find(where))).to.deep.equal(newest);
-    expect(ids(recent.find({ ...where, message: "message c3" }))).to.deep.equal(["c3"]);
-    expect(ids(recent.find({ ...where, redirectUri: "https://rp.example/other" }))).to.deep.equal([]);
-  });
-
-  it("forgets a challenge once it is redeemed or found used", function () {
+  it("finds the newest challenge saved for a requester, address and client, while it is unexpired", function () {
     const recent = new RecentChallenges();
     recent.remember(challenge("c1"), soon());
     recent.remember(challenge("c2"), soon());
-    recent.forget(challenge("c2"));
-    expect(ids(recent.find(where))).to.deep.equal(["c1"]);
-    recent.forget(challenge("c1"));
-    expect(ids(recent.find(where))).to.deep.equal([]);
+    recent.remember(challenge("other-client", { clientId: "other" }), soon());
+    recent.remember(challenge("other-requester", { requester: "192.0.2.2" }), soon());
+    expect(recent.find(where)?.id).to.equal("c2");
+    expect(recent.find({ ...where, clientId: "other" })?.id).to.equal("other-client");
+    expect(recent.find({ ...where, requester: "192.0.2.3" })).to.equal(undefined);
+    recent.remember(challenge("expired"), new Date(Date.now() - 1));
+    expect(recent.find(where)).to.equal(undefined);
   });
 
-  it(`forgets the address, client and requester saved for longest ago beyond ${RecentChallenges.MAX_KEYS}`, function () {
+  it("applies the filters of openChallenges: the redirect_uri and the message, when given", function () {
     const recent = new RecentChallenges();
-    for (let i = 0; i <= RecentChallenges.MAX_KEYS; i++) recent.remember(challenge(`c${i}`, { requester: `r${i}` }), soon());
-    expect(ids(recent.find({ ...where, requester: "r0" }))).to.deep.equal([]);
-    expect(ids(recent.find({ ...where, requester: "r1" }))).to.deep.equal(["c1"]);
+    recent.remember(challenge("c1"), soon());
+    expect(recent.find({ ...where, message: "message c1", redirectUri: "https://rp.example/cb" })?.id).to.equal("c1");
+    expect(recent.find({ ...where, message: "message c0" })).to.equal(undefined);
+    expect(recent.find({ ...where, redirectUri: "https://rp.example/other" })).to.equal(undefined);
+  });
+
+  it("forgets a challenge once it is redeemed or found used, and only that one", function () {
+    const recent = new RecentChallenges();
+    recent.remember(challenge("c1"), soon());
+    recent.remember(challenge("c2"), soon());
+    recent.forget(challenge("c1"));
+    expect(recent.find(where)?.id).to.equal("c2");
+    recent.forget(challenge("c2"));
+    expect(recent.find(where)).to.equal(undefined);
+  });
+
+  it(`forgets the address, client and requester saved for longest ago beyond ${RecentChallenges.MAX}`, function () {
+    const recent = new RecentChallenges();
+    for (let i = 0; i <= RecentChallenges.MAX; i++) recent.remember(challenge(`c${i}`, { requester: `r${i}` }), soon());
+    expect(recent.find({ ...where, requester: "r0" })).to.equal(undefined);
+    expect(recent.find({ ...where, requester: "r1" })?.id).to.equal("c1");
   });
 });
