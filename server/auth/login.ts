@@ -160,7 +160,8 @@ export async function authorize(deps: LoginDeps, request: AuthorizeRequest, clie
 
 /**
  * Redeems a signature: the caller's open messages of this address and client (see openChallenges) are tried in turn,
- * and the first whose signature verifies is used up and mints the code. The login is recorded.
+ * and the first whose signature verifies is used up and mints the code. The login is recorded. The message this
+ * instance remembers for the caller is tried first, without reading the open ones.
  */
 export async function redeem(deps: LoginDeps, request: RedeemRequest, clientIp: string): Promise<Redeemed> {
   const { db, networks, settings } = deps;
@@ -222,8 +223,9 @@ function walletNetwork(networks: Networks, challenge: Challenge, request: Redeem
 
 /**
  * Marks the challenge used, mints its code and records the login in the account's history; undefined when another
- * login used it first (or it was retired or expired meanwhile). The code and its grant, and the login's record, are stored by the statement that
- * redeems the challenge (nothing is stored when it was already used): one round trip instead of four.
+ * login used it first (or it was retired or expired meanwhile). The code and its grant, and the login's record, are
+ * stored by the statement that redeems the challenge (nothing is stored when it was already used): one round trip
+ * instead of four. The instance remembers the code for its exchange.
  */
 async function useChallenge(deps: LoginDeps, challenge: Challenge, sub: string): Promise<string | undefined> {
   const { db, provider, recent, minted } = deps;

@@ -8,7 +8,8 @@ export interface BoundedCacheOptions {
 
 /**
  * A Map that forgets its oldest entries beyond `max` (the least recently set first), and with a time-to-live those
- * older than that, with one load in flight per key: callers that ask for the same key at once share one call to the node.
+ * older than that, with one load in flight per key: callers that ask for the same key at once share one call to the
+ * node.
  */
 export class BoundedCache<V> {
   private readonly values = new Map<string, { value: V; storedAt: number }>();
