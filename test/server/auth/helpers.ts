@@ -181,6 +181,17 @@ export async function signedLogin(
   return postJson(t, `/api/login`, { address: wallet.address, signature: await wallet.signMessage(body.message), client_id: client.id });
 }
 
+/** The code exchange a confidential client's backend makes: `code` for tokens at `path` (the predecessor's is `/api/token`). */
+export function exchangeCode(t: Pick<TestApp, "fetch">, client: RegisteredClient, code: string, path = "/token") {
+  return postForm(t, path, {
+    grant_type: "authorization_code",
+    code,
+    redirect_uri: client.redirectUri,
+    client_id: client.id,
+    client_secret: client.secret!,
+  });
+}
+
 /** The test wallets of every kind, deployed on the node at `nodeUrl` (the CREATE2 one left undeployed). */
 export async function deploySigners(nodeUrl: string): Promise<Record<TestSignerKind, TestSigner>> {
   const provider = providerFor(nodeUrl);

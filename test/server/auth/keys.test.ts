@@ -5,7 +5,7 @@ import type { TestApp } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
 import type { TestDatabase } from "../../helpers/database";
 import { runCli } from "../../helpers/cli";
-import { getJson, postForm, registerClient, signedLogin, scriptDatabase, startLoginApp } from "./helpers";
+import { exchangeCode, getJson, registerClient, signedLogin, scriptDatabase, startLoginApp } from "./helpers";
 
 /** Key rotation as the README describes it, with `npm run login-keys` as a real process between restarts. */
 describe("npm run login-keys (signing key rotation)", function () {
@@ -30,13 +30,7 @@ describe("npm run login-keys (signing key rotation)", function () {
       const client = await registerClient(t);
       const wallet = Wallet.createRandom();
       const login = await signedLogin(t, client, wallet);
-      const token = await postForm(t, `/token`, {
-        grant_type: "authorization_code",
-        code: login.body.code,
-        redirect_uri: client.redirectUri,
-        client_id: client.id,
-        client_secret: client.secret!,
-      });
+      const token = await exchangeCode(t, client, login.body.code);
       const jwks = (await getJson(t, `/jwks`)).body.keys.map((k: { kid: string }) => k.kid).sort();
       const x509 = Object.keys((await getJson(t, `/api/metadata/x509`)).body).sort();
       expect(x509).to.deep.equal(jwks);

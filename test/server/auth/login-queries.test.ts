@@ -5,7 +5,17 @@ import { countQueries } from "../../../server/db/query-count";
 import type { TestApp } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";
-import { authorizeQuery, getJson, postForm, postJson, registerClient, signedLogin, startLoginApp, type RegisteredClient } from "./helpers";
+import {
+  authorizeQuery,
+  exchangeCode,
+  getJson,
+  postForm,
+  postJson,
+  registerClient,
+  signedLogin,
+  startLoginApp,
+  type RegisteredClient,
+} from "./helpers";
 
 /** The statements one full login sends to the database: each record is read once and written once. */
 describe("queries of one login (authorize, login, token)", function () {
@@ -65,13 +75,7 @@ describe("queries of one login (authorize, login, token)", function () {
         client_id: client.id,
       });
       expect(signed.status, JSON.stringify(signed.body)).to.equal(200);
-      tokens = await postForm(second, `/token`, {
-        grant_type: "authorization_code",
-        code: signed.body.code,
-        redirect_uri: client.redirectUri,
-        client_id: client.id,
-        client_secret: client.secret!,
-      });
+      tokens = await exchangeCode(second, client, signed.body.code);
     });
     expect(tokens!.status, JSON.stringify(tokens!.body)).to.equal(200);
     expect(tokens!.body).to.include.keys("id_token", "access_token", "refresh_token");
@@ -142,13 +146,7 @@ describe("queries of one login (authorize, login, token)", function () {
     const signed = await signedLogin(t, client, Wallet.createRandom());
     expect(signed.status, JSON.stringify(signed.body)).to.equal(200);
     // Exchanged at the other instance, which reads the code from the database.
-    const tokens = await postForm(other, `/token`, {
-      grant_type: "authorization_code",
-      code: signed.body.code,
-      redirect_uri: client.redirectUri,
-      client_id: client.id,
-      client_secret: client.secret!,
-    });
+    const tokens = await exchangeCode(other, client, signed.body.code);
     expect(tokens.status, JSON.stringify(tokens.body)).to.equal(200);
     const read = Object.keys(counting.queryCounts().bySql).find((sql) => sql.startsWith("SELECT kind, payload,"));
     expect(read, "the token endpoint's read of the code and its grant").to.be.a("string");

@@ -4,7 +4,16 @@ import { Wallet } from "ethers";
 import * as oidc from "openid-client";
 import type { TestApp } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
-import { getJson, postForm, postJson, registerClient, relyingPartyRequest, startLoginApp, type RegisteredClient } from "./helpers";
+import {
+  exchangeCode,
+  getJson,
+  postForm,
+  postJson,
+  registerClient,
+  relyingPartyRequest,
+  startLoginApp,
+  type RegisteredClient,
+} from "./helpers";
 
 /**
  * The predecessor's public clients, replayed call by call as they make them (paths, parameters, content types) and
@@ -113,13 +122,7 @@ describe("the predecessor's clients, call by call", function () {
     expect(login.status, JSON.stringify(login.body)).to.equal(200);
     expectStringMap(login.body, "/api/login");
     expect(login.body.state).to.equal(state);
-    const token = await postForm(t, `/api/token`, {
-      grant_type: "authorization_code",
-      code: login.body.code,
-      redirect_uri: client.redirectUri,
-      client_id: client.id,
-      client_secret: client.secret!,
-    });
+    const token = await exchangeCode(t, client, login.body.code, "/api/token");
     expect(token.status, JSON.stringify(token.body)).to.equal(200);
     for (const field of ["access_token", "token_type", "refresh_token", "id_token"]) expect(token.body[field], field).to.be.a("string");
     expectInt64(token.body.expires_in, "expires_in");

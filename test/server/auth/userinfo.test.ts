@@ -7,6 +7,7 @@ import type { TestSigner, TestSignerKind } from "../../helpers/signers";
 import {
   authorizeQuery,
   deploySigners,
+  exchangeCode,
   getJson,
   postForm,
   postJson,
@@ -37,13 +38,7 @@ describe("userinfo (/userinfo and /api/userinfo) and the login history", functio
       client_id: client.id,
     });
     expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
-    const token = await postForm(app, `/token`, {
-      grant_type: "authorization_code",
-      code: answer.body.code,
-      redirect_uri: client.redirectUri,
-      client_id: client.id,
-      client_secret: client.secret!,
-    });
+    const token = await exchangeCode(app, client, answer.body.code);
     expect(token.status, JSON.stringify(token.body)).to.equal(200);
     return token.body.access_token;
   }
