@@ -87,7 +87,6 @@ export class MintedCodes {
 
   /** Remembers the code and its grant among `writes`, which the statement that redeemed a challenge has just stored. */
   remember(writes: HeldWrite[]): void {
-    if (LEGACY_PATH) return;
     const code = writes.find((write) => write.kind === "AuthorizationCode");
     const grant = writes.find((write) => write.kind === "Grant");
     if (!code?.expiresAt || !grant || code.payload.grantId !== grant.id) return;

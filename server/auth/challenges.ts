@@ -131,7 +131,6 @@ export class RecentChallenges {
    * candidates would answer it.
    */
   find(where: { address: string; clientId: string; requester: string; redirectUri?: string; message?: string }): Challenge | undefined {
-    if (LEGACY_PATH) return undefined;
     const entry = this.byKey.get(keyOf(where));
     if (!entry || entry.expiresAt <= Date.now()) return undefined;
     const { challenge } = entry;
