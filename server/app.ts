@@ -70,12 +70,16 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     if (closing) reply.header("connection", "close");
   });
 
-  app.addHook("onResponse", async (request, reply) => {
-    request.log.info(
-      { method: request.method, url: redactUrl(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
-      "request",
-    );
-  });
+  // Only where the level writes it: at warn and above the line's fields, the redacted URL above all, would be built for
+  // nothing on every request.
+  if (["info", "debug", "trace"].includes(config.logLevel)) {
+    app.addHook("onResponse", async (request, reply) => {
+      request.log.info(
+        { method: request.method, url: redactUrl(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+        "request",
+      );
+    });
+  }
 
   await app.register(
     fp(
