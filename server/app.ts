@@ -5,6 +5,7 @@ import sensible from "@fastify/sensible";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { LogController, type FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
+import pino from "pino";
 import auth from "./auth/plugin";
 import chain from "./chain/plugin";
 import type { Config } from "./config";
@@ -72,7 +73,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   // Only where the level writes it: at warn and above the line's fields, the redacted URL above all, would be built for
   // nothing on every request.
-  if (["info", "debug", "trace"].includes(config.logLevel)) {
+  if (pino.levels.values[config.logLevel] <= pino.levels.values.info) {
     app.addHook("onResponse", async (request, reply) => {
       request.log.info(
         { method: request.method, url: redactUrl(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) },

@@ -1,7 +1,7 @@
 import type { Database, Queryable } from "../db/database";
-import { LEGACY_PATH } from "./login-path";
 import { BoundedCache } from "../lib/bounded-cache";
 import { randomString } from "../lib/random";
+import { LEGACY_PATH } from "./login-path";
 
 export interface Challenge {
   id: string;
