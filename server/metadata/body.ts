@@ -1,5 +1,6 @@
 import { parseAddress } from "../chain/values";
 import { invalidMetadata, invalidRequest, malformedSignature, metadataTooLarge } from "./errors";
+import { statementJson } from "./statement-json";
 
 export interface MetadataPost {
   /** Checksummed issuer. */
@@ -7,16 +8,15 @@ export interface MetadataPost {
   sig: string;
   /** The Base64 as sent (it is what was signed). */
   metadata: string;
-  /** The decoded JSON text, kept byte for byte so readers get exactly what was signed. */
+  /** The decoded JSON text, served byte for byte: it keeps the rules of {@link statementJson}. */
   json: string;
 }
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /**
  * Reads a post body: `{"iss", "sig", "metadata"}`, also wrapped as `{"data": {...}}`. `metadata` must be standard
- * Base64 (with padding) of UTF-8 JSON whose top level is an object, at most `maxBytes` decoded.
+ * Base64 (with padding), at most `maxBytes` decoded, of a JSON object that keeps the rules of {@link statementJson}.
  */
 export function readPost(body: unknown, maxBytes: number): MetadataPost {
   if (!isObject(body)) throw invalidRequest("body must be a JSON object");
@@ -34,15 +34,7 @@ export function readPost(body: unknown, maxBytes: number): MetadataPost {
   if (!BASE64.test(metadata)) throw invalidMetadata("metadata must be standard Base64 (A–Z, a–z, 0–9, +, /, with = padding)");
   const bytes = Buffer.from(metadata, "base64");
   if (bytes.length > maxBytes) throw metadataTooLarge(maxBytes);
-  let json: string;
-  let parsed: unknown;
-  try {
-    json = utf8.decode(bytes);
-    parsed = JSON.parse(json);
-  } catch {
-    throw invalidMetadata("metadata must be the Base64 of UTF-8 JSON");
-  }
-  if (!isObject(parsed)) throw invalidMetadata("metadata must be the Base64 of a JSON object");
+  const json = statementJson(bytes);
   return { iss, sig, metadata, json };
 }
 

@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { getAddress } from "ethers";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { Type } from "typebox";
 import { parseAddress, parseTokenId } from "../chain/values";
@@ -8,7 +7,8 @@ import { JSON_TYPE } from "../http/wire";
 import { readPost } from "./body";
 import { prove } from "./proof";
 import type { Target } from "./signed-text";
-import { currentStatements, saveStatement, type Statement } from "./store";
+import { byIssuer, metadataObject, rawRecord, servable } from "./served";
+import { currentStatements, saveStatement } from "./store";
 
 const FORMATS = ["json", "raw"] as const;
 const Query = Type.Object({
@@ -64,7 +64,9 @@ const metadata: FastifyPluginAsyncTypebox = async (app) => {
   const post = async (reply: FastifyReply, target: Target, body: unknown) => {
     const statement = readPost(body, maxBytes);
     const proof = await prove(app.networks, app.config.metadata, target, statement);
-    await saveStatement(app.db, target, { issuer: statement.iss, metadataB64: statement.metadata, signature: statement.sig, ...proof });
+    // readPost has held the JSON to the rules it is served by.
+    const checked = { issuer: statement.iss, metadataB64: statement.metadata, signature: statement.sig, jsonChecked: true };
+    await saveStatement(app.db, target, { ...checked, ...proof });
     // The JSON string "ok" (a returned string would go out as bare text).
     return reply.type(JSON_TYPE).send('"ok"');
   };
@@ -130,33 +132,10 @@ async function read(
   if (query.format && query.Format && query.format !== query.Format) throw badRequest("invalid_request", "format and Format disagree");
   const format = query.format ?? query.Format ?? "json";
   const issuer = query.iss === undefined ? undefined : parseAddress(query.iss, "iss");
-  const statements = await currentStatements(app.db, target, issuer);
-  if (statements.length === 0) throw notFound();
-  const entry = format === "raw" ? rawRecord : (s: Statement) => decoded(s.metadataB64);
-  // The issuer's JSON is embedded as it was signed (key order, number digits): never parsed and re-serialized.
-  const body = issuer
-    ? entry(statements[0])
-    : `{${statements.map((s) => `${JSON.stringify(getAddress(s.issuer))}:${entry(s)}`).join(",")}}`;
-  return reply.type(JSON_TYPE).send(body);
-}
-
-function decoded(metadataB64: string): string {
-  return Buffer.from(metadataB64, "base64").toString("utf8");
-}
-
-/** Everything a reader needs to check the statement: the signed text can be verified against `sig` and `iss`. */
-function rawRecord(s: Statement): string {
-  const record = JSON.stringify({
-    iss: getAddress(s.issuer),
-    sig: s.signature,
-    metadata: s.metadataB64,
-    text: s.signedText,
-    binding: s.binding,
-    signer: s.signerKind,
-    time: Math.floor(s.postedAt.getTime() / 1000),
-    posted_at: s.postedAt.toISOString(),
-  });
-  return `${record.slice(0, -1)},"data":${decoded(s.metadataB64)}}`;
+  const served = servable(await currentStatements(app.db, target, issuer));
+  if (served.length === 0) throw notFound();
+  const entry = format === "raw" ? rawRecord : metadataObject;
+  return reply.type(JSON_TYPE).send(issuer ? entry(served[0]) : byIssuer(served, entry));
 }
 
 export default metadata;

@@ -11,6 +11,8 @@ export interface Statement {
   signedText: string;
   binding: "target" | "none";
   signerKind: string;
+  /** The JSON was checked against the served rules when it was posted (false: stored before them). */
+  jsonChecked: boolean;
   postedAt: Date;
 }
 
@@ -57,8 +59,8 @@ export async function saveStatement(db: Database, target: Target, statement: New
     if (postedBefore.rowCount > 0 && !strengthens) throw replayed();
     if (current.rows[0]) await tx.query("UPDATE metadata_posts SET current = false WHERE id = $1", [current.rows[0].id]);
     await tx.query(
-      `INSERT INTO metadata_posts (kind, network, target, token_id, issuer, metadata_b64, body_hash, signature, signed_text, binding, signer_kind)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+      `INSERT INTO metadata_posts (kind, network, target, token_id, issuer, metadata_b64, body_hash, signature, signed_text, binding, signer_kind, json_checked)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
       [
         target.kind,
         target.network,
@@ -71,6 +73,7 @@ export async function saveStatement(db: Database, target: Target, statement: New
         statement.signedText,
         statement.binding,
         statement.signerKind,
+        statement.jsonChecked,
       ],
     );
     return "stored";
@@ -82,7 +85,7 @@ export function currentStatementsQuery(target: Target, issuer?: string): { sql: 
   const key = where(target, 1);
   const byIssuer = issuer === undefined ? "" : ` AND issuer = $${key.params.length + 1}`;
   return {
-    sql: `SELECT issuer, metadata_b64, signature, signed_text, binding, signer_kind, posted_at FROM metadata_posts
+    sql: `SELECT issuer, metadata_b64, signature, signed_text, binding, signer_kind, json_checked, posted_at FROM metadata_posts
      WHERE ${key.sql} AND current${byIssuer} ORDER BY issuer`,
     params: issuer === undefined ? key.params : [...key.params, issuer.toLowerCase()],
   };
@@ -98,6 +101,7 @@ export async function currentStatements(db: Database, target: Target, issuer?: s
     signed_text: string;
     binding: "target" | "none";
     signer_kind: string;
+    json_checked: boolean;
     posted_at: Date;
   }>(sql, params);
   return rows.map((row) => ({
@@ -107,6 +111,7 @@ export async function currentStatements(db: Database, target: Target, issuer?: s
     signedText: row.signed_text,
     binding: row.binding,
     signerKind: row.signer_kind,
+    jsonChecked: row.json_checked,
     postedAt: row.posted_at,
   }));
 }

@@ -8,7 +8,8 @@ import { parseAddress, parseTokenId } from "../chain/values";
 import { TokenMetadataResolver } from "./resolver";
 import { Token, TokenError, TokenParams } from "./schemas";
 import { tokenHolding } from "../indexer/store/reads";
-import { signedFields, tokenJson } from "./token";
+import { tokenJson } from "./token";
+import { signedMetadataJson } from "../metadata";
 import { notIndexed } from "../data/paging";
 
 declare module "fastify" {
@@ -42,7 +43,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     const [{ indexed, holding }, cached, signed] = await Promise.all([
       tokenHolding(app.db, network, contract, id),
       app.tokenMetadata.cached(network, contract, [id]),
-      signedFields(app.db, network, contract, id),
+      signedMetadataJson(app.db, network, contract, id),
     ]);
     if (indexed === null) throw notIndexed(app.networks, network);
     if (!holding) throw notFound(`Token ${id} of ${contract} is not in the index of ${network} (never minted, burned, or not indexed)`);

@@ -1,7 +1,5 @@
 import { getAddress } from "ethers";
-import type { Database } from "../db/database";
 import type { Holding } from "../indexer/store/reads";
-import { currentStatements } from "../metadata/store";
 import type { Resolved } from "./resolver";
 
 /** `"tokenURI":…,"metadata":…,"image":…,"metadataError":…`, the metadata object as served (exact digits, key order). */
@@ -12,12 +10,6 @@ export function metadataFields(resolved: Resolved): string {
     `"image":${JSON.stringify(resolved.image)}`,
     `"metadataError":${JSON.stringify(resolved.metadata === null ? (resolved.error ?? "no metadata") : null)}`,
   ].join(",");
-}
-
-/** `{"<issuer>": {...}}`: the current issuer-signed metadata of the token, each object as it was signed. */
-export async function signedFields(db: Database, network: string, contract: string, id: bigint): Promise<string> {
-  const statements = await currentStatements(db, { kind: "nft", network, contract, tokenId: id });
-  return `{${statements.map((s) => `${JSON.stringify(getAddress(s.issuer))}:${Buffer.from(s.metadataB64, "base64").toString("utf8")}`).join(",")}}`;
 }
 
 /** The whole token answer as JSON text. */
