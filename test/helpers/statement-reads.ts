@@ -7,11 +7,14 @@
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 /** With the u flag a paired surrogate is one code point: only a lone half matches. */
 const LONE_SURROGATE = /\p{Cs}/u;
+/** serde_json's default recursion limit: deeper answers are refused by Rust readers as they come. */
+const READER_DEPTH = 128;
 
 /**
  * Why `bytes` is not an answer every JSON reader takes, or undefined: well-formed UTF-8 with no byte-order mark, one
- * JSON text, and no string or key that is not Unicode text. The last is checked on the parsed value, since JSON.parse
- * takes an escaped lone surrogate (`"\ud800"`, plain ASCII on the wire) that other readers refuse or replace.
+ * JSON text, no string or key that is not Unicode text, nested at most 128 deep. The last two are checked on the
+ * parsed value, since JSON.parse takes an escaped lone surrogate (`"\ud800"`, plain ASCII on the wire) that other
+ * readers refuse or replace, and any depth.
  */
 export function jsonAnswerProblem(bytes: Uint8Array): string | undefined {
   let text: string;
@@ -26,14 +29,15 @@ export function jsonAnswerProblem(bytes: Uint8Array): string | undefined {
   } catch (error) {
     return `not JSON (${(error as Error).message.slice(0, 120)})`;
   }
-  const pending: unknown[] = [value];
+  const pending: [unknown, number][] = [[value, 0]];
   while (pending.length > 0) {
-    const item = pending.pop();
+    const [item, depth] = pending.pop()!;
     if (typeof item === "string" && LONE_SURROGATE.test(item)) return "a string with a lone surrogate";
     if (typeof item !== "object" || item === null) continue;
+    if (depth >= READER_DEPTH) return `nested deeper than ${READER_DEPTH}`;
     for (const [key, inner] of Object.entries(item)) {
       if (LONE_SURROGATE.test(key)) return "a key with a lone surrogate";
-      pending.push(inner);
+      pending.push([inner, depth + 1]);
     }
   }
   return undefined;

@@ -1,12 +1,19 @@
 import { parseArgs } from "node:util";
-import { fuzz, startFuzzTarget } from "./fuzz";
+import { fuzz, fuzzMetadataBodies, startFuzzTarget } from "./fuzz";
 
-/** `npm run fuzz -- --runs N [--seed S]`: the fuzz test's requests, as many as asked, with a new seed unless given. */
+/**
+ * `npm run fuzz -- --runs N [--bodies M] [--seed S]`: the fuzz test's requests and hostile metadata bodies (a tenth
+ * as many unless given), with a new seed unless given.
+ */
 async function main() {
-  const { values } = parseArgs({ options: { runs: { type: "string", default: "10000" }, seed: { type: "string" } } });
+  const { values } = parseArgs({
+    options: { runs: { type: "string", default: "10000" }, bodies: { type: "string" }, seed: { type: "string" } },
+  });
   const runs = Number(values.runs);
+  const bodies = values.bodies !== undefined ? Number(values.bodies) : Math.ceil(runs / 10);
   const seed = values.seed !== undefined ? Number(values.seed) : Math.floor(Math.random() * 2 ** 31);
-  if (!Number.isInteger(runs) || runs < 1 || !Number.isInteger(seed)) throw new Error("usage: npm run fuzz -- --runs N [--seed S]");
+  if (!Number.isInteger(runs) || runs < 1 || !Number.isInteger(bodies) || bodies < 1 || !Number.isInteger(seed))
+    throw new Error("usage: npm run fuzz -- --runs N [--bodies M] [--seed S]");
   console.log(`fuzz: ${runs} runs, seed ${seed} (repeat with --seed ${seed})`);
   const target = await startFuzzTarget();
   const started = Date.now();
@@ -16,6 +23,9 @@ async function main() {
       `fuzz: ${result.requests} requests to ${result.endpoints} endpoints in ${((Date.now() - started) / 1000).toFixed(1)} s, ${result.unsendable} not sendable; statuses ${JSON.stringify(result.statuses)}`,
     );
     console.log("fuzz: no 5xx, every error in its documented shape, nothing stored changed");
+    const posted = await fuzzMetadataBodies(target, { runs: bodies, seed });
+    console.log(`fuzz: ${posted.posts} metadata bodies, ${posted.accepted} accepted; refusals ${JSON.stringify(posted.refused)}`);
+    console.log("fuzz: each accepted body served byte for byte, each refusal documented, every read JSON every reader takes");
   } finally {
     await target.close();
   }

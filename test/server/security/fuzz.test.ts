@@ -1,9 +1,11 @@
 import { expect } from "chai";
-import { fuzz, startFuzzTarget, storedState, type FuzzTarget } from "./fuzz";
+import { fuzz, fuzzMetadataBodies, startFuzzTarget, storedState, type FuzzTarget } from "./fuzz";
 
 /** Under `npm test`: a fixed seed (reproducible) and a few hundred requests; `npm run fuzz -- --runs N` goes longer. */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 800);
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123);
+/** Each body is signed and posted, then every read that embeds statements is asked (about 30 requests). */
+const BODY_RUNS = Number(process.env.FUZZ_BODY_RUNS ?? 200);
 
 describe("fuzz: every route and oidc-provider endpoint with malformed input", function () {
   let target: FuzzTarget;
@@ -23,8 +25,27 @@ describe("fuzz: every route and oidc-provider endpoint with malformed input", fu
     expect(result.requests).to.be.at.least(RUNS * 0.9);
     // The state really was there to be changed: a client, a grant and tokens, metadata and an index.
     expect(before.login_clients).to.match(/^1 rows/);
-    expect(before.metadata_posts).to.match(/^1 rows/);
+    expect(before.metadata_posts).to.match(/^2 rows/);
     expect(before.oidc_payloads).to.not.match(/^0 rows/);
     expect(before.nft_owners).to.not.match(/^0 rows/);
+  });
+
+  it(`posts ${BODY_RUNS} hostile metadata bodies (seed ${SEED}), validly signed: each accepted and served byte for byte or refused with a documented 4xx, and after each every read that embeds statements answers JSON every reader takes`, async function () {
+    const result = await fuzzMetadataBodies(target, { runs: BODY_RUNS, seed: SEED });
+    console.log(`      metadata bodies: ${result.posts} posts, ${result.accepted} accepted, refusals ${JSON.stringify(result.refused)}`);
+    expect(result.posts).to.equal(BODY_RUNS);
+    // The bodies reach storage, and they reach each rule.
+    expect(result.accepted).to.be.at.least(BODY_RUNS * 0.05);
+    expect(Object.keys(result.refused)).to.include.members([
+      "invalid_metadata: metadata must not begin with a byte-order mark (U+FEFF)",
+      "invalid_metadata: metadata must be the Base64 of well-formed UTF-8 (no invalid, overlong or surrogate byte sequences)",
+      "invalid_metadata: metadata must be the Base64 of UTF-8 JSON",
+      "invalid_metadata: metadata must not contain a lone surrogate (\\ud800–\\udfff without its other half)",
+      "invalid_metadata: metadata strings must not contain control characters other than tab and line breaks",
+      "invalid_metadata: metadata must not repeat a key within one object",
+      "invalid_metadata: metadata must not nest arrays and objects more than 32 deep",
+      "invalid_metadata: metadata numbers must be within the range of a double (magnitude below 1.8e308)",
+      "payload_too_large: metadata is larger than 65536 bytes",
+    ]);
   });
 });

@@ -1,12 +1,13 @@
 import fc from "fast-check";
-import { Wallet } from "ethers";
+import { id, Wallet } from "ethers";
 import type { FastifyInstance, InjectOptions } from "fastify";
 import { AliceNFT__factory } from "../../../typechain-types";
 import type { Queryable } from "../../../server/db/database";
-import { boundText, encodeMetadata } from "../../../server/metadata/signed-text";
+import { boundText, encodeMetadata, type Target } from "../../../server/metadata/signed-text";
 import type { TestApp } from "../../helpers/app";
 import { providerFor, sharedNode } from "../../helpers/chain";
 import { indexedTo } from "../../helpers/index-check";
+import { jsonAnswerProblem, statementReadPaths, unreadableAnswers, type StatementTargets } from "../../helpers/statement-reads";
 import { registerClient, startLoginApp } from "../auth/helpers";
 
 /**
@@ -215,6 +216,7 @@ interface Answer {
   statusCode: number;
   headers: Record<string, unknown>;
   body: string;
+  bytes: Buffer;
   /** False when the answer was cut off (a stream, or an answer larger than what is read). */
   complete: boolean;
 }
@@ -256,7 +258,8 @@ async function send(app: FastifyInstance, options: InjectOptions): Promise<Answe
     });
     stream.on("error", done);
   });
-  return { statusCode: response.statusCode, headers: response.headers, body: Buffer.concat(chunks).toString("utf8"), complete };
+  const bytes = Buffer.concat(chunks);
+  return { statusCode: response.statusCode, headers: response.headers, body: bytes.toString("utf8"), bytes, complete };
 }
 
 function problemWith(endpoints: Endpoint[], request: Generated, response: Answer): string | undefined {
@@ -264,11 +267,9 @@ function problemWith(endpoints: Endpoint[], request: Generated, response: Answer
   const contentType = String(response.headers["content-type"] ?? "");
   let json: Record<string, unknown> | undefined;
   if (contentType.startsWith("application/json") && response.body && response.complete) {
-    try {
-      json = JSON.parse(response.body);
-    } catch {
-      return "a JSON content type with a body that is not JSON";
-    }
+    const problem = jsonAnswerProblem(response.bytes);
+    if (problem) return `a JSON content type with a body that is not JSON every reader takes (${problem})`;
+    json = JSON.parse(response.body);
   }
   if (status >= 500 && !(status === 503 && typeof json?.error === "string" && DOCUMENTED_5XX.has(json.error))) return `status ${status}`;
   if (status < 400 || request.method === "HEAD") return undefined;
@@ -391,12 +392,14 @@ export async function storedState(db: Queryable): Promise<Record<string, string>
 
 export interface FuzzTarget {
   t: TestApp;
+  /** An indexed token and an account, each with a statement of the seed's issuer (the bystander of hostile posts). */
+  statements: StatementTargets;
   close(): Promise<void>;
 }
 
 /**
  * The service over a real node and database, with something stored in every table the fuzz must not change: a
- * client, a completed login (grant, code, tokens), a signed metadata statement and an index of minted tokens.
+ * client, a completed login (grant, code, tokens), signed metadata statements and an index of minted tokens.
  */
 export async function startFuzzTarget(): Promise<FuzzTarget> {
   const node = await sharedNode();
@@ -407,6 +410,7 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
   const t = await startLoginApp(node.url, {
     env: { LOGIN_RATE_LIMIT: "1000000", INDEXER_POLL_MS: "200", INDEXER_CONTRACTS_LOCALHOST: await nft.getAddress() },
   });
+  let statements: StatementTargets;
   try {
     await indexedTo(t.app.db, "localhost", provider);
     const client = await registerClient(t);
@@ -439,22 +443,35 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
       }).toString(),
     });
     if (tokens.statusCode !== 200) throw new Error(`seed login failed: ${tokens.body}`);
-    const target = { kind: "nft" as const, network: "localhost", contract: (await nft.getAddress()).toLowerCase(), tokenId: 1n };
-    const metadata = encodeMetadata({ name: "Seed" });
-    const posted = await t.app.inject({
-      method: "POST",
-      url: `/metadata/localhost/${target.contract}/1`,
-      payload: { iss: user.address, sig: await user.signMessage(boundText(target, metadata)), metadata },
-    });
-    if (posted.statusCode !== 200) throw new Error(`seed metadata failed: ${posted.body}`);
+    const contract = (await nft.getAddress()).toLowerCase();
+    const account = Wallet.createRandom().address.toLowerCase();
+    statements = { network: "localhost", contract, id: 1n, owner: await deployer.getAddress(), account, issuers: [user.address] };
+    const targets: Target[] = [
+      { kind: "nft", network: "localhost", contract, tokenId: 1n },
+      { kind: "account", network: "localhost", account },
+    ];
+    for (const target of targets) {
+      const metadata = encodeMetadata({ name: "Seed" });
+      const posted = await t.app.inject({
+        method: "POST",
+        url: metadataPath(target),
+        payload: { iss: user.address, sig: await user.signMessage(boundText(target, metadata)), metadata },
+      });
+      if (posted.statusCode !== 200) throw new Error(`seed metadata failed: ${posted.body}`);
+    }
   } catch (error) {
     await t.close();
     throw error;
   } finally {
     provider.destroy();
   }
-  return { t, close: () => t.close() };
+  return { t, statements, close: () => t.close() };
 }
+
+const metadataPath = (target: Target) =>
+  target.kind === "nft"
+    ? `/metadata/${target.network}/${target.contract}/${target.tokenId}`
+    : `/metadata/ethereum/${target.network}/${target.account}`;
 
 /** Runs `runs` generated requests against `app`; throws (with the seed and the shrunk request) on the first bad answer. */
 export async function fuzz(app: FastifyInstance, db: Queryable, options: FuzzOptions): Promise<FuzzResult> {
@@ -484,6 +501,230 @@ export async function fuzz(app: FastifyInstance, db: Queryable, options: FuzzOpt
   const after = await storedState(db);
   for (const table of Object.keys(before)) {
     if (before[table] !== after[table]) throw new Error(`the fuzz changed ${table}: ${before[table]} -> ${after[table]}`);
+  }
+  return result;
+}
+
+/** Byte sequences that are not UTF-8: overlong forms, surrogates, code points past U+10FFFF, stray and cut-off bytes. */
+const NOT_UTF8 = [
+  [0xc0, 0xaf],
+  [0xc0, 0x80],
+  [0xc1, 0xbf],
+  [0xe0, 0x80, 0xaf],
+  [0xf0, 0x80, 0x80, 0xaf],
+  [0xed, 0xa0, 0x80],
+  [0xed, 0xbf, 0xbf],
+  [0xed, 0xa0, 0xbd, 0xed, 0xb8, 0x80],
+  [0xf4, 0x90, 0x80, 0x80],
+  [0xf8, 0x88, 0x80, 0x80, 0x80],
+  [0xfe],
+  [0xff],
+  [0x80],
+  [0xe2, 0x82],
+];
+const BOM = [0xef, 0xbb, 0xbf];
+
+/** A piece of a body: text (written as UTF-8) or raw bytes. */
+type Piece = string | number[];
+
+/** JSON string tokens, quotes included: escapes of every kind, raw text of any code point, bytes that are not UTF-8. */
+const stringToken = (): fc.Arbitrary<Piece[]> =>
+  fc.oneof(
+    {
+      weight: 5,
+      arbitrary: fc
+        .constantFrom(
+          '"a"',
+          '"\\u0061"',
+          '"\\ud800"',
+          '"x\\udc00"',
+          '"\\ud83d\\ude00"',
+          '"\\ude00\\ud83d"',
+          '"\\u0000"',
+          '"\\u001b"',
+          '"\\u007f"',
+          '"\\u0085"',
+          '"\\u2028\\u2029"',
+          '"\u2028\u2029"',
+          '"\ufeff"',
+          '"\\ufeff"',
+          '"\ufffe\uffff"',
+          '"😀"',
+          '"\\t\\n\\r"',
+        )
+        .map((token) => [token]),
+    },
+    { weight: 2, arbitrary: fc.string({ unit: "binary", maxLength: 12 }).map((text) => [JSON.stringify(text)]) },
+    { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: 12 }).map((text) => [`"${text}"`]) },
+    { weight: 1, arbitrary: fc.constantFrom(...NOT_UTF8).map((bytes): Piece[] => ['"x', bytes, 'y"']) },
+  );
+
+/** JSON number tokens, from tiny to past a double's range, and integers of up to 400 digits. */
+const numberToken = (): fc.Arbitrary<Piece[]> =>
+  fc
+    .oneof(
+      {
+        weight: 3,
+        arbitrary: fc.constantFrom(
+          "-0",
+          "1e309",
+          "-1E400",
+          "1e-400",
+          "1.7976931348623157e308",
+          "1.7976931348623159e308",
+          "12345678901234567890",
+        ),
+      },
+      { weight: 1, arbitrary: fc.integer({ min: 1, max: 400 }).map((digits) => `9${"0".repeat(digits - 1)}`) },
+      { weight: 1, arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true }).map(String) },
+    )
+    .map((token) => [token]);
+
+/** Arrays nested around a value, shallow or about as deep as the rule allows (32 levels, the object's included). */
+const nestedValue = (): fc.Arbitrary<Piece[]> =>
+  fc.oneof(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 29, max: 40 })).map((depth) => ["[".repeat(depth), "1", "]".repeat(depth)]);
+
+const valueToken = (): fc.Arbitrary<Piece[]> =>
+  fc.oneof(
+    { weight: 4, arbitrary: stringToken() },
+    { weight: 2, arbitrary: numberToken() },
+    { weight: 2, arbitrary: nestedValue() },
+    { weight: 1, arbitrary: fc.constantFrom<Piece[]>(["true"], ["null"], ["{}"], ['{"a":1,"a":2}']) },
+  );
+
+/** Members of an ordinary object (`"key":value`, keys distinct, printable ASCII): what most bodies are made of. */
+const ordinaryMembers = (): fc.Arbitrary<Piece[][]> =>
+  fc
+    .dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 })
+    .map((object) => Object.entries(object).map(([key, value]) => [`${JSON.stringify(key)}:${JSON.stringify(value)}`]));
+
+/** A member with something hostile in it: its value, its key, or a key twice (also spelled with an escape). */
+const hostileMember = (): fc.Arbitrary<Piece[]> =>
+  fc.oneof(
+    { weight: 4, arbitrary: fc.tuple(fc.nat(), valueToken()).map(([n, value]): Piece[] => [`"hostile ${n}":`, ...value]) },
+    { weight: 2, arbitrary: stringToken().map((key): Piece[] => [...key, ":1"]) },
+    { weight: 1, arbitrary: fc.constantFrom<Piece[]>(['"d":1,"d":2'], ['"d":1,"\\u0064":1']) },
+  );
+
+/**
+ * Metadata bodies an attacker signs: an ordinary object with up to two hostile members (hostile strings, keys,
+ * numbers, nesting, repeated keys); now and then a byte-order mark, whitespace or garbage before or after it, a
+ * byte-order mark or a sequence that is not UTF-8 spliced in anywhere, or instead another top-level value, random
+ * bytes, or a body over METADATA_MAX_BYTES (64 KiB). Most bodies break one rule at most, so each rule is met alone.
+ */
+function metadataBody(): fc.Arbitrary<Buffer> {
+  const bytes = (pieces: Piece[]) => Buffer.concat(pieces.map((p) => (typeof p === "string" ? Buffer.from(p, "utf8") : Buffer.from(p))));
+  const object = fc.tuple(ordinaryMembers(), fc.array(hostileMember(), { maxLength: 2 }), fc.nat()).map(([members, hostile, at]) => {
+    const all = [...members];
+    all.splice(at % (all.length + 1), 0, ...hostile);
+    return ["{", ...all.flatMap((member, i) => (i > 0 ? [",", ...member] : member)), "}"];
+  });
+  return fc
+    .record({
+      before: fc.oneof(
+        { weight: 12, arbitrary: fc.constant<Piece[]>([]) },
+        { weight: 2, arbitrary: fc.constant<Piece[]>([BOM]) },
+        { weight: 2, arbitrary: fc.constantFrom<Piece[]>([BOM, BOM], [" \r\n\t"], [[0xef, 0xbb]], ["x"], [[0]]) },
+      ),
+      core: fc.oneof(
+        { weight: 20, arbitrary: object },
+        { weight: 1, arbitrary: valueToken() },
+        { weight: 1, arbitrary: fc.uint8Array({ maxLength: 40 }).map((random) => [[...random]]) },
+        { weight: 1, arbitrary: fc.constant<Piece[]>([`{"blob":"${"x".repeat(70 * 1024)}"}`]) },
+      ),
+      after: fc.oneof(
+        { weight: 12, arbitrary: fc.constant<Piece[]>([]) },
+        { weight: 3, arbitrary: fc.constantFrom<Piece[]>(["\n"], [BOM], ["x"], ["{}"], [[0]]) },
+        { weight: 1, arbitrary: fc.constantFrom(...NOT_UTF8).map((b): Piece[] => [b]) },
+      ),
+      splice: fc.oneof(
+        { weight: 12, arbitrary: fc.constant(undefined) },
+        { weight: 1, arbitrary: fc.tuple(fc.nat(), fc.constantFrom(BOM, ...NOT_UTF8)) },
+      ),
+    })
+    .map(({ before, core, after, splice }) => {
+      const body = bytes([...before, ...core, ...after]);
+      if (!splice) return body;
+      const at = splice[0] % (body.length + 1);
+      return Buffer.concat([body.subarray(0, at), Buffer.from(splice[1]), body.subarray(at)]);
+    });
+}
+
+export interface BodiesResult {
+  posts: number;
+  accepted: number;
+  /** Refusals by error code and message (positions left out), with how many there were of each. */
+  refused: Record<string, number>;
+}
+
+/**
+ * Posts generated hostile metadata bodies about the target's token and account, each validly signed over the
+ * target's text by one of a few EOA issuers (so it passes the signature check and reaches the rules and storage).
+ * Each post must be accepted ("ok", and then served byte for byte) or refused with a documented 4xx; after each,
+ * every read that embeds statements must answer JSON every reader takes, the bystander's included. Nothing but the
+ * statements (and the token's cached tokenURI metadata) may change.
+ */
+export async function fuzzMetadataBodies(target: FuzzTarget, options: FuzzOptions): Promise<BodiesResult> {
+  const { app } = target.t;
+  const { statements } = target;
+  const { db } = app;
+  const issuers = [0, 1, 2].map((i) => new Wallet(id(`fuzz issuer ${options.seed} ${i}`)));
+  const targets: Target[] = [
+    { kind: "nft", network: statements.network, contract: statements.contract, tokenId: statements.id },
+    { kind: "account", network: statements.network, account: statements.account },
+  ];
+  // The statements change, and the token route's reads cache the token's tokenURI metadata; nothing else may.
+  const unchanged = async () => {
+    const { metadata_posts: _, token_metadata: __, ...state } = await storedState(db);
+    return state;
+  };
+  const before = await unchanged();
+  const result: BodiesResult = { posts: 0, accepted: 0, refused: {} };
+  const get = async (path: string) => {
+    const answer = await send(app, { url: path });
+    return { status: answer.statusCode, contentType: String(answer.headers["content-type"] ?? ""), bytes: answer.bytes };
+  };
+  await fc.assert(
+    fc.asyncProperty(metadataBody(), fc.nat(issuers.length - 1), fc.nat(targets.length - 1), async (body, who, which) => {
+      const issuer = issuers[who];
+      const about = targets[which];
+      const metadata = body.toString("base64");
+      const posted = await send(app, {
+        method: "POST",
+        url: metadataPath(about),
+        payload: { iss: issuer.address, sig: await issuer.signMessage(boundText(about, metadata)), metadata },
+      });
+      result.posts++;
+      const describe = () =>
+        `${metadataPath(about)} with ${JSON.stringify(metadata.slice(0, 200))} -> ${posted.statusCode} ${posted.body.slice(0, 200)}`;
+      const notJson = jsonAnswerProblem(posted.bytes);
+      if (notJson) throw new Error(`an answer that is ${notJson}: ${describe()}`);
+      const answer = JSON.parse(posted.body) as { error?: string; message?: string } | string;
+      if (posted.statusCode === 200) {
+        if (answer !== "ok") throw new Error(`a 200 that is not "ok": ${describe()}`);
+        result.accepted++;
+        const served = await get(`${metadataPath(about)}?iss=${issuer.address}`);
+        if (!served.bytes.equals(body)) throw new Error(`accepted, but not served byte for byte: ${describe()}`);
+      } else {
+        // An empty body is an empty `metadata`, which is missing (400 invalid_request, as for any missing field).
+        const invalid = body.length === 0 ? "invalid_request" : "invalid_metadata";
+        const documented = { 400: invalid, 409: "replayed", 413: "payload_too_large" }[posted.statusCode];
+        if (typeof answer !== "object" || answer.error !== documented || typeof answer.message !== "string")
+          throw new Error(`not a documented refusal: ${describe()}`);
+        const kind = `${answer.error}: ${answer.message.replace(/, at character \d+$/, "")}`;
+        result.refused[kind] = (result.refused[kind] ?? 0) + 1;
+      }
+      const unreadable = await unreadableAnswers(
+        statementReadPaths({ ...statements, issuers: [...statements.issuers, issuer.address] }),
+        get,
+      );
+      if (unreadable.length > 0) throw new Error(`after ${describe()}: ${unreadable.join("; ")}`);
+    }),
+    { seed: options.seed, numRuns: options.runs, endOnFailure: true, verbose: 0 },
+  );
+  const after = await unchanged();
+  for (const table of Object.keys(before)) {
+    if (before[table] !== after[table]) throw new Error(`posting metadata changed ${table}: ${before[table]} -> ${after[table]}`);
   }
   return result;
 }
