@@ -61,8 +61,11 @@ function brokenRule(text: string): string | undefined {
     const c = text.charCodeAt(i);
     if (c === QUOTE) {
       const end = stringEnd(text, i);
-      const value = JSON.parse(text.slice(i, end)) as string;
-      if (LONE_SURROGATE.test(value))
+      const raw = text.slice(i + 1, end - 1);
+      // Text as it was decoded holds no lone surrogate (the decoder is fatal): only escapes can spell one.
+      const escaped = raw.includes("\\");
+      const value = escaped ? (JSON.parse(text.slice(i, end)) as string) : raw;
+      if (escaped && LONE_SURROGATE.test(value))
         return `metadata must not contain a lone surrogate (\\ud800–\\udfff without its other half), at character ${i}`;
       if (CONTROL_IN_TEXT.test(value))
         return `metadata strings must not contain control characters other than tab and line breaks, at character ${i}`;
@@ -81,8 +84,10 @@ function brokenRule(text: string): string | undefined {
       i++;
     } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
       let end = i + 1;
-      while (end < text.length && /[0-9.eE+-]/.test(text[end])) end++;
-      if (!Number.isFinite(Number(text.slice(i, end))))
+      let exponent = false;
+      for (; end < text.length && isNumberCharacter(text.charCodeAt(end)); end++) exponent ||= (text.charCodeAt(end) | 0x20) === 0x65;
+      // Without an exponent, fewer than 309 characters cannot reach 1.8e308: only the others are converted.
+      if ((exponent || end - i > 308) && !Number.isFinite(Number(text.slice(i, end))))
         return `metadata numbers must be within the range of a double (magnitude below 1.8e308), at character ${i}`;
       i = end;
     } else {
@@ -90,6 +95,11 @@ function brokenRule(text: string): string | undefined {
     }
   }
   return undefined;
+}
+
+/** Digits, `.`, `e`, `E`, `+` and `-`: what a JSON number is written with. */
+function isNumberCharacter(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x65 || c === 0x45 || c === 0x2b || c === 0x2d;
 }
 
 /** The index just past the string starting at `start` (its opening quote). */
