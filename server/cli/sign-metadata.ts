@@ -3,7 +3,8 @@ import type { ParseArgsConfig } from "node:util";
 import { Wallet } from "ethers";
 import { NETWORKS } from "../chain/registry";
 import { parseAddress, parseTokenId } from "../chain/values";
-import { boundText, encodeMetadata, type Target } from "../metadata/signed-text";
+import { boundText, type Target } from "../metadata/signed-text";
+import { statementJson } from "../metadata/statement-json";
 import { commandLine, runAsProcess, type CommandLine } from "./run";
 
 const USAGE = `Signs metadata for the metadata service and prints the JSON body to post.
@@ -11,7 +12,8 @@ const USAGE = `Signs metadata for the metadata service and prints the JSON body 
   npm run sign-metadata -- --network mainnet --contract 0x… --id 1 --file meta.json   (NFT metadata)
   npm run sign-metadata -- --network mainnet --account 0x… --file profile.json         (account metadata)
 
-The issuer's private key comes from METADATA_SIGNER_KEY. The signed text names the target (see the README), so the
+The file's JSON is signed as written (a leading byte-order mark is dropped); JSON the service would refuse is
+refused here first, with the service's reason. The issuer's private key comes from METADATA_SIGNER_KEY. The signed text names the target (see the README), so the
 body cannot be posted for another token, account or network. Post it with:
   curl -X POST -H 'content-type: application/json' --data @body.json <service>/metadata/<network>/<contract>/<id>
   curl -X POST -H 'content-type: application/json' --data @body.json <service>/metadata/ethereum/<network>/<account>`;
@@ -50,13 +52,21 @@ export const main = cli.main(ARGS, async ({ values }, io) => {
   } catch (error) {
     cli.fail((error as Error).message);
   }
+  let bytes: Buffer;
   let data: unknown;
   try {
-    data = JSON.parse(fs.readFileSync(values.file, "utf8"));
+    bytes = withoutByteOrderMark(fs.readFileSync(values.file));
+    data = JSON.parse(bytes.toString("utf8"));
   } catch (error) {
     cli.fail(`${values.file}: ${(error as Error).message}`);
   }
   if (typeof data !== "object" || data === null || Array.isArray(data)) cli.fail(`${values.file} must hold one JSON object`);
+  // The service refuses what breaks its rules for statements; say so now, before anything is signed.
+  try {
+    statementJson(bytes);
+  } catch (error) {
+    cli.fail(`${values.file}: ${(error as Error).message}`);
+  }
 
   let wallet: Wallet;
   try {
@@ -64,9 +74,17 @@ export const main = cli.main(ARGS, async ({ values }, io) => {
   } catch {
     cli.fail("METADATA_SIGNER_KEY is not a private key (0x followed by 64 hex digits)");
   }
-  const metadata = encodeMetadata(data);
+  // The file's text as written is what is signed: re-serializing would round integers beyond a double's precision.
+  const metadata = bytes.toString("base64");
   const sig = await wallet.signMessage(boundText(target, metadata));
   io.out(JSON.stringify({ iss: wallet.address, sig, metadata }));
 });
+
+const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/** Editors may start a UTF-8 file with a byte-order mark: it marks the file's encoding and is no part of its JSON. */
+function withoutByteOrderMark(file: Buffer): Buffer {
+  return file.subarray(0, 3).equals(UTF8_BOM) ? file.subarray(3) : file;
+}
 
 if (require.main === module) runAsProcess(main);

@@ -67,4 +67,39 @@ describe("npm run sign-metadata", function () {
     });
     expect(list.stderr).to.contain("must hold one JSON object");
   });
+
+  it("signs a file's JSON as written: a leading byte-order mark is dropped, big integers keep their digits", async function () {
+    const file = path.join(dir, "bom.json");
+    fs.writeFileSync(
+      file,
+      Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"name":"盾","supply":123456789012345678901234567890}\n')]),
+    );
+    const run = await sign(["--network", "localhost", "--contract", contract, "--id", "14", "--file", file], {
+      METADATA_SIGNER_KEY: issuer.privateKey,
+    });
+    expect(run.code, run.stderr).to.equal(0);
+    const signed = Buffer.from(JSON.parse(run.stdout).metadata, "base64").toString("utf8");
+    expect(signed).to.equal('{"name":"盾","supply":123456789012345678901234567890}\n');
+    expect(await postTo(`/metadata/localhost/${contract}/14`, run.stdout)).to.deep.equal({ status: 200, body: "ok" });
+    const read = await t.fetch(`/metadata/localhost/${contract}/14?iss=${issuer.address}`);
+    expect(await read.text()).to.contain("123456789012345678901234567890");
+  });
+
+  it("refuses, before signing, JSON the service would refuse, with the service's reason", async function () {
+    const cases: [string, string][] = [
+      ['{"a":1,"a":2}', "must not repeat a key"],
+      ['{"a":"\\udc00"}', "lone surrogate"],
+      ["[1]", "must hold one JSON object"],
+    ];
+    for (const [text, reason] of cases) {
+      const file = path.join(dir, "refused.json");
+      fs.writeFileSync(file, text);
+      const run = await sign(["--network", "localhost", "--contract", contract, "--id", "15", "--file", file], {
+        METADATA_SIGNER_KEY: issuer.privateKey,
+      });
+      expect(run.code, text).to.equal(2);
+      expect(run.stdout, text).to.equal("");
+      expect(run.stderr, text).to.contain(reason);
+    }
+  });
 });
