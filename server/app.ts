@@ -9,6 +9,7 @@ import pino from "pino";
 import auth from "./auth/plugin";
 import chain from "./chain/plugin";
 import type { Config } from "./config";
+import { systemClock, type Clock } from "./lib/clock";
 import converter from "./converter/plugin";
 import type { Database } from "./db/database";
 import data from "./data/plugin";
@@ -28,6 +29,8 @@ import tokenMetadata from "./token/plugin";
 declare module "fastify" {
   interface FastifyInstance {
     config: Config;
+    /** The time this app's time-bound memories (caches with a time-to-live) read. */
+    clock: Clock;
   }
 }
 
@@ -36,6 +39,8 @@ export interface AppOptions {
   db?: Database;
   /** Where log lines go instead of stdout (tests read them). */
   logStream?: { write(line: string): void };
+  /** The time caches read instead of the system's (a test moves it forward instead of sleeping). */
+  clock?: Clock;
 }
 
 /** A client-chosen request id is kept when it looks like one; anything else gets a fresh id. */
@@ -86,6 +91,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     fp(
       async (instance) => {
         instance.decorate("config", config);
+        instance.decorate("clock", options.clock ?? systemClock);
       },
       { name: "config" },
     ),

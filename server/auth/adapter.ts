@@ -3,7 +3,7 @@ import type { Adapter, AdapterPayload } from "oidc-provider";
 import type { Database, Queryable } from "../db/database";
 import { BoundedCache } from "../lib/bounded-cache";
 import { deleteStaleChallenges } from "./challenges";
-import { findClientCached } from "./clients";
+import type { CachedClients } from "./clients";
 import { LEGACY_PATH } from "./login-path";
 
 /** oidc-provider's errors class for a reused code, handed in (the module is loaded once, in provider.ts). */
@@ -18,8 +18,8 @@ export type ReuseError = new (description?: string) => Error;
  * refused, with the grant and its tokens revoked, as for any reuse. In a code exchange the update is made by the
  * statement that stores the tokens, which stores nothing when it finds the code consumed.
  */
-export function createAdapterFactory(db: Database, reuseError: ReuseError, minted: MintedCodes) {
-  return (kind: string): Adapter => (kind === "Client" ? clientAdapter(db) : payloadAdapter(db, kind, reuseError, minted));
+export function createAdapterFactory(db: Database, clients: CachedClients, reuseError: ReuseError, minted: MintedCodes) {
+  return (kind: string): Adapter => (kind === "Client" ? clientAdapter(clients) : payloadAdapter(db, kind, reuseError, minted));
 }
 
 /** What the adapter knows of the request it serves (one AsyncLocalStorage for all of it). */
@@ -313,14 +313,14 @@ function storable(value: string): boolean {
  * allows both), so the record handed to it names the method the request being handled uses: with a Basic header or
  * not, as `inRequestScope` was told (routes/oidc.ts runs every request it passes to oidc-provider in it).
  */
-function clientAdapter(db: Database): Adapter {
+function clientAdapter(clients: CachedClients): Adapter {
   const readOnly = async () => {
     throw new Error("clients are managed with `npm run client`, not through oidc-provider");
   };
   return {
     async find(id) {
       if (!storable(id)) return undefined;
-      const client = await findClientCached(db, id);
+      const client = await clients.find(id);
       if (!client) return undefined;
       return {
         client_id: client.id,

@@ -1,5 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Queryable } from "../db/database";
+import { BoundedCache } from "../lib/bounded-cache";
+import { systemClock, type Clock } from "../lib/clock";
 import { LANGS, type Lang } from "./messages";
 
 export interface LoginClient {
@@ -149,24 +151,29 @@ export async function findClient(db: Queryable, id: string): Promise<LoginClient
 
 /** How long a client read from the database is reused by this instance. */
 export const CLIENT_CACHE_MS = 1000;
-const cache = new WeakMap<Queryable, Map<string, { until: number; client: LoginClient }>>();
 
 /**
  * findClient, reusing what this instance read in the last second: each login reads its client three times (authorize,
- * code, token). Only clients that exist are cached, so a new client works at once; a removed one is gone within a
+ * code, token). Only clients that exist are kept, so a new client works at once; a removed one is gone within a
  * second, and its challenges, codes and tokens are deleted with it in any case.
  */
-export async function findClientCached(db: Queryable, id: string): Promise<LoginClient | undefined> {
-  let entries = cache.get(db);
-  if (!entries) cache.set(db, (entries = new Map()));
-  const now = Date.now();
-  const hit = entries.get(id);
-  if (hit && hit.until > now) return hit.client;
-  const client = await findClient(db, id);
-  if (entries.size > 10_000) entries.clear();
-  if (client) entries.set(id, { until: now + CLIENT_CACHE_MS, client });
-  else entries.delete(id);
-  return client;
+export class CachedClients {
+  private readonly cache: BoundedCache<LoginClient | undefined>;
+
+  constructor(
+    private readonly db: Queryable,
+    now: Clock = systemClock,
+  ) {
+    this.cache = new BoundedCache(10_000, { ttlMs: CLIENT_CACHE_MS, now });
+  }
+
+  find(id: string): Promise<LoginClient | undefined> {
+    return this.cache.getOrLoad(
+      id,
+      () => findClient(this.db, id),
+      (client) => client !== undefined,
+    );
+  }
 }
 
 export async function listClients(db: Queryable): Promise<LoginClient[]> {

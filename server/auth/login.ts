@@ -6,7 +6,7 @@ import { parseAddress } from "../chain/values";
 import type { Database } from "../db/database";
 import { holdWrites, insertHeldWrites, type MintedCodes } from "./adapter";
 import { consumeChallenge, openChallenges, requesterOf, saveChallenge, type Challenge, type RecentChallenges } from "./challenges";
-import { findClientCached, type LoginClient } from "./clients";
+import type { CachedClients, LoginClient } from "./clients";
 import * as refuse from "./errors";
 import { LEGACY_PATH } from "./login-path";
 import { recordLogin, recordLoginAlong } from "./logins";
@@ -43,6 +43,8 @@ export interface LoginSettings {
 
 export interface LoginDeps {
   db: Database;
+  /** The clients, as this instance reads them (each login reads its client more than once). */
+  clients: CachedClients;
   networks: Networks;
   provider: Provider;
   settings: LoginSettings;
@@ -98,7 +100,7 @@ export interface Redeemed {
  */
 export async function authorize(deps: LoginDeps, request: AuthorizeRequest, clientIp: string): Promise<string> {
   const { db, networks, settings } = deps;
-  const client = await knownClient(db, request.client_id);
+  const client = await knownClient(deps.clients, request.client_id);
   const redirectUri = registeredRedirect(client, request.redirect_uri);
   if (request.response_type !== "code") throw refuse.unsupportedResponseType();
   const scope = grantedScope(request.scope);
@@ -186,7 +188,7 @@ export async function redeem(deps: LoginDeps, request: RedeemRequest, clientIp: 
   // Challenges exist only for registered clients (foreign key), so the client is looked up only to explain a miss.
   const candidates = await openChallenges(db, where);
   if (candidates.length === 0) {
-    await knownClient(db, request.client_id);
+    await knownClient(deps.clients, request.client_id);
     throw refuse.noOpenChallenge();
   }
   for (const challenge of candidates) {
@@ -271,9 +273,9 @@ async function verify(networks: Networks, network: string, address: string, mess
   return verifySignature({ provider: () => networks.provider(network), network, address, message, signature });
 }
 
-async function knownClient(db: Database, id: string | undefined): Promise<LoginClient> {
+async function knownClient(clients: CachedClients, id: string | undefined): Promise<LoginClient> {
   if (id === undefined) throw refuse.invalidRequest("client_id is required");
-  const client = await findClientCached(db, id);
+  const client = await clients.find(id);
   if (!client) throw refuse.invalidClient();
   return client;
 }

@@ -3,6 +3,7 @@ import rateLimit from "@fastify/rate-limit";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { MintedCodes } from "./adapter";
 import { RecentChallenges } from "./challenges";
+import { CachedClients } from "./clients";
 import { loadKeys, publicPems } from "./keys";
 import type { LoginDeps } from "./login";
 import { createProvider } from "./provider";
@@ -21,9 +22,11 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
   const { issuer, defaultNetwork, login: settings } = app.config;
   const keys = await loadKeys(app.db, settings.jwks);
   const minted = new MintedCodes();
-  const provider = await createProvider(app.config, app.db, keys, minted);
+  const clients = new CachedClients(app.db, app.clock);
+  const provider = await createProvider(app.config, app.db, clients, keys, minted);
   const login: LoginDeps = {
     db: app.db,
+    clients,
     networks: app.networks,
     provider,
     settings: { issuer, defaultNetwork, messageHeader: settings.messageHeader, maxOpenChallenges: settings.maxOpenChallenges },
@@ -44,7 +47,7 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
 
   await app.register(apiRoutes, { login });
   await app.register(x509Routes, { pems: await publicPems(keys.signing) });
-  await app.register(clientInfoRoutes);
+  await app.register(clientInfoRoutes, { clients });
   await app.register(oidcRoutes, { provider, issuer });
   await app.register(hostedPageRoutes, { provider });
 };

@@ -3,7 +3,7 @@ import { checksumAddress } from "../chain/values";
 import type { Config } from "../config";
 import type { Database } from "../db/database";
 import { createAdapterFactory, writeHeldAfterRequest, writeHeldTokens, type MintedCodes } from "./adapter";
-import { findClientCached, secretMatches } from "./clients";
+import { secretMatches, type CachedClients } from "./clients";
 import type { LoginKeys } from "./keys";
 import { loginHistory } from "./logins";
 import { errorPage } from "./oidc-guard";
@@ -42,12 +42,18 @@ export function addressOfSubject(sub: string): string | undefined {
  * oidc-provider configured for wallet logins. There are no passwords and no sessions here: the authorization
  * endpoint sends the browser to our hosted page, and every code is minted by /api/login after a signature.
  */
-export async function createProvider(config: Config, db: Database, keys: LoginKeys, minted: MintedCodes): Promise<Provider> {
+export async function createProvider(
+  config: Config,
+  db: Database,
+  clients: CachedClients,
+  keys: LoginKeys,
+  minted: MintedCodes,
+): Promise<Provider> {
   // Loaded when the plugin starts, not when the module is: oidc-provider prints a runtime notice as it loads, which
   // must not come before a configuration error (the service stops with exactly one line naming the variable).
   const { Provider, errors } = await import("oidc-provider");
   const provider = new Provider(config.issuer, {
-    adapter: createAdapterFactory(db, errors.InvalidGrant, minted),
+    adapter: createAdapterFactory(db, clients, errors.InvalidGrant, minted),
     jwks: { keys: keys.signing },
     cookies: { keys: keys.cookie },
     routes: OIDC_ROUTES,
@@ -134,7 +140,7 @@ export async function createProvider(config: Config, db: Database, keys: LoginKe
   provider.Client.prototype.compareClientSecret = async function compareClientSecret(this: { clientSecret?: string }, actual: string) {
     return secretMatches(actual, this.clientSecret ?? null);
   };
-  withHomeUrlAudience(provider, db);
+  withHomeUrlAudience(provider, clients);
   return provider;
 }
 
@@ -144,7 +150,7 @@ export async function createProvider(config: Config, db: Database, keys: LoginKe
  * oidc-provider sets `aud` to the client id with no hook to add one, so the client it signs for is seen through a
  * view whose clientId is the list (`aud` is the one thing it takes clientId for when signing an ID token).
  */
-function withHomeUrlAudience(provider: Provider, db: Database) {
+function withHomeUrlAudience(provider: Provider, clients: CachedClients) {
   const issue = provider.IdToken.prototype.issue;
   provider.IdToken.prototype.issue = async function issueWithAudiences(
     this: { client: { clientId: string }; set(claim: string, value: unknown): void },
@@ -152,7 +158,7 @@ function withHomeUrlAudience(provider: Provider, db: Database) {
   ) {
     if (options.use === "idtoken") {
       const client = this.client;
-      const homeUrl = (await findClientCached(db, client.clientId))?.profile.homeUrl;
+      const homeUrl = (await clients.find(client.clientId))?.profile.homeUrl;
       if (homeUrl && homeUrl !== client.clientId) {
         this.set("azp", client.clientId);
         const audiences = [client.clientId, homeUrl];

@@ -1,9 +1,13 @@
+import { systemClock, type Clock } from "./clock";
+
 export interface BoundedCacheOptions {
   /**
    * How long a value is served after it was stored (ms); an older one is loaded again. Without it values are kept
    * until the bound pushes them out.
    */
   ttlMs?: number;
+  /** The time the time-to-live is measured in (a test's clock moves forward instead of sleeping). */
+  now?: Clock;
 }
 
 /**
@@ -15,12 +19,14 @@ export class BoundedCache<V> {
   private readonly values = new Map<string, { value: V; storedAt: number }>();
   private readonly loading = new Map<string, Promise<V>>();
   private readonly ttlMs: number;
+  private readonly now: Clock;
 
   constructor(
     private readonly max: number,
-    { ttlMs = Infinity }: BoundedCacheOptions = {},
+    { ttlMs = Infinity, now = systemClock }: BoundedCacheOptions = {},
   ) {
     this.ttlMs = ttlMs;
+    this.now = now;
   }
 
   /** The value of `key`, unless it is missing or older than the time-to-live. */
@@ -30,7 +36,7 @@ export class BoundedCache<V> {
 
   set(key: string, value: V): void {
     this.values.delete(key);
-    this.values.set(key, { value, storedAt: Date.now() });
+    this.values.set(key, { value, storedAt: this.now() });
     if (this.values.size > this.max) this.values.delete(this.values.keys().next().value!);
   }
 
@@ -58,6 +64,6 @@ export class BoundedCache<V> {
 
   private fresh(key: string): { value: V } | undefined {
     const entry = this.values.get(key);
-    return entry && Date.now() - entry.storedAt < this.ttlMs ? entry : undefined;
+    return entry && this.now() - entry.storedAt < this.ttlMs ? entry : undefined;
   }
 }

@@ -14,6 +14,8 @@ export interface TestApp {
   /** Base URL of the real HTTP server, e.g. http://127.0.0.1:41234, of an app started with `listen: true` (else it throws). */
   url: string;
   config: Config;
+  /** The time the app's caches read: `clock.advance(ms)` moves it forward instead of sleeping past a cache. */
+  clock: TestClock;
   /** The test database (dropped by close() when this helper created it). */
   database: TestDatabase;
   close(): Promise<void>;
@@ -46,10 +48,11 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const owned = !options.database;
   const { database: databaseConfig, db } = await database.appOptions();
   const config = testConfig(options.env, databaseConfig);
+  const clock = new TestClock();
   const listening = options.listen === true || options.port !== undefined;
   let app: FastifyInstance | undefined;
   try {
-    app = await buildApp(config, { db });
+    app = await buildApp(config, { db, clock: clock.now });
     await options.configure?.(app);
     if (listening) await app.listen({ host: "127.0.0.1", port: options.port ?? 0 });
     else await app.ready();
@@ -68,12 +71,23 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       return url;
     },
     config,
+    clock,
     database,
     async close() {
       await started.close();
       if (owned) await database.drop();
     },
   };
+}
+
+/** The system's time plus how far a test moved it forward. */
+export class TestClock {
+  private offset = 0;
+  readonly now = (): number => Date.now() + this.offset;
+
+  advance(ms: number): void {
+    this.offset += ms;
+  }
 }
 
 /**

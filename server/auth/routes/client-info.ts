@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import { notFound } from "../../http/http-error";
-import { clientInfo, findClientCached } from "../clients";
+import { clientInfo, type CachedClients } from "../clients";
 import { invalidLang, invalidRequest } from "../errors";
 import { LANGS, type Lang } from "../messages";
 import { ErrorBody } from "../../http/schemas";
@@ -30,7 +30,7 @@ function textLanguage(tag: string | undefined): Lang {
 }
 
 /** `GET /api/client`: what a relying party shows about itself, as the predecessor's clients read it at start. */
-const clientInfoRoutes: FastifyPluginAsyncTypebox = async (app) => {
+const clientInfoRoutes: FastifyPluginAsyncTypebox<{ clients: CachedClients }> = async (app, { clients }) => {
   app.get(
     "/api/client",
     {
@@ -46,7 +46,7 @@ const clientInfoRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (id === undefined || id === "") throw invalidRequest("client_id is required");
       const language = textLanguage(lang);
       // PostgreSQL text cannot hold NUL, so no client has such an id (and the query would fail).
-      const client = id.includes("\u0000") ? undefined : await findClientCached(app.db, id);
+      const client = id.includes("\u0000") ? undefined : await clients.find(id);
       if (!client) throw notFound("Unknown client_id");
       // Public and rarely changed; a minute of caching spares the database the pages that ask at every load.
       reply.header("cache-control", "public, max-age=60");

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { addClient, findClient, updateClient, type ProfileChange } from "../../../server/auth/clients";
+import { CLIENT_CACHE_MS, addClient, findClient, updateClient, type ProfileChange } from "../../../server/auth/clients";
 import type { TestApp } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
 import { getJson, registerClient, startLoginApp, type RegisteredClient } from "./helpers";
@@ -98,7 +98,7 @@ describe("GET /api/client", function () {
     const { client: fresh } = await addClient(t.app.db, { name: "Before", redirectUris: ["https://x.example/cb"], public: false });
     expect((await ask(`client_id=${fresh.id}`)).body.title).to.equal("Before");
     await updateClient(t.app.db, fresh.id, { name: "After", profile: { logoUrl: "https://x.example/logo.svg" } });
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    t.clock.advance(CLIENT_CACHE_MS);
     expect((await ask(`client_id=${fresh.id}`)).body).to.deep.include({ title: "After", logo_url: "https://x.example/logo.svg" });
   });
 });

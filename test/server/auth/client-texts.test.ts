@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { Wallet } from "ethers";
-import { addClient, checkClientName, checkRedirectUri } from "../../../server/auth/clients";
+import { CLIENT_CACHE_MS, addClient, checkClientName, checkRedirectUri } from "../../../server/auth/clients";
 import type { TestApp } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
 import { startLoginApp } from "./helpers";
@@ -73,7 +73,7 @@ describe("client names and redirect URIs", function () {
       const { client } = await addClient(t.app.db, { name: "URIs", redirectUris: ["https://rp.example/cb"], public: false });
       const bad = "https://rp.example/\u202Ebc";
       await t.app.db.query("UPDATE login_clients SET redirect_uris = $1 WHERE id = $2", [["https://rp.example/cb", bad], client.id]);
-      await new Promise((resolve) => setTimeout(resolve, 1100)); // past the client cache
+      t.clock.advance(CLIENT_CACHE_MS); // past the client cache
       expect((await authorize(client.id, bad)).body.error).to.equal("invalid_redirect_uri");
       expect((await authorize(client.id, "https://rp.example/cb")).status).to.equal(200);
     });

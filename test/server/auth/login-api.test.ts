@@ -149,7 +149,7 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
       const cached = await authorize(address, {}, doomed);
       expect(cached.status).to.equal(400);
       expect(cached.body.error).to.equal("invalid_client");
-      await new Promise((resolve) => setTimeout(resolve, CLIENT_CACHE_MS + 100));
+      t.clock.advance(CLIENT_CACHE_MS);
       expect((await authorize(address, {}, doomed)).body.error).to.equal("invalid_client");
     });
 

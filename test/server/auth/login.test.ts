@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { Wallet } from "ethers";
 import { MintedCodes } from "../../../server/auth/adapter";
 import { RecentChallenges, requesterOf } from "../../../server/auth/challenges";
-import { addClient } from "../../../server/auth/clients";
+import { addClient, CachedClients } from "../../../server/auth/clients";
 import { loadKeys } from "../../../server/auth/keys";
 import { authorize, redeem, type AuthorizeRequest, type LoginDeps } from "../../../server/auth/login";
 import { createProvider } from "../../../server/auth/provider";
@@ -36,11 +36,13 @@ describe("login service (login.ts)", function () {
     await migrate(db);
     const config = testConfig({ ISSUER: issuer, RPC_URL_LOCALHOST: nodeUrl, DEFAULT_NETWORK: "localhost" }, database.config);
     const minted = new MintedCodes();
-    const provider = await createProvider(config, db, await loadKeys(db), minted);
+    const clients = new CachedClients(db);
+    const provider = await createProvider(config, db, clients, await loadKeys(db), minted);
     // Only localhost has a node: asking any other network's would fail with network_unavailable.
     const networks = new Networks({ localhost: nodeUrl }, 10_000);
     deps = {
       db,
+      clients,
       networks,
       provider,
       settings: { issuer, defaultNetwork: "localhost", messageHeader: "Wallet Login", maxOpenChallenges: 10 },
