@@ -31,6 +31,21 @@ export class GasSnapshot {
     this.dirty = true;
   }
 
+  /**
+   * Fails unless something was measured and every figure the file holds was measured again: a measurement that
+   * silently stopped (an empty list, a renamed step) must not pass as "no change".
+   */
+  checkComplete(measured: string[]): void {
+    expect(measured.length, "no gas figure was measured").to.be.above(0);
+    const stale = Object.keys(this.entries).filter((name) => !measured.includes(name));
+    if (stale.length > 0 && process.env.UPDATE_SNAPSHOTS === "true") {
+      for (const name of stale) delete this.entries[name];
+      this.dirty = true;
+      return;
+    }
+    expect(stale, `gas snapshot entries no longer measured (UPDATE_SNAPSHOTS=true removes them)`).to.deep.equal([]);
+  }
+
   /** Writes new or accepted figures back (call in `after`). */
   save(): void {
     if (!this.dirty) return;
