@@ -19,7 +19,7 @@ function loginLines(base: string, issuer: string, client: DemoClient, user: stri
     `    redirect_uri   ${client.redirectUri}`,
     `    In a browser with a wallet extension, open:`,
     `      ${issuer}/authorize?${request}`,
-    `    Or with the JSON API (then personal_sign the message and POST it to /api/login; README "Login service"):`,
+    `    Or with the JSON API (then personal_sign the message and POST it to /api/login; docs/login.md):`,
     `    curl '${base}/api/authorize?${apiRequest}'`,
     `    OpenID discovery: ${issuer}/.well-known/openid-configuration`,
   ];

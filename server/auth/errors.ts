@@ -1,7 +1,7 @@
 import { DomainError } from "../lib/domain-error";
 
 /**
- * The login's refusals (README, "Login service", "Errors"): `/api/authorize` and `/api/login` answer them as
+ * The login's refusals (docs/login.md, "Errors"): `/api/authorize` and `/api/login` answer them as
  * `{"error", "message"}`, the oidc-provider routes in their own dialect.
  */
 

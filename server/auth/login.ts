@@ -25,7 +25,7 @@ import { mintCode, SCOPES, subjectFor } from "./provider";
 import { randomString } from "../lib/random";
 
 /**
- * The login service (README, "Login service"): `authorize` hands out a message to sign, bound to an authorization
+ * The login service (docs/login.md): `authorize` hands out a message to sign, bound to an authorization
  * request; `redeem` turns a signature over one of the caller's open messages into an authorization code. Both refuse
  * with the DomainErrors of errors.ts (and `unknown_network`, `invalid_address`, node failures).
  */

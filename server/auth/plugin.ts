@@ -14,7 +14,7 @@ import oidcRoutes from "./routes/oidc";
 import x509Routes from "./routes/x509";
 
 /**
- * The login service (README, "Login service"): the JSON API (`/api/authorize`, `/api/login`) that dApps and the hosted
+ * The login service (docs/login.md): the JSON API (`/api/authorize`, `/api/login`) that dApps and the hosted
  * page use, oidc-provider mounted for the standard endpoints, the hosted page, and the predecessor's `/api/client` and
  * `/api/metadata/x509`. This plugin wires them: the signing keys, the provider, forms and the rate limit.
  */

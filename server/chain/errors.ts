@@ -1,7 +1,7 @@
 import { DomainError, type ErrorKind } from "../lib/domain-error";
 import { rpcEnvName } from "./registry";
 
-/** A network name that is not in the registry (README, "Networks"). */
+/** A network name that is not in the registry (docs/configuration.md, "Networks"). */
 export function unknownNetwork(name: string): DomainError {
   return new DomainError("invalid", "unknown_network", `Unknown network "${name}"`);
 }

@@ -14,7 +14,7 @@ const Item = Type.Object({
 });
 
 /**
- * Inventory from our own index (README, "Data service"): an owner's tokens, or the contracts it holds tokens of. Each answer
+ * Inventory from our own index (docs/data-api.md): an owner's tokens, or the contracts it holds tokens of. Each answer
  * says how fresh it is (`X-Indexed-Block`, read in the same statement as the items) and pages with `limit` and
  * `cursor`, the next page in a `Link: <...>; rel="next"` header; the body stays a plain array.
  */

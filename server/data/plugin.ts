@@ -6,7 +6,7 @@ import holders from "./holders";
 import inventory from "./inventory";
 import tokens from "./tokens";
 
-/** The data service (README, "Data service"): blocks, gas, approvals, owners and inventory. */
+/** The data service (docs/data-api.md): blocks, gas, approvals, owners and inventory. */
 export default async function data(app: FastifyInstance) {
   await app.register(blocks);
   await app.register(gas);

@@ -1,6 +1,6 @@
 import { Type } from "typebox";
 
-/** Path parameter naming a network of the registry (README, "Networks"); unknown names are refused by the registry (400). */
+/** Path parameter naming a network of the registry (docs/configuration.md, "Networks"); unknown names are refused by the registry (400). */
 export const NetworkParam = Type.String({ description: "Network name, e.g. mainnet, sepolia, matic-mainnet", examples: ["mainnet"] });
 
 export const AddressParam = (description: string) =>

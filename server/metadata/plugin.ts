@@ -41,7 +41,7 @@ const Ok = Type.Literal("ok");
 const Anything = Type.Unknown({ description: "Issuer → metadata object (json) or signed record (raw)" });
 
 /**
- * Issuer-signed metadata (README, "Metadata service") for NFTs and accounts: posts are verified (EIP-191, EIP-1271 wallets for NFT
+ * Issuer-signed metadata (docs/metadata.md) for NFTs and accounts: posts are verified (EIP-191, EIP-1271 wallets for NFT
  * metadata, EOAs only for accounts), kept with their history, and read back as `{issuer: metadata}` or raw records.
  */
 const metadata: FastifyPluginAsyncTypebox = async (app) => {

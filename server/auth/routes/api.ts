@@ -34,7 +34,7 @@ const LoginBody = Type.Object({
   message: Str("The message signed (optional: the open challenges of address and client are tried)", 4096),
 });
 
-/** The login's JSON API, which dApps and the hosted page use (README, "Login service"). */
+/** The login's JSON API, which dApps and the hosted page use (docs/login.md). */
 const apiRoutes: FastifyPluginAsyncTypebox<{ login: LoginDeps }> = async (app, { login }) => {
   const tags = ["login"];
 
