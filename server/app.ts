@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Server } from "node:http";
 import cors from "@fastify/cors";
-import sensible from "@fastify/sensible";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { LogController, type FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
@@ -103,7 +102,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(securityHeaders);
   // A public API called from dApps in browsers; no cookies are involved.
   await app.register(cors, { origin: "*" });
-  await app.register(sensible);
   await app.register(openapi);
   // Before the plugins whose figures it collects.
   await app.register(metrics);
