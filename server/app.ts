@@ -20,6 +20,7 @@ import health from "./http/health";
 import inputGuard from "./http/input-guard";
 import { REDACTED_PATHS, redactUrl } from "./http/log-redact";
 import openapi from "./http/openapi";
+import requestWindows from "./http/rate-limit";
 import requestTargets, { rewriteTarget } from "./http/request-target";
 import securityHeaders from "./http/security-headers";
 import indexer from "./indexer/plugin";
@@ -100,6 +101,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     ),
   );
   await app.register(errors);
+  await app.register(requestWindows);
   await app.register(requestTargets);
   await app.register(inputGuard);
   // Only JSON (and, in the login plugin's scope, forms): text/plain on a JSON route is a 415, not a string body.
