@@ -187,6 +187,9 @@ export async function startService(
       LOG_LEVEL: "warn",
       LOCAL_CHAIN: "false",
       DATA_DIR: dataDir,
+      // The load comes from one address: the per-client limits would measure themselves.
+      DATA_RATE_LIMIT: "1000000",
+      CONVERTER_RATE_LIMIT: "1000000",
       ...(database.config.kind === "postgres" ? { DATABASE_URL: database.config.url } : { DATABASE_URL: "" }),
       ...env,
     },

@@ -19,6 +19,8 @@ import health from "./http/health";
 import inputGuard from "./http/input-guard";
 import { REDACTED_PATHS, redactUrl } from "./http/log-redact";
 import openapi from "./http/openapi";
+import requestWindows from "./http/rate-limit";
+import requestTargets, { rewriteTarget } from "./http/request-target";
 import securityHeaders from "./http/security-headers";
 import indexer from "./indexer/plugin";
 import metadata from "./metadata/plugin";
@@ -63,6 +65,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     logController: new LogController({ disableRequestLogging: true }),
     frameworkErrors,
     clientErrorHandler,
+    // Before routing: an absolute-form target becomes its path, or is refused (requestTargets below).
+    rewriteUrl: rewriteTarget(config.issuer),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // Once closing, answers tell clients to drop their keep-alive connection: otherwise the connection of a
@@ -96,6 +100,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     ),
   );
   await app.register(errors);
+  await app.register(requestWindows);
+  await app.register(requestTargets);
   await app.register(inputGuard);
   // Only JSON (and, in the login plugin's scope, forms): text/plain on a JSON route is a 415, not a string body.
   app.removeContentTypeParser("text/plain");

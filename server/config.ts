@@ -62,6 +62,12 @@ export interface Config {
   };
   /** Converters the conversion page offers (`CONVERTERS`), addresses checksummed. */
   converters: ConverterRef[];
+  rateLimits: {
+    /** Requests per minute and IP (an IPv6 /64) on all the data routes together (blocks, gas, tokens, holders, inventory, history, token). */
+    data: number;
+    /** Requests per minute and IP (an IPv6 /64) on the converter's two read routes together. */
+    converter: number;
+  };
   events: {
     /** Open live-event streams per instance (then 503). */
     maxSubscribers: number;
@@ -162,6 +168,10 @@ export function loadConfig(env: Env = process.env): Config {
       jwks: readJwks(read),
     },
     converters: readConverters(read, Object.keys(rpcUrls).concat(localChain ? ["localhost"] : [])),
+    rateLimits: {
+      data: read.int("DATA_RATE_LIMIT", { min: 1, max: 1_000_000, fallback: 600 }),
+      converter: read.int("CONVERTER_RATE_LIMIT", { min: 1, max: 1_000_000, fallback: 120 }),
+    },
     events: {
       maxSubscribers: read.int("EVENTS_MAX_SUBSCRIBERS", { min: 0, max: 1_000_000, fallback: 1_000 }),
       heartbeatMs: read.int("EVENTS_HEARTBEAT_MS", { min: 100, max: 300_000, fallback: 15_000 }),

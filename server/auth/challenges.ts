@@ -16,7 +16,7 @@ export interface Challenge {
   network: string;
   message: string;
   format: "text" | "siwe";
-  /** Who asked for it ({@link requesterOf}). */
+  /** Who asked for it (`requesterOf` in lib/requester.ts). */
   requester: string;
 }
 
@@ -56,7 +56,7 @@ const fromRow = (row: Row): Challenge => ({
 export const OPEN_PER_ADDRESS = 5;
 
 /**
- * Stores a challenge asked for by `requester` (see {@link requesterOf}), within its quotas: of one address it keeps
+ * Stores a challenge asked for by `requester` (see `requesterOf` in lib/requester.ts), within its quotas: of one address it keeps
  * at most {@link OPEN_PER_ADDRESS} open (the oldest beyond that is retired), and of all addresses at most
  * `maxOpen`; false when that is reached. Its expired challenges go at the same time, so a requester never has more
  * than `maxOpen` rows (plus used ones not yet expired). Other requesters' challenges are never touched: what anyone
@@ -172,22 +172,6 @@ async function saveChallengeInTransaction(db: Pick<Database, "transaction">, val
  */
 export async function deleteStaleChallenges(db: Queryable): Promise<void> {
   await db.query("DELETE FROM login_challenges WHERE expires_at < now() - interval '1 day'");
-}
-
-/**
- * Who asks, for the quotas: the client's IP address, an IPv6 address by its /64 (one subscriber usually has a whole
- * /64, and counting each of its addresses apart would multiply the quota by 2^64).
- */
-export function requesterOf(ip: string): string {
-  if (!ip.includes(":") || /^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(ip)) return ip.replace(/^::ffff:/i, "");
-  const [head, tail = ""] = ip.split("%")[0].toLowerCase().split("::");
-  const left = head ? head.split(":") : [];
-  const right = ip.includes("::") && tail ? tail.split(":") : [];
-  const groups = [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right];
-  return `${groups
-    .slice(0, 4)
-    .map((g) => g.replace(/^0+(?=.)/, ""))
-    .join(":")}::/64`;
 }
 
 /** How many open challenges of one address and client a login tries (each may cost an eth_call for a wallet). */

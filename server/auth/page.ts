@@ -5,6 +5,7 @@ import type { Networks } from "../chain/networks";
 import { NETWORKS } from "../chain/registry";
 import { sendHtmlPage } from "../http/html-page";
 import { escapeHtml } from "../lib/html";
+import { fillText } from "../lib/template";
 
 const STATIC = path.join(__dirname, "static");
 
@@ -92,7 +93,7 @@ export function hostedPage(reply: FastifyReply, input: PageInput) {
     ? `<main id="login"><h1>${escapeHtml(text.title)}</h1><p role="alert">${escapeHtml(input.problem ?? text.expired)}</p></main>`
     : `<main id="login" data-request="${escapeHtml(JSON.stringify(request))}" data-networks="${escapeHtml(JSON.stringify(networks))}" data-text="${escapeHtml(JSON.stringify(text))}">
 <h1>${escapeHtml(text.title)}</h1>
-<p>${escapeHtml(text.intro.replace("{client}", input.clientName ?? String(request.client_id ?? "")))}</p>
+<p>${escapeHtml(fillText(text.intro, { client: input.clientName ?? String(request.client_id ?? "") }))}</p>
 <div id="wallets" role="group" aria-label="${escapeHtml(text.title)}"></div>
 <p id="status" role="status" aria-live="polite">${escapeHtml(text.looking)}</p>
 <noscript><p>${escapeHtml(text.noscript)}</p></noscript>

@@ -1,6 +1,6 @@
 import formbody from "@fastify/formbody";
-import rateLimit from "@fastify/rate-limit";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { limitRequests } from "../http/rate-limit";
 import { MintedCodes } from "./adapter";
 import { RecentChallenges } from "./challenges";
 import { CachedClients } from "./clients";
@@ -37,13 +37,7 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
   // Forms (the predecessor's clients, the token endpoint) in this plugin's scope only.
   await app.register(formbody);
   // For the routes that opt in (RATE_LIMITED).
-  await app.register(rateLimit, {
-    global: false,
-    max: settings.rateLimit,
-    timeWindow: 60_000,
-    // Counters are per instance: a limit against floods from one address, not an exact budget across instances.
-    keyGenerator: (request) => request.ip,
-  });
+  await limitRequests(app, { max: settings.rateLimit, global: false });
 
   await app.register(apiRoutes, { login });
   await app.register(x509Routes, { pems: await publicPems(keys.signing) });

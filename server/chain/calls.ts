@@ -1,7 +1,23 @@
+import { AbiCoder } from "ethers";
+import { DeploylessMulticall__factory } from "../../typechain-types";
 import { BoundedCache } from "../lib/bounded-cache";
-import { upstreamError } from "./errors";
+import { nodeFailed, upstreamError } from "./errors";
 import type { HeadCache } from "./head";
 import type { Networks } from "./networks";
+
+/** A contract call: the contract and the calldata. */
+export interface Call {
+  to: string;
+  data: string;
+}
+
+/**
+ * Most calls in one multicall, and the gas each may use: 100 × 200,000 keeps a batch within the 30M gas that nodes
+ * commonly grant an `eth_call` by default, and 200,000 is far above what a view function of a token or the converter
+ * costs.
+ */
+const MULTICALL_SIZE = 100;
+const GAS_PER_CALL = 200_000n;
 
 /** What a contract call gave: its result, or a revert (with its data when the node gave it); never a node failure. */
 export type CallOutcome = { ok: true; data: string } | { ok: false; revertData?: string };
@@ -49,8 +65,67 @@ export class BlockCalls {
 
   /** The call at `block` (a number the head cache gave, so that several reads see the same state). */
   callAt(network: string, block: number, to: string, data: string): Promise<CallOutcome> {
-    return this.cache.getOrLoad(`${network}:${block}:${to}:${data}`, async () =>
+    return this.cache.getOrLoad(this.key(network, block, { to, data }), async () =>
       callOutcome(network, this.networks.provider(network).call({ to, data, blockTag: block })),
     );
   }
+
+  /**
+   * Each call at `block`, cached as {@link callAt} caches it; those the cache does not have (nor has in flight) go to
+   * the node together, as deployless multicalls of up to {@link MULTICALL_SIZE} calls: one `eth_call` at the node
+   * instead of one per call, which is what a paid provider bills.
+   */
+  async callsAt(network: string, block: number, calls: Call[]): Promise<CallOutcome[]> {
+    const missing: Call[] = [];
+    let batch: Promise<CallOutcome[]> | undefined;
+    // getOrLoad calls its loader synchronously on a miss: every miss is in `missing` before the batch starts, after
+    // this loop (a microtask later).
+    const outcomes = calls.map((call) =>
+      this.cache.getOrLoad(this.key(network, block, call), async () => {
+        const index = missing.push(call) - 1;
+        batch ??= Promise.resolve().then(() => this.multicall(network, block, missing));
+        return (await batch)[index];
+      }),
+    );
+    return Promise.all(outcomes);
+  }
+
+  private async multicall(network: string, block: number, calls: Call[]): Promise<CallOutcome[]> {
+    const chunks: Call[][] = [];
+    for (let start = 0; start < calls.length; start += MULTICALL_SIZE) chunks.push(calls.slice(start, start + MULTICALL_SIZE));
+    return (await Promise.all(chunks.map((chunk) => this.multicallChunk(network, block, chunk)))).flat();
+  }
+
+  private async multicallChunk(network: string, block: number, calls: Call[]): Promise<CallOutcome[]> {
+    const provider = this.networks.provider(network);
+    if (calls.length === 1) return [await callOutcome(network, provider.call({ ...calls[0], blockTag: block }))];
+    const { data } = await new DeploylessMulticall__factory().getDeployTransaction(
+      calls.map((call) => call.to),
+      calls.map((call) => call.data),
+      GAS_PER_CALL,
+    );
+    const outcome = await callOutcome(network, provider.call({ data, blockTag: block }));
+    // The multicall itself failed (a node granting less gas, or refusing calls without `to`): call by call instead.
+    if (!outcome.ok) return mapInOrder(calls, (call) => callOutcome(network, provider.call({ ...call, blockTag: block })));
+    let ok: boolean[];
+    let results: string[];
+    try {
+      [ok, results] = AbiCoder.defaultAbiCoder().decode(["bool[]", "bytes[]"], outcome.data).toArray(true) as [boolean[], string[]];
+    } catch {
+      throw nodeFailed(network);
+    }
+    if (ok.length !== calls.length || results.length !== calls.length) throw nodeFailed(network);
+    return calls.map((_call, i) => (ok[i] ? { ok: true, data: results[i] } : { ok: false, revertData: results[i] }));
+  }
+
+  private key(network: string, block: number, call: Call): string {
+    return `${network}:${block}:${call.to}:${call.data}`;
+  }
+}
+
+/** `fn` over `items` one after the other (a fallback that must not fire a burst of calls at the node). */
+async function mapInOrder<T, R>(items: T[], fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  for (const item of items) results.push(await fn(item));
+  return results;
 }

@@ -6,6 +6,7 @@ import type { Networks } from "../chain/networks";
 import type { ConverterRef } from "../config";
 import { sendHtmlPage } from "../http/html-page";
 import { escapeHtml } from "../lib/html";
+import { fillText } from "../lib/template";
 import { TEXT, type Lang } from "./text";
 
 const STATIC = path.join(__dirname, "static");
@@ -65,7 +66,7 @@ export function convertPage(
 ${languageLinks(lang, `/convert/${network}/${address}`)}
 <h1>${escapeHtml(text.title)}</h1>
 <p>${escapeHtml(text.intro)}</p>
-<p class="small">${escapeHtml(text.converterOn.replace("{network}", network))} <code>${escapeHtml(address)}</code></p>
+<p class="small">${escapeHtml(fillText(text.converterOn, { network }))} <code>${escapeHtml(address)}</code></p>
 <div id="wallets" role="group" aria-label="${escapeHtml(text.wallets)}"></div>
 <p id="status" role="status" aria-live="polite" tabindex="-1">${escapeHtml(text.looking)}</p>
 <div id="result" aria-live="polite" tabindex="-1"></div>

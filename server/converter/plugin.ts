@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import { Address, AddressParam, BlockNumber, NetworkParam } from "../data/schemas";
 import { badRequest } from "../http/http-error";
+import { limitRequests } from "../http/rate-limit";
 import { sendJson } from "../http/wire";
 import { parseAddress, parseTokenId } from "../chain/values";
 import { CONVERT_ASSETS, convertPage, converterListPage } from "./page";
@@ -87,6 +88,9 @@ const PairsReply = Type.Object(
  */
 const converter: FastifyPluginAsyncTypebox = async (app) => {
   const reads = new ConverterReads(app.calls, app.heads);
+  // The two read routes cost the node: one budget per client for both. The page and its files are not counted.
+  await limitRequests(app, { max: app.config.rateLimits.converter, global: false, family: "converter" });
+  const limited = { rateLimit: {} };
 
   const target = (params: { network: string; converter: string }) => {
     app.networks.provider(params.network); // 400 unknown_network, 503 network_unavailable
@@ -96,6 +100,7 @@ const converter: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     "/converter/:network/:converter",
     {
+      config: limited,
       schema: {
         tags: ["converter"],
         summary: "A converter's tokens, pause and reverse switches, and stock",
@@ -114,6 +119,7 @@ const converter: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     "/converter/:network/:converter/pairs",
     {
+      config: limited,
       schema: {
         tags: ["converter"],
         summary: "Per token id: its counterpart, and whether it converts now (and why not)",

@@ -1,8 +1,8 @@
-import rateLimit from "@fastify/rate-limit";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import fp from "fastify-plugin";
 import { notFound } from "../http/http-error";
+import { limitRequests } from "../http/rate-limit";
 import { JSON_TYPE } from "../http/wire";
 import { parseAddress, parseTokenId } from "../chain/values";
 import { TokenMetadataResolver } from "./resolver";
@@ -26,13 +26,9 @@ const headers = { "X-Indexed-Block": { type: "integer", description: "The block 
  * tokenURI (cached) and the issuer-signed metadata of the metadata service; `POST …/refresh` reads it again.
  */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
-  await app.register(rateLimit, {
-    global: false,
-    max: app.config.tokenMetadata.refreshRateLimit,
-    timeWindow: 60_000,
-    // Per instance, per client address: each refresh costs a chain call and a fetch.
-    keyGenerator: (request) => request.ip,
-  });
+  // Both routes count against the data routes' budget; a refresh also against its own (a chain call and a fetch each).
+  await limitRequests(app, { max: app.config.rateLimits.data, global: true, family: "data" });
+  await limitRequests(app, { max: app.config.tokenMetadata.refreshRateLimit, global: false });
 
   const answer = async (params: { network: string; contract: string; id: string }, reply: FastifyReply, refresh: boolean) => {
     const { network } = params;

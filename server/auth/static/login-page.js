@@ -33,7 +33,7 @@
       icon.height = 24;
       button.append(icon);
     }
-    button.append(document.createTextNode(text.signInWith.replace("{wallet}", info.name || text.browserWallet)));
+    button.append(document.createTextNode(text.signInWith.replace("{wallet}", () => info.name || text.browserWallet)));
     button.addEventListener("click", () => signIn(provider));
     list.append(button);
     say(text.choose);

@@ -78,4 +78,45 @@ describe("client names and redirect URIs", function () {
       expect((await authorize(client.id, "https://rp.example/cb")).status).to.equal(200);
     });
   });
+
+  describe("on the hosted login page", function () {
+    let t: TestApp;
+    before(async function () {
+      t = await startLoginApp((await sharedNode()).url);
+    });
+    after(async () => t?.close());
+
+    /** The hosted page's HTML as a browser gets it: /authorize, then its redirect with the interaction cookie. */
+    async function hostedPageOf(clientId: string) {
+      const query = new URLSearchParams({
+        client_id: clientId,
+        redirect_uri: "https://rp.example/cb",
+        response_type: "code",
+        scope: "openid",
+      });
+      const authorize = await t.fetch(`/authorize?${query}`, { redirect: "manual" });
+      expect(authorize.status).to.equal(303);
+      const cookie = authorize.headers
+        .getSetCookie()
+        .map((line) => line.split(";")[0])
+        .join("; ");
+      const page = await t.fetch(authorize.headers.get("location")!, { headers: { cookie } });
+      expect(page.status).to.equal(200);
+      return page.text();
+    }
+
+    it("shows a name with String.replace patterns ($', $`, $&, $1, $$) exactly as registered, escaped", async function () {
+      for (const name of ["Shop $' after", "Shop $` before", "A $& B", "Game $1 $2", "Pay $$ now", '<b>$\'</b> & "$`"']) {
+        const { client } = await addClient(t.app.db, { name, redirectUris: ["https://rp.example/cb"], public: false });
+        const html = await hostedPageOf(client.id);
+        const escaped = name
+          .replace(/&/g, "&amp;")
+          .replace(/</g, "&lt;")
+          .replace(/>/g, "&gt;")
+          .replace(/"/g, "&quot;")
+          .replace(/'/g, "&#39;");
+        expect(html, name).to.include(`<p>${escaped} asks you to sign in with your Ethereum wallet.`);
+      }
+    });
+  });
 });

@@ -82,6 +82,7 @@ describe("hosted login page (headless Chromium)", function () {
     wallet: { address: string; sign(hex: string): Promise<string> },
     mode: "eip6963" | "window.ethereum" | "none",
     locale = "en-US",
+    walletName?: string,
   ) {
     const context = await browser.newContext({ locale });
     const page = await context.newPage();
@@ -91,7 +92,7 @@ describe("hosted login page (headless Chromium)", function () {
       if (message.type() === "error") errors.push(message.text());
     });
     await page.exposeFunction("__testSign", (hex: string) => wallet.sign(hex));
-    await injectWallet(page, { address: wallet.address, chainId: 31337, mode });
+    await injectWallet(page, { address: wallet.address, chainId: 31337, mode, name: walletName });
     await page.route(`${RP}/**`, (route) =>
       route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><title>RP</title>" }),
     );
@@ -143,6 +144,25 @@ describe("hosted login page (headless Chromium)", function () {
       /Sign in with browser wallet/,
     );
     expect(claims.sub).to.equal(`eip155:31337:${wallet1271.address.toLowerCase()}`);
+  });
+
+  it("names a wallet whose name holds String.replace patterns ($', $`, $&, $1, $$) exactly as it announced itself", async function () {
+    const name = "W $' $` $& $1 $$ <b>";
+    const rp = await relyingParty();
+    const { page, context, errors } = await openPage(
+      { address: Wallet.createRandom().address, sign: async () => "0x" },
+      "eip6963",
+      "en-US",
+      name,
+    );
+    try {
+      await page.goto(rp.url.href);
+      await page.getByRole("button", { name: "Sign in with", exact: false }).waitFor();
+      expect(await page.getByRole("button", { name: "Sign in with", exact: false }).textContent()).to.equal(`Sign in with ${name}`);
+      expect(errors, errors.join("\n")).to.deep.equal([]);
+    } finally {
+      await context.close();
+    }
   });
 
   it("is served with a strict CSP and no inline script or style", async function () {

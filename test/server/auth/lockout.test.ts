@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import { Wallet } from "ethers";
-import { OPEN_PER_ADDRESS, requesterOf } from "../../../server/auth/challenges";
+import { OPEN_PER_ADDRESS } from "../../../server/auth/challenges";
+import { requesterOf } from "../../../server/lib/requester";
 import type { TestApp } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
 import { authorizeQuery, registerClient, startLoginApp, type RegisteredClient } from "./helpers";

@@ -1,7 +1,8 @@
 import { expect } from "chai";
 import { Wallet } from "ethers";
 import { MintedCodes } from "../../../server/auth/adapter";
-import { RecentChallenges, requesterOf } from "../../../server/auth/challenges";
+import { RecentChallenges } from "../../../server/auth/challenges";
+import { requesterOf } from "../../../server/lib/requester";
 import { addClient, CachedClients } from "../../../server/auth/clients";
 import { loadKeys } from "../../../server/auth/keys";
 import { authorize, redeem, type AuthorizeRequest, type LoginDeps } from "../../../server/auth/login";

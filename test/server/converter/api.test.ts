@@ -2,7 +2,7 @@ import { expect } from "chai";
 import type { JsonRpcProvider } from "ethers";
 import { startTestApp, type TestApp } from "../../helpers/app";
 import { providerFor, sharedNode } from "../../helpers/chain";
-import { startRpcProxy, type Refusal } from "../../helpers/rpc-proxy";
+import { startRpcProxy, type Refusal, type RpcCall } from "../../helpers/rpc-proxy";
 import { BIG_ID, converterFixture, type ConverterFixture } from "./fixture";
 
 describe("converter routes", function () {
@@ -13,6 +13,8 @@ describe("converter routes", function () {
   let proxy: Awaited<ReturnType<typeof startRpcProxy>>;
   /** What the proxy answers every call with instead of the node, while set. */
   let nodeFailure: Refusal | undefined;
+  /** What the proxy answers some calls with instead of the node, while set. */
+  let refuseCall: ((call: RpcCall) => Refusal | undefined) | undefined;
   let base: string;
 
   before(async function () {
@@ -20,7 +22,7 @@ describe("converter routes", function () {
     provider = providerFor(node.url);
     f = await converterFixture(provider, 7);
     // Through a proxy that records the calls: reads are cached per block. HEAD_CACHE_MS=0: each request sees the head.
-    proxy = await startRpcProxy(node.url, () => nodeFailure);
+    proxy = await startRpcProxy(node.url, (call) => nodeFailure ?? refuseCall?.(call));
     t = await startTestApp({
       env: { RPC_URL_LOCALHOST: proxy.url, HEAD_CACHE_MS: "0", INDEXER: "false", CONVERTERS: `localhost:${f.addresses.converter}` },
     });
@@ -108,6 +110,21 @@ describe("converter routes", function () {
   });
 
   describe("GET /converter/:network/:converter/pairs", function () {
+    /** The pairs of Alice `ids` as the answer's JSON text gives them, asked of the chain call by call. */
+    async function pairsOnChain(ids: bigint[]): Promise<string> {
+      const pairs: string[] = [];
+      for (const id of ids) {
+        const [paired, counterpart] = await f.converter.bobIdOf(id);
+        const holder = paired ? await f.bob.ownerOf(counterpart).catch(() => null) : null; // Bob 4 was never minted
+        const inStock = holder === f.addresses.converter;
+        const pair = paired
+          ? { id, counterpart, convertible: inStock, reason: inStock ? null : "out_of_stock" }
+          : { id, counterpart: null, convertible: false, reason: "not_paired" };
+        pairs.push(JSON.stringify(pair, (_key, value) => (typeof value === "bigint" ? `#${value}#` : value)).replace(/"#(\d+)#"/g, "$1"));
+      }
+      return pairs.join(",");
+    }
+
     it("answers per Alice id: counterpart, convertible now, and why not, in the order asked", async function () {
       const { status, text, body } = await get(`${base}/pairs?aliceIds=1,4,5,${BIG_ID}`);
       expect(status).to.equal(200);
@@ -159,6 +176,37 @@ describe("converter routes", function () {
       const { status, body } = await get(`${base}/pairs?aliceIds=${ids.join(",")}`);
       expect(status).to.equal(200);
       expect(body.pairs.map((p: { id: number }) => p.id)).to.deep.equal(ids);
+    });
+
+    it("reads 100 fresh ids at a new block with a few eth_calls at the node (one batch per round), answering as the chain does", async function () {
+      await provider.send("evm_mine", []);
+      await fresh(base); // the state at the new block: what is counted is what the ids cost
+      const ids = [...Array.from({ length: 99 }, (_, i) => BigInt(i + 1)), BIG_ID];
+      const before = proxy.calls.filter((c) => c.method === "eth_call").length;
+      const { status, text, body } = await get(`${base}/pairs?aliceIds=${ids.join(",")}`);
+      const used = proxy.calls.filter((c) => c.method === "eth_call").length - before;
+      expect(status).to.equal(200);
+      expect(body.block).to.equal(await provider.getBlockNumber());
+      expect(used).to.be.at.most(4);
+      expect(text).to.contain(`"pairs":[${await pairsOnChain(ids)}]`);
+    });
+
+    it("reads call by call when the node refuses the batch (an eth_call without to), answering the same", async function () {
+      // A node granting less gas than the batch needs answers with a revert, as this one does.
+      refuseCall = (call) =>
+        call.method === "eth_call" && !(call.params[0] as { to?: string }).to
+          ? { rpcError: { code: 3, message: "execution reverted" } }
+          : undefined;
+      try {
+        await provider.send("evm_mine", []);
+        await fresh(base);
+        const ids = [1n, 4n, 5n, BIG_ID];
+        const { status, text } = await get(`${base}/pairs?aliceIds=${ids.join(",")}`);
+        expect(status).to.equal(200);
+        expect(text).to.contain(`"pairs":[${await pairsOnChain(ids)}]`);
+      } finally {
+        refuseCall = undefined;
+      }
     });
 
     it("refuses malformed input with 400 {error, message}", async function () {

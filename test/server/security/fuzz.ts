@@ -408,7 +408,13 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
   const nft = await new AliceNFT__factory(deployer).deploy(await deployer.getAddress());
   await (await nft.mintRange(await deployer.getAddress(), 1, 3)).wait();
   const t = await startLoginApp(node.url, {
-    env: { LOGIN_RATE_LIMIT: "1000000", INDEXER_POLL_MS: "200", INDEXER_CONTRACTS_LOCALHOST: await nft.getAddress() },
+    env: {
+      LOGIN_RATE_LIMIT: "1000000",
+      DATA_RATE_LIMIT: "1000000",
+      CONVERTER_RATE_LIMIT: "1000000",
+      INDEXER_POLL_MS: "200",
+      INDEXER_CONTRACTS_LOCALHOST: await nft.getAddress(),
+    },
   });
   let statements: StatementTargets;
   try {
