@@ -23,6 +23,13 @@ export function substituteId(uri: string, id: bigint): string {
   return uri.replaceAll("{id}", id.toString(16).padStart(64, "0"));
 }
 
+/** The length `substituteId` would give `uri`, without making it. */
+export function substitutedLength(uri: string): number {
+  let count = 0;
+  for (let at = uri.indexOf("{id}"); at >= 0; at = uri.indexOf("{id}", at + 4)) count++;
+  return uri.length + count * 60;
+}
+
 /** `ipfs://<cid>/<path>` (also the older `ipfs://ipfs/<cid>`) and `ar://<id>` through the gateways; else undefined. */
 function throughGateway(uri: string, gateways: Gateways): string | undefined {
   const ipfs = /^ipfs:\/\/(?:ipfs\/)?(.+)$/i.exec(uri);
