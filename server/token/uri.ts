@@ -32,11 +32,34 @@ export function substitutedLength(uri: string): number {
 
 /** `ipfs://<cid>/<path>` (also the older `ipfs://ipfs/<cid>`) and `ar://<id>` through the gateways; else undefined. */
 function throughGateway(uri: string, gateways: Gateways): string | undefined {
-  const ipfs = /^ipfs:\/\/(?:ipfs\/)?(.+)$/i.exec(uri);
-  if (ipfs) return gateways.ipfs + ipfs[1];
-  const ar = /^ar:\/\/(.+)$/i.exec(uri);
-  if (ar) return gateways.arweave + ar[1];
+  const ipfs = /^ipfs:\/\/(?:ipfs\/)?(.+)$/is.exec(uri);
+  if (ipfs) return underGateway(gateways.ipfs, ipfs[1]);
+  const ar = /^ar:\/\/(.+)$/is.exec(uri);
+  if (ar) return underGateway(gateways.arweave, ar[1]);
   return undefined;
+}
+
+/**
+ * `gateway` followed by `path` (and its query), made so that it cannot leave the gateway's path: each segment is
+ * percent-decoded, refused when it is "." or ".." or holds a slash or backslash (a URL parser would step up or
+ * across with them), and encoded again; the fragment is dropped.
+ */
+function underGateway(gateway: string, rest: string): string {
+  const end = rest.search(/[?#]/);
+  const path = end < 0 ? rest : rest.slice(0, end);
+  const query = end >= 0 && rest[end] === "?" ? rest.slice(end).replace(/#.*$/s, "") : "";
+  const segments = path.split("/").map((segment) => {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(segment);
+    } catch {
+      throw new MetadataError("gateway URI path is not valid percent-encoded UTF-8");
+    }
+    if (decoded === "." || decoded === ".." || /[/\\]/.test(decoded))
+      throw new MetadataError('gateway URI path has a "." or ".." segment, a backslash or an encoded slash');
+    return encodeURIComponent(decoded);
+  });
+  return `${gateway}${segments.join("/")}${query}`;
 }
 
 /** Where the document of `uri` is: `data:` (decoded here, at most `maxBytes`), or an http(s) URL. */
@@ -147,6 +170,12 @@ export function browserUrl(uri: string, gateways: Gateways): string | null {
   // Control characters (NUL included) have no place in a URL and cannot be stored as text.
   if (/[\u0000-\u001f\u007f]/.test(uri)) return null;
   if (/^data:image\//i.test(uri)) return uri;
-  const url = parseHttpUrl(throughGateway(uri, gateways) ?? uri);
+  let viaGateway: string | undefined;
+  try {
+    viaGateway = throughGateway(uri, gateways);
+  } catch {
+    return null;
+  }
+  const url = parseHttpUrl(viaGateway ?? uri);
   return url ? url.href : null;
 }

@@ -90,6 +90,26 @@ describe("token metadata: addresses, URIs and the guarded fetch", function () {
       expect(() => locate("just words", GATEWAYS, 100)).to.throw(MetadataError, /not a URI/);
     });
 
+    it("builds gateway URLs that cannot leave the gateway's path", function () {
+      const gateways = { ipfs: "http://gateway.example/ipfs/", arweave: "http://gateway.example/ar/" };
+      for (const uri of ["ipfs://../x", "ipfs://%2e%2e/x", "ipfs://ipfs/../../x", "ar://..\\x", "ipfs://bafy/%2F..%2Fx", "ar://./x"]) {
+        expect(() => locate(uri, gateways, 100), uri).to.throw(
+          MetadataError,
+          /^gateway URI path has a "\." or "\.\." segment, a backslash or an encoded slash$/,
+        );
+        expect(imageUrl({ image: uri }, gateways), uri).to.equal(null);
+      }
+      const href = (uri: string) => (locate(uri, gateways, 100) as { url: URL }).url.href;
+      expect(href("ipfs://bafy/dir/1.json?x=1")).to.equal("http://gateway.example/ipfs/bafy/dir/1.json?x=1");
+      expect(href("ipfs://bafy/a%20b/%C3%A9.json")).to.equal("http://gateway.example/ipfs/bafy/a%20b/%C3%A9.json");
+      expect(href("ipfs://bafy/a b")).to.equal("http://gateway.example/ipfs/bafy/a%20b");
+      expect(href("ar://tx-1_x")).to.equal("http://gateway.example/ar/tx-1_x");
+      expect(() => locate("ipfs://bafy/%zz", gateways, 100)).to.throw(
+        MetadataError,
+        /^gateway URI path is not valid percent-encoded UTF-8$/,
+      );
+    });
+
     it("gives images as browser URLs: gateways for ipfs/ar, data:image as it is, image_data as SVG", function () {
       expect(imageUrl({ image: "ipfs://bafy/1.png" }, GATEWAYS)).to.equal("https://ipfs.example/ipfs/bafy/1.png");
       expect(imageUrl({ image_url: "ar://tx/1.png" }, GATEWAYS)).to.equal("https://ar.example/tx/1.png");
