@@ -69,8 +69,9 @@ export function locate(uri: string, gateways: Gateways, maxBytes: number): Locat
   const viaGateway = throughGateway(trimmed, gateways);
   const url = parseHttpUrl(viaGateway ?? trimmed);
   if (!url) {
-    const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(trimmed)?.[1];
-    throw new MetadataError(scheme ? `unsupported URI scheme "${scheme.toLowerCase().slice(0, 20)}"` : "tokenURI is not a URI");
+    const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(trimmed)?.[1]?.toLowerCase();
+    if (viaGateway !== undefined || scheme === "http" || scheme === "https") throw new MetadataError("tokenURI is not a valid http(s) URL");
+    throw new MetadataError(scheme ? `unsupported URI scheme "${scheme.slice(0, 20)}"` : "tokenURI is not a URI");
   }
   return { kind: "http", url, gateway: viaGateway !== undefined };
 }

@@ -39,13 +39,24 @@ describe("token metadata: addresses, URIs and the guarded fetch", function () {
       "2002:c0a8:101::1",
       "[::1]",
       "::127.0.0.1",
+      // Special-purpose IPv6 ranges that are not globally reachable.
+      "::ffff:8.8.8.8",
+      "::ffff:0:808:808",
+      "64:ff9b:1::808:808",
+      "100::1",
+      "100:0:0:1::1",
+      "2001:2::1",
+      "2001:10::1",
+      "2001:db8::1",
+      "3fff::1",
+      "5f00::1",
     ];
     for (const address of refused) {
       it(`refuses ${address}`, function () {
         expect(forbiddenAddress(address)).to.match(/loopback, private, link-local or reserved/);
       });
     }
-    for (const address of ["8.8.8.8", "1.1.1.1", "172.32.0.1", "2606:4700:4700::1111", "::ffff:8.8.8.8", "64:ff9b::808:808"]) {
+    for (const address of ["8.8.8.8", "1.1.1.1", "172.32.0.1", "2606:4700:4700::1111", "64:ff9b::808:808", "2001:4860:4860::8888"]) {
       it(`lets ${address} through`, function () {
         expect(forbiddenAddress(address)).to.equal(undefined);
       });
@@ -88,6 +99,9 @@ describe("token metadata: addresses, URIs and the guarded fetch", function () {
       expect(() => locate("ftp://example.com/1", GATEWAYS, 100)).to.throw(MetadataError, /unsupported URI scheme "ftp"/);
       expect(() => locate("file:///etc/passwd", GATEWAYS, 100)).to.throw(MetadataError, /unsupported URI scheme "file"/);
       expect(() => locate("just words", GATEWAYS, 100)).to.throw(MetadataError, /not a URI/);
+      // A URL of a supported scheme that does not parse is named as such, not as an unsupported scheme.
+      for (const uri of ["http://[::1", "https://exa mple.com/", "http://", "HTTP://[x]/1"])
+        expect(() => locate(uri, GATEWAYS, 100), uri).to.throw(MetadataError, /^tokenURI is not a valid http\(s\) URL$/);
     });
 
     it("builds gateway URLs that cannot leave the gateway's path", function () {
