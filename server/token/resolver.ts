@@ -5,7 +5,7 @@ import { DomainError } from "../lib/domain-error";
 import type { Networks } from "../chain/networks";
 import type { TokenMetadataConfig } from "../config";
 import type { Database } from "../db/database";
-import { fetchDocument } from "./fetch-document";
+import { fetchDocument, firstAddress } from "./fetch-document";
 import { KeyedLimiter, QueueFull } from "./limiter";
 import { cachedMetadata, cacheExpiry, saveMetadata, type CachedMetadata, type TokenKey } from "./store";
 import { fieldsWithin, type BudgetedFields } from "./token";
@@ -37,6 +37,8 @@ const PENDING: Resolved = { tokenUri: null, metadata: null, image: null, error: 
 /** A read's outcome: undefined when it was stored (the cache has it), else what it says (nothing about the token). */
 type Read = Resolved | undefined;
 
+const readName = (key: TokenKey) => `${key.network}:${key.contract}:${key.tokenId}`;
+
 const TOKEN_URI = new Interface([
   "function tokenURI(uint256 tokenId) view returns (string)",
   "function uri(uint256 id) view returns (string)",
@@ -53,7 +55,10 @@ interface Logger {
  * from each host are limited separately, so a slow host delays only its own tokens.
  */
 export class TokenMetadataResolver {
-  private readonly limiter: KeyedLimiter;
+  /** Document fetches, limited per address and per contract. */
+  private readonly fetches: KeyedLimiter;
+  /** tokenURI calls to the networks' nodes, apart from the fetches: a slow origin never delays them. */
+  private readonly calls: KeyedLimiter;
   private readonly answers: KeyedLimiter;
   private readonly inFlight = new Map<string, Promise<Read>>();
   private readonly closing = new AbortController();
@@ -65,7 +70,8 @@ export class TokenMetadataResolver {
     private readonly networks: Networks,
     private readonly log: Logger,
   ) {
-    this.limiter = new KeyedLimiter(config.concurrency, config.hostConcurrency);
+    this.fetches = new KeyedLimiter(config.concurrency, config.hostConcurrency);
+    this.calls = new KeyedLimiter(config.concurrency, config.concurrency);
     this.answers = new KeyedLimiter(config.answersConcurrency, config.answersConcurrency, config.answersConcurrency * 16);
     this.gateways = { ipfs: config.ipfsGateway, arweave: config.arweaveGateway };
   }
@@ -89,9 +95,16 @@ export class TokenMetadataResolver {
     // What a read gave that the cache does not hold (failures that say nothing about the token).
     const transient = new Map<string, Resolved>();
     const reads: Promise<void>[] = [];
+    // One answer starts at most METADATA_FETCH_CONCURRENCY new reads (joining reads under way is free): a page of a
+    // thousand tokens does not fill the queue; its next asks start the next ones.
+    let startable = this.config.concurrency;
     for (const { id, standard } of tokens) {
       const expiresAt = expiry.get(id.toString());
       if (expiresAt && !refresh && expiresAt.getTime() > now) continue;
+      if (!this.inFlight.has(readName({ network, contract, tokenId: id }))) {
+        if (startable === 0) continue;
+        startable--;
+      }
       reads.push(
         this.read({ network, contract, tokenId: id }, standard, refresh).then((read) => void (read && transient.set(id.toString(), read))),
       );
@@ -145,7 +158,7 @@ export class TokenMetadataResolver {
 
   /** One read per token at a time on this instance; a refresh joins a read already under way. */
   private read(key: TokenKey, standard: Standard, refresh: boolean): Promise<Read> {
-    const name = `${key.network}:${key.contract}:${key.tokenId}`;
+    const name = readName(key);
     let pending = this.inFlight.get(name);
     if (!pending) {
       pending = this.readAndStore(key, standard, refresh).finally(() => this.inFlight.delete(name));
@@ -159,9 +172,9 @@ export class TokenMetadataResolver {
     // carry no tokenURI, so what a pending read holds for its answer stays small.
     const transient = (error: string): Read => ({ tokenUri: null, metadata: null, image: null, error });
     try {
-      const tokenUri = await this.limiter.run(`rpc:${key.network}`, () => this.readTokenUri(key, standard));
+      const tokenUri = await this.calls.run(key.network, () => this.readTokenUri(key, standard));
       let failed = false;
-      const resolved = await this.resolveDocument(tokenUri).catch((error: unknown) => {
+      const resolved = await this.resolveDocument(key, tokenUri).catch((error: unknown) => {
         if (!(error instanceof MetadataError)) throw error;
         failed = true;
         return { tokenUri, metadata: null, image: null, error: error.message };
@@ -215,23 +228,29 @@ export class TokenMetadataResolver {
   }
 
   /** The metadata document `tokenUri` names, parsed, with its image as a browser URL. */
-  private async resolveDocument(tokenUri: string): Promise<Resolved> {
+  private async resolveDocument(key: TokenKey, tokenUri: string): Promise<Resolved> {
     const { maxBytes, allowPrivate, fetchTimeoutMs } = this.config;
     if (/[\u0000-\u001f\u007f\uFFFD]/.test(tokenUri) && !/^data:/i.test(tokenUri.trim()))
       throw new MetadataError("tokenURI contains control characters");
     const location = locate(tokenUri, this.gateways, maxBytes);
-    const document =
-      location.kind === "data"
-        ? { mediaType: location.mediaType, body: location.body, url: tokenUri.trim() }
-        : await this.limiter.run(`host:${location.url.host}`, () =>
-            fetchDocument(location.url, {
-              allowPrivate,
-              trustedFirstHop: location.gateway,
-              timeoutMs: fetchTimeoutMs,
-              maxBytes,
-              signal: this.closing.signal,
-            }),
-          );
+    // data: needs no slot. A fetch waits for one under its address (names are free, so not under the name) and under
+    // its contract (addresses are cheap too, contracts cost a deployment): a slow origin holds at most
+    // METADATA_FETCH_HOST_CONCURRENCY slots, however it spreads its tokenURIs.
+    let document: { mediaType: string; body: Buffer; url: string };
+    if (location.kind === "data") document = { mediaType: location.mediaType, body: location.body, url: tokenUri.trim() };
+    else {
+      const address = await firstAddress(location.url, !allowPrivate && !location.gateway);
+      document = await this.fetches.run([`address:${address.address}`, `contract:${key.network}:${key.contract}`], () =>
+        fetchDocument(location.url, {
+          allowPrivate,
+          trustedFirstHop: location.gateway,
+          timeoutMs: fetchTimeoutMs,
+          maxBytes,
+          signal: this.closing.signal,
+          address,
+        }),
+      );
+    }
     // Some tokens point straight at their image.
     if (/^image\//i.test(document.mediaType)) {
       return {

@@ -263,5 +263,23 @@ describe("token metadata: addresses, URIs and the guarded fetch", function () {
       await Promise.all([a1, a2]);
       expect(order).to.deep.equal(["b1", "a1", "a2"]);
     });
+
+    it("runs a task with several keys only when each is below its limit", async function () {
+      const limiter = new KeyedLimiter(10, 1);
+      const order: string[] = [];
+      let release!: () => void;
+      const slow = new Promise<void>((resolve) => (release = resolve));
+      const first = limiter.run(["address:a", "contract:x"], () => slow.then(() => void order.push("a/x")));
+      // Another address of the same contract waits; another contract on another address does not.
+      const sameContract = limiter.run(["address:b", "contract:x"], async () => void order.push("b/x"));
+      const sameAddress = limiter.run(["address:a", "contract:y"], async () => void order.push("a/y"));
+      await limiter.run(["address:c", "contract:z"], async () => void order.push("c/z"));
+      expect(order).to.deep.equal(["c/z"]);
+      expect(limiter.size).to.deep.equal({ active: 1, waiting: 2 });
+      release();
+      await Promise.all([first, sameContract, sameAddress]);
+      expect(order).to.deep.equal(["c/z", "a/x", "b/x", "a/y"]);
+      expect(limiter.size).to.deep.equal({ active: 0, waiting: 0 });
+    });
   });
 });
