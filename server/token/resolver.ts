@@ -71,7 +71,7 @@ export class TokenMetadataResolver {
     private readonly log: Logger,
   ) {
     this.fetches = new KeyedLimiter(config.concurrency, config.hostConcurrency);
-    this.calls = new KeyedLimiter(config.concurrency, config.concurrency);
+    this.calls = new KeyedLimiter(config.concurrency, config.hostConcurrency);
     this.answers = new KeyedLimiter(config.answersConcurrency, config.answersConcurrency, config.answersConcurrency * 16);
     this.gateways = { ipfs: config.ipfsGateway, arweave: config.arweaveGateway };
   }
@@ -146,7 +146,7 @@ export class TokenMetadataResolver {
   withAnswerSlot<T>(answer: () => Promise<T>): Promise<T> {
     return this.answers.run("answers", answer).catch((error: unknown) => {
       if (error instanceof QueueFull)
-        throw new DomainError("unavailable", "busy", "Too many answers with metadata are under way; try again shortly", 1);
+        throw new DomainError("unavailable", "metadata_busy", "Too many answers with token metadata are under way; try again shortly", 1);
       throw error;
     });
   }
