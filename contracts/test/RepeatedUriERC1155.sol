@@ -31,6 +31,7 @@ contract RepeatedUriERC1155 is ERC1155 {
         bytes32 word = 0x7b69647d7b69647d7b69647d7b69647d7b69647d7b69647d7b69647d7b69647d;
         for (uint256 offset = 0; offset < length; offset += 32) {
             // The last word may write past the string's end, into memory nothing else uses yet.
+            // solhint-disable-next-line no-inline-assembly
             assembly {
                 mstore(add(add(out, 32), offset), word)
             }
