@@ -22,13 +22,16 @@ export function sendJson(reply: FastifyReply, value: unknown): FastifyReply {
 }
 
 /**
- * Sends with `send` and settles once the answer is written out or its connection is gone: until then the process
- * holds its bytes, so a caller that bounds how many large answers are under way holds its slot until this settles.
+ * Sends with `send` and settles once the answer is handed to the operating system ("finish") or its connection is
+ * gone ("close"): until then the process holds its bytes, so a caller that bounds how many large answers are under
+ * way holds its slot until this settles.
  */
 export function sentAndClosed(reply: FastifyReply, send: () => unknown): Promise<void> {
   return new Promise<void>((resolve) => {
-    reply.raw.once("close", () => resolve());
+    const raw = reply.raw;
+    raw.once("finish", () => resolve());
+    raw.once("close", () => resolve());
     send();
-    if (reply.raw.destroyed) resolve();
+    if (raw.destroyed || raw.writableFinished) resolve();
   });
 }

@@ -52,7 +52,7 @@ interface Logger {
  * Reads tokens' metadata (tokenURI on chain, then the document it names) in a bounded background queue and caches
  * it in the database. A caller waits at most `waitMs`; what is not read by then comes from the cache as it is, or
  * as "pending", and the read goes on in the background for the next caller. Calls to a network's node and fetches
- * from each host are limited separately, so a slow host delays only its own tokens.
+ * are limited apart, and fetches per address and per contract, so a slow origin delays only its own tokens.
  */
 export class TokenMetadataResolver {
   /** Document fetches, limited per address and per contract. */
@@ -141,7 +141,7 @@ export class TokenMetadataResolver {
   /**
    * Runs `answer` (which assembles and sends an answer that embeds metadata, and settles once it is sent) when fewer
    * than METADATA_ANSWERS_CONCURRENCY such answers are under way: what the process holds for them is bounded, however
-   * many arrive at once. Beyond a short queue it refuses with 503 `busy`.
+   * many arrive at once. Beyond a short queue it refuses with 503 `metadata_busy`.
    */
   withAnswerSlot<T>(answer: () => Promise<T>): Promise<T> {
     return this.answers.run("answers", answer).catch((error: unknown) => {
