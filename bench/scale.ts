@@ -410,7 +410,7 @@ async function explain(db: Database, size: Size): Promise<string> {
     ["history of an owner", OWNER_HISTORY_SQL, [NETWORK, address(2, 12345 % size.owners), ...max, 101]],
     // The token route sends three statements side by side.
     ["token route: owner", TOKEN_SQL, [NETWORK, contract, "5"]],
-    ["token route: metadata cache", CACHED_METADATA_SQL, [NETWORK, contract, ["5"]]],
+    ["token route: metadata cache", CACHED_METADATA_SQL, [NETWORK, contract, ["5"], 4 * 1024 * 1024]],
     ["token route: signed metadata", signed.sql, signed.params],
   ];
   let out = "";

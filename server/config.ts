@@ -106,6 +106,10 @@ export interface TokenMetadataConfig {
   hostConcurrency: number;
   /** Refreshes per minute and IP. */
   refreshRateLimit: number;
+  /** Bytes of metadata fields one answer carries at most; the items beyond are answered as omitted. */
+  answersMaxBytes: number;
+  /** Answers that embed metadata being assembled and sent at once (each holds up to about 2 × answersMaxBytes). */
+  answersConcurrency: number;
 }
 
 export interface ConverterRef {
@@ -204,6 +208,8 @@ function readTokenMetadata(read: Reader, localChain: boolean): TokenMetadataConf
     concurrency: read.int("METADATA_FETCH_CONCURRENCY", { min: 1, max: 1_000, fallback: 16 }),
     hostConcurrency: read.int("METADATA_FETCH_HOST_CONCURRENCY", { min: 1, max: 1_000, fallback: 4 }),
     refreshRateLimit: read.int("METADATA_REFRESH_RATE_LIMIT", { min: 1, max: 1_000_000, fallback: 30 }),
+    answersMaxBytes: read.int("METADATA_ANSWERS_MAX_BYTES", { min: 64 * 1024, max: 256 * 1024 * 1024, fallback: 4 * 1024 * 1024 }),
+    answersConcurrency: read.int("METADATA_ANSWERS_CONCURRENCY", { min: 1, max: 1_000, fallback: 4 }),
   };
 }
 

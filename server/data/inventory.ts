@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import { checksummer, parseAddress } from "../chain/values";
-import { contractsPage, inventoryPage, type InventoryItem } from "../indexer/store/reads";
+import { contractsPage, inventoryPage } from "../indexer/store/reads";
 import { decodeCursor, indexed, pageHeaders as headers, pageLimit, sendPage } from "./paging";
-import { metadataFields } from "../token/token";
+import { sentAndClosed } from "../http/wire";
+import { MetadataOmitted } from "../token/token";
 import { Address, AddressParam, NetworkParam, Paging } from "./schemas";
 
 const Item = Type.Object({
@@ -11,7 +12,16 @@ const Item = Type.Object({
   id: Type.Integer({ description: "Token id: a JSON number with all its digits (ids above 2^53 are not rounded)" }),
   owner: Address,
   balance: Type.Optional(Type.Integer({ description: "ERC-1155 only: how many of this id the owner holds (all digits)" })),
+  metadataOmitted: MetadataOmitted,
 });
+
+const metadataHeaders = {
+  ...headers,
+  "X-Metadata-Omitted": {
+    type: "integer",
+    description: "With metadata=true: how many items carry metadataOmitted (their metadata did not fit in METADATA_ANSWERS_MAX_BYTES)",
+  },
+};
 
 /**
  * Inventory from our own index (docs/data-api.md): an owner's tokens, or the contracts it holds tokens of. Each answer
@@ -20,13 +30,6 @@ const Item = Type.Object({
  */
 const inventory: FastifyPluginAsyncTypebox = async (app) => {
   const checksum = checksummer();
-
-  /** The metadata fields of each token of a page, by decimal id (a contract's tokens are all ERC-721 or all ERC-1155). */
-  const metadataOf = async (network: string, contract: string, page: InventoryItem[]) => {
-    const tokens = page.map((r) => ({ id: BigInt(r.tokenId), standard: r.balance === null ? ("erc721" as const) : ("erc1155" as const) }));
-    const resolved = await app.tokenMetadata.lookup(network, contract, tokens);
-    return new Map([...resolved].map(([id, entry]) => [id, metadataFields(entry)]));
-  };
 
   app.get(
     "/inventory/:network/:owner/:assetContract",
@@ -38,10 +41,14 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
         querystring: Type.Object({
           ...Paging.properties,
           metadata: Type.Optional(
-            Type.Boolean({ description: "Add tokenURI, metadata, image and metadataError to each item (as GET /token gives them)" }),
+            Type.Boolean({
+              description:
+                "Add tokenURI, metadata, image and metadataError to each item (as GET /token gives them). All items' metadata " +
+                "together stays within METADATA_ANSWERS_MAX_BYTES: the items after that carry metadataOmitted (counted in X-Metadata-Omitted).",
+            }),
           ),
         }),
-        response: { 200: { ...Type.Array(Item), headers } },
+        response: { 200: { ...Type.Array(Item), headers: metadataHeaders } },
       },
     },
     async (request, reply) => {
@@ -56,9 +63,19 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
       // they go out as JSON numbers with all their digits; contract and owner are the same in every item.
       const head = `{"contract":"${checksum(contract)}","id":`;
       const tail = `,"owner":"${checksum(owner)}"`;
-      const extra = request.query.metadata ? await metadataOf(network, contract, page.items) : undefined;
-      const body = `[${page.items.map((r) => `${head}${r.tokenId}${tail}${r.balance === null ? "" : `,"balance":${r.balance}`}${extra ? `,${extra.get(r.tokenId)}` : ""}}`).join(",")}]`;
-      return sendPage(request, reply, page, body, limit);
+      const write = (extra?: Map<string, string>) =>
+        `[${page.items.map((r) => `${head}${r.tokenId}${tail}${r.balance === null ? "" : `,"balance":${r.balance}`}${extra ? `,${extra.get(r.tokenId)}` : ""}}`).join(",")}]`;
+      if (!request.query.metadata) return sendPage(request, reply, page, write(), limit);
+      // A contract's tokens are all ERC-721 or all ERC-1155.
+      const tokens = page.items.map((r) => ({
+        id: BigInt(r.tokenId),
+        standard: r.balance === null ? ("erc721" as const) : ("erc1155" as const),
+      }));
+      await app.tokenMetadata.answer(network, contract, tokens, ({ fields, omitted }) => {
+        reply.header("x-metadata-omitted", String(omitted));
+        return sentAndClosed(reply, () => sendPage(request, reply, page, write(fields), limit));
+      });
+      return reply;
     },
   );
 

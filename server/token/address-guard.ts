@@ -27,10 +27,16 @@ for (const [network, prefix] of [
 }
 for (const [network, prefix] of [
   ["::", 96], // unspecified, loopback, IPv4-compatible
+  ["::ffff:0:0:0", 96], // IPv4-translated (SIIT)
   ["64:ff9b:1::", 48], // local-use NAT64
   ["100::", 64], // discard
+  ["100:0:0:1::", 64], // dummy prefix
   ["2001::", 32], // Teredo (embeds an obfuscated IPv4)
+  ["2001:2::", 48], // benchmarking
+  ["2001:10::", 28], // ORCHID (deprecated)
   ["2001:db8::", 32], // documentation
+  ["3fff::", 20], // documentation
+  ["5f00::", 16], // segment routing (SRv6) SIDs
   ["fc00::", 7], // unique local (fd00:ec2::254: AWS's metadata service)
   ["fe80::", 10], // link-local
   ["fec0::", 10], // site-local (deprecated)
@@ -48,6 +54,15 @@ function embeddedIPv4(address: string): string | undefined {
   if (groups[0] === 0x64 && groups[1] === 0xff9b && groups.slice(2, 6).every((g) => g === 0)) return v4(groups[6], groups[7]);
   if (groups[0] === 0x2002) return v4(groups[1], groups[2]);
   return undefined;
+}
+
+/**
+ * IPv4-mapped ::ffff:0:0/96, which is never a public IPv6 host (a name resolving to one is refused whatever IPv4
+ * address it carries). Not in the BlockList: Node's BlockList matches IPv4 addresses against such a subnet too.
+ */
+function isIPv4Mapped(address: string): boolean {
+  const groups = expandIPv6(address);
+  return groups !== undefined && groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff;
 }
 
 /** The eight 16-bit groups of an IPv6 address (a dotted IPv4 tail is converted). */
@@ -72,7 +87,7 @@ export function forbiddenAddress(address: string): string | undefined {
   if (isIPv4(bare)) return FORBIDDEN.check(bare, "ipv4") ? `${bare} is a loopback, private, link-local or reserved address` : undefined;
   if (isIPv6(bare)) {
     const v4 = embeddedIPv4(bare);
-    if (FORBIDDEN.check(bare, "ipv6") || (v4 !== undefined && FORBIDDEN.check(v4, "ipv4"))) {
+    if (FORBIDDEN.check(bare, "ipv6") || isIPv4Mapped(bare) || (v4 !== undefined && FORBIDDEN.check(v4, "ipv4"))) {
       return `${bare} is a loopback, private, link-local or reserved address`;
     }
     return undefined;

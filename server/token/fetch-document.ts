@@ -1,4 +1,4 @@
-import { lookup as dnsLookup, type LookupAddress } from "node:dns";
+import { lookup as dnsLookup, promises as dns, type LookupAddress } from "node:dns";
 import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
@@ -16,6 +16,8 @@ export interface FetchOptions {
   maxBytes: number;
   maxRedirects?: number;
   signal?: AbortSignal;
+  /** Where the first URL's host connects (as `firstAddress` gave it): the address the fetch was queued under. */
+  address?: LookupAddress;
 }
 
 export interface FetchedDocument {
@@ -26,6 +28,28 @@ export interface FetchedDocument {
 }
 
 const USER_AGENT = "nft-data-service metadata fetcher";
+
+/**
+ * The address a fetch of `url` connects to first: its IP literal, or its name resolved; `guarded`, a name is refused
+ * when any of its addresses is forbidden (as `fetchDocument` would refuse it).
+ */
+export async function firstAddress(url: URL, guarded: boolean): Promise<LookupAddress> {
+  const hostname = url.hostname.replace(/^\[|\]$/g, "");
+  const family = isIP(hostname);
+  if (family !== 0) return { address: hostname, family };
+  let addresses: LookupAddress[];
+  try {
+    addresses = await dns.lookup(hostname, { all: true });
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === "ENOTFOUND" || code === "EAI_AGAIN" || code === "ENODATA") throw new MetadataError(`${hostname} does not resolve`);
+    throw new MetadataError(`resolving ${hostname} failed${code ? ` (${code})` : ""}`);
+  }
+  if (addresses.length === 0) throw new MetadataError(`${hostname} does not resolve`);
+  const bad = guarded ? addresses.map((a) => forbiddenAddress(a.address)).find((why) => why !== undefined) : undefined;
+  if (bad) throw new MetadataError(`refused to fetch ${hostname}: ${bad}`);
+  return addresses[0];
+}
 
 /**
  * GETs a metadata document over http(s), defending the service against the URL, which anyone deploying a contract
@@ -48,7 +72,7 @@ export async function fetchDocument(start: URL, options: FetchOptions): Promise<
     }
     let response: http.IncomingMessage;
     try {
-      response = await get(url, guarded, signal);
+      response = await get(url, guarded, signal, hop === 0 ? options.address : undefined);
     } catch (error) {
       throw asMetadataError(error, url, deadline, options.timeoutMs);
     }
@@ -89,14 +113,14 @@ export async function fetchDocument(start: URL, options: FetchOptions): Promise<
   }
 }
 
-function get(url: URL, guarded: boolean, signal: AbortSignal): Promise<http.IncomingMessage> {
+function get(url: URL, guarded: boolean, signal: AbortSignal, address?: LookupAddress): Promise<http.IncomingMessage> {
   const client = url.protocol === "https:" ? https : http;
   return new Promise((resolve, reject) => {
     const request = client.get(url, {
       signal,
       // A fresh connection per fetch: a pooled socket would skip the address check.
       agent: false,
-      lookup: guarded ? checkedLookup : undefined,
+      lookup: address ? pinnedLookup(address) : guarded ? checkedLookup : undefined,
       headers: { accept: "application/json, */*;q=0.5", "accept-encoding": "gzip, deflate, br", "user-agent": USER_AGENT },
     });
     request.once("response", resolve);
@@ -114,6 +138,14 @@ const checkedLookup: LookupFunction = (hostname, options, callback) => {
     callback(null, addresses[0].address, addresses[0].family);
   });
 };
+
+/** A lookup that answers `address` (already resolved, and checked when the fetch is guarded). */
+const pinnedLookup =
+  (address: LookupAddress): LookupFunction =>
+  (_hostname, options, callback) => {
+    if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, [address]);
+    callback(null, address.address, address.family);
+  };
 
 async function readBody(response: http.IncomingMessage, maxBytes: number): Promise<Buffer> {
   const declared = Number(response.headers["content-length"]);

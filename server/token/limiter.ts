@@ -7,14 +7,16 @@ export class QueueFull extends Error {
 }
 
 interface Waiting {
-  key: string;
+  keys: readonly string[];
   start: () => void;
 }
 
 /**
- * Runs tasks with at most `concurrency` at once in all and `perKey` at once per key (a host), in arrival order
- * except that a task whose key is busy lets the next ones by: one slow host holds at most `perKey` slots and never
- * the queue. At most `maxQueued` tasks wait; beyond that `run` rejects with QueueFull.
+ * Runs tasks with at most `concurrency` at once in all and `perKey` at once per key, in arrival order except that a
+ * task with a busy key lets the next ones by. A task may have several keys (an address and a contract) and runs only
+ * when each is below `perKey`: one slow origin holds at most `perKey` slots, however many names, addresses or
+ * contracts it spreads over, as long as one of its keys is shared. At most `maxQueued` tasks wait; beyond that `run`
+ * rejects with QueueFull.
  */
 export class KeyedLimiter {
   private readonly waiting: Waiting[] = [];
@@ -31,18 +33,21 @@ export class KeyedLimiter {
     return { active: this.active, waiting: this.waiting.length };
   }
 
-  run<T>(key: string, task: () => Promise<T>): Promise<T> {
+  run<T>(key: string | readonly string[], task: () => Promise<T>): Promise<T> {
     if (this.waiting.length >= this.maxQueued) return Promise.reject(new QueueFull());
+    const keys = typeof key === "string" ? [key] : [...new Set(key)];
     return new Promise<T>((resolve, reject) => {
       this.waiting.push({
-        key,
+        keys,
         start: () => {
           // The slot is given back before the caller hears of the outcome.
           const done = () => {
             this.active--;
-            const left = this.activeByKey.get(key)! - 1;
-            if (left === 0) this.activeByKey.delete(key);
-            else this.activeByKey.set(key, left);
+            for (const k of keys) {
+              const left = this.activeByKey.get(k)! - 1;
+              if (left === 0) this.activeByKey.delete(k);
+              else this.activeByKey.set(k, left);
+            }
             this.pump();
           };
           Promise.resolve()
@@ -65,15 +70,14 @@ export class KeyedLimiter {
 
   private pump(): void {
     for (let i = 0; i < this.waiting.length && this.active < this.concurrency;) {
-      const { key, start } = this.waiting[i];
-      const busy = this.activeByKey.get(key) ?? 0;
-      if (busy >= this.perKey) {
+      const { keys, start } = this.waiting[i];
+      if (keys.some((key) => (this.activeByKey.get(key) ?? 0) >= this.perKey)) {
         i++;
         continue;
       }
       this.waiting.splice(i, 1);
       this.active++;
-      this.activeByKey.set(key, busy + 1);
+      for (const key of keys) this.activeByKey.set(key, (this.activeByKey.get(key) ?? 0) + 1);
       start();
     }
   }

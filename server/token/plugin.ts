@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply } from "fastify";
 import fp from "fastify-plugin";
 import { notFound } from "../http/http-error";
 import { limitRequests } from "../http/rate-limit";
-import { JSON_TYPE } from "../http/wire";
+import { JSON_TYPE, sentAndClosed } from "../http/wire";
 import { parseAddress, parseTokenId } from "../chain/values";
 import { TokenMetadataResolver } from "./resolver";
 import { Token, TokenError, TokenParams } from "./schemas";
@@ -35,18 +35,25 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     app.networks.info(network);
     const contract = parseAddress(params.contract, "contract").toLowerCase();
     const id = parseTokenId(params.id);
-    // Side by side: a token whose metadata is cached is answered after one round trip to the database.
-    const [{ indexed, holding }, cached, signed] = await Promise.all([
+    // Side by side: the holding, the statements and when the cached metadata expires (its content is read within the
+    // answer budget, once any read is done).
+    const [{ indexed, holding }, expiry, signed] = await Promise.all([
       tokenHolding(app.db, network, contract, id),
-      app.tokenMetadata.cached(network, contract, [id]),
+      app.tokenMetadata.expiry(network, contract, [id]),
       signedMetadataJson(app.db, network, contract, id),
     ]);
     if (indexed === null) throw notIndexed(app.networks, network);
     if (!holding) throw notFound(`Token ${id} of ${contract} is not in the index of ${network} (never minted, burned, or not indexed)`);
-    const found = await app.tokenMetadata.lookup(network, contract, [{ id, standard: holding.standard }], { refresh, cached });
-    const resolved = found.get(id.toString())!;
     reply.header("x-indexed-block", String(indexed));
-    return reply.type(JSON_TYPE).send(tokenJson(contract, id, holding, resolved, signed));
+    await app.tokenMetadata.answer(
+      network,
+      contract,
+      [{ id, standard: holding.standard }],
+      ({ fields }) =>
+        sentAndClosed(reply, () => reply.type(JSON_TYPE).send(tokenJson(contract, id, holding, fields.get(id.toString())!, signed))),
+      { refresh, expiry },
+    );
+    return reply;
   };
 
   app.get(

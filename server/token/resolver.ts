@@ -1,21 +1,43 @@
 import { Interface } from "ethers";
 import { callOutcome } from "../chain/calls";
 import { upstreamError } from "../chain/errors";
+import { DomainError } from "../lib/domain-error";
 import type { Networks } from "../chain/networks";
 import type { TokenMetadataConfig } from "../config";
 import type { Database } from "../db/database";
-import { fetchDocument } from "./fetch-document";
+import { fetchDocument, firstAddress } from "./fetch-document";
 import { KeyedLimiter, QueueFull } from "./limiter";
-import { cachedMetadata, saveMetadata, type CachedMetadata, type TokenKey } from "./store";
-import { browserUrl, imageUrl, isJsonMediaType, locate, MetadataError, parseMetadata, substituteId, type Gateways } from "./uri";
+import { cachedMetadata, cacheExpiry, saveMetadata, type CachedMetadata, type TokenKey } from "./store";
+import { fieldsWithin, type BudgetedFields } from "./token";
+import {
+  browserUrl,
+  imageUrl,
+  isJsonMediaType,
+  locate,
+  MetadataError,
+  parseMetadata,
+  substituteId,
+  substitutedLength,
+  type Gateways,
+} from "./uri";
 
 export type Standard = "erc721" | "erc1155";
 
 /** What a read of a token's metadata gave; `error` says why `metadata` is null ("pending": not read yet). */
 export type Resolved = Omit<CachedMetadata, "expiresAt">;
 
-/** A read's outcome; `transient` when it says nothing about the token (not stored, and a cached entry is better). */
-type Read = Resolved & { transient?: true };
+/** A token whose metadata an answer leaves out: it did not fit in the answer's budget. */
+export interface Omitted {
+  omitted: true;
+}
+export const OMITTED: Omitted = { omitted: true };
+
+const PENDING: Resolved = { tokenUri: null, metadata: null, image: null, error: "pending" };
+
+/** A read's outcome: undefined when it was stored (the cache has it), else what it says (nothing about the token). */
+type Read = Resolved | undefined;
+
+const readName = (key: TokenKey) => `${key.network}:${key.contract}:${key.tokenId}`;
 
 const TOKEN_URI = new Interface([
   "function tokenURI(uint256 tokenId) view returns (string)",
@@ -30,10 +52,14 @@ interface Logger {
  * Reads tokens' metadata (tokenURI on chain, then the document it names) in a bounded background queue and caches
  * it in the database. A caller waits at most `waitMs`; what is not read by then comes from the cache as it is, or
  * as "pending", and the read goes on in the background for the next caller. Calls to a network's node and fetches
- * from each host are limited separately, so a slow host delays only its own tokens.
+ * are limited apart, and fetches per address and per contract, so a slow origin delays only its own tokens.
  */
 export class TokenMetadataResolver {
-  private readonly limiter: KeyedLimiter;
+  /** Document fetches, limited per address and per contract. */
+  private readonly fetches: KeyedLimiter;
+  /** tokenURI calls to the networks' nodes, apart from the fetches: a slow origin never delays them. */
+  private readonly calls: KeyedLimiter;
+  private readonly answers: KeyedLimiter;
   private readonly inFlight = new Map<string, Promise<Read>>();
   private readonly closing = new AbortController();
   private readonly gateways: Gateways;
@@ -44,39 +70,43 @@ export class TokenMetadataResolver {
     private readonly networks: Networks,
     private readonly log: Logger,
   ) {
-    this.limiter = new KeyedLimiter(config.concurrency, config.hostConcurrency);
+    this.fetches = new KeyedLimiter(config.concurrency, config.hostConcurrency);
+    this.calls = new KeyedLimiter(config.concurrency, config.hostConcurrency);
+    this.answers = new KeyedLimiter(config.answersConcurrency, config.answersConcurrency, config.answersConcurrency * 16);
     this.gateways = { ipfs: config.ipfsGateway, arweave: config.arweaveGateway };
   }
 
   /**
-   * The metadata of some tokens of one contract, by decimal id. Fresh cache entries are answered as they are (no
-   * read at all); the others are read, unless `refresh` every one is read again.
+   * Answers the metadata of some tokens of one contract: `write` gets their fields (by decimal id, within
+   * METADATA_ANSWERS_MAX_BYTES) and sends them. Fresh cache entries need no read; the others are read (unless
+   * `refresh` every one), and the answer waits at most METADATA_WAIT_MS for them. The wait holds nothing but the
+   * entries' expiry; the content is read from the cache, within the budget, in an answer slot (see withAnswerSlot).
    */
-  async lookup(
+  async answer(
     network: string,
     contract: string,
     tokens: ReadonlyArray<{ id: bigint; standard: Standard }>,
-    { refresh = false, cached }: { refresh?: boolean; cached?: Map<string, CachedMetadata> } = {},
-  ): Promise<Map<string, Resolved>> {
-    cached ??= await this.cached(
-      network,
-      contract,
-      tokens.map((t) => t.id),
-    );
+    write: (fields: BudgetedFields) => Promise<void>,
+    { refresh = false, expiry }: { refresh?: boolean; expiry?: Map<string, Date> } = {},
+  ): Promise<void> {
+    const ids = tokens.map((t) => t.id);
+    expiry ??= await this.expiry(network, contract, ids);
     const now = Date.now();
-    const answers = new Map<string, Resolved>();
+    // What a read gave that the cache does not hold (failures that say nothing about the token).
+    const transient = new Map<string, Resolved>();
     const reads: Promise<void>[] = [];
+    // One answer starts at most METADATA_FETCH_CONCURRENCY new reads (joining reads under way is free): a page of a
+    // thousand tokens does not fill the queue; its next asks start the next ones.
+    let startable = this.config.concurrency;
     for (const { id, standard } of tokens) {
-      const key = id.toString();
-      const entry = cached.get(key);
-      if (entry && !refresh && entry.expiresAt.getTime() > now) {
-        answers.set(key, entry);
-        continue;
+      const expiresAt = expiry.get(id.toString());
+      if (expiresAt && !refresh && expiresAt.getTime() > now) continue;
+      if (!this.inFlight.has(readName({ network, contract, tokenId: id }))) {
+        if (startable === 0) continue;
+        startable--;
       }
       reads.push(
-        this.read({ network, contract, tokenId: id }, standard, refresh).then(
-          (read) => void answers.set(key, (read.transient && entry) || read),
-        ),
+        this.read({ network, contract, tokenId: id }, standard, refresh).then((read) => void (read && transient.set(id.toString(), read))),
       );
     }
     if (reads.length > 0) {
@@ -84,16 +114,41 @@ export class TokenMetadataResolver {
       await Promise.race([Promise.all(reads), new Promise((resolve) => (timer = setTimeout(resolve, this.config.waitMs)))]);
       clearTimeout(timer);
     }
-    for (const { id } of tokens) {
-      const key = id.toString();
-      if (!answers.has(key)) answers.set(key, cached!.get(key) ?? { tokenUri: null, metadata: null, image: null, error: "pending" });
-    }
-    return answers;
+    const budget = this.config.answersMaxBytes;
+    await this.withAnswerSlot(async () => {
+      const cached = await cachedMetadata(this.db, network, contract, ids, budget);
+      const answers = new Map<string, Resolved | Omitted>();
+      for (const id of ids) {
+        const key = id.toString();
+        const entry = cached.get(key);
+        answers.set(key, entry ? (entry.entry ?? OMITTED) : (transient.get(key) ?? PENDING));
+      }
+      await write(
+        fieldsWithin(
+          ids.map((id) => id.toString()),
+          answers,
+          budget,
+        ),
+      );
+    });
   }
 
-  /** What the cache holds for some ids of one contract (expired entries too), by decimal id: `lookup` can start from it. */
-  cached(network: string, contract: string, ids: readonly bigint[]): Promise<Map<string, CachedMetadata>> {
-    return cachedMetadata(this.db, network, contract, ids);
+  /** When the cache entries of some ids of one contract expire, by decimal id (an answer can start from it). */
+  expiry(network: string, contract: string, ids: readonly bigint[]): Promise<Map<string, Date>> {
+    return cacheExpiry(this.db, network, contract, ids);
+  }
+
+  /**
+   * Runs `answer` (which assembles and sends an answer that embeds metadata, and settles once it is sent) when fewer
+   * than METADATA_ANSWERS_CONCURRENCY such answers are under way: what the process holds for them is bounded, however
+   * many arrive at once. Beyond a short queue it refuses with 503 `metadata_busy`.
+   */
+  withAnswerSlot<T>(answer: () => Promise<T>): Promise<T> {
+    return this.answers.run("answers", answer).catch((error: unknown) => {
+      if (error instanceof QueueFull)
+        throw new DomainError("unavailable", "metadata_busy", "Too many answers with token metadata are under way; try again shortly", 1);
+      throw error;
+    });
   }
 
   /** Stops reading: fetches in flight are aborted and nothing more is stored. */
@@ -103,7 +158,7 @@ export class TokenMetadataResolver {
 
   /** One read per token at a time on this instance; a refresh joins a read already under way. */
   private read(key: TokenKey, standard: Standard, refresh: boolean): Promise<Read> {
-    const name = `${key.network}:${key.contract}:${key.tokenId}`;
+    const name = readName(key);
     let pending = this.inFlight.get(name);
     if (!pending) {
       pending = this.readAndStore(key, standard, refresh).finally(() => this.inFlight.delete(name));
@@ -113,27 +168,35 @@ export class TokenMetadataResolver {
   }
 
   private async readAndStore(key: TokenKey, standard: Standard, refresh: boolean): Promise<Read> {
-    let tokenUri: string | null = null;
+    // Failures that are not facts about the token are answered (unless the cache has better) and not stored; they
+    // carry no tokenURI, so what a pending read holds for its answer stays small.
+    const transient = (error: string): Read => ({ tokenUri: null, metadata: null, image: null, error });
     try {
-      tokenUri = await this.limiter.run(`rpc:${key.network}`, () => this.readTokenUri(key, standard));
-      const resolved = await this.resolveDocument(tokenUri);
-      return await this.store(key, resolved, this.config.ttlS);
+      const tokenUri = await this.calls.run(key.network, () => this.readTokenUri(key, standard));
+      let failed = false;
+      const resolved = await this.resolveDocument(key, tokenUri).catch((error: unknown) => {
+        if (!(error instanceof MetadataError)) throw error;
+        failed = true;
+        return { tokenUri, metadata: null, image: null, error: error.message };
+      });
+      await this.store(key, resolved, failed ? this.config.errorTtlS : this.config.ttlS);
+      return undefined;
     } catch (error) {
-      // Not facts about the token: answered (unless the cache has better), not stored.
-      if (this.closing.signal.aborted || error instanceof QueueFull)
-        return { tokenUri, metadata: null, image: null, error: "pending", transient: true };
+      if (this.closing.signal.aborted || error instanceof QueueFull) return transient("pending");
       const upstream = upstreamError(error, key.network);
-      if (upstream) return { tokenUri, metadata: null, image: null, error: upstream.message, transient: true };
-      if (error instanceof MetadataError)
-        return this.store(key, { tokenUri, metadata: null, image: null, error: error.message }, this.config.errorTtlS);
+      if (upstream) return transient(upstream.message);
+      if (error instanceof MetadataError) {
+        await this.store(key, { tokenUri: null, metadata: null, image: null, error: error.message }, this.config.errorTtlS);
+        return undefined;
+      }
       this.log.warn({ err: error, token: `${key.network}:${key.contract}:${key.tokenId}`, refresh }, "token metadata read failed");
-      return { tokenUri, metadata: null, image: null, error: "internal error while reading the metadata", transient: true };
+      return transient("internal error while reading the metadata");
     }
   }
 
-  private async store(key: TokenKey, resolved: Resolved, ttlS: number): Promise<Resolved> {
-    if (this.closing.signal.aborted) return resolved;
-    return saveMetadata(this.db, key, resolved, ttlS);
+  private async store(key: TokenKey, resolved: Resolved, ttlS: number): Promise<void> {
+    if (this.closing.signal.aborted) return;
+    await saveMetadata(this.db, key, resolved, ttlS);
   }
 
   /** tokenURI(id) (ERC-721) or uri(id) with {id} substituted (ERC-1155). */
@@ -156,27 +219,38 @@ export class TokenMetadataResolver {
     // Text columns cannot hold NUL; a URI with control characters is broken anyway.
     uri = uri.replace(/\u0000/g, "\uFFFD");
     if (uri.trim() === "") throw new MetadataError(`${fn}(${key.tokenId}) is empty`);
-    return standard === "erc1155" ? substituteId(uri, key.tokenId) : uri;
+    if (standard === "erc721") return uri;
+    // Each "{id}" grows to 64 digits: the limit holds for what is stored and served, so it is checked before the
+    // substituted text is made.
+    if (substitutedLength(uri) > this.config.maxBytes * 2)
+      throw new MetadataError(`${fn}(${key.tokenId}) with {id} substituted is longer than ${this.config.maxBytes * 2} characters`);
+    return substituteId(uri, key.tokenId);
   }
 
   /** The metadata document `tokenUri` names, parsed, with its image as a browser URL. */
-  private async resolveDocument(tokenUri: string): Promise<Resolved> {
+  private async resolveDocument(key: TokenKey, tokenUri: string): Promise<Resolved> {
     const { maxBytes, allowPrivate, fetchTimeoutMs } = this.config;
     if (/[\u0000-\u001f\u007f\uFFFD]/.test(tokenUri) && !/^data:/i.test(tokenUri.trim()))
       throw new MetadataError("tokenURI contains control characters");
     const location = locate(tokenUri, this.gateways, maxBytes);
-    const document =
-      location.kind === "data"
-        ? { mediaType: location.mediaType, body: location.body, url: tokenUri.trim() }
-        : await this.limiter.run(`host:${location.url.host}`, () =>
-            fetchDocument(location.url, {
-              allowPrivate,
-              trustedFirstHop: location.gateway,
-              timeoutMs: fetchTimeoutMs,
-              maxBytes,
-              signal: this.closing.signal,
-            }),
-          );
+    // data: needs no slot. A fetch waits for one under its address (names are free, so not under the name) and under
+    // its contract (addresses are cheap too, contracts cost a deployment): a slow origin holds at most
+    // METADATA_FETCH_HOST_CONCURRENCY slots, however it spreads its tokenURIs.
+    let document: { mediaType: string; body: Buffer; url: string };
+    if (location.kind === "data") document = { mediaType: location.mediaType, body: location.body, url: tokenUri.trim() };
+    else {
+      const address = await firstAddress(location.url, !allowPrivate && !location.gateway);
+      document = await this.fetches.run([`address:${address.address}`, `contract:${key.network}:${key.contract}`], () =>
+        fetchDocument(location.url, {
+          allowPrivate,
+          trustedFirstHop: location.gateway,
+          timeoutMs: fetchTimeoutMs,
+          maxBytes,
+          signal: this.closing.signal,
+          address,
+        }),
+      );
+    }
     // Some tokens point straight at their image.
     if (/^image\//i.test(document.mediaType)) {
       return {

@@ -1,6 +1,7 @@
 import { Type } from "typebox";
 import { Address, AddressParam, NetworkParam } from "../data/schemas";
 import { ErrorBody } from "../http/schemas";
+import { MetadataOmitted } from "./token";
 
 export const TokenParams = Type.Object({
   network: NetworkParam,
@@ -54,6 +55,7 @@ export const Token = Type.Object(
       description: "The image as a URL a browser can load (ipfs:// and ar:// through the gateways)",
     }),
     metadataError: Type.Union([Type.String(), Type.Null()], { description: 'Why metadata is null; "pending" while it is being read' }),
+    metadataOmitted: MetadataOmitted,
     signed: Type.Record(Type.String(), Type.Unknown(), { description: "Issuer-signed metadata from the metadata service, by issuer" }),
   },
   { examples: [EXAMPLE, PENDING_1155] },

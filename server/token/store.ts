@@ -34,47 +34,70 @@ const fromRow = (row: Row): CachedMetadata => ({
   expiresAt: row.expires_at,
 });
 
-/** $1 network, $2 contract, $3 decimal ids (exported for the scale benchmark, which prints its plan). */
-export const CACHED_METADATA_SQL = `SELECT token_id, token_uri, metadata, image, error, expires_at FROM token_metadata
-  WHERE network = $1 AND contract = $2 AND token_id = ANY($3::numeric[])`;
+/** A cache entry as a budgeted read gives it: its content only when it fitted in the budget. */
+export interface CachedEntry {
+  expiresAt: Date;
+  /** Undefined when the entries before it (in id order) and it were larger than the budget: its content was not read. */
+  entry?: Omit<CachedMetadata, "expiresAt">;
+}
 
-/** The cached metadata of some ids of one contract, by decimal id (expired entries included). */
+/**
+ * $1 network, $2 contract, $3 decimal ids, $4 budget in bytes (exported for the scale benchmark, which prints its
+ * plan). In id order (the pages' order), the content of each entry is read only while the running total of the
+ * entries' sizes stays within the budget: what the service holds of one answer's cache entries has that bound.
+ */
+export const CACHED_METADATA_SQL = `SELECT token_id, expires_at, running <= $4 AS loaded,
+    CASE WHEN running <= $4 THEN token_uri END AS token_uri, CASE WHEN running <= $4 THEN metadata END AS metadata,
+    CASE WHEN running <= $4 THEN image END AS image, CASE WHEN running <= $4 THEN error END AS error
+  FROM (SELECT token_id, token_uri, metadata, image, error, expires_at,
+      sum(coalesce(octet_length(token_uri), 0) + coalesce(octet_length(metadata), 0) + coalesce(octet_length(image), 0)
+        + coalesce(octet_length(error), 0)) OVER (ORDER BY token_id) AS running
+    FROM token_metadata WHERE network = $1 AND contract = $2 AND token_id = ANY($3::numeric[])) t`;
+
+/** The cached metadata of some ids of one contract, by decimal id (expired entries included), within `budget` bytes. */
 export async function cachedMetadata(
   db: Queryable,
   network: string,
   contract: string,
   ids: readonly bigint[],
-): Promise<Map<string, CachedMetadata>> {
+  budget: number,
+): Promise<Map<string, CachedEntry>> {
   if (ids.length === 0) return new Map();
-  const { rows } = await db.query<Row>(CACHED_METADATA_SQL, [network, contract, ids.map(String)]);
-  return new Map(rows.map((row) => [row.token_id, fromRow(row)]));
+  const { rows } = await db.query<Row & { loaded: boolean }>(CACHED_METADATA_SQL, [network, contract, ids.map(String), budget]);
+  return new Map(
+    rows.map((row) => {
+      const { expiresAt, ...entry } = fromRow(row);
+      return [row.token_id, row.loaded ? { expiresAt, entry } : { expiresAt }];
+    }),
+  );
+}
+
+/** When the cache entries of some ids of one contract expire, by decimal id (their content is not read). */
+export async function cacheExpiry(db: Queryable, network: string, contract: string, ids: readonly bigint[]): Promise<Map<string, Date>> {
+  if (ids.length === 0) return new Map();
+  const { rows } = await db.query<{ token_id: string; expires_at: Date }>(
+    "SELECT token_id, expires_at FROM token_metadata WHERE network = $1 AND contract = $2 AND token_id = ANY($3::numeric[])",
+    [network, contract, ids.map(String)],
+  );
+  return new Map(rows.map((row) => [row.token_id, row.expires_at]));
 }
 
 /** The new read failed, the old one had metadata, and both are of the same tokenURI. */
 const KEEP = "excluded.metadata IS NULL AND t.metadata IS NOT NULL AND excluded.token_uri IS NOT DISTINCT FROM t.token_uri";
 
 /**
- * Stores what a read of the token's metadata gave, valid for `ttlS` seconds, and returns what the cache now holds:
- * a failed read of the same tokenURI keeps the metadata read before (the last good document beats an outage of its
+ * Stores what a read of the token's metadata gave, valid for `ttlS` seconds: a failed read of the same tokenURI keeps the metadata read before (the last good document beats an outage of its
  * host), a failed read of another tokenURI replaces it.
  */
-export async function saveMetadata(
-  db: Queryable,
-  key: TokenKey,
-  entry: Omit<CachedMetadata, "expiresAt">,
-  ttlS: number,
-): Promise<Omit<CachedMetadata, "expiresAt">> {
-  const { rows } = await db.query<Row>(
+export async function saveMetadata(db: Queryable, key: TokenKey, entry: Omit<CachedMetadata, "expiresAt">, ttlS: number): Promise<void> {
+  await db.query(
     `INSERT INTO token_metadata AS t (network, contract, token_id, token_uri, metadata, image, error, fetched_at, expires_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, now(), now() + make_interval(secs => $8))
      ON CONFLICT (network, contract, token_id) DO UPDATE SET
        metadata = CASE WHEN ${KEEP} THEN t.metadata ELSE excluded.metadata END,
        image = CASE WHEN ${KEEP} THEN t.image ELSE excluded.image END,
        error = CASE WHEN ${KEEP} THEN NULL ELSE excluded.error END,
-       token_uri = excluded.token_uri, fetched_at = excluded.fetched_at, expires_at = excluded.expires_at
-     RETURNING token_id, token_uri, metadata, image, error, expires_at`,
+       token_uri = excluded.token_uri, fetched_at = excluded.fetched_at, expires_at = excluded.expires_at`,
     [key.network, key.contract, key.tokenId.toString(), entry.tokenUri, entry.metadata, entry.image, entry.error, ttlS],
   );
-  const { expiresAt: _, ...stored } = fromRow(rows[0]);
-  return stored;
 }

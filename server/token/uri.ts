@@ -23,13 +23,43 @@ export function substituteId(uri: string, id: bigint): string {
   return uri.replaceAll("{id}", id.toString(16).padStart(64, "0"));
 }
 
+/** The length `substituteId` would give `uri`, without making it. */
+export function substitutedLength(uri: string): number {
+  let count = 0;
+  for (let at = uri.indexOf("{id}"); at >= 0; at = uri.indexOf("{id}", at + 4)) count++;
+  return uri.length + count * 60;
+}
+
 /** `ipfs://<cid>/<path>` (also the older `ipfs://ipfs/<cid>`) and `ar://<id>` through the gateways; else undefined. */
 function throughGateway(uri: string, gateways: Gateways): string | undefined {
-  const ipfs = /^ipfs:\/\/(?:ipfs\/)?(.+)$/i.exec(uri);
-  if (ipfs) return gateways.ipfs + ipfs[1];
-  const ar = /^ar:\/\/(.+)$/i.exec(uri);
-  if (ar) return gateways.arweave + ar[1];
+  const ipfs = /^ipfs:\/\/(?:ipfs\/)?(.+)$/is.exec(uri);
+  if (ipfs) return underGateway(gateways.ipfs, ipfs[1]);
+  const ar = /^ar:\/\/(.+)$/is.exec(uri);
+  if (ar) return underGateway(gateways.arweave, ar[1]);
   return undefined;
+}
+
+/**
+ * `gateway` followed by `path` (and its query), made so that it cannot leave the gateway's path: each segment is
+ * percent-decoded, refused when it is "." or ".." or holds a slash or backslash (a URL parser would step up or
+ * across with them), and encoded again; the fragment is dropped.
+ */
+function underGateway(gateway: string, rest: string): string {
+  const end = rest.search(/[?#]/);
+  const path = end < 0 ? rest : rest.slice(0, end);
+  const query = end >= 0 && rest[end] === "?" ? rest.slice(end).replace(/#.*$/s, "") : "";
+  const segments = path.split("/").map((segment) => {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(segment);
+    } catch {
+      throw new MetadataError("gateway URI path is not valid percent-encoded UTF-8");
+    }
+    if (decoded === "." || decoded === ".." || /[/\\]/.test(decoded))
+      throw new MetadataError('gateway URI path has a "." or ".." segment, a backslash or an encoded slash');
+    return encodeURIComponent(decoded);
+  });
+  return `${gateway}${segments.join("/")}${query}`;
 }
 
 /** Where the document of `uri` is: `data:` (decoded here, at most `maxBytes`), or an http(s) URL. */
@@ -39,8 +69,9 @@ export function locate(uri: string, gateways: Gateways, maxBytes: number): Locat
   const viaGateway = throughGateway(trimmed, gateways);
   const url = parseHttpUrl(viaGateway ?? trimmed);
   if (!url) {
-    const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(trimmed)?.[1];
-    throw new MetadataError(scheme ? `unsupported URI scheme "${scheme.toLowerCase().slice(0, 20)}"` : "tokenURI is not a URI");
+    const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(trimmed)?.[1]?.toLowerCase();
+    if (viaGateway !== undefined || scheme === "http" || scheme === "https") throw new MetadataError("tokenURI is not a valid http(s) URL");
+    throw new MetadataError(scheme ? `unsupported URI scheme "${scheme.slice(0, 20)}"` : "tokenURI is not a URI");
   }
   return { kind: "http", url, gateway: viaGateway !== undefined };
 }
@@ -140,6 +171,12 @@ export function browserUrl(uri: string, gateways: Gateways): string | null {
   // Control characters (NUL included) have no place in a URL and cannot be stored as text.
   if (/[\u0000-\u001f\u007f]/.test(uri)) return null;
   if (/^data:image\//i.test(uri)) return uri;
-  const url = parseHttpUrl(throughGateway(uri, gateways) ?? uri);
+  let viaGateway: string | undefined;
+  try {
+    viaGateway = throughGateway(uri, gateways);
+  } catch {
+    return null;
+  }
+  const url = parseHttpUrl(viaGateway ?? uri);
   return url ? url.href : null;
 }

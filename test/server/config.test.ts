@@ -55,6 +55,14 @@ describe("config", function () {
       expect(loadConfig({ METADATA_FETCH_ALLOW_PRIVATE: "false" }).tokenMetadata.allowPrivate).to.equal(false);
     });
 
+    it("bounds answers with metadata: 4 MiB of metadata each, 4 under way, unless told", function () {
+      expect(loadConfig({}).tokenMetadata).to.deep.include({ answersMaxBytes: 4 * 1024 * 1024, answersConcurrency: 4 });
+      expect(loadConfig({ METADATA_ANSWERS_MAX_BYTES: "65536", METADATA_ANSWERS_CONCURRENCY: "1" }).tokenMetadata).to.deep.include({
+        answersMaxBytes: 65_536,
+        answersConcurrency: 1,
+      });
+    });
+
     it("refuses bad values", function () {
       expect(refusal({ IPFS_GATEWAY: "ipfs://gateway" })).to.equal('IPFS_GATEWAY: expected an http(s) URL, got "ipfs://gateway"');
       expect(refusal({ METADATA_FETCH_ALLOW_PRIVATE: "maybe" })).to.equal(
@@ -65,6 +73,8 @@ describe("config", function () {
       expect(refusal({ METADATA_FETCH_HOST_CONCURRENCY: "0" })).to.match(
         /^METADATA_FETCH_HOST_CONCURRENCY: expected an integer from 1 to /,
       );
+      expect(refusal({ METADATA_ANSWERS_MAX_BYTES: "65535" })).to.match(/^METADATA_ANSWERS_MAX_BYTES: expected an integer from 65536 to /);
+      expect(refusal({ METADATA_ANSWERS_CONCURRENCY: "0" })).to.match(/^METADATA_ANSWERS_CONCURRENCY: expected an integer from 1 to /);
     });
   });
 

@@ -1,5 +1,6 @@
 import { expect } from "chai";
 import { fuzz, fuzzMetadataBodies, startFuzzTarget, storedState, type FuzzTarget } from "./fuzz";
+import { fuzzAnswerSizes, startAnswerSizeTarget, type AnswerSizeTarget } from "./fuzz-answer-sizes";
 
 /** Under `npm test`: a fixed seed (reproducible) and a few hundred requests; `npm run fuzz -- --runs N` goes longer. */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 800);
@@ -47,5 +48,25 @@ describe("fuzz: every route and oidc-provider endpoint with malformed input", fu
       "invalid_metadata: metadata numbers must be within the range of a double (magnitude below 1.8e308)",
       "payload_too_large: metadata is larger than 65536 bytes",
     ]);
+  });
+});
+
+describe("fuzz: answer sizes of the routes that embed token metadata", function () {
+  /** Each is one request; the first ones wait for reads, the rest are answered from the cache. */
+  const SIZE_RUNS = Number(process.env.FUZZ_SIZE_RUNS ?? 80);
+  let target: AnswerSizeTarget;
+  this.timeout(300_000);
+
+  before(async function () {
+    target = await startAnswerSizeTarget();
+  });
+  after(async () => target?.close());
+
+  it(`answers ${SIZE_RUNS} generated requests over large metadata (seed ${SEED}) each as JSON within its documented bound, naming what it left out`, async function () {
+    const result = await fuzzAnswerSizes(target, { runs: SIZE_RUNS, seed: SEED });
+    console.log(`      answer sizes: ${result.requests} requests, largest ${result.largest} bytes, ${result.omitted} items left out`);
+    expect(result.requests).to.equal(SIZE_RUNS);
+    // The budget was reached: answers left items out.
+    expect(result.omitted).to.be.greaterThan(0);
   });
 });

@@ -39,13 +39,24 @@ describe("token metadata: addresses, URIs and the guarded fetch", function () {
       "2002:c0a8:101::1",
       "[::1]",
       "::127.0.0.1",
+      // Special-purpose IPv6 ranges that are not globally reachable.
+      "::ffff:8.8.8.8",
+      "::ffff:0:808:808",
+      "64:ff9b:1::808:808",
+      "100::1",
+      "100:0:0:1::1",
+      "2001:2::1",
+      "2001:10::1",
+      "2001:db8::1",
+      "3fff::1",
+      "5f00::1",
     ];
     for (const address of refused) {
       it(`refuses ${address}`, function () {
         expect(forbiddenAddress(address)).to.match(/loopback, private, link-local or reserved/);
       });
     }
-    for (const address of ["8.8.8.8", "1.1.1.1", "172.32.0.1", "2606:4700:4700::1111", "::ffff:8.8.8.8", "64:ff9b::808:808"]) {
+    for (const address of ["8.8.8.8", "1.1.1.1", "172.32.0.1", "2606:4700:4700::1111", "64:ff9b::808:808", "2001:4860:4860::8888"]) {
       it(`lets ${address} through`, function () {
         expect(forbiddenAddress(address)).to.equal(undefined);
       });
@@ -88,6 +99,29 @@ describe("token metadata: addresses, URIs and the guarded fetch", function () {
       expect(() => locate("ftp://example.com/1", GATEWAYS, 100)).to.throw(MetadataError, /unsupported URI scheme "ftp"/);
       expect(() => locate("file:///etc/passwd", GATEWAYS, 100)).to.throw(MetadataError, /unsupported URI scheme "file"/);
       expect(() => locate("just words", GATEWAYS, 100)).to.throw(MetadataError, /not a URI/);
+      // A URL of a supported scheme that does not parse is named as such, not as an unsupported scheme.
+      for (const uri of ["http://[::1", "https://exa mple.com/", "http://", "HTTP://[x]/1"])
+        expect(() => locate(uri, GATEWAYS, 100), uri).to.throw(MetadataError, /^tokenURI is not a valid http\(s\) URL$/);
+    });
+
+    it("builds gateway URLs that cannot leave the gateway's path", function () {
+      const gateways = { ipfs: "http://gateway.example/ipfs/", arweave: "http://gateway.example/ar/" };
+      for (const uri of ["ipfs://../x", "ipfs://%2e%2e/x", "ipfs://ipfs/../../x", "ar://..\\x", "ipfs://bafy/%2F..%2Fx", "ar://./x"]) {
+        expect(() => locate(uri, gateways, 100), uri).to.throw(
+          MetadataError,
+          /^gateway URI path has a "\." or "\.\." segment, a backslash or an encoded slash$/,
+        );
+        expect(imageUrl({ image: uri }, gateways), uri).to.equal(null);
+      }
+      const href = (uri: string) => (locate(uri, gateways, 100) as { url: URL }).url.href;
+      expect(href("ipfs://bafy/dir/1.json?x=1")).to.equal("http://gateway.example/ipfs/bafy/dir/1.json?x=1");
+      expect(href("ipfs://bafy/a%20b/%C3%A9.json")).to.equal("http://gateway.example/ipfs/bafy/a%20b/%C3%A9.json");
+      expect(href("ipfs://bafy/a b")).to.equal("http://gateway.example/ipfs/bafy/a%20b");
+      expect(href("ar://tx-1_x")).to.equal("http://gateway.example/ar/tx-1_x");
+      expect(() => locate("ipfs://bafy/%zz", gateways, 100)).to.throw(
+        MetadataError,
+        /^gateway URI path is not valid percent-encoded UTF-8$/,
+      );
     });
 
     it("gives images as browser URLs: gateways for ipfs/ar, data:image as it is, image_data as SVG", function () {
@@ -228,6 +262,24 @@ describe("token metadata: addresses, URIs and the guarded fetch", function () {
       release();
       await Promise.all([a1, a2]);
       expect(order).to.deep.equal(["b1", "a1", "a2"]);
+    });
+
+    it("runs a task with several keys only when each is below its limit", async function () {
+      const limiter = new KeyedLimiter(10, 1);
+      const order: string[] = [];
+      let release!: () => void;
+      const slow = new Promise<void>((resolve) => (release = resolve));
+      const first = limiter.run(["address:a", "contract:x"], () => slow.then(() => void order.push("a/x")));
+      // Another address of the same contract waits; another contract on another address does not.
+      const sameContract = limiter.run(["address:b", "contract:x"], async () => void order.push("b/x"));
+      const sameAddress = limiter.run(["address:a", "contract:y"], async () => void order.push("a/y"));
+      await limiter.run(["address:c", "contract:z"], async () => void order.push("c/z"));
+      expect(order).to.deep.equal(["c/z"]);
+      expect(limiter.size).to.deep.equal({ active: 1, waiting: 2 });
+      release();
+      await Promise.all([first, sameContract, sameAddress]);
+      expect(order).to.deep.equal(["c/z", "a/x", "b/x", "a/y"]);
+      expect(limiter.size).to.deep.equal({ active: 0, waiting: 0 });
     });
   });
 });

@@ -46,6 +46,9 @@ describe("token route: metadata from tokenURIs", function () {
   let deployer: JsonRpcSigner;
   let nft: MetadataNFT;
   let nftAddress: string;
+  /** A second ERC-721 contract: fetches are limited per contract too. */
+  let other: MetadataNFT;
+  let otherAddress: string;
   let multi: MetadataERC1155;
   let multiAddress: string;
   let holder: string;
@@ -63,10 +66,13 @@ describe("token route: metadata from tokenURIs", function () {
     holder = await (await provider.getSigner(7)).getAddress();
     host = await startMetadataHost({});
     hanging = http.createServer(() => {});
-    await new Promise<void>((resolve) => hanging.listen(0, "127.0.0.1", resolve));
-    hangingUrl = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}`;
+    // Another address of this machine than the metadata host's: fetches are limited per address.
+    await new Promise<void>((resolve) => hanging.listen(0, "127.0.0.2", resolve));
+    hangingUrl = `http://127.0.0.2:${(hanging.address() as AddressInfo).port}`;
     nft = await new MetadataNFT__factory(deployer).deploy();
     nftAddress = await nft.getAddress();
+    other = await new MetadataNFT__factory(deployer).deploy();
+    otherAddress = await other.getAddress();
     multi = await new MetadataERC1155__factory(deployer).deploy(`${host.url}/erc1155/{id}.json`);
     multiAddress = await multi.getAddress();
     const nodeUrl = new URL(node.url);
@@ -74,7 +80,7 @@ describe("token route: metadata from tokenURIs", function () {
     const env = {
       RPC_URL_LOCALHOST: node.url,
       INDEXER_POLL_MS: "50",
-      INDEXER_CONTRACTS_LOCALHOST: `${nftAddress},${multiAddress}`,
+      INDEXER_CONTRACTS_LOCALHOST: `${nftAddress},${multiAddress},${otherAddress}`,
       IPFS_GATEWAY: `${host.url}/ipfs`,
       ARWEAVE_GATEWAY: `${host.url}/ar/`,
       METADATA_FETCH_MAX_BYTES: "4096",
@@ -283,15 +289,16 @@ describe("token route: metadata from tokenURIs", function () {
       expect(host.hits.get("/stale")).to.equal(2);
     });
 
-    it('answers "pending" when a host hangs, while tokens of other hosts are answered at once; then says it timed out', async function () {
+    it('answers "pending" when a host hangs, while tokens of other hosts and contracts are answered at once; then says it timed out', async function () {
       const slow: bigint[] = [];
       for (let i = 0; i < 5; i++) slow.push(await mint(`${hangingUrl}/meta/${i}`));
       host.routes["/fast"] = { body: '{"name":"fast"}' };
-      const fast = await mint(`${host.url}/fast`);
+      await (await other.mint(holder, 1n, `${host.url}/fast`)).wait();
+      await indexedTo(t.app.db, "localhost", provider);
       const slowReads = slow.map((id) => token(id));
-      // Asked while every slot the slow host may take is held by it, and its other tokens wait behind them.
+      // Asked while every slot the slow host (and its contract) may take is held by it, and its other tokens wait behind them.
       await new Promise((resolve) => setTimeout(resolve, 200));
-      const fastRead = await token(fast);
+      const fastRead = await request(`/token/localhost/${otherAddress}/1`);
       expect(fastRead.body).to.deep.include({ metadata: { name: "fast" }, metadataError: null });
       for (const read of await Promise.all(slowReads)) {
         expect(read.status).to.equal(200);
@@ -307,7 +314,7 @@ describe("token route: metadata from tokenURIs", function () {
         ]);
         last = rows[0]?.error ?? "pending";
       }
-      expect(last).to.equal(`127.0.0.1:${new URL(hangingUrl).port} did not answer within 6000 ms`);
+      expect(last).to.equal(`127.0.0.2:${new URL(hangingUrl).port} did not answer within 6000 ms`);
       expect((await token(slow[0])).body.metadataError).to.equal(last);
     });
   });

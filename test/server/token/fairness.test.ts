@@ -1,0 +1,102 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { expect } from "chai";
+import type { JsonRpcProvider } from "ethers";
+import { MetadataNFT__factory, type MetadataNFT } from "../../../typechain-types";
+import { startTestApp, type TestApp } from "../../helpers/app";
+import { providerFor, sharedNode } from "../../helpers/chain";
+import { indexedTo } from "../../helpers/index-check";
+
+const dataJson = (value: object) => `data:application/json;base64,${Buffer.from(JSON.stringify(value)).toString("base64")}`;
+
+/** 127.0.0.2–127.0.0.7: six addresses of this machine (Linux answers all of 127/8), one slow origin. */
+const HANGING_ADDRESSES = [2, 3, 4, 5, 6, 7].map((n) => `127.0.0.${n}`);
+const HANGING_TOKENS = 48;
+const HOST_CONCURRENCY = 4;
+
+describe("token metadata: one slow origin does not starve the queue", function () {
+  this.timeout(180_000);
+  let t: TestApp;
+  let provider: JsonRpcProvider;
+  let holder: string;
+  let slow: MetadataNFT;
+  let slowAddress: string;
+  let other: MetadataNFT;
+  let otherAddress: string;
+  const hanging: http.Server[] = [];
+  let connections = 0;
+  let fast: http.Server;
+  let fastUrl: string;
+
+  before(async function () {
+    for (const address of HANGING_ADDRESSES) {
+      const server = http.createServer(() => void connections++); // never answers
+      await new Promise<void>((resolve) => server.listen(0, address, resolve));
+      hanging.push(server);
+    }
+    fast = http.createServer(
+      (_request, response) => void response.writeHead(200, { "content-type": "application/json" }).end('{"name":"fast"}'),
+    );
+    await new Promise<void>((resolve) => fast.listen(0, "127.0.0.1", resolve));
+    fastUrl = `http://127.0.0.1:${(fast.address() as AddressInfo).port}`;
+    const node = await sharedNode();
+    provider = providerFor(node.url);
+    const deployer = await provider.getSigner(0);
+    holder = await (await provider.getSigner(11)).getAddress();
+    slow = await new MetadataNFT__factory(deployer).deploy();
+    slowAddress = await slow.getAddress();
+    other = await new MetadataNFT__factory(deployer).deploy();
+    otherAddress = await other.getAddress();
+    for (let id = 1; id <= HANGING_TOKENS; id++) {
+      const server = hanging[id % hanging.length];
+      const { address, port } = server.address() as AddressInfo;
+      await (await slow.mint(holder, id, `http://${address}:${port}/meta/${id}`)).wait();
+    }
+    await (await other.mint(holder, 1, dataJson({ name: "inline" }))).wait();
+    await (await other.mint(holder, 2, `${fastUrl}/2.json`)).wait();
+    t = await startTestApp({
+      env: {
+        RPC_URL_LOCALHOST: node.url,
+        INDEXER_POLL_MS: "50",
+        INDEXER_CONTRACTS_LOCALHOST: `${slowAddress},${otherAddress}`,
+        METADATA_FETCH_ALLOW_PRIVATE: "true",
+        // The slow origin holds what it takes for longer than the test runs.
+        METADATA_FETCH_TIMEOUT_MS: "60000",
+        METADATA_WAIT_MS: "1000",
+        METADATA_FETCH_CONCURRENCY: "16",
+        METADATA_FETCH_HOST_CONCURRENCY: String(HOST_CONCURRENCY),
+      },
+    });
+    await indexedTo(t.app.db, "localhost", provider);
+  });
+  after(async function () {
+    await t?.close();
+    for (const server of hanging) {
+      server.closeAllConnections();
+      server.close();
+    }
+    fast?.closeAllConnections();
+    fast?.close();
+    provider?.destroy();
+  });
+
+  const token = async (id: number) => (await (await t.fetch(`/token/localhost/${otherAddress}/${id}`)).json()) as Record<string, unknown>;
+
+  /** The token's answer on the first read, or on the second when the first is "pending". */
+  async function firstOrSecondRead(id: number) {
+    const first = await token(id);
+    return first.metadataError === "pending" ? token(id) : first;
+  }
+
+  it("answers an unrelated data: token and a token of another origin while a metadata page waits on one hanging origin", async function () {
+    const page = await t.fetch(`/inventory/localhost/${holder}/${slowAddress}?metadata=true&limit=${HANGING_TOKENS}`);
+    expect(page.status).to.equal(200);
+    const items = (await page.json()) as Array<{ metadataError: string }>;
+    expect(items).to.have.length(HANGING_TOKENS);
+    expect(items.every((item) => item.metadataError === "pending")).to.equal(true);
+    expect(await firstOrSecondRead(1)).to.deep.include({ metadata: { name: "inline" }, metadataError: null });
+    expect(await firstOrSecondRead(2)).to.deep.include({ metadata: { name: "fast" }, metadataError: null });
+    // The hanging origin's contract holds at most its share of the fetch slots, however many addresses it spreads over.
+    expect(connections).to.equal(HOST_CONCURRENCY);
+  });
+});
