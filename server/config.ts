@@ -73,6 +73,10 @@ export interface Config {
     maxSubscribers: number;
     /** Comment line sent this often on an idle stream, so proxies keep it open. */
     heartbeatMs: number;
+    /** Unsent bytes one stream may hold in the process; past them it is destroyed (the client resumes with its last id). */
+    maxBufferedBytes: number;
+    /** How long a stream waits for its client to take what it holds before it is destroyed. */
+    stallMs: number;
   };
   metadata: {
     /** Refuse signatures over the Base64 alone (the predecessor's unbound form). */
@@ -179,6 +183,10 @@ export function loadConfig(env: Env = process.env): Config {
     events: {
       maxSubscribers: read.int("EVENTS_MAX_SUBSCRIBERS", { min: 0, max: 1_000_000, fallback: 1_000 }),
       heartbeatMs: read.int("EVENTS_HEARTBEAT_MS", { min: 100, max: 300_000, fallback: 15_000 }),
+      // At least twice the largest socket high-water mark Node uses (64 KiB): a stream waits for its client at the
+      // high-water mark, so a client that reads, however slowly, never meets the bound.
+      maxBufferedBytes: read.int("EVENTS_MAX_BUFFERED_BYTES", { min: 128 * 1024, max: 64 * 1024 * 1024, fallback: 1024 * 1024 }),
+      stallMs: read.int("EVENTS_STALL_MS", { min: 100, max: 600_000, fallback: 30_000 }),
     },
     metadata: {
       requireBinding: read.bool("METADATA_REQUIRE_BINDING", false),

@@ -1,3 +1,4 @@
+import { setImmediate } from "node:timers/promises";
 import type { Database } from "../db/database";
 import { CHANGES_CHANNEL } from "../indexer/store/changes";
 import { CHANGES_PAGE, changesAfter, lastChangeId, networkChangesAfter, type ChangeRow } from "../indexer/store/reads";
@@ -22,23 +23,46 @@ export interface Subscription {
   close(): void;
 }
 
+/** Where a subscriber's events go: a client's stream, written no faster than the client takes it. */
+export interface Sink {
+  /** Writes one event; false when the client should take what it has first (wait for `drained`) or is gone. */
+  send(event: ChangeEvent): boolean;
+  /** Resolves true once the client has taken what it was sent, false when it went away instead. */
+  drained(): Promise<boolean>;
+  readonly closed: boolean;
+}
+
 interface Subscriber {
   filter: ChangeFilter;
-  send(event: ChangeEvent): void;
+  sink: Sink;
   /** Highest id sent (or skipped as not matching): nothing at or below it is sent again. */
   last: bigint;
-  /** Live rows held back while the backlog after Last-Event-ID is read. */
-  held?: ChangeRow[];
+  /**
+   * Live: handed each new row as the feed reads it. Otherwise catching up: reading the log after `last` itself, a page
+   * at a time as the client takes them, until it reaches what the feed has read.
+   */
+  live: boolean;
+  /** Called when the subscriber is dropped (its catch-up read failed). */
+  onError(error: unknown): void;
 }
+
+/** Changes a catching-up subscriber reads at a time: what one stream holds in memory besides its socket's buffer. */
+export const REPLAY_PAGE = 200;
 
 /**
  * Reads the indexer's change log once per instance and hands each row to the subscribers whose filter it matches.
  * It reads when the indexer's commit notifies (LISTEN/NOTIFY), and also every `pollMs` in case a notification was
  * lost (a reconnect) or is not available. Ids are read in order and never twice, so a subscriber that resumes after
  * its last id (Last-Event-ID) misses nothing and sees nothing twice.
+ *
+ * Nothing is pushed to a client faster than it reads: a subscriber whose client has enough to read (a backlog after
+ * its Last-Event-ID, or a burst of live changes) stops taking live rows and reads the log itself, a page at a time,
+ * each after the client took the one before, until it has caught up with the feed; then it takes live rows again.
+ * So a slow client costs one page and its socket's buffer, however large the backlog, and misses nothing.
  */
 export class ChangeFeed {
   private readonly subscribers = new Set<Subscriber>();
+  private readonly catchingUp = new Set<Promise<void>>();
   private last = 0n;
   private reading?: Promise<void>;
   private again = false;
@@ -66,34 +90,21 @@ export class ChangeFeed {
     this.stopped = true;
     clearInterval(this.timer);
     await this.unlisten?.();
-    await this.reading;
     this.subscribers.clear();
+    await this.reading;
+    await Promise.all(this.catchingUp);
   }
 
   /**
-   * Sends `send` every change matching `filter` from now on, or, with `after` (a Last-Event-ID), every change after
-   * that id first.
+   * Sends `sink` every change matching `filter` from now on, or, with `after` (a Last-Event-ID), every change after
+   * that id first. `onError` is called if reading the backlog fails (the subscription is closed then).
    */
-  async subscribe(filter: ChangeFilter, send: (event: ChangeEvent) => void, after?: bigint): Promise<Subscription> {
-    const upTo = this.last;
-    const subscriber: Subscriber = { filter, send, last: after === undefined || after > upTo ? upTo : after, held: [] };
+  subscribe(filter: ChangeFilter, sink: Sink, after: bigint | undefined, onError: (error: unknown) => void): Subscription {
+    const behind = after !== undefined && after < this.last;
+    const subscriber: Subscriber = { filter, sink, last: behind ? after : this.last, live: true, onError };
     this.subscribers.add(subscriber);
-    const close = () => this.subscribers.delete(subscriber);
-    try {
-      while (subscriber.last < upTo) {
-        const rows = await networkChangesAfter(this.db, subscriber.last, upTo, filter);
-        for (const row of rows) this.deliver(subscriber, row);
-        if (rows.length < CHANGES_PAGE) break;
-      }
-      subscriber.last = subscriber.last > upTo ? subscriber.last : upTo;
-      const held = subscriber.held!;
-      subscriber.held = undefined;
-      for (const row of held) this.deliver(subscriber, row);
-    } catch (error) {
-      close();
-      throw error;
-    }
-    return { close };
+    if (behind) this.catchUp(subscriber);
+    return { close: () => this.subscribers.delete(subscriber) };
   }
 
   /** Reads what was appended since the last read (one reader at a time; a wake during a read reads again after). */
@@ -117,10 +128,11 @@ export class ChangeFeed {
   private async read(): Promise<void> {
     for (;;) {
       const rows = await changesAfter(this.db, this.last);
+      // The rows are handed out and `last` moves in one step: a subscriber that turns live between two reads has
+      // read the log up to `last` itself.
       for (const row of rows) {
         for (const subscriber of this.subscribers) {
-          if (subscriber.held) subscriber.held.push(row);
-          else this.deliver(subscriber, row);
+          if (subscriber.live && !this.deliver(subscriber, row)) this.catchUp(subscriber);
         }
       }
       if (rows.length > 0) this.last = BigInt(rows[rows.length - 1].id);
@@ -128,13 +140,52 @@ export class ChangeFeed {
     }
   }
 
-  private deliver(subscriber: Subscriber, row: ChangeRow): void {
+  /** Stops handing the subscriber live rows and lets it read the log itself (one catch-up per subscriber that is not live). */
+  private catchUp(subscriber: Subscriber): void {
+    subscriber.live = false;
+    const run: Promise<void> = this.replay(subscriber)
+      .catch((error) => {
+        this.subscribers.delete(subscriber);
+        subscriber.onError(error);
+      })
+      .finally(() => this.catchingUp.delete(run));
+    this.catchingUp.add(run);
+  }
+
+  /**
+   * Reads the log after the subscriber's last id a page at a time, each page once the client took what it had, until
+   * nothing is left up to what the feed has read: then the subscriber is live again (in the same step as the check,
+   * so no row falls between).
+   */
+  private async replay(subscriber: Subscriber): Promise<void> {
+    for (;;) {
+      // A page read from PGlite and written to a socket with room to spare settles without waiting for any I/O: without
+      // this turn of the event loop a long replay would keep every other request and connection waiting until it ends.
+      await setImmediate();
+      if (!this.subscribers.has(subscriber) || !(await subscriber.sink.drained()) || !this.subscribers.has(subscriber)) return;
+      const upTo = this.last;
+      if (subscriber.last >= upTo) {
+        subscriber.live = true;
+        return;
+      }
+      const rows = await networkChangesAfter(this.db, subscriber.last, upTo, subscriber.filter, REPLAY_PAGE);
+      for (const row of rows) {
+        if (this.deliver(subscriber, row)) continue;
+        if (subscriber.sink.closed || !(await subscriber.sink.drained())) return;
+      }
+      // Short page: nothing else up to `upTo` matches the filter.
+      if (rows.length < REPLAY_PAGE && subscriber.last < upTo) subscriber.last = upTo;
+    }
+  }
+
+  /** Sends the row if it is new to the subscriber and matches; false when the subscriber's client must catch up. */
+  private deliver(subscriber: Subscriber, row: ChangeRow): boolean {
     const id = BigInt(row.id);
-    if (id <= subscriber.last) return;
+    if (id <= subscriber.last) return true;
     subscriber.last = id;
-    if (!matches(subscriber.filter, row)) return;
+    if (!matches(subscriber.filter, row)) return true;
     const data = row.kind === "reset" ? { network: row.network } : transferItem(row, this.checksum);
-    subscriber.send({ id: row.id, event: row.kind, data });
+    return subscriber.sink.send({ id: row.id, event: row.kind, data });
   }
 }
 

@@ -1,18 +1,17 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import type { ServerResponse } from "node:http";
 import fp from "fastify-plugin";
 import { Type } from "typebox";
 import { checksummer } from "../chain/values";
 import { NetworkParam } from "../data/schemas";
 import { TRANSFER_EXAMPLE } from "../data/history";
 import { badRequest, HttpError } from "../http/http-error";
-import { toJson } from "../http/wire";
 import { parseAddress } from "../chain/values";
-import { ChangeFeed, type ChangeEvent, type Subscription } from "./feed";
+import { ChangeFeed, type Subscription } from "./feed";
+import { EventStream } from "./stream";
 
-/** A stream whose client reads slower than this many buffered bytes is closed (it resumes with Last-Event-ID). */
-const MAX_BUFFERED = 1 << 20;
 const LAST_EVENT_ID = /^\d{1,19}$/;
+/** How long a stream ended at shutdown may take to deliver its end before it is destroyed. */
+const END_GRACE_MS = 2_000;
 
 /**
  * Live transfers as Server-Sent Events: what the indexer commits (`transfer`), what a reorg undid (`removed`), and a
@@ -21,25 +20,25 @@ const LAST_EVENT_ID = /^\d{1,19}$/;
  * indexer's commit notifies them all through the database.
  */
 const events: FastifyPluginAsyncTypebox = async (app) => {
-  const { maxSubscribers, heartbeatMs } = app.config.events;
+  const { maxSubscribers, heartbeatMs, maxBufferedBytes, stallMs } = app.config.events;
   const feed = new ChangeFeed(app.db, checksummer(), {
     pollMs: app.db.kind === "pglite" ? 250 : 2_000,
     onError: (error) => app.log.warn({ err: error }, "events: reading the change log failed; retrying"),
   });
-  const streams = new Set<ServerResponse>();
+  /** Open streams, each counted until its socket closes: the cap counts sockets, not subscriptions. */
+  const streams = new Set<EventStream>();
   let heartbeat: NodeJS.Timeout | undefined;
 
   app.addHook("onReady", async () => {
     await feed.start();
     heartbeat = setInterval(() => {
-      for (const stream of streams) stream.write(": heartbeat\n\n");
+      for (const stream of streams) stream.heartbeat();
     }, heartbeatMs);
   });
   // Open streams would hold the server's close up: they end first, and clients reconnect to another instance.
   app.addHook("preClose", async () => {
     clearInterval(heartbeat);
-    for (const stream of streams) stream.end();
-    streams.clear();
+    for (const stream of streams) stream.end(END_GRACE_MS);
     await feed.stop();
   });
 
@@ -85,24 +84,26 @@ const events: FastifyPluginAsyncTypebox = async (app) => {
         throw badRequest("invalid_request", "Last-Event-ID must be an event id this service gave");
       }
       if (streams.size >= maxSubscribers) {
+        // The refusal closes its connection: a client that never reads it cannot keep a socket once refused.
         throw new HttpError(503, "too_many_subscribers", "This instance streams to as many subscribers as it takes; retry later", {
           "retry-after": "5",
+          connection: "close",
         });
       }
 
-      const stream = reply.raw;
-      let subscription: Subscription | undefined;
-      const end = () => {
-        subscription?.close();
-        streams.delete(stream);
-        if (!stream.writableEnded) stream.end();
-      };
-      const send = ({ id, event, data }: ChangeEvent) => {
-        stream.write(`id: ${id}\nevent: ${event}\ndata: ${toJson(data)}\n\n`);
-        if (stream.writableLength > MAX_BUFFERED) end();
-      };
+      let subscription: Subscription | undefined = undefined;
+      const stream = new EventStream(reply.raw, {
+        maxBuffered: maxBufferedBytes,
+        stallMs,
+        onClose: () => {
+          subscription?.close();
+          streams.delete(stream);
+        },
+        onError: (error) => request.log.debug({ err: error }, "events: the stream failed"),
+      });
+      streams.add(stream);
       reply.hijack();
-      stream.writeHead(200, {
+      reply.raw.writeHead(200, {
         // Hooks that set headers on sending (the request id) do not run for a hijacked reply.
         ...(reply.getHeaders() as Record<string, string>),
         "x-request-id": request.id,
@@ -112,15 +113,12 @@ const events: FastifyPluginAsyncTypebox = async (app) => {
         "x-accel-buffering": "no",
       });
       stream.write("retry: 2000\n: connected\n\n");
-      streams.add(stream);
-      stream.once("close", end);
-      try {
-        subscription = await feed.subscribe({ network, owner, contract }, send, resume === undefined ? undefined : BigInt(resume));
-        if (!streams.has(stream)) subscription.close();
-      } catch (error) {
-        request.log.warn({ err: error }, "events: subscribing failed");
-        end();
-      }
+      // A client gone before its stream began has no close to come: it is let go here.
+      if (stream.closed) return stream.destroy();
+      subscription = feed.subscribe({ network, owner, contract }, stream, resume === undefined ? undefined : BigInt(resume), (error) => {
+        request.log.warn({ err: error }, "events: reading the backlog failed");
+        stream.destroy();
+      });
     },
   );
 };

@@ -1,3 +1,5 @@
+import { untilSettled } from "./waiters";
+
 /** One server-sent event as a client sees it. */
 export interface SseEvent {
   id?: string;
@@ -74,28 +76,19 @@ export async function openSse(url: string, headers: Record<string, string> = {})
     comments,
     ended,
     next(match, timeoutMs = 10_000, from = 0) {
-      return new Promise((resolve, reject) => {
-        const check = () => {
-          const found = events.slice(from).find(match);
-          if (found) {
-            finish();
-            resolve(found);
-          } else if (done) {
-            finish();
-            reject(new Error("the stream ended"));
-          }
-        };
-        const timer = setTimeout(() => {
-          finish();
-          reject(new Error(`no matching event within ${timeoutMs} ms; got ${JSON.stringify(events)}`));
-        }, timeoutMs);
-        const finish = () => {
-          clearTimeout(timer);
-          waiters.delete(check);
-        };
-        waiters.add(check);
-        check();
-      });
+      return new Promise((resolve, reject) =>
+        untilSettled(
+          waiters,
+          () => {
+            const found = events.slice(from).find(match);
+            if (found) resolve(found);
+            else if (done) reject(new Error("the stream ended"));
+            return found !== undefined || done;
+          },
+          timeoutMs,
+          () => reject(new Error(`no matching event within ${timeoutMs} ms; got ${JSON.stringify(events)}`)),
+        ),
+      );
     },
     close: () => abort.abort(),
   };

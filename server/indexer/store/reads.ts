@@ -217,21 +217,22 @@ export async function changesAfter(db: Queryable, after: bigint): Promise<Change
 }
 
 /**
- * As {@link changesAfter}, up to id `upTo` and of one network only: its resets, and its transfers whose sender or
- * receiver is `owner` and whose contract is `contract` (lower case; either left out matches all).
+ * As {@link changesAfter}, up to id `upTo`, `limit` at most, and of one network only: its resets, and its transfers
+ * whose sender or receiver is `owner` and whose contract is `contract` (lower case; either left out matches all).
  */
 export async function networkChangesAfter(
   db: Queryable,
   after: bigint,
   upTo: bigint,
   filter: { network: string; owner?: string; contract?: string },
+  limit = CHANGES_PAGE,
 ): Promise<ChangeRow[]> {
   const { rows } = await db.query<ChangeRow>(
     `SELECT ${COLUMNS} FROM nft_changes
            WHERE id > $1 AND id <= $2 AND network = $3
              AND (kind = 'reset' OR (($4::text IS NULL OR from_address = $4 OR to_address = $4) AND ($5::text IS NULL OR contract = $5)))
-           ORDER BY id LIMIT ${CHANGES_PAGE}`,
-    [after.toString(), upTo.toString(), filter.network, filter.owner ?? null, filter.contract ?? null],
+           ORDER BY id LIMIT $6`,
+    [after.toString(), upTo.toString(), filter.network, filter.owner ?? null, filter.contract ?? null, Math.min(limit, CHANGES_PAGE)],
   );
   return rows;
 }

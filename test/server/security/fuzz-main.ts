@@ -1,19 +1,25 @@
 import { parseArgs } from "node:util";
-import { fuzz, fuzzMetadataBodies, startFuzzTarget } from "./fuzz";
+import { fuzz, fuzzEventStreams, fuzzMetadataBodies, startFuzzTarget } from "./fuzz";
 
 /**
- * `npm run fuzz -- --runs N [--bodies M] [--seed S]`: the fuzz test's requests and hostile metadata bodies (a tenth
- * as many unless given), with a new seed unless given.
+ * `npm run fuzz -- --runs N [--bodies M] [--streams K] [--seed S]`: the fuzz test's requests, hostile metadata bodies
+ * and hostile event-stream resumes (each a tenth as many unless given), with a new seed unless given.
  */
 async function main() {
   const { values } = parseArgs({
-    options: { runs: { type: "string", default: "10000" }, bodies: { type: "string" }, seed: { type: "string" } },
+    options: {
+      runs: { type: "string", default: "10000" },
+      bodies: { type: "string" },
+      streams: { type: "string" },
+      seed: { type: "string" },
+    },
   });
   const runs = Number(values.runs);
   const bodies = values.bodies !== undefined ? Number(values.bodies) : Math.ceil(runs / 10);
+  const streams = values.streams !== undefined ? Number(values.streams) : Math.ceil(runs / 10);
   const seed = values.seed !== undefined ? Number(values.seed) : Math.floor(Math.random() * 2 ** 31);
-  if (!Number.isInteger(runs) || runs < 1 || !Number.isInteger(bodies) || bodies < 1 || !Number.isInteger(seed))
-    throw new Error("usage: npm run fuzz -- --runs N [--bodies M] [--seed S]");
+  if (![runs, bodies, streams].every((n) => Number.isInteger(n) && n >= 1) || !Number.isInteger(seed))
+    throw new Error("usage: npm run fuzz -- --runs N [--bodies M] [--streams K] [--seed S]");
   console.log(`fuzz: ${runs} runs, seed ${seed} (repeat with --seed ${seed})`);
   const target = await startFuzzTarget();
   const started = Date.now();
@@ -26,6 +32,11 @@ async function main() {
     const posted = await fuzzMetadataBodies(target, { runs: bodies, seed });
     console.log(`fuzz: ${posted.posts} metadata bodies, ${posted.accepted} accepted; refusals ${JSON.stringify(posted.refused)}`);
     console.log("fuzz: each accepted body served byte for byte, each refusal documented, every read JSON every reader takes");
+    const resumed = await fuzzEventStreams(target, { runs: streams, seed });
+    console.log(
+      `fuzz: ${resumed.requests} event-stream resumes, ${resumed.streams} streams (${resumed.stalled} stalled); refusals ${JSON.stringify(resumed.refused)}`,
+    );
+    console.log("fuzz: no 5xx, each refusal {error, message}, the instance up and no socket left open");
   } finally {
     await target.close();
   }

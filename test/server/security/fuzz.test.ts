@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { fuzz, fuzzMetadataBodies, startFuzzTarget, storedState, type FuzzTarget } from "./fuzz";
+import { fuzz, fuzzEventStreams, fuzzMetadataBodies, startFuzzTarget, storedState, type FuzzTarget } from "./fuzz";
 import { fuzzAnswerSizes, startAnswerSizeTarget, type AnswerSizeTarget } from "./fuzz-answer-sizes";
 
 /** Under `npm test`: a fixed seed (reproducible) and a few hundred requests; `npm run fuzz -- --runs N` goes longer. */
@@ -7,6 +7,8 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 800);
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123);
 /** Each body is signed and posted, then every read that embeds statements is asked (about 30 requests). */
 const BODY_RUNS = Number(process.env.FUZZ_BODY_RUNS ?? 200);
+/** Each opens a socket to the event stream and reads it, or reads a little and stalls (300 ms). */
+const STREAM_RUNS = Number(process.env.FUZZ_STREAM_RUNS ?? 150);
 
 describe("fuzz: every route and oidc-provider endpoint with malformed input", function () {
   let target: FuzzTarget;
@@ -48,6 +50,18 @@ describe("fuzz: every route and oidc-provider endpoint with malformed input", fu
       "invalid_metadata: metadata numbers must be within the range of a double (magnitude below 1.8e308)",
       "payload_too_large: metadata is larger than 65536 bytes",
     ]);
+  });
+
+  it(`resumes the event stream ${STREAM_RUNS} times (seed ${SEED}) with hostile Last-Event-ID values, one or many, and clients that read a few bytes and stall: each a 4xx {error, message} or a stream, never a 5xx, and the instance stays up with no socket left open`, async function () {
+    const result = await fuzzEventStreams(target, { runs: STREAM_RUNS, seed: SEED });
+    console.log(
+      `      event streams: ${result.requests} requests, ${result.streams} streams (${result.stalled} stalled), refusals ${JSON.stringify(result.refused)}`,
+    );
+    expect(result.requests).to.equal(STREAM_RUNS);
+    // Both kinds of answer, and both kinds of client, are met.
+    expect(result.streams).to.be.at.least(STREAM_RUNS * 0.1);
+    expect(result.stalled).to.be.at.least(STREAM_RUNS * 0.05);
+    expect(Object.keys(result.refused)).to.include.members(["400 invalid_request", "431 headers_too_large"]);
   });
 });
 

@@ -4,9 +4,10 @@ import type { FastifyInstance, InjectOptions } from "fastify";
 import { AliceNFT__factory } from "../../../typechain-types";
 import type { Queryable } from "../../../server/db/database";
 import { boundText, encodeMetadata, type Target } from "../../../server/metadata/signed-text";
-import type { TestApp } from "../../helpers/app";
+import { startTestApp, type TestApp } from "../../helpers/app";
 import { providerFor, sharedNode } from "../../helpers/chain";
 import { indexedTo } from "../../helpers/index-check";
+import { parseRawAnswer, rawRequest } from "../../helpers/raw-http";
 import { jsonAnswerProblem, statementReadPaths, unreadableAnswers, type StatementTargets } from "../../helpers/statement-reads";
 import { registerClient, startLoginApp } from "../auth/helpers";
 
@@ -731,6 +732,172 @@ export async function fuzzMetadataBodies(target: FuzzTarget, options: FuzzOption
   const after = await unchanged();
   for (const table of Object.keys(before)) {
     if (before[table] !== after[table]) throw new Error(`posting metadata changed ${table}: ${before[table]} -> ${after[table]}`);
+  }
+  return result;
+}
+
+export interface StreamsResult {
+  /** Event-stream requests sent. */
+  requests: number;
+  /** Of them, answered with a stream (then read, or read a little and left stalled). */
+  streams: number;
+  /** Streams whose client read a few bytes, stalled, and went away. */
+  stalled: number;
+  /** Refusals by status and error code, with how many there were of each. */
+  refused: Record<string, number>;
+}
+
+/**
+ * Last-Event-ID values an attacker resumes with: negative, past 2^63 − 1 and 2^64, zero-padded, signed, in other
+ * scripts' digits, not numbers at all, controls and bidi, very long.
+ */
+function lastEventId(): fc.Arbitrary<string> {
+  return fc.oneof(
+    // Ids the service could have given, so that streams are met too.
+    { weight: 3, arbitrary: fc.oneof(fc.nat({ max: 10 }), fc.bigInt({ min: 0n, max: 2n ** 63n - 1n })).map(String) },
+    {
+      weight: 3,
+      arbitrary: fc.constantFrom(
+        "-1",
+        "-0",
+        "+1",
+        " 1",
+        "1 ",
+        "01",
+        "00000000000000000001",
+        "9223372036854775807",
+        "9223372036854775808",
+        "18446744073709551615",
+        "18446744073709551616",
+        "1e3",
+        "0x10",
+        "1.5",
+        "NaN",
+        "Infinity",
+        "١٢٣",
+        "１２３",
+        "\u202e1",
+        "1\u200b",
+        "\ufeff1",
+        "😀",
+        "",
+      ),
+    },
+    { weight: 1, arbitrary: fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }).map(String) },
+    { weight: 1, arbitrary: fc.integer({ min: 20, max: 8_000 }).map((n) => "9".repeat(n)) },
+    { weight: 1, arbitrary: fc.string({ unit: "grapheme", maxLength: 30 }) },
+    { weight: 2, arbitrary: hostileString() },
+  );
+}
+
+/**
+ * The live event stream over real sockets (`GET /events/{network}` of a listening instance on the target's database),
+ * resumed with generated Last-Event-ID values: one header or many, or the `lastEventId` query, over a filter or none;
+ * the client reads the answer, or reads a few bytes of it, stalls and goes away. Each answer must be a 4xx
+ * `{error, message}` or a 200 event stream beginning as the service begins streams, never a 5xx; afterwards the
+ * instance still answers and holds no socket open.
+ */
+export async function fuzzEventStreams(target: FuzzTarget, options: FuzzOptions): Promise<StreamsResult> {
+  const node = await sharedNode();
+  const reader = await startTestApp({
+    listen: true,
+    database: target.t.database,
+    env: { RPC_URL_LOCALHOST: node.url, INDEXER: "false", EVENTS_STALL_MS: "200" },
+  });
+  const result: StreamsResult = { requests: 0, streams: 0, stalled: 0, refused: {} };
+  const headerEnd = (bytes: Buffer) => bytes.indexOf("\r\n\r\n");
+  /** Read: the whole error body (its length is given), or a stream up to its first comment. */
+  const complete = (bytes: Buffer) => {
+    const end = headerEnd(bytes);
+    if (end < 0) return false;
+    const answer = parseRawAnswer(bytes);
+    const length = /\r\ncontent-length: (\d+)/i.exec(answer.headers);
+    return length ? answer.body.length >= Number(length[1]) : answer.body.includes(": connected\n");
+  };
+  try {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({
+          values: fc.oneof(
+            { weight: 4, arbitrary: fc.array(lastEventId(), { minLength: 1, maxLength: 1 }) },
+            {
+              weight: 1,
+              arbitrary: fc.array(lastEventId(), { minLength: 2, maxLength: 200 }),
+            },
+          ),
+          byQuery: fc.boolean(),
+          owner: fc.boolean(),
+          stallAfter: fc.option(fc.integer({ min: 1, max: 400 }), { nil: undefined }),
+        }),
+        async ({ values, byQuery, owner, stallAfter }) => {
+          const query = [
+            ...(owner ? [`owner=${target.statements.owner}`] : []),
+            ...(byQuery ? values.map((v) => `lastEventId=${percentEncode(v)}`) : []),
+          ].join("&");
+          const path = `/events/${target.statements.network}${query ? `?${query}` : ""}`;
+          const headers: Array<[string, Buffer]> = byQuery ? [] : values.map((v) => ["Last-Event-ID", Buffer.from(v, "utf8")]);
+          const client = await rawRequest(reader.url, path, headers);
+          const describe = (what: string, bytes: Buffer) =>
+            `${what}: ${path} with ${JSON.stringify(values.map((v) => v.slice(0, 40)).slice(0, 5))} (${values.length}) -> ${bytes.subarray(0, 300).toString("latin1")}`;
+          try {
+            result.requests++;
+            const bytes = await client.readUntil((b) => (stallAfter !== undefined && b.length >= stallAfter) || complete(b), 5_000);
+            const end = headerEnd(bytes);
+            if (end < 0 && stallAfter !== undefined && bytes.length >= stallAfter) {
+              if (/^HTTP\/1\.1 5/.test(bytes.toString("latin1"))) throw new Error(describe("a 5xx", bytes));
+              // Stalled inside the headers: the stream goes on without the client reading, until it goes.
+              await new Promise((resolve) => setTimeout(resolve, 300));
+              result.stalled++;
+              return;
+            }
+            const answer = parseRawAnswer(bytes);
+            if (Number.isNaN(answer.status)) throw new Error(describe("no HTTP answer", bytes));
+            if (answer.status === 200) {
+              if (!/\r\ncontent-type: text\/event-stream/i.test(answer.headers))
+                throw new Error(describe("a 200 that is not a stream", bytes));
+              result.streams++;
+              if (stallAfter !== undefined) {
+                await new Promise((resolve) => setTimeout(resolve, 300));
+                result.stalled++;
+              } else if (!answer.body.includes("retry: 2000\n")) {
+                throw new Error(describe("a stream that does not begin as streams begin", bytes));
+              }
+              return;
+            }
+            if (answer.status < 400 || answer.status >= 500) throw new Error(describe(`status ${answer.status}`, bytes));
+            if (stallAfter !== undefined && !complete(bytes)) {
+              result.refused[answer.status] = (result.refused[answer.status] ?? 0) + 1;
+              return;
+            }
+            const problem = jsonAnswerProblem(answer.body);
+            if (problem) throw new Error(describe(`a refusal that is not JSON (${problem})`, bytes));
+            const json = JSON.parse(answer.body.toString("utf8")) as { error?: unknown; message?: unknown };
+            if (typeof json.error !== "string" || !/^[a-z0-9_]+$/.test(json.error) || typeof json.message !== "string")
+              throw new Error(describe("a refusal not in {error, message}", bytes));
+            const kind = `${answer.status} ${json.error}`;
+            result.refused[kind] = (result.refused[kind] ?? 0) + 1;
+          } finally {
+            client.destroy();
+          }
+        },
+      ),
+      { seed: options.seed, numRuns: options.runs, endOnFailure: true, verbose: 0 },
+    );
+    // Still up, and every stream let go: the stalled ones by the client or by the server.
+    const health = await reader.fetch("/health");
+    if (health.status !== 200) throw new Error(`after the event streams /health answers ${health.status}`);
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const open = await new Promise<number>((resolve, reject) =>
+        reader.app.server.getConnections((error, n) => (error ? reject(error) : resolve(n))),
+      );
+      // The /health fetch may keep its connection alive.
+      if (open <= 1) break;
+      if (Date.now() > deadline) throw new Error(`after the event streams ${open} connections are still open`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  } finally {
+    await reader.close();
   }
   return result;
 }
