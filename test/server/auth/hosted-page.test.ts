@@ -203,6 +203,14 @@ describe("hosted login page (headless Chromium)", function () {
     expect(body).to.include("expired").and.not.include("data-request");
   });
 
+  it("speaks the browser's most preferred language it knows, also on the error page", async function () {
+    const rp = await relyingParty();
+    const location = (await fetch(rp.url, { redirect: "manual" })).headers.get("location")!;
+    const { status, body } = await getJson(t, location, { headers: { "accept-language": "fr-CH, fr;q=0.9, ja;q=0.8, en;q=0.7" } });
+    expect(status).to.equal(400);
+    expect(body).to.include('<html lang="ja">').and.include("このログイン要求は期限切れ");
+  });
+
   it("refuses a response_mode other than query with an error page", async function () {
     const rp = await relyingParty({ response_mode: "fragment" });
     const { page, context } = await openPage({ address: Wallet.createRandom().address, sign: async () => "0x" }, "eip6963");
