@@ -5,7 +5,7 @@
 import { errorMessage, messageLines } from "../static/messages.js";
 import { discoverWallets, walletButton } from "../static/wallets.js";
 
-/** @typedef {import("../text").TEXT["en"]} Text */
+/** @typedef {typeof import("../text").TEXT.en} Text */
 /** @typedef {import("../static/wallets.js").Eip1193Provider} Eip1193Provider */
 
 const root = document.getElementById("login");

@@ -7,7 +7,7 @@
 import { errorMessage, messageLines } from "../static/messages.js";
 import { discoverWallets, walletButton } from "../static/wallets.js";
 
-/** @typedef {import("../text").TEXT["en"]} Text */
+/** @typedef {typeof import("../text").TEXT.en} Text */
 /** @typedef {import("../static/wallets.js").Eip1193Provider} Eip1193Provider */
 /** @typedef {import("../static/messages.js").MessageKind} MessageKind */
 /** @typedef {"alice" | "bob"} Side */
@@ -37,7 +37,7 @@ import { discoverWallets, walletButton } from "../static/wallets.js";
  * @property {string} id
  * @property {string | null} counterpart
  * @property {boolean} convertible
- * @property {keyof Text["reasons"] | null} reason
+ * @property {string | null} reason why it cannot be converted now: a key of the texts' `reasons` (or a newer one)
  */
 /** @typedef {Record<string, string | number | null>} Values the values a text's `{name}`s are filled with */
 
@@ -315,7 +315,10 @@ function main(root) {
         button(fill(text.convert, values), () => convert(side, pair)),
       );
     } else {
-      li.append(el("span", { className: "refusal", textContent: fill(text.reasons[pair.reason] || pair.reason, values) }));
+      /** @type {Record<string, string | undefined>} */
+      const reasons = text.reasons;
+      const reason = pair.reason || "";
+      li.append(el("span", { className: "refusal", textContent: fill(reasons[reason] || reason, values) }));
     }
     return li;
   }
