@@ -9,7 +9,6 @@ import { discoverWallets, walletButton } from "../static/wallets.js";
 
 /** @typedef {typeof import("../text").TEXT.en} Text */
 /** @typedef {import("../static/wallets.js").Eip1193Provider} Eip1193Provider */
-/** @typedef {import("../static/messages.js").MessageKind} MessageKind */
 /** @typedef {"alice" | "bob"} Side */
 /**
  * What the page was given (server/converter/page.ts).
