@@ -42,9 +42,9 @@ export default defineConfig(
     rules: { "@typescript-eslint/no-require-imports": "off" },
   },
   {
-    // The hosted pages' scripts run in the browser, as classic scripts.
+    // The hosted pages' scripts run in the browser, as ES modules.
     files: ["server/**/static/*.js"],
-    languageOptions: { sourceType: "script", globals: { ...globals.browser } },
+    languageOptions: { sourceType: "module", globals: { ...globals.browser } },
   },
   {
     files: ["test/**/*.ts"],

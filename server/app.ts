@@ -19,6 +19,7 @@ import health from "./http/health";
 import inputGuard from "./http/input-guard";
 import { REDACTED_PATHS, redactUrl } from "./http/log-redact";
 import openapi from "./http/openapi";
+import pageAssets from "./http/page-assets";
 import requestWindows from "./http/rate-limit";
 import requestTargets, { rewriteTarget } from "./http/request-target";
 import securityHeaders from "./http/security-headers";
@@ -114,6 +115,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(database, { db: options.db });
   await app.register(chain);
   await app.register(health);
+  await app.register(pageAssets);
 
   // Features.
   await app.register(auth);

@@ -1,20 +1,21 @@
-import fs from "node:fs";
 import path from "node:path";
 import type { FastifyReply } from "fastify";
 import { IERC721Errors__factory, NFTConverter__factory } from "../../typechain-types";
 import type { Networks } from "../chain/networks";
 import type { ConverterRef } from "../config";
 import { sendHtmlPage } from "../http/html-page";
+import { negotiateLanguage } from "../http/language";
+import { pageAsset, type PageAsset } from "../http/page-assets";
 import { escapeHtml } from "../lib/html";
 import { fillText } from "../lib/template";
 import { TEXT, type Lang } from "./text";
 
 const STATIC = path.join(__dirname, "static");
 
-/** The page's script and style, served as files: the page's CSP allows no inline code. */
-export const CONVERT_ASSETS: Record<string, { type: string; body: string }> = {
-  "/convert/page.js": { type: "text/javascript; charset=utf-8", body: fs.readFileSync(path.join(STATIC, "convert-page.js"), "utf8") },
-  "/convert/page.css": { type: "text/css; charset=utf-8", body: fs.readFileSync(path.join(STATIC, "convert-page.css"), "utf8") },
+/** The page's script (an ES module) and style. */
+export const CONVERT_ASSETS: Record<string, PageAsset> = {
+  "/convert/page.js": pageAsset(path.join(STATIC, "convert-page.js")),
+  "/convert/page.css": pageAsset(path.join(STATIC, "convert-page.css")),
 };
 
 /**
@@ -31,10 +32,8 @@ const REVERTS: Record<string, [string, string[]]> = (() => {
   return errors;
 })();
 
-export function pageLanguage(lang: unknown, acceptLanguage: string | undefined): Lang {
-  if (typeof lang === "string" && (lang === "ja" || lang === "en")) return lang;
-  const first = acceptLanguage?.split(/[\s,;]+/)[0]?.toLowerCase() ?? "";
-  return first.startsWith("ja") ? "ja" : "en";
+function pageLanguage(lang: unknown, acceptLanguage: string | undefined): Lang {
+  return negotiateLanguage(["en", "ja"], lang, acceptLanguage);
 }
 
 interface Language {
@@ -69,6 +68,7 @@ ${languageLinks(lang, `/convert/${network}/${address}`)}
 <p class="small">${escapeHtml(fillText(text.converterOn, { network }))} <code>${escapeHtml(address)}</code></p>
 <div id="wallets" role="group" aria-label="${escapeHtml(text.wallets)}"></div>
 <p id="status" role="status" aria-live="polite" tabindex="-1">${escapeHtml(text.looking)}</p>
+<p id="alert" role="alert" tabindex="-1"></p>
 <div id="result" aria-live="polite" tabindex="-1"></div>
 <section id="tokens" hidden>
 <p id="notice"></p>

@@ -3,6 +3,7 @@ import { Type } from "typebox";
 import { Address, AddressParam, BlockNumber, NetworkParam } from "../data/schemas";
 import { badRequest } from "../http/http-error";
 import { limitRequests } from "../http/rate-limit";
+import { servePageAssets } from "../http/page-assets";
 import { sendJson } from "../http/wire";
 import { parseAddress, parseTokenId } from "../chain/values";
 import { CONVERT_ASSETS, convertPage, converterListPage } from "./page";
@@ -173,11 +174,7 @@ const converter: FastifyPluginAsyncTypebox = async (app) => {
       return convertPage(reply, { ...language(request), converter: offered, networks: app.networks, rpcUrls: app.config.rpcUrls });
     },
   );
-  for (const [path, asset] of Object.entries(CONVERT_ASSETS)) {
-    app.get(path, { schema: { hide: true } }, async (_request, reply) =>
-      reply.type(asset.type).header("cache-control", "public, max-age=300").send(asset.body),
-    );
-  }
+  servePageAssets(app, CONVERT_ASSETS);
 };
 
 /** Comma-separated decimal uint256 ids, 1 to MAX_PAIR_IDS of them. */

@@ -6,7 +6,7 @@ export const PAGE_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /**
- * A page of ours (the login page, the converter page): one stylesheet and one deferred script from `assets`, under
+ * A page of ours (the login page, the converter page): one stylesheet and one module script from `assets` (deferred, as modules are), under
  * PAGE_CSP, never cached or framed. `vary` names the request headers the page was chosen by.
  */
 export function sendHtmlPage(
@@ -21,7 +21,7 @@ export function sendHtmlPage(
 <meta name="referrer" content="no-referrer">
 <title>${escapeHtml(page.title)}</title>
 <link rel="stylesheet" href="${page.assets}/page.css">
-<script src="${page.assets}/page.js" defer></script>
+<script type="module" src="${page.assets}/page.js"></script>
 </head>
 <body>
 ${page.body}

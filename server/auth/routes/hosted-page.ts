@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { Provider } from "oidc-provider";
 import { Type } from "typebox";
+import { servePageAssets } from "../../http/page-assets";
 import { findClient } from "../clients";
 import { hostedPage, PAGE_ASSETS } from "../page";
 
@@ -37,11 +38,7 @@ const hostedPageRoutes: FastifyPluginAsyncTypebox<{ provider: Provider }> = asyn
       });
     },
   );
-  for (const [path, asset] of Object.entries(PAGE_ASSETS)) {
-    app.get(path, { schema: { hide: true } }, async (_request, reply) =>
-      reply.type(asset.type).header("cache-control", "public, max-age=300").send(asset.body),
-    );
-  }
+  servePageAssets(app, PAGE_ASSETS);
 };
 
 export default hostedPageRoutes;

@@ -1,71 +1,54 @@
-// The hosted login page's script (served as a file: the page's CSP allows no inline script).
-// Finds the wallet (EIP-6963 announcements, then window.ethereum), gets an EIP-4361 message from /api/authorize,
-// asks the wallet to personal_sign it, redeems the signature at /api/login and sends the browser back to the
-// relying party with the code.
-(() => {
-  "use strict";
-  const root = document.getElementById("login");
-  if (!root || !root.dataset.request) return;
-  const request = JSON.parse(root.dataset.request);
-  const networks = JSON.parse(root.dataset.networks || "{}");
-  const text = JSON.parse(root.dataset.text);
-  const status = document.getElementById("status");
-  const list = document.getElementById("wallets");
-  const found = new Map();
+// @ts-check
+// The hosted login page's script, an ES module (served as a file: the page's CSP allows no inline script).
+// Finds the wallet, gets an EIP-4361 message from /api/authorize, asks the wallet to personal_sign it, redeems the
+// signature at /api/login and sends the browser back to the relying party with the code.
+import { errorMessage, messageLines } from "../static/messages.js";
+import { discoverWallets, walletButton } from "../static/wallets.js";
 
-  const say = (message, isError) => {
-    status.textContent = message;
-    status.classList.toggle("error", Boolean(isError));
-  };
+/** @typedef {typeof import("../text").TEXT.en} Text */
+/** @typedef {import("../static/wallets.js").Eip1193Provider} Eip1193Provider */
+
+const root = document.getElementById("login");
+// The error page (an expired request) has no request and needs no script.
+if (root && root.dataset.request) main(root);
+
+/** @param {HTMLElement} root */
+function main(root) {
+  /** @type {Record<string, string>} */
+  const request = JSON.parse(root.dataset.request || "{}");
+  /** @type {Record<string, string>} chain id (decimal) → network name */
+  const networks = JSON.parse(root.dataset.networks || "{}");
+  /** @type {Text} */
+  const text = JSON.parse(root.dataset.text || "{}");
+  const list = element("wallets");
+  const { say } = messageLines(element("status"), element("alert"));
   const buttons = () => Array.from(list.querySelectorAll("button"));
 
-  function addWallet(info, provider) {
-    const key = info.uuid || info.rdns || info.name;
-    if (!provider || typeof provider.request !== "function" || found.has(key)) return;
-    found.set(key, provider);
-    const button = document.createElement("button");
-    button.type = "button";
-    if (typeof info.icon === "string" && /^data:image\//.test(info.icon)) {
-      const icon = document.createElement("img");
-      icon.src = info.icon;
-      icon.alt = "";
-      icon.width = 24;
-      icon.height = 24;
-      button.append(icon);
-    }
-    button.append(document.createTextNode(text.signInWith.replace("{wallet}", () => info.name || text.browserWallet)));
-    button.addEventListener("click", () => signIn(provider));
-    list.append(button);
-    say(text.choose);
-  }
-
-  window.addEventListener("eip6963:announceProvider", (event) => {
-    const detail = event.detail;
-    if (detail && detail.info && detail.provider) addWallet(detail.info, detail.provider);
+  discoverWallets({
+    legacyName: text.browserWallet,
+    onWallet(info, provider) {
+      list.append(
+        walletButton(
+          info,
+          text.signInWith.replace("{wallet}", () => info.name || text.browserWallet),
+          () => signIn(provider),
+        ),
+      );
+      say(text.choose);
+    },
+    onDone(count) {
+      if (count === 0) say(text.noWallet, "error");
+      else if (count === 1) buttons()[0].focus();
+    },
   });
-  window.dispatchEvent(new Event("eip6963:requestProvider"));
-  // Wallets that predate EIP-6963 only inject window.ethereum.
-  setTimeout(() => {
-    if (found.size === 0 && window.ethereum) addWallet({ name: text.browserWallet, rdns: "window.ethereum" }, window.ethereum);
-    if (found.size === 0) say(text.noWallet, true);
-    else if (found.size === 1) buttons()[0].focus();
-  }, 500);
 
-  async function call(response) {
-    const body = await response.json().catch(() => ({}));
-    if (!response.ok) throw new Error(body.message || body.error_description || response.statusText);
-    return body;
-  }
-
-  function utf8Hex(message) {
-    return "0x" + Array.from(new TextEncoder().encode(message), (b) => b.toString(16).padStart(2, "0")).join("");
-  }
-
+  /** @param {Eip1193Provider} provider */
   async function signIn(provider) {
     for (const button of buttons()) button.disabled = true;
     try {
       say(text.connecting);
       const accounts = await provider.request({ method: "eth_requestAccounts" });
+      /** @type {string | undefined} */
       const address = accounts && accounts[0];
       if (!address) throw new Error(text.noAccount);
       const chainId = await provider.request({ method: "eth_chainId" }).catch(() => undefined);
@@ -83,6 +66,7 @@
       const signature = await provider.request({ method: "personal_sign", params: [utf8Hex(challenge.message), address] });
 
       say(text.verifying);
+      /** @type {Record<string, string>} */
       const body = { address, signature, client_id: request.client_id, redirect_uri: request.redirect_uri, message: challenge.message };
       if (request.state) body.state = request.state;
       if (network) body.network = network;
@@ -92,8 +76,31 @@
       say(text.done);
       window.location.assign(result.redirect_url);
     } catch (error) {
-      say(text.failed + " " + (error && error.message ? error.message : String(error)), true);
+      say(text.failed + " " + errorMessage(error), "error");
       for (const button of buttons()) button.disabled = false;
     }
   }
-})();
+}
+
+/**
+ * The body of a JSON answer; the service's message when it refused.
+ * @param {Response} response
+ * @returns {Promise<any>}
+ */
+async function call(response) {
+  const body = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(body.message || body.error_description || response.statusText);
+  return body;
+}
+
+/** @param {string} message */
+function utf8Hex(message) {
+  return "0x" + Array.from(new TextEncoder().encode(message), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** @param {string} id */
+function element(id) {
+  const found = document.getElementById(id);
+  if (!found) throw new Error(`the page has no #${id}`);
+  return found;
+}

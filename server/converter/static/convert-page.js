@@ -1,71 +1,126 @@
-// The converter page's script (served as a file: the page's CSP allows no inline script).
-// Finds the wallet (EIP-6963 announcements, then window.ethereum), brings it to the converter's chain, lists the
-// holder's tokens with what each converts to (our inventory and converter routes), and converts one token per
-// transaction: safeTransferFrom(holder, converter, id) on the token, after an eth_call that shows whether it would
-// revert. Every refusal is said in words; revert data is decoded with the custom errors the page was given.
-(() => {
-  "use strict";
-  const root = document.getElementById("convert");
-  if (!root || !root.dataset.config) return;
-  const config = JSON.parse(root.dataset.config);
-  const text = JSON.parse(root.dataset.text);
-  const $ = (id) => document.getElementById(id);
-  const status = $("status");
+// @ts-check
+// The converter page's script, an ES module (served as a file: the page's CSP allows no inline script).
+// Finds the wallet, brings it to the converter's chain, lists the holder's tokens with what each converts to (our
+// inventory and converter routes), and converts one token per transaction: safeTransferFrom(holder, converter, id)
+// on the token, after an eth_call that shows whether it would revert. Every refusal is said in words; revert data is
+// decoded with the custom errors the page was given.
+import { errorMessage, messageLines } from "../static/messages.js";
+import { discoverWallets, walletButton } from "../static/wallets.js";
+
+/** @typedef {typeof import("../text").TEXT.en} Text */
+/** @typedef {import("../static/wallets.js").Eip1193Provider} Eip1193Provider */
+/** @typedef {"alice" | "bob"} Side */
+/**
+ * What the page was given (server/converter/page.ts).
+ * @typedef {object} Config
+ * @property {string} network
+ * @property {number} chainId
+ * @property {string} converter
+ * @property {string | null} explorer
+ * @property {string} currency
+ * @property {string | null} rpcUrl
+ * @property {Record<string, [string, string[]]>} reverts custom error name and argument types, by selector
+ */
+/**
+ * The converter's state (GET /converter/:network/:converter).
+ * @typedef {object} State
+ * @property {string} alice
+ * @property {string} bob
+ * @property {{ alice: string | null, bob: string | null }} names
+ * @property {boolean} paused
+ * @property {boolean} reverseConversionEnabled
+ */
+/**
+ * One token and what it converts to (GET …/pairs); ids are strings here (see getJson).
+ * @typedef {object} Pair
+ * @property {string} id
+ * @property {string | null} counterpart
+ * @property {boolean} convertible
+ * @property {string | null} reason why it cannot be converted now: a key of the texts' `reasons` (or a newer one)
+ */
+/** @typedef {Record<string, string | number | null>} Values the values a text's `{name}`s are filled with */
+
+const root = document.getElementById("convert");
+if (root && root.dataset.config) main(root);
+
+/** @param {HTMLElement} root */
+function main(root) {
+  /** @type {Config} */
+  const config = JSON.parse(root.dataset.config || "{}");
+  /** @type {Text} */
+  const text = JSON.parse(root.dataset.text || "{}");
+  /** @param {string} id */
+  const $ = (id) => {
+    const found = document.getElementById(id);
+    if (!found) throw new Error(`the page has no #${id}`);
+    return found;
+  };
+  const lines = messageLines($("status"), $("alert"));
+  const say = lines.say;
   const result = $("result");
   const walletList = $("wallets");
-  const found = new Map();
   const chainHex = "0x" + config.chainId.toString(16);
   const base = "/converter/" + config.network + "/" + config.converter;
 
+  /** @type {Eip1193Provider | undefined} */
   let provider;
-  let account;
+  /** @type {string} */
+  let account = "";
+  /** @type {State | undefined} */
   let state;
   let busy = false;
 
+  /**
+   * @param {string} template
+   * @param {Values} [values]
+   */
   const fill = (template, values) =>
     template.replace(/\{(\w+)\}/g, (whole, key) => (values && values[key] !== undefined ? String(values[key]) : whole));
-  const say = (message, kind) => {
-    status.textContent = message;
-    status.className = kind || "";
-  };
+  /**
+   * @template {keyof HTMLElementTagNameMap} K
+   * @param {K} tag
+   * @param {Partial<HTMLElementTagNameMap[K]>} [props]
+   * @param {Array<Node | string>} [children]
+   */
   const el = (tag, props, children) => {
     const node = document.createElement(tag);
     Object.assign(node, props || {});
     for (const child of children || []) node.append(child);
     return node;
   };
-  const button = (label, onClick, extra) => {
-    const b = el("button", Object.assign({ type: "button", textContent: label }, extra || {}));
+  /**
+   * @param {string} label
+   * @param {() => void} onClick
+   */
+  const button = (label, onClick) => {
+    const b = el("button", { type: "button", textContent: label });
     b.addEventListener("click", onClick);
     return b;
   };
+  /** @param {Side} side */
   const tokenName = (side) => (state && state.names[side]) || (side === "alice" ? "Alice" : "Bob");
+  /** @param {Side} side @returns {Side} */
   const other = (side) => (side === "alice" ? "bob" : "alice");
+  /** The wallet, once the user connected one. */
+  const wallet = () => {
+    if (!provider) throw new Error(text.noAccount);
+    return provider;
+  };
 
   // --- wallets ---------------------------------------------------------------------------------------------
 
-  function addWallet(info, candidate) {
-    const key = info.uuid || info.rdns || info.name;
-    if (!candidate || typeof candidate.request !== "function" || found.has(key)) return;
-    found.set(key, candidate);
-    const b = button(fill(text.connectWith, { wallet: info.name || text.browserWallet }), () => connect(candidate));
-    if (typeof info.icon === "string" && /^data:image\//.test(info.icon))
-      b.prepend(el("img", { src: info.icon, alt: "", width: 24, height: 24 }));
-    walletList.append(b);
-    say(text.choose);
-  }
-
-  window.addEventListener("eip6963:announceProvider", (event) => {
-    const detail = event.detail;
-    if (detail && detail.info && detail.provider) addWallet(detail.info, detail.provider);
+  discoverWallets({
+    legacyName: text.browserWallet,
+    onWallet(info, candidate) {
+      walletList.append(walletButton(info, fill(text.connectWith, { wallet: info.name || text.browserWallet }), () => connect(candidate)));
+      say(text.choose);
+    },
+    onDone(count) {
+      if (count === 0) say(text.noWallet, "error");
+    },
   });
-  window.dispatchEvent(new Event("eip6963:requestProvider"));
-  // Wallets that predate EIP-6963 only inject window.ethereum.
-  setTimeout(() => {
-    if (found.size === 0 && window.ethereum) addWallet({ name: text.browserWallet, rdns: "window.ethereum" }, window.ethereum);
-    if (found.size === 0) say(text.noWallet, "error");
-  }, 500);
 
+  /** @param {Eip1193Provider} candidate */
   async function connect(candidate) {
     if (busy) return;
     busy = true;
@@ -95,6 +150,7 @@
 
   /** Brings the wallet to the converter's chain; true when it is there. Says why not otherwise. */
   async function onChain() {
+    const provider = wallet();
     const have = await provider.request({ method: "eth_chainId" });
     if (parseInt(have, 16) === config.chainId) return true;
     say(fill(text.wrongChain, { have: parseInt(have, 16), network: config.network, chainId: config.chainId }));
@@ -117,6 +173,7 @@
   }
 
   function addChainParams() {
+    /** @type {Record<string, unknown>} */
     const params = {
       chainId: chainHex,
       chainName: config.network,
@@ -127,6 +184,7 @@
     return params;
   }
 
+  /** @param {string} message */
   function offerSwitch(message) {
     $("tokens").hidden = true;
     say(fill(message, { network: config.network, chainId: config.chainId }), "error");
@@ -136,7 +194,11 @@
 
   // --- reading ---------------------------------------------------------------------------------------------
 
-  /** JSON whose token ids stay exact: ids are JSON numbers with all their digits, read here as strings. */
+  /**
+   * JSON whose token ids stay exact: ids are JSON numbers with all their digits, read here as strings.
+   * @param {string} url
+   * @returns {Promise<{ body: any, response: Response }>}
+   */
   async function getJson(url) {
     const response = await fetch(url, { headers: { accept: "application/json" } });
     const body = JSON.parse((await response.text()).replace(/"(id|counterpart)":(\d+)/g, '"$1":"$2"'));
@@ -144,7 +206,13 @@
     return { body, response };
   }
 
+  /**
+   * The ids of `token` the account holds.
+   * @param {string} token
+   * @returns {Promise<string[]>}
+   */
   async function inventory(token) {
+    /** @type {string | undefined} */
     let url = "/inventory/" + config.network + "/" + account + "/" + token + "?limit=1000";
     const ids = [];
     while (url) {
@@ -156,7 +224,12 @@
     return ids;
   }
 
+  /**
+   * @param {Side} side
+   * @param {string[]} ids
+   */
   async function pairs(side, ids) {
+    /** @type {Pair[]} */
     const answers = [];
     for (let i = 0; i < ids.length; i += 100) {
       const { body } = await getJson(base + "/pairs?" + side + "Ids=" + ids.slice(i, i + 100).join(","));
@@ -165,6 +238,7 @@
     return answers;
   }
 
+  /** @param {boolean} [keepResult] */
   async function reload(keepResult) {
     if (!provider) return;
     busy = true;
@@ -172,14 +246,18 @@
       if (!keepResult) result.replaceChildren();
       if (!(await onChain())) return;
       say(text.loading);
-      state = (await getJson(base)).body;
-      const sides = state.reverseConversionEnabled ? ["alice", "bob"] : ["alice"];
+      /** @type {State} */
+      const now = (await getJson(base)).body;
+      state = now;
+      /** @type {Side[]} */
+      const sides = now.reverseConversionEnabled ? ["alice", "bob"] : ["alice"];
+      /** @type {Partial<Record<Side, Pair[]>>} */
       const lists = {};
-      for (const side of sides) lists[side] = await pairs(side, await inventory(state[side]));
-      render(lists);
+      for (const side of sides) lists[side] = await pairs(side, await inventory(now[side]));
+      render(now, lists);
       say(fill(text.connected, { account, network: config.network }));
     } catch (error) {
-      if (error.body && error.body.error === "not_indexed") {
+      if (/** @type {{ body?: { error?: string } }} */ (error).body?.error === "not_indexed") {
         say(text.notIndexed);
         setTimeout(() => reload(keepResult), 2000);
       } else showError(error);
@@ -190,29 +268,42 @@
 
   // --- the list --------------------------------------------------------------------------------------------
 
-  function render(lists) {
+  /**
+   * @param {State} state
+   * @param {Partial<Record<Side, Pair[]>>} lists
+   */
+  function render(state, lists) {
     const notices = [];
     if (state.paused) notices.push(text.paused);
     if (!state.reverseConversionEnabled) notices.push(fill(text.reverseOff, { alice: tokenName("alice"), bob: tokenName("bob") }));
     $("notice").textContent = notices.join(" ");
     $("notice").hidden = notices.length === 0;
-    for (const side of ["alice", "bob"]) {
+    for (const side of /** @type {Side[]} */ (["alice", "bob"])) {
       const heading = $(side + "-heading");
       const list = $(side + "-list");
-      const shown = Boolean(lists[side]);
-      heading.hidden = list.hidden = !shown;
-      if (!shown) continue;
+      const pairs = lists[side];
+      heading.hidden = list.hidden = !pairs;
+      if (!pairs) continue;
       heading.textContent = fill(side === "alice" ? text.yourTokens : text.yourTokensBack, { token: tokenName(side) });
-      list.replaceChildren(...lists[side].map((pair) => item(side, pair)));
-      if (lists[side].length === 0) list.append(el("li", { textContent: fill(text.noTokens, { token: tokenName(side) }) }));
+      list.replaceChildren(...pairs.map((pair) => item(side, pair)));
+      if (pairs.length === 0) list.append(el("li", { textContent: fill(text.noTokens, { token: tokenName(side) }) }));
     }
     $("tokens").hidden = false;
   }
 
+  /**
+   * @param {Side} side
+   * @param {Pair} pair
+   * @returns {Values}
+   */
   function names(side, pair) {
     return { token: tokenName(side), id: pair.id, other: tokenName(other(side)), counterpart: pair.counterpart };
   }
 
+  /**
+   * @param {Side} side
+   * @param {Pair} pair
+   */
   function item(side, pair) {
     const values = names(side, pair);
     const title = pair.counterpart === null ? fill(text.tokenId, values) : fill(text.becomes, values);
@@ -223,7 +314,10 @@
         button(fill(text.convert, values), () => convert(side, pair)),
       );
     } else {
-      li.append(el("span", { className: "refusal", textContent: fill(text.reasons[pair.reason] || pair.reason, values) }));
+      /** @type {Record<string, string | undefined>} */
+      const reasons = text.reasons;
+      const reason = pair.reason || "";
+      li.append(el("span", { className: "refusal", textContent: fill(reasons[reason] || reason, values) }));
     }
     return li;
   }
@@ -232,14 +326,20 @@
 
   // --- converting ------------------------------------------------------------------------------------------
 
+  /** @param {string} hex */
   const word = (hex) => hex.replace(/^0x/, "").padStart(64, "0");
 
+  /**
+   * @param {Side} side
+   * @param {Pair} pair
+   */
   async function convert(side, pair) {
-    if (busy) return;
+    if (busy || !state) return;
+    const provider = wallet();
     busy = true;
     const values = names(side, pair);
     const token = state[side];
-    for (const b of document.querySelectorAll("#tokens button")) b.disabled = true;
+    for (const b of document.querySelectorAll("#tokens button")) /** @type {HTMLButtonElement} */ (b).disabled = true;
     result.replaceChildren();
     try {
       if (!(await onChain())) return;
@@ -273,18 +373,19 @@
         return;
       }
       say(fill(text.confirmed, values), "success");
-      await refreshAfter(side, pair.id);
+      await refreshAfter(state, side, pair.id);
     } catch (error) {
       if (code(error) === 4001) say(text.rejected, "error");
       else if (revertData(error)) say(fill(text.reverted, { reason: revertSentence(error) }), "error");
       else showError(error);
     } finally {
       busy = false;
-      for (const b of document.querySelectorAll("#tokens button")) b.disabled = false;
-      status.focus();
+      for (const b of document.querySelectorAll("#tokens button")) /** @type {HTMLButtonElement} */ (b).disabled = false;
+      lines.current().focus();
     }
   }
 
+  /** @param {string} hash */
   function showTransaction(hash) {
     const parts = [el("span", { textContent: text.transaction + " " }), el("code", { textContent: hash })];
     if (config.explorer) {
@@ -296,21 +397,27 @@
     result.replaceChildren(el("p", {}, parts));
   }
 
+  /** @param {string} hash */
   async function waitForReceipt(hash) {
     for (;;) {
-      const receipt = await provider.request({ method: "eth_getTransactionReceipt", params: [hash] });
+      const receipt = await wallet().request({ method: "eth_getTransactionReceipt", params: [hash] });
       if (receipt) return receipt;
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
   }
 
   /** Reloads until the index no longer lists the converted token (it follows the chain within a second or two). */
-  async function refreshAfter(side, id) {
+  /**
+   * @param {State} state
+   * @param {Side} side
+   * @param {string} id
+   */
+  async function refreshAfter(state, side, id) {
     for (let attempt = 0; attempt < 20; attempt++) {
       if (!(await inventory(state[side])).includes(id)) break;
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
-    const message = status.textContent;
+    const message = $("status").textContent || "";
     busy = false;
     await reload(true);
     say(message, "success");
@@ -319,6 +426,10 @@
   // --- errors ----------------------------------------------------------------------------------------------
 
   /** The EIP-1193 error code (4001 rejected by the user, 4902 unknown chain), also where wallets nest it. */
+  /**
+   * @param {any} error
+   * @returns {number | undefined}
+   */
   function code(error) {
     if (!error) return undefined;
     if (typeof error.code === "number" && error.code >= 4000 && error.code < 5000) return error.code;
@@ -327,8 +438,16 @@
   }
 
   /** The revert data somewhere in a wallet's error (wallets nest it differently). */
+  /**
+   * @param {unknown} error
+   * @returns {string | undefined}
+   */
   function revertData(error) {
     const seen = new Set();
+    /**
+     * @param {any} value
+     * @returns {string | undefined}
+     */
     const walk = (value) => {
       if (!value || seen.has(value)) return undefined;
       if (typeof value === "string") return /^0x[0-9a-fA-F]{8}/.test(value) ? value : undefined;
@@ -343,20 +462,22 @@
     return walk(error);
   }
 
+  /** @param {unknown} error */
   function revertSentence(error) {
     const data = revertData(error);
-    if (!data) return (error && error.message) || "";
+    if (!data) return error ? errorMessage(error) : "";
     const selector = data.slice(0, 10).toLowerCase();
     if (selector === "0x08c379a0") return decodeString(data.slice(10));
     const known = config.reverts[selector];
     if (!known) return fill(text.unknownRevert, { name: selector });
     const [name, types] = known;
+    /** @type {Values} */
     const args = {};
     types.forEach((type, i) => {
       const raw = data.slice(10 + i * 64, 10 + (i + 1) * 64);
       if (type === "address") {
         const address = "0x" + raw.slice(24);
-        const match = ["alice", "bob"].find((side) => state && state[side].toLowerCase() === address);
+        const match = /** @type {Side[]} */ (["alice", "bob"]).find((side) => state && state[side].toLowerCase() === address);
         args[i] = match ? tokenName(match) : address;
       } else if (/^u?int/.test(type)) args[i] = BigInt("0x" + (raw || "0")).toString();
       else args[i] = "0x" + raw;
@@ -364,14 +485,16 @@
     return fill(text.reverts[name] || fill(text.unknownRevert, { name }), args);
   }
 
+  /** @param {string} hex */
   function decodeString(hex) {
     const length = parseInt(hex.slice(64, 128), 16);
     const bytes = new Uint8Array((hex.slice(128, 128 + length * 2).match(/../g) || []).map((b) => parseInt(b, 16)));
     return new TextDecoder().decode(bytes);
   }
 
+  /** @param {unknown} error */
   function showError(error) {
     if (code(error) === 4001) return say(text.rejected, "error");
-    say(fill(text.failed, { message: (error && error.message) || String(error) }), "error");
+    say(fill(text.failed, { message: errorMessage(error) }), "error");
   }
-})();
+}

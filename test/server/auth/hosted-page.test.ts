@@ -3,6 +3,7 @@ import { getBytes, Wallet } from "ethers";
 import * as oidc from "openid-client";
 import type { Browser, Page } from "playwright-core";
 import type { TestApp } from "../../helpers/app";
+import { axeViolations } from "../../helpers/axe";
 import { launchBrowser } from "../../helpers/browser";
 import { sharedNode } from "../../helpers/chain";
 import type { PageDocument, PageWindow } from "../../helpers/page-globals";
@@ -82,9 +83,9 @@ describe("hosted login page (headless Chromium)", function () {
     wallet: { address: string; sign(hex: string): Promise<string> },
     mode: "eip6963" | "window.ethereum" | "none",
     locale = "en-US",
-    walletName?: string,
+    { walletName, viewport }: { walletName?: string; viewport?: { width: number; height: number } } = {},
   ) {
-    const context = await browser.newContext({ locale });
+    const context = await browser.newContext({ locale, viewport });
     const page = await context.newPage();
     const errors: string[] = [];
     page.on("pageerror", (error) => errors.push(error.message));
@@ -153,7 +154,7 @@ describe("hosted login page (headless Chromium)", function () {
       { address: Wallet.createRandom().address, sign: async () => "0x" },
       "eip6963",
       "en-US",
-      name,
+      { walletName: name },
     );
     try {
       await page.goto(rp.url.href);
@@ -188,8 +189,11 @@ describe("hosted login page (headless Chromium)", function () {
       await page.goto(rp.url.href);
       expect(await page.getAttribute("html", "lang")).to.equal("ja");
       expect(await page.getByRole("heading", { level: 1 }).textContent()).to.equal("ウォレットでログイン");
-      await page.waitForFunction(() => document.getElementById("status")?.textContent?.includes("見つかりません"));
-      expect(await page.getByRole("status").textContent()).to.include("ウォレットが見つかりません");
+      await page.waitForFunction(() => document.getElementById("alert")?.textContent?.includes("見つかりません"));
+      expect(await page.getByRole("alert").textContent()).to.equal(
+        "このブラウザにウォレットが見つかりません。ウォレットの拡張機能を入れるか、ウォレットのブラウザでこのページを開いてください。",
+      );
+      expect(await page.getByRole("status").textContent()).to.equal("");
     } finally {
       await context.close();
     }
@@ -216,6 +220,14 @@ describe("hosted login page (headless Chromium)", function () {
     const { status, body } = await getJson(t, location);
     expect(status).to.equal(400);
     expect(body).to.include("expired").and.not.include("data-request");
+  });
+
+  it("speaks the browser's most preferred language it knows, also on the error page", async function () {
+    const rp = await relyingParty();
+    const location = (await fetch(rp.url, { redirect: "manual" })).headers.get("location")!;
+    const { status, body } = await getJson(t, location, { headers: { "accept-language": "fr-CH, fr;q=0.9, ja;q=0.8, en;q=0.7" } });
+    expect(status).to.equal(400);
+    expect(body).to.include('<html lang="ja">').and.include("このログイン要求は期限切れ");
   });
 
   it("refuses a response_mode other than query with an error page", async function () {
@@ -251,12 +263,84 @@ describe("hosted login page (headless Chromium)", function () {
       await page.goto(rp.url.href);
       const button = page.getByRole("button", { name: /Sign in with Test Wallet/ });
       await button.click();
-      await page.waitForFunction(() => document.getElementById("status")?.classList.contains("error"));
-      expect(await page.getByRole("status").textContent()).to.include("Sign-in failed");
+      // The service's refusal, announced at once (role=alert), not as a polite status.
+      await page.waitForFunction(() => document.getElementById("alert")?.textContent);
+      expect(await page.getByRole("alert").textContent()).to.match(/^Sign-in failed: \S/);
+      expect(await page.getByRole("status").textContent()).to.equal("");
       await button.click();
       await page.waitForURL(`${RP}/callback?**`);
     } finally {
       await context.close();
+    }
+  });
+
+  it("can be used with the keyboard alone, with a visible focus", async function () {
+    const rp = await relyingParty();
+    const key = Wallet.createRandom();
+    const { page, context, errors } = await openPage({ address: key.address, sign: (hex) => key.signMessage(getBytes(hex)) }, "eip6963");
+    try {
+      await page.goto(rp.url.href);
+      await page.getByRole("button", { name: "Sign in with Test Wallet" }).waitFor();
+      const focused = () => page.evaluate(() => document.activeElement?.textContent ?? "");
+      for (let i = 0; i < 20 && (await focused()) !== "Sign in with Test Wallet"; i++) await page.keyboard.press("Tab");
+      expect(await focused()).to.equal("Sign in with Test Wallet");
+      const outline = await page.evaluate(() => window.getComputedStyle(document.activeElement!).outlineStyle);
+      expect(outline, "focus ring on the wallet's button").to.not.equal("none");
+      await page.keyboard.press("Enter");
+      await page.waitForURL(`${RP}/callback?**`);
+      expect(new URL(page.url()).searchParams.get("code")).to.be.a("string");
+      expect(errors, errors.join("\n")).to.deep.equal([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("fits a 360 px wide screen: nothing overflows horizontally, also with an error shown", async function () {
+    for (const mode of ["eip6963", "none"] as const) {
+      const rp = await relyingParty();
+      const { page, context } = await openPage({ address: Wallet.createRandom().address, sign: async () => "0x" }, mode, "en-US", {
+        viewport: { width: 360, height: 740 },
+      });
+      try {
+        await page.goto(rp.url.href);
+        if (mode === "none") await page.getByRole("alert").filter({ hasText: "No wallet was found" }).waitFor();
+        else await page.getByRole("button", { name: "Sign in with Test Wallet" }).waitFor();
+        const overflow = await page.evaluate(() => {
+          const wide = Array.from(document.querySelectorAll("body *")).filter((node) => node.getBoundingClientRect().right > 360.5);
+          return { scrollWidth: document.documentElement.scrollWidth, wide: wide.map((node) => node.tagName + "#" + node.id) };
+        });
+        expect(overflow, mode).to.deep.equal({ scrollWidth: 360, wide: [] });
+      } finally {
+        await context.close();
+      }
+    }
+  });
+
+  it("passes axe-core's accessibility checks: with a wallet to choose, with no wallet found, and as the error page", async function () {
+    const rp = await relyingParty();
+    const withWallet = await openPage({ address: Wallet.createRandom().address, sign: async () => "0x" }, "eip6963");
+    try {
+      await withWallet.page.goto(rp.url.href);
+      await withWallet.page.getByRole("button", { name: "Sign in with Test Wallet" }).waitFor();
+      expect(await axeViolations(withWallet.page)).to.deep.equal([]);
+    } finally {
+      await withWallet.context.close();
+    }
+    const noWallet = await openPage({ address: Wallet.createRandom().address, sign: async () => "0x" }, "none", "ja-JP");
+    try {
+      await noWallet.page.goto((await relyingParty()).url.href);
+      await noWallet.page.getByRole("alert").filter({ hasText: "見つかりません" }).waitFor();
+      expect(await axeViolations(noWallet.page)).to.deep.equal([]);
+    } finally {
+      await noWallet.context.close();
+    }
+    const errorPage = await openPage({ address: Wallet.createRandom().address, sign: async () => "0x" }, "none");
+    try {
+      await errorPage.page.goto((await relyingParty({ response_mode: "fragment" })).url.href);
+      await errorPage.page.getByRole("alert").waitFor();
+      expect(await axeViolations(errorPage.page)).to.deep.equal([]);
+    } finally {
+      await errorPage.context.close();
     }
   });
 });

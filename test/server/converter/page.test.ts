@@ -3,6 +3,7 @@ import type { JsonRpcProvider } from "ethers";
 import type { Browser, Page } from "playwright-core";
 import { CONVERT_ASSETS } from "../../../server/converter/page";
 import { startTestApp, type TestApp } from "../../helpers/app";
+import { axeViolations } from "../../helpers/axe";
 import { launchBrowser } from "../../helpers/browser";
 import { providerFor, sharedNode } from "../../helpers/chain";
 import { indexedTo } from "../../helpers/index-check";
@@ -171,6 +172,12 @@ describe("converter page (headless Chromium, local chain)", function () {
   const statusText = (page: Page) => page.getByRole("status").textContent();
   const waitForStatus = (page: Page, part: string) =>
     page.waitForFunction((p) => document.getElementById("status")?.textContent?.includes(p), part, { timeout: 60_000 });
+  // What failed is announced at once (role=alert); the status line is emptied.
+  const alertText = (page: Page) => page.getByRole("alert").textContent();
+  const waitForAlert = async (page: Page, part: string) => {
+    await page.waitForFunction((p) => document.getElementById("alert")?.textContent?.includes(p), part, { timeout: 60_000 });
+    expect(await statusText(page)).to.equal("");
+  };
   const connect = async (page: Page, name = "Connect Test Wallet") => {
     await page.getByRole("button", { name }).click();
     await page.locator("#alice-list li").first().waitFor();
@@ -246,7 +253,7 @@ describe("converter page (headless Chromium, local chain)", function () {
       wallet.known = new Set([1]);
       wallet.reject.add("wallet_switchEthereumChain");
       await page.getByRole("button", { name: "Connect Test Wallet" }).click();
-      await waitForStatus(page, "Your wallet is not on localhost");
+      await waitForAlert(page, "Your wallet is not on localhost");
       expect(await page.locator("#tokens").isHidden()).to.equal(true);
       const statuses: string[] = await page.evaluate(() => window.__statuses);
       expect(statuses.join("\n")).to.contain("Your wallet is on another network (chain 1); this converter is on localhost (chain 31337)");
@@ -270,7 +277,7 @@ describe("converter page (headless Chromium, local chain)", function () {
       await connect(page);
       wallet.reject.add("eth_sendTransaction");
       await page.getByRole("button", { name: "Convert Alice #2 to Bob #2" }).click();
-      await waitForStatus(page, "You declined the request in your wallet. Nothing was sent.");
+      await waitForAlert(page, "You declined the request in your wallet. Nothing was sent.");
       expect(await f.alice.ownerOf(2n)).to.equal(f.holder);
       // The user can try again.
       expect(await page.getByRole("button", { name: "Convert Alice #2 to Bob #2" }).isEnabled()).to.equal(true);
@@ -286,8 +293,8 @@ describe("converter page (headless Chromium, local chain)", function () {
       // Paused after the list was shown: the page tries the call first and sends nothing.
       await (await f.converter.pause()).wait();
       await page.getByRole("button", { name: "Convert Alice #2 to Bob #2" }).click();
-      await waitForStatus(page, "Nothing was sent");
-      expect(await statusText(page)).to.equal("Nothing was sent: this conversion would fail. Conversions are paused.");
+      await waitForAlert(page, "Nothing was sent");
+      expect(await alertText(page)).to.equal("Nothing was sent: this conversion would fail. Conversions are paused.");
       expect(wallet.sent("eth_sendTransaction")).to.have.length(0);
 
       // A wallet that sends without trying the call: the node mines the revert, the page reads why.
@@ -308,8 +315,8 @@ describe("converter page (headless Chromium, local chain)", function () {
         japanese.wallet.handle = async (method, params) =>
           method === "eth_call" ? (japanese.wallet.calls.push({ method, params }), { result: "0x" }) : call(method, params);
         await japanese.page.getByRole("button", { name: "Alice #2 を Bob #2 に変換" }).click();
-        await waitForStatus(japanese.page, "トランザクションは失敗");
-        expect(await statusText(japanese.page)).to.equal("トランザクションは失敗し、何も変換されませんでした。変換は一時停止中です。");
+        await waitForAlert(japanese.page, "トランザクションは失敗");
+        expect(await alertText(japanese.page)).to.equal("トランザクションは失敗し、何も変換されませんでした。変換は一時停止中です。");
         expect(japanese.wallet.sent("eth_sendTransaction")).to.have.length(1);
         expect(await f.alice.ownerOf(2n)).to.equal(f.holder);
       } finally {
@@ -393,7 +400,30 @@ describe("converter page (headless Chromium, local chain)", function () {
     }
     const none = await open({ mode: "none" });
     try {
-      await waitForStatus(none.page, "No wallet was found");
+      await waitForAlert(none.page, "No wallet was found");
+    } finally {
+      await none.context.close();
+    }
+  });
+
+  it("passes axe-core's accessibility checks: listing the tokens, on the wrong chain, and with no wallet", async function () {
+    const { page, context, wallet } = await open();
+    try {
+      await connect(page);
+      expect(await axeViolations(page)).to.deep.equal([]);
+      wallet.chainId = 1;
+      wallet.known = new Set([1]);
+      wallet.reject.add("wallet_switchEthereumChain");
+      await page.getByRole("button", { name: "Refresh the list" }).click();
+      await waitForAlert(page, "Your wallet is not on localhost");
+      expect(await axeViolations(page)).to.deep.equal([]);
+    } finally {
+      await context.close();
+    }
+    const none = await open({ mode: "none", locale: "ja-JP" });
+    try {
+      await waitForAlert(none.page, "ウォレットが見つかりません");
+      expect(await axeViolations(none.page)).to.deep.equal([]);
     } finally {
       await none.context.close();
     }
