@@ -1,7 +1,11 @@
 import { expect } from "chai";
 import { BoundedCache } from "../../../server/lib/bounded-cache";
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** A clock the test moves forward (the cache's time-to-live is measured in it), instead of sleeping. */
+function manualClock() {
+  let now = 0;
+  return { now: () => now, advance: (ms: number) => void (now += ms) };
+}
 
 describe("BoundedCache", function () {
   /** A load that counts its calls and answers with that count once `release()` is called. */
@@ -37,9 +41,10 @@ describe("BoundedCache", function () {
   });
 
   it("without a time-to-live, keeps a value however old", async function () {
-    const cache = new BoundedCache<number>(10);
+    const clock = manualClock();
+    const cache = new BoundedCache<number>(10, { now: clock.now });
     cache.set("a", 1);
-    await sleep(30);
+    clock.advance(365 * 24 * 3600_000);
     expect(cache.get("a")).to.equal(1);
     expect(await cache.getOrLoad("a", async () => 2)).to.equal(1);
   });
@@ -49,25 +54,29 @@ describe("BoundedCache", function () {
     young.set("a", 1);
     expect(await young.getOrLoad("a", async () => 2)).to.equal(1);
 
-    const cache = new BoundedCache<number>(10, { ttlMs: 20 });
+    const clock = manualClock();
+    const cache = new BoundedCache<number>(10, { ttlMs: 20, now: clock.now });
     cache.set("a", 1);
-    await sleep(40);
+    clock.advance(19);
+    expect(cache.get("a")).to.equal(1);
+    clock.advance(1);
     expect(cache.get("a")).to.equal(undefined);
     expect(await cache.getOrLoad("a", async () => 2)).to.equal(2);
     expect(cache.get("a")).to.equal(2);
   });
 
   it("shares one load between concurrent askers of an expired entry, and does not keep a failure", async function () {
-    const cache = new BoundedCache<number>(10, { ttlMs: 20 });
+    const clock = manualClock();
+    const cache = new BoundedCache<number>(10, { ttlMs: 20, now: clock.now });
     cache.set("head", 0);
-    await sleep(40);
+    clock.advance(20);
     const { load, calls, release } = countingLoad();
     const asks = [cache.getOrLoad("head", load), cache.getOrLoad("head", load), cache.getOrLoad("head", load)];
     release();
     expect(await Promise.all(asks)).to.deep.equal([1, 1, 1]);
     expect(calls()).to.equal(1);
 
-    await sleep(40);
+    clock.advance(20);
     const failing = cache.getOrLoad("head", async () => Promise.reject(new Error("node down")));
     await expect(failing).to.be.rejectedWith("node down");
     expect(await cache.getOrLoad("head", async () => 5)).to.equal(5);
