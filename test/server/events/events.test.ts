@@ -59,13 +59,11 @@ describe("live events (GET /events/:network)", function () {
   const data = (event: SseEvent) => JSON.parse(event.data);
   const isTransfer = (tx: string) => (event: SseEvent) => event.event === "transfer" && data(event).tx === tx;
 
-  it("delivers a transfer to a subscriber of another instance within 2 s of its block", async function () {
+  it("delivers a transfer to a subscriber of another instance once its block is indexed", async function () {
     const client = await subscribe(`?owner=${a.address}`);
-    const sent = await alice.mint(a.address, 1n);
-    const minedAt = performance.now();
-    const receipt = (await sent.wait())!;
-    const event = await client.next(isTransfer(receipt.hash), 5_000);
-    expect(performance.now() - minedAt).to.be.below(2_000);
+    const receipt = (await (await alice.mint(a.address, 1n)).wait())!;
+    // How soon is the bench's to measure; the wait only bounds a test that would otherwise hang.
+    const event = await client.next(isTransfer(receipt.hash), 30_000);
     expect(event.id).to.match(/^\d+$/);
     const block = await provider.getBlock(receipt.blockNumber);
     expect(data(event)).to.deep.equal({
