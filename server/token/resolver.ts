@@ -117,7 +117,7 @@ export class TokenMetadataResolver {
     try {
       tokenUri = await this.limiter.run(`rpc:${key.network}`, () => this.readTokenUri(key, standard));
       const resolved = await this.resolveDocument(tokenUri);
-      return await this.store(key, resolved, this.config.ttlS);
+      return await this.store(key, resolved, this.config.ttlMs);
     } catch (error) {
       // Not facts about the token: answered (unless the cache has better), not stored.
       if (this.closing.signal.aborted || error instanceof QueueFull)
@@ -125,15 +125,15 @@ export class TokenMetadataResolver {
       const upstream = upstreamError(error, key.network);
       if (upstream) return { tokenUri, metadata: null, image: null, error: upstream.message, transient: true };
       if (error instanceof MetadataError)
-        return this.store(key, { tokenUri, metadata: null, image: null, error: error.message }, this.config.errorTtlS);
+        return this.store(key, { tokenUri, metadata: null, image: null, error: error.message }, this.config.errorTtlMs);
       this.log.warn({ err: error, token: `${key.network}:${key.contract}:${key.tokenId}`, refresh }, "token metadata read failed");
       return { tokenUri, metadata: null, image: null, error: "internal error while reading the metadata", transient: true };
     }
   }
 
-  private async store(key: TokenKey, resolved: Resolved, ttlS: number): Promise<Resolved> {
+  private async store(key: TokenKey, resolved: Resolved, ttlMs: number): Promise<Resolved> {
     if (this.closing.signal.aborted) return resolved;
-    return saveMetadata(this.db, key, resolved, ttlS);
+    return saveMetadata(this.db, key, resolved, ttlMs);
   }
 
   /** tokenURI(id) (ERC-721) or uri(id) with {id} substituted (ERC-1155). */
