@@ -21,7 +21,7 @@ interface Shape {
 }
 
 /** The declared setting of a variable: its entry, or the family (`RPC_URL_<NETWORK>`) it belongs to. */
-export function settingOf(name: string, settings: readonly Setting[] = SETTINGS): Setting | undefined {
+function settingOf(name: string, settings: readonly Setting[] = SETTINGS): Setting | undefined {
   return settings.find((setting) =>
     setting.name.includes("<NETWORK>")
       ? new RegExp(`^${setting.name.replace("<NETWORK>", "[A-Z0-9_]+")}$`).test(name)
@@ -102,12 +102,6 @@ export class Reader {
     return raw.value;
   }
 
-  /** A refusal of what the operator set for `name` (under whichever name they set it). */
-  refuse(name: string, expectedText: string, shown?: string): ConfigError {
-    const raw = this.raw(name);
-    return new ConfigError(raw?.variable ?? name, expectedText, shown ?? raw?.value ?? "");
-  }
-
   private fallback(name: string, given?: string): string {
     const value = given ?? this.declared(name).default;
     if (value === undefined) throw new Error(`${name} has no default: loadConfig must give one`);
@@ -116,7 +110,7 @@ export class Reader {
 }
 
 /** What a value of the setting must be, in the words of the error line. */
-export function expected(setting: Setting): string {
+function expected(setting: Setting): string {
   const shape = setting.type as Shape;
   if (shape.type === "integer") return `an integer from ${shape.minimum} to ${shape.maximum}`;
   if (shape.type === "boolean") return "true or false";
