@@ -50,7 +50,7 @@ const token: Suite = {
       INDEXER_CONTRACTS_LOCALHOST: address,
       METADATA_FETCH_ALLOW_PRIVATE: "true",
       // Cold reads wait for their metadata: the figure is resolutions per second, not "pending" answers.
-      METADATA_WAIT_MS: "30000",
+      METADATA_FETCH_WAIT_MS: "30000",
     });
     try {
       const path = (id: number) => `/token/localhost/${address}/${id}`;

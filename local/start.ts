@@ -14,12 +14,12 @@ import { startLocalNode, type LocalNode } from "./node";
  */
 async function start(): Promise<void> {
   let config = loadConfigOrExit();
-  const service = serviceProcess();
+  const service = serviceProcess(config);
 
   let node: LocalNode | undefined;
   let demo: Demo | undefined;
   if (config.localChain) {
-    const started = await startLocalNode({ port: Number(process.env.LOCAL_CHAIN_PORT ?? 8545) }).catch(() => startLocalNode({ port: 0 }));
+    const started = await startLocalNode({ port: config.localChainPort }).catch(() => startLocalNode({ port: 0 }));
     node = started;
     service.onShutdown(() => started.stop());
     config = { ...config, rpcUrls: { ...config.rpcUrls, localhost: started.url } };

@@ -1,17 +1,13 @@
 import path from "node:path";
 import { getAddress } from "ethers";
 import { NETWORKS, rpcEnvName } from "./chain/registry";
+import { ConfigError, Reader, renameWarning } from "./config/reader";
 
-/** Thrown for a bad environment value; its message is the one line printed before exiting. */
-export class ConfigError extends Error {
-  constructor(variable: string, expected: string, got: string) {
-    super(`${variable}: expected ${expected}, got ${JSON.stringify(got)}`);
-    this.name = "ConfigError";
-  }
-}
+export { ConfigError, Reader } from "./config/reader";
 
 export type DatabaseConfig =
-  | { kind: "postgres"; url: string }
+  /** `poolSize`: connections per instance (DATABASE_POOL_SIZE; absent in configs the tests make: its default). */
+  | { kind: "postgres"; url: string; poolSize?: number }
   /** `dataDir: null` keeps the database in memory (tests). */
   | { kind: "pglite"; dataDir: string | null };
 
@@ -39,6 +35,10 @@ export interface Config {
   defaultNetwork: string;
   /** Start an embedded Hardhat node and deploy the demo (npm start on a fresh machine). */
   localChain: boolean;
+  /** Port of the embedded node (a free one when taken). */
+  localChainPort: number;
+  /** On a signal, how long requests in flight may take before the process exits anyway. */
+  shutdownTimeoutMs: number;
   indexer: {
     /** Run the ERC-721 indexer inside the service (else run `npm run indexer` as its own process). */
     enabled: boolean;
@@ -100,9 +100,9 @@ export interface TokenMetadataConfig {
   fetchTimeoutMs: number;
   /** Largest metadata document (or data: URI) read, in bytes. */
   maxBytes: number;
-  /** How long resolved metadata is served before it is read again; failures are retried after errorTtlS. */
-  ttlS: number;
-  errorTtlS: number;
+  /** How long resolved metadata is served before it is read again; failures are retried after errorTtlMs. */
+  ttlMs: number;
+  errorTtlMs: number;
   /** How long a read waits for a fetch before answering with what the cache holds. */
   waitMs: number;
   /** Fetches running at once, in all and per host. */
@@ -123,10 +123,15 @@ export interface ConverterRef {
 
 type Env = Record<string, string | undefined>;
 
-/** Reads the configuration, or stops the process with one line naming the variable (for process entry points). */
+/**
+ * Reads the configuration, or stops the process with one line naming the variable (for process entry points);
+ * settings set under an old name get one warning line.
+ */
 export function loadConfigOrExit(env: Env = process.env): Config {
   try {
-    return loadConfig(env);
+    const { config, warning } = readConfig(env);
+    if (warning !== undefined) console.warn(warning);
+    return config;
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(`Configuration error: ${error.message}`);
@@ -136,101 +141,108 @@ export function loadConfigOrExit(env: Env = process.env): Config {
   }
 }
 
+/** The configuration from the environment; ranges and defaults are declared in server/config/settings.ts. */
 export function loadConfig(env: Env = process.env): Config {
+  return readConfig(env).config;
+}
+
+/** The configuration and the warning line about old names, if any were set. */
+export function readConfig(env: Env = process.env): { config: Config; warning?: string } {
   const read = new Reader(env);
-  const port = read.int("PORT", { min: 0, max: 65_535, fallback: 3000 });
-  const rpcUrls = readRpcUrls(env);
+  const port = read.int("PORT");
+  const rpcUrls = readRpcUrls(read, env);
   const localChain = read.bool("LOCAL_CHAIN", Object.keys(rpcUrls).length === 0);
   const issuer = read.url("ISSUER", `http://localhost:${port}`).replace(/\/+$/, "");
   const databaseUrl = read.optional("DATABASE_URL");
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError("DATABASE_URL", "a postgres:// or postgresql:// URL", databaseUrl);
   }
-  const dataDir = path.resolve(read.string("DATA_DIR", ".data"));
-  const defaultNetwork = read.oneOf("DEFAULT_NETWORK", Object.keys(NETWORKS), localChain ? "localhost" : "mainnet");
-  return {
-    host: read.string("HOST", "127.0.0.1"),
+  const poolSize = read.int("DATABASE_POOL_SIZE");
+  const dataDir = path.resolve(read.string("DATA_DIR"));
+  const defaultNetwork = read.oneOf("DEFAULT_NETWORK", localChain ? "localhost" : "mainnet");
+  const config: Config = {
+    host: read.string("HOST"),
     port,
-    logLevel: read.oneOf("LOG_LEVEL", ["fatal", "error", "warn", "info", "debug", "trace", "silent"], "info"),
+    logLevel: read.oneOf("LOG_LEVEL"),
     issuer,
     trustProxy: readTrustProxy(read),
-    bodyLimit: read.int("BODY_LIMIT", { min: 1024, max: 64 * 1024 * 1024, fallback: 1024 * 1024 }),
-    database: databaseUrl ? { kind: "postgres", url: databaseUrl } : { kind: "pglite", dataDir: path.join(dataDir, "pglite") },
+    bodyLimit: read.int("BODY_LIMIT"),
+    database: databaseUrl ? { kind: "postgres", url: databaseUrl, poolSize } : { kind: "pglite", dataDir: path.join(dataDir, "pglite") },
     dataDir,
     rpcUrls,
-    rpcTimeoutMs: read.int("RPC_TIMEOUT_MS", { min: 100, max: 300_000, fallback: 10_000 }),
-    headCacheMs: read.int("HEAD_CACHE_MS", { min: 0, max: 60_000, fallback: 500 }),
-    finalityDepth: read.int("FINALITY_DEPTH", { min: 0, max: 100_000, fallback: 64 }),
+    rpcTimeoutMs: read.int("RPC_TIMEOUT_MS"),
+    headCacheMs: read.int("HEAD_CACHE_MS"),
+    finalityDepth: read.int("FINALITY_DEPTH"),
     defaultNetwork,
     localChain,
+    localChainPort: read.int("LOCAL_CHAIN_PORT"),
+    shutdownTimeoutMs: read.int("SHUTDOWN_TIMEOUT_MS"),
     indexer: {
-      enabled: read.bool("INDEXER", true),
-      pollMs: read.int("INDEXER_POLL_MS", { min: 50, max: 60_000, fallback: 1_000 }),
-      maxRange: read.int("INDEXER_MAX_RANGE", { min: 1, max: 1_000_000, fallback: 10_000 }),
+      enabled: read.bool("INDEXER"),
+      pollMs: read.int("INDEXER_POLL_MS"),
+      maxRange: read.int("INDEXER_MAX_RANGE"),
       ...readIndexerTargets(read, Object.keys(rpcUrls).concat(localChain ? ["localhost"] : [])),
     },
     login: {
       messageHeader: readHeader(read),
-      rateLimit: read.int("LOGIN_RATE_LIMIT", { min: 1, max: 1_000_000, fallback: 120 }),
-      maxOpenChallenges: read.int("LOGIN_MAX_OPEN_CHALLENGES", { min: 1, max: 1_000_000, fallback: 100 }),
+      rateLimit: read.int("LOGIN_RATE_LIMIT"),
+      maxOpenChallenges: read.int("LOGIN_MAX_OPEN_CHALLENGES"),
       jwks: readJwks(read),
     },
     converters: readConverters(read, Object.keys(rpcUrls).concat(localChain ? ["localhost"] : [])),
     rateLimits: {
-      data: read.int("DATA_RATE_LIMIT", { min: 1, max: 1_000_000, fallback: 600 }),
-      converter: read.int("CONVERTER_RATE_LIMIT", { min: 1, max: 1_000_000, fallback: 120 }),
+      data: read.int("DATA_RATE_LIMIT"),
+      converter: read.int("CONVERTER_RATE_LIMIT"),
     },
     events: {
-      maxSubscribers: read.int("EVENTS_MAX_SUBSCRIBERS", { min: 0, max: 1_000_000, fallback: 1_000 }),
-      heartbeatMs: read.int("EVENTS_HEARTBEAT_MS", { min: 100, max: 300_000, fallback: 15_000 }),
-      // At least twice the largest socket high-water mark Node uses (64 KiB): a stream waits for its client at the
-      // high-water mark, so a client that reads, however slowly, never meets the bound.
-      maxBufferedBytes: read.int("EVENTS_MAX_BUFFERED_BYTES", { min: 128 * 1024, max: 64 * 1024 * 1024, fallback: 1024 * 1024 }),
-      stallMs: read.int("EVENTS_STALL_MS", { min: 100, max: 600_000, fallback: 30_000 }),
+      maxSubscribers: read.int("EVENTS_MAX_SUBSCRIBERS"),
+      heartbeatMs: read.int("EVENTS_HEARTBEAT_MS"),
+      maxBufferedBytes: read.int("EVENTS_MAX_BUFFERED_BYTES"),
+      stallMs: read.int("EVENTS_STALL_MS"),
     },
     metadata: {
-      requireBinding: read.bool("METADATA_REQUIRE_BINDING", false),
-      maxBytes: read.int("METADATA_MAX_BYTES", { min: 256, max: 16 * 1024 * 1024, fallback: 64 * 1024 }),
+      requireBinding: read.bool("SIGNED_METADATA_REQUIRE_BINDING"),
+      maxBytes: read.int("SIGNED_METADATA_MAX_BYTES"),
     },
     tokenMetadata: readTokenMetadata(read, localChain),
     metrics: {
-      enabled: read.bool("METRICS", true),
-      host: read.string("METRICS_HOST", "127.0.0.1"),
-      port: read.int("METRICS_PORT", { min: 0, max: 65_535, fallback: 9464 }),
+      enabled: read.bool("METRICS"),
+      host: read.string("METRICS_HOST"),
+      port: read.int("METRICS_PORT"),
     },
   };
+  return { config, warning: renameWarning(env) };
 }
 
 function readTokenMetadata(read: Reader, localChain: boolean): TokenMetadataConfig {
-  const gateway = (name: string, fallback: string) => read.url(name, fallback).replace(/\/*$/, "/");
+  const gateway = (name: string) => read.url(name).replace(/\/*$/, "/");
   return {
-    ipfsGateway: gateway("IPFS_GATEWAY", "https://ipfs.io/ipfs/"),
-    arweaveGateway: gateway("ARWEAVE_GATEWAY", "https://arweave.net/"),
+    ipfsGateway: gateway("IPFS_GATEWAY"),
+    arweaveGateway: gateway("ARWEAVE_GATEWAY"),
     // The local demo serves its own metadata from this machine.
     allowPrivate: read.bool("METADATA_FETCH_ALLOW_PRIVATE", localChain),
-    fetchTimeoutMs: read.int("METADATA_FETCH_TIMEOUT_MS", { min: 100, max: 120_000, fallback: 10_000 }),
-    maxBytes: read.int("METADATA_FETCH_MAX_BYTES", { min: 1024, max: 64 * 1024 * 1024, fallback: 1024 * 1024 }),
-    ttlS: read.int("METADATA_TTL_SECONDS", { min: 1, max: 365 * 86_400, fallback: 86_400 }),
-    errorTtlS: read.int("METADATA_ERROR_TTL_SECONDS", { min: 1, max: 365 * 86_400, fallback: 600 }),
-    waitMs: read.int("METADATA_WAIT_MS", { min: 0, max: 60_000, fallback: 1_500 }),
-    concurrency: read.int("METADATA_FETCH_CONCURRENCY", { min: 1, max: 1_000, fallback: 16 }),
-    hostConcurrency: read.int("METADATA_FETCH_HOST_CONCURRENCY", { min: 1, max: 1_000, fallback: 4 }),
-    refreshRateLimit: read.int("METADATA_REFRESH_RATE_LIMIT", { min: 1, max: 1_000_000, fallback: 30 }),
-    answersMaxBytes: read.int("METADATA_ANSWERS_MAX_BYTES", { min: 64 * 1024, max: 256 * 1024 * 1024, fallback: 4 * 1024 * 1024 }),
-    answersConcurrency: read.int("METADATA_ANSWERS_CONCURRENCY", { min: 1, max: 1_000, fallback: 4 }),
+    fetchTimeoutMs: read.int("METADATA_FETCH_TIMEOUT_MS"),
+    maxBytes: read.int("METADATA_FETCH_MAX_BYTES"),
+    ttlMs: read.int("METADATA_FETCH_TTL_MS"),
+    errorTtlMs: read.int("METADATA_FETCH_ERROR_TTL_MS"),
+    waitMs: read.int("METADATA_FETCH_WAIT_MS"),
+    concurrency: read.int("METADATA_FETCH_CONCURRENCY"),
+    hostConcurrency: read.int("METADATA_FETCH_HOST_CONCURRENCY"),
+    refreshRateLimit: read.int("METADATA_FETCH_REFRESH_RATE_LIMIT"),
+    answersMaxBytes: read.int("METADATA_ANSWERS_MAX_BYTES"),
+    answersConcurrency: read.int("METADATA_ANSWERS_CONCURRENCY"),
   };
 }
 
 /** `RPC_URL_<NAME>` for every built-in network (`matic-mainnet` → `RPC_URL_MATIC_MAINNET`); unknown names are refused. */
-function readRpcUrls(env: Env): Record<string, string> {
+function readRpcUrls(read: Reader, env: Env): Record<string, string> {
   const byVariable = new Map(Object.keys(NETWORKS).map((name) => [rpcEnvName(name), name]));
   const urls: Record<string, string> = {};
   for (const [variable, value] of Object.entries(env)) {
     if (!variable.startsWith("RPC_URL_") || value === undefined || value === "") continue;
     const name = byVariable.get(variable);
     if (!name) throw new ConfigError(variable, `one of ${[...byVariable.keys()].join(", ")}`, variable);
-    if (!isHttpUrl(value)) throw new ConfigError(variable, "an http(s) URL", value);
-    urls[name] = value;
+    urls[name] = read.url(variable);
   }
   return urls;
 }
@@ -241,7 +253,7 @@ function readIndexerTargets(read: Reader, networks: string[]) {
   const contracts: Record<string, string[]> = {};
   for (const name of networks) {
     const suffix = name.toUpperCase().replace(/-/g, "_");
-    startBlocks[name] = read.int(`INDEXER_START_BLOCK_${suffix}`, { min: 0, max: Number.MAX_SAFE_INTEGER, fallback: 0 });
+    startBlocks[name] = read.int(`INDEXER_START_BLOCK_${suffix}`);
     const list = read.optional(`INDEXER_CONTRACTS_${suffix}`);
     if (list !== undefined) {
       contracts[name] = list.split(",").map((address) => {
@@ -276,7 +288,7 @@ function readConverters(read: Reader, usable: string[]): ConverterRef[] {
 }
 
 function readHeader(read: Reader): string {
-  const header = read.string("LOGIN_MESSAGE_HEADER", "Wallet Login");
+  const header = read.string("LOGIN_MESSAGE_HEADER");
   // One line of the four-line message: a line break would let the header fake the lines below it.
   if (/[\r\n]/.test(header) || header.length > 100)
     throw new ConfigError("LOGIN_MESSAGE_HEADER", "one line of at most 100 characters", header);
@@ -311,59 +323,4 @@ function readTrustProxy(read: Reader): boolean | number | string {
   if (raw === "true") return true;
   if (/^\d+$/.test(raw)) return Number(raw);
   return raw; // comma-separated addresses or CIDRs, as Fastify takes them
-}
-
-function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === "http:" || url.protocol === "https:";
-  } catch {
-    return false;
-  }
-}
-
-/** Typed reads of environment variables; each failure names the variable and what it expects. */
-export class Reader {
-  constructor(private readonly env: Env) {}
-
-  optional(name: string): string | undefined {
-    const value = this.env[name];
-    return value === undefined || value === "" ? undefined : value;
-  }
-
-  string(name: string, fallback: string): string {
-    return this.optional(name) ?? fallback;
-  }
-
-  int(name: string, { min, max, fallback }: { min: number; max: number; fallback: number }): number {
-    const raw = this.optional(name);
-    if (raw === undefined) return fallback;
-    const value = Number(raw);
-    if (!/^-?\d+$/.test(raw) || value < min || value > max) {
-      throw new ConfigError(name, `an integer from ${min} to ${max}`, raw);
-    }
-    return value;
-  }
-
-  bool(name: string, fallback: boolean): boolean {
-    const raw = this.optional(name);
-    if (raw === undefined) return fallback;
-    if (raw === "true" || raw === "1") return true;
-    if (raw === "false" || raw === "0") return false;
-    throw new ConfigError(name, "true or false", raw);
-  }
-
-  oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
-    const raw = this.optional(name);
-    if (raw === undefined) return fallback;
-    if (!(allowed as readonly string[]).includes(raw)) throw new ConfigError(name, `one of ${allowed.join(", ")}`, raw);
-    return raw as T;
-  }
-
-  url(name: string, fallback: string): string {
-    const raw = this.optional(name);
-    if (raw === undefined) return fallback;
-    if (!isHttpUrl(raw)) throw new ConfigError(name, "an http(s) URL", raw);
-    return raw;
-  }
 }

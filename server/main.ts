@@ -17,7 +17,7 @@ export interface ServiceProcess {
  * finishes the requests in flight, closes the database, then stops what was added with `onShutdown`; past
  * SHUTDOWN_TIMEOUT_MS, or on a second signal, the process exits at once.
  */
-export function serviceProcess(): ServiceProcess {
+export function serviceProcess({ shutdownTimeoutMs }: Pick<Config, "shutdownTimeoutMs">): ServiceProcess {
   let app: FastifyInstance | undefined;
   let stopping = false;
   const afterClose: Array<() => Promise<void>> = [];
@@ -28,7 +28,7 @@ export function serviceProcess(): ServiceProcess {
     }
     stopping = true;
     app?.log.info({ signal }, "shutting down");
-    const deadline = Number(process.env.SHUTDOWN_TIMEOUT_MS ?? 10_000);
+    const deadline = shutdownTimeoutMs;
     setTimeout(() => {
       console.error(`shutdown took longer than ${deadline} ms: exiting`);
       process.exit(1);

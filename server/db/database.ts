@@ -87,7 +87,7 @@ export async function openMigratedDatabase(
 async function openBackend(config: DatabaseConfig): Promise<Database> {
   if (config.kind === "postgres") {
     const { openPostgres } = await import("./postgres");
-    return openPostgres(config.url);
+    return openPostgres(config.url, config.poolSize);
   }
   const { openPglite } = await import("./pglite");
   return openPglite(config.dataDir);

@@ -1,12 +1,12 @@
 import pg from "pg";
+import { Reader } from "../config/reader";
 import { withTimeout, type Connection, type Database, type Queryable, type QueryOptions, type QueryResult } from "./database";
 
-const POOL_SIZE = Number(process.env.DATABASE_POOL_SIZE ?? 10);
-
-export async function openPostgres(url: string): Promise<Database> {
+/** `poolSize`: DATABASE_POOL_SIZE as loadConfig read it; a config the tests make without one gets its default. */
+export async function openPostgres(url: string, poolSize = new Reader({}).int("DATABASE_POOL_SIZE")): Promise<Database> {
   const pool = new pg.Pool({
     connectionString: url,
-    max: POOL_SIZE,
+    max: poolSize,
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
     keepAlive: true,
@@ -136,7 +136,7 @@ export async function openPostgres(url: string): Promise<Database> {
     async ping(timeoutMs = 2_000) {
       await withTimeout(pool.query("SELECT 1"), timeoutMs, "PostgreSQL");
     },
-    stats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: POOL_SIZE }),
+    stats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: poolSize }),
     async close() {
       await pool.end();
     },

@@ -25,7 +25,7 @@ export function invalidSignature(): DomainError {
   return new DomainError("unauthorized", "invalid_signature", "sig is not a signature by iss of this target's text");
 }
 
-/** METADATA_REQUIRE_BINDING is set and the signature covers the Base64 alone. */
+/** SIGNED_METADATA_REQUIRE_BINDING is set and the signature covers the Base64 alone. */
 export function bindingRequired(): DomainError {
   return new DomainError(
     "unauthorized",

@@ -13,7 +13,7 @@ export interface Proof {
 }
 
 export interface ProofSettings {
-  /** METADATA_REQUIRE_BINDING: refuse a signature over the Base64 alone. */
+  /** SIGNED_METADATA_REQUIRE_BINDING: refuse a signature over the Base64 alone. */
   requireBinding: boolean;
 }
 

@@ -63,7 +63,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ["data"],
         summary: "A token: holder(s), tokenURI, resolved metadata and image, issuer-signed metadata",
         description:
-          "Metadata is cached; a read waits at most METADATA_WAIT_MS for it, then answers with what the cache holds " +
+          "Metadata is cached; a read waits at most METADATA_FETCH_WAIT_MS for it, then answers with what the cache holds " +
           '(metadataError "pending" when nothing yet). 404 when the index has no such token.',
         params: TokenParams,
         response: { 200: { ...Token, headers }, "4xx": TokenError },

@@ -179,14 +179,14 @@ export class TokenMetadataResolver {
         failed = true;
         return { tokenUri, metadata: null, image: null, error: error.message };
       });
-      await this.store(key, resolved, failed ? this.config.errorTtlS : this.config.ttlS);
+      await this.store(key, resolved, failed ? this.config.errorTtlMs : this.config.ttlMs);
       return undefined;
     } catch (error) {
       if (this.closing.signal.aborted || error instanceof QueueFull) return transient("pending");
       const upstream = upstreamError(error, key.network);
       if (upstream) return transient(upstream.message);
       if (error instanceof MetadataError) {
-        await this.store(key, { tokenUri: null, metadata: null, image: null, error: error.message }, this.config.errorTtlS);
+        await this.store(key, { tokenUri: null, metadata: null, image: null, error: error.message }, this.config.errorTtlMs);
         return undefined;
       }
       this.log.warn({ err: error, token: `${key.network}:${key.contract}:${key.tokenId}`, refresh }, "token metadata read failed");
@@ -194,9 +194,9 @@ export class TokenMetadataResolver {
     }
   }
 
-  private async store(key: TokenKey, resolved: Resolved, ttlS: number): Promise<void> {
+  private async store(key: TokenKey, resolved: Resolved, ttlMs: number): Promise<void> {
     if (this.closing.signal.aborted) return;
-    await saveMetadata(this.db, key, resolved, ttlS);
+    await saveMetadata(this.db, key, resolved, ttlMs);
   }
 
   /** tokenURI(id) (ERC-721) or uri(id) with {id} substituted (ERC-1155). */

@@ -62,6 +62,19 @@ describe("npm start (local/start.ts)", function () {
   before(() => (dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "start-"))));
   after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
+  it("stops with one line naming the variable as the operator set it, old names and LOCAL_CHAIN_PORT included", async function () {
+    for (const [env, line] of [
+      [{ METADATA_TTL_SECONDS: "soon" }, 'METADATA_TTL_SECONDS: expected an integer from 1 to 31536000, got "soon"'],
+      [{ LOCAL_CHAIN_PORT: "eighty" }, 'LOCAL_CHAIN_PORT: expected an integer from 0 to 65535, got "eighty"'],
+    ]) {
+      const child = spawn(process.execPath, START_NODE_ARGS, { cwd: ROOT, env: { PATH: process.env.PATH!, ...(env as object) } });
+      let stderr = "";
+      child.stderr.on("data", (chunk) => (stderr += chunk));
+      expect(await exited(child)).to.equal(1);
+      expect(stderr.trim()).to.equal(`Configuration error: ${line}`);
+    }
+  });
+
   it("stops with one line naming a bad variable", async function () {
     const child = spawn(process.execPath, START_NODE_ARGS, {
       cwd: ROOT,
@@ -74,7 +87,13 @@ describe("npm start (local/start.ts)", function () {
   });
 
   it("starts a local chain and the service, prints curl lines that work as printed, and leaves nothing behind on Ctrl-C", async function () {
-    const { child, banner, output } = await start({ DATA_DIR: dataDir, LOG_LEVEL: "info" });
+    // An old name still works and costs one warning line at start.
+    const { child, banner, output } = await start({ DATA_DIR: dataDir, LOG_LEVEL: "info", METADATA_WAIT_MS: "1500" });
+    expect(
+      output()
+        .split("\n")
+        .filter((line) => line.startsWith("Configuration warning")),
+    ).to.deep.equal(["Configuration warning: renamed settings: METADATA_WAIT_MS is now METADATA_FETCH_WAIT_MS"]);
     const chainUrl = /Chain\s+(http:\/\/\S+)/.exec(banner)?.[1];
     expect(chainUrl, banner).to.be.a("string");
 

@@ -1,5 +1,6 @@
 import { expect } from "chai";
-import { ConfigError, loadConfig } from "../../server/config";
+import { ConfigError, loadConfig, readConfig } from "../../server/config";
+import { SETTINGS } from "../../server/config/settings";
 
 describe("config", function () {
   function refusal(env: Record<string, string>): string {
@@ -30,7 +31,7 @@ describe("config", function () {
         RPC_URL_MATIC_MAINNET: "https://polygon.example",
         ISSUER: "https://login.example.com/",
       });
-      expect(config.database).to.deep.equal({ kind: "postgres", url: "postgres://u@db:5432/app" });
+      expect(config.database).to.deep.equal({ kind: "postgres", url: "postgres://u@db:5432/app", poolSize: 10 });
       expect(config.rpcUrls).to.deep.equal({ mainnet: "https://eth.example/v1", "matic-mainnet": "https://polygon.example" });
       expect(config.localChain).to.equal(false);
       expect(config.defaultNetwork).to.equal("mainnet");
@@ -69,7 +70,7 @@ describe("config", function () {
         'METADATA_FETCH_ALLOW_PRIVATE: expected true or false, got "maybe"',
       );
       expect(refusal({ METADATA_FETCH_MAX_BYTES: "1" })).to.match(/^METADATA_FETCH_MAX_BYTES: expected an integer from 1024 to /);
-      expect(refusal({ METADATA_WAIT_MS: "-5" })).to.match(/^METADATA_WAIT_MS: expected an integer from 0 to /);
+      expect(refusal({ METADATA_FETCH_WAIT_MS: "-5" })).to.match(/^METADATA_FETCH_WAIT_MS: expected an integer from 0 to /);
       expect(refusal({ METADATA_FETCH_HOST_CONCURRENCY: "0" })).to.match(
         /^METADATA_FETCH_HOST_CONCURRENCY: expected an integer from 1 to /,
       );
@@ -132,6 +133,71 @@ describe("config", function () {
         { network: "localhost", address: "0x5FbDB2315678afecb367f032d93F642f64180aa3" },
         { network: "sepolia", address: "0x5FbDB2315678afecb367f032d93F642f64180aa3" },
       ]);
+    });
+  });
+
+  describe("the settings list", function () {
+    it("declares every variable loadConfig reads, and loadConfig reads every one it declares", function () {
+      const asked = new Set<string>();
+      const env = new Proxy({} as Record<string, string | undefined>, {
+        get: (_, name) => void asked.add(String(name)),
+      });
+      loadConfig(env);
+      const unread = SETTINGS.filter((setting) => !setting.name.includes("<") && !asked.has(setting.name)).map((s) => s.name);
+      expect(unread).to.deep.equal([]);
+    });
+
+    it("checks DATABASE_POOL_SIZE, SHUTDOWN_TIMEOUT_MS and LOCAL_CHAIN_PORT like the others", function () {
+      const config = loadConfig({
+        DATABASE_URL: "postgres://u@db/app",
+        DATABASE_POOL_SIZE: "25",
+        SHUTDOWN_TIMEOUT_MS: "2500",
+        LOCAL_CHAIN_PORT: "0",
+      });
+      expect(config.database).to.deep.equal({ kind: "postgres", url: "postgres://u@db/app", poolSize: 25 });
+      expect(config).to.deep.include({ shutdownTimeoutMs: 2500, localChainPort: 0 });
+      expect(loadConfig({})).to.deep.include({ shutdownTimeoutMs: 10_000, localChainPort: 8545 });
+      expect(refusal({ DATABASE_POOL_SIZE: "ten" })).to.equal('DATABASE_POOL_SIZE: expected an integer from 1 to 1000, got "ten"');
+      expect(refusal({ DATABASE_POOL_SIZE: "0" })).to.equal('DATABASE_POOL_SIZE: expected an integer from 1 to 1000, got "0"');
+      expect(refusal({ SHUTDOWN_TIMEOUT_MS: "10s" })).to.equal('SHUTDOWN_TIMEOUT_MS: expected an integer from 0 to 600000, got "10s"');
+      expect(refusal({ LOCAL_CHAIN_PORT: "eighty" })).to.equal('LOCAL_CHAIN_PORT: expected an integer from 0 to 65535, got "eighty"');
+    });
+  });
+
+  describe("old names", function () {
+    it("still work, converted to the new unit, with one warning line naming each and its new name", function () {
+      const { config, warning } = readConfig({ METADATA_TTL_SECONDS: "60", METADATA_MAX_BYTES: "1024", METADATA_REQUIRE_BINDING: "true" });
+      expect(config.tokenMetadata.ttlMs).to.equal(60_000);
+      expect(config.metadata).to.deep.equal({ requireBinding: true, maxBytes: 1024 });
+      expect(warning).to.equal(
+        "Configuration warning: renamed settings: METADATA_REQUIRE_BINDING is now SIGNED_METADATA_REQUIRE_BINDING; " +
+          "METADATA_MAX_BYTES is now SIGNED_METADATA_MAX_BYTES; " +
+          "METADATA_TTL_SECONDS is now METADATA_FETCH_TTL_MS (in milliseconds: the value was converted)",
+      );
+      expect(readConfig({}).warning).to.equal(undefined);
+      expect(readConfig({ METADATA_FETCH_TTL_MS: "60000" }).warning).to.equal(undefined);
+    });
+
+    it("give way to the new name when both are set, and the warning says the old one is ignored", function () {
+      const { config, warning } = readConfig({ METADATA_WAIT_MS: "100", METADATA_FETCH_WAIT_MS: "200" });
+      expect(config.tokenMetadata.waitMs).to.equal(200);
+      expect(warning).to.equal(
+        "Configuration warning: renamed settings: METADATA_WAIT_MS is ignored: METADATA_FETCH_WAIT_MS, its new name, is set too and wins",
+      );
+    });
+
+    it("a bad value is refused under the name the operator set, in that name's unit", function () {
+      expect(refusal({ METADATA_ERROR_TTL_SECONDS: "0" })).to.equal(
+        'METADATA_ERROR_TTL_SECONDS: expected an integer from 1 to 31536000, got "0"',
+      );
+      expect(refusal({ METADATA_FETCH_ERROR_TTL_MS: "0" })).to.equal(
+        'METADATA_FETCH_ERROR_TTL_MS: expected an integer from 1000 to 31536000000, got "0"',
+      );
+      expect(refusal({ METADATA_REQUIRE_BINDING: "yes" })).to.equal('METADATA_REQUIRE_BINDING: expected true or false, got "yes"');
+      // The new name wins, so an old value beside it is not read at all.
+      expect(
+        loadConfig({ METADATA_REFRESH_RATE_LIMIT: "0", METADATA_FETCH_REFRESH_RATE_LIMIT: "5" }).tokenMetadata.refreshRateLimit,
+      ).to.equal(5);
     });
   });
 });

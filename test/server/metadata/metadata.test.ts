@@ -377,12 +377,12 @@ describe("metadata service", function () {
       }
     });
 
-    it("an EOA's signature of another target is a 503 there (it might be a contract wallet's), and METADATA_REQUIRE_BINDING still holds", async function () {
+    it("an EOA's signature of another target is a 503 there (it might be a contract wallet's), and SIGNED_METADATA_REQUIRE_BINDING still holds", async function () {
       const issuer = eoa();
       const target: NftTarget = { ...freshNft(), network: "mainnet" };
       const signedElsewhere = await body(issuer, { ...target, tokenId: target.tokenId + 1000n }, { a: 1 });
       expect((await post(nftPath(target), signedElsewhere)).status).to.equal(503);
-      const strict = await startTestApp({ env: { RPC_URL_LOCALHOST: nodeUrl, METADATA_REQUIRE_BINDING: "true" } });
+      const strict = await startTestApp({ env: { RPC_URL_LOCALHOST: nodeUrl, SIGNED_METADATA_REQUIRE_BINDING: "true" } });
       try {
         const unbound = await post(nftPath(target), await body(issuer, target, { a: 1 }, "none"), strict);
         expect(unbound.status).to.equal(401);
@@ -481,8 +481,8 @@ describe("metadata service", function () {
       ]);
     });
 
-    it("refuses them when METADATA_REQUIRE_BINDING=true, and still takes bound ones", async function () {
-      const strict = await startTestApp({ env: { RPC_URL_LOCALHOST: nodeUrl, METADATA_REQUIRE_BINDING: "true" } });
+    it("refuses them when SIGNED_METADATA_REQUIRE_BINDING=true, and still takes bound ones", async function () {
+      const strict = await startTestApp({ env: { RPC_URL_LOCALHOST: nodeUrl, SIGNED_METADATA_REQUIRE_BINDING: "true" } });
       try {
         const issuer = eoa();
         const account: Target = { kind: "account", network: "localhost", account: Wallet.createRandom().address.toLowerCase() };

@@ -66,7 +66,7 @@ export async function startAnswerSizeTarget(): Promise<AnswerSizeTarget> {
         RPC_URL_LOCALHOST: node.url,
         INDEXER_POLL_MS: "50",
         INDEXER_CONTRACTS_LOCALHOST: `${erc721},${erc1155}`,
-        METADATA_WAIT_MS: "5000",
+        METADATA_FETCH_WAIT_MS: "5000",
         METADATA_ANSWERS_MAX_BYTES: String(BUDGET),
         METADATA_REFRESH_RATE_LIMIT: "1000000",
       },

@@ -617,7 +617,7 @@ const hostileMember = (): fc.Arbitrary<Piece[]> =>
  * Metadata bodies an attacker signs: an ordinary object with up to two hostile members (hostile strings, keys,
  * numbers, nesting, repeated keys); now and then a byte-order mark, whitespace or garbage before or after it, a
  * byte-order mark or a sequence that is not UTF-8 spliced in anywhere, or instead another top-level value, random
- * bytes, or a body over METADATA_MAX_BYTES (64 KiB). Most bodies break one rule at most, so each rule is met alone.
+ * bytes, or a body over SIGNED_METADATA_MAX_BYTES (64 KiB). Most bodies break one rule at most, so each rule is met alone.
  */
 function metadataBody(): fc.Arbitrary<Buffer> {
   const bytes = (pieces: Piece[]) => Buffer.concat(pieces.map((p) => (typeof p === "string" ? Buffer.from(p, "utf8") : Buffer.from(p))));

@@ -50,7 +50,7 @@ describe("token metadata: answer sizes", function () {
         RPC_URL_LOCALHOST: node.url,
         INDEXER_POLL_MS: "50",
         INDEXER_CONTRACTS_LOCALHOST: `${repeatedAddress},${nftAddress}`,
-        METADATA_WAIT_MS: "20000",
+        METADATA_FETCH_WAIT_MS: "20000",
         METADATA_ANSWERS_MAX_BYTES: String(BUDGET),
       },
     });

@@ -62,7 +62,7 @@ describe("token metadata: one slow origin does not starve the queue", function (
         METADATA_FETCH_ALLOW_PRIVATE: "true",
         // The slow origin holds what it takes for longer than the test runs.
         METADATA_FETCH_TIMEOUT_MS: "60000",
-        METADATA_WAIT_MS: "1000",
+        METADATA_FETCH_WAIT_MS: "1000",
         METADATA_FETCH_CONCURRENCY: "16",
         METADATA_FETCH_HOST_CONCURRENCY: String(HOST_CONCURRENCY),
       },

@@ -85,7 +85,7 @@ describe("token route: metadata from tokenURIs", function () {
       ARWEAVE_GATEWAY: `${host.url}/ar/`,
       METADATA_FETCH_MAX_BYTES: "4096",
       METADATA_FETCH_TIMEOUT_MS: "6000",
-      METADATA_WAIT_MS: "4000",
+      METADATA_FETCH_WAIT_MS: "4000",
       METADATA_FETCH_CONCURRENCY: "4",
       METADATA_FETCH_HOST_CONCURRENCY: "2",
     };
@@ -94,7 +94,7 @@ describe("token route: metadata from tokenURIs", function () {
     // Its node is reached through a proxy the tests can cut.
     guarded = await startTestApp({
       database: t.database,
-      env: { ...env, RPC_URL_LOCALHOST: proxy.url(node.url), INDEXER: "false", METADATA_REFRESH_RATE_LIMIT: "2" },
+      env: { ...env, RPC_URL_LOCALHOST: proxy.url(node.url), INDEXER: "false", METADATA_FETCH_REFRESH_RATE_LIMIT: "2" },
     });
   });
   after(async function () {
@@ -371,7 +371,7 @@ describe("token route: metadata from tokenURIs", function () {
   });
 
   describe("POST /token/:network/:contract/:id/refresh", function () {
-    it("is rate-limited per client (429 after METADATA_REFRESH_RATE_LIMIT a minute)", async function () {
+    it("is rate-limited per client (429 after METADATA_FETCH_REFRESH_RATE_LIMIT a minute)", async function () {
       const id = await mint(dataJson({ name: "limited" }));
       expect((await refresh(id, guarded)).status).to.equal(200);
       expect((await refresh(id, guarded)).status).to.equal(200);

@@ -1,0 +1,438 @@
+import { Type, type TSchema } from "typebox";
+import { NETWORKS } from "../chain/registry";
+
+/**
+ * Every environment variable the service reads, in one list: `server/config.ts` reads them through it,
+ * `npm run config:docs` writes docs/configuration.md and .env.example from it, and a test fails when they drift.
+ * A new setting is one entry here (and one read in loadConfig); the naming rule is at the top of docs/configuration.md.
+ */
+export interface Setting {
+  /** The variable, or a family with `<NETWORK>` standing for a network name (upper case, dashes as underscores). */
+  name: string;
+  /**
+   * What a value must be, as a TypeBox schema: an integer with its range, a boolean, an enum of literals, a string
+   * (`format: "http-url"` for an http(s) URL). A string whose form is checked by loadConfig itself says so in `expected`.
+   */
+  type: TSchema;
+  /** The default, as written in the environment; absent: none (or computed, see `defaultText`). */
+  default?: string;
+  /** The default as the docs show it when it is computed or absent (e.g. "`true` when no `RPC_URL_*` is set"). */
+  defaultText?: string;
+  /** One line for the docs table and .env.example. */
+  description: string;
+  group: Group;
+  /** A production deployment must set it (listed first in .env.example). */
+  production?: boolean;
+  /** Names it had before; `factor` converts an old value to the new unit (seconds to milliseconds: 1000). */
+  replaces?: { name: string; factor?: number }[];
+  /** An example value for .env.example when there is no default. */
+  example?: string;
+}
+
+export type Group = "service" | "database" | "chain" | "indexer" | "login" | "signed metadata" | "token metadata" | "events" | "metrics";
+
+export const GROUPS: Record<Group, string> = {
+  service: "The service",
+  database: "Database",
+  chain: "Networks and the embedded chain",
+  indexer: "Indexer",
+  login: "Login",
+  "signed metadata": "Signed metadata (statements posted to `/api/metadata`)",
+  "token metadata": "Token metadata (the documents tokenURIs point at)",
+  events: "Live events",
+  metrics: "Metrics",
+};
+
+const int = (minimum: number, maximum: number) => Type.Integer({ minimum, maximum });
+const bool = () => Type.Boolean();
+const text = () => Type.String();
+const httpUrl = () => Type.String({ format: "http-url" });
+const oneOf = (values: readonly string[]) => Type.Union(values.map((value) => Type.Literal(value)));
+
+const DAY_MS = 86_400_000;
+
+export const SETTINGS: readonly Setting[] = [
+  // The service
+  { name: "PORT", type: int(0, 65_535), default: "3000", group: "service", description: "HTTP port (`0`: any free port)" },
+  {
+    name: "HOST",
+    type: text(),
+    default: "127.0.0.1",
+    group: "service",
+    production: true,
+    description: "interface to listen on (`0.0.0.0` in a container)",
+  },
+  {
+    name: "ISSUER",
+    type: httpUrl(),
+    defaultText: "`http://localhost:$PORT`",
+    group: "service",
+    production: true,
+    example: "https://login.example.com",
+    description: "public base URL of the service (the OIDC issuer)",
+  },
+  {
+    name: "TRUST_PROXY",
+    type: text(),
+    default: "false",
+    group: "service",
+    production: true,
+    description: "`true`, a hop count, or addresses/CIDRs of proxies whose `X-Forwarded-For` is trusted",
+  },
+  {
+    name: "LOG_LEVEL",
+    type: oneOf(["fatal", "error", "warn", "info", "debug", "trace", "silent"]),
+    default: "info",
+    group: "service",
+    description: "`fatal` … `trace`, or `silent`; logs are JSON lines (pino), one per request",
+  },
+  {
+    name: "BODY_LIMIT",
+    type: int(1024, 64 * 1024 * 1024),
+    default: "1048576",
+    group: "service",
+    description: "largest request body in bytes (then 413)",
+  },
+  {
+    name: "SHUTDOWN_TIMEOUT_MS",
+    type: int(0, 600_000),
+    default: "10000",
+    group: "service",
+    description: "on SIGTERM/SIGINT, how long requests in flight may take before the process exits anyway",
+  },
+  {
+    name: "DATA_DIR",
+    type: text(),
+    default: ".data",
+    group: "service",
+    description: "where local state lives: PGlite's files when `DATABASE_URL` is unset, the embedded chain's demo record",
+  },
+  // Database
+  {
+    name: "DATABASE_URL",
+    type: text(),
+    defaultText: "none: embedded PGlite",
+    group: "database",
+    production: true,
+    example: "postgres://user:password@db:5432/app",
+    description: "`postgres://` or `postgresql://` URL of the PostgreSQL database",
+  },
+  {
+    name: "DATABASE_POOL_SIZE",
+    type: int(1, 1_000),
+    default: "10",
+    group: "database",
+    description: "connections per instance to PostgreSQL",
+  },
+  // Networks and the embedded chain
+  {
+    name: "RPC_URL_<NETWORK>",
+    type: httpUrl(),
+    defaultText: "none",
+    group: "chain",
+    production: true,
+    example: "https://eth.example/v1",
+    description: "JSON-RPC URL of a network, e.g. `RPC_URL_MAINNET`, `RPC_URL_MATIC_MAINNET` (dashes become underscores)",
+  },
+  {
+    name: "RPC_TIMEOUT_MS",
+    type: int(100, 300_000),
+    default: "10000",
+    group: "chain",
+    description: "timeout of one JSON-RPC call (then 504 `upstream_timeout`)",
+  },
+  {
+    name: "HEAD_CACHE_MS",
+    type: int(0, 60_000),
+    default: "500",
+    group: "chain",
+    description: "how long a network's latest block number is reused",
+  },
+  {
+    name: "FINALITY_DEPTH",
+    type: int(0, 100_000),
+    default: "64",
+    group: "chain",
+    description: "blocks behind the head after which a block is final (its timestamp is then cached for good)",
+  },
+  {
+    name: "DEFAULT_NETWORK",
+    type: oneOf(Object.keys(NETWORKS)),
+    defaultText: "`localhost` with the embedded chain, else `mainnet`",
+    group: "chain",
+    description: "network used when a request names none",
+  },
+  {
+    name: "LOCAL_CHAIN",
+    type: bool(),
+    defaultText: "`true` when no `RPC_URL_*` is set",
+    group: "chain",
+    description: "start the embedded Hardhat node and deploy the demo",
+  },
+  {
+    name: "LOCAL_CHAIN_PORT",
+    type: int(0, 65_535),
+    default: "8545",
+    group: "chain",
+    description: "port of the embedded node (a free one if taken; `0`: any free port)",
+  },
+  {
+    name: "CONVERTERS",
+    type: text(),
+    defaultText: "none (`npm start`: the demo converter)",
+    group: "chain",
+    example: "mainnet:0xAbc…,sepolia:0xDef…",
+    description:
+      "converters the holders' page `/convert` offers: comma-separated `<network>:<address>` on networks with an RPC URL, e.g. `mainnet:0xAbc…,sepolia:0xDef…`",
+  },
+  // Indexer
+  {
+    name: "INDEXER",
+    type: bool(),
+    default: "true",
+    group: "indexer",
+    description: "run the ERC-721 indexer inside the service; `false` where it runs as its own process (`npm run indexer`)",
+  },
+  {
+    name: "INDEXER_POLL_MS",
+    type: int(50, 60_000),
+    default: "1000",
+    group: "indexer",
+    description: "how often the indexer looks for a new head once caught up",
+  },
+  {
+    name: "INDEXER_MAX_RANGE",
+    type: int(1, 1_000_000),
+    default: "10000",
+    group: "indexer",
+    description: "widest `eth_getLogs` range in blocks (it adapts below this to what the node accepts)",
+  },
+  {
+    name: "INDEXER_START_BLOCK_<NETWORK>",
+    type: int(0, Number.MAX_SAFE_INTEGER),
+    default: "0",
+    group: "indexer",
+    description: "first block indexed on a network (e.g. the deploy block of the first contract you care about)",
+  },
+  {
+    name: "INDEXER_CONTRACTS_<NETWORK>",
+    type: text(),
+    defaultText: "all contracts",
+    group: "indexer",
+    example: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+    description: "comma-separated contracts to index on a network",
+  },
+  // Login
+  {
+    name: "LOGIN_MESSAGE_HEADER",
+    type: text(),
+    default: "Wallet Login",
+    group: "login",
+    description: "first line of the sign-in message (one line, ≤ 100 characters)",
+  },
+  {
+    name: "LOGIN_RATE_LIMIT",
+    type: int(1, 1_000_000),
+    default: "120",
+    group: "login",
+    description: "requests per minute and IP on each of `/api/authorize`, `/api/login` and the token endpoints (then 429)",
+  },
+  {
+    name: "DATA_RATE_LIMIT",
+    type: int(1, 1_000_000),
+    default: "600",
+    group: "service",
+    description:
+      "requests per minute and IP (an IPv6 address by its /64) on all the data routes together, `/token` and its refresh included (then 429)",
+  },
+  {
+    name: "CONVERTER_RATE_LIMIT",
+    type: int(1, 1_000_000),
+    default: "120",
+    group: "service",
+    description: "requests per minute and IP (an IPv6 address by its /64) on the converter's two read routes together (then 429)",
+  },
+  {
+    name: "LOGIN_MAX_OPEN_CHALLENGES",
+    type: int(1, 1_000_000),
+    default: "100",
+    group: "login",
+    description:
+      "open sign-in messages one client IP (an IPv6 /64) may hold at once, all addresses together (then 429 `too_many_challenges`); raise it for a backend that asks for many users",
+  },
+  {
+    name: "OIDC_JWKS",
+    type: text(),
+    defaultText: "none: keys made once and kept in the database",
+    group: "login",
+    description: "ID-token signing keys, a JWK Set of private RSA keys (the first signs)",
+  },
+  // Signed metadata
+  {
+    name: "SIGNED_METADATA_REQUIRE_BINDING",
+    type: bool(),
+    default: "false",
+    group: "signed metadata",
+    replaces: [{ name: "METADATA_REQUIRE_BINDING" }],
+    description: "refuse metadata signed over the Base64 alone (the predecessor's unbound form)",
+  },
+  {
+    name: "SIGNED_METADATA_MAX_BYTES",
+    type: int(256, 16 * 1024 * 1024),
+    default: "65536",
+    group: "signed metadata",
+    replaces: [{ name: "METADATA_MAX_BYTES" }],
+    description: "largest decoded signed metadata accepted, in bytes (then 413)",
+  },
+  // Token metadata
+  {
+    name: "IPFS_GATEWAY",
+    type: httpUrl(),
+    default: "https://ipfs.io/ipfs/",
+    group: "token metadata",
+    description: "where `ipfs://<cid>/<path>` token and image URIs are read (`<gateway><cid>/<path>`)",
+  },
+  {
+    name: "ARWEAVE_GATEWAY",
+    type: httpUrl(),
+    default: "https://arweave.net/",
+    group: "token metadata",
+    description: "where `ar://<id>` URIs are read",
+  },
+  {
+    name: "METADATA_FETCH_ALLOW_PRIVATE",
+    type: bool(),
+    defaultText: "`true` with the embedded chain, else `false`",
+    group: "token metadata",
+    description: "let metadata fetches reach loopback, private and link-local addresses (never in production)",
+  },
+  {
+    name: "METADATA_FETCH_TIMEOUT_MS",
+    type: int(100, 120_000),
+    default: "10000",
+    group: "token metadata",
+    description: "one metadata fetch, redirects and body included",
+  },
+  {
+    name: "METADATA_FETCH_MAX_BYTES",
+    type: int(1024, 64 * 1024 * 1024),
+    default: "1048576",
+    group: "token metadata",
+    description: "largest metadata document (after decompression) or `data:` tokenURI, in bytes",
+  },
+  {
+    name: "METADATA_FETCH_TTL_MS",
+    type: int(1_000, 365 * DAY_MS),
+    default: "86400000",
+    group: "token metadata",
+    replaces: [{ name: "METADATA_TTL_SECONDS", factor: 1000 }],
+    description: "how long resolved token metadata is served from the cache before it is read again",
+  },
+  {
+    name: "METADATA_FETCH_ERROR_TTL_MS",
+    type: int(1_000, 365 * DAY_MS),
+    default: "600000",
+    group: "token metadata",
+    replaces: [{ name: "METADATA_ERROR_TTL_SECONDS", factor: 1000 }],
+    description: "how long a failed read is kept before it is tried again",
+  },
+  {
+    name: "METADATA_FETCH_WAIT_MS",
+    type: int(0, 60_000),
+    default: "1500",
+    group: "token metadata",
+    replaces: [{ name: "METADATA_WAIT_MS" }],
+    description: 'how long a token read waits for its metadata before answering from the cache (or `"pending"`)',
+  },
+  {
+    name: "METADATA_FETCH_CONCURRENCY",
+    type: int(1, 1_000),
+    default: "16",
+    group: "token metadata",
+    description: "metadata reads running at once per instance",
+  },
+  {
+    name: "METADATA_FETCH_HOST_CONCURRENCY",
+    type: int(1, 1_000),
+    default: "4",
+    group: "token metadata",
+    description: "of which at most this many per resolved address and per contract (tokenURI calls have their own limit per network)",
+  },
+  {
+    name: "METADATA_FETCH_REFRESH_RATE_LIMIT",
+    type: int(1, 1_000_000),
+    default: "30",
+    group: "token metadata",
+    replaces: [{ name: "METADATA_REFRESH_RATE_LIMIT" }],
+    description: "metadata refreshes per minute and IP (then 429)",
+  },
+  {
+    name: "METADATA_ANSWERS_MAX_BYTES",
+    type: int(64 * 1024, 256 * 1024 * 1024),
+    default: String(4 * 1024 * 1024),
+    group: "token metadata",
+    description:
+      "most token-metadata bytes one answer carries (`GET /token`, its refresh, inventory with `metadata=true`); items past it are marked `metadataOmitted` and counted in `X-Metadata-Omitted`",
+  },
+  {
+    name: "METADATA_ANSWERS_CONCURRENCY",
+    type: int(1, 1_000),
+    default: "4",
+    group: "token metadata",
+    description: "answers with token metadata built and sent at once per instance; 16 more per slot wait, then 503 `metadata_busy`",
+  },
+  // Live events
+  {
+    name: "EVENTS_MAX_SUBSCRIBERS",
+    type: int(0, 1_000_000),
+    default: "1000",
+    group: "events",
+    description: "open live-event streams per instance (then 503 `too_many_subscribers`)",
+  },
+  {
+    name: "EVENTS_HEARTBEAT_MS",
+    type: int(100, 300_000),
+    default: "15000",
+    group: "events",
+    description: "how often an idle event stream gets a comment line (keeps proxies from closing it)",
+  },
+  {
+    name: "EVENTS_MAX_BUFFERED_BYTES",
+    // At least twice the largest socket high-water mark Node uses (64 KiB): a stream waits for its client at the
+    // high-water mark, so a client that reads, however slowly, never meets the bound.
+    type: int(128 * 1024, 64 * 1024 * 1024),
+    default: String(1024 * 1024),
+    group: "events",
+    description: "unsent bytes one live-event stream may hold before it is destroyed",
+  },
+  {
+    name: "EVENTS_STALL_MS",
+    type: int(100, 600_000),
+    default: "30000",
+    group: "events",
+    description: "how long a live-event stream waits for its client to take what it holds before it is destroyed",
+  },
+  // Metrics
+  {
+    name: "METRICS",
+    type: bool(),
+    default: "true",
+    group: "metrics",
+    description:
+      "collect Prometheus metrics and serve `GET /metrics` on the metrics listener below ([operations.md](operations.md#metrics))",
+  },
+  {
+    name: "METRICS_HOST",
+    type: text(),
+    default: "127.0.0.1",
+    group: "metrics",
+    description: "interface of the metrics listener (`0.0.0.0` in a container scraped from outside)",
+  },
+  {
+    name: "METRICS_PORT",
+    type: int(0, 65_535),
+    default: "9464",
+    group: "metrics",
+    description: "port of the metrics listener, never the public `PORT` (`0`: any free port)",
+  },
+];
