@@ -68,7 +68,7 @@ export async function startAnswerSizeTarget(): Promise<AnswerSizeTarget> {
         INDEXER_CONTRACTS_LOCALHOST: `${erc721},${erc1155}`,
         METADATA_FETCH_WAIT_MS: "5000",
         METADATA_ANSWERS_MAX_BYTES: String(BUDGET),
-        METADATA_REFRESH_RATE_LIMIT: "1000000",
+        METADATA_FETCH_REFRESH_RATE_LIMIT: "1000000",
       },
     });
     await indexedTo(t.app.db, "localhost", provider);
