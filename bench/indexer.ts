@@ -72,6 +72,7 @@ async function coldSync(provider: JsonRpcProvider, head: number, log: (message: 
       contracts: [],
       pollMs: 1_000,
       maxRange: 10_000,
+      maxConsecutive: 5_000,
       log: pino({ level: "warn" }),
     });
     const started = performance.now();

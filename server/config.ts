@@ -45,6 +45,8 @@ export interface Config {
     pollMs: number;
     /** Largest eth_getLogs range in blocks (it adapts below this to the provider's limits). */
     maxRange: number;
+    /** Most ids one ERC-2309 ConsecutiveTransfer may move for the index to expand it (docs/indexing.md). */
+    maxConsecutive: number;
     /** First block per network when its index starts (default 0). */
     startBlocks: Record<string, number>;
     /** Contracts to index per network (lower case; all contracts when absent). */
@@ -153,6 +155,8 @@ export function loadConfig(env: Env = process.env): Config {
       enabled: read.bool("INDEXER", true),
       pollMs: read.int("INDEXER_POLL_MS", { min: 50, max: 60_000, fallback: 1_000 }),
       maxRange: read.int("INDEXER_MAX_RANGE", { min: 1, max: 1_000_000, fallback: 10_000 }),
+      // OpenZeppelin's ERC721Consecutive mints at most 5,000 ids per event, "to accommodate off-chain indexers".
+      maxConsecutive: read.int("INDEXER_MAX_CONSECUTIVE", { min: 1, max: 100_000, fallback: 5_000 }),
       ...readIndexerTargets(read, Object.keys(rpcUrls).concat(localChain ? ["localhost"] : [])),
     },
     login: {

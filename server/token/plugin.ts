@@ -10,7 +10,7 @@ import { Token, TokenError, TokenParams } from "./schemas";
 import { tokenHolding } from "../indexer/store/reads";
 import { tokenJson } from "./token";
 import { signedMetadataJson } from "../metadata";
-import { notIndexed } from "../data/paging";
+import { incompleteHeader, markIncomplete, notIndexed } from "../data/paging";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -19,7 +19,7 @@ declare module "fastify" {
   }
 }
 
-const headers = { "X-Indexed-Block": { type: "integer", description: "The block the index is complete to" } };
+const headers = { "X-Indexed-Block": { type: "integer", description: "The block the index is complete to" }, ...incompleteHeader };
 
 /**
  * `GET /token/:network/:contract/:id`: a token with its holder(s) from the index, its metadata read from its
@@ -50,6 +50,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     const found = await app.tokenMetadata.lookup(network, contract, [{ id, standard: holding.standard }], { refresh, cached });
     const resolved = found.get(id.toString())!;
     reply.header("x-indexed-block", String(indexed));
+    await markIncomplete(app.db, reply, network, contract);
     return reply.type(JSON_TYPE).send(tokenJson(contract, id, holding, resolved, signed));
   };
 
