@@ -4,6 +4,7 @@ import { appendChanges, appendReset } from "./changes";
 import { adjustHoldings, tokenDeltas, type HoldingDelta } from "./holdings";
 import type { Cursor } from "./reads";
 import { recordSkipped, rollBackSkipped } from "./skipped";
+import { oneStandardPerContract } from "./standards";
 
 /** How many recent block hashes are kept per network to find a common ancestor after a reorg. */
 export const REORG_WINDOW = 512;
@@ -12,7 +13,8 @@ export const REORG_WINDOW = 512;
  * Writes the transfers of one range and moves the cursor to the range's last block; the caller runs it in one
  * transaction, so a crash leaves either the whole range or none of it. `live` ranges (near the head) also go to
  * the change log that live subscribers read; a cold sync of old blocks does not flood it. `skipped`: the
- * ConsecutiveTransfer ranges of the range that were not expanded.
+ * ConsecutiveTransfer ranges of the range that were not expanded. A contract's events of a second standard are
+ * left out (oneStandardPerContract).
  */
 export async function writeRange(
   tx: Queryable,
@@ -24,6 +26,7 @@ export async function writeRange(
   live = false,
   skipped: SkippedRange[] = [],
 ): Promise<void> {
+  ({ transfers, transfers1155 } = await oneStandardPerContract(tx, network, transfers, transfers1155));
   if (transfers1155.length > 0) await write1155(tx, network, transfers1155);
   await recordSkipped(tx, network, skipped);
   if (transfers.length > 0) {
