@@ -218,8 +218,17 @@ describe("GET /:network/:assetContract/:id of a collection from before ERC-165",
     const token = await new PreErc165NFT__factory(deployer).deploy();
     legacy = await token.getAddress();
     await (await token.mint(deployer.address, 1n)).wait();
-    t = await startTestApp({ env: { RPC_URL_LOCALHOST: node.url, INDEXER_POLL_MS: "50", INDEXER_CONTRACTS_LOCALHOST: legacy } });
-    await indexedTo(t.app.db, "localhost", provider);
+    // The shared node holds other tests' blocks: the index starts at the mint.
+    const start = String(await provider.getBlockNumber());
+    t = await startTestApp({
+      env: {
+        RPC_URL_LOCALHOST: node.url,
+        INDEXER_POLL_MS: "50",
+        INDEXER_START_BLOCK_LOCALHOST: start,
+        INDEXER_CONTRACTS_LOCALHOST: legacy,
+      },
+    });
+    await indexedTo(t.app.db, "localhost", provider, undefined, 60_000);
   });
   after(async function () {
     await t?.close();

@@ -51,7 +51,7 @@ describe("ERC-2309 ConsecutiveTransfer", function () {
     expect(await collection.getAddress()).to.equal(contract);
     for (const id of [1n, 2n, 3n]) await (await collection.connect(a).transferFrom(a.address, b.address, id)).wait();
     await (await collection.connect(a).burn(4n)).wait();
-    await indexedTo(t.app.db, "localhost", provider);
+    await indexedTo(t.app.db, "localhost", provider, undefined, 120_000);
   });
   after(async function () {
     stream?.close();
@@ -121,13 +121,13 @@ describe("ERC-2309 ConsecutiveTransfer", function () {
     const forkPoint = await head();
     const gone = await new ConsecutiveNFT__factory(deployer).deploy(b.address, 100);
     await (await collection.connect(a).transferFrom(a.address, b.address, 9n)).wait();
-    await indexedTo(t.app.db, "localhost", provider, forkPoint + 2);
+    await indexedTo(t.app.db, "localhost", provider, forkPoint + 2, 120_000);
     expect(await inventoryIds(b.address, await gone.getAddress())).to.have.length(100);
     await provider.send("evm_revert", [snapshot]);
     const kept = await new ConsecutiveNFT__factory(deployer).deploy(a.address, 50);
     await (await collection.connect(a).transferFrom(a.address, b.address, 10n)).wait();
     await (await collection.connect(a).transferFrom(a.address, b.address, 11n)).wait();
-    await indexedTo(t.app.db, "localhost", provider, forkPoint + 3);
+    await indexedTo(t.app.db, "localhost", provider, forkPoint + 3, 120_000);
     expect(await inventoryIds(b.address, await gone.getAddress())).to.deep.equal([]);
     expect(await inventoryIds(a.address, await kept.getAddress())).to.have.length(50);
     expect(await inventoryIds(b.address)).to.deep.equal([1, 2, 3, 10, 11]);
@@ -143,7 +143,7 @@ describe("ERC-2309 ConsecutiveTransfer", function () {
     // A reversed range is not a range: nothing to expand either.
     await (await emitter.consecutive(10n, 9n, ZeroAddress, a.address)).wait();
     await (await emitter.consecutive(100n, 101n, ZeroAddress, b.address)).wait();
-    await indexedTo(t.app.db, "localhost", provider);
+    await indexedTo(t.app.db, "localhost", provider, undefined, 120_000);
     expect(await inventoryIds(a.address, address)).to.deep.equal([]);
     expect(await inventoryIds(b.address, address)).to.deep.equal([100, 101]);
     for (const path of [

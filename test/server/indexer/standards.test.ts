@@ -28,6 +28,8 @@ describe("which events the indexer reads (docs/indexing.md)", function () {
     const node = await sharedNode();
     provider = providerFor(node.url);
     deployer = await provider.getSigner(0);
+    // The shared node holds other tests' blocks: the index starts at this test's first.
+    const start = (await provider.getBlockNumber()) + 1;
     [a, b] = await Promise.all([5, 6].map(async (i) => (await provider.getSigner(i)).getAddress()));
     erc721First = await new EventEmitterNFT__factory(deployer).deploy();
     erc1155First = await new EventEmitterNFT__factory(deployer).deploy();
@@ -40,16 +42,21 @@ describe("which events the indexer reads (docs/indexing.md)", function () {
     await (await erc1155First.transferBoth(ZeroAddress, a, 5n, true)).wait();
     await (await legacy.transfer(a, 1n)).wait();
     t = await startTestApp({
-      env: { RPC_URL_LOCALHOST: node.url, INDEXER_POLL_MS: "50", INDEXER_CONTRACTS_LOCALHOST: [...contracts, kitty].join(",") },
+      env: {
+        RPC_URL_LOCALHOST: node.url,
+        INDEXER_POLL_MS: "50",
+        INDEXER_START_BLOCK_LOCALHOST: String(start),
+        INDEXER_CONTRACTS_LOCALHOST: [...contracts, kitty].join(","),
+      },
     });
-    await indexedTo(t.app.db, "localhost", provider);
+    await indexedTo(t.app.db, "localhost", provider, undefined, 60_000);
     // Live, one range per block.
     await (await erc721First.transferBoth(a, b, 2n, false)).wait();
     await (await erc721First.transfer1155(ZeroAddress, b, 7n, 2n)).wait();
     await (await erc1155First.transferBoth(a, b, 5n, false)).wait();
     await (await erc1155First.transfer721(ZeroAddress, b, 6n)).wait();
     await (await legacy.transfer(b, 1n)).wait();
-    await indexedTo(t.app.db, "localhost", provider);
+    await indexedTo(t.app.db, "localhost", provider, undefined, 60_000);
   });
   after(async function () {
     await t?.close();
