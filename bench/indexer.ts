@@ -6,7 +6,7 @@ import { NetworkIndexer } from "../server/indexer/indexer";
 import { TRANSFER_TOPIC } from "../server/indexer/transfers";
 import { createTestDatabase } from "../test/helpers/database";
 import { providerFor } from "../test/helpers/chain";
-import { AliceNFT__factory, type AliceNFT } from "../typechain-types";
+import { AliceNFT__factory, ConsecutiveNFT__factory, type AliceNFT } from "../typechain-types";
 import { load, percentile, startService, type Row, type Suite } from "./lib";
 
 const CONNECTIONS = 32;
@@ -72,6 +72,7 @@ async function coldSync(provider: JsonRpcProvider, head: number, log: (message: 
       contracts: [],
       pollMs: 1_000,
       maxRange: 10_000,
+      maxConsecutive: 5_000,
       log: pino({ level: "warn" }),
     });
     const started = performance.now();
@@ -181,5 +182,68 @@ async function http(options: {
     await app.stop();
   }
 }
+
+const CONSECUTIVE_IDS = 5_000;
+
+/**
+ * The cost of the largest ERC-2309 range the index expands: one constructor minting 5,000 ids in one
+ * ConsecutiveTransfer, indexed on a fresh database (a live range: it also fills the change log).
+ */
+export const consecutive: Suite = {
+  name: "consecutive",
+  async run({ log }) {
+    const node = await startLocalNode();
+    const provider = providerFor(node.url);
+    const database = await createTestDatabase();
+    const db = await database.open();
+    try {
+      const deployer = await provider.getSigner(0);
+      await (await new ConsecutiveNFT__factory(deployer).deploy(await deployer.getAddress(), CONSECUTIVE_IDS)).waitForDeployment();
+      const head = await provider.getBlockNumber();
+      const { migrate } = await import("../server/db/migrate");
+      await migrate(db);
+      log(`indexing one ConsecutiveTransfer of ${CONSECUTIVE_IDS.toLocaleString("en-US")} ids`);
+      const indexer = new NetworkIndexer({
+        network: "localhost",
+        provider,
+        db,
+        startBlock: head,
+        contracts: [],
+        pollMs: 1_000,
+        maxRange: 1,
+        maxConsecutive: CONSECUTIVE_IDS,
+        log: pino({ level: "error" }),
+      });
+      const done = new Promise<void>((resolve) => {
+        indexer.onProgress = (cursor) => {
+          if (cursor.block >= head) resolve();
+        };
+      });
+      const started = performance.now();
+      indexer.start();
+      await done;
+      const ms = performance.now() - started;
+      await indexer.stop();
+      const { rows } = await db.query<{ n: number }>(
+        `SELECT (SELECT count(*) FROM nft_transfers)::int + (SELECT count(*) FROM nft_owners)::int
+              + (SELECT count(*) FROM nft_changes)::int + (SELECT count(*) FROM nft_holdings)::int AS n`,
+      );
+      return [
+        {
+          suite: "consecutive",
+          metric: `index a ${CONSECUTIVE_IDS.toLocaleString("en-US")}-id ConsecutiveTransfer`,
+          value: ms,
+          unit: "ms",
+        },
+        { suite: "consecutive", metric: "rows written (transfers, owners, change log, holdings)", value: rows[0].n, unit: "rows" },
+      ];
+    } finally {
+      await db.close();
+      await database.drop();
+      provider.destroy();
+      await node.stop();
+    }
+  },
+};
 
 export default indexer;

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import indexer from "./indexer";
+import indexer, { consecutive } from "./indexer";
 import latestBlock from "./latest-block";
 import login from "./login";
 import { printTable, type BenchContext, type Row, type Suite } from "./lib";
@@ -13,7 +13,7 @@ import token from "./token";
  * `npm run bench [-- suite ...]`: runs the benchmark suites one after another (never part of `npm test`),
  * prints one table and writes bench/results.json. Set DATABASE_URL to measure on PostgreSQL.
  */
-const SUITES: Suite[] = [latestBlock, metadata, indexer, login, token, metrics, scale];
+const SUITES: Suite[] = [latestBlock, metadata, indexer, consecutive, login, token, metrics, scale];
 
 async function main() {
   const wanted = process.argv.slice(2);

@@ -45,6 +45,8 @@ export interface Config {
     pollMs: number;
     /** Largest eth_getLogs range in blocks (it adapts below this to the provider's limits). */
     maxRange: number;
+    /** Most ids one ERC-2309 ConsecutiveTransfer may move for the index to expand it (docs/indexing.md). */
+    maxConsecutive: number;
     /** First block per network when its index starts (default 0). */
     startBlocks: Record<string, number>;
     /** Contracts to index per network (lower case; all contracts when absent). */
@@ -181,6 +183,8 @@ export function readConfig(env: Env = process.env): { config: Config; warning?: 
       enabled: read.bool("INDEXER"),
       pollMs: read.int("INDEXER_POLL_MS"),
       maxRange: read.int("INDEXER_MAX_RANGE"),
+      // OpenZeppelin's ERC721Consecutive mints at most 5,000 ids per event, "to accommodate off-chain indexers".
+      maxConsecutive: read.int("INDEXER_MAX_CONSECUTIVE"),
       ...readIndexerTargets(read, Object.keys(rpcUrls).concat(localChain ? ["localhost"] : [])),
     },
     login: {

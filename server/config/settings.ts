@@ -208,6 +208,14 @@ export const SETTINGS: readonly Setting[] = [
     description: "widest `eth_getLogs` range in blocks (it adapts below this to what the node accepts)",
   },
   {
+    name: "INDEXER_MAX_CONSECUTIVE",
+    type: int(1, 100_000),
+    default: "5000",
+    group: "indexer",
+    description:
+      "most ids one ERC-2309 `ConsecutiveTransfer` is expanded into; a longer range is recorded as skipped and its contract's answers carry `X-Index-Complete: false`",
+  },
+  {
     name: "INDEXER_START_BLOCK_<NETWORK>",
     type: int(0, Number.MAX_SAFE_INTEGER),
     default: "0",

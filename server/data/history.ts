@@ -5,7 +5,7 @@ import { badRequest } from "../http/http-error";
 import { checksummer, parseAddress, parseTokenId } from "../chain/values";
 import { HISTORY_KEY_MAX, historyPage, type HistoryOf } from "../indexer/store/reads";
 import type { TransferRow } from "../indexer/transfers";
-import { decodeCursor, indexed, pageHeaders, pageLimit, sendPage } from "./paging";
+import { decodeCursor, indexed, markIncomplete, pageHeaders, pageLimit, sendPage } from "./paging";
 import { Address, AddressParam, NetworkParam, Paging } from "./schemas";
 
 /** One transfer on the wire, as the history routes and the live event stream give it. */
@@ -42,7 +42,8 @@ export function transferItem(row: TransferRow, checksum: (address: string) => st
     time: row.block_time === null ? null : Number(row.block_time),
     tx: row.tx_hash,
     logIndex: row.log_index,
-    ...(row.batch_index === null ? {} : { batchIndex: row.batch_index }),
+    // ERC-721 rows carry the id's offset in a ConsecutiveTransfer range: a paging key, not part of the answer.
+    ...(row.batch_index === null || row.amount === null ? {} : { batchIndex: row.batch_index }),
     from: checksum(row.from_address),
     to: checksum(row.to_address),
     contract: checksum(row.contract),
@@ -78,6 +79,7 @@ const history: FastifyPluginAsyncTypebox = async (app) => {
     const limit = pageLimit(query.limit);
     const before = historyCursor(query.cursor);
     const found = indexed(app.networks, network, await historyPage(app.db, { network, of, before, limit }));
+    if ("contract" in of) await markIncomplete(app.db, reply, network, of.contract);
     return sendPage(
       request,
       reply,

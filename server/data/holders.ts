@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import { checksummer, parseAddress, parseTokenId } from "../chain/values";
 import { holderCount, holdersPage } from "../indexer/store/reads";
-import { decodeCursor, indexed, pageHeaders, pageLimit, sendPage } from "./paging";
+import { decodeCursor, incompleteHeader, indexed, markIncomplete, pageHeaders, pageLimit, sendPage } from "./paging";
 import { Address, AddressParam, NetworkParam, Paging } from "./schemas";
 
 const Holder = Type.Object({
@@ -49,6 +49,7 @@ const holders: FastifyPluginAsyncTypebox = async (app) => {
       const limit = pageLimit(request.query.limit);
       const after = decodeCursor(request.query.cursor, 1)?.[0];
       const page = indexed(app.networks, network, await holdersPage(app.db, { network, contract, tokenId: id, after, limit }));
+      await markIncomplete(app.db, reply, network, contract);
       // Counts are the database's canonical decimals: written as they are, JSON numbers with all their digits.
       const body = `[${page.items.map((r) => `{"owner":"${checksum(r.owner)}","count":${r.count}}`).join(",")}]`;
       return sendPage(request, reply, page, body, limit);
@@ -67,7 +68,7 @@ const holders: FastifyPluginAsyncTypebox = async (app) => {
             ...Type.Object({
               holders: Type.Integer({ minimum: 0, description: "Owners holding at least one token (ERC-1155: one unit)" }),
             }),
-            headers: { "X-Indexed-Block": pageHeaders["X-Indexed-Block"] },
+            headers: { "X-Indexed-Block": pageHeaders["X-Indexed-Block"], ...incompleteHeader },
             examples: [{ holders: 1234 }],
           },
         },
@@ -79,6 +80,7 @@ const holders: FastifyPluginAsyncTypebox = async (app) => {
       const contract = parseAddress(request.params.contract, "contract").toLowerCase();
       const count = indexed(app.networks, network, await holderCount(app.db, network, contract));
       reply.header("x-indexed-block", String(count.indexed));
+      await markIncomplete(app.db, reply, network, contract);
       return { holders: count.holders };
     },
   );

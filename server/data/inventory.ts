@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import { checksummer, parseAddress } from "../chain/values";
 import { contractsPage, inventoryPage } from "../indexer/store/reads";
-import { decodeCursor, indexed, pageHeaders as headers, pageLimit, sendPage } from "./paging";
+import { decodeCursor, indexed, markIncomplete, pageHeaders as headers, pageLimit, sendPage } from "./paging";
 import { sentAndClosed } from "../http/wire";
 import { MetadataOmitted } from "../token/token";
 import { Address, AddressParam, NetworkParam, Paging } from "./schemas";
@@ -59,6 +59,7 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
       const limit = pageLimit(request.query.limit);
       const after = decodeCursor(request.query.cursor, 1)?.[0];
       const page = indexed(app.networks, network, await inventoryPage(app.db, { network, owner, contract, after, limit }));
+      await markIncomplete(app.db, reply, network, contract);
       // Written directly (the hot path of the service): ids and balances are the database's canonical decimals, so
       // they go out as JSON numbers with all their digits; contract and owner are the same in every item.
       const head = `{"contract":"${checksum(contract)}","id":`;

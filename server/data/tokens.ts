@@ -6,6 +6,7 @@ import { rpc } from "../chain/networks";
 import { HttpError, notFound } from "../http/http-error";
 import { sendJson } from "../http/wire";
 import { parseAddress, parseTokenId } from "../chain/values";
+import { indexesErc721 } from "../indexer/store/reads";
 import { Address, AddressParam, NetworkParam } from "./schemas";
 
 const ERC721 = new Interface([
@@ -17,7 +18,8 @@ const ERC721_INTERFACE_ID = "0x80ac58cd";
 
 /**
  * Token reads by eth_call: `isApprovedForAll` and `ownerOf`. An address without code, or a contract that is not
- * ERC-721, is a 400 `not_erc721` saying so (not a 500, not a bare 502); answers are cached per block.
+ * ERC-721 (neither by ERC-165 nor by the transfers the index holds), is a 400 `not_erc721` saying so (not a 500,
+ * not a bare 502); answers are cached per block.
  */
 const tokens: FastifyPluginAsyncTypebox = async (app) => {
   // Code does not go away (SELFDESTRUCT no longer removes it): a contract seen once is a contract.
@@ -96,8 +98,13 @@ const tokens: FastifyPluginAsyncTypebox = async (app) => {
       const owner = outcome.ok ? decodes(() => ERC721.decodeFunctionResult("ownerOf", outcome.data)[0] as string) : undefined;
       // A JSON string (a returned string would go out as bare text).
       if (owner !== undefined && owner !== ZeroAddress) return sendJson(reply, getAddress(owner));
-      // ownerOf reverts for a token that does not exist; a contract that is not ERC-721 says so through ERC-165.
-      if (owner === ZeroAddress || (await supportsErc721(network, contract)))
+      // ownerOf reverts for a token that does not exist; a contract that is not ERC-721 says so through ERC-165, and
+      // one from before ERC-165 (its supportsInterface reverts) is known by the ERC-721 transfers the index holds.
+      if (
+        owner === ZeroAddress ||
+        (await supportsErc721(network, contract)) ||
+        (await indexesErc721(app.db, network, contract.toLowerCase()))
+      )
         throw notFound(`Token ${id} does not exist in ${contract} on ${network}`);
       throw notErc721(`${contract} on ${network} does not answer ownerOf: it is not an ERC-721 contract`);
     },

@@ -7,7 +7,7 @@ import type { IndexerMetrics } from "../metrics/metrics";
 import { isRangeTooLarge, RangeSizer } from "./ranges";
 import { readCursor, type Cursor } from "./store/reads";
 import { recentBlocks, resetNetwork, rollBack, REORG_WINDOW, writeRange } from "./store/writes";
-import { decodeTransfer, decodeTransfer1155, NFT_TOPICS, type RawLog } from "./transfers";
+import { decodeLogs, logWeight, NFT_TOPICS, type RawLog } from "./transfers";
 
 export interface IndexerOptions {
   network: string;
@@ -21,6 +21,8 @@ export interface IndexerOptions {
   pollMs: number;
   /** Largest eth_getLogs range, in blocks. */
   maxRange: number;
+  /** Most ids of one ConsecutiveTransfer expanded into transfers; a longer range is recorded as skipped. */
+  maxConsecutive: number;
   log: { debug(obj: object, msg: string): void; info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
   metrics?: IndexerMetrics;
 }
@@ -47,7 +49,7 @@ const LOCK_PREFIX = "nft-indexer:";
 const LOCK_RETRY_MS = 2_000;
 
 /**
- * Follows one network's ERC-721 Transfer logs into the database. One writer per network across instances: it
+ * Follows one network's NFT transfer logs (docs/indexing.md) into the database. One writer per network across instances: it
  * writes only while it holds a PostgreSQL session advisory lock, and it writes through the connection that holds
  * it, so a writer whose connection (and lock) is gone cannot write at all; another instance waits and takes over.
  * Each range is written in one transaction with the cursor. Before every step the cursor block is checked against
@@ -162,8 +164,20 @@ export class NetworkIndexer {
       this.prefetched = { from: next, range: this.fetch(next, Math.min(head, next + this.sizer.size - 1)).catch(() => "failed" as const) };
     }
 
-    const transfers = logs.map(decodeTransfer).filter((t) => t !== undefined);
-    const transfers1155 = logs.flatMap(decodeTransfer1155);
+    const { transfers, transfers1155, skipped } = decodeLogs(logs, this.options.maxConsecutive);
+    for (const r of skipped)
+      this.options.log.warn(
+        {
+          network,
+          contract: r.contract,
+          block: r.blockNumber,
+          logIndex: r.logIndex,
+          fromTokenId: r.fromTokenId.toString(),
+          toTokenId: r.toTokenId.toString(),
+          max: this.options.maxConsecutive,
+        },
+        "indexer: ConsecutiveTransfer range not expanded (longer than INDEXER_MAX_CONSECUTIVE, or reversed); the contract is not fully indexed",
+      );
     for (const t of [...transfers, ...transfers1155]) t.blockTime = range.times.get(t.blockNumber);
     const hashes = new Map<number, string>([
       [from, first.hash],
@@ -182,8 +196,10 @@ export class NetworkIndexer {
         [...hashes].map(([block, hash]) => ({ block, hash })),
         transfers1155,
         live,
+        skipped,
       ),
     );
+    if (skipped.length > 0) this.options.metrics?.skippedRanges(network, skipped.length);
     this.options.log.debug({ network, from, to, transfers: transfers.length + transfers1155.length }, "indexer: range written");
     this.options.metrics?.range(network, {
       from,
@@ -227,7 +243,7 @@ export class NetworkIndexer {
       )
     )
       return "retry";
-    this.sizer.succeeded(to - from + 1, logs.length, Date.now() - started);
+    this.sizer.succeeded(to - from + 1, logWeight(logs, this.options.maxConsecutive), Date.now() - started);
     const times = await this.blockTimes(logs, [first, last]);
     if (!times) return "retry";
     return { from, to, first, last, logs, times };

@@ -25,6 +25,7 @@ export function startIndexers(
       contracts: config.indexer.contracts[network] ?? [],
       pollMs: config.indexer.pollMs,
       maxRange: config.indexer.maxRange,
+      maxConsecutive: config.indexer.maxConsecutive,
       log,
       metrics,
     });

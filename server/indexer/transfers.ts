@@ -5,9 +5,24 @@ export const TRANSFER_TOPIC = id("Transfer(address,address,uint256)");
 /** topic0 of ERC-1155's `TransferSingle` and `TransferBatch`. */
 export const TRANSFER_SINGLE_TOPIC = id("TransferSingle(address,address,address,uint256,uint256)");
 export const TRANSFER_BATCH_TOPIC = id("TransferBatch(address,address,address,uint256[],uint256[])");
-/** What the indexer asks eth_getLogs for: any of the three. */
-export const NFT_TOPICS = [TRANSFER_TOPIC, TRANSFER_SINGLE_TOPIC, TRANSFER_BATCH_TOPIC];
+/** topic0 of ERC-2309's `ConsecutiveTransfer`: one log moving a range of ERC-721 ids. */
+export const CONSECUTIVE_TRANSFER_TOPIC = id("ConsecutiveTransfer(uint256,uint256,address,address)");
+/** What the indexer asks eth_getLogs for: any of the four. */
+export const NFT_TOPICS = [TRANSFER_TOPIC, TRANSFER_SINGLE_TOPIC, TRANSFER_BATCH_TOPIC, CONSECUTIVE_TRANSFER_TOPIC];
 export const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000";
+
+const topicAddress = (topic: string) => `0x${topic.slice(26)}`.toLowerCase();
+
+/** Where a log is and what it moves between: the fields every transfer of it shares. */
+const logBase = (log: RawLog, fromTopic: string, toTopic: string) => ({
+  blockNumber: Number(log.blockNumber),
+  blockHash: log.blockHash,
+  logIndex: Number(log.logIndex),
+  txHash: log.transactionHash,
+  contract: log.address.toLowerCase(),
+  from: topicAddress(fromTopic),
+  to: topicAddress(toTopic),
+});
 
 /** A log as eth_getLogs answers it (hex strings, lower case). */
 export interface RawLog {
@@ -35,6 +50,8 @@ export interface Transfer {
   to: string;
   /** Unix time of the block, filled in by the indexer (logs do not carry it on every node). */
   blockTime?: number;
+  /** ERC-721 from a ConsecutiveTransfer: the id's offset in the log's range (the ids of one log share its log index). */
+  rangeIndex?: number;
 }
 
 /**
@@ -44,16 +61,78 @@ export interface Transfer {
 export function decodeTransfer(log: RawLog): Transfer | undefined {
   if (log.removed || log.topics.length !== 4 || log.topics[0] !== TRANSFER_TOPIC || (log.data !== "0x" && log.data !== ""))
     return undefined;
-  return {
-    blockNumber: Number(log.blockNumber),
-    blockHash: log.blockHash,
-    logIndex: Number(log.logIndex),
-    txHash: log.transactionHash,
-    contract: log.address.toLowerCase(),
-    tokenId: BigInt(log.topics[3]),
-    from: `0x${log.topics[1].slice(26)}`.toLowerCase(),
-    to: `0x${log.topics[2].slice(26)}`.toLowerCase(),
-  };
+  return { ...logBase(log, log.topics[1], log.topics[2]), tokenId: BigInt(log.topics[3]) };
+}
+
+/** A ConsecutiveTransfer the indexer did not expand: more ids than its bound, or a reversed range. */
+export interface SkippedRange {
+  blockNumber: number;
+  logIndex: number;
+  txHash: string;
+  contract: string;
+  fromTokenId: bigint;
+  toTokenId: bigint;
+  from: string;
+  to: string;
+}
+
+/**
+ * An ERC-2309 ConsecutiveTransfer (fromTokenId, from and to indexed; toTokenId in data): each id of the inclusive
+ * range fromTokenId–toTokenId as an ERC-721 transfer, when the range holds at most `max` ids. A longer or reversed
+ * range is `skipped` (expanding it could cost any number of rows); a log of another shape is not one (undefined).
+ */
+export function decodeConsecutive(log: RawLog, max: number): { transfers: Transfer[] } | { skipped: SkippedRange } | undefined {
+  if (log.removed || log.topics.length !== 4 || log.topics[0] !== CONSECUTIVE_TRANSFER_TOPIC || log.data.length !== 2 + 64)
+    return undefined;
+  const fromTokenId = BigInt(log.topics[1]);
+  const toTokenId = BigInt(log.data);
+  const base = logBase(log, log.topics[2], log.topics[3]);
+  if (toTokenId < fromTokenId || toTokenId - fromTokenId >= BigInt(max)) {
+    const { blockHash: _, ...skipped } = base;
+    return { skipped: { ...skipped, fromTokenId, toTokenId } };
+  }
+  const count = Number(toTokenId - fromTokenId) + 1;
+  return { transfers: Array.from({ length: count }, (_, i) => ({ ...base, tokenId: fromTokenId + BigInt(i), rangeIndex: i })) };
+}
+
+/** What one range's logs hold, in log order: ERC-721 transfers (ConsecutiveTransfer ranges expanded), ERC-1155 ones, skipped ranges. */
+export interface DecodedLogs {
+  transfers: Transfer[];
+  transfers1155: Transfer1155[];
+  skipped: SkippedRange[];
+}
+
+/** Decodes eth_getLogs' answer; ConsecutiveTransfer ranges of more than `maxConsecutive` ids are skipped. */
+export function decodeLogs(logs: RawLog[], maxConsecutive: number): DecodedLogs {
+  const decoded: DecodedLogs = { transfers: [], transfers1155: [], skipped: [] };
+  for (const log of logs) {
+    const transfer = decodeTransfer(log);
+    if (transfer) {
+      decoded.transfers.push(transfer);
+      continue;
+    }
+    const range = decodeConsecutive(log, maxConsecutive);
+    if (range && "skipped" in range) decoded.skipped.push(range.skipped);
+    else if (range) decoded.transfers.push(...range.transfers);
+    else decoded.transfers1155.push(...decodeTransfer1155(log));
+  }
+  return decoded;
+}
+
+/**
+ * How many rows the logs would write, for sizing the next eth_getLogs range: a ConsecutiveTransfer counts the ids it
+ * expands to (up to the bound), so a block range of large mints shrinks like one of many logs.
+ */
+export function logWeight(logs: RawLog[], maxConsecutive: number): number {
+  let weight = 0;
+  for (const log of logs) {
+    const ids =
+      log.topics[0] === CONSECUTIVE_TRANSFER_TOPIC && log.topics.length === 4 && log.data.length === 2 + 64
+        ? BigInt(log.data) - BigInt(log.topics[1]) + 1n
+        : 1n;
+    weight += ids >= 1n && ids <= BigInt(maxConsecutive) ? Number(ids) : 1;
+  }
+  return weight;
 }
 
 /** One id moved by an ERC-1155 TransferSingle or TransferBatch (`batchIndex`: its position in the batch). */
@@ -62,7 +141,6 @@ export interface Transfer1155 extends Transfer {
   amount: bigint;
 }
 
-const topicAddress = (topic: string) => `0x${topic.slice(26)}`.toLowerCase();
 const abi = AbiCoder.defaultAbiCoder();
 
 /**
@@ -72,15 +150,7 @@ const abi = AbiCoder.defaultAbiCoder();
  */
 export function decodeTransfer1155(log: RawLog): Transfer1155[] {
   if (log.removed || log.topics.length !== 4) return [];
-  const base = {
-    blockNumber: Number(log.blockNumber),
-    blockHash: log.blockHash,
-    logIndex: Number(log.logIndex),
-    txHash: log.transactionHash,
-    contract: log.address.toLowerCase(),
-    from: topicAddress(log.topics[2]),
-    to: topicAddress(log.topics[3]),
-  };
+  const base = logBase(log, log.topics[2], log.topics[3]);
   if (log.topics[0] === TRANSFER_SINGLE_TOPIC) {
     if (log.data.length !== 2 + 128) return [];
     return [{ ...base, batchIndex: 0, tokenId: BigInt(`0x${log.data.slice(2, 66)}`), amount: BigInt(`0x${log.data.slice(66, 130)}`) }];

@@ -23,6 +23,8 @@ export interface IndexedRange {
 export interface IndexerMetrics {
   range(network: string, range: IndexedRange): void;
   atHead(network: string, head: number): void;
+  /** ConsecutiveTransfer logs written as not expanded (past the bound): their contracts are not fully indexed. */
+  skippedRanges(network: string, count: number): void;
 }
 
 export type RpcOutcome = "ok" | "rpc_error" | "timeout" | "transport_error";
@@ -83,6 +85,11 @@ export class Metrics {
   );
   private readonly blocksIndexed = this.perNetwork(Counter, "indexer_blocks_total", "Blocks indexed");
   private readonly transfersIndexed = this.perNetwork(Counter, "indexer_transfers_total", "NFT transfers indexed (ERC-721 and ERC-1155)");
+  private readonly rangesSkipped = this.perNetwork(
+    Counter,
+    "indexer_ranges_skipped_total",
+    "ERC-2309 ConsecutiveTransfer logs not expanded (more ids than INDEXER_MAX_CONSECUTIVE, or a reversed range)",
+  );
   private readonly logins = new Counter({
     name: "login_attempts_total",
     help: "POST /api/login answers, by result: success, or the error code of the refusal",
@@ -128,6 +135,9 @@ export class Metrics {
       this.lagBlocks.set({ network }, 0);
       this.lagSeconds.set({ network }, 0);
       this.indexedBlock.set({ network }, head);
+    },
+    skippedRanges: (network, count) => {
+      this.rangesSkipped.inc({ network }, count);
     },
   };
 

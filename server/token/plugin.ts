@@ -10,7 +10,7 @@ import { Token, TokenError, TokenParams } from "./schemas";
 import { tokenHolding } from "../indexer/store/reads";
 import { tokenJson } from "./token";
 import { signedMetadataJson } from "../metadata";
-import { notIndexed } from "../data/paging";
+import { incompleteHeader, markIncomplete, notIndexed } from "../data/paging";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -19,7 +19,7 @@ declare module "fastify" {
   }
 }
 
-const headers = { "X-Indexed-Block": { type: "integer", description: "The block the index is complete to" } };
+const headers = { "X-Indexed-Block": { type: "integer", description: "The block the index is complete to" }, ...incompleteHeader };
 
 /**
  * `GET /token/:network/:contract/:id`: a token with its holder(s) from the index, its metadata read from its
@@ -45,6 +45,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     if (indexed === null) throw notIndexed(app.networks, network);
     if (!holding) throw notFound(`Token ${id} of ${contract} is not in the index of ${network} (never minted, burned, or not indexed)`);
     reply.header("x-indexed-block", String(indexed));
+    await markIncomplete(app.db, reply, network, contract);
     await app.tokenMetadata.answer(
       network,
       contract,

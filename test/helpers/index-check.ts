@@ -2,7 +2,7 @@ import { expect } from "chai";
 import type { JsonRpcProvider } from "ethers";
 import { IERC721__factory } from "../../typechain-types";
 import type { Queryable } from "../../server/db/database";
-import { TRANSFER_TOPIC } from "../../server/indexer/transfers";
+import { CONSECUTIVE_TRANSFER_TOPIC, TRANSFER_TOPIC } from "../../server/indexer/transfers";
 
 /**
  * Resolves once the index of `network` is complete to `block` (default: the head now) on the chain `provider`
@@ -55,17 +55,23 @@ export async function expectIndexMatchesChain(
     }),
   );
   expect(mismatches, mismatches.slice(0, 10).join("\n")).to.deep.equal([]);
-  // No loss, no double counting: the same transfers as the chain's logs, up to the block the index is complete to.
+  // No loss, no double counting: the same transfers as the chain's logs, up to the block the index is complete to
+  // (each id of a ConsecutiveTransfer range is one, at its offset in the range).
   const cursor = await db.query<{ block_number: string }>("SELECT block_number FROM indexer_cursors WHERE network = $1", [network]);
   const to = Number(cursor.rows[0].block_number);
-  const logs: Array<{ blockNumber: string; logIndex: string }> = await provider.send("eth_getLogs", [
-    { fromBlock: "0x0", toBlock: `0x${to.toString(16)}`, address: contract, topics: [TRANSFER_TOPIC] },
+  const logs: Array<{ blockNumber: string; logIndex: string; topics: string[]; data: string }> = await provider.send("eth_getLogs", [
+    { fromBlock: "0x0", toBlock: `0x${to.toString(16)}`, address: contract, topics: [[TRANSFER_TOPIC, CONSECUTIVE_TRANSFER_TOPIC]] },
   ]);
-  const { rows: transfers } = await db.query<{ block_number: string; log_index: number }>(
-    "SELECT block_number, log_index FROM nft_transfers WHERE network = $1 AND contract = $2 ORDER BY block_number, log_index",
+  const { rows: transfers } = await db.query<{ block_number: string; log_index: number; batch_index: number }>(
+    `SELECT block_number, log_index, batch_index FROM nft_transfers WHERE network = $1 AND contract = $2
+     ORDER BY block_number, log_index, batch_index`,
     [network, contract.toLowerCase()],
   );
-  expect(transfers.map((t) => `${t.block_number}:${t.log_index}`)).to.deep.equal(
-    logs.map((l) => `${Number(l.blockNumber)}:${Number(l.logIndex)}`),
-  );
+  const expected = logs.flatMap((l) => {
+    const at = `${Number(l.blockNumber)}:${Number(l.logIndex)}`;
+    if (l.topics[0] === TRANSFER_TOPIC) return [`${at}:0`];
+    const ids = Number(BigInt(l.data) - BigInt(l.topics[1]) + 1n);
+    return Array.from({ length: ids }, (_, i) => `${at}:${i}`);
+  });
+  expect(transfers.map((t) => `${t.block_number}:${t.log_index}:${t.batch_index}`)).to.deep.equal(expected);
 }

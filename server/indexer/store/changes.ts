@@ -64,4 +64,5 @@ async function notifyAndPrune(tx: Queryable, network: string): Promise<void> {
   await tx.query("SELECT pg_notify($1, $2)", [CHANGES_CHANNEL, network]);
 }
 
-const batchIndex = (t: Transfer | Transfer1155) => ("batchIndex" in t ? t.batchIndex : 0);
+/** The position of the id in its log: in a TransferBatch, or in a ConsecutiveTransfer's range. */
+const batchIndex = (t: Transfer | Transfer1155) => ("batchIndex" in t ? t.batchIndex : (t.rangeIndex ?? 0));

@@ -46,15 +46,14 @@ export const HOLDER_COUNT_SQL = `SELECT c.block_number AS indexed, h.holders FRO
   LEFT JOIN nft_holder_counts h ON h.network = c.network AND h.contract = $2
   WHERE c.network = $1`;
 
+// An ERC-721 row's batch_index is the id's offset in a ConsecutiveTransfer range (0 for a Transfer): it orders and
+// pages the ids of one log, and the wire leaves it out (transferItem).
 const COLUMNS_721 =
-  "block_number, log_index, NULL::int AS batch_index, block_time, tx_hash, contract, token_id, from_address, to_address, NULL::numeric AS amount";
+  "block_number, log_index, batch_index, block_time, tx_hash, contract, token_id, from_address, to_address, NULL::numeric AS amount";
 const COLUMNS_1155 = "block_number, log_index, batch_index, block_time, tx_hash, contract, token_id, from_address, to_address, amount";
-const NEWEST_721 = "ORDER BY block_number DESC, log_index DESC LIMIT $6";
-const NEWEST_1155 = "ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6";
-// Before the cursor ($3 block, $4 log index, $5 batch index). An ERC-721 log never shares (block, log index) with an
-// ERC-1155 one, so for ERC-721 rows comparing the first two is enough.
-const BEFORE_721 = "(block_number, log_index) < ($3, $4)";
-const BEFORE_1155 = "(block_number, log_index, batch_index) < ($3, $4, $5)";
+const NEWEST = "ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6";
+// Before the cursor ($3 block, $4 log index, $5 batch index).
+const BEFORE = "(block_number, log_index, batch_index) < ($3, $4, $5)";
 
 /** Newest-first selections, each limited and walking its own index backwards, merged and cut to one page. */
 const newestFirst = (arms: string[]) => `SELECT c.block_number AS indexed, t.* FROM indexer_cursors c
@@ -69,16 +68,16 @@ const newestFirst = (arms: string[]) => `SELECT c.block_number AS indexed, t.* F
  * limit. Sent, then received (a transfer to oneself is listed once, as sent).
  */
 export const OWNER_HISTORY_SQL = newestFirst([
-  `SELECT ${COLUMNS_721} FROM nft_transfers WHERE network = c.network AND from_address = $2 AND ${BEFORE_721} ${NEWEST_721}`,
-  `SELECT ${COLUMNS_721} FROM nft_transfers WHERE network = c.network AND to_address = $2 AND from_address <> $2 AND ${BEFORE_721} ${NEWEST_721}`,
-  `SELECT ${COLUMNS_1155} FROM nft_1155_transfers WHERE network = c.network AND from_address = $2 AND ${BEFORE_1155} ${NEWEST_1155}`,
-  `SELECT ${COLUMNS_1155} FROM nft_1155_transfers WHERE network = c.network AND to_address = $2 AND from_address <> $2 AND ${BEFORE_1155} ${NEWEST_1155}`,
+  `SELECT ${COLUMNS_721} FROM nft_transfers WHERE network = c.network AND from_address = $2 AND ${BEFORE} ${NEWEST}`,
+  `SELECT ${COLUMNS_721} FROM nft_transfers WHERE network = c.network AND to_address = $2 AND from_address <> $2 AND ${BEFORE} ${NEWEST}`,
+  `SELECT ${COLUMNS_1155} FROM nft_1155_transfers WHERE network = c.network AND from_address = $2 AND ${BEFORE} ${NEWEST}`,
+  `SELECT ${COLUMNS_1155} FROM nft_1155_transfers WHERE network = c.network AND to_address = $2 AND from_address <> $2 AND ${BEFORE} ${NEWEST}`,
 ]);
 
 /** Transfers of one token: $2 contract, $7 token id, the rest as OWNER_HISTORY_SQL. */
 export const TOKEN_HISTORY_SQL = newestFirst([
-  `SELECT ${COLUMNS_721} FROM nft_transfers WHERE network = c.network AND contract = $2 AND token_id = $7 AND ${BEFORE_721} ${NEWEST_721}`,
-  `SELECT ${COLUMNS_1155} FROM nft_1155_transfers WHERE network = c.network AND contract = $2 AND token_id = $7 AND ${BEFORE_1155} ${NEWEST_1155}`,
+  `SELECT ${COLUMNS_721} FROM nft_transfers WHERE network = c.network AND contract = $2 AND token_id = $7 AND ${BEFORE} ${NEWEST}`,
+  `SELECT ${COLUMNS_1155} FROM nft_1155_transfers WHERE network = c.network AND contract = $2 AND token_id = $7 AND ${BEFORE} ${NEWEST}`,
 ]);
 
 /** Most holders read for a token (ERC-1155 ids can have many; the largest balances come first). */

@@ -190,6 +190,12 @@ export async function tokenHolding(
   return { indexed: Number(indexed) };
 }
 
+/** Whether the index holds ERC-721 transfers of `contract` (lower case): the contract is an ERC-721 it indexes. */
+export async function indexesErc721(db: Queryable, network: string, contract: string): Promise<boolean> {
+  const { rows } = await db.query("SELECT 1 FROM nft_transfers WHERE network = $1 AND contract = $2 LIMIT 1", [network, contract]);
+  return rows.length > 0;
+}
+
 /** One row of the change log: a transfer written or removed by a reorg, or a network's index starting over. */
 export interface ChangeRow extends TransferRow {
   id: string;

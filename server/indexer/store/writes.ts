@@ -1,8 +1,10 @@
 import type { Queryable } from "../../db/database";
-import { ZERO_ADDRESS, type Transfer, type Transfer1155, type TransferRow } from "../transfers";
+import { ZERO_ADDRESS, type SkippedRange, type Transfer, type Transfer1155, type TransferRow } from "../transfers";
 import { appendChanges, appendReset } from "./changes";
 import { adjustHoldings, tokenDeltas, type HoldingDelta } from "./holdings";
 import type { Cursor } from "./reads";
+import { recordSkipped, rollBackSkipped } from "./skipped";
+import { oneStandardPerContract } from "./standards";
 
 /** How many recent block hashes are kept per network to find a common ancestor after a reorg. */
 export const REORG_WINDOW = 512;
@@ -10,7 +12,9 @@ export const REORG_WINDOW = 512;
 /**
  * Writes the transfers of one range and moves the cursor to the range's last block; the caller runs it in one
  * transaction, so a crash leaves either the whole range or none of it. `live` ranges (near the head) also go to
- * the change log that live subscribers read; a cold sync of old blocks does not flood it.
+ * the change log that live subscribers read; a cold sync of old blocks does not flood it. `skipped`: the
+ * ConsecutiveTransfer ranges of the range that were not expanded. A contract's events of a second standard are
+ * left out (oneStandardPerContract).
  */
 export async function writeRange(
   tx: Queryable,
@@ -20,16 +24,20 @@ export async function writeRange(
   hashes: Cursor[],
   transfers1155: Transfer1155[] = [],
   live = false,
+  skipped: SkippedRange[] = [],
 ): Promise<void> {
+  ({ transfers, transfers1155 } = await oneStandardPerContract(tx, network, transfers, transfers1155));
   if (transfers1155.length > 0) await write1155(tx, network, transfers1155);
+  await recordSkipped(tx, network, skipped);
   if (transfers.length > 0) {
     await tx.query(
-      `INSERT INTO nft_transfers (network, block_number, log_index, block_hash, tx_hash, contract, token_id, from_address, to_address, block_time)
-       SELECT $1, * FROM unnest($2::bigint[], $3::int[], $4::text[], $5::text[], $6::text[], $7::numeric[], $8::text[], $9::text[], $10::bigint[])`,
+      `INSERT INTO nft_transfers (network, block_number, log_index, batch_index, block_hash, tx_hash, contract, token_id, from_address, to_address, block_time)
+       SELECT $1, * FROM unnest($2::bigint[], $3::int[], $4::int[], $5::text[], $6::text[], $7::text[], $8::numeric[], $9::text[], $10::text[], $11::bigint[])`,
       [
         network,
         transfers.map((t) => t.blockNumber),
         transfers.map((t) => t.logIndex),
+        transfers.map((t) => t.rangeIndex ?? 0),
         transfers.map((t) => t.blockHash),
         transfers.map((t) => t.txHash),
         transfers.map((t) => t.contract),
@@ -209,6 +217,7 @@ export async function rollBack(tx: Queryable, network: string, ancestor: Cursor)
       undone.map((r) => ({ contract: r.contract, tokenId: r.token_id, owner: r.owner, delta: r.delta })),
     );
   await tx.query("DELETE FROM nft_1155_transfers WHERE network = $1 AND block_number > $2", [network, ancestor.block]);
+  await rollBackSkipped(tx, network, ancestor.block);
   await tx.query("DELETE FROM indexer_blocks WHERE network = $1 AND number > $2", [network, ancestor.block]);
   await tx.query("UPDATE indexer_cursors SET block_number = $2, block_hash = $3, updated_at = now() WHERE network = $1", [
     network,
@@ -226,6 +235,7 @@ export async function resetNetwork(tx: Queryable, network: string): Promise<void
     "nft_balances",
     "nft_holdings",
     "nft_holder_counts",
+    "nft_skipped_ranges",
     "indexer_blocks",
     "indexer_cursors",
   ]) {
@@ -236,11 +246,11 @@ export async function resetNetwork(tx: Queryable, network: string): Promise<void
 
 /** The transfers above `ancestor`, as the change log announces their removal. */
 async function undoneTransfers(tx: Queryable, network: string, ancestor: Cursor): Promise<Array<Transfer | Transfer1155>> {
-  const { rows } = await tx.query<TransferRow & { block_hash: string }>(
-    `SELECT block_number, log_index, NULL::int AS batch_index, block_hash, tx_hash, contract, token_id, from_address, to_address, NULL::numeric AS amount, block_time
+  const { rows } = await tx.query<TransferRow & { block_hash: string; range_index: number | null }>(
+    `SELECT block_number, log_index, NULL::int AS batch_index, batch_index AS range_index, block_hash, tx_hash, contract, token_id, from_address, to_address, NULL::numeric AS amount, block_time
      FROM nft_transfers WHERE network = $1 AND block_number > $2
      UNION ALL
-     SELECT block_number, log_index, batch_index, block_hash, tx_hash, contract, token_id, from_address, to_address, amount, block_time
+     SELECT block_number, log_index, batch_index, NULL::int, block_hash, tx_hash, contract, token_id, from_address, to_address, amount, block_time
      FROM nft_1155_transfers WHERE network = $1 AND block_number > $2`,
     [network, ancestor.block],
   );
@@ -254,6 +264,7 @@ async function undoneTransfers(tx: Queryable, network: string, ancestor: Cursor)
     from: r.from_address,
     to: r.to_address,
     ...(r.block_time === null ? {} : { blockTime: Number(r.block_time) }),
+    ...(r.range_index ? { rangeIndex: r.range_index } : {}),
     ...(r.batch_index === null ? {} : { batchIndex: r.batch_index, amount: BigInt(r.amount!) }),
   }));
 }

@@ -2,9 +2,10 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect } from "chai";
 import { Wallet, type JsonRpcProvider, type JsonRpcSigner } from "ethers";
-import { AliceNFT__factory, TestERC20__factory, type AliceNFT } from "../../../typechain-types";
+import { AliceNFT__factory, PreErc165NFT__factory, TestERC20__factory, type AliceNFT } from "../../../typechain-types";
 import { startTestApp, type TestApp } from "../../helpers/app";
 import { providerFor, sharedNode } from "../../helpers/chain";
+import { indexedTo } from "../../helpers/index-check";
 import { startTcpProxy, type TcpProxy } from "../../helpers/tcp-proxy";
 
 describe("data routes: approval, owner, block time, gas", function () {
@@ -202,5 +203,45 @@ describe("data routes: approval, owner, block time, gas", function () {
   it("a random EOA is not mistaken for a contract anywhere", async function () {
     const nobody = Wallet.createRandom().address;
     expect((await get(`/localhost/${nobody}/1`)).body.error).to.equal("not_erc721");
+  });
+});
+
+describe("GET /:network/:assetContract/:id of a collection from before ERC-165", function () {
+  let t: TestApp;
+  let provider: JsonRpcProvider;
+  let legacy: string;
+
+  before(async function () {
+    const node = await sharedNode();
+    provider = providerFor(node.url);
+    const deployer = await provider.getSigner(0);
+    const token = await new PreErc165NFT__factory(deployer).deploy();
+    legacy = await token.getAddress();
+    await (await token.mint(deployer.address, 1n)).wait();
+    // The shared node holds other tests' blocks: the index starts at the mint.
+    const start = String(await provider.getBlockNumber());
+    t = await startTestApp({
+      env: {
+        RPC_URL_LOCALHOST: node.url,
+        INDEXER_POLL_MS: "50",
+        INDEXER_START_BLOCK_LOCALHOST: start,
+        INDEXER_CONTRACTS_LOCALHOST: legacy,
+      },
+    });
+    await indexedTo(t.app.db, "localhost", provider, undefined, 60_000);
+  });
+  after(async function () {
+    await t?.close();
+    provider?.destroy();
+  });
+
+  it("is a 404 for a missing id when the index holds the contract's transfers, though supportsInterface reverts", async function () {
+    const owner = await t.fetch(`/localhost/${legacy}/1`);
+    expect([owner.status, await owner.json()]).to.deep.equal([200, (await provider.getSigner(0)).address]);
+    const missing = await t.fetch(`/localhost/${legacy}/2`);
+    expect([missing.status, await missing.json()]).to.deep.equal([
+      404,
+      { error: "not_found", message: `Token 2 does not exist in ${legacy} on localhost` },
+    ]);
   });
 });

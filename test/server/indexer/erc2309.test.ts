@@ -1,0 +1,165 @@
+import { expect } from "chai";
+import { getCreateAddress, ZeroAddress, type JsonRpcProvider, type JsonRpcSigner } from "ethers";
+import type { LocalNode } from "../../../local/node";
+import { ConsecutiveNFT__factory, EventEmitterNFT__factory, type ConsecutiveNFT } from "../../../typechain-types";
+import { startTestApp, type TestApp } from "../../helpers/app";
+import { providerFor, startLocalNode } from "../../helpers/chain";
+import { expectHoldingsMatchRecount } from "../../helpers/holdings-check";
+import { expectIndexMatchesChain, indexedTo } from "../../helpers/index-check";
+import { openSse, type SseClient, type SseEvent } from "../../helpers/sse";
+
+describe("ERC-2309 ConsecutiveTransfer", function () {
+  let node: LocalNode;
+  let provider: JsonRpcProvider;
+  let deployer: JsonRpcSigner;
+  let a: JsonRpcSigner;
+  let b: JsonRpcSigner;
+  let t: TestApp;
+  let collection: ConsecutiveNFT;
+  let contract: string;
+  let stream: SseClient;
+  const MINTED = 5_000;
+
+  const head = () => provider.getBlockNumber();
+  const get = async (path: string) => {
+    const response = await t.fetch(path);
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    return { status: response.status, headers: response.headers, body: (await response.json()) as any };
+  };
+  /** Every id of an owner's inventory of `contract`, following the pages. */
+  async function inventoryIds(owner: string, of = contract): Promise<number[]> {
+    const ids: number[] = [];
+    let path: string | undefined = `/inventory/localhost/${owner}/${of}?limit=1000`;
+    while (path) {
+      const response = await t.fetch(path);
+      expect(response.status).to.equal(200);
+      ids.push(...((await response.json()) as Array<{ id: number }>).map((i) => i.id));
+      path = /<([^>]+)>; rel="next"/.exec(response.headers.get("link") ?? "")?.[1];
+    }
+    return ids;
+  }
+
+  before(async function () {
+    node = await startLocalNode();
+    provider = providerFor(node.url);
+    [deployer, a, b] = await Promise.all([0, 1, 2].map((i) => provider.getSigner(i)));
+    t = await startTestApp({ listen: true, env: { RPC_URL_LOCALHOST: node.url, INDEXER_POLL_MS: "50" } });
+    // The stream of the collection's changes, opened before it exists (its address is known in advance).
+    contract = getCreateAddress({ from: deployer.address, nonce: await provider.getTransactionCount(deployer.address) });
+    stream = await openSse(`${t.url}/events/localhost?contract=${contract}`);
+    collection = await new ConsecutiveNFT__factory(deployer).deploy(a.address, MINTED);
+    expect(await collection.getAddress()).to.equal(contract);
+    for (const id of [1n, 2n, 3n]) await (await collection.connect(a).transferFrom(a.address, b.address, id)).wait();
+    await (await collection.connect(a).burn(4n)).wait();
+    await indexedTo(t.app.db, "localhost", provider, undefined, 120_000);
+  });
+  after(async function () {
+    stream?.close();
+    await t?.close();
+    provider?.destroy();
+    await node?.stop();
+  });
+
+  it("indexes each id of a constructor's 5,000-id mint as a transfer: owners, inventory, holders", async function () {
+    const mine = await inventoryIds(a.address);
+    expect(mine).to.have.length(MINTED - 4);
+    expect(mine.slice(0, 3)).to.deep.equal([0, 5, 6]);
+    expect(mine[mine.length - 1]).to.equal(MINTED - 1);
+    expect(await inventoryIds(b.address)).to.deep.equal([1, 2, 3]);
+    expect((await get(`/holders/localhost/${contract}/count`)).body).to.deep.equal({ holders: 2 });
+    expect((await get(`/holders/localhost/${contract}`)).body).to.deep.equal(
+      [
+        { owner: a.address, count: MINTED - 4 },
+        { owner: b.address, count: 3 },
+      ].sort((x, y) => (x.owner.toLowerCase() < y.owner.toLowerCase() ? -1 : 1)),
+    );
+    await expectIndexMatchesChain(t.app.db, provider, "localhost", contract, [0n, 1n, 2n, 3n, 4n, 5n, 7n, 4_999n, 5_000n]);
+    await expectHoldingsMatchRecount(t.app.db, "localhost");
+  });
+
+  it("answers a minted id from the index (GET /token) and lists its mint in the histories", async function () {
+    const token = await get(`/token/localhost/${contract}/7`);
+    expect(token.status).to.equal(200);
+    expect(token.body.owner).to.equal(a.address);
+    const mint = { from: ZeroAddress, to: a.address, contract, id: 7 };
+    const seven = await get(`/transfers/localhost/${contract}/7`);
+    expect(seven.body).to.have.length(1);
+    expect(seven.body[0]).to.include(mint);
+    const one = await get(`/transfers/localhost/${contract}/1`);
+    expect(one.body.map((i: { from: string; to: string }) => [i.from, i.to])).to.deep.equal([
+      [a.address, b.address],
+      [ZeroAddress, a.address],
+    ]);
+    // The ids of one log page apart: newest first, each once.
+    const first = await t.fetch(`/transfers/localhost/owner/${a.address}?limit=5`);
+    const firstIds = ((await first.json()) as Array<{ id: number }>).map((i) => i.id);
+    const next = /<([^>]+)>; rel="next"/.exec(first.headers.get("link") ?? "")![1];
+    const second = ((await (await t.fetch(next)).json()) as Array<{ id: number }>).map((i) => i.id);
+    expect(firstIds).to.deep.equal([4, 3, 2, 1, 4_999]);
+    expect(second).to.deep.equal([4_998, 4_997, 4_996, 4_995, 4_994]);
+  });
+
+  it("announces each minted id on the event stream", async function () {
+    // A burst of 5,000 events can outrun the stream's buffer: the server closes it, and the client resumes after the
+    // last id it got (Last-Event-ID), as EventSource does.
+    const events: SseEvent[] = [];
+    const isBurn = (e: SseEvent) => e.event === "transfer" && JSON.parse(e.data).id === 4 && JSON.parse(e.data).to === ZeroAddress;
+    for (let attempt = 0; attempt < 50 && !events.some(isBurn); attempt++) {
+      if (attempt > 0) stream = await openSse(`${t.url}/events/localhost?contract=${contract}`, { "last-event-id": events.at(-1)!.id! });
+      await stream.next(isBurn, 10_000).catch(() => undefined);
+      events.push(...stream.events);
+      stream.close();
+    }
+    const transfers = events.filter((e) => e.event === "transfer").map((e) => JSON.parse(e.data));
+    expect(transfers).to.have.length(MINTED + 4);
+    expect(transfers[7]).to.include({ from: ZeroAddress, to: a.address, id: 7 });
+    expect(new Set(transfers.map((e) => e.id)).size).to.equal(MINTED);
+  });
+
+  it("rolls a range back with a reorg", async function () {
+    const snapshot = await provider.send("evm_snapshot", []);
+    const forkPoint = await head();
+    const gone = await new ConsecutiveNFT__factory(deployer).deploy(b.address, 100);
+    await (await collection.connect(a).transferFrom(a.address, b.address, 9n)).wait();
+    await indexedTo(t.app.db, "localhost", provider, forkPoint + 2, 120_000);
+    expect(await inventoryIds(b.address, await gone.getAddress())).to.have.length(100);
+    await provider.send("evm_revert", [snapshot]);
+    const kept = await new ConsecutiveNFT__factory(deployer).deploy(a.address, 50);
+    await (await collection.connect(a).transferFrom(a.address, b.address, 10n)).wait();
+    await (await collection.connect(a).transferFrom(a.address, b.address, 11n)).wait();
+    await indexedTo(t.app.db, "localhost", provider, forkPoint + 3, 120_000);
+    expect(await inventoryIds(b.address, await gone.getAddress())).to.deep.equal([]);
+    expect(await inventoryIds(a.address, await kept.getAddress())).to.have.length(50);
+    expect(await inventoryIds(b.address)).to.deep.equal([1, 2, 3, 10, 11]);
+    await expectIndexMatchesChain(t.app.db, provider, "localhost", contract, [9n, 10n, 11n, 12n]);
+    await expectIndexMatchesChain(t.app.db, provider, "localhost", await kept.getAddress(), [0n, 49n, 50n]);
+    await expectHoldingsMatchRecount(t.app.db, "localhost");
+  });
+
+  it("does not expand a range past the bound: the contract is marked as not fully indexed, and indexing goes on", async function () {
+    const emitter = await new EventEmitterNFT__factory(deployer).deploy();
+    const address = await emitter.getAddress();
+    await (await emitter.consecutive(0n, 2n ** 256n - 1n, ZeroAddress, a.address)).wait();
+    // A reversed range is not a range: nothing to expand either.
+    await (await emitter.consecutive(10n, 9n, ZeroAddress, a.address)).wait();
+    await (await emitter.consecutive(100n, 101n, ZeroAddress, b.address)).wait();
+    await indexedTo(t.app.db, "localhost", provider, undefined, 120_000);
+    expect(await inventoryIds(a.address, address)).to.deep.equal([]);
+    expect(await inventoryIds(b.address, address)).to.deep.equal([100, 101]);
+    for (const path of [
+      `/inventory/localhost/${b.address}/${address}`,
+      `/holders/localhost/${address}`,
+      `/holders/localhost/${address}/count`,
+      `/transfers/localhost/${address}/100`,
+      `/token/localhost/${address}/100`,
+    ]) {
+      const answer = await t.fetch(path);
+      expect(answer.status, path).to.equal(200);
+      expect(answer.headers.get("x-index-complete"), path).to.equal("false");
+    }
+    // A collection whose every range was expanded is complete: the header is left out.
+    expect((await t.fetch(`/holders/localhost/${contract}`)).headers.get("x-index-complete")).to.equal(null);
+    const metrics = await t.app.metricsServer!.inject({ method: "GET", url: "/metrics" });
+    expect(metrics.body).to.match(/^indexer_ranges_skipped_total\{network="localhost"\} 2$/m);
+  });
+});
