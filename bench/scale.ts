@@ -11,7 +11,7 @@ import {
 } from "../server/indexer/store/queries";
 import { currentStatementsQuery } from "../server/metadata/store";
 import { CACHED_METADATA_SQL } from "../server/token/store";
-import { createTestDatabase, type TestDatabase } from "../test/helpers/database";
+import { createTestDatabase, type TestDatabase } from "../support/database";
 import { load, startService, type Row, type Service, type Suite } from "./lib";
 
 const CONNECTIONS = 32;
