@@ -9,21 +9,10 @@ import { START_NODE_ARGS } from "../local/start-command";
 import { openMigratedDatabase, type Database } from "../server/db/database";
 import { readMigrations, type Migration } from "../server/db/migrate";
 import { startCountingProxy, type CountingProxy, type QueryCounts } from "./pg-count-proxy";
+import { fmt, type Row } from "../support/bench-report";
 import { createTestDatabase, type TestDatabase } from "../support/database";
 
-/** One line of the benchmark table. */
-export interface Row {
-  suite: string;
-  metric: string;
-  value: number;
-  unit: string;
-  /** What the figure is measured against in the same run (the limit of the machine or the floor). */
-  reference?: { label: string; value: number };
-  /** value / reference, or reference / value for "lower is better" metrics; see `ratioLabel`. */
-  ratio?: number;
-  /** The budget of the issue, e.g. "≥ 0.25" or "≤ 50 ms", and whether this run met it. */
-  budget?: { text: string; met: boolean };
-}
+export { fmt, type Row } from "../support/bench-report";
 
 export interface Suite {
   name: string;
@@ -115,13 +104,6 @@ export function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }
 
-/** Rounds for display: large numbers to integers, small ones to 3 significant digits. */
-export function fmt(value: number): string {
-  if (!Number.isFinite(value)) return String(value);
-  if (Math.abs(value) >= 100) return Math.round(value).toLocaleString("en-US");
-  return Number(value.toPrecision(3)).toString();
-}
-
 export function printTable(rows: Row[], out: (line: string) => void = console.log): void {
   const header = ["suite", "metric", "value", "reference", "ratio", "budget"];
   const cells = rows.map((row) => [
@@ -148,6 +130,8 @@ export interface Service {
   pid: number;
   /** The statements the service has sent to PostgreSQL so far, counted on the wire (`countQueries`); undefined otherwise. */
   queryCounts(): QueryCounts | undefined;
+  /** The statements seen on the wire with their last parameters (`countQueries`, PostgreSQL); empty otherwise. */
+  lastRuns(): Map<string, (string | null)[]>;
   stop(): Promise<void>;
 }
 
@@ -218,6 +202,7 @@ export async function startService(
     database,
     pid: child.pid!,
     queryCounts: () => proxy?.counts(),
+    lastRuns: () => proxy?.lastRuns() ?? new Map(),
     async stop() {
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once("exit", resolve));

@@ -14,6 +14,8 @@ export interface CountingProxy {
   /** `target` (a postgres:// URL) with its host and port replaced by the proxy's. */
   url(target: string): string;
   counts(): QueryCounts;
+  /** The SQL of each statement seen (whitespace as sent) with the text parameters it last ran with, to EXPLAIN it. */
+  lastRuns(): Map<string, (string | null)[]>;
   close(): Promise<void>;
 }
 
@@ -28,7 +30,9 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
   const { hostname, port } = new URL(target);
   const counts = { statements: 0, roundTrips: 0 };
   const bySql = new Map<string, number>();
-  const statement = (sql: string) => {
+  const lastRuns = new Map<string, (string | null)[]>();
+  const statement = (sql: string, params: (string | null)[] = []) => {
+    lastRuns.set(sql, params);
     if (TRANSACTION_CONTROL.test(sql.trim())) return;
     counts.statements++;
     bySql.set(sql, (bySql.get(sql) ?? 0) + 1);
@@ -46,7 +50,7 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
     upstream.pipe(client);
     // Per connection: the SQL of its named prepared statements and of its portals (the unnamed ones are "").
     const prepared = new Map<string, string>();
-    const portals = new Map<string, string>();
+    const portals = new Map<string, { sql: string; params: (string | null)[] }>();
     let buffer = Buffer.alloc(0);
     let started = false;
     client.on("data", (chunk: Buffer) => {
@@ -78,9 +82,10 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
           prepared.set(name, sql);
         } else if (type === "B") {
           const [portal, name] = strings();
-          portals.set(portal, prepared.get(name) ?? "");
+          portals.set(portal, { sql: prepared.get(name) ?? "", params: bindParams(body) });
         } else if (type === "E") {
-          statement(portals.get(strings()[0]) ?? "");
+          const bound = portals.get(strings()[0]);
+          statement(bound?.sql ?? "", bound?.params);
         } else if (type === "S") {
           counts.roundTrips++;
         }
@@ -104,9 +109,27 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
       }
       return { ...counts, bySql: tidy };
     },
+    lastRuns: () => new Map(lastRuns),
     async close() {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** The parameters of a Bind message, as text (the pg driver sends them so); null for SQL NULL. */
+function bindParams(body: Buffer): (string | null)[] {
+  let at = body.indexOf(0) + 1; // portal
+  at = body.indexOf(0, at) + 1; // statement
+  at += 2 + 2 * body.readInt16BE(at); // format codes
+  const count = body.readInt16BE(at);
+  at += 2;
+  const params: (string | null)[] = [];
+  for (let i = 0; i < count; i++) {
+    const length = body.readInt32BE(at);
+    at += 4;
+    params.push(length === -1 ? null : body.toString("utf8", at, at + length));
+    if (length > 0) at += length;
+  }
+  return params;
 }

@@ -7,7 +7,7 @@ import login from "./login";
 import { printTable, type BenchContext, type Row, type Suite } from "./lib";
 import metadata from "./metadata";
 import metrics from "./metrics";
-import { RESULTS_DIR, type SuiteResult } from "./report";
+import { RESULTS_DIR, type SuiteResult } from "../support/bench-report";
 import scale from "./scale";
 import { runTags } from "./tags";
 import token from "./token";

@@ -3,18 +3,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
+import type { RunTags } from "../support/bench-report";
 
-/** What a result was measured on and with: the figures mean nothing without it. */
-export interface RunTags {
-  machine: { cpu: string; cores: number; memoryGiB: number };
-  node: string;
-  /** "PostgreSQL 15.8" (the server's `SHOW server_version`) or "PGlite 0.5.16". */
-  database: string;
-  /** `git rev-parse HEAD`, with "-dirty" when the tree has uncommitted changes. */
-  commit: string;
-  /** ISO 8601, when the run started. */
-  date: string;
-}
+export type { RunTags } from "../support/bench-report";
 
 const ROOT = path.resolve(__dirname, "..");
 

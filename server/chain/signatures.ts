@@ -1,13 +1,4 @@
-import {
-  AbiCoder,
-  dataLength,
-  getAddress,
-  hashMessage,
-  Interface,
-  isHexString,
-  keccak256,
-  type JsonRpcProvider,
-} from "ethers";
+import { AbiCoder, dataLength, getAddress, hashMessage, Interface, isHexString, keccak256, type JsonRpcProvider } from "ethers";
 import * as libsecp256k1 from "tiny-secp256k1";
 import { Erc6492Validator__factory } from "../../typechain-types";
 import { callOutcome } from "./calls";
@@ -44,7 +35,6 @@ const ERC1271 = new Interface(["function isValidSignature(bytes32 hash, bytes si
 const SECP256K1_HALF_N = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;
 // EIP-7702: an EOA delegating to code carries this prefix; its own key still signs for it.
 const DELEGATION_PREFIX = "0xef0100";
-
 
 const nodeOf = (request: VerifyRequest): JsonRpcProvider =>
   typeof request.provider === "function" ? request.provider() : request.provider;

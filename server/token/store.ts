@@ -34,8 +34,8 @@ const fromRow = (row: Row): CachedMetadata => ({
   expiresAt: row.expires_at,
 });
 
-/** $1 network, $2 contract, $3 decimal ids (exported for the scale benchmark, which prints its plan). */
-export const CACHED_METADATA_SQL = `SELECT token_id, token_uri, metadata, image, error, expires_at FROM token_metadata
+/** $1 network, $2 contract, $3 decimal ids. */
+const CACHED_METADATA_SQL = `SELECT token_id, token_uri, metadata, image, error, expires_at FROM token_metadata
   WHERE network = $1 AND contract = $2 AND token_id = ANY($3::numeric[])`;
 
 /** The cached metadata of some ids of one contract, by decimal id (expired entries included). */
