@@ -1,5 +1,5 @@
 import { ethers } from "hardhat";
-import { measureConverterGas, type GasFigure } from "./converter-gas";
+import { measureConverterGas, type GasFigure } from "../support/converter-gas";
 
 /** `npm run bench:gas`: converter gas beside its floor, on Hardhat's in-process network. */
 export function printGasTable(figures: GasFigure[], out: (line: string) => void = console.log): void {

@@ -4,8 +4,8 @@ import { startLocalNode } from "../local/node";
 import { rawRpc } from "../server/chain/raw-rpc";
 import { NetworkIndexer } from "../server/indexer/indexer";
 import { TRANSFER_TOPIC } from "../server/indexer/transfers";
-import { createTestDatabase } from "../test/helpers/database";
-import { providerFor } from "../test/helpers/chain";
+import { createTestDatabase } from "../support/database";
+import { providerFor } from "../support/chain";
 import { AliceNFT__factory, ConsecutiveNFT__factory, type AliceNFT } from "../typechain-types";
 import { load, percentile, startService, type Row, type Suite } from "./lib";
 

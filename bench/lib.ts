@@ -7,23 +7,12 @@ import { getBytes, hashMessage } from "ethers";
 import * as libsecp256k1 from "tiny-secp256k1";
 import { START_NODE_ARGS } from "../local/start-command";
 import { openMigratedDatabase, type Database } from "../server/db/database";
-import type { Migration } from "../server/db/migrate";
-import type { QueryCounts } from "../server/db/query-count";
-import { createTestDatabase, type TestDatabase } from "../test/helpers/database";
+import { readMigrations, type Migration } from "../server/db/migrate";
+import { startCountingProxy, type CountingProxy, type QueryCounts } from "./pg-count-proxy";
+import { fmt, type Row } from "../support/bench-report";
+import { createTestDatabase, type TestDatabase } from "../support/database";
 
-/** One line of the benchmark table. */
-export interface Row {
-  suite: string;
-  metric: string;
-  value: number;
-  unit: string;
-  /** What the figure is measured against in the same run (the limit of the machine or the floor). */
-  reference?: { label: string; value: number };
-  /** value / reference, or reference / value for "lower is better" metrics; see `ratioLabel`. */
-  ratio?: number;
-  /** The budget of the issue, e.g. "≥ 0.25" or "≤ 50 ms", and whether this run met it. */
-  budget?: { text: string; met: boolean };
-}
+export { fmt, type Row } from "../support/bench-report";
 
 export interface Suite {
   name: string;
@@ -38,6 +27,8 @@ export interface BenchContext {
   seconds: number;
   /** Whether the service runs on PostgreSQL (DATABASE_URL) or the embedded PGlite. */
   database: "PostgreSQL" | "PGlite";
+  /** The git ref whose code a suite's "before" runs (`--before <ref>`, default DEFAULT_BEFORE_REF in before.ts). */
+  beforeRef: string;
   log(message: string): void;
 }
 
@@ -113,13 +104,6 @@ export function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }
 
-/** Rounds for display: large numbers to integers, small ones to 3 significant digits. */
-export function fmt(value: number): string {
-  if (!Number.isFinite(value)) return String(value);
-  if (Math.abs(value) >= 100) return Math.round(value).toLocaleString("en-US");
-  return Number(value.toPrecision(3)).toString();
-}
-
 export function printTable(rows: Row[], out: (line: string) => void = console.log): void {
   const header = ["suite", "metric", "value", "reference", "ratio", "budget"];
   const cells = rows.map((row) => [
@@ -144,8 +128,10 @@ export interface Service {
   database: TestDatabase;
   /** The service's process id (for its CPU times in /proc). */
   pid: number;
-  /** The statements the service has sent to its database so far (started with DB_QUERY_COUNTS=1). */
-  queryCounts(): Promise<QueryCounts>;
+  /** The statements the service has sent to PostgreSQL so far, counted on the wire (`countQueries`); undefined otherwise. */
+  queryCounts(): QueryCounts | undefined;
+  /** The statements seen on the wire with their last parameters (`countQueries`, PostgreSQL); empty otherwise. */
+  lastRuns(): Map<string, (string | null)[]>;
   stop(): Promise<void>;
 }
 
@@ -154,12 +140,16 @@ export interface Service {
  * event loop), on a fresh database: PostgreSQL when DATABASE_URL is set, else PGlite in a temporary directory; or on
  * `options.database` (a PostgreSQL database the caller made, dropped or kept by its own `drop`). `prepare` gets the
  * migrated database before the service starts (e.g. to register a client), with the migrations applied just now.
+ * `tree`: the checkout whose code runs (default this one; a bench's "before" is another, see before.ts), whose
+ * migrations `prepare` gets. `countQueries`: on PostgreSQL, the service reaches its database through a proxy that counts
+ * its statements on the wire (pg-count-proxy.ts).
  */
 export async function startService(
   env: Record<string, string>,
   prepare?: (db: Database, applied: Migration[]) => Promise<void>,
-  options: { database?: TestDatabase } = {},
+  options: { database?: TestDatabase; tree?: string; countQueries?: boolean } = {},
 ): Promise<Service> {
+  const tree = options.tree ?? path.resolve(__dirname, "..");
   const database = options.database ?? (await createTestDatabase());
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-"));
   if (prepare) {
@@ -167,6 +157,7 @@ export async function startService(
       // Before the service starts: PGlite is one process at a time.
       const { db, applied } = await openMigratedDatabase(
         database.config.kind === "postgres" ? database.config : { kind: "pglite", dataDir: path.join(dataDir, "pglite") },
+        readMigrations(path.join(tree, "server", "db", "migrations")),
       );
       try {
         await prepare(db, applied);
@@ -179,8 +170,10 @@ export async function startService(
       throw error;
     }
   }
+  const proxy: CountingProxy | undefined =
+    options.countQueries && database.config.kind === "postgres" ? await startCountingProxy(database.config.url) : undefined;
   const child = spawn(process.execPath, START_NODE_ARGS, {
-    cwd: path.resolve(__dirname, ".."),
+    cwd: tree,
     env: {
       ...process.env,
       PORT: "0",
@@ -190,11 +183,12 @@ export async function startService(
       // The load comes from one address: the per-client limits would measure themselves.
       DATA_RATE_LIMIT: "1000000",
       CONVERTER_RATE_LIMIT: "1000000",
-      ...(database.config.kind === "postgres" ? { DATABASE_URL: database.config.url } : { DATABASE_URL: "" }),
+      ...(database.config.kind === "postgres"
+        ? { DATABASE_URL: proxy?.url(database.config.url) ?? database.config.url }
+        : { DATABASE_URL: "" }),
       ...env,
     },
-    // The IPC channel carries the query counts the service keeps when DB_QUERY_COUNTS=1.
-    stdio: ["ignore", "pipe", "inherit", "ipc"],
+    stdio: ["ignore", "pipe", "inherit"],
   });
   const url = await new Promise<string>((resolve, reject) => {
     let output = "";
@@ -210,21 +204,15 @@ export async function startService(
     url,
     database,
     pid: child.pid!,
-    queryCounts: () =>
-      new Promise<QueryCounts>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error("the service did not send its query counts (DB_QUERY_COUNTS=1?)")), 5_000);
-        child.once("message", (message: { queryCounts: QueryCounts }) => {
-          clearTimeout(timer);
-          resolve(message.queryCounts);
-        });
-        child.send("query-counts");
-      }),
+    queryCounts: () => proxy?.counts(),
+    lastRuns: () => proxy?.lastRuns() ?? new Map(),
     async stop() {
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once("exit", resolve));
         child.kill("SIGTERM");
         await exited;
       }
+      await proxy?.close();
       await database.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },

@@ -1,6 +1,7 @@
 import { Wallet } from "ethers";
 import { startLocalNode } from "../local/node";
 import { boundText, encodeMetadata } from "../server/metadata/signed-text";
+import { BEFORE_ENV, withBeforeTree } from "./before";
 import { load, personalSign, startService, type LoadResult, type Service, type Suite } from "./lib";
 
 const CONNECTIONS = 32;
@@ -9,92 +10,98 @@ const SLICE = 2_000;
 
 /**
  * Metadata posts and reads per second at 32 connections; every post is a new statement, signed in advance. Posts are
- * measured on the code as it was ("before": ethers' JavaScript secp256k1, the node asked first, SIGNATURES=ethers)
- * and as it is, side by side in the same run; reads on the current code.
+ * measured on the code as it was ("before": ethers' JavaScript secp256k1, the node asked first, from a checkout of the
+ * before ref, see before.ts) and as it is, side by side in the same run; reads on the current code.
  */
 const metadata: Suite = {
   name: "metadata",
-  async run({ seconds, log }) {
-    const node = await startLocalNode();
-    const services: { name: "before" | "now"; app: Service }[] = [];
-    try {
-      services.push({ name: "before", app: await startService({ RPC_URL_LOCALHOST: node.url, SIGNATURES: "ethers" }) });
-      services.push({ name: "now", app: await startService({ RPC_URL_LOCALHOST: node.url }) });
-      const issuer = Wallet.createRandom();
-      const contract = Wallet.createRandom().address.toLowerCase();
-      log(`signing ${2 * SLICE} statements`);
-      const bodies: string[] = [];
-      for (let id = 0; id < 2 * SLICE; id++) {
-        const data = encodeMetadata({
-          name: `Item #${id}`,
-          description: "A statement for the benchmark",
-          attributes: [{ trait_type: "power", value: id % 100 }],
+  run: ({ seconds, log, beforeRef }) =>
+    withBeforeTree(beforeRef, log, async (beforeTree) => {
+      const node = await startLocalNode();
+      const services: { name: "before" | "now"; app: Service }[] = [];
+      try {
+        services.push({
+          name: "before",
+          app: await startService({ RPC_URL_LOCALHOST: node.url, ...BEFORE_ENV }, undefined, { tree: beforeTree }),
         });
-        const target = { kind: "nft" as const, network: "localhost", contract, tokenId: BigInt(id) };
-        bodies.push(JSON.stringify({ iss: issuer.address, sig: personalSign(issuer.privateKey, boundText(target, data)), metadata: data }));
-      }
-      const post = async (app: Service, first: number): Promise<LoadResult> => {
-        let posted = first;
-        const result = await load({
-          url: app.url,
-          connections: CONNECTIONS,
-          amount: SLICE,
-          next: () => {
-            const id = posted++;
-            return {
-              method: "POST",
-              path: `/metadata/localhost/${contract}/${id}`,
-              body: bodies[id],
-              headers: { "content-type": "application/json" },
-            };
-          },
-        });
-        if (result.errors + result.non2xx > 0) throw new Error(`metadata posts: ${result.errors} errors, ${result.non2xx} non-2xx`);
-        return result;
-      };
-      log(`POST ${2 * SLICE} statements to each, ${CONNECTIONS} connections (before/now/now/before)`);
-      const [before, now] = services;
-      const slices = { before: [await post(before.app, 0)], now: [await post(now.app, 0), await post(now.app, SLICE)] };
-      slices.before.push(await post(before.app, SLICE));
-      // Equal amounts per slice: the rate over both is the harmonic mean; p99 the worse of the two.
-      const rate = (r: LoadResult[]) => r.length / r.reduce((sum, x) => sum + 1 / x.requestsPerSecond, 0);
-      const p99 = (r: LoadResult[]) => Math.max(...r.map((x) => x.p99Ms));
+        services.push({ name: "now", app: await startService({ RPC_URL_LOCALHOST: node.url }) });
+        const issuer = Wallet.createRandom();
+        const contract = Wallet.createRandom().address.toLowerCase();
+        log(`signing ${2 * SLICE} statements`);
+        const bodies: string[] = [];
+        for (let id = 0; id < 2 * SLICE; id++) {
+          const data = encodeMetadata({
+            name: `Item #${id}`,
+            description: "A statement for the benchmark",
+            attributes: [{ trait_type: "power", value: id % 100 }],
+          });
+          const target = { kind: "nft" as const, network: "localhost", contract, tokenId: BigInt(id) };
+          bodies.push(
+            JSON.stringify({ iss: issuer.address, sig: personalSign(issuer.privateKey, boundText(target, data)), metadata: data }),
+          );
+        }
+        const post = async (app: Service, first: number): Promise<LoadResult> => {
+          let posted = first;
+          const result = await load({
+            url: app.url,
+            connections: CONNECTIONS,
+            amount: SLICE,
+            next: () => {
+              const id = posted++;
+              return {
+                method: "POST",
+                path: `/metadata/localhost/${contract}/${id}`,
+                body: bodies[id],
+                headers: { "content-type": "application/json" },
+              };
+            },
+          });
+          if (result.errors + result.non2xx > 0) throw new Error(`metadata posts: ${result.errors} errors, ${result.non2xx} non-2xx`);
+          return result;
+        };
+        log(`POST ${2 * SLICE} statements to each, ${CONNECTIONS} connections (before/now/now/before)`);
+        const [before, now] = services;
+        const slices = { before: [await post(before.app, 0)], now: [await post(now.app, 0), await post(now.app, SLICE)] };
+        slices.before.push(await post(before.app, SLICE));
+        // Equal amounts per slice: the rate over both is the harmonic mean; p99 the worse of the two.
+        const rate = (r: LoadResult[]) => r.length / r.reduce((sum, x) => sum + 1 / x.requestsPerSecond, 0);
+        const p99 = (r: LoadResult[]) => Math.max(...r.map((x) => x.p99Ms));
 
-      log(`GET statements, ${CONNECTIONS} connections, ${seconds} s`);
-      let read = 0;
-      const reads = await load({
-        url: now.app.url,
-        connections: CONNECTIONS,
-        seconds,
-        next: () => ({ path: `/metadata/localhost/${contract}/${read++ % (2 * SLICE)}` }),
-      });
-      if (reads.errors + reads.non2xx > 0) throw new Error(`metadata reads: ${reads.errors} errors, ${reads.non2xx} non-2xx`);
-      const ratio = rate(slices.now) / rate(slices.before);
-      return [
-        {
-          suite: "metadata",
-          metric: `POST (new statement, EOA issuer), ${CONNECTIONS} conn`,
-          value: rate(slices.now),
-          unit: "req/s",
-          reference: { label: "before", value: rate(slices.before) },
-          ratio,
-          budget: { text: "≥ 1.5", met: ratio >= 1.5 },
-        },
-        {
-          suite: "metadata",
-          metric: "POST p99",
-          value: p99(slices.now),
-          unit: "ms",
-          reference: { label: "before", value: p99(slices.before) },
-        },
-        { suite: "metadata", metric: `GET {issuer: metadata}, ${CONNECTIONS} conn`, value: reads.requestsPerSecond, unit: "req/s" },
-        { suite: "metadata", metric: "GET p99", value: reads.p99Ms, unit: "ms" },
-      ];
-    } finally {
-      for (const { app } of services) await app.stop();
-      await node.stop();
-    }
-  },
+        log(`GET statements, ${CONNECTIONS} connections, ${seconds} s`);
+        let read = 0;
+        const reads = await load({
+          url: now.app.url,
+          connections: CONNECTIONS,
+          seconds,
+          next: () => ({ path: `/metadata/localhost/${contract}/${read++ % (2 * SLICE)}` }),
+        });
+        if (reads.errors + reads.non2xx > 0) throw new Error(`metadata reads: ${reads.errors} errors, ${reads.non2xx} non-2xx`);
+        const ratio = rate(slices.now) / rate(slices.before);
+        return [
+          {
+            suite: "metadata",
+            metric: `POST (new statement, EOA issuer), ${CONNECTIONS} conn`,
+            value: rate(slices.now),
+            unit: "req/s",
+            reference: { label: "before", value: rate(slices.before) },
+            ratio,
+            budget: { text: "≥ 1.5", met: ratio >= 1.5 },
+          },
+          {
+            suite: "metadata",
+            metric: "POST p99",
+            value: p99(slices.now),
+            unit: "ms",
+            reference: { label: "before", value: p99(slices.before) },
+          },
+          { suite: "metadata", metric: `GET {issuer: metadata}, ${CONNECTIONS} conn`, value: reads.requestsPerSecond, unit: "req/s" },
+          { suite: "metadata", metric: "GET p99", value: reads.p99Ms, unit: "ms" },
+        ];
+      } finally {
+        for (const { app } of services) await app.stop();
+        await node.stop();
+      }
+    }),
 };
 
 export default metadata;

@@ -1,5 +1,5 @@
 import { startLocalNode } from "../local/node";
-import { freePort } from "../test/server/auth/helpers";
+import { freePort } from "../support/net";
 import { load, percentile, startService, type LoadResult, type Row, type Suite } from "./lib";
 
 const CONNECTIONS = 32;

@@ -1,22 +1,28 @@
 import fs from "node:fs";
 import path from "node:path";
+import { beforeRefOf } from "./before";
 import indexer, { consecutive } from "./indexer";
 import latestBlock from "./latest-block";
 import login from "./login";
 import { printTable, type BenchContext, type Row, type Suite } from "./lib";
 import metadata from "./metadata";
 import metrics from "./metrics";
+import { RESULTS_DIR, type SuiteResult } from "../support/bench-report";
 import scale from "./scale";
+import { runTags } from "./tags";
 import token from "./token";
 
 /**
- * `npm run bench [-- suite ...]`: runs the benchmark suites one after another (never part of `npm test`),
- * prints one table and writes bench/results.json. Set DATABASE_URL to measure on PostgreSQL.
+ * `npm run bench [-- suite ...] [--before <ref>]`: runs the benchmark suites one after another (never part of
+ * `npm test`), prints one table and writes each suite's result, tagged with the machine, Node, the database and the
+ * commit, to bench/results/<suite>-<commit>-<timestamp>.json (`npm run bench:report` makes docs/benchmarks.md of the
+ * newest of each suite). Set DATABASE_URL to measure on PostgreSQL. `--before <ref>`: the git ref whose code the
+ * suites that compare with the code as it was run as their "before" (see before.ts).
  */
 const SUITES: Suite[] = [latestBlock, metadata, indexer, consecutive, login, token, metrics, scale];
 
 async function main() {
-  const wanted = process.argv.slice(2);
+  const { ref: beforeRef, rest: wanted } = beforeRefOf(process.argv.slice(2));
   const unknown = wanted.filter((name) => !SUITES.some((suite) => suite.name === name));
   if (unknown.length > 0) {
     console.error(`unknown suite(s): ${unknown.join(", ")}; known: ${SUITES.map((s) => s.name).join(", ")}`);
@@ -25,18 +31,24 @@ async function main() {
   const context: BenchContext = {
     seconds: Number(process.env.BENCH_SECONDS ?? 5),
     database: process.env.DATABASE_URL ? "PostgreSQL" : "PGlite",
+    beforeRef,
     log: (message) => console.error(`  · ${message}`),
   };
+  const tags = await runTags(process.env.DATABASE_URL);
+  const stamp = tags.date.replace(/[:.]/g, "-");
+  fs.mkdirSync(RESULTS_DIR, { recursive: true });
   const rows: Row[] = [];
   for (const suite of SUITES.filter((s) => (wanted.length === 0 && !s.onlyWhenNamed) || wanted.includes(s.name))) {
     console.error(`${suite.name}`);
-    rows.push(...(await suite.run(context)));
+    const suiteRows = await suite.run(context);
+    rows.push(...suiteRows);
+    const result: SuiteResult = { suite: suite.name, tags, seconds: context.seconds, rows: suiteRows };
+    const file = path.join(RESULTS_DIR, `${suite.name}-${tags.commit.replace(/^([0-9a-f]{12})[0-9a-f]*/, "$1")}-${stamp}.json`);
+    fs.writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+    console.error(`  · written to ${path.relative(process.cwd(), file)}`);
   }
-  console.log(`\nBenchmarks (${context.database}, ${context.seconds} s per load, node ${process.version})\n`);
+  console.log(`\nBenchmarks (${tags.database}, ${context.seconds} s per load, node ${tags.node}, ${tags.commit})\n`);
   printTable(rows);
-  const file = path.join(__dirname, "results.json");
-  fs.writeFileSync(file, `${JSON.stringify({ at: new Date().toISOString(), database: context.database, rows }, null, 2)}\n`);
-  console.log(`\n(written to ${path.relative(process.cwd(), file)})`);
   process.exit(rows.some((row) => row.budget && !row.budget.met) ? 1 : 0);
 }
 

@@ -9,9 +9,7 @@ import {
   TOKEN_HISTORY_SQL,
   TOKEN_SQL,
 } from "../server/indexer/store/queries";
-import { currentStatementsQuery } from "../server/metadata/store";
-import { CACHED_METADATA_SQL } from "../server/token/store";
-import { createTestDatabase, type TestDatabase } from "../test/helpers/database";
+import { createTestDatabase, type TestDatabase } from "../support/database";
 import { load, startService, type Row, type Service, type Suite } from "./lib";
 
 const CONNECTIONS = 32;
@@ -90,10 +88,11 @@ const scale: Suite = {
             entry.plans = await explain(db, size);
             entry.sizes = await diskSizes(db);
           },
-          { database },
+          { database, countQueries: true },
         );
         services.push({ ...entry, app });
         await checkCached(app, size);
+        entry.plans += await explainSeen(app, database, /\bFROM (token_metadata|metadata_posts)\b/);
       }
       for (const { size, plans, sizes } of services) {
         console.log(`\nscale ${size.name}: query plans\n${plans}`);
@@ -332,6 +331,21 @@ async function databaseFor(size: Size, log: (message: string) => void): Promise<
   };
 }
 
+/**
+ * The plans of the statements the service sent (seen on the wire, with the parameters of their last run) whose SQL
+ * matches `which`: the token route's reads of its metadata cache and of signed statements, as the service sends them.
+ */
+async function explainSeen(app: Service, database: TestDatabase, which: RegExp): Promise<string> {
+  if (database.config.kind !== "postgres") return "";
+  let out = "";
+  for (const [sql, params] of app.lastRuns()) {
+    if (!which.test(sql)) continue;
+    const rows = await query<{ "QUERY PLAN": string }>(database.config.url, `EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params);
+    out += `\n-- token route: ${sql.replace(/\s+/g, " ").slice(0, 80)}\n${rows.map((r) => r["QUERY PLAN"]).join("\n")}\n`;
+  }
+  return out;
+}
+
 async function query<T extends object>(url: string, sql: string, params: unknown[] = []): Promise<T[]> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -400,7 +414,6 @@ async function explain(db: Database, size: Size): Promise<string> {
   const owner = address(2, 1);
   const contract = address(1, 1);
   const max = ["9223372036854775807", "2147483647", "2147483647"];
-  const signed = currentStatementsQuery({ kind: "nft", network: NETWORK, contract, tokenId: 5n });
   const queries: Array<[string, string, unknown[]]> = [
     ["inventory, first page", INVENTORY_SQL, [NETWORK, owner, contract, "-1", 101]],
     ["contracts of an owner", CONTRACTS_SQL, [NETWORK, address(2, 12345 % size.owners), "", 101]],
@@ -410,8 +423,6 @@ async function explain(db: Database, size: Size): Promise<string> {
     ["history of an owner", OWNER_HISTORY_SQL, [NETWORK, address(2, 12345 % size.owners), ...max, 101]],
     // The token route sends three statements side by side.
     ["token route: owner", TOKEN_SQL, [NETWORK, contract, "5"]],
-    ["token route: metadata cache", CACHED_METADATA_SQL, [NETWORK, contract, ["5"], 4 * 1024 * 1024]],
-    ["token route: signed metadata", signed.sql, signed.params],
   ];
   let out = "";
   for (const [name, sql, params] of queries) {

@@ -4,7 +4,6 @@ import type { Database, Queryable } from "../db/database";
 import { BoundedCache } from "../lib/bounded-cache";
 import { deleteStaleChallenges } from "./challenges";
 import type { CachedClients } from "./clients";
-import { LEGACY_PATH } from "./login-path";
 
 /** oidc-provider's errors class for a reused code, handed in (the module is loaded once, in provider.ts). */
 export type ReuseError = new (description?: string) => Error;
@@ -45,10 +44,10 @@ const requestScope = new AsyncLocalStorage<RequestScope>();
  * Runs one oidc-provider request (`basic`: whether it authenticates its client with a Basic header) in a scope where
  * the adapter saves round trips: a token endpoint (or userinfo) request reads the code (or token) and then its grant,
  * and both come back from one query; a code exchange consumes the code and stores its access and refresh tokens with
- * one statement. On LOGIN_PATH=legacy each record is read and written on its own.
+ * one statement.
  */
 export function inRequestScope<T>(basic: boolean, fn: () => T): T {
-  return requestScope.run(LEGACY_PATH ? { basic } : { basic, grants: new Map() }, fn);
+  return requestScope.run({ basic, grants: new Map() }, fn);
 }
 
 /**

@@ -1,7 +1,6 @@
 import type { Database, Queryable } from "../db/database";
 import { BoundedCache } from "../lib/bounded-cache";
 import { randomString } from "../lib/random";
-import { LEGACY_PATH } from "./login-path";
 
 export interface Challenge {
   id: string;
@@ -86,7 +85,6 @@ export async function saveChallenge(
     expiresAt,
     challenge.requester,
   ];
-  if (LEGACY_PATH) return saveChallengeInTransaction(db, values, maxOpen);
   // The lock, the DELETE and the INSERT below, in one round trip (migration 0113). Committed without waiting for the
   // WAL to reach the disk (synchronous_commit off for this transaction only): the requester's lock is released at once
   // instead of after a disk flush, so one requester's saves no longer queue behind each other's flushes. A crash of
@@ -143,29 +141,6 @@ export class RecentChallenges {
 const keyOf = (of: { address: string; clientId: string; requester: string }) =>
   `${of.address.toLowerCase()} ${of.clientId} ${of.requester}`;
 
-/** saveChallenge as LOGIN_PATH=legacy does it: the same statements as login_save_challenge, in a transaction. */
-async function saveChallengeInTransaction(db: Pick<Database, "transaction">, values: unknown[], maxOpen: number): Promise<boolean> {
-  const requester = values[13] as string;
-  return db.transaction(async (tx) => {
-    // Serializes one requester's saves, so that concurrent requests cannot overshoot its quotas.
-    await tx.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [`login_challenges:${requester}`]);
-    await tx.query(
-      `DELETE FROM login_challenges WHERE requester = $1 AND (expires_at <= now() OR id IN (
-         SELECT id FROM login_challenges WHERE requester = $1 AND address = $2 AND consumed_at IS NULL AND expires_at > now()
-         ORDER BY created_at DESC, id OFFSET $3))`,
-      [requester, values[1], OPEN_PER_ADDRESS - 1],
-    );
-    const { rows } = await tx.query(
-      `INSERT INTO login_challenges (id, address, client_id, redirect_uri, scope, state, nonce, code_challenge, code_challenge_method, network, message, format, expires_at, requester)
-       SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::timestamptz, $14
-       WHERE (SELECT count(*) FROM login_challenges WHERE requester = $14 AND consumed_at IS NULL AND expires_at > now()) < $15::int
-       RETURNING id`,
-      [...values, maxOpen],
-    );
-    return rows.length === 1;
-  });
-}
-
 /**
  * Deletes the challenges that expired over a day ago, of every requester: saveChallenge deletes a requester's expired
  * ones only when it asks again, and some never do. Called now and then (a sweep costs a scan of the expired rows).
@@ -197,8 +172,7 @@ export async function openChallenges(
     sql += ` AND message = $${params.length}`;
   }
   sql += ` ORDER BY requester = $3 DESC, created_at DESC LIMIT ${MAX_CANDIDATES}`;
-  // Prepared on the current path only: LOGIN_PATH=legacy is the benchmark's "before", as it was.
-  const { rows } = await db.query<Row>(sql, params, { prepare: !LEGACY_PATH });
+  const { rows } = await db.query<Row>(sql, params, { prepare: true });
   return rows.map(fromRow);
 }
 

@@ -9,8 +9,7 @@ import { requesterOf } from "../lib/requester";
 import { consumeChallenge, openChallenges, saveChallenge, type Challenge, type RecentChallenges } from "./challenges";
 import type { CachedClients, LoginClient } from "./clients";
 import * as refuse from "./errors";
-import { LEGACY_PATH } from "./login-path";
-import { recordLogin, recordLoginAlong } from "./logins";
+import { recordLoginAlong } from "./logins";
 import {
   CHALLENGE_TTL_MS,
   FORMATS,
@@ -242,12 +241,6 @@ async function useChallenge(deps: LoginDeps, challenge: Challenge, sub: string):
       codeChallenge: challenge.codeChallenge,
       codeChallengeMethod: challenge.codeChallengeMethod,
     });
-  if (LEGACY_PATH) {
-    if (!(await consumeChallenge(db, challenge, [], recent))) return undefined;
-    const code = await mint();
-    await recordLogin(db, sub, challenge.clientId);
-    return code;
-  }
   const held = await holdWrites(mint);
   const along = [
     (condition: string, first: number) => insertHeldWrites(held.writes, condition, first),
@@ -266,11 +259,6 @@ function redirectUrl(registered: string, answer: { code: string; state: string |
 
 /** verifySignature, which proves an EOA by recovery before asking the node (an EOA login costs no RPC call). */
 async function verify(networks: Networks, network: string, address: string, message: string, signature: string) {
-  // LOGIN_PATH=legacy (the benchmark's "before"): recovery first as the login did before verifySignature did it itself.
-  if (LEGACY_PATH && isHexString(signature, 65)) {
-    const quick = verifyEoa(address, hashMessage(message), signature);
-    if (quick.ok) return quick;
-  }
   return verifySignature({ provider: () => networks.provider(network), network, address, message, signature });
 }
 

@@ -15,14 +15,7 @@ export interface LoginHistory {
  * Records a login of `account` (the ID token's sub) to a client, at the database's clock so that instances agree.
  * One upsert: instances recording logins of the same account at once all land, none is lost or duplicated.
  */
-export async function recordLogin(db: Queryable, account: string, clientId: string): Promise<void> {
-  await db.query(`INSERT INTO login_history (account, client_id, first_at, last_at) VALUES ($1, $2, now(), now()) ${ONE_MORE_LOGIN}`, [
-    account,
-    clientId,
-  ]);
-}
-
-/** recordLogin as a write of the statement that redeems the login's challenge (see consumeChallenge). */
+/** Records one more login of `account` at `clientId`, as a write of the statement that redeems the login's challenge (see consumeChallenge). */
 export function recordLoginAlong(account: string, clientId: string): AlongWrite {
   return (condition, first) => ({
     sql: `INSERT INTO login_history (account, client_id, first_at, last_at) SELECT $${first}::text, $${first + 1}::text, now(), now() WHERE ${condition} ${ONE_MORE_LOGIN}`,

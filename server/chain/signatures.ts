@@ -1,15 +1,4 @@
-import {
-  AbiCoder,
-  dataLength,
-  getAddress,
-  hashMessage,
-  Interface,
-  isHexString,
-  keccak256,
-  recoverAddress,
-  Signature,
-  type JsonRpcProvider,
-} from "ethers";
+import { AbiCoder, dataLength, getAddress, hashMessage, Interface, isHexString, keccak256, type JsonRpcProvider } from "ethers";
 import * as libsecp256k1 from "tiny-secp256k1";
 import { Erc6492Validator__factory } from "../../typechain-types";
 import { callOutcome } from "./calls";
@@ -47,14 +36,6 @@ const SECP256K1_HALF_N = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92
 // EIP-7702: an EOA delegating to code carries this prefix; its own key still signs for it.
 const DELEGATION_PREFIX = "0xef0100";
 
-/**
- * SIGNATURES=ethers brings back the code as it was, which the benchmark measures beside the current one: ethers'
- * pure-JavaScript secp256k1 instead of libsecp256k1 (both answer the same for every input, see
- * test/server/chain/recovery.test.ts), and the node asked before any recovery.
- */
-const LEGACY = process.env.SIGNATURES === "ethers";
-const recoverSigner = LEGACY ? recoverWithEthers : recoverWithLibsecp256k1;
-
 const nodeOf = (request: VerifyRequest): JsonRpcProvider =>
   typeof request.provider === "function" ? request.provider() : request.provider;
 
@@ -78,7 +59,7 @@ export async function verifySignature(request: VerifyRequest): Promise<VerifyRes
   // gives: an address with contract code has no private key anyone knows (an EIP-7702 account, whose key does sign,
   // is checked by key first below too), and a failed recovery goes on to the node as before.
   let byKey: VerifyResult | undefined;
-  if (!LEGACY && signature.length === 132) {
+  if (signature.length === 132) {
     byKey = verifyEoa(address, hash, signature);
     if (byKey.ok) return byKey;
   }
@@ -126,7 +107,7 @@ export function verifyEoa(address: string, hash: string, signature: string): Ver
   if (v !== 27 && v !== 28) return malformed("signature v must be 27 or 28");
   if (BigInt(s) > SECP256K1_HALF_N) return malformed("signature s is in the upper half (malleable high-s form)");
   if (BigInt(r) === 0n || BigInt(s) === 0n) return malformed("signature r and s must not be zero");
-  const recovered = recoverSigner(hash, signature, v === 28 ? 1 : 0);
+  const recovered = recoverWithLibsecp256k1(hash, signature, v === 28 ? 1 : 0);
   if (recovered === undefined) return invalid("the signature does not recover to an address");
   return recovered === address ? { ok: true, kind: "eoa" } : invalid("the signature was not made by this address");
 }
@@ -145,17 +126,6 @@ function recoverWithLibsecp256k1(hash: string, signature: string, recoveryId: 0 
   }
   // The address is the last 20 bytes of keccak256 of the uncompressed point without its 0x04 prefix.
   return point ? checksumAddress(`0x${keccak256(point.subarray(1)).slice(26)}`) : undefined;
-}
-
-function recoverWithEthers(hash: string, signature: string, recoveryId: 0 | 1): string | undefined {
-  try {
-    return recoverAddress(
-      hash,
-      Signature.from({ r: `0x${signature.slice(2, 66)}`, s: `0x${signature.slice(66, 130)}`, v: 27 + recoveryId }),
-    );
-  } catch {
-    return undefined;
-  }
 }
 
 async function verifyContract(request: VerifyRequest, hash: string, signature: string): Promise<VerifyResult> {

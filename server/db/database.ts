@@ -60,12 +60,6 @@ export interface Database extends Queryable {
   close(): Promise<void>;
 }
 
-export async function openDatabase(config: DatabaseConfig): Promise<Database> {
-  const db = await openBackend(config);
-  // The benchmark's count of queries per request; off unless asked for.
-  return process.env.DB_QUERY_COUNTS === "1" ? (await import("./query-count")).countQueries(db) : db;
-}
-
 /**
  * Opens the database and brings its schema up to date: how the service, its CLIs and the standalone indexer start.
  * `applied`: the migrations applied now (none when it was up to date). A database that fails to migrate is closed
@@ -84,7 +78,7 @@ export async function openMigratedDatabase(
   }
 }
 
-async function openBackend(config: DatabaseConfig): Promise<Database> {
+export async function openDatabase(config: DatabaseConfig): Promise<Database> {
   if (config.kind === "postgres") {
     const { openPostgres } = await import("./postgres");
     return openPostgres(config.url, config.poolSize);

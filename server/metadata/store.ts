@@ -80,8 +80,8 @@ export async function saveStatement(db: Database, target: Target, statement: New
   });
 }
 
-/** The statement `currentStatements` sends (exported for the scale benchmark, which prints its plan). */
-export function currentStatementsQuery(target: Target, issuer?: string): { sql: string; params: unknown[] } {
+/** The statement `currentStatements` sends. */
+function currentStatementsQuery(target: Target, issuer?: string): { sql: string; params: unknown[] } {
   const key = where(target, 1);
   const byIssuer = issuer === undefined ? "" : ` AND issuer = $${key.params.length + 1}`;
   return {

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { expect } from "chai";
 import { ethers } from "hardhat";
-import { measureConverterGas, type GasFigure } from "../../bench/converter-gas";
+import { measureConverterGas, type GasFigure } from "../../support/converter-gas";
 import { GasSnapshot } from "../helpers/gas-snapshot";
 
 describe("NFTConverter gas", function () {

@@ -1,23 +1,2 @@
-import { JsonRpcProvider } from "ethers";
-import { startLocalNode, type LocalNode } from "../../local/node";
-
-let shared: Promise<LocalNode> | undefined;
-
-/**
- * One Hardhat node shared by the suites of a test run that only read or add to the chain. A suite that
- * rewinds the chain (evm_revert), stops it or needs a clean one starts its own with `startLocalNode`.
- * The node dies with the test process.
- */
-export function sharedNode(): Promise<LocalNode> {
-  return (shared ??= startLocalNode());
-}
-
-/**
- * A provider for `url` that does not batch or guess the network (as the service's), and that never answers from
- * ethers' 250 ms cache of identical requests: a test reads the chain as it is now.
- */
-export function providerFor(url: string): JsonRpcProvider {
-  return new JsonRpcProvider(url, 31337, { staticNetwork: true, batchMaxCount: 1, cacheTimeout: -1 });
-}
-
-export { startLocalNode };
+// The fixtures live in support/, shared with bench/; this path stays for the suites that import it.
+export * from "../../support/chain";

@@ -1,7 +1,7 @@
 /**
  * The SQL of the page reads (reads.ts), one statement per answer: each reads the network's cursor (the block the
  * index is complete to, `X-Indexed-Block`) with the items, so both come from one snapshot. No cursor row means the
- * network's index has not started. Exported for the scale benchmark, which prints their plans.
+ * network's index has not started.
  */
 
 /** $1 network, $2 owner, $3 contract, $4 after this token id, $5 limit. */

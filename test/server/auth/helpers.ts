@@ -1,5 +1,4 @@
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import type { Challenge } from "../../../server/auth/challenges";
@@ -9,8 +8,11 @@ import { openDatabase, type Database } from "../../../server/db/database";
 import * as oidc from "openid-client";
 import { INJECT_ORIGIN, startTestApp, type TestApp, type TestAppOptions } from "../../helpers/app";
 import { providerFor } from "../../helpers/chain";
+import { freePort } from "../../../support/net";
 import { deployTestSigners, type TestSigner, type TestSignerKind } from "../../helpers/signers";
 import { createTestDatabase, openFreshPglite, type TestDatabase } from "../../helpers/database";
+
+export { freePort };
 
 /**
  * A database that the CLIs (each opening it as `npm run` does) and the service share: the test's PostgreSQL database,
@@ -48,18 +50,6 @@ export async function scriptDatabase(): Promise<{ database: TestDatabase; env: R
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
-}
-
-/** A port free right now, so the app's ISSUER can name it before the app listens (issuers must match URLs). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /**

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { Wallet } from "ethers";
 import type { Database } from "../../../server/db/database";
-import { countQueries } from "../../../server/db/query-count";
+import { countQueries } from "../../../support/query-count";
 import type { TestApp } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";

@@ -1,4 +1,4 @@
-import type { Connection, Database, Queryable } from "./database";
+import type { Connection, Database, Queryable } from "../server/db/database";
 
 /** What the service sent to its database since it started. */
 export interface QueryCounts {
@@ -11,9 +11,8 @@ export interface QueryCounts {
 }
 
 /**
- * Counts every statement and round trip sent to `db`. Used by the benchmark (DB_QUERY_COUNTS=1, which the service
- * reads at start) to show how many queries one login costs; it is never on in production. The counts are handed to
- * the parent process on request over the IPC channel ("query-counts" → {queryCounts}).
+ * Counts every statement and round trip sent to `db`, for a test that holds a request to its number of queries
+ * (the benchmark counts from outside the service, on the wire: bench/pg-count-proxy.ts).
  */
 export function countQueries(db: Database): Database & { queryCounts(): QueryCounts } {
   const counts = { statements: 0, roundTrips: 0 };
@@ -42,13 +41,6 @@ export function countQueries(db: Database): Database & { queryCounts(): QueryCou
     }
     return { ...counts, bySql: tidy };
   };
-  if (process.send) {
-    process.on("message", (message) => {
-      if (message === "query-counts") process.send!({ queryCounts: queryCounts() });
-    });
-    // The channel must not keep the process alive at shutdown.
-    process.channel?.unref();
-  }
   return {
     ...db,
     ...counted(db),
