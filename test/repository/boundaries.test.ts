@@ -1,30 +1,20 @@
-import fs from "node:fs";
 import path from "node:path";
 import { expect } from "chai";
+import { SourceImports } from "../helpers/imports";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 
-/** The TypeScript files under the top-level folder `dir`, relative to the repository. */
-function sources(dir: string): string[] {
-  return fs
-    .readdirSync(path.join(ROOT, dir), { recursive: true, encoding: "utf8" })
-    .filter((file) => file.endsWith(".ts"))
-    .map((file) => path.join(dir, file));
-}
+const graph = new SourceImports(ROOT);
 
 /** The top-level folders `file` imports from (relative imports only), e.g. "server", "support". */
 function foldersImportedBy(file: string): string[] {
-  const text = fs.readFileSync(path.join(ROOT, file), "utf8");
-  const specifiers = [...text.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*|\brequire\s*\(\s*|^import\s+)"([^"]+)"/gm)].map((match) => match[1]);
-  return specifiers
-    .filter((specifier) => specifier.startsWith("."))
-    .map((specifier) => path.relative(ROOT, path.resolve(path.dirname(path.join(ROOT, file)), specifier)).split(path.sep)[0]);
+  return graph.localImportsOf(file).map((target) => target.split(path.sep)[0]);
 }
 
 /** Each file under `dir` that imports from one of the `forbidden` top-level folders, with those folders. */
 function offenders(dir: string, forbidden: string[]): Record<string, string[]> {
   const found: Record<string, string[]> = {};
-  for (const file of sources(dir)) {
+  for (const file of graph.sources(dir)) {
     const bad = foldersImportedBy(file).filter((folder) => forbidden.includes(folder));
     if (bad.length > 0) found[file] = bad;
   }
