@@ -41,6 +41,10 @@ export interface SuiteResult {
   tags: RunTags;
   /** Seconds each HTTP load lasted (BENCH_SECONDS). */
   seconds: number;
+  /** How the suite measures, one sentence a line (the suite's own text, so the page never drifts from the code). */
+  method?: string[];
+  /** The machine's 1-minute load average when the suite started and ended: how busy the machine was around it. */
+  load?: { start: number; end: number };
   rows: Row[];
 }
 
@@ -54,8 +58,10 @@ const TITLES: Record<string, string> = {
   token: "Token metadata",
   "latest-block": "Latest block",
   indexer: "Indexer and data reads",
+  consecutive: "ERC-2309 ranges",
   scale: "At scale",
   metrics: "Metrics",
+  gas: "Converter gas",
 };
 
 /** The newest result of each suite (by the date of its run) among `results`. */
@@ -89,6 +95,7 @@ export function benchmarksPage(results: SuiteResult[]): string {
   for (const result of shown) {
     const { tags } = result;
     lines.push(`## ${TITLES[result.suite] ?? result.suite}`, "");
+    if (result.method?.length) lines.push(...result.method, "");
     lines.push("| metric | value | reference | ratio | budget | met |", "| --- | --- | --- | --- | --- | --- |");
     for (const row of result.rows) {
       lines.push(
@@ -111,7 +118,9 @@ export function benchmarksPage(results: SuiteResult[]): string {
         : missed === 0
           ? `All ${budgets.length} budgets met.`
           : `${missed} of ${budgets.length} budgets missed.`,
-      `Measured on ${tags.date} at commit \`${tags.commit}\`, on ${tags.machine.cpu} (${tags.machine.cores} cores, ${tags.machine.memoryGiB} GiB), Node ${tags.node}, ${tags.database}, ${result.seconds} s per load.`,
+      `Measured on ${tags.date} at commit \`${tags.commit}\`, on ${tags.machine.cpu} (${tags.machine.cores} cores, ${tags.machine.memoryGiB} GiB), Node ${tags.node}, ${tags.database}, ${result.seconds} s per load${
+        result.load ? `, load average ${fmt(result.load.start)} at the start and ${fmt(result.load.end)} at the end` : ""
+      }.`,
       "",
     );
   }
@@ -125,6 +134,16 @@ export function readResults(dir = RESULTS_DIR): SuiteResult[] {
     .readdirSync(dir)
     .filter((file) => file.endsWith(".json"))
     .map((file) => JSON.parse(fs.readFileSync(path.join(dir, file), "utf8")) as SuiteResult);
+}
+
+/** Writes `result` to bench/results/<suite>-<commit>-<timestamp>.json; returns the file's path. */
+export function writeResult(result: SuiteResult, dir = RESULTS_DIR): string {
+  const stamp = result.tags.date.replace(/[:.]/g, "-");
+  const commit = result.tags.commit.replace(/^([0-9a-f]{12})[0-9a-f]*/, "$1");
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${result.suite}-${commit}-${stamp}.json`);
+  fs.writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+  return file;
 }
 
 /** `npm run bench:report`: docs/benchmarks.md from bench/results/. */
