@@ -88,4 +88,10 @@ describe("links between the docs", function () {
     );
     expect(unknown).to.deep.equal([]);
   });
+
+  it("the README's index lists every page of docs/", function () {
+    const readme = fs.readFileSync(path.join(ROOT, "README.md"), "utf8");
+    const missing = fs.readdirSync(path.join(ROOT, "docs")).filter((file) => file.endsWith(".md") && !readme.includes(`(docs/${file})`));
+    expect(missing).to.deep.equal([]);
+  });
 });
