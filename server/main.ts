@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "./app";
-import type { Config } from "./config";
+import { loadConfigOrExit, type Config } from "./config";
 
 /** The service as a process: it serves until a signal, then shuts down in order. */
 export interface ServiceProcess {
@@ -59,4 +59,24 @@ export function serviceProcess({ shutdownTimeoutMs }: Pick<Config, "shutdownTime
       return app;
     },
   };
+}
+
+/**
+ * The service alone, as production runs it from the build (`npm run start:prod`: `node dist/server/main.js`). The
+ * local chain is Hardhat's, which a production install does not have: that setup is `npm start`'s.
+ */
+if (require.main === module) {
+  const config = loadConfigOrExit();
+  if (config.localChain) {
+    console.error(
+      "Configuration error: LOCAL_CHAIN runs a Hardhat node, which only `npm start` (the local setup) has; set RPC_URL_<NETWORK> or LOCAL_CHAIN=false",
+    );
+    process.exit(1);
+  }
+  serviceProcess(config)
+    .serve(config)
+    .catch((error) => {
+      console.error(error);
+      process.exit(1);
+    });
 }

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import { Address, AddressParam, BlockNumber, NetworkParam } from "../data/schemas";
+import { Address, AddressParam, BlockNumber, ErrorBody, NetworkParam } from "../http/schemas";
 import { badRequest } from "../http/http-error";
 import { limitRequests } from "../http/rate-limit";
 import { servePageAssets } from "../http/page-assets";
@@ -19,7 +19,6 @@ const Refusal = Type.Union(
     description: "Why the token cannot be converted now (null when it can)",
   },
 );
-const ErrorReply = Type.Object({ error: Type.String(), message: Type.String() });
 const Params = Type.Object({ network: NetworkParam, converter: AddressParam("NFTConverter contract") });
 
 const EXAMPLE_CONVERTER = "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0";
@@ -108,7 +107,7 @@ const converter: FastifyPluginAsyncTypebox = async (app) => {
         description:
           "Read from the chain at the latest block (cached per block). 404 when the address does not answer the NFTConverter ABI.",
         params: Params,
-        response: { 200: StateReply, "4xx": ErrorReply },
+        response: { 200: StateReply, "4xx": ErrorBody },
       },
     },
     async (request, reply) => {
@@ -130,7 +129,7 @@ const converter: FastifyPluginAsyncTypebox = async (app) => {
           aliceIds: Type.Optional(Type.String({ maxLength: 8_000, description: "Alice ids, e.g. 1,2,3", examples: ["1,2,11"] })),
           bobIds: Type.Optional(Type.String({ maxLength: 8_000, description: "Bob ids, e.g. 1,2,3" })),
         }),
-        response: { 200: PairsReply, "4xx": ErrorReply },
+        response: { 200: PairsReply, "4xx": ErrorBody },
       },
     },
     async (request, reply) => {

@@ -3,7 +3,7 @@ import { Type } from "typebox";
 import { BoundedCache } from "../lib/bounded-cache";
 import { rpc } from "../chain/networks";
 import { badRequest, notFound } from "../http/http-error";
-import { BlockNumber, NetworkParam } from "./schemas";
+import { BlockNumber, NetworkParam } from "../http/schemas";
 
 const blocks: FastifyPluginAsyncTypebox = async (app) => {
   const { finalityDepth } = app.config;

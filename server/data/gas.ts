@@ -3,7 +3,7 @@ import { Type } from "typebox";
 import { BoundedCache } from "../lib/bounded-cache";
 import { rpc } from "../chain/networks";
 import { sendJson } from "../http/wire";
-import { NetworkParam } from "./schemas";
+import { NetworkParam } from "../http/schemas";
 
 const gas: FastifyPluginAsyncTypebox = async (app) => {
   // One eth_gasPrice per network and block, however many requests ask.

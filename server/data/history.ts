@@ -3,10 +3,10 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { Type } from "typebox";
 import { badRequest } from "../http/http-error";
 import { checksummer, parseAddress, parseTokenId } from "../chain/values";
-import { HISTORY_KEY_MAX, historyPage, type HistoryOf } from "../indexer/store/reads";
-import type { TransferRow } from "../indexer/transfers";
+import { HISTORY_KEY_MAX, historyPage, type HistoryOf, type TransferRow } from "../indexer";
 import { decodeCursor, indexed, markIncomplete, pageHeaders, pageLimit, sendPage } from "./paging";
-import { Address, AddressParam, NetworkParam, Paging } from "./schemas";
+import { Address, AddressParam, NetworkParam } from "../http/schemas";
+import { Paging } from "./schemas";
 
 /** One transfer on the wire, as the history routes and the live event stream give it. */
 export const TransferItem = Type.Object({

@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import { checksummer, parseAddress, parseTokenId } from "../chain/values";
-import { holderCount, holdersPage } from "../indexer/store/reads";
-import { decodeCursor, incompleteHeader, indexed, markIncomplete, pageHeaders, pageLimit, sendPage } from "./paging";
-import { Address, AddressParam, NetworkParam, Paging } from "./schemas";
+import { holderCount, holdersPage } from "../indexer";
+import { decodeCursor, indexed, markIncomplete, pageHeaders, pageLimit, sendPage } from "./paging";
+import { Address, AddressParam, IndexHeaders, NetworkParam } from "../http/schemas";
+import { Paging } from "./schemas";
 
 const Holder = Type.Object({
   owner: Address,
@@ -68,7 +69,7 @@ const holders: FastifyPluginAsyncTypebox = async (app) => {
             ...Type.Object({
               holders: Type.Integer({ minimum: 0, description: "Owners holding at least one token (ERC-1155: one unit)" }),
             }),
-            headers: { "X-Indexed-Block": pageHeaders["X-Indexed-Block"], ...incompleteHeader },
+            headers: IndexHeaders,
             examples: [{ holders: 1234 }],
           },
         },

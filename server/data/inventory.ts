@@ -1,11 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import { checksummer, parseAddress } from "../chain/values";
-import { contractsPage, inventoryPage } from "../indexer/store/reads";
+import { contractsPage, inventoryPage } from "../indexer";
 import { decodeCursor, indexed, markIncomplete, pageHeaders as headers, pageLimit, sendPage } from "./paging";
 import { sentAndClosed } from "../http/wire";
-import { MetadataOmitted } from "../token/token";
-import { Address, AddressParam, NetworkParam, Paging } from "./schemas";
+import { MetadataOmitted } from "../token";
+import { Address, AddressParam, NetworkParam } from "../http/schemas";
+import { Paging } from "./schemas";
 
 const Item = Type.Object({
   contract: Address,

@@ -2,24 +2,15 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Networks } from "../chain/networks";
 import { badRequest } from "../http/http-error";
 import { JSON_TYPE, sendJson } from "../http/wire";
-import type { IndexPage } from "../indexer/store/reads";
-import { isIncomplete } from "../indexer/store/skipped";
+import { IndexHeaders } from "../http/schemas";
+import { isIncomplete, type IndexPage } from "../indexer";
 import type { Queryable } from "../db/database";
 import { DomainError } from "../lib/domain-error";
 
-/** The header an answer about a contract carries when the index of that contract is not complete. */
-export const incompleteHeader = {
-  "X-Index-Complete": {
-    type: "string",
-    description: '"false" when the contract emitted a ConsecutiveTransfer range the index did not expand (docs/indexing.md)',
-  },
-};
-
 /** Response headers of every paged answer from the index (for the OpenAPI document). */
 export const pageHeaders = {
-  "X-Indexed-Block": { type: "integer", description: "The block the index is complete to" },
+  ...IndexHeaders,
   Link: { type: "string", description: '`<...>; rel="next"` when there are more items' },
-  ...incompleteHeader,
 };
 
 /** Sets `X-Index-Complete: false` when the index of `contract` (lower case) misses ranges it did not expand. */

@@ -6,8 +6,8 @@ import { rpc } from "../chain/networks";
 import { HttpError, notFound } from "../http/http-error";
 import { sendJson } from "../http/wire";
 import { parseAddress, parseTokenId } from "../chain/values";
-import { indexesErc721 } from "../indexer/store/reads";
-import { Address, AddressParam, NetworkParam } from "./schemas";
+import { indexesErc721 } from "../indexer";
+import { Address, AddressParam, NetworkParam } from "../http/schemas";
 
 const ERC721 = new Interface([
   "function ownerOf(uint256 tokenId) view returns (address)",

@@ -1,8 +1,7 @@
 import { setImmediate } from "node:timers/promises";
 import type { Database } from "../db/database";
-import { CHANGES_CHANNEL } from "../indexer/store/changes";
-import { CHANGES_PAGE, changesAfter, lastChangeId, networkChangesAfter, type ChangeRow } from "../indexer/store/reads";
-import { transferItem } from "../data/history";
+import { CHANGES_CHANNEL, CHANGES_PAGE, changesAfter, lastChangeId, networkChangesAfter, type ChangeRow } from "../indexer";
+import { transferItem } from "../data";
 
 export interface ChangeFilter {
   network: string;

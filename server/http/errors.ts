@@ -2,8 +2,10 @@ import { STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
+import type { Static } from "typebox";
 import { DomainError, type ErrorKind } from "../lib/domain-error";
 import { HttpError } from "./http-error";
+import type { ErrorBody as ErrorBodySchema } from "./schemas";
 
 /** Fastify's own client errors, named the way our API names them. */
 const FASTIFY_CODES: Record<string, { status: number; code: string }> = {
@@ -38,10 +40,8 @@ export const STATUS_OF_KIND: Record<ErrorKind, number> = {
  */
 const UNSTORABLE_TEXT = new Set(["22021", "22P05"]);
 
-export interface ErrorBody {
-  error: string;
-  message: string;
-}
+/** The wire shape of a refusal, as its schema in schemas.ts says. */
+export type ErrorBody = Static<typeof ErrorBodySchema>;
 
 /**
  * Turns any thrown error into the wire shape of docs/api.md. Client mistakes keep their status and a message

@@ -1,4 +1,5 @@
 import { BlockList, isIPv4, isIPv6 } from "node:net";
+import ipaddr from "ipaddr.js";
 
 /**
  * Addresses a metadata fetch must never reach: this machine, private and carrier networks, link-local (where
@@ -65,20 +66,9 @@ function isIPv4Mapped(address: string): boolean {
   return groups !== undefined && groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff;
 }
 
-/** The eight 16-bit groups of an IPv6 address (a dotted IPv4 tail is converted). */
+/** The eight 16-bit groups of an IPv6 address (a dotted IPv4 tail and a zone included). */
 function expandIPv6(address: string): number[] | undefined {
-  let text = address.toLowerCase().replace(/%.*$/, "");
-  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (dotted) {
-    const [a, b, c, d] = dotted[1].split(".").map(Number);
-    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const [head, tail] = text.split("::");
-  const parse = (part: string | undefined) => (part ? part.split(":").map((g) => parseInt(g, 16)) : []);
-  const left = parse(head);
-  const right = parse(tail);
-  const groups = tail === undefined ? left : [...left, ...new Array(8 - left.length - right.length).fill(0), ...right];
-  return groups.length === 8 && groups.every((g) => Number.isInteger(g) && g >= 0 && g <= 0xffff) ? groups : undefined;
+  return ipaddr.IPv6.isValid(address) ? ipaddr.IPv6.parse(address).parts : undefined;
 }
 
 /** Why `address` (an IP literal) may not be fetched from, or undefined when it is a public address. */

@@ -7,10 +7,11 @@ import { JSON_TYPE, sentAndClosed } from "../http/wire";
 import { parseAddress, parseTokenId } from "../chain/values";
 import { TokenMetadataResolver } from "./resolver";
 import { Token, TokenError, TokenParams } from "./schemas";
-import { tokenHolding } from "../indexer/store/reads";
+import { tokenHolding } from "../indexer";
 import { tokenJson } from "./token";
 import { signedMetadataJson } from "../metadata";
-import { incompleteHeader, markIncomplete, notIndexed } from "../data/paging";
+import { markIncomplete, notIndexed } from "../data";
+import { IndexHeaders } from "../http/schemas";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -18,8 +19,6 @@ declare module "fastify" {
     tokenMetadata: TokenMetadataResolver;
   }
 }
-
-const headers = { "X-Indexed-Block": { type: "integer", description: "The block the index is complete to" }, ...incompleteHeader };
 
 /**
  * `GET /token/:network/:contract/:id`: a token with its holder(s) from the index, its metadata read from its
@@ -67,7 +66,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
           "Metadata is cached; a read waits at most METADATA_FETCH_WAIT_MS for it, then answers with what the cache holds " +
           '(metadataError "pending" when nothing yet). 404 when the index has no such token.',
         params: TokenParams,
-        response: { 200: { ...Token, headers }, "4xx": TokenError },
+        response: { 200: { ...Token, headers: IndexHeaders }, "4xx": TokenError },
       },
     },
     (request, reply) => answer(request.params, reply, false),
@@ -81,7 +80,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ["data"],
         summary: "Read a token's metadata again now (rate-limited per client), then answer like GET",
         params: TokenParams,
-        response: { 200: { ...Token, headers }, "4xx": TokenError },
+        response: { 200: { ...Token, headers: IndexHeaders }, "4xx": TokenError },
       },
     },
     (request, reply) => answer(request.params, reply, true),

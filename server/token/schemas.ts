@@ -1,6 +1,5 @@
 import { Type } from "typebox";
-import { Address, AddressParam, NetworkParam } from "../data/schemas";
-import { ErrorBody } from "../http/schemas";
+import { Address, AddressParam, ErrorBody, NetworkParam } from "../http/schemas";
 import { MetadataOmitted } from "./token";
 
 export const TokenParams = Type.Object({

@@ -1,6 +1,6 @@
 import { getAddress } from "ethers";
 import { Type } from "typebox";
-import type { Holding } from "../indexer/store/reads";
+import type { Holding } from "../indexer";
 import type { Omitted, Resolved } from "./resolver";
 
 /** `"tokenURI":…,"metadata":…,"image":…,"metadataError":…`, the metadata object as served (exact digits, key order). */

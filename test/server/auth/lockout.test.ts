@@ -111,11 +111,13 @@ describe("sign-in message quotas (lock-out)", function () {
     it("is the IPv4 address, also when IPv4-mapped, and the /64 of an IPv6 address", function () {
       expect(requesterOf("192.0.2.1")).to.equal("192.0.2.1");
       expect(requesterOf("::ffff:192.0.2.1")).to.equal("192.0.2.1");
+      expect(requesterOf("::ffff:c000:201")).to.equal("192.0.2.1");
       expect(requesterOf("2001:db8:1:2::10")).to.equal("2001:db8:1:2::/64");
       expect(requesterOf("2001:0db8:0001:0002:aaaa:bbbb:cccc:dddd")).to.equal("2001:db8:1:2::/64");
       expect(requesterOf("2001:db8::1")).to.equal("2001:db8:0:0::/64");
       expect(requesterOf("::1")).to.equal("0:0:0:0::/64");
       expect(requesterOf("fe80::1%eth0")).to.equal("fe80:0:0:0::/64");
+      expect(requesterOf("2001:DB8:1:2::10")).to.equal("2001:db8:1:2::/64");
     });
   });
 });
