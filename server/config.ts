@@ -6,8 +6,11 @@ import { ConfigError, Reader, renameWarning } from "./config/reader";
 export { ConfigError, Reader } from "./config/reader";
 
 export type DatabaseConfig =
-  /** `poolSize`: connections per instance (DATABASE_POOL_SIZE; absent in configs the tests make: its default). */
-  | { kind: "postgres"; url: string; poolSize?: number }
+  /**
+   * `poolSize`: connections per instance (DATABASE_POOL_SIZE); `acquireTimeoutMs`: the wait for a free one
+   * (DATABASE_ACQUIRE_TIMEOUT_MS). Absent in configs the tests make: their defaults.
+   */
+  | { kind: "postgres"; url: string; poolSize?: number; acquireTimeoutMs?: number }
   /** `dataDir: null` keeps the database in memory (tests). */
   | { kind: "pglite"; dataDir: string | null };
 
@@ -160,6 +163,7 @@ export function readConfig(env: Env = process.env): { config: Config; warning?: 
     throw new ConfigError("DATABASE_URL", "a postgres:// or postgresql:// URL", databaseUrl);
   }
   const poolSize = read.int("DATABASE_POOL_SIZE");
+  const acquireTimeoutMs = read.int("DATABASE_ACQUIRE_TIMEOUT_MS");
   const dataDir = path.resolve(read.string("DATA_DIR"));
   const defaultNetwork = read.oneOf("DEFAULT_NETWORK", localChain ? "localhost" : "mainnet");
   const config: Config = {
@@ -169,7 +173,9 @@ export function readConfig(env: Env = process.env): { config: Config; warning?: 
     issuer,
     trustProxy: readTrustProxy(read),
     bodyLimit: read.int("BODY_LIMIT"),
-    database: databaseUrl ? { kind: "postgres", url: databaseUrl, poolSize } : { kind: "pglite", dataDir: path.join(dataDir, "pglite") },
+    database: databaseUrl
+      ? { kind: "postgres", url: databaseUrl, poolSize, acquireTimeoutMs }
+      : { kind: "pglite", dataDir: path.join(dataDir, "pglite") },
     dataDir,
     rpcUrls,
     rpcTimeoutMs: read.int("RPC_TIMEOUT_MS"),

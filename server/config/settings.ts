@@ -124,6 +124,13 @@ export const SETTINGS: readonly Setting[] = [
     group: "database",
     description: "connections per instance to PostgreSQL",
   },
+  {
+    name: "DATABASE_ACQUIRE_TIMEOUT_MS",
+    type: int(50, 60_000),
+    default: "5000",
+    group: "database",
+    description: "how long a request waits for a free connection of the pool; then it is answered 503 `database_busy`",
+  },
   // Networks and the embedded chain
   {
     name: "RPC_URL_<NETWORK>",

@@ -1,13 +1,21 @@
 import pg from "pg";
 import { Reader } from "../config/reader";
+import { acquiring } from "./errors";
 import { withTimeout, type Connection, type Database, type Queryable, type QueryOptions, type QueryResult } from "./database";
 
-/** `poolSize`: DATABASE_POOL_SIZE as loadConfig read it; a config the tests make without one gets its default. */
-export async function openPostgres(url: string, poolSize = new Reader({}).int("DATABASE_POOL_SIZE")): Promise<Database> {
+/**
+ * `poolSize`, `acquireTimeoutMs`: DATABASE_POOL_SIZE and DATABASE_ACQUIRE_TIMEOUT_MS as loadConfig read them; a config
+ * the tests make without them gets their defaults.
+ */
+export async function openPostgres(
+  url: string,
+  poolSize = new Reader({}).int("DATABASE_POOL_SIZE"),
+  acquireTimeoutMs = new Reader({}).int("DATABASE_ACQUIRE_TIMEOUT_MS"),
+): Promise<Database> {
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
-    connectionTimeoutMillis: 5_000,
+    connectionTimeoutMillis: acquireTimeoutMs,
     idleTimeoutMillis: 30_000,
     keepAlive: true,
   });
@@ -30,16 +38,19 @@ export async function openPostgres(url: string, poolSize = new Reader({}).int("D
     params?: readonly unknown[],
     options?: QueryOptions,
   ): Promise<QueryResult<R>> => {
-    const result = options?.prepare
-      ? await client.query({ name: nameOf(sql), text: sql, values: params as unknown[] | undefined })
-      : await client.query(sql, params as unknown[] | undefined);
+    // On the pool, a query first waits for a connection.
+    const result = await acquiring(
+      options?.prepare
+        ? client.query({ name: nameOf(sql), text: sql, values: params as unknown[] | undefined })
+        : client.query(sql, params as unknown[] | undefined),
+    );
     return { rows: result.rows as R[], rowCount: result.rowCount ?? result.rows.length };
   };
 
   const scope = (client: pg.Pool | pg.PoolClient): Queryable => ({
     query: (sql, params, options) => run(client, sql, params, options),
     async exec(sql) {
-      await client.query(sql);
+      await acquiring(client.query(sql));
     },
   });
 
@@ -62,7 +73,7 @@ export async function openPostgres(url: string, poolSize = new Reader({}).int("D
     kind: "postgres",
     ...scope(pool),
     async transaction(fn) {
-      const client = await pool.connect();
+      const client = await acquiring(pool.connect());
       let broken = false;
       try {
         return await inTransaction(client, fn);
@@ -74,7 +85,7 @@ export async function openPostgres(url: string, poolSize = new Reader({}).int("D
       }
     },
     async connect(): Promise<Connection> {
-      const client = await pool.connect();
+      const client = await acquiring(pool.connect());
       let lost: ((error: Error) => void) | undefined;
       const onError = (error: Error) => {
         const listener = lost;
