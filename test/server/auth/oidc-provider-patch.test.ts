@@ -74,7 +74,7 @@ describe("oidc-provider patch (ctx.oidc)", function () {
   });
 
   it("leaves ctx.oidc undefined on a request no route of the provider takes, as without the patch", async function () {
-    expect((await fetch(`${url}/no-such-route`)).status).to.equal(404);
+    expect((await fetch(`${url}/no-such-route`)).status).to.equal(404); // not a refusal of the service: a bare oidc-provider's
     expect(seen[0].after).to.equal(undefined);
   });
 });
