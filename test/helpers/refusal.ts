@@ -5,7 +5,7 @@ import { expect } from "chai";
  * - `api`: `{"error", "message"}`, every route of ours (server/http/errors.ts), the predecessor's paths included;
  * - `oauth`: RFC 6749's `{"error", "error_description"}`, the token, revocation and userinfo endpoints, discovery and
  *   `/jwks` (ours and oidc-provider's own);
- * - `html`: the page the authorization endpoint shows a browser, which names the code.
+ * - `html`: the page the authorization endpoint or the hosted sign-in page shows a browser, which names the code.
  */
 export type RefusalDialect = "api" | "oauth" | "html";
 
@@ -68,7 +68,8 @@ export async function expectRefusal(answer: Answer, status: number, code: string
     expect(read.body, label).to.be.a("string");
     const page = read.body as string;
     expect(page, label).to.match(/^<!doctype html>/i);
-    expect(page, label).to.include(`${code}:`);
+    // oidc-provider's error page says "code: description"; the hosted sign-in page names it in data-error.
+    expect(page.includes(`${code}:`) || page.includes(` data-error="${code}"`), `${label} (names ${code})`).to.equal(true);
     if (extra.message !== undefined) matchText(page, extra.message, label);
     return { status: read.status, headers: read.headers ?? new Headers(), body: { error: code, message: page } };
   }
