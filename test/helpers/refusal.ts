@@ -26,13 +26,13 @@ type HeaderBag = Headers | Record<string, string | string[] | number | undefined
 
 /**
  * Every shape in which a test holds an answer: a fetch `Response` (also what `t.fetch` answers through inject), a
- * light-my-request answer (`app.inject`), an answer already read by a test helper (`{status, headers, body}`), or the
+ * light-my-request answer (`app.inject`), an answer already read by a test helper (`{status, headers, body | text}`), or the
  * bytes a raw socket read (test/helpers/raw-http.ts).
  */
 export type Answer =
   | Response
   | { statusCode: number; headers: Record<string, string | string[] | number | undefined>; body: string }
-  | { status: number; headers?: HeaderBag; body: unknown }
+  | { status: number; headers?: HeaderBag; body?: unknown; text?: string }
   | Buffer;
 
 export interface Refusal {
@@ -100,10 +100,12 @@ function matchText(text: string, want: string | RegExp, label: string) {
 }
 
 async function readAnswer(answer: Answer): Promise<{ status: number; headers?: Headers; body: unknown }> {
-  if (answer instanceof Response) return { status: answer.status, headers: answer.headers, body: await answer.text() };
+  // A clone, so that the test may still read the body.
+  if (answer instanceof Response) return { status: answer.status, headers: answer.headers, body: await answer.clone().text() };
   if (Buffer.isBuffer(answer)) return parseRawHttp(answer);
   if ("statusCode" in answer) return { status: answer.statusCode, headers: toHeaders(answer.headers), body: answer.body };
-  return { status: answer.status, headers: answer.headers ? toHeaders(answer.headers) : undefined, body: answer.body };
+  const body = answer.body !== undefined ? answer.body : answer.text;
+  return { status: answer.status, headers: answer.headers ? toHeaders(answer.headers) : undefined, body };
 }
 
 function toHeaders(bag: HeaderBag): Headers {
