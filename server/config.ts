@@ -7,10 +7,11 @@ export { ConfigError, Reader } from "./config/reader";
 
 export type DatabaseConfig =
   /**
-   * `poolSize`, `sessionUrl`, `preparedStatements`: DATABASE_POOL_SIZE, DATABASE_SESSION_URL and
-   * DATABASE_PREPARED_STATEMENTS (absent in configs the tests make: their defaults).
+   * `poolSize`, `sessionUrl`, `preparedStatements`, `acquireTimeoutMs`: DATABASE_POOL_SIZE, DATABASE_SESSION_URL,
+   * DATABASE_PREPARED_STATEMENTS and DATABASE_ACQUIRE_TIMEOUT_MS (the wait for a free connection). Absent in configs
+   * the tests make: their defaults.
    */
-  | { kind: "postgres"; url: string; poolSize?: number; sessionUrl?: string; preparedStatements?: boolean }
+  | { kind: "postgres"; url: string; poolSize?: number; sessionUrl?: string; preparedStatements?: boolean; acquireTimeoutMs?: number }
   /** `dataDir: null` keeps the database in memory (tests). */
   | { kind: "pglite"; dataDir: string | null };
 
@@ -168,6 +169,7 @@ export function readConfig(env: Env = process.env): { config: Config; warning?: 
     throw new ConfigError("DATABASE_SESSION_URL", "a postgres:// or postgresql:// URL", sessionUrl);
   }
   const preparedStatements = read.bool("DATABASE_PREPARED_STATEMENTS");
+  const acquireTimeoutMs = read.int("DATABASE_ACQUIRE_TIMEOUT_MS");
   const dataDir = path.resolve(read.string("DATA_DIR"));
   const defaultNetwork = read.oneOf("DEFAULT_NETWORK", localChain ? "localhost" : "mainnet");
   const config: Config = {
@@ -178,7 +180,7 @@ export function readConfig(env: Env = process.env): { config: Config; warning?: 
     trustProxy: readTrustProxy(read),
     bodyLimit: read.int("BODY_LIMIT"),
     database: databaseUrl
-      ? { kind: "postgres", url: databaseUrl, poolSize, sessionUrl: sessionUrl ?? databaseUrl, preparedStatements }
+      ? { kind: "postgres", url: databaseUrl, poolSize, sessionUrl: sessionUrl ?? databaseUrl, preparedStatements, acquireTimeoutMs }
       : { kind: "pglite", dataDir: path.join(dataDir, "pglite") },
     dataDir,
     rpcUrls,

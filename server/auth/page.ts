@@ -24,7 +24,8 @@ export interface PageInput {
   params?: Record<string, unknown>;
   clientName?: string;
   networks?: Networks;
-  error?: boolean;
+  /** A refusal: its code, which the page names in `data-error` for scripts and tests (docs/login.md#errors). */
+  error?: "interaction_expired" | "unsupported_response_mode";
   /** Shown instead of the expired-request text. */
   problem?: string;
   acceptLanguage?: string;
@@ -43,7 +44,7 @@ export function hostedPage(reply: FastifyReply, input: PageInput) {
       .map(([name, info]) => [String(info.chainId), name]),
   );
   const body = input.error
-    ? `<main id="login"><h1>${escapeHtml(text.title)}</h1><p role="alert">${escapeHtml(input.problem ?? text.expired)}</p></main>`
+    ? `<main id="login" data-error="${input.error}"><h1>${escapeHtml(text.title)}</h1><p role="alert">${escapeHtml(input.problem ?? text.expired)}</p></main>`
     : `<main id="login" data-request="${escapeHtml(JSON.stringify(request))}" data-networks="${escapeHtml(JSON.stringify(networks))}" data-text="${escapeHtml(JSON.stringify(text))}">
 <h1>${escapeHtml(text.title)}</h1>
 <p>${escapeHtml(fillText(text.intro, { client: input.clientName ?? String(request.client_id ?? "") }))}</p>

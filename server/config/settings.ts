@@ -141,6 +141,13 @@ export const SETTINGS: readonly Setting[] = [
     description:
       "`false` sends every statement unnamed, for a pooler in transaction mode that does not carry named prepared statements (PgBouncer before 1.21)",
   },
+  {
+    name: "DATABASE_ACQUIRE_TIMEOUT_MS",
+    type: int(50, 60_000),
+    default: "5000",
+    group: "database",
+    description: "how long a request waits for a free connection of the pool; then it is answered 503 `database_busy`",
+  },
   // Networks and the embedded chain
   {
     name: "RPC_URL_<NETWORK>",

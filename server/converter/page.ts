@@ -96,7 +96,7 @@ export function converterListPage(reply: FastifyReply, input: Language & { conve
   const body = `<main id="choose">
 ${languageLinks(lang, "/convert")}
 <h1>${escapeHtml(text.title)}</h1>
-${input.missing ? `<p role="alert">${escapeHtml(text.notOffered)}</p>` : ""}
+${input.missing ? `<p role="alert" data-error="not_found">${escapeHtml(text.notOffered)}</p>` : ""}
 ${items ? `<p>${escapeHtml(text.chooseConverter)}</p>\n<ul>\n${items}\n</ul>` : `<p>${escapeHtml(text.noConverter)}</p>`}
 </main>`;
   return sendPage(reply, lang, text.title, body, input.missing ? 404 : 200);

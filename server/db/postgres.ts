@@ -1,5 +1,6 @@
 import pg from "pg";
 import { Reader } from "../config/reader";
+import { acquiring } from "./errors";
 import { withTimeout, type Connection, type Database, type Queryable, type QueryOptions, type QueryResult } from "./database";
 
 export interface PostgresOptions {
@@ -13,6 +14,8 @@ export interface PostgresOptions {
   sessionUrl?: string;
   /** DATABASE_PREPARED_STATEMENTS: false sends every statement unnamed, which any pooler carries. */
   preparedStatements?: boolean;
+  /** DATABASE_ACQUIRE_TIMEOUT_MS: how long a query waits for a free connection of the pool. */
+  acquireTimeoutMs?: number;
 }
 
 /** How the service's connections show in `pg_stat_activity`: pooled ones, and the sessions of their own. */
@@ -24,11 +27,12 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   const poolSize = options.poolSize ?? defaults.int("DATABASE_POOL_SIZE");
   const sessionUrl = options.sessionUrl ?? url;
   const preparedStatements = options.preparedStatements ?? defaults.bool("DATABASE_PREPARED_STATEMENTS");
+  const acquireTimeoutMs = options.acquireTimeoutMs ?? defaults.int("DATABASE_ACQUIRE_TIMEOUT_MS");
   const pool = new pg.Pool({
     connectionString: url,
     application_name: APPLICATION_NAME,
     max: poolSize,
-    connectionTimeoutMillis: 5_000,
+    connectionTimeoutMillis: acquireTimeoutMs,
     idleTimeoutMillis: 30_000,
     keepAlive: true,
   });
@@ -44,7 +48,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
         connectionString: sessionUrl,
         application_name: SESSION_APPLICATION_NAME,
         max: poolSize,
-        connectionTimeoutMillis: 5_000,
+        connectionTimeoutMillis: acquireTimeoutMs,
         keepAlive: true,
       });
       sessionPool.on("error", () => {});
@@ -67,17 +71,19 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
     params?: readonly unknown[],
     options?: QueryOptions,
   ): Promise<QueryResult<R>> => {
-    const result =
+    // On the pool, a query first waits for a connection.
+    const result = await acquiring(
       options?.prepare && preparedStatements
-        ? await client.query({ name: nameOf(sql), text: sql, values: params as unknown[] | undefined })
-        : await client.query(sql, params as unknown[] | undefined);
+        ? client.query({ name: nameOf(sql), text: sql, values: params as unknown[] | undefined })
+        : client.query(sql, params as unknown[] | undefined),
+    );
     return { rows: result.rows as R[], rowCount: result.rowCount ?? result.rows.length };
   };
 
   const scope = (client: pg.Pool | pg.PoolClient): Queryable => ({
     query: (sql, params, options) => run(client, sql, params, options),
     async exec(sql) {
-      await client.query(sql);
+      await acquiring(client.query(sql));
     },
   });
 
@@ -100,7 +106,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
     kind: "postgres",
     ...scope(pool),
     async transaction(fn) {
-      const client = await pool.connect();
+      const client = await acquiring(pool.connect());
       let broken = false;
       try {
         return await inTransaction(client, fn);
@@ -112,7 +118,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
       }
     },
     async connect(): Promise<Connection> {
-      const client = await sessions().connect();
+      const client = await acquiring(sessions().connect());
       let lost: ((error: Error) => void) | undefined;
       const onError = (error: Error) => {
         const listener = lost;

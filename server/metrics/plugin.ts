@@ -1,6 +1,7 @@
 import type { Server } from "node:http";
 import Fastify, { type FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
+import errors from "../http/errors";
 import { Metrics } from "./metrics";
 
 declare module "fastify" {
@@ -46,6 +47,8 @@ export default fp(
     });
 
     const server = Fastify<Server>({ logger: false });
+    // Its refusals (any other path or method) in the service's error shape, not Fastify's.
+    await server.register(errors);
     server.get("/metrics", async (_request, reply) => {
       reply.header("cache-control", "no-store").type(metrics.registry.contentType);
       return metrics.registry.metrics();

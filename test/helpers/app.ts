@@ -153,8 +153,10 @@ async function injectOnce(app: FastifyInstance, target: URL, init: RequestInit):
 /** The config a test app runs with: LOG_LEVEL silent (TEST_LOG_LEVEL to see logs), no embedded chain. */
 export function testConfig(env: Record<string, string> = {}, database?: DatabaseConfig): Config {
   // METRICS_PORT 0: a free port per app, so apps alive at once (and other test runs) do not fight over 9464.
-  const config = loadConfig({ LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent", LOCAL_CHAIN: "false", METRICS_PORT: "0", ...env });
-  return database ? { ...config, database } : config;
+  // A PostgreSQL database is read as DATABASE_URL, so that the pool's settings in `env` apply to it.
+  const url = database?.kind === "postgres" ? { DATABASE_URL: database.url } : {};
+  const config = loadConfig({ LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent", LOCAL_CHAIN: "false", METRICS_PORT: "0", ...url, ...env });
+  return database ? { ...config, database: database.kind === "postgres" ? config.database : database } : config;
 }
 
 export type { Database };

@@ -37,6 +37,7 @@ describe("config", function () {
         poolSize: 10,
         sessionUrl: "postgres://u@db:5432/app",
         preparedStatements: true,
+        acquireTimeoutMs: 5000,
       });
       expect(config.rpcUrls).to.deep.equal({ mainnet: "https://eth.example/v1", "matic-mainnet": "https://polygon.example" });
       expect(config.localChain).to.equal(false);
@@ -169,18 +170,22 @@ describe("config", function () {
       expect(unread).to.deep.equal([]);
     });
 
-    it("checks DATABASE_POOL_SIZE, SHUTDOWN_TIMEOUT_MS and LOCAL_CHAIN_PORT like the others", function () {
+    it("checks DATABASE_POOL_SIZE, DATABASE_ACQUIRE_TIMEOUT_MS, SHUTDOWN_TIMEOUT_MS and LOCAL_CHAIN_PORT like the others", function () {
       const config = loadConfig({
         DATABASE_URL: "postgres://u@db/app",
         DATABASE_POOL_SIZE: "25",
+        DATABASE_ACQUIRE_TIMEOUT_MS: "750",
         SHUTDOWN_TIMEOUT_MS: "2500",
         LOCAL_CHAIN_PORT: "0",
       });
-      expect(config.database).to.deep.include({ kind: "postgres", url: "postgres://u@db/app", poolSize: 25 });
+      expect(config.database).to.deep.include({ kind: "postgres", url: "postgres://u@db/app", poolSize: 25, acquireTimeoutMs: 750 });
       expect(config).to.deep.include({ shutdownTimeoutMs: 2500, localChainPort: 0 });
       expect(loadConfig({})).to.deep.include({ shutdownTimeoutMs: 10_000, localChainPort: 8545 });
       expect(refusal({ DATABASE_POOL_SIZE: "ten" })).to.equal('DATABASE_POOL_SIZE: expected an integer from 1 to 1000, got "ten"');
       expect(refusal({ DATABASE_POOL_SIZE: "0" })).to.equal('DATABASE_POOL_SIZE: expected an integer from 1 to 1000, got "0"');
+      expect(refusal({ DATABASE_ACQUIRE_TIMEOUT_MS: "0" })).to.equal(
+        'DATABASE_ACQUIRE_TIMEOUT_MS: expected an integer from 50 to 60000, got "0"',
+      );
       expect(refusal({ SHUTDOWN_TIMEOUT_MS: "10s" })).to.equal('SHUTDOWN_TIMEOUT_MS: expected an integer from 0 to 600000, got "10s"');
       expect(refusal({ LOCAL_CHAIN_PORT: "eighty" })).to.equal('LOCAL_CHAIN_PORT: expected an integer from 0 to 65535, got "eighty"');
     });

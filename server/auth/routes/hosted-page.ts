@@ -19,12 +19,12 @@ const hostedPageRoutes: FastifyPluginAsyncTypebox<{ provider: Provider }> = asyn
         // Checks the interaction cookie oidc-provider set on this browser: the uid alone does not open it.
         params = (await provider.interactionDetails(request.raw, reply.raw)).params;
       } catch {
-        return hostedPage(reply, { error: true, acceptLanguage: request.headers["accept-language"] });
+        return hostedPage(reply, { error: "interaction_expired", acceptLanguage: request.headers["accept-language"] });
       }
       // The page hands the code back in the query only (the code flow's default response mode).
       if (params.response_mode !== undefined && params.response_mode !== "query") {
         return hostedPage(reply, {
-          error: true,
+          error: "unsupported_response_mode",
           acceptLanguage: request.headers["accept-language"],
           problem: `response_mode=${String(params.response_mode)} is not supported; use query`,
         });

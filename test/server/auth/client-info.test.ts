@@ -3,6 +3,7 @@ import { CLIENT_CACHE_MS, addClient, findClient, updateClient, type ProfileChang
 import type { TestApp } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
 import { getJson, registerClient, startLoginApp, type RegisteredClient } from "./helpers";
+import { expectRefusal } from "../../helpers/refusal";
 
 describe("GET /api/client", function () {
   let t: TestApp;
@@ -35,8 +36,7 @@ describe("GET /api/client", function () {
   it("is a 404 in the error shape for an unknown client, also one no id could be (bidi, non-ASCII)", async function () {
     for (const id of ["nope", "%E2%80%AEabc", "%E3%83%86"]) {
       const answer = await ask(`client_id=${id}`);
-      expect(answer.status, id).to.equal(404);
-      expect(answer.body, id).to.deep.equal({ error: "not_found", message: "Unknown client_id" });
+      await expectRefusal(answer, 404, "not_found", { label: id, message: "Unknown client_id" });
     }
   });
 
@@ -55,9 +55,7 @@ describe("GET /api/client", function () {
     ];
     for (const [query, error] of cases) {
       const answer = await ask(query);
-      expect(answer.status, query).to.equal(400);
-      expect(answer.body.error, query).to.equal(error);
-      expect(answer.body.message, query).to.be.a("string");
+      await expectRefusal(answer, 400, error, { label: query });
     }
   });
 

@@ -9,6 +9,7 @@ import { sharedNode } from "../../helpers/chain";
 import type { PageDocument, PageWindow } from "../../helpers/page-globals";
 import type { TestSigner } from "../../helpers/signers";
 import { deploySigners, getJson, registerClient, relyingPartyRequest, startLoginApp, type RegisteredClient } from "./helpers";
+import { expectRefusal } from "../../helpers/refusal";
 
 // Functions below run in the page (tsconfig has no DOM library): these name its globals for the type checker.
 declare const window: PageWindow & {
@@ -217,25 +218,32 @@ describe("hosted login page (headless Chromium)", function () {
     const rp = await relyingParty();
     const first = await fetch(rp.url, { redirect: "manual" });
     const location = first.headers.get("location")!;
-    const { status, body } = await getJson(t, location);
-    expect(status).to.equal(400);
-    expect(body).to.include("expired").and.not.include("data-request");
+    const answer = await getJson(t, location);
+    await expectRefusal(answer, 400, "interaction_expired", { dialect: "html" });
+    expect(answer.body).to.include("expired").and.not.include("data-request");
   });
 
   it("speaks the browser's most preferred language it knows, also on the error page", async function () {
     const rp = await relyingParty();
     const location = (await fetch(rp.url, { redirect: "manual" })).headers.get("location")!;
-    const { status, body } = await getJson(t, location, { headers: { "accept-language": "fr-CH, fr;q=0.9, ja;q=0.8, en;q=0.7" } });
-    expect(status).to.equal(400);
-    expect(body).to.include('<html lang="ja">').and.include("このログイン要求は期限切れ");
+    const answer = await getJson(t, location, { headers: { "accept-language": "fr-CH, fr;q=0.9, ja;q=0.8, en;q=0.7" } });
+    await expectRefusal(answer, 400, "interaction_expired", { dialect: "html" });
+    expect(answer.body).to.include('<html lang="ja">').and.include("このログイン要求は期限切れ");
   });
 
   it("refuses a response_mode other than query with an error page", async function () {
     const rp = await relyingParty({ response_mode: "fragment" });
     const { page, context } = await openPage({ address: Wallet.createRandom().address, sign: async () => "0x" }, "eip6963");
     try {
-      const response = await page.goto(rp.url.href);
-      expect(response!.status()).to.equal(400);
+      const response = (await page.goto(rp.url.href))!;
+      await expectRefusal(
+        { status: response.status(), headers: await response.allHeaders(), body: await response.text() },
+        400,
+        "unsupported_response_mode",
+        {
+          dialect: "html",
+        },
+      );
       expect(await page.getByRole("alert").textContent()).to.include("response_mode=fragment");
     } finally {
       await context.close();

@@ -5,6 +5,7 @@ import { decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, jwtVerify
 import type { TestApp } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
 import { getJson, postForm, registerClient, signedLogin, startLoginApp, type RegisteredClient } from "./helpers";
+import { expectRefusal } from "../../helpers/refusal";
 
 describe("OIDC engine (oidc-provider on our database)", function () {
   let t: TestApp;
@@ -46,6 +47,8 @@ describe("OIDC engine (oidc-provider on our database)", function () {
   const basic = (id: string, secret: string) => ({
     authorization: `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString("base64")}`,
   });
+  /** RFC 6750 §3: a refused access token names the scheme and the error in WWW-Authenticate. */
+  const BEARER_REFUSED = { "www-authenticate": /^Bearer realm="[^"]+", error="invalid_token"/ };
   const userinfo = (accessToken: string) => getJson(t, `/userinfo`, { headers: { authorization: `Bearer ${accessToken}` } });
 
   describe("discovery and keys", function () {
@@ -121,16 +124,17 @@ describe("OIDC engine (oidc-provider on our database)", function () {
 
     it("refuses a wrong secret, no secret, the stored hash as a secret, and secrets both in a header and the body (RFC 6749 errors)", async function () {
       const { rows } = await t.app.db.query<{ secret_hash: string }>("SELECT secret_hash FROM login_clients WHERE id = $1", [client.id]);
-      for (const secret of ["wrong", rows[0].secret_hash, ""]) {
+      for (const [secret, status, code] of [
+        ["wrong", 401, "invalid_client"],
+        [rows[0].secret_hash, 401, "invalid_client"],
+        ["", 401, "invalid_client"],
+      ] as const) {
         const answer = await exchange(codeForm(client, (await codeFor(client)).code, { client_secret: secret }));
-        expect(answer.status, secret).to.be.oneOf([400, 401]);
-        expect(answer.body.error).to.be.oneOf(["invalid_client", "invalid_request"]);
-        expect(answer.body.error_description).to.be.a("string");
+        await expectRefusal(answer, status, code, { dialect: "oauth", label: secret });
       }
       const { code } = await codeFor(client);
       const both = await exchange(codeForm(client, code), basic(client.id, client.secret!));
-      expect(both.status).to.equal(400);
-      expect(both.body.error).to.equal("invalid_request");
+      await expectRefusal(both, 400, "invalid_request", { dialect: "oauth" });
       // Refused requests did not use the code up.
       expect((await exchange(codeForm(client, code))).status).to.equal(200);
     });
@@ -151,8 +155,7 @@ describe("OIDC engine (oidc-provider on our database)", function () {
       const otherInstance = await startLoginApp(nodeUrl, { database: t.database });
       try {
         const answer = await postForm(otherInstance, "/token", codeForm(client, code));
-        expect(answer.status).to.equal(400);
-        expect(answer.body.error).to.equal("invalid_grant");
+        await expectRefusal(answer, 400, "invalid_grant", { dialect: "oauth" });
       } finally {
         await otherInstance.close();
       }
@@ -164,29 +167,25 @@ describe("OIDC engine (oidc-provider on our database)", function () {
       expect(first.status).to.equal(200);
       expect((await userinfo(first.body.access_token)).status).to.equal(200);
       const second = await exchange(codeForm(client, code));
-      expect(second.status).to.equal(400);
-      expect(second.body.error).to.equal("invalid_grant");
-      expect((await userinfo(first.body.access_token)).status).to.equal(401);
+      await expectRefusal(second, 400, "invalid_grant", { dialect: "oauth" });
+      await expectRefusal(await userinfo(first.body.access_token), 401, "invalid_token", { dialect: "oauth", headers: BEARER_REFUSED });
       const refresh = await exchange({
         grant_type: "refresh_token",
         refresh_token: first.body.refresh_token,
         client_id: client.id,
         client_secret: client.secret!,
       });
-      expect(refresh.status).to.equal(400);
-      expect(refresh.body.error).to.equal("invalid_grant");
+      await expectRefusal(refresh, 400, "invalid_grant", { dialect: "oauth" });
     });
 
     it("binds the code to its client and redirect_uri", async function () {
       const { code } = await codeFor(client);
       const otherClient = await exchange(codeForm(other, code));
-      expect(otherClient.status).to.equal(400);
-      expect(otherClient.body.error).to.equal("invalid_grant");
+      await expectRefusal(otherClient, 400, "invalid_grant", { dialect: "oauth" });
       const otherUri = await exchange(codeForm(client, code, { redirect_uri: "https://rp.example/callback/" }));
-      expect(otherUri.body.error).to.equal("invalid_grant");
+      await expectRefusal(otherUri, 400, "invalid_grant", { dialect: "oauth" });
       const noUri = await exchange({ grant_type: "authorization_code", code, client_id: client.id, client_secret: client.secret! });
-      expect(noUri.status).to.equal(400);
-      expect(noUri.body.error).to.equal("invalid_request");
+      await expectRefusal(noUri, 400, "invalid_request", { dialect: "oauth" });
     });
 
     it("lets a public client in with PKCE and no secret; refuses a wrong or missing verifier", async function () {
@@ -195,16 +194,15 @@ describe("OIDC engine (oidc-provider on our database)", function () {
       const ok = await exchange(codeForm(spa, (await codeFor(spa, pkceParams)).code, { code_verifier: pkce.verifier }));
       expect(ok.status, JSON.stringify(ok.body)).to.equal(200);
       const wrong = await exchange(codeForm(spa, (await codeFor(spa, pkceParams)).code, { code_verifier: pkcePair().verifier }));
-      expect(wrong.body.error).to.equal("invalid_grant");
+      await expectRefusal(wrong, 400, "invalid_grant", { dialect: "oauth" });
       const missing = await exchange(codeForm(spa, (await codeFor(spa, pkceParams)).code));
-      expect(missing.body.error).to.equal("invalid_grant");
+      await expectRefusal(missing, 400, "invalid_grant", { dialect: "oauth" });
     });
 
     it("refuses a verifier sent for a code that had no challenge", async function () {
       const { code } = await codeFor(client);
       const answer = await exchange(codeForm(client, code, { code_verifier: pkcePair().verifier }));
-      expect(answer.status).to.equal(400);
-      expect(answer.body.error).to.equal("invalid_grant");
+      await expectRefusal(answer, 400, "invalid_grant", { dialect: "oauth" });
     });
 
     it("refreshes tokens (refresh_token grant) on /api/token", async function () {
@@ -300,15 +298,24 @@ describe("OIDC engine (oidc-provider on our database)", function () {
           },
         ],
       ];
+      // RFC 6749 §5.2: a client that failed to authenticate is a 401 invalid_client, any other refusal a 400.
+      const expected: Record<string, [status: number, code: string]> = {
+        "JSON body": [400, "invalid_request"],
+        "malformed JSON": [400, "invalid_request"],
+        "text/plain": [400, "invalid_request"],
+        "empty form": [400, "invalid_request"],
+        "no grant_type": [400, "invalid_request"],
+        "unknown grant_type": [400, "unsupported_grant_type"],
+        "garbage Basic header": [400, "invalid_request"],
+        "Basic without colon": [400, "invalid_request"],
+        "Basic with bad percent-encoding": [400, "invalid_request"],
+        "repeated parameter": [401, "invalid_client"],
+        "unknown code": [400, "invalid_grant"],
+        "unknown client": [401, "invalid_client"],
+      };
       for (const path of ["/token", "/api/token"]) {
         for (const [what, init] of cases) {
-          const response = await t.fetch(path, init);
-          const body = (await response.json()) as Record<string, unknown>;
-          expect(response.status, `${path} ${what}: ${JSON.stringify(body)}`).to.be.within(400, 499);
-          expect(body.error, what)
-            .to.be.a("string")
-            .and.match(/^[a-z_]+$/);
-          expect(body.error_description, what).to.be.a("string");
+          await expectRefusal(await t.fetch(path, init), ...expected[what], { dialect: "oauth", label: `${path} ${what}` });
         }
       }
     });
@@ -324,14 +331,13 @@ describe("OIDC engine (oidc-provider on our database)", function () {
       expect((await userinfo(tokens.access_token)).status).to.equal(200);
       const revoked = await exchange({ token: tokens.access_token }, basic(client.id, client.secret!), "/token/revocation");
       expect(revoked.status, JSON.stringify(revoked.body)).to.equal(200);
-      expect((await userinfo(tokens.access_token)).status).to.equal(401);
+      await expectRefusal(await userinfo(tokens.access_token), 401, "invalid_token", { dialect: "oauth", headers: BEARER_REFUSED });
       const wrongSecret = await exchange(
         { token: tokens.refresh_token, client_id: client.id, client_secret: "nope" },
         {},
         "/token/revocation",
       );
-      expect(wrongSecret.status).to.equal(401);
-      expect(wrongSecret.body.error).to.equal("invalid_client");
+      await expectRefusal(wrongSecret, 401, "invalid_client", { dialect: "oauth" });
     });
   });
 
@@ -343,7 +349,7 @@ describe("OIDC engine (oidc-provider on our database)", function () {
       expect(answer.body).to.include({ sub: wallet.address.toLowerCase(), address: wallet.address, first_service: client.id });
     });
     it("refuses a bad token with 401", async function () {
-      expect((await userinfo("nope")).status).to.equal(401);
+      await expectRefusal(await userinfo("nope"), 401, "invalid_token", { dialect: "oauth", headers: BEARER_REFUSED });
     });
   });
 
@@ -362,8 +368,8 @@ describe("OIDC engine (oidc-provider on our database)", function () {
         scope: "openid",
       });
       const response = await t.fetch(`/authorize?${query}`, { redirect: "manual" });
-      expect(response.status).to.equal(400);
       expect(response.headers.get("location")).to.equal(null);
+      await expectRefusal(response, 400, "invalid_redirect_uri", { dialect: "html" });
     });
     it("refuses a public client's request without PKCE, and plain PKCE", async function () {
       for (const extra of [{}, { code_challenge: pkcePair().challenge, code_challenge_method: "plain" }] as Record<string, string>[]) {

@@ -15,6 +15,7 @@ import {
   startLoginApp,
   type RegisteredClient,
 } from "./helpers";
+import { expectRefusal } from "../../helpers/refusal";
 
 describe("userinfo (/userinfo and /api/userinfo) and the login history", function () {
   let nodeUrl: string;
@@ -121,7 +122,7 @@ describe("userinfo (/userinfo and /api/userinfo) and the login history", functio
         signature: await Wallet.createRandom().signMessage(body.message),
         client_id: a.id,
       });
-      expect(refused.status).to.equal(401);
+      await expectRefusal(refused, 401, "invalid_signature");
       const { rows } = await t.app.db.query("SELECT 1 FROM login_history WHERE account = $1", [wallet.address.toLowerCase()]);
       expect(rows).to.have.length(0);
     });

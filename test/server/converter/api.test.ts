@@ -4,6 +4,7 @@ import { startTestApp, type TestApp } from "../../helpers/app";
 import { providerFor, sharedNode } from "../../helpers/chain";
 import { startRpcProxy, type Refusal, type RpcCall } from "../../helpers/rpc-proxy";
 import { BIG_ID, converterFixture, type ConverterFixture } from "./fixture";
+import { expectRefusal } from "../../helpers/refusal";
 
 describe("converter routes", function () {
   this.timeout(120_000);
@@ -37,7 +38,7 @@ describe("converter routes", function () {
   async function get(path: string) {
     const response = await t.fetch(path);
     const text = await response.text();
-    return { status: response.status, text, body: JSON.parse(text) };
+    return { status: response.status, headers: response.headers, text, body: JSON.parse(text) };
   }
 
   /** An answer read at the chain's current block (the service's provider may reuse a block number for 250 ms). */
@@ -85,9 +86,10 @@ describe("converter routes", function () {
 
     it("is a 404 for an address that is not a converter: an account, or another contract", async function () {
       for (const address of ["0x000000000000000000000000000000000000dEaD", f.addresses.alice]) {
-        const { status, body } = await get(`/converter/localhost/${address}`);
-        expect(status, address).to.equal(404);
-        expect(body).to.deep.equal({ error: "not_found", message: `${address} is not an NFT converter on localhost` });
+        await expectRefusal(await get(`/converter/localhost/${address}`), 404, "not_found", {
+          label: address,
+          message: `${address} is not an NFT converter on localhost`,
+        });
       }
     });
 
@@ -229,16 +231,12 @@ describe("converter routes", function () {
       ];
       for (const [query, error] of cases) {
         const answer = await get(`${base}/pairs${query}`);
-        expect(answer.status, query.slice(0, 60)).to.equal(400);
-        expect(answer.body.error, query.slice(0, 60)).to.equal(error);
-        expect(answer.body.message, query.slice(0, 60)).to.be.a("string").and.not.equal("");
+        await expectRefusal(answer, 400, error, { label: query.slice(0, 60) });
       }
     });
 
     it("is a 404 for an address that is not a converter", async function () {
-      const { status, body } = await get(`/converter/localhost/${f.addresses.bob}/pairs?aliceIds=1`);
-      expect(status).to.equal(404);
-      expect(body.error).to.equal("not_found");
+      await expectRefusal(await get(`/converter/localhost/${f.addresses.bob}/pairs?aliceIds=1`), 404, "not_found");
     });
   });
 
@@ -246,9 +244,7 @@ describe("converter routes", function () {
     nodeFailure = { httpStatus: 500, body: "node down" };
     try {
       for (const path of [base, `${base}/pairs?aliceIds=1`]) {
-        const { status, body } = await get(path);
-        expect(status, path).to.equal(502);
-        expect(body, path).to.deep.equal({ error: "upstream_error", message: "The localhost node failed to answer" });
+        await expectRefusal(await get(path), 502, "upstream_error", { label: path, message: "The localhost node failed to answer" });
       }
     } finally {
       nodeFailure = undefined;
@@ -315,7 +311,7 @@ describe("converter routes", function () {
         `/convert/localhost/${encodeURIComponent("\u202e")}${f.addresses.converter}`,
       ]) {
         const response = await t.fetch(path);
-        expect(response.status, path).to.equal(404);
+        await expectRefusal(response, 404, "not_found", { label: path, dialect: "html" });
         expect(await response.text(), path).to.not.contain("data-config");
       }
       // A control character anywhere in the URL is refused before any route (input guard).
@@ -326,8 +322,7 @@ describe("converter routes", function () {
         `/convert?lang=${encodeURIComponent("\u0000")}`,
       ]) {
         const response = await t.fetch(path);
-        expect(response.status, path).to.equal(400);
-        expect(((await response.json()) as { error: string }).error, path).to.equal("invalid_request");
+        await expectRefusal(response, 400, "invalid_request", { label: path });
       }
       const odd = await t.fetch(`/convert?lang=${encodeURIComponent("\u202e")}`, { headers: { "accept-language": "ja;q=1" } });
       expect(odd.status).to.equal(200);

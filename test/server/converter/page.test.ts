@@ -9,6 +9,7 @@ import { providerFor, sharedNode } from "../../helpers/chain";
 import { indexedTo } from "../../helpers/index-check";
 import type { PageDocument, PageWindow } from "../../helpers/page-globals";
 import { converterFixture, type ConverterFixture } from "./fixture";
+import { expectRefusal } from "../../helpers/refusal";
 
 type RpcError = { code: number; message: string; data?: unknown };
 
@@ -446,7 +447,7 @@ describe("converter page (headless Chromium, local chain)", function () {
 
   it("serves no page for a converter that is not configured", async function () {
     const response = await t.fetch(`/convert/localhost/${f.addresses.alice}`);
-    expect(response.status).to.equal(404);
+    await expectRefusal(response, 404, "not_found", { dialect: "html" });
     expect(await response.text())
       .to.contain("This converter is not offered on this service.")
       .and.not.contain("data-config");

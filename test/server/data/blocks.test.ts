@@ -2,6 +2,7 @@ import { expect } from "chai";
 import { providerFor, sharedNode } from "../../helpers/chain";
 import { startTestApp, type TestApp } from "../../helpers/app";
 import { startTcpProxy, type TcpProxy } from "../../helpers/tcp-proxy";
+import { expectRefusal } from "../../helpers/refusal";
 
 describe("GET /block/:network/latest", function () {
   let t: TestApp;
@@ -25,7 +26,7 @@ describe("GET /block/:network/latest", function () {
 
   const get = async (path: string) => {
     const response = await t.fetch(path);
-    return { status: response.status, text: await response.text() };
+    return { status: response.status, headers: response.headers, text: await response.text() };
   };
 
   it("answers the node's latest block as a JSON number, at most one block behind", async function () {
@@ -57,18 +58,15 @@ describe("GET /block/:network/latest", function () {
   });
 
   it("is a 400 for an unknown network and a 503 for a known one without a node", async function () {
-    expect(await get("/block/ethereum/latest")).to.deep.include({ status: 400 });
-    const unavailable = await get("/block/sepolia/latest");
-    expect(unavailable.status).to.equal(503);
-    expect(JSON.parse(unavailable.text).error).to.equal("network_unavailable");
+    await expectRefusal(await get("/block/ethereum/latest"), 400, "unknown_network");
+    await expectRefusal(await get("/block/sepolia/latest"), 503, "network_unavailable");
   });
 
   it("is a 502 while the node is down and answers again once it is back", async function () {
     await new Promise((resolve) => setTimeout(resolve, 250));
     proxy.cut();
     const down = await get("/block/localhost/latest");
-    expect(down.status).to.equal(502);
-    expect(JSON.parse(down.text)).to.deep.equal({ error: "upstream_error", message: "The localhost node failed to answer" });
+    await expectRefusal(down, 502, "upstream_error", { message: "The localhost node failed to answer" });
     proxy.restore();
     await new Promise((resolve) => setTimeout(resolve, 250));
     expect((await get("/block/localhost/latest")).status).to.equal(200);

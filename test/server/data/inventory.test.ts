@@ -4,6 +4,7 @@ import { AliceNFT__factory, BobNFT__factory, type AliceNFT } from "../../../type
 import { startTestApp, type TestApp } from "../../helpers/app";
 import { providerFor, sharedNode } from "../../helpers/chain";
 import { indexedTo } from "../../helpers/index-check";
+import { expectRefusal } from "../../helpers/refusal";
 
 describe("inventory routes", function () {
   let t: TestApp;
@@ -123,9 +124,7 @@ describe("inventory routes", function () {
           "invalid_cursor",
         ],
       ]) {
-        const { status, body } = await get(path);
-        expect([path, status, body.error]).to.deep.equal([path, 400, error]);
-        expect(body.message).to.be.a("string").and.not.equal("");
+        await expectRefusal(await get(path), 400, error, { label: path });
       }
     });
   });
@@ -155,19 +154,15 @@ describe("inventory routes", function () {
 
   describe("networks", function () {
     it("is a 400 for an unknown network and a 503 for a known one without a node", async function () {
-      const unknown = await get(`/inventory/nowhere/${holder}`);
-      expect([unknown.status, unknown.body.error]).to.deep.equal([400, "unknown_network"]);
-      const unconfigured = await get(`/inventory/mainnet/${holder}/${aliceAddress}`);
-      expect([unconfigured.status, unconfigured.body.error]).to.deep.equal([503, "network_unavailable"]);
+      await expectRefusal(await get(`/inventory/nowhere/${holder}`), 400, "unknown_network");
+      await expectRefusal(await get(`/inventory/mainnet/${holder}/${aliceAddress}`), 503, "network_unavailable");
     });
 
     it("is a 503 not_indexed with Retry-After while the network's index has not started", async function () {
       const idle = await startTestApp({ env: { RPC_URL_LOCALHOST: (await sharedNode()).url, INDEXER: "false" } });
       try {
         const response = await idle.fetch(`/inventory/localhost/${holder}`);
-        expect(response.status).to.equal(503);
-        expect(response.headers.get("retry-after")).to.equal("5");
-        expect(((await response.json()) as { error: string }).error).to.equal("not_indexed");
+        await expectRefusal(response, 503, "not_indexed", { headers: { "retry-after": "5" } });
       } finally {
         await idle.close();
       }

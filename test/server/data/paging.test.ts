@@ -1,6 +1,6 @@
-import { expect } from "chai";
 import { startTestApp, type TestApp } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
+import { expectRefusal } from "../../helpers/refusal";
 
 describe("reads of the index before it started", function () {
   let t: TestApp;
@@ -25,15 +25,12 @@ describe("reads of the index before it started", function () {
   ]) {
     it(`GET ${path.replace(/0x[0-9a-f]{40}/g, "0x…")} is a 503 not_indexed with Retry-After`, async function () {
       const response = await t.fetch(path);
-      expect(response.status).to.equal(503);
-      expect(response.headers.get("retry-after")).to.equal("5");
-      expect(((await response.json()) as { error: string }).error).to.equal("not_indexed");
+      await expectRefusal(response, 503, "not_indexed", { headers: { "retry-after": "5" } });
     });
   }
 
   it("is network_unavailable, not not_indexed, on a known network without a node", async function () {
     const response = await t.fetch(`/holders/mainnet/${contract}/count`);
-    expect(response.status).to.equal(503);
-    expect(((await response.json()) as { error: string }).error).to.equal("network_unavailable");
+    await expectRefusal(response, 503, "network_unavailable");
   });
 });

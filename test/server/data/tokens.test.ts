@@ -7,6 +7,7 @@ import { startTestApp, type TestApp } from "../../helpers/app";
 import { providerFor, sharedNode } from "../../helpers/chain";
 import { indexedTo } from "../../helpers/index-check";
 import { startTcpProxy, type TcpProxy } from "../../helpers/tcp-proxy";
+import { expectRefusal } from "../../helpers/refusal";
 
 describe("data routes: approval, owner, block time, gas", function () {
   let t: TestApp;
@@ -62,7 +63,7 @@ describe("data routes: approval, owner, block time, gas", function () {
   async function get(path: string) {
     const response = await t.fetch(path);
     const text = await response.text();
-    return { status: response.status, text, body: JSON.parse(text) };
+    return { status: response.status, headers: response.headers, text, body: JSON.parse(text) };
   }
   const settle = () => new Promise((resolve) => setTimeout(resolve, 550)); // past the head cache and ethers' request sharing
 
@@ -74,26 +75,24 @@ describe("data routes: approval, owner, block time, gas", function () {
 
     it("is a 400 not_erc721 for an account or an ERC-20 contract", async function () {
       const eoa = await get(`/approval/localhost/${holder}/${holder}/${operator}`);
-      expect(eoa.status).to.equal(400);
-      expect(eoa.body).to.deep.equal({
-        error: "not_erc721",
+      await expectRefusal(eoa, 400, "not_erc721", {
         message: `${holder} has no contract code on localhost: it is an account, not an ERC-721 contract`,
       });
       const token = await get(`/approval/localhost/${erc20}/${holder}/${operator}`);
-      expect(token.status).to.equal(400);
-      expect(token.body.error).to.equal("not_erc721");
+      await expectRefusal(token, 400, "not_erc721");
     });
 
     it("refuses malformed addresses, unknown networks and networks without a node", async function () {
-      expect((await get(`/approval/localhost/0x12/${holder}/${operator}`)).body).to.deep.equal({
-        error: "invalid_address",
+      await expectRefusal(await get(`/approval/localhost/0x12/${holder}/${operator}`), 400, "invalid_address", {
         message: "assetContract must be 0x followed by 40 hex digits",
       });
-      expect((await get(`/approval/localhost/${aliceAddress}/${holder.toLowerCase().replace("0x", "0X")}/${operator}`)).status).to.equal(
+      await expectRefusal(
+        await get(`/approval/localhost/${aliceAddress}/${holder.toLowerCase().replace("0x", "0X")}/${operator}`),
         400,
+        "invalid_address",
       );
-      expect((await get(`/approval/ethereum/${aliceAddress}/${holder}/${operator}`)).body.error).to.equal("unknown_network");
-      expect((await get(`/approval/matic-mainnet/${aliceAddress}/${holder}/${operator}`)).status).to.equal(503);
+      await expectRefusal(await get(`/approval/ethereum/${aliceAddress}/${holder}/${operator}`), 400, "unknown_network");
+      await expectRefusal(await get(`/approval/matic-mainnet/${aliceAddress}/${holder}/${operator}`), 503, "network_unavailable");
     });
   });
 
@@ -105,23 +104,19 @@ describe("data routes: approval, owner, block time, gas", function () {
 
     it("is a 404 for a token that does not exist", async function () {
       const missing = await get(`/localhost/${aliceAddress}/99`);
-      expect(missing.status).to.equal(404);
-      expect(missing.body).to.deep.equal({ error: "not_found", message: `Token 99 does not exist in ${aliceAddress} on localhost` });
+      await expectRefusal(missing, 404, "not_found", { message: `Token 99 does not exist in ${aliceAddress} on localhost` });
     });
 
     it("is a 400 not_erc721 for an account or an ERC-20 contract", async function () {
-      expect((await get(`/localhost/${holder}/1`)).body.error).to.equal("not_erc721");
-      const token = await get(`/localhost/${erc20}/1`);
-      expect(token.status).to.equal(400);
-      expect(token.body).to.deep.equal({
-        error: "not_erc721",
+      await expectRefusal(await get(`/localhost/${holder}/1`), 400, "not_erc721");
+      await expectRefusal(await get(`/localhost/${erc20}/1`), 400, "not_erc721", {
         message: `${erc20} on localhost does not answer ownerOf: it is not an ERC-721 contract`,
       });
     });
 
     it("refuses malformed ids", async function () {
       for (const id of ["-1", "1.5", "0x1", (2n ** 256n).toString()]) {
-        expect((await get(`/localhost/${aliceAddress}/${id}`)).body.error, id).to.equal("invalid_token_id");
+        await expectRefusal(await get(`/localhost/${aliceAddress}/${id}`), 400, "invalid_token_id", { label: id });
       }
     });
 
@@ -147,14 +142,12 @@ describe("data routes: approval, owner, block time, gas", function () {
       await settle();
       proxy.cut();
       const down = await get(`/localhost/${aliceAddress}/${BIG_ID}`);
-      expect(down.status).to.equal(502);
-      expect(down.body.error).to.equal("upstream_error");
+      await expectRefusal(down, 502, "upstream_error");
       proxy.restore();
       await settle();
       expect((await get(`/localhost/${aliceAddress}/${BIG_ID}`)).status).to.equal(200);
       const slow = await get(`/sepolia/${aliceAddress}/1`);
-      expect(slow.status).to.equal(504);
-      expect(slow.body.error).to.equal("upstream_timeout");
+      await expectRefusal(slow, 504, "upstream_timeout");
     });
   });
 
@@ -166,7 +159,7 @@ describe("data routes: approval, owner, block time, gas", function () {
 
     it("is a 404 beyond the head and a 400 for what is not a block number", async function () {
       const head = await provider.getBlockNumber();
-      expect((await get(`/block/localhost/time/${head + 1000}`)).status).to.equal(404);
+      await expectRefusal(await get(`/block/localhost/time/${head + 1000}`), 404, "not_found");
       for (const num of ["-1", "latest", "1e3", "01"])
         expect((await get(`/block/localhost/time/${num}`)).body.error, num).to.equal("invalid_block_number");
     });

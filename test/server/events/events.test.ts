@@ -8,6 +8,7 @@ import { providerFor, startLocalNode } from "../../helpers/chain";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";
 import { indexedTo } from "../../helpers/index-check";
 import { openSse, type SseClient, type SseEvent } from "../../helpers/sse";
+import { expectRefusal } from "../../helpers/refusal";
 
 describe("live events (GET /events/:network)", function () {
   let node: LocalNode;
@@ -136,9 +137,7 @@ describe("live events (GET /events/:network)", function () {
       await new Promise((resolve) => setTimeout(resolve, 350));
       expect(client.comments.filter((c) => c === "heartbeat").length).to.be.at.least(2);
       const refused = await small.fetch(`/events/localhost`);
-      expect(refused.status).to.equal(503);
-      expect(refused.headers.get("retry-after")).to.equal("5");
-      expect(((await refused.json()) as { error: string }).error).to.equal("too_many_subscribers");
+      await expectRefusal(refused, 503, "too_many_subscribers", { headers: { "retry-after": "5" } });
       const started = performance.now();
       await small.close();
       closed = true;

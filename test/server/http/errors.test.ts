@@ -7,6 +7,7 @@ import { HttpError } from "../../../server/http/http-error";
 import { STATUS_OF_KIND } from "../../../server/http/errors";
 import { DomainError, type ErrorKind } from "../../../server/lib/domain-error";
 import { startTestApp, type TestApp } from "../../helpers/app";
+import { expectRefusal } from "../../helpers/refusal";
 
 describe("error answers ({error, message} with the right status)", function () {
   let t: TestApp;
@@ -67,14 +68,12 @@ describe("error answers ({error, message} with the right status)", function () {
 
   it("an unknown route is a 404 naming it", async function () {
     const r = await call("/no/such/route?x=1");
-    expect(r.status).to.equal(404);
-    expect(r.body).to.deep.equal({ error: "not_found", message: "Route GET /no/such/route not found" });
+    await expectRefusal(r, 404, "not_found", { message: "Route GET /no/such/route not found" });
   });
 
   it("text the database refuses to store (NUL) is a 400 invalid_request, not a 500", async function () {
     const r = await call("/test/nul-in-sql");
-    expect(r.status).to.equal(400);
-    expect(r.body).to.deep.equal({ error: "invalid_request", message: "A field holds characters that cannot be stored (e.g. NUL)" });
+    await expectRefusal(r, 400, "invalid_request", { message: "A field holds characters that cannot be stored (e.g. NUL)" });
   });
 
   it("a domain error answers its code and message with the status of its kind, and Retry-After when it has one", async function () {
@@ -93,72 +92,61 @@ describe("error answers ({error, message} with the right status)", function () {
     expect(STATUS_OF_KIND).to.deep.equal(expected);
     for (const [kind, status] of Object.entries(expected)) {
       const r = await call(`/test/domain/${kind}`);
-      expect(r.status, kind).to.equal(status);
-      expect(r.body).to.deep.equal({ error: `some_${kind}`, message: `A ${kind} refusal` });
+      await expectRefusal(r, status, `some_${kind}`, { label: kind, message: `A ${kind} refusal` });
       expect(r.headers.get("retry-after"), kind).to.equal(kind === "too_many" ? "60" : null);
     }
   });
 
   it("malformed JSON is a 400 malformed_json", async function () {
     const r = await call("/test/echo", json('{"name": '));
-    expect(r.status).to.equal(400);
-    expect(r.body.error).to.equal("malformed_json");
+    await expectRefusal(r, 400, "malformed_json");
   });
 
   it("an empty JSON body is a 400 malformed_json", async function () {
     const r = await call("/test/echo", json(""));
-    expect(r.status).to.equal(400);
-    expect(r.body.error).to.equal("malformed_json");
+    await expectRefusal(r, 400, "malformed_json");
   });
 
   it("a body that fails the schema is a 400 invalid_request naming the field", async function () {
     const r = await call("/test/echo", json('{"name": 12345678901234}'));
-    expect(r.status).to.equal(400);
-    expect(r.body).to.deep.equal({ error: "invalid_request", message: "body/name must NOT have more than 10 characters" });
+    await expectRefusal(r, 400, "invalid_request", { message: "body/name must NOT have more than 10 characters" });
   });
 
   it("a wrong content type is a 415", async function () {
     for (const type of ["text/plain", "application/xml", "application/x-www-form-urlencoded"]) {
       const r = await call("/test/echo", json('{"name":"a"}', type));
-      expect(r.status, type).to.equal(415);
-      expect(r.body.error).to.equal("unsupported_media_type");
+      await expectRefusal(r, 415, "unsupported_media_type", { label: type });
     }
   });
 
   it("a body over the limit is a 413", async function () {
     const r = await call("/test/echo", json(JSON.stringify({ name: "x".repeat(4096) })));
-    expect(r.status).to.equal(413);
-    expect(r.body.error).to.equal("payload_too_large");
+    await expectRefusal(r, 413, "payload_too_large");
   });
 
   it("our own fault is a bare 500: no message, no stack", async function () {
     const r = await call("/test/boom");
-    expect(r.status).to.equal(500);
-    expect(r.body).to.deep.equal({ error: "internal_error", message: "Internal server error" });
+    await expectRefusal(r, 500, "internal_error", { message: "Internal server error" });
     expect(r.text).not.to.match(/secret|srv|\.ts|stack/);
   });
 
   it("an HttpError keeps its status, code, message and headers", async function () {
     const r = await call("/test/teapot");
-    expect(r.status).to.equal(409);
-    expect(r.body).to.deep.equal({ error: "replayed", message: "That body was superseded" });
+    await expectRefusal(r, 409, "replayed", { message: "That body was superseded" });
     expect(r.headers.get("retry-after")).to.equal("1");
   });
 
   it("a node failure inside a route is a 502 or a 504 through the chain's errors, without the node's address", async function () {
     const down = await call("/test/node/sepolia");
-    expect(down.status).to.equal(502);
-    expect(down.body).to.deep.equal({ error: "upstream_error", message: "The sepolia node failed to answer" });
+    await expectRefusal(down, 502, "upstream_error", { message: "The sepolia node failed to answer" });
     expect(down.text).not.to.contain("127.0.0.1");
     const slow = await call("/test/node/holesky");
-    expect(slow.status).to.equal(504);
-    expect(slow.body).to.deep.equal({ error: "upstream_timeout", message: "The holesky node did not answer in time" });
+    await expectRefusal(slow, 504, "upstream_timeout", { message: "The holesky node did not answer in time" });
   });
 
   it("the HTTP layer reads no ethers error codes: a node error the chain layer did not translate is our fault, a bare 500", async function () {
     const r = await call("/test/raw-node-error");
-    expect(r.status).to.equal(500);
-    expect(r.body).to.deep.equal({ error: "internal_error", message: "Internal server error" });
+    await expectRefusal(r, 500, "internal_error", { message: "Internal server error" });
     expect(r.text).not.to.contain("10.0.0.1");
   });
 

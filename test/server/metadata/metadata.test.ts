@@ -10,6 +10,7 @@ import { providerFor, sharedNode } from "../../helpers/chain";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";
 import { deployTestSigners, type TestSigner, type TestSignerKind } from "../../helpers/signers";
 import { startTcpProxy, type TcpProxy } from "../../helpers/tcp-proxy";
+import { expectRefusal, type RefusalExpectation } from "../../helpers/refusal";
 
 const CONTRACT = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
 type NftTarget = Extract<Target, { kind: "nft" }>;
@@ -65,7 +66,27 @@ describe("metadata service", function () {
   async function get(path: string, app: TestApp = t) {
     const response = await app.fetch(path);
     const text = await response.text();
-    return { status: response.status, text, body: JSON.parse(text) as Answer };
+    return { status: response.status, headers: response.headers, text, body: JSON.parse(text) as Answer };
+  }
+  const storedPosts = async (app: TestApp) =>
+    (await app.app.db.query<{ n: number }>("SELECT count(*)::int AS n FROM metadata_posts")).rows[0].n;
+  /** Posts a body the service must refuse: checks the refusal, and that it stored nothing. */
+  async function refusedPost(
+    path: string,
+    payload: unknown,
+    status: number,
+    code: string,
+    { app = t, ...extra }: { app?: TestApp } & RefusalExpectation = {},
+  ) {
+    const before = await storedPosts(app);
+    const response = await app.fetch(path, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(payload),
+    });
+    const refusal = await expectRefusal(response, status, code, extra);
+    expect(await storedPosts(app), `${extra.label ?? path}: a refused post stored a statement`).to.equal(before);
+    return refusal;
   }
 
   describe("routes and aliases", function () {
@@ -174,18 +195,19 @@ describe("metadata service", function () {
         accountPath({ kind: "account", network: "localhost", account: Wallet.createRandom().address }),
       ]) {
         const read = await get(path);
-        expect(read.status, path).to.equal(404);
-        expect(read.body).to.deep.equal({ error: "not_found", message: "Not found" });
+        await expectRefusal(read, 404, "not_found", { label: path, message: "Not found" });
       }
     });
 
     it("refuses a bad format, address, id or network in a read", async function () {
-      expect((await get(`${nftPath(target)}?format=xml`)).status).to.equal(400);
-      expect((await get(`${nftPath(target)}?format=raw&Format=json`)).body.message).to.equal("format and Format disagree");
-      expect((await get(`/metadata/localhost/0x1234/1`)).body.error).to.equal("invalid_address");
-      expect((await get(`/metadata/localhost/${CONTRACT}/-1`)).body.error).to.equal("invalid_token_id");
-      expect((await get(`/metadata/ethereum2/${CONTRACT}/1`)).body.error).to.equal("unknown_network");
-      expect((await get(`${nftPath(target)}?iss=nobody`)).body.error).to.equal("invalid_address");
+      await expectRefusal(await get(`${nftPath(target)}?format=xml`), 400, "invalid_request");
+      await expectRefusal(await get(`${nftPath(target)}?format=raw&Format=json`), 400, "invalid_request", {
+        message: "format and Format disagree",
+      });
+      await expectRefusal(await get(`/metadata/localhost/0x1234/1`), 400, "invalid_address");
+      await expectRefusal(await get(`/metadata/localhost/${CONTRACT}/-1`), 400, "invalid_token_id");
+      await expectRefusal(await get(`/metadata/ethereum2/${CONTRACT}/1`), 400, "unknown_network");
+      await expectRefusal(await get(`${nftPath(target)}?iss=nobody`), 400, "invalid_address");
     });
   });
 
@@ -195,31 +217,26 @@ describe("metadata service", function () {
       const full = await body(eoa(), target, { a: 1 });
       for (const field of ["iss", "sig", "metadata"] as const) {
         const { [field]: _, ...rest } = full;
-        const r = await post(nftPath(target), rest);
-        expect(r.status, field).to.equal(400);
+        const r = await refusedPost(nftPath(target), rest, 400, "invalid_request", { label: field });
         expect(r.body).to.deep.equal({ error: "invalid_request", message: `${field} is required` });
       }
-      expect((await post(nftPath(target), { ...full, sig: 12 })).body.message).to.equal("sig must be a string");
-      expect((await post(nftPath(target), [full])).body).to.deep.equal({ error: "invalid_request", message: "body must be object" });
+      await refusedPost(nftPath(target), { ...full, sig: 12 }, 400, "invalid_request", { message: "sig must be a string" });
+      await refusedPost(nftPath(target), [full], 400, "invalid_request", { message: "body must be object" });
     });
 
     it("a malformed signature is a 400", async function () {
       const target = freshNft();
       const full = await body(eoa(), target, { a: 1 });
       for (const sig of ["0x1234", "hello", full.sig.slice(0, -2)]) {
-        const r = await post(nftPath(target), { ...full, sig });
-        expect(r.status, sig).to.equal(400);
-        expect(r.body.error).to.equal("malformed_signature");
+        await refusedPost(nftPath(target), { ...full, sig }, 400, "malformed_signature", { label: sig });
       }
     });
 
     it("a signature by someone other than iss is a 401", async function () {
       const target = freshNft();
       const signed = await body(eoa(), target, { a: 1 });
-      const r = await post(nftPath(target), { ...signed, iss: Wallet.createRandom().address });
-      expect(r).to.deep.equal({
-        status: 401,
-        body: { error: "invalid_signature", message: "sig is not a signature by iss of this target's text" },
+      await refusedPost(nftPath(target), { ...signed, iss: Wallet.createRandom().address }, 401, "invalid_signature", {
+        message: "sig is not a signature by iss of this target's text",
       });
     });
 
@@ -236,9 +253,13 @@ describe("metadata service", function () {
         Buffer.from([0xff, 0xfe, 0x7b, 0x7d]).toString("base64"),
       ];
       for (const metadata of cases) {
-        const r = await post(nftPath(target), { iss: issuer.address, sig: await issuer.sign(boundText(target, metadata)), metadata });
-        expect(r.status, metadata).to.equal(400);
-        expect(r.body.error, metadata).to.equal("invalid_metadata");
+        await refusedPost(
+          nftPath(target),
+          { iss: issuer.address, sig: await issuer.sign(boundText(target, metadata)), metadata },
+          400,
+          "invalid_metadata",
+          { label: metadata },
+        );
       }
     });
 
@@ -246,18 +267,16 @@ describe("metadata service", function () {
       const target = freshNft();
       const issuer = eoa();
       const big = await body(issuer, target, { blob: "x".repeat(70 * 1024) });
-      expect((await post(nftPath(target), big)).status).to.equal(413);
-      const huge = await post(nftPath(target), { ...big, metadata: "A".repeat(400 * 1024) });
-      expect(huge.status).to.equal(413);
-      expect(huge.body.error).to.equal("payload_too_large");
+      await refusedPost(nftPath(target), big, 413, "payload_too_large");
+      await refusedPost(nftPath(target), { ...big, metadata: "A".repeat(400 * 1024) }, 413, "payload_too_large");
     });
 
     it("an account post by a contract wallet is a 403 (an EOA is required)", async function () {
       const account: Target = { kind: "account", network: "localhost", account: Wallet.createRandom().address.toLowerCase() };
       for (const kind of ["single", "counterfactual"] as const) {
-        const r = await post(accountPath(account), await body(signers[kind], account, { a: 1 }));
-        expect(r.status, kind).to.equal(403);
-        expect(r.body.error).to.equal("eoa_required");
+        await refusedPost(accountPath(account), await body(signers[kind], account, { a: 1 }), 403, "eoa_required", {
+          label: kind,
+        });
       }
     });
 
@@ -271,9 +290,12 @@ describe("metadata service", function () {
       }
       const account: Target = { kind: "account", network: "localhost", account: Wallet.createRandom().address.toLowerCase() };
       const signed = await body({ address: delegating.address, sign: (m) => delegating.signMessage(m) }, account, { a: 1 });
-      const otherKey = await post(accountPath(account), { ...signed, sig: await Wallet.createRandom().signMessage("another text") });
-      expect(otherKey.status).to.equal(401);
-      expect(otherKey.body.error).to.equal("invalid_signature");
+      await refusedPost(
+        accountPath(account),
+        { ...signed, sig: await Wallet.createRandom().signMessage("another text") },
+        401,
+        "invalid_signature",
+      );
       expect((await post(accountPath(account), signed)).body).to.equal("ok");
     });
 
@@ -285,14 +307,14 @@ describe("metadata service", function () {
         nftPath({ ...target, tokenId: tokenCounter++ }),
         nftPath({ ...target, contract: Wallet.createRandom().address.toLowerCase() }),
       ];
-      for (const path of others) expect((await post(path, signed)).status, path).to.equal(401);
+      for (const path of others) await refusedPost(path, signed, 401, "invalid_signature", { label: path });
       // Signed for mainnet, posted for localhost.
       const mainnetSigned = await body(issuer, { ...target, network: "mainnet" }, { a: 1 });
-      expect((await post(nftPath(target), mainnetSigned)).status).to.equal(401);
+      await refusedPost(nftPath(target), mainnetSigned, 401, "invalid_signature");
       const account: Target = { kind: "account", network: "localhost", account: Wallet.createRandom().address.toLowerCase() };
       const accountSigned = await body(issuer, account, { a: 1 });
       const otherAccount = accountPath({ ...account, account: Wallet.createRandom().address.toLowerCase() } as Target);
-      expect((await post(otherAccount, accountSigned)).status).to.equal(401);
+      await refusedPost(otherAccount, accountSigned, 401, "invalid_signature");
     });
 
     it("a superseded body is a 409; the current body again is a 200 and changes nothing", async function () {
@@ -302,9 +324,7 @@ describe("metadata service", function () {
       const v2 = await body(issuer, target, { v: 2 });
       expect((await post(nftPath(target), v1)).body).to.equal("ok");
       expect((await post(nftPath(target), v2)).body).to.equal("ok");
-      const replay = await post(nftPath(target), v1);
-      expect(replay.status).to.equal(409);
-      expect(replay.body.error).to.equal("replayed");
+      await refusedPost(nftPath(target), v1, 409, "replayed");
       const again = await post(nftPath(target), v2);
       expect(again).to.deep.equal({ status: 200, body: "ok" });
       expect((await get(nftPath(target))).body).to.deep.equal({ [issuer.address]: { v: 2 } });
@@ -318,12 +338,12 @@ describe("metadata service", function () {
     it("a contract wallet's post for a network without a node is a 503, a post for an unknown network a 400", async function () {
       const target = { ...freshNft(), network: "sepolia" };
       for (const kind of ["single", "counterfactual"] as const) {
-        const r = await post(nftPath(target), await body(signers[kind], target, { a: 1 }));
-        expect(r.status, kind).to.equal(503);
-        expect(r.body.error, kind).to.equal("network_unavailable");
+        const r = await refusedPost(nftPath(target), await body(signers[kind], target, { a: 1 }), 503, "network_unavailable", {
+          label: kind,
+        });
         expect(r.body.message, kind).to.include("RPC_URL_SEPOLIA");
       }
-      expect((await post(`/metadata/ethereum2/${CONTRACT}/1`, await body(eoa(), target, { a: 1 }))).body.error).to.equal("unknown_network");
+      await refusedPost(`/metadata/ethereum2/${CONTRACT}/1`, await body(eoa(), target, { a: 1 }), 400, "unknown_network");
     });
   });
 
@@ -364,16 +384,12 @@ describe("metadata service", function () {
     it("still refuses, without a node: a wrong signature of an account (401), a 6492 wrapper for an account (403), a malformed sig (400)", async function () {
       const account: Target = { kind: "account", network: "mainnet", account: Wallet.createRandom().address.toLowerCase() };
       const signed = await body(eoa(), account, { a: 1 });
-      const wrong = await post(accountPath(account), { ...signed, iss: Wallet.createRandom().address });
-      expect(wrong.status).to.equal(401);
-      expect(wrong.body.error).to.equal("invalid_signature");
-      const wrapped = await post(accountPath(account), await body(signers.counterfactual, account, { a: 1 }));
-      expect(wrapped.status).to.equal(403);
-      expect(wrapped.body.error).to.equal("eoa_required");
+      await refusedPost(accountPath(account), { ...signed, iss: Wallet.createRandom().address }, 401, "invalid_signature");
+      await refusedPost(accountPath(account), await body(signers.counterfactual, account, { a: 1 }), 403, "eoa_required");
       for (const sig of ["0xzz", "nothex", "0x"]) {
-        const r = await post(nftPath({ ...freshNft(), network: "mainnet" }), { ...signed, sig });
-        expect(r.status, sig).to.equal(400);
-        expect(r.body.error, sig).to.equal("malformed_signature");
+        await refusedPost(nftPath({ ...freshNft(), network: "mainnet" }), { ...signed, sig }, 400, "malformed_signature", {
+          label: sig,
+        });
       }
     });
 
@@ -381,12 +397,12 @@ describe("metadata service", function () {
       const issuer = eoa();
       const target: NftTarget = { ...freshNft(), network: "mainnet" };
       const signedElsewhere = await body(issuer, { ...target, tokenId: target.tokenId + 1000n }, { a: 1 });
-      expect((await post(nftPath(target), signedElsewhere)).status).to.equal(503);
+      await refusedPost(nftPath(target), signedElsewhere, 503, "network_unavailable");
       const strict = await startTestApp({ env: { RPC_URL_LOCALHOST: nodeUrl, SIGNED_METADATA_REQUIRE_BINDING: "true" } });
       try {
-        const unbound = await post(nftPath(target), await body(issuer, target, { a: 1 }, "none"), strict);
-        expect(unbound.status).to.equal(401);
-        expect(unbound.body.error).to.equal("binding_required");
+        await refusedPost(nftPath(target), await body(issuer, target, { a: 1 }, "none"), 401, "binding_required", {
+          app: strict,
+        });
         expect((await post(nftPath(target), await body(issuer, target, { a: 1 }), strict)).body).to.equal("ok");
       } finally {
         await strict.close();
@@ -408,8 +424,8 @@ describe("metadata service", function () {
     it("refuses the reverting and the wrong-value wallets with a 401", async function () {
       const target = freshNft();
       const reverting = await body(signers.reverting, target, { a: 1 });
-      expect((await post(nftPath(target), { ...reverting, sig: await signers.eoa.sign("other") })).status).to.equal(401);
-      expect((await post(nftPath(target), await body(signers.wrongValue, target, { a: 1 }))).status).to.equal(401);
+      await refusedPost(nftPath(target), { ...reverting, sig: await signers.eoa.sign("other") }, 401, "invalid_signature");
+      await refusedPost(nftPath(target), await body(signers.wrongValue, target, { a: 1 }), 401, "invalid_signature");
     });
 
     it("answers 502, not 500, when the node fails during the check, and works again after", async function () {
@@ -420,9 +436,7 @@ describe("metadata service", function () {
         const target = freshNft();
         const signed = await body(signers.single, target, { a: 1 });
         proxy.cut();
-        const down = await post(nftPath(target), signed, other);
-        expect(down.status).to.equal(502);
-        expect(down.body.error).to.equal("upstream_error");
+        await refusedPost(nftPath(target), signed, 502, "upstream_error", { app: other });
         proxy.restore();
         await new Promise((resolve) => setTimeout(resolve, 300));
         expect((await post(nftPath(target), signed, other)).body).to.equal("ok");
@@ -486,9 +500,9 @@ describe("metadata service", function () {
       try {
         const issuer = eoa();
         const account: Target = { kind: "account", network: "localhost", account: Wallet.createRandom().address.toLowerCase() };
-        const unbound = await post(accountPath(account), await body(issuer, account, japanese, "none"), strict);
-        expect(unbound.status).to.equal(401);
-        expect(unbound.body.error).to.equal("binding_required");
+        await refusedPost(accountPath(account), await body(issuer, account, japanese, "none"), 401, "binding_required", {
+          app: strict,
+        });
         expect((await post(accountPath(account), await body(issuer, account, japanese), strict)).body).to.equal("ok");
       } finally {
         await strict.close();

@@ -7,6 +7,7 @@ import { startTestApp, type TestApp } from "../../helpers/app";
 import { providerFor, sharedNode } from "../../helpers/chain";
 import { indexedTo } from "../../helpers/index-check";
 import { authorizeQuery, registerClient, startLoginApp, type RegisteredClient } from "../auth/helpers";
+import { expectRefusal } from "../../helpers/refusal";
 
 /** The value of the sample `name{labels}` (labels matched exactly, in any order); undefined when absent. */
 function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
@@ -74,15 +75,16 @@ describe("metrics (GET /metrics on its own listener)", function () {
 
     it("is not served on the public port, nor listed in its OpenAPI document", async function () {
       const answer = await t.app.inject({ method: "GET", url: "/metrics" });
-      expect(answer.statusCode).to.equal(404);
-      expect(answer.json().error).to.equal("not_found");
+      await expectRefusal(answer, 404, "not_found");
       const paths = Object.keys((await t.app.inject({ method: "GET", url: "/openapi.json" })).json().paths);
       expect(paths.some((path) => path.includes("metrics"))).to.equal(false);
     });
 
     it("answers only GET /metrics", async function () {
-      expect((await t.app.metricsServer!.inject({ method: "GET", url: "/" })).statusCode).to.equal(404);
-      expect((await t.app.metricsServer!.inject({ method: "POST", url: "/metrics" })).statusCode).to.equal(404);
+      await expectRefusal(await t.app.metricsServer!.inject({ method: "GET", url: "/" }), 404, "not_found", {
+        message: "Route GET / not found",
+      });
+      await expectRefusal(await t.app.metricsServer!.inject({ method: "POST", url: "/metrics" }), 404, "not_found");
     });
   });
 
@@ -91,7 +93,7 @@ describe("metrics (GET /metrics on its own listener)", function () {
       const labels = { method: "GET", route: "/block/:network/latest", status_code: "200" };
       const before = await scrape();
       for (let i = 0; i < 3; i++) expect((await t.app.inject({ method: "GET", url: "/block/localhost/latest" })).statusCode).to.equal(200);
-      expect((await t.app.inject({ method: "GET", url: "/block/nowhere/latest" })).statusCode).to.equal(400);
+      await expectRefusal(await t.app.inject({ method: "GET", url: "/block/nowhere/latest" }), 400, "unknown_network");
       const after = await scrape();
       expect(sample(after, "http_requests_total", labels)).to.equal((sample(before, "http_requests_total", labels) ?? 0) + 3);
       expect(sample(after, "http_request_duration_seconds_count", labels)).to.equal(
@@ -140,7 +142,7 @@ describe("metrics (GET /metrics on its own listener)", function () {
       const failed = { network: "mainnet", method: "eth_blockNumber", outcome: "transport_error" };
       const before = sample(await scrape(), "rpc_calls_total", failed) ?? 0;
       const answer = await t.app.inject({ method: "GET", url: "/block/mainnet/latest" });
-      expect(answer.statusCode).to.equal(502);
+      await expectRefusal(answer, 502, "upstream_error");
       // The route's call may share the one the mainnet indexer has in flight (ethers joins identical calls for
       // 250 ms), counted before `before` was read: the indexer's retries move the figure soon after.
       const deadline = Date.now() + 5_000;
@@ -168,12 +170,13 @@ describe("metrics (GET /metrics on its own listener)", function () {
       expect((await signedLogin(wallet)).statusCode).to.equal(200);
       expect((await signedLogin(wallet)).statusCode).to.equal(200);
       const replay = await login({ address: wallet.address, signature: await wallet.signMessage("not the message"), client_id: client.id });
-      expect(replay.json().error).to.equal("invalid_challenge");
-      expect((await login({ address: "0x1234", signature: "0x", client_id: client.id })).statusCode).to.equal(400);
-      expect(
-        (await t.app.inject({ method: "POST", url: "/api/login", headers: { "content-type": "application/json" }, payload: "{" })).json()
-          .error,
-      ).to.equal("malformed_json");
+      await expectRefusal(replay, 401, "invalid_challenge");
+      await expectRefusal(await login({ address: "0x1234", signature: "0x", client_id: client.id }), 400, "invalid_address");
+      await expectRefusal(
+        await t.app.inject({ method: "POST", url: "/api/login", headers: { "content-type": "application/json" }, payload: "{" }),
+        400,
+        "malformed_json",
+      );
       const after = await scrape();
       expect(count(after, "success")).to.equal(count(before, "success") + 2);
       expect(count(after, "invalid_challenge")).to.equal(count(before, "invalid_challenge") + 1);
@@ -238,7 +241,7 @@ describe("metrics (GET /metrics on its own listener)", function () {
       try {
         expect(off.app.metrics).to.equal(undefined);
         expect(off.app.metricsServer).to.equal(undefined);
-        expect((await off.app.inject({ method: "GET", url: "/metrics" })).statusCode).to.equal(404);
+        await expectRefusal(await off.app.inject({ method: "GET", url: "/metrics" }), 404, "not_found");
         expect((await off.app.inject({ method: "GET", url: "/health" })).statusCode).to.equal(200);
       } finally {
         await off.close();

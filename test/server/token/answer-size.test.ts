@@ -4,6 +4,7 @@ import { MetadataNFT__factory, RepeatedUriERC1155__factory, type MetadataNFT, ty
 import { startTestApp, type TestApp } from "../../helpers/app";
 import { providerFor, sharedNode } from "../../helpers/chain";
 import { indexedTo } from "../../helpers/index-check";
+import { expectRefusal } from "../../helpers/refusal";
 
 /** The per-answer metadata budget the app runs with (the smallest the setting takes). */
 const BUDGET = 65_536;
@@ -161,11 +162,10 @@ describe("token metadata: answer sizes", function () {
     try {
       for (const path of [`/token/localhost/${nftAddress}/1`, `/inventory/localhost/${holder}/${nftAddress}?metadata=true`]) {
         const response = await t.fetch(path);
-        expect(response.status, path).to.equal(503);
-        expect(response.headers.get("retry-after")).to.equal("1");
-        expect(await response.json()).to.deep.equal({
-          error: "metadata_busy",
+        await expectRefusal(response, 503, "metadata_busy", {
+          label: path,
           message: "Too many answers with token metadata are under way; try again shortly",
+          headers: { "retry-after": "1" },
         });
       }
       // Answers without metadata do not queue.

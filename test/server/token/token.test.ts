@@ -8,6 +8,7 @@ import { startTestApp, type TestApp } from "../../helpers/app";
 import { providerFor, sharedNode } from "../../helpers/chain";
 import { indexedTo } from "../../helpers/index-check";
 import { startTcpProxy, type TcpProxy } from "../../helpers/tcp-proxy";
+import { expectRefusal } from "../../helpers/refusal";
 
 /** A metadata host: answers by path, counts requests per path, and can hang. */
 async function startMetadataHost(
@@ -376,9 +377,7 @@ describe("token route: metadata from tokenURIs", function () {
       expect((await refresh(id, guarded)).status).to.equal(200);
       expect((await refresh(id, guarded)).status).to.equal(200);
       const third = await refresh(id, guarded);
-      expect(third.status).to.equal(429);
-      expect(third.body.error).to.equal("too_many_requests");
-      expect(Number(third.headers.get("retry-after"))).to.be.greaterThan(0);
+      await expectRefusal(third, 429, "too_many_requests", { headers: { "retry-after": /^[1-9]\d*$/ } });
       // Reads are not limited.
       expect((await token(id, guarded)).status).to.equal(200);
     });
@@ -412,7 +411,7 @@ describe("token route: metadata from tokenURIs", function () {
           metadataError: null,
         },
       ]);
-      expect((await request(`/inventory/localhost/${holder}/${nftAddress}?metadata=yes`)).status).to.equal(400);
+      await expectRefusal(await request(`/inventory/localhost/${holder}/${nftAddress}?metadata=yes`), 400, "invalid_request");
     });
   });
 
@@ -457,11 +456,9 @@ describe("token route: metadata from tokenURIs", function () {
         headers: { "content-type": "text/plain" },
         payload: "x",
       });
-      expect(text.statusCode).to.equal(415);
-      expect(text.json().error).to.equal("unsupported_media_type");
+      await expectRefusal(text, 415, "unsupported_media_type");
       const long = await t.app.inject({ url: `/token/localhost/${nftAddress}/1000/${"x/".repeat(2000)}` });
-      expect(long.statusCode).to.equal(404);
-      expect(long.json().error).to.equal("not_found");
+      await expectRefusal(long, 404, "not_found");
     });
 
     it("answers the OpenAPI document with both routes and examples", async function () {
