@@ -208,6 +208,14 @@ export const SETTINGS: readonly Setting[] = [
     description: "widest `eth_getLogs` range in blocks (it adapts below this to what the node accepts)",
   },
   {
+    name: "INDEXER_LOG_LAG_BLOCKS",
+    type: int(0, 1_000_000),
+    default: "128",
+    group: "indexer",
+    description:
+      "how far behind the head a provider's log index may trail: an `eth_getLogs` answer is proven complete (docs/indexing.md) for the blocks this near the head before the cursor moves past them",
+  },
+  {
     name: "INDEXER_MAX_CONSECUTIVE",
     type: int(1, 100_000),
     default: "5000",

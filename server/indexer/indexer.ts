@@ -1,4 +1,5 @@
 import type { JsonRpcProvider } from "ethers";
+import { bloomMayMatch } from "../chain/bloom";
 import { upstreamError } from "../chain/errors";
 import { rpc } from "../chain/networks";
 import { rawRpc } from "../chain/raw-rpc";
@@ -23,6 +24,8 @@ export interface IndexerOptions {
   maxRange: number;
   /** Most ids of one ConsecutiveTransfer expanded into transfers; a longer range is recorded as skipped. */
   maxConsecutive: number;
+  /** How far behind the head a provider's log index may trail: answers are proven complete for blocks this near it. */
+  logLagBlocks: number;
   log: { debug(obj: object, msg: string): void; info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
   metrics?: IndexerMetrics;
 }
@@ -32,7 +35,14 @@ interface Header {
   hash: string;
   parentHash: string;
   timestamp: number;
+  logsBloom: string;
 }
+
+/**
+ * A fetched range, or why there is none: "retry" at once (the chain moved, the width was refused), "wait" a poll
+ * (the node does not serve what the head announced yet).
+ */
+type Fetched = FetchedRange | "retry" | "wait";
 
 interface FetchedRange {
   from: number;
@@ -60,7 +70,7 @@ export class NetworkIndexer {
   private readonly sizer: RangeSizer;
   private stopping = false;
   /** The next range, fetched while the current one is written. */
-  private prefetched?: { from: number; range: Promise<FetchedRange | "retry" | "failed"> };
+  private prefetched?: { from: number; range: Promise<Fetched | "failed"> };
   /** At the head since the last range written (logged once per catch-up). */
   private idle = false;
   private wake?: () => void;
@@ -152,8 +162,9 @@ export class NetworkIndexer {
 
     const ahead = this.prefetched?.from === from ? await this.prefetched.range : undefined;
     this.prefetched = undefined;
-    const range = ahead && ahead !== "failed" ? ahead : await this.fetch(from, Math.min(head, from + this.sizer.size - 1));
+    const range = ahead && ahead !== "failed" ? ahead : await this.fetch(from, Math.min(head, from + this.sizer.size - 1), head);
     if (range === "retry") return true;
+    if (range === "wait") return false;
     if (cursor && range.first.parentHash !== cursor.hash) {
       await this.recover(connection);
       return true;
@@ -161,7 +172,10 @@ export class NetworkIndexer {
     const { to, first, last, logs } = range;
     if (to < head) {
       const next = to + 1;
-      this.prefetched = { from: next, range: this.fetch(next, Math.min(head, next + this.sizer.size - 1)).catch(() => "failed" as const) };
+      this.prefetched = {
+        from: next,
+        range: this.fetch(next, Math.min(head, next + this.sizer.size - 1), head).catch(() => "failed" as const),
+      };
     }
 
     const { transfers, transfers1155, skipped } = decodeLogs(logs, this.options.maxConsecutive);
@@ -216,8 +230,9 @@ export class NetworkIndexer {
   /**
    * The logs of blocks `from`–`to` with the headers of both ends, consistent with each other: "retry" when the
    * chain moved under the calls (a reorg shows as a changed hash) or the provider refused the width (then smaller).
+   * The range may end before `to`: where the logs answer is proven complete ({@link provenEnd}).
    */
-  private async fetch(from: number, to: number): Promise<FetchedRange | "retry"> {
+  private async fetch(from: number, to: number, head: number): Promise<Fetched> {
     const { network, provider } = this.options;
     const last = await this.header(to);
     const first = from === to ? last : await this.header(from);
@@ -244,9 +259,49 @@ export class NetworkIndexer {
     )
       return "retry";
     this.sizer.succeeded(to - from + 1, logWeight(logs, this.options.maxConsecutive), Date.now() - started);
-    const times = await this.blockTimes(logs, [first, last]);
+    const end = await this.provenEnd(from, to, head, logs, last);
+    if (end === undefined) return "wait";
+    const endHeader = end === to ? last : await this.header(end);
+    if (!endHeader) return "wait";
+    if (logs.some((l) => Number(l.blockNumber) === end && l.blockHash !== endHeader.hash)) return "retry";
+    const times = await this.blockTimes(logs, [first, endHeader]);
     if (!times) return "retry";
-    return { from, to, first, last, logs, times };
+    return { from, to: end, first, last: endHeader, logs, times };
+  }
+
+  /**
+   * The newest block of `from`–`to` up to which the logs answer is complete, or undefined when not even `from` is
+   * proven. Load-balanced providers answer eth_getLogs from backends whose log index may trail their head, and such
+   * an answer leaves out the newest blocks' logs without an error. A block is proven when the answer holds a log of
+   * it or of a later block (a backend indexes blocks in order), when it is more than `logLagBlocks` behind the head,
+   * when its logsBloom cannot hold a log the filter matches, or when an eth_getLogs by its hash (which a node that
+   * does not have the block refuses) finds no such log.
+   */
+  private async provenEnd(from: number, to: number, head: number, logs: RawLog[], last: Header): Promise<number | undefined> {
+    let proven = Math.max(
+      logs.reduce((newest, l) => Math.max(newest, Number(l.blockNumber)), from - 1),
+      Math.min(to, head - this.options.logLagBlocks),
+    );
+    while (proven < to) {
+      const header = proven + 1 === to ? last : await this.header(proven + 1);
+      if (!header || !(await this.hasNoLogs(header))) break;
+      proven++;
+    }
+    return proven >= from ? proven : undefined;
+  }
+
+  /** Whether block `header` provably has no log the indexer's filter matches. */
+  private async hasNoLogs(header: Header): Promise<boolean> {
+    const { contracts, network, provider } = this.options;
+    if (!bloomMayMatch(header.logsBloom, NFT_TOPICS, contracts)) return true;
+    try {
+      const { fromBlock: _from, toBlock: _to, ...filter } = this.filter(header.number, header.number);
+      const logs = await rawRpc<RawLog[]>(provider, "eth_getLogs", [{ ...filter, blockHash: header.hash }]);
+      return logs.length === 0;
+    } catch (error) {
+      if (upstreamError(error, network)) return false;
+      throw error;
+    }
   }
 
   /**
@@ -302,7 +357,9 @@ export class NetworkIndexer {
 
   private async header(number: number): Promise<Header | undefined> {
     const block = await rpc(this.options.network, this.options.provider.send("eth_getBlockByNumber", [`0x${number.toString(16)}`, false]));
-    return block ? { number, hash: block.hash, parentHash: block.parentHash, timestamp: Number(block.timestamp) } : undefined;
+    return block
+      ? { number, hash: block.hash, parentHash: block.parentHash, timestamp: Number(block.timestamp), logsBloom: block.logsBloom }
+      : undefined;
   }
 
   private sleep(ms: number): Promise<void> {
