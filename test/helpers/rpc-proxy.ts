@@ -4,6 +4,8 @@ import type { AddressInfo } from "node:net";
 export interface RpcCall {
   method: string;
   params: unknown[];
+  /** When the proxy received it (Date.now()). */
+  at?: number;
 }
 
 /**
@@ -54,7 +56,7 @@ export async function startRpcProxy(
       } catch {
         return void response.writeHead(400).end();
       }
-      calls.push({ method: call.method, params: call.params });
+      calls.push({ method: call.method, params: call.params, at: Date.now() });
       const answer = (payload: object) =>
         void response
           .writeHead(200, { "content-type": "application/json" })
