@@ -7,9 +7,9 @@ import { startRpcProxy, type Refusal, type RpcCall } from "./rpc-proxy";
  */
 export interface FaultPlan {
   /**
-   * A load-balanced provider whose backends' log indexes trail the head: each `eth_getLogs` answer leaves out the logs
-   * of the newest 0 to `logsLag` blocks (drawn per answer: 0 is an up-to-date backend), and a `blockHash` filter naming
-   * one of them is an "unknown block".
+   * A load-balanced provider whose backends' log indexes trail the head: each `eth_getLogs` answer of a block range
+   * leaves out the logs of the newest 1 to `logsLag` blocks (drawn per answer), and one by `blockHash` is an "unknown
+   * block" for a block among the newest 0 to `logsLag` (drawn: 0 is an up-to-date backend).
    */
   logsLag?: number;
   /** The newest `nullHeaders` blocks answer `eth_getBlockByNumber` with null (announced by eth_blockNumber, not yet served). */
@@ -73,9 +73,9 @@ export async function startFaultProxy(target: string, { seed = 1, plan = {} as F
       rewrite: async (call, result, send) => {
         const { logsLag, nullHeaders } = state.plan;
         if (call.method === "eth_getLogs" && logsLag) {
-          const lag = Math.floor(random() * (logsLag + 1));
-          const served = (await head(send)) - lag;
           const filter = call.params[0] as { blockHash?: string };
+          const lag = filter.blockHash ? Math.floor(random() * (logsLag + 1)) : 1 + Math.floor(random() * logsLag);
+          const served = (await head(send)) - lag;
           if (filter.blockHash) {
             const block = (await send("eth_getBlockByHash", [filter.blockHash, false])) as { number: string } | null;
             if (block && Number(block.number) > served) {

@@ -79,4 +79,27 @@ describe("indexer behind a faulty provider", function () {
       await proxy.close();
     }
   });
+
+  it("takes a null header for a block not served yet: no rollback, no removed event, and it waits with a pause", async function () {
+    const { t, proxy } = await faultyApp({});
+    try {
+      await indexedTo(t.app.db, "localhost", provider, undefined, 60_000);
+      // The blocks the head announces are not served yet: the cursor's block among them.
+      proxy.plan = { nullHeaders: 3 };
+      await mintOneByOne(4);
+      const before = proxy.countByMethod().eth_getBlockByNumber ?? 0;
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      // A pause between tries, not a busy loop (hundreds of calls a second).
+      expect((proxy.countByMethod().eth_getBlockByNumber ?? 0) - before).to.be.below(150);
+      proxy.plan = {};
+      await expectIndexEqualsChain(t);
+      const { rows } = await t.app.db.query<{ kind: string; n: number }>(
+        "SELECT kind, count(*)::int AS n FROM nft_changes WHERE network = 'localhost' AND kind <> 'transfer' GROUP BY kind",
+      );
+      expect(rows).to.deep.equal([]);
+    } finally {
+      await t.close();
+      await proxy.close();
+    }
+  });
 });
