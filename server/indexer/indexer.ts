@@ -1,8 +1,8 @@
 import type { JsonRpcProvider } from "ethers";
 import { bloomMayMatch } from "../chain/bloom";
 import { upstreamError } from "../chain/errors";
-import { rpc } from "../chain/networks";
 import { rawRpc } from "../chain/raw-rpc";
+import { retryUpstream } from "../chain/retry";
 import type { Connection, Database } from "../db/database";
 import type { IndexerMetrics } from "../metrics/metrics";
 import { isRangeTooLarge, RangeSizer } from "./ranges";
@@ -156,7 +156,7 @@ export class NetworkIndexer {
     const { network, provider } = this.options;
     const started = performance.now();
     const cursor = await readCursor(connection, network);
-    const head = await rpc(network, provider.getBlockNumber());
+    const head = await retryUpstream(network, () => provider.getBlockNumber());
     if (cursor) {
       const onChain = await this.header(cursor.block);
       // Null at or below the head: not served yet (a backend behind the one that answered the head), not a reorg.
@@ -254,7 +254,9 @@ export class NetworkIndexer {
     const started = Date.now();
     let logs: RawLog[];
     try {
-      logs = await rawRpc<RawLog[]>(provider, "eth_getLogs", [this.filter(from, to)]);
+      logs = await retryUpstream(network, () => rawRpc<RawLog[]>(provider, "eth_getLogs", [this.filter(from, to)]), {
+        giveUp: isRangeTooLarge,
+      });
     } catch (error) {
       if (isRangeTooLarge(error) && to > from) {
         this.sizer.shrink();
@@ -322,7 +324,9 @@ export class NetworkIndexer {
     if (!bloomMayMatch(header.logsBloom, NFT_TOPICS, contracts)) return [];
     try {
       const { fromBlock: _from, toBlock: _to, ...filter } = this.filter(header.number, header.number);
-      const logs = await rawRpc<RawLog[]>(provider, "eth_getLogs", [{ ...filter, blockHash: header.hash }]);
+      const logs = await retryUpstream(network, () => rawRpc<RawLog[]>(provider, "eth_getLogs", [{ ...filter, blockHash: header.hash }]), {
+        attempts: 2,
+      });
       return logs.every((l) => l.blockHash === header.hash) ? logs : undefined;
     } catch (error) {
       if (upstreamError(error, network)) return undefined;
@@ -389,7 +393,8 @@ export class NetworkIndexer {
   }
 
   private async header(number: number): Promise<Header | undefined> {
-    const block = await rpc(this.options.network, this.options.provider.send("eth_getBlockByNumber", [`0x${number.toString(16)}`, false]));
+    const { network, provider } = this.options;
+    const block = await retryUpstream(network, () => provider.send("eth_getBlockByNumber", [`0x${number.toString(16)}`, false]));
     return block
       ? { number, hash: block.hash, parentHash: block.parentHash, timestamp: Number(block.timestamp), logsBloom: block.logsBloom }
       : undefined;

@@ -4,7 +4,7 @@ import type { LocalNode } from "../../../local/node";
 import { AliceNFT__factory, type AliceNFT } from "../../../typechain-types";
 import { startTestApp, type TestApp } from "../../helpers/app";
 import { providerFor, startLocalNode } from "../../helpers/chain";
-import { startFaultProxy, type FaultPlan, type FaultProxy } from "../../helpers/fault-proxy";
+import { NODE_ERRORS, startFaultProxy, type FaultPlan, type FaultProxy } from "../../helpers/fault-proxy";
 import { expectHoldingsMatchRecount } from "../../helpers/holdings-check";
 import { expectIndexMatchesChain, indexedTo } from "../../helpers/index-check";
 
@@ -97,6 +97,23 @@ describe("indexer behind a faulty provider", function () {
         "SELECT kind, count(*)::int AS n FROM nft_changes WHERE network = 'localhost' AND kind <> 'transfer' GROUP BY kind",
       );
       expect(rows).to.deep.equal([]);
+    } finally {
+      await t.close();
+      await proxy.close();
+    }
+  });
+
+  it("keeps indexing while a quarter of the calls fail: a failed call is tried again, not the whole step", async function () {
+    // A cold sync of many blocks with transfers: one step reads a header per block (Hardhat's logs carry no time).
+    await mintOneByOne(30);
+    const { t, proxy } = await faultyApp({
+      failRate: 0.25,
+      failWith: [NODE_ERRORS.headerNotFound, NODE_ERRORS.internal, NODE_ERRORS.badGateway, NODE_ERRORS.tooManyRequests],
+    });
+    try {
+      await expectIndexEqualsChain(t);
+      expect(proxy.injected).to.be.greaterThan(0);
+      await reportCalls("25 % failed calls", proxy, await provider.getBlockNumber());
     } finally {
       await t.close();
       await proxy.close();
