@@ -139,7 +139,8 @@ export const SETTINGS: readonly Setting[] = [
     type: int(100, 300_000),
     default: "10000",
     group: "chain",
-    description: "timeout of one JSON-RPC call (then 504 `upstream_timeout`)",
+    description:
+      "timeout of one JSON-RPC call, waits for a rate-limited provider included (then 504 `upstream_timeout`, or 503 `upstream_rate_limited` after HTTP 429s)",
   },
   {
     name: "HEAD_CACHE_MS",
