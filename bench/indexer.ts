@@ -73,6 +73,7 @@ async function coldSync(provider: JsonRpcProvider, head: number, log: (message: 
       pollMs: 1_000,
       maxRange: 10_000,
       maxConsecutive: 5_000,
+      logLagBlocks: 128,
       log: pino({ level: "warn" }),
     });
     const started = performance.now();
@@ -211,6 +212,7 @@ export const consecutive: Suite = {
         pollMs: 1_000,
         maxRange: 1,
         maxConsecutive: CONSECUTIVE_IDS,
+        logLagBlocks: 128,
         log: pino({ level: "error" }),
       });
       const done = new Promise<void>((resolve) => {

@@ -51,6 +51,8 @@ export interface Config {
     maxRange: number;
     /** Most ids one ERC-2309 ConsecutiveTransfer may move for the index to expand it (docs/indexing.md). */
     maxConsecutive: number;
+    /** Blocks near the head whose logs answer is proven complete before the cursor passes them (docs/indexing.md). */
+    logLagBlocks: number;
     /** First block per network when its index starts (default 0). */
     startBlocks: Record<string, number>;
     /** Contracts to index per network (lower case; all contracts when absent). */
@@ -197,6 +199,7 @@ export function readConfig(env: Env = process.env): { config: Config; warning?: 
       maxRange: read.int("INDEXER_MAX_RANGE"),
       // OpenZeppelin's ERC721Consecutive mints at most 5,000 ids per event, "to accommodate off-chain indexers".
       maxConsecutive: read.int("INDEXER_MAX_CONSECUTIVE"),
+      logLagBlocks: read.int("INDEXER_LOG_LAG_BLOCKS"),
       ...readIndexerTargets(read, Object.keys(rpcUrls).concat(localChain ? ["localhost"] : [])),
     },
     login: {

@@ -23,8 +23,9 @@ const GAS_PER_CALL = 200_000n;
 export type CallOutcome = { ok: true; data: string } | { ok: false; revertData?: string };
 
 /**
- * Awaits an `eth_call` to `network`: a revert is an outcome for the caller to interpret, a node failure is thrown as
- * the chain's upstream error, anything else (our own bug) as it is.
+ * Awaits an `eth_call` to `network`: a revert is an outcome for the caller to interpret (and to cache), a node
+ * failure, a JSON-RPC error that is not a revert included, is thrown as the chain's upstream error (never cached),
+ * anything else (our own bug) as it is.
  */
 export async function callOutcome(network: string, call: Promise<string>): Promise<CallOutcome> {
   try {
@@ -33,9 +34,28 @@ export async function callOutcome(network: string, call: Promise<string>): Promi
     const upstream = upstreamError(error, network);
     if (upstream) throw upstream;
     const e = error as { code?: string; data?: unknown };
-    if (e.code === "CALL_EXCEPTION") return { ok: false, revertData: typeof e.data === "string" ? e.data : undefined };
-    throw error;
+    if (e.code !== "CALL_EXCEPTION") throw error;
+    if (!isRevert(error)) throw nodeFailed(network);
+    return { ok: false, revertData: typeof e.data === "string" ? e.data : undefined };
   }
+}
+
+/** How nodes word a revert without revert data (geth's "execution reverted", Hardhat's "VM Exception…"). */
+const REVERT_MESSAGE = /revert|VM Exception|invalid opcode|out of gas|stack (underflow|overflow)|invalid jump/i;
+
+/**
+ * Whether a `CALL_EXCEPTION` is the contract's revert rather than the node's failure. ethers makes every JSON-RPC
+ * error of an `eth_call` a `CALL_EXCEPTION` (a rate limit in an HTTP 200, "header not found" at the newest block), so
+ * the node's own error decides: revert data (`0x` too), code 3 (geth's revert with data) or a revert's wording. An
+ * exception ethers raised itself, with no node error behind it, stays a revert.
+ */
+function isRevert(error: unknown): boolean {
+  const e = error as { data?: unknown; info?: { error?: { code?: unknown; message?: unknown; data?: unknown } } };
+  if (typeof e.data === "string") return true;
+  const rpcError = e.info?.error;
+  if (!rpcError) return true;
+  if (rpcError.code === 3) return true;
+  return typeof rpcError.message === "string" && REVERT_MESSAGE.test(rpcError.message);
 }
 
 /**

@@ -20,6 +20,16 @@ export function nodeTimedOut(network: string): DomainError {
   return new DomainError("upstream_timeout", "upstream_timeout", `The ${network} node did not answer in time`);
 }
 
+/** The provider answers HTTP 429 and its pause outlasts the call's deadline (RPC_TIMEOUT_MS). */
+export function rateLimited(network: string, retryAfterSeconds: number): DomainError {
+  return new DomainError(
+    "unavailable",
+    "upstream_rate_limited",
+    `The ${network} node is rate limiting our calls; try again later`,
+    retryAfterSeconds,
+  );
+}
+
 /** The node answers, but for another chain than the registry names: its answers would be about the wrong chain. */
 export function wrongChain(network: string, served: number, expected: number): DomainError {
   return new DomainError("upstream", "upstream_error", `The ${network} node serves chain ${served}, not ${expected}`);

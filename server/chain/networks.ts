@@ -1,4 +1,5 @@
 import { FetchRequest, JsonRpcProvider, Network } from "ethers";
+import { ProviderBackoff, throttleProvider } from "./backoff";
 import { networkUnavailable, unknownNetwork, upstreamError, wrongChain } from "./errors";
 import { NETWORKS, type NetworkInfo } from "./registry";
 
@@ -52,6 +53,7 @@ export class Networks {
     // while a node is down. batchMaxCount 1: ethers' batching would hold each call back by 10 ms.
     provider = new JsonRpcProvider(request, Network.from(chainId), { staticNetwork: true, batchMaxCount: 1 });
     this.onProvider?.(name, provider);
+    throttleProvider(provider, new ProviderBackoff(name, this.timeoutMs));
     this.providers.set(name, provider);
     return provider;
   }

@@ -1,5 +1,6 @@
 import type { JsonRpcProvider } from "ethers";
 import { observeRpc } from "../metrics/rpc";
+import { throttled } from "./backoff";
 
 /**
  * One JSON-RPC call over `fetch`, on the provider's URL, headers and timeout, for answers too large for ethers:
@@ -8,7 +9,7 @@ import { observeRpc } from "../metrics/rpc";
  * `upstreamError` and the indexer's range sizing read.
  */
 export function rawRpc<T>(provider: JsonRpcProvider, method: string, params: unknown[]): Promise<T> {
-  return observeRpc(provider, method, () => send<T>(provider, method, params));
+  return throttled(provider, () => observeRpc(provider, method, () => send<T>(provider, method, params)));
 }
 
 async function send<T>(provider: JsonRpcProvider, method: string, params: unknown[]): Promise<T> {
@@ -27,7 +28,11 @@ async function send<T>(provider: JsonRpcProvider, method: string, params: unknow
   }
   if (!response.ok) {
     await response.body?.cancel().catch(() => {});
-    throw fail(`HTTP ${response.status}`, { code: "SERVER_ERROR", info: { responseStatus: `${response.status} ${response.statusText}` } });
+    throw fail(`HTTP ${response.status}`, {
+      code: "SERVER_ERROR",
+      info: { responseStatus: `${response.status} ${response.statusText}` },
+      response: { statusCode: response.status, headers: { "retry-after": response.headers.get("retry-after") ?? undefined } },
+    });
   }
   let body: { result?: T; error?: { code: number; message: string } };
   try {

@@ -163,7 +163,8 @@ export const SETTINGS: readonly Setting[] = [
     type: int(100, 300_000),
     default: "10000",
     group: "chain",
-    description: "timeout of one JSON-RPC call (then 504 `upstream_timeout`)",
+    description:
+      "timeout of one JSON-RPC call, waits for a rate-limited provider included (then 504 `upstream_timeout`, or 503 `upstream_rate_limited` after HTTP 429s)",
   },
   {
     name: "HEAD_CACHE_MS",
@@ -230,6 +231,14 @@ export const SETTINGS: readonly Setting[] = [
     default: "10000",
     group: "indexer",
     description: "widest `eth_getLogs` range in blocks (it adapts below this to what the node accepts)",
+  },
+  {
+    name: "INDEXER_LOG_LAG_BLOCKS",
+    type: int(0, 1_000_000),
+    default: "128",
+    group: "indexer",
+    description:
+      "how far behind the head a provider's log index may trail: an `eth_getLogs` answer is proven complete (docs/indexing.md) for the blocks this near the head before the cursor moves past them",
   },
   {
     name: "INDEXER_MAX_CONSECUTIVE",

@@ -1,7 +1,8 @@
 import type { JsonRpcProvider } from "ethers";
+import { bloomMayMatch } from "../chain/bloom";
 import { upstreamError } from "../chain/errors";
-import { rpc } from "../chain/networks";
 import { rawRpc } from "../chain/raw-rpc";
+import { retryUpstream } from "../chain/retry";
 import type { Connection, Database } from "../db/database";
 import type { IndexerMetrics } from "../metrics/metrics";
 import { isRangeTooLarge, RangeSizer } from "./ranges";
@@ -23,6 +24,8 @@ export interface IndexerOptions {
   maxRange: number;
   /** Most ids of one ConsecutiveTransfer expanded into transfers; a longer range is recorded as skipped. */
   maxConsecutive: number;
+  /** How far behind the head a provider's log index may trail: answers are proven complete for blocks this near it. */
+  logLagBlocks: number;
   log: { debug(obj: object, msg: string): void; info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
   metrics?: IndexerMetrics;
 }
@@ -32,7 +35,14 @@ interface Header {
   hash: string;
   parentHash: string;
   timestamp: number;
+  logsBloom: string;
 }
+
+/**
+ * A fetched range, or why there is none: "retry" at once (the chain moved, the width was refused), "wait" a poll
+ * (the node does not serve what the head announced yet).
+ */
+type Fetched = FetchedRange | "retry" | "wait";
 
 interface FetchedRange {
   from: number;
@@ -60,9 +70,11 @@ export class NetworkIndexer {
   private readonly sizer: RangeSizer;
   private stopping = false;
   /** The next range, fetched while the current one is written. */
-  private prefetched?: { from: number; range: Promise<FetchedRange | "retry" | "failed"> };
+  private prefetched?: { from: number; range: Promise<Fetched | "failed"> };
   /** At the head since the last range written (logged once per catch-up). */
   private idle = false;
+  /** Steps in a row that waited for a block the head announced but the node does not serve yet. */
+  private waits = 0;
   private wake?: () => void;
   private done?: Promise<void>;
   /** Resolved each time a range is written (tests and benchmarks wait on it). */
@@ -107,7 +119,9 @@ export class NetworkIndexer {
         log.info({ network }, "indexer: writing");
         while (!this.stopping && !lost) {
           const worked = await this.step(connection);
-          if (!worked) await this.sleep(this.options.pollMs);
+          if (worked === "wait") this.waits++;
+          else this.waits = 0;
+          if (worked !== true) await this.sleep(this.pause());
         }
         if (lost) log.warn({ network }, "indexer: lost the database connection (and the writer's lock)");
       } catch (error) {
@@ -125,21 +139,32 @@ export class NetworkIndexer {
   }
 
   /**
-   * One step: check the cursor, index the next range. Returns false when there was nothing to do. While a range is
+   * The pause before the next step when there was nothing to do: the poll interval, doubled for each step in a row
+   * that waited for an announced block (up to 5 s, or the poll interval when that is longer).
+   */
+  private pause(): number {
+    const { pollMs } = this.options;
+    return Math.min(pollMs * 2 ** Math.min(this.waits, 10), Math.max(pollMs, 5_000));
+  }
+
+  /**
+   * One step: check the cursor, index the next range. Returns false when there was nothing to do, "wait" when the
+   * node does not serve yet a block its head announced (a null header is that, not a reorg). While a range is
    * written, the next one is already fetched (the node and the database work at the same time); the fetched range
    * is used only if it still builds on the cursor.
    */
-  private async step(connection: Connection): Promise<boolean> {
+  private async step(connection: Connection): Promise<boolean | "wait"> {
     const { network, provider } = this.options;
     const started = performance.now();
     const cursor = await readCursor(connection, network);
-    const head = await rpc(network, provider.getBlockNumber());
+    const head = await retryUpstream(network, () => provider.getBlockNumber());
     if (cursor) {
       const onChain = await this.header(cursor.block);
+      // Null at or below the head: not served yet (a backend behind the one that answered the head), not a reorg.
+      if (!onChain && cursor.block <= head) return "wait";
       if (!onChain || onChain.hash !== cursor.hash) {
         this.prefetched = undefined;
-        await this.recover(connection);
-        return true;
+        return (await this.recover(connection, head)) ? true : "wait";
       }
     }
     const from = cursor ? cursor.block + 1 : this.options.startBlock;
@@ -153,16 +178,19 @@ export class NetworkIndexer {
 
     const ahead = this.prefetched?.from === from ? await this.prefetched.range : undefined;
     this.prefetched = undefined;
-    const range = ahead && ahead !== "failed" ? ahead : await this.fetch(from, Math.min(head, from + this.sizer.size - 1));
+    const range = ahead && ahead !== "failed" ? ahead : await this.fetch(from, Math.min(head, from + this.sizer.size - 1), head);
     if (range === "retry") return true;
+    if (range === "wait") return "wait";
     if (cursor && range.first.parentHash !== cursor.hash) {
-      await this.recover(connection);
-      return true;
+      return (await this.recover(connection, head)) ? true : "wait";
     }
     const { to, first, last, logs } = range;
     if (to < head) {
       const next = to + 1;
-      this.prefetched = { from: next, range: this.fetch(next, Math.min(head, next + this.sizer.size - 1)).catch(() => "failed" as const) };
+      this.prefetched = {
+        from: next,
+        range: this.fetch(next, Math.min(head, next + this.sizer.size - 1), head).catch(() => "failed" as const),
+      };
     }
 
     const { transfers, transfers1155, skipped } = decodeLogs(logs, this.options.maxConsecutive);
@@ -217,16 +245,19 @@ export class NetworkIndexer {
   /**
    * The logs of blocks `from`–`to` with the headers of both ends, consistent with each other: "retry" when the
    * chain moved under the calls (a reorg shows as a changed hash) or the provider refused the width (then smaller).
+   * The range may end before `to`: where the logs answer is proven complete ({@link provenEnd}).
    */
-  private async fetch(from: number, to: number): Promise<FetchedRange | "retry"> {
+  private async fetch(from: number, to: number, head: number): Promise<Fetched> {
     const { network, provider } = this.options;
     const last = await this.header(to);
     const first = from === to ? last : await this.header(from);
-    if (!last || !first) return "retry";
+    if (!last || !first) return "wait";
     const started = Date.now();
     let logs: RawLog[];
     try {
-      logs = await rawRpc<RawLog[]>(provider, "eth_getLogs", [this.filter(from, to)]);
+      logs = await retryUpstream(network, () => rawRpc<RawLog[]>(provider, "eth_getLogs", [this.filter(from, to)]), {
+        giveUp: isRangeTooLarge,
+      });
     } catch (error) {
       if (isRangeTooLarge(error) && to > from) {
         this.sizer.shrink();
@@ -236,7 +267,8 @@ export class NetworkIndexer {
     }
     // The logs must come from the blocks we checked: a reorg between the calls shows here, and the range is retried.
     const again = await this.header(to);
-    if (!again || again.hash !== last.hash) return "retry";
+    if (!again) return "wait";
+    if (again.hash !== last.hash) return "retry";
     if (
       logs.some(
         (l) =>
@@ -245,16 +277,70 @@ export class NetworkIndexer {
     )
       return "retry";
     this.sizer.succeeded(to - from + 1, logWeight(logs, this.options.maxConsecutive), Date.now() - started);
-    const times = await this.blockTimes(logs, [first, last]);
-    if (!times) return "retry";
-    return { from, to, first, last, logs, times };
+    const proven = await this.provenEnd(from, to, head, logs, last);
+    if (!proven) return "wait";
+    const { end } = proven;
+    logs = logs.concat(proven.logs);
+    const endHeader = end === to ? last : await this.header(end);
+    if (!endHeader) return "wait";
+    if (logs.some((l) => Number(l.blockNumber) === end && l.blockHash !== endHeader.hash)) return "retry";
+    const times = await this.blockTimes(logs, [first, endHeader]);
+    if (typeof times === "string") return times;
+    return { from, to: end, first, last: endHeader, logs, times };
+  }
+
+  /**
+   * The newest block of `from`–`to` up to which the logs are complete, with the logs read block by block on the way;
+   * undefined when not even `from` is proven. Load-balanced providers answer eth_getLogs from backends whose log
+   * index may trail their head, and such an answer leaves out the newest blocks' logs without an error. A block is
+   * proven when the answer holds a log of it or of a later block (a backend indexes blocks in order), when it is more
+   * than `logLagBlocks` behind the head, when its logsBloom cannot hold a log the filter matches, or by an
+   * eth_getLogs of that block by its hash, which a node that does not have the block refuses (EIP-234).
+   */
+  private async provenEnd(
+    from: number,
+    to: number,
+    head: number,
+    logs: RawLog[],
+    last: Header,
+  ): Promise<{ end: number; logs: RawLog[] } | undefined> {
+    let end = Math.max(
+      logs.reduce((newest, l) => Math.max(newest, Number(l.blockNumber)), from - 1),
+      Math.min(to, head - this.options.logLagBlocks),
+    );
+    const read: RawLog[] = [];
+    while (end < to) {
+      const header = end + 1 === to ? last : await this.header(end + 1);
+      const own = header && (await this.blockLogs(header));
+      if (!own) break;
+      read.push(...own);
+      end++;
+    }
+    return end >= from ? { end, logs: read } : undefined;
+  }
+
+  /** The logs of block `header` the indexer's filter matches, when they can be proven; undefined otherwise. */
+  private async blockLogs(header: Header): Promise<RawLog[] | undefined> {
+    const { contracts, network, provider } = this.options;
+    if (!bloomMayMatch(header.logsBloom, NFT_TOPICS, contracts)) return [];
+    try {
+      const { fromBlock: _from, toBlock: _to, ...filter } = this.filter(header.number, header.number);
+      const logs = await retryUpstream(network, () => rawRpc<RawLog[]>(provider, "eth_getLogs", [{ ...filter, blockHash: header.hash }]), {
+        attempts: 2,
+      });
+      return logs.every((l) => l.blockHash === header.hash) ? logs : undefined;
+    } catch (error) {
+      if (upstreamError(error, network)) return undefined;
+      throw error;
+    }
   }
 
   /**
    * The time of each block with logs: from the logs when the node includes `blockTimestamp`, else from the
-   * headers (a few at a time). A header whose hash is not the logs' block hash means a reorg: undefined (retry).
+   * headers (a few at a time). A header whose hash is not the logs' block hash means a reorg ("retry"), a null one a
+   * block not served yet ("wait").
    */
-  private async blockTimes(logs: RawLog[], known: Header[]): Promise<Map<number, number> | undefined> {
+  private async blockTimes(logs: RawLog[], known: Header[]): Promise<Map<number, number> | "retry" | "wait"> {
     const times = new Map(known.map((h) => [h.number, h.timestamp]));
     const hashes = new Map<number, string>();
     for (const l of logs) {
@@ -266,22 +352,27 @@ export class NetworkIndexer {
     for (let i = 0; i < missing.length; i += 8) {
       const headers = await Promise.all(missing.slice(i, i + 8).map(([number]) => this.header(number)));
       for (const [j, header] of headers.entries()) {
-        if (!header || header.hash !== missing[i + j][1]) return undefined;
+        if (!header) return "wait";
+        if (header.hash !== missing[i + j][1]) return "retry";
         times.set(header.number, header.timestamp);
       }
     }
     return times;
   }
 
-  /** After a mismatch: roll back to the newest block the index and the chain agree on, or start over. */
-  private async recover(connection: Connection): Promise<void> {
+  /**
+   * After a mismatch: roll back to the newest block the index and the chain agree on, or start over. Returns false,
+   * changing nothing, when a block at or below `head` has no header yet: the comparison waits for it.
+   */
+  private async recover(connection: Connection, head: number): Promise<boolean> {
     const { network, log } = this.options;
     for (const known of await recentBlocks(connection, network)) {
       const onChain = await this.header(known.block);
+      if (!onChain && known.block <= head) return false;
       if (onChain?.hash === known.hash) {
         log.warn({ network, ancestor: known.block }, "indexer: reorg; rolling back to the common ancestor");
         await connection.transaction((tx) => rollBack(tx, network, known));
-        return;
+        return true;
       }
     }
     log.warn(
@@ -289,6 +380,7 @@ export class NetworkIndexer {
       "indexer: the indexed chain is gone (new chain, or a reorg deeper than the window); indexing again from the start",
     );
     await connection.transaction((tx) => resetNetwork(tx, network));
+    return true;
   }
 
   private filter(from: number, to: number) {
@@ -302,8 +394,11 @@ export class NetworkIndexer {
   }
 
   private async header(number: number): Promise<Header | undefined> {
-    const block = await rpc(this.options.network, this.options.provider.send("eth_getBlockByNumber", [`0x${number.toString(16)}`, false]));
-    return block ? { number, hash: block.hash, parentHash: block.parentHash, timestamp: Number(block.timestamp) } : undefined;
+    const { network, provider } = this.options;
+    const block = await retryUpstream(network, () => provider.send("eth_getBlockByNumber", [`0x${number.toString(16)}`, false]));
+    return block
+      ? { number, hash: block.hash, parentHash: block.parentHash, timestamp: Number(block.timestamp), logsBloom: block.logsBloom }
+      : undefined;
   }
 
   private sleep(ms: number): Promise<void> {

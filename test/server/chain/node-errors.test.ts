@@ -1,0 +1,105 @@
+import { expect } from "chai";
+import type { JsonRpcProvider } from "ethers";
+import { AliceNFT__factory } from "../../../typechain-types";
+import { startTestApp, type TestApp } from "../../helpers/app";
+import { providerFor, sharedNode } from "../../helpers/chain";
+import { NODE_ERRORS, startFaultProxy, type FaultProxy } from "../../helpers/fault-proxy";
+import type { Refusal } from "../../helpers/rpc-proxy";
+
+/**
+ * A node's error is never an answer about a token: the owner and approval routes tell a revert (the contract's word)
+ * from a JSON-RPC error (the node's), and cache neither the error nor a conclusion drawn from it.
+ */
+describe("node errors on eth_call", function () {
+  this.timeout(60_000);
+  let provider: JsonRpcProvider;
+  let proxy: FaultProxy;
+  let t: TestApp;
+  let alice: string;
+  let owner: string;
+
+  before(async function () {
+    const node = await sharedNode();
+    provider = providerFor(node.url);
+    const deployer = await provider.getSigner(0);
+    owner = await (await provider.getSigner(1)).getAddress();
+    const token = await new AliceNFT__factory(deployer).deploy(await deployer.getAddress());
+    await (await token.mint(owner, 1n)).wait();
+    alice = await token.getAddress();
+    proxy = await startFaultProxy(node.url);
+    // INDEXER=false: the route cannot fall back on the index to know the contract is an ERC-721.
+    t = await startTestApp({ env: { RPC_URL_LOCALHOST: proxy.url, HEAD_CACHE_MS: "0", INDEXER: "false", RPC_TIMEOUT_MS: "3000" } });
+  });
+  after(async function () {
+    await t?.close();
+    await proxy?.close();
+    provider?.destroy();
+  });
+
+  async function get(path: string): Promise<{ status: number; body: unknown }> {
+    const response = await t.fetch(path);
+    return { status: response.status, body: await response.json() };
+  }
+
+  /** Mines a block and waits until the app sees it (ethers shares a head read for 250 ms): cached answers are the last block's. */
+  async function newBlock(): Promise<void> {
+    await provider.send("evm_mine", []);
+    const target = await provider.getBlockNumber();
+    while ((await get("/block/localhost/latest")).body !== target) await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+
+  const failing = (refusal: Refusal) => (proxy.plan = { refuse: (call) => (call.method === "eth_call" ? refusal : undefined) });
+
+  for (const [name, refusal] of [
+    ["a rate-limit error in an HTTP 200", NODE_ERRORS.rateLimitedInBody],
+    ["header not found", NODE_ERRORS.headerNotFound],
+    ["an internal error", NODE_ERRORS.internal],
+  ] as const) {
+    it(`answers 502 upstream_error, not 404 or 400, while eth_call fails with ${name}; then the truth`, async function () {
+      await newBlock();
+      failing(refusal);
+      const node = { error: "upstream_error", message: "The localhost node failed to answer" };
+      try {
+        expect(await get(`/localhost/${alice}/1`)).to.deep.equal({ status: 502, body: node });
+        expect(await get(`/localhost/${alice}/999`)).to.deep.equal({ status: 502, body: node });
+        expect(await get(`/approval/localhost/${alice}/${owner}/${owner}`)).to.deep.equal({ status: 502, body: node });
+      } finally {
+        proxy.plan = {};
+      }
+      // Same block (nothing mined): no failure, and nothing concluded from one, was cached.
+      expect(await get(`/localhost/${alice}/1`)).to.deep.equal({ status: 200, body: owner });
+      expect(await get(`/localhost/${alice}/999`)).to.deep.equal({
+        status: 404,
+        body: { error: "not_found", message: `Token 999 does not exist in ${alice} on localhost` },
+      });
+      expect(await get(`/approval/localhost/${alice}/${owner}/${owner}`)).to.deep.equal({ status: 200, body: false });
+    });
+  }
+
+  it('reads geth\'s revert answers (code 3 with data, -32000 "execution reverted" without) as reverts', async function () {
+    const geth: Refusal[] = [
+      { rpcError: { code: 3, message: "execution reverted", data: "0x" } },
+      { rpcError: { code: -32000, message: "execution reverted" } },
+    ];
+    for (const refusal of geth) {
+      await newBlock();
+      // A revert of ownerOf by a contract known to be an ERC-721 (its ERC-165 answer is cached): no such token.
+      failing(refusal);
+      try {
+        expect(await get(`/localhost/${alice}/1`), JSON.stringify(refusal)).to.deep.equal({
+          status: 404,
+          body: { error: "not_found", message: `Token 1 does not exist in ${alice} on localhost` },
+        });
+      } finally {
+        proxy.plan = {};
+      }
+    }
+  });
+
+  it("still reads a revert as the contract's answer: 404 for a token that does not exist", async function () {
+    expect(await get(`/localhost/${alice}/12345`)).to.deep.equal({
+      status: 404,
+      body: { error: "not_found", message: `Token 12345 does not exist in ${alice} on localhost` },
+    });
+  });
+});
