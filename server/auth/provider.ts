@@ -7,6 +7,7 @@ import { secretMatches, type CachedClients } from "./clients";
 import type { LoginKeys } from "./keys";
 import { loginHistory } from "./logins";
 import { errorPage } from "./oidc-guard";
+import { findProof, SIWE_CLAIMS, SIWE_SCOPE, wantsSiweProof } from "./siwe-proofs";
 
 /** The paths oidc-provider answers (all at the root, next to our /api ones). */
 export const OIDC_ROUTES = {
@@ -19,7 +20,7 @@ export const OIDC_ROUTES = {
 } as const;
 
 /** Scopes we grant; anything else asked for is dropped (RFC 6749 §3.3 lets the server narrow the scope). */
-export const SCOPES = ["openid", "profile", "offline_access"] as const;
+export const SCOPES = ["openid", "profile", "offline_access", SIWE_SCOPE] as const;
 
 export const CODE_TTL_SECONDS = 60;
 
@@ -60,16 +61,21 @@ export async function createProvider(
     responseTypes: ["code"],
     scopes: [...SCOPES],
     // since, first_service and services are the predecessor's account fields this service knows: userinfo only.
-    claims: { openid: ["sub", "address", "since", "first_service", "services"] },
-    async findAccount(_ctx: unknown, sub: string) {
+    claims: { openid: ["sub", "address", "since", "first_service", "services"], [SIWE_SCOPE]: [...SIWE_CLAIMS] },
+    // The ID token carries the claims of every scope granted (the siwe scope's proof), not of openid alone; what each
+    // use gets is findAccount's choice.
+    conformIdTokenClaims: false,
+    async findAccount(_ctx: unknown, sub: string, token?: { grantId?: string }) {
       const address = addressOfSubject(sub);
       if (!address) return undefined;
       return {
         accountId: sub,
-        async claims(use: string) {
-          if (use !== "userinfo") return { sub, address };
+        async claims(use: string, scope: string) {
+          // The siwe scope's proof is read only for the tokens that ask for it (siwe-proofs.ts).
+          const proof = wantsSiweProof(scope) && token?.grantId ? await findProof(db, token.grantId) : undefined;
+          if (use !== "userinfo") return { sub, address, ...proof };
           const { since, firstService, services } = await loginHistory(db, sub);
-          return { sub, address, ...(since !== undefined ? { since, first_service: firstService } : {}), services };
+          return { sub, address, ...(since !== undefined ? { since, first_service: firstService } : {}), services, ...proof };
         },
       };
     },
