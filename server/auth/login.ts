@@ -24,6 +24,7 @@ import {
 import { mintCode, SCOPES, subjectFor } from "./provider";
 import { randomString } from "../lib/random";
 import { saveProofAlong, wantsSiweProof } from "./siwe-proofs";
+import { caip10Subject } from "./subjects";
 
 /**
  * The login service (docs/login.md): `authorize` hands out a message to sign, bound to an authorization
@@ -186,7 +187,8 @@ export async function redeem(deps: LoginDeps, request: RedeemRequest, clientIp: 
   const recent = isHexString(request.signature, 65) ? deps.recent.find(where) : undefined;
   if (recent && verifyEoa(address, hashMessage(recent.message), request.signature).ok) {
     const network = walletNetwork(networks, recent, request);
-    const code = await useChallenge(deps, recent, subjectFor(address, "eoa", networks.info(network).chainId), request.signature);
+    const proven: Proven = { address, kind: "eoa", chainId: networks.info(network).chainId };
+    const code = await useChallenge(deps, recent, proven, request.signature);
     if (code !== undefined) return redeemed(recent, code, request, settings);
   }
   // Challenges exist only for registered clients (foreign key), so the client is looked up only to explain a miss.
@@ -202,8 +204,8 @@ export async function redeem(deps: LoginDeps, request: RedeemRequest, clientIp: 
       if (result.reason === "malformed_signature") throw refuse.malformedSignature(result.message);
       continue;
     }
-    const sub = subjectFor(address, result.kind, networks.info(network).chainId);
-    const code = await useChallenge(deps, challenge, sub, request.signature);
+    const proven: Proven = { address, kind: result.kind, chainId: networks.info(network).chainId };
+    const code = await useChallenge(deps, challenge, proven, request.signature);
     if (code === undefined) throw refuse.challengeGone();
     return redeemed(challenge, code, request, settings);
   }
@@ -233,8 +235,19 @@ function walletNetwork(networks: Networks, challenge: Challenge, request: Redeem
  * stored by the statement that redeems the challenge (nothing is stored when it was already used): one round trip
  * instead of four. The instance remembers the code for its exchange.
  */
-async function useChallenge(deps: LoginDeps, challenge: Challenge, sub: string, signature: string): Promise<string | undefined> {
+/** An address a signature proved: by which kind of signer, on which chain. */
+interface Proven {
+  address: string;
+  kind: "eoa" | "erc1271" | "erc6492";
+  chainId: number;
+}
+
+async function useChallenge(deps: LoginDeps, challenge: Challenge, proven: Proven, signature: string): Promise<string | undefined> {
   const { db, provider, recent, minted } = deps;
+  // The account in the predecessor's form keys the login history; the client's format makes the sub it is issued.
+  const account = subjectFor(proven.address, proven.kind, proven.chainId);
+  const client = await deps.clients.find(challenge.clientId);
+  const sub = client?.subjectFormat === "caip10" ? caip10Subject(proven.address, proven.kind, proven.chainId) : account;
   const mint = () =>
     mintCode(provider, {
       clientId: challenge.clientId,
@@ -248,7 +261,7 @@ async function useChallenge(deps: LoginDeps, challenge: Challenge, sub: string, 
   const held = await holdWrites(mint);
   const along = [
     (condition: string, first: number) => insertHeldWrites(held.writes, condition, first),
-    recordLoginAlong(sub, challenge.clientId),
+    recordLoginAlong(account, challenge.clientId),
   ];
   const grant = held.writes.find((write) => write.kind === "Grant");
   if (grant && wantsSiweProof(challenge.scope)) along.push(saveProofAlong(grant.id, challenge.message, signature));

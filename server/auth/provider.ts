@@ -8,6 +8,7 @@ import type { LoginKeys } from "./keys";
 import { loginHistory } from "./logins";
 import { errorPage } from "./oidc-guard";
 import { findProof, SIWE_CLAIMS, SIWE_SCOPE, wantsSiweProof } from "./siwe-proofs";
+import { accountOfSubject } from "./subjects";
 
 /** The paths oidc-provider answers (all at the root, next to our /api ones). */
 export const OIDC_ROUTES = {
@@ -35,8 +36,8 @@ export function subjectFor(address: string, kind: "eoa" | "erc1271" | "erc6492",
 }
 
 export function addressOfSubject(sub: string): string | undefined {
-  const match = /^(?:eip155:\d+:)?(0x[0-9a-f]{40})$/.exec(sub);
-  return match ? checksumAddress(match[1]) : undefined;
+  const match = /^(?:eip155:\d+:)?(0x[0-9a-fA-F]{40})$/.exec(sub);
+  return match ? checksumAddress(match[1].toLowerCase()) : undefined;
 }
 
 /**
@@ -74,7 +75,7 @@ export async function createProvider(
           // The siwe scope's proof is read only for the tokens that ask for it (siwe-proofs.ts).
           const proof = wantsSiweProof(scope) && token?.grantId ? await findProof(db, token.grantId) : undefined;
           if (use !== "userinfo") return { sub, address, ...proof };
-          const { since, firstService, services } = await loginHistory(db, sub);
+          const { since, firstService, services } = await loginHistory(db, accountOfSubject(sub));
           return { sub, address, ...(since !== undefined ? { since, first_service: firstService } : {}), services, ...proof };
         },
       };

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Challenge } from "../../../server/auth/challenges";
 import { addClient, type ProfileChange } from "../../../server/auth/clients";
+import type { SubjectFormat } from "../../../server/auth/subjects";
 import type { DatabaseConfig } from "../../../server/config";
 import { openDatabase, type Database } from "../../../server/db/database";
 import * as oidc from "openid-client";
@@ -82,11 +83,17 @@ export interface RegisteredClient {
 
 export async function registerClient(
   t: TestApp,
-  options: { name?: string; redirectUris?: string[]; public?: boolean; profile?: ProfileChange } = {},
+  options: { name?: string; redirectUris?: string[]; public?: boolean; profile?: ProfileChange; subjectFormat?: SubjectFormat } = {},
 ): Promise<RegisteredClient> {
   const redirectUris = options.redirectUris ?? ["https://rp.example/callback"];
   const name = options.name ?? "Example RP";
-  const { client, secret } = await addClient(t.app.db, { name, redirectUris, public: options.public ?? false, profile: options.profile });
+  const { client, secret } = await addClient(t.app.db, {
+    name,
+    redirectUris,
+    public: options.public ?? false,
+    profile: options.profile,
+    subjectFormat: options.subjectFormat,
+  });
   return { id: client.id, secret, redirectUri: redirectUris[0], name };
 }
 
