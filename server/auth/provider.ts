@@ -6,6 +6,7 @@ import { createAdapterFactory, writeHeldAfterRequest, writeHeldTokens, type Mint
 import { secretMatches, type CachedClients } from "./clients";
 import type { LoginKeys } from "./keys";
 import { loginHistory } from "./logins";
+import { logoutSource, postLogoutSuccessSource } from "./logout-page";
 import { errorPage } from "./oidc-guard";
 import { findProof, SIWE_CLAIMS, SIWE_SCOPE, wantsSiweProof } from "./siwe-proofs";
 import { accountOfSubject } from "./subjects";
@@ -125,7 +126,8 @@ export async function createProvider(
           token.clientId === client.clientId,
       },
       userinfo: { enabled: true },
-      rpInitiatedLogout: { enabled: false },
+      // There is no session to end (logout-page.ts): the request is checked and the browser sent back.
+      rpInitiatedLogout: { enabled: true, logoutSource, postLogoutSuccessSource },
       pushedAuthorizationRequests: { enabled: false },
       dPoP: { enabled: false },
     },

@@ -83,7 +83,14 @@ export interface RegisteredClient {
 
 export async function registerClient(
   t: TestApp,
-  options: { name?: string; redirectUris?: string[]; public?: boolean; profile?: ProfileChange; subjectFormat?: SubjectFormat } = {},
+  options: {
+    name?: string;
+    redirectUris?: string[];
+    public?: boolean;
+    profile?: ProfileChange;
+    subjectFormat?: SubjectFormat;
+    postLogoutRedirectUris?: string[];
+  } = {},
 ): Promise<RegisteredClient> {
   const redirectUris = options.redirectUris ?? ["https://rp.example/callback"];
   const name = options.name ?? "Example RP";
@@ -93,6 +100,7 @@ export async function registerClient(
     public: options.public ?? false,
     profile: options.profile,
     subjectFormat: options.subjectFormat,
+    postLogoutRedirectUris: options.postLogoutRedirectUris,
   });
   return { id: client.id, secret, redirectUri: redirectUris[0], name };
 }
