@@ -18,6 +18,7 @@ export const OIDC_ROUTES = {
   userinfo: "/userinfo",
   jwks: "/jwks",
   revocation: "/token/revocation",
+  introspection: "/token/introspection",
   end_session: "/session/end",
 } as const;
 
@@ -126,6 +127,15 @@ export async function createProvider(
           token.clientId === client.clientId,
       },
       userinfo: { enabled: true },
+      introspection: {
+        enabled: true,
+        // RFC 7662 lets the server decide who may ask: confidential clients, about their own tokens (another client's
+        // token is answered as an unknown one, `active: false`). A public client has no secret to prove it is itself.
+        allowedPolicy: async (_ctx: unknown, client: { clientId: string; clientAuthMethod: string }, token: { clientId: string }) => {
+          if (client.clientAuthMethod === "none") throw new errors.UnauthorizedClient("token introspection is for confidential clients");
+          return token.clientId === client.clientId;
+        },
+      },
       // There is no session to end (logout-page.ts): the request is checked and the browser sent back.
       rpInitiatedLogout: { enabled: true, logoutSource, postLogoutSuccessSource },
       pushedAuthorizationRequests: { enabled: false },

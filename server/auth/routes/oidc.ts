@@ -61,9 +61,11 @@ const oidcRoutes: FastifyPluginAsyncTypebox<{ provider: Provider; issuer: string
       (request, reply) => forward(request, reply, OIDC_ROUTES.token),
     );
   }
-  scope.post(OIDC_ROUTES.revocation, { config: RATE_LIMITED, errorHandler: oauthErrors, schema: { hide: true } }, (request, reply) =>
-    forward(request, reply),
-  );
+  for (const path of [OIDC_ROUTES.revocation, OIDC_ROUTES.introspection]) {
+    scope.post(path, { config: RATE_LIMITED, errorHandler: oauthErrors, schema: { hide: true } }, (request, reply) =>
+      forward(request, reply),
+    );
+  }
   scope.route({
     method: ["GET", "POST"],
     url: OIDC_ROUTES.authorization,
