@@ -3,6 +3,7 @@ import type { Queryable } from "../db/database";
 import { BoundedCache } from "../lib/bounded-cache";
 import { systemClock, type Clock } from "../lib/clock";
 import { LANGS, type Lang } from "./messages";
+import { SUBJECT_FORMATS, type SubjectFormat } from "./subjects";
 
 export interface LoginClient {
   id: string;
@@ -14,6 +15,10 @@ export interface LoginClient {
   createdAt: Date;
   /** What the client shows about itself (GET /api/client). */
   profile: ClientProfile;
+  /** The form of `sub` in what it is issued (subjects.ts). */
+  subjectFormat: SubjectFormat;
+  /** Where RP-initiated logout may send the browser back to (compared byte for byte, like redirect URIs). */
+  postLogoutRedirectUris: string[];
 }
 
 /** Texts by language ("en", "ja"); English is the fallback. */
@@ -37,6 +42,8 @@ interface Row {
   description: Texts;
   logo_url: string | null;
   home_url: string | null;
+  subject_format: SubjectFormat;
+  post_logout_redirect_uris: string[];
 }
 
 /**
@@ -62,6 +69,8 @@ const fromRow = (row: Row): LoginClient => ({
   secretHash: row.secret_hash,
   createdAt: row.created_at,
   profile: { title: safeTexts(row.title), description: safeTexts(row.description), logoUrl: row.logo_url, homeUrl: row.home_url },
+  subjectFormat: row.subject_format,
+  postLogoutRedirectUris: row.post_logout_redirect_uris.filter((uri) => !INVISIBLE.test(uri)),
 });
 
 /**
@@ -107,9 +116,21 @@ const NO_PROFILE: ClientProfile = { title: {}, description: {}, logoUrl: null, h
  * Checks what a new client (`redirectUris` given) or a change of one (no `redirectUris`) would store, before any
  * database is asked: throws an Error naming the first problem. Returns the profile of a new client.
  */
-export function checkClientInput(input: { name?: string; redirectUris?: string[]; profile?: ProfileChange }): ClientProfile {
+export function checkClientInput(input: {
+  name?: string;
+  redirectUris?: string[];
+  profile?: ProfileChange;
+  subjectFormat?: string;
+  postLogoutRedirectUris?: string[];
+}): ClientProfile {
   const nameProblem = input.name === undefined ? undefined : checkClientName(input.name);
   if (nameProblem) throw new Error(nameProblem);
+  if (input.subjectFormat !== undefined && !(SUBJECT_FORMATS as readonly string[]).includes(input.subjectFormat))
+    throw new Error(`the subject format must be one of ${SUBJECT_FORMATS.join(", ")}: ${input.subjectFormat}`);
+  for (const uri of input.postLogoutRedirectUris ?? []) {
+    const problem = checkRedirectUri(uri);
+    if (problem) throw new Error(`post-logout ${problem}`);
+  }
   const profile = applyProfileChange(NO_PROFILE, input.profile ?? {});
   if (input.redirectUris === undefined) return profile;
   if (input.redirectUris.length === 0) throw new Error("at least one redirect URI is needed");
@@ -122,14 +143,21 @@ export function checkClientInput(input: { name?: string; redirectUris?: string[]
 
 export async function addClient(
   db: Queryable,
-  input: { name: string; redirectUris: string[]; public: boolean; profile?: ProfileChange },
+  input: {
+    name: string;
+    redirectUris: string[];
+    public: boolean;
+    profile?: ProfileChange;
+    subjectFormat?: SubjectFormat;
+    postLogoutRedirectUris?: string[];
+  },
 ): Promise<{ client: LoginClient; secret?: string }> {
   const profile = checkClientInput(input);
   const id = randomBytes(16).toString("base64url");
   const secret = input.public ? undefined : randomBytes(32).toString("base64url");
   const { rows } = await db.query<Row>(
-    `INSERT INTO login_clients (id, name, secret_hash, redirect_uris, title, description, logo_url, home_url)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
+    `INSERT INTO login_clients (id, name, secret_hash, redirect_uris, title, description, logo_url, home_url, subject_format, post_logout_redirect_uris)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING *`,
     [
       id,
       input.name,
@@ -139,6 +167,8 @@ export async function addClient(
       JSON.stringify(profile.description),
       profile.logoUrl,
       profile.homeUrl,
+      input.subjectFormat ?? "address",
+      input.postLogoutRedirectUris ?? [],
     ],
   );
   return { client: fromRow(rows[0]), secret };
@@ -244,19 +274,31 @@ function applyProfileChange(profile: ClientProfile, change: ProfileChange): Clie
   };
 }
 
-/** Changes a client's name and profile; undefined when there is no such client. Secret and redirect URIs stay. */
+/**
+ * Changes a client's name, profile, subject format and post-logout redirect URIs (`postLogoutRedirectUris` replaces
+ * the list); undefined when there is no such client. Secret and redirect URIs stay.
+ */
 export async function updateClient(
   db: Queryable,
   id: string,
-  change: { name?: string; profile?: ProfileChange },
+  change: { name?: string; profile?: ProfileChange; subjectFormat?: SubjectFormat; postLogoutRedirectUris?: string[] },
 ): Promise<LoginClient | undefined> {
-  checkClientInput({ name: change.name, profile: change.profile });
+  checkClientInput(change);
   const current = await findClient(db, id);
   if (!current) return undefined;
   const profile = applyProfileChange(current.profile, change.profile ?? {});
   const { rows } = await db.query<Row>(
-    "UPDATE login_clients SET name = $2, title = $3, description = $4, logo_url = $5, home_url = $6 WHERE id = $1 RETURNING *",
-    [id, change.name ?? current.name, JSON.stringify(profile.title), JSON.stringify(profile.description), profile.logoUrl, profile.homeUrl],
+    "UPDATE login_clients SET name = $2, title = $3, description = $4, logo_url = $5, home_url = $6, subject_format = $7, post_logout_redirect_uris = $8 WHERE id = $1 RETURNING *",
+    [
+      id,
+      change.name ?? current.name,
+      JSON.stringify(profile.title),
+      JSON.stringify(profile.description),
+      profile.logoUrl,
+      profile.homeUrl,
+      change.subjectFormat ?? current.subjectFormat,
+      change.postLogoutRedirectUris ?? current.postLogoutRedirectUris,
+    ],
   );
   return rows[0] ? fromRow(rows[0]) : undefined;
 }

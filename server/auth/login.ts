@@ -21,6 +21,8 @@ import {
   type MessageFormat,
 } from "./messages";
 import { randomString } from "../lib/random";
+import { saveProofAlong, wantsSiweProof } from "./siwe-proofs";
+import { caip10Subject } from "./subjects";
 
 /**
  * The login service (docs/login.md): `authorize` hands out a message to sign, bound to an authorization
@@ -105,9 +107,12 @@ export async function authorize(deps: LoginDeps, request: AuthorizeRequest, clie
   if (request.address === undefined) throw refuse.invalidRequest("address is required");
   const address = parseAddress(request.address);
   const lang = oneOf(request.lang ?? "en", LANGS, () => refuse.invalidLang('lang must be "en" or "ja"')) as Lang;
-  const format = oneOf(request.message_format ?? "text", FORMATS, () =>
+  const siweScope = wantsSiweProof(scope);
+  const format = oneOf(request.message_format ?? (siweScope ? "siwe" : "text"), FORMATS, () =>
     refuse.invalidRequest('message_format must be "text" or "siwe"'),
   ) as MessageFormat;
+  // The scope hands the signed message to the relying party as an EIP-4361 message, which it can parse and check.
+  if (siweScope && format !== "siwe") throw refuse.invalidRequest('the siwe scope needs message_format "siwe"');
   const network = networks.info(request.network ?? settings.defaultNetwork);
   const pkce = readPkce(client, request.code_challenge, request.code_challenge_method);
 
@@ -180,7 +185,8 @@ export async function redeem(deps: LoginDeps, request: RedeemRequest, clientIp: 
   const recent = isHexString(request.signature, 65) ? deps.recent.find(where) : undefined;
   if (recent && verifyEoa(address, hashMessage(recent.message), request.signature).ok) {
     const network = walletNetwork(networks, recent, request);
-    const code = await useChallenge(deps, recent, subjectFor(address, "eoa", networks.info(network).chainId));
+    const proven: Proven = { address, kind: "eoa", chainId: networks.info(network).chainId };
+    const code = await useChallenge(deps, recent, proven, request.signature);
     if (code !== undefined) return redeemed(recent, code, request, settings);
   }
   // Challenges exist only for registered clients (foreign key), so the client is looked up only to explain a miss.
@@ -196,8 +202,8 @@ export async function redeem(deps: LoginDeps, request: RedeemRequest, clientIp: 
       if (result.reason === "malformed_signature") throw refuse.malformedSignature(result.message);
       continue;
     }
-    const sub = subjectFor(address, result.kind, networks.info(network).chainId);
-    const code = await useChallenge(deps, challenge, sub);
+    const proven: Proven = { address, kind: result.kind, chainId: networks.info(network).chainId };
+    const code = await useChallenge(deps, challenge, proven, request.signature);
     if (code === undefined) throw refuse.challengeGone();
     return redeemed(challenge, code, request, settings);
   }
@@ -227,8 +233,19 @@ function walletNetwork(networks: Networks, challenge: Challenge, request: Redeem
  * stored by the statement that redeems the challenge (nothing is stored when it was already used): one round trip
  * instead of four. The instance remembers the code for its exchange.
  */
-async function useChallenge(deps: LoginDeps, challenge: Challenge, sub: string): Promise<string | undefined> {
+/** An address a signature proved: by which kind of signer, on which chain. */
+interface Proven {
+  address: string;
+  kind: "eoa" | "erc1271" | "erc6492";
+  chainId: number;
+}
+
+async function useChallenge(deps: LoginDeps, challenge: Challenge, proven: Proven, signature: string): Promise<string | undefined> {
   const { db, provider, recent, minted } = deps;
+  // The account in the predecessor's form keys the login history; the client's format makes the sub it is issued.
+  const account = subjectFor(proven.address, proven.kind, proven.chainId);
+  const client = await deps.clients.find(challenge.clientId);
+  const sub = client?.subjectFormat === "caip10" ? caip10Subject(proven.address, proven.kind, proven.chainId) : account;
   const mint = () =>
     mintCode(provider, {
       clientId: challenge.clientId,
@@ -242,8 +259,10 @@ async function useChallenge(deps: LoginDeps, challenge: Challenge, sub: string):
   const held = await holdWrites(mint);
   const along = [
     (condition: string, first: number) => insertHeldWrites(held.writes, condition, first),
-    recordLoginAlong(sub, challenge.clientId),
+    recordLoginAlong(account, challenge.clientId),
   ];
+  const grant = held.writes.find((write) => write.kind === "Grant");
+  if (grant && wantsSiweProof(challenge.scope)) along.push(saveProofAlong(grant.id, challenge.message, signature));
   if (!(await consumeChallenge(db, challenge, along, recent))) return undefined;
   minted.remember(held.writes);
   return held.result;

@@ -10,14 +10,16 @@ import {
   type LoginClient,
   type ProfileChange,
 } from "../auth/clients";
+import type { SubjectFormat } from "../auth/subjects";
 import { commandLine, runAsProcess, withDatabase, type CliIo, type CommandLine } from "./run";
 
 const USAGE = `Registers the relying parties of the login service, in the service's database (DATABASE_URL, or the
 embedded PGlite database under DATA_DIR, default .data/).
 
   npm run client -- add --name "My dApp" --redirect-uri https://app.example/callback [--redirect-uri ...] [--public]
+                        [--subject-format address|caip10] [--post-logout-redirect-uri URI ...] [profile options] [--json]
+  npm run client -- update <client_id> [--name "My dApp"] [--subject-format address|caip10] [--post-logout-redirect-uri URI ...]
                         [profile options] [--json]
-  npm run client -- update <client_id> [--name "My dApp"] [profile options] [--json]
   npm run client -- list [--json]
   npm run client -- remove <client_id>
 
@@ -29,7 +31,13 @@ Profile options (what GET /api/client shows; in update, an empty value clears on
 
 A confidential client gets a secret, printed once: only its hash is stored, so a lost secret means removing the
 client and adding it again. --public makes a client without a secret (single-page and native apps), which must use
-PKCE (S256). Redirect URIs are compared byte for byte: register each exactly as the client will send it.`;
+PKCE (S256). Redirect URIs are compared byte for byte: register each exactly as the client will send it.
+
+--subject-format: the form of sub in the client's ID tokens and userinfo: address (default: the lower-case address, as
+the predecessor issued it) or caip10 (eip155:<chainId>:<checksummed address>). A change applies to logins from then on.
+
+--post-logout-redirect-uri: where RP-initiated logout may send the browser back to (repeat it for several); in update
+the URIs given replace the registered ones, and one empty value clears them.`;
 
 const cli: CommandLine = commandLine("client", USAGE);
 
@@ -45,6 +53,8 @@ const OPTIONS = {
     "description-ja": { type: "string" },
     "logo-url": { type: "string" },
     "home-url": { type: "string" },
+    "subject-format": { type: "string" },
+    "post-logout-redirect-uri": { type: "string", multiple: true },
     json: { type: "boolean" },
   },
 } satisfies ParseArgsConfig;
@@ -70,6 +80,10 @@ export const main = cli.main(ARGS, async ({ values, positionals }, io) => {
 
   // The command line is checked whole before the database is opened: a refusal changes nothing and waits for nothing.
   const redirectUris = values["redirect-uri"] ?? [];
+  // Checked by checkClientInput below.
+  const subjectFormat = values["subject-format"] as SubjectFormat | undefined;
+  const given = values["post-logout-redirect-uri"];
+  const postLogoutRedirectUris = given && given.length === 1 && given[0] === "" ? [] : given;
   if (command === "add") {
     if (rest.length > 0) cli.fail(`unexpected argument "${rest[0]}"`);
     if (!values.name) cli.fail("--name is required");
@@ -82,7 +96,7 @@ export const main = cli.main(ARGS, async ({ values, positionals }, io) => {
     if (rest.length !== 1) cli.fail("remove takes one client_id");
   }
   try {
-    checkClientInput({ name: values.name, profile, ...(command === "add" ? { redirectUris } : {}) });
+    checkClientInput({ name: values.name, profile, subjectFormat, postLogoutRedirectUris, ...(command === "add" ? { redirectUris } : {}) });
   } catch (error) {
     cli.fail((error as Error).message);
   }
@@ -91,7 +105,14 @@ export const main = cli.main(ARGS, async ({ values, positionals }, io) => {
     if (command === "add") {
       let added;
       try {
-        added = await addClient(db, { name: values.name!, redirectUris, public: Boolean(values.public), profile });
+        added = await addClient(db, {
+          name: values.name!,
+          redirectUris,
+          public: Boolean(values.public),
+          profile,
+          subjectFormat,
+          postLogoutRedirectUris,
+        });
       } catch (error) {
         cli.fail((error as Error).message);
       }
@@ -109,7 +130,7 @@ export const main = cli.main(ARGS, async ({ values, positionals }, io) => {
     } else if (command === "update") {
       let updated;
       try {
-        updated = await updateClient(db, rest[0], { name: values.name, profile });
+        updated = await updateClient(db, rest[0], { name: values.name, profile, subjectFormat, postLogoutRedirectUris });
       } catch (error) {
         cli.fail((error as Error).message);
       }
@@ -160,6 +181,8 @@ function describe(client: LoginClient) {
     description,
     logo_url: client.profile.logoUrl,
     home_url: client.profile.homeUrl,
+    subject_format: client.subjectFormat,
+    post_logout_redirect_uris: client.postLogoutRedirectUris,
   };
 }
 
@@ -171,4 +194,6 @@ function printProfile(io: CliIo, client: LoginClient) {
     io.out(`  description    ${en.description}${ja.description !== en.description ? ` / ${ja.description}` : ""}`);
   if (en.logo_url) io.out(`  logo_url       ${en.logo_url}`);
   if (en.home_url) io.out(`  home_url       ${en.home_url}`);
+  io.out(`  subject_format ${client.subjectFormat}`);
+  for (const uri of client.postLogoutRedirectUris) io.out(`  post_logout    ${uri}`);
 }

@@ -13,7 +13,16 @@ export function sendHtmlPage(
   reply: FastifyReply,
   page: { status: number; lang: string; title: string; assets: string; body: string; vary?: string },
 ) {
-  const html = `<!doctype html>
+  if (page.vary) reply.header("vary", page.vary);
+  return reply.code(page.status).headers(PAGE_HEADERS).type("text/html; charset=utf-8").send(htmlPage(page));
+}
+
+/** The headers of every page of ours (besides its content type). */
+export const PAGE_HEADERS = { "content-security-policy": PAGE_CSP, "cache-control": "no-store", "x-frame-options": "DENY" } as const;
+
+/** The HTML of a page of ours (see sendHtmlPage), for a sender other than Fastify (oidc-provider's pages). */
+export function htmlPage(page: { lang: string; title: string; assets: string; body: string }): string {
+  return `<!doctype html>
 <html lang="${page.lang}">
 <head>
 <meta charset="utf-8">
@@ -28,12 +37,4 @@ ${page.body}
 </body>
 </html>
 `;
-  if (page.vary) reply.header("vary", page.vary);
-  return reply
-    .code(page.status)
-    .header("content-security-policy", PAGE_CSP)
-    .header("cache-control", "no-store")
-    .header("x-frame-options", "DENY")
-    .type("text/html; charset=utf-8")
-    .send(html);
 }

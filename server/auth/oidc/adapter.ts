@@ -324,6 +324,7 @@ function clientAdapter(clients: CachedClients): Adapter {
         client_id: client.id,
         client_name: client.name,
         redirect_uris: client.redirectUris,
+        post_logout_redirect_uris: client.postLogoutRedirectUris,
         response_types: ["code"],
         grant_types: ["authorization_code", "refresh_token"],
         id_token_signed_response_alg: "RS256",

@@ -8,6 +8,9 @@ import { loginHistory } from "../logins";
 import { errorPage } from "../oidc-guard";
 import { createAdapterFactory, writeHeldAfterRequest, writeHeldTokens, type MintedCodes } from "./adapter";
 import { addIdTokenAudience, compareSecretsWith, loadOidcLibrary } from "./internals";
+import { logoutSource, postLogoutSuccessSource } from "../logout-page";
+import { findProof, SIWE_CLAIMS, SIWE_SCOPE, wantsSiweProof } from "../siwe-proofs";
+import { accountOfSubject } from "../subjects";
 
 /** The paths oidc-provider answers (all at the root, next to our /api ones). */
 export const OIDC_ROUTES = {
@@ -16,11 +19,12 @@ export const OIDC_ROUTES = {
   userinfo: "/userinfo",
   jwks: "/jwks",
   revocation: "/token/revocation",
+  introspection: "/token/introspection",
   end_session: "/session/end",
 } as const;
 
 /** Scopes we grant; anything else asked for is dropped (RFC 6749 §3.3 lets the server narrow the scope). */
-export const SCOPES = ["openid", "profile", "offline_access"] as const;
+export const SCOPES = ["openid", "profile", "offline_access", SIWE_SCOPE] as const;
 
 export const CODE_TTL_SECONDS = 60;
 
@@ -35,8 +39,8 @@ export function subjectFor(address: string, kind: "eoa" | "erc1271" | "erc6492",
 }
 
 export function addressOfSubject(sub: string): string | undefined {
-  const match = /^(?:eip155:\d+:)?(0x[0-9a-f]{40})$/.exec(sub);
-  return match ? checksumAddress(match[1]) : undefined;
+  const match = /^(?:eip155:\d+:)?(0x[0-9a-fA-F]{40})$/.exec(sub);
+  return match ? checksumAddress(match[1].toLowerCase()) : undefined;
 }
 
 /**
@@ -59,16 +63,21 @@ export async function createProvider(
     responseTypes: ["code"],
     scopes: [...SCOPES],
     // since, first_service and services are the predecessor's account fields this service knows: userinfo only.
-    claims: { openid: ["sub", "address", "since", "first_service", "services"] },
-    async findAccount(_ctx, sub) {
+    claims: { openid: ["sub", "address", "since", "first_service", "services"], [SIWE_SCOPE]: [...SIWE_CLAIMS] },
+    // The ID token carries the claims of every scope granted (the siwe scope's proof), not of openid alone; what each
+    // use gets is findAccount's choice.
+    conformIdTokenClaims: false,
+    async findAccount(_ctx: unknown, sub: string, token?: { grantId?: string }) {
       const address = addressOfSubject(sub);
       if (!address) return undefined;
       return {
         accountId: sub,
-        async claims(use) {
-          if (use !== "userinfo") return { sub, address };
-          const { since, firstService, services } = await loginHistory(db, sub);
-          return { sub, address, ...(since !== undefined ? { since, first_service: firstService } : {}), services };
+        async claims(use: string, scope: string) {
+          // The siwe scope's proof is read only for the tokens that ask for it (siwe-proofs.ts).
+          const proof = wantsSiweProof(scope) && token?.grantId ? await findProof(db, token.grantId) : undefined;
+          if (use !== "userinfo") return { sub, address, ...proof };
+          const { since, firstService, services } = await loginHistory(db, accountOfSubject(sub));
+          return { sub, address, ...(since !== undefined ? { since, first_service: firstService } : {}), services, ...proof };
         },
       };
     },
@@ -116,7 +125,17 @@ export async function createProvider(
         allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId,
       },
       userinfo: { enabled: true },
-      rpInitiatedLogout: { enabled: false },
+      introspection: {
+        enabled: true,
+        // RFC 7662 lets the server decide who may ask: confidential clients, about their own tokens (another client's
+        // token is answered as an unknown one, `active: false`). A public client has no secret to prove it is itself.
+        allowedPolicy: async (_ctx: unknown, client: { clientId: string; clientAuthMethod: string }, token: { clientId: string }) => {
+          if (client.clientAuthMethod === "none") throw new errors.UnauthorizedClient("token introspection is for confidential clients");
+          return token.clientId === client.clientId;
+        },
+      },
+      // There is no session to end (logout-page.ts): the request is checked and the browser sent back.
+      rpInitiatedLogout: { enabled: true, logoutSource, postLogoutSuccessSource },
       pushedAuthorizationRequests: { enabled: false },
       dPoP: { enabled: false },
     },

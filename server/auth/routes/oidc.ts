@@ -4,6 +4,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { Type } from "typebox";
 import { toErrorReply } from "../../http/errors";
 import { invalidRequest } from "../errors";
+import { logoutRequestCsp } from "../logout-page";
 import { checkForm, errorPage, pinToIssuer, withBody } from "../oidc-guard";
 import { inRequestScope, OIDC_ROUTES, type Provider } from "../oidc";
 import { RATE_LIMITED } from "./rate-limited";
@@ -58,9 +59,11 @@ const oidcRoutes: FastifyPluginAsyncTypebox<{ provider: Provider; issuer: string
       (request, reply) => forward(request, reply, OIDC_ROUTES.token),
     );
   }
-  scope.post(OIDC_ROUTES.revocation, { config: RATE_LIMITED, errorHandler: oauthErrors, schema: { hide: true } }, (request, reply) =>
-    forward(request, reply),
-  );
+  for (const path of [OIDC_ROUTES.revocation, OIDC_ROUTES.introspection]) {
+    scope.post(path, { config: RATE_LIMITED, errorHandler: oauthErrors, schema: { hide: true } }, (request, reply) =>
+      forward(request, reply),
+    );
+  }
   scope.route({
     method: ["GET", "POST"],
     url: OIDC_ROUTES.authorization,
@@ -89,6 +92,20 @@ const oidcRoutes: FastifyPluginAsyncTypebox<{ provider: Provider; issuer: string
     schema: { hide: true },
     handler: (request, reply) => forward(request, reply, OIDC_ROUTES.userinfo),
   });
+  // RP-initiated logout: the request (a page that posts itself on), its confirmation and the page after it.
+  const logoutPage = { config: RATE_LIMITED, errorHandler: pageErrors, schema: { hide: true } };
+  scope.route({
+    ...logoutPage,
+    method: ["GET", "POST"],
+    url: OIDC_ROUTES.end_session,
+    handler: (request, reply) => {
+      // On the raw answer: oidc-provider writes it (the hash of its inline script is added to this policy).
+      reply.raw.setHeader("content-security-policy", logoutRequestCsp(request.query, request.body));
+      forward(request, reply);
+    },
+  });
+  scope.post(`${OIDC_ROUTES.end_session}/confirm`, logoutPage, forward);
+  scope.get(`${OIDC_ROUTES.end_session}/success`, logoutPage, forward);
   for (const path of ["/.well-known/openid-configuration", OIDC_ROUTES.jwks]) {
     // The same for everyone (URLs from ISSUER, public keys): shared caches may keep them a while.
     scope.get(path, { errorHandler: oauthErrors, schema: { hide: true } }, (request, reply) => {

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Challenge } from "../../../server/auth/challenges";
 import { addClient, type ProfileChange } from "../../../server/auth/clients";
+import type { SubjectFormat } from "../../../server/auth/subjects";
 import type { DatabaseConfig } from "../../../server/config";
 import { openDatabase, type Database } from "../../../server/db/database";
 import * as oidc from "openid-client";
@@ -82,11 +83,25 @@ export interface RegisteredClient {
 
 export async function registerClient(
   t: TestApp,
-  options: { name?: string; redirectUris?: string[]; public?: boolean; profile?: ProfileChange } = {},
+  options: {
+    name?: string;
+    redirectUris?: string[];
+    public?: boolean;
+    profile?: ProfileChange;
+    subjectFormat?: SubjectFormat;
+    postLogoutRedirectUris?: string[];
+  } = {},
 ): Promise<RegisteredClient> {
   const redirectUris = options.redirectUris ?? ["https://rp.example/callback"];
   const name = options.name ?? "Example RP";
-  const { client, secret } = await addClient(t.app.db, { name, redirectUris, public: options.public ?? false, profile: options.profile });
+  const { client, secret } = await addClient(t.app.db, {
+    name,
+    redirectUris,
+    public: options.public ?? false,
+    profile: options.profile,
+    subjectFormat: options.subjectFormat,
+    postLogoutRedirectUris: options.postLogoutRedirectUris,
+  });
   return { id: client.id, secret, redirectUri: redirectUris[0], name };
 }
 
@@ -238,3 +253,44 @@ export function challengeFields(requester: string, over: Partial<Omit<Challenge,
     ...over,
   };
 }
+
+/**
+ * A whole login with openid-client as the relying party (the app must listen): discovery, an authorization request
+ * with PKCE, nonce and state, the user's side through the JSON API with the request's own parameters and a SIWE
+ * message (as the hosted page does), then the code exchange. Returns the tokens, the ID token's claims and the RP's
+ * configuration.
+ */
+export async function relyingPartyLogin(
+  t: TestApp,
+  client: RegisteredClient,
+  signer: { address: string; sign(message: string): Promise<string> },
+  options: { scope?: string; clientAuth?: oidc.ClientAuth } = {},
+) {
+  const clientAuth = options.clientAuth ?? (client.secret ? oidc.ClientSecretPost(client.secret) : oidc.None());
+  const { config, verifier, nonce, state, url } = await relyingPartyRequest(t, client, clientAuth, { scope: options.scope ?? "openid" });
+  const query = new URLSearchParams(url.search);
+  query.set("address", signer.address);
+  query.set("message_format", "siwe");
+  const challenge = await getJson(t, `/api/authorize?${query}`);
+  if (challenge.status !== 200) throw new Error(`authorize: ${challenge.status} ${JSON.stringify(challenge.body)}`);
+  const login = await postJson(t, `/api/login`, {
+    address: signer.address,
+    signature: await signer.sign(challenge.body.message),
+    client_id: client.id,
+    redirect_uri: client.redirectUri,
+  });
+  if (login.status !== 200) throw new Error(`login: ${login.status} ${JSON.stringify(login.body)}`);
+  const tokens = await oidc.authorizationCodeGrant(config, new URL(login.body.redirect_url), {
+    pkceCodeVerifier: verifier,
+    expectedNonce: nonce,
+    expectedState: state,
+    idTokenExpected: true,
+  });
+  return { config, tokens, claims: tokens.claims()!, message: challenge.body.message };
+}
+
+/** An ethers wallet as relyingPartyLogin's signer. */
+export const eoaSigner = (wallet: { address: string; signMessage(message: string): Promise<string> }) => ({
+  address: wallet.address,
+  sign: (message: string) => wallet.signMessage(message),
+});

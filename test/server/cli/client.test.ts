@@ -196,6 +196,41 @@ describe("npm run client", function () {
     }
   });
 
+  it("sets the subject format with --subject-format on add and update, and refuses an unknown one", async function () {
+    const added = await run(
+      ["add", "--name", "CAIP RP", "--redirect-uri", "https://c.example/cb", "--subject-format=caip10", "--json"],
+      env,
+    );
+    const client = added.code === 0 ? JSON.parse(added.stdout) : expect.fail(added.stderr);
+    expect(client.subject_format).to.equal("caip10");
+    const text = await run(["update", client.client_id, "--subject-format", "address"], env);
+    expect(text.code, text.stderr).to.equal(0);
+    expect(text.stdout).to.include("subject_format address");
+    const kept = await run(["update", client.client_id, "--name", "CAIP RP 2", "--json"], env);
+    expect(JSON.parse(kept.stdout)).to.include({ name: "CAIP RP 2", subject_format: "address" });
+    const refused = await run(["add", "--name", "x", "--redirect-uri", "https://c.example/cb", "--subject-format", "did"], {
+      DATABASE_URL: "postgres://nobody@127.0.0.1:1/none",
+    });
+    expect(refused.code).to.equal(2);
+    expect(refused.stderr.split("\n")[0]).to.equal("client: the subject format must be one of address, caip10: did");
+  });
+
+  it("registers post-logout redirect URIs on add, replaces or clears them on update, and refuses a bad one", async function () {
+    const uris = ["--post-logout-redirect-uri", "https://p.example/bye", "--post-logout-redirect-uri", "https://p.example/bye2"];
+    const added = await run(["add", "--name", "P", "--redirect-uri", "https://p.example/cb", ...uris, "--json"], env);
+    const client = added.code === 0 ? JSON.parse(added.stdout) : expect.fail(added.stderr);
+    expect(client.post_logout_redirect_uris).to.deep.equal(["https://p.example/bye", "https://p.example/bye2"]);
+    const replaced = await run(["update", client.client_id, "--post-logout-redirect-uri", "https://p.example/out", "--json"], env);
+    expect(JSON.parse(replaced.stdout).post_logout_redirect_uris).to.deep.equal(["https://p.example/out"]);
+    const cleared = await run(["update", client.client_id, "--post-logout-redirect-uri", "", "--json"], env);
+    expect(JSON.parse(cleared.stdout).post_logout_redirect_uris).to.deep.equal([]);
+    const refused = await run(["update", client.client_id, "--post-logout-redirect-uri", "https://p.example/#x"], {
+      DATABASE_URL: "postgres://nobody@127.0.0.1:1/none",
+    });
+    expect(refused.code).to.equal(2);
+    expect(refused.stderr.split("\n")[0]).to.equal("client: post-logout a redirect URI must not have a fragment: https://p.example/#x");
+  });
+
   it("refuses bad input with a message and exit code 2", async function () {
     for (const args of [
       [],
