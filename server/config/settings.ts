@@ -238,7 +238,7 @@ export const SETTINGS: readonly Setting[] = [
     default: "128",
     group: "indexer",
     description:
-      "how far behind the head a provider's log index may trail: an `eth_getLogs` answer is proven complete (docs/indexing.md) for the blocks this near the head before the cursor moves past them",
+      "how far behind the head a provider's log index may trail: an `eth_getLogs` answer is proven complete (docs/indexing.md) for the blocks this near the head before the cursor moves past them (0: trust every answer)",
   },
   {
     name: "INDEXER_MAX_CONSECUTIVE",
