@@ -129,7 +129,7 @@ export async function createProvider(
         enabled: true,
         // RFC 7662 lets the server decide who may ask: confidential clients, about their own tokens (another client's
         // token is answered as an unknown one, `active: false`). A public client has no secret to prove it is itself.
-        allowedPolicy: async (_ctx: unknown, client: { clientId: string; clientAuthMethod: string }, token: { clientId: string }) => {
+        allowedPolicy: async (_ctx, client, token) => {
           if (client.clientAuthMethod === "none") throw new errors.UnauthorizedClient("token introspection is for confidential clients");
           return token.clientId === client.clientId;
         },
