@@ -57,7 +57,7 @@ describe("links between the docs", function () {
   it("every `npm run <script>` a page shows names a script of package.json", function () {
     const scripts = Object.keys((JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: object }).scripts);
     const unknown = pages().flatMap((file) =>
-      [...fs.readFileSync(path.join(ROOT, file), "utf8").matchAll(/npm run (?:--silent )?([a-z][a-z:-]*)/g)]
+      [...fs.readFileSync(path.join(ROOT, file), "utf8").matchAll(/npm run (?:--silent )?([a-z][a-z-]*(?::[a-z-]+)*)/g)]
         .map(([, script]) => script)
         .filter((script) => !scripts.includes(script))
         .map((script) => `${file}: npm run ${script}`),

@@ -3,6 +3,7 @@ import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect } from "chai";
+import { expectRefusal } from "../../helpers/refusal";
 import type { Adapter, AdapterPayload, Provider } from "oidc-provider";
 import { mintCode } from "../../../server/auth/oidc";
 import { addIdTokenAudience, compareSecretsWith, loadOidcLibrary, READ_BEFORE_THEIR_GRANT } from "../../../server/auth/oidc/internals";
@@ -212,8 +213,7 @@ describe("oidc-provider: the internals we rely on", function () {
           clientId,
           STORED_SECRET,
         );
-        expect(refused.status, clientId).to.equal(401);
-        expect(((await refused.json()) as { error: string }).error).to.equal("invalid_client");
+        await expectRefusal(refused, 401, "invalid_client", { dialect: "oauth", label: clientId, extraKeys: ["error_uri"] });
       }
     });
   });
@@ -257,7 +257,7 @@ describe("oidc-provider: the internals we rely on", function () {
     });
 
     it("leaves ctx.oidc undefined on a request no route of the provider takes, as without the patch", async function () {
-      expect((await fetch(`${url}/no-such-route`)).status).to.equal(404);
+      expect((await fetch(`${url}/no-such-route`)).status).to.equal(404); // not a refusal of the service: a bare oidc-provider's
       expect(contexts[0].after).to.equal(undefined);
     });
   });

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect } from "chai";
+import { expectRefusal } from "../../helpers/refusal";
 import { Wallet, verifyMessage, type Provider } from "ethers";
 import * as oidc from "openid-client";
 import type { TestApp } from "../../helpers/app";
@@ -106,8 +107,7 @@ describe("the siwe scope: the signed message and signature in the ID token", fun
     expect(siwe.status).to.equal(200);
     expect(siwe.body.message).to.match(/wants you to sign in with your Ethereum account:\n/);
     const text = await getJson(t, `/api/authorize?${authorizeQuery(client, address, { scope: "openid siwe", message_format: "text" })}`);
-    expect(text.status).to.equal(400);
-    expect(text.body).to.deep.equal({ error: "invalid_request", message: 'the siwe scope needs message_format "siwe"' });
+    await expectRefusal(text, 400, "invalid_request", { message: 'the siwe scope needs message_format "siwe"' });
   });
 
   it("deletes the proof with its grant (a reused code revokes the grant)", async function () {
