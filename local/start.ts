@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { loadOidcLibraryOrExit } from "../server/auth/oidc";
 import { loadConfigOrExit } from "../server/config";
 import { readCursor } from "../server/indexer/store/reads";
 import { serviceProcess } from "../server/main";
@@ -14,6 +15,8 @@ import { startLocalNode, type LocalNode } from "./node";
  */
 async function start(): Promise<void> {
   let config = loadConfigOrExit();
+  // Before anything is started: without patches/ applied the service would refuse later, with the local chain running.
+  await loadOidcLibraryOrExit();
   const service = serviceProcess(config);
 
   let node: LocalNode | undefined;

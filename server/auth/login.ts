@@ -1,10 +1,9 @@
 import { hashMessage, isHexString } from "ethers";
-import type { Provider } from "oidc-provider";
 import type { Networks } from "../chain/networks";
 import { verifyEoa, verifySignature } from "../chain/signatures";
 import { parseAddress } from "../chain/values";
 import type { Database } from "../db/database";
-import { holdWrites, insertHeldWrites, type MintedCodes } from "./adapter";
+import { holdWrites, insertHeldWrites, mintCode, SCOPES, subjectFor, type MintedCodes, type Provider } from "./oidc";
 import { requesterOf } from "../lib/requester";
 import { consumeChallenge, openChallenges, saveChallenge, type Challenge, type RecentChallenges } from "./challenges";
 import type { CachedClients, LoginClient } from "./clients";
@@ -21,7 +20,6 @@ import {
   type Lang,
   type MessageFormat,
 } from "./messages";
-import { mintCode, SCOPES, subjectFor } from "./provider";
 import { randomString } from "../lib/random";
 
 /**

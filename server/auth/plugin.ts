@@ -1,12 +1,11 @@
 import formbody from "@fastify/formbody";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { limitRequests } from "../http/rate-limit";
-import { MintedCodes } from "./adapter";
 import { RecentChallenges } from "./challenges";
 import { CachedClients } from "./clients";
 import { loadKeys, publicPems } from "./keys";
 import type { LoginDeps } from "./login";
-import { createProvider } from "./provider";
+import { createProvider, MintedCodes } from "./oidc";
 import apiRoutes from "./routes/api";
 import clientInfoRoutes from "./routes/client-info";
 import hostedPageRoutes from "./routes/hosted-page";

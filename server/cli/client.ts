@@ -1,5 +1,5 @@
 import type { ParseArgsConfig } from "node:util";
-import { deleteClientPayloads } from "../auth/adapter";
+import { deleteClientPayloads } from "../auth/oidc";
 import {
   addClient,
   checkClientInput,

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import type { Provider } from "oidc-provider";
 import { Type } from "typebox";
 import { servePageAssets } from "../../http/page-assets";
 import { findClient } from "../clients";
+import type { Provider } from "../oidc";
 import { hostedPage, PAGE_ASSETS } from "../page";
 
 /**

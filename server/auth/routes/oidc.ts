@@ -1,13 +1,11 @@
 import type { ServerResponse } from "node:http";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
-import type { Provider } from "oidc-provider";
 import { Type } from "typebox";
 import { toErrorReply } from "../../http/errors";
-import { inRequestScope } from "../adapter";
 import { invalidRequest } from "../errors";
 import { checkForm, errorPage, pinToIssuer, withBody } from "../oidc-guard";
-import { OIDC_ROUTES } from "../provider";
+import { inRequestScope, OIDC_ROUTES, type Provider } from "../oidc";
 import { RATE_LIMITED } from "./rate-limited";
 
 const OAuthError = Type.Object({ error: Type.String(), error_description: Type.String() });

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { deleteClientPayloads } from "../../../server/auth/adapter";
+import { deleteClientPayloads } from "../../../server/auth/oidc";
 import { deleteStaleChallenges, saveChallenge } from "../../../server/auth/challenges";
 import { addClient, removeClient } from "../../../server/auth/clients";
 import type { Database } from "../../../server/db/database";

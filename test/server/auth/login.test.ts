@@ -1,12 +1,11 @@
 import { expect } from "chai";
 import { Wallet } from "ethers";
-import { MintedCodes } from "../../../server/auth/adapter";
 import { RecentChallenges } from "../../../server/auth/challenges";
 import { requesterOf } from "../../../server/lib/requester";
 import { addClient, CachedClients } from "../../../server/auth/clients";
 import { loadKeys } from "../../../server/auth/keys";
 import { authorize, redeem, type AuthorizeRequest, type LoginDeps } from "../../../server/auth/login";
-import { createProvider } from "../../../server/auth/provider";
+import { createProvider, MintedCodes } from "../../../server/auth/oidc";
 import { Networks } from "../../../server/chain/networks";
 import type { Database } from "../../../server/db/database";
 import { migrate } from "../../../server/db/migrate";

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { MintedCodes, type HeldWrite } from "../../../server/auth/adapter";
+import { MintedCodes, type HeldWrite } from "../../../server/auth/oidc";
 
 /** What the statement that redeems a challenge stores: a grant and the code minted from it. */
 function minted(codeId: string, expiresAt: Date, grantId = `grant-of-${codeId}`): HeldWrite[] {

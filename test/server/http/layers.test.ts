@@ -22,6 +22,15 @@ describe("layers (which module may import which)", function () {
     expect(graph.offenders(graph.sources("chain"), under("http"))).to.deep.equal({});
   });
 
+  it("only server/auth/oidc/ imports oidc-provider, and the rest of the server imports that folder through its entry", function () {
+    const oidc = path.join("auth", "oidc");
+    const outside = graph.sources(".").filter((file) => !under(oidc)(file));
+    expect(graph.offenders(outside, (target) => target === "oidc-provider")).to.deep.equal({});
+    expect(graph.offenders(outside, (target) => under(oidc)(target) && ![oidc, path.join(oidc, "index")].includes(target))).to.deep.equal(
+      {},
+    );
+  });
+
   it("the metadata domain modules know neither HTTP nor Fastify", function () {
     const domain = ["store.ts", "body.ts", "proof.ts", "errors.ts", "statement-json.ts", "served.ts", "index.ts"].map((file) =>
       path.join("metadata", file),

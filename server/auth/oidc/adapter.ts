@@ -1,11 +1,12 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Adapter, AdapterPayload } from "oidc-provider";
-import type { Database, Queryable } from "../db/database";
-import { BoundedCache } from "../lib/bounded-cache";
-import { deleteStaleChallenges } from "./challenges";
-import type { CachedClients } from "./clients";
+import type { Database, Queryable } from "../../db/database";
+import { BoundedCache } from "../../lib/bounded-cache";
+import { deleteStaleChallenges } from "../challenges";
+import type { CachedClients } from "../clients";
+import { READ_BEFORE_THEIR_GRANT } from "./internals";
 
-/** oidc-provider's errors class for a reused code, handed in (the module is loaded once, in provider.ts). */
+/** oidc-provider's errors class for a reused code, handed in (the library is loaded once, in provider.ts). */
 export type ReuseError = new (description?: string) => Error;
 
 /**
@@ -107,9 +108,6 @@ export class MintedCodes {
   }
 }
 
-/** Tokens whose find is followed by a find of their grant in the same request. */
-const READ_WITH_GRANT = new Set(["AuthorizationCode", "RefreshToken", "AccessToken"]);
-
 /** A record oidc-provider saved while writes were held back (see `holdWrites`). */
 export interface HeldWrite {
   kind: string;
@@ -164,6 +162,7 @@ function payloadValues(writes: HeldWrite[], first: number, typed: boolean): { va
 
 function payloadAdapter(db: Database, kind: string, reuseError: ReuseError, mintedCodes: MintedCodes): Adapter {
   const LIVE = "(expires_at IS NULL OR expires_at > now() - interval '1 hour')";
+  // Relies on oidc-provider reading a token and then its grant in one request (READ_BEFORE_THEIR_GRANT, internals.ts).
   const find = async (column: "id" | "uid" | "user_code", value: string) => {
     if (!storable(value)) return undefined;
     const ahead = requestScope.getStore()?.grants;
@@ -175,7 +174,7 @@ function payloadAdapter(db: Database, kind: string, reuseError: ReuseError, mint
     } else if (ahead && minted) {
       row = { payload: minted.code, consumed_at: null };
       ahead.set(minted.code.grantId as string, { payload: minted.grant, consumed_at: null });
-    } else if (ahead && READ_WITH_GRANT.has(kind) && column === "id") {
+    } else if (ahead && READ_BEFORE_THEIR_GRANT.has(kind) && column === "id") {
       // The grant is looked up by its whole primary key, so the plan is one index probe whatever the table's
       // statistics say: written as a join, a table never analyzed (autovacuum off) got a scan of every grant.
       const { rows } = await db.query<{ kind: string; payload: AdapterPayload; consumed_at: Date | null }>(
@@ -332,7 +331,7 @@ function clientAdapter(clients: CachedClients): Adapter {
           ? { token_endpoint_auth_method: "none" }
           : {
               token_endpoint_auth_method: requestScope.getStore()?.basic ? "client_secret_basic" : "client_secret_post",
-              client_secret: client.secretHash,
+              client_secret: client.secretHash ?? undefined,
             }),
       };
     },

@@ -1,12 +1,13 @@
 import type { Provider } from "oidc-provider";
-import { checksumAddress } from "../chain/values";
-import type { Config } from "../config";
-import type { Database } from "../db/database";
+import { checksumAddress } from "../../chain/values";
+import type { Config } from "../../config";
+import type { Database } from "../../db/database";
+import { secretMatches, type CachedClients } from "../clients";
+import type { LoginKeys } from "../keys";
+import { loginHistory } from "../logins";
+import { errorPage } from "../oidc-guard";
 import { createAdapterFactory, writeHeldAfterRequest, writeHeldTokens, type MintedCodes } from "./adapter";
-import { secretMatches, type CachedClients } from "./clients";
-import type { LoginKeys } from "./keys";
-import { loginHistory } from "./logins";
-import { errorPage } from "./oidc-guard";
+import { addIdTokenAudience, compareSecretsWith, loadOidcLibrary } from "./internals";
 
 /** The paths oidc-provider answers (all at the root, next to our /api ones). */
 export const OIDC_ROUTES = {
@@ -49,9 +50,7 @@ export async function createProvider(
   keys: LoginKeys,
   minted: MintedCodes,
 ): Promise<Provider> {
-  // Loaded when the plugin starts, not when the module is: oidc-provider prints a runtime notice as it loads, which
-  // must not come before a configuration error (the service stops with exactly one line naming the variable).
-  const { Provider, errors } = await import("oidc-provider");
+  const { Provider, errors } = await loadOidcLibrary();
   const provider = new Provider(config.issuer, {
     adapter: createAdapterFactory(db, clients, errors.InvalidGrant, minted),
     jwks: { keys: keys.signing },
@@ -61,12 +60,12 @@ export async function createProvider(
     scopes: [...SCOPES],
     // since, first_service and services are the predecessor's account fields this service knows: userinfo only.
     claims: { openid: ["sub", "address", "since", "first_service", "services"] },
-    async findAccount(_ctx: unknown, sub: string) {
+    async findAccount(_ctx, sub) {
       const address = addressOfSubject(sub);
       if (!address) return undefined;
       return {
         accountId: sub,
-        async claims(use: string) {
+        async claims(use) {
           if (use !== "userinfo") return { sub, address };
           const { since, firstService, services } = await loginHistory(db, sub);
           return { sub, address, ...(since !== undefined ? { since, first_service: firstService } : {}), services };
@@ -75,7 +74,7 @@ export async function createProvider(
     },
     pkce: {
       // Public clients cannot keep a secret: PKCE stands in for it. oidc-provider 9 knows S256 only.
-      required: (_ctx: unknown, client: { clientAuthMethod: string }) => client.clientAuthMethod === "none",
+      required: (_ctx, client) => client.clientAuthMethod === "none",
     },
     clientAuthMethods: ["client_secret_basic", "client_secret_post", "none"],
     enabledJWA: {
@@ -97,16 +96,16 @@ export async function createProvider(
     },
     // The predecessor's clients expect a refresh token from every code exchange. Without one, what the exchange held
     // back for it to take along (the code's consumption, the access token) is written now (adapter.ts).
-    async issueRefreshToken(_ctx: unknown, client: { grantTypeAllowed(type: string): boolean }) {
+    async issueRefreshToken(_ctx, client) {
       const issue = client.grantTypeAllowed("refresh_token");
       if (!issue) await writeHeldTokens();
       return issue;
     },
     // Our codes are not tied to a browser session (there is none): tokens live by their own TTLs.
     expiresWithSession: async () => false,
-    clientBasedCORS(_ctx: unknown, origin: string, client: { redirectUris: string[] }) {
+    clientBasedCORS(_ctx, origin, client) {
       if (origin === "null") return false;
-      return client.redirectUris.some((uri) => URL.parse(uri)?.origin === origin);
+      return (client.redirectUris ?? []).some((uri) => URL.parse(uri)?.origin === origin);
     },
     features: {
       devInteractions: { enabled: false },
@@ -114,8 +113,7 @@ export async function createProvider(
         enabled: true,
         // A client revokes its own tokens only (for another client's token the answer is the same 200 as for an
         // unknown one, which tells the caller nothing).
-        allowedPolicy: async (_ctx: unknown, client: { clientId: string }, token: { clientId: string }) =>
-          token.clientId === client.clientId,
+        allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId,
       },
       userinfo: { enabled: true },
       rpInitiatedLogout: { enabled: false },
@@ -123,61 +121,21 @@ export async function createProvider(
       dPoP: { enabled: false },
     },
     // A plain page (no inline style, nothing fetched) for errors shown instead of redirecting, e.g. a bad redirect_uri.
-    async renderError(ctx: { type: string; body: string }, out: Record<string, string>) {
+    async renderError(ctx, out) {
       ctx.type = "html";
       ctx.body = errorPage(out.error, out.error_description);
     },
-    interactions: { url: async (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
+    interactions: { url: async (_ctx, interaction) => `/interaction/${interaction.uid}` },
   });
   // Host and scheme are pinned to ISSUER on every request handed to the provider (oidc-guard.ts), through the
   // forwarded headers it reads only in proxy mode.
   provider.proxy = true;
   provider.use(writeHeldAfterRequest);
 
-  // Secrets are stored hashed (clients.ts), so the stored "client_secret" is a hash and the comparison hashes
-  // what the client sent. oidc-provider has no hook for this; its one comparison method is replaced. HS*
-  // algorithms (the only other use of the secret) are disabled above.
-  provider.Client.prototype.compareClientSecret = async function compareClientSecret(this: { clientSecret?: string }, actual: string) {
-    return secretMatches(actual, this.clientSecret ?? null);
-  };
-  withHomeUrlAudience(provider, clients);
+  compareSecretsWith(provider, secretMatches);
+  // The predecessor's Go client accepts an ID token only when its audience contains the client's home_url.
+  addIdTokenAudience(provider, async (clientId) => (await clients.find(clientId))?.profile.homeUrl ?? undefined);
   return provider;
-}
-
-/**
- * ID tokens of a client with a home_url are for `[client_id, home_url]`, with `azp` naming the client (OIDC Core
- * §2): the predecessor's Go client accepts an ID token only when its audience contains the client's home_url.
- * oidc-provider sets `aud` to the client id with no hook to add one, so the client it signs for is seen through a
- * view whose clientId is the list (`aud` is the one thing it takes clientId for when signing an ID token).
- */
-function withHomeUrlAudience(provider: Provider, clients: CachedClients) {
-  const issue = provider.IdToken.prototype.issue;
-  provider.IdToken.prototype.issue = async function issueWithAudiences(
-    this: { client: { clientId: string }; set(claim: string, value: unknown): void },
-    options: { use?: string } = {},
-  ) {
-    if (options.use === "idtoken") {
-      const client = this.client;
-      const homeUrl = (await clients.find(client.clientId))?.profile.homeUrl;
-      if (homeUrl && homeUrl !== client.clientId) {
-        this.set("azp", client.clientId);
-        const audiences = [client.clientId, homeUrl];
-        this.client = new Proxy(client, {
-          get: (target, property) => {
-            if (property === "clientId") return audiences;
-            const value = Reflect.get(target, property, target);
-            return typeof value === "function" ? value.bind(target) : value;
-          },
-        });
-        try {
-          return await issue.call(this, options);
-        } finally {
-          this.client = client;
-        }
-      }
-    }
-    return issue.call(this, options);
-  };
 }
 
 export interface MintInput {
@@ -198,6 +156,8 @@ export async function mintCode(provider: Provider, input: MintInput): Promise<st
   grant.addOIDCScope(input.scope);
   grant.addOIDCClaims(["sub", "address"]);
   const grantId: string = await grant.save();
+  // @types/oidc-provider has the constructor require `gty`, which oidc-provider sets on access and refresh tokens only.
+  type CodeProperties = ConstructorParameters<Provider["AuthorizationCode"]>[0];
   const code = new provider.AuthorizationCode({
     client,
     grantId,
@@ -208,6 +168,6 @@ export async function mintCode(provider: Provider, input: MintInput): Promise<st
     expiresWithSession: false,
     ...(input.nonce ? { nonce: input.nonce } : {}),
     ...(input.codeChallenge ? { codeChallenge: input.codeChallenge, codeChallengeMethod: input.codeChallengeMethod ?? "S256" } : {}),
-  });
+  } as Omit<CodeProperties, "gty"> as CodeProperties);
   return code.save();
 }
