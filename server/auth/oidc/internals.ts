@@ -1,4 +1,4 @@
-import type { Client, Configuration, Provider } from "oidc-provider";
+import type { Client, Provider } from "oidc-provider";
 
 /**
  * Every use of oidc-provider beyond its documented configuration, in one place (docs/oidc-provider.md): the patch it is
@@ -51,8 +51,17 @@ const checked = new WeakSet<typeof Provider>();
 export function assertPatched(provider: typeof Provider): void {
   if (checked.has(provider)) return;
   // Keys, an adapter and no development interactions of its own: oidc-provider warns about none of its defaults.
+  const nothing = async () => undefined;
   const probe = new provider("http://127.0.0.1", {
-    adapter: class NoStorage {} as unknown as Configuration["adapter"],
+    adapter: () => ({
+      upsert: nothing,
+      find: nothing,
+      findByUid: nothing,
+      findByUserCode: nothing,
+      consume: nothing,
+      destroy: nothing,
+      revokeByGrantId: nothing,
+    }),
     jwks: { keys: [] },
     features: { devInteractions: { enabled: false } },
   });
@@ -87,16 +96,16 @@ export function compareSecretsWith(provider: Provider, matches: (sent: string, s
  * nothing else there. This wraps it: the client it signs for is seen through a view whose clientId is the list.
  */
 export function addIdTokenAudience(provider: Provider, audienceOf: (clientId: string) => Promise<string | undefined>): void {
-  type Issue = InstanceType<Provider["IdToken"]>["issue"];
-  type IssueOptions = Parameters<Issue>[0];
-  const prototype = provider.IdToken.prototype as { issue: Issue; client: Client };
+  // `client` is read-only in @types/oidc-provider; oidc-provider's IdToken keeps it as a plain property.
+  type IdToken = InstanceType<Provider["IdToken"]>;
+  const prototype: { -readonly [K in keyof IdToken]: IdToken[K] } = provider.IdToken.prototype;
   const issue = prototype.issue;
-  prototype.issue = async function issueWithAudiences(this: typeof prototype, options: IssueOptions) {
+  prototype.issue = async function issueWithAudiences(this: typeof prototype, options) {
     if (options?.use !== "idtoken") return issue.call(this, options);
     const client = this.client;
     const audience = await audienceOf(client.clientId);
     if (!audience || audience === client.clientId) return issue.call(this, options);
-    (this as unknown as InstanceType<Provider["IdToken"]>).set("azp", client.clientId);
+    this.set("azp", client.clientId);
     const audiences = [client.clientId, audience];
     this.client = new Proxy(client, {
       get: (target, property) => {
