@@ -1,5 +1,27 @@
+import os from "node:os";
+import path from "node:path";
 import { ethers } from "hardhat";
+import { writeResult, type Row } from "../support/bench-report";
 import { measureConverterGas, type GasFigure } from "../support/converter-gas";
+import { runTags } from "./tags";
+
+const METHOD = [
+  "`npm run bench:gas` measures the converter on Hardhat's in-process network; the tests compare the same figures with the snapshots in `test/contracts/__snapshots__/NFTConverter.gas.json` (`UPDATE_SNAPSHOTS=true npm test` accepts a change).",
+  "The floor of a conversion is what the two plain transfers would cost alone, measured in the same run: an Alice `safeTransferFrom` by a holder of one token into an existing holder, plus a Bob `transferFrom` to a first-time holder, minus one 21,000 base.",
+  "The predecessor's figures come from `contracts/test/LegacyERC721Converter.sol`, its logic re-expressed in Solidity 0.8 for measurement.",
+];
+
+/** The figures as rows of the benchmarks page: gas against the floor, and the budget where there is one. */
+export function gasRows(figures: GasFigure[]): Row[] {
+  return figures.map((f) => ({
+    suite: "gas",
+    metric: f.name,
+    value: f.gas,
+    unit: "gas",
+    ...(f.floor === undefined ? {} : { reference: { label: "floor", value: f.floor }, ratio: f.gas / f.floor }),
+    ...(f.budget === undefined ? {} : { budget: { text: `≤ ${f.budget.toLocaleString("en-US")}`, met: f.gas <= f.budget } }),
+  }));
+}
 
 /** `npm run bench:gas`: converter gas beside its floor, on Hardhat's in-process network. */
 export function printGasTable(figures: GasFigure[], out: (line: string) => void = console.log): void {
@@ -19,8 +41,13 @@ export function printGasTable(figures: GasFigure[], out: (line: string) => void 
 }
 
 async function main() {
+  const loadAtStart = os.loadavg()[0];
   const figures = await measureConverterGas(await ethers.getSigners());
   printGasTable(figures);
+  const tags = { ...(await runTags(undefined)), database: "no database (Hardhat's in-process network)" };
+  const load = { start: loadAtStart, end: os.loadavg()[0] };
+  const file = writeResult({ suite: "gas", tags, seconds: 0, method: METHOD, load, rows: gasRows(figures) });
+  console.error(`written to ${path.relative(process.cwd(), file)}`);
   if (figures.some((f) => f.budget !== undefined && f.gas > f.budget)) process.exitCode = 1;
 }
 

@@ -15,13 +15,13 @@ const PER_TX = 500;
 const HOLDER_TOKENS = 1_000;
 const LAG_SAMPLES = 40;
 
-/**
- * The data service over its own index: a cold sync of 100,000 ERC-721 transfers beside bare eth_getLogs of the
- * same range (the limit: the indexer cannot be faster than the node hands out logs), the lag from a mined block to
- * the inventory route showing it, and the HTTP routes at 32 connections.
- */
 const indexer: Suite = {
   name: "indexer",
+  method: [
+    "A cold sync of 100,000 ERC-721 transfers beside bare `eth_getLogs` of the same blocks (the indexer cannot be faster than the node hands out logs).",
+    "The lag from a mined block to the inventory route showing it, with the indexer polling every second.",
+    "The data routes at 32 connections, the service in its own process and the load generator beside it.",
+  ],
   async run({ seconds, log, database }) {
     const node = await startLocalNode();
     const provider = providerFor(node.url);
@@ -185,12 +185,11 @@ async function http(options: {
 
 const CONSECUTIVE_IDS = 5_000;
 
-/**
- * The cost of the largest ERC-2309 range the index expands: one constructor minting 5,000 ids in one
- * ConsecutiveTransfer, indexed on a fresh database (a live range: it also fills the change log).
- */
 export const consecutive: Suite = {
   name: "consecutive",
+  method: [
+    "The largest ERC-2309 range the index expands: one constructor minting 5,000 ids in one `ConsecutiveTransfer`, indexed on a fresh database as a live range (it also fills the change log).",
+  ],
   async run({ log }) {
     const node = await startLocalNode();
     const provider = providerFor(node.url);

@@ -3,9 +3,9 @@ import { load, startService, type Row, type Suite } from "./lib";
 
 const CONNECTIONS = 32;
 
-/** The latest-block route at 32 connections, beside bare eth_blockNumber calls to the same node. */
 const latestBlock: Suite = {
   name: "latest-block",
+  method: ["The latest-block route at 32 connections, beside bare `eth_blockNumber` calls to the same node: the node is the limit."],
   async run({ seconds, log }) {
     const node = await startLocalNode();
     const app = await startService({ RPC_URL_LOCALHOST: node.url });

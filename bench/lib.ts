@@ -18,7 +18,8 @@ export interface Suite {
   name: string;
   /** Runs only when named (`npm run bench -- scale`): it takes long. */
   onlyWhenNamed?: boolean;
-  /** What the suite needs, e.g. "PostgreSQL"; shown when it cannot run. */
+  /** How it measures, one sentence a line: docs/benchmarks.md shows it above the suite's figures. */
+  method: string[];
   run(context: BenchContext): Promise<Row[]>;
 }
 

@@ -41,15 +41,16 @@ interface Measure {
   clientCpuMs: number;
 }
 
-/**
- * Full logins, each what a dApp and its backend do: GET /api/authorize, personal_sign (in the client), POST /api/login,
- * POST /token. The code as it was ("before": ethers' JavaScript secp256k1, the old login path) and as it is ("now")
- * run side by side in the same run, on the same machine, in alternating slices, at 8 and 32 clients. Reported: logins/s,
- * p99, server CPU per login (the service process and its PostgreSQL backends, from their CPU times), queries per login,
- * and the bare costs of the two cryptographic operations of a login (one recovery, one RS256 ID token) on one core.
- */
 const login: Suite = {
   name: "login",
+  method: [
+    "Full logins, each what a dApp and its backend do: `GET /api/authorize`, `personal_sign` in the client, `POST /api/login`, `POST /token`.",
+    "The service runs in its own process, started with the node arguments of `npm start`, on the database of `DATABASE_URL`.",
+    "The load generator signs with libsecp256k1 and keeps one HTTP/1.1 connection per client, at 8 and then 32 clients.",
+    'The code as it was ("before", checked out from the before ref with its switches to ethers\' secp256k1 and the old login path) and as it is ("now") run side by side, in alternating slices, each after 10 seconds of warm-up logins.',
+    "Server CPU per login is the service process and its PostgreSQL backends, read from their CPU times in `/proc`; statements and round trips per login are counted by a proxy in front of the database.",
+    "The bare costs of one recovery and one RS256 ID token are measured on one core beside them: the floor of a login.",
+  ],
   run: (context) => withBeforeTree(context.beforeRef, context.log, (beforeTree) => runLogin(context, beforeTree)),
 };
 

@@ -8,13 +8,12 @@ const CONNECTIONS = 32;
 /** Posts per slice; each variant gets two slices (before, now, now, before) of different statements. */
 const SLICE = 2_000;
 
-/**
- * Metadata posts and reads per second at 32 connections; every post is a new statement, signed in advance. Posts are
- * measured on the code as it was ("before": ethers' JavaScript secp256k1, the node asked first, from a checkout of the
- * before ref, see before.ts) and as it is, side by side in the same run; reads on the current code.
- */
 const metadata: Suite = {
   name: "metadata",
+  method: [
+    "Signed-metadata posts and reads per second at 32 connections; every post is a new statement by an EOA issuer, signed in advance.",
+    "Posts are measured on the code as it was (\"before\": ethers' secp256k1 and the node asked for the issuer's code first, checked out from the before ref) and as it is, side by side in the same run; reads on the current code.",
+  ],
   run: ({ seconds, log, beforeRef }) =>
     withBeforeTree(beforeRef, log, async (beforeTree) => {
       const node = await startLocalNode();

@@ -1,4 +1,4 @@
-import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { beforeRefOf } from "./before";
 import indexer, { consecutive } from "./indexer";
@@ -7,7 +7,7 @@ import login from "./login";
 import { printTable, type BenchContext, type Row, type Suite } from "./lib";
 import metadata from "./metadata";
 import metrics from "./metrics";
-import { RESULTS_DIR, type SuiteResult } from "../support/bench-report";
+import { writeResult, type SuiteResult } from "../support/bench-report";
 import scale from "./scale";
 import { runTags } from "./tags";
 import token from "./token";
@@ -35,17 +35,21 @@ async function main() {
     log: (message) => console.error(`  · ${message}`),
   };
   const tags = await runTags(process.env.DATABASE_URL);
-  const stamp = tags.date.replace(/[:.]/g, "-");
-  fs.mkdirSync(RESULTS_DIR, { recursive: true });
   const rows: Row[] = [];
   for (const suite of SUITES.filter((s) => (wanted.length === 0 && !s.onlyWhenNamed) || wanted.includes(s.name))) {
     console.error(`${suite.name}`);
+    const loadAtStart = os.loadavg()[0];
     const suiteRows = await suite.run(context);
     rows.push(...suiteRows);
-    const result: SuiteResult = { suite: suite.name, tags, seconds: context.seconds, rows: suiteRows };
-    const file = path.join(RESULTS_DIR, `${suite.name}-${tags.commit.replace(/^([0-9a-f]{12})[0-9a-f]*/, "$1")}-${stamp}.json`);
-    fs.writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
-    console.error(`  · written to ${path.relative(process.cwd(), file)}`);
+    const result: SuiteResult = {
+      suite: suite.name,
+      tags,
+      seconds: context.seconds,
+      method: suite.method,
+      load: { start: loadAtStart, end: os.loadavg()[0] },
+      rows: suiteRows,
+    };
+    console.error(`  · written to ${path.relative(process.cwd(), writeResult(result))}`);
   }
   console.log(`\nBenchmarks (${tags.database}, ${context.seconds} s per load, node ${tags.node}, ${tags.commit})\n`);
   printTable(rows);

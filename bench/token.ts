@@ -9,12 +9,12 @@ const CONNECTIONS = 32;
 const TOKENS = 1_000;
 const BATCH = 250;
 
-/**
- * Token metadata: reads that resolve (eth_call uri(id), fetch from a local metadata host, store), reads from the
- * cache, and an inventory page of 100 with ?metadata=true beside the same page without it.
- */
 const token: Suite = {
   name: "token",
+  method: [
+    "Token metadata at 32 connections, the service in its own process, over 1,000 ERC-1155 ids whose `uri` points at a local HTTP host.",
+    "Reads that resolve (an `eth_call`, a fetch and a write), reads from the cache, and an inventory page of 100 with `?metadata=true` beside the same page without it.",
+  ],
   async run({ seconds, log }) {
     const host = http.createServer((request, response) => {
       const id = BigInt(`0x${/([0-9a-f]{64})\.json$/.exec(request.url!)?.[1] ?? "0"}`);

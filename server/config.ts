@@ -6,8 +6,11 @@ import { ConfigError, Reader, renameWarning } from "./config/reader";
 export { ConfigError, Reader } from "./config/reader";
 
 export type DatabaseConfig =
-  /** `poolSize`: connections per instance (DATABASE_POOL_SIZE; absent in configs the tests make: its default). */
-  | { kind: "postgres"; url: string; poolSize?: number }
+  /**
+   * `poolSize`, `sessionUrl`, `preparedStatements`: DATABASE_POOL_SIZE, DATABASE_SESSION_URL and
+   * DATABASE_PREPARED_STATEMENTS (absent in configs the tests make: their defaults).
+   */
+  | { kind: "postgres"; url: string; poolSize?: number; sessionUrl?: string; preparedStatements?: boolean }
   /** `dataDir: null` keeps the database in memory (tests). */
   | { kind: "pglite"; dataDir: string | null };
 
@@ -160,6 +163,11 @@ export function readConfig(env: Env = process.env): { config: Config; warning?: 
     throw new ConfigError("DATABASE_URL", "a postgres:// or postgresql:// URL", databaseUrl);
   }
   const poolSize = read.int("DATABASE_POOL_SIZE");
+  const sessionUrl = read.optional("DATABASE_SESSION_URL");
+  if (sessionUrl !== undefined && !/^postgres(ql)?:\/\//.test(sessionUrl)) {
+    throw new ConfigError("DATABASE_SESSION_URL", "a postgres:// or postgresql:// URL", sessionUrl);
+  }
+  const preparedStatements = read.bool("DATABASE_PREPARED_STATEMENTS");
   const dataDir = path.resolve(read.string("DATA_DIR"));
   const defaultNetwork = read.oneOf("DEFAULT_NETWORK", localChain ? "localhost" : "mainnet");
   const config: Config = {
@@ -169,7 +177,9 @@ export function readConfig(env: Env = process.env): { config: Config; warning?: 
     issuer,
     trustProxy: readTrustProxy(read),
     bodyLimit: read.int("BODY_LIMIT"),
-    database: databaseUrl ? { kind: "postgres", url: databaseUrl, poolSize } : { kind: "pglite", dataDir: path.join(dataDir, "pglite") },
+    database: databaseUrl
+      ? { kind: "postgres", url: databaseUrl, poolSize, sessionUrl: sessionUrl ?? databaseUrl, preparedStatements }
+      : { kind: "pglite", dataDir: path.join(dataDir, "pglite") },
     dataDir,
     rpcUrls,
     rpcTimeoutMs: read.int("RPC_TIMEOUT_MS"),

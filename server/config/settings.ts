@@ -124,6 +124,23 @@ export const SETTINGS: readonly Setting[] = [
     group: "database",
     description: "connections per instance to PostgreSQL",
   },
+  {
+    name: "DATABASE_SESSION_URL",
+    type: text(),
+    defaultText: "`DATABASE_URL`",
+    group: "database",
+    example: "postgres://user:password@db-primary:5432/app",
+    description:
+      "where the connections that need a session of their own go (the indexer's writer lock, the event stream's `LISTEN`): PostgreSQL itself when `DATABASE_URL` goes through PgBouncer in transaction mode",
+  },
+  {
+    name: "DATABASE_PREPARED_STATEMENTS",
+    type: bool(),
+    default: "true",
+    group: "database",
+    description:
+      "`false` sends every statement unnamed, for a pooler in transaction mode that does not carry named prepared statements (PgBouncer before 1.21)",
+  },
   // Networks and the embedded chain
   {
     name: "RPC_URL_<NETWORK>",

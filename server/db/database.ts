@@ -81,7 +81,7 @@ export async function openMigratedDatabase(
 export async function openDatabase(config: DatabaseConfig): Promise<Database> {
   if (config.kind === "postgres") {
     const { openPostgres } = await import("./postgres");
-    return openPostgres(config.url, config.poolSize);
+    return openPostgres(config.url, config);
   }
   const { openPglite } = await import("./pglite");
   return openPglite(config.dataDir);

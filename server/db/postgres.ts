@@ -2,10 +2,31 @@ import pg from "pg";
 import { Reader } from "../config/reader";
 import { withTimeout, type Connection, type Database, type Queryable, type QueryOptions, type QueryResult } from "./database";
 
-/** `poolSize`: DATABASE_POOL_SIZE as loadConfig read it; a config the tests make without one gets its default. */
-export async function openPostgres(url: string, poolSize = new Reader({}).int("DATABASE_POOL_SIZE")): Promise<Database> {
+export interface PostgresOptions {
+  /** DATABASE_POOL_SIZE as loadConfig read it; a config the tests make without one gets its default. */
+  poolSize?: number;
+  /**
+   * DATABASE_SESSION_URL: where the connections that need a session of their own go (a dedicated connection that
+   * holds a session-level advisory lock, LISTEN). Through PgBouncer in transaction mode a session is not kept from
+   * one transaction to the next, so these must reach PostgreSQL itself. Default: `url`.
+   */
+  sessionUrl?: string;
+  /** DATABASE_PREPARED_STATEMENTS: false sends every statement unnamed, which any pooler carries. */
+  preparedStatements?: boolean;
+}
+
+/** How the service's connections show in `pg_stat_activity`: pooled ones, and the sessions of their own. */
+export const APPLICATION_NAME = "wallet-login-nft-service";
+export const SESSION_APPLICATION_NAME = `${APPLICATION_NAME} session`;
+
+export async function openPostgres(url: string, options: PostgresOptions = {}): Promise<Database> {
+  const defaults = new Reader({});
+  const poolSize = options.poolSize ?? defaults.int("DATABASE_POOL_SIZE");
+  const sessionUrl = options.sessionUrl ?? url;
+  const preparedStatements = options.preparedStatements ?? defaults.bool("DATABASE_PREPARED_STATEMENTS");
   const pool = new pg.Pool({
     connectionString: url,
+    application_name: APPLICATION_NAME,
     max: poolSize,
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
@@ -14,6 +35,22 @@ export async function openPostgres(url: string, poolSize = new Reader({}).int("D
   // An idle client that loses its server (restart, network cut) is dropped by the pool; without a listener
   // the 'error' event would crash the process.
   pool.on("error", () => {});
+  // Dedicated connections come from a pool of their own only when they must bypass a transaction-mode pooler.
+  let sessionPool: pg.Pool | undefined;
+  const sessions = () => {
+    if (sessionUrl === url) return pool;
+    if (!sessionPool) {
+      sessionPool = new pg.Pool({
+        connectionString: sessionUrl,
+        application_name: SESSION_APPLICATION_NAME,
+        max: poolSize,
+        connectionTimeoutMillis: 5_000,
+        keepAlive: true,
+      });
+      sessionPool.on("error", () => {});
+    }
+    return sessionPool;
+  };
 
   // Names of the prepared statements, one per distinct text (node-postgres prepares a name on each connection the
   // first time that connection runs it, and refuses one name for two texts).
@@ -30,9 +67,10 @@ export async function openPostgres(url: string, poolSize = new Reader({}).int("D
     params?: readonly unknown[],
     options?: QueryOptions,
   ): Promise<QueryResult<R>> => {
-    const result = options?.prepare
-      ? await client.query({ name: nameOf(sql), text: sql, values: params as unknown[] | undefined })
-      : await client.query(sql, params as unknown[] | undefined);
+    const result =
+      options?.prepare && preparedStatements
+        ? await client.query({ name: nameOf(sql), text: sql, values: params as unknown[] | undefined })
+        : await client.query(sql, params as unknown[] | undefined);
     return { rows: result.rows as R[], rowCount: result.rowCount ?? result.rows.length };
   };
 
@@ -74,7 +112,7 @@ export async function openPostgres(url: string, poolSize = new Reader({}).int("D
       }
     },
     async connect(): Promise<Connection> {
-      const client = await pool.connect();
+      const client = await sessions().connect();
       let lost: ((error: Error) => void) | undefined;
       const onError = (error: Error) => {
         const listener = lost;
@@ -100,7 +138,12 @@ export async function openPostgres(url: string, poolSize = new Reader({}).int("D
       let closed = false;
       let retry: NodeJS.Timeout | undefined;
       const open = async () => {
-        const next = new pg.Client({ connectionString: url, keepAlive: true, connectionTimeoutMillis: 5_000 });
+        const next = new pg.Client({
+          connectionString: sessionUrl,
+          application_name: SESSION_APPLICATION_NAME,
+          keepAlive: true,
+          connectionTimeoutMillis: 5_000,
+        });
         next.on("notification", (message) => {
           if (message.channel === channel) onNotify(message.payload ?? "");
         });
@@ -138,7 +181,7 @@ export async function openPostgres(url: string, poolSize = new Reader({}).int("D
     },
     stats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: poolSize }),
     async close() {
-      await pool.end();
+      await Promise.all([pool.end(), sessionPool?.end()]);
     },
   };
   return db;

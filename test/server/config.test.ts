@@ -31,10 +31,26 @@ describe("config", function () {
         RPC_URL_MATIC_MAINNET: "https://polygon.example",
         ISSUER: "https://login.example.com/",
       });
-      expect(config.database).to.deep.equal({ kind: "postgres", url: "postgres://u@db:5432/app", poolSize: 10 });
+      expect(config.database).to.deep.equal({
+        kind: "postgres",
+        url: "postgres://u@db:5432/app",
+        poolSize: 10,
+        sessionUrl: "postgres://u@db:5432/app",
+        preparedStatements: true,
+      });
       expect(config.rpcUrls).to.deep.equal({ mainnet: "https://eth.example/v1", "matic-mainnet": "https://polygon.example" });
       expect(config.localChain).to.equal(false);
       expect(config.defaultNetwork).to.equal("mainnet");
+      const pooled = loadConfig({
+        DATABASE_URL: "postgres://u@bouncer:6432/app",
+        DATABASE_SESSION_URL: "postgres://u@db:5432/app",
+        DATABASE_PREPARED_STATEMENTS: "false",
+      }).database;
+      expect(pooled).to.deep.include({
+        url: "postgres://u@bouncer:6432/app",
+        sessionUrl: "postgres://u@db:5432/app",
+        preparedStatements: false,
+      });
       expect(config.issuer).to.equal("https://login.example.com");
     });
   });
@@ -99,6 +115,12 @@ describe("config", function () {
       );
     });
 
+    it("a DATABASE_SESSION_URL that is not PostgreSQL", function () {
+      expect(refusal({ DATABASE_URL: "postgres://u@bouncer/app", DATABASE_SESSION_URL: "http://db/app" })).to.equal(
+        'DATABASE_SESSION_URL: expected a postgres:// or postgresql:// URL, got "http://db/app"',
+      );
+    });
+
     it("booleans, enums and URLs", function () {
       expect(refusal({ LOCAL_CHAIN: "yes" })).to.equal('LOCAL_CHAIN: expected true or false, got "yes"');
       expect(refusal({ DEFAULT_NETWORK: "ethereum" })).to.match(/^DEFAULT_NETWORK: expected one of mainnet, sepolia/);
@@ -154,7 +176,7 @@ describe("config", function () {
         SHUTDOWN_TIMEOUT_MS: "2500",
         LOCAL_CHAIN_PORT: "0",
       });
-      expect(config.database).to.deep.equal({ kind: "postgres", url: "postgres://u@db/app", poolSize: 25 });
+      expect(config.database).to.deep.include({ kind: "postgres", url: "postgres://u@db/app", poolSize: 25 });
       expect(config).to.deep.include({ shutdownTimeoutMs: 2500, localChainPort: 0 });
       expect(loadConfig({})).to.deep.include({ shutdownTimeoutMs: 10_000, localChainPort: 8545 });
       expect(refusal({ DATABASE_POOL_SIZE: "ten" })).to.equal('DATABASE_POOL_SIZE: expected an integer from 1 to 1000, got "ten"');

@@ -1,9 +1,11 @@
 import { parseArgs } from "node:util";
 import { fuzz, fuzzEventStreams, fuzzMetadataBodies, startFuzzTarget } from "./fuzz";
+import { fuzzAnswerSizes, startAnswerSizeTarget } from "./fuzz-answer-sizes";
 
 /**
- * `npm run fuzz -- --runs N [--bodies M] [--streams K] [--seed S]`: the fuzz test's requests, hostile metadata bodies
- * and hostile event-stream resumes (each a tenth as many unless given), with a new seed unless given.
+ * `npm run fuzz -- --runs N [--bodies M] [--streams K] [--sizes L] [--seed S]`: the fuzz test's requests, hostile
+ * metadata bodies, hostile event-stream resumes and answers that embed big metadata (each a tenth as many unless
+ * given), with a new seed unless given.
  */
 async function main() {
   const { values } = parseArgs({
@@ -11,15 +13,17 @@ async function main() {
       runs: { type: "string", default: "10000" },
       bodies: { type: "string" },
       streams: { type: "string" },
+      sizes: { type: "string" },
       seed: { type: "string" },
     },
   });
   const runs = Number(values.runs);
   const bodies = values.bodies !== undefined ? Number(values.bodies) : Math.ceil(runs / 10);
   const streams = values.streams !== undefined ? Number(values.streams) : Math.ceil(runs / 10);
+  const sizes = values.sizes !== undefined ? Number(values.sizes) : Math.ceil(runs / 10);
   const seed = values.seed !== undefined ? Number(values.seed) : Math.floor(Math.random() * 2 ** 31);
-  if (![runs, bodies, streams].every((n) => Number.isInteger(n) && n >= 1) || !Number.isInteger(seed))
-    throw new Error("usage: npm run fuzz -- --runs N [--bodies M] [--streams K] [--seed S]");
+  if (![runs, bodies, streams, sizes].every((n) => Number.isInteger(n) && n >= 1) || !Number.isInteger(seed))
+    throw new Error("usage: npm run fuzz -- --runs N [--bodies M] [--streams K] [--sizes L] [--seed S]");
   console.log(`fuzz: ${runs} runs, seed ${seed} (repeat with --seed ${seed})`);
   const target = await startFuzzTarget();
   const started = Date.now();
@@ -39,6 +43,14 @@ async function main() {
     console.log("fuzz: no 5xx, each refusal {error, message}, the instance up and no socket left open");
   } finally {
     await target.close();
+  }
+  const sizeTarget = await startAnswerSizeTarget();
+  try {
+    const answered = await fuzzAnswerSizes(sizeTarget, { runs: sizes, seed });
+    console.log(`fuzz: ${answered.requests} answers with metadata, largest ${answered.largest} bytes, ${answered.omitted} items left out`);
+    console.log("fuzz: every answer within its bound and JSON every reader takes, X-Metadata-Omitted right");
+  } finally {
+    await sizeTarget.close();
   }
 }
 
