@@ -7,6 +7,7 @@ import { secretMatches, type CachedClients } from "./clients";
 import type { LoginKeys } from "./keys";
 import { loginHistory } from "./logins";
 import { logoutSource, postLogoutSuccessSource } from "./logout-page";
+import { REGISTRATION_PATH } from "./registration";
 import { errorPage } from "./oidc-guard";
 import { findProof, SIWE_CLAIMS, SIWE_SCOPE, wantsSiweProof } from "./siwe-proofs";
 import { accountOfSubject } from "./subjects";
@@ -93,6 +94,8 @@ export async function createProvider(
       clientAuthSigningAlgValues: ["RS256"],
       requestObjectSigningAlgValues: ["RS256"],
     },
+    // Dynamic client registration is ours (registration.ts), published when it is on.
+    discovery: config.login.registrationAccessToken ? { registration_endpoint: `${config.issuer}${REGISTRATION_PATH}` } : {},
     // Codes name their redirect_uri; the token request must repeat it byte for byte.
     allowOmittingSingleRegisteredRedirectUri: false,
     ttl: {
