@@ -67,6 +67,8 @@ export interface Config {
     maxOpenChallenges: number;
     /** ID-token signing keys given in the environment (a private JWK Set, JSON); made once and kept in the database otherwise. */
     jwks?: { keys: Record<string, unknown>[] };
+    /** The initial access token of dynamic client registration; registration is off without one. */
+    registrationAccessToken?: string;
   };
   /** Converters the conversion page offers (`CONVERTERS`), addresses checksummed. */
   converters: ConverterRef[];
@@ -207,6 +209,7 @@ export function readConfig(env: Env = process.env): { config: Config; warning?: 
       rateLimit: read.int("LOGIN_RATE_LIMIT"),
       maxOpenChallenges: read.int("LOGIN_MAX_OPEN_CHALLENGES"),
       jwks: readJwks(read),
+      registrationAccessToken: readRegistrationToken(read),
     },
     converters: readConverters(read, Object.keys(rpcUrls).concat(localChain ? ["localhost"] : [])),
     rateLimits: {
@@ -312,6 +315,14 @@ function readHeader(read: Reader): string {
   if (/[\r\n]/.test(header) || header.length > 100)
     throw new ConfigError("LOGIN_MESSAGE_HEADER", "one line of at most 100 characters", header);
   return header;
+}
+
+/** A bearer secret: long enough that it cannot be guessed (the value itself is never shown). */
+function readRegistrationToken(read: Reader): string | undefined {
+  const token = read.optional("LOGIN_REGISTRATION_ACCESS_TOKEN");
+  if (token !== undefined && (token.length < 32 || /\s/.test(token)))
+    throw new ConfigError("LOGIN_REGISTRATION_ACCESS_TOKEN", "at least 32 characters, no spaces", "(a shorter value, or one with spaces)");
+  return token;
 }
 
 function readJwks(read: Reader): { keys: Record<string, unknown>[] } | undefined {

@@ -10,6 +10,7 @@ import apiRoutes from "./routes/api";
 import clientInfoRoutes from "./routes/client-info";
 import hostedPageRoutes from "./routes/hosted-page";
 import oidcRoutes from "./routes/oidc";
+import registrationRoutes from "./routes/registration";
 import x509Routes from "./routes/x509";
 
 /**
@@ -43,6 +44,7 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(clientInfoRoutes, { clients });
   await app.register(oidcRoutes, { provider, issuer });
   await app.register(hostedPageRoutes, { provider });
+  if (settings.registrationAccessToken) await app.register(registrationRoutes, { accessToken: settings.registrationAccessToken });
 };
 
 export default auth;

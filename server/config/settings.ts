@@ -308,6 +308,14 @@ export const SETTINGS: readonly Setting[] = [
     group: "login",
     description: "ID-token signing keys, a JWK Set of private RSA keys (the first signs)",
   },
+  {
+    name: "LOGIN_REGISTRATION_ACCESS_TOKEN",
+    type: text(),
+    defaultText: "none: dynamic client registration is off",
+    group: "login",
+    description:
+      "turns on dynamic client registration (RFC 7591, `POST /register`): the initial access token a registration must carry as `Authorization: Bearer` (at least 32 characters)",
+  },
   // Signed metadata
   {
     name: "SIGNED_METADATA_REQUIRE_BINDING",

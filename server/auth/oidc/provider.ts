@@ -11,6 +11,7 @@ import { addIdTokenAudience, compareSecretsWith, loadOidcLibrary } from "./inter
 import { logoutSource, postLogoutSuccessSource } from "../logout-page";
 import { findProof, SIWE_CLAIMS, SIWE_SCOPE, wantsSiweProof } from "../siwe-proofs";
 import { accountOfSubject } from "../subjects";
+import { REGISTRATION_PATH } from "../registration";
 
 /** The paths oidc-provider answers (all at the root, next to our /api ones). */
 export const OIDC_ROUTES = {
@@ -92,6 +93,8 @@ export async function createProvider(
       clientAuthSigningAlgValues: ["RS256"],
       requestObjectSigningAlgValues: ["RS256"],
     },
+    // Dynamic client registration is ours (registration.ts), published when it is on.
+    discovery: config.login.registrationAccessToken ? { registration_endpoint: `${config.issuer}${REGISTRATION_PATH}` } : {},
     // Codes name their redirect_uri; the token request must repeat it byte for byte.
     allowOmittingSingleRegisteredRedirectUri: false,
     ttl: {

@@ -7,6 +7,7 @@ import { invalidRequest } from "../errors";
 import { logoutRequestCsp } from "../logout-page";
 import { checkForm, errorPage, pinToIssuer, withBody } from "../oidc-guard";
 import { inRequestScope, OIDC_ROUTES, type Provider } from "../oidc";
+import { sendOAuthError } from "./oauth-error";
 import { RATE_LIMITED } from "./rate-limited";
 
 const OAuthError = Type.Object({ error: Type.String(), error_description: Type.String() });
@@ -129,12 +130,7 @@ function pageErrors(error: FastifyError, request: FastifyRequest, reply: Fastify
 function oauthErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const { status, body, headers } = toErrorReply(error, request);
   const code = status === 429 || status >= 500 ? body.error : "invalid_request";
-  return reply
-    .code(status)
-    .headers(headers)
-    .header("cache-control", "no-store")
-    .type("application/json; charset=utf-8")
-    .send({ error: code, error_description: body.message });
+  return sendOAuthError(reply, status, headers, code, body.message);
 }
 
 export default oidcRoutes;

@@ -1,0 +1,170 @@
+import { expect } from "chai";
+import { Wallet } from "ethers";
+import * as oidc from "openid-client";
+import { listClients } from "../../../server/auth/clients";
+import type { TestApp } from "../../helpers/app";
+import { sharedNode } from "../../helpers/chain";
+import { eoaSigner, getJson, relyingPartyLogin, startLoginApp } from "./helpers";
+
+const TOKEN = "initial-access-token-of-at-least-32-chars";
+
+describe("dynamic client registration (RFC 7591)", function () {
+  let t: TestApp;
+  let nodeUrl: string;
+
+  before(async function () {
+    nodeUrl = (await sharedNode()).url;
+    t = await startLoginApp(nodeUrl, { listen: true, env: { LOGIN_REGISTRATION_ACCESS_TOKEN: TOKEN } });
+  });
+  after(async () => t?.close());
+
+  const register = (metadata: Partial<oidc.ClientMetadata>, initialAccessToken: string | undefined = TOKEN) =>
+    oidc.dynamicClientRegistration(new URL(t.config.issuer), metadata, undefined, {
+      initialAccessToken,
+      execute: [oidc.allowInsecureRequests],
+    });
+
+  /** A refused registration as openid-client reports it: the status and RFC 7591's error and description. */
+  async function refusal(metadata: Partial<oidc.ClientMetadata>, initialAccessToken?: string) {
+    try {
+      await register(metadata, initialAccessToken);
+    } catch (error) {
+      const { status, error: code, error_description: description } = error as Record<string, unknown>;
+      return { status, error: code, description };
+    }
+    return expect.fail("registered");
+  }
+
+  it("is off without LOGIN_REGISTRATION_ACCESS_TOKEN: not in discovery, 404", async function () {
+    const off = await startLoginApp(nodeUrl);
+    try {
+      expect((await getJson(off, "/.well-known/openid-configuration")).body).to.not.have.property("registration_endpoint");
+      const answer = await getJson(off, "/register", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+      expect(answer.status).to.equal(404);
+      expect(answer.body.error).to.equal("not_found");
+    } finally {
+      await off.close();
+    }
+  });
+
+  it("registers a confidential client, stored with the others, that logs in at once (openid-client's dynamicClientRegistration)", async function () {
+    const redirectUri = "https://self.example/callback";
+    const config = await register({
+      client_name: "Self-registered RP",
+      redirect_uris: [redirectUri],
+      post_logout_redirect_uris: ["https://self.example/bye"],
+    });
+    const metadata = config.clientMetadata();
+    expect(metadata.client_id).to.be.a("string");
+    expect(metadata.client_secret).to.match(/^[A-Za-z0-9_-]{43}$/);
+    expect(metadata).to.include({
+      client_name: "Self-registered RP",
+      token_endpoint_auth_method: "client_secret_basic",
+      client_secret_expires_at: 0,
+    });
+    const stored = (await listClients(t.app.db)).find((c) => c.id === metadata.client_id)!;
+    expect(stored).to.deep.include({
+      name: "Self-registered RP",
+      redirectUris: [redirectUri],
+      public: false,
+      postLogoutRedirectUris: ["https://self.example/bye"],
+    });
+    expect(stored.secretHash).to.match(/^sha256\$/);
+
+    const client = { id: metadata.client_id, secret: metadata.client_secret as string, redirectUri, name: "Self-registered RP" };
+    const wallet = Wallet.createRandom();
+    const { claims } = await relyingPartyLogin(t, client, eoaSigner(wallet), { clientAuth: oidc.ClientSecretBasic(client.secret) });
+    expect(claims.sub).to.equal(wallet.address.toLowerCase());
+  });
+
+  it("registers a public client (token_endpoint_auth_method none) without a secret, with the subject format it asks for", async function () {
+    const redirectUri = "http://localhost:5173/cb";
+    const config = await register({
+      client_name: "Self SPA",
+      redirect_uris: [redirectUri],
+      token_endpoint_auth_method: "none",
+      subject_format: "caip10",
+    });
+    const metadata = config.clientMetadata();
+    expect(metadata).to.not.have.property("client_secret");
+    const wallet = Wallet.createRandom();
+    const { claims } = await relyingPartyLogin(t, { id: metadata.client_id, redirectUri, name: "Self SPA" }, eoaSigner(wallet));
+    expect(claims.sub).to.equal(`eip155:1:${wallet.address}`);
+  });
+
+  it("refuses a registration without the initial access token, or with another, as RFC 6750 says", async function () {
+    for (const token of [undefined, "another-token-that-is-long-enough-000000"]) {
+      const response = await fetch(`${t.config.issuer}/register`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify({ client_name: "x", redirect_uris: ["https://x.example/cb"] }),
+      });
+      expect(response.status).to.equal(401);
+      expect(response.headers.get("www-authenticate")).to.equal('Bearer error="invalid_token"');
+      expect(await response.json()).to.deep.equal({
+        error: "invalid_token",
+        error_description: "registration needs the initial access token as Authorization: Bearer",
+      });
+    }
+    expect(
+      (await refusal({ client_name: "x", redirect_uris: ["https://x.example/cb"] }, "wrong-token-wrong-token-wrong-token")).status,
+    ).to.equal(401);
+  });
+
+  it("refuses what npm run client -- add refuses, in its words, with RFC 7591's error codes", async function () {
+    const uri = "https://x.example/cb";
+    const cases: Array<[Partial<oidc.ClientMetadata>, string, string]> = [
+      [
+        { client_name: "x", redirect_uris: ["https://x.example/cb#frag"] },
+        "invalid_redirect_uri",
+        "a redirect URI must not have a fragment: https://x.example/cb#frag",
+      ],
+      [{ client_name: "x", redirect_uris: ["not a url"] }, "invalid_redirect_uri", "not an absolute URL: not a url"],
+      [{ client_name: "x", redirect_uris: [] }, "invalid_redirect_uri", "redirect_uris must be a non-empty array of strings"],
+      [{ redirect_uris: [uri] }, "invalid_client_metadata", "client_name is required: users see it in the message they sign"],
+      [
+        { client_name: "evil\u202Emoc.elgoog", redirect_uris: [uri] },
+        "invalid_client_metadata",
+        "the name must not contain control, format or bidi characters (Unicode Cc, Cf, Zl, Zp)",
+      ],
+      [
+        { client_name: "x", redirect_uris: [uri], grant_types: ["implicit"] },
+        "invalid_client_metadata",
+        "grant_types: implicit is not supported",
+      ],
+      [
+        { client_name: "x", redirect_uris: [uri], token_endpoint_auth_method: "private_key_jwt" },
+        "invalid_client_metadata",
+        "token_endpoint_auth_method must be one of client_secret_basic, client_secret_post, none",
+      ],
+      [
+        { client_name: "x", redirect_uris: [uri], client_uri: "javascript:alert(1)" },
+        "invalid_client_metadata",
+        "home_url must be an absolute http(s) URL: javascript:alert(1)",
+      ],
+      [
+        { client_name: "x", redirect_uris: [uri], subject_format: "did" },
+        "invalid_client_metadata",
+        "the subject format must be one of address, caip10: did",
+      ],
+    ];
+    const before = (await listClients(t.app.db)).length;
+    for (const [metadata, error, description] of cases) {
+      expect(await refusal(metadata), JSON.stringify(metadata)).to.deep.equal({ status: 400, error, description });
+    }
+    expect((await listClients(t.app.db)).length).to.equal(before);
+  });
+
+  it("refuses a body that is no JSON object as unreadable metadata", async function () {
+    for (const body of ["[]", "{", '"x"']) {
+      const answer = await getJson(t, "/register", {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${TOKEN}` },
+        body,
+      });
+      expect(answer.status, body).to.equal(400);
+      expect(answer.body.error, body).to.equal("invalid_client_metadata");
+      expect(answer.body.error_description, body).to.be.a("string");
+    }
+  });
+});
