@@ -7,7 +7,7 @@ import type { IndexerMetrics } from "../metrics/metrics";
 import { isRangeTooLarge, RangeSizer } from "./ranges";
 import { readCursor, type Cursor } from "./store/reads";
 import { recentBlocks, resetNetwork, rollBack, REORG_WINDOW, writeRange } from "./store/writes";
-import { decodeLogs, logWeight, NFT_TOPICS, type RawLog } from "./transfers";
+import { decodeLogs, INDEXED_TOPICS, logWeight, type RawLog } from "./transfers";
 
 export interface IndexerOptions {
   network: string;
@@ -164,7 +164,7 @@ export class NetworkIndexer {
       this.prefetched = { from: next, range: this.fetch(next, Math.min(head, next + this.sizer.size - 1)).catch(() => "failed" as const) };
     }
 
-    const { transfers, transfers1155, skipped } = decodeLogs(logs, this.options.maxConsecutive);
+    const { transfers, transfers1155, skipped, marks } = decodeLogs(logs, this.options.maxConsecutive);
     for (const r of skipped)
       this.options.log.warn(
         {
@@ -178,7 +178,7 @@ export class NetworkIndexer {
         },
         "indexer: ConsecutiveTransfer range not expanded (longer than INDEXER_MAX_CONSECUTIVE, or reversed); the contract is not fully indexed",
       );
-    for (const t of [...transfers, ...transfers1155]) t.blockTime = range.times.get(t.blockNumber);
+    for (const t of [...transfers, ...transfers1155, ...marks]) t.blockTime = range.times.get(t.blockNumber);
     const hashes = new Map<number, string>([
       [from, first.hash],
       [to, last.hash],
@@ -197,9 +197,11 @@ export class NetworkIndexer {
         transfers1155,
         live,
         skipped,
+        marks,
       ),
     );
     if (skipped.length > 0) this.options.metrics?.skippedRanges(network, skipped.length);
+    if (marks.length > 0) this.options.metrics?.metadataMarks(network, marks.length);
     this.options.log.debug({ network, from, to, transfers: transfers.length + transfers1155.length }, "indexer: range written");
     this.options.metrics?.range(network, {
       from,
@@ -295,7 +297,7 @@ export class NetworkIndexer {
     return {
       fromBlock: `0x${from.toString(16)}`,
       toBlock: `0x${to.toString(16)}`,
-      topics: [NFT_TOPICS],
+      topics: [INDEXED_TOPICS],
       ...(contracts.length > 0 ? { address: contracts } : {}),
     };
   }

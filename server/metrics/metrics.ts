@@ -25,6 +25,8 @@ export interface IndexerMetrics {
   atHead(network: string, head: number): void;
   /** ConsecutiveTransfer logs written as not expanded (past the bound): their contracts are not fully indexed. */
   skippedRanges(network: string, count: number): void;
+  /** Metadata-change logs (ERC-4906, ERC-1155 URI) written as stale marks for the metadata cache. */
+  metadataMarks(network: string, count: number): void;
 }
 
 export type RpcOutcome = "ok" | "rpc_error" | "timeout" | "transport_error";
@@ -90,6 +92,17 @@ export class Metrics {
     "indexer_ranges_skipped_total",
     "ERC-2309 ConsecutiveTransfer logs not expanded (more ids than INDEXER_MAX_CONSECUTIVE, or a reversed range)",
   );
+  private readonly metadataMarksWritten = this.perNetwork(
+    Counter,
+    "indexer_metadata_marks_total",
+    "Metadata-change logs (ERC-4906 MetadataUpdate and BatchMetadataUpdate, ERC-1155 URI) written as stale marks, one per log whatever its range",
+  );
+  private readonly metadataSweepReads = new Counter({
+    name: "token_metadata_sweep_reads_total",
+    help: "Cached token metadata documents a metadata-change mark made stale that the background sweep read again, by outcome (stored, kept)",
+    labelNames: ["outcome"] as const,
+    registers: [this.registry],
+  });
   private readonly logins = new Counter({
     name: "login_attempts_total",
     help: "POST /api/login answers, by result: success, or the error code of the refusal",
@@ -139,7 +152,15 @@ export class Metrics {
     skippedRanges: (network, count) => {
       this.rangesSkipped.inc({ network }, count);
     },
+    metadataMarks: (network, count) => {
+      this.metadataMarksWritten.inc({ network }, count);
+    },
   };
+
+  /** A stale cached document the background sweep read again, by outcome: `stored`, or `kept` (the read stored nothing). */
+  metadataSweep(outcome: "stored" | "kept"): void {
+    this.metadataSweepReads.inc({ outcome });
+  }
 
   /** Pool gauges read at each scrape from `stats` (the database is opened after the metrics exist). */
   databasePool(kind: () => string | undefined, stats: () => PoolStats | undefined): void {
