@@ -124,6 +124,9 @@ export interface TokenMetadataConfig {
   answersMaxBytes: number;
   /** Answers that embed metadata being assembled and sent at once (each holds up to about 2 × answersMaxBytes). */
   answersConcurrency: number;
+  /** Stale documents (after a metadata-change event) the background sweep reads again at once (0: none), and its pause. */
+  sweepBatch: number;
+  sweepIntervalMs: number;
 }
 
 export interface ConverterRef {
@@ -253,6 +256,8 @@ function readTokenMetadata(read: Reader, localChain: boolean): TokenMetadataConf
     refreshRateLimit: read.int("METADATA_FETCH_REFRESH_RATE_LIMIT"),
     answersMaxBytes: read.int("METADATA_ANSWERS_MAX_BYTES"),
     answersConcurrency: read.int("METADATA_ANSWERS_CONCURRENCY"),
+    sweepBatch: read.int("METADATA_SWEEP_BATCH"),
+    sweepIntervalMs: read.int("METADATA_SWEEP_INTERVAL_MS"),
   };
 }
 

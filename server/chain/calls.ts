@@ -73,14 +73,17 @@ export class BlockCalls {
     this.cache = new BoundedCache(max);
   }
 
-  /** The call at the latest block, and that block's number. */
-  async callAtHead(network: string, to: string, data: string): Promise<{ outcome: CallOutcome; block: number }> {
-    const block = await this.heads.latest(network);
+  /**
+   * The call at the latest block, and that block's number. `atLeast`: a block the caller already answered from (the
+   * index's), so that the call never reads an older state than an answer the client may have seen (the head is cached).
+   */
+  async callAtHead(network: string, to: string, data: string, atLeast = 0): Promise<{ outcome: CallOutcome; block: number }> {
+    const block = Math.max(await this.heads.latest(network), atLeast);
     return { outcome: await this.callAt(network, block, to, data), block };
   }
 
-  async call(network: string, to: string, data: string): Promise<CallOutcome> {
-    return (await this.callAtHead(network, to, data)).outcome;
+  async call(network: string, to: string, data: string, atLeast = 0): Promise<CallOutcome> {
+    return (await this.callAtHead(network, to, data, atLeast)).outcome;
   }
 
   /** The call at `block` (a number the head cache gave, so that several reads see the same state). */

@@ -430,6 +430,21 @@ export const SETTINGS: readonly Setting[] = [
     group: "token metadata",
     description: "answers with token metadata built and sent at once per instance; 16 more per slot wait, then 503 `metadata_busy`",
   },
+  {
+    name: "METADATA_SWEEP_BATCH",
+    type: int(0, 1_000),
+    default: "4",
+    group: "token metadata",
+    description:
+      "cached metadata documents an ERC-4906 or ERC-1155 `URI` event made stale that the background sweep reads again at once per instance (0: none, they are read when asked)",
+  },
+  {
+    name: "METADATA_SWEEP_INTERVAL_MS",
+    type: int(10, 3_600_000),
+    default: "1000",
+    group: "token metadata",
+    description: "pause between two batches of the background sweep of stale metadata documents",
+  },
   // Live events
   {
     name: "EVENTS_MAX_SUBSCRIBERS",

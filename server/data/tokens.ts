@@ -6,7 +6,7 @@ import { rpc } from "../chain/networks";
 import { HttpError, notFound } from "../http/http-error";
 import { sendJson } from "../http/wire";
 import { parseAddress, parseTokenId } from "../chain/values";
-import { indexesErc721 } from "../indexer";
+import { indexesErc721, readCursor } from "../indexer";
 import { Address, AddressParam, NetworkParam } from "../http/schemas";
 
 const ERC721 = new Interface([
@@ -25,7 +25,10 @@ const tokens: FastifyPluginAsyncTypebox = async (app) => {
   // Code does not go away (SELFDESTRUCT no longer removes it): a contract seen once is a contract.
   const contracts = new BoundedCache<boolean>(10_000);
   const erc165 = new BoundedCache<boolean>(10_000);
-  const call = (network: string, to: string, data: string) => app.calls.call(network, to, data);
+  // Never from a block older than the index's: right after a transfer the inventory (X-Indexed-Block) may already show
+  // the new owner while the cached head still names the block before it.
+  const call = async (network: string, to: string, data: string) =>
+    app.calls.call(network, to, data, (await readCursor(app.db, network))?.block ?? 0);
 
   const requireContract = async (network: string, address: string) => {
     const provider = app.networks.provider(network);

@@ -14,7 +14,7 @@ export interface ChangeFilter {
 /** One server-sent event: `id`, `event` and the JSON `data`. */
 export interface ChangeEvent {
   id: string;
-  event: "transfer" | "removed" | "reset";
+  event: "transfer" | "removed" | "reset" | "metadata";
   data: unknown;
 }
 
@@ -183,9 +183,27 @@ export class ChangeFeed {
     if (id <= subscriber.last) return true;
     subscriber.last = id;
     if (!matches(subscriber.filter, row)) return true;
-    const data = row.kind === "reset" ? { network: row.network } : transferItem(row, this.checksum);
+    const data =
+      row.kind === "reset"
+        ? { network: row.network }
+        : row.kind === "metadata"
+          ? metadataItem(row, this.checksum)
+          : transferItem(row, this.checksum);
     return subscriber.sink.send({ id: row.id, event: row.kind, data });
   }
+}
+
+/** A metadata change as the stream carries it: the inclusive range of ids whose metadata changed. */
+function metadataItem(row: ChangeRow, checksum: (address: string) => string) {
+  return {
+    block: Number(row.block_number),
+    time: row.block_time === null ? null : Number(row.block_time),
+    tx: row.tx_hash,
+    logIndex: row.log_index,
+    contract: checksum(row.contract),
+    fromId: BigInt(row.token_id),
+    toId: BigInt(row.to_token_id!),
+  };
 }
 
 function matches(filter: ChangeFilter, row: ChangeRow): boolean {

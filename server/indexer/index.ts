@@ -14,6 +14,7 @@ export {
   inventoryPage,
   lastChangeId,
   networkChangesAfter,
+  readCursor,
   tokenHolding,
   type ChangeRow,
   type HistoryOf,
@@ -21,5 +22,6 @@ export {
   type IndexPage,
 } from "./store/reads";
 export { isIncomplete } from "./store/skipped";
+export { pruneMarks, staleCachedTokens, STALE_ENTRY } from "./store/marks";
 export { CHANGES_CHANNEL } from "./store/changes";
 export type { TransferRow } from "./transfers";

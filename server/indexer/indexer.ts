@@ -8,7 +8,7 @@ import type { IndexerMetrics } from "../metrics/metrics";
 import { isRangeTooLarge, RangeSizer } from "./ranges";
 import { readCursor, type Cursor } from "./store/reads";
 import { recentBlocks, resetNetwork, rollBack, REORG_WINDOW, writeRange } from "./store/writes";
-import { decodeLogs, logWeight, NFT_TOPICS, type RawLog } from "./transfers";
+import { decodeLogs, INDEXED_TOPICS, logWeight, type RawLog } from "./transfers";
 
 export interface IndexerOptions {
   network: string;
@@ -193,7 +193,7 @@ export class NetworkIndexer {
       };
     }
 
-    const { transfers, transfers1155, skipped } = decodeLogs(logs, this.options.maxConsecutive);
+    const { transfers, transfers1155, skipped, marks } = decodeLogs(logs, this.options.maxConsecutive);
     for (const r of skipped)
       this.options.log.warn(
         {
@@ -207,7 +207,7 @@ export class NetworkIndexer {
         },
         "indexer: ConsecutiveTransfer range not expanded (longer than INDEXER_MAX_CONSECUTIVE, or reversed); the contract is not fully indexed",
       );
-    for (const t of [...transfers, ...transfers1155]) t.blockTime = range.times.get(t.blockNumber);
+    for (const t of [...transfers, ...transfers1155, ...marks]) t.blockTime = range.times.get(t.blockNumber);
     const hashes = new Map<number, string>([
       [from, first.hash],
       [to, last.hash],
@@ -226,9 +226,11 @@ export class NetworkIndexer {
         transfers1155,
         live,
         skipped,
+        marks,
       ),
     );
     if (skipped.length > 0) this.options.metrics?.skippedRanges(network, skipped.length);
+    if (marks.length > 0) this.options.metrics?.metadataMarks(network, marks.length);
     this.options.log.debug({ network, from, to, transfers: transfers.length + transfers1155.length }, "indexer: range written");
     this.options.metrics?.range(network, {
       from,
@@ -322,7 +324,7 @@ export class NetworkIndexer {
   /** The logs of block `header` the indexer's filter matches, when they can be proven; undefined otherwise. */
   private async blockLogs(header: Header): Promise<RawLog[] | undefined> {
     const { contracts, network, provider } = this.options;
-    if (!bloomMayMatch(header.logsBloom, NFT_TOPICS, contracts)) return [];
+    if (!bloomMayMatch(header.logsBloom, INDEXED_TOPICS, contracts)) return [];
     try {
       const { fromBlock: _from, toBlock: _to, ...filter } = this.filter(header.number, header.number);
       const logs = await retryUpstream(network, () => rawRpc<RawLog[]>(provider, "eth_getLogs", [{ ...filter, blockHash: header.hash }]), {
@@ -388,7 +390,7 @@ export class NetworkIndexer {
     return {
       fromBlock: `0x${from.toString(16)}`,
       toBlock: `0x${to.toString(16)}`,
-      topics: [NFT_TOPICS],
+      topics: [INDEXED_TOPICS],
       ...(contracts.length > 0 ? { address: contracts } : {}),
     };
   }

@@ -7,8 +7,17 @@ export const TRANSFER_SINGLE_TOPIC = id("TransferSingle(address,address,address,
 export const TRANSFER_BATCH_TOPIC = id("TransferBatch(address,address,address,uint256[],uint256[])");
 /** topic0 of ERC-2309's `ConsecutiveTransfer`: one log moving a range of ERC-721 ids. */
 export const CONSECUTIVE_TRANSFER_TOPIC = id("ConsecutiveTransfer(uint256,uint256,address,address)");
-/** What the indexer asks eth_getLogs for: any of the four. */
+/** The NFT transfer topics: any of the four. */
 export const NFT_TOPICS = [TRANSFER_TOPIC, TRANSFER_SINGLE_TOPIC, TRANSFER_BATCH_TOPIC, CONSECUTIVE_TRANSFER_TOPIC];
+/** topic0 of ERC-4906's `MetadataUpdate` and `BatchMetadataUpdate` (no indexed argument: the ids are in data). */
+export const METADATA_UPDATE_TOPIC = id("MetadataUpdate(uint256)");
+export const BATCH_METADATA_UPDATE_TOPIC = id("BatchMetadataUpdate(uint256,uint256)");
+/** topic0 of ERC-1155's `URI(string value, uint256 indexed id)`. */
+export const URI_TOPIC = id("URI(string,uint256)");
+/** The events that say a token's metadata changed. */
+export const METADATA_TOPICS = [METADATA_UPDATE_TOPIC, BATCH_METADATA_UPDATE_TOPIC, URI_TOPIC];
+/** What the indexer asks eth_getLogs for: transfers and metadata changes. */
+export const INDEXED_TOPICS = [...NFT_TOPICS, ...METADATA_TOPICS];
 export const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000";
 
 const topicAddress = (topic: string) => `0x${topic.slice(26)}`.toLowerCase();
@@ -95,17 +104,66 @@ export function decodeConsecutive(log: RawLog, max: number): { transfers: Transf
   return { transfers: Array.from({ length: count }, (_, i) => ({ ...base, tokenId: fromTokenId + BigInt(i), rangeIndex: i })) };
 }
 
-/** What one range's logs hold, in log order: ERC-721 transfers (ConsecutiveTransfer ranges expanded), ERC-1155 ones, skipped ranges. */
+/** A log saying the metadata of the ids `fromTokenId`–`toTokenId` (inclusive) of a contract changed. */
+export interface MetadataMark {
+  blockNumber: number;
+  logIndex: number;
+  txHash: string;
+  blockTime?: number;
+  /** Lower case. */
+  contract: string;
+  fromTokenId: bigint;
+  toTokenId: bigint;
+}
+
+const word = (data: string, index: number) => BigInt(`0x${data.slice(2 + index * 64, 2 + (index + 1) * 64)}`);
+
+/**
+ * ERC-4906 `MetadataUpdate(uint256)` (one id in data), `BatchMetadataUpdate(uint256,uint256)` (the inclusive range in
+ * data; `type(uint256).max` as its end names the whole collection) and ERC-1155 `URI(string, uint256 indexed id)`.
+ * A range is one mark whatever its width: nothing is expanded per id. A reversed range or another shape is none.
+ */
+export function decodeMetadataMark(log: RawLog): MetadataMark | undefined {
+  if (log.removed) return undefined;
+  const base = {
+    blockNumber: Number(log.blockNumber),
+    logIndex: Number(log.logIndex),
+    txHash: log.transactionHash,
+    contract: log.address.toLowerCase(),
+  };
+  const [topic0] = log.topics;
+  if (topic0 === METADATA_UPDATE_TOPIC && log.topics.length === 1 && log.data.length === 2 + 64) {
+    const id = word(log.data, 0);
+    return { ...base, fromTokenId: id, toTokenId: id };
+  }
+  if (topic0 === BATCH_METADATA_UPDATE_TOPIC && log.topics.length === 1 && log.data.length === 2 + 128) {
+    const [from, to] = [word(log.data, 0), word(log.data, 1)];
+    return to < from ? undefined : { ...base, fromTokenId: from, toTokenId: to };
+  }
+  if (topic0 === URI_TOPIC && log.topics.length === 2) {
+    const id = BigInt(log.topics[1]);
+    return { ...base, fromTokenId: id, toTokenId: id };
+  }
+  return undefined;
+}
+
+/** What one range's logs hold, in log order: ERC-721 transfers (ConsecutiveTransfer ranges expanded), ERC-1155 ones, skipped ranges, metadata changes. */
 export interface DecodedLogs {
   transfers: Transfer[];
   transfers1155: Transfer1155[];
   skipped: SkippedRange[];
+  marks: MetadataMark[];
 }
 
 /** Decodes eth_getLogs' answer; ConsecutiveTransfer ranges of more than `maxConsecutive` ids are skipped. */
 export function decodeLogs(logs: RawLog[], maxConsecutive: number): DecodedLogs {
-  const decoded: DecodedLogs = { transfers: [], transfers1155: [], skipped: [] };
+  const decoded: DecodedLogs = { transfers: [], transfers1155: [], skipped: [], marks: [] };
   for (const log of logs) {
+    if (METADATA_TOPICS.includes(log.topics[0])) {
+      const mark = decodeMetadataMark(log);
+      if (mark) decoded.marks.push(mark);
+      continue;
+    }
     const transfer = decodeTransfer(log);
     if (transfer) {
       decoded.transfers.push(transfer);

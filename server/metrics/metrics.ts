@@ -30,6 +30,8 @@ export interface IndexerMetrics {
    * writer reports a lag and a block, and a former writer's last figures do not linger beside the new writer's.
    */
   standby(network: string): void;
+  /** Metadata-change logs (ERC-4906, ERC-1155 URI) written as stale marks for the metadata cache. */
+  metadataMarks(network: string, count: number): void;
 }
 
 export type RpcOutcome = "ok" | "rpc_error" | "rate_limited" | "timeout" | "transport_error";
@@ -95,6 +97,17 @@ export class Metrics {
     "indexer_ranges_skipped_total",
     "ERC-2309 ConsecutiveTransfer logs not expanded (more ids than INDEXER_MAX_CONSECUTIVE, or a reversed range)",
   );
+  private readonly metadataMarksWritten = this.perNetwork(
+    Counter,
+    "indexer_metadata_marks_total",
+    "Metadata-change logs (ERC-4906 MetadataUpdate and BatchMetadataUpdate, ERC-1155 URI) written as stale marks, one per log whatever its range",
+  );
+  private readonly metadataSweepReads = new Counter({
+    name: "token_metadata_sweep_reads_total",
+    help: "Cached token metadata documents a metadata-change mark made stale that the background sweep read again, by outcome (stored, kept)",
+    labelNames: ["outcome"] as const,
+    registers: [this.registry],
+  });
   private readonly logins = new Counter({
     name: "login_attempts_total",
     help: "POST /api/login answers, by result: success, or the error code of the refusal",
@@ -148,7 +161,15 @@ export class Metrics {
       for (const gauge of [this.lagBlocks, this.lagSeconds, this.indexedBlock, this.lastRangeBlocks, this.lastRangeSeconds])
         gauge.remove({ network });
     },
+    metadataMarks: (network, count) => {
+      this.metadataMarksWritten.inc({ network }, count);
+    },
   };
+
+  /** A stale cached document the background sweep read again, by outcome: `stored`, or `kept` (the read stored nothing). */
+  metadataSweep(outcome: "stored" | "kept"): void {
+    this.metadataSweepReads.inc({ outcome });
+  }
 
   /** Pool gauges read at each scrape from `stats` (the database is opened after the metrics exist). */
   databasePool(kind: () => string | undefined, stats: () => PoolStats | undefined): void {

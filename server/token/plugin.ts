@@ -6,6 +6,7 @@ import { limitRequests } from "../http/rate-limit";
 import { JSON_TYPE, sentAndClosed } from "../http/wire";
 import { parseAddress, parseTokenId } from "../chain/values";
 import { TokenMetadataResolver } from "./resolver";
+import { MetadataSweeper } from "./sweep";
 import { Token, TokenError, TokenParams } from "./schemas";
 import { tokenHolding } from "../indexer";
 import { tokenJson } from "./token";
@@ -91,7 +92,24 @@ export default fp(
   async function tokenMetadata(app: FastifyInstance) {
     const resolver = new TokenMetadataResolver(app.config.tokenMetadata, app.db, app.networks, app.log);
     app.decorate("tokenMetadata", resolver);
-    app.addHook("preClose", async () => resolver.close());
+    const { sweepBatch, sweepIntervalMs, ttlMs, errorTtlMs } = app.config.tokenMetadata;
+    const sweeper =
+      sweepBatch > 0
+        ? new MetadataSweeper(
+            app.db,
+            resolver,
+            { batch: sweepBatch, intervalMs: sweepIntervalMs, retentionMs: Math.max(ttlMs, errorTtlMs), backoffMs: errorTtlMs },
+            {
+              swept: (outcome) => app.metrics?.metadataSweep(outcome),
+              failed: (error) => app.log.warn({ err: error }, "token metadata: sweep of stale documents failed"),
+            },
+          )
+        : undefined;
+    app.addHook("onReady", async () => sweeper?.start());
+    app.addHook("preClose", async () => {
+      await sweeper?.stop();
+      resolver.close();
+    });
     await app.register(routes);
   },
   { name: "token-metadata", dependencies: ["db", "chain"] },

@@ -151,6 +151,14 @@ export class TokenMetadataResolver {
     });
   }
 
+  /**
+   * Reads a token's metadata again in the background (its cached document went stale): true when the read stored
+   * something, false when it said nothing about the token (a node or queue failure, a closing service).
+   */
+  async reread(key: TokenKey, standard: Standard): Promise<boolean> {
+    return (await this.read(key, standard, true)) === undefined;
+  }
+
   /** Stops reading: fetches in flight are aborted and nothing more is stored. */
   close(): void {
     this.closing.abort();

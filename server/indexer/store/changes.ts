@@ -1,5 +1,5 @@
 import type { Queryable } from "../../db/database";
-import type { Transfer, Transfer1155 } from "../transfers";
+import type { MetadataMark, Transfer, Transfer1155 } from "../transfers";
 
 /** The channel the indexer's commits notify (payload: the network) and live subscribers listen on. */
 export const CHANGES_CHANNEL = "nft_changes";
@@ -47,6 +47,34 @@ export async function appendChanges(
       sorted.map((t) => t.from),
       sorted.map((t) => t.to),
       sorted.map((t) => ("amount" in t ? t.amount.toString() : null)),
+    ],
+  );
+  await notifyAndPrune(tx, network);
+}
+
+/**
+ * Appends metadata changes to the change log (kind "metadata": token_id and to_token_id the inclusive range), in the
+ * caller's transaction, one row per log whatever its range: a whole-collection update is one event.
+ */
+export async function appendMetadataChanges(tx: Queryable, network: string, marks: MetadataMark[]): Promise<void> {
+  if (marks.length === 0) return;
+  await tx.query("SELECT pg_advisory_xact_lock($1)", [CHANGES_LOCK]);
+  const sorted = [...marks].sort((a, b) => a.blockNumber - b.blockNumber || a.logIndex - b.logIndex);
+  await tx.query(
+    `INSERT INTO nft_changes (network, kind, block_number, block_time, tx_hash, log_index, contract, token_id, to_token_id)
+     SELECT $1, 'metadata', block_number, block_time, tx_hash, log_index, contract, token_id, to_token_id
+     FROM unnest($2::bigint[], $3::bigint[], $4::text[], $5::int[], $6::text[], $7::numeric[], $8::numeric[])
+     WITH ORDINALITY AS c(block_number, block_time, tx_hash, log_index, contract, token_id, to_token_id, n)
+     ORDER BY n`,
+    [
+      network,
+      sorted.map((m) => m.blockNumber),
+      sorted.map((m) => m.blockTime ?? null),
+      sorted.map((m) => m.txHash),
+      sorted.map((m) => m.logIndex),
+      sorted.map((m) => m.contract),
+      sorted.map((m) => m.fromTokenId.toString()),
+      sorted.map((m) => m.toTokenId.toString()),
     ],
   );
   await notifyAndPrune(tx, network);

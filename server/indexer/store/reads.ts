@@ -200,13 +200,15 @@ export async function indexesErc721(db: Queryable, network: string, contract: st
 export interface ChangeRow extends TransferRow {
   id: string;
   network: string;
-  kind: ChangeKind | "reset";
+  kind: ChangeKind | "reset" | "metadata";
+  /** Of a "metadata" change: the last id of its range (token_id is the first). */
+  to_token_id: string | null;
 }
 
 /** Most change-log rows one read returns (a reader that gets this many reads again after the last). */
 export const CHANGES_PAGE = 1_000;
 const COLUMNS =
-  "id, network, kind, block_number, log_index, batch_index, block_time, tx_hash, contract, token_id, from_address, to_address, amount";
+  "id, network, kind, block_number, log_index, batch_index, block_time, tx_hash, contract, token_id, to_token_id, from_address, to_address, amount";
 
 /** The id of the newest change (0 when the log is empty): a reader starting now reads after it. */
 export async function lastChangeId(db: Queryable): Promise<bigint> {

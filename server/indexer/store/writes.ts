@@ -1,8 +1,9 @@
 import type { Queryable } from "../../db/database";
-import { ZERO_ADDRESS, type SkippedRange, type Transfer, type Transfer1155, type TransferRow } from "../transfers";
-import { appendChanges, appendReset } from "./changes";
+import { ZERO_ADDRESS, type MetadataMark, type SkippedRange, type Transfer, type Transfer1155, type TransferRow } from "../transfers";
+import { appendChanges, appendMetadataChanges, appendReset } from "./changes";
 import { adjustHoldings, tokenDeltas, type HoldingDelta } from "./holdings";
 import type { Cursor } from "./reads";
+import { recordMarks, rollBackMarks } from "./marks";
 import { recordSkipped, rollBackSkipped } from "./skipped";
 import { oneStandardPerContract } from "./standards";
 
@@ -14,7 +15,7 @@ export const REORG_WINDOW = 512;
  * transaction, so a crash leaves either the whole range or none of it. `live` ranges (near the head) also go to
  * the change log that live subscribers read; a cold sync of old blocks does not flood it. `skipped`: the
  * ConsecutiveTransfer ranges of the range that were not expanded. A contract's events of a second standard are
- * left out (oneStandardPerContract).
+ * left out (oneStandardPerContract). `marks`: the metadata changes of the range (stale marks for the metadata cache).
  */
 export async function writeRange(
   tx: Queryable,
@@ -25,7 +26,9 @@ export async function writeRange(
   transfers1155: Transfer1155[] = [],
   live = false,
   skipped: SkippedRange[] = [],
+  marks: MetadataMark[] = [],
 ): Promise<void> {
+  await recordMarks(tx, network, marks);
   ({ transfers, transfers1155 } = await oneStandardPerContract(tx, network, transfers, transfers1155));
   if (transfers1155.length > 0) await write1155(tx, network, transfers1155);
   await recordSkipped(tx, network, skipped);
@@ -97,6 +100,7 @@ export async function writeRange(
   );
   await tx.query("DELETE FROM indexer_blocks WHERE network = $1 AND number < $2", [network, last.block - REORG_WINDOW]);
   if (live) await appendChanges(tx, network, "transfer", [...transfers, ...transfers1155]);
+  if (live) await appendMetadataChanges(tx, network, marks);
   await tx.query(
     `INSERT INTO indexer_cursors (network, block_number, block_hash, updated_at) VALUES ($1, $2, $3, now())
      ON CONFLICT (network) DO UPDATE SET block_number = EXCLUDED.block_number, block_hash = EXCLUDED.block_hash, updated_at = now()`,
@@ -218,6 +222,7 @@ export async function rollBack(tx: Queryable, network: string, ancestor: Cursor)
     );
   await tx.query("DELETE FROM nft_1155_transfers WHERE network = $1 AND block_number > $2", [network, ancestor.block]);
   await rollBackSkipped(tx, network, ancestor.block);
+  await rollBackMarks(tx, network, ancestor.block);
   await tx.query("DELETE FROM indexer_blocks WHERE network = $1 AND number > $2", [network, ancestor.block]);
   await tx.query("UPDATE indexer_cursors SET block_number = $2, block_hash = $3, updated_at = now() WHERE network = $1", [
     network,
@@ -236,6 +241,7 @@ export async function resetNetwork(tx: Queryable, network: string): Promise<void
     "nft_holdings",
     "nft_holder_counts",
     "nft_skipped_ranges",
+    "nft_metadata_updates",
     "indexer_blocks",
     "indexer_cursors",
   ]) {

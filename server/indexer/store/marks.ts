@@ -1,0 +1,68 @@
+import type { Queryable } from "../../db/database";
+import type { MetadataMark } from "../transfers";
+
+/**
+ * Metadata-change marks (nft_metadata_updates): one row per ERC-4906 or ERC-1155 URI log, naming a range of ids of a
+ * contract whose cached metadata documents fetched before the mark are stale. A row per log, never per id, so a
+ * whole-collection update costs one row. Written in the indexer's range transaction; a reorg removes the marks of
+ * the blocks it undoes (rollBack) and a reset all of a network's.
+ */
+export async function recordMarks(tx: Queryable, network: string, marks: MetadataMark[]): Promise<void> {
+  if (marks.length === 0) return;
+  await tx.query(
+    `INSERT INTO nft_metadata_updates (network, block_number, log_index, tx_hash, contract, from_token_id, to_token_id)
+     SELECT $1, * FROM unnest($2::bigint[], $3::int[], $4::text[], $5::text[], $6::numeric[], $7::numeric[])`,
+    [
+      network,
+      marks.map((m) => m.blockNumber),
+      marks.map((m) => m.logIndex),
+      marks.map((m) => m.txHash),
+      marks.map((m) => m.contract),
+      marks.map((m) => m.fromTokenId.toString()),
+      marks.map((m) => m.toTokenId.toString()),
+    ],
+  );
+}
+
+/** Forgets the marks above block `ancestor` (a reorg undid them). */
+export async function rollBackMarks(tx: Queryable, network: string, ancestor: number): Promise<void> {
+  await tx.query("DELETE FROM nft_metadata_updates WHERE network = $1 AND block_number > $2", [network, ancestor]);
+}
+
+/**
+ * Forgets marks older than `retentionMs`: every cached document fetched before such a mark has expired by then
+ * (retention at least the cache's TTL), so the mark changes no answer. Keeps the table as small as the recent updates.
+ */
+export async function pruneMarks(db: Queryable, retentionMs: number): Promise<void> {
+  await db.query("DELETE FROM nft_metadata_updates WHERE marked_at < now() - make_interval(secs => $1::double precision / 1000)", [
+    retentionMs,
+  ]);
+}
+
+/**
+ * SQL condition true when the token_metadata row aliased `t` was fetched before a mark covering its id: its document
+ * is stale and is read again (lazily when asked, or by the background sweep).
+ */
+export const STALE_ENTRY = `EXISTS (SELECT 1 FROM nft_metadata_updates u
+  WHERE u.network = t.network AND u.contract = t.contract AND u.from_token_id <= t.token_id AND u.to_token_id >= t.token_id
+    AND u.marked_at > t.fetched_at)`;
+
+/**
+ * Up to `limit` cached entries (token_metadata rows) that a mark made stale, driven from the marks (few) rather than
+ * the cache (many): each mark's range is an index range of the cache's key. `skip`: "contract:id" keys left out.
+ */
+export async function staleCachedTokens(
+  db: Queryable,
+  limit: number,
+  skip: readonly string[],
+): Promise<Array<{ network: string; contract: string; token_id: string }>> {
+  const { rows } = await db.query<{ network: string; contract: string; token_id: string }>(
+    `SELECT DISTINCT t.network, t.contract, t.token_id::text AS token_id
+     FROM nft_metadata_updates u JOIN token_metadata t
+       ON t.network = u.network AND t.contract = u.contract AND t.token_id BETWEEN u.from_token_id AND u.to_token_id
+     WHERE t.fetched_at < u.marked_at AND NOT (t.network || ':' || t.contract || ':' || t.token_id::text = ANY($2::text[]))
+     LIMIT $1`,
+    [limit, skip],
+  );
+  return rows;
+}

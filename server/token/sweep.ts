@@ -1,0 +1,81 @@
+import type { Database } from "../db/database";
+import { pruneMarks, staleCachedTokens, tokenHolding } from "../indexer";
+import type { Standard } from "./resolver";
+import type { TokenKey } from "./store";
+
+export interface SweepOptions {
+  /** Stale documents read again at once, at most; the next batch starts once this one is done. */
+  batch: number;
+  /** Pause between batches, and how often an idle sweep looks for new marks. */
+  intervalMs: number;
+  /** Marks older than this are forgotten (every document fetched before them has expired anyway). */
+  retentionMs: number;
+  /** How long a token the sweep could not read again is left alone (a failing host is not asked every batch). */
+  backoffMs: number;
+}
+
+interface Rereader {
+  reread(key: TokenKey, standard: Standard): Promise<boolean>;
+}
+
+/**
+ * Reads again, in the background, the cached metadata documents that a metadata-change mark (ERC-4906, ERC-1155 URI)
+ * made stale, `batch` at a time: only documents the cache holds (an id never asked for is read when asked), so a
+ * whole-collection update of millions of ids costs at most the cache's entries of that collection, at a bounded rate.
+ */
+export class MetadataSweeper {
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+  private stopped = false;
+  /** "network:contract:id" → until when it is left alone; at most `batch` entries per pass, each kept `backoffMs`. */
+  private readonly backoff = new Map<string, number>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly resolver: Rereader,
+    private readonly options: SweepOptions,
+    private readonly report: { swept(outcome: "stored" | "kept"): void; failed(error: unknown): void },
+  ) {}
+
+  start(): void {
+    this.schedule();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.running = this.pass()
+        .then(() => undefined)
+        .catch((error) => this.report.failed(error))
+        .finally(() => {
+          this.running = undefined;
+          this.schedule();
+        });
+    }, this.options.intervalMs);
+  }
+
+  /** One batch: prunes old marks, then reads again up to `batch` stale cached documents, all at once, and waits for them. */
+  async pass(): Promise<number> {
+    const now = Date.now();
+    for (const [key, until] of this.backoff) if (until <= now) this.backoff.delete(key);
+    await pruneMarks(this.db, this.options.retentionMs);
+    const stale = await staleCachedTokens(this.db, this.options.batch, [...this.backoff.keys()]);
+    await Promise.all(
+      stale.map(async ({ network, contract, token_id }) => {
+        const tokenId = BigInt(token_id);
+        const { holding } = await tokenHolding(this.db, network, contract, tokenId);
+        const stored =
+          holding !== undefined && !this.stopped && (await this.resolver.reread({ network, contract, tokenId }, holding.standard));
+        if (!stored) this.backoff.set(`${network}:${contract}:${token_id}`, Date.now() + this.options.backoffMs);
+        this.report.swept(stored ? "stored" : "kept");
+      }),
+    );
+    return stale.length;
+  }
+}

@@ -1,0 +1,235 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { expect } from "chai";
+import type { JsonRpcProvider, JsonRpcSigner } from "ethers";
+import type { LocalNode } from "../../../local/node";
+import {
+  UpdatableMetadataNFT__factory,
+  UriEventERC1155__factory,
+  type UpdatableMetadataNFT,
+  type UriEventERC1155,
+} from "../../../typechain-types";
+import { startTestApp, type TestApp } from "../../helpers/app";
+import { providerFor, startLocalNode } from "../../helpers/chain";
+import { indexedTo } from "../../helpers/index-check";
+import { openSse } from "../../helpers/sse";
+import { untilSettled } from "../../helpers/waiters";
+
+const MAX_UINT256 = 2n ** 256n - 1n;
+const SWEEP_BATCH = 3;
+
+/**
+ * A metadata host whose documents change: each path answers `{"name": "<path> v<version>"}` after `delayMs`. It counts
+ * requests per path and the most it served at once, and calls its waiters after each answer.
+ */
+async function startChangingHost() {
+  const hits = new Map<string, number>();
+  const waiters = new Set<() => void>();
+  const state = { version: 1, delayMs: 0, inFlight: 0, maxInFlight: 0 };
+  const server = http.createServer((request, response) => {
+    const path = request.url!;
+    hits.set(path, (hits.get(path) ?? 0) + 1);
+    state.inFlight++;
+    state.maxInFlight = Math.max(state.maxInFlight, state.inFlight);
+    const body = JSON.stringify({ name: `${path} v${state.version}` });
+    setTimeout(() => {
+      response.writeHead(200, { "content-type": "application/json" }).end(body, () => {
+        state.inFlight--;
+        waiters.forEach((w) => w());
+      });
+    }, state.delayMs);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    hits,
+    state,
+    /** Resolves once `check` holds after an answer (or now), within `timeoutMs`. */
+    until(check: () => boolean, timeoutMs = 20_000): Promise<void> {
+      return new Promise((resolve, reject) =>
+        untilSettled(
+          waiters,
+          () => check() && (resolve(), true),
+          timeoutMs,
+          () => reject(new Error(`the metadata host did not see it within ${timeoutMs} ms: ${JSON.stringify([...hits])}`)),
+        ),
+      );
+    },
+    close() {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
+
+describe("metadata-change events (ERC-4906, ERC-1155 URI)", function () {
+  this.timeout(120_000);
+  let node: LocalNode;
+  let provider: JsonRpcProvider;
+  let deployer: JsonRpcSigner;
+  let holder: string;
+  let host: Awaited<ReturnType<typeof startChangingHost>>;
+  let t: TestApp;
+  let nft: UpdatableMetadataNFT;
+  let nftAddress: string;
+  let multi: UriEventERC1155;
+  let multiAddress: string;
+
+  before(async function () {
+    node = await startLocalNode();
+    provider = providerFor(node.url);
+    deployer = await provider.getSigner(0);
+    holder = await (await provider.getSigner(3)).getAddress();
+    host = await startChangingHost();
+    nft = await new UpdatableMetadataNFT__factory(deployer).deploy(`${host.url}/nft/`);
+    nftAddress = await nft.getAddress();
+    multi = await new UriEventERC1155__factory(deployer).deploy(`${host.url}/multi/{id}.json`);
+    multiAddress = await multi.getAddress();
+    t = await startTestApp({
+      listen: true,
+      env: {
+        RPC_URL_LOCALHOST: node.url,
+        INDEXER_POLL_MS: "50",
+        INDEXER_CONTRACTS_LOCALHOST: `${nftAddress},${multiAddress}`,
+        METADATA_FETCH_ALLOW_PRIVATE: "true",
+        METADATA_FETCH_WAIT_MS: "5000",
+        METADATA_FETCH_CONCURRENCY: "16",
+        METADATA_FETCH_HOST_CONCURRENCY: "16",
+        METADATA_SWEEP_BATCH: String(SWEEP_BATCH),
+        METADATA_SWEEP_INTERVAL_MS: "20",
+      },
+    });
+  });
+  after(async function () {
+    await t?.close();
+    host?.close();
+    provider?.destroy();
+    await node?.stop();
+  });
+
+  const token = async (contract: string, id: bigint) => {
+    const response = await t.fetch(`/token/localhost/${contract}/${id}`);
+    expect(response.status).to.equal(200);
+    return (await response.json()) as { tokenURI: string; metadata: { name: string } | null; metadataError: string | null };
+  };
+  const hits = (path: string) => host.hits.get(path) ?? 0;
+
+  it("reads a token's document again after MetadataUpdate, in the background, and announces it on the stream", async function () {
+    await (await nft.mintRange(holder, 1n, 1n)).wait();
+    await indexedTo(t.app.db, "localhost", provider);
+    expect((await token(nftAddress, 1n)).metadata).to.deep.equal({ name: "/nft/1 v1" });
+    expect(hits("/nft/1")).to.equal(1);
+
+    const stream = await openSse(`${t.url}/events/localhost?contract=${nftAddress}`);
+    host.state.version = 2;
+    const receipt = (await (await nft.announce(1n)).wait())!;
+    // No request for the token: the sweep reads the stale document by itself.
+    await host.until(() => hits("/nft/1") === 2);
+    const event = await stream.next((e) => e.event === "metadata");
+    stream.close();
+    expect(JSON.parse(event.data)).to.deep.include({
+      block: receipt.blockNumber,
+      tx: receipt.hash,
+      contract: nftAddress,
+      fromId: 1,
+      toId: 1,
+    });
+    await indexedTo(t.app.db, "localhost", provider);
+    expect(await token(nftAddress, 1n)).to.deep.include({ tokenURI: `${host.url}/nft/1`, metadata: { name: "/nft/1 v2" } });
+    // Served from the cache the sweep filled: no fetch more.
+    expect(hits("/nft/1")).to.equal(2);
+  });
+
+  it("serves the new document on the first request after the event (the mark makes the cached one stale)", async function () {
+    await (await nft.mintRange(holder, 2n, 1n)).wait();
+    await indexedTo(t.app.db, "localhost", provider);
+    expect((await token(nftAddress, 2n)).metadata).to.deep.equal({ name: "/nft/2 v2" });
+    host.state.version = 3;
+    await (await nft.announce(2n)).wait();
+    await indexedTo(t.app.db, "localhost", provider);
+    // Whether the sweep or this request reads it first, the answer is the new document, with no refresh call.
+    expect((await token(nftAddress, 2n)).metadata).to.deep.equal({ name: "/nft/2 v3" });
+  });
+
+  it("follows ERC-1155 URI: the new tokenURI and its document", async function () {
+    await (await multi.mint(holder, 5n, 2n)).wait();
+    await indexedTo(t.app.db, "localhost", provider);
+    const hex = 5n.toString(16).padStart(64, "0");
+    expect(await token(multiAddress, 5n)).to.deep.include({ tokenURI: `${host.url}/multi/${hex}.json` });
+    const stream = await openSse(`${t.url}/events/localhost?contract=${multiAddress}`);
+    await (await multi.setURIFor(`${host.url}/moved/{id}.json`, 5n)).wait();
+    await indexedTo(t.app.db, "localhost", provider);
+    expect(await token(multiAddress, 5n)).to.deep.include({
+      tokenURI: `${host.url}/moved/${hex}.json`,
+      metadata: { name: `/moved/${hex}.json v${host.state.version}` },
+    });
+    const event = await stream.next((e) => e.event === "metadata");
+    stream.close();
+    expect(JSON.parse(event.data)).to.deep.include({ contract: multiAddress, fromId: 5, toId: 5 });
+  });
+
+  it("bounds a whole-collection BatchMetadataUpdate: one mark, the cached documents read again a batch at a time, uncached ids when asked", async function () {
+    const FIRST = 100n;
+    const CACHED = 12;
+    await (await nft.mintRange(holder, FIRST, BigInt(CACHED + 1))).wait();
+    await indexedTo(t.app.db, "localhost", provider);
+    for (let i = 0n; i < BigInt(CACHED); i++) await token(nftAddress, FIRST + i);
+    const uncached = `/nft/${FIRST + BigInt(CACHED)}`;
+    expect(hits(uncached)).to.equal(0);
+
+    const stream = await openSse(`${t.url}/events/localhost?contract=${nftAddress}`);
+    host.state.version = 4;
+    host.state.delayMs = 50;
+    host.state.maxInFlight = 0;
+    const [one, two] = [hits("/nft/1"), hits("/nft/2")];
+    const { rows: before } = await t.app.db.query<{ count: string }>("SELECT count(*)::text AS count FROM nft_metadata_updates");
+    await (await nft.announceRange(0n, MAX_UINT256)).wait();
+    const cachedPaths = Array.from({ length: CACHED }, (_, i) => `/nft/${FIRST + BigInt(i)}`);
+    await host.until(() => cachedPaths.every((path) => hits(path) === 2));
+    // The sweep reads at most its batch at once (the fetch limits allowed 16).
+    expect(host.state.maxInFlight).to.be.within(1, SWEEP_BATCH);
+    expect(hits(uncached)).to.equal(0);
+    // The ids 1 and 2 cached by the tests before are in the range too.
+    await host.until(() => hits("/nft/1") === one + 1 && hits("/nft/2") === two + 1);
+    expect(hits(uncached)).to.equal(0);
+    const { rows: after } = await t.app.db.query<{ count: string }>("SELECT count(*)::text AS count FROM nft_metadata_updates");
+    expect(Number(after[0].count) - Number(before[0].count)).to.equal(1);
+
+    const event = await stream.next((e) => e.event === "metadata");
+    stream.close();
+    expect(event.data).to.include(`"fromId":0,"toId":${MAX_UINT256}`);
+
+    // Asked for, the uncached id is read then, once.
+    expect((await token(nftAddress, FIRST + BigInt(CACHED))).metadata).to.deep.equal({ name: `${uncached} v4` });
+    expect(hits(uncached)).to.equal(1);
+    expect((await token(nftAddress, FIRST)).metadata).to.deep.equal({ name: `/nft/${FIRST} v4` });
+    host.state.delayMs = 0;
+
+    const metrics = await t.app.metricsServer!.inject({ method: "GET", url: "/metrics" });
+    expect(metrics.body).to.match(/^indexer_metadata_marks_total\{network="localhost"\} 4$/m);
+    const swept = /^token_metadata_sweep_reads_total\{outcome="stored"\} (\d+)$/m.exec(metrics.body);
+    expect(Number(swept?.[1])).to.be.at.least(CACHED + 2);
+  });
+
+  it("rolls a mark back with a reorg", async function () {
+    const snapshot = await provider.send("evm_snapshot", []);
+    await (await nft.announceRange(7n, 9n)).wait();
+    await indexedTo(t.app.db, "localhost", provider);
+    const marks = () =>
+      t.app.db
+        .query<{ count: string }>("SELECT count(*)::text AS count FROM nft_metadata_updates WHERE from_token_id = 7")
+        .then(({ rows }) => Number(rows[0].count));
+    expect(await marks()).to.equal(1);
+    await provider.send("evm_revert", [snapshot]);
+    await provider.send("hardhat_mine", ["0x3"]);
+    await indexedTo(t.app.db, "localhost", provider);
+    expect(await marks()).to.equal(0);
+  });
+
+  it("skips malformed metadata events and a reversed range", async function () {
+    await (await nft.announceRange(9n, 8n)).wait();
+    await indexedTo(t.app.db, "localhost", provider);
+    const { rows } = await t.app.db.query("SELECT 1 FROM nft_metadata_updates WHERE from_token_id = 9");
+    expect(rows).to.deep.equal([]);
+  });
+});
