@@ -52,6 +52,8 @@ export interface LoginDeps {
   recent: RecentChallenges;
   /** This instance's memory of the codes it minted (the provider's adapter reads it), for the exchanges that follow. */
   minted: MintedCodes;
+  /** ENS profiles (the `profile` scope), looked up in the background when a login asks for the scope. */
+  ens?: { refresh(address: string): void };
 }
 
 /** `/api/authorize`'s query, as sent: any field may be missing or malformed (authorize refuses it). */
@@ -157,6 +159,7 @@ export async function authorize(deps: LoginDeps, request: AuthorizeRequest, clie
     throw error;
   }
   if (!saved) throw refuse.tooManyChallenges(settings.maxOpenChallenges);
+  if (scope.split(" ").includes("profile")) deps.ens?.refresh(address);
   return message;
 }
 
@@ -248,6 +251,7 @@ async function useChallenge(deps: LoginDeps, challenge: Challenge, sub: string):
   ];
   if (!(await consumeChallenge(db, challenge, along, recent))) return undefined;
   minted.remember(held.writes);
+  if (challenge.scope.split(" ").includes("profile")) deps.ens?.refresh(challenge.address);
   return held.result;
 }
 

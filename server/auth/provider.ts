@@ -5,6 +5,7 @@ import type { Database } from "../db/database";
 import { createAdapterFactory, writeHeldAfterRequest, writeHeldTokens, type MintedCodes } from "./adapter";
 import { secretMatches, type CachedClients } from "./clients";
 import type { LoginKeys } from "./keys";
+import type { ProfileClaims } from "./ens/profiles";
 import { loginHistory } from "./logins";
 import { errorPage } from "./oidc-guard";
 
@@ -48,6 +49,8 @@ export async function createProvider(
   clients: CachedClients,
   keys: LoginKeys,
   minted: MintedCodes,
+  /** The `profile` scope's claims of an address, as far as they are known now (never waits for a lookup). */
+  profileClaims: (address: string) => ProfileClaims = () => ({}),
 ): Promise<Provider> {
   // Loaded when the plugin starts, not when the module is: oidc-provider prints a runtime notice as it loads, which
   // must not come before a configuration error (the service stops with exactly one line naming the variable).
@@ -60,16 +63,20 @@ export async function createProvider(
     responseTypes: ["code"],
     scopes: [...SCOPES],
     // since, first_service and services are the predecessor's account fields this service knows: userinfo only.
-    claims: { openid: ["sub", "address", "since", "first_service", "services"] },
+    claims: { openid: ["sub", "address", "since", "first_service", "services"], profile: ["preferred_username", "picture"] },
+    // Each granted scope's claims go in the ID token too (not only to userinfo): dApps read the ENS name from it.
+    conformIdTokenClaims: false,
     async findAccount(_ctx: unknown, sub: string) {
       const address = addressOfSubject(sub);
       if (!address) return undefined;
       return {
         accountId: sub,
         async claims(use: string) {
-          if (use !== "userinfo") return { sub, address };
+          // Filtered by the token's scopes: without `profile` they are left out.
+          const profile = profileClaims(address);
+          if (use !== "userinfo") return { sub, address, ...profile };
           const { since, firstService, services } = await loginHistory(db, sub);
-          return { sub, address, ...(since !== undefined ? { since, first_service: firstService } : {}), services };
+          return { sub, address, ...(since !== undefined ? { since, first_service: firstService } : {}), services, ...profile };
         },
       };
     },

@@ -11,9 +11,13 @@ export type Refusal = { rpcError: { code: number; message: string } } | { httpSt
 
 /**
  * A JSON-RPC HTTP proxy in front of a real node, for provider behaviour a local node does not have: `refuse`
- * may answer a call itself (e.g. "block range too large" for wide eth_getLogs). Every call is recorded.
+ * may answer a call itself (e.g. "block range too large" for wide eth_getLogs), or hold it back (a slow node) by
+ * answering a promise. Every call is recorded.
  */
-export async function startRpcProxy(target: string, refuse: (call: RpcCall) => Refusal | undefined = () => undefined) {
+export async function startRpcProxy(
+  target: string,
+  refuse: (call: RpcCall) => Refusal | undefined | Promise<Refusal | undefined> = () => undefined,
+) {
   const calls: RpcCall[] = [];
   const server = http.createServer((request, response) => {
     let body = "";
@@ -26,7 +30,7 @@ export async function startRpcProxy(target: string, refuse: (call: RpcCall) => R
         return void response.writeHead(400).end();
       }
       calls.push({ method: call.method, params: call.params });
-      const refusal = refuse(call);
+      const refusal = await refuse(call);
       if (refusal && "httpStatus" in refusal) return void response.writeHead(refusal.httpStatus).end(refusal.body);
       if (refusal)
         return void response
