@@ -1,4 +1,4 @@
-import { id as keccakText, namehash, type JsonRpcProvider, type Signer, type Wallet } from "ethers";
+import { concat, id as keccakText, keccak256, ZeroHash, type JsonRpcProvider, type Signer, type Wallet } from "ethers";
 import { ENS_REGISTRY } from "../../server/chain/ens";
 import {
   TestENSRegistry__factory,
@@ -8,6 +8,13 @@ import {
   type TestENSResolver,
   type TestReverseRegistrar,
 } from "../../typechain-types";
+
+/**
+ * EIP-137's namehash of the labels as written, without ethers' normalization: a test registers names a wallet
+ * should not show (upper case, look-alikes) exactly as a registrar would store them.
+ */
+const namehash = (name: string): string =>
+  name === "" ? ZeroHash : keccak256(concat([namehash(name.split(".").slice(1).join(".")), keccakText(name.split(".")[0])]));
 
 export interface TestEns {
   registry: TestENSRegistry;
