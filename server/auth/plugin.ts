@@ -38,7 +38,7 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
       })
     : undefined;
   if (ens) app.addHook("preClose", async () => ens.close());
-  const provider = await createProvider(app.config, app.db, clients, keys, minted, ens && ((address) => ens.claims(address)));
+  const provider = await createProvider(app.config, app.db, clients, keys, minted, ens && ((sub, address) => ens.claims(sub, address)));
   const login: LoginDeps = {
     db: app.db,
     clients,

@@ -50,7 +50,7 @@ export async function createProvider(
   keys: LoginKeys,
   minted: MintedCodes,
   /** The `profile` scope's claims of an address, as far as they are known now (never waits for a lookup). */
-  profileClaims: (address: string) => ProfileClaims = () => ({}),
+  profileClaims: (sub: string, address: string) => ProfileClaims = () => ({}),
 ): Promise<Provider> {
   // Loaded when the plugin starts, not when the module is: oidc-provider prints a runtime notice as it loads, which
   // must not come before a configuration error (the service stops with exactly one line naming the variable).
@@ -73,7 +73,7 @@ export async function createProvider(
         accountId: sub,
         async claims(use: string) {
           // Filtered by the token's scopes: without `profile` they are left out.
-          const profile = profileClaims(address);
+          const profile = profileClaims(sub, address);
           if (use !== "userinfo") return { sub, address, ...profile };
           const { since, firstService, services } = await loginHistory(db, sub);
           return { sub, address, ...(since !== undefined ? { since, first_service: firstService } : {}), services, ...profile };

@@ -47,7 +47,13 @@ export class EnsProfiles {
 
   constructor(private readonly options: EnsProfilesOptions) {}
 
-  claims(address: string): ProfileClaims {
+  /**
+   * The claims of the account `sub` (of `address`). A contract wallet proven on another chain than ENS's
+   * (`eip155:<chain id>:…`) gets none: on ENS's chain the same address may be someone else's wallet.
+   */
+  claims(sub: string, address: string): ProfileClaims {
+    const chain = /^eip155:(\d+):/.exec(sub);
+    if (chain && Number(chain[1]) !== this.options.networks.info(this.options.network).chainId) return {};
     const entry = this.entries.get(address.toLowerCase());
     if (!entry || this.options.clock() - entry.checkedAt > Math.max(STALE_LIMIT_MS, this.options.ttlMs)) return {};
     return entry.claims;

@@ -27,14 +27,20 @@ describe("the profile scope: ENS name and avatar (preferred_username, picture)",
     nodeUrl = (await sharedNode()).url;
     const provider = providerFor(nodeUrl);
     ens = await deployEns(await provider.getSigner(0));
-    t = await startLoginApp(nodeUrl, { env: { LOGIN_ENS_NETWORK: "localhost" } });
+    // Sepolia is the local node too: a contract wallet proven "on sepolia" is one of another chain than ENS's.
+    t = await startLoginApp(nodeUrl, { env: { LOGIN_ENS_NETWORK: "localhost", RPC_URL_SEPOLIA: nodeUrl, INDEXER: "false" } });
     client = await registerClient(t);
   });
   after(async () => t?.close());
 
   /** A login through the JSON API and the code exchange: the ID token's claims and the access token. */
-  async function login(app: TestApp, wallet: { address: string; signMessage(m: string): Promise<string> }, scope = "openid profile") {
-    const answer = await signedLogin(app, client, wallet, { scope });
+  async function login(
+    app: TestApp,
+    wallet: { address: string; signMessage(m: string): Promise<string> },
+    scope = "openid profile",
+    network = "localhost",
+  ) {
+    const answer = await signedLogin(app, client, wallet, { scope, network });
     expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
     const token = await exchangeCode(app, client, answer.body.code);
     expect(token.status, JSON.stringify(token.body)).to.equal(200);
@@ -180,6 +186,12 @@ describe("the profile scope: ENS name and avatar (preferred_username, picture)",
     const first = await login(t, signer);
     await userinfoOnceLookedUp(t, first.accessToken, named);
     expect((await login(t, signer)).id.preferred_username).to.equal(name);
+
+    // Proven on another chain, the same address may be someone else's wallet on ENS's chain: no claims.
+    const elsewhere = await login(t, signer, "openid profile", "sepolia");
+    expect(elsewhere.id.sub).to.equal(`eip155:11155111:${wallet.address.toLowerCase()}`);
+    expect(elsewhere.id).not.to.have.property("preferred_username");
+    expect(await userinfo(t, elsewhere.accessToken)).not.to.have.property("preferred_username");
   });
 
   describe("a slow or failing node", function () {
