@@ -65,6 +65,10 @@ export interface Config {
     rateLimit: number;
     /** Open sign-in messages one client IP (an IPv6 /64) may hold at once, all addresses together. */
     maxOpenChallenges: number;
+    /** Network whose ENS names the `profile` scope's claims; undefined: the scope gives none. */
+    ensNetwork?: string;
+    /** How long an address's ENS profile is used before a login looks it up again. */
+    ensTtlMs: number;
     /** ID-token signing keys given in the environment (a private JWK Set, JSON); made once and kept in the database otherwise. */
     jwks?: { keys: Record<string, unknown>[] };
     /** The initial access token of dynamic client registration; registration is off without one. */
@@ -213,6 +217,8 @@ export function readConfig(env: Env = process.env): { config: Config; warning?: 
       maxOpenChallenges: read.int("LOGIN_MAX_OPEN_CHALLENGES"),
       jwks: readJwks(read),
       registrationAccessToken: readRegistrationToken(read),
+      ensNetwork: readEnsNetwork(read, rpcUrls, localChain),
+      ensTtlMs: read.int("LOGIN_ENS_TTL_MS"),
     },
     converters: readConverters(read, Object.keys(rpcUrls).concat(localChain ? ["localhost"] : [])),
     rateLimits: {
@@ -237,6 +243,16 @@ export function readConfig(env: Env = process.env): { config: Config; warning?: 
     },
   };
   return { config, warning: renameWarning(env) };
+}
+
+/** ENS on mainnet when its node is configured, on the embedded chain in `npm start`; a network without a node is refused. */
+function readEnsNetwork(read: Reader, rpcUrls: Record<string, string>, localChain: boolean): string | undefined {
+  const fallback = rpcUrls.mainnet ? "mainnet" : localChain ? "localhost" : "off";
+  const network = read.oneOf("LOGIN_ENS_NETWORK", fallback);
+  if (network === "off") return undefined;
+  if (!rpcUrls[network] && !(localChain && network === "localhost"))
+    throw new ConfigError("LOGIN_ENS_NETWORK", `"off" or a network with an RPC URL (${rpcEnvName(network)} is not set)`, network);
+  return network;
 }
 
 function readTokenMetadata(read: Reader, localChain: boolean): TokenMetadataConfig {

@@ -52,6 +52,8 @@ export interface LoginDeps {
   recent: RecentChallenges;
   /** This instance's memory of the codes it minted (the provider's adapter reads it), for the exchanges that follow. */
   minted: MintedCodes;
+  /** ENS profiles (the `profile` scope), looked up in the background when a login asks for the scope. */
+  ens?: { refresh(address: string): void };
 }
 
 /** `/api/authorize`'s query, as sent: any field may be missing or malformed (authorize refuses it). */
@@ -160,6 +162,7 @@ export async function authorize(deps: LoginDeps, request: AuthorizeRequest, clie
     throw error;
   }
   if (!saved) throw refuse.tooManyChallenges(settings.maxOpenChallenges);
+  if (scope.split(" ").includes("profile")) deps.ens?.refresh(address);
   return message;
 }
 
@@ -265,6 +268,7 @@ async function useChallenge(deps: LoginDeps, challenge: Challenge, proven: Prove
   if (grant && wantsSiweProof(challenge.scope)) along.push(saveProofAlong(grant.id, challenge.message, signature));
   if (!(await consumeChallenge(db, challenge, along, recent))) return undefined;
   minted.remember(held.writes);
+  if (challenge.scope.split(" ").includes("profile")) deps.ens?.refresh(challenge.address);
   return held.result;
 }
 

@@ -1,6 +1,7 @@
 import formbody from "@fastify/formbody";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { limitRequests } from "../http/rate-limit";
+import { EnsProfiles } from "./ens/profiles";
 import { RecentChallenges } from "./challenges";
 import { CachedClients } from "./clients";
 import { loadKeys, publicPems } from "./keys";
@@ -23,7 +24,21 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
   const keys = await loadKeys(app.db, settings.jwks);
   const minted = new MintedCodes();
   const clients = new CachedClients(app.db, app.clock);
-  const provider = await createProvider(app.config, app.db, clients, keys, minted);
+  const { tokenMetadata: tokenConfig } = app.config;
+  const ens = settings.ensNetwork
+    ? new EnsProfiles({
+        networks: app.networks,
+        network: settings.ensNetwork,
+        ttlMs: settings.ensTtlMs,
+        clock: app.clock,
+        log: app.log,
+        gateways: { ipfs: tokenConfig.ipfsGateway, arweave: tokenConfig.arweaveGateway },
+        // The token plugin registers after this one; lookups run once the app is up.
+        tokens: () => app.tokenMetadata,
+      })
+    : undefined;
+  if (ens) app.addHook("preClose", async () => ens.close());
+  const provider = await createProvider(app.config, app.db, clients, keys, minted, ens && ((sub, address) => ens.claims(sub, address)));
   const login: LoginDeps = {
     db: app.db,
     clients,
@@ -32,6 +47,7 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
     settings: { issuer, defaultNetwork, messageHeader: settings.messageHeader, maxOpenChallenges: settings.maxOpenChallenges },
     recent: new RecentChallenges(),
     minted,
+    ens,
   };
 
   // Forms (the predecessor's clients, the token endpoint) in this plugin's scope only.

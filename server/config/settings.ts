@@ -302,6 +302,20 @@ export const SETTINGS: readonly Setting[] = [
       "open sign-in messages one client IP (an IPv6 /64) may hold at once, all addresses together (then 429 `too_many_challenges`); raise it for a backend that asks for many users",
   },
   {
+    name: "LOGIN_ENS_NETWORK",
+    type: oneOf(["off", ...Object.keys(NETWORKS)]),
+    defaultText: "`mainnet` when `RPC_URL_MAINNET` is set, `localhost` with the embedded chain, else `off`",
+    group: "login",
+    description: "network whose ENS gives the `profile` scope's `preferred_username` and `picture` (`off`: none)",
+  },
+  {
+    name: "LOGIN_ENS_TTL_MS",
+    type: int(1000, 7 * DAY_MS),
+    default: "300000",
+    group: "login",
+    description: "how long an address's ENS name and avatar are used before a login looks them up again (in the background)",
+  },
+  {
     name: "OIDC_JWKS",
     type: text(),
     defaultText: "none: keys made once and kept in the database",

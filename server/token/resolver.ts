@@ -159,6 +159,22 @@ export class TokenMetadataResolver {
     return (await this.read(key, standard, true)) === undefined;
   }
 
+  /**
+   * The image of one token as a browser URL, read first unless the cache holds it fresh; null when it has none or the
+   * read failed. Waits for the read, within the queue's limits: for callers that run in the background (a login's
+   * ENS avatar), which the answers' wait would cut short.
+   */
+  async image(network: string, contract: string, id: bigint, standard: Standard): Promise<string | null> {
+    const key = { network, contract: contract.toLowerCase(), tokenId: id };
+    const expiresAt = (await this.expiry(key.network, key.contract, [id])).get(id.toString());
+    if (!expiresAt || expiresAt.getTime() <= Date.now()) {
+      const read = await this.read(key, standard, false);
+      if (read) return read.image;
+    }
+    const cached = await cachedMetadata(this.db, key.network, key.contract, [id], this.config.answersMaxBytes);
+    return cached.get(id.toString())?.entry?.image ?? null;
+  }
+
   /** Stops reading: fetches in flight are aborted and nothing more is stored. */
   close(): void {
     this.closing.abort();

@@ -28,11 +28,11 @@ export interface RpcProxyOptions {
 /**
  * A JSON-RPC HTTP proxy in front of a real node, for provider behaviour a local node does not have: `refuse`
  * may answer a call itself (e.g. "block range too large" for wide eth_getLogs), `rewrite` may change the node's
- * answer. Every call is recorded.
+ * answer, and `refuse` may hold a call back (a slow node) by answering a promise. Every call is recorded.
  */
 export async function startRpcProxy(
   target: string,
-  refuse: (call: RpcCall) => Refusal | undefined = () => undefined,
+  refuse: (call: RpcCall) => Refusal | undefined | Promise<Refusal | undefined> = () => undefined,
   { rewrite }: RpcProxyOptions = {},
 ) {
   const calls: RpcCall[] = [];
@@ -61,7 +61,7 @@ export async function startRpcProxy(
         void response
           .writeHead(200, { "content-type": "application/json" })
           .end(JSON.stringify({ jsonrpc: "2.0", id: call.id, ...payload }));
-      const refusal = refuse(call);
+      const refusal = await refuse(call);
       if (refusal && "httpStatus" in refusal) return void response.writeHead(refusal.httpStatus, refusal.headers).end(refusal.body);
       if (refusal && "rpcError" in refusal) return answer({ error: refusal.rpcError });
       if (refusal) return answer({ result: refusal.result });

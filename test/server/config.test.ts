@@ -81,6 +81,20 @@ describe("config", function () {
       });
     });
 
+    it("looks ENS up on mainnet when its node is configured, on the embedded chain, else nowhere", function () {
+      expect(loadConfig({ LOCAL_CHAIN: "false" }).login).to.deep.include({ ensNetwork: undefined, ensTtlMs: 300_000 });
+      expect(loadConfig({ RPC_URL_MAINNET: "http://node:8545" }).login.ensNetwork).to.equal("mainnet");
+      expect(loadConfig({ RPC_URL_SEPOLIA: "http://node:8545" }).login.ensNetwork).to.equal(undefined);
+      expect(loadConfig({}).login.ensNetwork).to.equal("localhost");
+      expect(loadConfig({ RPC_URL_SEPOLIA: "http://node:8545", LOGIN_ENS_NETWORK: "sepolia" }).login.ensNetwork).to.equal("sepolia");
+      expect(loadConfig({ RPC_URL_MAINNET: "http://node:8545", LOGIN_ENS_NETWORK: "off" }).login.ensNetwork).to.equal(undefined);
+      expect(refusal({ LOCAL_CHAIN: "false", LOGIN_ENS_NETWORK: "mainnet" })).to.equal(
+        'LOGIN_ENS_NETWORK: expected "off" or a network with an RPC URL (RPC_URL_MAINNET is not set), got "mainnet"',
+      );
+      expect(refusal({ LOGIN_ENS_NETWORK: "ethereum" })).to.match(/^LOGIN_ENS_NETWORK: expected one of off, mainnet/);
+      expect(refusal({ LOGIN_ENS_TTL_MS: "5" })).to.match(/^LOGIN_ENS_TTL_MS: expected an integer from 1000 to /);
+    });
+
     it("refuses bad values", function () {
       expect(refusal({ IPFS_GATEWAY: "ipfs://gateway" })).to.equal('IPFS_GATEWAY: expected an http(s) URL, got "ipfs://gateway"');
       expect(refusal({ METADATA_FETCH_ALLOW_PRIVATE: "maybe" })).to.equal(

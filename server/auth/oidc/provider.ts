@@ -12,6 +12,7 @@ import { logoutSource, postLogoutSuccessSource } from "../logout-page";
 import { findProof, SIWE_CLAIMS, SIWE_SCOPE, wantsSiweProof } from "../siwe-proofs";
 import { accountOfSubject } from "../subjects";
 import { REGISTRATION_PATH } from "../registration";
+import type { ProfileClaims } from "../ens/profiles";
 
 /** The paths oidc-provider answers (all at the root, next to our /api ones). */
 export const OIDC_ROUTES = {
@@ -54,6 +55,8 @@ export async function createProvider(
   clients: CachedClients,
   keys: LoginKeys,
   minted: MintedCodes,
+  /** The `profile` scope's claims of an address, as far as they are known now (never waits for a lookup). */
+  profileClaims: (sub: string, address: string) => ProfileClaims = () => ({}),
 ): Promise<Provider> {
   const { Provider, errors } = await loadOidcLibrary();
   const provider = new Provider(config.issuer, {
@@ -64,9 +67,13 @@ export async function createProvider(
     responseTypes: ["code"],
     scopes: [...SCOPES],
     // since, first_service and services are the predecessor's account fields this service knows: userinfo only.
-    claims: { openid: ["sub", "address", "since", "first_service", "services"], [SIWE_SCOPE]: [...SIWE_CLAIMS] },
-    // The ID token carries the claims of every scope granted (the siwe scope's proof), not of openid alone; what each
-    // use gets is findAccount's choice.
+    claims: {
+      openid: ["sub", "address", "since", "first_service", "services"],
+      [SIWE_SCOPE]: [...SIWE_CLAIMS],
+      profile: ["preferred_username", "picture"],
+    },
+    // The ID token carries the claims of every scope granted (the siwe scope's proof, the ENS profile that dApps read
+    // from it), not of openid alone; what each use gets is findAccount's choice.
     conformIdTokenClaims: false,
     async findAccount(_ctx: unknown, sub: string, token?: { grantId?: string }) {
       const address = addressOfSubject(sub);
@@ -74,11 +81,13 @@ export async function createProvider(
       return {
         accountId: sub,
         async claims(use: string, scope: string) {
-          // The siwe scope's proof is read only for the tokens that ask for it (siwe-proofs.ts).
+          // The siwe scope's proof is read only for the tokens that ask for it (siwe-proofs.ts); the profile claims are
+          // filtered by the token's scopes: without `profile` they are left out.
           const proof = wantsSiweProof(scope) && token?.grantId ? await findProof(db, token.grantId) : undefined;
-          if (use !== "userinfo") return { sub, address, ...proof };
+          const profile = profileClaims(sub, address);
+          if (use !== "userinfo") return { sub, address, ...profile, ...proof };
           const { since, firstService, services } = await loginHistory(db, accountOfSubject(sub));
-          return { sub, address, ...(since !== undefined ? { since, first_service: firstService } : {}), services, ...proof };
+          return { sub, address, ...(since !== undefined ? { since, first_service: firstService } : {}), services, ...profile, ...proof };
         },
       };
     },
