@@ -98,6 +98,7 @@ export class NetworkIndexer {
           LOCK_PREFIX + network,
         ]);
         if (!rows[0].locked) {
+          this.options.metrics?.standby(network);
           connection.release();
           connection = undefined;
           await this.sleep(LOCK_RETRY_MS);

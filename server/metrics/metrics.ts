@@ -25,6 +25,11 @@ export interface IndexerMetrics {
   atHead(network: string, head: number): void;
   /** ConsecutiveTransfer logs written as not expanded (past the bound): their contracts are not fully indexed. */
   skippedRanges(network: string, count: number): void;
+  /**
+   * Another instance holds the network's writer lock: this one drops its gauges of the network, so that only the
+   * writer reports a lag and a block, and a former writer's last figures do not linger beside the new writer's.
+   */
+  standby(network: string): void;
 }
 
 export type RpcOutcome = "ok" | "rpc_error" | "timeout" | "transport_error";
@@ -138,6 +143,10 @@ export class Metrics {
     },
     skippedRanges: (network, count) => {
       this.rangesSkipped.inc({ network }, count);
+    },
+    standby: (network) => {
+      for (const gauge of [this.lagBlocks, this.lagSeconds, this.indexedBlock, this.lastRangeBlocks, this.lastRangeSeconds])
+        gauge.remove({ network });
     },
   };
 

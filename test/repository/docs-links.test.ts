@@ -1,37 +1,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect } from "chai";
-
-const ROOT = path.resolve(__dirname, "..", "..");
+import { anchorOf, anchorsOf, ROOT } from "../helpers/docs";
 
 /** The Markdown pages a reader follows links between: the front page, the top-level guides and docs/. */
 function pages(): string[] {
   const top = fs.readdirSync(ROOT).filter((file) => file.endsWith(".md"));
   const docs = fs.readdirSync(path.join(ROOT, "docs")).filter((file) => file.endsWith(".md"));
   return [...top, ...docs.map((file) => path.join("docs", file))];
-}
-
-/** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens. */
-export function anchorOf(heading: string): string {
-  return heading
-    .trim()
-    .toLowerCase()
-    .replace(/`/g, "")
-    .replace(/[^\p{L}\p{N}\s_-]/gu, "")
-    .replace(/\s/g, "-");
-}
-
-function anchorsOf(file: string): Set<string> {
-  const text = fs.readFileSync(path.join(ROOT, file), "utf8").replace(/```[\s\S]*?```/g, "");
-  const seen = new Map<string, number>();
-  const anchors = new Set<string>();
-  for (const [, heading] of text.matchAll(/^#{1,6} (.+)$/gm)) {
-    const base = anchorOf(heading);
-    const n = seen.get(base) ?? 0;
-    seen.set(base, n + 1);
-    anchors.add(n === 0 ? base : `${base}-${n}`);
-  }
-  return anchors;
 }
 
 /** Each relative link of `file` (outside code) whose target file or heading does not exist. */

@@ -4,6 +4,7 @@ import { loadConfig } from "../../../server/config";
 import { Metrics } from "../../../server/metrics/metrics";
 import { AliceNFT__factory } from "../../../typechain-types";
 import { startTestApp, type TestApp } from "../../helpers/app";
+import { usingPostgres } from "../../helpers/database";
 import { providerFor, sharedNode } from "../../helpers/chain";
 import { indexedTo } from "../../helpers/index-check";
 import { authorizeQuery, registerClient, startLoginApp, type RegisteredClient } from "../auth/helpers";
@@ -215,6 +216,56 @@ describe("metrics (GET /metrics on its own listener)", function () {
       expect(sample(text, "indexer_head_lag_seconds", { network: "mainnet" })).to.be.within(119, 125);
       expect(sample(text, "indexer_last_range_blocks", { network: "mainnet" })).to.equal(50);
       expect(sample(text, "indexer_last_range_seconds", { network: "mainnet" })).to.equal(0.25);
+    });
+    it("drops the gauges of a network on standby, keeping its counters", async function () {
+      const metrics = new Metrics();
+      const network = { network: "mainnet" };
+      metrics.indexer.range("mainnet", { from: 1, to: 5, head: 9, transfers: 2, seconds: 0.1, timestamp: Date.now() / 1000 });
+      metrics.indexer.range("sepolia", { from: 1, to: 5, head: 5, transfers: 0, seconds: 0.1, timestamp: Date.now() / 1000 });
+      metrics.indexer.standby("mainnet");
+      const text = await metrics.registry.metrics();
+      for (const gauge of [
+        "indexer_block",
+        "indexer_head_lag_blocks",
+        "indexer_head_lag_seconds",
+        "indexer_last_range_blocks",
+        "indexer_last_range_seconds",
+      ])
+        expect(sample(text, gauge, network), gauge).to.equal(undefined);
+      expect(sample(text, "indexer_block", { network: "sepolia" })).to.equal(5);
+      expect(sample(text, "indexer_blocks_total", network)).to.equal(5);
+      expect(sample(text, "indexer_transfers_total", network)).to.equal(2);
+    });
+
+    it("reports a network's block and lag only on the instance that writes it: a standby drops what it reported", async function () {
+      if (!usingPostgres()) this.skip(); // PGlite is one session: a second app on it would share the writer's lock
+      const network = { network: "localhost" };
+      const deadline = Date.now() + 10_000;
+      while (sample(await scrape(), "indexer_block", network) === undefined && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      const standby = await startTestApp({ database: t.database, env: { RPC_URL_LOCALHOST: (await sharedNode()).url } });
+      try {
+        // As if it had written the network before the other instance took the writer's lock over.
+        standby.app.metrics!.indexer.range("localhost", {
+          from: 1,
+          to: 5,
+          head: 9,
+          transfers: 0,
+          seconds: 0.1,
+          timestamp: Date.now() / 1000,
+        });
+        // Its indexer tries the lock again within 2 s, finds it taken and drops the figures.
+        const until = Date.now() + 10_000;
+        while (sample(await scrape(standby.app), "indexer_block", network) !== undefined && Date.now() < until)
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        const text = await scrape(standby.app);
+        expect(sample(text, "indexer_block", network)).to.equal(undefined);
+        expect(sample(text, "indexer_head_lag_seconds", network)).to.equal(undefined);
+        expect(sample(text, "indexer_blocks_total", network)).to.equal(5);
+        expect(sample(await scrape(), "indexer_block", network)).to.be.a("number");
+      } finally {
+        await standby.close();
+      }
     });
   });
 
