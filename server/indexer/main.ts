@@ -2,24 +2,47 @@ import pino from "pino";
 import { Networks } from "../chain/networks";
 import { loadConfigOrExit } from "../config";
 import { openMigratedDatabase } from "../db/database";
+import { metricsListener, metricsUrl } from "../metrics/listener";
+import { Metrics } from "../metrics/metrics";
+import { instrumentProvider } from "../metrics/rpc";
 import { startIndexers } from "./run";
 
 /**
  * The indexer as its own process (`npm run indexer`), for deployments that run it apart from the HTTP service
  * (set INDEXER=false there). Same configuration as the service; SIGTERM/SIGINT stop it after the current step.
+ * It serves its metrics (the indexer's, its RPC calls, its pool) on the metrics listener as the service does; a
+ * port that cannot be opened is logged and indexing goes on.
  */
 async function main() {
   const config = loadConfigOrExit();
   const log = pino({ level: config.logLevel });
   const { db } = await openMigratedDatabase(config.database);
-  const networks = new Networks(config.rpcUrls, config.rpcTimeoutMs);
-  const running = startIndexers(config, db, networks, log);
+  const metrics = config.metrics.enabled ? new Metrics() : undefined;
+  const networks = new Networks(
+    config.rpcUrls,
+    config.rpcTimeoutMs,
+    metrics && ((network, provider) => instrumentProvider(metrics, network, provider)),
+  );
+  const listener = metrics && metricsListener(metrics);
+  if (metrics && listener) {
+    metrics.databasePool(
+      () => db.kind,
+      () => db.stats(),
+    );
+    const { host, port } = config.metrics;
+    await listener.listen({ host, port }).then(
+      () => log.info({ url: metricsUrl(listener, host) }, "metrics listening"),
+      (error: unknown) => log.error({ err: error }, "metrics: the listener did not open; indexing without it"),
+    );
+  }
+  const running = startIndexers(config, db, networks, log, metrics?.indexer);
   log.info({ networks: networks.configured() }, "indexer started");
   let stopping = false;
   const stop = async () => {
     if (stopping) process.exit(1);
     stopping = true;
     await running.stop();
+    await listener?.close();
     networks.close();
     await db.close();
     process.exit(0);

@@ -1,6 +1,6 @@
-import type { Server } from "node:http";
-import Fastify, { type FastifyInstance } from "fastify";
+import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
+import { metricsListener, metricsUrl } from "./listener";
 import { Metrics } from "./metrics";
 
 declare module "fastify" {
@@ -45,21 +45,14 @@ export default fp(
       return payload;
     });
 
-    const server = Fastify<Server>({ logger: false });
-    server.get("/metrics", async (_request, reply) => {
-      reply.header("cache-control", "no-store").type(metrics.registry.contentType);
-      return metrics.registry.metrics();
-    });
+    const server = metricsListener(metrics);
     app.decorate("metricsServer", server);
     // The service may close while the listener opens (a fast shutdown): it then closes right after opening.
     let closing: Promise<undefined> | undefined;
     app.addHook("onListen", async () => {
       await server.listen({ host: settings.host, port: settings.port });
       if (closing) return void (await server.close());
-      app.log.info(
-        { url: `http://${hostForUrl(settings.host)}:${(server.server.address() as { port: number }).port}/metrics` },
-        "metrics listening",
-      );
+      app.log.info({ url: metricsUrl(server, settings.host) }, "metrics listening");
     });
     app.addHook("onClose", async () => {
       await (closing ??= server.close());
@@ -76,8 +69,4 @@ function errorCode(payload: unknown): string {
   } catch {
     return "other";
   }
-}
-
-function hostForUrl(host: string): string {
-  return host.includes(":") ? `[${host}]` : host;
 }

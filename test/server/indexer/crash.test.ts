@@ -14,13 +14,14 @@ import { expectIndexMatchesChain } from "../../helpers/index-check";
 /** `npm run indexer` as a real child process, with its log lines (pino JSON) collected. */
 class IndexerProcess {
   readonly child: ChildProcess;
-  readonly lines: Array<{ msg: string; to?: number; block?: number }> = [];
+  readonly lines: Array<{ msg: string; to?: number; block?: number; url?: string }> = [];
   private readonly waiters: Array<() => void> = [];
   readonly exited: Promise<void>;
 
   constructor(env: Record<string, string>) {
     this.child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", "server/indexer/main.ts"], {
-      env: { PATH: process.env.PATH, LOG_LEVEL: "debug", LOCAL_CHAIN: "false", INDEXER_POLL_MS: "50", ...env },
+      // A free metrics port each: children run side by side, beside other suites' listeners.
+      env: { PATH: process.env.PATH, LOG_LEVEL: "debug", LOCAL_CHAIN: "false", INDEXER_POLL_MS: "50", METRICS_PORT: "0", ...env },
       stdio: ["ignore", "pipe", "inherit"],
     });
     let buffer = "";
@@ -156,6 +157,34 @@ describe("indexer process: crashes and takeover", function () {
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
+    }
+  });
+
+  it("serves its metrics on its own listener, as the service does: the index's block and lag, its RPC calls, its pool", async function () {
+    const head = await provider.getBlockNumber();
+    const database = usingPostgres() ? await createTestDatabase() : undefined;
+    const dir = database ? undefined : mkdtempSync(path.join(os.tmpdir(), "indexer-metrics-"));
+    try {
+      const child = indexer(database ? { DATABASE_URL: (database.config as { url: string }).url } : { DATA_DIR: dir! }, {
+        INDEXER_MAX_RANGE: "1000",
+      });
+      const url = () => child.lines.find((line) => line.msg === "metrics listening")?.url;
+      await child.until(() => url() !== undefined, "the metrics listener");
+      expect(new URL(url()!).hostname).to.equal("127.0.0.1");
+      await child.until(() => child.lines.some((line) => line.msg === "indexer: at the head" && line.block === head), "the head");
+      const answer = await fetch(url()!);
+      expect(answer.status).to.equal(200);
+      const text = await answer.text();
+      expect(text).to.match(new RegExp(`^indexer_block\\{network="localhost"\\} ${head}$`, "m"));
+      expect(text).to.match(/^indexer_head_lag_blocks\{network="localhost"\} 0$/m);
+      expect(text).to.match(/^indexer_transfers_total\{network="localhost"\} [1-9]\d*$/m);
+      expect(text).to.match(/^rpc_calls_total\{network="localhost",method="eth_getLogs",outcome="ok"\} [1-9]\d*$/m);
+      expect(text).to.match(new RegExp(`^db_pool_max\\{database="${database ? "postgres" : "pglite"}"\\} \\d+$`, "m"));
+      await child.kill("SIGTERM");
+      await expect(fetch(url()!)).to.be.rejected;
+    } finally {
+      await database?.drop();
+      if (dir) rmSync(dir, { recursive: true, force: true });
     }
   });
 
