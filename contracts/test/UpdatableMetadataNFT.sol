@@ -2,7 +2,6 @@
 pragma solidity ^0.8.24;
 
 import {ERC721} from "@openzeppelin/contracts/token/ERC721/ERC721.sol";
-import {ERC1155} from "@openzeppelin/contracts/token/ERC1155/ERC1155.sol";
 import {Strings} from "@openzeppelin/contracts/utils/Strings.sol";
 
 /// @title ERC-721 whose tokenURI is a settable base followed by the id, and which emits ERC-4906 events on demand.
@@ -39,20 +38,5 @@ contract UpdatableMetadataNFT is ERC721 {
     function tokenURI(uint256 id) public view override returns (string memory) {
         _requireOwned(id);
         return string.concat(_base, Strings.toString(id));
-    }
-}
-
-/// @title ERC-1155 that announces a new URI of an id with the standard's `URI` event.
-contract UriEventERC1155 is ERC1155 {
-    constructor(string memory uri_) ERC1155(uri_) {}
-
-    function mint(address to, uint256 id, uint256 amount) external {
-        _mint(to, id, amount, "");
-    }
-
-    /// @notice Replaces the uri template and announces it for `id`.
-    function setURIFor(string calldata uri_, uint256 id) external {
-        _setURI(uri_);
-        emit URI(uri_, id);
     }
 }

@@ -82,11 +82,19 @@ describe("through PgBouncer in transaction mode", function () {
       const deployer = await provider.getSigner(0);
       holder = await (await provider.getSigner(7)).getAddress();
       alice = await new AliceNFT__factory(deployer).deploy(await deployer.getAddress());
-      const config: DatabaseConfig = { kind: "postgres", url: bouncer.url, sessionUrl: directUrl, preparedStatements: false, poolSize: 4 };
+      // The settings as an operator writes them; the app's DATABASE_URL is the pooler's.
+      const config: DatabaseConfig = { kind: "postgres", url: bouncer.url };
       t = await startLoginApp(node.url, {
         database: { ...base, appOptions: async () => ({ database: config }) },
-        env: { INDEXER_POLL_MS: "50", INDEXER_CONTRACTS_LOCALHOST: await alice.getAddress() },
+        env: {
+          DATABASE_SESSION_URL: directUrl,
+          DATABASE_PREPARED_STATEMENTS: "false",
+          DATABASE_POOL_SIZE: "4",
+          INDEXER_POLL_MS: "50",
+          INDEXER_CONTRACTS_LOCALHOST: await alice.getAddress(),
+        },
       });
+      expect(t.config.database).to.deep.include({ url: bouncer.url, sessionUrl: directUrl, preparedStatements: false });
     });
     after(async function () {
       await t?.close();
