@@ -26,9 +26,9 @@ const tokens: FastifyPluginAsyncTypebox = async (app) => {
   const contracts = new BoundedCache<boolean>(10_000);
   const erc165 = new BoundedCache<boolean>(10_000);
   // Never from a block older than the index's: right after a transfer the inventory (X-Indexed-Block) may already show
-  // the new owner while the cached head still names the block before it.
-  const call = async (network: string, to: string, data: string) =>
-    app.calls.call(network, to, data, (await readCursor(app.db, network))?.block ?? 0);
+  // the new owner while the cached head still names the block before it. Read once per request, so that every call
+  // of one answer reads at least the same block.
+  const indexedBlock = async (network: string) => (await readCursor(app.db, network))?.block ?? 0;
 
   const requireContract = async (network: string, address: string) => {
     const provider = app.networks.provider(network);
@@ -40,9 +40,10 @@ const tokens: FastifyPluginAsyncTypebox = async (app) => {
     if (!hasCode) throw notErc721(`${address} has no contract code on ${network}: it is an account, not an ERC-721 contract`);
   };
 
-  const supportsErc721 = (network: string, address: string) =>
+  const supportsErc721 = (network: string, address: string, atLeast: number) =>
     erc165.getOrLoad(`${network}:${address}`, async () => {
-      const outcome = await call(network, address, ERC721.encodeFunctionData("supportsInterface", [ERC721_INTERFACE_ID]));
+      const data = ERC721.encodeFunctionData("supportsInterface", [ERC721_INTERFACE_ID]);
+      const outcome = await app.calls.call(network, address, data, atLeast);
       return outcome.ok && decodes(() => ERC721.decodeFunctionResult("supportsInterface", outcome.data)[0]) === true;
     });
 
@@ -68,7 +69,8 @@ const tokens: FastifyPluginAsyncTypebox = async (app) => {
       const owner = parseAddress(request.params.owner, "owner");
       const operator = parseAddress(request.params.operator, "operator");
       await requireContract(network, contract);
-      const outcome = await call(network, contract, ERC721.encodeFunctionData("isApprovedForAll", [owner, operator]));
+      const data = ERC721.encodeFunctionData("isApprovedForAll", [owner, operator]);
+      const outcome = await app.calls.call(network, contract, data, await indexedBlock(network));
       const approved = outcome.ok ? decodes(() => ERC721.decodeFunctionResult("isApprovedForAll", outcome.data)[0] as boolean) : undefined;
       if (approved === undefined)
         throw notErc721(`${contract} on ${network} does not answer isApprovedForAll: it is not an ERC-721 contract`);
@@ -97,7 +99,8 @@ const tokens: FastifyPluginAsyncTypebox = async (app) => {
       const contract = parseAddress(request.params.assetContract, "assetContract");
       const id = parseTokenId(request.params.id);
       await requireContract(network, contract);
-      const outcome = await call(network, contract, ERC721.encodeFunctionData("ownerOf", [id]));
+      const atLeast = await indexedBlock(network);
+      const outcome = await app.calls.call(network, contract, ERC721.encodeFunctionData("ownerOf", [id]), atLeast);
       const owner = outcome.ok ? decodes(() => ERC721.decodeFunctionResult("ownerOf", outcome.data)[0] as string) : undefined;
       // A JSON string (a returned string would go out as bare text).
       if (owner !== undefined && owner !== ZeroAddress) return sendJson(reply, getAddress(owner));
@@ -105,7 +108,7 @@ const tokens: FastifyPluginAsyncTypebox = async (app) => {
       // one from before ERC-165 (its supportsInterface reverts) is known by the ERC-721 transfers the index holds.
       if (
         owner === ZeroAddress ||
-        (await supportsErc721(network, contract)) ||
+        (await supportsErc721(network, contract, atLeast)) ||
         (await indexesErc721(app.db, network, contract.toLowerCase()))
       )
         throw notFound(`Token ${id} does not exist in ${contract} on ${network}`);
