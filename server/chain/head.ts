@@ -1,4 +1,5 @@
 import { BoundedCache } from "../lib/bounded-cache";
+import type { Clock } from "../lib/clock";
 import { rpc, type Networks } from "./networks";
 import { NETWORKS } from "./registry";
 
@@ -14,8 +15,9 @@ export class HeadCache {
   constructor(
     private readonly networks: Networks,
     ttlMs: number,
+    now: Clock,
   ) {
-    this.cache = new BoundedCache(Object.keys(NETWORKS).length, { ttlMs });
+    this.cache = new BoundedCache(Object.keys(NETWORKS).length, { ttlMs, now });
   }
 
   latest(network: string): Promise<number> {

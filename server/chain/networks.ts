@@ -50,8 +50,10 @@ export class Networks {
     const request = new FetchRequest(url);
     request.timeout = this.timeoutMs;
     // staticNetwork: no eth_chainId before each call, and no endless "failed to detect network" retries
-    // while a node is down. batchMaxCount 1: ethers' batching would hold each call back by 10 ms.
-    provider = new JsonRpcProvider(request, Network.from(chainId), { staticNetwork: true, batchMaxCount: 1 });
+    // while a node is down. batchMaxCount 1: ethers' batching would hold each call back by 10 ms. cacheTimeout -1:
+    // ethers would serve an identical call's answer, a failure included, for 250 ms of wall time after it settled;
+    // the service's own caches share calls in flight and keep answers per block, on the app's clock.
+    provider = new JsonRpcProvider(request, Network.from(chainId), { staticNetwork: true, batchMaxCount: 1, cacheTimeout: -1 });
     this.onProvider?.(name, provider);
     throttleProvider(provider, new ProviderBackoff(name, this.timeoutMs));
     this.providers.set(name, provider);

@@ -26,7 +26,7 @@ export default fp(
       metrics && ((network, provider) => instrumentProvider(metrics, network, provider)),
     );
     app.decorate("networks", networks);
-    const heads = new HeadCache(networks, app.config.headCacheMs);
+    const heads = new HeadCache(networks, app.config.headCacheMs, app.clock);
     app.decorate("heads", heads);
     app.decorate("calls", new BlockCalls(networks, heads));
     app.addHook("onClose", async () => networks.close());

@@ -195,8 +195,7 @@ describe("verifySignature", function () {
       expect(caught).to.be.instanceOf(DomainError);
       expect([(caught as DomainError).kind, (caught as DomainError).code]).to.deep.equal(["upstream", "upstream_error"]);
       proxy.restore();
-      // ethers shares an identical request (and its failure) for 250 ms.
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The failure is not kept: the same call asks the node again.
       const again = await verifySignature({
         provider: proxied,
         network: "localhost",

@@ -65,7 +65,8 @@ describe("data routes: approval, owner, block time, gas", function () {
     const text = await response.text();
     return { status: response.status, headers: response.headers, text, body: JSON.parse(text) };
   }
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 550)); // past the head cache and ethers' request sharing
+  /** Moves the app's clock past the head cache: the next read asks the node for its block. */
+  const settle = () => t.clock.advance(t.config.headCacheMs);
 
   describe("GET /approval/:network/:assetContract/:owner/:operator", function () {
     it("answers true or false from isApprovedForAll", async function () {
@@ -134,17 +135,17 @@ describe("data routes: approval, owner, block time, gas", function () {
       const owner = await get(`/localhost/${aliceAddress}/1`);
       expect(owner.body).to.equal(holder);
       await (await alice.connect(await provider.getSigner(3)).transferFrom(holder, operator, 1n)).wait();
-      await settle();
+      settle();
       expect((await get(`/localhost/${aliceAddress}/1`)).body).to.equal(operator);
     });
 
     it("is a 502 while the node is down, a 504 when it hangs, and answers again when it is back", async function () {
-      await settle();
+      settle();
       proxy.cut();
       const down = await get(`/localhost/${aliceAddress}/${BIG_ID}`);
       await expectRefusal(down, 502, "upstream_error");
       proxy.restore();
-      await settle();
+      settle();
       expect((await get(`/localhost/${aliceAddress}/${BIG_ID}`)).status).to.equal(200);
       const slow = await get(`/sepolia/${aliceAddress}/1`);
       await expectRefusal(slow, 504, "upstream_timeout");
@@ -166,10 +167,10 @@ describe("data routes: approval, owner, block time, gas", function () {
 
     it("keeps the timestamp of a final block: no second call to the node", async function () {
       await provider.send("hardhat_mine", ["0x5"]);
-      await settle();
+      settle();
       await get(`/block/localhost/time/2`);
       rpcCalls.length = 0;
-      await settle();
+      settle();
       expect((await get(`/block/localhost/time/2`)).status).to.equal(200);
       expect(rpcCalls).to.not.include("eth_getBlockByNumber");
     });
@@ -185,7 +186,7 @@ describe("data routes: approval, owner, block time, gas", function () {
 
     it("asks the node once per block however many requests come", async function () {
       await provider.send("hardhat_mine", ["0x1"]);
-      await settle();
+      settle();
       rpcCalls.length = 0;
       const answers = await Promise.all(Array.from({ length: 30 }, () => get(`/gas/localhost/suggested-price`)));
       expect(new Set(answers.map((a) => a.text)).size).to.equal(1);

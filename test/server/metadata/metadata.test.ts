@@ -438,7 +438,6 @@ describe("metadata service", function () {
         proxy.cut();
         await refusedPost(nftPath(target), signed, 502, "upstream_error", { app: other });
         proxy.restore();
-        await new Promise((resolve) => setTimeout(resolve, 300));
         expect((await post(nftPath(target), signed, other)).body).to.equal("ok");
       } finally {
         await other.close();
