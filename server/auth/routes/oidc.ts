@@ -72,9 +72,7 @@ const oidcRoutes: FastifyPluginAsyncTypebox<{ provider: Provider; issuer: string
     errorHandler: pageErrors,
     schema: { hide: true },
     handler: (request, reply) => {
-      // oidc-provider takes a POSTed authorization request as a form only, and answers anything else with a bare 404.
-      if (request.method === "POST" && !Buffer.isBuffer(request.body))
-        throw invalidRequest("POST /authorize takes a form body (application/x-www-form-urlencoded)");
+      requireForm(request);
       forward(request, reply);
     },
   });
@@ -100,12 +98,16 @@ const oidcRoutes: FastifyPluginAsyncTypebox<{ provider: Provider; issuer: string
     method: ["GET", "POST"],
     url: OIDC_ROUTES.end_session,
     handler: (request, reply) => {
+      requireForm(request);
       // On the raw answer: oidc-provider writes it (the hash of its inline script is added to this policy).
       reply.raw.setHeader("content-security-policy", logoutRequestCsp(request.query, request.body));
       forward(request, reply);
     },
   });
-  scope.post(`${OIDC_ROUTES.end_session}/confirm`, logoutPage, forward);
+  scope.post(`${OIDC_ROUTES.end_session}/confirm`, logoutPage, (request, reply) => {
+    requireForm(request);
+    forward(request, reply);
+  });
   scope.get(`${OIDC_ROUTES.end_session}/success`, logoutPage, forward);
   for (const path of ["/.well-known/openid-configuration", OIDC_ROUTES.jwks]) {
     // The same for everyone (URLs from ISSUER, public keys): shared caches may keep them a while.
@@ -115,6 +117,15 @@ const oidcRoutes: FastifyPluginAsyncTypebox<{ provider: Provider; issuer: string
     });
   }
 };
+
+/**
+ * oidc-provider takes a POSTed page request (authorization, logout) as a form only, and answers anything else with a
+ * bare 404 in plain text: a 400 page saying what it takes instead.
+ */
+function requireForm(request: FastifyRequest): void {
+  if (request.method === "POST" && !Buffer.isBuffer(request.body))
+    throw invalidRequest(`POST ${request.routeOptions.url} takes a form body (application/x-www-form-urlencoded)`);
+}
 
 /** Our own refusals on the authorization endpoint, as the browser page oidc-provider shows for its own. */
 function pageErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {

@@ -15,6 +15,10 @@ const registrationRoutes: FastifyPluginAsyncTypebox<{ accessToken: string }> = a
     {
       config: RATE_LIMITED,
       errorHandler: registrationErrors,
+      // Before the body is read: who has no token learns nothing from how its metadata is judged, and costs no parsing.
+      onRequest: async (request) => {
+        if (!authorizedToRegister(request.headers.authorization, accessToken)) throw invalidInitialToken();
+      },
       schema: {
         tags: ["login"],
         summary: "Dynamic client registration (RFC 7591), with the initial access token as a Bearer token",
@@ -23,7 +27,6 @@ const registrationRoutes: FastifyPluginAsyncTypebox<{ accessToken: string }> = a
       },
     },
     async (request, reply) => {
-      if (!authorizedToRegister(request.headers.authorization, accessToken)) throw invalidInitialToken();
       const registered = await registerClient(app.db, request.body);
       return reply.code(201).header("cache-control", "no-store").send(registered);
     },

@@ -112,6 +112,24 @@ describe("RP-initiated logout", function () {
     expect(other.id).to.be.a("string");
   });
 
+  it("refuses a POSTed logout request or confirmation that is no form with an error page, as the authorization endpoint does", async function () {
+    for (const path of ["/session/end", "/session/end/confirm"]) {
+      for (const [type, body] of [[undefined, undefined], ["application/json", '{"logout":"yes"}'], ["text/plain", "logout=yes"]]) {
+        const answer = await fetch(`${t.config.issuer}${path}`, {
+          method: "POST",
+          redirect: "manual",
+          headers: { ...html, ...(type ? { "content-type": type } : {}) },
+          body,
+        });
+        await expectRefusal(answer, 400, "invalid_request", {
+          dialect: "html",
+          label: `${path} ${type}`,
+          message: new RegExp(`POST ${path} takes a form body`),
+        });
+      }
+    }
+  });
+
   it("refuses a confirmation without the request's xsrf token and cookies", async function () {
     const answer = await confirm({ xsrf: "forged", cookie: "" });
     await expectRefusal(answer, 400, "invalid_request", { dialect: "html", message: /invalid_request: could not find logout details/ });

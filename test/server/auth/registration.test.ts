@@ -108,6 +108,18 @@ describe("dynamic client registration (RFC 7591)", function () {
     }
   });
 
+  it("refuses a request without the initial access token before reading its body: what it sends is never parsed", async function () {
+    for (const body of [undefined, "[]", "{", "x".repeat(2_000)]) {
+      const answer = await getJson(t, "/register", { method: "POST", headers: { "content-type": "application/json" }, body });
+      await expectRefusal(answer, 401, "invalid_token", {
+        dialect: "oauth",
+        label: String(body).slice(0, 10),
+        headers: { "www-authenticate": 'Bearer error="invalid_token"' },
+        message: "registration needs the initial access token as Authorization: Bearer",
+      });
+    }
+  });
+
   it("refuses what npm run client -- add refuses, in its words, with RFC 7591's error codes", async function () {
     const uri = "https://x.example/cb";
     const cases: Array<[Partial<oidc.ClientMetadata>, string, string]> = [

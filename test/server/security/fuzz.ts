@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import fc from "fast-check";
 import { id, Wallet } from "ethers";
 import type { FastifyInstance, InjectOptions } from "fastify";
@@ -317,7 +318,7 @@ async function endpointsOf(app: FastifyInstance): Promise<Endpoint[]> {
         params: [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]),
         query: params.filter((p) => p.in === "query").map((p) => p.name),
         body: Object.keys(schema?.properties ?? {}),
-        dialect: path.startsWith("/api/token") || path === "/token" ? "oauth" : "api",
+        dialect: path.startsWith("/api/token") || path === "/token" || path === "/register" ? "oauth" : "api",
       });
     }
   }
@@ -339,6 +340,8 @@ async function endpointsOf(app: FastifyInstance): Promise<Endpoint[]> {
     "max_age",
     "id_token_hint",
     "access_token",
+    "post_logout_redirect_uri",
+    "logout_hint",
   ];
   const oidcBody = [
     "grant_type",
@@ -351,6 +354,18 @@ async function endpointsOf(app: FastifyInstance): Promise<Endpoint[]> {
     "token",
     "token_type_hint",
     "scope",
+    // registration (RFC 7591) and logout
+    "redirect_uris",
+    "post_logout_redirect_uris",
+    "client_name",
+    "token_endpoint_auth_method",
+    "grant_types",
+    "response_types",
+    "subject_type",
+    "id_token_hint",
+    "post_logout_redirect_uri",
+    "logout",
+    "xsrf",
   ];
   const oidc: [string, string, Endpoint["dialect"]][] = [
     ["authorization_endpoint", "GET", "page"],
@@ -358,6 +373,10 @@ async function endpointsOf(app: FastifyInstance): Promise<Endpoint[]> {
     ["userinfo_endpoint", "GET", "oauth"],
     ["userinfo_endpoint", "POST", "oauth"],
     ["revocation_endpoint", "POST", "oauth"],
+    ["introspection_endpoint", "POST", "oauth"],
+    ["registration_endpoint", "POST", "oauth"],
+    ["end_session_endpoint", "GET", "page"],
+    ["end_session_endpoint", "POST", "page"],
     ["jwks_uri", "GET", "oauth"],
   ];
   for (const [key, method, dialect] of oidc) {
@@ -415,6 +434,8 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
       CONVERTER_RATE_LIMIT: "1000000",
       INDEXER_POLL_MS: "200",
       INDEXER_CONTRACTS_LOCALHOST: await nft.getAddress(),
+      // On, behind a token the fuzz does not know: what an attacker reaches.
+      LOGIN_REGISTRATION_ACCESS_TOKEN: randomBytes(24).toString("hex"),
     },
   });
   let statements: StatementTargets;
