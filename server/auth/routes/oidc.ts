@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { Type } from "typebox";
 import { toErrorReply } from "../../http/errors";
+import { HttpError } from "../../http/http-error";
 import { invalidRequest } from "../errors";
 import { logoutRequestCsp } from "../logout-page";
 import { checkForm, errorPage, pinToIssuer, withBody } from "../oidc-guard";
@@ -72,7 +73,7 @@ const oidcRoutes: FastifyPluginAsyncTypebox<{ provider: Provider; issuer: string
     errorHandler: pageErrors,
     schema: { hide: true },
     handler: (request, reply) => {
-      requireForm(request);
+      refusePost(request);
       forward(request, reply);
     },
   });
@@ -98,7 +99,7 @@ const oidcRoutes: FastifyPluginAsyncTypebox<{ provider: Provider; issuer: string
     method: ["GET", "POST"],
     url: OIDC_ROUTES.end_session,
     handler: (request, reply) => {
-      requireForm(request);
+      refusePost(request);
       // On the raw answer: oidc-provider writes it (the hash of its inline script is added to this policy).
       reply.raw.setHeader("content-security-policy", logoutRequestCsp(request.query, request.body));
       forward(request, reply);
@@ -119,11 +120,19 @@ const oidcRoutes: FastifyPluginAsyncTypebox<{ provider: Provider; issuer: string
 };
 
 /**
- * oidc-provider takes a POSTed page request (authorization, logout) as a form only, and answers anything else with a
- * bare 404 in plain text: a 400 page saying what it takes instead.
+ * oidc-provider takes the authorization and logout requests by GET only (POST would need its cookies sent on
+ * cross-site POSTs, SameSite=None) and answers a POST with a bare 404 in plain text: a 405 page naming GET instead.
  */
+function refusePost(request: FastifyRequest): void {
+  if (request.method === "POST")
+    throw new HttpError(405, "method_not_allowed", `${request.routeOptions.url} takes GET requests (query parameters), not POST`, {
+      allow: "GET",
+    });
+}
+
+/** oidc-provider answers a POST that is no form with a bare 404 in plain text: a 400 page saying what it takes. */
 function requireForm(request: FastifyRequest): void {
-  if (request.method === "POST" && !Buffer.isBuffer(request.body))
+  if (!Buffer.isBuffer(request.body))
     throw invalidRequest(`POST ${request.routeOptions.url} takes a form body (application/x-www-form-urlencoded)`);
 }
 

@@ -112,21 +112,36 @@ describe("RP-initiated logout", function () {
     expect(other.id).to.be.a("string");
   });
 
-  it("refuses a POSTed logout request or confirmation that is no form with an error page, as the authorization endpoint does", async function () {
-    for (const path of ["/session/end", "/session/end/confirm"]) {
-      for (const [type, body] of [[undefined, undefined], ["application/json", '{"logout":"yes"}'], ["text/plain", "logout=yes"]]) {
-        const answer = await fetch(`${t.config.issuer}${path}`, {
-          method: "POST",
-          redirect: "manual",
-          headers: { ...html, ...(type ? { "content-type": type } : {}) },
-          body,
-        });
-        await expectRefusal(answer, 400, "invalid_request", {
+  it("answers a POSTed authorization or logout request with a 405 page naming GET, and a confirmation that is no form with a 400 page", async function () {
+    const bodies: Array<[string | undefined, string | undefined]> = [
+      [undefined, undefined],
+      ["application/x-www-form-urlencoded", "client_id=x&logout=yes"],
+      ["application/json", '{"logout":"yes"}'],
+      ["text/plain", "logout=yes"],
+    ];
+    const post = (path: string, type: string | undefined, body: string | undefined) =>
+      fetch(`${t.config.issuer}${path}`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { ...html, ...(type ? { "content-type": type } : {}) },
+        body,
+      });
+    for (const path of ["/authorize", "/session/end"]) {
+      for (const [type, body] of bodies) {
+        await expectRefusal(await post(path, type, body), 405, "method_not_allowed", {
           dialect: "html",
           label: `${path} ${type}`,
-          message: new RegExp(`POST ${path} takes a form body`),
+          headers: { allow: "GET" },
+          message: new RegExp(`${path} takes GET requests \\(query parameters\\), not POST`),
         });
       }
+    }
+    for (const [type, body] of bodies.filter(([type]) => type !== "application/x-www-form-urlencoded")) {
+      await expectRefusal(await post("/session/end/confirm", type, body), 400, "invalid_request", {
+        dialect: "html",
+        label: String(type),
+        message: /POST \/session\/end\/confirm takes a form body/,
+      });
     }
   });
 
