@@ -42,6 +42,15 @@ export async function withBeforeTree<T>(ref: string, log: (message: string) => v
   }
 }
 
+/**
+ * A module of `tree` (a path from the repository root, e.g. `server/auth/clients`), or of this tree without one: what
+ * writes to a database must be the code of the tree whose migrations made it (a later column is not there before).
+ */
+export function moduleOf<T>(tree: string | undefined, modulePath: string): T {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a path known at run time, compiled by ts-node
+  return require(path.join(tree ?? ROOT, modulePath)) as T;
+}
+
 /** The ref named by `--before <ref>` in `args`, else the default; `args` without those two. */
 export function beforeRefOf(args: string[]): { ref: string; rest: string[] } {
   const at = args.indexOf("--before");

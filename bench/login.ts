@@ -3,9 +3,9 @@ import { performance } from "node:perf_hooks";
 import { getBytes, hashMessage, recoverAddress, Signature, Wallet } from "ethers";
 import { SignJWT } from "jose";
 import { startLocalNode } from "../local/node";
-import { addClient } from "../server/auth/clients";
+import type * as Clients from "../server/auth/clients";
 import { verifyEoa } from "../server/chain/signatures";
-import { BEFORE_ENV, withBeforeTree } from "./before";
+import { BEFORE_ENV, moduleOf, withBeforeTree } from "./before";
 import { ServerCpu } from "./cpu";
 import { KeepAliveConnection } from "./keep-alive-client";
 import type { QueryCounts } from "./pg-count-proxy";
@@ -78,6 +78,7 @@ async function runLogin({ seconds, database, log }: BenchContext, beforeTree: st
           ...variant.env,
         },
         async (db) => {
+          const { addClient } = moduleOf<typeof Clients>(variant.tree, "server/auth/clients");
           const added = await addClient(db, { name: "Bench RP", redirectUris: [redirectUri], public: false });
           client = { id: added.client.id, secret: added.secret! };
         },
