@@ -108,10 +108,10 @@ describe("hostile input", function () {
         }
       });
     }
-    it("answers a POST to /authorize without a form body with the HTML error page (400), not oidc-provider's bare 404", async function () {
+    it("answers a POST to /authorize without a form body with the HTML error page (405 naming GET), not oidc-provider's bare 404", async function () {
       for (const options of [{}, { headers: { "content-type": "application/json" }, payload: "{}" }]) {
         const response = await inject({ method: "POST", url: "/authorize", ...options });
-        await expectRefusal(response, 400, "invalid_request", { dialect: "html" });
+        await expectRefusal(response, 405, "method_not_allowed", { dialect: "html", headers: { allow: "GET" } });
         expect(response.body).to.include("Sign-in error");
       }
     });
