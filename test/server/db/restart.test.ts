@@ -126,7 +126,7 @@ describe("drill: PostgreSQL restarts under load", function () {
       const notReady = await ready();
       expect(notReady.status, JSON.stringify(notReady.body)).to.equal(503);
       expect(notReady.body.error).to.equal("not_ready");
-      expect((notReady.body.checks as { database: string }).database).to.not.equal("ok");
+      expect((notReady.body.checks as { database: string }).database).to.match(/ECONNREFUSED/);
       expect(
         answers.slice(outage).filter((a) => a.phase === "outage" && a.status < 300),
         "successes with the database down",
