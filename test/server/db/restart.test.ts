@@ -3,6 +3,7 @@ import { Wallet } from "ethers";
 import { encodeMetadata, boundText } from "../../../server/metadata/signed-text";
 import type { TestApp } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
+import { expectRefusal } from "../../helpers/refusal";
 import { postgresBinaries, startPostgresServer, type PostgresServer } from "../../helpers/postgres-server";
 import { authorizeQuery, exchangeCode, getJson, postJson, registerClient, startLoginApp, type RegisteredClient } from "../auth/helpers";
 
@@ -127,6 +128,19 @@ describe("drill: PostgreSQL restarts under load", function () {
       expect(notReady.status, JSON.stringify(notReady.body)).to.equal(503);
       expect(notReady.body.error).to.equal("not_ready");
       expect((notReady.body.checks as { database: string }).database).to.match(/ECONNREFUSED/);
+      // oidc-provider's endpoints answer in RFC 6749's dialect, with the same code.
+      const token = await t!.fetch("/token", {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({
+          grant_type: "authorization_code",
+          code: "unknown",
+          redirect_uri: client.redirectUri,
+          client_id: client.id,
+          client_secret: client.secret!,
+        }),
+      });
+      await expectRefusal(token, 503, "database_unavailable", { dialect: "oauth" });
       expect(
         answers.slice(outage).filter((a) => a.phase === "outage" && a.status < 300),
         "successes with the database down",
