@@ -8,17 +8,45 @@ export function databaseBusy(): DomainError {
   return new DomainError("unavailable", "database_busy", "The database is busy; try again shortly", 1);
 }
 
+/**
+ * PostgreSQL cannot be reached or dropped the connection (a restart, a failover, a network cut): nothing is wrong with
+ * the request, and the pool reconnects by itself, so the client is told to come back rather than handed a 500.
+ */
+export function databaseUnavailable(): DomainError {
+  return new DomainError("unavailable", "database_unavailable", "The database is unavailable; try again shortly", 1);
+}
+
 /** node-postgres' pool gives these errors no code: its two connection timeouts are known by their messages. */
 function isAcquireTimeout(error: unknown): boolean {
   const message = error instanceof Error ? error.message : "";
   return message === "timeout exceeded when trying to connect" || message === "Connection terminated due to connection timeout";
 }
 
-/** `promise`, with a timeout of the pool's acquisition turned into {@link databaseBusy}. */
-export async function acquiring<T>(promise: Promise<T>): Promise<T> {
+/** Socket errors of a server that is down or unreachable. */
+const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN"]);
+/** PostgreSQL's shutdown codes: admin_shutdown (a fast or smart stop), crash_shutdown, cannot_connect_now (starting or stopping). */
+const SHUTDOWN_CODES = new Set(["57P01", "57P02", "57P03"]);
+/** node-postgres' own errors for a connection the server closed under it; they have no code either. */
+const LOST_MESSAGES = new Set(["Connection terminated unexpectedly", "Client has encountered a connection error and is not queryable"]);
+
+/** Whether `error` says the server is gone rather than that the statement is wrong. */
+export function isConnectionLoss(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === "string" && (SOCKET_CODES.has(code) || SHUTDOWN_CODES.has(code) || code.startsWith("08"))) return true;
+  return error instanceof Error && LOST_MESSAGES.has(error.message);
+}
+
+/**
+ * `promise`, a call to the database, with the failures that are the database's state rather than the statement's
+ * turned into domain errors: a timeout of the pool's acquisition into {@link databaseBusy}, a server gone into
+ * {@link databaseUnavailable}.
+ */
+export async function translated<T>(promise: Promise<T>): Promise<T> {
   try {
     return await promise;
   } catch (error) {
-    throw isAcquireTimeout(error) ? databaseBusy() : error;
+    if (isAcquireTimeout(error)) throw databaseBusy();
+    if (isConnectionLoss(error)) throw Object.assign(databaseUnavailable(), { cause: error });
+    throw error;
   }
 }

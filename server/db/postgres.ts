@@ -1,6 +1,6 @@
 import pg from "pg";
 import { Reader } from "../config/reader";
-import { acquiring } from "./errors";
+import { translated } from "./errors";
 import { withTimeout, type Connection, type Database, type Queryable, type QueryOptions, type QueryResult } from "./database";
 
 export interface PostgresOptions {
@@ -72,7 +72,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
     options?: QueryOptions,
   ): Promise<QueryResult<R>> => {
     // On the pool, a query first waits for a connection.
-    const result = await acquiring(
+    const result = await translated(
       options?.prepare && preparedStatements
         ? client.query({ name: nameOf(sql), text: sql, values: params as unknown[] | undefined })
         : client.query(sql, params as unknown[] | undefined),
@@ -83,16 +83,16 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   const scope = (client: pg.Pool | pg.PoolClient): Queryable => ({
     query: (sql, params, options) => run(client, sql, params, options),
     async exec(sql) {
-      await acquiring(client.query(sql));
+      await translated(client.query(sql));
     },
   });
 
   /** BEGIN … COMMIT on one client; a failed ROLLBACK marks the error so the client is not reused. */
   const inTransaction = async <T>(client: pg.PoolClient, fn: (tx: Queryable) => Promise<T>): Promise<T> => {
-    await client.query("BEGIN");
+    await translated(client.query("BEGIN"));
     try {
       const result = await fn(scope(client));
-      await client.query("COMMIT");
+      await translated(client.query("COMMIT"));
       return result;
     } catch (error) {
       await client.query("ROLLBACK").catch(() => {
@@ -106,19 +106,26 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
     kind: "postgres",
     ...scope(pool),
     async transaction(fn) {
-      const client = await acquiring(pool.connect());
+      const client = await translated(pool.connect());
       let broken = false;
+      // A client taken from the pool has no 'error' listener of the pool's: the server closing its connection
+      // (a restart) would be an uncaught exception that ends the process. The query in flight fails on its own.
+      const onError = () => {
+        broken = true;
+      };
+      client.on("error", onError);
       try {
         return await inTransaction(client, fn);
       } catch (error) {
-        broken = (error as { connectionBroken?: boolean }).connectionBroken === true;
+        broken ||= (error as { connectionBroken?: boolean }).connectionBroken === true;
         throw error;
       } finally {
+        client.off("error", onError);
         client.release(broken);
       }
     },
     async connect(): Promise<Connection> {
-      const client = await acquiring(sessions().connect());
+      const client = await translated(sessions().connect());
       let lost: ((error: Error) => void) | undefined;
       const onError = (error: Error) => {
         const listener = lost;

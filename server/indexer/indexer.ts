@@ -56,7 +56,7 @@ interface FetchedRange {
 
 const LOCK_PREFIX = "nft-indexer:";
 /** How often a waiting instance tries to take the writer's lock (the takeover delay when a writer dies). */
-const LOCK_RETRY_MS = 2_000;
+export const LOCK_RETRY_MS = 2_000;
 
 /**
  * Follows one network's NFT transfer logs (docs/indexing.md) into the database. One writer per network across instances: it

@@ -1,7 +1,9 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Adapter, AdapterPayload } from "oidc-provider";
 import type { Database, Queryable } from "../../db/database";
+import { STATUS_OF_KIND } from "../../http/errors";
 import { BoundedCache } from "../../lib/bounded-cache";
+import { DomainError } from "../../lib/domain-error";
 import { deleteStaleChallenges } from "../challenges";
 import type { CachedClients } from "../clients";
 import { READ_BEFORE_THEIR_GRANT } from "./internals";
@@ -19,7 +21,34 @@ export type ReuseError = new (description?: string) => Error;
  * statement that stores the tokens, which stores nothing when it finds the code consumed.
  */
 export function createAdapterFactory(db: Database, clients: CachedClients, reuseError: ReuseError, minted: MintedCodes) {
-  return (kind: string): Adapter => (kind === "Client" ? clientAdapter(clients) : payloadAdapter(db, kind, reuseError, minted));
+  return (kind: string): Adapter =>
+    refusingWhenUnavailable(kind === "Client" ? clientAdapter(clients) : payloadAdapter(db, kind, reuseError, minted));
+}
+
+/**
+ * `adapter`, with a database that is down or saturated (`database_unavailable`, `database_busy`) told to the client
+ * as our own routes tell it, a 503 with that code: oidc-provider answers an error it is told to expose with the
+ * error's status and code (RFC 6749's dialect, or the error page), and any other one as a 500 `server_error`.
+ */
+function refusingWhenUnavailable(adapter: Adapter): Adapter {
+  const wrapped: Record<string, unknown> = {};
+  for (const [name, method] of Object.entries(adapter) as Array<[string, (...args: unknown[]) => Promise<unknown>]>) {
+    wrapped[name] = async (...args: unknown[]) => {
+      try {
+        return await method.apply(adapter, args);
+      } catch (error) {
+        if (!(error instanceof DomainError) || error.kind !== "unavailable") throw error;
+        throw Object.assign(new Error(error.code, { cause: error }), {
+          error: error.code,
+          error_description: error.message,
+          status: STATUS_OF_KIND.unavailable,
+          statusCode: STATUS_OF_KIND.unavailable,
+          expose: true,
+        });
+      }
+    };
+  }
+  return wrapped as unknown as Adapter;
 }
 
 /** What the adapter knows of the request it serves (one AsyncLocalStorage for all of it). */
