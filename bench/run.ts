@@ -4,6 +4,7 @@ import { beforeRefOf } from "./before";
 import indexer, { consecutive } from "./indexer";
 import latestBlock from "./latest-block";
 import login from "./login";
+import loginProfile from "./login-profile";
 import { printTable, type BenchContext, type Row, type Suite } from "./lib";
 import metadata from "./metadata";
 import metrics from "./metrics";
@@ -19,7 +20,7 @@ import token from "./token";
  * newest of each suite). Set DATABASE_URL to measure on PostgreSQL. `--before <ref>`: the git ref whose code the
  * suites that compare with the code as it was run as their "before" (see before.ts).
  */
-const SUITES: Suite[] = [latestBlock, metadata, indexer, consecutive, login, token, metrics, scale];
+const SUITES: Suite[] = [latestBlock, metadata, indexer, consecutive, login, loginProfile, token, metrics, scale];
 
 async function main() {
   const { ref: beforeRef, rest: wanted } = beforeRefOf(process.argv.slice(2));

@@ -54,6 +54,7 @@ const PAGE = path.resolve(__dirname, "..", "docs", "benchmarks.md");
 /** The sections of the page, in this order, by suite; the titles keep the anchors other pages link to. */
 const TITLES: Record<string, string> = {
   login: "Login",
+  "login-profile": "Login with the profile scope",
   metadata: "Signed metadata",
   token: "Token metadata",
   "latest-block": "Latest block",

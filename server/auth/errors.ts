@@ -1,3 +1,4 @@
+import { rpcEnvName } from "../chain/registry";
 import { DomainError } from "../lib/domain-error";
 
 /**
@@ -26,6 +27,19 @@ export const malformedSignature = (problem: string) => new DomainError("invalid"
 /** A SIWE message names its chain: the login cannot ask another. */
 export const networkMismatch = (network: string) =>
   new DomainError("invalid", "network_mismatch", `The message was issued for network ${network}`);
+
+/**
+ * A signature that is no EOA's for the message, on a network this service has no node for: only the chain's node can
+ * say whether a contract wallet accepts it. The request's fault (it names that network), not an outage: nothing will
+ * make it work but another network or an EOA.
+ */
+export const unsupportedNetwork = (network: string, configured: readonly string[]) =>
+  new DomainError(
+    "invalid",
+    "unsupported_network",
+    `Contract-wallet signatures are not checked on network ${network}: this service has no node for it (${rpcEnvName(network)}). ` +
+      `Sign with an EOA, or ask for a message on a network it has a node for (${configured.join(", ") || "none"})`,
+  );
 
 export const noOpenChallenge = () =>
   new DomainError(

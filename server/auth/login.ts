@@ -20,6 +20,7 @@ import {
   type Lang,
   type MessageFormat,
 } from "./messages";
+import { DomainError } from "../lib/domain-error";
 import { randomString } from "../lib/random";
 import { saveProofAlong, wantsSiweProof } from "./siwe-proofs";
 import { caip10Subject } from "./subjects";
@@ -198,9 +199,19 @@ export async function redeem(deps: LoginDeps, request: RedeemRequest, clientIp: 
     await knownClient(deps.clients, request.client_id);
     throw refuse.noOpenChallenge();
   }
+  // A candidate whose check needed a node this service lacks: the answer when no other candidate proves the address.
+  let unchecked: Error | undefined;
   for (const challenge of candidates) {
     const network = walletNetwork(networks, challenge, request);
-    const result = await verify(networks, network, address, challenge.message, request.signature);
+    let result: Awaited<ReturnType<typeof verify>>;
+    try {
+      result = await verify(networks, network, address, challenge.message, request.signature);
+    } catch (error) {
+      if (!(error instanceof DomainError) || error.code !== "unsupported_network") throw error;
+      // An EOA's signature of another candidate is checked without a node: it may still prove one of them.
+      unchecked = error;
+      continue;
+    }
     if (!result.ok) {
       if (result.reason === "malformed_signature") throw refuse.malformedSignature(result.message);
       continue;
@@ -210,7 +221,7 @@ export async function redeem(deps: LoginDeps, request: RedeemRequest, clientIp: 
     if (code === undefined) throw refuse.challengeGone();
     return redeemed(challenge, code, request, settings);
   }
-  throw refuse.invalidSignature();
+  throw unchecked ?? refuse.invalidSignature();
 }
 
 function redeemed(challenge: Challenge, code: string, request: RedeemRequest, settings: LoginDeps["settings"]): Redeemed {
@@ -278,9 +289,16 @@ function redirectUrl(registered: string, answer: { code: string; state: string |
   return `${registered}${registered.includes("?") ? "&" : "?"}${params}`;
 }
 
-/** verifySignature, which proves an EOA by recovery before asking the node (an EOA login costs no RPC call). */
+/**
+ * verifySignature, which proves an EOA by recovery before asking the node (an EOA login costs no RPC call). A network of
+ * the registry without an RPC URL thus takes EOA logins; a signature that needs its node is `unsupported_network`.
+ */
 async function verify(networks: Networks, network: string, address: string, message: string, signature: string) {
-  return verifySignature({ provider: () => networks.provider(network), network, address, message, signature });
+  const provider = () => {
+    if (!networks.configured().includes(network)) throw refuse.unsupportedNetwork(network, networks.configured());
+    return networks.provider(network);
+  };
+  return verifySignature({ provider, network, address, message, signature });
 }
 
 async function knownClient(clients: CachedClients, id: string | undefined): Promise<LoginClient> {

@@ -1,9 +1,12 @@
-import { ensNormalize, Interface, namehash, ZeroAddress } from "ethers";
+import { concat, ensNormalize, Interface, keccak256, namehash, toUtf8Bytes, ZeroAddress } from "ethers";
 import { callOutcome } from "./calls";
 import type { Networks } from "./networks";
 
 /** ENS's registry: the same address on mainnet and its testnets (the tests deploy their own there). */
 export const ENS_REGISTRY = "0x00000000000C2E074eC69A0dFb2997BA6C7d2e1e";
+
+/** namehash("addr.reverse"): the parent of every address's reverse record. */
+const ADDR_REVERSE = namehash("addr.reverse");
 
 /** Longest name taken: DNS's limit on a whole name (anything longer is no name a wallet shows). */
 const MAX_NAME_LENGTH = 255;
@@ -31,7 +34,8 @@ export interface EnsProfile {
  */
 export async function primaryProfile(networks: Networks, network: string, address: string): Promise<EnsProfile> {
   const none: EnsProfile = { name: null, avatar: null };
-  const reverse = namehash(`${address.toLowerCase().slice(2)}.addr.reverse`);
+  // namehash() would run ENSIP-15 normalization over the label, which lower-case hex already is: hashed directly.
+  const reverse = keccak256(concat([ADDR_REVERSE, keccak256(toUtf8Bytes(address.toLowerCase().slice(2)))]));
   const name = await resolve(networks, network, reverse, "name", []);
   if (typeof name !== "string" || name === "" || name.length > MAX_NAME_LENGTH) return none;
   let normalized: string;
@@ -42,9 +46,12 @@ export async function primaryProfile(networks: Networks, network: string, addres
   }
   if (normalized !== name) return none;
   const node = namehash(name);
-  const forward = await resolve(networks, network, node, "addr", []);
+  // The forward address and the avatar are records of one name, so of one resolver: the registry is asked once.
+  const resolver = await resolverOf(networks, network, node);
+  if (resolver === undefined) return none;
+  const forward = await call(networks, network, resolver, "addr", [node]);
   if (typeof forward !== "string" || forward.toLowerCase() !== address.toLowerCase()) return none;
-  const avatar = await resolve(networks, network, node, "text", ["avatar"]);
+  const avatar = await call(networks, network, resolver, "text", [node, "avatar"]);
   return { name, avatar: typeof avatar === "string" && avatar.trim() !== "" ? avatar.trim() : null };
 }
 
@@ -70,9 +77,14 @@ export async function holdsToken(
 
 /** `fn` of the resolver the registry names for `node`; undefined when there is none or the call reverts. */
 async function resolve(networks: Networks, network: string, node: string, fn: "addr" | "name" | "text", args: unknown[]) {
+  const resolver = await resolverOf(networks, network, node);
+  return resolver === undefined ? undefined : call(networks, network, resolver, fn, [node, ...args]);
+}
+
+/** The resolver the registry names for `node`; undefined when there is none. */
+async function resolverOf(networks: Networks, network: string, node: string): Promise<string | undefined> {
   const resolver = await call(networks, network, ENS_REGISTRY, "resolver", [node]);
-  if (typeof resolver !== "string" || resolver === ZeroAddress) return undefined;
-  return call(networks, network, resolver, fn, [node, ...args]);
+  return typeof resolver === "string" && resolver !== ZeroAddress ? resolver : undefined;
 }
 
 async function call(networks: Networks, network: string, to: string, fn: string, args: unknown[]): Promise<unknown> {

@@ -38,7 +38,7 @@ describe("login service (login.ts)", function () {
     const minted = new MintedCodes();
     const clients = new CachedClients(db);
     const provider = await createProvider(config, db, clients, await loadKeys(db), minted);
-    // Only localhost has a node: asking any other network's would fail with network_unavailable.
+    // Only localhost has a node: a contract wallet's login on any other network is refused as unsupported_network.
     const networks = new Networks({ localhost: nodeUrl }, 10_000);
     deps = {
       db,
@@ -197,7 +197,7 @@ describe("login service (login.ts)", function () {
         const message = await authorize(deps, request(single().address, { message_format: "siwe" }), ip);
         expect(message).to.include("Chain ID: 31337\n");
         const before = await loginsOf(sub());
-        // sepolia has no node here: had it been asked, the login would fail with network_unavailable.
+        // sepolia has no node here: had it been asked, the login would fail with unsupported_network.
         const answer = await redeem(
           deps,
           { address: single().address, signature: await single().sign(message), client_id: clientId, network: "sepolia" },
@@ -227,7 +227,7 @@ describe("login service (login.ts)", function () {
               ip,
             ),
           ),
-        ).to.equal("unavailable network_unavailable");
+        ).to.equal("invalid unsupported_network");
       });
     });
 
