@@ -34,9 +34,10 @@ export default fp(
           preparedStatements: config.kind === "postgres" ? config.preparedStatements : undefined,
           clock: app.clock,
           events: {
-            skipped(replica, reason, detail) {
+            skipped(replica, reason, detail, again) {
               app.metrics?.replicaSkipped(replica, reason);
-              app.log.warn({ replica, reason, detail, retryMs: replicas.retryMs }, "read replica skipped: its reads go to the primary");
+              if (!again)
+                app.log.warn({ replica, reason, detail, retryMs: replicas.retryMs }, "read replica skipped: its reads go to the primary");
             },
             served: (target) => app.metrics?.replicaRead(target),
             back: (replica) => app.log.info({ replica }, "read replica serves again"),

@@ -8,8 +8,11 @@ import { openPostgres } from "./postgres";
 export type SkipReason = "down" | "behind";
 
 export interface ReplicaEvents {
-  /** A read went to the primary instead of replica `replica` (1-based, in DATABASE_READ_URLS order). */
-  skipped(replica: number, reason: SkipReason, detail: string): void;
+  /**
+   * A read went to the primary instead of replica `replica` (1-based, in DATABASE_READ_URLS order). `again`: reads
+   * already in flight on it when it was first found so (one report, a log line, per rest is enough).
+   */
+  skipped(replica: number, reason: SkipReason, detail: string, again: boolean): void;
   /** A read was answered by `target`: the primary, or a replica's number. */
   served?(target: "primary" | number): void;
   /** A replica that was left out answered again. */
@@ -73,8 +76,10 @@ export async function openReadReplicas(
   };
 
   const skip = (replica: (typeof replicas)[number], reason: SkipReason, detail: string) => {
-    replica.restUntil = clock() + config.retryMs;
-    events.skipped(replica.number, reason, detail);
+    const now = clock();
+    const again = replica.restUntil > now;
+    replica.restUntil = now + config.retryMs;
+    events.skipped(replica.number, reason, detail, again);
   };
 
   const onPrimary = async <T>(run: (db: Queryable) => Promise<T>) => {

@@ -60,6 +60,9 @@ describe("read replicas: a primary and a streaming replica", function () {
   let holder: string;
   let contract: string;
   let alice: Awaited<ReturnType<AliceNFT__factory["deploy"]>>;
+  const logs: Array<Record<string, unknown>> = [];
+  /** The log lines about the replica (not the one line per request). */
+  const replicaLines = () => logs.filter((line) => /^read replica/.test(String(line.msg)));
 
   before(async function () {
     const bin = postgresServerBinaries();
@@ -91,7 +94,9 @@ describe("read replicas: a primary and a streaming replica", function () {
     t = await startLoginApp(node.url, {
       database,
       listen: true,
+      logStream: { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) },
       env: {
+        LOG_LEVEL: "info",
         DATABASE_READ_URLS: replica.url,
         DATABASE_READ_MAX_LAG_BLOCKS: String(MAX_LAG),
         DATABASE_READ_LAG_CHECK_MS: String(LAG_CHECK_MS),
@@ -106,6 +111,9 @@ describe("read replicas: a primary and a streaming replica", function () {
     await caughtUp();
   });
   after(async function () {
+    // The event stream's client aborted its answer, but left the keep-alive connection under it open: the server's
+    // close would wait for it up to Fastify's keep-alive timeout.
+    t?.app.server.closeAllConnections();
     await t?.close();
     await replicaDb?.close();
     provider?.destroy();
@@ -171,6 +179,7 @@ describe("read replicas: a primary and a streaming replica", function () {
   it("a replica more than DATABASE_READ_MAX_LAG_BLOCKS behind is skipped for the primary, then used again", async function () {
     await replicaDb.query("SELECT pg_wal_replay_pause()");
     const behindBefore = await counter("db_replica_skipped_total", 'replica="1",reason="behind"');
+    const linesBefore = replicaLines().length;
     try {
       await mint([5n, 6n, 7n]);
       const primaryBlock = await cursorOf(t.app.db);
@@ -184,6 +193,14 @@ describe("read replicas: a primary and a streaming replica", function () {
       expect(((await inventory.json()) as Array<{ id: number }>).map((item) => item.id)).to.deep.equal([1, 2, 3, 4, 5, 6, 7]);
       // The first read found it behind; it then rested, its reads going straight to the primary.
       expect(await counter("db_replica_skipped_total", 'replica="1",reason="behind"')).to.equal(behindBefore + 1);
+      expect(replicaLines().slice(linesBefore)).to.have.length(1);
+      expect(replicaLines().at(-1)).to.deep.include({
+        level: 40,
+        msg: "read replica skipped: its reads go to the primary",
+        replica: 1,
+        reason: "behind",
+        retryMs: RETRY_MS,
+      });
     } finally {
       await replicaDb.query("SELECT pg_wal_replay_resume()");
     }
@@ -193,6 +210,7 @@ describe("read replicas: a primary and a streaming replica", function () {
     const response = await t.fetch(`/inventory/localhost/${holder}/${contract}`);
     expect(response.headers.get("x-indexed-block")).to.equal(String(await cursorOf(replicaDb)));
     expect(await counter("db_routed_reads_total", 'target="1"')).to.equal(served + 1);
+    expect(replicaLines().at(-1)).to.deep.include({ level: 30, msg: "read replica serves again", replica: 1 });
   });
 
   it("a replica stopped mid-test is skipped for the primary at once, rests, and serves again once back", async function () {
@@ -209,6 +227,9 @@ describe("read replicas: a primary and a streaming replica", function () {
       }
       // Found down once, then left out for DATABASE_READ_RETRY_MS.
       expect(await counter("db_replica_skipped_total", 'replica="1",reason="down"')).to.equal(downBefore + 1);
+      const skipped = replicaLines().at(-1)!;
+      expect(skipped).to.deep.include({ level: 40, msg: "read replica skipped: its reads go to the primary", replica: 1, reason: "down" });
+      expect(String(skipped.detail)).to.match(/ECONNREFUSED|terminat|shut/i);
       expect(await counter("db_routed_reads_total", 'target="primary"')).to.equal(onPrimary + routes().length);
 
       // Logins, client registration and the indexer never needed it.
