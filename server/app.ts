@@ -24,6 +24,7 @@ import requestWindows from "./http/rate-limit";
 import requestTargets, { rewriteTarget } from "./http/request-target";
 import securityHeaders from "./http/security-headers";
 import indexer from "./indexer/plugin";
+import indexReads from "./indexer/replica-reads";
 import metadata from "./metadata/plugin";
 import metrics from "./metrics/plugin";
 import tokenMetadata from "./token/plugin";
@@ -113,6 +114,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   // Before the plugins whose figures it collects.
   await app.register(metrics);
   await app.register(database, { db: options.db });
+  // Before the features: the data routes and the token route read the index through it.
+  await app.register(indexReads);
   await app.register(chain);
   await app.register(health);
   await app.register(pageAssets);

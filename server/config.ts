@@ -11,9 +11,27 @@ export type DatabaseConfig =
    * DATABASE_PREPARED_STATEMENTS and DATABASE_ACQUIRE_TIMEOUT_MS (the wait for a free connection). Absent in configs
    * the tests make: their defaults.
    */
-  | { kind: "postgres"; url: string; poolSize?: number; sessionUrl?: string; preparedStatements?: boolean; acquireTimeoutMs?: number }
+  | {
+      kind: "postgres";
+      url: string;
+      poolSize?: number;
+      sessionUrl?: string;
+      preparedStatements?: boolean;
+      acquireTimeoutMs?: number;
+      /** DATABASE_READ_*: streaming replicas that serve the index reads; absent when DATABASE_READ_URLS is unset. */
+      replicas?: ReplicaConfig;
+    }
   /** `dataDir: null` keeps the database in memory (tests). */
   | { kind: "pglite"; dataDir: string | null };
+
+/** DATABASE_READ_URLS and the settings of how replicas are skipped (docs/operations.md, read replicas). */
+export interface ReplicaConfig {
+  urls: string[];
+  maxLagBlocks: number;
+  lagCheckMs: number;
+  retryMs: number;
+  connectTimeoutMs: number;
+}
 
 export interface Config {
   host: string;
@@ -181,6 +199,7 @@ export function readConfig(env: Env = process.env): { config: Config; warning?: 
   }
   const preparedStatements = read.bool("DATABASE_PREPARED_STATEMENTS");
   const acquireTimeoutMs = read.int("DATABASE_ACQUIRE_TIMEOUT_MS");
+  const replicas = readReplicas(read, databaseUrl !== undefined);
   const dataDir = path.resolve(read.string("DATA_DIR"));
   const defaultNetwork = read.oneOf("DEFAULT_NETWORK", localChain ? "localhost" : "mainnet");
   const config: Config = {
@@ -191,7 +210,15 @@ export function readConfig(env: Env = process.env): { config: Config; warning?: 
     trustProxy: readTrustProxy(read),
     bodyLimit: read.int("BODY_LIMIT"),
     database: databaseUrl
-      ? { kind: "postgres", url: databaseUrl, poolSize, sessionUrl: sessionUrl ?? databaseUrl, preparedStatements, acquireTimeoutMs }
+      ? {
+          kind: "postgres",
+          url: databaseUrl,
+          poolSize,
+          sessionUrl: sessionUrl ?? databaseUrl,
+          preparedStatements,
+          acquireTimeoutMs,
+          ...(replicas ? { replicas } : {}),
+        }
       : { kind: "pglite", dataDir: path.join(dataDir, "pglite") },
     dataDir,
     rpcUrls,
@@ -374,4 +401,38 @@ function readTrustProxy(read: Reader): boolean | number | string {
   if (raw === "true") return true;
   if (/^\d+$/.test(raw)) return Number(raw);
   return raw; // comma-separated addresses or CIDRs, as Fastify takes them
+}
+
+/**
+ * DATABASE_READ_URLS and its settings; undefined when unset. The embedded database has no replicas: setting them
+ * without DATABASE_URL is refused rather than ignored, so an operator does not believe reads are spread when none are.
+ */
+function readReplicas(read: Reader, postgres: boolean): ReplicaConfig | undefined {
+  const list = read.optional("DATABASE_READ_URLS");
+  if (list === undefined || list.trim() === "") return undefined;
+  if (!postgres) {
+    throw new ConfigError(
+      "DATABASE_READ_URLS",
+      "to be set only with DATABASE_URL (the embedded PGlite database has no replicas)",
+      "a list of URLs",
+    );
+  }
+  const urls = list.split(",").map((url) => url.trim());
+  for (const url of urls) {
+    // The URL itself is not echoed: it may carry a password.
+    if (!/^postgres(ql)?:\/\/[^\s]+$/.test(url))
+      throw new ConfigError("DATABASE_READ_URLS", "comma-separated postgres:// or postgresql:// URLs", redactedUrl(url));
+  }
+  return {
+    urls,
+    maxLagBlocks: read.int("DATABASE_READ_MAX_LAG_BLOCKS"),
+    lagCheckMs: read.int("DATABASE_READ_LAG_CHECK_MS"),
+    retryMs: read.int("DATABASE_READ_RETRY_MS"),
+    connectTimeoutMs: read.int("DATABASE_READ_CONNECT_TIMEOUT_MS"),
+  };
+}
+
+/** A database URL without its password, for error lines. */
+function redactedUrl(url: string): string {
+  return url.replace(/\/\/([^/:@]*):[^/@]*@/, "//$1:***@");
 }

@@ -148,6 +148,44 @@ export const SETTINGS: readonly Setting[] = [
     group: "database",
     description: "how long a request waits for a free connection of the pool; then it is answered 503 `database_busy`",
   },
+  {
+    name: "DATABASE_READ_URLS",
+    type: text(),
+    defaultText: "none: every read on `DATABASE_URL`",
+    group: "database",
+    example: "postgres://user:password@db-replica-1:5432/app,postgres://user:password@db-replica-2:5432/app",
+    description:
+      "comma-separated `postgres://` URLs of streaming replicas of `DATABASE_URL` that serve the index reads of the data routes and `GET /token`, in turn; needs `DATABASE_URL`",
+  },
+  {
+    name: "DATABASE_READ_MAX_LAG_BLOCKS",
+    type: int(0, 1_000_000),
+    default: "2",
+    group: "database",
+    description:
+      "a replica whose index is more blocks behind the primary's than this is skipped: the read goes to the primary and the replica rests for `DATABASE_READ_RETRY_MS`",
+  },
+  {
+    name: "DATABASE_READ_LAG_CHECK_MS",
+    type: int(50, 60_000),
+    default: "1000",
+    group: "database",
+    description: "how long the primary's indexed block, which replicas' answers are compared with, is reused before it is read again",
+  },
+  {
+    name: "DATABASE_READ_RETRY_MS",
+    type: int(100, 3_600_000),
+    default: "5000",
+    group: "database",
+    description: "how long a replica found down or behind is left out before it is tried again",
+  },
+  {
+    name: "DATABASE_READ_CONNECT_TIMEOUT_MS",
+    type: int(50, 60_000),
+    default: "1000",
+    group: "database",
+    description: "how long connecting to a replica (or waiting for a free connection to it) may take before the read goes to the primary",
+  },
   // Networks and the embedded chain
   {
     name: "RPC_URL_<NETWORK>",

@@ -4,7 +4,7 @@ import { Type } from "typebox";
 import { badRequest } from "../http/http-error";
 import { checksummer, parseAddress, parseTokenId } from "../chain/values";
 import { HISTORY_KEY_MAX, historyPage, type HistoryOf, type TransferRow } from "../indexer";
-import { decodeCursor, indexed, markIncomplete, pageHeaders, pageLimit, sendPage } from "./paging";
+import { decodeCursor, fromIndex, pageHeaders, pageLimit, sendPage } from "./paging";
 import { Address, AddressParam, NetworkParam } from "../http/schemas";
 import { Paging } from "./schemas";
 
@@ -78,8 +78,9 @@ const history: FastifyPluginAsyncTypebox = async (app) => {
   ) => {
     const limit = pageLimit(query.limit);
     const before = historyCursor(query.cursor);
-    const found = indexed(app.networks, network, await historyPage(app.db, { network, of, before, limit }));
-    if ("contract" in of) await markIncomplete(app.db, reply, network, of.contract);
+    const found = await fromIndex(app.indexReads, app.networks, reply, network, "contract" in of ? of.contract : undefined, (db) =>
+      historyPage(db, { network, of, before, limit }),
+    );
     return sendPage(
       request,
       reply,

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import { checksummer, parseAddress, parseTokenId } from "../chain/values";
 import { holderCount, holdersPage } from "../indexer";
-import { decodeCursor, indexed, markIncomplete, pageHeaders, pageLimit, sendPage } from "./paging";
+import { decodeCursor, fromIndex, pageHeaders, pageLimit, sendPage } from "./paging";
 import { Address, AddressParam, IndexHeaders, NetworkParam } from "../http/schemas";
 import { Paging } from "./schemas";
 
@@ -49,8 +49,9 @@ const holders: FastifyPluginAsyncTypebox = async (app) => {
       const id = request.query.id === undefined ? undefined : parseTokenId(request.query.id).toString();
       const limit = pageLimit(request.query.limit);
       const after = decodeCursor(request.query.cursor, 1)?.[0];
-      const page = indexed(app.networks, network, await holdersPage(app.db, { network, contract, tokenId: id, after, limit }));
-      await markIncomplete(app.db, reply, network, contract);
+      const page = await fromIndex(app.indexReads, app.networks, reply, network, contract, (db) =>
+        holdersPage(db, { network, contract, tokenId: id, after, limit }),
+      );
       // Counts are the database's canonical decimals: written as they are, JSON numbers with all their digits.
       const body = `[${page.items.map((r) => `{"owner":"${checksum(r.owner)}","count":${r.count}}`).join(",")}]`;
       return sendPage(request, reply, page, body, limit);
@@ -79,9 +80,8 @@ const holders: FastifyPluginAsyncTypebox = async (app) => {
       const { network } = request.params;
       app.networks.info(network);
       const contract = parseAddress(request.params.contract, "contract").toLowerCase();
-      const count = indexed(app.networks, network, await holderCount(app.db, network, contract));
+      const count = await fromIndex(app.indexReads, app.networks, reply, network, contract, (db) => holderCount(db, network, contract));
       reply.header("x-indexed-block", String(count.indexed));
-      await markIncomplete(app.db, reply, network, contract);
       return { holders: count.holders };
     },
   );

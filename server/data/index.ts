@@ -3,4 +3,4 @@
  * history's items) and the refusals and headers of an answer read from the index (the token route is one).
  */
 export { TRANSFER_EXAMPLE, TransferItem, transferItem } from "./history";
-export { markIncomplete, notIndexed } from "./paging";
+export { fromIndex } from "./paging";

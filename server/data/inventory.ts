@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import { checksummer, parseAddress } from "../chain/values";
 import { contractsPage, inventoryPage } from "../indexer";
-import { decodeCursor, indexed, markIncomplete, pageHeaders as headers, pageLimit, sendPage } from "./paging";
+import { decodeCursor, fromIndex, pageHeaders as headers, pageLimit, sendPage } from "./paging";
 import { sentAndClosed } from "../http/wire";
 import { MetadataOmitted } from "../token";
 import { Address, AddressParam, NetworkParam } from "../http/schemas";
@@ -59,8 +59,9 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
       const contract = parseAddress(request.params.assetContract, "assetContract").toLowerCase();
       const limit = pageLimit(request.query.limit);
       const after = decodeCursor(request.query.cursor, 1)?.[0];
-      const page = indexed(app.networks, network, await inventoryPage(app.db, { network, owner, contract, after, limit }));
-      await markIncomplete(app.db, reply, network, contract);
+      const page = await fromIndex(app.indexReads, app.networks, reply, network, contract, (db) =>
+        inventoryPage(db, { network, owner, contract, after, limit }),
+      );
       // Written directly (the hot path of the service): ids and balances are the database's canonical decimals, so
       // they go out as JSON numbers with all their digits; contract and owner are the same in every item.
       const head = `{"contract":"${checksum(contract)}","id":`;
@@ -98,7 +99,9 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
       const owner = parseAddress(request.params.owner, "owner").toLowerCase();
       const limit = pageLimit(request.query.limit);
       const after = decodeCursor(request.query.cursor, 1)?.[0];
-      const page = indexed(app.networks, network, await contractsPage(app.db, { network, owner, after, limit }));
+      const page = await fromIndex(app.indexReads, app.networks, reply, network, undefined, (db) =>
+        contractsPage(db, { network, owner, after, limit }),
+      );
       return sendPage(request, reply, page, page.items.map(checksum), limit);
     },
   );

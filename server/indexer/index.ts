@@ -24,4 +24,5 @@ export {
 export { isIncomplete } from "./store/skipped";
 export { pruneMarks, staleCachedTokens, STALE_ENTRY } from "./store/marks";
 export { CHANGES_CHANNEL } from "./store/changes";
+export type { IndexReads } from "./replica-reads";
 export type { TransferRow } from "./transfers";

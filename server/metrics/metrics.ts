@@ -108,6 +108,18 @@ export class Metrics {
     labelNames: ["outcome"] as const,
     registers: [this.registry],
   });
+  private readonly replicaSkips = new Counter({
+    name: "db_replica_skipped_total",
+    help: "Reads a read replica was left out of and the primary served, by replica (its place in DATABASE_READ_URLS) and reason (down, behind)",
+    labelNames: ["replica", "reason"] as const,
+    registers: [this.registry],
+  });
+  private readonly routedReads = new Counter({
+    name: "db_routed_reads_total",
+    help: "Index reads of the data routes by where they were answered: primary, or a replica's place in DATABASE_READ_URLS",
+    labelNames: ["target"] as const,
+    registers: [this.registry],
+  });
   private readonly logins = new Counter({
     name: "login_attempts_total",
     help: "POST /api/login answers, by result: success, or the error code of the refusal",
@@ -132,6 +144,16 @@ export class Metrics {
   rpcCall(network: string, method: string, outcome: RpcOutcome, seconds: number): void {
     this.rpcCalls.inc({ network, method, outcome });
     this.rpcDuration.observe({ network, method }, seconds);
+  }
+
+  /** A read replica left out of a read (it rests for DATABASE_READ_RETRY_MS). */
+  replicaSkipped(replica: number, reason: "down" | "behind"): void {
+    this.replicaSkips.inc({ replica: String(replica), reason });
+  }
+
+  /** Where a read that may go to a replica was answered. */
+  replicaRead(target: "primary" | number): void {
+    this.routedReads.inc({ target: String(target) });
   }
 
   login(result: string): void {

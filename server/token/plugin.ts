@@ -11,7 +11,7 @@ import { Token, TokenError, TokenParams } from "./schemas";
 import { tokenHolding } from "../indexer";
 import { tokenJson } from "./token";
 import { signedMetadataJson } from "../metadata";
-import { markIncomplete, notIndexed } from "../data";
+import { fromIndex } from "../data";
 import { IndexHeaders } from "../http/schemas";
 
 declare module "fastify" {
@@ -37,15 +37,18 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     const id = parseTokenId(params.id);
     // Side by side: the holding, the statements and when the cached metadata expires (its content is read within the
     // answer budget, once any read is done).
+    // The holding from the index (a read replica may answer it); the metadata cache and the statements, which this
+    // service writes and a client may read right after writing, from the primary.
     const [{ indexed, holding }, expiry, signed] = await Promise.all([
-      tokenHolding(app.db, network, contract, id),
+      fromIndex(app.indexReads, app.networks, reply, network, contract, async (db) => {
+        const read = await tokenHolding(db, network, contract, id);
+        return read.indexed === null ? undefined : { ...read, indexed: read.indexed };
+      }),
       app.tokenMetadata.expiry(network, contract, [id]),
       signedMetadataJson(app.db, network, contract, id),
     ]);
-    if (indexed === null) throw notIndexed(app.networks, network);
     if (!holding) throw notFound(`Token ${id} of ${contract} is not in the index of ${network} (never minted, burned, or not indexed)`);
     reply.header("x-indexed-block", String(indexed));
-    await markIncomplete(app.db, reply, network, contract);
     await app.tokenMetadata.answer(
       network,
       contract,

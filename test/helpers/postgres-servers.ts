@@ -1,0 +1,145 @@
+import { execFile, execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { freePort } from "../../support/net";
+
+const run = promisify(execFile);
+
+const SERVER_TOOLS = ["initdb", "pg_ctl", "pg_basebackup", "postgres"];
+
+/**
+ * The folder of PostgreSQL's server programs (initdb, pg_ctl, pg_basebackup): `pg_config --bindir`, or the newest of
+ * Debian's /usr/lib/postgresql/<version>/bin; undefined where they are not installed (the client alone is not enough).
+ */
+export function postgresServerBinaries(): string | undefined {
+  const candidates: string[] = [];
+  try {
+    candidates.push(execFileSync("pg_config", ["--bindir"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim());
+  } catch {
+    // no pg_config on PATH
+  }
+  const debian = "/usr/lib/postgresql";
+  if (fs.existsSync(debian)) {
+    const versions = fs.readdirSync(debian).filter((v) => /^\d+$/.test(v));
+    candidates.push(...versions.sort((a, b) => Number(b) - Number(a)).map((v) => path.join(debian, v, "bin")));
+  }
+  return candidates.find((dir) => SERVER_TOOLS.every((tool) => fs.existsSync(path.join(dir, tool))));
+}
+
+/** A PostgreSQL server this test started, on 127.0.0.1 and a free port, with trust authentication for `postgres`. */
+export interface PostgresServer {
+  url: string;
+  port: number;
+  /** Stops it (fast: open sessions are ended), keeping its data. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port. */
+  start(): Promise<void>;
+}
+
+/**
+ * A primary and streaming replicas of it, each its own data folder under one temporary folder. initdb and the server
+ * refuse to run as root: as root every program runs as the `postgres` user, which owns the folder.
+ */
+export class PostgresServers {
+  private readonly servers: Array<{ dir: string; server: PostgresServer; running: boolean }> = [];
+
+  private constructor(
+    private readonly bin: string,
+    private readonly root: string,
+    private readonly owner: { uid: number; gid: number } | undefined,
+  ) {}
+
+  static create(bin: string): PostgresServers {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), "pg-servers-"));
+    let owner: { uid: number; gid: number } | undefined;
+    if (process.getuid?.() === 0) {
+      owner = {
+        uid: Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim()),
+        gid: Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" }).trim()),
+      };
+      fs.chownSync(root, owner.uid, owner.gid);
+    }
+    return new PostgresServers(bin, root, owner);
+  }
+
+  /** Runs one of the server programs, as `postgres` when this process is root. */
+  private async tool(name: string, args: string[]): Promise<void> {
+    const program = path.join(this.bin, name);
+    const [file, argv] = this.owner ? ["runuser", ["-u", "postgres", "--", program, ...args]] : [program, args];
+    try {
+      await run(file, argv, { cwd: this.root, timeout: 60_000 });
+    } catch (error) {
+      const { stderr, stdout } = error as { stderr?: string; stdout?: string };
+      throw new Error(`${name} ${args.join(" ")} failed: ${stderr || stdout || (error as Error).message}`);
+    }
+  }
+
+  private async serve(dir: string, port: number): Promise<PostgresServer> {
+    const options = `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories='${this.root}' -c fsync=off -c max_connections=50`;
+    const entry = { dir, running: false, server: undefined as unknown as PostgresServer };
+    const start = async () => {
+      await this.tool("pg_ctl", [
+        "-D",
+        dir,
+        "-l",
+        path.join(this.root, `${path.basename(dir)}.log`),
+        "-o",
+        options,
+        "-w",
+        "-t",
+        "60",
+        "start",
+      ]);
+      entry.running = true;
+    };
+    entry.server = {
+      url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+      port,
+      start,
+      stop: async () => {
+        await this.tool("pg_ctl", ["-D", dir, "-m", "fast", "-w", "stop"]);
+        entry.running = false;
+      },
+    };
+    await start();
+    this.servers.push(entry);
+    return entry.server;
+  }
+
+  /** A new cluster (initdb, trust authentication, replication allowed from 127.0.0.1 as initdb allows it). */
+  async primary(): Promise<PostgresServer> {
+    const dir = path.join(this.root, "primary");
+    await this.tool("initdb", ["-D", dir, "-U", "postgres", "-A", "trust", "--no-sync"]);
+    return this.serve(dir, await freePort());
+  }
+
+  /** A hot standby streaming from `primary`: a base backup with `-R` (its standby.signal and primary_conninfo). */
+  async replica(primary: PostgresServer, name = "replica"): Promise<PostgresServer> {
+    const dir = path.join(this.root, name);
+    await this.tool("pg_basebackup", [
+      "-h",
+      "127.0.0.1",
+      "-p",
+      String(primary.port),
+      "-U",
+      "postgres",
+      "-D",
+      dir,
+      "-R",
+      "-X",
+      "stream",
+      "--no-sync",
+    ]);
+    return this.serve(dir, await freePort());
+  }
+
+  /** Stops every server still running (replicas first) and removes the folder. */
+  async close(): Promise<void> {
+    for (const entry of [...this.servers].reverse()) {
+      if (entry.running) await entry.server.stop().catch(() => {});
+    }
+    fs.rmSync(this.root, { recursive: true, force: true });
+  }
+}
