@@ -115,6 +115,12 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  private readonly rateLimitFallbacks = new Counter({
+    name: "rate_limit_local_counts_total",
+    help: "Rate-limited requests counted in this instance's memory because the shared count in the database failed or was slow",
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
   }
@@ -132,6 +138,10 @@ export class Metrics {
   rpcCall(network: string, method: string, outcome: RpcOutcome, seconds: number): void {
     this.rpcCalls.inc({ network, method, outcome });
     this.rpcDuration.observe({ network, method }, seconds);
+  }
+
+  rateLimitFallback(): void {
+    this.rateLimitFallbacks.inc();
   }
 
   login(result: string): void {

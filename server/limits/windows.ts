@@ -1,0 +1,112 @@
+import type { Queryable } from "../db/database";
+import { BoundedCache } from "../lib/bounded-cache";
+
+/** A requester's count in the current window, this request included, and the milliseconds until the window ends. */
+export interface WindowCount {
+  current: number;
+  ttl: number;
+}
+
+/** Counts requests per family of routes, requester and fixed window (`now` rounded down to a multiple of `windowMs`). */
+export interface RequestCounts {
+  count(family: string, requester: string, now: number, windowMs: number): WindowCount | Promise<WindowCount>;
+}
+
+/** Requesters one family counts at once in memory: beyond it the least recently counted are forgotten (a bound on memory). */
+const MAX_REQUESTERS = 100_000;
+
+/** The counts of this process alone: the store of a single-process service (PGlite), and the shared store's fallback. */
+export class MemoryWindows implements RequestCounts {
+  private readonly families = new Map<string, BoundedCache<{ count: number; start: number }>>();
+
+  count(family: string, requester: string, now: number, windowMs: number): WindowCount {
+    let counts = this.families.get(family);
+    if (!counts) this.families.set(family, (counts = new BoundedCache(MAX_REQUESTERS)));
+    const start = now - (now % windowMs);
+    const known = counts.get(requester);
+    const window = known && known.start === start ? known : { count: 0, start };
+    window.count++;
+    counts.set(requester, window);
+    return { current: window.count, ttl: start + windowMs - now };
+  }
+}
+
+export interface SharedWindowsOptions {
+  /** How long a count may take before this request is counted in memory instead (ms). */
+  timeoutMs: number;
+  /** After a count failed or timed out, how long counts stay in memory before the database is tried again (ms). */
+  retryAfterMs: number;
+  /** Called once per request counted in memory instead of in the database. */
+  onFallback(error: unknown): void;
+}
+
+/** Past windows one sweep deletes at most: a sweep is one short statement, whatever the table holds. */
+export const SWEEP_ROWS = 1_000;
+
+const COUNT = `INSERT INTO request_windows AS w (family, requester, window_start, count) VALUES ($1, $2, $3, 1)
+  ON CONFLICT (family, requester, window_start) DO UPDATE SET count = w.count + 1 RETURNING count`;
+const SWEEP = `DELETE FROM request_windows WHERE ctid = ANY(ARRAY(
+  SELECT ctid FROM request_windows WHERE window_start < $1 LIMIT ${SWEEP_ROWS}))`;
+
+/**
+ * The counts every instance on the database shares (the `request_windows` table): one statement per counted request,
+ * an UPSERT that returns the new count. A database that fails or is slow must not turn each limited request into an
+ * error or a wait: the request is then counted in this process's memory (a limit per instance, as before the counts
+ * were shared) and `onFallback` is told; the database is tried again `retryAfterMs` later.
+ */
+export class SharedWindows implements RequestCounts {
+  private retryAt = -Infinity;
+  /** The window start of the last sweep this instance began. */
+  private sweptAt = -Infinity;
+
+  constructor(
+    private readonly db: Queryable,
+    private readonly fallback: MemoryWindows,
+    private readonly options: SharedWindowsOptions,
+  ) {}
+
+  async count(family: string, requester: string, now: number, windowMs: number): Promise<WindowCount> {
+    if (now < this.retryAt) return this.counted(family, requester, now, windowMs, undefined);
+    const start = now - (now % windowMs);
+    if (start > this.sweptAt) this.sweep(start, windowMs);
+    try {
+      const { rows } = await within(
+        this.db.query<{ count: number }>(COUNT, [family, requester, start], { prepare: true }),
+        this.options.timeoutMs,
+      );
+      return { current: rows[0].count, ttl: start + windowMs - now };
+    } catch (error) {
+      this.retryAt = now + this.options.retryAfterMs;
+      return this.counted(family, requester, now, windowMs, error);
+    }
+  }
+
+  private counted(family: string, requester: string, now: number, windowMs: number, error: unknown): WindowCount {
+    this.options.onFallback(error);
+    return this.fallback.count(family, requester, now, windowMs);
+  }
+
+  /**
+   * Deletes windows that ended before the previous one (instances' clocks may differ a little), at most
+   * {@link SWEEP_ROWS}, once per window and instance; a full sweep means more are left, swept on the next request.
+   * Not awaited: a request never waits for it, and a failed sweep is tried again with the next window.
+   */
+  private sweep(start: number, windowMs: number): void {
+    this.sweptAt = start;
+    this.db.query(SWEEP, [start - windowMs], { prepare: true }).then(
+      ({ rowCount }) => {
+        if (rowCount >= SWEEP_ROWS && this.sweptAt === start) this.sweptAt = -Infinity;
+      },
+      () => {},
+    );
+  }
+}
+
+/** `promise`, or a rejection after `ms` (the promise itself still runs to its end). */
+function within<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
