@@ -68,7 +68,7 @@ export class SharedWindows implements RequestCounts {
   async count(family: string, requester: string, now: number, windowMs: number): Promise<WindowCount> {
     if (now < this.retryAt) return this.counted(family, requester, now, windowMs, undefined);
     const start = now - (now % windowMs);
-    if (start > this.sweptAt) this.sweep(start, windowMs);
+    if (start > this.sweptAt) void this.sweep(start, windowMs);
     try {
       const { rows } = await within(
         this.db.query<{ count: number }>(COUNT, [family, requester, start], { prepare: true }),
@@ -89,15 +89,16 @@ export class SharedWindows implements RequestCounts {
   /**
    * Deletes windows that ended before the previous one (instances' clocks may differ a little), at most
    * {@link SWEEP_ROWS}, once per window and instance; a full sweep means more are left, swept on the next request.
-   * Not awaited: a request never waits for it, and a failed sweep is tried again with the next window.
+   * A request does not wait for it, and a failed sweep is tried again with the next window. Resolves to the rows deleted.
    */
-  private sweep(start: number, windowMs: number): void {
+  sweep(start: number, windowMs: number): Promise<number> {
     this.sweptAt = start;
-    this.db.query(SWEEP, [start - windowMs], { prepare: true }).then(
+    return this.db.query(SWEEP, [start - windowMs], { prepare: true }).then(
       ({ rowCount }) => {
         if (rowCount >= SWEEP_ROWS && this.sweptAt === start) this.sweptAt = -Infinity;
+        return rowCount;
       },
-      () => {},
+      () => 0,
     );
   }
 }
