@@ -29,8 +29,13 @@ class FamilyStore implements FastifyRateLimitStore {
     private readonly family: string | undefined,
   ) {}
 
-  incr(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void, timeWindow: number): void {
-    const counted = this.counts.count(this.family ?? "", key, this.now(), timeWindow);
+  incr(
+    key: string,
+    callback: (error: Error | null, result?: { current: number; ttl: number }) => void,
+    timeWindow: number,
+    max: number,
+  ): void {
+    const counted = this.counts.count(this.family ?? "", key, this.now(), timeWindow, max);
     if (counted instanceof Promise) counted.then((result) => callback(null, result), callback);
     else callback(null, counted);
   }

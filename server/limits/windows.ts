@@ -9,7 +9,8 @@ export interface WindowCount {
 
 /** Counts requests per family of routes, requester and fixed window (`now` rounded down to a multiple of `windowMs`). */
 export interface RequestCounts {
-  count(family: string, requester: string, now: number, windowMs: number): WindowCount | Promise<WindowCount>;
+  /** `max`: the family's limit, past which the requester is refused until the window ends. */
+  count(family: string, requester: string, now: number, windowMs: number, max: number): WindowCount | Promise<WindowCount>;
 }
 
 /** Requesters one family counts at once in memory: beyond it the least recently counted are forgotten (a bound on memory). */
@@ -20,14 +21,22 @@ export class MemoryWindows implements RequestCounts {
   private readonly families = new Map<string, BoundedCache<{ count: number; start: number }>>();
 
   count(family: string, requester: string, now: number, windowMs: number): WindowCount {
+    const start = now - (now % windowMs);
+    const count = (this.known(family, requester, start) ?? 0) + 1;
+    this.set(family, requester, start, count);
+    return { current: count, ttl: start + windowMs - now };
+  }
+
+  /** The requester's count in the window beginning at `start`, if this process has one. */
+  known(family: string, requester: string, start: number): number | undefined {
+    const window = this.families.get(family)?.get(requester);
+    return window?.start === start ? window.count : undefined;
+  }
+
+  set(family: string, requester: string, start: number, count: number): void {
     let counts = this.families.get(family);
     if (!counts) this.families.set(family, (counts = new BoundedCache(MAX_REQUESTERS)));
-    const start = now - (now % windowMs);
-    const known = counts.get(requester);
-    const window = known && known.start === start ? known : { count: 0, start };
-    window.count++;
-    counts.set(requester, window);
-    return { current: window.count, ttl: start + windowMs - now };
+    counts.set(requester, { count, start });
   }
 }
 
@@ -56,6 +65,12 @@ const SWEEP = `DELETE FROM request_windows WHERE ctid = ANY(ARRAY(
  */
 export class SharedWindows implements RequestCounts {
   private retryAt = -Infinity;
+  /**
+   * The requesters this instance saw past their limit, with the window they are refused in: counts only grow within a
+   * window, so their next requests are refused here without a statement, and a flood from one address costs the
+   * database one statement per instance and minute once it is refused.
+   */
+  private readonly refused = new MemoryWindows();
   /** The window start of the last sweep this instance began. */
   private sweptAt = -Infinity;
 
@@ -65,16 +80,20 @@ export class SharedWindows implements RequestCounts {
     private readonly options: SharedWindowsOptions,
   ) {}
 
-  async count(family: string, requester: string, now: number, windowMs: number): Promise<WindowCount> {
-    if (now < this.retryAt) return this.counted(family, requester, now, windowMs, undefined);
+  async count(family: string, requester: string, now: number, windowMs: number, max: number): Promise<WindowCount> {
     const start = now - (now % windowMs);
+    const over = this.refused.known(family, requester, start);
+    if (over) return this.refused.count(family, requester, now, windowMs);
+    if (now < this.retryAt) return this.counted(family, requester, now, windowMs, undefined);
     if (start > this.sweptAt) void this.sweep(start, windowMs);
     try {
       const { rows } = await within(
         this.db.query<{ count: number }>(COUNT, [family, requester, start], { prepare: true }),
         this.options.timeoutMs,
       );
-      return { current: rows[0].count, ttl: start + windowMs - now };
+      const current = rows[0].count;
+      if (current > max) this.refused.set(family, requester, start, current);
+      return { current, ttl: start + windowMs - now };
     } catch (error) {
       this.retryAt = now + this.options.retryAfterMs;
       return this.counted(family, requester, now, windowMs, error);

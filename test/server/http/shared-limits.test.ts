@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import { Wallet } from "ethers";
 import type { Database } from "../../../server/db/database";
+import { requesterOf } from "../../../server/lib/requester";
 import { MemoryWindows, SharedWindows, SWEEP_ROWS } from "../../../server/limits";
 import { startTestApp, type TestApp } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
@@ -59,6 +60,13 @@ describe("rate limits shared by the instances on one PostgreSQL database (RATE_L
         });
         expect(Number(refused.headers["retry-after"]), label).to.be.within(1, 60);
       }
+      // Refused, its next requests are refused by each instance without counting them in the database again.
+      for (const t of [a, b, a, b]) expect((await block(t, ip)).status).to.equal(429);
+      const { rows } = await a.app.db.query<{ count: number }>(
+        "SELECT count FROM request_windows WHERE family = 'data' AND requester = $1",
+        [requesterOf(ip)],
+      );
+      expect(rows.map((row) => row.count)).to.deep.equal([6]);
       // Another client has its own budget on both; the next minute is a new budget for everyone.
       expect((await block(b, "192.0.2.31")).status).to.equal(200);
       a.clock.advance(MINUTE);
@@ -127,13 +135,13 @@ describe("rate limits shared by the instances on one PostgreSQL database (RATE_L
       const fallbacks: unknown[] = [];
       const windows = new SharedWindows(closed, new MemoryWindows(), options(fallbacks));
       const now = 10 * MINUTE;
-      expect(await windows.count("data", "r", now, MINUTE)).to.deep.equal({ current: 1, ttl: MINUTE });
-      expect(await windows.count("data", "r", now + 1_000, MINUTE)).to.deep.equal({ current: 2, ttl: MINUTE - 1_000 });
+      expect(await windows.count("data", "r", now, MINUTE, 1_000)).to.deep.equal({ current: 1, ttl: MINUTE });
+      expect(await windows.count("data", "r", now + 1_000, MINUTE, 1_000)).to.deep.equal({ current: 2, ttl: MINUTE - 1_000 });
       // The first failure is reported with its error; within retryAfterMs the database is not asked.
       expect(fallbacks).to.have.length(2);
       expect(fallbacks[0]).to.be.an("error");
       expect(fallbacks[1]).to.equal(undefined);
-      await windows.count("data", "r", now + 5_000, MINUTE);
+      await windows.count("data", "r", now + 5_000, MINUTE, 1_000);
       expect(fallbacks[2]).to.be.an("error");
     });
 
@@ -141,13 +149,13 @@ describe("rate limits shared by the instances on one PostgreSQL database (RATE_L
       const fallbacks: unknown[] = [];
       const windows = new SharedWindows(db, new MemoryWindows(), options(fallbacks, 50));
       const now = 20 * MINUTE;
-      expect((await windows.count("data", "slow", now, MINUTE)).current).to.equal(1);
+      expect((await windows.count("data", "slow", now, MINUTE, 1_000)).current).to.equal(1);
       const holder = await db.connect();
       try {
         await holder.transaction(async (tx) => {
           await tx.query("LOCK TABLE request_windows IN ACCESS EXCLUSIVE MODE");
           // The count waits for the lock: past timeoutMs it is made in memory (its first there).
-          expect((await windows.count("data", "slow", now + 1, MINUTE)).current).to.equal(1);
+          expect((await windows.count("data", "slow", now + 1, MINUTE, 1_000)).current).to.equal(1);
         });
       } finally {
         holder.release();
