@@ -53,7 +53,7 @@ export interface LimitOptions {
   max: number;
   /** Every route of the scope, or only those whose `config` has `rateLimit: {}`. */
   global: boolean;
-  /** Counts shared by every route of this name, in any scope; without it each route counts on its own. */
+  /** Counts shared by every route of this name, in any scope; without it each route counts on its own (`global` needs one). */
   family?: string;
 }
 
@@ -63,6 +63,9 @@ export interface LimitOptions {
  * the instances on the database (see `app.requestCounts`), in fixed minutes.
  */
 export async function limitRequests(scope: FastifyInstance, { max, global, family }: LimitOptions): Promise<void> {
+  // A global limit counts every route of the scope in one store (the plugin gives it no route): without a name it
+  // would share its counts with every other unnamed global limit.
+  if (global && !family) throw new Error("a global rate limit needs a family");
   const store = new FamilyStore(scope.requestCounts, scope.clock, family);
   await scope.register(rateLimit, {
     global,
