@@ -52,8 +52,18 @@ export interface SharedWindowsOptions {
 /** Past windows one sweep deletes at most: a sweep is one short statement, whatever the table holds. */
 export const SWEEP_ROWS = 1_000;
 
-const COUNT = `INSERT INTO request_windows AS w (family, requester, window_start, count) VALUES ($1, $2, $3, 1)
-  ON CONFLICT (family, requester, window_start) DO UPDATE SET count = w.count + 1 RETURNING count`;
+/** Counts one statement adds at most: the rest wait for the next. */
+export const BATCH_COUNTS = 500;
+/** Counts that may wait for a statement at once (a bound on memory while the database is slow): beyond, in memory. */
+const MAX_WAITING = 10_000;
+
+// The windows in the order they are given (sorted: two instances' batches lock their rows in the same order, so they
+// cannot deadlock), each added its number of requests; a window comes back with its new count.
+const COUNT = `INSERT INTO request_windows AS w (family, requester, window_start, count)
+  SELECT family, requester, window_start, n FROM unnest($1::text[], $2::text[], $3::bigint[], $4::int[]) WITH ORDINALITY
+    AS c(family, requester, window_start, n, i) ORDER BY i
+  ON CONFLICT (family, requester, window_start) DO UPDATE SET count = w.count + EXCLUDED.count
+  RETURNING family, requester, window_start, count`;
 const SWEEP = `DELETE FROM request_windows WHERE ctid = ANY(ARRAY(
   SELECT ctid FROM request_windows WHERE window_start < $1 LIMIT ${SWEEP_ROWS}))`;
 
@@ -71,6 +81,10 @@ export class SharedWindows implements RequestCounts {
    * database one statement per instance and minute once it is refused.
    */
   private readonly refused = new MemoryWindows();
+  /** Counts waiting for the statement in flight to end, by window. */
+  private waiting = new Map<string, { family: string; requester: string; start: number; waiters: Waiter[] }>();
+  private waitingCount = 0;
+  private inFlight = false;
   /** The window start of the last sweep this instance began. */
   private sweptAt = -Infinity;
 
@@ -87,16 +101,67 @@ export class SharedWindows implements RequestCounts {
     if (now < this.retryAt) return this.counted(family, requester, now, windowMs, undefined);
     if (start > this.sweptAt) void this.sweep(start, windowMs);
     try {
-      const { rows } = await within(
-        this.db.query<{ count: number }>(COUNT, [family, requester, start], { prepare: true }),
-        this.options.timeoutMs,
-      );
-      const current = rows[0].count;
+      const current = await within(this.shared(family, requester, start), this.options.timeoutMs);
       if (current > max) this.refused.set(family, requester, start, current);
       return { current, ttl: start + windowMs - now };
     } catch (error) {
       this.retryAt = now + this.options.retryAfterMs;
       return this.counted(family, requester, now, windowMs, error);
+    }
+  }
+
+  /**
+   * The count of this request, from one statement for all the counts that arrived while the previous one ran: one
+   * statement at a time per instance, so under load each carries many requests, and alone a request does not wait.
+   */
+  private shared(family: string, requester: string, start: number): Promise<number> {
+    if (this.waitingCount >= MAX_WAITING) return Promise.reject(new Error(`${MAX_WAITING} counts already wait for the database`));
+    return new Promise<number>((resolve, reject) => {
+      const key = JSON.stringify([family, requester, start]);
+      let window = this.waiting.get(key);
+      if (!window) this.waiting.set(key, (window = { family, requester, start, waiters: [] }));
+      window.waiters.push({ resolve, reject });
+      this.waitingCount++;
+      if (!this.inFlight) void this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    this.inFlight = true;
+    try {
+      await this.flushWaiting();
+    } finally {
+      this.inFlight = false;
+    }
+  }
+
+  private async flushWaiting(): Promise<void> {
+    while (this.waiting.size > 0) {
+      const batch: { key: string; family: string; requester: string; start: number; waiters: Waiter[] }[] = [];
+      for (const [key, window] of this.waiting) {
+        if (batch.length >= BATCH_COUNTS) break;
+        batch.push({ key, ...window });
+        this.waiting.delete(key);
+        this.waitingCount -= window.waiters.length;
+      }
+      batch.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+      try {
+        const { rows } = await this.db.query<{ family: string; requester: string; window_start: string; count: number }>(
+          COUNT,
+          [batch.map((w) => w.family), batch.map((w) => w.requester), batch.map((w) => w.start), batch.map((w) => w.waiters.length)],
+          { prepare: true },
+        );
+        const counts = new Map(rows.map((row) => [JSON.stringify([row.family, row.requester, Number(row.window_start)]), row.count]));
+        for (const window of batch) {
+          const total = counts.get(window.key);
+          // Each request of the window gets its own place among the counts the statement added.
+          window.waiters.forEach(({ resolve, reject }, i) =>
+            total === undefined ? reject(new Error("the count was not returned")) : resolve(total - window.waiters.length + i + 1),
+          );
+        }
+      } catch (error) {
+        for (const window of batch) for (const { reject } of window.waiters) reject(error);
+      }
     }
   }
 
@@ -120,6 +185,11 @@ export class SharedWindows implements RequestCounts {
       () => 0,
     );
   }
+}
+
+interface Waiter {
+  resolve(count: number): void;
+  reject(error: unknown): void;
 }
 
 /** `promise`, or a rejection after `ms` (the promise itself still runs to its end). */

@@ -112,7 +112,7 @@ describe("rate limits shared by the instances on one PostgreSQL database (RATE_L
     });
   });
 
-  describe("the shared counts when the database fails", function () {
+  describe("the shared counts (SharedWindows)", function () {
     let database: Awaited<ReturnType<typeof createTestDatabase>>;
     let db: Database;
     before(async function () {
@@ -127,6 +127,23 @@ describe("rate limits shared by the instances on one PostgreSQL database (RATE_L
       timeoutMs,
       retryAfterMs: 5_000,
       onFallback: (error: unknown) => fallbacks.push(error),
+    });
+
+    it("gives each of many requests at once its own count, one statement carrying those that arrive while another runs", async function () {
+      const windows = new SharedWindows(db, new MemoryWindows(), options([]));
+      const now = 30 * MINUTE;
+      const many = (requester: string, n: number) =>
+        Array.from({ length: n }, () => windows.count("batch", requester, now, MINUTE, 1_000).then((counted) => counted.current));
+      const [first, second] = await Promise.all([Promise.all(many("first", 50)), Promise.all(many("second", 30))]);
+      expect([...first].sort((x, y) => x - y)).to.deep.equal(Array.from({ length: 50 }, (_, i) => i + 1));
+      expect([...second].sort((x, y) => x - y)).to.deep.equal(Array.from({ length: 30 }, (_, i) => i + 1));
+      const { rows } = await db.query<{ requester: string; count: number }>(
+        "SELECT requester, count FROM request_windows WHERE family = 'batch' ORDER BY requester",
+      );
+      expect(rows).to.deep.equal([
+        { requester: "first", count: 50 },
+        { requester: "second", count: 30 },
+      ]);
     });
 
     it("counts in memory while the database is down, says so, and tries it again after retryAfterMs", async function () {
