@@ -10,6 +10,7 @@ import metadata from "./metadata";
 import metrics from "./metrics";
 import { writeResult, type SuiteResult } from "../support/bench-report";
 import scale from "./scale";
+import sharedLimits from "./shared-limits";
 import { runTags } from "./tags";
 import token from "./token";
 
@@ -20,7 +21,7 @@ import token from "./token";
  * newest of each suite). Set DATABASE_URL to measure on PostgreSQL. `--before <ref>`: the git ref whose code the
  * suites that compare with the code as it was run as their "before" (see before.ts).
  */
-const SUITES: Suite[] = [latestBlock, metadata, indexer, consecutive, login, loginProfile, token, metrics, scale];
+const SUITES: Suite[] = [latestBlock, metadata, indexer, consecutive, login, loginProfile, token, metrics, sharedLimits, scale];
 
 async function main() {
   const { ref: beforeRef, rest: wanted } = beforeRefOf(process.argv.slice(2));

@@ -20,7 +20,7 @@ import inputGuard from "./http/input-guard";
 import { REDACTED_PATHS, redactUrl } from "./http/log-redact";
 import openapi from "./http/openapi";
 import pageAssets from "./http/page-assets";
-import requestWindows from "./http/rate-limit";
+import requestCounts from "./http/rate-limit";
 import requestTargets, { rewriteTarget } from "./http/request-target";
 import securityHeaders from "./http/security-headers";
 import indexer from "./indexer/plugin";
@@ -102,7 +102,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     ),
   );
   await app.register(errors);
-  await app.register(requestWindows);
   await app.register(requestTargets);
   await app.register(inputGuard);
   // Only JSON (and, in the login plugin's scope, forms): text/plain on a JSON route is a 415, not a string body.
@@ -116,6 +115,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(database, { db: options.db });
   // Before the features: the data routes and the token route read the index through it.
   await app.register(indexReads);
+  // Before the features whose routes it counts.
+  await app.register(requestCounts);
   await app.register(chain);
   await app.register(health);
   await app.register(pageAssets);

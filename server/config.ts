@@ -99,6 +99,8 @@ export interface Config {
     data: number;
     /** Requests per minute and IP (an IPv6 /64) on the converter's two read routes together. */
     converter: number;
+    /** Where the counts are kept: `database` (shared by every instance on a PostgreSQL database) or `memory` (per instance). */
+    store: "database" | "memory";
   };
   events: {
     /** Open live-event streams per instance (then 503). */
@@ -251,6 +253,7 @@ export function readConfig(env: Env = process.env): { config: Config; warning?: 
     rateLimits: {
       data: read.int("DATA_RATE_LIMIT"),
       converter: read.int("CONVERTER_RATE_LIMIT"),
+      store: read.oneOf<"database" | "memory">("RATE_LIMIT_STORE"),
     },
     events: {
       maxSubscribers: read.int("EVENTS_MAX_SUBSCRIBERS"),

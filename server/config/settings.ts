@@ -332,6 +332,14 @@ export const SETTINGS: readonly Setting[] = [
     description: "requests per minute and IP (an IPv6 address by its /64) on the converter's two read routes together (then 429)",
   },
   {
+    name: "RATE_LIMIT_STORE",
+    type: oneOf(["database", "memory"]),
+    default: "database",
+    group: "service",
+    description:
+      "where the rate limits count: `database`, one count for all the instances on the PostgreSQL database (an embedded PGlite database counts in memory); `memory`, a count per instance",
+  },
+  {
     name: "LOGIN_MAX_OPEN_CHALLENGES",
     type: int(1, 1_000_000),
     default: "100",

@@ -1,41 +1,50 @@
 import rateLimit, { type FastifyRateLimitStore, type FastifyRateLimitStoreCtor } from "@fastify/rate-limit";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
-import { BoundedCache } from "../lib/bounded-cache";
 import type { Clock } from "../lib/clock";
 import { requesterOf } from "../lib/requester";
+import { MemoryWindows, SharedWindows, type RequestCounts } from "../limits";
 
 declare module "fastify" {
   interface FastifyInstance {
-    /** The shared count of a family of routes ({@link limitRequests}), one per name. */
-    requestWindows(family: string): RequestWindows;
+    /** Where every rate limit ({@link limitRequests}) counts: the database every instance shares, or this process. */
+    requestCounts: RequestCounts;
   }
 }
 
-/** Requesters one family counts at once: beyond it the least recently counted are forgotten (a bound on memory). */
-const MAX_REQUESTERS = 100_000;
 const WINDOW_MS = 60_000;
+/** A count the database has not given by then is made in memory: a limited request never waits much longer for it. */
+const SHARED_TIMEOUT_MS = 250;
+/** Once the database failed a count, counts stay in memory this long: an outage does not cost every request a wait. */
+const SHARED_RETRY_MS = 5_000;
 
 /**
- * A count per requester in fixed one-minute windows, for every route it is given to: @fastify/rate-limit's own
- * store keeps one count per route, and a family of routes (all the data routes) has one budget.
+ * The store @fastify/rate-limit counts a family's requests in. A family of routes (all the data routes) has one
+ * budget; without a family each route counts on its own, under its method and path.
  */
-export class RequestWindows implements FastifyRateLimitStore {
-  private readonly counts = new BoundedCache<{ count: number; start: number }>(MAX_REQUESTERS);
+class FamilyStore implements FastifyRateLimitStore {
+  constructor(
+    private readonly counts: RequestCounts,
+    private readonly now: Clock,
+    private readonly family: string | undefined,
+  ) {}
 
-  constructor(private readonly now: Clock) {}
-
-  incr(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void, timeWindow: number): void {
-    const now = this.now();
-    const known = this.counts.get(key);
-    const window = known && known.start + timeWindow > now ? known : { count: 0, start: now };
-    window.count++;
-    this.counts.set(key, window);
-    callback(null, { current: window.count, ttl: window.start + timeWindow - now });
+  incr(
+    key: string,
+    callback: (error: Error | null, result?: { current: number; ttl: number }) => void,
+    timeWindow: number,
+    max: number,
+  ): void {
+    const counted = this.counts.count(this.family ?? "", key, this.now(), timeWindow, max);
+    if (counted instanceof Promise) counted.then((result) => callback(null, result), callback);
+    else callback(null, counted);
   }
 
-  child(): RequestWindows {
-    return this;
+  /** Given the route's merged limit options (its route as `routeInfo`, whatever the plugin's types say). */
+  child(options: object): FamilyStore {
+    if (this.family) return this;
+    const route = (options as { routeInfo: { method: string | string[]; url: string } }).routeInfo;
+    return new FamilyStore(this.counts, this.now, `${[route.method].flat().join(",")} ${route.url}`);
   }
 }
 
@@ -44,41 +53,54 @@ export interface LimitOptions {
   max: number;
   /** Every route of the scope, or only those whose `config` has `rateLimit: {}`. */
   global: boolean;
-  /** Counts shared by every route of this name, in any scope; without it each route counts on its own. */
+  /** Counts shared by every route of this name, in any scope; without it each route counts on its own (`global` needs one). */
   family?: string;
 }
 
 /**
  * Counts the requests of `scope`'s routes per requester (the client address as TRUST_PROXY resolves it, an IPv6
- * address by its /64) and minute; past `max`, 429 `too_many_requests` with Retry-After. Counters are per instance: a
- * limit against floods from one address, not an exact budget across instances.
+ * address by its /64) and minute; past `max`, 429 `too_many_requests` with Retry-After. The counts are those of all
+ * the instances on the database (see `app.requestCounts`), in fixed minutes.
  */
 export async function limitRequests(scope: FastifyInstance, { max, global, family }: LimitOptions): Promise<void> {
+  // A global limit counts every route of the scope in one store (the plugin gives it no route): without a name it
+  // would share its counts with every other unnamed global limit.
+  if (global && !family) throw new Error("a global rate limit needs a family");
+  const store = new FamilyStore(scope.requestCounts, scope.clock, family);
   await scope.register(rateLimit, {
     global,
     max,
     timeWindow: WINDOW_MS,
     keyGenerator: (request) => requesterOf(request.ip),
-    ...(family ? { store: storeOf(scope.requestWindows(family)) } : {}),
+    // The plugin builds its store with `new`: a constructor that returns an object gives that object.
+    store: function build() {
+      return store;
+    } as unknown as FastifyRateLimitStoreCtor,
   });
 }
 
-/** The plugin builds its store with `new`: a constructor that returns an object gives that object. */
-function storeOf(windows: RequestWindows): FastifyRateLimitStoreCtor {
-  return function store() {
-    return windows;
-  } as unknown as FastifyRateLimitStoreCtor;
-}
-
-/** `app.requestWindows`: the counts of the route families, read on the app's clock. */
+/**
+ * `app.requestCounts`: on PostgreSQL (unless RATE_LIMIT_STORE is `memory`) the `request_windows` table every
+ * instance shares, falling back to this process's counts while the database fails; on PGlite, which one process
+ * holds, the process's counts.
+ */
 export default fp(
-  async function requestWindows(app: FastifyInstance) {
-    const families = new Map<string, RequestWindows>();
-    app.decorate("requestWindows", (family: string) => {
-      let windows = families.get(family);
-      if (!windows) families.set(family, (windows = new RequestWindows(app.clock)));
-      return windows;
-    });
+  async function requestCounts(app: FastifyInstance) {
+    const memory = new MemoryWindows();
+    const shared = app.db.kind === "postgres" && app.config.rateLimits.store === "database";
+    app.decorate<RequestCounts>(
+      "requestCounts",
+      shared
+        ? new SharedWindows(app.db, memory, {
+            timeoutMs: SHARED_TIMEOUT_MS,
+            retryAfterMs: SHARED_RETRY_MS,
+            onFallback: (error) => {
+              app.metrics?.rateLimitFallback();
+              if (error !== undefined) app.log.warn({ err: error }, "rate limits counted per instance: the database did not count");
+            },
+          })
+        : memory,
+    );
   },
-  { name: "request-windows", dependencies: ["config"] },
+  { name: "request-counts", dependencies: ["config", "db"] },
 );

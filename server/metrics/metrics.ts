@@ -127,6 +127,12 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  private readonly rateLimitFallbacks = new Counter({
+    name: "rate_limit_local_counts_total",
+    help: "Rate-limited requests counted in this instance's memory because the shared count in the database failed or was slow",
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
   }
@@ -154,6 +160,10 @@ export class Metrics {
   /** Where a read that may go to a replica was answered. */
   replicaRead(target: "primary" | number): void {
     this.routedReads.inc({ target: String(target) });
+  }
+
+  rateLimitFallback(): void {
+    this.rateLimitFallbacks.inc();
   }
 
   login(result: string): void {

@@ -71,6 +71,6 @@ describe("rate limits of the data and converter routes (DATA_RATE_LIMIT, CONVERT
       expect(() => loadConfig({ [name]: "0" })).to.throw(new RegExp(`^${name}: expected an integer`));
       expect(() => loadConfig({ [name]: "lots" })).to.throw(new RegExp(`^${name}`));
     }
-    expect(loadConfig({}).rateLimits).to.deep.equal({ data: 600, converter: 120 });
+    expect(loadConfig({}).rateLimits).to.deep.equal({ data: 600, converter: 120, store: "database" });
   });
 });

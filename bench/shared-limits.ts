@@ -1,0 +1,98 @@
+import { startLocalNode } from "../local/node";
+import { load, startService, type LoadResult, type Row, type Service, type Suite } from "./lib";
+
+const CONNECTIONS = 32;
+const COUNTED = 2_000;
+const PATH = "/block/localhost/latest";
+
+/** Requests from many clients: each request names another address (TRUST_PROXY is on in this suite). */
+function manyClients(): () => { path: string; headers: Record<string, string> } {
+  let n = 0;
+  return () => {
+    n++;
+    return { path: PATH, headers: { "x-forwarded-for": `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` } };
+  };
+}
+
+const sharedLimits: Suite = {
+  name: "shared-limits",
+  method: [
+    "A rate-limited data route (GET /block/:network/latest, the data routes' budget) at 32 connections, on two services of the same run on PostgreSQL: the counts shared in the database (RATE_LIMIT_STORE=database, one UPSERT per request) and in memory (RATE_LIMIT_STORE=memory).",
+    "Once from one client (every count on one row, the worst case for the database), once from a new client address per request; the limit is set out of reach, so every request is answered.",
+    "Statements per request: counted on the wire over 2,000 requests from one client.",
+    "On PGlite there is nothing to compare (its counts are always in memory): the suite says so and measures nothing.",
+  ],
+  async run({ seconds, log, database }) {
+    if (database !== "PostgreSQL") {
+      log("skipped: the shared store needs PostgreSQL (set DATABASE_URL)");
+      return [];
+    }
+    const node = await startLocalNode();
+    const env = { RPC_URL_LOCALHOST: node.url, TRUST_PROXY: "true" };
+    const services: Record<"database" | "memory", Service | undefined> = { database: undefined, memory: undefined };
+    try {
+      for (const store of ["database", "memory"] as const)
+        services[store] = await startService({ ...env, RATE_LIMIT_STORE: store }, undefined, { countQueries: true });
+      const results: Record<string, LoadResult> = {};
+      // Interleaved, so that a change of the machine's load during the run falls on both stores alike.
+      for (const clients of ["one client", "many clients"] as const) {
+        for (const store of ["memory", "database"] as const) {
+          log(`${store} store, ${clients}, ${CONNECTIONS} connections, ${seconds} s`);
+          const url = `${services[store]!.url}${PATH}`;
+          const result = await load({
+            url,
+            connections: CONNECTIONS,
+            seconds,
+            ...(clients === "many clients" ? { next: manyClients() } : {}),
+          });
+          if (result.errors + result.non2xx > 0)
+            throw new Error(`${store}, ${clients}: ${result.errors} errors, ${result.non2xx} non-2xx answers`);
+          results[`${store} ${clients}`] = result;
+        }
+      }
+      const perRequest: Record<string, number> = {};
+      for (const store of ["memory", "database"] as const) {
+        const service = services[store]!;
+        const before = service.queryCounts()!.statements;
+        const counted = await load({ url: `${service.url}${PATH}`, connections: 4, amount: COUNTED });
+        if (counted.errors + counted.non2xx > 0) throw new Error(`${store}: ${counted.errors} errors, ${counted.non2xx} non-2xx answers`);
+        perRequest[store] = (service.queryCounts()!.statements - before) / COUNTED;
+      }
+      const rows: Row[] = [];
+      for (const clients of ["one client", "many clients"] as const) {
+        const shared = results[`database ${clients}`];
+        const memory = results[`memory ${clients}`];
+        rows.push(
+          {
+            suite: "shared-limits",
+            metric: `limited data route, shared counts, ${clients}, ${CONNECTIONS} conn`,
+            value: shared.requestsPerSecond,
+            unit: "req/s",
+            reference: { label: "counts in memory", value: memory.requestsPerSecond },
+            ratio: shared.requestsPerSecond / memory.requestsPerSecond,
+          },
+          {
+            suite: "shared-limits",
+            metric: `p99 latency, shared counts, ${clients}, ${CONNECTIONS} conn`,
+            value: shared.p99Ms,
+            unit: "ms",
+            reference: { label: "counts in memory", value: memory.p99Ms },
+          },
+        );
+      }
+      rows.push({
+        suite: "shared-limits",
+        metric: "statements per limited request, shared counts",
+        value: perRequest.database,
+        unit: "statements",
+        reference: { label: "counts in memory", value: perRequest.memory },
+      });
+      return rows;
+    } finally {
+      for (const service of Object.values(services)) await service?.stop();
+      await node.stop();
+    }
+  },
+};
+
+export default sharedLimits;

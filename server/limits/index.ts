@@ -1,0 +1,1 @@
+export { MemoryWindows, SharedWindows, SWEEP_ROWS, type RequestCounts, type WindowCount } from "./windows";
