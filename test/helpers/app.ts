@@ -35,6 +35,8 @@ export interface TestAppOptions {
   listen?: boolean;
   /** Listen, on this port instead of a free one (an OIDC issuer URL must name the port before the app starts). */
   port?: number;
+  /** Where log lines go (at LOG_LEVEL, which `env` may set): a test reads what an operator would. */
+  logStream?: { write(line: string): void };
   /** Register extra routes or hooks before the app starts (e.g. a route that throws). */
   configure?: (app: FastifyInstance) => void | Promise<void>;
 }
@@ -52,7 +54,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const listening = options.listen === true || options.port !== undefined;
   let app: FastifyInstance | undefined;
   try {
-    app = await buildApp(config, { db, clock: clock.now });
+    app = await buildApp(config, { db, clock: clock.now, logStream: options.logStream });
     await options.configure?.(app);
     if (listening) await app.listen({ host: "127.0.0.1", port: options.port ?? 0 });
     else await app.ready();
