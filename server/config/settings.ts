@@ -158,7 +158,7 @@ export const SETTINGS: readonly Setting[] = [
     production: true,
     example: "https://eth.example/v1",
     description:
-      'JSON-RPC URL of a network, e.g. `RPC_URL_MAINNET`, `RPC_URL_MATIC_MAINNET` (dashes become underscores); several, comma-separated, are used with failover: each call goes to the healthy one that answers fastest (docs/indexing.md, "Several providers")',
+      'JSON-RPC URL of a network, e.g. `RPC_URL_MAINNET`, `RPC_URL_MATIC_MAINNET` (dashes become underscores); several, comma-separated, are used with failover: each call goes to the healthy one that answers fastest (docs/operations.md, "Several providers per network")',
   },
   {
     name: "RPC_COOLDOWN_MS",
@@ -166,7 +166,7 @@ export const SETTINGS: readonly Setting[] = [
     default: "5000",
     group: "chain",
     description:
-      "how long a provider that failed (transport error, HTTP error, timeout, 429) is passed over while a network has another; it doubles with each failure in a row, up to 12 times",
+      "how long a provider that failed (transport error, HTTP error, timeout, 429) is passed over while a network has another; it doubles with each failure in a row, up to 32 times this",
   },
   {
     name: "RPC_TIMEOUT_MS",
