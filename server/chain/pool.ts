@@ -112,9 +112,16 @@ export class ProviderPool {
       left.splice(left.indexOf(member), 1);
       // Wait out a 429 pause only where there is nowhere else to go.
       const wait = left.every((other) => other.backoff.paused(this.clock()));
-      const started = performance.now();
+      // Timed from the send that answered: a wait for a 429 pause is not the provider's speed.
+      let started = 0;
       try {
-        const result = await member.backoff.run(() => send(member), { wait });
+        const result = await member.backoff.run(
+          () => {
+            started = performance.now();
+            return send(member);
+          },
+          { wait },
+        );
         this.answered(member, performance.now() - started);
         return result;
       } catch (error) {
