@@ -29,15 +29,19 @@ subtask(TASK_TEST_GET_TEST_FILES, async (args: { testFiles: string[] }, _hre, ru
   return args.testFiles.length > 0 ? files : files.filter((file) => file.endsWith(".test.ts"));
 });
 
+function firstUrl(list: string | undefined): string | undefined {
+  return list?.split(",")[0].trim();
+}
+
 /**
  * Real networks for the scripts, from the same variables the service reads (`RPC_URL_<NAME>`), signing with
- * PRIVATE_KEY. A network without its RPC URL is simply absent.
+ * PRIVATE_KEY. A network without its RPC URL is simply absent; of several (the service's failover list), the first.
  */
 function remoteNetworks(): NetworksUserConfig {
   const accounts = process.env.PRIVATE_KEY ? [process.env.PRIVATE_KEY] : [];
   const networks: NetworksUserConfig = {};
   for (const [name, { chainId }] of Object.entries(NETWORKS)) {
-    const url = process.env[rpcEnvName(name)];
+    const url = firstUrl(process.env[rpcEnvName(name)]);
     if (name !== "localhost" && url) networks[name] = { url, chainId, accounts };
   }
   return networks;
@@ -53,7 +57,7 @@ const config: HardhatUserConfig = {
   },
   networks: {
     hardhat: { chainId: 31337 },
-    localhost: { url: process.env.RPC_URL_LOCALHOST ?? "http://127.0.0.1:8545" },
+    localhost: { url: firstUrl(process.env.RPC_URL_LOCALHOST) || "http://127.0.0.1:8545" },
     ...remoteNetworks(),
   },
   typechain: { outDir: "typechain-types", target: "ethers-v6" },

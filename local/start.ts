@@ -25,7 +25,7 @@ async function start(): Promise<void> {
     const started = await startLocalNode({ port: config.localChainPort }).catch(() => startLocalNode({ port: 0 }));
     node = started;
     service.onShutdown(() => started.stop());
-    config = { ...config, rpcUrls: { ...config.rpcUrls, localhost: started.url } };
+    config = { ...config, rpcUrls: { ...config.rpcUrls, localhost: [started.url] } };
     demo = await prepareDemo(started.url, config.dataDir, (line) => console.log(line));
     // The conversion page offers the demo converter unless CONVERTERS names others.
     if (config.converters.length === 0) config = { ...config, converters: [{ network: "localhost", address: demo.converter }] };

@@ -47,7 +47,9 @@ export interface Config {
   /** Where local state lives: the PGlite database (when no DATABASE_URL) and the embedded chain's demo record. */
   dataDir: string;
   /** RPC URL per network name; a network without one is known but unavailable. */
-  rpcUrls: Record<string, string>;
+  /** The JSON-RPC URLs of each configured network, in the order given (one or more). */
+  rpcUrls: Record<string, string[]>;
+  rpcCooldownMs: number;
   rpcTimeoutMs: number;
   /** How long the latest block number of a network is reused before asking its node again. */
   headCacheMs: number;
@@ -225,6 +227,7 @@ export function readConfig(env: Env = process.env): { config: Config; warning?: 
     dataDir,
     rpcUrls,
     rpcTimeoutMs: read.int("RPC_TIMEOUT_MS"),
+    rpcCooldownMs: read.int("RPC_COOLDOWN_MS"),
     headCacheMs: read.int("HEAD_CACHE_MS"),
     finalityDepth: read.int("FINALITY_DEPTH"),
     defaultNetwork,
@@ -276,7 +279,7 @@ export function readConfig(env: Env = process.env): { config: Config; warning?: 
 }
 
 /** ENS on mainnet when its node is configured, on the embedded chain in `npm start`; a network without a node is refused. */
-function readEnsNetwork(read: Reader, rpcUrls: Record<string, string>, localChain: boolean): string | undefined {
+function readEnsNetwork(read: Reader, rpcUrls: Record<string, string[]>, localChain: boolean): string | undefined {
   const fallback = rpcUrls.mainnet ? "mainnet" : localChain ? "localhost" : "off";
   const network = read.oneOf("LOGIN_ENS_NETWORK", fallback);
   if (network === "off") return undefined;
@@ -308,14 +311,14 @@ function readTokenMetadata(read: Reader, localChain: boolean): TokenMetadataConf
 }
 
 /** `RPC_URL_<NAME>` for every built-in network (`matic-mainnet` → `RPC_URL_MATIC_MAINNET`); unknown names are refused. */
-function readRpcUrls(read: Reader, env: Env): Record<string, string> {
+function readRpcUrls(read: Reader, env: Env): Record<string, string[]> {
   const byVariable = new Map(Object.keys(NETWORKS).map((name) => [rpcEnvName(name), name]));
-  const urls: Record<string, string> = {};
+  const urls: Record<string, string[]> = {};
   for (const [variable, value] of Object.entries(env)) {
     if (!variable.startsWith("RPC_URL_") || value === undefined || value === "") continue;
     const name = byVariable.get(variable);
     if (!name) throw new ConfigError(variable, `one of ${[...byVariable.keys()].join(", ")}`, variable);
-    urls[name] = read.url(variable);
+    urls[name] = read.urls(variable);
   }
   return urls;
 }

@@ -1,4 +1,5 @@
 import type { JsonRpcProvider } from "ethers";
+import { systemClock, type Clock } from "../lib/clock";
 import { rateLimited } from "./errors";
 
 /** Longest pause one 429 sets: a Retry-After of hours is a provider's outage, asked about again after this. */
@@ -6,29 +7,33 @@ const MAX_PAUSE_MS = 60_000;
 /** The first pause after a 429 without Retry-After; each further one in a row doubles it. */
 const FIRST_PAUSE_MS = 500;
 
-/** The backoff of each throttled provider, for the calls that bypass ethers (`rawRpc`). */
-const backoffs = new WeakMap<object, ProviderBackoff>();
-
 /**
  * One provider's rate limit as the whole instance sees it: a 429 pauses every call to that provider, not only the one
  * refused, for the Retry-After the provider names (in seconds, or an HTTP date) or else for a pause that doubles with
  * each 429 in a row. A call waits out the pause and is sent again while its deadline allows; one whose deadline would
- * pass first fails at once with `upstream_rate_limited` (503).
+ * pass first fails at once with `upstream_rate_limited` (503). A network with other providers does not wait: it sends
+ * elsewhere (`wait: false`, see ProviderPool).
  */
 export class ProviderBackoff {
-  private pausedUntil = 0;
+  pausedUntil = 0;
   private strikes = 0;
 
   constructor(
     private readonly network: string,
     private readonly timeoutMs: number,
+    private readonly clock: Clock = systemClock,
   ) {}
 
-  async run<T>(send: () => Promise<T>): Promise<T> {
-    const deadline = Date.now() + this.timeoutMs;
+  paused(now: number): boolean {
+    return now < this.pausedUntil;
+  }
+
+  /** `send()` within the pause; `wait: false` sends at once and throws a 429 after recording its pause. */
+  async run<T>(send: () => Promise<T>, { wait: waitOut = true } = {}): Promise<T> {
+    const deadline = this.clock() + this.timeoutMs;
     for (;;) {
-      const wait = this.pausedUntil - Date.now();
-      if (wait > 0) {
+      const wait = this.pausedUntil - this.clock();
+      if (wait > 0 && waitOut) {
         if (this.pausedUntil >= deadline) throw rateLimited(this.network, Math.ceil(wait / 1000));
         await new Promise((resolve) => setTimeout(resolve, wait));
       }
@@ -41,32 +46,23 @@ export class ProviderBackoff {
         if (retryAfterMs === undefined) throw error;
         const pause = Math.min(MAX_PAUSE_MS, retryAfterMs ?? FIRST_PAUSE_MS * 2 ** this.strikes);
         this.strikes++;
-        this.pausedUntil = Math.max(this.pausedUntil, Date.now() + pause);
+        this.pausedUntil = Math.max(this.pausedUntil, this.clock() + pause);
+        if (!waitOut) throw error;
       }
     }
   }
 }
 
 /**
- * Puts every call of `provider` through one {@link ProviderBackoff}. ethers' own 429 retries are turned off: they read
- * Retry-After as milliseconds (12 calls in 50 ms for "Retry-After: 2") and check the deadline before each wait, not
- * after it.
+ * Turns ethers' own 429 retries off for `provider`: they read Retry-After as milliseconds (12 calls in 50 ms for
+ * "Retry-After: 2") and check the deadline before each wait, not after it. Its {@link ProviderBackoff} paces it instead.
  */
-export function throttleProvider(provider: JsonRpcProvider, backoff: ProviderBackoff): void {
+export function withoutEthersRetries(provider: JsonRpcProvider): void {
   provider._getConnection = ((getConnection) => () => {
     const request = getConnection();
     request.retryFunc = async () => false;
     return request;
   })(provider._getConnection.bind(provider));
-  const send = provider._send.bind(provider);
-  provider._send = (payload) => backoff.run(() => send(payload));
-  backoffs.set(provider, backoff);
-}
-
-/** `send` through the backoff of `provider` (when it is throttled). */
-export function throttled<T>(provider: JsonRpcProvider, send: () => Promise<T>): Promise<T> {
-  const backoff = backoffs.get(provider);
-  return backoff ? backoff.run(send) : send();
 }
 
 /**

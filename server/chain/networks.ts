@@ -1,7 +1,27 @@
 import { FetchRequest, JsonRpcProvider, Network } from "ethers";
-import { ProviderBackoff, throttleProvider } from "./backoff";
+import { systemClock, type Clock } from "../lib/clock";
+import { ProviderBackoff, withoutEthersRetries } from "./backoff";
 import { networkUnavailable, unknownNetwork, upstreamError, wrongChain } from "./errors";
+import { ProviderHealth, ProviderPool, providerLabels, type PoolEvents } from "./pool";
 import { NETWORKS, type NetworkInfo } from "./registry";
+
+export interface NetworksOptions {
+  /** The first cool-down of a provider that failed (RPC_COOLDOWN_MS). */
+  cooldownMs?: number;
+  clock?: Clock;
+  /** Called with each URL's provider made (metrics count and time its calls). */
+  onProvider?: (network: string, provider: JsonRpcProvider) => void;
+  /** Health changes, answers and failures of each URL (metrics, log lines). */
+  events?: PoolEvents;
+}
+
+/** The pool behind each network's provider, for the calls that bypass ethers (`rawRpc`). */
+const pools = new WeakMap<JsonRpcProvider, ProviderPool>();
+
+/** The pool of URLs behind `provider`, when it is a network's provider. */
+export function poolOf(provider: JsonRpcProvider): ProviderPool | undefined {
+  return pools.get(provider);
+}
 
 /** Awaits an RPC call, turning node failures into the chain's upstream errors and letting everything else through. */
 export async function rpc<T>(network: string, call: Promise<T>): Promise<T> {
@@ -12,15 +32,18 @@ export async function rpc<T>(network: string, call: Promise<T>): Promise<T> {
   }
 }
 
-/** The network registry at run time: one JSON-RPC provider per configured network. */
+/**
+ * The network registry at run time: one JSON-RPC provider per configured network, which sends each call to one of
+ * the network's URLs (a {@link ProviderPool}: the fastest healthy one, the next on failure).
+ */
 export class Networks {
   private readonly providers = new Map<string, JsonRpcProvider>();
+  private readonly urlProviders: JsonRpcProvider[] = [];
 
   constructor(
-    private readonly rpcUrls: Readonly<Record<string, string>>,
+    private readonly rpcUrls: Readonly<Record<string, string | readonly string[]>>,
     private readonly timeoutMs: number,
-    /** Called with each provider made (metrics instrument it). */
-    private readonly onProvider?: (network: string, provider: JsonRpcProvider) => void,
+    private readonly options: NetworksOptions = {},
   ) {}
 
   /** Names of the networks that have an RPC URL. */
@@ -45,19 +68,41 @@ export class Networks {
     const { chainId } = this.info(name);
     let provider = this.providers.get(name);
     if (provider) return provider;
-    const url = this.rpcUrls[name];
-    if (!url) throw networkUnavailable(name);
+    const given = this.rpcUrls[name];
+    const urls = given === undefined ? [] : typeof given === "string" ? [given] : given;
+    if (urls.length === 0) throw networkUnavailable(name);
+    const { cooldownMs = 5000, clock = systemClock, onProvider, events } = this.options;
+    const labels = providerLabels(urls);
+    const members = urls.map((url, i) => {
+      const member = this.jsonRpcProvider(url, chainId);
+      withoutEthersRetries(member);
+      onProvider?.(name, member);
+      this.urlProviders.push(member);
+      return {
+        url,
+        label: labels[i],
+        provider: member,
+        backoff: new ProviderBackoff(name, this.timeoutMs, clock),
+        health: new ProviderHealth(cooldownMs),
+      };
+    });
+    const pool = new ProviderPool(name, members, events, clock);
+    // The network's provider never sends itself: each call goes to the pool, which sends it on one URL's provider.
+    provider = this.jsonRpcProvider(urls[0], chainId);
+    provider._send = (payload) => pool.run((member) => member.provider._send(payload));
+    pools.set(provider, pool);
+    this.providers.set(name, provider);
+    return provider;
+  }
+
+  private jsonRpcProvider(url: string, chainId: number): JsonRpcProvider {
     const request = new FetchRequest(url);
     request.timeout = this.timeoutMs;
     // staticNetwork: no eth_chainId before each call, and no endless "failed to detect network" retries
     // while a node is down. batchMaxCount 1: ethers' batching would hold each call back by 10 ms. cacheTimeout -1:
     // ethers would serve an identical call's answer, a failure included, for 250 ms of wall time after it settled;
     // the service's own caches share calls in flight and keep answers per block, on the app's clock.
-    provider = new JsonRpcProvider(request, Network.from(chainId), { staticNetwork: true, batchMaxCount: 1, cacheTimeout: -1 });
-    this.onProvider?.(name, provider);
-    throttleProvider(provider, new ProviderBackoff(name, this.timeoutMs));
-    this.providers.set(name, provider);
-    return provider;
+    return new JsonRpcProvider(request, Network.from(chainId), { staticNetwork: true, batchMaxCount: 1, cacheTimeout: -1 });
   }
 
   /** Checks that the node of `name` answers and serves the chain id the registry says; throws an upstream error otherwise. */
@@ -69,7 +114,8 @@ export class Networks {
   }
 
   close(): void {
-    for (const provider of this.providers.values()) provider.destroy();
+    for (const provider of [...this.providers.values(), ...this.urlProviders]) provider.destroy();
     this.providers.clear();
+    this.urlProviders.length = 0;
   }
 }

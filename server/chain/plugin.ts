@@ -4,6 +4,7 @@ import { BlockCalls } from "./calls";
 import { HeadCache } from "./head";
 import { instrumentProvider } from "../metrics/rpc";
 import { Networks } from "./networks";
+import { providerEvents } from "./provider-events";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -20,11 +21,12 @@ declare module "fastify" {
 export default fp(
   async function chain(app: FastifyInstance) {
     const { metrics } = app;
-    const networks = new Networks(
-      app.config.rpcUrls,
-      app.config.rpcTimeoutMs,
-      metrics && ((network, provider) => instrumentProvider(metrics, network, provider)),
-    );
+    const networks = new Networks(app.config.rpcUrls, app.config.rpcTimeoutMs, {
+      cooldownMs: app.config.rpcCooldownMs,
+      clock: app.clock,
+      onProvider: metrics && ((network, provider) => instrumentProvider(metrics, network, provider)),
+      events: providerEvents(app.log, metrics),
+    });
     app.decorate("networks", networks);
     const heads = new HeadCache(networks, app.config.headCacheMs, app.clock);
     app.decorate("heads", heads);

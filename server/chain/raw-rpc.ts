@@ -1,15 +1,18 @@
 import type { JsonRpcProvider } from "ethers";
 import { observeRpc } from "../metrics/rpc";
-import { throttled } from "./backoff";
+import { poolOf } from "./networks";
 
 /**
  * One JSON-RPC call over `fetch`, on the provider's URL, headers and timeout, for answers too large for ethers:
  * its response handling grows much faster than the size (a 12 MB eth_getLogs answer from a local node took 28 s
  * through `provider.send` and 0.4 s here). Failures carry the ethers-style `code` (and the node's `error`) that
- * `upstreamError` and the indexer's range sizing read.
+ * `upstreamError` and the indexer's range sizing read. A network's provider sends it on one of its URLs, as its
+ * own calls (the pool's choice, failover and 429 pauses).
  */
 export function rawRpc<T>(provider: JsonRpcProvider, method: string, params: unknown[]): Promise<T> {
-  return throttled(provider, () => observeRpc(provider, method, () => send<T>(provider, method, params)));
+  const pool = poolOf(provider);
+  const sendOn = (target: JsonRpcProvider) => observeRpc(target, method, () => send<T>(target, method, params));
+  return pool ? pool.run((member) => sendOn(member.provider)) : sendOn(provider);
 }
 
 async function send<T>(provider: JsonRpcProvider, method: string, params: unknown[]): Promise<T> {

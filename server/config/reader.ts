@@ -102,6 +102,15 @@ export class Reader {
     return raw.value;
   }
 
+  /** One or more http(s) URLs, comma-separated (spaces around the commas allowed). */
+  urls(name: string): string[] {
+    const raw = this.raw(name);
+    if (raw === undefined) return [];
+    const urls = raw.value.split(",").map((url) => url.trim());
+    if (!urls.every(isHttpUrl)) throw new ConfigError(raw.variable, expected(this.declared(name)), raw.value);
+    return urls;
+  }
+
   private fallback(name: string, given?: string): string {
     const value = given ?? this.declared(name).default;
     if (value === undefined) throw new Error(`${name} has no default: loadConfig must give one`);
@@ -116,6 +125,7 @@ function expected(setting: Setting): string {
   if (shape.type === "boolean") return "true or false";
   if (shape.anyOf) return `one of ${shape.anyOf.map((literal) => literal.const).join(", ")}`;
   if (shape.format === "http-url") return "an http(s) URL";
+  if (shape.format === "http-urls") return "one or more http(s) URLs, comma-separated";
   return "a string";
 }
 

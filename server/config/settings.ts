@@ -11,7 +11,7 @@ export interface Setting {
   name: string;
   /**
    * What a value must be, as a TypeBox schema: an integer with its range, a boolean, an enum of literals, a string
-   * (`format: "http-url"` for an http(s) URL). A string whose form is checked by loadConfig itself says so in `expected`.
+   * (`format: "http-url"` for an http(s) URL, `"http-urls"` for one or more, comma-separated). A string whose form is checked by loadConfig itself says so in `expected`.
    */
   type: TSchema;
   /** The default, as written in the environment; absent: none (or computed, see `defaultText`). */
@@ -47,6 +47,7 @@ const int = (minimum: number, maximum: number) => Type.Integer({ minimum, maximu
 const bool = () => Type.Boolean();
 const text = () => Type.String();
 const httpUrl = () => Type.String({ format: "http-url" });
+const httpUrls = () => Type.String({ format: "http-urls" });
 const oneOf = (values: readonly string[]) => Type.Union(values.map((value) => Type.Literal(value)));
 
 const DAY_MS = 86_400_000;
@@ -189,12 +190,21 @@ export const SETTINGS: readonly Setting[] = [
   // Networks and the embedded chain
   {
     name: "RPC_URL_<NETWORK>",
-    type: httpUrl(),
+    type: httpUrls(),
     defaultText: "none",
     group: "chain",
     production: true,
     example: "https://eth.example/v1",
-    description: "JSON-RPC URL of a network, e.g. `RPC_URL_MAINNET`, `RPC_URL_MATIC_MAINNET` (dashes become underscores)",
+    description:
+      'JSON-RPC URL of a network, e.g. `RPC_URL_MAINNET`, `RPC_URL_MATIC_MAINNET` (dashes become underscores); several, comma-separated, are used with failover: each call goes to the healthy one that answers fastest (docs/operations.md, "Several providers per network")',
+  },
+  {
+    name: "RPC_COOLDOWN_MS",
+    type: int(100, 600_000),
+    default: "5000",
+    group: "chain",
+    description:
+      "how long a provider that failed (transport error, HTTP error, timeout, 429) is passed over while a network has another; it doubles with each failure in a row, up to 32 times this",
   },
   {
     name: "RPC_TIMEOUT_MS",

@@ -44,14 +44,14 @@ interface Language {
 /** The converter page for one configured converter. */
 export function convertPage(
   reply: FastifyReply,
-  input: Language & { converter: ConverterRef; networks: Networks; rpcUrls: Record<string, string> },
+  input: Language & { converter: ConverterRef; networks: Networks; rpcUrls: Record<string, string[]> },
 ) {
   const lang = pageLanguage(input.lang, input.acceptLanguage);
   const text = TEXT[lang];
   const { network, address } = input.converter;
   const info = input.networks.info(network);
   // A wallet that does not know the chain is given a public RPC URL; our own node's URL only for the local chain.
-  const rpcUrl = network === "localhost" ? input.rpcUrls.localhost : info.publicRpcUrl;
+  const rpcUrl = network === "localhost" ? input.rpcUrls.localhost?.[0] : info.publicRpcUrl;
   const config = {
     network,
     chainId: info.chainId,

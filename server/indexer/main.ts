@@ -1,5 +1,6 @@
 import pino from "pino";
 import { Networks } from "../chain/networks";
+import { providerEvents } from "../chain/provider-events";
 import { loadConfigOrExit } from "../config";
 import { openMigratedDatabase } from "../db/database";
 import { metricsListener, metricsUrl } from "../metrics/listener";
@@ -18,11 +19,11 @@ async function main() {
   const log = pino({ level: config.logLevel });
   const { db } = await openMigratedDatabase(config.database);
   const metrics = config.metrics.enabled ? new Metrics() : undefined;
-  const networks = new Networks(
-    config.rpcUrls,
-    config.rpcTimeoutMs,
-    metrics && ((network, provider) => instrumentProvider(metrics, network, provider)),
-  );
+  const networks = new Networks(config.rpcUrls, config.rpcTimeoutMs, {
+    cooldownMs: config.rpcCooldownMs,
+    onProvider: metrics && ((network, provider) => instrumentProvider(metrics, network, provider)),
+    events: providerEvents(log, metrics),
+  });
   const listener = metrics && metricsListener(metrics);
   if (metrics && listener) {
     metrics.databasePool(

@@ -147,6 +147,39 @@ export class Metrics {
     this.httpDuration.observe(labels, seconds);
   }
 
+  private readonly providerUp = new Gauge({
+    name: "rpc_provider_up",
+    help: "1 while an RPC URL of a network is healthy, 0 while it is passed over after a failure (cooling down), by network and provider host",
+    labelNames: ["network", "provider"] as const,
+    registers: [this.registry],
+  });
+  private readonly providerLatency = new Gauge({
+    name: "rpc_provider_latency_seconds",
+    help: "Average time an RPC URL takes to answer (exponentially weighted; what the choice between URLs reads), by network and provider host",
+    labelNames: ["network", "provider"] as const,
+    registers: [this.registry],
+  });
+  private readonly providerFailures = new Counter({
+    name: "rpc_provider_failures_total",
+    help: "Calls an RPC URL failed by its fault (rate_limited, timeout, transport_error), by network, provider host, fault and whether the call went on to another URL",
+    labelNames: ["network", "provider", "fault", "failed_over"] as const,
+    registers: [this.registry],
+  });
+
+  /** A provider (redacted host) of a network answered; its latency average is now `latencySeconds`. */
+  providerAnswered(network: string, provider: string, latencySeconds: number): void {
+    this.providerLatency.set({ network, provider }, latencySeconds);
+    this.providerUp.set({ network, provider }, 1);
+  }
+
+  providerFailed(network: string, provider: string, fault: string, failedOver: boolean): void {
+    this.providerFailures.inc({ network, provider, fault, failed_over: String(failedOver) });
+  }
+
+  providerHealth(network: string, provider: string, up: boolean): void {
+    this.providerUp.set({ network, provider }, up ? 1 : 0);
+  }
+
   rpcCall(network: string, method: string, outcome: RpcOutcome, seconds: number): void {
     this.rpcCalls.inc({ network, method, outcome });
     this.rpcDuration.observe({ network, method }, seconds);

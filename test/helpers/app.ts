@@ -35,7 +35,7 @@ export interface TestAppOptions {
   listen?: boolean;
   /** Listen, on this port instead of a free one (an OIDC issuer URL must name the port before the app starts). */
   port?: number;
-  /** Where the app's log lines go (with LOG_LEVEL in `env`: the default is silent), for a test that reads them. */
+  /** Where log lines go (at LOG_LEVEL, which `env` may set): a test reads what an operator would. */
   logStream?: { write(line: string): void };
   /** Register extra routes or hooks before the app starts (e.g. a route that throws). */
   configure?: (app: FastifyInstance) => void | Promise<void>;

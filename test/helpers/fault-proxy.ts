@@ -18,8 +18,8 @@ export interface FaultPlan {
   failRate?: number;
   failMethods?: string[];
   failWith?: Refusal[];
-  /** Answers a call itself when it returns a refusal (every eth_call fails, …). */
-  refuse?: (call: RpcCall) => Refusal | undefined;
+  /** Answers a call itself when it returns a refusal (every eth_call fails, …); a promise holds the call back (a slow provider). */
+  refuse?: (call: RpcCall) => Refusal | undefined | Promise<Refusal | undefined>;
 }
 
 /** The node errors providers send most, for `failWith`. */

@@ -39,7 +39,7 @@ describe("config", function () {
         preparedStatements: true,
         acquireTimeoutMs: 5000,
       });
-      expect(config.rpcUrls).to.deep.equal({ mainnet: "https://eth.example/v1", "matic-mainnet": "https://polygon.example" });
+      expect(config.rpcUrls).to.deep.equal({ mainnet: ["https://eth.example/v1"], "matic-mainnet": ["https://polygon.example"] });
       expect(config.localChain).to.equal(false);
       expect(config.defaultNetwork).to.equal("mainnet");
       const pooled = loadConfig({
@@ -120,8 +120,15 @@ describe("config", function () {
       expect(refusal({ RPC_URL_MAINET: "http://x" })).to.match(/^RPC_URL_MAINET: expected one of RPC_URL_MAINNET, /);
     });
 
-    it("an RPC URL that is not http(s)", function () {
-      expect(refusal({ RPC_URL_SEPOLIA: "ws://node:8546" })).to.equal('RPC_URL_SEPOLIA: expected an http(s) URL, got "ws://node:8546"');
+    it("an RPC URL that is not http(s), alone or in a list", function () {
+      const expected = (value: string) => `RPC_URL_SEPOLIA: expected one or more http(s) URLs, comma-separated, got "${value}"`;
+      for (const value of ["ws://node:8546", "https://a.example, ws://node:8546", "https://a.example,"])
+        expect(refusal({ RPC_URL_SEPOLIA: value })).to.equal(expected(value));
+    });
+
+    it("several RPC URLs of a network, comma-separated, in their order", function () {
+      const config = loadConfig({ RPC_URL_SEPOLIA: "https://a.example/v3/KEY, http://b.example:8545" });
+      expect(config.rpcUrls).to.deep.equal({ sepolia: ["https://a.example/v3/KEY", "http://b.example:8545"] });
     });
 
     it("a DATABASE_URL that is not PostgreSQL", function () {

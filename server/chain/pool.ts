@@ -1,0 +1,181 @@
+import type { JsonRpcProvider } from "ethers";
+import { systemClock, type Clock } from "../lib/clock";
+import { DomainError } from "../lib/domain-error";
+import { ProviderBackoff, rateLimitOf } from "./backoff";
+import { upstreamError } from "./errors";
+
+/** Weight of the newest answer in a provider's latency average: a provider that slows down loses its lead within a few calls. */
+const LATENCY_WEIGHT = 0.3;
+/** A cool-down doubles with each failure in a row up to this many times the first one. */
+const MAX_COOLDOWN_FACTOR = 32;
+
+/** Why a provider was passed over: the outcomes of `rpc_calls_total` that are the provider's fault. */
+export type ProviderFault = "rate_limited" | "timeout" | "transport_error";
+
+/** What the pool tells its observers (metrics, log lines); every field is safe to log: `provider` is the redacted host. */
+export interface PoolEvents {
+  /** A provider was marked down (it failed while up) or up again (it answered while down). */
+  health?(change: { network: string; provider: string; up: boolean; fault?: ProviderFault; failures: number; cooldownMs: number }): void;
+  /** A call of a provider answered; `latencySeconds` is its average since (what the choice reads). */
+  answered?(network: string, provider: string, latencySeconds: number): void;
+  /** A call of a provider failed by the provider's fault; `failedOver`: the call went on to another provider. */
+  failed?(network: string, provider: string, fault: ProviderFault, failedOver: boolean): void;
+}
+
+/**
+ * One URL's health as the whole instance sees it: its failures in a row, the average time it takes to answer
+ * (exponentially weighted), and until when it is passed over (its cool-down, after a failure). It knows nothing of
+ * HTTP or ethers: the pool reports to it.
+ */
+export class ProviderHealth {
+  latencyMs: number | undefined;
+  failures = 0;
+  coolUntil = 0;
+  up = true;
+
+  constructor(private readonly cooldownMs: number) {}
+
+  cooling(now: number): boolean {
+    return now < this.coolUntil;
+  }
+
+  /** Records an answer; true when the provider was down (it is up again). */
+  answered(ms: number): boolean {
+    this.latencyMs = this.latencyMs === undefined ? ms : LATENCY_WEIGHT * ms + (1 - LATENCY_WEIGHT) * this.latencyMs;
+    const wasDown = !this.up;
+    this.failures = 0;
+    this.coolUntil = 0;
+    this.up = true;
+    return wasDown;
+  }
+
+  /** Records a failure and starts (or lengthens) the cool-down, at least `pauseMs` (a 429's); true when it was up. */
+  failed(now: number, pauseMs = 0): boolean {
+    this.failures++;
+    const cooldown = this.cooldownMs * Math.min(MAX_COOLDOWN_FACTOR, 2 ** (this.failures - 1));
+    this.coolUntil = Math.max(this.coolUntil, now + Math.max(cooldown, pauseMs));
+    const wasUp = this.up;
+    this.up = false;
+    return wasUp;
+  }
+}
+
+/** One URL of a network: its provider, its 429 pause and its health. */
+export interface PoolMember {
+  readonly url: string;
+  /** The URL's host (and port): what metrics and logs name it by. Paths and queries carry paid providers' keys. */
+  readonly label: string;
+  readonly provider: JsonRpcProvider;
+  readonly backoff: ProviderBackoff;
+  readonly health: ProviderHealth;
+}
+
+/** The host of `url`, never its path, query or credentials (where paid providers put their keys). */
+export function redactedHost(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return "invalid";
+  }
+}
+
+/** Labels of `urls`, by host; a host given twice gets `#2`, `#3` after the first so that each URL keeps its own series. */
+export function providerLabels(urls: readonly string[]): string[] {
+  const seen = new Map<string, number>();
+  return urls.map((url) => {
+    const host = redactedHost(url);
+    const count = (seen.get(host) ?? 0) + 1;
+    seen.set(host, count);
+    return count === 1 ? host : `${host}#${count}`;
+  });
+}
+
+/**
+ * A network's providers, one per configured URL, chosen per call: the fastest of those not cooling down after a
+ * failure nor paused by a 429. A call that fails by the provider's fault (transport error, HTTP error, timeout,
+ * 429) goes on to the next provider within the same call; an answer of the node (a JSON-RPC error, a revert) is the
+ * caller's and is not tried elsewhere. With every provider down the call still goes to the one whose cool-down ends
+ * first: a network is never refused because of its health, and one URL behaves as it always did.
+ */
+export class ProviderPool {
+  constructor(
+    readonly network: string,
+    readonly members: readonly PoolMember[],
+    private readonly events: PoolEvents = {},
+    private readonly clock: Clock = systemClock,
+  ) {}
+
+  async run<T>(send: (member: PoolMember) => Promise<T>): Promise<T> {
+    const left = [...this.members];
+    for (;;) {
+      const member = this.pick(left);
+      left.splice(left.indexOf(member), 1);
+      // Wait out a 429 pause only where there is nowhere else to go.
+      const wait = left.every((other) => other.backoff.paused(this.clock()));
+      // Timed from the send that answered: a wait for a 429 pause is not the provider's speed.
+      let started = 0;
+      try {
+        const result = await member.backoff.run(
+          () => {
+            started = performance.now();
+            return send(member);
+          },
+          { wait },
+        );
+        this.answered(member, performance.now() - started);
+        return result;
+      } catch (error) {
+        const fault = faultOf(error);
+        if (!fault) throw error;
+        this.failed(member, fault, left.length > 0);
+        if (left.length === 0) throw error;
+      }
+    }
+  }
+
+  /** The provider a call goes to next among `left`. */
+  private pick(left: readonly PoolMember[]): PoolMember {
+    const now = this.clock();
+    const ready = left.filter((member) => !member.health.cooling(now) && !member.backoff.paused(now));
+    if (ready.length > 0) {
+      // Unmeasured first: a provider's speed is learnt from its first answer.
+      return ready.reduce((best, member) => ((member.health.latencyMs ?? -1) < (best.health.latencyMs ?? -1) ? member : best));
+    }
+    const sendable = left.filter((member) => !member.backoff.paused(now));
+    const pool = sendable.length > 0 ? sendable : left;
+    const until = (member: PoolMember) => (sendable.length > 0 ? member.health.coolUntil : member.backoff.pausedUntil);
+    return pool.reduce((best, member) => (until(member) < until(best) ? member : best));
+  }
+
+  private answered(member: PoolMember, ms: number): void {
+    const wasDown = member.health.answered(ms);
+    this.events.answered?.(this.network, member.label, (member.health.latencyMs ?? ms) / 1000);
+    if (wasDown) this.events.health?.({ network: this.network, provider: member.label, up: true, failures: 0, cooldownMs: 0 });
+  }
+
+  private failed(member: PoolMember, fault: ProviderFault, failedOver: boolean): void {
+    const now = this.clock();
+    // A 429 passes the provider over for its whole pause at least.
+    const wasUp = member.health.failed(now, member.backoff.pausedUntil - now);
+    this.events.failed?.(this.network, member.label, fault, failedOver);
+    if (wasUp) {
+      const { failures, coolUntil } = member.health;
+      this.events.health?.({ network: this.network, provider: member.label, up: false, fault, failures, cooldownMs: coolUntil - now });
+    }
+  }
+}
+
+/**
+ * The provider's fault in `error`, or undefined for anything else: an answer of the node (it carries a JSON-RPC
+ * `error`: a revert, a refused range), a pause of ours that had not ended (`upstream_rate_limited` thrown before
+ * sending), our own bugs.
+ */
+export function faultOf(error: unknown): ProviderFault | undefined {
+  if (error instanceof DomainError) return undefined;
+  if ((error as { error?: unknown } | null)?.error) return undefined;
+  if (rateLimitOf(error) !== undefined) return "rate_limited";
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== "string") return undefined;
+  if (code === "TIMEOUT") return "timeout";
+  return upstreamError(error, "") ? "transport_error" : undefined;
+}

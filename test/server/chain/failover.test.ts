@@ -1,0 +1,180 @@
+import { expect } from "chai";
+import type { JsonRpcProvider } from "ethers";
+import type { LocalNode } from "../../../local/node";
+import { rpc } from "../../../server/chain/networks";
+import { AliceNFT__factory } from "../../../typechain-types";
+import { startTestApp, type TestApp } from "../../helpers/app";
+import { providerFor, startLocalNode } from "../../helpers/chain";
+import { NODE_ERRORS, startFaultProxy, type FaultPlan, type FaultProxy } from "../../helpers/fault-proxy";
+import { expectIndexMatchesChain, indexedTo } from "../../helpers/index-check";
+import { sample } from "../../helpers/metrics";
+import { expectRefusal } from "../../helpers/refusal";
+
+const COOLDOWN_MS = 60_000;
+
+/**
+ * Several RPC URLs for one network (`RPC_URL_LOCALHOST=a,b`), each a fault proxy in front of the same real node: the
+ * service and the indexer answer right through the healthy one, a failed one is passed over for its cool-down and
+ * comes back after it, the faster one is chosen, and a 429 pauses every call of the instance to that provider. The
+ * URLs carry a key in their path and query, as paid providers' do: it must never reach a log line or a metric.
+ */
+describe("several providers per network (failover, health, latency)", function () {
+  this.timeout(120_000);
+  let node: LocalNode;
+  let provider: JsonRpcProvider;
+  let deployer: string;
+  let alice: string;
+  const ids = [1n, 2n, 3n, 4n, 5n, 6n];
+  const open: Array<{ close(): Promise<void> }> = [];
+
+  before(async function () {
+    node = await startLocalNode();
+    provider = providerFor(node.url);
+    const signer = await provider.getSigner(0);
+    deployer = await signer.getAddress();
+    const token = await new AliceNFT__factory(signer).deploy(deployer);
+    await (await token.mintBatch(deployer, ids)).wait();
+    alice = await token.getAddress();
+  });
+  afterEach(async function () {
+    for (const closable of open.splice(0).reverse()) await closable.close();
+  });
+  after(async function () {
+    provider?.destroy();
+    await node?.stop();
+  });
+
+  /** The pool's URL of `proxy`, with a key in its path and query as a paid provider's URL has. */
+  const keyed = (proxy: FaultProxy, name: string) => `${proxy.url}/v3/secret-${name}?apikey=secret-${name}`;
+  const host = (proxy: FaultProxy) => new URL(proxy.url).host;
+
+  /** Two proxies (`a` first in the list) and an app using both, its log lines collected. */
+  async function twoProviders(plans: { a?: FaultPlan; b?: FaultPlan }, env: Record<string, string> = {}) {
+    const a = await startFaultProxy(node.url, { seed: 3, plan: plans.a });
+    const b = await startFaultProxy(node.url, { seed: 5, plan: plans.b });
+    open.push(a, b);
+    const lines: Array<Record<string, unknown>> = [];
+    const t = await startTestApp({
+      env: {
+        RPC_URL_LOCALHOST: `${keyed(a, "a")},${keyed(b, "b")}`,
+        RPC_COOLDOWN_MS: String(COOLDOWN_MS),
+        RPC_TIMEOUT_MS: "3000",
+        HEAD_CACHE_MS: "0",
+        INDEXER: "false",
+        LOG_LEVEL: "info",
+        ...env,
+      },
+      logStream: { write: (line) => void lines.push(JSON.parse(line)) },
+    });
+    open.push(t);
+    const scrape = () => t.app.metrics!.registry.metrics();
+    const providerLines = () => lines.filter((line) => String(line.msg).startsWith("rpc provider"));
+    return { a, b, t, lines, scrape, providerLines };
+  }
+
+  async function owners(t: TestApp): Promise<void> {
+    for (const id of ids) {
+      const response = await t.fetch(`/localhost/${alice}/${id}`);
+      expect({ status: response.status, body: await response.json() }, `token ${id}`).to.deep.equal({ status: 200, body: deployer });
+    }
+  }
+
+  /**
+   * `count` calls through the app's provider of the network, each sent (ethers keeps a read such as the block number
+   * for a moment, and the routes cache per block): what the pool does with each is what the test reads.
+   */
+  async function blocks(t: TestApp, count = 3): Promise<void> {
+    for (let i = 0; i < count; i++) {
+      const answer = await rpc("localhost", t.app.networks.provider("localhost").send("eth_blockNumber", []));
+      expect(Number(answer)).to.equal(await provider.getBlockNumber());
+    }
+  }
+
+  it("answers through the other provider while one fails, passes the failed one over for its cool-down, then takes it back", async function () {
+    const { a, b, t, lines, scrape, providerLines } = await twoProviders({ a: { refuse: () => NODE_ERRORS.badGateway } });
+    await owners(t);
+    // One call found it failing; every later one went straight to the other.
+    expect(a.calls.length).to.equal(1);
+    expect(b.calls.length).to.be.at.least(ids.length);
+    expect(providerLines()).to.have.length(1);
+    expect(providerLines()[0]).to.deep.include({
+      level: 40,
+      msg: "rpc provider down",
+      network: "localhost",
+      provider: host(a),
+      fault: "transport_error",
+      failures: 1,
+      cooldownMs: COOLDOWN_MS,
+    });
+    let text = await scrape();
+    expect(sample(text, "rpc_provider_up", { network: "localhost", provider: host(a) })).to.equal(0);
+    expect(sample(text, "rpc_provider_up", { network: "localhost", provider: host(b) })).to.equal(1);
+    const failures = { network: "localhost", provider: host(a), fault: "transport_error", failed_over: "true" };
+    expect(sample(text, "rpc_provider_failures_total", failures)).to.equal(1);
+
+    // Still failing after its cool-down: tried again by one call, which goes on to the other; the cool-down doubles.
+    t.clock.advance(COOLDOWN_MS);
+    await blocks(t);
+    expect(a.calls.length).to.equal(2);
+    expect(providerLines()).to.have.length(1);
+
+    // Healthy again: after its (doubled) cool-down the next call tries it, and it is marked up.
+    a.plan = {};
+    t.clock.advance(2 * COOLDOWN_MS);
+    await blocks(t);
+    expect(a.calls.length).to.be.greaterThan(2);
+    expect(providerLines()[1]).to.deep.include({ level: 30, msg: "rpc provider up", network: "localhost", provider: host(a) });
+    text = await scrape();
+    expect(sample(text, "rpc_provider_up", { network: "localhost", provider: host(a) })).to.equal(1);
+    expect(sample(text, "rpc_provider_latency_seconds", { network: "localhost", provider: host(a) })).to.be.greaterThan(0);
+
+    // The keys in the URLs reach neither the logs nor the metrics.
+    expect(JSON.stringify(lines)).not.to.include("secret-");
+    expect(text).not.to.include("secret-");
+  });
+
+  it("sends calls to the provider that answers faster", async function () {
+    const slow = () => new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 200));
+    const { a, b, t } = await twoProviders({ a: { refuse: slow } });
+    await owners(t);
+    // The first call learnt `a`'s speed (it is first in the list); every later one went to `b`.
+    expect(a.calls.length).to.equal(1);
+    expect(b.calls.length).to.be.at.least(ids.length);
+  });
+
+  it("a 429 pauses every call of the instance to that provider, with or without Retry-After: the others go elsewhere", async function () {
+    for (const refusal of [NODE_ERRORS.retryAfter(30), NODE_ERRORS.tooManyRequests]) {
+      const { a, b, t, scrape } = await twoProviders({ a: { refuse: () => refusal } });
+      const answers = await Promise.all(ids.map((id) => t.fetch(`/localhost/${alice}/${id}`)));
+      for (const answer of answers) expect(answer.status).to.equal(200);
+      await owners(t);
+      // Concurrent calls may each have been sent before the first 429 came back; none after it.
+      const refused = a.calls.length;
+      expect(refused).to.be.within(1, ids.length);
+      const sent = b.calls.length;
+      await blocks(t);
+      expect(a.calls.length).to.equal(refused);
+      expect(b.calls.length).to.equal(sent + 3);
+      const labels = { network: "localhost", provider: host(a), fault: "rate_limited", failed_over: "true" };
+      expect(sample(await scrape(), "rpc_provider_failures_total", labels)).to.equal(refused);
+      for (const closable of open.splice(0).reverse()) await closable.close();
+    }
+  });
+
+  it("all providers rate limited: each is asked once, and the call is a 503 upstream_rate_limited within its deadline", async function () {
+    const limited = { refuse: () => NODE_ERRORS.retryAfter(30) };
+    const { a, b, t } = await twoProviders({ a: limited, b: limited });
+    await expectRefusal(await t.fetch(`/localhost/${alice}/1`), 503, "upstream_rate_limited");
+    await expectRefusal(await t.fetch(`/localhost/${alice}/2`), 503, "upstream_rate_limited");
+    expect([a.calls.length, b.calls.length]).to.deep.equal([1, 1]);
+  });
+
+  it("the indexer indexes the whole chain through the healthy provider while the other fails half its calls", async function () {
+    const flaky: FaultPlan = { failRate: 0.5, failWith: [NODE_ERRORS.badGateway, NODE_ERRORS.tooManyRequests] };
+    const { a, b, t } = await twoProviders({ a: flaky }, { INDEXER: "true", INDEXER_POLL_MS: "50", RPC_COOLDOWN_MS: "200" });
+    await indexedTo(t.app.db, "localhost", provider, undefined, 60_000);
+    await expectIndexMatchesChain(t.app.db, provider, "localhost", alice, [...ids, 7n]);
+    expect(a.injected).to.be.greaterThan(0);
+    expect(b.countByMethod().eth_getLogs).to.be.greaterThan(0);
+  });
+});
