@@ -415,6 +415,13 @@ function readTrustProxy(read: Reader): boolean | number | string {
  */
 function readReplicas(read: Reader, postgres: boolean): ReplicaConfig | undefined {
   const list = read.optional("DATABASE_READ_URLS");
+  // Read (and checked) whether or not replicas are set, as every declared setting is.
+  const settings = {
+    maxLagBlocks: read.int("DATABASE_READ_MAX_LAG_BLOCKS"),
+    lagCheckMs: read.int("DATABASE_READ_LAG_CHECK_MS"),
+    retryMs: read.int("DATABASE_READ_RETRY_MS"),
+    connectTimeoutMs: read.int("DATABASE_READ_CONNECT_TIMEOUT_MS"),
+  };
   if (list === undefined || list.trim() === "") return undefined;
   if (!postgres) {
     throw new ConfigError(
@@ -429,13 +436,7 @@ function readReplicas(read: Reader, postgres: boolean): ReplicaConfig | undefine
     if (!/^postgres(ql)?:\/\/[^\s]+$/.test(url))
       throw new ConfigError("DATABASE_READ_URLS", "comma-separated postgres:// or postgresql:// URLs", redactedUrl(url));
   }
-  return {
-    urls,
-    maxLagBlocks: read.int("DATABASE_READ_MAX_LAG_BLOCKS"),
-    lagCheckMs: read.int("DATABASE_READ_LAG_CHECK_MS"),
-    retryMs: read.int("DATABASE_READ_RETRY_MS"),
-    connectTimeoutMs: read.int("DATABASE_READ_CONNECT_TIMEOUT_MS"),
-  };
+  return { urls, ...settings };
 }
 
 /** A database URL without its password, for error lines. */

@@ -36,9 +36,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     const contract = parseAddress(params.contract, "contract").toLowerCase();
     const id = parseTokenId(params.id);
     // Side by side: the holding, the statements and when the cached metadata expires (its content is read within the
-    // answer budget, once any read is done).
-    // The holding from the index (a read replica may answer it); the metadata cache and the statements, which this
-    // service writes and a client may read right after writing, from the primary.
+    // answer budget, once any read is done). The holding from the index, which a read replica may answer; the metadata
+    // cache and the statements from the primary: this service writes them, and a client may read right after writing.
     const [{ indexed, holding }, expiry, signed] = await Promise.all([
       fromIndex(app.indexReads, app.networks, reply, network, contract, async (db) => {
         const read = await tokenHolding(db, network, contract, id);
