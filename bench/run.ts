@@ -7,6 +7,7 @@ import login from "./login";
 import { printTable, type BenchContext, type Row, type Suite } from "./lib";
 import metadata from "./metadata";
 import metrics from "./metrics";
+import rpcPool from "./rpc-pool";
 import { writeResult, type SuiteResult } from "../support/bench-report";
 import scale from "./scale";
 import { runTags } from "./tags";
@@ -19,7 +20,7 @@ import token from "./token";
  * newest of each suite). Set DATABASE_URL to measure on PostgreSQL. `--before <ref>`: the git ref whose code the
  * suites that compare with the code as it was run as their "before" (see before.ts).
  */
-const SUITES: Suite[] = [latestBlock, metadata, indexer, consecutive, login, token, metrics, scale];
+const SUITES: Suite[] = [latestBlock, metadata, indexer, consecutive, login, token, metrics, scale, rpcPool];
 
 async function main() {
   const { ref: beforeRef, rest: wanted } = beforeRefOf(process.argv.slice(2));
