@@ -392,7 +392,7 @@ async function endpointsOf(app: FastifyInstance): Promise<Endpoint[]> {
 
 /**
  * What must not change: row count and checksum of every table, except the transient ones a valid request may add to
- * (sign-in messages, and oidc-provider's interactions and sessions of /authorize).
+ * (sign-in messages, oidc-provider's interactions and sessions of /authorize, and the rate limits' counts).
  */
 export async function storedState(db: Queryable): Promise<Record<string, string>> {
   const { rows: tables } = await db.query<{ table_name: string }>(
@@ -400,7 +400,7 @@ export async function storedState(db: Queryable): Promise<Record<string, string>
   );
   const state: Record<string, string> = {};
   for (const { table_name: table } of tables) {
-    if (table === "login_challenges") continue;
+    if (table === "login_challenges" || table === "request_windows") continue;
     const where = table === "oidc_payloads" ? "WHERE kind NOT IN ('Interaction', 'Session')" : "";
     const { rows } = await db.query<{ n: string; sum: string | null }>(
       `SELECT count(*) AS n, md5(string_agg(t::text, '|' ORDER BY t::text)) AS sum FROM "${table}" t ${where}`,
