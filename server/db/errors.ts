@@ -30,7 +30,7 @@ const SHUTDOWN_CODES = new Set(["57P01", "57P02", "57P03"]);
 const LOST_MESSAGES = new Set(["Connection terminated unexpectedly", "Client has encountered a connection error and is not queryable"]);
 
 /** Whether `error` says the server is gone rather than that the statement is wrong. */
-export function isConnectionLoss(error: unknown): boolean {
+function isConnectionLoss(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === "string" && (SOCKET_CODES.has(code) || SHUTDOWN_CODES.has(code) || code.startsWith("08"))) return true;
   return error instanceof Error && LOST_MESSAGES.has(error.message);
