@@ -24,16 +24,23 @@ function isAcquireTimeout(error: unknown): boolean {
 
 /** Socket errors of a server that is down or unreachable. */
 const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN"]);
-/** PostgreSQL's shutdown codes: admin_shutdown (a fast or smart stop), crash_shutdown, cannot_connect_now (starting or stopping). */
-const SHUTDOWN_CODES = new Set(["57P01", "57P02", "57P03"]);
-/** node-postgres' own errors for a connection the server closed under it; they have no code either. */
-const LOST_MESSAGES = new Set(["Connection terminated unexpectedly", "Client has encountered a connection error and is not queryable"]);
+/**
+ * PostgreSQL's codes of a server that cannot serve: admin_shutdown (a fast or smart stop), crash_shutdown,
+ * cannot_connect_now (starting or stopping), too_many_connections.
+ */
+const SHUTDOWN_CODES = new Set(["57P01", "57P02", "57P03", "53300"]);
+/** node-postgres' own errors for a connection the server closed under it (or a timeout opening one); they have no code. */
+const LOST_MESSAGE = /^Connection terminated|not queryable/;
 
-/** Whether `error` says the server is gone rather than that the statement is wrong. */
-function isConnectionLoss(error: unknown): boolean {
+/**
+ * Whether `error` says the server is gone rather than that the statement is wrong: a socket error, a connection
+ * exception (SQLSTATE class 08), a shutdown, or one of these errors as {@link translated} made it.
+ */
+export function isConnectionLoss(error: unknown): boolean {
+  if (error instanceof DomainError) return error.code === "database_unavailable" || error.code === "database_busy";
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === "string" && (SOCKET_CODES.has(code) || SHUTDOWN_CODES.has(code) || code.startsWith("08"))) return true;
-  return error instanceof Error && LOST_MESSAGES.has(error.message);
+  return error instanceof Error && LOST_MESSAGE.test(error.message);
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { ReplicaConfig } from "../config";
 import type { Clock } from "../lib/clock";
-import { DomainError } from "../lib/domain-error";
 import type { Database, Queryable } from "./database";
+import { isConnectionLoss } from "./errors";
 import { openPostgres } from "./postgres";
 
 /** Why a replica was left out of a read: it did not answer, or what it answered was too old. */
@@ -96,8 +96,9 @@ export async function openReadReplicas(
       try {
         result = await run(replica.db);
       } catch (error) {
-        if (isUnreachable(error)) {
-          skip(replica, "down", error instanceof Error ? error.message : String(error));
+        // Unreachable, or no connection within DATABASE_READ_CONNECT_TIMEOUT_MS (database_busy).
+        if (isConnectionLoss(error)) {
+          skip(replica, "down", reasonOf(error));
           return onPrimary(run);
         }
         // Replay removed rows the statement still needed: this read alone goes to the primary.
@@ -121,29 +122,10 @@ export async function openReadReplicas(
   };
 }
 
-/** SQLSTATE classes and codes of a server that cannot serve: connection exceptions, shutting down, starting up, full. */
-const UNREACHABLE_STATES = /^(08...|57P01|57P02|57P03|53300)$/;
-/** Node's socket errors. */
-const SOCKET_ERRORS = new Set([
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "ETIMEDOUT",
-  "EHOSTUNREACH",
-  "ENETUNREACH",
-  "ENOTFOUND",
-  "EAI_AGAIN",
-  "EPIPE",
-]);
-
-/** Whether `error` says the database could not be reached or dropped the connection, rather than refused the SQL. */
-export function isUnreachable(error: unknown): boolean {
-  // DATABASE_READ_CONNECT_TIMEOUT_MS went by (acquiring turned it into database_busy).
-  if (error instanceof DomainError) return error.code === "database_busy";
-  if (!(error instanceof Error)) return false;
-  const code = (error as { code?: unknown }).code;
-  if (typeof code === "string" && (UNREACHABLE_STATES.test(code) || SOCKET_ERRORS.has(code))) return true;
-  // node-postgres gives a connection it lost these messages and no code.
-  return /^Connection terminated|not queryable|Client was closed/.test(error.message);
+/** What the server said: the error under a database_unavailable, which says only that. */
+function reasonOf(error: unknown): string {
+  const cause = (error as { cause?: unknown }).cause ?? error;
+  return cause instanceof Error ? cause.message : String(cause);
 }
 
 /** "canceling statement due to conflict with recovery": a hot standby's replay needed what the statement read. */
