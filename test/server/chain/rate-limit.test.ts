@@ -36,10 +36,10 @@ describe("rate-limited provider (HTTP 429)", function () {
     await proxy?.close();
     provider?.destroy();
   });
-  afterEach(async function () {
+  afterEach(function () {
     proxy.plan = {};
-    // Let a pause the last test left behind run out.
-    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    // Past a pause the last test left behind: the backoff reads the app's clock.
+    t.clock.advance(2_100);
   });
 
   async function get(path: string): Promise<{ status: number; body: unknown }> {
