@@ -6,6 +6,7 @@ import { NetworkIndexer } from "../server/indexer/indexer";
 import { TRANSFER_TOPIC } from "../server/indexer/transfers";
 import { createTestDatabase } from "../support/database";
 import { providerFor } from "../support/chain";
+import { startRpcProxy } from "../support/rpc-proxy";
 import { AliceNFT__factory, ConsecutiveNFT__factory, type AliceNFT } from "../typechain-types";
 import { load, percentile, startService, type Row, type Suite } from "./lib";
 
@@ -19,6 +20,7 @@ const indexer: Suite = {
   name: "indexer",
   method: [
     "A cold sync of 100,000 ERC-721 transfers beside bare `eth_getLogs` of the same blocks (the indexer cannot be faster than the node hands out logs).",
+    "Its calls to the node are counted by a JSON-RPC proxy in front of it, per block with transfers, against the fewest that index them: the header of each block with transfers, and per range one `eth_getLogs` and one `eth_blockNumber`.",
     "The lag from a mined block to the inventory route showing it, with the indexer polling every second.",
     "The data routes at 32 connections, the service in its own process and the load generator beside it.",
   ],
@@ -40,7 +42,7 @@ const indexer: Suite = {
       }
       const head = await provider.getBlockNumber();
 
-      rows.push(...(await coldSync(provider, head, log)));
+      rows.push(...(await coldSync(provider, node.url, head, log)));
       rows.push(...(await http({ node: node.url, provider, token, contract, holder: holderAddress, head, seconds, log, database })));
       return rows;
     } finally {
@@ -50,7 +52,7 @@ const indexer: Suite = {
   },
 };
 
-async function coldSync(provider: JsonRpcProvider, head: number, log: (message: string) => void): Promise<Row[]> {
+async function coldSync(provider: JsonRpcProvider, nodeUrl: string, head: number, log: (message: string) => void): Promise<Row[]> {
   log(`bare eth_getLogs, blocks 0–${head}`);
   const bareStarted = performance.now();
   const logs = await rawRpc<unknown[]>(provider, "eth_getLogs", [
@@ -58,15 +60,17 @@ async function coldSync(provider: JsonRpcProvider, head: number, log: (message: 
   ]);
   const bareMs = performance.now() - bareStarted;
 
-  log("cold sync of the index on a fresh database");
+  log("cold sync of the index on a fresh database, its calls to the node counted by a proxy");
   const database = await createTestDatabase();
   const db = await database.open();
+  const proxy = await startRpcProxy(nodeUrl);
+  const counted = providerFor(proxy.url);
   try {
     const { migrate } = await import("../server/db/migrate");
     await migrate(db);
     const indexer = new NetworkIndexer({
       network: "localhost",
-      provider,
+      provider: counted,
       db,
       startBlock: 0,
       contracts: [],
@@ -90,6 +94,17 @@ async function coldSync(provider: JsonRpcProvider, head: number, log: (message: 
     if (rows[0].n !== logs.length) throw new Error(`indexed ${rows[0].n} transfers, the node has ${logs.length}`);
     const indexed = logs.length / (syncMs / 1000);
     const bare = logs.length / (bareMs / 1000);
+    // What a paid provider bills: the calls per block with transfers, against the fewest that index them (the header
+    // of each block with transfers, and per range one eth_getLogs and one eth_blockNumber).
+    const byMethod: Record<string, number> = {};
+    for (const call of proxy.calls) byMethod[call.method] = (byMethod[call.method] ?? 0) + 1;
+    const blocks = new Set((logs as { blockNumber: string }[]).map((entry) => entry.blockNumber)).size;
+    const ranges = byMethod.eth_getLogs ?? 0;
+    const minimum = blocks + 2 * ranges;
+    const methods = Object.entries(byMethod)
+      .sort(([, a], [, b]) => b - a)
+      .map(([method, n]) => `${method} ${n}`)
+      .join(", ");
     return [
       {
         suite: "indexer",
@@ -100,8 +115,19 @@ async function coldSync(provider: JsonRpcProvider, head: number, log: (message: 
         ratio: indexed / bare,
         budget: { text: "≥ 0.5", met: indexed / bare >= 0.5 },
       },
+      {
+        suite: "indexer",
+        metric: `RPC calls per block with transfers, cold sync (${blocks} blocks; ${methods})`,
+        value: proxy.calls.length / blocks,
+        unit: "calls",
+        reference: { label: "the minimum", value: minimum / blocks },
+        ratio: proxy.calls.length / minimum,
+        budget: { text: "≤ 1.5", met: proxy.calls.length / minimum <= 1.5 },
+      },
     ];
   } finally {
+    counted.destroy();
+    await proxy.close();
     await database.drop();
   }
 }
