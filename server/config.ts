@@ -101,6 +101,8 @@ export interface Config {
     data: number;
     /** Requests per minute and IP (an IPv6 /64) on the converter's two read routes together. */
     converter: number;
+    /** Signed-metadata posts per minute and IP (an IPv6 /64), the three post routes together. */
+    metadataPosts: number;
     /** Where the counts are kept: `database` (shared by every instance on a PostgreSQL database) or `memory` (per instance). */
     store: "database" | "memory";
   };
@@ -256,6 +258,7 @@ export function readConfig(env: Env = process.env): { config: Config; warning?: 
     rateLimits: {
       data: read.int("DATA_RATE_LIMIT"),
       converter: read.int("CONVERTER_RATE_LIMIT"),
+      metadataPosts: read.int("METADATA_POST_RATE_LIMIT"),
       store: read.oneOf<"database" | "memory">("RATE_LIMIT_STORE"),
     },
     events: {

@@ -342,6 +342,14 @@ export const SETTINGS: readonly Setting[] = [
     description: "requests per minute and IP (an IPv6 address by its /64) on the converter's two read routes together (then 429)",
   },
   {
+    name: "METADATA_POST_RATE_LIMIT",
+    type: int(1, 1_000_000),
+    default: "600",
+    group: "service",
+    description:
+      "signed-metadata posts per minute and IP (an IPv6 address by its /64), on the three `POST /metadata/…` routes together (then 429)",
+  },
+  {
     name: "RATE_LIMIT_STORE",
     type: oneOf(["database", "memory"]),
     default: "database",

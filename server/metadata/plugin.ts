@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply } from "fastify";
 import { Type } from "typebox";
 import { parseAddress, parseTokenId } from "../chain/values";
 import { badRequest, notFound } from "../http/http-error";
+import { limitRequests } from "../http/rate-limit";
 import { JSON_TYPE } from "../http/wire";
 import { readPost } from "./body";
 import { prove } from "./proof";
@@ -48,6 +49,9 @@ const metadata: FastifyPluginAsyncTypebox = async (app) => {
   const { maxBytes } = app.config.metadata;
   const bodyLimit = Math.min(app.config.bodyLimit, Math.ceil(maxBytes / 3) * 4 + 16 * 1024);
   const tags = ["metadata"];
+  // Each post is a signature check (an eth_call for a contract wallet) and a stored version that is kept: counted.
+  await limitRequests(app, { max: app.config.rateLimits.metadataPosts, global: false, family: "metadata-post" });
+  const limited = { rateLimit: {} };
 
   const nftTarget = (params: { network: string; contract: string; id: string }): Target => ({
     kind: "nft",
@@ -76,6 +80,7 @@ const metadata: FastifyPluginAsyncTypebox = async (app) => {
       path,
       {
         bodyLimit,
+        config: limited,
         schema: { tags, summary: "Post an issuer's metadata of an NFT", params: NftParams, body: PostBody, response: { 200: Ok } },
       },
       (request, reply) => post(reply, nftTarget(request.params), request.body),
@@ -98,6 +103,7 @@ const metadata: FastifyPluginAsyncTypebox = async (app) => {
     "/metadata/ethereum/:network/:account",
     {
       bodyLimit,
+      config: limited,
       schema: {
         tags,
         summary: "Post an issuer's metadata of an account (issuer must be an EOA)",

@@ -16,6 +16,9 @@ const CONTRACT = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
 type NftTarget = Extract<Target, { kind: "nft" }>;
 const NFT: NftTarget = { kind: "nft", network: "localhost", contract: CONTRACT.toLowerCase(), tokenId: 7n };
 
+/** The tests post far more than a client may in a minute; the limit has its own test. */
+const UNLIMITED = { METADATA_POST_RATE_LIMIT: "1000000" };
+
 describe("metadata service", function () {
   let t: TestApp;
   let nodeUrl: string;
@@ -27,7 +30,7 @@ describe("metadata service", function () {
     const provider = providerFor(nodeUrl);
     signers = await deployTestSigners(await provider.getSigner(0));
     provider.destroy();
-    t = await startTestApp({ env: { RPC_URL_LOCALHOST: nodeUrl } });
+    t = await startTestApp({ env: { RPC_URL_LOCALHOST: nodeUrl, ...UNLIMITED } });
   });
   after(async () => t?.close());
 
@@ -398,7 +401,7 @@ describe("metadata service", function () {
       const target: NftTarget = { ...freshNft(), network: "mainnet" };
       const signedElsewhere = await body(issuer, { ...target, tokenId: target.tokenId + 1000n }, { a: 1 });
       await refusedPost(nftPath(target), signedElsewhere, 503, "network_unavailable");
-      const strict = await startTestApp({ env: { RPC_URL_LOCALHOST: nodeUrl, SIGNED_METADATA_REQUIRE_BINDING: "true" } });
+      const strict = await startTestApp({ env: { RPC_URL_LOCALHOST: nodeUrl, SIGNED_METADATA_REQUIRE_BINDING: "true", ...UNLIMITED } });
       try {
         await refusedPost(nftPath(target), await body(issuer, target, { a: 1 }, "none"), 401, "binding_required", {
           app: strict,
@@ -431,7 +434,7 @@ describe("metadata service", function () {
     it("answers 502, not 500, when the node fails during the check, and works again after", async function () {
       const url = new URL(nodeUrl);
       const proxy: TcpProxy = await startTcpProxy(url.hostname, Number(url.port));
-      const other = await startTestApp({ env: { RPC_URL_LOCALHOST: proxy.url(nodeUrl), RPC_TIMEOUT_MS: "1000" } });
+      const other = await startTestApp({ env: { RPC_URL_LOCALHOST: proxy.url(nodeUrl), RPC_TIMEOUT_MS: "1000", ...UNLIMITED } });
       try {
         const target = freshNft();
         const signed = await body(signers.single, target, { a: 1 });
@@ -495,7 +498,7 @@ describe("metadata service", function () {
     });
 
     it("refuses them when SIGNED_METADATA_REQUIRE_BINDING=true, and still takes bound ones", async function () {
-      const strict = await startTestApp({ env: { RPC_URL_LOCALHOST: nodeUrl, SIGNED_METADATA_REQUIRE_BINDING: "true" } });
+      const strict = await startTestApp({ env: { RPC_URL_LOCALHOST: nodeUrl, SIGNED_METADATA_REQUIRE_BINDING: "true", ...UNLIMITED } });
       try {
         const issuer = eoa();
         const account: Target = { kind: "account", network: "localhost", account: Wallet.createRandom().address.toLowerCase() };
@@ -505,6 +508,30 @@ describe("metadata service", function () {
         expect((await post(accountPath(account), await body(issuer, account, japanese), strict)).body).to.equal("ok");
       } finally {
         await strict.close();
+      }
+    });
+  });
+
+  describe("rate limit", function () {
+    it("counts the three post routes together against METADATA_POST_RATE_LIMIT per IP: then 429, nothing stored; reads are not counted", async function () {
+      const limited = await startTestApp({ env: { RPC_URL_LOCALHOST: nodeUrl, INDEXER: "false", METADATA_POST_RATE_LIMIT: "3" } });
+      try {
+        const issuer = eoa();
+        const nft = freshNft();
+        const account: Target = { kind: "account", network: "localhost", account: issuer.address.toLowerCase() };
+        expect((await post(nftPath(nft), await body(issuer, nft, { a: 1 }), limited)).body).to.equal("ok");
+        expect((await post(nftPath(nft, "/metadata/ethereum"), await body(issuer, nft, { a: 2 }), limited)).body).to.equal("ok");
+        expect((await post(accountPath(account), await body(issuer, account, { a: 3 }), limited)).body).to.equal("ok");
+        for (let i = 0; i < 5; i++) expect((await get(nftPath(nft), limited)).status).to.equal(200);
+        await refusedPost(nftPath(nft), await body(issuer, nft, { a: 4 }), 429, "too_many_requests", {
+          app: limited,
+          message: /^Rate limit exceeded/,
+          headers: { "retry-after": true },
+        });
+        limited.clock.advance(60_000);
+        expect((await post(nftPath(nft), await body(issuer, nft, { a: 5 }), limited)).body).to.equal("ok");
+      } finally {
+        await limited.close();
       }
     });
   });
@@ -588,14 +615,14 @@ describe("metadata service", function () {
 
     it("keeps every post answered 'ok' after the app is stopped and started again on the same database", async function () {
       database = await createTestDatabase();
-      const first = await startTestApp({ database, env: { RPC_URL_LOCALHOST: nodeUrl } });
+      const first = await startTestApp({ database, env: { RPC_URL_LOCALHOST: nodeUrl, ...UNLIMITED } });
       const target = freshNft();
       const issuers = Array.from({ length: 10 }, eoa);
       for (const [i, issuer] of issuers.entries()) {
         expect((await post(nftPath(target), await body(issuer, target, { i }), first)).body).to.equal("ok");
       }
       await first.close();
-      const second = await startTestApp({ database, env: { RPC_URL_LOCALHOST: nodeUrl } });
+      const second = await startTestApp({ database, env: { RPC_URL_LOCALHOST: nodeUrl, ...UNLIMITED } });
       try {
         const read = await get(nftPath(target), second);
         expect(Object.keys(read.body)).to.have.length(10);

@@ -29,7 +29,15 @@ describe("metadata service: the JSON a statement serves", function () {
     const nft = await new AliceNFT__factory(deployer).deploy(await deployer.getAddress());
     await (await nft.mintRange(owner, 1, MINTED)).wait();
     contract = (await nft.getAddress()).toLowerCase();
-    t = await startTestApp({ env: { RPC_URL_LOCALHOST: node.url, INDEXER_POLL_MS: "50", INDEXER_CONTRACTS_LOCALHOST: contract } });
+    // Far more posts than a client may make in a minute: the limit has its own test.
+    t = await startTestApp({
+      env: {
+        RPC_URL_LOCALHOST: node.url,
+        INDEXER_POLL_MS: "50",
+        INDEXER_CONTRACTS_LOCALHOST: contract,
+        METADATA_POST_RATE_LIMIT: "1000000",
+      },
+    });
     await indexedTo(t.app.db, "localhost", provider);
   });
   after(async function () {

@@ -432,6 +432,7 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
       LOGIN_RATE_LIMIT: "1000000",
       DATA_RATE_LIMIT: "1000000",
       CONVERTER_RATE_LIMIT: "1000000",
+      METADATA_POST_RATE_LIMIT: "1000000",
       INDEXER_POLL_MS: "200",
       INDEXER_CONTRACTS_LOCALHOST: await nft.getAddress(),
       // On, behind a token the fuzz does not know: what an attacker reaches.
