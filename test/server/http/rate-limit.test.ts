@@ -67,10 +67,10 @@ describe("rate limits of the data and converter routes (DATA_RATE_LIMIT, CONVERT
   });
 
   it("refuses limits that are not positive integers, naming the variable", function () {
-    for (const name of ["DATA_RATE_LIMIT", "CONVERTER_RATE_LIMIT"]) {
+    for (const name of ["DATA_RATE_LIMIT", "CONVERTER_RATE_LIMIT", "METADATA_POST_RATE_LIMIT"]) {
       expect(() => loadConfig({ [name]: "0" })).to.throw(new RegExp(`^${name}: expected an integer`));
       expect(() => loadConfig({ [name]: "lots" })).to.throw(new RegExp(`^${name}`));
     }
-    expect(loadConfig({}).rateLimits).to.deep.equal({ data: 600, converter: 120, store: "database" });
+    expect(loadConfig({}).rateLimits).to.deep.equal({ data: 600, converter: 120, metadataPosts: 600, store: "database" });
   });
 });
