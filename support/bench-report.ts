@@ -62,6 +62,8 @@ const TITLES: Record<string, string> = {
   consecutive: "ERC-2309 ranges",
   scale: "At scale",
   metrics: "Metrics",
+  "shared-limits": "Rate limits shared by the instances",
+  "rpc-pool": "Several RPC URLs per network",
   gas: "Converter gas",
 };
 
