@@ -67,7 +67,12 @@ export async function createTestDatabase(options: { unmigrated?: boolean } = {})
   await admin(serverUrl, `CREATE DATABASE ${name}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const config: DatabaseConfig = { kind: "postgres", url: url.toString() };
+  return postgresTestDatabase(url.toString(), () => admin(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+}
+
+/** The PostgreSQL database at `url` as a {@link TestDatabase}: `drop` closes what `open` opened, then calls `remove`. */
+export function postgresTestDatabase(url: string, remove: () => Promise<void>): TestDatabase {
+  const config: DatabaseConfig = { kind: "postgres", url };
   const opened: Database[] = [];
   return {
     kind: "postgres",
@@ -79,8 +84,8 @@ export async function createTestDatabase(options: { unmigrated?: boolean } = {})
       return db;
     },
     async drop() {
-      await Promise.all(opened.map((db) => db.close().catch(() => {})));
-      await admin(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await Promise.all(opened.splice(0).map((db) => db.close().catch(() => {})));
+      await remove();
     },
   };
 }

@@ -1,26 +1,49 @@
-import { execFile } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { openDatabase } from "../../server/db/database";
-import type { Database } from "../../server/db/database";
+import { postgresTestDatabase } from "../../support/database";
 import { freePort } from "../../support/net";
 import type { TestDatabase } from "./database";
 
 const run = promisify(execFile);
 
-/** The directory of PostgreSQL's server binaries (initdb, pg_ctl), the newest Debian installs; undefined without them. */
-export function postgresBinaries(): string | undefined {
-  const root = "/usr/lib/postgresql";
-  if (!fs.existsSync(root)) return undefined;
-  const versions = fs
-    .readdirSync(root)
-    .filter(
-      (version) => fs.existsSync(path.join(root, version, "bin", "initdb")) && fs.existsSync(path.join(root, version, "bin", "pg_ctl")),
-    )
-    .sort((a, b) => Number(b) - Number(a));
-  return versions.length ? path.join(root, versions[0], "bin") : undefined;
+const SERVER_TOOLS = ["initdb", "pg_ctl", "pg_basebackup", "postgres"];
+
+/**
+ * The folder of PostgreSQL's server programs (initdb, pg_ctl, pg_basebackup): `pg_config --bindir`, or the newest of
+ * Debian's /usr/lib/postgresql/<version>/bin; undefined where they are not installed (the client alone is not enough).
+ */
+export function postgresServerBinaries(): string | undefined {
+  const candidates: string[] = [];
+  try {
+    candidates.push(execFileSync("pg_config", ["--bindir"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim());
+  } catch {
+    // no pg_config on PATH
+  }
+  const debian = "/usr/lib/postgresql";
+  if (fs.existsSync(debian)) {
+    const versions = fs.readdirSync(debian).filter((v) => /^\d+$/.test(v));
+    candidates.push(...versions.sort((a, b) => Number(b) - Number(a)).map((v) => path.join(debian, v, "bin")));
+  }
+  return candidates.find((dir) => SERVER_TOOLS.every((tool) => fs.existsSync(path.join(dir, tool))));
+}
+
+/**
+ * Runs one of the server programs of `bin`; initdb and the server refuse root, so as root it runs as the `postgres`
+ * user. A failure says what the program printed, and the end of `log` (the server's) when there is one.
+ */
+export async function runServerTool(bin: string, name: string, args: string[], { cwd, log }: { cwd?: string; log?: string } = {}) {
+  const program = path.join(bin, name);
+  const [file, argv] = process.getuid?.() === 0 ? ["runuser", ["-u", "postgres", "--", program, ...args]] : [program, args];
+  try {
+    await run(file, argv, { cwd, timeout: 60_000 });
+  } catch (error) {
+    const { stderr, stdout } = error as { stderr?: string; stdout?: string };
+    const tail = log && fs.existsSync(log) ? `\n${fs.readFileSync(log, "utf8").slice(-2_000)}` : "";
+    throw new Error(`${name} ${args.join(" ")} failed: ${stderr || stdout || (error as Error).message}${tail}`);
+  }
 }
 
 /** A PostgreSQL server of the test's own, which it may stop and restart without disturbing the shared one. */
@@ -49,15 +72,7 @@ export async function startPostgresServer(binaries: string): Promise<PostgresSer
   const data = path.join(dir, "data");
   const log = path.join(dir, "server.log");
   if (asRoot) await run("chown", ["postgres:postgres", dir]);
-  const pg = async (tool: string, args: string[]) => {
-    const command = path.join(binaries, tool);
-    try {
-      await (asRoot ? run("runuser", ["-u", "postgres", "--", command, ...args]) : run(command, args));
-    } catch (error) {
-      const tail = fs.existsSync(log) ? fs.readFileSync(log, "utf8").slice(-2_000) : "";
-      throw new Error(`${tool} ${args.join(" ")} failed: ${(error as Error).message}\n${tail}`);
-    }
-  };
+  const pg = (tool: string, args: string[]) => runServerTool(binaries, tool, args, { log });
   const port = await freePort();
   await pg("initdb", ["-D", data, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--no-sync"]);
   // fsync off: a stopped or killed server keeps what it wrote in the operating system's cache; only a machine crash
@@ -66,29 +81,16 @@ export async function startPostgresServer(binaries: string): Promise<PostgresSer
   const start = () => pg("pg_ctl", ["-D", data, "-l", log, "-w", "-t", "60", "-o", options, "start"]);
   await start();
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-  const config = { kind: "postgres" as const, url };
-  const opened: Database[] = [];
-  const remove = async () => {
-    await Promise.all(opened.splice(0).map((db) => db.close().catch(() => {})));
+  const database = postgresTestDatabase(url, async () => {
     await pg("pg_ctl", ["-D", data, "-w", "-m", "immediate", "stop"]).catch(() => {});
     fs.rmSync(dir, { recursive: true, force: true });
-  };
+  });
   return {
     url,
-    database: {
-      kind: "postgres",
-      config,
-      appOptions: async () => ({ database: config }),
-      async open() {
-        const db = await openDatabase(config);
-        opened.push(db);
-        return db;
-      },
-      drop: remove,
-    },
+    database,
     restart: (mode) => pg("pg_ctl", ["-D", data, "-l", log, "-w", "-t", "60", "-m", mode, "-o", options, "restart"]),
     stop: (mode) => pg("pg_ctl", ["-D", data, "-w", "-m", mode, "stop"]),
     start,
-    remove,
+    remove: () => database.drop(),
   };
 }

@@ -1,32 +1,11 @@
-import { execFile, execFileSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { freePort } from "../../support/net";
+import { runServerTool } from "./postgres-server";
 
-const run = promisify(execFile);
-
-const SERVER_TOOLS = ["initdb", "pg_ctl", "pg_basebackup", "postgres"];
-
-/**
- * The folder of PostgreSQL's server programs (initdb, pg_ctl, pg_basebackup): `pg_config --bindir`, or the newest of
- * Debian's /usr/lib/postgresql/<version>/bin; undefined where they are not installed (the client alone is not enough).
- */
-export function postgresServerBinaries(): string | undefined {
-  const candidates: string[] = [];
-  try {
-    candidates.push(execFileSync("pg_config", ["--bindir"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim());
-  } catch {
-    // no pg_config on PATH
-  }
-  const debian = "/usr/lib/postgresql";
-  if (fs.existsSync(debian)) {
-    const versions = fs.readdirSync(debian).filter((v) => /^\d+$/.test(v));
-    candidates.push(...versions.sort((a, b) => Number(b) - Number(a)).map((v) => path.join(debian, v, "bin")));
-  }
-  return candidates.find((dir) => SERVER_TOOLS.every((tool) => fs.existsSync(path.join(dir, tool))));
-}
+export { postgresServerBinaries } from "./postgres-server";
 
 /** A PostgreSQL server this test started, on 127.0.0.1 and a free port, with trust authentication for `postgres`. */
 export interface PostgresServer {
@@ -48,32 +27,21 @@ export class PostgresServers {
   private constructor(
     private readonly bin: string,
     private readonly root: string,
-    private readonly owner: { uid: number; gid: number } | undefined,
   ) {}
 
   static create(bin: string): PostgresServers {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), "pg-servers-"));
-    let owner: { uid: number; gid: number } | undefined;
+    // As root the programs run as `postgres` (runServerTool), which must own the folder.
     if (process.getuid?.() === 0) {
-      owner = {
-        uid: Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim()),
-        gid: Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" }).trim()),
-      };
-      fs.chownSync(root, owner.uid, owner.gid);
+      const id = (flag: string) => Number(execFileSync("id", [flag, "postgres"], { encoding: "utf8" }).trim());
+      fs.chownSync(root, id("-u"), id("-g"));
     }
-    return new PostgresServers(bin, root, owner);
+    return new PostgresServers(bin, root);
   }
 
   /** Runs one of the server programs, as `postgres` when this process is root. */
-  private async tool(name: string, args: string[]): Promise<void> {
-    const program = path.join(this.bin, name);
-    const [file, argv] = this.owner ? ["runuser", ["-u", "postgres", "--", program, ...args]] : [program, args];
-    try {
-      await run(file, argv, { cwd: this.root, timeout: 60_000 });
-    } catch (error) {
-      const { stderr, stdout } = error as { stderr?: string; stdout?: string };
-      throw new Error(`${name} ${args.join(" ")} failed: ${stderr || stdout || (error as Error).message}`);
-    }
+  private tool(name: string, args: string[]): Promise<void> {
+    return runServerTool(this.bin, name, args, { cwd: this.root });
   }
 
   private async serve(dir: string, port: number): Promise<PostgresServer> {

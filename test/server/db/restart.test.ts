@@ -4,7 +4,7 @@ import { encodeMetadata, boundText } from "../../../server/metadata/signed-text"
 import type { TestApp } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
 import { expectRefusal } from "../../helpers/refusal";
-import { postgresBinaries, startPostgresServer, type PostgresServer } from "../../helpers/postgres-server";
+import { postgresServerBinaries, startPostgresServer, type PostgresServer } from "../../helpers/postgres-server";
 import { authorizeQuery, exchangeCode, getJson, postJson, registerClient, startLoginApp, type RegisteredClient } from "../auth/helpers";
 
 const CONTRACT = "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed";
@@ -39,7 +39,7 @@ describe("drill: PostgreSQL restarts under load", function () {
   let tokenId = 1_000n;
 
   before(async function () {
-    const binaries = postgresBinaries();
+    const binaries = postgresServerBinaries();
     if (!binaries) {
       console.log("      skipped: needs PostgreSQL's server binaries (initdb, pg_ctl) under /usr/lib/postgresql/<version>/bin");
       return this.skip();
