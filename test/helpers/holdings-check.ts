@@ -1,5 +1,6 @@
 import { expect } from "chai";
 import type { Queryable } from "../../server/db/database";
+import { INDEXED_OWNERS } from "./index-check";
 
 /** The holdings and holder counts the indexer keeps equal a recount of nft_owners and nft_balances. */
 export async function expectHoldingsMatchRecount(db: Queryable, network: string): Promise<void> {
@@ -9,7 +10,7 @@ export async function expectHoldingsMatchRecount(db: Queryable, network: string)
   );
   const { rows: recount } = await db.query<{ contract: string; owner: string; count: string }>(
     `SELECT contract, owner, sum(n)::text AS count FROM (
-       SELECT contract, owner, 1::numeric AS n FROM nft_owners WHERE network = $1
+       SELECT contract, owner, 1::numeric AS n FROM ${INDEXED_OWNERS} WHERE network = $1
        UNION ALL SELECT contract, owner, balance FROM nft_balances WHERE network = $1
      ) held GROUP BY contract, owner HAVING sum(n) > 0 ORDER BY contract, owner`,
     [network],

@@ -5,6 +5,18 @@ import type { Queryable } from "../../server/db/database";
 import { CONSECUTIVE_TRANSFER_TOPIC, TRANSFER_TOPIC } from "../../server/indexer/transfers";
 
 /**
+ * The compact index tables as rows of names and lower-case hex (as the tables were before ids), for tests that
+ * compare them with the chain: `SELECT ... FROM ${INDEXED_OWNERS} WHERE network = $1`.
+ */
+export const INDEXED_OWNERS = `(SELECT n.name AS network, '0x' || encode(c.address, 'hex') AS contract, o.token_id, '0x' || encode(w.address, 'hex') AS owner
+  FROM nft_owners o JOIN indexer_networks n ON n.id = o.network_id
+  JOIN nft_addresses c ON c.id = o.contract_id JOIN nft_addresses w ON w.id = o.owner_id) indexed_owners`;
+export const INDEXED_TRANSFERS = `(SELECT n.name AS network, t.block_number, t.log_index, t.batch_index, '0x' || encode(c.address, 'hex') AS contract,
+    t.token_id, '0x' || encode(f.address, 'hex') AS from_address, '0x' || encode(r.address, 'hex') AS to_address
+  FROM nft_transfers t JOIN indexer_networks n ON n.id = t.network_id
+  JOIN nft_addresses c ON c.id = t.contract_id JOIN nft_addresses f ON f.id = t.from_id JOIN nft_addresses r ON r.id = t.to_id) indexed_transfers`;
+
+/**
  * Resolves once the index of `network` is complete to `block` (default: the head now) on the chain `provider`
  * serves: the cursor must have reached it and name a block of this chain (an index of another chain does not count).
  */
@@ -40,7 +52,7 @@ export async function expectIndexMatchesChain(
 ): Promise<void> {
   const token = IERC721__factory.connect(contract, provider);
   const { rows } = await db.query<{ token_id: string; owner: string }>(
-    "SELECT token_id, owner FROM nft_owners WHERE network = $1 AND contract = $2",
+    `SELECT token_id, owner FROM ${INDEXED_OWNERS} WHERE network = $1 AND contract = $2`,
     [network, contract.toLowerCase()],
   );
   const indexed = new Map(rows.map((r) => [r.token_id, r.owner]));
@@ -63,7 +75,7 @@ export async function expectIndexMatchesChain(
     { fromBlock: "0x0", toBlock: `0x${to.toString(16)}`, address: contract, topics: [[TRANSFER_TOPIC, CONSECUTIVE_TRANSFER_TOPIC]] },
   ]);
   const { rows: transfers } = await db.query<{ block_number: string; log_index: number; batch_index: number }>(
-    `SELECT block_number, log_index, batch_index FROM nft_transfers WHERE network = $1 AND contract = $2
+    `SELECT block_number, log_index, batch_index FROM ${INDEXED_TRANSFERS} WHERE network = $1 AND contract = $2
      ORDER BY block_number, log_index, batch_index`,
     [network, contract.toLowerCase()],
   );

@@ -1,5 +1,5 @@
 import type { Queryable } from "../../db/database";
-import type { MetadataMark, Transfer, Transfer1155 } from "../transfers";
+import type { ChangedTransfer, MetadataMark } from "../transfers";
 
 /** The channel the indexer's commits notify (payload: the network) and live subscribers listen on. */
 export const CHANGES_CHANNEL = "nft_changes";
@@ -17,12 +17,7 @@ export type ChangeKind = "transfer" | "removed";
  * Writers of different networks append under one transaction lock: without it a later id could commit before an
  * earlier one and a reader that moved past it would never see the earlier row.
  */
-export async function appendChanges(
-  tx: Queryable,
-  network: string,
-  kind: ChangeKind,
-  transfers: Array<Transfer | Transfer1155>,
-): Promise<void> {
+export async function appendChanges(tx: Queryable, network: string, kind: ChangeKind, transfers: ChangedTransfer[]): Promise<void> {
   if (transfers.length === 0) return;
   await tx.query("SELECT pg_advisory_xact_lock($1)", [CHANGES_LOCK]);
   const sorted = [...transfers].sort((a, b) => a.blockNumber - b.blockNumber || a.logIndex - b.logIndex || batchIndex(a) - batchIndex(b));
@@ -93,4 +88,4 @@ async function notifyAndPrune(tx: Queryable, network: string): Promise<void> {
 }
 
 /** The position of the id in its log: in a TransferBatch, or in a ConsecutiveTransfer's range. */
-const batchIndex = (t: Transfer | Transfer1155) => ("batchIndex" in t ? t.batchIndex : (t.rangeIndex ?? 0));
+const batchIndex = (t: ChangedTransfer) => ("batchIndex" in t ? t.batchIndex : (t.rangeIndex ?? 0));

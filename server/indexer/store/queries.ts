@@ -1,14 +1,23 @@
+import { addressId, hex } from "./ids";
+
 /**
  * The SQL of the page reads (reads.ts), one statement per answer: each reads the network's cursor (the block the
  * index is complete to, `X-Indexed-Block`) with the items, so both come from one snapshot. No cursor row means the
  * network's index has not started.
  */
 
+/**
+ * The cursor row of a network with the network's id (n.id) in the compact tables (nft_transfers, nft_owners): NULL
+ * when they hold nothing of it yet, which matches no row.
+ */
+const CURSOR = "indexer_cursors c LEFT JOIN indexer_networks n ON n.name = c.network";
+
 /** $1 network, $2 owner, $3 contract, $4 after this token id, $5 limit. */
-export const INVENTORY_SQL = `SELECT c.block_number AS indexed, o.token_id, o.balance FROM indexer_cursors c
+export const INVENTORY_SQL = `SELECT c.block_number AS indexed, o.token_id, o.balance FROM ${CURSOR}
   LEFT JOIN LATERAL (
     (SELECT token_id, NULL::numeric AS balance FROM nft_owners
-     WHERE network = c.network AND owner = $2 AND contract = $3 AND token_id > $4 ORDER BY token_id LIMIT $5)
+     WHERE network_id = n.id AND owner_id = ${addressId("$2")} AND contract_id = ${addressId("$3")} AND token_id > $4
+     ORDER BY token_id LIMIT $5)
     UNION ALL
     (SELECT token_id, balance FROM nft_balances
      WHERE network = c.network AND owner = $2 AND contract = $3 AND token_id > $4 AND balance > 0 ORDER BY token_id LIMIT $5)
@@ -31,9 +40,10 @@ export const HOLDERS_SQL = `SELECT c.block_number AS indexed, h.owner, h.count F
   WHERE c.network = $1`;
 
 /** As HOLDERS_SQL, of one token: $5 token id. */
-export const TOKEN_HOLDERS_SQL = `SELECT c.block_number AS indexed, h.owner, h.count FROM indexer_cursors c
+export const TOKEN_HOLDERS_SQL = `SELECT c.block_number AS indexed, h.owner, h.count FROM ${CURSOR}
   LEFT JOIN LATERAL (
-    (SELECT owner, 1::numeric AS count FROM nft_owners WHERE network = c.network AND contract = $2 AND token_id = $5 AND owner > $3)
+    (SELECT ${hex("a.address")} AS owner, 1::numeric AS count FROM nft_owners o JOIN nft_addresses a ON a.id = o.owner_id
+     WHERE o.network_id = n.id AND o.contract_id = ${addressId("$2")} AND o.token_id = $5 AND ${hex("a.address")} > $3)
     UNION ALL
     (SELECT owner, balance FROM nft_balances WHERE network = c.network AND contract = $2 AND token_id = $5 AND owner > $3 AND balance > 0
      ORDER BY owner LIMIT $4)
@@ -48,15 +58,22 @@ export const HOLDER_COUNT_SQL = `SELECT c.block_number AS indexed, h.holders FRO
 
 // An ERC-721 row's batch_index is the id's offset in a ConsecutiveTransfer range (0 for a Transfer): it orders and
 // pages the ids of one log, and the wire leaves it out (transferItem).
-const COLUMNS_721 =
-  "block_number, log_index, batch_index, block_time, tx_hash, contract, token_id, from_address, to_address, NULL::numeric AS amount";
 const COLUMNS_1155 = "block_number, log_index, batch_index, block_time, tx_hash, contract, token_id, from_address, to_address, amount";
 const NEWEST = "ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6";
 // Before the cursor ($3 block, $4 log index, $5 batch index).
 const BEFORE = "(block_number, log_index, batch_index) < ($3, $4, $5)";
 
+/**
+ * ERC-721 transfers matching `where`, newest first and limited, read from the narrow index `where` selects; only the
+ * page's rows are turned back into hex (three dictionary lookups each).
+ */
+const erc721 = (where: string) => `SELECT t.block_number, t.log_index, t.batch_index, t.block_time, ${hex("t.tx_hash")} AS tx_hash,
+    ${hex("ca.address")} AS contract, t.token_id, ${hex("fa.address")} AS from_address, ${hex("ta.address")} AS to_address, NULL::numeric AS amount
+  FROM (SELECT * FROM nft_transfers WHERE network_id = n.id AND ${where} AND ${BEFORE} ${NEWEST}) t
+  JOIN nft_addresses ca ON ca.id = t.contract_id JOIN nft_addresses fa ON fa.id = t.from_id JOIN nft_addresses ta ON ta.id = t.to_id`;
+
 /** Newest-first selections, each limited and walking its own index backwards, merged and cut to one page. */
-const newestFirst = (arms: string[]) => `SELECT c.block_number AS indexed, t.* FROM indexer_cursors c
+const newestFirst = (arms: string[]) => `SELECT c.block_number AS indexed, t.* FROM ${CURSOR}
   LEFT JOIN LATERAL (
     ${arms.map((arm) => `(${arm})`).join("\n    UNION ALL ")}
     ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6
@@ -68,15 +85,15 @@ const newestFirst = (arms: string[]) => `SELECT c.block_number AS indexed, t.* F
  * limit. Sent, then received (a transfer to oneself is listed once, as sent).
  */
 export const OWNER_HISTORY_SQL = newestFirst([
-  `SELECT ${COLUMNS_721} FROM nft_transfers WHERE network = c.network AND from_address = $2 AND ${BEFORE} ${NEWEST}`,
-  `SELECT ${COLUMNS_721} FROM nft_transfers WHERE network = c.network AND to_address = $2 AND from_address <> $2 AND ${BEFORE} ${NEWEST}`,
+  erc721(`from_id = ${addressId("$2")}`),
+  erc721(`to_id = ${addressId("$2")} AND from_id <> ${addressId("$2")}`),
   `SELECT ${COLUMNS_1155} FROM nft_1155_transfers WHERE network = c.network AND from_address = $2 AND ${BEFORE} ${NEWEST}`,
   `SELECT ${COLUMNS_1155} FROM nft_1155_transfers WHERE network = c.network AND to_address = $2 AND from_address <> $2 AND ${BEFORE} ${NEWEST}`,
 ]);
 
 /** Transfers of one token: $2 contract, $7 token id, the rest as OWNER_HISTORY_SQL. */
 export const TOKEN_HISTORY_SQL = newestFirst([
-  `SELECT ${COLUMNS_721} FROM nft_transfers WHERE network = c.network AND contract = $2 AND token_id = $7 AND ${BEFORE} ${NEWEST}`,
+  erc721(`contract_id = ${addressId("$2")} AND token_id = $7`),
   `SELECT ${COLUMNS_1155} FROM nft_1155_transfers WHERE network = c.network AND contract = $2 AND token_id = $7 AND ${BEFORE} ${NEWEST}`,
 ]);
 
@@ -85,8 +102,9 @@ export const MAX_BALANCES = 100;
 
 /** A token's owner (ERC-721) or its largest balances (ERC-1155): $1 network, $2 contract, $3 token id. */
 export const TOKEN_SQL = `SELECT c.block_number AS indexed,
-  (SELECT owner FROM nft_owners WHERE network = c.network AND contract = $2 AND token_id = $3) AS owner,
+  (SELECT ${hex("a.address")} FROM nft_owners o JOIN nft_addresses a ON a.id = o.owner_id
+   WHERE o.network_id = n.id AND o.contract_id = ${addressId("$2")} AND o.token_id = $3) AS owner,
   (SELECT json_agg(json_build_object('owner', b.owner, 'balance', b.balance::text) ORDER BY b.balance DESC, b.owner)
    FROM (SELECT owner, balance FROM nft_balances WHERE network = c.network AND contract = $2 AND token_id = $3 AND balance > 0
          ORDER BY balance DESC, owner LIMIT ${MAX_BALANCES}) b) AS balances
-  FROM indexer_cursors c WHERE c.network = $1`;
+  FROM ${CURSOR} WHERE c.network = $1`;

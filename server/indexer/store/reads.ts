@@ -11,6 +11,7 @@ import {
   TOKEN_HOLDERS_SQL,
   TOKEN_SQL,
 } from "./queries";
+import { addressId, networkIdOf } from "./ids";
 
 /**
  * What the rest of the service reads from the index. Only the store names the index tables: the data routes, the
@@ -192,7 +193,10 @@ export async function tokenHolding(
 
 /** Whether the index holds ERC-721 transfers of `contract` (lower case): the contract is an ERC-721 it indexes. */
 export async function indexesErc721(db: Queryable, network: string, contract: string): Promise<boolean> {
-  const { rows } = await db.query("SELECT 1 FROM nft_transfers WHERE network = $1 AND contract = $2 LIMIT 1", [network, contract]);
+  const { rows } = await db.query(
+    `SELECT 1 FROM nft_transfers WHERE network_id = ${networkIdOf("$1")} AND contract_id = ${addressId("$2")} LIMIT 1`,
+    [network, contract],
+  );
   return rows.length > 0;
 }
 

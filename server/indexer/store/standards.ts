@@ -1,5 +1,6 @@
 import type { Queryable } from "../../db/database";
 import type { Transfer, Transfer1155 } from "../transfers";
+import { addressId, networkIdOf } from "./ids";
 
 /**
  * One standard per contract (docs/indexing.md): a contract that announces moves with both ERC-721 (Transfer,
@@ -18,7 +19,7 @@ export async function oneStandardPerContract(
   const contracts = [...new Set([...transfers, ...transfers1155].map((t) => t.contract))];
   const { rows } = await tx.query<{ contract: string; erc721: boolean; erc1155: boolean }>(
     `SELECT k.contract,
-       EXISTS (SELECT 1 FROM nft_transfers t WHERE t.network = $1 AND t.contract = k.contract) AS erc721,
+       EXISTS (SELECT 1 FROM nft_transfers t WHERE t.network_id = ${networkIdOf("$1")} AND t.contract_id = ${addressId("k.contract")}) AS erc721,
        EXISTS (SELECT 1 FROM nft_1155_transfers t WHERE t.network = $1 AND t.contract = k.contract) AS erc1155
      FROM unnest($2::text[]) AS k(contract)`,
     [network, contracts],

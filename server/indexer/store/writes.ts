@@ -1,7 +1,16 @@
 import type { Queryable } from "../../db/database";
-import { ZERO_ADDRESS, type MetadataMark, type SkippedRange, type Transfer, type Transfer1155, type TransferRow } from "../transfers";
+import {
+  ZERO_ADDRESS,
+  type ChangedTransfer,
+  type MetadataMark,
+  type SkippedRange,
+  type Transfer,
+  type Transfer1155,
+  type TransferRow,
+} from "../transfers";
 import { appendChanges, appendMetadataChanges, appendReset } from "./changes";
 import { adjustHoldings, tokenDeltas, type HoldingDelta } from "./holdings";
+import { addressId, addressIds, bytes, hex, networkId, networkIdOf } from "./ids";
 import type { Cursor } from "./reads";
 import { recordMarks, rollBackMarks } from "./marks";
 import { recordSkipped, rollBackSkipped } from "./skipped";
@@ -32,67 +41,7 @@ export async function writeRange(
   ({ transfers, transfers1155 } = await oneStandardPerContract(tx, network, transfers, transfers1155));
   if (transfers1155.length > 0) await write1155(tx, network, transfers1155);
   await recordSkipped(tx, network, skipped);
-  if (transfers.length > 0) {
-    await tx.query(
-      `INSERT INTO nft_transfers (network, block_number, log_index, batch_index, block_hash, tx_hash, contract, token_id, from_address, to_address, block_time)
-       SELECT $1, * FROM unnest($2::bigint[], $3::int[], $4::int[], $5::text[], $6::text[], $7::text[], $8::numeric[], $9::text[], $10::text[], $11::bigint[])`,
-      [
-        network,
-        transfers.map((t) => t.blockNumber),
-        transfers.map((t) => t.logIndex),
-        transfers.map((t) => t.rangeIndex ?? 0),
-        transfers.map((t) => t.blockHash),
-        transfers.map((t) => t.txHash),
-        transfers.map((t) => t.contract),
-        transfers.map((t) => t.tokenId.toString()),
-        transfers.map((t) => t.from),
-        transfers.map((t) => t.to),
-        transfers.map((t) => t.blockTime ?? null),
-      ],
-    );
-    // The last transfer of each token in the range decides its owner (one row per token per statement).
-    const latest = new Map<string, Transfer>();
-    for (const t of transfers) latest.set(`${t.contract}:${t.tokenId}`, t);
-    const kept = [...latest.values()].filter((t) => t.to !== ZERO_ADDRESS);
-    const burned = [...latest.values()].filter((t) => t.to === ZERO_ADDRESS);
-    // Holdings: each changed token leaves its previous owner and joins its new one.
-    const { rows: previous } = await tx.query<{ contract: string; owner: string }>(
-      `SELECT o.contract, o.owner FROM nft_owners o JOIN unnest($2::text[], $3::numeric[]) AS k(contract, token_id)
-         ON o.contract = k.contract AND o.token_id = k.token_id
-       WHERE o.network = $1`,
-      [network, [...latest.values()].map((t) => t.contract), [...latest.values()].map((t) => t.tokenId.toString())],
-    );
-    await adjustHoldings(tx, network, [
-      ...tokenDeltas(previous, -1),
-      ...tokenDeltas(
-        kept.map((t) => ({ contract: t.contract, owner: t.to })),
-        1,
-      ),
-    ]);
-    if (kept.length > 0) {
-      await tx.query(
-        `INSERT INTO nft_owners (network, contract, token_id, owner, block_number, log_index)
-         SELECT $1, * FROM unnest($2::text[], $3::numeric[], $4::text[], $5::bigint[], $6::int[])
-         ON CONFLICT (network, contract, token_id) DO UPDATE
-           SET owner = EXCLUDED.owner, block_number = EXCLUDED.block_number, log_index = EXCLUDED.log_index`,
-        [
-          network,
-          kept.map((t) => t.contract),
-          kept.map((t) => t.tokenId.toString()),
-          kept.map((t) => t.to),
-          kept.map((t) => t.blockNumber),
-          kept.map((t) => t.logIndex),
-        ],
-      );
-    }
-    if (burned.length > 0) {
-      await tx.query(
-        `DELETE FROM nft_owners o USING unnest($2::text[], $3::numeric[]) AS b(contract, token_id)
-         WHERE o.network = $1 AND o.contract = b.contract AND o.token_id = b.token_id`,
-        [network, burned.map((t) => t.contract), burned.map((t) => t.tokenId.toString())],
-      );
-    }
-  }
+  if (transfers.length > 0) await write721(tx, network, transfers);
   await tx.query(
     `INSERT INTO indexer_blocks (network, number, hash) SELECT $1, * FROM unnest($2::bigint[], $3::text[])
      ON CONFLICT (network, number) DO UPDATE SET hash = EXCLUDED.hash`,
@@ -106,6 +55,73 @@ export async function writeRange(
      ON CONFLICT (network) DO UPDATE SET block_number = EXCLUDED.block_number, block_hash = EXCLUDED.block_hash, updated_at = now()`,
     [network, last.block, last.hash],
   );
+}
+
+/**
+ * ERC-721: the transfers, and each token's owner after the last of its transfers in the range (a burn deletes it),
+ * with the holdings they move. Addresses and the network are stored as ids (ids.ts).
+ */
+async function write721(tx: Queryable, network: string, transfers: Transfer[]): Promise<void> {
+  const net = await networkId(tx, network);
+  const ids = await addressIds(
+    tx,
+    transfers.flatMap((t) => [t.contract, t.from, t.to]),
+  );
+  const id = (address: string) => ids.get(address)!;
+  await tx.query(
+    `INSERT INTO nft_transfers (network_id, block_number, log_index, batch_index, tx_hash, contract_id, token_id, from_id, to_id, block_time)
+     SELECT $1, b, l, x, ${bytes("h")}, c, k, f, r, s
+     FROM unnest($2::bigint[], $3::int[], $4::int[], $5::text[], $6::int[], $7::numeric[], $8::int[], $9::int[], $10::bigint[])
+       AS t(b, l, x, h, c, k, f, r, s)`,
+    [
+      net,
+      transfers.map((t) => t.blockNumber),
+      transfers.map((t) => t.logIndex),
+      transfers.map((t) => t.rangeIndex ?? 0),
+      transfers.map((t) => t.txHash),
+      transfers.map((t) => id(t.contract)),
+      transfers.map((t) => t.tokenId.toString()),
+      transfers.map((t) => id(t.from)),
+      transfers.map((t) => id(t.to)),
+      transfers.map((t) => t.blockTime ?? null),
+    ],
+  );
+  // The last transfer of each token in the range decides its owner (one row per token per statement).
+  const latest = new Map<string, Transfer>();
+  for (const t of transfers) latest.set(`${t.contract}:${t.tokenId}`, t);
+  const kept = [...latest.values()].filter((t) => t.to !== ZERO_ADDRESS);
+  const burned = [...latest.values()].filter((t) => t.to === ZERO_ADDRESS);
+  // Holdings: each changed token leaves its previous owner and joins its new one.
+  const { rows: previous } = await tx.query<{ contract: string; owner: string }>(
+    `SELECT ${hex("c.address")} AS contract, ${hex("w.address")} AS owner
+     FROM nft_owners o JOIN unnest($2::int[], $3::numeric[]) AS k(contract_id, token_id)
+       ON o.contract_id = k.contract_id AND o.token_id = k.token_id
+     JOIN nft_addresses c ON c.id = o.contract_id JOIN nft_addresses w ON w.id = o.owner_id
+     WHERE o.network_id = $1`,
+    [net, [...latest.values()].map((t) => id(t.contract)), [...latest.values()].map((t) => t.tokenId.toString())],
+  );
+  await adjustHoldings(tx, network, [
+    ...tokenDeltas(previous, -1),
+    ...tokenDeltas(
+      kept.map((t) => ({ contract: t.contract, owner: t.to })),
+      1,
+    ),
+  ]);
+  if (kept.length > 0) {
+    await tx.query(
+      `INSERT INTO nft_owners (network_id, contract_id, token_id, owner_id)
+       SELECT $1, * FROM unnest($2::int[], $3::numeric[], $4::int[])
+       ON CONFLICT (network_id, contract_id, token_id) DO UPDATE SET owner_id = EXCLUDED.owner_id`,
+      [net, kept.map((t) => id(t.contract)), kept.map((t) => t.tokenId.toString()), kept.map((t) => id(t.to))],
+    );
+  }
+  if (burned.length > 0) {
+    await tx.query(
+      `DELETE FROM nft_owners o USING unnest($2::int[], $3::numeric[]) AS b(contract_id, token_id)
+       WHERE o.network_id = $1 AND o.contract_id = b.contract_id AND o.token_id = b.token_id`,
+      [net, burned.map((t) => id(t.contract)), burned.map((t) => t.tokenId.toString())],
+    );
+  }
 }
 
 /** ERC-1155: the transfers, and each (id, owner)'s balance moved by their sum in the range. */
@@ -179,29 +195,38 @@ export async function recentBlocks(db: Queryable, network: string): Promise<Curs
  * token they touched gets back the owner its last remaining transfer gave it.
  */
 export async function rollBack(tx: Queryable, network: string, ancestor: Cursor): Promise<void> {
+  const net = await networkId(tx, network);
   await tx.query(
     `CREATE TEMP TABLE rolled_back ON COMMIT DROP AS
-     SELECT DISTINCT contract, token_id FROM nft_transfers WHERE network = $1 AND block_number > $2`,
-    [network, ancestor.block],
+     SELECT DISTINCT contract_id, token_id FROM nft_transfers WHERE network_id = $1 AND block_number > $2`,
+    [net, ancestor.block],
   );
-  const removed = await undoneTransfers(tx, network, ancestor);
+  const removed = await undoneTransfers(tx, network, net, ancestor);
   if (removed.length > 0) await appendChanges(tx, network, "removed", removed);
-  await tx.query("DELETE FROM nft_transfers WHERE network = $1 AND block_number > $2", [network, ancestor.block]);
+  await tx.query("DELETE FROM nft_transfers WHERE network_id = $1 AND block_number > $2", [net, ancestor.block]);
   const { rows: left } = await tx.query<{ contract: string; owner: string }>(
-    `DELETE FROM nft_owners o USING rolled_back r WHERE o.network = $1 AND o.contract = r.contract AND o.token_id = r.token_id
-     RETURNING o.contract, o.owner`,
-    [network],
+    `WITH gone AS (
+       DELETE FROM nft_owners o USING rolled_back r WHERE o.network_id = $1 AND o.contract_id = r.contract_id AND o.token_id = r.token_id
+       RETURNING o.contract_id, o.owner_id
+     )
+     SELECT ${hex("c.address")} AS contract, ${hex("w.address")} AS owner
+     FROM gone JOIN nft_addresses c ON c.id = gone.contract_id JOIN nft_addresses w ON w.id = gone.owner_id`,
+    [net],
   );
   const { rows: restored } = await tx.query<{ contract: string; owner: string }>(
-    `INSERT INTO nft_owners (network, contract, token_id, owner, block_number, log_index)
-     SELECT network, contract, token_id, to_address, block_number, log_index FROM (
-       SELECT DISTINCT ON (t.contract, t.token_id) t.network, t.contract, t.token_id, t.to_address, t.block_number, t.log_index
-       FROM nft_transfers t JOIN rolled_back r ON t.contract = r.contract AND t.token_id = r.token_id
-       WHERE t.network = $1
-       ORDER BY t.contract, t.token_id, t.block_number DESC, t.log_index DESC
-     ) last WHERE to_address <> $2
-     RETURNING contract, owner`,
-    [network, ZERO_ADDRESS],
+    `WITH back AS (
+       INSERT INTO nft_owners (network_id, contract_id, token_id, owner_id)
+       SELECT $1, contract_id, token_id, to_id FROM (
+         SELECT DISTINCT ON (t.contract_id, t.token_id) t.contract_id, t.token_id, t.to_id
+         FROM nft_transfers t JOIN rolled_back r ON t.contract_id = r.contract_id AND t.token_id = r.token_id
+         WHERE t.network_id = $1
+         ORDER BY t.contract_id, t.token_id, t.block_number DESC, t.log_index DESC, t.batch_index DESC
+       ) last WHERE to_id <> ${addressId("$2")}
+       RETURNING contract_id, owner_id
+     )
+     SELECT ${hex("c.address")} AS contract, ${hex("w.address")} AS owner
+     FROM back JOIN nft_addresses c ON c.id = back.contract_id JOIN nft_addresses w ON w.id = back.owner_id`,
+    [net, ZERO_ADDRESS],
   );
   const holdings: HoldingDelta[] = [...tokenDeltas(left, -1), ...tokenDeltas(restored, 1)];
   await adjustHoldings(tx, network, holdings);
@@ -233,9 +258,10 @@ export async function rollBack(tx: Queryable, network: string, ancestor: Cursor)
 
 /** Forgets a network's index entirely (its chain was replaced, or the reorg went deeper than the window). */
 export async function resetNetwork(tx: Queryable, network: string): Promise<void> {
+  for (const table of ["nft_transfers", "nft_owners"]) {
+    await tx.query(`DELETE FROM ${table} WHERE network_id = ${networkIdOf("$1")}`, [network]);
+  }
   for (const table of [
-    "nft_transfers",
-    "nft_owners",
     "nft_1155_transfers",
     "nft_balances",
     "nft_holdings",
@@ -251,18 +277,21 @@ export async function resetNetwork(tx: Queryable, network: string): Promise<void
 }
 
 /** The transfers above `ancestor`, as the change log announces their removal. */
-async function undoneTransfers(tx: Queryable, network: string, ancestor: Cursor): Promise<Array<Transfer | Transfer1155>> {
-  const { rows } = await tx.query<TransferRow & { block_hash: string; range_index: number | null }>(
-    `SELECT block_number, log_index, NULL::int AS batch_index, batch_index AS range_index, block_hash, tx_hash, contract, token_id, from_address, to_address, NULL::numeric AS amount, block_time
-     FROM nft_transfers WHERE network = $1 AND block_number > $2
+async function undoneTransfers(tx: Queryable, network: string, net: number, ancestor: Cursor): Promise<ChangedTransfer[]> {
+  const { rows } = await tx.query<TransferRow & { range_index: number | null }>(
+    `SELECT t.block_number, t.log_index, NULL::int AS batch_index, t.batch_index AS range_index, ${hex("t.tx_hash")} AS tx_hash,
+       ${hex("c.address")} AS contract, t.token_id, ${hex("f.address")} AS from_address, ${hex("r.address")} AS to_address,
+       NULL::numeric AS amount, t.block_time
+     FROM nft_transfers t
+     JOIN nft_addresses c ON c.id = t.contract_id JOIN nft_addresses f ON f.id = t.from_id JOIN nft_addresses r ON r.id = t.to_id
+     WHERE t.network_id = $3 AND t.block_number > $2
      UNION ALL
-     SELECT block_number, log_index, batch_index, NULL::int, block_hash, tx_hash, contract, token_id, from_address, to_address, amount, block_time
+     SELECT block_number, log_index, batch_index, NULL::int, tx_hash, contract, token_id, from_address, to_address, amount, block_time
      FROM nft_1155_transfers WHERE network = $1 AND block_number > $2`,
-    [network, ancestor.block],
+    [network, ancestor.block, net],
   );
   return rows.map((r) => ({
     blockNumber: Number(r.block_number),
-    blockHash: r.block_hash,
     logIndex: r.log_index,
     txHash: r.tx_hash,
     contract: r.contract,

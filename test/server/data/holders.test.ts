@@ -135,20 +135,24 @@ describe("holders routes", function () {
         db,
         all.filter((m) => m.version < 210),
       );
+      // Addresses as the indexer writes them (lower-case hex of 20 bytes): a later migration stores them as bytes.
+      const [c1, c2, c3, a, b] = ["c1", "c2", "c3", "0a", "0b"].map((x) => `0x${x.padStart(40, "0")}`);
       await db.query(
         `INSERT INTO nft_owners (network, contract, token_id, owner, block_number, log_index)
-         VALUES ('n', '0xc1', 1, '0xa', 1, 0), ('n', '0xc1', 2, '0xa', 1, 1), ('n', '0xc1', 3, '0xb', 1, 2), ('n', '0xc2', 1, '0xa', 1, 3)`,
+         VALUES ('n', $1, 1, $3, 1, 0), ('n', $1, 2, $3, 1, 1), ('n', $1, 3, $4, 1, 2), ('n', $2, 1, $3, 1, 3)`,
+        [c1, c2, a, b],
       );
       await db.query(
-        "INSERT INTO nft_balances (network, contract, token_id, owner, balance) VALUES ('n', '0xc3', 1, '0xa', 4), ('n', '0xc3', 2, '0xa', 5)",
+        "INSERT INTO nft_balances (network, contract, token_id, owner, balance) VALUES ('n', $1, 1, $2, 4), ('n', $1, 2, $2, 5)",
+        [c3, a],
       );
       await migrate(db, all);
       const { rows } = await db.query("SELECT contract, owner, count::text FROM nft_holdings ORDER BY contract, owner");
       expect(rows).to.deep.equal([
-        { contract: "0xc1", owner: "0xa", count: "2" },
-        { contract: "0xc1", owner: "0xb", count: "1" },
-        { contract: "0xc2", owner: "0xa", count: "1" },
-        { contract: "0xc3", owner: "0xa", count: "9" },
+        { contract: c1, owner: a, count: "2" },
+        { contract: c1, owner: b, count: "1" },
+        { contract: c2, owner: a, count: "1" },
+        { contract: c3, owner: a, count: "9" },
       ]);
       await expectHoldingsMatchRecount(db, "n");
     } finally {

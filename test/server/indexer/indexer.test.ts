@@ -5,7 +5,7 @@ import { AliceNFT__factory, BobNFT__factory, TestERC20__factory, type AliceNFT }
 import { startTestApp, type TestApp } from "../../helpers/app";
 import { providerFor, startLocalNode } from "../../helpers/chain";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";
-import { expectIndexMatchesChain, indexedTo } from "../../helpers/index-check";
+import { expectIndexMatchesChain, INDEXED_OWNERS, INDEXED_TRANSFERS, indexedTo } from "../../helpers/index-check";
 import { startRpcProxy } from "../../helpers/rpc-proxy";
 import { startTcpProxy } from "../../helpers/tcp-proxy";
 
@@ -41,7 +41,7 @@ describe("ERC-721 indexer", function () {
     await (await alice.connect(await provider.getSigner(1)).burn(3n)).wait();
     await indexedTo(t.app.db, "localhost", provider);
     await expectIndexMatchesChain(t.app.db, provider, "localhost", await alice.getAddress(), [1n, 2n, 3n, 4n, 5n]);
-    const { rows } = await t.app.db.query("SELECT token_id, owner FROM nft_owners WHERE contract = $1 ORDER BY token_id", [
+    const { rows } = await t.app.db.query(`SELECT token_id, owner FROM ${INDEXED_OWNERS} WHERE contract = $1 ORDER BY token_id`, [
       (await alice.getAddress()).toLowerCase(),
     ]);
     expect(rows).to.deep.equal([
@@ -55,7 +55,7 @@ describe("ERC-721 indexer", function () {
     const token = await new TestERC20__factory(deployer).deploy();
     await (await token.mint(users[0], 10n ** 18n)).wait();
     await indexedTo(t.app.db, "localhost", provider);
-    const { rows } = await t.app.db.query("SELECT count(*)::int AS n FROM nft_transfers WHERE contract = $1", [
+    const { rows } = await t.app.db.query(`SELECT count(*)::int AS n FROM ${INDEXED_TRANSFERS} WHERE contract = $1`, [
       (await token.getAddress()).toLowerCase(),
     ]);
     expect(rows[0]).to.deep.equal({ n: 0 });
@@ -123,7 +123,7 @@ describe("ERC-721 indexer", function () {
     await (await bob.mintBatch(users[1], [10n, 11n])).wait();
     await (await bob.connect(await provider.getSigner(1)).transferFrom(users[0], users[2], 1n)).wait();
     await indexedTo(t.app.db, "localhost", provider, forkPoint + 2);
-    const { rows: before } = await t.app.db.query("SELECT count(*)::int AS n FROM nft_owners WHERE contract = $1", [
+    const { rows: before } = await t.app.db.query(`SELECT count(*)::int AS n FROM ${INDEXED_OWNERS} WHERE contract = $1`, [
       (await bob.getAddress()).toLowerCase(),
     ]);
     expect(before[0].n).to.equal(4);
@@ -157,7 +157,7 @@ describe("ERC-721 indexer", function () {
         // The old index was far ahead of this short chain: it must be replaced, not trusted.
         await indexedTo(second.app.db, "localhost", freshProvider, freshHead);
         const { rows } = await second.app.db.query<{ contract: string; owner: string }>(
-          "SELECT contract, owner FROM nft_owners WHERE network = 'localhost'",
+          `SELECT contract, owner FROM ${INDEXED_OWNERS} WHERE network = 'localhost'`,
         );
         expect(rows).to.deep.equal([{ contract: (await token.getAddress()).toLowerCase(), owner: users[1].toLowerCase() }]);
         const cursor = await second.app.db.query<{ block_number: string }>(
