@@ -8,6 +8,7 @@ import loginProfile from "./login-profile";
 import { printTable, type BenchContext, type Row, type Suite } from "./lib";
 import metadata from "./metadata";
 import metrics from "./metrics";
+import migration from "./migration";
 import rpcPool from "./rpc-pool";
 import { writeResult, type SuiteResult } from "../support/bench-report";
 import scale from "./scale";
@@ -22,7 +23,20 @@ import token from "./token";
  * newest of each suite). Set DATABASE_URL to measure on PostgreSQL. `--before <ref>`: the git ref whose code the
  * suites that compare with the code as it was run as their "before" (see before.ts).
  */
-const SUITES: Suite[] = [latestBlock, metadata, indexer, consecutive, login, loginProfile, token, metrics, sharedLimits, rpcPool, scale];
+const SUITES: Suite[] = [
+  latestBlock,
+  metadata,
+  indexer,
+  consecutive,
+  login,
+  loginProfile,
+  token,
+  metrics,
+  sharedLimits,
+  rpcPool,
+  scale,
+  migration,
+];
 
 async function main() {
   const { ref: beforeRef, rest: wanted } = beforeRefOf(process.argv.slice(2));

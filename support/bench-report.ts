@@ -61,6 +61,7 @@ const TITLES: Record<string, string> = {
   indexer: "Indexer and data reads",
   consecutive: "ERC-2309 ranges",
   scale: "At scale",
+  migration: "Moving an index to the compact layout",
   metrics: "Metrics",
   "shared-limits": "Rate limits shared by the instances",
   "rpc-pool": "Several RPC URLs per network",

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import { checksummer, parseAddress, parseTokenId } from "../chain/values";
 import { holderCount, holdersPage } from "../indexer";
-import { decodeCursor, fromIndex, pageHeaders, pageLimit, sendPage } from "./paging";
+import { decodeKeyCursor, fromIndex, pageHeaders, pageLimit, sendPage } from "./paging";
 import { Address, AddressParam, IndexHeaders, NetworkParam } from "../http/schemas";
 import { Paging } from "./schemas";
 
@@ -48,7 +48,7 @@ const holders: FastifyPluginAsyncTypebox = async (app) => {
       const contract = parseAddress(request.params.contract, "contract").toLowerCase();
       const id = request.query.id === undefined ? undefined : parseTokenId(request.query.id).toString();
       const limit = pageLimit(request.query.limit);
-      const after = decodeCursor(request.query.cursor, 1)?.[0];
+      const after = decodeKeyCursor(request.query.cursor, "address");
       const page = await fromIndex(app.indexReads, app.networks, reply, network, contract, (db) =>
         holdersPage(db, { network, contract, tokenId: id, after, limit }),
       );

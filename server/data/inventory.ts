@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import { checksummer, parseAddress } from "../chain/values";
 import { contractsPage, inventoryPage } from "../indexer";
-import { decodeCursor, fromIndex, pageHeaders as headers, pageLimit, sendPage } from "./paging";
+import { decodeKeyCursor, fromIndex, pageHeaders as headers, pageLimit, sendPage } from "./paging";
 import { sentAndClosed } from "../http/wire";
 import { MetadataOmitted } from "../token";
 import { Address, AddressParam, NetworkParam } from "../http/schemas";
@@ -58,7 +58,7 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
       const owner = parseAddress(request.params.owner, "owner").toLowerCase();
       const contract = parseAddress(request.params.assetContract, "assetContract").toLowerCase();
       const limit = pageLimit(request.query.limit);
-      const after = decodeCursor(request.query.cursor, 1)?.[0];
+      const after = decodeKeyCursor(request.query.cursor, "id");
       const page = await fromIndex(app.indexReads, app.networks, reply, network, contract, (db) =>
         inventoryPage(db, { network, owner, contract, after, limit }),
       );
@@ -98,7 +98,7 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
       app.networks.info(network);
       const owner = parseAddress(request.params.owner, "owner").toLowerCase();
       const limit = pageLimit(request.query.limit);
-      const after = decodeCursor(request.query.cursor, 1)?.[0];
+      const after = decodeKeyCursor(request.query.cursor, "address");
       const page = await fromIndex(app.indexReads, app.networks, reply, network, undefined, (db) =>
         contractsPage(db, { network, owner, after, limit }),
       );

@@ -55,6 +55,17 @@ export function decodeCursor(cursor: string | undefined, parts: number): string[
 }
 
 /**
+ * The one key a page continues after: an address (holders, contracts of an owner) or a token id (an inventory). A
+ * cursor of the other kind is refused: it was not given for this page.
+ */
+export function decodeKeyCursor(cursor: string | undefined, kind: "address" | "id"): string | undefined {
+  const after = decodeCursor(cursor, 1)?.[0];
+  if (after !== undefined && after.startsWith("0x") !== (kind === "address"))
+    throw badRequest("invalid_cursor", "cursor is not one this service gave");
+  return after;
+}
+
+/**
  * Sends one page read from the index: `X-Indexed-Block`, and `Link: <...>; rel="next"` (this URL with `limit` and
  * the cursor of the page's `next`) when there is more. `items`: the page's items on the wire, or their JSON text
  * already written.

@@ -5,7 +5,8 @@ import { INDEXED_OWNERS } from "./index-check";
 /** The holdings and holder counts the indexer keeps equal a recount of nft_owners and nft_balances. */
 export async function expectHoldingsMatchRecount(db: Queryable, network: string): Promise<void> {
   const { rows: holdings } = await db.query<{ contract: string; owner: string; count: string }>(
-    "SELECT contract, owner, count::text FROM nft_holdings WHERE network = $1 ORDER BY contract, owner",
+    `SELECT '0x' || encode(contract, 'hex') AS contract, '0x' || encode(owner, 'hex') AS owner, count::text
+     FROM nft_holdings WHERE network_id = (SELECT id FROM indexer_networks WHERE name = $1) ORDER BY 1, 2`,
     [network],
   );
   const { rows: recount } = await db.query<{ contract: string; owner: string; count: string }>(
@@ -17,7 +18,8 @@ export async function expectHoldingsMatchRecount(db: Queryable, network: string)
   );
   expect(holdings).to.deep.equal(recount);
   const { rows: counts } = await db.query<{ contract: string; holders: string }>(
-    "SELECT contract, holders::text FROM nft_holder_counts WHERE network = $1 AND holders > 0 ORDER BY contract",
+    `SELECT '0x' || encode(contract, 'hex') AS contract, holders::text
+     FROM nft_holder_counts WHERE network_id = (SELECT id FROM indexer_networks WHERE name = $1) AND holders > 0 ORDER BY 1`,
     [network],
   );
   const byContract = new Map<string, number>();

@@ -1,4 +1,5 @@
 import type { Queryable } from "../../db/database";
+import { bytes } from "./ids";
 
 /** A change of what `owner` holds of `contract`: ERC-721 tokens (±1 each) or ERC-1155 units. */
 export interface HoldingDelta {
@@ -12,29 +13,30 @@ export interface HoldingDelta {
  * appeared or reached zero, so that holders are counted by reading one row. Runs in the indexer's transaction
  * with the change of nft_owners / nft_balances it mirrors.
  */
-export async function adjustHoldings(tx: Queryable, network: string, deltas: HoldingDelta[]): Promise<void> {
+export async function adjustHoldings(tx: Queryable, networkId: number, deltas: HoldingDelta[]): Promise<void> {
   if (deltas.length === 0) return;
-  const params = [network, deltas.map((d) => d.contract), deltas.map((d) => d.owner), deltas.map((d) => d.delta.toString())];
+  const params = [networkId, deltas.map((d) => d.contract), deltas.map((d) => d.owner), deltas.map((d) => d.delta.toString())];
   // A holding whose new count equals its delta was absent before (+1 holder); one at zero is gone (−1 holder).
   await tx.query(
     `WITH d AS (
-       SELECT contract, owner, sum(delta) AS delta FROM unnest($2::text[], $3::text[], $4::numeric[]) AS d(contract, owner, delta)
-       GROUP BY contract, owner HAVING sum(delta) <> 0
+       SELECT ${bytes("contract")} AS contract, ${bytes("owner")} AS owner, sum(delta) AS delta
+       FROM unnest($2::text[], $3::text[], $4::numeric[]) AS d(contract, owner, delta)
+       GROUP BY 1, 2 HAVING sum(delta) <> 0
      ), moved AS (
-       INSERT INTO nft_holdings (network, contract, owner, count) SELECT $1, contract, owner, delta FROM d
-       ON CONFLICT (network, contract, owner) DO UPDATE SET count = nft_holdings.count + EXCLUDED.count
+       INSERT INTO nft_holdings (network_id, contract, owner, count) SELECT $1, contract, owner, delta FROM d
+       ON CONFLICT (network_id, contract, owner) DO UPDATE SET count = nft_holdings.count + EXCLUDED.count
        RETURNING contract, owner, count
      ), holders AS (
        SELECT m.contract, sum(CASE WHEN m.count = 0 THEN -1 WHEN m.count = d.delta THEN 1 ELSE 0 END) AS delta
        FROM moved m JOIN d ON d.contract = m.contract AND d.owner = m.owner GROUP BY m.contract
      )
-     INSERT INTO nft_holder_counts (network, contract, holders) SELECT $1, contract, delta FROM holders WHERE delta <> 0
-     ON CONFLICT (network, contract) DO UPDATE SET holders = nft_holder_counts.holders + EXCLUDED.holders`,
+     INSERT INTO nft_holder_counts (network_id, contract, holders) SELECT $1, contract, delta FROM holders WHERE delta <> 0
+     ON CONFLICT (network_id, contract) DO UPDATE SET holders = nft_holder_counts.holders + EXCLUDED.holders`,
     params,
   );
   await tx.query(
     `DELETE FROM nft_holdings h USING unnest($2::text[], $3::text[]) AS k(contract, owner)
-     WHERE h.network = $1 AND h.contract = k.contract AND h.owner = k.owner AND h.count = 0`,
+     WHERE h.network_id = $1 AND h.contract = ${bytes("k.contract")} AND h.owner = ${bytes("k.owner")} AND h.count = 0`,
     params.slice(0, 3),
   );
 }

@@ -1,4 +1,4 @@
-import { addressId, hex } from "./ids";
+import { addressId, bytes, hex } from "./ids";
 
 /**
  * The SQL of the page reads (reads.ts), one statement per answer: each reads the network's cursor (the block the
@@ -26,16 +26,18 @@ export const INVENTORY_SQL = `SELECT c.block_number AS indexed, o.token_id, o.ba
   WHERE c.network = $1`;
 
 /** $1 network, $2 owner, $3 after this contract, $4 limit (from the holdings: one row per contract held). */
-export const CONTRACTS_SQL = `SELECT c.block_number AS indexed, h.contract FROM indexer_cursors c
+export const CONTRACTS_SQL = `SELECT c.block_number AS indexed, ${hex("h.contract")} AS contract FROM ${CURSOR}
   LEFT JOIN LATERAL (
-    SELECT contract FROM nft_holdings WHERE network = c.network AND owner = $2 AND contract > $3 ORDER BY contract LIMIT $4
+    SELECT contract FROM nft_holdings WHERE network_id = n.id AND owner = ${bytes("$2")} AND contract > ${bytes("$3")}
+    ORDER BY contract LIMIT $4
   ) h ON true
   WHERE c.network = $1`;
 
 /** $1 network, $2 contract, $3 after this owner, $4 limit. */
-export const HOLDERS_SQL = `SELECT c.block_number AS indexed, h.owner, h.count FROM indexer_cursors c
+export const HOLDERS_SQL = `SELECT c.block_number AS indexed, ${hex("h.owner")} AS owner, h.count FROM ${CURSOR}
   LEFT JOIN LATERAL (
-    SELECT owner, count FROM nft_holdings WHERE network = c.network AND contract = $2 AND owner > $3 ORDER BY owner LIMIT $4
+    SELECT owner, count FROM nft_holdings WHERE network_id = n.id AND contract = ${bytes("$2")} AND owner > ${bytes("$3")}
+    ORDER BY owner LIMIT $4
   ) h ON true
   WHERE c.network = $1`;
 
@@ -52,8 +54,8 @@ export const TOKEN_HOLDERS_SQL = `SELECT c.block_number AS indexed, h.owner, h.c
   WHERE c.network = $1`;
 
 /** $1 network, $2 contract. */
-export const HOLDER_COUNT_SQL = `SELECT c.block_number AS indexed, h.holders FROM indexer_cursors c
-  LEFT JOIN nft_holder_counts h ON h.network = c.network AND h.contract = $2
+export const HOLDER_COUNT_SQL = `SELECT c.block_number AS indexed, h.holders FROM ${CURSOR}
+  LEFT JOIN nft_holder_counts h ON h.network_id = n.id AND h.contract = ${bytes("$2")}
   WHERE c.network = $1`;
 
 // An ERC-721 row's batch_index is the id's offset in a ConsecutiveTransfer range (0 for a Transfer): it orders and

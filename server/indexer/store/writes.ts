@@ -39,9 +39,10 @@ export async function writeRange(
 ): Promise<void> {
   await recordMarks(tx, network, marks);
   ({ transfers, transfers1155 } = await oneStandardPerContract(tx, network, transfers, transfers1155));
-  if (transfers1155.length > 0) await write1155(tx, network, transfers1155);
+  const net = transfers.length + transfers1155.length > 0 ? await networkId(tx, network) : 0;
+  if (transfers1155.length > 0) await write1155(tx, network, net, transfers1155);
   await recordSkipped(tx, network, skipped);
-  if (transfers.length > 0) await write721(tx, network, transfers);
+  if (transfers.length > 0) await write721(tx, net, transfers);
   await tx.query(
     `INSERT INTO indexer_blocks (network, number, hash) SELECT $1, * FROM unnest($2::bigint[], $3::text[])
      ON CONFLICT (network, number) DO UPDATE SET hash = EXCLUDED.hash`,
@@ -61,8 +62,7 @@ export async function writeRange(
  * ERC-721: the transfers, and each token's owner after the last of its transfers in the range (a burn deletes it),
  * with the holdings they move. Addresses and the network are stored as ids (ids.ts).
  */
-async function write721(tx: Queryable, network: string, transfers: Transfer[]): Promise<void> {
-  const net = await networkId(tx, network);
+async function write721(tx: Queryable, net: number, transfers: Transfer[]): Promise<void> {
   const ids = await addressIds(
     tx,
     transfers.flatMap((t) => [t.contract, t.from, t.to]),
@@ -100,7 +100,7 @@ async function write721(tx: Queryable, network: string, transfers: Transfer[]): 
      WHERE o.network_id = $1`,
     [net, [...latest.values()].map((t) => id(t.contract)), [...latest.values()].map((t) => t.tokenId.toString())],
   );
-  await adjustHoldings(tx, network, [
+  await adjustHoldings(tx, net, [
     ...tokenDeltas(previous, -1),
     ...tokenDeltas(
       kept.map((t) => ({ contract: t.contract, owner: t.to })),
@@ -125,7 +125,7 @@ async function write721(tx: Queryable, network: string, transfers: Transfer[]): 
 }
 
 /** ERC-1155: the transfers, and each (id, owner)'s balance moved by their sum in the range. */
-async function write1155(tx: Queryable, network: string, transfers: Transfer1155[]): Promise<void> {
+async function write1155(tx: Queryable, network: string, net: number, transfers: Transfer1155[]): Promise<void> {
   await tx.query(
     `INSERT INTO nft_1155_transfers (network, block_number, log_index, batch_index, block_hash, tx_hash, contract, token_id, from_address, to_address, amount, block_time)
      SELECT $1, * FROM unnest($2::bigint[], $3::int[], $4::int[], $5::text[], $6::text[], $7::text[], $8::numeric[], $9::text[], $10::text[], $11::numeric[], $12::bigint[])`,
@@ -157,16 +157,17 @@ async function write1155(tx: Queryable, network: string, transfers: Transfer1155
     move(t.contract, t.tokenId, t.to, t.amount);
   }
   const changed = [...deltas.values()].filter((d) => d.delta !== 0n);
-  if (changed.length > 0) await addToBalances(tx, network, changed);
+  if (changed.length > 0) await addToBalances(tx, network, net, changed);
 }
 
 /** Adds each delta to its balance (and to the owner's holding), then deletes the balances that reached zero. */
 async function addToBalances(
   tx: Queryable,
   network: string,
+  net: number,
   deltas: Array<{ contract: string; tokenId: bigint | string; owner: string; delta: bigint | string }>,
 ) {
-  await adjustHoldings(tx, network, deltas);
+  await adjustHoldings(tx, net, deltas);
   const keys = [network, deltas.map((d) => d.contract), deltas.map((d) => d.tokenId.toString()), deltas.map((d) => d.owner)];
   await tx.query(
     `INSERT INTO nft_balances (network, contract, token_id, owner, balance)
@@ -229,7 +230,7 @@ export async function rollBack(tx: Queryable, network: string, ancestor: Cursor)
     [net, ZERO_ADDRESS],
   );
   const holdings: HoldingDelta[] = [...tokenDeltas(left, -1), ...tokenDeltas(restored, 1)];
-  await adjustHoldings(tx, network, holdings);
+  await adjustHoldings(tx, net, holdings);
   // ERC-1155 balances are sums: undoing a transfer is subtracting it.
   const { rows: undone } = await tx.query<{ contract: string; token_id: string; owner: string; delta: string }>(
     `SELECT contract, token_id, owner, sum(delta)::text AS delta FROM (
@@ -243,6 +244,7 @@ export async function rollBack(tx: Queryable, network: string, ancestor: Cursor)
     await addToBalances(
       tx,
       network,
+      net,
       undone.map((r) => ({ contract: r.contract, tokenId: r.token_id, owner: r.owner, delta: r.delta })),
     );
   await tx.query("DELETE FROM nft_1155_transfers WHERE network = $1 AND block_number > $2", [network, ancestor.block]);
@@ -258,14 +260,12 @@ export async function rollBack(tx: Queryable, network: string, ancestor: Cursor)
 
 /** Forgets a network's index entirely (its chain was replaced, or the reorg went deeper than the window). */
 export async function resetNetwork(tx: Queryable, network: string): Promise<void> {
-  for (const table of ["nft_transfers", "nft_owners"]) {
+  for (const table of ["nft_transfers", "nft_owners", "nft_holdings", "nft_holder_counts"]) {
     await tx.query(`DELETE FROM ${table} WHERE network_id = ${networkIdOf("$1")}`, [network]);
   }
   for (const table of [
     "nft_1155_transfers",
     "nft_balances",
-    "nft_holdings",
-    "nft_holder_counts",
     "nft_skipped_ranges",
     "nft_metadata_updates",
     "indexer_blocks",

@@ -147,7 +147,9 @@ describe("holders routes", function () {
         [c3, a],
       );
       await migrate(db, all);
-      const { rows } = await db.query("SELECT contract, owner, count::text FROM nft_holdings ORDER BY contract, owner");
+      const { rows } = await db.query(
+        "SELECT '0x' || encode(contract, 'hex') AS contract, '0x' || encode(owner, 'hex') AS owner, count::text FROM nft_holdings ORDER BY 1, 2",
+      );
       expect(rows).to.deep.equal([
         { contract: c1, owner: a, count: "2" },
         { contract: c1, owner: b, count: "1" },
@@ -176,6 +178,8 @@ describe("holders routes", function () {
         [`/holders/localhost/${aliceAddress}?limit=${"9".repeat(400)}`, 400, "invalid_request"],
         [`/holders/localhost/${aliceAddress}?cursor=nonsense`, 400, "invalid_cursor"],
         [`/holders/localhost/${aliceAddress}?cursor=${Buffer.from('["0x\u0000"]').toString("base64url")}`, 400, "invalid_cursor"],
+        // A token id's cursor (of an inventory page) where an address continues.
+        [`/holders/localhost/${aliceAddress}?cursor=${Buffer.from('["12"]').toString("base64url")}`, 400, "invalid_cursor"],
         [`/holders/localhost/${aliceAddress}?cursor=${"A".repeat(600)}`, 400, "invalid_request"],
         [`/holders/localhost/${aliceAddress}?id=-1`, 400, "invalid_token_id"],
         [`/holders/localhost/${aliceAddress}?id=1%00`, 400, "invalid_request"],

@@ -123,6 +123,12 @@ describe("inventory routes", function () {
           `/inventory/localhost/${holder}/${aliceAddress}?cursor=${Buffer.from('["1; DROP TABLE nft_owners"]').toString("base64url")}`,
           "invalid_cursor",
         ],
+        // A cursor of the other page: an address where a token id continues, an id where an address does.
+        [
+          `/inventory/localhost/${holder}/${aliceAddress}?cursor=${Buffer.from(JSON.stringify([holder.toLowerCase()])).toString("base64url")}`,
+          "invalid_cursor",
+        ],
+        [`/inventory/localhost/${holder}?cursor=${Buffer.from('["12"]').toString("base64url")}`, "invalid_cursor"],
       ]) {
         await expectRefusal(await get(path), 400, error, { label: path });
       }

@@ -1,0 +1,72 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { expect } from "chai";
+import type { Database } from "../server/db/database";
+import { migrate } from "../server/db/migrate";
+import { openPglite } from "../server/db/pglite";
+import { createTestDatabase } from "../support/database";
+import {
+  fillLegacyIndex,
+  legacyReads,
+  legacySample,
+  migrationsBeforeCompact,
+  serviceReads,
+  type LegacyShape,
+} from "../support/legacy-index";
+import type { Row, Suite } from "./lib";
+
+/** ERC-721 transfers moved (three per token): BENCH_MIGRATION_TRANSFERS, default a million. */
+const TRANSFERS = Number(process.env.BENCH_MIGRATION_TRANSFERS ?? 1_000_002);
+
+const migration: Suite = {
+  name: "migration",
+  method: [
+    "An index of the layout before the compact tables (addresses and hashes as hex text) is written by SQL: `BENCH_MIGRATION_TRANSFERS` ERC-721 transfers (three per token, on two networks) with their owners, holdings and holder counts.",
+    "The migrations to the compact layout then run as a start of the service runs them, timed; on PostgreSQL (DATABASE_URL) and on PGlite in a directory, one after the other.",
+    "After each, a sample of every read (histories, inventories, contracts of an owner, holders, counts, owners) is compared with the same read over the old tables: the run fails on any difference.",
+  ],
+  onlyWhenNamed: true,
+  async run({ log }) {
+    const tokens = Math.ceil(TRANSFERS / 3);
+    const shape: LegacyShape = { tokens, contracts: Math.max(1, Math.round(tokens / 3_000)), owners: Math.max(1, Math.round(tokens / 10)) };
+    const rows: Row[] = [];
+    const measure = async (label: string, db: Database) => {
+      await migrate(db, migrationsBeforeCompact());
+      log(`${label}: writing ${(3 * tokens).toLocaleString("en-US")} transfers in the text layout`);
+      await fillLegacyIndex(db, shape);
+      const sample = legacySample(shape, 4);
+      const before = await legacyReads(db, sample);
+      log(`${label}: migrating`);
+      const started = performance.now();
+      await migrate(db);
+      const seconds = (performance.now() - started) / 1000;
+      const after = await serviceReads(db, sample, 100);
+      for (const key of Object.keys(before)) expect(after[key], key).to.deep.equal(before[key]);
+      log(`${label}: ${seconds.toFixed(1)} s; ${Object.keys(before).length} reads answer as before`);
+      rows.push(
+        { suite: "migration", metric: `${label}: move ${(3 * tokens).toLocaleString("en-US")} transfers`, value: seconds, unit: "s" },
+        { suite: "migration", metric: `${label}: per million transfers`, value: seconds / ((3 * tokens) / 1e6), unit: "s" },
+      );
+    };
+    if (process.env.DATABASE_URL) {
+      const database = await createTestDatabase({ unmigrated: true });
+      try {
+        await measure("PostgreSQL", await database.open());
+      } finally {
+        await database.drop();
+      }
+    }
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-migration-"));
+    const db = await openPglite(dir);
+    try {
+      await measure("PGlite", db);
+    } finally {
+      await db.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+    return rows;
+  },
+};
+
+export default migration;
