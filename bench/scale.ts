@@ -323,10 +323,10 @@ async function fill(db: Database, url: string, size: Size, log: (message: string
   } finally {
     connection.release();
   }
-  const seconds = Math.round((performance.now() - started) / 1000);
+  const seconds = Math.round((performance.now() - started) / 100) / 10;
   // Last: a kept database without this row was not filled to the end.
   await db.exec(`CREATE TABLE bench_scale_fill (version int NOT NULL, tokens bigint NOT NULL, owners bigint NOT NULL, contracts bigint NOT NULL,
-    cache_expires_at timestamptz NOT NULL, load_seconds int NOT NULL, filled_at timestamptz NOT NULL DEFAULT now())`);
+    cache_expires_at timestamptz NOT NULL, load_seconds float8 NOT NULL, filled_at timestamptz NOT NULL DEFAULT now())`);
   await db.query("INSERT INTO bench_scale_fill VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5), $6)", [
     FILL_VERSION,
     T,
@@ -613,6 +613,9 @@ async function diskUsage(db: Database, size: Size): Promise<Disk> {
     dictionaryPerTransfer: of(["nft_addresses"]) / transfers,
     ownersPerToken: of(["nft_owners", "nft_holdings", "nft_holder_counts"]) / size.tokens,
   };
+  // The share of holdings depends on how the tokens spread over owners: rows of nft_holdings per token, and their bytes.
+  const holdings = rows.find((r) => r.name === "nft_holdings")?.rows ?? 0;
+  const perHolding = holdings > 0 ? of(["nft_holdings"]) / holdings : 0;
   const mb = (bytes: string) => `${(Number(bytes) / 2 ** 20).toFixed(1)} MiB`;
   const perRow = (r: { rows: number; bytes: string }) => (r.rows > 0 ? (Number(r.bytes) / r.rows).toFixed(1) : "");
   const lines = [
@@ -622,7 +625,8 @@ async function diskUsage(db: Database, size: Size): Promise<Disk> {
         `  ${r.kind.padEnd(5)} ${r.name.padEnd(40)} ${mb(r.bytes).padStart(11)}  ${Math.round(r.rows).toLocaleString("en-US").padStart(12)}  ${perRow(r).padStart(9)}`,
     ),
     `  bytes per ERC-721 transfer (nft_transfers and its indexes): ${disk.perTransfer.toFixed(1)}; with the address dictionary (nft_addresses and its indexes, ${disk.dictionaryPerTransfer.toFixed(1)}): ${(disk.perTransfer + disk.dictionaryPerTransfer).toFixed(1)}`,
-    `  bytes per token for owners and holdings (nft_owners, nft_holdings, nft_holder_counts and their indexes): ${disk.ownersPerToken.toFixed(1)}`,
+    `  bytes per token for owners and holdings (nft_owners, nft_holdings, nft_holder_counts and their indexes): ${disk.ownersPerToken.toFixed(1)}` +
+      ` (${(holdings / size.tokens).toFixed(2)} holdings per token, ${perHolding.toFixed(1)} bytes per holding with its indexes)`,
   ];
   return { ...disk, text: lines.join("\n") };
 }
