@@ -232,7 +232,14 @@ async function fill(db: Database, url: string, size: Size, log: (message: string
   const tables = ["nft_transfers", "nft_owners", "nft_holdings", "nft_holder_counts", "nft_addresses", "token_metadata"];
   const saved = await dropIndexes(db, tables);
   const started = performance.now();
-  const elapsed = () => `${Math.round((performance.now() - started) / 1000)} s`;
+  // Each step's own time, then the time since the load started.
+  let step = started;
+  const elapsed = () => {
+    const now = performance.now();
+    const took = `${((now - step) / 1000).toFixed(1)} s, ${((now - started) / 1000).toFixed(1)} s in all`;
+    step = now;
+    return took;
+  };
   const settings =
     "SET work_mem = '512MB'; SET maintenance_work_mem = '2GB'; SET max_parallel_maintenance_workers = 2; SET synchronous_commit = off;";
 
