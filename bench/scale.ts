@@ -31,14 +31,15 @@ interface Size {
 const LARGE_TOKENS = Number(process.env.BENCH_SCALE_TOKENS ?? 10_000_000);
 const size = (tokens: number): Size => ({
   name: fmtSize(tokens),
-  tokens,
-  owners: tokens / 10,
+  tokens: Math.round(tokens),
+  owners: Math.max(1, Math.round(tokens / 10)),
   contracts: Math.max(1, Math.round(tokens / 10_000)),
 });
 const SIZES: Size[] = [size(LARGE_TOKENS / 100), size(LARGE_TOKENS)];
 
+/** A size's label: 10k, 1M, 33.3M (three significant digits). */
 function fmtSize(n: number) {
-  return n >= 1_000_000 ? `${n / 1_000_000}M` : `${n / 1000}k`;
+  return n >= 1_000_000 ? `${Number((n / 1_000_000).toPrecision(3))}M` : `${Number((n / 1000).toPrecision(3))}k`;
 }
 
 // The synthetic data's addresses, the same in SQL (bench_address) and here: a kind digit (1 contract, 2 owner) and
@@ -50,7 +51,7 @@ const ROUNDS = 3;
 /** Keys drawn per read (paths made before the load, so making them costs the load generator nothing). */
 const KEYS = 20_000;
 /**
- * BENCH_SCALE_REUSE=1: the databases are named by size (bench_scale_100k, bench_scale_10m) and kept after the run;
+ * BENCH_SCALE_REUSE=1: the databases are named by their number of tokens (bench_scale_100000, bench_scale_10000000) and kept after the run;
  * a later run reuses one that is present and complete (filled to the end by this version of fill()) instead of
  * loading it again. Without it, each run loads fresh databases and drops them.
  */
@@ -444,7 +445,8 @@ async function fillHoldings(tx: Queryable, size: Size): Promise<void> {
 async function databaseFor(size: Size, log: (message: string) => void): Promise<{ database: TestDatabase; loadSeconds?: number }> {
   if (!REUSE) return { database: await createTestDatabase() };
   const serverUrl = process.env.DATABASE_URL!;
-  const name = `bench_scale_${size.name.toLowerCase()}`;
+  // Named by the exact number of tokens: two sizes with the same label are different data.
+  const name = `bench_scale_${size.tokens}`;
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   const exists = (await query(serverUrl, "SELECT 1 FROM pg_database WHERE datname = $1", [name])).length > 0;
