@@ -60,27 +60,38 @@ export const HOLDER_COUNT_SQL = `SELECT c.block_number AS indexed, h.holders FRO
 
 // An ERC-721 row's batch_index is the id's offset in a ConsecutiveTransfer range (0 for a Transfer): it orders and
 // pages the ids of one log, and the wire leaves it out (transferItem).
-const COLUMNS_1155 = "block_number, log_index, batch_index, block_time, tx_hash, contract, token_id, from_address, to_address, amount";
-const NEWEST = "ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6";
+const ORDER = "block_number DESC, log_index DESC, batch_index DESC";
+const NEWEST = `ORDER BY ${ORDER} LIMIT $6`;
 // Before the cursor ($3 block, $4 log index, $5 batch index).
 const BEFORE = "(block_number, log_index, batch_index) < ($3, $4, $5)";
 
-/**
- * ERC-721 transfers matching `where`, newest first and limited, read from the narrow index `where` selects; only the
- * page's rows are turned back into hex (three dictionary lookups each).
- */
-const erc721 = (where: string) => `SELECT t.block_number, t.log_index, t.batch_index, t.block_time, ${hex("t.tx_hash")} AS tx_hash,
-    ${hex("ca.address")} AS contract, t.token_id, ${hex("fa.address")} AS from_address, ${hex("ta.address")} AS to_address, NULL::numeric AS amount
-  FROM (SELECT * FROM nft_transfers WHERE network_id = n.id AND ${where} AND ${BEFORE} ${NEWEST}) t
-  JOIN nft_addresses ca ON ca.id = t.contract_id JOIN nft_addresses fa ON fa.id = t.from_id JOIN nft_addresses ta ON ta.id = t.to_id`;
+// Each arm gives an ERC-721 row's ids and hash bytes, or an ERC-1155 row's hex text, in the other's NULL columns: the
+// page is merged and cut first, and only its rows are turned back into hex (three dictionary lookups each).
+const ARM_721 = `block_number, log_index, batch_index, block_time, tx_hash AS tx_bytes, NULL::text AS tx_hash, contract_id, NULL::text AS contract,
+    token_id, from_id, NULL::text AS from_address, to_id, NULL::text AS to_address, NULL::numeric AS amount`;
+const ARM_1155 = `block_number, log_index, batch_index, block_time, NULL::bytea, tx_hash, NULL::int, contract,
+    token_id, NULL::int, from_address, NULL::int, to_address, amount`;
+
+/** ERC-721 transfers matching `where`, newest first and limited, read from the narrow index `where` selects. */
+const erc721 = (where: string) => `SELECT ${ARM_721} FROM nft_transfers WHERE network_id = n.id AND ${where} AND ${BEFORE} ${NEWEST}`;
+/** ERC-1155 transfers matching `where`, likewise. */
+const erc1155 = (where: string) =>
+  `SELECT ${ARM_1155} FROM nft_1155_transfers WHERE network = c.network AND ${where} AND ${BEFORE} ${NEWEST}`;
 
 /** Newest-first selections, each limited and walking its own index backwards, merged and cut to one page. */
-const newestFirst = (arms: string[]) => `SELECT c.block_number AS indexed, t.* FROM ${CURSOR}
+const newestFirst = (arms: string[]) => `SELECT c.block_number AS indexed, t.block_number, t.log_index, t.batch_index, t.block_time,
+    coalesce(${hex("t.tx_bytes")}, t.tx_hash) AS tx_hash, coalesce(${hex("ca.address")}, t.contract) AS contract, t.token_id,
+    coalesce(${hex("fa.address")}, t.from_address) AS from_address, coalesce(${hex("ta.address")}, t.to_address) AS to_address, t.amount
+  FROM ${CURSOR}
   LEFT JOIN LATERAL (
     ${arms.map((arm) => `(${arm})`).join("\n    UNION ALL ")}
-    ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6
+    ${NEWEST}
   ) t ON true
-  WHERE c.network = $1`;
+  LEFT JOIN nft_addresses ca ON ca.id = t.contract_id
+  LEFT JOIN nft_addresses fa ON fa.id = t.from_id
+  LEFT JOIN nft_addresses ta ON ta.id = t.to_id
+  WHERE c.network = $1
+  ORDER BY t.block_number DESC, t.log_index DESC, t.batch_index DESC`;
 
 /**
  * Transfers from or to an address: $1 network, $2 address, $3–$5 before this (block, log index, batch index), $6
@@ -89,14 +100,14 @@ const newestFirst = (arms: string[]) => `SELECT c.block_number AS indexed, t.* F
 export const OWNER_HISTORY_SQL = newestFirst([
   erc721(`from_id = ${addressId("$2")}`),
   erc721(`to_id = ${addressId("$2")} AND from_id <> ${addressId("$2")}`),
-  `SELECT ${COLUMNS_1155} FROM nft_1155_transfers WHERE network = c.network AND from_address = $2 AND ${BEFORE} ${NEWEST}`,
-  `SELECT ${COLUMNS_1155} FROM nft_1155_transfers WHERE network = c.network AND to_address = $2 AND from_address <> $2 AND ${BEFORE} ${NEWEST}`,
+  erc1155("from_address = $2"),
+  erc1155("to_address = $2 AND from_address <> $2"),
 ]);
 
 /** Transfers of one token: $2 contract, $7 token id, the rest as OWNER_HISTORY_SQL. */
 export const TOKEN_HISTORY_SQL = newestFirst([
   erc721(`contract_id = ${addressId("$2")} AND token_id = $7`),
-  `SELECT ${COLUMNS_1155} FROM nft_1155_transfers WHERE network = c.network AND contract = $2 AND token_id = $7 AND ${BEFORE} ${NEWEST}`,
+  erc1155("contract = $2 AND token_id = $7"),
 ]);
 
 /** Most holders read for a token (ERC-1155 ids can have many; the largest balances come first). */
