@@ -13,7 +13,7 @@ import type * as IndexerModule from "../server/indexer/indexer";
  *
  * on a database the tree's migrations made. It talks in lines: it prints `ready` once the database is open, starts
  * on `go`, prints `done <json>` (wall ms and its CPU µs from start to the cursor reaching `head`) at once, then on
- * `count` stops, prints `counted <json>` (the transfers indexed and the JSON-RPC calls it sent, by method) and
+ * `count` stops, prints `counted <json>` (the transfers indexed and the JSON-RPC calls it sent to the node, by method) and
  * closes the database and exits when its stdin ends. The pause between `done` and `count` lets the bench read the
  * CPU times of the PostgreSQL backends that served it while they are still open.
  */
@@ -29,13 +29,22 @@ async function main() {
     database.startsWith("postgres") ? { kind: "postgres", url: database } : { kind: "pglite", dataDir: database },
   );
   await db.query("SELECT 1");
-  // As support/chain's providerFor: no batching, no cache. Its calls are counted as they are sent.
+  // As support/chain's providerFor: no batching, no cache. Its calls are counted as they are sent: ethers' own
+  // (through http, at its transport) and the large reads the indexer sends over fetch (server/chain/raw-rpc.ts).
   const provider = new JsonRpcProvider(rpcUrl, 31337, { staticNetwork: true, batchMaxCount: 1, cacheTimeout: -1 });
   const calls: Record<string, number> = {};
+  const count = (payload: { method: string } | { method: string }[]) => {
+    for (const call of Array.isArray(payload) ? payload : [payload]) calls[call.method] = (calls[call.method] ?? 0) + 1;
+  };
   const send = provider._send.bind(provider);
   provider._send = (payload: JsonRpcPayload | JsonRpcPayload[]) => {
-    for (const call of Array.isArray(payload) ? payload : [payload]) calls[call.method] = (calls[call.method] ?? 0) + 1;
+    count(payload);
     return send(payload);
+  };
+  const fetchRpc = globalThis.fetch;
+  globalThis.fetch = (input, init) => {
+    if (typeof init?.body === "string" && init.body.startsWith('{"jsonrpc"')) count(JSON.parse(init.body) as { method: string });
+    return fetchRpc(input, init);
   };
   const indexer = new NetworkIndexer({
     network: "localhost",
