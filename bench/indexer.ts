@@ -140,7 +140,8 @@ async function syncOnce(tree: string, nodeUrl: string, head: number): Promise<Sy
   const lines = readline.createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
   const next = async (word: string): Promise<string> => {
     const line = await lines.next();
-    if (line.done || !line.value.startsWith(word)) throw new Error(`indexer-runner: expected ${word}, got ${line.done ? "its exit" : line.value}`);
+    if (line.done || !line.value.startsWith(word))
+      throw new Error(`indexer-runner: expected ${word}, got ${line.done ? "its exit" : line.value}`);
     return line.value.slice(word.length).trim();
   };
   const cpu = process.env.DATABASE_URL ? await ServerCpu.open(child.pid!, target) : undefined;
@@ -301,7 +302,10 @@ async function coldSync(
     for (const [side, list] of Object.entries(syncs)) {
       log(
         `${side}: ${list
-          .map((s) => `${(s.ms / 1000).toFixed(1)} s, indexer ${(s.indexerMicros / 1e6).toFixed(1)} s CPU, database ${((s.databaseMicros ?? 0) / 1e6).toFixed(1)} s CPU`)
+          .map(
+            (s) =>
+              `${(s.ms / 1000).toFixed(1)} s, indexer ${(s.indexerMicros / 1e6).toFixed(1)} s CPU, database ${((s.databaseMicros ?? 0) / 1e6).toFixed(1)} s CPU`,
+          )
           .join("; ")}`,
       );
     }
