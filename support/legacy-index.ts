@@ -199,3 +199,58 @@ export async function serviceReads(db: Queryable, sample: ReturnType<typeof lega
   }
   return out;
 }
+
+/**
+ * Writes ERC-721 transfers into the legacy tables as the indexer of that layout did for one range, with their owners,
+ * the holdings recounted, the recent block hashes and the cursor at `cursor`: a legacy index of a real chain, for
+ * the test that the indexer goes on from it after the migration.
+ */
+export async function writeLegacyRange(
+  db: Queryable,
+  network: string,
+  transfers: Array<{
+    blockNumber: number;
+    blockHash: string;
+    logIndex: number;
+    rangeIndex?: number;
+    txHash: string;
+    contract: string;
+    tokenId: bigint;
+    from: string;
+    to: string;
+  }>,
+  blocks: Array<{ block: number; hash: string }>,
+  cursor: { block: number; hash: string },
+): Promise<void> {
+  for (const t of transfers) {
+    await db.query(
+      `INSERT INTO nft_transfers (network, block_number, log_index, batch_index, block_hash, tx_hash, contract, token_id, from_address, to_address)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      [network, t.blockNumber, t.logIndex, t.rangeIndex ?? 0, t.blockHash, t.txHash, t.contract, t.tokenId.toString(), t.from, t.to],
+    );
+  }
+  await db.query(
+    `INSERT INTO nft_owners (network, contract, token_id, owner, block_number, log_index)
+     SELECT network, contract, token_id, to_address, block_number, log_index FROM (
+       SELECT DISTINCT ON (contract, token_id) * FROM nft_transfers WHERE network = $1
+       ORDER BY contract, token_id, block_number DESC, log_index DESC, batch_index DESC
+     ) last WHERE to_address <> $2`,
+    [network, ZERO],
+  );
+  await db.query(
+    `INSERT INTO nft_holdings (network, contract, owner, count)
+     SELECT network, contract, owner, count(*) FROM nft_owners WHERE network = $1 GROUP BY 1, 2, 3`,
+    [network],
+  );
+  await db.query(
+    `INSERT INTO nft_holder_counts (network, contract, holders) SELECT network, contract, count(*) FROM nft_holdings WHERE network = $1 GROUP BY 1, 2`,
+    [network],
+  );
+  for (const b of blocks)
+    await db.query("INSERT INTO indexer_blocks (network, number, hash) VALUES ($1, $2, $3)", [network, b.block, b.hash]);
+  await db.query("INSERT INTO indexer_cursors (network, block_number, block_hash) VALUES ($1, $2, $3)", [
+    network,
+    cursor.block,
+    cursor.hash,
+  ]);
+}

@@ -1,8 +1,22 @@
 import { expect } from "chai";
 import type { Database } from "../../../server/db/database";
 import { migrate, readMigrations } from "../../../server/db/migrate";
+import { rawRpc } from "../../../server/chain/raw-rpc";
+import { decodeLogs, INDEXED_TOPICS, type RawLog } from "../../../server/indexer/transfers";
+import { AliceNFT__factory } from "../../../typechain-types";
+import { startTestApp } from "../../helpers/app";
+import { providerFor, startLocalNode } from "../../helpers/chain";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";
-import { fillLegacyIndex, legacyReads, legacySample, migrationsBeforeCompact, serviceReads } from "../../../support/legacy-index";
+import { expectHoldingsMatchRecount } from "../../helpers/holdings-check";
+import { expectIndexMatchesChain, indexedTo } from "../../helpers/index-check";
+import {
+  fillLegacyIndex,
+  legacyReads,
+  legacySample,
+  migrationsBeforeCompact,
+  serviceReads,
+  writeLegacyRange,
+} from "../../../support/legacy-index";
 
 /** Small enough for every test run; `npm run bench -- migration` moves a million transfers and more. */
 const SHAPE = { tokens: 3_000, contracts: 12, owners: 400 };
@@ -65,5 +79,46 @@ describe(`the compact index layout's migration (${process.env.DATABASE_URL ? "Po
     expect((await migrate(db)).map((m) => m.version)).to.include.members([260, 261]);
     const after = await serviceReads(db, sample);
     for (const key of Object.keys(before)) expect(after[key], key).to.deep.equal(before[key]);
+  });
+
+  it("an index of a real chain in the text layout: after the migration the indexer goes on from its cursor to the head", async function () {
+    const node = await startLocalNode();
+    const provider = providerFor(node.url);
+    try {
+      const deployer = await provider.getSigner(0);
+      const [first, second] = await Promise.all([1, 2].map((i) => provider.getSigner(i)));
+      const alice = await new AliceNFT__factory(deployer).deploy(await deployer.getAddress());
+      const contract = await alice.getAddress();
+      await (await alice.mintBatch(first.address, [1n, 2n, 3n, 4n])).wait();
+      await (await alice.connect(first).transferFrom(first.address, second.address, 2n)).wait();
+      await (await alice.connect(first).burn(3n)).wait();
+      // Indexed by the old layout up to here.
+      const cursor = await provider.getBlock("latest");
+      await (await alice.mintBatch(second.address, [5n, 6n])).wait();
+      await (await alice.connect(second).transferFrom(second.address, first.address, 2n)).wait();
+      await (await alice.connect(first).burn(1n)).wait();
+
+      const logs = await rawRpc<RawLog[]>(provider, "eth_getLogs", [
+        { fromBlock: "0x0", toBlock: `0x${cursor!.number.toString(16)}`, topics: [INDEXED_TOPICS] },
+      ]);
+      const blocks = await Promise.all(
+        Array.from({ length: cursor!.number + 1 }, async (_, n) => ({ block: n, hash: (await provider.getBlock(n))!.hash! })),
+      );
+      await writeLegacyRange(db, "localhost", decodeLogs(logs, 5_000).transfers, blocks, { block: cursor!.number, hash: cursor!.hash! });
+
+      const app = await startTestApp({ database: testDb, env: { RPC_URL_LOCALHOST: node.url, INDEXER_POLL_MS: "50" } });
+      try {
+        await indexedTo(db, "localhost", provider);
+        await expectIndexMatchesChain(db, provider, "localhost", contract, [1n, 2n, 3n, 4n, 5n, 6n]);
+        await expectHoldingsMatchRecount(db, "localhost");
+        const history = (await (await app.fetch(`/transfers/localhost/${contract}/2`)).json()) as Array<{ to: string }>;
+        expect(history.map((h) => h.to)).to.deep.equal([first.address, second.address, first.address]);
+      } finally {
+        await app.close();
+      }
+    } finally {
+      provider.destroy();
+      await node.stop();
+    }
   });
 });
