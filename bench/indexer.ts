@@ -13,7 +13,7 @@ import { createTestDatabase } from "../support/database";
 import { providerFor } from "../support/chain";
 import { AliceNFT__factory, ConsecutiveNFT__factory, type AliceNFT } from "../typechain-types";
 import { DEFAULT_BEFORE_REF, moduleOf, withBeforeTree } from "./before";
-import { ServerCpu } from "./cpu";
+import { processCpuMs, ServerCpu } from "./cpu";
 import { load, percentile, startService, type Row, type Suite } from "./lib";
 
 const CONNECTIONS = 32;
@@ -28,7 +28,7 @@ const indexer: Suite = {
   name: "indexer",
   method: [
     "A cold sync of 100,000 ERC-721 transfers beside a bare loop of `eth_getLogs` over the same blocks on the same node (the indexer cannot be faster than the node hands out logs), each sync on a fresh database in a process of its own (bench/indexer-runner.ts).",
-    "The same cold sync with the code of the layout before the compact tables (`0c9097d`, or `--before <ref>`: a worktree of it, its migrations making its database) in the same run, alternating bare, this tree, the ref, this tree, the ref, bare; the figures are medians.",
+    "The same cold sync with the code of the layout before the compact tables (`0c9097d`, or `--before <ref>`: a worktree of it, its migrations making its database) in the same run: three rounds, in turn bare, this tree, the ref and this tree, the ref, bare; the figures are medians of three.",
     "Server CPU per transfer: the indexer process's own CPU time (`process.cpuUsage()`, start to the cursor at the head) plus, on PostgreSQL, the CPU times (utime + stime in /proc/<pid>/stat) of the client backends of its database in `pg_stat_activity`, sampled every 200 ms and once more at the head before it disconnects; PostgreSQL's background processes (WAL writer, checkpointer, autovacuum) are not counted, being shared with other users of the server. On PGlite the database runs inside the indexer's process: its CPU is the total.",
     "Its calls to the node are counted as its provider sends them, per block with transfers, against the fewest that index them: the header of each block with transfers, and per range one `eth_getLogs` and one `eth_blockNumber`.",
     "The lag from a mined block to the inventory route showing it, with the indexer polling every second.",
@@ -52,7 +52,7 @@ const indexer: Suite = {
       }
       const head = await provider.getBlockNumber();
 
-      rows.push(...(await coldSync(provider, node.url, head, beforeRef, log)));
+      rows.push(...(await coldSync(provider, node.url, node.process.pid!, head, beforeRef, log)));
       rows.push(...(await http({ node: node.url, provider, token, contract, holder: holderAddress, head, seconds, log, database })));
       return rows;
     } finally {
@@ -68,8 +68,8 @@ const indexer: Suite = {
  */
 export const INDEXER_BEFORE_REF = "0c9097d732a70c0f98c7e545ce062662c2a14e2c";
 
-/** Rounds of the cold sync comparison: each runs the bare loop, this tree's sync and the ref's once. */
-const ROUNDS = 2;
+/** Rounds of the cold sync comparison: each runs the bare loop, this tree's sync and the ref's once (an odd count: medians of runs). */
+const ROUNDS = 3;
 
 const ROOT = path.resolve(__dirname, "..");
 
@@ -79,6 +79,8 @@ interface Sync {
   indexerMicros: number;
   /** Its PostgreSQL backends' CPU over the same time; undefined on PGlite (inside the indexer's process). */
   databaseMicros?: number;
+  /** The node's CPU over the same time (a diagnostic, in the log: it serves the logs and headers). */
+  nodeMicros: number;
   transfers: number;
   calls: Record<string, number>;
 }
@@ -111,7 +113,7 @@ async function bareLogs(provider: JsonRpcProvider, head: number): Promise<{ ms: 
  * serving its database (from /proc, sampled every 200 ms while it runs and once more at the head, before it
  * disconnects).
  */
-async function syncOnce(tree: string, nodeUrl: string, head: number): Promise<Sync> {
+async function syncOnce(tree: string, nodeUrl: string, nodePid: number, head: number): Promise<Sync> {
   const { migrate } = moduleOf<typeof import("../server/db/migrate")>(tree, "server/db/migrate");
   let target: string;
   let cleanup: () => Promise<void>;
@@ -157,8 +159,10 @@ async function syncOnce(tree: string, nodeUrl: string, head: number): Promise<Sy
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
     })();
+    const nodeStart = processCpuMs(nodePid)!;
     child.stdin!.write("go\n");
     const done = JSON.parse(await next("done")) as { ms: number; cpuMicros: number };
+    const nodeMicros = (processCpuMs(nodePid)! - nodeStart) * 1000;
     running = false;
     await poll;
     let databaseMicros: number | undefined;
@@ -172,7 +176,7 @@ async function syncOnce(tree: string, nodeUrl: string, head: number): Promise<Sy
     child.stdin!.end();
     const code = await exited;
     if (code !== 0) throw new Error(`indexer-runner exited with ${code}`);
-    return { ms: done.ms, indexerMicros: done.cpuMicros, databaseMicros, ...counted };
+    return { ms: done.ms, indexerMicros: done.cpuMicros, databaseMicros, nodeMicros, ...counted };
   } finally {
     if (child.exitCode === null) {
       child.kill("SIGKILL");
@@ -186,6 +190,7 @@ async function syncOnce(tree: string, nodeUrl: string, head: number): Promise<Sy
 async function coldSync(
   provider: JsonRpcProvider,
   nodeUrl: string,
+  nodePid: number,
   head: number,
   beforeRef: string,
   log: (message: string) => void,
@@ -194,23 +199,34 @@ async function coldSync(
   const short = ref.slice(0, 7);
   return withBeforeTree(ref, log, async (before) => {
     const bare: number[] = [];
+    const bareNode: number[] = [];
+    const seconds = (micros: number) => (micros / 1e6).toFixed(1);
+    const logSync = (sync: Sync) =>
+      log(
+        `  ${(sync.ms / 1000).toFixed(1)} s; CPU: the indexer ${seconds(sync.indexerMicros)} s, its backends ${seconds(sync.databaseMicros ?? 0)} s, the node ${seconds(sync.nodeMicros)} s`,
+      );
     const syncs: { tree: Sync[]; ref: Sync[] } = { tree: [], ref: [] };
     let expected: { blockNumber: string }[] | undefined;
     const run = {
       bare: async () => {
         log(`bare eth_getLogs, blocks 0–${head}`);
+        const nodeStart = processCpuMs(nodePid)!;
         const { ms, logs } = await bareLogs(provider, head);
+        bareNode.push(processCpuMs(nodePid)! - nodeStart);
+        log(`  ${(ms / 1000).toFixed(2)} s; the node ${(bareNode.at(-1)! / 1000).toFixed(1)} s CPU`);
         if (expected && logs.length !== expected.length) throw new Error(`eth_getLogs gave ${logs.length} logs, before ${expected.length}`);
         expected = logs;
         bare.push(ms);
       },
       tree: async () => {
         log("cold sync, this tree, on a fresh database, in its own process");
-        syncs.tree.push(await syncOnce(ROOT, nodeUrl, head));
+        syncs.tree.push(await syncOnce(ROOT, nodeUrl, nodePid, head));
+        logSync(syncs.tree.at(-1)!);
       },
       ref: async () => {
         log(`cold sync, the code of ${short}, on a fresh database its migrations made, in its own process`);
-        syncs.ref.push(await syncOnce(before, nodeUrl, head));
+        syncs.ref.push(await syncOnce(before, nodeUrl, nodePid, head));
+        logSync(syncs.ref.at(-1)!);
       },
     };
     for (let round = 0; round < ROUNDS; round++) {
@@ -299,17 +315,6 @@ async function coldSync(
       ratio: calls / minimum,
       budget: { text: "≤ 1.5", met: calls / minimum <= 1.5 },
     });
-    for (const [side, list] of Object.entries(syncs)) {
-      log(
-        `${side}: ${list
-          .map(
-            (s) =>
-              `${(s.ms / 1000).toFixed(1)} s, indexer ${(s.indexerMicros / 1e6).toFixed(1)} s CPU, database ${((s.databaseMicros ?? 0) / 1e6).toFixed(1)} s CPU`,
-          )
-          .join("; ")}`,
-      );
-    }
-    log(`bare: ${bare.map((ms) => `${(ms / 1000).toFixed(2)} s`).join("; ")}`);
     return rows;
   });
 }
