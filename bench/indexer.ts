@@ -203,7 +203,7 @@ async function coldSync(
     const seconds = (micros: number) => (micros / 1e6).toFixed(1);
     const logSync = (sync: Sync) =>
       log(
-        `  ${(sync.ms / 1000).toFixed(1)} s; CPU: the indexer ${seconds(sync.indexerMicros)} s, its backends ${seconds(sync.databaseMicros ?? 0)} s, the node ${seconds(sync.nodeMicros)} s`,
+        `  ${(sync.ms / 1000).toFixed(1)} s; CPU: the indexer ${seconds(sync.indexerMicros)} s, ${sync.databaseMicros === undefined ? "PGlite inside it" : `its backends ${seconds(sync.databaseMicros)} s`}, the node ${seconds(sync.nodeMicros)} s`,
       );
     const syncs: { tree: Sync[]; ref: Sync[] } = { tree: [], ref: [] };
     let expected: { blockNumber: string }[] | undefined;
