@@ -68,6 +68,12 @@ const TITLES: Record<string, string> = {
   gas: "Converter gas",
 };
 
+/** A suite's place on the page: the order of TITLES, then unknown suites. */
+const rank = (suite: string) => {
+  const order = Object.keys(TITLES);
+  return order.includes(suite) ? order.indexOf(suite) : order.length;
+};
+
 /** The newest result of each suite (by the date of its run) among `results`. */
 export function newestBySuite(results: SuiteResult[]): SuiteResult[] {
   const newest = new Map<string, SuiteResult>();
@@ -75,15 +81,17 @@ export function newestBySuite(results: SuiteResult[]): SuiteResult[] {
     const kept = newest.get(result.suite);
     if (!kept || result.tags.date > kept.tags.date) newest.set(result.suite, result);
   }
-  const order = Object.keys(TITLES);
-  const rank = (suite: string) => (order.includes(suite) ? order.indexOf(suite) : order.length);
   return [...newest.values()].sort((a, b) => rank(a.suite) - rank(b.suite) || a.suite.localeCompare(b.suite));
 }
 
 const cell = (text: string) => text.replace(/\|/g, "\\|").trim();
 
-/** docs/benchmarks.md for `results` (every result file read; the newest of each suite shown). */
-export function benchmarksPage(results: SuiteResult[]): string {
+/**
+ * docs/benchmarks.md for `results` (every result file read; the newest of each suite shown). `previous`: the page as
+ * it is; the section of a suite with no result among `results` is kept from it as it was (a fresh checkout has no
+ * results but those of the suites it ran again).
+ */
+export function benchmarksPage(results: SuiteResult[], previous = ""): string {
   const lines = [
     "# Benchmarks",
     "",
@@ -95,41 +103,66 @@ export function benchmarksPage(results: SuiteResult[]): string {
     "The suites that compare with the code as it was (login, metadata) run that code from a git ref checked out beside the tree: `npm run bench -- login --before <ref>`.",
     "",
   ];
-  const shown = newestBySuite(results);
-  if (shown.length === 0) lines.push("No results yet: run `npm run bench`.", "");
-  for (const result of shown) {
-    const { tags } = result;
-    lines.push(`## ${TITLES[result.suite] ?? result.suite}`, "");
-    if (result.method?.length) lines.push(...result.method, "");
-    lines.push("| metric | value | reference | ratio | budget | met |", "| --- | --- | --- | --- | --- | --- |");
-    for (const row of result.rows) {
-      lines.push(
-        `| ${[
-          cell(row.metric),
-          cell(`${fmt(row.value)} ${row.unit}`),
-          row.reference ? cell(`${fmt(row.reference.value)} ${row.unit} (${row.reference.label})`) : "",
-          row.ratio === undefined ? "" : fmt(row.ratio),
-          row.budget ? cell(row.budget.text) : "",
-          row.budget ? (row.budget.met ? "yes" : "**no**") : "",
-        ].join(" | ")} |`,
-      );
-    }
-    const budgets = result.rows.filter((row) => row.budget);
-    const missed = budgets.filter((row) => !row.budget!.met).length;
+  const sections = new Map<string, string[]>();
+  for (const result of newestBySuite(results)) sections.set(result.suite, section(result));
+  for (const [suite, kept] of sectionsOf(previous)) if (!sections.has(suite)) sections.set(suite, kept);
+  if (sections.size === 0) lines.push("No results yet: run `npm run bench`.", "");
+  for (const suite of [...sections.keys()].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b))) lines.push(...sections.get(suite)!);
+  return `${lines.join("\n").trimEnd()}\n`;
+}
+
+/** The lines of one suite's section, its trailing blank line included. */
+function section(result: SuiteResult): string[] {
+  const { tags } = result;
+  const lines = [`## ${TITLES[result.suite] ?? result.suite}`, ""];
+  if (result.method?.length) lines.push(...result.method, "");
+  lines.push("| metric | value | reference | ratio | budget | met |", "| --- | --- | --- | --- | --- | --- |");
+  for (const row of result.rows) {
     lines.push(
-      "",
-      budgets.length === 0
-        ? "No budget applies to this run."
-        : missed === 0
-          ? `All ${budgets.length} budgets met.`
-          : `${missed} of ${budgets.length} budgets missed.`,
-      `Measured on ${tags.date} at commit \`${tags.commit}\`, on ${tags.machine.cpu} (${tags.machine.cores} cores, ${tags.machine.memoryGiB} GiB), Node ${tags.node}, ${tags.database}, ${result.seconds} s per load${
-        result.load ? `, load average ${fmt(result.load.start)} at the start and ${fmt(result.load.end)} at the end` : ""
-      }.`,
-      "",
+      `| ${[
+        cell(row.metric),
+        cell(`${fmt(row.value)} ${row.unit}`),
+        row.reference ? cell(`${fmt(row.reference.value)} ${row.unit} (${row.reference.label})`) : "",
+        row.ratio === undefined ? "" : fmt(row.ratio),
+        row.budget ? cell(row.budget.text) : "",
+        row.budget ? (row.budget.met ? "yes" : "**no**") : "",
+      ].join(" | ")} |`,
     );
   }
-  return `${lines.join("\n").trimEnd()}\n`;
+  const budgets = result.rows.filter((row) => row.budget);
+  const missed = budgets.filter((row) => !row.budget!.met).length;
+  lines.push(
+    "",
+    budgets.length === 0
+      ? "No budget applies to this run."
+      : missed === 0
+        ? `All ${budgets.length} budgets met.`
+        : `${missed} of ${budgets.length} budgets missed.`,
+    `Measured on ${tags.date} at commit \`${tags.commit}\`, on ${tags.machine.cpu} (${tags.machine.cores} cores, ${tags.machine.memoryGiB} GiB), Node ${tags.node}, ${tags.database}, ${result.seconds} s per load${
+      result.load ? `, load average ${fmt(result.load.start)} at the start and ${fmt(result.load.end)} at the end` : ""
+    }.`,
+    "",
+  );
+  return lines;
+}
+
+/** The suites' sections of a page this module wrote, by suite (a title it does not know is taken as the suite's name). */
+function sectionsOf(page: string): Map<string, string[]> {
+  const suiteOf = new Map(Object.entries(TITLES).map(([suite, title]) => [title, suite]));
+  const sections = new Map<string, string[]>();
+  let current: string[] | undefined;
+  for (const line of page.split("\n")) {
+    const heading = /^## (.+)$/.exec(line);
+    if (heading) {
+      current = [line];
+      sections.set(suiteOf.get(heading[1]) ?? heading[1], current);
+    } else current?.push(line);
+  }
+  for (const lines of sections.values()) {
+    while (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
+    lines.push("");
+  }
+  return sections;
 }
 
 /** Every result file in `dir`. */
@@ -153,6 +186,6 @@ export function writeResult(result: SuiteResult, dir = RESULTS_DIR): string {
 
 /** `npm run bench:report`: docs/benchmarks.md from bench/results/. */
 export function writeBenchmarksPage(): string {
-  fs.writeFileSync(PAGE, benchmarksPage(readResults()));
+  fs.writeFileSync(PAGE, benchmarksPage(readResults(), fs.existsSync(PAGE) ? fs.readFileSync(PAGE, "utf8") : ""));
   return PAGE;
 }

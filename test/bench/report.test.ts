@@ -74,6 +74,30 @@ describe("the benchmarks page (npm run bench:report)", function () {
     }
   });
 
+  it("keeps the section of a suite not run again from the page as it was, and replaces the sections of those run", function () {
+    const run = (suite: string, value: number): SuiteResult => ({
+      suite,
+      tags: tags("2026-11-26T10:00:00.000Z", "cccc"),
+      seconds: 5,
+      rows: [{ suite, metric: "figure", value, unit: "ms" }],
+    });
+    const previous = benchmarksPage([run("login", 1), run("scale", 2), run("gas", 3)]);
+    const page = benchmarksPage([run("scale", 20), run("migration", 30)], previous);
+    const sections = page.split("\n").filter((line) => line.startsWith("## ") || line.startsWith("| figure"));
+    expect(sections).to.deep.equal([
+      "## Login",
+      "| figure | 1 ms |  |  |  |  |",
+      "## At scale",
+      "| figure | 20 ms |  |  |  |  |",
+      "## Moving an index to the compact layout",
+      "| figure | 30 ms |  |  |  |  |",
+      "## Converter gas",
+      "| figure | 3 ms |  |  |  |  |",
+    ]);
+    // Kept as it was, and the page made again from itself does not change.
+    expect(benchmarksPage([], page)).to.equal(page);
+  });
+
   it("says there are no results yet when there are none", function () {
     expect(benchmarksPage([])).to.include("No results yet: run `npm run bench`.");
   });
