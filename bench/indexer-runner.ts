@@ -1,0 +1,97 @@
+import path from "node:path";
+import readline from "node:readline";
+import { JsonRpcProvider, type JsonRpcPayload } from "ethers";
+import pino from "pino";
+import type * as DatabaseModule from "../server/db/database";
+import type * as IndexerModule from "../server/indexer/indexer";
+
+/**
+ * One cold sync of bench/indexer.ts in a process of its own, so that its CPU time is the indexer's alone (and on
+ * PGlite, the database's too, which runs inside it). The code is a tree's (this checkout or a ref's, see before.ts):
+ *
+ *   node -r ts-node/register/transpile-only bench/indexer-runner.ts <tree> <rpc url> <head> <postgres URL | PGlite dir>
+ *
+ * on a database the tree's migrations made. It talks in lines: it prints `ready` once the database is open, starts
+ * on `go`, prints `done <json>` (wall ms and its CPU µs from start to the cursor reaching `head`) at once, then on
+ * `count` stops, prints `counted <json>` (the transfers indexed and the JSON-RPC calls it sent to the node, by method) and
+ * closes the database and exits when its stdin ends. The pause between `done` and `count` lets the bench read the
+ * CPU times of the PostgreSQL backends that served it while they are still open.
+ */
+async function main() {
+  const [tree, rpcUrl, headText, database] = process.argv.slice(2);
+  const head = Number(headText);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a tree known at run time, compiled by ts-node
+  const of = <T>(modulePath: string) => require(path.join(tree, modulePath)) as T;
+  const { openDatabase } = of<typeof DatabaseModule>("server/db/database");
+  const { NetworkIndexer } = of<typeof IndexerModule>("server/indexer/indexer");
+
+  const db = await openDatabase(
+    database.startsWith("postgres") ? { kind: "postgres", url: database } : { kind: "pglite", dataDir: database },
+  );
+  await db.query("SELECT 1");
+  // As support/chain's providerFor: no batching, no cache. Its calls are counted as they are sent: ethers' own
+  // (through http, at its transport) and the large reads the indexer sends over fetch (server/chain/raw-rpc.ts).
+  const provider = new JsonRpcProvider(rpcUrl, 31337, { staticNetwork: true, batchMaxCount: 1, cacheTimeout: -1 });
+  const calls: Record<string, number> = {};
+  const count = (payload: { method: string } | { method: string }[]) => {
+    for (const call of Array.isArray(payload) ? payload : [payload]) calls[call.method] = (calls[call.method] ?? 0) + 1;
+  };
+  const send = provider._send.bind(provider);
+  provider._send = (payload: JsonRpcPayload | JsonRpcPayload[]) => {
+    count(payload);
+    return send(payload);
+  };
+  const fetchRpc = globalThis.fetch;
+  globalThis.fetch = (input, init) => {
+    if (typeof init?.body === "string" && init.body.startsWith('{"jsonrpc"')) count(JSON.parse(init.body) as { method: string });
+    return fetchRpc(input, init);
+  };
+  const indexer = new NetworkIndexer({
+    network: "localhost",
+    provider,
+    db,
+    startBlock: 0,
+    contracts: [],
+    pollMs: 1_000,
+    maxRange: 10_000,
+    maxConsecutive: 5_000,
+    logLagBlocks: 128,
+    log: pino({ level: "warn" }),
+  });
+
+  const lines = readline.createInterface({ input: process.stdin });
+  const commands = lines[Symbol.asyncIterator]();
+  const expect = async (command: string) => {
+    const line = await commands.next();
+    if (line.done || line.value.trim() !== command) throw new Error(`indexer-runner: expected ${command}, got ${line.value}`);
+  };
+  console.log("ready");
+  await expect("go");
+
+  const done = new Promise<void>((resolve) => {
+    indexer.onProgress = (cursor) => {
+      if (cursor.block >= head) resolve();
+    };
+  });
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  indexer.start();
+  await done;
+  const ms = performance.now() - started;
+  const { user, system } = process.cpuUsage(cpu);
+  console.log(`done ${JSON.stringify({ ms, cpuMicros: user + system })}`);
+
+  await expect("count");
+  await indexer.stop();
+  const { rows } = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM nft_transfers");
+  console.log(`counted ${JSON.stringify({ transfers: rows[0].n, calls })}`);
+  while (!(await commands.next()).done);
+  await db.close();
+  provider.destroy();
+  process.exit(0);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
