@@ -59,10 +59,17 @@ const OPTIONS = {
   },
 } satisfies ParseArgsConfig;
 
-// A client id is base64url and may begin with "-": the word after update or remove is the id, never an option.
+/** Whether `word` names one of the tool's options (`--json`, `--title=x`, `--help`). */
+const isOption = (word: string) => {
+  const name = /^--([^=]+)/.exec(word)?.[1];
+  return name !== undefined && (name === "help" || name in OPTIONS.options);
+};
+
+// A client id is base64url and may begin with "-" or "--": the word after update or remove is the id, unless it is
+// the "--" that ends the options or one of the options.
 const ARGS = (argv: string[]) => {
   const [command, id, ...rest] = argv;
-  const dashedId = (command === "update" || command === "remove") && /^-[^-]/.test(id ?? "");
+  const dashedId = (command === "update" || command === "remove") && /^-./.test(id ?? "") && id !== "--" && !isOption(id);
   return { ...OPTIONS, args: dashedId ? [command, ...rest, "--", id] : argv } satisfies ParseArgsConfig;
 };
 

@@ -168,21 +168,31 @@ describe("npm run client", function () {
     expect((await run(["update", "no-such-client", "--title", "x"], env)).code).to.equal(1);
   });
 
-  it('updates and removes a client whose id starts with "-" (one in 64 does), not refusing it as an option', async function () {
-    const added = await run(["add", "--name", "Dashed", "--redirect-uri", "https://d.example/cb", "--json"], env);
-    expect(added.code, added.stderr).to.equal(0);
-    const id = `-${JSON.parse(added.stdout).client_id.slice(1)}`;
-    const db = await database.open();
-    try {
-      await db.query("UPDATE login_clients SET id = $1 WHERE name = 'Dashed'", [id]);
-    } finally {
-      if (database.kind === "pglite") await db.close(); // one process at a time
-    }
-    const updated = await run(["update", id, "--title", "Dashed title", "--json"], env);
-    expect(updated.code, updated.stderr).to.equal(0);
-    expect(JSON.parse(updated.stdout)).to.deep.include({ client_id: id, title: { en: "Dashed title" } });
-    expect((await run(["remove", id], env)).code).to.equal(0);
-    expect((await run(["remove", "--", id], env)).code).to.equal(1);
+  for (const dashes of ["-", "--"]) {
+    it(`updates and removes a client whose id starts with "${dashes}" (one in ${64 ** dashes.length} does), not refusing it as an option`, async function () {
+      const name = `Dashed ${dashes.length}`;
+      const added = await run(["add", "--name", name, "--redirect-uri", "https://d.example/cb", "--json"], env);
+      expect(added.code, added.stderr).to.equal(0);
+      const id = `${dashes}${JSON.parse(added.stdout).client_id.slice(dashes.length)}`;
+      const db = await database.open();
+      try {
+        await db.query("UPDATE login_clients SET id = $1 WHERE name = $2", [id, name]);
+      } finally {
+        if (database.kind === "pglite") await db.close(); // one process at a time
+      }
+      const updated = await run(["update", id, "--title", "Dashed title", "--json"], env);
+      expect(updated.code, updated.stderr).to.equal(0);
+      expect(JSON.parse(updated.stdout)).to.deep.include({ client_id: id, title: { en: "Dashed title" } });
+      expect((await run(["remove", id], env)).code).to.equal(0);
+      expect((await run(["remove", "--", id], env)).code).to.equal(1);
+    });
+  }
+
+  it("takes an option right after update or remove as the option it names", async function () {
+    expect((await run(["update", "--help"], env)).code).to.equal(0);
+    const json = await run(["remove", "--json"], env);
+    expect(json.code).to.equal(2);
+    expect(json.stderr).to.match(/^client: /);
   });
 
   it("refuses a bad profile value, and redirect URIs in update, with a message and exit code 2", async function () {
