@@ -1,9 +1,10 @@
-import path from "node:path";
 import readline from "node:readline";
-import { JsonRpcProvider, type JsonRpcPayload } from "ethers";
+import type { JsonRpcPayload } from "ethers";
 import pino from "pino";
 import type * as DatabaseModule from "../server/db/database";
 import type * as IndexerModule from "../server/indexer/indexer";
+import { providerFor } from "../support/chain";
+import { moduleOf } from "./before";
 
 /**
  * One cold sync of bench/indexer.ts in a process of its own, so that its CPU time is the indexer's alone (and on
@@ -20,18 +21,16 @@ import type * as IndexerModule from "../server/indexer/indexer";
 async function main() {
   const [tree, rpcUrl, headText, database] = process.argv.slice(2);
   const head = Number(headText);
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a tree known at run time, compiled by ts-node
-  const of = <T>(modulePath: string) => require(path.join(tree, modulePath)) as T;
-  const { openDatabase } = of<typeof DatabaseModule>("server/db/database");
-  const { NetworkIndexer } = of<typeof IndexerModule>("server/indexer/indexer");
+  const { openDatabase } = moduleOf<typeof DatabaseModule>(tree, "server/db/database");
+  const { NetworkIndexer } = moduleOf<typeof IndexerModule>(tree, "server/indexer/indexer");
 
   const db = await openDatabase(
     database.startsWith("postgres") ? { kind: "postgres", url: database } : { kind: "pglite", dataDir: database },
   );
   await db.query("SELECT 1");
-  // As support/chain's providerFor: no batching, no cache. Its calls are counted as they are sent: ethers' own
-  // (through http, at its transport) and the large reads the indexer sends over fetch (server/chain/raw-rpc.ts).
-  const provider = new JsonRpcProvider(rpcUrl, 31337, { staticNetwork: true, batchMaxCount: 1, cacheTimeout: -1 });
+  // Its calls are counted as they are sent: ethers' own (through http, at its transport) and the large reads the
+  // indexer sends over fetch (server/chain/raw-rpc.ts).
+  const provider = providerFor(rpcUrl);
   const calls: Record<string, number> = {};
   const count = (payload: { method: string } | { method: string }[]) => {
     for (const call of Array.isArray(payload) ? payload : [payload]) calls[call.method] = (calls[call.method] ?? 0) + 1;

@@ -1,12 +1,13 @@
 import { expect } from "chai";
 import type { Queryable } from "../../server/db/database";
+import { hex, networkIdOf } from "../../server/indexer/store/ids";
 import { INDEXED_OWNERS } from "./index-check";
 
 /** The holdings and holder counts the indexer keeps equal a recount of nft_owners and nft_balances. */
 export async function expectHoldingsMatchRecount(db: Queryable, network: string): Promise<void> {
   const { rows: holdings } = await db.query<{ contract: string; owner: string; count: string }>(
-    `SELECT '0x' || encode(contract, 'hex') AS contract, '0x' || encode(owner, 'hex') AS owner, count::text
-     FROM nft_holdings WHERE network_id = (SELECT id FROM indexer_networks WHERE name = $1) ORDER BY 1, 2`,
+    `SELECT ${hex("contract")} AS contract, ${hex("owner")} AS owner, count::text
+     FROM nft_holdings WHERE network_id = ${networkIdOf("$1")} ORDER BY 1, 2`,
     [network],
   );
   const { rows: recount } = await db.query<{ contract: string; owner: string; count: string }>(
@@ -18,8 +19,8 @@ export async function expectHoldingsMatchRecount(db: Queryable, network: string)
   );
   expect(holdings).to.deep.equal(recount);
   const { rows: counts } = await db.query<{ contract: string; holders: string }>(
-    `SELECT '0x' || encode(contract, 'hex') AS contract, holders::text
-     FROM nft_holder_counts WHERE network_id = (SELECT id FROM indexer_networks WHERE name = $1) AND holders > 0 ORDER BY 1`,
+    `SELECT ${hex("contract")} AS contract, holders::text
+     FROM nft_holder_counts WHERE network_id = ${networkIdOf("$1")} AND holders > 0 ORDER BY 1`,
     [network],
   );
   const byContract = new Map<string, number>();

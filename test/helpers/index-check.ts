@@ -2,17 +2,18 @@ import { expect } from "chai";
 import type { JsonRpcProvider } from "ethers";
 import { IERC721__factory } from "../../typechain-types";
 import type { Queryable } from "../../server/db/database";
+import { hex } from "../../server/indexer/store/ids";
 import { CONSECUTIVE_TRANSFER_TOPIC, TRANSFER_TOPIC } from "../../server/indexer/transfers";
 
 /**
  * The compact index tables as rows of names and lower-case hex (as the tables were before ids), for tests that
  * compare them with the chain: `SELECT ... FROM ${INDEXED_OWNERS} WHERE network = $1`.
  */
-export const INDEXED_OWNERS = `(SELECT n.name AS network, '0x' || encode(c.address, 'hex') AS contract, o.token_id, '0x' || encode(w.address, 'hex') AS owner
+export const INDEXED_OWNERS = `(SELECT n.name AS network, ${hex("c.address")} AS contract, o.token_id, ${hex("w.address")} AS owner
   FROM nft_owners o JOIN indexer_networks n ON n.id = o.network_id
   JOIN nft_addresses c ON c.id = o.contract_id JOIN nft_addresses w ON w.id = o.owner_id) indexed_owners`;
-export const INDEXED_TRANSFERS = `(SELECT n.name AS network, t.block_number, t.log_index, t.batch_index, '0x' || encode(c.address, 'hex') AS contract,
-    t.token_id, '0x' || encode(f.address, 'hex') AS from_address, '0x' || encode(r.address, 'hex') AS to_address
+export const INDEXED_TRANSFERS = `(SELECT n.name AS network, t.block_number, t.log_index, t.batch_index, ${hex("c.address")} AS contract,
+    t.token_id, ${hex("f.address")} AS from_address, ${hex("r.address")} AS to_address
   FROM nft_transfers t JOIN indexer_networks n ON n.id = t.network_id
   JOIN nft_addresses c ON c.id = t.contract_id JOIN nft_addresses f ON f.id = t.from_id JOIN nft_addresses r ON r.id = t.to_id) indexed_transfers`;
 

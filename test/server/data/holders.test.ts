@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { hex } from "../../../server/indexer/store/ids";
 import type { JsonRpcProvider, JsonRpcSigner } from "ethers";
 import type { LocalNode } from "../../../local/node";
 import { migrate, readMigrations } from "../../../server/db/migrate";
@@ -148,7 +149,7 @@ describe("holders routes", function () {
       );
       await migrate(db, all);
       const { rows } = await db.query(
-        "SELECT '0x' || encode(contract, 'hex') AS contract, '0x' || encode(owner, 'hex') AS owner, count::text FROM nft_holdings ORDER BY 1, 2",
+        `SELECT ${hex("contract")} AS contract, ${hex("owner")} AS owner, count::text FROM nft_holdings ORDER BY 1, 2`,
       );
       expect(rows).to.deep.equal([
         { contract: c1, owner: a, count: "2" },
