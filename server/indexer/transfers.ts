@@ -70,7 +70,9 @@ export interface Transfer {
 export function decodeTransfer(log: RawLog): Transfer | undefined {
   if (log.removed || log.topics.length !== 4 || log.topics[0] !== TRANSFER_TOPIC || (log.data !== "0x" && log.data !== ""))
     return undefined;
-  return { ...logBase(log, log.topics[1], log.topics[2]), tokenId: BigInt(log.topics[3]) };
+  const transfer = logBase(log, log.topics[1], log.topics[2]) as Transfer;
+  transfer.tokenId = BigInt(log.topics[3]);
+  return transfer;
 }
 
 /** A ConsecutiveTransfer the indexer did not expand: more ids than its bound, or a reversed range. */

@@ -1,3 +1,4 @@
+import { arrayLiteral } from "../../db/arrays";
 import type { Queryable } from "../../db/database";
 import type { ChangedTransfer, MetadataMark } from "../transfers";
 
@@ -32,16 +33,16 @@ export async function appendChanges(tx: Queryable, network: string, kind: Change
     [
       network,
       kind,
-      sorted.map((t) => t.blockNumber),
-      sorted.map((t) => t.blockTime ?? null),
-      sorted.map((t) => t.txHash),
-      sorted.map((t) => t.logIndex),
-      sorted.map((t) => ("batchIndex" in t ? t.batchIndex : null)),
-      sorted.map((t) => t.contract),
-      sorted.map((t) => t.tokenId.toString()),
-      sorted.map((t) => t.from),
-      sorted.map((t) => t.to),
-      sorted.map((t) => ("amount" in t ? t.amount.toString() : null)),
+      arrayLiteral(sorted.map((t) => t.blockNumber)),
+      arrayLiteral(sorted.map((t) => t.blockTime)),
+      arrayLiteral(sorted.map((t) => t.txHash)),
+      arrayLiteral(sorted.map((t) => t.logIndex)),
+      arrayLiteral(sorted.map((t) => ("batchIndex" in t ? t.batchIndex : null))),
+      arrayLiteral(sorted.map((t) => t.contract)),
+      arrayLiteral(sorted.map((t) => t.tokenId)),
+      arrayLiteral(sorted.map((t) => t.from)),
+      arrayLiteral(sorted.map((t) => t.to)),
+      arrayLiteral(sorted.map((t) => ("amount" in t ? t.amount : null))),
     ],
   );
   await notifyAndPrune(tx, network);

@@ -1,3 +1,4 @@
+import { arrayLiteral } from "../../db/arrays";
 import type { Queryable } from "../../db/database";
 import { bytes } from "./ids";
 
@@ -14,8 +15,22 @@ export interface HoldingDelta {
  * with the change of nft_owners / nft_balances it mirrors.
  */
 export async function adjustHoldings(tx: Queryable, networkId: number, deltas: HoldingDelta[]): Promise<void> {
-  if (deltas.length === 0) return;
-  const params = [networkId, deltas.map((d) => d.contract), deltas.map((d) => d.owner), deltas.map((d) => d.delta.toString())];
+  // Summed here first: a range often moves many tokens of one contract to one owner (a mint, a sale of a lot).
+  const sums = new Map<string, { contract: string; owner: string; delta: bigint }>();
+  for (const { contract, owner, delta } of deltas) {
+    const key = `${contract}:${owner}`;
+    const sum = sums.get(key);
+    if (sum) sum.delta += BigInt(delta);
+    else sums.set(key, { contract, owner, delta: BigInt(delta) });
+  }
+  const moved = [...sums.values()].filter((d) => d.delta !== 0n);
+  if (moved.length === 0) return;
+  const params = [
+    networkId,
+    arrayLiteral(moved.map((d) => d.contract)),
+    arrayLiteral(moved.map((d) => d.owner)),
+    arrayLiteral(moved.map((d) => d.delta)),
+  ];
   // A holding whose new count equals its delta was absent before (+1 holder); one at zero is gone (−1 holder).
   await tx.query(
     `WITH d AS (

@@ -1,3 +1,4 @@
+import { arrayLiteral } from "../../db/arrays";
 import type { Queryable } from "../../db/database";
 
 /**
@@ -48,7 +49,7 @@ export async function addressIds(tx: Queryable, addresses: Iterable<string>): Pr
      )
      SELECT id, ${hex("address")} AS address FROM added
      UNION ALL SELECT n.id, ${hex("n.address")} FROM nft_addresses n JOIN wanted w ON n.address = w.address`,
-    [wanted],
+    [arrayLiteral(wanted)],
   );
   for (const r of rows) ids.set(r.address, r.id);
   const raced = wanted.filter((a) => !ids.has(a));

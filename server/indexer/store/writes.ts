@@ -1,3 +1,4 @@
+import { arrayLiteral } from "../../db/arrays";
 import type { Queryable } from "../../db/database";
 import {
   ZERO_ADDRESS,
@@ -68,38 +69,41 @@ async function write721(tx: Queryable, net: number, transfers: Transfer[]): Prom
     transfers.flatMap((t) => [t.contract, t.from, t.to]),
   );
   const id = (address: string) => ids.get(address)!;
-  await tx.query(
+  // Sent at once; the statements after it are made while the database inserts (one connection runs them in order).
+  const inserted = tx.query(
     `INSERT INTO nft_transfers (network_id, block_number, log_index, batch_index, tx_hash, contract_id, token_id, from_id, to_id, block_time)
      SELECT $1, b, l, x, ${bytes("h")}, c, k, f, r, s
      FROM unnest($2::bigint[], $3::int[], $4::int[], $5::text[], $6::int[], $7::numeric[], $8::int[], $9::int[], $10::bigint[])
        AS t(b, l, x, h, c, k, f, r, s)`,
     [
       net,
-      transfers.map((t) => t.blockNumber),
-      transfers.map((t) => t.logIndex),
-      transfers.map((t) => t.rangeIndex ?? 0),
-      transfers.map((t) => t.txHash),
-      transfers.map((t) => id(t.contract)),
-      transfers.map((t) => t.tokenId.toString()),
-      transfers.map((t) => id(t.from)),
-      transfers.map((t) => id(t.to)),
-      transfers.map((t) => t.blockTime ?? null),
+      arrayLiteral(transfers.map((t) => t.blockNumber)),
+      arrayLiteral(transfers.map((t) => t.logIndex)),
+      arrayLiteral(transfers.map((t) => t.rangeIndex ?? 0)),
+      arrayLiteral(transfers.map((t) => t.txHash)),
+      arrayLiteral(transfers.map((t) => id(t.contract))),
+      arrayLiteral(transfers.map((t) => t.tokenId)),
+      arrayLiteral(transfers.map((t) => id(t.from))),
+      arrayLiteral(transfers.map((t) => id(t.to))),
+      arrayLiteral(transfers.map((t) => t.blockTime)),
     ],
   );
   // The last transfer of each token in the range decides its owner (one row per token per statement).
   const latest = new Map<string, Transfer>();
   for (const t of transfers) latest.set(`${t.contract}:${t.tokenId}`, t);
-  const kept = [...latest.values()].filter((t) => t.to !== ZERO_ADDRESS);
-  const burned = [...latest.values()].filter((t) => t.to === ZERO_ADDRESS);
+  const changed = [...latest.values()];
+  const kept = changed.filter((t) => t.to !== ZERO_ADDRESS);
+  const burned = changed.filter((t) => t.to === ZERO_ADDRESS);
   // Holdings: each changed token leaves its previous owner and joins its new one.
-  const { rows: previous } = await tx.query<{ contract: string; owner: string }>(
+  const previousOwners = tx.query<{ contract: string; owner: string }>(
     `SELECT ${hex("c.address")} AS contract, ${hex("w.address")} AS owner
      FROM nft_owners o JOIN unnest($2::int[], $3::numeric[]) AS k(contract_id, token_id)
        ON o.contract_id = k.contract_id AND o.token_id = k.token_id
      JOIN nft_addresses c ON c.id = o.contract_id JOIN nft_addresses w ON w.id = o.owner_id
      WHERE o.network_id = $1`,
-    [net, [...latest.values()].map((t) => id(t.contract)), [...latest.values()].map((t) => t.tokenId.toString())],
+    [net, arrayLiteral(changed.map((t) => id(t.contract))), arrayLiteral(changed.map((t) => t.tokenId))],
   );
+  const [, { rows: previous }] = await Promise.all([inserted, previousOwners]);
   await adjustHoldings(tx, net, [
     ...tokenDeltas(previous, -1),
     ...tokenDeltas(
@@ -112,14 +116,14 @@ async function write721(tx: Queryable, net: number, transfers: Transfer[]): Prom
       `INSERT INTO nft_owners (network_id, contract_id, token_id, owner_id)
        SELECT $1, * FROM unnest($2::int[], $3::numeric[], $4::int[])
        ON CONFLICT (network_id, contract_id, token_id) DO UPDATE SET owner_id = EXCLUDED.owner_id`,
-      [net, kept.map((t) => id(t.contract)), kept.map((t) => t.tokenId.toString()), kept.map((t) => id(t.to))],
+      [net, arrayLiteral(kept.map((t) => id(t.contract))), arrayLiteral(kept.map((t) => t.tokenId)), arrayLiteral(kept.map((t) => id(t.to)))],
     );
   }
   if (burned.length > 0) {
     await tx.query(
       `DELETE FROM nft_owners o USING unnest($2::int[], $3::numeric[]) AS b(contract_id, token_id)
        WHERE o.network_id = $1 AND o.contract_id = b.contract_id AND o.token_id = b.token_id`,
-      [net, burned.map((t) => id(t.contract)), burned.map((t) => t.tokenId.toString())],
+      [net, arrayLiteral(burned.map((t) => id(t.contract))), arrayLiteral(burned.map((t) => t.tokenId))],
     );
   }
 }
