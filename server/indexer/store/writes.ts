@@ -116,7 +116,12 @@ async function write721(tx: Queryable, net: number, transfers: Transfer[]): Prom
       `INSERT INTO nft_owners (network_id, contract_id, token_id, owner_id)
        SELECT $1, * FROM unnest($2::int[], $3::numeric[], $4::int[])
        ON CONFLICT (network_id, contract_id, token_id) DO UPDATE SET owner_id = EXCLUDED.owner_id`,
-      [net, arrayLiteral(kept.map((t) => id(t.contract))), arrayLiteral(kept.map((t) => t.tokenId)), arrayLiteral(kept.map((t) => id(t.to)))],
+      [
+        net,
+        arrayLiteral(kept.map((t) => id(t.contract))),
+        arrayLiteral(kept.map((t) => t.tokenId)),
+        arrayLiteral(kept.map((t) => id(t.to))),
+      ],
     );
   }
   if (burned.length > 0) {

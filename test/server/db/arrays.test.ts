@@ -16,7 +16,12 @@ describe(`arrayLiteral (${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"})`,
 
   it("is read by the database as the array node-postgres would send: numbers, bigints, hex, decimals and NULLs", async function () {
     const big = 2n ** 256n - 1n;
-    const values = [[1, -2, 0], [big, 0n], ["0xAbC0", "0x", null], ["123", "-7", undefined]] as const;
+    const values = [
+      [1, -2, 0],
+      [big, 0n],
+      ["0xAbC0", "0x", null],
+      ["123", "-7", undefined],
+    ] as const;
     const { rows } = await db.query<{ ints: number[]; ids: string[]; hashes: Array<Buffer | null>; decimals: Array<string | null> }>(
       `SELECT $1::int[] AS ints, $2::numeric[]::text[] AS ids,
          array(SELECT decode(substr(h, 3), 'hex') FROM unnest($3::text[]) WITH ORDINALITY AS u(h, n) ORDER BY n) AS hashes,
