@@ -1,4 +1,5 @@
 import { Interface } from "ethers";
+import { decodeAbiString } from "../chain/abi-string";
 import { callOutcome } from "../chain/calls";
 import { upstreamError } from "../chain/errors";
 import { DomainError } from "../lib/domain-error";
@@ -233,7 +234,7 @@ export class TokenMetadataResolver {
     if (!outcome.ok) throw new MetadataError(`${fn}(${key.tokenId}) reverted`);
     let uri: string;
     try {
-      uri = TOKEN_URI.decodeFunctionResult(fn, outcome.data)[0] as string;
+      uri = decodeAbiString(outcome.data);
     } catch {
       throw new MetadataError(`${fn}(${key.tokenId}) did not return a string`);
     }
