@@ -51,6 +51,8 @@ describe("decodeAbiString", function () {
       "0x",
       "hello",
       `${ok}0`,
+      `${ok.slice(0, 70)}zz${ok.slice(72)}`,
+      `0X${ok.slice(2)}`,
       `${ok}00`,
       ok.slice(0, -64),
       `0x${word(32)}`,
