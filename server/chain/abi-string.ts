@@ -14,7 +14,7 @@ const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 export function decodeAbiString(data: string): string {
   // Buffer.from stops at the first character that is not hex (or at an odd last one): all of it was read, or it is not hex.
   const bytes = Buffer.from(data.slice(2), "hex");
-  if (!data.startsWith("0x") || bytes.length * 2 !== data.length - 2) throw new TypeError("the result is not hex");
+  if (!/^0[xX]/.test(data) || bytes.length * 2 !== data.length - 2) throw new TypeError("the result is not hex");
   if (bytes.length % WORD !== 0) throw new TypeError("the result is not a whole number of words");
   const offset = wordAt(bytes, 0);
   const length = wordAt(bytes, offset);
