@@ -1,5 +1,4 @@
 const WORD = 32;
-const HEX = /^0x(?:[0-9a-fA-F]{2})*$/;
 // Fatal: malformed UTF-8 is refused, not replaced; ignoreBOM: a leading BOM is kept, as ethers keeps it.
 const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
@@ -13,8 +12,9 @@ const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
  * one native UTF-8 decode.
  */
 export function decodeAbiString(data: string): string {
-  if (!HEX.test(data)) throw new TypeError("the result is not hex");
+  // Buffer.from stops at the first character that is not hex (or at an odd last one): all of it was read, or it is not hex.
   const bytes = Buffer.from(data.slice(2), "hex");
+  if (!/^0[xX]/.test(data) || bytes.length * 2 !== data.length - 2) throw new TypeError("the result is not hex");
   if (bytes.length % WORD !== 0) throw new TypeError("the result is not a whole number of words");
   const offset = wordAt(bytes, 0);
   const length = wordAt(bytes, offset);

@@ -51,6 +51,7 @@ describe("decodeAbiString", function () {
       "0x",
       "hello",
       `${ok}0`,
+      `${ok.slice(0, 70)}zz${ok.slice(72)}`,
       `${ok}00`,
       ok.slice(0, -64),
       `0x${word(32)}`,
@@ -62,7 +63,8 @@ describe("decodeAbiString", function () {
     for (const data of cases) expect(expectSameAsEthers(data), data.slice(0, 100)).to.deep.equal({ refused: true });
   });
 
-  it("reads offsets other than the usual 32 as ethers does, word-aligned or not", function () {
+  it("reads an upper-case 0X prefix, and offsets other than the usual 32, word-aligned or not, as ethers does", function () {
+    expect(expectSameAsEthers(`0X${encode("hello").slice(2)}`)).to.deep.equal({ text: "hello" });
     for (const data of [`0x${word(1)}${"00".repeat(64)}`, `0x${word(33)}${word(0)}${"00".repeat(32)}`]) expectSameAsEthers(data);
     expect(expectSameAsEthers(`0x${word(64)}${word(0)}${word(2)}${"6869".padEnd(64, "0")}`)).to.deep.equal({ text: "hi" });
     expect(expectSameAsEthers(`0x${word(0)}${"00".repeat(32)}`)).to.deep.equal({ text: "" });
