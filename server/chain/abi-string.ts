@@ -1,3 +1,5 @@
+import type { Interface } from "ethers";
+
 const WORD = 32;
 // Fatal: malformed UTF-8 is refused, not replaced; ignoreBOM: a leading BOM is kept, as ethers keeps it.
 const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
@@ -33,4 +35,15 @@ function wordAt(bytes: Buffer, at: number): number {
   const value = BigInt(`0x${bytes.toString("hex", at, at + WORD)}`);
   if (value > BigInt(Number.MAX_SAFE_INTEGER)) throw new TypeError("an offset or length is past 2^53");
   return Number(value);
+}
+
+/**
+ * The first value `fn` of `iface` answered in `data`. A function that returns one `string` is read by `decodeAbiString`
+ * (its text is whatever the contract answers, up to what a call's gas allows); anything else by ethers. Either way a
+ * malformed answer throws.
+ */
+export function decodeResult(iface: Interface, fn: string, data: string): unknown {
+  const outputs = iface.getFunction(fn)?.outputs ?? [];
+  if (outputs.length === 1 && outputs[0].type === "string") return decodeAbiString(data);
+  return iface.decodeFunctionResult(fn, data)[0];
 }

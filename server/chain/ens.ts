@@ -1,5 +1,5 @@
 import { concat, ensNormalize, Interface, keccak256, namehash, toUtf8Bytes, ZeroAddress } from "ethers";
-import { decodeAbiString } from "./abi-string";
+import { decodeResult } from "./abi-string";
 import { callOutcome } from "./calls";
 import type { Networks } from "./networks";
 
@@ -92,9 +92,8 @@ async function call(networks: Networks, network: string, to: string, fn: string,
   const outcome = await callOutcome(network, networks.provider(network).call({ to, data: ENS.encodeFunctionData(fn, args) }));
   if (!outcome.ok) return undefined;
   try {
-    // A name or text record is whatever the resolver answers, up to what a call's gas allows: read without holding the
-    // event loop (abi-string.ts).
-    return fn === "name" || fn === "text" ? decodeAbiString(outcome.data) : ENS.decodeFunctionResult(fn, outcome.data)[0];
+    // A name or text record is whatever the resolver answers: decodeResult reads it without holding the event loop.
+    return decodeResult(ENS, fn, outcome.data);
   } catch {
     // No contract there (empty answer) or one that answers something else: no record.
     return undefined;

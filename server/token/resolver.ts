@@ -1,5 +1,5 @@
 import { Interface } from "ethers";
-import { decodeAbiString } from "../chain/abi-string";
+import { decodeResult } from "../chain/abi-string";
 import { callOutcome } from "../chain/calls";
 import { upstreamError } from "../chain/errors";
 import { DomainError } from "../lib/domain-error";
@@ -234,7 +234,7 @@ export class TokenMetadataResolver {
     if (!outcome.ok) throw new MetadataError(`${fn}(${key.tokenId}) reverted`);
     let uri: string;
     try {
-      uri = decodeAbiString(outcome.data);
+      uri = decodeResult(TOKEN_URI, fn, outcome.data) as string;
     } catch {
       throw new MetadataError(`${fn}(${key.tokenId}) did not return a string`);
     }

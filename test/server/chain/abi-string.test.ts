@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { AbiCoder, Interface } from "ethers";
-import { decodeAbiString } from "../../../server/chain/abi-string";
+import { decodeAbiString, decodeResult } from "../../../server/chain/abi-string";
 
 // The resolver read tokenURI and uri answers with ethers' Interface.decodeFunctionResult: decodeAbiString must read
 // what it reads and refuse what it refuses.
@@ -90,5 +90,29 @@ describe("decodeAbiString", function () {
     }
     // Both outcomes occur, so the comparison is not one-sided.
     expect(read).to.be.within(100, 1900);
+  });
+});
+
+describe("decodeResult", function () {
+  const iface = new Interface([
+    "function name(bytes32 node) view returns (string)",
+    "function addr(bytes32 node) view returns (address)",
+    "function pair() view returns (string, uint256)",
+  ]);
+
+  it("reads a function returning one string with decodeAbiString: its refusal is decodeAbiString's", function () {
+    expect(decodeResult(iface, "name", encode("alice.eth"))).to.equal("alice.eth");
+    // ethers refuses this too, with an error of its own kind: the message says which decoder read it.
+    expect(() => decodeResult(iface, "name", `0x${word(32)}`)).to.throw(TypeError, "a word runs past the result");
+  });
+
+  it("reads any other result as ethers does", function () {
+    const address = "0x00000000000C2E074eC69A0dFb2997BA6C7d2e1e";
+    expect(decodeResult(iface, "addr", AbiCoder.defaultAbiCoder().encode(["address"], [address]))).to.equal(address);
+    const pair = AbiCoder.defaultAbiCoder().encode(["string", "uint256"], ["x", 7n]);
+    expect(decodeResult(iface, "pair", pair)).to.equal("x");
+    expect(() => decodeResult(iface, "addr", "0x"))
+      .to.throw()
+      .that.has.property("code", "BAD_DATA");
   });
 });
