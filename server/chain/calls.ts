@@ -1,9 +1,10 @@
-import { AbiCoder } from "ethers";
+import { AbiCoder, type JsonRpcProvider } from "ethers";
 import { DeploylessMulticall__factory } from "../../typechain-types";
 import { BoundedCache } from "../lib/bounded-cache";
 import { nodeFailed, upstreamError } from "./errors";
 import type { HeadCache } from "./head";
 import type { Networks } from "./networks";
+import { rawRpc } from "./raw-rpc";
 
 /** A contract call: the contract and the calldata. */
 export interface Call {
@@ -38,6 +39,53 @@ export async function callOutcome(network: string, call: Promise<string>): Promi
     if (!isRevert(error)) throw nodeFailed(network);
     return { ok: false, revertData: typeof e.data === "string" ? e.data : undefined };
   }
+}
+
+/**
+ * An `eth_call` at the latest block sent with `rawRpc`, for a call whose answer may be large (a `tokenURI`, an ENS
+ * text record: up to a few megabytes, whatever the contract returns). ethers' provider spends about a second of the
+ * event loop on a 2 MB answer, during which the instance answers nothing; `fetch` reads it natively in tens of
+ * milliseconds. A JSON-RPC error is thrown as ethers throws it for a call (a `CALL_EXCEPTION` carrying the node's
+ * error and revert data), so {@link callOutcome} tells a revert from a node failure the same way for both.
+ */
+export async function rawCall(provider: JsonRpcProvider, call: { to?: string; data: string }): Promise<string> {
+  let result: unknown;
+  try {
+    result = await rawRpc<unknown>(provider, "eth_call", [{ to: call.to, data: call.data }, "latest"]);
+  } catch (error) {
+    const rpcError = (error as { error?: unknown }).error;
+    if (!rpcError) throw error;
+    const data = revertData(rpcError);
+    throw Object.assign(new Error((error as Error).message), { code: "CALL_EXCEPTION", data, info: { error: rpcError } });
+  }
+  // The decoders check the hex; anything that is not even a string is the node's fault.
+  if (typeof result !== "string" || !/^0x/i.test(result.slice(0, 2)))
+    throw Object.assign(new Error("eth_call: the answer is not hex"), { code: "BAD_DATA" });
+  return result;
+}
+
+/**
+ * The revert data in a node's JSON-RPC error, found where ethers' provider finds it (its `spelunkData`): the first
+ * object, at any depth or in a JSON string, whose message speaks of a revert and whose `data` is hex. geth puts it at
+ * the top, Hardhat one level down. test/server/chain/raw-call.test.ts holds the two to the same answers.
+ */
+function revertData(value: unknown): string | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (typeof value === "string") {
+    try {
+      return revertData(JSON.parse(value));
+    } catch {
+      return undefined;
+    }
+  }
+  if (typeof value !== "object") return undefined;
+  const { message, data } = value as { message?: unknown; data?: unknown };
+  if (typeof message === "string" && /revert/i.test(message) && typeof data === "string" && /^0x[0-9a-f]*$/i.test(data)) return data;
+  for (const inner of Object.values(value)) {
+    const found = revertData(inner);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 /** How nodes word a revert without revert data (geth's "execution reverted", Hardhat's "VM Exception…"). */

@@ -1,6 +1,6 @@
 import { concat, ensNormalize, Interface, keccak256, namehash, toUtf8Bytes, ZeroAddress } from "ethers";
 import { decodeResult } from "./abi-string";
-import { callOutcome } from "./calls";
+import { callOutcome, rawCall } from "./calls";
 import type { Networks } from "./networks";
 
 /** ENS's registry: the same address on mainnet and its testnets (the tests deploy their own there). */
@@ -89,7 +89,8 @@ async function resolverOf(networks: Networks, network: string, node: string): Pr
 }
 
 async function call(networks: Networks, network: string, to: string, fn: string, args: unknown[]): Promise<unknown> {
-  const outcome = await callOutcome(network, networks.provider(network).call({ to, data: ENS.encodeFunctionData(fn, args) }));
+  // Sent raw: a name or text record is whatever the resolver answers, up to megabytes (rawCall).
+  const outcome = await callOutcome(network, rawCall(networks.provider(network), { to, data: ENS.encodeFunctionData(fn, args) }));
   if (!outcome.ok) return undefined;
   try {
     // A name or text record is whatever the resolver answers: decodeResult reads it without holding the event loop.

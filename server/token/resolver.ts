@@ -1,6 +1,6 @@
 import { Interface } from "ethers";
 import { decodeResult } from "../chain/abi-string";
-import { callOutcome } from "../chain/calls";
+import { callOutcome, rawCall } from "../chain/calls";
 import { upstreamError } from "../chain/errors";
 import { DomainError } from "../lib/domain-error";
 import type { Networks } from "../chain/networks";
@@ -229,7 +229,7 @@ export class TokenMetadataResolver {
     const fn = standard === "erc721" ? "tokenURI" : "uri";
     const outcome = await callOutcome(
       key.network,
-      this.networks.provider(key.network).call({ to: key.contract, data: TOKEN_URI.encodeFunctionData(fn, [key.tokenId]) }),
+      rawCall(this.networks.provider(key.network), { to: key.contract, data: TOKEN_URI.encodeFunctionData(fn, [key.tokenId]) }),
     );
     if (!outcome.ok) throw new MetadataError(`${fn}(${key.tokenId}) reverted`);
     let uri: string;
