@@ -9,7 +9,7 @@ import {
   type Transfer1155,
   type TransferRow,
 } from "../transfers";
-import { appendChanges, appendMetadataChanges, appendReset } from "./changes";
+import { appendChanges, appendMetadataChanges, appendReset, appendTransferRows } from "./changes";
 import { adjustHoldings, tokenDeltas, type HoldingDelta } from "./holdings";
 import { addressId, addressIds, bytes, hex, networkId, networkIdOf } from "./ids";
 import type { Cursor } from "./reads";
@@ -50,13 +50,50 @@ export async function writeRange(
     [network, hashes.map((h) => h.block), hashes.map((h) => h.hash)],
   );
   await tx.query("DELETE FROM indexer_blocks WHERE network = $1 AND number < $2", [network, last.block - REORG_WINDOW]);
-  if (live) await appendChanges(tx, network, "transfer", [...transfers, ...transfers1155]);
+  if (live && transfers.length + transfers1155.length > 0) {
+    const blocks = blockSpan(transfers, transfers1155);
+    await appendTransferRows(tx, network, "transfer", WRITTEN_TRANSFERS, "block_number, log_index, position", [
+      net,
+      blocks.first,
+      blocks.last,
+    ]);
+  }
   if (live) await appendMetadataChanges(tx, network, marks);
   await tx.query(
     `INSERT INTO indexer_cursors (network, block_number, block_hash, updated_at) VALUES ($1, $2, $3, now())
      ON CONFLICT (network) DO UPDATE SET block_number = EXCLUDED.block_number, block_hash = EXCLUDED.block_hash, updated_at = now()`,
     [network, last.block, last.hash],
   );
+}
+
+/**
+ * The transfers of both standards written in blocks $4 to $5 of network $1 (id $3), as the change log's columns, to
+ * order by block, log and `position` (the id's place in its log). Each block is written once, in the transaction that
+ * moves the cursor past it: these are the transfers of the range being written.
+ * An ERC-721 row has no batch index in the change log, as it has no amount.
+ */
+const WRITTEN_TRANSFERS = `
+  SELECT t.block_number, t.block_time, ${hex("t.tx_hash")} AS tx_hash, t.log_index, NULL::int AS batch_index,
+    ${hex("c.address")} AS contract, t.token_id, ${hex("f.address")} AS from_address, ${hex("r.address")} AS to_address,
+    NULL::numeric AS amount, t.batch_index AS position
+  FROM nft_transfers t
+  JOIN nft_addresses c ON c.id = t.contract_id JOIN nft_addresses f ON f.id = t.from_id JOIN nft_addresses r ON r.id = t.to_id
+  WHERE t.network_id = $3 AND t.block_number BETWEEN $4 AND $5
+  UNION ALL
+  SELECT block_number, block_time, tx_hash, log_index, batch_index, contract, token_id, from_address, to_address, amount, batch_index
+  FROM nft_1155_transfers WHERE network = $1 AND block_number BETWEEN $4 AND $5`;
+
+/** The first and last block of the transfers of a range (of which there is at least one). */
+function blockSpan(...lists: Array<Array<{ blockNumber: number }>>): { first: number; last: number } {
+  let first = Infinity;
+  let last = -Infinity;
+  for (const list of lists) {
+    for (const { blockNumber } of list) {
+      if (blockNumber < first) first = blockNumber;
+      if (blockNumber > last) last = blockNumber;
+    }
+  }
+  return { first, last };
 }
 
 /**
