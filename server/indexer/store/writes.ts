@@ -1,4 +1,5 @@
 import { arrayLiteral } from "../../db/arrays";
+import { BinaryRows } from "../../db/binary-copy";
 import type { Queryable } from "../../db/database";
 import {
   ZERO_ADDRESS,
@@ -96,6 +97,20 @@ function blockSpan(...lists: Array<Array<{ blockNumber: number }>>): { first: nu
   return { first, last };
 }
 
+/** The columns of nft_transfers the indexer writes, in the order of its binary rows. */
+const TRANSFER_COLUMNS = [
+  "block_number",
+  "block_time",
+  "log_index",
+  "batch_index",
+  "contract_id",
+  "from_id",
+  "to_id",
+  "network_id",
+  "tx_hash",
+  "token_id",
+];
+
 /**
  * ERC-721: the transfers, and each token's owner after the last of its transfers in the range (a burn deletes it),
  * with the holdings they move. Addresses and the network are stored as ids (ids.ts).
@@ -106,25 +121,24 @@ async function write721(tx: Queryable, net: number, transfers: Transfer[]): Prom
     transfers.flatMap((t) => [t.contract, t.from, t.to]),
   );
   const id = (address: string) => ids.get(address)!;
-  // Sent at once; the statements after it are made while the database inserts (one connection runs them in order).
-  const inserted = tx.query(
-    `INSERT INTO nft_transfers (network_id, block_number, log_index, batch_index, tx_hash, contract_id, token_id, from_id, to_id, block_time)
-     SELECT $1, b, l, x, ${bytes("h")}, c, k, f, r, s
-     FROM unnest($2::bigint[], $3::int[], $4::int[], $5::text[], $6::int[], $7::numeric[], $8::int[], $9::int[], $10::bigint[])
-       AS t(b, l, x, h, c, k, f, r, s)`,
-    [
-      net,
-      arrayLiteral(transfers.map((t) => t.blockNumber)),
-      arrayLiteral(transfers.map((t) => t.logIndex)),
-      arrayLiteral(transfers.map((t) => t.rangeIndex ?? 0)),
-      arrayLiteral(transfers.map((t) => t.txHash)),
-      arrayLiteral(transfers.map((t) => id(t.contract))),
-      arrayLiteral(transfers.map((t) => t.tokenId)),
-      arrayLiteral(transfers.map((t) => id(t.from))),
-      arrayLiteral(transfers.map((t) => id(t.to))),
-      arrayLiteral(transfers.map((t) => t.blockTime)),
-    ],
-  );
+  // Binary rows: the database stores each value as it comes, with no text to parse.
+  const rows = new BinaryRows(TRANSFER_COLUMNS.length, transfers.length * 128);
+  for (const t of transfers) {
+    rows
+      .row()
+      .int8(t.blockNumber)
+      .int8(t.blockTime)
+      .int4(t.logIndex)
+      .int4(t.rangeIndex ?? 0)
+      .int4(id(t.contract))
+      .int4(id(t.from))
+      .int4(id(t.to))
+      .int2(net)
+      .bytes(t.txHash)
+      .numeric(t.tokenId);
+  }
+  // Sent at once; the statements after it are made while the database loads it (one connection runs them in order).
+  const inserted = tx.copyBinary("nft_transfers", TRANSFER_COLUMNS, rows.done());
   // The last transfer of each token in the range decides its owner (one row per token per statement).
   const latest = new Map<string, Transfer>();
   for (const t of transfers) latest.set(`${t.contract}:${t.tokenId}`, t);
