@@ -32,6 +32,10 @@ export function countQueries(db: Database): Database & { queryCounts(): QueryCou
       count(sql);
       return target.exec(sql);
     },
+    copyBinary: (table, columns, rows) => {
+      count(`COPY ${table}`);
+      return target.copyBinary(table, columns, rows);
+    },
   });
   const queryCounts = (): QueryCounts => {
     const tidy: Record<string, number> = {};

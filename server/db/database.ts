@@ -25,6 +25,11 @@ export interface Queryable {
   query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<QueryResult<R>>;
   /** Runs several statements separated by semicolons, no parameters (migrations). */
   exec(sql: string): Promise<void>;
+  /**
+   * Loads rows made by `BinaryRows` (binary-copy.ts) into `columns` of `table` with one binary COPY, the cheapest way
+   * in for many rows: nothing to parse. In a transaction it is part of it. Resolves to the number of rows loaded.
+   */
+  copyBinary(table: string, columns: readonly string[], rows: Buffer): Promise<number>;
 }
 
 /** A connection kept for one holder (e.g. to keep a session-level advisory lock and write under it). */

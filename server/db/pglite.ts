@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import { PGlite, types } from "@electric-sql/pglite";
+import { copyStatement } from "./binary-copy";
 import type { Connection, Database, Queryable, QueryResult } from "./database";
 
 /** The embedded database, which can also be written out whole and started again from that copy. */
@@ -38,6 +39,16 @@ export async function openPglite(dataDir: string | null, options: { loadDataDir?
     async exec(sql) {
       await target.exec(sql);
     },
+    async copyBinary(table, columns, rows) {
+      // PGlite reads COPY's input from the query's blob, named '/dev/blob'.
+      inFlight++;
+      try {
+        const result = await target.query(copyStatement(table, columns, "'/dev/blob'"), [], { blob: new Blob([rows]) });
+        return result.affectedRows ?? 0;
+      } finally {
+        inFlight--;
+      }
+    },
   });
 
   let closed = false;
@@ -48,7 +59,7 @@ export async function openPglite(dataDir: string | null, options: { loadDataDir?
     // PGlite is a single session inside this process: the "dedicated connection" is the database itself,
     // and it can only be lost by closing it.
     async connect(): Promise<Connection> {
-      return { query: db.query, exec: db.exec, transaction: db.transaction, release() {}, onLost() {} };
+      return { query: db.query, exec: db.exec, copyBinary: db.copyBinary, transaction: db.transaction, release() {}, onLost() {} };
     },
     listen: (channel, onNotify) => lite.listen(channel, onNotify),
     async ping() {

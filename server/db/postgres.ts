@@ -1,4 +1,6 @@
 import pg from "pg";
+import { from as copyFrom } from "pg-copy-streams";
+import { copyStatement } from "./binary-copy";
 import { Reader } from "../config/reader";
 import { translated } from "./errors";
 import { withTimeout, type Connection, type Database, type Queryable, type QueryOptions, type QueryResult } from "./database";
@@ -84,6 +86,24 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
     query: (sql, params, options) => run(client, sql, params, options),
     async exec(sql) {
       await translated(client.query(sql));
+    },
+    async copyBinary(table, columns, rows) {
+      // On the pool, COPY needs a connection of its own for the time of the statement.
+      const target = client instanceof pg.Pool ? await translated(client.connect()) : client;
+      try {
+        const stream = target.query(copyFrom(copyStatement(table, columns, "STDIN")));
+        // 'finish' comes once the server has confirmed the COPY (pg-copy-streams waits for it before finishing).
+        await translated(
+          new Promise<void>((resolve, reject) => {
+            stream.on("finish", resolve);
+            stream.on("error", reject);
+            stream.end(rows);
+          }),
+        );
+        return stream.rowCount;
+      } finally {
+        if (target !== client) (target as pg.PoolClient).release();
+      }
     },
   });
 

@@ -13,6 +13,10 @@ export const CHANGES_RETENTION = "1 day";
 
 export type ChangeKind = "transfer" | "removed";
 
+/** The columns of a transfer in the change log, in the order a rows query for `appendTransferRows` gives them. */
+export const CHANGE_COLUMNS =
+  "block_number, block_time, tx_hash, log_index, batch_index, contract, token_id, from_address, to_address, amount";
+
 /**
  * Appends transfers to the change log, in the caller's transaction, and notifies listeners at its commit.
  * Writers of different networks append under one transaction lock: without it a later id could commit before an
@@ -20,19 +24,17 @@ export type ChangeKind = "transfer" | "removed";
  */
 export async function appendChanges(tx: Queryable, network: string, kind: ChangeKind, transfers: ChangedTransfer[]): Promise<void> {
   if (transfers.length === 0) return;
-  await tx.query("SELECT pg_advisory_xact_lock($1)", [CHANGES_LOCK]);
   const sorted = [...transfers].sort((a, b) => a.blockNumber - b.blockNumber || a.logIndex - b.logIndex || batchIndex(a) - batchIndex(b));
   // Removals are announced newest first: the reverse of the order the transfers happened in.
   if (kind === "removed") sorted.reverse();
-  await tx.query(
-    `INSERT INTO nft_changes (network, kind, block_number, block_time, tx_hash, log_index, batch_index, contract, token_id, from_address, to_address, amount)
-     SELECT $1, $2, block_number, block_time, tx_hash, log_index, batch_index, contract, token_id, from_address, to_address, amount
-     FROM unnest($3::bigint[], $4::bigint[], $5::text[], $6::int[], $7::int[], $8::text[], $9::numeric[], $10::text[], $11::text[], $12::numeric[])
-     WITH ORDINALITY AS c(block_number, block_time, tx_hash, log_index, batch_index, contract, token_id, from_address, to_address, amount, n)
-     ORDER BY n`,
+  await appendTransferRows(
+    tx,
+    network,
+    kind,
+    `SELECT * FROM unnest($3::bigint[], $4::bigint[], $5::text[], $6::int[], $7::int[], $8::text[], $9::numeric[], $10::text[], $11::text[], $12::numeric[])
+     WITH ORDINALITY AS c(${CHANGE_COLUMNS}, n)`,
+    "n",
     [
-      network,
-      kind,
       arrayLiteral(sorted.map((t) => t.blockNumber)),
       arrayLiteral(sorted.map((t) => t.blockTime)),
       arrayLiteral(sorted.map((t) => t.txHash)),
@@ -45,7 +47,30 @@ export async function appendChanges(tx: Queryable, network: string, kind: Change
       arrayLiteral(sorted.map((t) => ("amount" in t ? t.amount : null))),
     ],
   );
-  await notifyAndPrune(tx, network);
+}
+
+/**
+ * Appends the transfers `rows` selects (CHANGE_COLUMNS and the columns of `orderBy`; `$1` is the network and `$2` the
+ * kind, its own parameters come after) to the change log, in the caller's transaction, and notifies listeners at its
+ * commit. The rows may be read from tables the transaction just wrote, so that a range's transfers are not sent to the
+ * database a second time.
+ */
+export async function appendTransferRows(
+  tx: Queryable,
+  network: string,
+  kind: ChangeKind,
+  rows: string,
+  orderBy: string,
+  params: readonly unknown[],
+): Promise<void> {
+  await tx.query("SELECT pg_advisory_xact_lock($1)", [CHANGES_LOCK]);
+  // Ids are drawn in the order rows are inserted: the ORDER BY gives subscribers the order the transfers happened in.
+  const { rowCount } = await tx.query(
+    `INSERT INTO nft_changes (network, kind, ${CHANGE_COLUMNS})
+     SELECT $1, $2, ${CHANGE_COLUMNS} FROM (${rows}) c ORDER BY ${orderBy}`,
+    [network, kind, ...params],
+  );
+  if (rowCount > 0) await notifyAndPrune(tx, network);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { arrayLiteral } from "../../db/arrays";
+import { BinaryRows } from "../../db/binary-copy";
 import type { Queryable } from "../../db/database";
 import {
   ZERO_ADDRESS,
@@ -9,7 +10,7 @@ import {
   type Transfer1155,
   type TransferRow,
 } from "../transfers";
-import { appendChanges, appendMetadataChanges, appendReset } from "./changes";
+import { appendChanges, appendMetadataChanges, appendReset, appendTransferRows } from "./changes";
 import { adjustHoldings, tokenDeltas, type HoldingDelta } from "./holdings";
 import { addressId, addressIds, bytes, hex, networkId, networkIdOf } from "./ids";
 import type { Cursor } from "./reads";
@@ -50,7 +51,14 @@ export async function writeRange(
     [network, hashes.map((h) => h.block), hashes.map((h) => h.hash)],
   );
   await tx.query("DELETE FROM indexer_blocks WHERE network = $1 AND number < $2", [network, last.block - REORG_WINDOW]);
-  if (live) await appendChanges(tx, network, "transfer", [...transfers, ...transfers1155]);
+  if (live && transfers.length + transfers1155.length > 0) {
+    const blocks = blockSpan(transfers, transfers1155);
+    await appendTransferRows(tx, network, "transfer", WRITTEN_TRANSFERS, "block_number, log_index, position", [
+      net,
+      blocks.first,
+      blocks.last,
+    ]);
+  }
   if (live) await appendMetadataChanges(tx, network, marks);
   await tx.query(
     `INSERT INTO indexer_cursors (network, block_number, block_hash, updated_at) VALUES ($1, $2, $3, now())
@@ -58,6 +66,50 @@ export async function writeRange(
     [network, last.block, last.hash],
   );
 }
+
+/**
+ * The transfers of both standards written in blocks $4 to $5 of network $1 (id $3), as the change log's columns, to
+ * order by block, log and `position` (the id's place in its log). Each block is written once, in the transaction that
+ * moves the cursor past it: these are the transfers of the range being written.
+ * An ERC-721 row has no batch index in the change log, as it has no amount.
+ */
+const WRITTEN_TRANSFERS = `
+  SELECT t.block_number, t.block_time, ${hex("t.tx_hash")} AS tx_hash, t.log_index, NULL::int AS batch_index,
+    ${hex("c.address")} AS contract, t.token_id, ${hex("f.address")} AS from_address, ${hex("r.address")} AS to_address,
+    NULL::numeric AS amount, t.batch_index AS position
+  FROM nft_transfers t
+  JOIN nft_addresses c ON c.id = t.contract_id JOIN nft_addresses f ON f.id = t.from_id JOIN nft_addresses r ON r.id = t.to_id
+  WHERE t.network_id = $3 AND t.block_number BETWEEN $4 AND $5
+  UNION ALL
+  SELECT block_number, block_time, tx_hash, log_index, batch_index, contract, token_id, from_address, to_address, amount, batch_index
+  FROM nft_1155_transfers WHERE network = $1 AND block_number BETWEEN $4 AND $5`;
+
+/** The first and last block of the transfers of a range (of which there is at least one). */
+function blockSpan(...lists: Array<Array<{ blockNumber: number }>>): { first: number; last: number } {
+  let first = Infinity;
+  let last = -Infinity;
+  for (const list of lists) {
+    for (const { blockNumber } of list) {
+      if (blockNumber < first) first = blockNumber;
+      if (blockNumber > last) last = blockNumber;
+    }
+  }
+  return { first, last };
+}
+
+/** The columns of nft_transfers the indexer writes, in the order of its binary rows. */
+const TRANSFER_COLUMNS = [
+  "block_number",
+  "block_time",
+  "log_index",
+  "batch_index",
+  "contract_id",
+  "from_id",
+  "to_id",
+  "network_id",
+  "tx_hash",
+  "token_id",
+];
 
 /**
  * ERC-721: the transfers, and each token's owner after the last of its transfers in the range (a burn deletes it),
@@ -69,25 +121,24 @@ async function write721(tx: Queryable, net: number, transfers: Transfer[]): Prom
     transfers.flatMap((t) => [t.contract, t.from, t.to]),
   );
   const id = (address: string) => ids.get(address)!;
-  // Sent at once; the statements after it are made while the database inserts (one connection runs them in order).
-  const inserted = tx.query(
-    `INSERT INTO nft_transfers (network_id, block_number, log_index, batch_index, tx_hash, contract_id, token_id, from_id, to_id, block_time)
-     SELECT $1, b, l, x, ${bytes("h")}, c, k, f, r, s
-     FROM unnest($2::bigint[], $3::int[], $4::int[], $5::text[], $6::int[], $7::numeric[], $8::int[], $9::int[], $10::bigint[])
-       AS t(b, l, x, h, c, k, f, r, s)`,
-    [
-      net,
-      arrayLiteral(transfers.map((t) => t.blockNumber)),
-      arrayLiteral(transfers.map((t) => t.logIndex)),
-      arrayLiteral(transfers.map((t) => t.rangeIndex ?? 0)),
-      arrayLiteral(transfers.map((t) => t.txHash)),
-      arrayLiteral(transfers.map((t) => id(t.contract))),
-      arrayLiteral(transfers.map((t) => t.tokenId)),
-      arrayLiteral(transfers.map((t) => id(t.from))),
-      arrayLiteral(transfers.map((t) => id(t.to))),
-      arrayLiteral(transfers.map((t) => t.blockTime)),
-    ],
-  );
+  // Binary rows: the database stores each value as it comes, with no text to parse.
+  const rows = new BinaryRows(TRANSFER_COLUMNS.length, transfers.length * 128);
+  for (const t of transfers) {
+    rows
+      .row()
+      .int8(t.blockNumber)
+      .int8(t.blockTime)
+      .int4(t.logIndex)
+      .int4(t.rangeIndex ?? 0)
+      .int4(id(t.contract))
+      .int4(id(t.from))
+      .int4(id(t.to))
+      .int2(net)
+      .bytes(t.txHash)
+      .numeric(t.tokenId);
+  }
+  // Sent at once; the statements after it are made while the database loads it (one connection runs them in order).
+  const inserted = tx.copyBinary("nft_transfers", TRANSFER_COLUMNS, rows.done());
   // The last transfer of each token in the range decides its owner (one row per token per statement).
   const latest = new Map<string, Transfer>();
   for (const t of transfers) latest.set(`${t.contract}:${t.tokenId}`, t);

@@ -167,4 +167,68 @@ describe("index store reads", function () {
     expect(ofErc721.map((c) => c.id)).to.deep.equal([all[0].id, all[1].id]);
     expect(await networkChangesAfter(db, 0n, last, { network: "mainnet" })).to.deep.equal([]);
   });
+  it("logs a live range's transfers as they were written: both standards in log order, a range's ids in their order, a cold range not at all", async function () {
+    const after = await lastChangeId(db);
+    // Block 12: a ConsecutiveTransfer of ids 20–22 to A at log 0, an ERC-1155 batch at log 1 (ids 9, 8), a transfer at
+    // log 2. Given out of order, as the decoder's two lists come.
+    const consecutive = [22n, 20n, 21n].map((id) => ({ ...transfer(12, 0, id, ZERO_ADDRESS, A), rangeIndex: Number(id - 20n) }));
+    const batch = [1, 0].map((batchIndex) => ({ ...transfer1155(12, 1, BigInt(9 - batchIndex), B, 2n), batchIndex }));
+    await db.transaction((tx) =>
+      writeRange(
+        tx,
+        network,
+        [transfer(12, 2, 3n, A, B), ...consecutive],
+        { block: 12, hash: hash(12) },
+        [{ block: 12, hash: hash(12) }],
+        batch,
+        true,
+      ),
+    );
+    const logged = (await changesAfter(db, after)).map(({ id, ...row }) => (expect(BigInt(id) > after).to.equal(true), row));
+    const row = (
+      logIndex: number,
+      batchIndex: number | null,
+      contract: string,
+      tokenId: string,
+      from: string,
+      to: string,
+      amount: string | null,
+    ) => ({
+      network,
+      kind: "transfer",
+      block_number: "12",
+      log_index: logIndex,
+      batch_index: batchIndex,
+      block_time: "1700000012",
+      tx_hash: hash(1000 + 120 + logIndex),
+      contract,
+      token_id: tokenId,
+      to_token_id: null,
+      from_address: from,
+      to_address: to,
+      amount,
+    });
+    expect(logged).to.deep.equal([
+      row(0, null, ERC721, "20", ZERO_ADDRESS, A, null),
+      row(0, null, ERC721, "21", ZERO_ADDRESS, A, null),
+      row(0, null, ERC721, "22", ZERO_ADDRESS, A, null),
+      row(1, 0, ERC1155, "9", ZERO_ADDRESS, B, "2"),
+      row(1, 1, ERC1155, "8", ZERO_ADDRESS, B, "2"),
+      row(2, null, ERC721, "3", A, B, null),
+    ]);
+    // A range far from the head is history only.
+    const before = await lastChangeId(db);
+    await db.transaction((tx) =>
+      writeRange(
+        tx,
+        network,
+        [transfer(13, 0, 30n, ZERO_ADDRESS, A)],
+        { block: 13, hash: hash(13) },
+        [{ block: 13, hash: hash(13) }],
+        [],
+        false,
+      ),
+    );
+    expect(await lastChangeId(db)).to.equal(before);
+  });
 });
