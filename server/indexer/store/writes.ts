@@ -12,7 +12,7 @@ import {
 } from "../transfers";
 import { appendChanges, appendMetadataChanges, appendReset, appendTransferRows } from "./changes";
 import { adjustHoldings, tokenDeltas, type HoldingDelta } from "./holdings";
-import { addressId, addressIds, bytes, hex, networkId, networkIdOf } from "./ids";
+import { addressId, addressIds, hex, networkId, networkIdOf } from "./ids";
 import type { Cursor } from "./reads";
 import { recordMarks, rollBackMarks } from "./marks";
 import { recordSkipped, rollBackSkipped } from "./skipped";
