@@ -62,3 +62,24 @@ export async function addressIds(tx: Queryable, addresses: Iterable<string>): Pr
   }
   return ids;
 }
+
+/**
+ * The address (lower-case hex) of each id of `wanted`: those in `known` (address to id, as addressIds gives it) from
+ * there, the others from the dictionary.
+ */
+export async function addressesOf(tx: Queryable, known: Map<string, number>, wanted: Iterable<number>): Promise<Map<number, string>> {
+  const addresses = new Map<number, string>();
+  const missing = new Set<number>(wanted);
+  if (missing.size === 0) return addresses;
+  for (const [address, id] of known) {
+    if (missing.delete(id)) addresses.set(id, address);
+  }
+  if (missing.size > 0) {
+    const { rows } = await tx.query<{ id: number; address: string }>(
+      `SELECT id, ${hex("address")} AS address FROM nft_addresses WHERE id = ANY ($1::int[])`,
+      [arrayLiteral([...missing])],
+    );
+    for (const r of rows) addresses.set(r.id, r.address);
+  }
+  return addresses;
+}

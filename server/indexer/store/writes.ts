@@ -12,7 +12,7 @@ import {
 } from "../transfers";
 import { appendChanges, appendMetadataChanges, appendReset, appendTransferRows } from "./changes";
 import { adjustHoldings, tokenDeltas, type HoldingDelta } from "./holdings";
-import { addressId, addressIds, hex, networkId, networkIdOf } from "./ids";
+import { addressesOf, addressId, addressIds, hex, networkId, networkIdOf } from "./ids";
 import type { Cursor } from "./reads";
 import { recordMarks, rollBackMarks } from "./marks";
 import { recordSkipped, rollBackSkipped } from "./skipped";
@@ -116,10 +116,9 @@ const TRANSFER_COLUMNS = [
  * with the holdings they move. Addresses and the network are stored as ids (ids.ts).
  */
 async function write721(tx: Queryable, net: number, transfers: Transfer[]): Promise<void> {
-  const ids = await addressIds(
-    tx,
-    transfers.flatMap((t) => [t.contract, t.from, t.to]),
-  );
+  const addresses = new Set<string>();
+  for (const t of transfers) addresses.add(t.contract).add(t.from).add(t.to);
+  const ids = await addressIds(tx, addresses);
   const id = (address: string) => ids.get(address)!;
   // Binary rows: the database stores each value as it comes, with no text to parse.
   const rows = new BinaryRows(TRANSFER_COLUMNS.length, transfers.length * 128);
@@ -140,47 +139,87 @@ async function write721(tx: Queryable, net: number, transfers: Transfer[]): Prom
   // Sent at once; the statements after it are made while the database loads it (one connection runs them in order).
   const inserted = tx.copyBinary("nft_transfers", TRANSFER_COLUMNS, rows.done());
   // The last transfer of each token in the range decides its owner (one row per token per statement).
-  const latest = new Map<string, Transfer>();
-  for (const t of transfers) latest.set(`${t.contract}:${t.tokenId}`, t);
-  const changed = [...latest.values()];
-  const kept = changed.filter((t) => t.to !== ZERO_ADDRESS);
-  const burned = changed.filter((t) => t.to === ZERO_ADDRESS);
-  // Holdings: each changed token leaves its previous owner and joins its new one.
-  const previousOwners = tx.query<{ contract: string; owner: string }>(
-    `SELECT ${hex("c.address")} AS contract, ${hex("w.address")} AS owner
+  const latest = new TokenMap<Transfer>();
+  for (const t of transfers) latest.set(id(t.contract), t.tokenId, t);
+  const changed = latest.values();
+  // Each changed token's owner before the range, as ids: the holdings it leaves, and whether its row is new.
+  const previousOwners = tx.query<{ contract_id: number; token_id: string; owner_id: number }>(
+    `SELECT o.contract_id, o.token_id, o.owner_id
      FROM nft_owners o JOIN unnest($2::int[], $3::numeric[]) AS k(contract_id, token_id)
        ON o.contract_id = k.contract_id AND o.token_id = k.token_id
-     JOIN nft_addresses c ON c.id = o.contract_id JOIN nft_addresses w ON w.id = o.owner_id
      WHERE o.network_id = $1`,
     [net, arrayLiteral(changed.map((t) => id(t.contract))), arrayLiteral(changed.map((t) => t.tokenId))],
   );
-  const [, { rows: previous }] = await Promise.all([inserted, previousOwners]);
+  const [, { rows: previousRows }] = await Promise.all([inserted, previousOwners]);
+  const previous = new TokenMap<number>();
+  for (const r of previousRows) previous.set(r.contract_id, BigInt(r.token_id), r.owner_id);
+  const addressOf = await addressesOf(
+    tx,
+    ids,
+    previousRows.flatMap((r) => [r.contract_id, r.owner_id]),
+  );
+  const leaving: HoldingDelta[] = previousRows.map((r) => ({
+    contract: addressOf.get(r.contract_id)!,
+    owner: addressOf.get(r.owner_id)!,
+    delta: -1n,
+  }));
+  const kept = changed.filter((t) => t.to !== ZERO_ADDRESS);
   await adjustHoldings(tx, net, [
-    ...tokenDeltas(previous, -1),
+    ...leaving,
     ...tokenDeltas(
       kept.map((t) => ({ contract: t.contract, owner: t.to })),
       1,
     ),
   ]);
-  if (kept.length > 0) {
+  // A token with no owner row gets one, by COPY: this writer holds the network's lock, so no other adds it meanwhile.
+  const added = kept.filter((t) => previous.get(id(t.contract), t.tokenId) === undefined);
+  if (added.length > 0) {
+    const owners = new BinaryRows(OWNER_COLUMNS.length, added.length * 48);
+    for (const t of added) owners.row().int2(net).int4(id(t.contract)).numeric(t.tokenId).int4(id(t.to));
+    await tx.copyBinary("nft_owners", OWNER_COLUMNS, owners.done());
+  }
+  const moved = kept.filter((t) => previous.get(id(t.contract), t.tokenId) !== undefined);
+  if (moved.length > 0) {
     await tx.query(
-      `INSERT INTO nft_owners (network_id, contract_id, token_id, owner_id)
-       SELECT $1, * FROM unnest($2::int[], $3::numeric[], $4::int[])
-       ON CONFLICT (network_id, contract_id, token_id) DO UPDATE SET owner_id = EXCLUDED.owner_id`,
+      `UPDATE nft_owners o SET owner_id = m.owner_id FROM unnest($2::int[], $3::numeric[], $4::int[]) AS m(contract_id, token_id, owner_id)
+       WHERE o.network_id = $1 AND o.contract_id = m.contract_id AND o.token_id = m.token_id`,
       [
         net,
-        arrayLiteral(kept.map((t) => id(t.contract))),
-        arrayLiteral(kept.map((t) => t.tokenId)),
-        arrayLiteral(kept.map((t) => id(t.to))),
+        arrayLiteral(moved.map((t) => id(t.contract))),
+        arrayLiteral(moved.map((t) => t.tokenId)),
+        arrayLiteral(moved.map((t) => id(t.to))),
       ],
     );
   }
+  const burned = changed.filter((t) => t.to === ZERO_ADDRESS && previous.get(id(t.contract), t.tokenId) !== undefined);
   if (burned.length > 0) {
     await tx.query(
       `DELETE FROM nft_owners o USING unnest($2::int[], $3::numeric[]) AS b(contract_id, token_id)
        WHERE o.network_id = $1 AND o.contract_id = b.contract_id AND o.token_id = b.token_id`,
       [net, arrayLiteral(burned.map((t) => id(t.contract))), arrayLiteral(burned.map((t) => t.tokenId))],
     );
+  }
+}
+
+/** The columns of nft_owners, in the order of its binary rows. */
+const OWNER_COLUMNS = ["network_id", "contract_id", "token_id", "owner_id"];
+
+/** Values by token (a contract's id and a token id), with no key text to build per transfer. */
+class TokenMap<V> {
+  private readonly byContract = new Map<number, Map<bigint, V>>();
+
+  set(contract: number, tokenId: bigint, value: V): void {
+    let tokens = this.byContract.get(contract);
+    if (!tokens) this.byContract.set(contract, (tokens = new Map()));
+    tokens.set(tokenId, value);
+  }
+
+  get(contract: number, tokenId: bigint): V | undefined {
+    return this.byContract.get(contract)?.get(tokenId);
+  }
+
+  values(): V[] {
+    return [...this.byContract.values()].flatMap((tokens) => [...tokens.values()]);
   }
 }
 

@@ -16,6 +16,7 @@ import {
 import { writeRange } from "../../../server/indexer/store/writes";
 import { ZERO_ADDRESS, type Transfer, type Transfer1155 } from "../../../server/indexer/transfers";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";
+import { expectHoldingsMatchRecount } from "../../helpers/holdings-check";
 
 /** The index store's reads over a range written by its writer, without a chain: what each typed read gives back. */
 describe("index store reads", function () {
@@ -230,5 +231,42 @@ describe("index store reads", function () {
       ),
     );
     expect(await lastChangeId(db)).to.equal(before);
+  });
+  it("keeps owners and holdings when a range mints and burns a token, burns one, or moves one from an account that is not its owner", async function () {
+    const OTHER = `0x${"3".repeat(40)}`;
+    const D = `0x${"d".repeat(40)}`;
+    const of = (t: Transfer): Transfer => ({ ...t, contract: OTHER });
+    const write = (block: number, transfers: Transfer[]) =>
+      db.transaction((tx) => writeRange(tx, network, transfers, { block, hash: hash(block) }, [{ block, hash: hash(block) }]));
+    // Block 14: ids 1 and 2 minted to A; id 3 minted to B and burned in the same range.
+    await write(14, [
+      of(transfer(14, 0, 1n, ZERO_ADDRESS, A)),
+      of(transfer(14, 1, 2n, ZERO_ADDRESS, A)),
+      of(transfer(14, 2, 3n, ZERO_ADDRESS, B)),
+      of(transfer(14, 3, 3n, B, ZERO_ADDRESS)),
+    ]);
+    // Block 15: a contract that says id 1 went from D, which never held it, to B: the index moves it from A, its owner.
+    // A is not among the range's addresses.
+    await write(15, [of(transfer(15, 0, 1n, D, B))]);
+    // Block 16: id 2 burned.
+    await write(16, [of(transfer(16, 0, 2n, A, ZERO_ADDRESS))]);
+    expect(await inventoryPage(db, { network, owner: A, contract: OTHER, limit: 10 })).to.deep.equal({
+      indexed: 16,
+      items: [],
+      next: undefined,
+    });
+    expect(await inventoryPage(db, { network, owner: B, contract: OTHER, limit: 10 })).to.deep.equal({
+      indexed: 16,
+      items: [{ tokenId: "1", balance: null }],
+      next: undefined,
+    });
+    expect(await holdersPage(db, { network, contract: OTHER, limit: 10 })).to.deep.equal({
+      indexed: 16,
+      items: [{ owner: B, count: "1" }],
+      next: undefined,
+    });
+    expect(await holderCount(db, network, OTHER)).to.deep.equal({ indexed: 16, holders: 1 });
+    expect(await tokenHolding(db, network, OTHER, 3n)).to.deep.equal({ indexed: 16 });
+    await expectHoldingsMatchRecount(db, network);
   });
 });
