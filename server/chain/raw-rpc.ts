@@ -7,15 +7,26 @@ import { poolOf } from "./networks";
  * its response handling grows much faster than the size (a 12 MB eth_getLogs answer from a local node took 28 s
  * through `provider.send` and 0.4 s here). Failures carry the ethers-style `code` (and the node's `error`) that
  * `upstreamError` and the indexer's range sizing read. A network's provider sends it on one of its URLs, as its
- * own calls (the pool's choice, failover and 429 pauses).
+ * own calls (the pool's choice, failover and 429 pauses). `check` names what is wrong with an answer that is not of
+ * the method's shape (undefined when it is): such an answer fails as BAD_DATA, the provider's fault.
  */
-export function rawRpc<T>(provider: JsonRpcProvider, method: string, params: unknown[]): Promise<T> {
+export function rawRpc<T>(
+  provider: JsonRpcProvider,
+  method: string,
+  params: unknown[],
+  check?: (result: unknown) => string | undefined,
+): Promise<T> {
   const pool = poolOf(provider);
-  const sendOn = (target: JsonRpcProvider) => observeRpc(target, method, () => send<T>(target, method, params));
+  const sendOn = (target: JsonRpcProvider) => observeRpc(target, method, () => send<T>(target, method, params, check));
   return pool ? pool.run((member) => sendOn(member.provider)) : sendOn(provider);
 }
 
-async function send<T>(provider: JsonRpcProvider, method: string, params: unknown[]): Promise<T> {
+async function send<T>(
+  provider: JsonRpcProvider,
+  method: string,
+  params: unknown[],
+  check?: (result: unknown) => string | undefined,
+): Promise<T> {
   const connection = provider._getConnection();
   const fail = (message: string, extra: object) => Object.assign(new Error(`${method}: ${message}`), extra);
   let response: Response;
@@ -44,5 +55,9 @@ async function send<T>(provider: JsonRpcProvider, method: string, params: unknow
     throw fail("the answer is not JSON", { code: (error as Error).name === "TimeoutError" ? "TIMEOUT" : "BAD_DATA" });
   }
   if (body.error) throw fail(body.error.message ?? "error", { code: "UNKNOWN_ERROR", error: body.error });
+  // An answer that is not what the method answers is the provider's fault, as a transport error is: the pool tries
+  // another URL, and nothing of it is used.
+  const malformed = check?.(body.result);
+  if (malformed !== undefined) throw fail(`a malformed answer: ${malformed}`, { code: "BAD_DATA" });
   return body.result as T;
 }

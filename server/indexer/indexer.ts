@@ -8,7 +8,7 @@ import type { IndexerMetrics } from "../metrics/metrics";
 import { isRangeTooLarge, RangeSizer } from "./ranges";
 import { readCursor, type Cursor } from "./store/reads";
 import { recentBlocks, resetNetwork, rollBack, REORG_WINDOW, writeRange } from "./store/writes";
-import { decodeLogs, INDEXED_TOPICS, logWeight, type DecodedLogs, type RawLog } from "./transfers";
+import { decodeLogs, INDEXED_TOPICS, logWeight, malformedLogs, type DecodedLogs, type RawLog } from "./transfers";
 
 export interface IndexerOptions {
   network: string;
@@ -262,7 +262,7 @@ export class NetworkIndexer {
     const started = Date.now();
     let logs: RawLog[];
     try {
-      logs = await retryUpstream(network, () => rawRpc<RawLog[]>(provider, "eth_getLogs", [this.filter(from, to)]), {
+      logs = await retryUpstream(network, () => rawRpc<RawLog[]>(provider, "eth_getLogs", [this.filter(from, to)], malformedLogs), {
         giveUp: isRangeTooLarge,
       });
     } catch (error) {
@@ -334,9 +334,13 @@ export class NetworkIndexer {
     if (!bloomMayMatch(header.logsBloom, INDEXED_TOPICS, contracts)) return [];
     try {
       const { fromBlock: _from, toBlock: _to, ...filter } = this.filter(header.number, header.number);
-      const logs = await retryUpstream(network, () => rawRpc<RawLog[]>(provider, "eth_getLogs", [{ ...filter, blockHash: header.hash }]), {
-        attempts: 2,
-      });
+      const logs = await retryUpstream(
+        network,
+        () => rawRpc<RawLog[]>(provider, "eth_getLogs", [{ ...filter, blockHash: header.hash }], malformedLogs),
+        {
+          attempts: 2,
+        },
+      );
       return logs.every((l) => l.blockHash === header.hash) ? logs : undefined;
     } catch (error) {
       if (upstreamError(error, network)) return undefined;

@@ -33,6 +33,50 @@ const logBase = (log: RawLog, fromTopic: string, toTopic: string) => ({
   to: topicAddress(toTopic),
 });
 
+const HEX_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const HEX_WORD = /^0x[0-9a-fA-F]{64}$/;
+const HEX_QUANTITY = /^0x[0-9a-fA-F]{1,13}$/;
+const HEX_DATA = /^(?:0x(?:[0-9a-fA-F]{2})*)?$/;
+
+/**
+ * What is wrong with an eth_getLogs answer, or undefined when every log has the fields the indexer reads, as hex of
+ * their size. A provider that answers otherwise (a truncated hash, an address that is not hex) would otherwise stop
+ * the indexer at the range's write for as long as it answered so; checked at the answer, it is that provider's fault
+ * and another URL is asked.
+ */
+export function malformedLogs(logs: unknown): string | undefined {
+  if (!Array.isArray(logs)) return "not a list of logs";
+  // Logs of one block, one transaction, one contract repeat these: each distinct value is matched once in a row.
+  let address: unknown, blockHash: unknown, transactionHash: unknown;
+  for (const log of logs as Array<Record<string, unknown> | null>) {
+    if (typeof log !== "object" || log === null) return "a log that is not an object";
+    if (log.address !== address) {
+      if (typeof log.address !== "string" || !HEX_ADDRESS.test(log.address)) return "a log whose address is not 20 bytes of hex";
+      address = log.address;
+    }
+    if (log.blockHash !== blockHash) {
+      if (typeof log.blockHash !== "string" || !HEX_WORD.test(log.blockHash)) return "a log whose block hash is not 32 bytes of hex";
+      blockHash = log.blockHash;
+    }
+    if (log.transactionHash !== transactionHash) {
+      if (typeof log.transactionHash !== "string" || !HEX_WORD.test(log.transactionHash))
+        return "a log whose transaction hash is not 32 bytes of hex";
+      transactionHash = log.transactionHash;
+    }
+    const { topics, data, blockNumber, logIndex } = log;
+    if (!Array.isArray(topics) || topics.length > 4) return "a log whose topics are not a list of at most four";
+    for (let i = 0; i < topics.length; i++) {
+      const topic: unknown = topics[i];
+      if (i === 0 && INDEXED_TOPICS.includes(topic as string)) continue;
+      if (typeof topic !== "string" || !HEX_WORD.test(topic)) return "a log whose topics are not 32 bytes of hex each";
+    }
+    if (typeof data !== "string" || !HEX_DATA.test(data)) return "a log whose data is not hex bytes";
+    if (typeof blockNumber !== "string" || !HEX_QUANTITY.test(blockNumber)) return "a log whose block number is not a hex quantity";
+    if (typeof logIndex !== "string" || !HEX_QUANTITY.test(logIndex)) return "a log whose log index is not a hex quantity";
+  }
+  return undefined;
+}
+
 /** A log as eth_getLogs answers it (hex strings, lower case). */
 export interface RawLog {
   address: string;

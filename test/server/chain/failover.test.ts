@@ -2,6 +2,7 @@ import { expect } from "chai";
 import type { JsonRpcProvider } from "ethers";
 import type { LocalNode } from "../../../local/node";
 import { rpc } from "../../../server/chain/networks";
+import { TRANSFER_TOPIC } from "../../../server/indexer/transfers";
 import { AliceNFT__factory } from "../../../typechain-types";
 import { startTestApp, type TestApp } from "../../helpers/app";
 import { providerFor, startLocalNode } from "../../helpers/chain";
@@ -176,5 +177,29 @@ describe("several providers per network (failover, health, latency)", function (
     await expectIndexMatchesChain(t.app.db, provider, "localhost", alice, [...ids, 7n]);
     expect(a.injected).to.be.greaterThan(0);
     expect(b.countByMethod().eth_getLogs).to.be.greaterThan(0);
+  });
+  it("the indexer takes a malformed eth_getLogs answer as that provider's fault: it goes on through the other and writes none of it", async function () {
+    // A log whose contract address and transaction hash are not hex, in every eth_getLogs answer of `a`.
+    const forged = {
+      address: `0x${"zz".repeat(20)}`,
+      topics: [TRANSFER_TOPIC, `0x${"0".repeat(64)}`, `0x${"0".repeat(64)}`, `0x${"0".repeat(63)}9`],
+      data: "0x",
+      blockNumber: "0x1",
+      blockHash: `0x${"0".repeat(64)}`,
+      transactionHash: "0xnot-a-hash",
+      logIndex: "0x0",
+      removed: false,
+    };
+    const malformed: FaultPlan = { refuse: (call) => (call.method === "eth_getLogs" ? { result: [forged] } : undefined) };
+    // `b` answers 150 ms later, so that the pool prefers `a` until `a` fails (then `a` cools down: the app's clock stands).
+    const slower: FaultPlan = { refuse: () => new Promise((resolve) => setTimeout(() => resolve(undefined), 150)) };
+    const { a, b, t, scrape } = await twoProviders({ a: malformed, b: slower }, { INDEXER: "true", INDEXER_POLL_MS: "50" });
+    await indexedTo(t.app.db, "localhost", provider, undefined, 60_000);
+    // Token 9, which the forged log would have minted, has no owner: the index equals the chain.
+    await expectIndexMatchesChain(t.app.db, provider, "localhost", alice, [...ids, 7n, 9n]);
+    expect(a.countByMethod().eth_getLogs).to.be.greaterThan(0);
+    expect(b.countByMethod().eth_getLogs).to.be.greaterThan(0);
+    const failures = { network: "localhost", provider: host(a), fault: "transport_error", failed_over: "true" };
+    expect(sample(await scrape(), "rpc_provider_failures_total", failures)).to.be.greaterThan(0);
   });
 });
