@@ -64,16 +64,20 @@ export async function rawCall(provider: JsonRpcProvider, call: { to?: string; da
   return result;
 }
 
+/** How deep revertData looks into a node's error: geth's data is at 1, Hardhat's at 2. */
+const MAX_ERROR_DEPTH = 8;
+
 /**
  * The revert data in a node's JSON-RPC error, found where ethers' provider finds it (its `spelunkData`): the first
  * object, at any depth or in a JSON string, whose message speaks of a revert and whose `data` is hex. geth puts it at
- * the top, Hardhat one level down. test/server/chain/raw-call.test.ts holds the two to the same answers.
+ * the top, Hardhat one level down. test/server/chain/raw-call.test.ts holds the two to the same answers. Unlike ethers'
+ * search it stops a few levels down: an error nested deeper is no node's, and a hostile one must not exhaust the stack.
  */
-function revertData(value: unknown): string | undefined {
-  if (value === null || value === undefined) return undefined;
+function revertData(value: unknown, depth = 0): string | undefined {
+  if (value === null || value === undefined || depth > MAX_ERROR_DEPTH) return undefined;
   if (typeof value === "string") {
     try {
-      return revertData(JSON.parse(value));
+      return revertData(JSON.parse(value), depth + 1);
     } catch {
       return undefined;
     }
@@ -82,7 +86,7 @@ function revertData(value: unknown): string | undefined {
   const { message, data } = value as { message?: unknown; data?: unknown };
   if (typeof message === "string" && /revert/i.test(message) && typeof data === "string" && /^0x[0-9a-f]*$/i.test(data)) return data;
   for (const inner of Object.values(value)) {
-    const found = revertData(inner);
+    const found = revertData(inner, depth + 1);
     if (found !== undefined) return found;
   }
   return undefined;

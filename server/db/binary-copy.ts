@@ -1,9 +1,10 @@
 /**
  * Rows in PostgreSQL's binary COPY format, for `Queryable.copyBinary`: the database reads each value as it is stored,
  * with no text to parse (a hash as 32 bytes, not 66 characters to decode). Values are checked as they are written,
- * so a malformed one throws a `TypeError` here rather than a database error mid-statement.
- * The format: https://www.postgresql.org/docs/current/sql-copy.html#id-1.9.3.55.9.4 (header, then per row a field
- * count and per field a length, -1 for NULL, and the value in the type's binary form; a trailer of -1).
+ * so a malformed one throws here (a `TypeError`, or a `RangeError` for an integer past its type) rather than a
+ * database error mid-statement.
+ * The format (PostgreSQL's COPY reference, "Binary Format"): a signature, flags and a header extension length; per row
+ * a field count, then per field its length (-1 for NULL) and the value in the type's binary form; a trailer of -1.
  */
 export class BinaryRows {
   private buffer: Buffer;

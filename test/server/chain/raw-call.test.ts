@@ -91,6 +91,15 @@ describe("rawCall: an eth_call read as ethers' provider.call reads it", function
       ["internal error", NODE_ERRORS.internal],
       ["502", NODE_ERRORS.badGateway],
       ["a number", { result: 5 }],
+      // An error whose data nests 100,000 lists (sent as text: JSON.stringify cannot make it): not searched to the
+      // bottom, which would overflow the stack, and not a revert.
+      [
+        "a deeply nested error",
+        {
+          httpStatus: 200,
+          body: `{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"internal error","data":${"[".repeat(100_000)}${"]".repeat(100_000)}}}`,
+        },
+      ],
     ] as const) {
       proxy.plan = { refuse: (call) => (call.method === "eth_call" ? refusal : undefined) };
       expect(await settle(rawCall(provider, { to: token, data })), label).to.deep.equal({ threw: "upstream_error" });
