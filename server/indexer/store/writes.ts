@@ -158,19 +158,13 @@ async function write721(tx: Queryable, net: number, transfers: Transfer[]): Prom
     ids,
     previousRows.flatMap((r) => [r.contract_id, r.owner_id]),
   );
-  const leaving: HoldingDelta[] = previousRows.map((r) => ({
-    contract: addressOf.get(r.contract_id)!,
-    owner: addressOf.get(r.owner_id)!,
-    delta: -1n,
-  }));
+  // Each changed token leaves its previous owner and joins its new one: summed per contract and owner here, so that
+  // a range that mints thousands of tokens to a few owners makes a few deltas, not one object per token.
+  const holdings = new HoldingSums();
+  for (const r of previousRows) holdings.add(addressOf.get(r.contract_id)!, addressOf.get(r.owner_id)!, -1n);
   const kept = changed.filter((t) => t.to !== ZERO_ADDRESS);
-  await adjustHoldings(tx, net, [
-    ...leaving,
-    ...tokenDeltas(
-      kept.map((t) => ({ contract: t.contract, owner: t.to })),
-      1,
-    ),
-  ]);
+  for (const t of kept) holdings.add(t.contract, t.to, 1n);
+  await adjustHoldings(tx, net, holdings.deltas());
   // A token with no owner row gets one, by COPY: this writer holds the network's lock, so no other adds it meanwhile.
   const added = kept.filter((t) => previous.get(id(t.contract), t.tokenId) === undefined);
   if (added.length > 0) {
@@ -198,6 +192,23 @@ async function write721(tx: Queryable, net: number, transfers: Transfer[]): Prom
        WHERE o.network_id = $1 AND o.contract_id = b.contract_id AND o.token_id = b.token_id`,
       [net, arrayLiteral(burned.map((t) => id(t.contract))), arrayLiteral(burned.map((t) => t.tokenId))],
     );
+  }
+}
+
+/** Holding deltas summed per contract and owner (lower-case hex), with no key text built per token. */
+class HoldingSums {
+  private readonly byContract = new Map<string, Map<string, bigint>>();
+
+  add(contract: string, owner: string, delta: bigint): void {
+    let owners = this.byContract.get(contract);
+    if (!owners) this.byContract.set(contract, (owners = new Map()));
+    owners.set(owner, (owners.get(owner) ?? 0n) + delta);
+  }
+
+  deltas(): HoldingDelta[] {
+    const deltas: HoldingDelta[] = [];
+    for (const [contract, owners] of this.byContract) for (const [owner, delta] of owners) deltas.push({ contract, owner, delta });
+    return deltas;
   }
 }
 
