@@ -88,22 +88,19 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
       await translated(client.query(sql));
     },
     async copyBinary(table, columns, rows) {
-      // On the pool, COPY needs a connection of its own for the time of the statement.
-      const target = client instanceof pg.Pool ? await translated(client.connect()) : client;
-      try {
-        const stream = target.query(copyFrom(copyStatement(table, columns, "STDIN")));
-        // 'finish' comes once the server has confirmed the COPY (pg-copy-streams waits for it before finishing).
-        await translated(
-          new Promise<void>((resolve, reject) => {
-            stream.on("finish", resolve);
-            stream.on("error", reject);
-            stream.end(rows);
-          }),
-        );
-        return stream.rowCount;
-      } finally {
-        if (target !== client) (target as pg.PoolClient).release();
-      }
+      // On the pool, COPY needs a connection of its own for the time of the statement: a transaction's, which also
+      // keeps watch for the server closing it.
+      if (client instanceof pg.Pool) return db.transaction((tx) => tx.copyBinary(table, columns, rows));
+      const stream = client.query(copyFrom(copyStatement(table, columns, "STDIN")));
+      // 'finish' comes once the server has confirmed the COPY (pg-copy-streams waits for it before finishing).
+      await translated(
+        new Promise<void>((resolve, reject) => {
+          stream.on("finish", resolve);
+          stream.on("error", reject);
+          stream.end(rows);
+        }),
+      );
+      return stream.rowCount;
     },
   });
 

@@ -2,28 +2,36 @@ import { arrayLiteral } from "../../db/arrays";
 import type { Queryable } from "../../db/database";
 import { bytes } from "./ids";
 
-/** A change of what `owner` holds of `contract`: ERC-721 tokens (±1 each) or ERC-1155 units. */
-export interface HoldingDelta {
-  contract: string;
-  owner: string;
-  delta: bigint | string;
+/**
+ * Holding deltas summed per contract and owner (lower-case hex) as they are found: a range often moves many tokens of
+ * one contract to one owner (a mint, a sale of a lot), which makes one delta, with no object or key text per token.
+ */
+export class HoldingSums {
+  private readonly byContract = new Map<string, Map<string, bigint>>();
+
+  add(contract: string, owner: string, delta: bigint): this {
+    let owners = this.byContract.get(contract);
+    if (!owners) this.byContract.set(contract, (owners = new Map()));
+    owners.set(owner, (owners.get(owner) ?? 0n) + delta);
+    return this;
+  }
+
+  /** The sums that are not zero. */
+  moved(): Array<{ contract: string; owner: string; delta: bigint }> {
+    const moved: Array<{ contract: string; owner: string; delta: bigint }> = [];
+    for (const [contract, owners] of this.byContract)
+      for (const [owner, delta] of owners) if (delta !== 0n) moved.push({ contract, owner, delta });
+    return moved;
+  }
 }
 
 /**
- * Moves each (contract, owner) holding by its delta and each contract's number of holders by the holdings that
+ * Moves each (contract, owner) holding by its summed delta and each contract's number of holders by the holdings that
  * appeared or reached zero, so that holders are counted by reading one row. Runs in the indexer's transaction
  * with the change of nft_owners / nft_balances it mirrors.
  */
-export async function adjustHoldings(tx: Queryable, networkId: number, deltas: HoldingDelta[]): Promise<void> {
-  // Summed here first: a range often moves many tokens of one contract to one owner (a mint, a sale of a lot).
-  const sums = new Map<string, { contract: string; owner: string; delta: bigint }>();
-  for (const { contract, owner, delta } of deltas) {
-    const key = `${contract}:${owner}`;
-    const sum = sums.get(key);
-    if (sum) sum.delta += BigInt(delta);
-    else sums.set(key, { contract, owner, delta: BigInt(delta) });
-  }
-  const moved = [...sums.values()].filter((d) => d.delta !== 0n);
+export async function adjustHoldings(tx: Queryable, networkId: number, sums: HoldingSums): Promise<void> {
+  const moved = sums.moved();
   if (moved.length === 0) return;
   const params = [
     networkId,
@@ -55,7 +63,3 @@ export async function adjustHoldings(tx: Queryable, networkId: number, deltas: H
     params.slice(0, 3),
   );
 }
-
-/** Each distinct (contract, owner) of `tokens` once per token, with `sign` (−1 for tokens leaving, +1 arriving). */
-export const tokenDeltas = (tokens: Array<{ contract: string; owner: string }>, sign: 1 | -1): HoldingDelta[] =>
-  tokens.map((t) => ({ contract: t.contract, owner: t.owner, delta: BigInt(sign) }));

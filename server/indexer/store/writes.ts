@@ -11,7 +11,7 @@ import {
   type TransferRow,
 } from "../transfers";
 import { appendChanges, appendMetadataChanges, appendReset, appendTransferRows } from "./changes";
-import { adjustHoldings, tokenDeltas, type HoldingDelta } from "./holdings";
+import { adjustHoldings, HoldingSums } from "./holdings";
 import { addressesOf, addressId, addressIds, hex, networkId, networkIdOf } from "./ids";
 import type { Cursor } from "./reads";
 import { recordMarks, rollBackMarks } from "./marks";
@@ -158,21 +158,27 @@ async function write721(tx: Queryable, net: number, transfers: Transfer[]): Prom
     ids,
     previousRows.flatMap((r) => [r.contract_id, r.owner_id]),
   );
-  // Each changed token leaves its previous owner and joins its new one: summed per contract and owner here, so that
-  // a range that mints thousands of tokens to a few owners makes a few deltas, not one object per token.
+  // Each changed token leaves its previous owner and joins its new one. A token with no owner row gets one, by COPY:
+  // this writer holds the network's lock, so no other adds it meanwhile; one that had a row is moved, or deleted at
+  // a burn.
   const holdings = new HoldingSums();
   for (const r of previousRows) holdings.add(addressOf.get(r.contract_id)!, addressOf.get(r.owner_id)!, -1n);
-  const kept = changed.filter((t) => t.to !== ZERO_ADDRESS);
-  for (const t of kept) holdings.add(t.contract, t.to, 1n);
-  await adjustHoldings(tx, net, holdings.deltas());
-  // A token with no owner row gets one, by COPY: this writer holds the network's lock, so no other adds it meanwhile.
-  const added = kept.filter((t) => previous.get(id(t.contract), t.tokenId) === undefined);
+  const added: Transfer[] = [];
+  const moved: Transfer[] = [];
+  const burned: Transfer[] = [];
+  for (const t of changed) {
+    const owned = previous.get(id(t.contract), t.tokenId) !== undefined;
+    if (t.to !== ZERO_ADDRESS) {
+      holdings.add(t.contract, t.to, 1n);
+      (owned ? moved : added).push(t);
+    } else if (owned) burned.push(t);
+  }
+  await adjustHoldings(tx, net, holdings);
   if (added.length > 0) {
     const owners = new BinaryRows(OWNER_COLUMNS.length, added.length * 48);
     for (const t of added) owners.row().int2(net).int4(id(t.contract)).numeric(t.tokenId).int4(id(t.to));
     await tx.copyBinary("nft_owners", OWNER_COLUMNS, owners.done());
   }
-  const moved = kept.filter((t) => previous.get(id(t.contract), t.tokenId) !== undefined);
   if (moved.length > 0) {
     await tx.query(
       `UPDATE nft_owners o SET owner_id = m.owner_id FROM unnest($2::int[], $3::numeric[], $4::int[]) AS m(contract_id, token_id, owner_id)
@@ -185,30 +191,12 @@ async function write721(tx: Queryable, net: number, transfers: Transfer[]): Prom
       ],
     );
   }
-  const burned = changed.filter((t) => t.to === ZERO_ADDRESS && previous.get(id(t.contract), t.tokenId) !== undefined);
   if (burned.length > 0) {
     await tx.query(
       `DELETE FROM nft_owners o USING unnest($2::int[], $3::numeric[]) AS b(contract_id, token_id)
        WHERE o.network_id = $1 AND o.contract_id = b.contract_id AND o.token_id = b.token_id`,
       [net, arrayLiteral(burned.map((t) => id(t.contract))), arrayLiteral(burned.map((t) => t.tokenId))],
     );
-  }
-}
-
-/** Holding deltas summed per contract and owner (lower-case hex), with no key text built per token. */
-class HoldingSums {
-  private readonly byContract = new Map<string, Map<string, bigint>>();
-
-  add(contract: string, owner: string, delta: bigint): void {
-    let owners = this.byContract.get(contract);
-    if (!owners) this.byContract.set(contract, (owners = new Map()));
-    owners.set(owner, (owners.get(owner) ?? 0n) + delta);
-  }
-
-  deltas(): HoldingDelta[] {
-    const deltas: HoldingDelta[] = [];
-    for (const [contract, owners] of this.byContract) for (const [owner, delta] of owners) deltas.push({ contract, owner, delta });
-    return deltas;
   }
 }
 
@@ -277,7 +265,9 @@ async function addToBalances(
   net: number,
   deltas: Array<{ contract: string; tokenId: bigint | string; owner: string; delta: bigint | string }>,
 ) {
-  await adjustHoldings(tx, net, deltas);
+  const holdings = new HoldingSums();
+  for (const d of deltas) holdings.add(d.contract, d.owner, BigInt(d.delta));
+  await adjustHoldings(tx, net, holdings);
   const keys = [network, deltas.map((d) => d.contract), deltas.map((d) => d.tokenId.toString()), deltas.map((d) => d.owner)];
   await tx.query(
     `INSERT INTO nft_balances (network, contract, token_id, owner, balance)
@@ -339,7 +329,9 @@ export async function rollBack(tx: Queryable, network: string, ancestor: Cursor)
      FROM back JOIN nft_addresses c ON c.id = back.contract_id JOIN nft_addresses w ON w.id = back.owner_id`,
     [net, ZERO_ADDRESS],
   );
-  const holdings: HoldingDelta[] = [...tokenDeltas(left, -1), ...tokenDeltas(restored, 1)];
+  const holdings = new HoldingSums();
+  for (const r of left) holdings.add(r.contract, r.owner, -1n);
+  for (const r of restored) holdings.add(r.contract, r.owner, 1n);
   await adjustHoldings(tx, net, holdings);
   // ERC-1155 balances are sums: undoing a transfer is subtracting it.
   const { rows: undone } = await tx.query<{ contract: string; token_id: string; owner: string; delta: string }>(
