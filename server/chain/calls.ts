@@ -49,23 +49,26 @@ export async function callOutcome(network: string, call: Promise<string>): Promi
  * error and revert data), so {@link callOutcome} tells a revert from a node failure the same way for both.
  */
 export async function rawCall(provider: JsonRpcProvider, call: { to?: string; data: string }): Promise<string> {
-  let result: unknown;
+  let result: string;
   try {
-    result = await rawRpc<unknown>(provider, "eth_call", [{ to: call.to, data: call.data }, "latest"]);
+    result = await rawRpc<string>(provider, "eth_call", [{ to: call.to, data: call.data }, "latest"], notHex);
   } catch (error) {
     const rpcError = (error as { error?: unknown }).error;
     if (!rpcError) throw error;
     const data = revertData(rpcError);
     throw Object.assign(new Error((error as Error).message), { code: "CALL_EXCEPTION", data, info: { error: rpcError } });
   }
-  // The decoders check the hex; anything that is not even a string is the node's fault.
-  if (typeof result !== "string" || !/^0x/i.test(result.slice(0, 2)))
-    throw Object.assign(new Error("eth_call: the answer is not hex"), { code: "BAD_DATA" });
   return result;
 }
 
 /** How deep revertData looks into a node's error: geth's data is at 1, Hardhat's at 2. */
 const MAX_ERROR_DEPTH = 8;
+
+/**
+ * What is wrong with an eth_call answer that is not even hex-prefixed text (the decoders check the hex itself): checked
+ * in rawRpc, so it is that provider's fault and the pool asks another URL.
+ */
+const notHex = (result: unknown) => (typeof result === "string" && /^0x/i.test(result.slice(0, 2)) ? undefined : "not hex");
 
 /**
  * The revert data in a node's JSON-RPC error, found where ethers' provider finds it (its `spelunkData`): the first
