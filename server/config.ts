@@ -51,6 +51,8 @@ export interface Config {
   rpcUrls: Record<string, string[]>;
   rpcCooldownMs: number;
   rpcTimeoutMs: number;
+  /** Largest answer a large JSON-RPC read (rawRpc) reads, in bytes. */
+  rpcMaxAnswerBytes: number;
   /** How long the latest block number of a network is reused before asking its node again. */
   headCacheMs: number;
   /** Blocks behind the head after which a block is final (its timestamp is cached for good). */
@@ -229,6 +231,7 @@ export function readConfig(env: Env = process.env): { config: Config; warning?: 
     dataDir,
     rpcUrls,
     rpcTimeoutMs: read.int("RPC_TIMEOUT_MS"),
+    rpcMaxAnswerBytes: read.int("RPC_MAX_ANSWER_BYTES"),
     rpcCooldownMs: read.int("RPC_COOLDOWN_MS"),
     headCacheMs: read.int("HEAD_CACHE_MS"),
     finalityDepth: read.int("FINALITY_DEPTH"),

@@ -35,6 +35,12 @@ export function wrongChain(network: string, served: number, expected: number): D
   return new DomainError("upstream", "upstream_error", `The ${network} node serves chain ${served}, not ${expected}`);
 }
 
+/**
+ * The code of rawRpc's failure when an answer is larger than RPC_MAX_ANSWER_BYTES: the node failed to give a usable
+ * answer, but not by the provider's fault (every provider of the chain holds the same logs), so no other is asked.
+ */
+export const ANSWER_TOO_LARGE = "ANSWER_TOO_LARGE";
+
 /** ethers error codes that mean "the node did not give a usable answer" (transport, HTTP, JSON, JSON-RPC error). */
 const UPSTREAM_CODES = new Set([
   "SERVER_ERROR",
@@ -51,6 +57,7 @@ const UPSTREAM_CODES = new Set([
   "ETIMEDOUT",
   "EAI_AGAIN",
   "UND_ERR_SOCKET",
+  ANSWER_TOO_LARGE,
 ]);
 
 /** Kinds of an already translated error that mean "the node cannot answer now": not configured, failed, too slow. */

@@ -8,6 +8,8 @@ import { NETWORKS, type NetworkInfo } from "./registry";
 export interface NetworksOptions {
   /** The first cool-down of a provider that failed (RPC_COOLDOWN_MS). */
   cooldownMs?: number;
+  /** The largest answer `rawRpc` reads on these providers (RPC_MAX_ANSWER_BYTES). */
+  maxAnswerBytes?: number;
   clock?: Clock;
   /** Called with each URL's provider made (metrics count and time its calls). */
   onProvider?: (network: string, provider: JsonRpcProvider) => void;
@@ -21,6 +23,16 @@ const pools = new WeakMap<JsonRpcProvider, ProviderPool>();
 /** The pool of URLs behind `provider`, when it is a network's provider. */
 export function poolOf(provider: JsonRpcProvider): ProviderPool | undefined {
   return pools.get(provider);
+}
+
+/** The default of RPC_MAX_ANSWER_BYTES, for a provider made elsewhere (a script's, a test's). */
+export const DEFAULT_MAX_ANSWER_BYTES = 256 * 1024 * 1024;
+
+const answerLimits = new WeakMap<JsonRpcProvider, number>();
+
+/** The largest answer `rawRpc` reads on `provider`, in bytes. */
+export function answerLimitOf(provider: JsonRpcProvider): number {
+  return answerLimits.get(provider) ?? DEFAULT_MAX_ANSWER_BYTES;
 }
 
 /** Awaits an RPC call, turning node failures into the chain's upstream errors and letting everything else through. */
@@ -102,7 +114,9 @@ export class Networks {
     // while a node is down. batchMaxCount 1: ethers' batching would hold each call back by 10 ms. cacheTimeout -1:
     // ethers would serve an identical call's answer, a failure included, for 250 ms of wall time after it settled;
     // the service's own caches share calls in flight and keep answers per block, on the app's clock.
-    return new JsonRpcProvider(request, Network.from(chainId), { staticNetwork: true, batchMaxCount: 1, cacheTimeout: -1 });
+    const provider = new JsonRpcProvider(request, Network.from(chainId), { staticNetwork: true, batchMaxCount: 1, cacheTimeout: -1 });
+    if (this.options.maxAnswerBytes !== undefined) answerLimits.set(provider, this.options.maxAnswerBytes);
+    return provider;
   }
 
   /** Checks that the node of `name` answers and serves the chain id the registry says; throws an upstream error otherwise. */

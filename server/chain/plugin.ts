@@ -23,6 +23,7 @@ export default fp(
     const { metrics } = app;
     const networks = new Networks(app.config.rpcUrls, app.config.rpcTimeoutMs, {
       cooldownMs: app.config.rpcCooldownMs,
+      maxAnswerBytes: app.config.rpcMaxAnswerBytes,
       clock: app.clock,
       onProvider: metrics && ((network, provider) => instrumentProvider(metrics, network, provider)),
       events: providerEvents(app.log, metrics),

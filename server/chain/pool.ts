@@ -2,7 +2,7 @@ import type { JsonRpcProvider } from "ethers";
 import { systemClock, type Clock } from "../lib/clock";
 import { DomainError } from "../lib/domain-error";
 import { ProviderBackoff, rateLimitOf } from "./backoff";
-import { upstreamError } from "./errors";
+import { ANSWER_TOO_LARGE, upstreamError } from "./errors";
 
 /** Weight of the newest answer in a provider's latency average: a provider that slows down loses its lead within a few calls. */
 const LATENCY_WEIGHT = 0.3;
@@ -167,8 +167,8 @@ export class ProviderPool {
 
 /**
  * The provider's fault in `error`, or undefined for anything else: an answer of the node (it carries a JSON-RPC
- * `error`: a revert, a refused range), a pause of ours that had not ended (`upstream_rate_limited` thrown before
- * sending), our own bugs.
+ * `error`: a revert, a refused range), an answer larger than we read (every provider holds the same chain), a pause
+ * of ours that had not ended (`upstream_rate_limited` thrown before sending), our own bugs.
  */
 export function faultOf(error: unknown): ProviderFault | undefined {
   if (error instanceof DomainError) return undefined;
@@ -177,5 +177,6 @@ export function faultOf(error: unknown): ProviderFault | undefined {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code !== "string") return undefined;
   if (code === "TIMEOUT") return "timeout";
+  if (code === ANSWER_TOO_LARGE) return undefined;
   return upstreamError(error, "") ? "transport_error" : undefined;
 }

@@ -1,6 +1,7 @@
 import type { JsonRpcProvider } from "ethers";
 import { observeRpc } from "../metrics/rpc";
-import { poolOf } from "./networks";
+import { ANSWER_TOO_LARGE } from "./errors";
+import { answerLimitOf, poolOf } from "./networks";
 
 /**
  * One JSON-RPC call over `fetch`, on the provider's URL, headers and timeout, for answers too large for ethers:
@@ -8,7 +9,9 @@ import { poolOf } from "./networks";
  * through `provider.send` and 0.4 s here). Failures carry the ethers-style `code` (and the node's `error`) that
  * `upstreamError` and the indexer's range sizing read. A network's provider sends it on one of its URLs, as its
  * own calls (the pool's choice, failover and 429 pauses). `check` names what is wrong with an answer that is not of
- * the method's shape (undefined when it is): such an answer fails as BAD_DATA, the provider's fault.
+ * the method's shape (undefined when it is): such an answer fails as BAD_DATA, the provider's fault. An answer larger
+ * than the provider's bound (RPC_MAX_ANSWER_BYTES) is not read past it: it fails as ANSWER_TOO_LARGE, which the
+ * indexer takes as "ask for fewer blocks" and which is not the provider's fault (another would answer the same).
  */
 export function rawRpc<T>(
   provider: JsonRpcProvider,
@@ -50,14 +53,45 @@ async function send<T>(
   }
   let body: { result?: T; error?: { code: number; message: string } };
   try {
-    body = (await response.json()) as typeof body;
+    body = JSON.parse(await boundedText(response, answerLimitOf(provider), fail)) as typeof body;
   } catch (error) {
+    if ((error as { code?: unknown }).code === ANSWER_TOO_LARGE) throw error;
     throw fail("the answer is not JSON", { code: (error as Error).name === "TimeoutError" ? "TIMEOUT" : "BAD_DATA" });
   }
+  if (typeof body !== "object" || body === null || Array.isArray(body))
+    throw fail("the answer is not a JSON-RPC answer", { code: "BAD_DATA" });
   if (body.error) throw fail(body.error.message ?? "error", { code: "UNKNOWN_ERROR", error: body.error });
   // An answer that is not what the method answers is the provider's fault, as a transport error is: the pool tries
   // another URL, and nothing of it is used.
   const malformed = check?.(body.result);
   if (malformed !== undefined) throw fail(`a malformed answer: ${malformed}`, { code: "BAD_DATA" });
   return body.result as T;
+}
+
+/**
+ * The body of `response` as text, read up to `limit` bytes (after decompression): a larger one is dropped where it
+ * passes the bound, so that one answer cannot take more memory than that, whatever its headers say.
+ */
+async function boundedText(response: Response, limit: number, fail: (message: string, extra: object) => Error): Promise<string> {
+  const tooLarge = () => fail(`the answer exceeds RPC_MAX_ANSWER_BYTES (${limit} bytes)`, { code: ANSWER_TOO_LARGE });
+  if (Number(response.headers.get("content-length")) > limit && !response.headers.get("content-encoding")) {
+    await response.body?.cancel().catch(() => {});
+    throw tooLarge();
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (response.body) {
+    const reader = response.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        await reader.cancel().catch(() => {});
+        throw tooLarge();
+      }
+      chunks.push(value);
+    }
+  }
+  return Buffer.concat(chunks, size).toString("utf8");
 }

@@ -215,6 +215,15 @@ export const SETTINGS: readonly Setting[] = [
       "timeout of one JSON-RPC call, waits for a rate-limited provider included (then 504 `upstream_timeout`, or 503 `upstream_rate_limited` after HTTP 429s)",
   },
   {
+    name: "RPC_MAX_ANSWER_BYTES",
+    // At most 500 MiB: V8's longest string is 24 characters short of 512 MiB, and an answer is parsed as one.
+    type: int(1024 * 1024, 500 * 1024 * 1024),
+    default: String(256 * 1024 * 1024),
+    group: "chain",
+    description:
+      "largest answer read of the large JSON-RPC reads (the indexer's `eth_getLogs`, `tokenURI`/`uri` and ENS calls), after decompression; past it the read stops: the indexer asks for fewer blocks, and a single block past it stalls that network's index, logged, until this is raised (docs/indexer.md)",
+  },
+  {
     name: "HEAD_CACHE_MS",
     type: int(0, 60_000),
     default: "500",

@@ -21,6 +21,7 @@ async function main() {
   const metrics = config.metrics.enabled ? new Metrics() : undefined;
   const networks = new Networks(config.rpcUrls, config.rpcTimeoutMs, {
     cooldownMs: config.rpcCooldownMs,
+    maxAnswerBytes: config.rpcMaxAnswerBytes,
     onProvider: metrics && ((network, provider) => instrumentProvider(metrics, network, provider)),
     events: providerEvents(log, metrics),
   });

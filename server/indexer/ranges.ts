@@ -1,6 +1,9 @@
+import { ANSWER_TOO_LARGE } from "../chain/errors";
+
 /**
  * Whether an eth_getLogs failure means "ask for a smaller range": providers refuse ranges that span too many blocks
- * or return too many logs, each in its own words (Alchemy, Infura, QuickNode, geth, Erigon…), or time out on them.
+ * or return too many logs, each in its own words (Alchemy, Infura, QuickNode, geth, Erigon…), or time out on them;
+ * and an answer larger than we read (RPC_MAX_ANSWER_BYTES).
  */
 export function isRangeTooLarge(error: unknown): boolean {
   const e = error as {
@@ -14,7 +17,7 @@ export function isRangeTooLarge(error: unknown): boolean {
   const text = `${e.error?.message ?? ""} ${e.info?.responseStatus ?? ""} ${e.shortMessage ?? ""} ${e.message ?? ""}`;
   if (rpcCode === -32005) return true; // "limit exceeded" (Infura and others)
   if (/^413\b/.test(e.info?.responseStatus ?? "")) return true;
-  if (e.code === "TIMEOUT") return true;
+  if (e.code === "TIMEOUT" || e.code === ANSWER_TOO_LARGE) return true;
   return /block range|range (is )?too (large|big|wide)|too many (blocks|results|logs)|more than \d+ (results|logs)|exceed|limit|response size|query timeout|max(imum)? range/i.test(
     text,
   );

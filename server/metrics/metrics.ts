@@ -34,7 +34,7 @@ export interface IndexerMetrics {
   metadataMarks(network: string, count: number): void;
 }
 
-export type RpcOutcome = "ok" | "rpc_error" | "rate_limited" | "timeout" | "transport_error";
+export type RpcOutcome = "ok" | "rpc_error" | "rate_limited" | "timeout" | "too_large" | "transport_error";
 
 /** Latency buckets in seconds: RPC answers and HTTP requests range from a millisecond to the RPC timeout. */
 const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -62,7 +62,7 @@ export class Metrics {
   });
   private readonly rpcCalls = new Counter({
     name: "rpc_calls_total",
-    help: "JSON-RPC calls to the nodes, by network, method and outcome (ok, rpc_error, rate_limited, timeout, transport_error)",
+    help: "JSON-RPC calls to the nodes, by network, method and outcome (ok, rpc_error, rate_limited, timeout, too_large, transport_error)",
     labelNames: ["network", "method", "outcome"] as const,
     registers: [this.registry],
   });

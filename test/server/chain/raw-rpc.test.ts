@@ -1,0 +1,127 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { gzipSync } from "node:zlib";
+import { expect } from "chai";
+import { ANSWER_TOO_LARGE, upstreamError } from "../../../server/chain/errors";
+import { Networks } from "../../../server/chain/networks";
+import { faultOf } from "../../../server/chain/pool";
+import { rawRpc } from "../../../server/chain/raw-rpc";
+import { isRangeTooLarge } from "../../../server/indexer/ranges";
+
+const LIMIT = 1024 * 1024;
+
+/** How a test server answers a JSON-RPC call. */
+type Answer = (response: http.ServerResponse) => void;
+
+/**
+ * rawRpc reads the indexer's eth_getLogs and the large eth_calls. A contract can fill blocks with logs the indexer's
+ * filter matches (any Transfer event, with as much data as gas buys), so an answer's size is the chain's to choose:
+ * rawRpc must stop reading at RPC_MAX_ANSWER_BYTES, whatever the answer's headers say. An answer that is not a
+ * JSON-RPC answer at all is the provider's fault, as a transport error is.
+ */
+describe("rawRpc: the answers it reads", function () {
+  this.timeout(30_000);
+  let server: http.Server;
+  let answer: Answer;
+  let networks: Networks;
+  /** Bytes the server had written when its client went away or the answer ended. */
+  let written = 0;
+
+  before(async function () {
+    server = http.createServer((request, response) => {
+      request.resume();
+      request.on("end", () => answer(response));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    // A timeout far longer than the test's: a read that is not stopped by the bound fails the test by its timeout.
+    networks = new Networks({ localhost: url }, 120_000, { maxAnswerBytes: LIMIT });
+  });
+  after(async function () {
+    networks.close();
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  const call = () => rawRpc<unknown>(networks.provider("localhost"), "eth_getLogs", [{}]);
+
+  /** A JSON-RPC answer whose result is a string of `n` characters (its body is n + 36 bytes). */
+  const body = (n: number) => Buffer.from(`{"jsonrpc":"2.0","id":1,"result":"${"a".repeat(n)}"}`);
+
+  /** The error `call` throws. */
+  async function refusal(): Promise<Error & { code?: string }> {
+    try {
+      await call();
+    } catch (error) {
+      return error as Error & { code?: string };
+    }
+    throw new Error("the call succeeded");
+  }
+
+  /** The refusal of an answer past the bound: the indexer asks for fewer blocks, no other provider is asked. */
+  function expectTooLarge(error: Error & { code?: string }) {
+    expect(error.code).to.equal(ANSWER_TOO_LARGE);
+    expect(error.message).to.equal(`eth_getLogs: the answer exceeds RPC_MAX_ANSWER_BYTES (${LIMIT} bytes)`);
+    expect(isRangeTooLarge(error), "a range too large").to.equal(true);
+    expect(faultOf(error), "the provider's fault").to.equal(undefined);
+    expect(upstreamError(error, "localhost")?.code).to.equal("upstream_error");
+  }
+
+  it("reads an answer of exactly the bound", async function () {
+    const exact = body(LIMIT - 36);
+    expect(exact.length).to.equal(LIMIT);
+    answer = (response) => response.writeHead(200, { "content-type": "application/json" }).end(exact);
+    expect(((await call()) as string).length).to.equal(LIMIT - 36);
+  });
+
+  it("refuses an answer one byte past the bound, its length declared, without reading it", async function () {
+    answer = (response) => response.writeHead(200, { "content-type": "application/json" }).end(body(LIMIT - 35));
+    expectTooLarge(await refusal());
+  });
+
+  it("stops reading an endless answer sent in chunks, with no length, once it passes the bound", async function () {
+    written = 0;
+    answer = (response) => {
+      response.writeHead(200, { "content-type": "application/json" });
+      response.write('{"jsonrpc":"2.0","id":1,"result":"');
+      const chunk = "a".repeat(64 * 1024);
+      const more = () => {
+        while (!response.destroyed && written < 64 * LIMIT) {
+          written += chunk.length;
+          if (!response.write(chunk)) return void response.once("drain", more);
+        }
+      };
+      response.on("close", () => undefined);
+      more();
+    };
+    expectTooLarge(await refusal());
+    // The server stops when the client goes away: far less than the 64 MiB it would have sent.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(written).to.be.below(8 * LIMIT);
+  });
+
+  it("bounds the answer after decompression: a small gzip body that inflates past the bound is refused", async function () {
+    const bomb = gzipSync(body(4 * LIMIT));
+    expect(bomb.length).to.be.below(LIMIT / 100);
+    answer = (response) => response.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" }).end(bomb);
+    expectTooLarge(await refusal());
+  });
+
+  it("reads a gzip answer that inflates to less than the bound", async function () {
+    answer = (response) =>
+      response.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" }).end(gzipSync(body(LIMIT / 2)));
+    expect(((await call()) as string).length).to.equal(LIMIT / 2);
+  });
+
+  it("takes an answer that is JSON but not a JSON-RPC answer as the provider's fault (BAD_DATA), whatever its shape", async function () {
+    for (const text of ["null", "[]", '"x"', "42", "true"]) {
+      answer = (response) => response.writeHead(200, { "content-type": "application/json" }).end(text);
+      const error = await refusal();
+      expect({ code: error.code, message: error.message, fault: faultOf(error) }, text).to.deep.equal({
+        code: "BAD_DATA",
+        message: "eth_getLogs: the answer is not a JSON-RPC answer",
+        fault: "transport_error",
+      });
+    }
+  });
+});

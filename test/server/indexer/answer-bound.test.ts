@@ -1,0 +1,113 @@
+import { expect } from "chai";
+import { Wallet, type JsonRpcProvider } from "ethers";
+import type { LocalNode } from "../../../local/node";
+import { AliceNFT__factory, type AliceNFT } from "../../../typechain-types";
+import { startTestApp, type TestApp } from "../../helpers/app";
+import { providerFor, startLocalNode } from "../../helpers/chain";
+import { expectIndexMatchesChain, indexedTo } from "../../helpers/index-check";
+import { sample } from "../../helpers/metrics";
+
+const BOUND = 1024 * 1024;
+/** Mints per transaction: 500 Transfer logs are about 290 KB of eth_getLogs answer from this node. */
+const PER_TX = 500;
+
+/**
+ * The indexer reads eth_getLogs answers up to RPC_MAX_ANSWER_BYTES (a contract chooses how many logs, and how large,
+ * a block holds): a range whose answer passes it is asked again in fewer blocks, and a single block past it stops
+ * that network's index, with a log line that says why, until the bound is raised.
+ */
+describe("indexer: eth_getLogs answers past RPC_MAX_ANSWER_BYTES", function () {
+  this.timeout(180_000);
+  let node: LocalNode;
+  let provider: JsonRpcProvider;
+  let alice: AliceNFT;
+  let contract: string;
+  let next = 0;
+  const open: TestApp[] = [];
+
+  before(async function () {
+    node = await startLocalNode();
+    provider = providerFor(node.url);
+    const deployer = await provider.getSigner(0);
+    alice = await new AliceNFT__factory(deployer).deploy(await deployer.getAddress());
+    contract = await alice.getAddress();
+  });
+  afterEach(async function () {
+    for (const t of open.splice(0)) await t.close();
+  });
+  after(async function () {
+    provider?.destroy();
+    await node?.stop();
+  });
+
+  /** Mints PER_TX tokens to a new address in each of `transactions` transactions; in one block when `oneBlock`. */
+  async function mint(transactions: number, oneBlock = false): Promise<bigint[]> {
+    const ids: bigint[] = [];
+    if (oneBlock) await provider.send("evm_setAutomine", [false]);
+    const sent = [];
+    for (let i = 0; i < transactions; i++) {
+      sent.push(await alice.mintRange(Wallet.createRandom().address, next, PER_TX, { gasLimit: 16_000_000 }));
+      for (let id = next; id < next + PER_TX; id++) ids.push(BigInt(id));
+      next += PER_TX;
+    }
+    if (oneBlock) {
+      await provider.send("evm_mine", []);
+      await provider.send("evm_setAutomine", [true]);
+    }
+    for (const tx of sent) await tx.wait();
+    return ids;
+  }
+
+  async function app(env: Record<string, string>, lines?: Array<Record<string, unknown>>): Promise<TestApp> {
+    const t = await startTestApp({
+      env: { RPC_URL_LOCALHOST: node.url, INDEXER: "true", INDEXER_POLL_MS: "50", ...(lines ? { LOG_LEVEL: "info" } : {}), ...env },
+      ...(lines ? { logStream: { write: (line: string) => void lines.push(JSON.parse(line)) } } : {}),
+    });
+    open.push(t);
+    return t;
+  }
+
+  it("asks for fewer blocks when a range's answer passes the bound, and indexes every transfer", async function () {
+    const ids = await mint(4);
+    const t = await app({ RPC_MAX_ANSWER_BYTES: String(BOUND) });
+    await indexedTo(t.app.db, "localhost", provider, undefined, 120_000);
+    await expectIndexMatchesChain(t.app.db, provider, "localhost", contract, ids);
+    const metrics = await t.app.metrics!.registry.metrics();
+    // The four blocks together pass the bound: that read was stopped, and no provider was blamed for it.
+    expect(sample(metrics, "rpc_calls_total", { network: "localhost", method: "eth_getLogs", outcome: "too_large" })).to.be.greaterThan(0);
+    expect(metrics).not.to.match(/^rpc_provider_failures_total\{/m);
+  });
+
+  it("stops at a block whose own logs pass the bound, says so, and goes on once the bound is raised", async function () {
+    const before = await mint(1);
+    const head = await provider.getBlockNumber();
+    const ids = await mint(4, true);
+    const big = await provider.getBlockNumber();
+    expect(big).to.equal(head + 1);
+    const lines: Array<Record<string, unknown>> = [];
+    const stopped = await app({ RPC_MAX_ANSWER_BYTES: String(BOUND) }, lines);
+    await indexedTo(stopped.app.db, "localhost", provider, head, 120_000);
+    const said = async () => {
+      for (let i = 0; i < 200; i++) {
+        const line = lines.find((l) => l.msg === "indexer: step failed; retrying");
+        if (line) return line;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      throw new Error("no log line");
+    };
+    const line = await said();
+    expect((line.err as { message: string }).message).to.equal(
+      `block ${big}: eth_getLogs: the answer exceeds RPC_MAX_ANSWER_BYTES (${BOUND} bytes); raise it to index this network past this block`,
+    );
+    const { rows } = await stopped.app.db.query<{ block_number: string }>(
+      "SELECT block_number FROM indexer_cursors WHERE network = 'localhost'",
+    );
+    expect(Number(rows[0].block_number)).to.equal(head);
+    await stopped.close();
+    open.splice(open.indexOf(stopped), 1);
+
+    const raised = await app({ RPC_MAX_ANSWER_BYTES: String(4 * BOUND) });
+    await indexedTo(raised.app.db, "localhost", provider, big, 120_000);
+    await expectIndexMatchesChain(raised.app.db, provider, "localhost", contract, [...before, ...ids]);
+  });
+});
