@@ -54,6 +54,7 @@ async function main() {
     pollMs: 1_000,
     maxRange: 10_000,
     maxConsecutive: 5_000,
+    maxConsecutivePerBlock: 50_000,
     logLagBlocks: 128,
     log: pino({ level: "warn" }),
   });

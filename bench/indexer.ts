@@ -425,6 +425,7 @@ export const consecutive: Suite = {
         pollMs: 1_000,
         maxRange: 1,
         maxConsecutive: CONSECUTIVE_IDS,
+        maxConsecutivePerBlock: CONSECUTIVE_IDS,
         logLagBlocks: 128,
         log: pino({ level: "error" }),
       });

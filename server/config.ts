@@ -73,6 +73,7 @@ export interface Config {
     maxRange: number;
     /** Most ids one ERC-2309 ConsecutiveTransfer may move for the index to expand it (docs/indexing.md). */
     maxConsecutive: number;
+    maxConsecutivePerBlock: number;
     /** Blocks near the head whose logs answer is proven complete before the cursor passes them (docs/indexing.md). */
     logLagBlocks: number;
     /** First block per network when its index starts (default 0). */
@@ -245,6 +246,7 @@ export function readConfig(env: Env = process.env): { config: Config; warning?: 
       maxRange: read.int("INDEXER_MAX_RANGE"),
       // OpenZeppelin's ERC721Consecutive mints at most 5,000 ids per event, "to accommodate off-chain indexers".
       maxConsecutive: read.int("INDEXER_MAX_CONSECUTIVE"),
+      maxConsecutivePerBlock: read.int("INDEXER_MAX_CONSECUTIVE_PER_BLOCK"),
       logLagBlocks: read.int("INDEXER_LOG_LAG_BLOCKS"),
       ...readIndexerTargets(read, Object.keys(rpcUrls).concat(localChain ? ["localhost"] : [])),
     },

@@ -306,6 +306,14 @@ export const SETTINGS: readonly Setting[] = [
       "most ids one ERC-2309 `ConsecutiveTransfer` is expanded into; a longer range is recorded as skipped and its contract's answers carry `X-Index-Complete: false`",
   },
   {
+    name: "INDEXER_MAX_CONSECUTIVE_PER_BLOCK",
+    type: int(1, 10_000_000),
+    default: "50000",
+    group: "indexer",
+    description:
+      "most ids the ERC-2309 `ConsecutiveTransfer` logs of one block are expanded into, in log order; a range that would pass it is recorded as skipped, as a range longer than `INDEXER_MAX_CONSECUTIVE` is (a log of a few thousand gas can claim 5,000 ids)",
+  },
+  {
     name: "INDEXER_START_BLOCK_<NETWORK>",
     type: int(0, Number.MAX_SAFE_INTEGER),
     default: "0",

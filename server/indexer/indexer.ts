@@ -8,7 +8,7 @@ import type { IndexerMetrics } from "../metrics/metrics";
 import { isRangeTooLarge, RangeSizer } from "./ranges";
 import { readCursor, type Cursor } from "./store/reads";
 import { recentBlocks, resetNetwork, rollBack, REORG_WINDOW, writeRange } from "./store/writes";
-import { decodeLogs, INDEXED_TOPICS, logWeight, malformedLogs, type DecodedLogs, type RawLog } from "./transfers";
+import { consecutiveIds, decodeLogs, INDEXED_TOPICS, logWeight, malformedLogs, type DecodedLogs, type RawLog } from "./transfers";
 
 export interface IndexerOptions {
   network: string;
@@ -24,6 +24,11 @@ export interface IndexerOptions {
   maxRange: number;
   /** Most ids of one ConsecutiveTransfer expanded into transfers; a longer range is recorded as skipped. */
   maxConsecutive: number;
+  /**
+   * Most ids the ConsecutiveTransfers of one block are expanded into, in log order (a range that would pass it is
+   * skipped), and most a range of more than one block expands before it is asked again in fewer blocks.
+   */
+  maxConsecutivePerBlock: number;
   /** How far behind the head a provider's log index may trail: answers are proven complete for blocks this near it. */
   logLagBlocks: number;
   log: { debug(obj: object, msg: string): void; info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
@@ -210,8 +215,9 @@ export class NetworkIndexer {
           fromTokenId: r.fromTokenId.toString(),
           toTokenId: r.toTokenId.toString(),
           max: this.options.maxConsecutive,
+          maxPerBlock: this.options.maxConsecutivePerBlock,
         },
-        "indexer: ConsecutiveTransfer range not expanded (longer than INDEXER_MAX_CONSECUTIVE, or reversed); the contract is not fully indexed",
+        "indexer: ConsecutiveTransfer range not expanded (longer than INDEXER_MAX_CONSECUTIVE, past its block's INDEXER_MAX_CONSECUTIVE_PER_BLOCK, or reversed); the contract is not fully indexed",
       );
     const hashes = new Map<number, string>([
       [from, first.hash],
@@ -288,17 +294,24 @@ export class NetworkIndexer {
       )
     )
       return "retry";
-    this.sizer.succeeded(to - from + 1, logWeight(logs, this.options.maxConsecutive), Date.now() - started);
+    const { maxConsecutive, maxConsecutivePerBlock } = this.options;
+    this.sizer.succeeded(to - from + 1, logWeight(logs, maxConsecutive), Date.now() - started);
     const proven = await this.provenEnd(from, to, head, logs, last);
     if (!proven) return "wait";
     const { end } = proven;
     logs = logs.concat(proven.logs);
+    // Expanded ids are rows in memory and in the range's transaction: a range of several blocks that would expand more
+    // than one block may is asked again in fewer blocks, before anything is expanded.
+    if (end > from && consecutiveIds(logs, maxConsecutive) > maxConsecutivePerBlock) {
+      this.sizer.shrink();
+      return "retry";
+    }
     const endHeader = end === to ? last : await this.header(end);
     if (!endHeader) return "wait";
     if (logs.some((l) => Number(l.blockNumber) === end && l.blockHash !== endHeader.hash)) return "retry";
     const times = await this.blockTimes(logs, [first, endHeader]);
     if (typeof times === "string") return times;
-    const decoded = decodeLogs(logs, this.options.maxConsecutive);
+    const decoded = decodeLogs(logs, maxConsecutive, maxConsecutivePerBlock);
     for (const t of [...decoded.transfers, ...decoded.transfers1155, ...decoded.marks]) t.blockTime = times.get(t.blockNumber);
     return { from, to: end, first, last: endHeader, logs, decoded };
   }

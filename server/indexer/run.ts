@@ -26,6 +26,7 @@ export function startIndexers(
       pollMs: config.indexer.pollMs,
       maxRange: config.indexer.maxRange,
       maxConsecutive: config.indexer.maxConsecutive,
+      maxConsecutivePerBlock: config.indexer.maxConsecutivePerBlock,
       logLagBlocks: config.indexer.logLagBlocks,
       log,
       metrics,

@@ -201,9 +201,15 @@ export interface DecodedLogs {
   marks: MetadataMark[];
 }
 
-/** Decodes eth_getLogs' answer; ConsecutiveTransfer ranges of more than `maxConsecutive` ids are skipped. */
-export function decodeLogs(logs: RawLog[], maxConsecutive: number): DecodedLogs {
+/**
+ * Decodes eth_getLogs' answer. A ConsecutiveTransfer range of more than `maxConsecutive` ids is skipped, and so is one
+ * that would take its block's expanded ids past `maxPerBlock` (counted in log order): a log of a few thousand gas
+ * claims thousands of ids, and a block holds thousands of such logs.
+ */
+export function decodeLogs(logs: RawLog[], maxConsecutive: number, maxPerBlock: number): DecodedLogs {
   const decoded: DecodedLogs = { transfers: [], transfers1155: [], skipped: [], marks: [] };
+  let block: string | undefined;
+  let expanded = 0;
   for (const log of logs) {
     if (METADATA_TOPICS.includes(log.topics[0])) {
       const mark = decodeMetadataMark(log);
@@ -215,12 +221,32 @@ export function decodeLogs(logs: RawLog[], maxConsecutive: number): DecodedLogs 
       decoded.transfers.push(transfer);
       continue;
     }
-    const range = decodeConsecutive(log, maxConsecutive);
+    if (log.blockNumber !== block) [block, expanded] = [log.blockNumber, 0];
+    const range = decodeConsecutive(log, Math.min(maxConsecutive, maxPerBlock - expanded));
     if (range && "skipped" in range) decoded.skipped.push(range.skipped);
-    else if (range) decoded.transfers.push(...range.transfers);
-    else decoded.transfers1155.push(...decodeTransfer1155(log));
+    else if (range) {
+      expanded += range.transfers.length;
+      decoded.transfers.push(...range.transfers);
+    } else decoded.transfers1155.push(...decodeTransfer1155(log));
   }
   return decoded;
+}
+
+/**
+ * The ids a ConsecutiveTransfer log expands to: 0 for another log, and for a range that is not expanded (reversed,
+ * or longer than `maxConsecutive`).
+ */
+function consecutiveWidth(log: RawLog, maxConsecutive: number): number {
+  if (log.topics[0] !== CONSECUTIVE_TRANSFER_TOPIC || log.topics.length !== 4 || log.data.length !== 2 + 64) return 0;
+  const ids = BigInt(log.data) - BigInt(log.topics[1]) + 1n;
+  return ids >= 1n && ids <= BigInt(maxConsecutive) ? Number(ids) : 0;
+}
+
+/** The ids the ConsecutiveTransfers of `logs` expand to, each up to `maxConsecutive`, before any per-block bound. */
+export function consecutiveIds(logs: RawLog[], maxConsecutive: number): number {
+  let ids = 0;
+  for (const log of logs) ids += consecutiveWidth(log, maxConsecutive);
+  return ids;
 }
 
 /**
@@ -229,13 +255,7 @@ export function decodeLogs(logs: RawLog[], maxConsecutive: number): DecodedLogs 
  */
 export function logWeight(logs: RawLog[], maxConsecutive: number): number {
   let weight = 0;
-  for (const log of logs) {
-    const ids =
-      log.topics[0] === CONSECUTIVE_TRANSFER_TOPIC && log.topics.length === 4 && log.data.length === 2 + 64
-        ? BigInt(log.data) - BigInt(log.topics[1]) + 1n
-        : 1n;
-    weight += ids >= 1n && ids <= BigInt(maxConsecutive) ? Number(ids) : 1;
-  }
+  for (const log of logs) weight += consecutiveWidth(log, maxConsecutive) || 1;
   return weight;
 }
 

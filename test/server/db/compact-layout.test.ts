@@ -104,7 +104,10 @@ describe(`the compact index layout's migration (${process.env.DATABASE_URL ? "Po
       const blocks = await Promise.all(
         Array.from({ length: cursor!.number + 1 }, async (_, n) => ({ block: n, hash: (await provider.getBlock(n))!.hash! })),
       );
-      await writeLegacyRange(db, "localhost", decodeLogs(logs, 5_000).transfers, blocks, { block: cursor!.number, hash: cursor!.hash! });
+      await writeLegacyRange(db, "localhost", decodeLogs(logs, 5_000, 50_000).transfers, blocks, {
+        block: cursor!.number,
+        hash: cursor!.hash!,
+      });
 
       const app = await startTestApp({ database: testDb, env: { RPC_URL_LOCALHOST: node.url, INDEXER_POLL_MS: "50" } });
       try {

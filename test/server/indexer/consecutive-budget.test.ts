@@ -1,0 +1,120 @@
+import { expect } from "chai";
+import { ZeroAddress, type JsonRpcProvider, type JsonRpcSigner } from "ethers";
+import type { LocalNode } from "../../../local/node";
+import { EventEmitterNFT__factory, type EventEmitterNFT } from "../../../typechain-types";
+import { startTestApp, type TestApp } from "../../helpers/app";
+import { providerFor, startLocalNode } from "../../helpers/chain";
+import { expectHoldingsMatchRecount } from "../../helpers/holdings-check";
+import { INDEXED_OWNERS, indexedTo } from "../../helpers/index-check";
+import { sample } from "../../helpers/metrics";
+
+const PER_LOG = 5_000;
+const PER_BLOCK = 12_000;
+
+/**
+ * A ConsecutiveTransfer log of a few thousand gas claims up to INDEXER_MAX_CONSECUTIVE ids, and a block holds
+ * thousands of such logs: the ids the logs of one block are expanded into are bounded too
+ * (INDEXER_MAX_CONSECUTIVE_PER_BLOCK), in log order, and a range of several blocks is cut before it expands more.
+ */
+describe("indexer: ConsecutiveTransfer ids expanded per block (INDEXER_MAX_CONSECUTIVE_PER_BLOCK)", function () {
+  this.timeout(180_000);
+  let node: LocalNode;
+  let provider: JsonRpcProvider;
+  let deployer: JsonRpcSigner;
+  let t: TestApp;
+  /** Each block's logs fit the budget, but not their range's. */
+  let spread: EventEmitterNFT;
+  /** One block whose logs pass the budget. */
+  let crowded: EventEmitterNFT;
+  const lines: Array<Record<string, unknown>> = [];
+
+  /** Sends the calls in one block. */
+  async function inOneBlock(calls: Array<() => Promise<{ wait(): Promise<unknown> }>>): Promise<void> {
+    await provider.send("evm_setAutomine", [false]);
+    const sent = [];
+    for (const call of calls) sent.push(await call());
+    await provider.send("evm_mine", []);
+    await provider.send("evm_setAutomine", [true]);
+    for (const tx of sent) await tx.wait();
+  }
+
+  /** The ids of `contract` the index gives an owner, ascending. */
+  async function ownedIds(contract: EventEmitterNFT): Promise<number[]> {
+    const { rows } = await t.app.db.query<{ token_id: string }>(
+      `SELECT token_id FROM ${INDEXED_OWNERS} WHERE network = 'localhost' AND contract = $1 ORDER BY token_id`,
+      [(await contract.getAddress()).toLowerCase()],
+    );
+    return rows.map((r) => Number(r.token_id));
+  }
+  const range = (from: number, count: number) => Array.from({ length: count }, (_, i) => from + i);
+
+  before(async function () {
+    node = await startLocalNode();
+    provider = providerFor(node.url);
+    deployer = await provider.getSigner(0);
+    const to = await (await provider.getSigner(1)).getAddress();
+    spread = await new EventEmitterNFT__factory(deployer).deploy();
+    crowded = await new EventEmitterNFT__factory(deployer).deploy();
+    const mint =
+      (contract: EventEmitterNFT, first: number, count = PER_LOG) =>
+      () =>
+        contract.consecutive(BigInt(first), BigInt(first + count - 1), ZeroAddress, to);
+    // Three blocks of two full logs: 10,000 ids each, 30,000 in the three.
+    for (let block = 0; block < 3; block++) await inOneBlock([mint(spread, block * 2 * PER_LOG), mint(spread, (block * 2 + 1) * PER_LOG)]);
+    // One block: 5,000 + 5,000 fit; the third and fourth would pass 12,000; a last one of 2,000 still fits.
+    await inOneBlock([mint(crowded, 0), mint(crowded, 5_000), mint(crowded, 10_000), mint(crowded, 15_000), mint(crowded, 20_000, 2_000)]);
+    t = await startTestApp({
+      env: {
+        RPC_URL_LOCALHOST: node.url,
+        INDEXER_POLL_MS: "50",
+        INDEXER_MAX_CONSECUTIVE_PER_BLOCK: String(PER_BLOCK),
+        LOG_LEVEL: "warn",
+      },
+      logStream: { write: (line) => void lines.push(JSON.parse(line)) },
+    });
+    await indexedTo(t.app.db, "localhost", provider, undefined, 150_000);
+  });
+  after(async function () {
+    await t?.close();
+    provider?.destroy();
+    await node?.stop();
+  });
+
+  it("expands every id of blocks within the budget, in ranges cut to fit it", async function () {
+    expect(await ownedIds(spread)).to.deep.equal(range(0, 6 * PER_LOG));
+    const { rows } = await t.app.db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM nft_skipped_ranges WHERE network = 'localhost' AND contract = $1",
+      [(await spread.getAddress()).toLowerCase()],
+    );
+    expect(rows[0].n).to.equal(0);
+    expect((await t.fetch(`/holders/localhost/${await spread.getAddress()}`)).headers.get("x-index-complete")).to.equal(null);
+    // Each range is written by a transaction of its own: none wrote more transfers than one block may expand.
+    const { rows: ranges } = await t.app.db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM nft_transfers GROUP BY xmin::text ORDER BY n DESC LIMIT 1",
+    );
+    expect(ranges[0].n).to.be.at.most(PER_BLOCK);
+  });
+
+  it("expands a crowded block's logs in log order while they fit, and records the others as skipped", async function () {
+    expect(await ownedIds(crowded)).to.deep.equal([...range(0, 10_000), ...range(20_000, 2_000)]);
+    const address = await crowded.getAddress();
+    const { rows } = await t.app.db.query<{ from_token_id: string; to_token_id: string }>(
+      `SELECT from_token_id::text, to_token_id::text FROM nft_skipped_ranges WHERE network = 'localhost' AND contract = $1
+       ORDER BY log_index`,
+      [address.toLowerCase()],
+    );
+    expect(rows).to.deep.equal([
+      { from_token_id: "10000", to_token_id: "14999" },
+      { from_token_id: "15000", to_token_id: "19999" },
+    ]);
+    expect((await t.fetch(`/holders/localhost/${address}`)).headers.get("x-index-complete")).to.equal("false");
+    const warned = lines.filter((l) => String(l.msg).startsWith("indexer: ConsecutiveTransfer range not expanded"));
+    expect(warned.map((l) => [l.contract, l.fromTokenId, l.maxPerBlock])).to.deep.equal([
+      [address.toLowerCase(), "10000", PER_BLOCK],
+      [address.toLowerCase(), "15000", PER_BLOCK],
+    ]);
+    const metrics = await t.app.metricsServer!.inject({ method: "GET", url: "/metrics" });
+    expect(sample(metrics.body, "indexer_ranges_skipped_total", { network: "localhost" })).to.equal(2);
+    await expectHoldingsMatchRecount(t.app.db, "localhost");
+  });
+});
