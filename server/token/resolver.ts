@@ -7,7 +7,7 @@ import type { Networks } from "../chain/networks";
 import type { TokenMetadataConfig } from "../config";
 import type { Database } from "../db/database";
 import { fetchDocument, firstAddress } from "./fetch-document";
-import { KeyedLimiter, QueueFull } from "./limiter";
+import { KeyedLimiter, QueueFull } from "../lib/keyed-limiter";
 import { cachedMetadata, cacheExpiry, saveMetadata, type CachedMetadata, type TokenKey } from "./store";
 import { fieldsWithin, type BudgetedFields } from "./token";
 import {

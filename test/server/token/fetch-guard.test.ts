@@ -4,7 +4,7 @@ import zlib from "node:zlib";
 import { expect } from "chai";
 import { forbiddenAddress } from "../../../server/token/address-guard";
 import { fetchDocument, type FetchOptions } from "../../../server/token/fetch-document";
-import { KeyedLimiter, QueueFull } from "../../../server/token/limiter";
+import { KeyedLimiter, QueueFull } from "../../../server/lib/keyed-limiter";
 import { browserUrl, decodeDataUri, imageUrl, locate, MetadataError, parseMetadata, substituteId } from "../../../server/token/uri";
 
 const GATEWAYS = { ipfs: "https://ipfs.example/ipfs/", arweave: "https://ar.example/" };

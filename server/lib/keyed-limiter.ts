@@ -1,7 +1,7 @@
-/** Thrown when the queue is full: the work is not done now, and a later read asks again. */
+/** Thrown when the queue is full: the work is not done now, and a later call asks again. */
 export class QueueFull extends Error {
   constructor() {
-    super("the metadata queue is full");
+    super("the queue is full");
     this.name = "QueueFull";
   }
 }
