@@ -349,7 +349,7 @@ export const SETTINGS: readonly Setting[] = [
     default: "600",
     group: "service",
     description:
-      "requests per minute and IP (an IPv6 address by its /64) on all the data routes together, `/token` and its refresh included (then 429)",
+      "requests per minute and IP (an IPv6 address by its /64) on all the data routes together, `/token` and its refresh and each `/events` stream included (then 429)",
   },
   {
     name: "CONVERTER_RATE_LIMIT",

@@ -5,6 +5,7 @@ import { checksummer } from "../chain/values";
 import { NetworkParam } from "../http/schemas";
 import { TRANSFER_EXAMPLE } from "../data";
 import { badRequest, HttpError } from "../http/http-error";
+import { limitRequests } from "../http/rate-limit";
 import { parseAddress } from "../chain/values";
 import { ChangeFeed, type Subscription } from "./feed";
 import { EventStream } from "./stream";
@@ -42,85 +43,91 @@ const events: FastifyPluginAsyncTypebox = async (app) => {
     await feed.stop();
   });
 
-  app.get(
-    "/events/:network",
-    {
-      schema: {
-        tags: ["data"],
-        summary: "Live transfers (Server-Sent Events) as the indexer commits them; reorgs as `removed` events",
-        description:
-          "A `text/event-stream`. Events: `transfer` and `removed` (data: a transfer as the history routes give it), `reset` " +
-          "(data: `{network}`; the network's index started over). Each has an `id`; reconnecting with `Last-Event-ID` " +
-          "(or `?lastEventId=`) resumes after it. Comment lines are sent as heartbeats.",
-        params: Type.Object({ network: NetworkParam }),
-        querystring: Type.Object({
-          owner: Type.Optional(Type.String({ maxLength: 42, description: "Only transfers from or to this address" })),
-          contract: Type.Optional(Type.String({ maxLength: 42, description: "Only transfers of this contract" })),
-          lastEventId: Type.Optional(
-            Type.String({ maxLength: 19, description: "Resume after this event id (as the Last-Event-ID header)" }),
-          ),
-        }),
-        headers: Type.Object({ "last-event-id": Type.Optional(Type.String({ maxLength: 19 })) }),
-        response: {
-          200: {
-            description: "The event stream",
-            content: {
-              "text/event-stream": {
-                schema: { type: "string" },
-                example: `id: 42\nevent: transfer\ndata: ${JSON.stringify(TRANSFER_EXAMPLE)}\n\n`,
+  // In a scope of its own, so that the data routes' budget counts this route and no other of the app.
+  const route: FastifyPluginAsyncTypebox = async (scope) => {
+    // A stream costs its backlog's read from the change log: each counts as a request of the data routes.
+    await limitRequests(scope, { max: app.config.rateLimits.data, global: true, family: "data" });
+    scope.get(
+      "/events/:network",
+      {
+        schema: {
+          tags: ["data"],
+          summary: "Live transfers (Server-Sent Events) as the indexer commits them; reorgs as `removed` events",
+          description:
+            "A `text/event-stream`. Events: `transfer` and `removed` (data: a transfer as the history routes give it), `reset` " +
+            "(data: `{network}`; the network's index started over). Each has an `id`; reconnecting with `Last-Event-ID` " +
+            "(or `?lastEventId=`) resumes after it. Comment lines are sent as heartbeats.",
+          params: Type.Object({ network: NetworkParam }),
+          querystring: Type.Object({
+            owner: Type.Optional(Type.String({ maxLength: 42, description: "Only transfers from or to this address" })),
+            contract: Type.Optional(Type.String({ maxLength: 42, description: "Only transfers of this contract" })),
+            lastEventId: Type.Optional(
+              Type.String({ maxLength: 19, description: "Resume after this event id (as the Last-Event-ID header)" }),
+            ),
+          }),
+          headers: Type.Object({ "last-event-id": Type.Optional(Type.String({ maxLength: 19 })) }),
+          response: {
+            200: {
+              description: "The event stream",
+              content: {
+                "text/event-stream": {
+                  schema: { type: "string" },
+                  example: `id: 42\nevent: transfer\ndata: ${JSON.stringify(TRANSFER_EXAMPLE)}\n\n`,
+                },
               },
             },
           },
         },
       },
-    },
-    async (request, reply) => {
-      const { network } = request.params;
-      app.networks.provider(network);
-      const owner = request.query.owner === undefined ? undefined : parseAddress(request.query.owner, "owner").toLowerCase();
-      const contract = request.query.contract === undefined ? undefined : parseAddress(request.query.contract, "contract").toLowerCase();
-      const resume = request.headers["last-event-id"] ?? request.query.lastEventId;
-      if (resume !== undefined && (!LAST_EVENT_ID.test(resume) || BigInt(resume) > 2n ** 63n - 1n)) {
-        throw badRequest("invalid_request", "Last-Event-ID must be an event id this service gave");
-      }
-      if (streams.size >= maxSubscribers) {
-        // The refusal closes its connection: a client that never reads it cannot keep a socket once refused.
-        throw new HttpError(503, "too_many_subscribers", "This instance streams to as many subscribers as it takes; retry later", {
-          "retry-after": "5",
-          connection: "close",
-        });
-      }
+      async (request, reply) => {
+        const { network } = request.params;
+        app.networks.provider(network);
+        const owner = request.query.owner === undefined ? undefined : parseAddress(request.query.owner, "owner").toLowerCase();
+        const contract = request.query.contract === undefined ? undefined : parseAddress(request.query.contract, "contract").toLowerCase();
+        const resume = request.headers["last-event-id"] ?? request.query.lastEventId;
+        if (resume !== undefined && (!LAST_EVENT_ID.test(resume) || BigInt(resume) > 2n ** 63n - 1n)) {
+          throw badRequest("invalid_request", "Last-Event-ID must be an event id this service gave");
+        }
+        if (streams.size >= maxSubscribers) {
+          // The refusal closes its connection: a client that never reads it cannot keep a socket once refused.
+          throw new HttpError(503, "too_many_subscribers", "This instance streams to as many subscribers as it takes; retry later", {
+            "retry-after": "5",
+            connection: "close",
+          });
+        }
 
-      let subscription: Subscription | undefined = undefined;
-      const stream = new EventStream(reply.raw, {
-        maxBuffered: maxBufferedBytes,
-        stallMs,
-        onClose: () => {
-          subscription?.close();
-          streams.delete(stream);
-        },
-        onError: (error) => request.log.debug({ err: error }, "events: the stream failed"),
-      });
-      streams.add(stream);
-      reply.hijack();
-      reply.raw.writeHead(200, {
-        // Hooks that set headers on sending (the request id) do not run for a hijacked reply.
-        ...(reply.getHeaders() as Record<string, string>),
-        "x-request-id": request.id,
-        "content-type": "text/event-stream; charset=utf-8",
-        "cache-control": "no-store",
-        // nginx buffers answers unless told not to.
-        "x-accel-buffering": "no",
-      });
-      stream.write("retry: 2000\n: connected\n\n");
-      // A client gone before its stream began has no close to come: it is let go here.
-      if (stream.closed) return stream.destroy();
-      subscription = feed.subscribe({ network, owner, contract }, stream, resume === undefined ? undefined : BigInt(resume), (error) => {
-        request.log.warn({ err: error }, "events: reading the backlog failed");
-        stream.destroy();
-      });
-    },
-  );
+        let subscription: Subscription | undefined = undefined;
+        const stream = new EventStream(reply.raw, {
+          maxBuffered: maxBufferedBytes,
+          stallMs,
+          onClose: () => {
+            subscription?.close();
+            streams.delete(stream);
+          },
+          onError: (error) => request.log.debug({ err: error }, "events: the stream failed"),
+        });
+        streams.add(stream);
+        reply.hijack();
+        reply.raw.writeHead(200, {
+          // Hooks that set headers on sending (the request id) do not run for a hijacked reply.
+          ...(reply.getHeaders() as Record<string, string>),
+          "x-request-id": request.id,
+          "content-type": "text/event-stream; charset=utf-8",
+          "cache-control": "no-store",
+          // nginx buffers answers unless told not to.
+          "x-accel-buffering": "no",
+        });
+        stream.write("retry: 2000\n: connected\n\n");
+        // A client gone before its stream began has no close to come: it is let go here.
+        if (stream.closed) return stream.destroy();
+        subscription = feed.subscribe({ network, owner, contract }, stream, resume === undefined ? undefined : BigInt(resume), (error) => {
+          request.log.warn({ err: error }, "events: reading the backlog failed");
+          stream.destroy();
+        });
+      },
+    );
+  };
+  await app.register(route);
 };
 
 export default fp(events, { name: "events", dependencies: ["db", "chain"] });

@@ -60,6 +60,18 @@ describe("rate limits of the data and converter routes (DATA_RATE_LIMIT, CONVERT
     expect((await from(ip, "/block/localhost/latest")).status).to.equal(200);
   });
 
+  it("counts an event stream in the data routes' budget: each replays its backlog from the change log", async function () {
+    startOfMinute();
+    const ip = "192.0.2.12";
+    for (let i = 0; i < 3; i++) expect((await from(ip, "/block/localhost/latest")).status).to.equal(200);
+    // A stream that is let through never ends: a refusal is the only answer that comes.
+    const answer = await Promise.race([
+      from(ip, "/events/localhost?lastEventId=1"),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error("the stream was let through")), 5_000)),
+    ]);
+    await expectRefused(answer, "/events");
+  });
+
   it("counts an IPv6 client by its /64", async function () {
     startOfMinute();
     for (let i = 1; i <= 3; i++) expect((await from(`2001:db8:1:2::${i}`, "/block/localhost/latest")).status).to.equal(200);

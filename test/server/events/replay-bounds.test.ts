@@ -1,0 +1,89 @@
+import { expect } from "chai";
+import { checksummer } from "../../../server/chain/values";
+import type { Database } from "../../../server/db/database";
+import { migrate } from "../../../server/db/migrate";
+import { ChangeFeed, REPLAY_READS, REPLAY_SCAN, type ChangeEvent, type Sink } from "../../../server/events/feed";
+import { createTestDatabase, type TestDatabase } from "../../helpers/database";
+
+const CHANGES = 2 * REPLAY_SCAN + 5_000;
+const SUBSCRIBERS = 3 * REPLAY_READS;
+const OWNER = `0x${"0b".repeat(20)}`;
+
+/**
+ * A stream that resumes from far back, filtered by an owner the log hardly names, reads its backlog from the change
+ * log: each read looks through at most REPLAY_SCAN ids, and an instance runs at most REPLAY_READS such reads at once,
+ * so no stream holds a pool connection for a whole log's read and streams leave the pool room for other requests.
+ */
+describe("live events: the reads of a backlog are bounded", function () {
+  this.timeout(120_000);
+  let database: TestDatabase;
+  let db: Database;
+  /** Each backlog read: the ids it looked through, and how many ran at that moment. */
+  const reads: Array<{ after: bigint; upTo: bigint; running: number }> = [];
+  let running = 0;
+
+  before(async function () {
+    database = await createTestDatabase();
+    db = await database.open();
+    await migrate(db);
+    // Changes of other owners, then one of OWNER at the very end.
+    await db.query(
+      `INSERT INTO nft_changes (network, kind, block_number, block_time, tx_hash, log_index, contract, token_id, from_address, to_address)
+       SELECT 'localhost', 'transfer', g, 1700000000 + g, '0x' || lpad(to_hex(g), 64, '0'), 0, '0x' || repeat('0c', 20), g,
+         '0x' || repeat('00', 20), CASE WHEN g = $1 THEN $2 ELSE '0x' || repeat('0a', 20) END
+       FROM generate_series(1, $1) g`,
+      [CHANGES, OWNER],
+    );
+  });
+  after(async () => {
+    await db?.close();
+    await database?.drop();
+  });
+
+  /**
+   * `db` with every backlog read (the one statement with an upper id bound) recorded, each taking at least 20 ms: PGlite
+   * answers within the event loop's turn, so without a wait no two reads would ever overlap, bounded or not.
+   */
+  function watched(): Database {
+    return new Proxy(db, {
+      get(target, property, receiver) {
+        if (property !== "query") {
+          const value = Reflect.get(target, property, receiver) as unknown;
+          return typeof value === "function" ? value.bind(target) : value;
+        }
+        return async (sql: string, params?: unknown[]) => {
+          if (!/FROM nft_changes\s+WHERE id > \$1 AND id <= \$2/.test(sql)) return target.query(sql, params);
+          reads.push({ after: BigInt(params![0] as string), upTo: BigInt(params![1] as string), running: ++running });
+          try {
+            await new Promise((resolve) => setTimeout(resolve, 20));
+            return await target.query(sql, params);
+          } finally {
+            running--;
+          }
+        };
+      },
+    });
+  }
+
+  it("looks through REPLAY_SCAN ids at a time, REPLAY_READS reads at once, and misses nothing", async function () {
+    const feed = new ChangeFeed(watched(), checksummer(), { pollMs: 60_000, onError: (error) => expect.fail(String(error)) });
+    await feed.start();
+    const received: ChangeEvent[][] = [];
+    try {
+      for (let i = 0; i < SUBSCRIBERS; i++) {
+        const events: ChangeEvent[] = [];
+        received.push(events);
+        const sink: Sink = { send: (event) => events.push(event) > 0, drained: async () => true, closed: false };
+        feed.subscribe({ network: "localhost", owner: OWNER }, sink, 0n, (error) => expect.fail(String(error)));
+      }
+      for (let i = 0; i < 600 && received.some((events) => events.length === 0); i++) await new Promise((r) => setTimeout(r, 100));
+    } finally {
+      await feed.stop();
+    }
+    for (const events of received) expect(events.map((e) => [e.id, e.event])).to.deep.equal([[String(CHANGES), "transfer"]]);
+    // Every subscriber looked through the whole log, a window at a time.
+    expect(reads.length).to.be.at.least(SUBSCRIBERS * Math.ceil(CHANGES / REPLAY_SCAN));
+    expect(Math.max(...reads.map((r) => Number(r.upTo - r.after)))).to.equal(REPLAY_SCAN);
+    expect(Math.max(...reads.map((r) => r.running))).to.equal(REPLAY_READS);
+  });
+});
