@@ -295,17 +295,18 @@ export class NetworkIndexer {
     )
       return "retry";
     const { maxConsecutive, maxConsecutivePerBlock } = this.options;
+    // Expanded ids are rows in memory and in the range's transaction: a range of several blocks that would expand more
+    // than one block may is asked again in fewer blocks, before anything is expanded (and before the sizer could
+    // widen it again).
+    if (to > from && consecutiveIds(logs, maxConsecutive) > maxConsecutivePerBlock) {
+      this.sizer.shrink();
+      return "retry";
+    }
     this.sizer.succeeded(to - from + 1, logWeight(logs, maxConsecutive), Date.now() - started);
     const proven = await this.provenEnd(from, to, head, logs, last);
     if (!proven) return "wait";
     const { end } = proven;
     logs = logs.concat(proven.logs);
-    // Expanded ids are rows in memory and in the range's transaction: a range of several blocks that would expand more
-    // than one block may is asked again in fewer blocks, before anything is expanded.
-    if (end > from && consecutiveIds(logs, maxConsecutive) > maxConsecutivePerBlock) {
-      this.sizer.shrink();
-      return "retry";
-    }
     const endHeader = end === to ? last : await this.header(end);
     if (!endHeader) return "wait";
     if (logs.some((l) => Number(l.blockNumber) === end && l.blockHash !== endHeader.hash)) return "retry";
