@@ -118,3 +118,37 @@ describe("indexer: ConsecutiveTransfer ids expanded per block (INDEXER_MAX_CONSE
     await expectHoldingsMatchRecount(t.app.db, "localhost");
   });
 });
+
+describe("indexer: a small INDEXER_MAX_CONSECUTIVE_PER_BLOCK and a range the sizer widens", function () {
+  this.timeout(120_000);
+  let node: LocalNode;
+  let provider: JsonRpcProvider;
+  let t: TestApp | undefined;
+
+  before(async function () {
+    node = await startLocalNode();
+    provider = providerFor(node.url);
+  });
+  after(async function () {
+    await t?.close();
+    provider?.destroy();
+    await node?.stop();
+  });
+
+  it("goes on past two blocks whose ranges fit each alone but not together, however quick the answers", async function () {
+    const signer = await provider.getSigner(0);
+    const to = await (await provider.getSigner(1)).getAddress();
+    const emitter = await new EventEmitterNFT__factory(signer).deploy();
+    // 600 ids in each of two blocks, with a budget of 1,000: a full first range of quick, small answers, which the
+    // sizer widens, holds 1,200.
+    await (await emitter.consecutive(0n, 599n, ZeroAddress, to)).wait();
+    await (await emitter.consecutive(600n, 1_199n, ZeroAddress, to)).wait();
+    for (let i = 0; i < 30; i++) await provider.send("evm_mine", []);
+    t = await startTestApp({ env: { RPC_URL_LOCALHOST: node.url, INDEXER_POLL_MS: "50", INDEXER_MAX_CONSECUTIVE_PER_BLOCK: "1000" } });
+    await indexedTo(t.app.db, "localhost", provider, undefined, 60_000);
+    const { rows } = await t.app.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${INDEXED_OWNERS} WHERE contract = $1`, [
+      (await emitter.getAddress()).toLowerCase(),
+    ]);
+    expect(rows[0].n).to.equal(1_200);
+  });
+});
