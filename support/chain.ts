@@ -21,3 +21,19 @@ export function providerFor(url: string): JsonRpcProvider {
 }
 
 export { startLocalNode };
+
+/**
+ * Mines the transactions `sends` sends in one block: automining stops while they are sent, one block is mined, then
+ * automining resumes. Resolves once each is mined.
+ */
+export async function inOneBlock(provider: JsonRpcProvider, sends: Array<() => Promise<{ wait(): Promise<unknown> }>>): Promise<void> {
+  await provider.send("evm_setAutomine", [false]);
+  const sent = [];
+  try {
+    for (const send of sends) sent.push(await send());
+    await provider.send("evm_mine", []);
+  } finally {
+    await provider.send("evm_setAutomine", [true]);
+  }
+  for (const tx of sent) await tx.wait();
+}

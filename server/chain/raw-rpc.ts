@@ -1,4 +1,5 @@
 import type { JsonRpcProvider } from "ethers";
+import { readBounded } from "../lib/bounded-read";
 import { observeRpc } from "../metrics/rpc";
 import { ANSWER_TOO_LARGE } from "./errors";
 import { answerLimitOf, poolOf } from "./networks";
@@ -78,20 +79,6 @@ async function boundedText(response: Response, limit: number, fail: (message: st
     await response.body?.cancel().catch(() => {});
     throw tooLarge();
   }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (response.body) {
-    const reader = response.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > limit) {
-        await reader.cancel().catch(() => {});
-        throw tooLarge();
-      }
-      chunks.push(value);
-    }
-  }
-  return Buffer.concat(chunks, size).toString("utf8");
+  // fetch has decompressed the body already: the bound is on what it becomes.
+  return response.body ? (await readBounded(response.body, limit, tooLarge)).toString("utf8") : "";
 }

@@ -4,6 +4,7 @@ import https from "node:https";
 import type { LookupFunction } from "node:net";
 import { isIP } from "node:net";
 import zlib from "node:zlib";
+import { readBounded } from "../lib/bounded-read";
 import { forbiddenAddress } from "./address-guard";
 import { isJsonMediaType, MetadataError, tooLarge } from "./uri";
 
@@ -168,20 +169,13 @@ async function readBody(response: http.IncomingMessage, maxBytes: number): Promi
   }
   const stream: NodeJS.ReadableStream = decoder ? response.pipe(decoder) : response;
   if (decoder) response.once("error", (error) => decoder.destroy(error));
-  const chunks: Buffer[] = [];
-  let size = 0;
   try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      // Counted after decompression: a small compressed body cannot expand past the limit.
-      if (size > maxBytes) throw tooLarge(maxBytes);
-      chunks.push(chunk);
-    }
+    // Counted after decompression: a small compressed body cannot expand past the limit.
+    return await readBounded(stream as AsyncIterable<Buffer>, maxBytes, () => tooLarge(maxBytes));
   } finally {
     response.destroy();
     decoder?.destroy();
   }
-  return Buffer.concat(chunks);
 }
 
 function asMetadataError(error: unknown, url: URL, deadline: AbortSignal, timeoutMs: number): MetadataError {

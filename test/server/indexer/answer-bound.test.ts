@@ -3,7 +3,7 @@ import { Wallet, type JsonRpcProvider } from "ethers";
 import type { LocalNode } from "../../../local/node";
 import { AliceNFT__factory, type AliceNFT } from "../../../typechain-types";
 import { startTestApp, type TestApp } from "../../helpers/app";
-import { providerFor, startLocalNode } from "../../helpers/chain";
+import { inOneBlock, providerFor, startLocalNode } from "../../helpers/chain";
 import { expectIndexMatchesChain, indexedTo } from "../../helpers/index-check";
 import { sample } from "../../helpers/metrics";
 
@@ -43,18 +43,14 @@ describe("indexer: eth_getLogs answers past RPC_MAX_ANSWER_BYTES", function () {
   /** Mints PER_TX tokens to a new address in each of `transactions` transactions; in one block when `oneBlock`. */
   async function mint(transactions: number, oneBlock = false): Promise<bigint[]> {
     const ids: bigint[] = [];
-    if (oneBlock) await provider.send("evm_setAutomine", [false]);
-    const sent = [];
-    for (let i = 0; i < transactions; i++) {
-      sent.push(await alice.mintRange(Wallet.createRandom().address, next, PER_TX, { gasLimit: 16_000_000 }));
-      for (let id = next; id < next + PER_TX; id++) ids.push(BigInt(id));
+    const sends = Array.from({ length: transactions }, () => {
+      const first = next;
+      for (let id = first; id < first + PER_TX; id++) ids.push(BigInt(id));
       next += PER_TX;
-    }
-    if (oneBlock) {
-      await provider.send("evm_mine", []);
-      await provider.send("evm_setAutomine", [true]);
-    }
-    for (const tx of sent) await tx.wait();
+      return () => alice.mintRange(Wallet.createRandom().address, first, PER_TX, { gasLimit: 16_000_000 });
+    });
+    if (oneBlock) await inOneBlock(provider, sends);
+    else for (const send of sends) await (await send()).wait();
     return ids;
   }
 

@@ -3,7 +3,7 @@ import { ZeroAddress, type JsonRpcProvider, type JsonRpcSigner } from "ethers";
 import type { LocalNode } from "../../../local/node";
 import { EventEmitterNFT__factory, type EventEmitterNFT } from "../../../typechain-types";
 import { startTestApp, type TestApp } from "../../helpers/app";
-import { providerFor, startLocalNode } from "../../helpers/chain";
+import { inOneBlock, providerFor, startLocalNode } from "../../helpers/chain";
 import { expectHoldingsMatchRecount } from "../../helpers/holdings-check";
 import { INDEXED_OWNERS, indexedTo } from "../../helpers/index-check";
 import { sample } from "../../helpers/metrics";
@@ -28,16 +28,6 @@ describe("indexer: ConsecutiveTransfer ids expanded per block (INDEXER_MAX_CONSE
   let crowded: EventEmitterNFT;
   const lines: Array<Record<string, unknown>> = [];
 
-  /** Sends the calls in one block. */
-  async function inOneBlock(calls: Array<() => Promise<{ wait(): Promise<unknown> }>>): Promise<void> {
-    await provider.send("evm_setAutomine", [false]);
-    const sent = [];
-    for (const call of calls) sent.push(await call());
-    await provider.send("evm_mine", []);
-    await provider.send("evm_setAutomine", [true]);
-    for (const tx of sent) await tx.wait();
-  }
-
   /** The ids of `contract` the index gives an owner, ascending. */
   async function ownedIds(contract: EventEmitterNFT): Promise<number[]> {
     const { rows } = await t.app.db.query<{ token_id: string }>(
@@ -60,9 +50,16 @@ describe("indexer: ConsecutiveTransfer ids expanded per block (INDEXER_MAX_CONSE
       () =>
         contract.consecutive(BigInt(first), BigInt(first + count - 1), ZeroAddress, to);
     // Three blocks of two full logs: 10,000 ids each, 30,000 in the three.
-    for (let block = 0; block < 3; block++) await inOneBlock([mint(spread, block * 2 * PER_LOG), mint(spread, (block * 2 + 1) * PER_LOG)]);
+    for (let block = 0; block < 3; block++)
+      await inOneBlock(provider, [mint(spread, block * 2 * PER_LOG), mint(spread, (block * 2 + 1) * PER_LOG)]);
     // One block: 5,000 + 5,000 fit; the third and fourth would pass 12,000; a last one of 2,000 still fits.
-    await inOneBlock([mint(crowded, 0), mint(crowded, 5_000), mint(crowded, 10_000), mint(crowded, 15_000), mint(crowded, 20_000, 2_000)]);
+    await inOneBlock(provider, [
+      mint(crowded, 0),
+      mint(crowded, 5_000),
+      mint(crowded, 10_000),
+      mint(crowded, 15_000),
+      mint(crowded, 20_000, 2_000),
+    ]);
     t = await startTestApp({
       env: {
         RPC_URL_LOCALHOST: node.url,
