@@ -41,6 +41,9 @@ export function wrongChain(network: string, served: number, expected: number): D
  */
 export const ANSWER_TOO_LARGE = "ANSWER_TOO_LARGE";
 
+/** The default of RPC_MAX_ANSWER_BYTES, and the bound of a provider made elsewhere (a script's, a test's). */
+export const DEFAULT_MAX_ANSWER_BYTES = 256 * 1024 * 1024;
+
 /** ethers error codes that mean "the node did not give a usable answer" (transport, HTTP, JSON, JSON-RPC error). */
 const UPSTREAM_CODES = new Set([
   "SERVER_ERROR",

@@ -1,7 +1,7 @@
 import { FetchRequest, JsonRpcProvider, Network } from "ethers";
 import { systemClock, type Clock } from "../lib/clock";
 import { ProviderBackoff, withoutEthersRetries } from "./backoff";
-import { networkUnavailable, unknownNetwork, upstreamError, wrongChain } from "./errors";
+import { DEFAULT_MAX_ANSWER_BYTES, networkUnavailable, unknownNetwork, upstreamError, wrongChain } from "./errors";
 import { ProviderHealth, ProviderPool, providerLabels, type PoolEvents } from "./pool";
 import { NETWORKS, type NetworkInfo } from "./registry";
 
@@ -24,9 +24,6 @@ const pools = new WeakMap<JsonRpcProvider, ProviderPool>();
 export function poolOf(provider: JsonRpcProvider): ProviderPool | undefined {
   return pools.get(provider);
 }
-
-/** The default of RPC_MAX_ANSWER_BYTES, for a provider made elsewhere (a script's, a test's). */
-export const DEFAULT_MAX_ANSWER_BYTES = 256 * 1024 * 1024;
 
 const answerLimits = new WeakMap<JsonRpcProvider, number>();
 

@@ -1,4 +1,5 @@
 import { Type, type TSchema } from "typebox";
+import { DEFAULT_MAX_ANSWER_BYTES } from "../chain/errors";
 import { NETWORKS } from "../chain/registry";
 
 /**
@@ -218,7 +219,7 @@ export const SETTINGS: readonly Setting[] = [
     name: "RPC_MAX_ANSWER_BYTES",
     // At most 500 MiB: V8's longest string is 24 characters short of 512 MiB, and an answer is parsed as one.
     type: int(1024 * 1024, 500 * 1024 * 1024),
-    default: String(256 * 1024 * 1024),
+    default: String(DEFAULT_MAX_ANSWER_BYTES),
     group: "chain",
     description:
       "largest answer read of the large JSON-RPC reads (the indexer's `eth_getLogs`, `tokenURI`/`uri` and ENS calls), after decompression; past it the read stops: the indexer asks for fewer blocks, and a single block past it stalls that network's index, logged, until this is raised (docs/indexer.md)",
