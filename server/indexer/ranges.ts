@@ -24,6 +24,13 @@ export function isRangeTooLarge(error: unknown): boolean {
 }
 
 /**
+ * Most rows the logs of a range of several blocks may write (transfers, ids of ConsecutiveTransfer ranges and of
+ * ERC-1155 batches): past it, the range is asked again in fewer blocks before anything is written. One block is
+ * written whole, its size bounded by its gas and by RPC_MAX_ANSWER_BYTES.
+ */
+export const RANGE_MAX_ROWS = 40_000;
+
+/**
  * Adapts the number of blocks asked per eth_getLogs: halves on a "too large" refusal, doubles while answers stay
  * small and quick, so a sync runs near the provider's limit without tripping it.
  */
