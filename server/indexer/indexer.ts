@@ -5,7 +5,7 @@ import { rawRpc } from "../chain/raw-rpc";
 import { retryUpstream } from "../chain/retry";
 import type { Connection, Database } from "../db/database";
 import type { IndexerMetrics } from "../metrics/metrics";
-import { isRangeTooLarge, RangeSizer } from "./ranges";
+import { isRangeTooLarge, RANGE_MAX_ROWS, RangeSizer } from "./ranges";
 import { readCursor, type Cursor } from "./store/reads";
 import { recentBlocks, resetNetwork, rollBack, REORG_WINDOW, writeRange } from "./store/writes";
 import { consecutiveIds, decodeLogs, INDEXED_TOPICS, logWeight, malformedLogs, type DecodedLogs, type RawLog } from "./transfers";
@@ -295,14 +295,15 @@ export class NetworkIndexer {
     )
       return "retry";
     const { maxConsecutive, maxConsecutivePerBlock } = this.options;
-    // Expanded ids are rows in memory and in the range's transaction: a range of several blocks that would expand more
-    // than one block may is asked again in fewer blocks, before anything is expanded (and before the sizer could
-    // widen it again).
-    if (to > from && consecutiveIds(logs, maxConsecutive) > maxConsecutivePerBlock) {
+    // Expanded ids are rows in memory and in the range's transaction: a range of several blocks that would write more
+    // rows than a range may, or expand more ids than one block may, is asked again in fewer blocks, before anything
+    // is expanded (and before the sizer could widen it again).
+    const weight = logWeight(logs, maxConsecutive);
+    if (to > from && (weight > RANGE_MAX_ROWS || consecutiveIds(logs, maxConsecutive) > maxConsecutivePerBlock)) {
       this.sizer.shrink();
       return "retry";
     }
-    this.sizer.succeeded(to - from + 1, logWeight(logs, maxConsecutive), Date.now() - started);
+    this.sizer.succeeded(to - from + 1, weight, Date.now() - started);
     const proven = await this.provenEnd(from, to, head, logs, last);
     if (!proven) return "wait";
     const { end } = proven;

@@ -250,12 +250,28 @@ export function consecutiveIds(logs: RawLog[], maxConsecutive: number): number {
 }
 
 /**
- * How many rows the logs would write, for sizing the next eth_getLogs range: a ConsecutiveTransfer counts the ids it
- * expands to (up to the bound), so a block range of large mints shrinks like one of many logs.
+ * The ids an ERC-1155 TransferBatch claims, read from its ids array's length word without decoding it: 0 for another
+ * log, and for one whose length cannot hold in its data (it does not decode, so it writes nothing). The arrays may
+ * share their words, so a batch moves an id for every 32 bytes of data.
+ */
+function batchWidth(log: RawLog): number {
+  if (log.topics[0] !== TRANSFER_BATCH_TOPIC || log.data.length < 2 + 128) return 0;
+  const words = Math.floor((log.data.length - 2) / 64);
+  const offset = BigInt(`0x${log.data.slice(2, 66)}`);
+  if (offset % 32n !== 0n || offset / 32n >= BigInt(words)) return 0;
+  const at = Number(offset / 32n);
+  const length = BigInt(`0x${log.data.slice(2 + at * 64, 2 + at * 64 + 64)}`);
+  return length <= BigInt(words - at - 1) ? Number(length) : 0;
+}
+
+/**
+ * How many rows the logs would write, for sizing eth_getLogs ranges: a ConsecutiveTransfer counts the ids it expands
+ * to (up to the bound) and a TransferBatch the ids it moves, so a block range of large mints or batches shrinks like
+ * one of many logs.
  */
 export function logWeight(logs: RawLog[], maxConsecutive: number): number {
   let weight = 0;
-  for (const log of logs) weight += consecutiveWidth(log, maxConsecutive) || 1;
+  for (const log of logs) weight += consecutiveWidth(log, maxConsecutive) || batchWidth(log) || 1;
   return weight;
 }
 
