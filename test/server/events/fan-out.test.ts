@@ -1,0 +1,73 @@
+import { expect } from "chai";
+import { checksummer } from "../../../server/chain/values";
+import type { Database } from "../../../server/db/database";
+import { migrate } from "../../../server/db/migrate";
+import { ChangeFeed, type ChangeEvent, type Sink } from "../../../server/events/feed";
+import { createTestDatabase, type TestDatabase } from "../../helpers/database";
+
+const SUBSCRIBERS = 500;
+const CHANGES = 20;
+
+/**
+ * A change that many live streams match is made into its event once per instance, not once per stream: a burst of
+ * changes read by a thousand streams would otherwise cost a thousand times the checksums and JSON of each.
+ */
+describe("live events: one event text per change, whatever the number of streams", function () {
+  this.timeout(60_000);
+  let database: TestDatabase;
+  let db: Database;
+
+  before(async function () {
+    database = await createTestDatabase();
+    db = await database.open();
+    await migrate(db);
+  });
+  after(async () => {
+    await db?.close();
+    await database?.drop();
+  });
+
+  it("checksums each change's addresses once and sends every stream the same text", async function () {
+    const inner = checksummer();
+    let checksums = 0;
+    const feed = new ChangeFeed(
+      db,
+      (address) => {
+        checksums++;
+        return inner(address);
+      },
+      { pollMs: 50, onError: (error) => expect.fail(String(error)) },
+    );
+    await feed.start();
+    const received: ChangeEvent[][] = [];
+    try {
+      for (let i = 0; i < SUBSCRIBERS; i++) {
+        const events: ChangeEvent[] = [];
+        received.push(events);
+        const sink: Sink = { send: (event) => events.push(event) > 0, drained: async () => true, closed: false };
+        feed.subscribe({ network: "localhost" }, sink, undefined, (error) => expect.fail(String(error)));
+      }
+      await db.query(
+        `INSERT INTO nft_changes (network, kind, block_number, block_time, tx_hash, log_index, contract, token_id, from_address, to_address)
+         SELECT 'localhost', 'transfer', g, 1700000000 + g, '0x' || lpad(to_hex(g), 64, '0'), 0, '0x' || repeat('0c', 20), g,
+           '0x' || repeat('0a', 20), '0x' || repeat('0b', 20)
+         FROM generate_series(1, $1) g`,
+        [CHANGES],
+      );
+      for (let i = 0; i < 300 && received.some((events) => events.length < CHANGES); i++) await new Promise((r) => setTimeout(r, 100));
+    } finally {
+      await feed.stop();
+    }
+    // Three addresses (contract, sender, receiver) per change, once each.
+    expect(checksums).to.equal(3 * CHANGES);
+    const first = received[0];
+    expect(first.map((e) => e.event)).to.deep.equal(Array(CHANGES).fill("transfer"));
+    expect(JSON.parse(first[0].json)).to.include({
+      block: 1,
+      from: inner(`0x${"0a".repeat(20)}`),
+      contract: inner(`0x${"0c".repeat(20)}`),
+      to: inner(`0x${"0b".repeat(20)}`),
+    });
+    for (const events of received) expect(events).to.deep.equal(first);
+  });
+});
