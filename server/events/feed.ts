@@ -2,6 +2,7 @@ import { setImmediate } from "node:timers/promises";
 import type { Database } from "../db/database";
 import { CHANGES_CHANNEL, CHANGES_PAGE, changesAfter, lastChangeId, networkChangesAfter, type ChangeRow } from "../indexer";
 import { transferItem } from "../data";
+import { toJson } from "../http/wire";
 import { KeyedLimiter } from "../lib/keyed-limiter";
 
 export interface ChangeFilter {
@@ -12,11 +13,11 @@ export interface ChangeFilter {
   contract?: string;
 }
 
-/** One server-sent event: `id`, `event` and the JSON `data`. */
+/** One server-sent event: `id`, `event` and its data as JSON text, made once for all the streams it goes to. */
 export interface ChangeEvent {
   id: string;
   event: "transfer" | "removed" | "reset" | "metadata";
-  data: unknown;
+  json: string;
 }
 
 export interface Subscription {
@@ -141,8 +142,11 @@ export class ChangeFeed {
       // The rows are handed out and `last` moves in one step: a subscriber that turns live between two reads has
       // read the log up to `last` itself.
       for (const row of rows) {
+        // Made at most once, whatever the number of streams the row goes to (their checksums and JSON are the cost).
+        let event: ChangeEvent | undefined;
+        const made = () => (event ??= this.event(row));
         for (const subscriber of this.subscribers) {
-          if (subscriber.live && !this.deliver(subscriber, row)) this.catchUp(subscriber);
+          if (subscriber.live && !this.deliver(subscriber, row, made)) this.catchUp(subscriber);
         }
       }
       if (rows.length > 0) this.last = BigInt(rows[rows.length - 1].id);
@@ -190,19 +194,27 @@ export class ChangeFeed {
     }
   }
 
-  /** Sends the row if it is new to the subscriber and matches; false when the subscriber's client must catch up. */
-  private deliver(subscriber: Subscriber, row: ChangeRow): boolean {
+  /**
+   * Sends the row, as `made` makes it, if it is new to the subscriber and matches; false when the subscriber's client
+   * must catch up.
+   */
+  private deliver(subscriber: Subscriber, row: ChangeRow, made = () => this.event(row)): boolean {
     const id = BigInt(row.id);
     if (id <= subscriber.last) return true;
     subscriber.last = id;
     if (!matches(subscriber.filter, row)) return true;
+    return subscriber.sink.send(made());
+  }
+
+  /** The event a row is sent as. */
+  private event(row: ChangeRow): ChangeEvent {
     const data =
       row.kind === "reset"
         ? { network: row.network }
         : row.kind === "metadata"
           ? metadataItem(row, this.checksum)
           : transferItem(row, this.checksum);
-    return subscriber.sink.send({ id: row.id, event: row.kind, data });
+    return { id: row.id, event: row.kind, json: toJson(data) };
   }
 }
 

@@ -1,5 +1,4 @@
 import type { ServerResponse } from "node:http";
-import { toJson } from "../http/wire";
 import type { ChangeEvent, Sink } from "./feed";
 
 export interface EventStreamOptions {
@@ -61,8 +60,8 @@ export class EventStream implements Sink {
     return ready;
   }
 
-  send({ id, event, data }: ChangeEvent): boolean {
-    return this.write(`id: ${id}\nevent: ${event}\ndata: ${toJson(data)}\n\n`);
+  send({ id, event, json }: ChangeEvent): boolean {
+    return this.write(`id: ${id}\nevent: ${event}\ndata: ${json}\n\n`);
   }
 
   /** A comment line that keeps proxies from closing an idle stream; a stream waiting for its client has no need. */
