@@ -23,12 +23,15 @@ export function isRangeTooLarge(error: unknown): boolean {
   );
 }
 
+/** Rows the range sizer aims a range's logs at: it halves past twice as many, doubles under half as many. */
+const TARGET_ROWS = 10_000;
+
 /**
  * Most rows the logs of a range of several blocks may write (transfers, ids of ConsecutiveTransfer ranges and of
  * ERC-1155 batches): past it, the range is asked again in fewer blocks before anything is written. One block is
  * written whole, its size bounded by its gas and by RPC_MAX_ANSWER_BYTES.
  */
-export const RANGE_MAX_ROWS = 40_000;
+export const RANGE_MAX_ROWS = 4 * TARGET_ROWS;
 
 /**
  * Adapts the number of blocks asked per eth_getLogs: halves on a "too large" refusal, doubles while answers stay
@@ -38,7 +41,7 @@ export class RangeSizer {
   constructor(
     public size: number,
     private readonly max: number,
-    private readonly targetLogs = 10_000,
+    private readonly targetLogs = TARGET_ROWS,
   ) {}
 
   shrink(): void {
