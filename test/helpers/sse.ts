@@ -1,3 +1,4 @@
+import type { ChangeEvent, ChangeFeed, ChangeFilter, Sink } from "../../server/events/feed";
 import { untilSettled } from "./waiters";
 
 /** One server-sent event as a client sees it. */
@@ -92,4 +93,23 @@ export async function openSse(url: string, headers: Record<string, string> = {})
     },
     close: () => abort.abort(),
   };
+}
+
+/**
+ * Subscribes `count` sinks to `feed` that take every event at once, each collecting what it is sent: the feed's
+ * subscribers without HTTP, to count what the feed does per stream.
+ */
+export function subscribeCollectors(
+  feed: ChangeFeed,
+  count: number,
+  filter: ChangeFilter,
+  after: bigint | undefined,
+  onError: (error: unknown) => void,
+): ChangeEvent[][] {
+  return Array.from({ length: count }, () => {
+    const events: ChangeEvent[] = [];
+    const sink: Sink = { send: (event) => events.push(event) > 0, drained: async () => true, closed: false };
+    feed.subscribe(filter, sink, after, onError);
+    return events;
+  });
 }

@@ -2,8 +2,9 @@ import { expect } from "chai";
 import { checksummer } from "../../../server/chain/values";
 import type { Database } from "../../../server/db/database";
 import { migrate } from "../../../server/db/migrate";
-import { ChangeFeed, type ChangeEvent, type Sink } from "../../../server/events/feed";
+import { ChangeFeed, type ChangeEvent } from "../../../server/events/feed";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";
+import { subscribeCollectors } from "../../helpers/sse";
 
 const SUBSCRIBERS = 500;
 const CHANGES = 20;
@@ -39,14 +40,9 @@ describe("live events: one event text per change, whatever the number of streams
       { pollMs: 50, onError: (error) => expect.fail(String(error)) },
     );
     await feed.start();
-    const received: ChangeEvent[][] = [];
+    let received: ChangeEvent[][] = [];
     try {
-      for (let i = 0; i < SUBSCRIBERS; i++) {
-        const events: ChangeEvent[] = [];
-        received.push(events);
-        const sink: Sink = { send: (event) => events.push(event) > 0, drained: async () => true, closed: false };
-        feed.subscribe({ network: "localhost" }, sink, undefined, (error) => expect.fail(String(error)));
-      }
+      received = subscribeCollectors(feed, SUBSCRIBERS, { network: "localhost" }, undefined, (error) => expect.fail(String(error)));
       await db.query(
         `INSERT INTO nft_changes (network, kind, block_number, block_time, tx_hash, log_index, contract, token_id, from_address, to_address)
          SELECT 'localhost', 'transfer', g, 1700000000 + g, '0x' || lpad(to_hex(g), 64, '0'), 0, '0x' || repeat('0c', 20), g,

@@ -2,8 +2,9 @@ import { expect } from "chai";
 import { checksummer } from "../../../server/chain/values";
 import type { Database } from "../../../server/db/database";
 import { migrate } from "../../../server/db/migrate";
-import { ChangeFeed, REPLAY_READS, REPLAY_SCAN, type ChangeEvent, type Sink } from "../../../server/events/feed";
+import { ChangeFeed, REPLAY_READS, REPLAY_SCAN, type ChangeEvent } from "../../../server/events/feed";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";
+import { subscribeCollectors } from "../../helpers/sse";
 
 const CHANGES = 2 * REPLAY_SCAN + 5_000;
 const SUBSCRIBERS = 3 * REPLAY_READS;
@@ -68,14 +69,9 @@ describe("live events: the reads of a backlog are bounded", function () {
   it("looks through REPLAY_SCAN ids at a time, REPLAY_READS reads at once, and misses nothing", async function () {
     const feed = new ChangeFeed(watched(), checksummer(), { pollMs: 60_000, onError: (error) => expect.fail(String(error)) });
     await feed.start();
-    const received: ChangeEvent[][] = [];
+    let received: ChangeEvent[][] = [];
     try {
-      for (let i = 0; i < SUBSCRIBERS; i++) {
-        const events: ChangeEvent[] = [];
-        received.push(events);
-        const sink: Sink = { send: (event) => events.push(event) > 0, drained: async () => true, closed: false };
-        feed.subscribe({ network: "localhost", owner: OWNER }, sink, 0n, (error) => expect.fail(String(error)));
-      }
+      received = subscribeCollectors(feed, SUBSCRIBERS, { network: "localhost", owner: OWNER }, 0n, (error) => expect.fail(String(error)));
       for (let i = 0; i < 600 && received.some((events) => events.length === 0); i++) await new Promise((r) => setTimeout(r, 100));
     } finally {
       await feed.stop();
