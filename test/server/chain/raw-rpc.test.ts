@@ -113,6 +113,21 @@ describe("rawRpc: the answers it reads", function () {
     expect(((await call()) as string).length).to.equal(LIMIT / 2);
   });
 
+  it("reads an answer beyond ASCII as UTF-8, and one of ASCII alike", async function () {
+    // Two-, three- and four-byte characters, and one split across the answer's chunks.
+    const text = "café ✓ 𝔘 ü";
+    answer = (response) => {
+      const bytes = Buffer.from(`{"jsonrpc":"2.0","id":1,"result":${JSON.stringify(text)}}`);
+      const split = bytes.indexOf("ü") + 1;
+      response.writeHead(200, { "content-type": "application/json" });
+      response.write(bytes.subarray(0, split));
+      setTimeout(() => response.end(bytes.subarray(split)), 20);
+    };
+    expect(await call()).to.equal(text);
+    answer = (response) => response.writeHead(200, { "content-type": "application/json" }).end(body(10));
+    expect(await call()).to.equal("a".repeat(10));
+  });
+
   it("takes an answer that is JSON but not a JSON-RPC answer as the provider's fault (BAD_DATA), whatever its shape", async function () {
     for (const text of ["null", "[]", '"x"', "42", "true"]) {
       answer = (response) => response.writeHead(200, { "content-type": "application/json" }).end(text);
