@@ -56,6 +56,7 @@ async function main() {
     maxConsecutive: 5_000,
     maxConsecutivePerBlock: 50_000,
     logLagBlocks: 128,
+    fullDiskPauseMs: 60_000,
     log: pino({ level: "warn" }),
   });
 

@@ -427,6 +427,7 @@ export const consecutive: Suite = {
         maxConsecutive: CONSECUTIVE_IDS,
         maxConsecutivePerBlock: CONSECUTIVE_IDS,
         logLagBlocks: 128,
+        fullDiskPauseMs: 60_000,
         log: pino({ level: "error" }),
       });
       const done = new Promise<void>((resolve) => {

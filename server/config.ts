@@ -69,6 +69,8 @@ export interface Config {
     /** Run the ERC-721 indexer inside the service (else run `npm run indexer` as its own process). */
     enabled: boolean;
     pollMs: number;
+    /** The pause after a range refused for a full disk. */
+    fullDiskPauseMs: number;
     /** Largest eth_getLogs range in blocks (it adapts below this to the provider's limits). */
     maxRange: number;
     /** Most ids one ERC-2309 ConsecutiveTransfer may move for the index to expand it (docs/indexing.md). */
@@ -243,6 +245,7 @@ export function readConfig(env: Env = process.env): { config: Config; warning?: 
     indexer: {
       enabled: read.bool("INDEXER"),
       pollMs: read.int("INDEXER_POLL_MS"),
+      fullDiskPauseMs: read.int("INDEXER_FULL_DISK_PAUSE_MS"),
       maxRange: read.int("INDEXER_MAX_RANGE"),
       // OpenZeppelin's ERC721Consecutive mints at most 5,000 ids per event, "to accommodate off-chain indexers".
       maxConsecutive: read.int("INDEXER_MAX_CONSECUTIVE"),

@@ -284,6 +284,14 @@ export const SETTINGS: readonly Setting[] = [
     description: "how often the indexer looks for a new head once caught up",
   },
   {
+    name: "INDEXER_FULL_DISK_PAUSE_MS",
+    type: int(1_000, 3_600_000),
+    default: "60000",
+    group: "indexer",
+    description:
+      "how long the indexer waits after the database refused a range for a full disk before it fetches and writes it again (docs/runbooks.md)",
+  },
+  {
     name: "INDEXER_MAX_RANGE",
     type: int(1, 1_000_000),
     default: "10000",

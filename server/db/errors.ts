@@ -16,6 +16,23 @@ export function databaseUnavailable(): DomainError {
   return new DomainError("unavailable", "database_unavailable", "The database is unavailable; try again shortly", 1);
 }
 
+/**
+ * PostgreSQL has no disk space left to write (SQLSTATE 53100): the statement rolled back, reads go on, and writes fail
+ * until an operator frees space (docs/runbooks.md, "A full disk"). Nothing is wrong with the request and nothing stored
+ * was lost, so the client is told to come back later rather than handed a 500.
+ */
+export function databaseFull(): DomainError {
+  return new DomainError("unavailable", "database_full", "The database has no space left to store this; try again later", 60);
+}
+
+/** Whether `error` is a write refused for a full disk, as {@link translated} makes it. */
+export function isDatabaseFull(error: unknown): boolean {
+  return error instanceof DomainError && error.code === "database_full";
+}
+
+/** SQLSTATEs of a server short of memory (out_of_memory, and insufficient_resources, the class's own code). */
+const SHORT_OF_MEMORY = new Set(["53200", "53000"]);
+
 /** node-postgres' pool gives these errors no code: its two connection timeouts are known by their messages. */
 function isAcquireTimeout(error: unknown): boolean {
   const message = error instanceof Error ? error.message : "";
@@ -45,8 +62,8 @@ export function isConnectionLoss(error: unknown): boolean {
 
 /**
  * `promise`, a call to the database, with the failures that are the database's state rather than the statement's
- * turned into domain errors: a timeout of the pool's acquisition into {@link databaseBusy}, a server gone into
- * {@link databaseUnavailable}.
+ * turned into domain errors: a timeout of the pool's acquisition or a server short of memory into
+ * {@link databaseBusy}, a server gone into {@link databaseUnavailable}, a full disk into {@link databaseFull}.
  */
 export async function translated<T>(promise: Promise<T>): Promise<T> {
   try {
@@ -54,6 +71,9 @@ export async function translated<T>(promise: Promise<T>): Promise<T> {
   } catch (error) {
     if (isAcquireTimeout(error)) throw databaseBusy();
     if (isConnectionLoss(error)) throw Object.assign(databaseUnavailable(), { cause: error });
+    const code = (error as { code?: unknown } | null)?.code;
+    if (code === "53100") throw Object.assign(databaseFull(), { cause: error });
+    if (typeof code === "string" && SHORT_OF_MEMORY.has(code)) throw Object.assign(databaseBusy(), { cause: error });
     throw error;
   }
 }

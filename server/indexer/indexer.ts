@@ -4,6 +4,7 @@ import { ANSWER_TOO_LARGE, upstreamError } from "../chain/errors";
 import { rawRpc } from "../chain/raw-rpc";
 import { retryUpstream } from "../chain/retry";
 import type { Connection, Database } from "../db/database";
+import { isDatabaseFull } from "../db/errors";
 import type { IndexerMetrics } from "../metrics/metrics";
 import { isRangeTooLarge, RANGE_MAX_ROWS, RangeSizer } from "./ranges";
 import { readCursor, type Cursor } from "./store/reads";
@@ -33,6 +34,11 @@ export interface IndexerOptions {
   logLagBlocks: number;
   log: { debug(obj: object, msg: string): void; info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
   metrics?: IndexerMetrics;
+  /**
+   * The pause after the database refused a range for a full disk (INDEXER_FULL_DISK_PAUSE_MS): space comes back when
+   * an operator frees it, not in seconds, and each try fetches the range from the provider again.
+   */
+  fullDiskPauseMs: number;
 }
 
 interface Header {
@@ -136,8 +142,17 @@ export class NetworkIndexer {
         }
         if (lost) log.warn({ network }, "indexer: lost the database connection (and the writer's lock)");
       } catch (error) {
-        log.warn({ network, err: error }, "indexer: step failed; retrying");
-        await this.sleep(Math.min(this.options.pollMs * 2, 5_000));
+        if (isDatabaseFull(error)) {
+          const pauseMs = this.options.fullDiskPauseMs;
+          log.warn(
+            { network, err: error, pauseMs },
+            "indexer: the database has no disk space left; nothing of the range was written, retrying after a pause",
+          );
+          await this.sleep(pauseMs);
+        } else {
+          log.warn({ network, err: error }, "indexer: step failed; retrying");
+          await this.sleep(Math.min(this.options.pollMs * 2, 5_000));
+        }
       } finally {
         this.prefetched = undefined;
         if (connection) {

@@ -28,6 +28,7 @@ export function startIndexers(
       maxConsecutive: config.indexer.maxConsecutive,
       maxConsecutivePerBlock: config.indexer.maxConsecutivePerBlock,
       logLagBlocks: config.indexer.logLagBlocks,
+      fullDiskPauseMs: config.indexer.fullDiskPauseMs,
       log,
       metrics,
     });
