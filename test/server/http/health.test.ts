@@ -39,6 +39,24 @@ describe("health and readiness", function () {
     return { status: response.status, headers: response.headers, body: (await response.json()) as any };
   }
 
+  /**
+   * /ready answers 200 again by itself once what was cut is back. Its first check after the outage may still fail
+   * under the load of the whole suite (the node is shared with the other tests and RPC_TIMEOUT_MS is 1 s here), so it
+   * is asked until it recovers, for a few seconds; one that stays 503 fails with its last answer.
+   */
+  async function readyAgain() {
+    const deadline = Date.now() + 10_000;
+    let answer = await ready();
+    while (answer.status !== 200 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      answer = await ready();
+    }
+    expect(answer, JSON.stringify(answer.body)).to.deep.include({
+      status: 200,
+      body: { status: "ready", checks: { database: "ok", networks: { localhost: "ok" } } },
+    });
+  }
+
   it("/health answers while the process is up", async function () {
     const response = await t.fetch(`/health`);
     expect(response.status).to.equal(200);
@@ -60,7 +78,7 @@ describe("health and readiness", function () {
     expect(down.body.checks.networks.localhost).to.not.equal("ok");
     expect(down.body.message).to.match(/^network localhost: /);
     rpcProxy.restore();
-    expect((await ready()).status).to.equal(200);
+    await readyAgain();
   });
 
   it("/ready is 503 naming the database while PostgreSQL is cut, and 200 again once it is back", async function () {
@@ -75,6 +93,6 @@ describe("health and readiness", function () {
     expect(down.body.checks.networks.localhost).to.equal("ok");
     expect(down.body.message).to.match(/^database: /);
     dbProxy!.restore();
-    expect((await ready()).status).to.equal(200);
+    await readyAgain();
   });
 });
