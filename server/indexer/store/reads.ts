@@ -11,7 +11,7 @@ import {
   TOKEN_HOLDERS_SQL,
   TOKEN_SQL,
 } from "./queries";
-import { addressId, networkIdOf } from "./ids";
+import { addressId, hex, networkIdOf } from "./ids";
 
 /**
  * What the rest of the service reads from the index. Only the store names the index tables: the data routes, the
@@ -211,8 +211,14 @@ export interface ChangeRow extends TransferRow {
 
 /** Most change-log rows one read returns (a reader that gets this many reads again after the last). */
 export const CHANGES_PAGE = 1_000;
-const COLUMNS =
-  "id, network, kind, block_number, log_index, batch_index, block_time, tx_hash, contract, token_id, to_token_id, from_address, to_address, amount";
+/** The change log's rows as the API reads them (network names, hex addresses and hashes), from `c` and its joins in CHANGES. */
+const COLUMNS = `c.id, n.name AS network, c.kind, c.block_number, c.log_index, c.batch_index, c.block_time, ${hex("c.tx_hash")} AS tx_hash,
+  ${hex("ca.address")} AS contract, c.token_id, c.to_token_id, ${hex("fa.address")} AS from_address, ${hex("ta.address")} AS to_address, c.amount`;
+/** The change log with the names of its ids (a reset or a metadata change has no sender or receiver). */
+const CHANGES = `nft_changes c JOIN indexer_networks n ON n.id = c.network_id
+  LEFT JOIN nft_addresses ca ON ca.id = c.contract_id
+  LEFT JOIN nft_addresses fa ON fa.id = c.from_id
+  LEFT JOIN nft_addresses ta ON ta.id = c.to_id`;
 
 /** The id of the newest change (0 when the log is empty): a reader starting now reads after it. */
 export async function lastChangeId(db: Queryable): Promise<bigint> {
@@ -222,7 +228,7 @@ export async function lastChangeId(db: Queryable): Promise<bigint> {
 
 /** Up to {@link CHANGES_PAGE} changes after id `after`, in id order. */
 export async function changesAfter(db: Queryable, after: bigint): Promise<ChangeRow[]> {
-  const { rows } = await db.query<ChangeRow>(`SELECT ${COLUMNS} FROM nft_changes WHERE id > $1 ORDER BY id LIMIT ${CHANGES_PAGE}`, [
+  const { rows } = await db.query<ChangeRow>(`SELECT ${COLUMNS} FROM ${CHANGES} WHERE c.id > $1 ORDER BY c.id LIMIT ${CHANGES_PAGE}`, [
     after.toString(),
   ]);
   return rows;
@@ -240,10 +246,11 @@ export async function networkChangesAfter(
   limit = CHANGES_PAGE,
 ): Promise<ChangeRow[]> {
   const { rows } = await db.query<ChangeRow>(
-    `SELECT ${COLUMNS} FROM nft_changes
-           WHERE id > $1 AND id <= $2 AND network = $3
-             AND (kind = 'reset' OR (($4::text IS NULL OR from_address = $4 OR to_address = $4) AND ($5::text IS NULL OR contract = $5)))
-           ORDER BY id LIMIT $6`,
+    `SELECT ${COLUMNS} FROM ${CHANGES}
+           WHERE c.id > $1 AND c.id <= $2 AND c.network_id = ${networkIdOf("$3")}
+             AND (c.kind = 'reset' OR (($4::text IS NULL OR c.from_id = ${addressId("$4")} OR c.to_id = ${addressId("$4")})
+               AND ($5::text IS NULL OR c.contract_id = ${addressId("$5")})))
+           ORDER BY c.id LIMIT $6`,
     [after.toString(), upTo.toString(), filter.network, filter.owner ?? null, filter.contract ?? null, Math.min(limit, CHANGES_PAGE)],
   );
   return rows;

@@ -12,7 +12,7 @@ import {
 } from "../transfers";
 import { appendChanges, appendMetadataChanges, appendReset, appendTransferRows } from "./changes";
 import { adjustHoldings, HoldingSums } from "./holdings";
-import { addressesOf, addressId, addressIds, hex, networkId, networkIdOf } from "./ids";
+import { addressesOf, addressId, addressIds, bytes, hex, networkId, networkIdOf } from "./ids";
 import type { Cursor } from "./reads";
 import { recordMarks, rollBackMarks } from "./marks";
 import { recordSkipped, rollBackSkipped } from "./skipped";
@@ -52,6 +52,12 @@ export async function writeRange(
   );
   await tx.query("DELETE FROM indexer_blocks WHERE network = $1 AND number < $2", [network, last.block - REORG_WINDOW]);
   if (live && transfers.length + transfers1155.length > 0) {
+    // The change log names addresses by their ids, which ERC-1155 ones may not have yet.
+    if (transfers1155.length > 0)
+      await addressIds(
+        tx,
+        transfers1155.flatMap((t) => [t.contract, t.from, t.to]),
+      );
     const blocks = blockSpan(transfers, transfers1155);
     await appendTransferRows(tx, network, "transfer", WRITTEN_TRANSFERS, "block_number, log_index, position", [
       net,
@@ -70,19 +76,21 @@ export async function writeRange(
 /**
  * The transfers of both standards written in blocks $4 to $5 of network $1 (id $3), as the change log's columns, to
  * order by block, log and `position` (the id's place in its log). Each block is written once, in the transaction that
- * moves the cursor past it: these are the transfers of the range being written.
+ * moves the cursor past it: these are the transfers of the range being written. ERC-721 rows are copied as they lie
+ * in nft_transfers; ERC-1155 addresses are found in the dictionary (writeRange adds them first).
  * An ERC-721 row has no batch index in the change log, as it has no amount.
  */
 const WRITTEN_TRANSFERS = `
-  SELECT t.block_number, t.block_time, ${hex("t.tx_hash")} AS tx_hash, t.log_index, NULL::int AS batch_index,
-    ${hex("c.address")} AS contract, t.token_id, ${hex("f.address")} AS from_address, ${hex("r.address")} AS to_address,
-    NULL::numeric AS amount, t.batch_index AS position
-  FROM nft_transfers t
-  JOIN nft_addresses c ON c.id = t.contract_id JOIN nft_addresses f ON f.id = t.from_id JOIN nft_addresses r ON r.id = t.to_id
-  WHERE t.network_id = $3 AND t.block_number BETWEEN $4 AND $5
+  SELECT block_number, block_time, tx_hash, log_index, NULL::int AS batch_index, contract_id, token_id, from_id, to_id,
+    NULL::numeric AS amount, batch_index AS position
+  FROM nft_transfers WHERE network_id = $3 AND block_number BETWEEN $4 AND $5
   UNION ALL
-  SELECT block_number, block_time, tx_hash, log_index, batch_index, contract, token_id, from_address, to_address, amount, batch_index
-  FROM nft_1155_transfers WHERE network = $1 AND block_number BETWEEN $4 AND $5`;
+  SELECT t.block_number, t.block_time, ${bytes("t.tx_hash")}, t.log_index, t.batch_index, c.id, t.token_id, f.id, r.id, t.amount, t.batch_index
+  FROM nft_1155_transfers t
+  JOIN nft_addresses c ON c.address = ${bytes("t.contract")}
+  JOIN nft_addresses f ON f.address = ${bytes("t.from_address")}
+  JOIN nft_addresses r ON r.address = ${bytes("t.to_address")}
+  WHERE t.network = $1 AND t.block_number BETWEEN $4 AND $5`;
 
 /** The first and last block of the transfers of a range (of which there is at least one). */
 function blockSpan(...lists: Array<Array<{ blockNumber: number }>>): { first: number; last: number } {

@@ -3,6 +3,7 @@ import { checksummer } from "../../../server/chain/values";
 import type { Database } from "../../../server/db/database";
 import { migrate } from "../../../server/db/migrate";
 import { ChangeFeed, type ChangeEvent } from "../../../server/events/feed";
+import { appendSyntheticChanges } from "../../helpers/changes";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";
 import { subscribeCollectors } from "../../helpers/sse";
 
@@ -43,13 +44,11 @@ describe("live events: one event text per change, whatever the number of streams
     let received: ChangeEvent[][] = [];
     try {
       received = subscribeCollectors(feed, SUBSCRIBERS, { network: "localhost" }, undefined, (error) => expect.fail(String(error)));
-      await db.query(
-        `INSERT INTO nft_changes (network, kind, block_number, block_time, tx_hash, log_index, contract, token_id, from_address, to_address)
-         SELECT 'localhost', 'transfer', g, 1700000000 + g, '0x' || lpad(to_hex(g), 64, '0'), 0, '0x' || repeat('0c', 20), g,
-           '0x' || repeat('0a', 20), '0x' || repeat('0b', 20)
-         FROM generate_series(1, $1) g`,
-        [CHANGES],
-      );
+      await appendSyntheticChanges(db, CHANGES, {
+        contract: `0x${"0c".repeat(20)}`,
+        from: `0x${"0a".repeat(20)}`,
+        to: `0x${"0b".repeat(20)}`,
+      });
       for (let i = 0; i < 300 && received.some((events) => events.length < CHANGES); i++) await new Promise((r) => setTimeout(r, 100));
     } finally {
       await feed.stop();

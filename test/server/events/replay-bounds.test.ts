@@ -3,6 +3,7 @@ import { checksummer } from "../../../server/chain/values";
 import type { Database } from "../../../server/db/database";
 import { migrate } from "../../../server/db/migrate";
 import { ChangeFeed, REPLAY_READS, REPLAY_SCAN, type ChangeEvent } from "../../../server/events/feed";
+import { appendSyntheticChanges } from "../../helpers/changes";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";
 import { subscribeCollectors } from "../../helpers/sse";
 
@@ -28,13 +29,12 @@ describe("live events: the reads of a backlog are bounded", function () {
     db = await database.open();
     await migrate(db);
     // Changes of other owners, then one of OWNER at the very end.
-    await db.query(
-      `INSERT INTO nft_changes (network, kind, block_number, block_time, tx_hash, log_index, contract, token_id, from_address, to_address)
-       SELECT 'localhost', 'transfer', g, 1700000000 + g, '0x' || lpad(to_hex(g), 64, '0'), 0, '0x' || repeat('0c', 20), g,
-         '0x' || repeat('00', 20), CASE WHEN g = $1 THEN $2 ELSE '0x' || repeat('0a', 20) END
-       FROM generate_series(1, $1) g`,
-      [CHANGES, OWNER],
-    );
+    await appendSyntheticChanges(db, CHANGES, {
+      contract: `0x${"0c".repeat(20)}`,
+      from: `0x${"00".repeat(20)}`,
+      to: `0x${"0a".repeat(20)}`,
+      lastTo: OWNER,
+    });
   });
   after(async () => {
     await db?.close();
@@ -53,7 +53,7 @@ describe("live events: the reads of a backlog are bounded", function () {
           return typeof value === "function" ? value.bind(target) : value;
         }
         return async (sql: string, params?: unknown[]) => {
-          if (!/FROM nft_changes\s+WHERE id > \$1 AND id <= \$2/.test(sql)) return target.query(sql, params);
+          if (!/WHERE c\.id > \$1 AND c\.id <= \$2/.test(sql)) return target.query(sql, params);
           reads.push({ after: BigInt(params![0] as string), upTo: BigInt(params![1] as string), running: ++running });
           try {
             await new Promise((resolve) => setTimeout(resolve, 20));

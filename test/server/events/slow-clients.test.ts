@@ -60,7 +60,7 @@ describe("live events: a large backlog and clients that stop reading", function 
     writer = await startTestApp({ database, env: { RPC_URL_LOCALHOST: node.url, INDEXER_POLL_MS: "200" } });
     await indexedTo(writer.app.db, "localhost", provider);
     const { rows } = await writer.app.db.query<{ id: string }>(
-      "SELECT c.id::text AS id FROM nft_changes c WHERE c.network = 'localhost' ORDER BY c.id",
+      "SELECT c.id::text AS id FROM nft_changes c WHERE c.network_id = (SELECT id FROM indexer_networks WHERE name = 'localhost') ORDER BY c.id",
     );
     ids = rows.map((r) => r.id);
     expect(ids.length).to.be.at.least(FLOODS * LOGS);

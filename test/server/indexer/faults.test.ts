@@ -94,7 +94,7 @@ describe("indexer behind a faulty provider", function () {
       proxy.plan = {};
       await expectIndexEqualsChain(t);
       const { rows } = await t.app.db.query<{ kind: string; n: number }>(
-        "SELECT kind, count(*)::int AS n FROM nft_changes WHERE network = 'localhost' AND kind <> 'transfer' GROUP BY kind",
+        "SELECT kind, count(*)::int AS n FROM nft_changes WHERE network_id = (SELECT id FROM indexer_networks WHERE name = 'localhost') AND kind <> 'transfer' GROUP BY kind",
       );
       expect(rows).to.deep.equal([]);
     } finally {
