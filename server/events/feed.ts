@@ -91,6 +91,11 @@ export class ChangeFeed {
     return this.subscribers.size;
   }
 
+  /** The id of the last change the feed has passed: handed to its live streams, or passed unread with none to hand it to. */
+  get position(): bigint {
+    return this.last;
+  }
+
   async start(): Promise<void> {
     this.last = await lastChangeId(this.db);
     this.unlisten = await this.db.listen(CHANGES_CHANNEL, () => this.wake());
