@@ -142,6 +142,15 @@ export class ChangeFeed {
   }
 
   private async read(): Promise<void> {
+    if (this.subscribers.size === 0) {
+      // No stream to hand changes to: pass them unread (a stream that resumes from an earlier id reads its backlog
+      // itself). One that subscribed meanwhile starts at the old position: then the changes are read for it.
+      const last = await lastChangeId(this.db);
+      if (this.subscribers.size === 0) {
+        if (last > this.last) this.last = last;
+        return;
+      }
+    }
     for (;;) {
       const rows = await changesAfter(this.db, this.last);
       // The rows are handed out and `last` moves in one step: a subscriber that turns live between two reads has
