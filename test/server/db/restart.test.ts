@@ -135,7 +135,7 @@ describe("drill: PostgreSQL restarts under load", function () {
       expect(notReady.status, JSON.stringify(notReady.body)).to.equal(503);
       expect(notReady.body.error).to.equal("not_ready");
       expect((notReady.body.checks as { database: string }).database).to.match(/ECONNREFUSED/);
-      // oidc-provider's endpoints answer in RFC 6749's dialect, with the same code.
+      // oidc-provider's endpoints answer in RFC 6749's dialect, with the same code and Retry-After.
       const token = await t!.fetch("/token", {
         method: "POST",
         headers: { "content-type": "application/x-www-form-urlencoded" },
@@ -147,7 +147,7 @@ describe("drill: PostgreSQL restarts under load", function () {
           client_secret: client.secret!,
         }),
       });
-      await expectRefusal(token, 503, "database_unavailable", { dialect: "oauth" });
+      await expectRefusal(token, 503, "database_unavailable", { dialect: "oauth", headers: { "retry-after": "1" } });
       expect(
         answers.filter((a) => a.phase === "outage" && a.status < 300),
         "successes with the database down",
