@@ -26,9 +26,11 @@ export function createAdapterFactory(db: Database, clients: CachedClients, reuse
 }
 
 /**
- * `adapter`, with a database that is down or saturated (`database_unavailable`, `database_busy`) told to the client
- * as our own routes tell it, a 503 with that code: oidc-provider answers an error it is told to expose with the
- * error's status and code (RFC 6749's dialect, or the error page), and any other one as a 500 `server_error`.
+ * `adapter`, with a database that is down, saturated or full (`database_unavailable`, `database_busy`,
+ * `database_full`) told to the client as our own routes tell it, a 503 with that code: oidc-provider answers an error
+ * it is told to expose with the error's status and code (RFC 6749's dialect, or the error page), and any other one as
+ * a 500 `server_error`. It sets no headers from an error: the time to retry after is kept in the request's scope for
+ * {@link retryAfterWhenUnavailable}.
  */
 function refusingWhenUnavailable(adapter: Adapter): Adapter {
   const wrapped: Record<string, unknown> = {};
@@ -38,6 +40,8 @@ function refusingWhenUnavailable(adapter: Adapter): Adapter {
         return await method.apply(adapter, args);
       } catch (error) {
         if (!(error instanceof DomainError) || error.kind !== "unavailable") throw error;
+        const scope = requestScope.getStore();
+        if (scope && error.retryAfterSeconds !== undefined) scope.retryAfterSeconds = error.retryAfterSeconds;
         throw Object.assign(new Error(error.code, { cause: error }), {
           error: error.code,
           error_description: error.message,
@@ -66,6 +70,8 @@ interface RequestScope {
   writeHeld?: (writes?: HeldWrite[]) => Promise<void>;
   /** Writes saved while `holdWrites` runs, handed to its caller instead of being stored. */
   held?: HeldWrite[];
+  /** Of a database refusal the adapter turned into a 503: when to try again (seconds). */
+  retryAfterSeconds?: number;
 }
 
 const requestScope = new AsyncLocalStorage<RequestScope>();
@@ -86,6 +92,19 @@ export function inRequestScope<T>(basic: boolean, fn: () => T): T {
  */
 export async function writeHeldTokens(): Promise<void> {
   await requestScope.getStore()?.writeHeld?.();
+}
+
+/**
+ * oidc-provider middleware: a 503 the adapter caused carries `Retry-After`, as our own routes' 503s do (oidc-provider's
+ * error handler has set the status and body by the time `next` returns; the answer has not gone out yet).
+ */
+export async function retryAfterWhenUnavailable(
+  ctx: { status: number; set(name: string, value: string): void },
+  next: () => Promise<void>,
+) {
+  await next();
+  const seconds = requestScope.getStore()?.retryAfterSeconds;
+  if (seconds !== undefined && ctx.status === STATUS_OF_KIND.unavailable) ctx.set("retry-after", String(seconds));
 }
 
 /**

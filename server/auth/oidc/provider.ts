@@ -6,7 +6,7 @@ import { secretMatches, type CachedClients } from "../clients";
 import type { LoginKeys } from "../keys";
 import { loginHistory } from "../logins";
 import { errorPage } from "../oidc-guard";
-import { createAdapterFactory, writeHeldAfterRequest, writeHeldTokens, type MintedCodes } from "./adapter";
+import { createAdapterFactory, retryAfterWhenUnavailable, writeHeldAfterRequest, writeHeldTokens, type MintedCodes } from "./adapter";
 import { addIdTokenAudience, compareSecretsWith, loadOidcLibrary } from "./internals";
 import { logoutSource, postLogoutSuccessSource } from "../logout-page";
 import { findProof, SIWE_CLAIMS, SIWE_SCOPE, wantsSiweProof } from "../siwe-proofs";
@@ -161,6 +161,7 @@ export async function createProvider(
   // Host and scheme are pinned to ISSUER on every request handed to the provider (oidc-guard.ts), through the
   // forwarded headers it reads only in proxy mode.
   provider.proxy = true;
+  provider.use(retryAfterWhenUnavailable);
   provider.use(writeHeldAfterRequest);
 
   compareSecretsWith(provider, secretMatches);
