@@ -80,8 +80,12 @@ describe("live events: a large backlog and clients that stop reading", function 
   const startReader = (env: Record<string, string> = {}) =>
     startTestApp({ listen: true, database, env: { RPC_URL_LOCALHOST: node.url, INDEXER: "false", ...env } });
 
-  /** Open sockets of the reader's HTTP server, waited for until `count` or fewer remain. */
-  async function connectionsDownTo(reader: TestApp, count: number, timeoutMs = 30_000): Promise<number> {
+  /**
+   * Open sockets of the reader's HTTP server, waited for until `count` or fewer remain. A stream stalls only once its
+   * socket is full (megabytes on loopback), and on PGlite its pages are read one query at a time: under the whole
+   * suite on a busy machine, filling four took more than 30 s.
+   */
+  async function connectionsDownTo(reader: TestApp, count: number, timeoutMs = 90_000): Promise<number> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const open = await new Promise<number>((resolve, reject) =>
