@@ -6,6 +6,7 @@ import { ChangeFeed, type ChangeEvent } from "../../../server/events/feed";
 import { lastChangeId } from "../../../server/indexer/store/reads";
 import { appendSyntheticChanges } from "../../helpers/changes";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";
+import { withQueryHook } from "../../helpers/query-hook";
 import { subscribeCollectors } from "../../helpers/sse";
 
 const ADDRESSES = { contract: `0x${"0c".repeat(20)}`, from: `0x${"0a".repeat(20)}`, to: `0x${"0b".repeat(20)}` };
@@ -33,18 +34,10 @@ describe("live events: a feed without streams reads no changes", function () {
 
   /** `db` with the rows of the feed's reads counted (the one statement with a lower id bound only). */
   function counted(): Database {
-    return new Proxy(db, {
-      get(target, property, receiver) {
-        if (property !== "query") {
-          const value = Reflect.get(target, property, receiver) as unknown;
-          return typeof value === "function" ? value.bind(target) : value;
-        }
-        return async (sql: string, params?: unknown[]) => {
-          const result = await target.query(sql, params);
-          if (/WHERE c\.id > \$1 ORDER BY c\.id/.test(sql)) rowsRead += result.rows.length;
-          return result;
-        };
-      },
+    return withQueryHook(db, async (sql, _params, run) => {
+      const result = await run();
+      if (/WHERE c\.id > \$1 ORDER BY c\.id/.test(sql)) rowsRead += result.rows.length;
+      return result;
     });
   }
 

@@ -5,6 +5,7 @@ import { migrate } from "../../../server/db/migrate";
 import { ChangeFeed, REPLAY_READS, REPLAY_SCAN, type ChangeEvent } from "../../../server/events/feed";
 import { appendSyntheticChanges } from "../../helpers/changes";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";
+import { withQueryHook } from "../../helpers/query-hook";
 import { subscribeCollectors } from "../../helpers/sse";
 
 const CHANGES = 2 * REPLAY_SCAN + 5_000;
@@ -46,23 +47,15 @@ describe("live events: the reads of a backlog are bounded", function () {
    * answers within the event loop's turn, so without a wait no two reads would ever overlap, bounded or not.
    */
   function watched(): Database {
-    return new Proxy(db, {
-      get(target, property, receiver) {
-        if (property !== "query") {
-          const value = Reflect.get(target, property, receiver) as unknown;
-          return typeof value === "function" ? value.bind(target) : value;
-        }
-        return async (sql: string, params?: unknown[]) => {
-          if (!/WHERE c\.id > \$1 AND c\.id <= \$2/.test(sql)) return target.query(sql, params);
-          reads.push({ after: BigInt(params![0] as string), upTo: BigInt(params![1] as string), running: ++running });
-          try {
-            await new Promise((resolve) => setTimeout(resolve, 20));
-            return await target.query(sql, params);
-          } finally {
-            running--;
-          }
-        };
-      },
+    return withQueryHook(db, async (sql, params, run) => {
+      if (!/WHERE c\.id > \$1 AND c\.id <= \$2/.test(sql)) return run();
+      reads.push({ after: BigInt(params![0] as string), upTo: BigInt(params![1] as string), running: ++running });
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        return await run();
+      } finally {
+        running--;
+      }
     });
   }
 
