@@ -1,12 +1,14 @@
 import { isAscii } from "node:buffer";
+import http, { type IncomingMessage } from "node:http";
+import https from "node:https";
 import type { JsonRpcProvider } from "ethers";
-import { readBounded } from "../lib/bounded-read";
+import { readDecoded, type BodyRefusals } from "../lib/bounded-read";
 import { observeRpc } from "../metrics/rpc";
 import { ANSWER_TOO_LARGE } from "./errors";
 import { answerLimitOf, poolOf } from "./networks";
 
 /**
- * One JSON-RPC call over `fetch`, on the provider's URL, headers and timeout, for answers too large for ethers:
+ * One JSON-RPC call over HTTP, on the provider's URL, headers and timeout, for answers too large for ethers:
  * its response handling grows much faster than the size (a 12 MB eth_getLogs answer from a local node took 28 s
  * through `provider.send` and 0.4 s here). Failures carry the ethers-style `code` (and the node's `error`) that
  * `upstreamError` and the indexer's range sizing read. A network's provider sends it on one of its URLs, as its
@@ -34,31 +36,37 @@ async function send<T>(
 ): Promise<T> {
   const connection = provider._getConnection();
   const fail = (message: string, extra: object) => Object.assign(new Error(`${method}: ${message}`), extra);
-  let response: Response;
+  const limit = answerLimitOf(provider);
+  const refusals: BodyRefusals = {
+    tooLarge: () => fail(`the answer exceeds RPC_MAX_ANSWER_BYTES (${limit} bytes)`, { code: ANSWER_TOO_LARGE }),
+    unsupported: (encoding) => fail(`the answer's content-encoding ${encoding} is not one it reads`, { code: "BAD_DATA" }),
+  };
+  const deadline = AbortSignal.timeout(connection.timeout);
+  const timedOut = (message: string) => fail(message, { code: "TIMEOUT" });
+  let response: IncomingMessage;
   try {
-    response = await fetch(connection.url, {
-      method: "POST",
-      headers: { ...connection.headers, "content-type": "application/json" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-      signal: AbortSignal.timeout(connection.timeout),
-    });
+    response = await post(connection.url, connection.headers, JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }), deadline);
   } catch (error) {
-    throw fail((error as Error).message, { code: (error as Error).name === "TimeoutError" ? "TIMEOUT" : "NETWORK_ERROR" });
+    throw deadline.aborted ? timedOut("no answer in time") : fail((error as Error).message, { code: "NETWORK_ERROR" });
   }
-  if (!response.ok) {
-    await response.body?.cancel().catch(() => {});
-    throw fail(`HTTP ${response.status}`, {
+  const status = response.statusCode ?? 0;
+  if (status < 200 || status > 299) {
+    response.destroy();
+    const retryAfter = response.headers["retry-after"];
+    throw fail(`HTTP ${status}`, {
       code: "SERVER_ERROR",
-      info: { responseStatus: `${response.status} ${response.statusText}` },
-      response: { statusCode: response.status, headers: { "retry-after": response.headers.get("retry-after") ?? undefined } },
+      info: { responseStatus: `${status} ${response.statusMessage ?? ""}` },
+      response: { statusCode: status, headers: { "retry-after": retryAfter } },
     });
   }
   let body: { result?: T; error?: { code: number; message: string } };
   try {
-    body = JSON.parse(await boundedText(response, answerLimitOf(provider), fail)) as typeof body;
+    body = JSON.parse(text(await readDecoded(response, limit, refusals))) as typeof body;
   } catch (error) {
-    if ((error as { code?: unknown }).code === ANSWER_TOO_LARGE) throw error;
-    throw fail("the answer is not JSON", { code: (error as Error).name === "TimeoutError" ? "TIMEOUT" : "BAD_DATA" });
+    const code = (error as { code?: unknown }).code;
+    if (code === ANSWER_TOO_LARGE || code === "BAD_DATA") throw error;
+    // A body cut short by the deadline is the node's slowness; one that does not decompress or parse, its fault.
+    throw deadline.aborted ? timedOut("the answer is not JSON") : fail("the answer is not JSON", { code: "BAD_DATA" });
   }
   if (typeof body !== "object" || body === null || Array.isArray(body))
     throw fail("the answer is not a JSON-RPC answer", { code: "BAD_DATA" });
@@ -71,19 +79,54 @@ async function send<T>(
 }
 
 /**
- * The body of `response` as text, read up to `limit` bytes (after decompression): a larger one is dropped where it
- * passes the bound, so that one answer cannot take more memory than that, whatever its headers say.
+ * POSTs `body` to `url` with node's own HTTP client and gives the response once its headers arrive; `deadline` covers
+ * the whole call, the body's reading included. Not `fetch`: its web streams took more CPU than anything else in reading
+ * a large answer but parsing it. Connections are kept alive; one the server closed as it was reused (its idle timeout
+ * ran out as the call was sent, or the event loop was busy when it closed) fails before any answer, and the call is
+ * sent once more on a new connection: these calls only read, so sending one twice changes nothing.
  */
-async function boundedText(response: Response, limit: number, fail: (message: string, extra: object) => Error): Promise<string> {
-  const tooLarge = () => fail(`the answer exceeds RPC_MAX_ANSWER_BYTES (${limit} bytes)`, { code: ANSWER_TOO_LARGE });
-  if (Number(response.headers.get("content-length")) > limit && !response.headers.get("content-encoding")) {
-    await response.body?.cancel().catch(() => {});
-    throw tooLarge();
+async function post(url: string, headers: Record<string, string>, body: string, deadline: AbortSignal): Promise<IncomingMessage> {
+  try {
+    return await request(url, headers, body, deadline, true);
+  } catch (error) {
+    if (!(error as { reusedSocket?: boolean }).reusedSocket || deadline.aborted) throw error;
+    return request(url, headers, body, deadline, false);
   }
-  // fetch has decompressed the body already: the bound is on what it becomes.
-  if (!response.body) return "";
-  const bytes = await readBounded(response.body, limit, tooLarge);
-  // An answer of hex is ASCII, which reads the same as Latin-1 at about half the cost of decoding UTF-8 (the largest
-  // part of reading an eth_getLogs answer after JSON.parse); any other byte takes the UTF-8 path.
+}
+
+/** One attempt of `post`: on a kept-alive connection when `pooled`, else on a new one closed after the answer. */
+function request(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  deadline: AbortSignal,
+  pooled: boolean,
+): Promise<IncomingMessage> {
+  const target = new URL(url);
+  const client = target.protocol === "https:" ? https : http;
+  return new Promise((resolve, reject) => {
+    const sent = client.request(target, {
+      method: "POST",
+      headers: {
+        ...headers,
+        "content-type": "application/json",
+        "content-length": String(Buffer.byteLength(body)),
+        "accept-encoding": "gzip, deflate, br",
+      },
+      signal: deadline,
+      ...(pooled ? {} : { agent: false }),
+    });
+    sent.once("response", resolve);
+    sent.on("error", (error) => reject(Object.assign(error, { reusedSocket: sent.reusedSocket })));
+    sent.end(body);
+  });
+}
+
+/**
+ * An answer's bytes as text. An answer of hex is ASCII, which reads the same as Latin-1 at about half the cost of
+ * decoding UTF-8 (the largest part of reading an eth_getLogs answer after JSON.parse); any other byte takes the UTF-8
+ * path.
+ */
+function text(bytes: Buffer): string {
   return isAscii(bytes) ? bytes.toString("latin1") : bytes.toString("utf8");
 }

@@ -3,8 +3,7 @@ import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
 import { isIP } from "node:net";
-import zlib from "node:zlib";
-import { readBounded } from "../lib/bounded-read";
+import { readDecoded } from "../lib/bounded-read";
 import { forbiddenAddress } from "./address-guard";
 import { isJsonMediaType, MetadataError, tooLarge } from "./uri";
 
@@ -148,34 +147,11 @@ const pinnedLookup =
     callback(null, address.address, address.family);
   };
 
-async function readBody(response: http.IncomingMessage, maxBytes: number): Promise<Buffer> {
-  const declared = Number(response.headers["content-length"]);
-  const encoding = String(response.headers["content-encoding"] ?? "identity").toLowerCase();
-  if (encoding === "identity" && declared > maxBytes) {
-    response.destroy();
-    throw tooLarge(maxBytes);
-  }
-  const decoder =
-    encoding === "gzip" || encoding === "x-gzip"
-      ? zlib.createGunzip()
-      : encoding === "deflate"
-        ? zlib.createInflate()
-        : encoding === "br"
-          ? zlib.createBrotliDecompress()
-          : undefined;
-  if (!decoder && encoding !== "identity") {
-    response.destroy();
-    throw new MetadataError(`unsupported content-encoding ${encoding.slice(0, 30)}`);
-  }
-  const stream: NodeJS.ReadableStream = decoder ? response.pipe(decoder) : response;
-  if (decoder) response.once("error", (error) => decoder.destroy(error));
-  try {
-    // Counted after decompression: a small compressed body cannot expand past the limit.
-    return await readBounded(stream as AsyncIterable<Buffer>, maxBytes, () => tooLarge(maxBytes));
-  } finally {
-    response.destroy();
-    decoder?.destroy();
-  }
+function readBody(response: http.IncomingMessage, maxBytes: number): Promise<Buffer> {
+  return readDecoded(response, maxBytes, {
+    tooLarge: () => tooLarge(maxBytes),
+    unsupported: (encoding) => new MetadataError(`unsupported content-encoding ${encoding}`),
+  });
 }
 
 function asMetadataError(error: unknown, url: URL, deadline: AbortSignal, timeoutMs: number): MetadataError {

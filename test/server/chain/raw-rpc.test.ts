@@ -128,6 +128,34 @@ describe("rawRpc: the answers it reads", function () {
     expect(await call()).to.equal("a".repeat(10));
   });
 
+  it("sends a call once more on a new connection when the server closed the kept-alive one as it was reused", async function () {
+    // The race of every kept-alive connection: the server's idle timeout closes it as the next call is sent on it (or
+    // the client's event loop was busy when it closed). This server closes a connection at its second request instead.
+    const requestsOf = new Map<unknown, number>();
+    const closing = http.createServer((request, response) => {
+      const count = (requestsOf.get(request.socket) ?? 0) + 1;
+      requestsOf.set(request.socket, count);
+      if (count > 1) return void request.socket.destroy();
+      request.resume();
+      request.on("end", () => response.writeHead(200, { "content-type": "application/json" }).end(body(3)));
+    });
+    await new Promise<void>((resolve) => closing.listen(0, "127.0.0.1", resolve));
+    const closingNetworks = new Networks({ localhost: `http://127.0.0.1:${(closing.address() as AddressInfo).port}` }, 120_000, {
+      maxAnswerBytes: LIMIT,
+    });
+    try {
+      const provider = closingNetworks.provider("localhost");
+      for (let i = 0; i < 3; i++) expect(await rawRpc<unknown>(provider, "eth_getLogs", [{}]), `call ${i}`).to.equal("aaa");
+      // The second call was sent on the first's connection, closed, and sent again on a connection of its own; the
+      // third found no kept-alive connection and opened one.
+      expect([...requestsOf.values()]).to.deep.equal([2, 1, 1]);
+    } finally {
+      closingNetworks.close();
+      closing.closeAllConnections();
+      await new Promise((resolve) => closing.close(resolve));
+    }
+  });
+
   it("takes an answer that is JSON but not a JSON-RPC answer as the provider's fault (BAD_DATA), whatever its shape", async function () {
     for (const text of ["null", "[]", '"x"', "42", "true"]) {
       answer = (response) => response.writeHead(200, { "content-type": "application/json" }).end(text);
