@@ -202,4 +202,24 @@ describe("several providers per network (failover, health, latency)", function (
     const failures = { network: "localhost", provider: host(a), fault: "transport_error", failed_over: "true" };
     expect(sample(await scrape(), "rpc_provider_failures_total", failures)).to.be.greaterThan(0);
   });
+  it("the indexer takes a malformed block header as that provider's fault: it goes on through the other, with no reorg", async function () {
+    // Every header `a` answers has a hash that is not hex: compared with the cursor's, it would read as a reorg.
+    const malformed: FaultPlan = {
+      refuse: async (call) => {
+        if (call.method !== "eth_getBlockByNumber") return undefined;
+        const block = await provider.send("eth_getBlockByNumber", call.params as unknown[]);
+        return { result: block && { ...block, hash: "0xnot-a-hash" } };
+      },
+    };
+    const slower: FaultPlan = { refuse: () => new Promise((resolve) => setTimeout(() => resolve(undefined), 150)) };
+    const { a, b, t, scrape } = await twoProviders({ a: malformed, b: slower }, { INDEXER: "true", INDEXER_POLL_MS: "50" });
+    await indexedTo(t.app.db, "localhost", provider, undefined, 60_000);
+    await expectIndexMatchesChain(t.app.db, provider, "localhost", alice, [...ids, 7n]);
+    expect(a.countByMethod().eth_getBlockByNumber).to.be.greaterThan(0);
+    expect(b.countByMethod().eth_getBlockByNumber).to.be.greaterThan(0);
+    const failures = { network: "localhost", provider: host(a), fault: "transport_error", failed_over: "true" };
+    expect(sample(await scrape(), "rpc_provider_failures_total", failures)).to.be.greaterThan(0);
+    const { rows } = await t.app.db.query<{ n: string }>("SELECT count(*) AS n FROM nft_changes WHERE kind = 'removed'");
+    expect(Number(rows[0].n), "transfers announced as removed").to.equal(0);
+  });
 });
