@@ -6,6 +6,7 @@ import { retryUpstream } from "../chain/retry";
 import type { Connection, Database } from "../db/database";
 import { isDatabaseFull } from "../db/errors";
 import type { IndexerMetrics } from "../metrics/metrics";
+import { readHeader, type Header } from "./headers";
 import { isRangeTooLarge, RANGE_MAX_ROWS, RangeSizer } from "./ranges";
 import { readCursor, type Cursor } from "./store/reads";
 import { recentBlocks, resetNetwork, rollBack, REORG_WINDOW, writeRange } from "./store/writes";
@@ -39,14 +40,6 @@ export interface IndexerOptions {
    * an operator frees it, not in seconds, and each try fetches the range from the provider again.
    */
   fullDiskPauseMs: number;
-}
-
-interface Header {
-  number: number;
-  hash: string;
-  parentHash: string;
-  timestamp: number;
-  logsBloom: string;
 }
 
 /**
@@ -441,12 +434,8 @@ export class NetworkIndexer {
     };
   }
 
-  private async header(number: number): Promise<Header | undefined> {
-    const { network, provider } = this.options;
-    const block = await retryUpstream(network, () => provider.send("eth_getBlockByNumber", [`0x${number.toString(16)}`, false]));
-    return block
-      ? { number, hash: block.hash, parentHash: block.parentHash, timestamp: Number(block.timestamp), logsBloom: block.logsBloom }
-      : undefined;
+  private header(number: number): Promise<Header | undefined> {
+    return readHeader(this.options.network, this.options.provider, number);
   }
 
   private sleep(ms: number): Promise<void> {

@@ -34,9 +34,12 @@ const logBase = (log: RawLog, fromTopic: string, toTopic: string) => ({
 });
 
 const HEX_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-const HEX_WORD = /^0x[0-9a-fA-F]{64}$/;
-const HEX_QUANTITY = /^0x[0-9a-fA-F]{1,13}$/;
-const HEX_DATA = /^(?:0x(?:[0-9a-fA-F]{2})*)?$/;
+/** 32 bytes of hex (a hash, a topic). */
+export const HEX_WORD = /^0x[0-9a-fA-F]{64}$/;
+/** A hex quantity a JavaScript number holds exactly (a block number, a log index, a timestamp). */
+export const HEX_QUANTITY = /^0x[0-9a-fA-F]{1,13}$/;
+/** Hex bytes, or nothing. */
+export const HEX_DATA = /^(?:0x(?:[0-9a-fA-F]{2})*)?$/;
 
 /**
  * What is wrong with an eth_getLogs answer, or undefined when every log has the fields the indexer reads, as hex of

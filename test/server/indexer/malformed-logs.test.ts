@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { malformedHeader } from "../../../server/indexer/headers";
 import { malformedLogs, TRANSFER_TOPIC, ZERO_ADDRESS, type RawLog } from "../../../server/indexer/transfers";
 
 /** What eth_getLogs must answer for the indexer to use it; anything else is the provider's fault (failover.test.ts). */
@@ -45,5 +46,36 @@ describe("malformedLogs: the shape of an eth_getLogs answer", function () {
     }
     expect(malformedLogs({ logs: [] })).to.equal("not a list of logs");
     expect(malformedLogs([log(0), null])).to.equal("a log that is not an object");
+  });
+});
+
+/** What eth_getBlockByNumber must answer for the indexer to use it (failover.test.ts: otherwise the provider's fault). */
+describe("malformedHeader: the shape of an eth_getBlockByNumber answer", function () {
+  const header = {
+    number: "0x1a",
+    hash: `0x${"Ab".repeat(32)}`,
+    parentHash: `0x${"01".repeat(32)}`,
+    timestamp: "0x6752a0c0",
+    logsBloom: `0x${"00".repeat(256)}`,
+    transactions: [`0x${"02".repeat(32)}`],
+  };
+
+  it("takes a well-formed header, and null (no such block yet)", function () {
+    expect(malformedHeader(header)).to.equal(undefined);
+    expect(malformedHeader(null)).to.equal(undefined);
+  });
+
+  it("names the first field that is not hex of its size", function () {
+    const cases: Array<[string, Record<string, unknown>, string]> = [
+      ["hash not hex", { hash: "0xnot-a-hash" }, "a block whose hash is not 32 bytes of hex"],
+      ["hash missing", { hash: undefined }, "a block whose hash is not 32 bytes of hex"],
+      ["parent hash cut", { parentHash: header.parentHash.slice(0, 60) }, "a block whose parent hash is not 32 bytes of hex"],
+      ["timestamp decimal", { timestamp: "1733468352" }, "a block whose timestamp is not a hex quantity"],
+      ["timestamp a number", { timestamp: 1733468352 }, "a block whose timestamp is not a hex quantity"],
+      ["logsBloom of an odd length", { logsBloom: "0xabc" }, "a block whose logsBloom is not hex bytes"],
+      ["logsBloom missing", { logsBloom: undefined }, "a block whose logsBloom is not hex bytes"],
+    ];
+    for (const [label, change, message] of cases) expect(malformedHeader({ ...header, ...change }), label).to.equal(message);
+    for (const block of [undefined, "0x1", [], 42]) expect(malformedHeader(block), String(block)).to.equal("not a block");
   });
 });
