@@ -1,5 +1,5 @@
+import http from "node:http";
 import readline from "node:readline";
-import type { JsonRpcPayload } from "ethers";
 import pino from "pino";
 import type * as DatabaseModule from "../server/db/database";
 import type * as IndexerModule from "../server/indexer/indexer";
@@ -28,21 +28,27 @@ async function main() {
     database.startsWith("postgres") ? { kind: "postgres", url: database } : { kind: "pglite", dataDir: database },
   );
   await db.query("SELECT 1");
-  // Its calls are counted as they are sent: ethers' own (through http, at its transport) and the large reads the
-  // indexer sends over fetch (server/chain/raw-rpc.ts).
+  // Its calls are counted as they are sent, whatever sends them: ethers' provider and, in trees since 623e467, the
+  // large reads of server/chain/raw-rpc.ts go over Node's HTTP client (each request's body is one write of a JSON-RPC
+  // payload), the large reads of older trees over fetch. Nothing else of this process speaks HTTP.
   const provider = providerFor(rpcUrl);
   const calls: Record<string, number> = {};
-  const count = (payload: { method: string } | { method: string }[]) => {
+  const count = (body: unknown) => {
+    const text = typeof body === "string" ? body : body instanceof Uint8Array ? Buffer.from(body).toString() : undefined;
+    if (!text?.startsWith("{") && !text?.startsWith("[")) return;
+    const payload = JSON.parse(text) as { method: string } | { method: string }[];
     for (const call of Array.isArray(payload) ? payload : [payload]) calls[call.method] = (calls[call.method] ?? 0) + 1;
   };
-  const send = provider._send.bind(provider);
-  provider._send = (payload: JsonRpcPayload | JsonRpcPayload[]) => {
-    count(payload);
-    return send(payload);
-  };
+  for (const method of ["write", "end"] as const) {
+    const original = http.ClientRequest.prototype[method] as (...args: unknown[]) => unknown;
+    http.ClientRequest.prototype[method] = function (this: http.ClientRequest, ...args: unknown[]) {
+      if (typeof args[0] !== "function") count(args[0]);
+      return original.apply(this, args);
+    } as never;
+  }
   const fetchRpc = globalThis.fetch;
   globalThis.fetch = (input, init) => {
-    if (typeof init?.body === "string" && init.body.startsWith('{"jsonrpc"')) count(JSON.parse(init.body) as { method: string });
+    count(init?.body);
     return fetchRpc(input, init);
   };
   const indexer = new NetworkIndexer({
