@@ -1,5 +1,6 @@
 import { JsonRpcProvider } from "ethers";
 import { startLocalNode, type LocalNode } from "../local/node";
+import { jsonRpcRequest } from "../server/chain/ethers-transport";
 
 let shared: Promise<LocalNode> | undefined;
 
@@ -13,11 +14,12 @@ export function sharedNode(): Promise<LocalNode> {
 }
 
 /**
- * A provider for `url` that does not batch or guess the network (as the service's), and that never answers from
- * ethers' 250 ms cache of identical requests: a test reads the chain as it is now.
+ * A provider for `url` that does not batch or guess the network (as the service's), that never answers from
+ * ethers' 250 ms cache of identical requests (a test reads the chain as it is now), and that sends a call once more
+ * when the node closed its kept-alive connection as the call was sent (as the service's).
  */
 export function providerFor(url: string): JsonRpcProvider {
-  return new JsonRpcProvider(url, 31337, { staticNetwork: true, batchMaxCount: 1, cacheTimeout: -1 });
+  return new JsonRpcProvider(jsonRpcRequest(url), 31337, { staticNetwork: true, batchMaxCount: 1, cacheTimeout: -1 });
 }
 
 export { startLocalNode };

@@ -1,6 +1,7 @@
-import { FetchRequest, JsonRpcProvider, Network } from "ethers";
+import { JsonRpcProvider, Network } from "ethers";
 import { systemClock, type Clock } from "../lib/clock";
 import { ProviderBackoff, withoutEthersRetries } from "./backoff";
+import { jsonRpcRequest } from "./ethers-transport";
 import { DEFAULT_MAX_ANSWER_BYTES, networkUnavailable, unknownNetwork, upstreamError, wrongChain } from "./errors";
 import { ProviderHealth, ProviderPool, providerLabels, type PoolEvents } from "./pool";
 import { NETWORKS, type NetworkInfo } from "./registry";
@@ -105,7 +106,7 @@ export class Networks {
   }
 
   private jsonRpcProvider(url: string, chainId: number): JsonRpcProvider {
-    const request = new FetchRequest(url);
+    const request = jsonRpcRequest(url);
     request.timeout = this.timeoutMs;
     // staticNetwork: no eth_chainId before each call, and no endless "failed to detect network" retries
     // while a node is down. batchMaxCount 1: ethers' batching would hold each call back by 10 ms. cacheTimeout -1:
