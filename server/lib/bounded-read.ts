@@ -6,7 +6,7 @@ import zlib from "node:zlib";
  * `for await` does) and the error `tooLarge()` makes is thrown, so that no answer holds more memory than that,
  * whatever its headers said. The caller gives decompressed chunks when the bound is on what the body becomes.
  */
-export async function readBounded(body: AsyncIterable<Uint8Array>, maxBytes: number, tooLarge: () => Error): Promise<Buffer> {
+async function readBounded(body: AsyncIterable<Uint8Array>, maxBytes: number, tooLarge: () => Error): Promise<Buffer> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of body) {

@@ -5,6 +5,7 @@ import { Networks, rpc } from "../../../server/chain/networks";
 import { rpcEnvName } from "../../../server/chain/registry";
 import { DomainError } from "../../../server/lib/domain-error";
 import { sharedNode } from "../../helpers/chain";
+import { startClosingServer } from "../../helpers/closing-server";
 
 describe("networks", function () {
   const servers: http.Server[] = [];
@@ -63,27 +64,19 @@ describe("networks", function () {
     it("sends a call once more on a new connection when the server closed the kept-alive one as it was reused", async function () {
       // The race of every kept-alive connection: the provider's idle timeout closes it as the next call is sent on it
       // (or the event loop was busy when it closed). This server closes a connection at its second request instead.
-      const requestsOf = new Map<unknown, number>();
-      const url = await serve((request, response) => {
-        const count = (requestsOf.get(request.socket) ?? 0) + 1;
-        requestsOf.set(request.socket, count);
-        if (count > 1) return void request.socket.destroy();
-        let body = "";
-        request.on("data", (chunk) => (body += chunk));
-        request.on("end", () => {
-          const { id } = JSON.parse(body) as { id: number };
-          response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id, result: "0x2a" }));
-        });
-      });
-      const networks = new Networks({ localhost: url }, 5000);
+      const closing = await startClosingServer((body) =>
+        JSON.stringify({ jsonrpc: "2.0", id: (JSON.parse(body) as { id: number }).id, result: "0x2a" }),
+      );
+      const networks = new Networks({ localhost: closing.url }, 5000);
       try {
         for (let i = 0; i < 3; i++)
           expect(await rpc("localhost", networks.provider("localhost").getBlockNumber()), `call ${i}`).to.equal(42);
         // The second call was sent on the first's connection, closed, and sent again on a connection of its own; the
         // third found no kept-alive connection and opened one.
-        expect([...requestsOf.values()]).to.deep.equal([2, 1, 1]);
+        expect(closing.requestsPerConnection()).to.deep.equal([2, 1, 1]);
       } finally {
         networks.close();
+        await closing.close();
       }
     });
   });

@@ -7,6 +7,7 @@ import { Networks } from "../../../server/chain/networks";
 import { faultOf } from "../../../server/chain/pool";
 import { rawRpc } from "../../../server/chain/raw-rpc";
 import { isRangeTooLarge } from "../../../server/indexer/ranges";
+import { startClosingServer } from "../../helpers/closing-server";
 
 const LIMIT = 1024 * 1024;
 
@@ -131,28 +132,17 @@ describe("rawRpc: the answers it reads", function () {
   it("sends a call once more on a new connection when the server closed the kept-alive one as it was reused", async function () {
     // The race of every kept-alive connection: the server's idle timeout closes it as the next call is sent on it (or
     // the client's event loop was busy when it closed). This server closes a connection at its second request instead.
-    const requestsOf = new Map<unknown, number>();
-    const closing = http.createServer((request, response) => {
-      const count = (requestsOf.get(request.socket) ?? 0) + 1;
-      requestsOf.set(request.socket, count);
-      if (count > 1) return void request.socket.destroy();
-      request.resume();
-      request.on("end", () => response.writeHead(200, { "content-type": "application/json" }).end(body(3)));
-    });
-    await new Promise<void>((resolve) => closing.listen(0, "127.0.0.1", resolve));
-    const closingNetworks = new Networks({ localhost: `http://127.0.0.1:${(closing.address() as AddressInfo).port}` }, 120_000, {
-      maxAnswerBytes: LIMIT,
-    });
+    const closing = await startClosingServer(() => body(3).toString());
+    const closingNetworks = new Networks({ localhost: closing.url }, 120_000, { maxAnswerBytes: LIMIT });
     try {
       const provider = closingNetworks.provider("localhost");
       for (let i = 0; i < 3; i++) expect(await rawRpc<unknown>(provider, "eth_getLogs", [{}]), `call ${i}`).to.equal("aaa");
       // The second call was sent on the first's connection, closed, and sent again on a connection of its own; the
       // third found no kept-alive connection and opened one.
-      expect([...requestsOf.values()]).to.deep.equal([2, 1, 1]);
+      expect(closing.requestsPerConnection()).to.deep.equal([2, 1, 1]);
     } finally {
       closingNetworks.close();
-      closing.closeAllConnections();
-      await new Promise((resolve) => closing.close(resolve));
+      await closing.close();
     }
   });
 
