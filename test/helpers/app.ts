@@ -93,6 +93,16 @@ export class TestClock {
 }
 
 /**
+ * Moves `clocks` together to the start of the next minute of the first. Rate limits count per fixed minute of the
+ * app's clock, which runs with the wall clock: a test counting up to a limit that crossed :00 would see its counts
+ * start over, so each starts a minute of its own and has the whole of it.
+ */
+export function startOfMinute(...clocks: TestClock[]): void {
+  const step = 60_000 - (clocks[0].now() % 60_000);
+  for (const clock of clocks) clock.advance(step);
+}
+
+/**
  * The origin injected requests pretend to reach (their Host header; an app that does not listen may name it as its
  * public URL). A redirect to another origin leaves the app and is fetched for real.
  */

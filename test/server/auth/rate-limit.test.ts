@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { Wallet } from "ethers";
-import type { TestApp } from "../../helpers/app";
+import { startOfMinute, type TestApp } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
 import { authorizeQuery, getJson, postForm, postJson, registerClient, startLoginApp, type RegisteredClient } from "./helpers";
 import { expectRefusal } from "../../helpers/refusal";
@@ -18,6 +18,7 @@ describe("login rate limits (LOGIN_RATE_LIMIT per minute and IP)", function () {
   const authorize = () => getJson(t, `/api/authorize?${authorizeQuery(client, Wallet.createRandom().address)}`);
 
   it("answers 429 with Retry-After on /api/authorize past the limit, in the API's error shape", async function () {
+    startOfMinute(t.clock);
     for (let i = 0; i < 3; i++) expect((await authorize()).status).to.equal(200);
     const refused = await authorize();
     await expectRefusal(refused, 429, "too_many_requests", { headers: { "retry-after": true } });
@@ -25,6 +26,7 @@ describe("login rate limits (LOGIN_RATE_LIMIT per minute and IP)", function () {
   });
 
   it("counts /api/login on its own, and answers 429 there too", async function () {
+    startOfMinute(t.clock);
     const answers = [];
     for (let i = 0; i < 4; i++)
       answers.push(await postJson(t, `/api/login`, { address: Wallet.createRandom().address, signature: "0x00", client_id: client.id }));
@@ -34,6 +36,7 @@ describe("login rate limits (LOGIN_RATE_LIMIT per minute and IP)", function () {
   });
 
   it("answers 429 on the token endpoints in the RFC 6749 shape", async function () {
+    startOfMinute(t.clock);
     let last;
     for (let i = 0; i < 4; i++)
       last = await postForm(t, `/api/token`, {

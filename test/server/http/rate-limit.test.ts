@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { loadConfig } from "../../../server/config";
-import { startTestApp, type TestApp } from "../../helpers/app";
+import { startOfMinute, startTestApp, type TestApp } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
 import { expectRefusal } from "../../helpers/refusal";
 
@@ -33,21 +33,13 @@ describe("rate limits of the data and converter routes (DATA_RATE_LIMIT, CONVERT
     return { status: response.statusCode, headers: response.headers, body: response.json() };
   }
 
-  /**
-   * Moves the app's clock to the start of the next minute: limits count per fixed minute of that clock, which runs
-   * with the wall clock, so a test that crossed :59 would see its counts start over.
-   */
-  function startOfMinute(): void {
-    t.clock.advance(60_000 - (t.clock.now() % 60_000));
-  }
-
   async function expectRefused(answer: Awaited<ReturnType<typeof from>>, label: string) {
     await expectRefusal(answer, 429, "too_many_requests", { label, message: /^Rate limit exceeded/, headers: { "retry-after": true } });
     expect(Number(answer.headers["retry-after"]), label).to.be.within(1, 60);
   }
 
   it("counts all the data routes together per client, then answers 429 with Retry-After until the minute is over", async function () {
-    startOfMinute();
+    startOfMinute(t.clock);
     const ip = "192.0.2.10";
     const paths = ["/block/localhost/latest", "/gas/localhost/suggested-price", `/inventory/localhost/${ACCOUNT}`];
     for (const path of paths) expect((await from(ip, path)).status, path).to.not.equal(429);
@@ -61,7 +53,7 @@ describe("rate limits of the data and converter routes (DATA_RATE_LIMIT, CONVERT
   });
 
   it("counts an event stream in the data routes' budget: each replays its backlog from the change log", async function () {
-    startOfMinute();
+    startOfMinute(t.clock);
     const ip = "192.0.2.12";
     for (let i = 0; i < 3; i++) expect((await from(ip, "/block/localhost/latest")).status).to.equal(200);
     // A stream that is let through never ends: a refusal is the only answer that comes.
@@ -73,14 +65,14 @@ describe("rate limits of the data and converter routes (DATA_RATE_LIMIT, CONVERT
   });
 
   it("counts an IPv6 client by its /64", async function () {
-    startOfMinute();
+    startOfMinute(t.clock);
     for (let i = 1; i <= 3; i++) expect((await from(`2001:db8:1:2::${i}`, "/block/localhost/latest")).status).to.equal(200);
     await expectRefused(await from("2001:db8:1:2:ffff::9", "/block/localhost/latest"), "same /64");
     expect((await from("2001:db8:1:3::1", "/block/localhost/latest")).status).to.equal(200);
   });
 
   it("counts the converter's two read routes together, on their own budget, and not its page", async function () {
-    startOfMinute();
+    startOfMinute(t.clock);
     const ip = "192.0.2.20";
     const state = `/converter/localhost/${ACCOUNT}`;
     const pairs = `${state}/pairs?aliceIds=1`;

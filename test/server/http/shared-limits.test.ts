@@ -3,7 +3,7 @@ import { Wallet } from "ethers";
 import type { Database } from "../../../server/db/database";
 import { requesterOf } from "../../../server/lib/requester";
 import { MemoryWindows, SharedWindows, SWEEP_ROWS } from "../../../server/limits";
-import { startTestApp, type TestApp } from "../../helpers/app";
+import { startOfMinute, startTestApp, type TestApp } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
 import { createTestDatabase, usingPostgres } from "../../helpers/database";
 import { expectRefusal } from "../../helpers/refusal";
@@ -47,6 +47,7 @@ describe("rate limits shared by the instances on one PostgreSQL database (RATE_L
 
     it("refuses the request past DATA_RATE_LIMIT whichever instance answers, not past twice it", async function () {
       const ip = "192.0.2.30";
+      startOfMinute(a.clock, b.clock);
       for (const t of [a, b, a, b]) expect((await block(t, ip)).status).to.equal(200);
       for (const [t, label] of [
         [a, "a"],
@@ -92,6 +93,7 @@ describe("rate limits shared by the instances on one PostgreSQL database (RATE_L
     it("refuses the /api/authorize past LOGIN_RATE_LIMIT whichever instance answers", async function () {
       const client = await registerClient(a);
       const authorize = (t: TestApp) => getJson(t, `/api/authorize?${authorizeQuery(client, Wallet.createRandom().address)}`);
+      startOfMinute(a.clock, b.clock);
       for (const t of [a, b, a]) expect((await authorize(t)).status).to.equal(200);
       await expectRefusal(await authorize(b), 429, "too_many_requests", { headers: { "retry-after": true } });
       await expectRefusal(await authorize(a), 429, "too_many_requests", { headers: { "retry-after": true } });
@@ -108,6 +110,7 @@ describe("rate limits shared by the instances on one PostgreSQL database (RATE_L
 
     it("counts per instance: a client alternating between them gets twice the limit", async function () {
       const ip = "192.0.2.40";
+      startOfMinute(a.clock, b.clock);
       for (const t of [a, b, a, b]) expect((await block(t, ip)).status).to.equal(200);
       await expectRefusal(await block(a, ip), 429, "too_many_requests", { message: /^Rate limit exceeded/ });
     });

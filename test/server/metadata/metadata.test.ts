@@ -5,7 +5,7 @@ import { NETWORKS } from "../../../server/chain/registry";
 import { DomainError } from "../../../server/lib/domain-error";
 import { prove } from "../../../server/metadata/proof";
 import { boundText, encodeMetadata, unboundText, type Target } from "../../../server/metadata/signed-text";
-import { startTestApp, type TestApp } from "../../helpers/app";
+import { startOfMinute, startTestApp, type TestApp } from "../../helpers/app";
 import { providerFor, sharedNode } from "../../helpers/chain";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";
 import { deployTestSigners, type TestSigner, type TestSignerKind } from "../../helpers/signers";
@@ -516,6 +516,7 @@ describe("metadata service", function () {
     it("counts the three post routes together against METADATA_POST_RATE_LIMIT per IP: then 429, nothing stored; reads are not counted", async function () {
       const limited = await startTestApp({ env: { RPC_URL_LOCALHOST: nodeUrl, INDEXER: "false", METADATA_POST_RATE_LIMIT: "3" } });
       try {
+        startOfMinute(limited.clock);
         const issuer = eoa();
         const nft = freshNft();
         const account: Target = { kind: "account", network: "localhost", account: issuer.address.toLowerCase() };

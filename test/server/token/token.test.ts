@@ -4,7 +4,7 @@ import { expect } from "chai";
 import { Wallet, type JsonRpcProvider, type JsonRpcSigner } from "ethers";
 import { boundText, encodeMetadata } from "../../../server/metadata/signed-text";
 import { MetadataERC1155__factory, MetadataNFT__factory, type MetadataERC1155, type MetadataNFT } from "../../../typechain-types";
-import { startTestApp, type TestApp } from "../../helpers/app";
+import { startOfMinute, startTestApp, type TestApp } from "../../helpers/app";
 import { providerFor, sharedNode } from "../../helpers/chain";
 import { indexedTo } from "../../helpers/index-check";
 import { startTcpProxy, type TcpProxy } from "../../helpers/tcp-proxy";
@@ -376,7 +376,7 @@ describe("token route: metadata from tokenURIs", function () {
       const id = await mint(dataJson({ name: "limited" }));
       // The counts are shared by every app on this database, and this file's other apps refreshed from the same address
       // this minute: the next minute, on this app's clock, is its own.
-      guarded.clock.advance(60_000);
+      startOfMinute(guarded.clock);
       expect((await refresh(id, guarded)).status).to.equal(200);
       expect((await refresh(id, guarded)).status).to.equal(200);
       const third = await refresh(id, guarded);
