@@ -1,10 +1,10 @@
 import { isAscii } from "node:buffer";
-import http, { type IncomingMessage } from "node:http";
-import https from "node:https";
+import type { IncomingMessage } from "node:http";
 import type { JsonRpcProvider } from "ethers";
-import { readDecoded, type BodyRefusals } from "../lib/bounded-read";
+import { ACCEPTED_ENCODINGS, readDecoded, type BodyRefusals } from "../lib/bounded-read";
 import { observeRpc } from "../metrics/rpc";
 import { ANSWER_TOO_LARGE } from "./errors";
+import { requestProvider } from "./http-request";
 import { answerLimitOf, poolOf } from "./networks";
 
 /**
@@ -45,7 +45,13 @@ async function send<T>(
   const timedOut = (message: string) => fail(message, { code: "TIMEOUT" });
   let response: IncomingMessage;
   try {
-    response = await post(connection.url, connection.headers, JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }), deadline);
+    response = await requestProvider({
+      url: connection.url,
+      method: "POST",
+      headers: { ...connection.headers, "content-type": "application/json", "accept-encoding": ACCEPTED_ENCODINGS },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+      deadline,
+    });
   } catch (error) {
     throw deadline.aborted ? timedOut("no answer in time") : fail((error as Error).message, { code: "NETWORK_ERROR" });
   }
@@ -76,50 +82,6 @@ async function send<T>(
   const malformed = check?.(body.result);
   if (malformed !== undefined) throw fail(`a malformed answer: ${malformed}`, { code: "BAD_DATA" });
   return body.result as T;
-}
-
-/**
- * POSTs `body` to `url` with node's own HTTP client and gives the response once its headers arrive; `deadline` covers
- * the whole call, the body's reading included. Not `fetch`: its web streams took more CPU than anything else in reading
- * a large answer but parsing it. Connections are kept alive; one the server closed as it was reused (its idle timeout
- * ran out as the call was sent, or the event loop was busy when it closed) fails before any answer, and the call is
- * sent once more on a new connection: these calls only read, so sending one twice changes nothing.
- */
-async function post(url: string, headers: Record<string, string>, body: string, deadline: AbortSignal): Promise<IncomingMessage> {
-  try {
-    return await request(url, headers, body, deadline, true);
-  } catch (error) {
-    if (!(error as { reusedSocket?: boolean }).reusedSocket || deadline.aborted) throw error;
-    return request(url, headers, body, deadline, false);
-  }
-}
-
-/** One attempt of `post`: on a kept-alive connection when `pooled`, else on a new one closed after the answer. */
-function request(
-  url: string,
-  headers: Record<string, string>,
-  body: string,
-  deadline: AbortSignal,
-  pooled: boolean,
-): Promise<IncomingMessage> {
-  const target = new URL(url);
-  const client = target.protocol === "https:" ? https : http;
-  return new Promise((resolve, reject) => {
-    const sent = client.request(target, {
-      method: "POST",
-      headers: {
-        ...headers,
-        "content-type": "application/json",
-        "content-length": String(Buffer.byteLength(body)),
-        "accept-encoding": "gzip, deflate, br",
-      },
-      signal: deadline,
-      ...(pooled ? {} : { agent: false }),
-    });
-    sent.once("response", resolve);
-    sent.on("error", (error) => reject(Object.assign(error, { reusedSocket: sent.reusedSocket })));
-    sent.end(body);
-  });
 }
 
 /**

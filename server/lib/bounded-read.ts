@@ -17,6 +17,9 @@ async function readBounded(body: AsyncIterable<Uint8Array>, maxBytes: number, to
   return Buffer.concat(chunks, size);
 }
 
+/** The accept-encoding of a request whose answer `readDecoded` reads: every content-encoding it decompresses. */
+export const ACCEPTED_ENCODINGS = "gzip, deflate, br";
+
 /** What is wrong with an HTTP body `readDecoded` refuses. */
 export interface BodyRefusals {
   /** The body is, or inflates to, more than the bound. */

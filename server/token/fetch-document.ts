@@ -3,7 +3,7 @@ import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
 import { isIP } from "node:net";
-import { readDecoded } from "../lib/bounded-read";
+import { ACCEPTED_ENCODINGS, readDecoded } from "../lib/bounded-read";
 import { forbiddenAddress } from "./address-guard";
 import { isJsonMediaType, MetadataError, tooLarge } from "./uri";
 
@@ -121,7 +121,7 @@ function get(url: URL, guarded: boolean, signal: AbortSignal, address?: LookupAd
       // A fresh connection per fetch: a pooled socket would skip the address check.
       agent: false,
       lookup: address ? pinnedLookup(address) : guarded ? checkedLookup : undefined,
-      headers: { accept: "application/json, */*;q=0.5", "accept-encoding": "gzip, deflate, br", "user-agent": USER_AGENT },
+      headers: { accept: "application/json, */*;q=0.5", "accept-encoding": ACCEPTED_ENCODINGS, "user-agent": USER_AGENT },
     });
     request.once("response", resolve);
     request.once("error", reject);
