@@ -1,5 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import zlib from "node:zlib";
 import { expect } from "chai";
 import { Networks, rpc } from "../../../server/chain/networks";
 import { rpcEnvName } from "../../../server/chain/registry";
@@ -77,6 +78,96 @@ describe("networks", function () {
       } finally {
         networks.close();
         await closing.close();
+      }
+    });
+  });
+
+  describe("answers (RPC_MAX_ANSWER_BYTES, RPC_TIMEOUT_MS)", function () {
+    const LIMIT = 1024 * 1024;
+    /** A JSON-RPC answer of 42 to the call in `body`, padded with `padding` bytes of whitespace. */
+    const answer42 = (body: string, padding = 0) =>
+      `{"jsonrpc":"2.0","id":${(JSON.parse(body) as { id: number }).id},"result":"0x2a"${" ".repeat(padding)}}`;
+    /** Calls `handler` with the request's body once it has all arrived. */
+    const withBody =
+      (handler: (body: string, res: http.ServerResponse) => void): http.RequestListener =>
+      (req, res) => {
+        let body = "";
+        req.on("data", (chunk) => (body += chunk)).on("end", () => handler(body, res));
+      };
+
+    it("stops reading an answer past RPC_MAX_ANSWER_BYTES: upstream_error, and the provider's connection is closed", async function () {
+      let written = 0;
+      let connectionClosed!: () => void;
+      const closed = new Promise<void>((resolve) => (connectionClosed = resolve));
+      const endless = await serve((_req, res) => {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.write('{"jsonrpc":"2.0","id":1,"result":"0x2a"');
+        // Whitespace for as long as the connection lasts, as fast as it is read.
+        const chunk = " ".repeat(64 * 1024);
+        const more = () => {
+          while (!res.destroyed && res.write(chunk)) written += chunk.length;
+          if (!res.destroyed) res.once("drain", more);
+        };
+        res.on("close", connectionClosed);
+        more();
+      });
+      const networks = new Networks({ mainnet: endless }, 10_000, { maxAnswerBytes: LIMIT });
+      try {
+        const error = await failure(rpc("mainnet", networks.provider("mainnet").getBlockNumber()));
+        expect([error.kind, error.code]).to.deep.equal(["upstream", "upstream_error"]);
+        await closed;
+        // What was written but not read sat in the two sockets' buffers (a few MiB at most), not in the service.
+        expect(written).to.be.below(LIMIT + 16 * 1024 * 1024);
+      } finally {
+        networks.close();
+      }
+    });
+
+    it("refuses a compressed answer that inflates past RPC_MAX_ANSWER_BYTES, and reads one that does not (gzip, deflate, br)", async function () {
+      const encoders = {
+        gzip: zlib.gzipSync,
+        deflate: zlib.deflateSync,
+        br: (text: string) => zlib.brotliCompressSync(text, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } }),
+      };
+      for (const [encoding, encode] of Object.entries(encoders)) {
+        const url = (padding: number) =>
+          serve(withBody((body, res) => res.writeHead(200, { "content-encoding": encoding }).end(encode(answer42(body, padding)))));
+        // 16 MiB of whitespace compress to a few kB.
+        const bomb = new Networks({ mainnet: await url(16 * LIMIT) }, 10_000, { maxAnswerBytes: LIMIT });
+        const small = new Networks({ mainnet: await url(LIMIT / 2) }, 10_000, { maxAnswerBytes: LIMIT });
+        try {
+          const error = await failure(rpc("mainnet", bomb.provider("mainnet").getBlockNumber()));
+          expect([error.kind, error.code], encoding).to.deep.equal(["upstream", "upstream_error"]);
+          expect(await rpc("mainnet", small.provider("mainnet").getBlockNumber()), encoding).to.equal(42);
+        } finally {
+          bomb.close();
+          small.close();
+        }
+      }
+    });
+
+    it("ends a call whose answer trickles past RPC_TIMEOUT_MS as an upstream_timeout, and closes its connection", async function () {
+      let timer: NodeJS.Timeout | undefined;
+      let connectionClosed!: () => void;
+      const closed = new Promise<void>((resolve) => (connectionClosed = resolve));
+      const trickling = await serve((_req, res) => {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.write('{"jsonrpc":"2.0","id":1,"result":"0x2a"');
+        // A byte every 50 ms: never idle long enough for a timeout between two chunks to end it.
+        timer = setInterval(() => res.write(" "), 50);
+        res.on("close", () => {
+          clearInterval(timer);
+          connectionClosed();
+        });
+      });
+      const networks = new Networks({ mainnet: trickling }, 500);
+      try {
+        const error = await failure(rpc("mainnet", networks.provider("mainnet").getBlockNumber()));
+        expect([error.kind, error.code]).to.deep.equal(["upstream_timeout", "upstream_timeout"]);
+        await closed;
+      } finally {
+        clearInterval(timer);
+        networks.close();
       }
     });
   });
