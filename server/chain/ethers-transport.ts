@@ -1,35 +1,80 @@
-import http from "node:http";
-import https from "node:https";
-import { FetchRequest, type FetchGetUrlFunc } from "ethers";
-
-/** ethers' own HTTP transport, on Node's kept-alive connections. */
-const ethersGetUrl = FetchRequest.createGetUrlFunc();
-/** The same on a new connection each time, closed after the answer. */
-const ethersGetUrlOnNewConnection = {
-  http: FetchRequest.createGetUrlFunc({ agent: new http.Agent({ keepAlive: false }) }),
-  https: FetchRequest.createGetUrlFunc({ agent: new https.Agent({ keepAlive: false }) }),
-};
+import type { IncomingHttpHeaders } from "node:http";
+import { FetchRequest, makeError, type FetchCancelSignal, type FetchGetUrlFunc, type GetUrlResponse } from "ethers";
+import { ACCEPTED_ENCODINGS, readDecoded, type BodyRefusals } from "../lib/bounded-read";
+import { ANSWER_TOO_LARGE, DEFAULT_MAX_ANSWER_BYTES } from "./errors";
+import { requestProvider } from "./http-request";
 
 /**
- * ethers' transport, sending a call once more on a new connection when it failed with ECONNRESET or EPIPE before any
- * answer: Node's keep-alive agent hands out a connection the provider closed a moment before (its idle timeout, or an
- * event loop busy when the close arrived), and the call fails as "socket hang up" though the provider is healthy (the
- * pool would count it as the provider's failure). ethers' error does not say whether the connection was a reused one
- * (rawRpc's does): any such failure is sent once more, which a read and a signed transaction both bear.
+ * ethers' HTTP transport (its `getUrlFunc`, the one place it is set), bounded as rawRpc's calls are. ethers' own
+ * reads a body with no bound, joining each chunk to a copy of all before it (a large answer costs time in the square
+ * of its size), gunzips it whole however far it inflates, and bounds only the time between two chunks, so an answer
+ * trickled forever never times out. Here:
+ * - the whole call, the body's reading included, ends at the request's timeout (RPC_TIMEOUT_MS): TIMEOUT;
+ * - the body is read once, decompressed (gzip, deflate, br) and bounded after decompression by `maxAnswerBytes`
+ *   (RPC_MAX_ANSWER_BYTES): past it the read stops and the call fails as ANSWER_TOO_LARGE;
+ * - a body that cannot be read (cut short, not decompressing, an encoding it does not read) fails as BAD_DATA, the
+ *   provider's fault;
+ * - a call the provider's closed kept-alive connection failed before any answer is sent once more on a new one.
  */
-const resendingOnClosedConnection: FetchGetUrlFunc = async (request, signal) => {
-  try {
-    return await ethersGetUrl(request, signal);
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    if (code !== "ECONNRESET" && code !== "EPIPE") throw error;
-    return ethersGetUrlOnNewConnection[request.url.startsWith("https:") ? "https" : "http"](request, signal);
-  }
-};
+function boundedGetUrl(maxAnswerBytes: number): FetchGetUrlFunc {
+  const fail = (message: string, code: string) => Object.assign(new Error(message), { code });
+  const refusals: BodyRefusals = {
+    tooLarge: () => fail(`the answer exceeds RPC_MAX_ANSWER_BYTES (${maxAnswerBytes} bytes)`, ANSWER_TOO_LARGE),
+    unsupported: (encoding) => fail(`the answer's content-encoding ${encoding} is not one it reads`, "BAD_DATA"),
+  };
+  return async (request: FetchRequest, signal?: FetchCancelSignal): Promise<GetUrlResponse> => {
+    if (signal?.cancelled) throw makeError("request cancelled before sending", "CANCELLED");
+    const cancel = new AbortController();
+    signal?.addListener(() => cancel.abort());
+    const timeout = AbortSignal.timeout(request.timeout);
+    const deadline = AbortSignal.any([cancel.signal, timeout]);
+    // The deadline or ethers' cancel ended the call: the error says so, whatever Node's stream said.
+    const ended = () =>
+      timeout.aborted
+        ? makeError("request timeout", "TIMEOUT")
+        : cancel.signal.aborted
+          ? makeError("request cancelled", "CANCELLED")
+          : undefined;
+    let response;
+    try {
+      response = await requestProvider({
+        url: request.url,
+        method: request.method,
+        headers: { ...request.headers, "accept-encoding": ACCEPTED_ENCODINGS },
+        body: request.body,
+        deadline,
+      });
+    } catch (error) {
+      throw ended() ?? error;
+    }
+    let body: Buffer;
+    try {
+      body = await readDecoded(response, maxAnswerBytes, refusals);
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (code === ANSWER_TOO_LARGE || code === "BAD_DATA") throw error;
+      throw ended() ?? fail(`the answer could not be read: ${(error as Error).message}`, "BAD_DATA");
+    }
+    return {
+      statusCode: response.statusCode ?? 0,
+      statusMessage: response.statusMessage ?? "",
+      headers: decodedHeaders(response.headers),
+      body: body.length > 0 ? body : null,
+    };
+  };
+}
 
-/** An ethers request for a JSON-RPC provider at `url`, on {@link resendingOnClosedConnection}. */
-export function jsonRpcRequest(url: string): FetchRequest {
+/** The answer's headers as ethers keeps them (one string each), less those of the encoded body it no longer sees. */
+function decodedHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers))
+    if (value !== undefined && name !== "content-encoding" && name !== "content-length") flat[name] = [value].flat().join(", ");
+  return flat;
+}
+
+/** An ethers request for a JSON-RPC provider at `url`, on {@link boundedGetUrl}. */
+export function jsonRpcRequest(url: string, maxAnswerBytes = DEFAULT_MAX_ANSWER_BYTES): FetchRequest {
   const request = new FetchRequest(url);
-  request.getUrlFunc = resendingOnClosedConnection;
+  request.getUrlFunc = boundedGetUrl(maxAnswerBytes);
   return request;
 }

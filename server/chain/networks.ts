@@ -9,7 +9,7 @@ import { NETWORKS, type NetworkInfo } from "./registry";
 export interface NetworksOptions {
   /** The first cool-down of a provider that failed (RPC_COOLDOWN_MS). */
   cooldownMs?: number;
-  /** The largest answer `rawRpc` reads on these providers (RPC_MAX_ANSWER_BYTES). */
+  /** The largest answer read of a call on these providers, ethers' or `rawRpc`'s (RPC_MAX_ANSWER_BYTES). */
   maxAnswerBytes?: number;
   clock?: Clock;
   /** Called with each URL's provider made (metrics count and time its calls). */
@@ -106,7 +106,7 @@ export class Networks {
   }
 
   private jsonRpcProvider(url: string, chainId: number): JsonRpcProvider {
-    const request = jsonRpcRequest(url);
+    const request = jsonRpcRequest(url, this.options.maxAnswerBytes);
     request.timeout = this.timeoutMs;
     // staticNetwork: no eth_chainId before each call, and no endless "failed to detect network" retries
     // while a node is down. batchMaxCount 1: ethers' batching would hold each call back by 10 ms. cacheTimeout -1:

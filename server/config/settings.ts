@@ -213,7 +213,7 @@ export const SETTINGS: readonly Setting[] = [
     default: "10000",
     group: "chain",
     description:
-      "timeout of one JSON-RPC call, waits for a rate-limited provider included (then 504 `upstream_timeout`, or 503 `upstream_rate_limited` after HTTP 429s)",
+      "timeout of one JSON-RPC call, the reading of its answer and waits for a rate-limited provider included (then 504 `upstream_timeout`, or 503 `upstream_rate_limited` after HTTP 429s)",
   },
   {
     name: "RPC_MAX_ANSWER_BYTES",
@@ -222,7 +222,7 @@ export const SETTINGS: readonly Setting[] = [
     default: String(DEFAULT_MAX_ANSWER_BYTES),
     group: "chain",
     description:
-      "largest answer read of the large JSON-RPC reads (the indexer's `eth_getLogs`, `tokenURI`/`uri` and ENS calls), after decompression; past it the read stops: the indexer asks for fewer blocks, and a single block past it stalls that network's index, logged, until this is raised (docs/indexer.md)",
+      "largest answer read of a JSON-RPC call, after decompression; past it the read stops and the call fails (502 `upstream_error`): the indexer asks for fewer blocks, and a single block past it stalls that network's index, logged, until this is raised (docs/indexer.md)",
   },
   {
     name: "HEAD_CACHE_MS",

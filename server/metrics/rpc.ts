@@ -47,7 +47,7 @@ export async function observeRpc<T>(provider: JsonRpcProvider, method: JsonRpcPa
 function outcomeOf(error: unknown): RpcOutcome {
   const code = (error as { code?: unknown } | null)?.code;
   if (code === "TIMEOUT") return "timeout";
-  // rawRpc's answer past RPC_MAX_ANSWER_BYTES (chain/errors.ts ANSWER_TOO_LARGE), which it stopped reading.
+  // An answer past RPC_MAX_ANSWER_BYTES (chain/errors.ts ANSWER_TOO_LARGE), which the transport stopped reading.
   if (code === "ANSWER_TOO_LARGE") return "too_large";
   if ((error as { response?: { statusCode?: unknown } } | null)?.response?.statusCode === 429) return "rate_limited";
   // An answer that carries a JSON-RPC error object (a revert, a refused range) came from the node.
