@@ -8,7 +8,7 @@ const observers = new WeakMap<object, Observer>();
 
 /**
  * Counts and times every JSON-RPC call `provider` sends for `network`: ethers' own calls by wrapping its
- * transport (`_send`), and the large reads sent over `fetch` through {@link observeRpc}.
+ * transport (`_send`), and rawRpc's large reads through {@link observeRpc}.
  */
 export function instrumentProvider(metrics: Metrics, network: string, provider: JsonRpcProvider): void {
   const observe: Observer = (method, outcome, seconds) => metrics.rpcCall(network, method, outcome, seconds);

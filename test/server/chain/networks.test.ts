@@ -5,8 +5,11 @@ import { expect } from "chai";
 import { Networks, rpc } from "../../../server/chain/networks";
 import { rpcEnvName } from "../../../server/chain/registry";
 import { DomainError } from "../../../server/lib/domain-error";
+import { Metrics } from "../../../server/metrics/metrics";
+import { instrumentProvider } from "../../../server/metrics/rpc";
 import { sharedNode } from "../../helpers/chain";
 import { startClosingServer } from "../../helpers/closing-server";
+import { sample } from "../../helpers/metrics";
 
 describe("networks", function () {
   const servers: http.Server[] = [];
@@ -95,7 +98,7 @@ describe("networks", function () {
         req.on("data", (chunk) => (body += chunk)).on("end", () => handler(body, res));
       };
 
-    it("stops reading an answer past RPC_MAX_ANSWER_BYTES: upstream_error, and the provider's connection is closed", async function () {
+    it("stops reading an answer past RPC_MAX_ANSWER_BYTES: upstream_error, counted as too_large, and the provider's connection is closed", async function () {
       let written = 0;
       let connectionClosed!: () => void;
       const closed = new Promise<void>((resolve) => (connectionClosed = resolve));
@@ -111,11 +114,17 @@ describe("networks", function () {
         res.on("close", connectionClosed);
         more();
       });
-      const networks = new Networks({ mainnet: endless }, 10_000, { maxAnswerBytes: LIMIT });
+      const metrics = new Metrics();
+      const networks = new Networks({ mainnet: endless }, 10_000, {
+        maxAnswerBytes: LIMIT,
+        onProvider: (network, provider) => instrumentProvider(metrics, network, provider),
+      });
       try {
         const error = await failure(rpc("mainnet", networks.provider("mainnet").getBlockNumber()));
         expect([error.kind, error.code]).to.deep.equal(["upstream", "upstream_error"]);
         await closed;
+        const counted = await metrics.registry.metrics();
+        expect(sample(counted, "rpc_calls_total", { network: "mainnet", method: "eth_blockNumber", outcome: "too_large" })).to.equal(1);
         // What was written but not read sat in the two sockets' buffers (a few MiB at most), not in the service.
         expect(written).to.be.below(LIMIT + 16 * 1024 * 1024);
       } finally {
