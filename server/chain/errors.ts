@@ -1,3 +1,4 @@
+import type { BodyRefusals } from "../lib/bounded-read";
 import { DomainError, type ErrorKind } from "../lib/domain-error";
 import { rpcEnvName } from "./registry";
 
@@ -40,6 +41,19 @@ export function wrongChain(network: string, served: number, expected: number): D
  * answer, but not by the provider's fault (every provider of the chain holds the same logs), so no other is asked.
  */
 export const ANSWER_TOO_LARGE = "ANSWER_TOO_LARGE";
+
+/**
+ * How a provider's answer is refused when it cannot be read (rawRpc's and the ethers transport's): past `limit`
+ * (RPC_MAX_ANSWER_BYTES) as ANSWER_TOO_LARGE, in an encoding it does not read as BAD_DATA. `prefix` starts each
+ * message (rawRpc's name the method, as docs/runbooks.md quotes them).
+ */
+export function answerRefusals(limit: number, prefix = ""): BodyRefusals {
+  const fail = (message: string, code: string) => Object.assign(new Error(prefix + message), { code });
+  return {
+    tooLarge: () => fail(`the answer exceeds RPC_MAX_ANSWER_BYTES (${limit} bytes)`, ANSWER_TOO_LARGE),
+    unsupported: (encoding) => fail(`the answer's content-encoding ${encoding} is not one it reads`, "BAD_DATA"),
+  };
+}
 
 /** The default of RPC_MAX_ANSWER_BYTES, and the bound of a provider made elsewhere (a script's, a test's). */
 export const DEFAULT_MAX_ANSWER_BYTES = 256 * 1024 * 1024;

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { FetchRequest, makeError, type FetchCancelSignal, type FetchGetUrlFunc, type GetUrlResponse } from "ethers";
-import { ACCEPTED_ENCODINGS, readDecoded, type BodyRefusals } from "../lib/bounded-read";
-import { ANSWER_TOO_LARGE, DEFAULT_MAX_ANSWER_BYTES } from "./errors";
+import { ACCEPTED_ENCODINGS, readDecoded } from "../lib/bounded-read";
+import { ANSWER_TOO_LARGE, DEFAULT_MAX_ANSWER_BYTES, answerRefusals } from "./errors";
 import { requestProvider } from "./http-request";
 
 /**
@@ -18,10 +18,7 @@ import { requestProvider } from "./http-request";
  */
 function boundedGetUrl(maxAnswerBytes: number): FetchGetUrlFunc {
   const fail = (message: string, code: string) => Object.assign(new Error(message), { code });
-  const refusals: BodyRefusals = {
-    tooLarge: () => fail(`the answer exceeds RPC_MAX_ANSWER_BYTES (${maxAnswerBytes} bytes)`, ANSWER_TOO_LARGE),
-    unsupported: (encoding) => fail(`the answer's content-encoding ${encoding} is not one it reads`, "BAD_DATA"),
-  };
+  const refusals = answerRefusals(maxAnswerBytes);
   return async (request: FetchRequest, signal?: FetchCancelSignal): Promise<GetUrlResponse> => {
     if (signal?.cancelled) throw makeError("request cancelled before sending", "CANCELLED");
     const cancel = new AbortController();

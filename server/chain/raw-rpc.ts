@@ -1,9 +1,9 @@
 import { isAscii } from "node:buffer";
 import type { IncomingMessage } from "node:http";
 import type { JsonRpcProvider } from "ethers";
-import { ACCEPTED_ENCODINGS, readDecoded, type BodyRefusals } from "../lib/bounded-read";
+import { ACCEPTED_ENCODINGS, readDecoded } from "../lib/bounded-read";
 import { observeRpc } from "../metrics/rpc";
-import { ANSWER_TOO_LARGE } from "./errors";
+import { ANSWER_TOO_LARGE, answerRefusals } from "./errors";
 import { requestProvider } from "./http-request";
 import { answerLimitOf, poolOf } from "./networks";
 
@@ -37,10 +37,7 @@ async function send<T>(
   const connection = provider._getConnection();
   const fail = (message: string, extra: object) => Object.assign(new Error(`${method}: ${message}`), extra);
   const limit = answerLimitOf(provider);
-  const refusals: BodyRefusals = {
-    tooLarge: () => fail(`the answer exceeds RPC_MAX_ANSWER_BYTES (${limit} bytes)`, { code: ANSWER_TOO_LARGE }),
-    unsupported: (encoding) => fail(`the answer's content-encoding ${encoding} is not one it reads`, { code: "BAD_DATA" }),
-  };
+  const refusals = answerRefusals(limit, `${method}: `);
   const deadline = AbortSignal.timeout(connection.timeout);
   const timedOut = (message: string) => fail(message, { code: "TIMEOUT" });
   let response: IncomingMessage;
