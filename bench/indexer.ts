@@ -197,6 +197,8 @@ async function coldSync(
 ): Promise<Row[]> {
   const ref = beforeRef === DEFAULT_BEFORE_REF ? INDEXER_BEFORE_REF : beforeRef;
   const short = ref.slice(0, 7);
+  // The budget is the text layout's CPU; another ref is an A/B of two trees, with no budget.
+  const textLayout = ref === INDEXER_BEFORE_REF;
   return withBeforeTree(ref, log, async (before) => {
     const bare: number[] = [];
     const bareNode: number[] = [];
@@ -260,7 +262,7 @@ async function coldSync(
       },
       {
         suite: "indexer",
-        metric: `cold sync with the code of ${short} (text layout), same blocks`,
+        metric: `cold sync with the code of ${short}${textLayout ? " (text layout)" : ""}, same blocks`,
         value: refRate,
         unit: "transfers/s",
         reference: { label: "bare eth_getLogs", value: bareRate },
@@ -275,7 +277,7 @@ async function coldSync(
         unit: "µs",
         reference: { label: short, value: cpu.ref },
         ratio: cpu.tree / cpu.ref,
-        budget: { text: "≤ 0.35", met: cpu.tree / cpu.ref <= 0.35 },
+        ...(textLayout ? { budget: { text: "≤ 0.35", met: cpu.tree / cpu.ref <= 0.35 } } : {}),
       },
     ];
     if (onPostgres) {
