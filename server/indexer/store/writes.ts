@@ -146,19 +146,75 @@ async function write721(tx: Queryable, net: number, transfers: Transfer[]): Prom
   }
   // Sent at once; the statements after it are made while the database loads it (one connection runs them in order).
   const inserted = tx.copyBinary("nft_transfers", TRANSFER_COLUMNS, rows.done());
-  // The last transfer of each token in the range decides its owner (one row per token per statement).
-  const latest = new TokenMap<Transfer>();
-  for (const t of transfers) latest.set(id(t.contract), t.tokenId, t);
-  const changed = latest.values();
-  // Each changed token's owner before the range, as ids: the holdings it leaves, and whether its row is new.
-  const previousOwners = tx.query<{ contract_id: number; token_id: string; owner_id: number }>(
+  // The last transfer of each token in the range decides its owner (one row per token per statement). A token whose
+  // first transfer in the range is a mint has no owner row yet, by the standard, and gets one: it is not looked up
+  // (most tokens of a cold sync are minted in it), and the unique key of nft_owners tells when a contract broke the
+  // standard. One minted and burned in the range gets no row, so nothing would tell: it is looked up.
+  const latest = new TokenMap<{ last: Transfer; minted: boolean }>();
+  for (const t of transfers) {
+    const contract = id(t.contract);
+    const token = latest.get(contract, t.tokenId);
+    if (token) token.last = t;
+    else latest.set(contract, t.tokenId, { last: t, minted: t.from === ZERO_ADDRESS });
+  }
+  const changed: Transfer[] = [];
+  const held: Transfer[] = [];
+  const fresh: Transfer[] = [];
+  for (const { last, minted } of latest.values()) {
+    changed.push(last);
+    (minted && last.to !== ZERO_ADDRESS ? fresh : held).push(last);
+  }
+  const [, previousRows] = await Promise.all([inserted, ownersBefore(tx, net, id, held)]);
+  if (fresh.length === 0) return moveOwners(tx, net, ids, changed, previousRows);
+  await tx.query("SAVEPOINT fresh_mints");
+  try {
+    await moveOwners(tx, net, ids, changed, previousRows);
+    await tx.query("RELEASE SAVEPOINT fresh_mints");
+  } catch (error) {
+    // A contract that mints an id someone holds (no standard contract does): its row is there, and the COPY of the new
+    // owners stopped at it. The range's owners are moved again from the rows of all its tokens.
+    if ((error as { code?: unknown }).code !== UNIQUE_VIOLATION) throw error;
+    await tx.query("ROLLBACK TO SAVEPOINT fresh_mints");
+    const mintedRows = await ownersBefore(tx, net, id, fresh);
+    await moveOwners(tx, net, ids, changed, [...previousRows, ...mintedRows]);
+  }
+}
+
+/** SQLSTATE unique_violation. */
+const UNIQUE_VIOLATION = "23505";
+
+interface OwnerRow {
+  contract_id: number;
+  token_id: string;
+  owner_id: number;
+}
+
+/** The owner rows of `tokens` (ids as the writer's dictionary gives them) before the range. */
+async function ownersBefore(tx: Queryable, net: number, id: (address: string) => number, tokens: Transfer[]): Promise<OwnerRow[]> {
+  if (tokens.length === 0) return [];
+  const { rows } = await tx.query<OwnerRow>(
     `SELECT o.contract_id, o.token_id, o.owner_id
      FROM nft_owners o JOIN unnest($2::int[], $3::numeric[]) AS k(contract_id, token_id)
        ON o.contract_id = k.contract_id AND o.token_id = k.token_id
      WHERE o.network_id = $1`,
-    [net, arrayLiteral(changed.map((t) => id(t.contract))), arrayLiteral(changed.map((t) => t.tokenId))],
+    [net, arrayLiteral(tokens.map((t) => id(t.contract))), arrayLiteral(tokens.map((t) => t.tokenId))],
   );
-  const [, { rows: previousRows }] = await Promise.all([inserted, previousOwners]);
+  return rows;
+}
+
+/**
+ * Gives each changed token (its last transfer in the range) its new owner: `previousRows` are the owner rows the
+ * tokens had before the range (a token with none gets one). Each token leaves its previous owner's holding and joins
+ * its new one's.
+ */
+async function moveOwners(
+  tx: Queryable,
+  net: number,
+  ids: Map<string, number>,
+  changed: Transfer[],
+  previousRows: OwnerRow[],
+): Promise<void> {
+  const id = (address: string) => ids.get(address)!;
   const previous = new TokenMap<number>();
   for (const r of previousRows) previous.set(r.contract_id, BigInt(r.token_id), r.owner_id);
   const addressOf = await addressesOf(
@@ -166,9 +222,8 @@ async function write721(tx: Queryable, net: number, transfers: Transfer[]): Prom
     ids,
     previousRows.flatMap((r) => [r.contract_id, r.owner_id]),
   );
-  // Each changed token leaves its previous owner and joins its new one. A token with no owner row gets one, by COPY:
-  // this writer holds the network's lock, so no other adds it meanwhile; one that had a row is moved, or deleted at
-  // a burn.
+  // A token with no owner row gets one, by COPY: this writer holds the network's lock, so no other adds it meanwhile;
+  // one that had a row is moved, or deleted at a burn.
   const holdings = new HoldingSums();
   for (const r of previousRows) holdings.add(addressOf.get(r.contract_id)!, addressOf.get(r.owner_id)!, -1n);
   const added: Transfer[] = [];
@@ -181,12 +236,12 @@ async function write721(tx: Queryable, net: number, transfers: Transfer[]): Prom
       (owned ? moved : added).push(t);
     } else if (owned) burned.push(t);
   }
-  await adjustHoldings(tx, net, holdings);
   if (added.length > 0) {
     const owners = new BinaryRows(OWNER_COLUMNS.length, added.length * 48);
     for (const t of added) owners.row().int2(net).int4(id(t.contract)).numeric(t.tokenId).int4(id(t.to));
     await tx.copyBinary("nft_owners", OWNER_COLUMNS, owners.done());
   }
+  await adjustHoldings(tx, net, holdings);
   if (moved.length > 0) {
     await tx.query(
       `UPDATE nft_owners o SET owner_id = m.owner_id FROM unnest($2::int[], $3::numeric[], $4::int[]) AS m(contract_id, token_id, owner_id)

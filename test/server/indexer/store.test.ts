@@ -48,6 +48,10 @@ describe("index store reads", function () {
     amount,
   });
 
+  /** Writes a cold range of ERC-721 transfers ending at `block`. */
+  const write = (block: number, transfers: Transfer[]) =>
+    db.transaction((tx) => writeRange(tx, network, transfers, { block, hash: hash(block) }, [{ block, hash: hash(block) }]));
+
   before(async function () {
     database = await createTestDatabase();
     db = await database.open();
@@ -236,8 +240,6 @@ describe("index store reads", function () {
     const OTHER = `0x${"3".repeat(40)}`;
     const D = `0x${"d".repeat(40)}`;
     const of = (t: Transfer): Transfer => ({ ...t, contract: OTHER });
-    const write = (block: number, transfers: Transfer[]) =>
-      db.transaction((tx) => writeRange(tx, network, transfers, { block, hash: hash(block) }, [{ block, hash: hash(block) }]));
     // Block 14: ids 1 and 2 minted to A; id 3 minted to B and burned in the same range.
     await write(14, [
       of(transfer(14, 0, 1n, ZERO_ADDRESS, A)),
@@ -267,6 +269,43 @@ describe("index store reads", function () {
     });
     expect(await holderCount(db, network, OTHER)).to.deep.equal({ indexed: 16, holders: 1 });
     expect(await tokenHolding(db, network, OTHER, 3n)).to.deep.equal({ indexed: 16 });
+    await expectHoldingsMatchRecount(db, network);
+  });
+
+  it("keeps owners and holdings when a contract mints an id someone holds, beside a new mint or minted and burned in one range", async function () {
+    const BROKEN = `0x${"4".repeat(40)}`;
+    const D = `0x${"d".repeat(40)}`;
+    const of = (t: Transfer): Transfer => ({ ...t, contract: BROKEN });
+    const owner = async (tokenId: bigint) => (await tokenHolding(db, network, BROKEN, tokenId)).holding;
+    // Block 20: ids 1 and 2 minted to A.
+    await write(20, [of(transfer(20, 0, 1n, ZERO_ADDRESS, A)), of(transfer(20, 1, 2n, ZERO_ADDRESS, A))]);
+    // Block 21: id 1, which A holds, minted again to B, beside id 3 minted to B for the first time.
+    await write(21, [of(transfer(21, 0, 1n, ZERO_ADDRESS, B)), of(transfer(21, 1, 3n, ZERO_ADDRESS, B))]);
+    expect(await owner(1n)).to.deep.equal({ standard: "erc721", owner: B });
+    expect(await owner(3n)).to.deep.equal({ standard: "erc721", owner: B });
+    expect(await holdersPage(db, { network, contract: BROKEN, limit: 10 })).to.deep.equal({
+      indexed: 21,
+      items: [
+        { owner: A, count: "1" },
+        { owner: B, count: "2" },
+      ],
+      next: undefined,
+    });
+    // Block 22: id 2, which A holds, minted again to D and burned by D in the same range.
+    await write(22, [of(transfer(22, 0, 2n, ZERO_ADDRESS, D)), of(transfer(22, 1, 2n, D, ZERO_ADDRESS))]);
+    expect(await owner(2n)).to.equal(undefined);
+    expect(await holdersPage(db, { network, contract: BROKEN, limit: 10 })).to.deep.equal({
+      indexed: 22,
+      items: [{ owner: B, count: "2" }],
+      next: undefined,
+    });
+    expect(await holderCount(db, network, BROKEN)).to.deep.equal({ indexed: 22, holders: 1 });
+    // Every transfer the ranges named is kept, those of the range whose first writing of owners was undone too.
+    const history = await historyPage(db, { network, of: { contract: BROKEN, tokenId: "1" }, limit: 10 });
+    expect(history!.items.map((t) => [t.block_number, t.to_address])).to.deep.equal([
+      ["21", B],
+      ["20", A],
+    ]);
     await expectHoldingsMatchRecount(db, network);
   });
 });
