@@ -92,10 +92,12 @@ describe(`binary COPY: BinaryRows and copyBinary (${process.env.DATABASE_URL ? "
     expect(await read()).to.deep.equal([]);
   });
 
-  it("refuses a value it cannot write as a TypeError, before anything is sent", function () {
+  it("refuses a value it cannot write as a TypeError, or a RangeError for an integer past its type, before anything is sent", function () {
     const row = () => new BinaryRows(2).row();
     for (const [label, write] of [
       ["not hex", () => row().bytes("0xzz")],
+      ["a hex digit's look-alike past ASCII", () => row().bytes("0x\u0661\u0662")],
+      ["a character whose low byte is a hex digit", () => row().bytes("0x\u0131\u0132")],
       ["hex cut short", () => row().bytes("0xabc")],
       ["no 0x", () => row().bytes("abcd")],
       ["a fraction", () => row().int4(1.5)],
@@ -106,6 +108,13 @@ describe(`binary COPY: BinaryRows and copyBinary (${process.env.DATABASE_URL ? "
       ["a field before the first row", () => new BinaryRows(1).int4(1)],
     ] as const)
       expect(write, label).to.throw(TypeError);
+    for (const [label, write] of [
+      ["a smallint past 32767", () => row().int2(32_768)],
+      ["a smallint under -32768", () => row().int2(-32_769)],
+      ["an integer past 2^31 - 1", () => row().int4(2 ** 31)],
+      ["an integer under -2^31", () => row().int4(-(2 ** 31) - 1)],
+    ] as const)
+      expect(write, label).to.throw(RangeError);
     expect(() => copyStatement("copied; DROP TABLE copied", ["n"], "STDIN")).to.throw(TypeError, "not a plain SQL name");
   });
 
