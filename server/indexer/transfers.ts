@@ -21,16 +21,57 @@ export const INDEXED_TOPICS = [...NFT_TOPICS, ...METADATA_TOPICS];
 export const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000";
 
 const topicAddress = (topic: string) => `0x${topic.slice(26)}`.toLowerCase();
+const lowerCase = (hex: string) => hex.toLowerCase();
+const itself = (hex: string) => hex;
+
+/**
+ * A conversion of hex text that keeps its last input and output: the logs of a run repeat their block, transaction,
+ * contract and accounts, which are then converted once and share one string (one key to hash in the writer's maps,
+ * and no copy per log kept while the range is written).
+ */
+class LastOf {
+  private input: string | undefined;
+  private output = "";
+
+  constructor(private readonly convert: (hex: string) => string) {}
+
+  of(hex: string): string {
+    if (hex !== this.input) {
+      this.input = hex;
+      this.output = this.convert(hex);
+    }
+    return this.output;
+  }
+}
+
+/** The values the logs of one answer share, decoded once per run (see {@link LastOf}). */
+export class SharedValues {
+  readonly blockHash = new LastOf(itself);
+  readonly txHash = new LastOf(itself);
+  readonly contract = new LastOf(lowerCase);
+  readonly from = new LastOf(topicAddress);
+  readonly to = new LastOf(topicAddress);
+  private blockText: string | undefined;
+  private block = 0;
+
+  blockNumber(text: string): number {
+    if (text !== this.blockText) {
+      this.blockText = text;
+      this.block = Number(text);
+    }
+    return this.block;
+  }
+}
 
 /** Where a log is and what it moves between: the fields every transfer of it shares. */
-const logBase = (log: RawLog, fromTopic: string, toTopic: string) => ({
-  blockNumber: Number(log.blockNumber),
-  blockHash: log.blockHash,
+const logBase = (log: RawLog, fromTopic: string, toTopic: string, shared: SharedValues) => ({
+  blockNumber: shared.blockNumber(log.blockNumber),
+  blockHash: shared.blockHash.of(log.blockHash),
   logIndex: Number(log.logIndex),
-  txHash: log.transactionHash,
-  contract: log.address.toLowerCase(),
-  from: topicAddress(fromTopic),
-  to: topicAddress(toTopic),
+  txHash: shared.txHash.of(log.transactionHash),
+  contract: shared.contract.of(log.address),
+  from: shared.from.of(fromTopic),
+  to: shared.to.of(toTopic),
 });
 
 const HEX_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
@@ -114,12 +155,20 @@ export interface Transfer {
  * An ERC-721 Transfer: topic0 and three indexed topics (from, to, tokenId) and no data. An ERC-20 Transfer has the
  * same topic0 but two indexed topics and the amount in data: it is not an NFT transfer and is skipped.
  */
-export function decodeTransfer(log: RawLog): Transfer | undefined {
-  if (log.removed || log.topics.length !== 4 || log.topics[0] !== TRANSFER_TOPIC || (log.data !== "0x" && log.data !== ""))
-    return undefined;
-  const transfer = logBase(log, log.topics[1], log.topics[2]) as Transfer;
-  transfer.tokenId = BigInt(log.topics[3]);
-  return transfer;
+export function decodeTransfer(log: RawLog, shared = new SharedValues()): Transfer | undefined {
+  const { topics } = log;
+  if (log.removed || topics.length !== 4 || topics[0] !== TRANSFER_TOPIC || (log.data !== "0x" && log.data !== "")) return undefined;
+  // One literal: the object has its final shape from the start.
+  return {
+    blockNumber: shared.blockNumber(log.blockNumber),
+    blockHash: shared.blockHash.of(log.blockHash),
+    logIndex: Number(log.logIndex),
+    txHash: shared.txHash.of(log.transactionHash),
+    contract: shared.contract.of(log.address),
+    from: shared.from.of(topics[1]),
+    to: shared.to.of(topics[2]),
+    tokenId: BigInt(topics[3]),
+  };
 }
 
 /** A ConsecutiveTransfer the indexer did not expand: more ids than its bound, or a reversed range. */
@@ -139,12 +188,16 @@ export interface SkippedRange {
  * range fromTokenId–toTokenId as an ERC-721 transfer, when the range holds at most `max` ids. A longer or reversed
  * range is `skipped` (expanding it could cost any number of rows); a log of another shape is not one (undefined).
  */
-export function decodeConsecutive(log: RawLog, max: number): { transfers: Transfer[] } | { skipped: SkippedRange } | undefined {
+export function decodeConsecutive(
+  log: RawLog,
+  max: number,
+  shared = new SharedValues(),
+): { transfers: Transfer[] } | { skipped: SkippedRange } | undefined {
   if (log.removed || log.topics.length !== 4 || log.topics[0] !== CONSECUTIVE_TRANSFER_TOPIC || log.data.length !== 2 + 64)
     return undefined;
   const fromTokenId = BigInt(log.topics[1]);
   const toTokenId = BigInt(log.data);
-  const base = logBase(log, log.topics[2], log.topics[3]);
+  const base = logBase(log, log.topics[2], log.topics[3], shared);
   if (toTokenId < fromTokenId || toTokenId - fromTokenId >= BigInt(max)) {
     const { blockHash: _, ...skipped } = base;
     return { skipped: { ...skipped, fromTokenId, toTokenId } };
@@ -211,26 +264,27 @@ export interface DecodedLogs {
  */
 export function decodeLogs(logs: RawLog[], maxConsecutive: number, maxPerBlock: number): DecodedLogs {
   const decoded: DecodedLogs = { transfers: [], transfers1155: [], skipped: [], marks: [] };
+  const shared = new SharedValues();
   let block: string | undefined;
   let expanded = 0;
   for (const log of logs) {
+    const transfer = decodeTransfer(log, shared);
+    if (transfer) {
+      decoded.transfers.push(transfer);
+      continue;
+    }
     if (METADATA_TOPICS.includes(log.topics[0])) {
       const mark = decodeMetadataMark(log);
       if (mark) decoded.marks.push(mark);
       continue;
     }
-    const transfer = decodeTransfer(log);
-    if (transfer) {
-      decoded.transfers.push(transfer);
-      continue;
-    }
     if (log.blockNumber !== block) [block, expanded] = [log.blockNumber, 0];
-    const range = decodeConsecutive(log, Math.min(maxConsecutive, maxPerBlock - expanded));
+    const range = decodeConsecutive(log, Math.min(maxConsecutive, maxPerBlock - expanded), shared);
     if (range && "skipped" in range) decoded.skipped.push(range.skipped);
     else if (range) {
       expanded += range.transfers.length;
       decoded.transfers.push(...range.transfers);
-    } else decoded.transfers1155.push(...decodeTransfer1155(log));
+    } else decoded.transfers1155.push(...decodeTransfer1155(log, shared));
   }
   return decoded;
 }
@@ -291,9 +345,9 @@ const abi = AbiCoder.defaultAbiCoder();
  * TransferBatch (the same topics; ids and values arrays in data). A log that does not decode, or whose arrays
  * differ in length, is not a transfer we can trust: none.
  */
-export function decodeTransfer1155(log: RawLog): Transfer1155[] {
+export function decodeTransfer1155(log: RawLog, shared = new SharedValues()): Transfer1155[] {
   if (log.removed || log.topics.length !== 4) return [];
-  const base = logBase(log, log.topics[2], log.topics[3]);
+  const base = logBase(log, log.topics[2], log.topics[3], shared);
   if (log.topics[0] === TRANSFER_SINGLE_TOPIC) {
     if (log.data.length !== 2 + 128) return [];
     return [{ ...base, batchIndex: 0, tokenId: BigInt(`0x${log.data.slice(2, 66)}`), amount: BigInt(`0x${log.data.slice(66, 130)}`) }];
