@@ -53,7 +53,8 @@ interface FetchedRange {
   to: number;
   first: Header;
   last: Header;
-  logs: RawLog[];
+  /** The hash of each block with logs, as the logs give it (the answer itself is let go once decoded). */
+  blockHashes: Map<number, string>;
   /**
    * The logs decoded, each with its block's time: decoded as soon as they arrive, so that a prefetched range is
    * decoded while the one before it is being written (the indexer's CPU beside the database's).
@@ -203,7 +204,7 @@ export class NetworkIndexer {
     if (cursor && range.first.parentHash !== cursor.hash) {
       return (await this.recover(connection, head)) ? true : "wait";
     }
-    const { to, first, last, logs } = range;
+    const { to, first, last, blockHashes } = range;
     if (to < head) {
       const next = to + 1;
       this.prefetched = {
@@ -231,7 +232,7 @@ export class NetworkIndexer {
       [from, first.hash],
       [to, last.hash],
     ]);
-    for (const l of logs) hashes.set(Number(l.blockNumber), l.blockHash);
+    for (const [block, hash] of blockHashes) hashes.set(block, hash);
     const end = { block: to, hash: last.hash };
     // Near the head the range is news for live subscribers; older ranges (a cold sync) are history only.
     const live = to + REORG_WINDOW >= head;
@@ -323,7 +324,9 @@ export class NetworkIndexer {
     if (typeof times === "string") return times;
     const decoded = decodeLogs(logs, maxConsecutive, maxConsecutivePerBlock);
     for (const t of [...decoded.transfers, ...decoded.transfers1155, ...decoded.marks]) t.blockTime = times.get(t.blockNumber);
-    return { from, to: end, first, last: endHeader, logs, decoded };
+    const blockHashes = new Map<number, string>();
+    for (const l of logs) blockHashes.set(Number(l.blockNumber), l.blockHash);
+    return { from, to: end, first, last: endHeader, blockHashes, decoded };
   }
 
   /**
