@@ -1,0 +1,92 @@
+import { expect } from "chai";
+import {
+  CONSECUTIVE_TRANSFER_TOPIC,
+  decodeLogs,
+  TRANSFER_SINGLE_TOPIC,
+  TRANSFER_TOPIC,
+  ZERO_ADDRESS,
+  type RawLog,
+} from "../../../server/indexer/transfers";
+
+/** decodeLogs: what an eth_getLogs answer's logs move, each value read from its own log whatever the logs around it. */
+describe("decodeLogs: transfers of an answer whose logs repeat and change their values", function () {
+  const word = (n: number | bigint) => n.toString(16).padStart(64, "0");
+  const hash = (n: number) => `0x${word(n)}`;
+  const accountTopic = (address: string) => `0x${address.slice(2).padStart(64, "0")}`;
+  const A = "0x5FbDB2315678afecb367f032d93F642f64180aa3";
+  const B = "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512";
+  const alice = "0x70997970c51812dc3a010c7d01b50e0d17dc79c8";
+  const bob = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC";
+  const log = (contract: string, block: number, tx: number, index: number, topics: string[], data = "0x"): RawLog => ({
+    address: contract,
+    topics,
+    data,
+    blockNumber: `0x${block.toString(16)}`,
+    blockHash: hash(1000 + block),
+    transactionHash: hash(2000 + tx),
+    logIndex: `0x${index.toString(16)}`,
+    removed: false,
+  });
+  const transfer = (contract: string, block: number, tx: number, index: number, from: string, to: string, id: number) =>
+    log(contract, block, tx, index, [TRANSFER_TOPIC, accountTopic(from), accountTopic(to), hash(id)]);
+  const expected = (contract: string, block: number, tx: number, index: number, from: string, to: string, id: number) => ({
+    blockNumber: block,
+    blockHash: hash(1000 + block),
+    logIndex: index,
+    txHash: hash(2000 + tx),
+    contract: contract.toLowerCase(),
+    from: from.toLowerCase(),
+    to: to.toLowerCase(),
+    tokenId: BigInt(id),
+  });
+
+  it("reads each log's block, transaction, contract and accounts, in runs and when they change back and forth", function () {
+    const logs = [
+      transfer(A, 1, 1, 0, ZERO_ADDRESS, alice, 1),
+      transfer(A, 1, 1, 1, ZERO_ADDRESS, alice, 2),
+      // The same contract and account in another case, then another contract, then the first again.
+      transfer(A.toUpperCase().replace("0X", "0x"), 1, 2, 2, alice, bob, 1),
+      transfer(B, 1, 2, 3, bob, alice, 9),
+      transfer(A, 2, 3, 0, alice, bob, 2),
+      transfer(B, 2, 3, 1, alice, ZERO_ADDRESS, 9),
+      transfer(A, 3, 4, 0, bob, alice, 2),
+    ];
+    const { transfers, transfers1155 } = decodeLogs(logs, 5_000, 50_000);
+    expect(transfers1155).to.deep.equal([]);
+    expect(transfers).to.deep.equal([
+      expected(A, 1, 1, 0, ZERO_ADDRESS, alice, 1),
+      expected(A, 1, 1, 1, ZERO_ADDRESS, alice, 2),
+      expected(A, 1, 2, 2, alice, bob, 1),
+      expected(B, 1, 2, 3, bob, alice, 9),
+      expected(A, 2, 3, 0, alice, bob, 2),
+      expected(B, 2, 3, 1, alice, ZERO_ADDRESS, 9),
+      expected(A, 3, 4, 0, bob, alice, 2),
+    ]);
+    // A run's repeated values are one string: the writer's maps hash each once.
+    expect(transfers[0].contract).to.equal(transfers[2].contract);
+  });
+
+  it("reads the accounts of ConsecutiveTransfer and TransferSingle logs between ERC-721 transfers, in their own topics", function () {
+    const consecutive = log(A, 5, 7, 1, [CONSECUTIVE_TRANSFER_TOPIC, hash(10), accountTopic(ZERO_ADDRESS), accountTopic(bob)], hash(11));
+    const single = log(
+      B,
+      5,
+      7,
+      2,
+      [TRANSFER_SINGLE_TOPIC, accountTopic(alice), accountTopic(bob), accountTopic(alice)],
+      `0x${word(4)}${word(3)}`,
+    );
+    const { transfers, transfers1155 } = decodeLogs(
+      [transfer(A, 5, 7, 0, alice, bob, 1), consecutive, single, transfer(A, 5, 7, 3, bob, alice, 1)],
+      5_000,
+      50_000,
+    );
+    expect(transfers).to.deep.equal([
+      expected(A, 5, 7, 0, alice, bob, 1),
+      { ...expected(A, 5, 7, 1, ZERO_ADDRESS, bob, 10), rangeIndex: 0 },
+      { ...expected(A, 5, 7, 1, ZERO_ADDRESS, bob, 11), rangeIndex: 1 },
+      expected(A, 5, 7, 3, bob, alice, 1),
+    ]);
+    expect(transfers1155).to.deep.equal([{ ...expected(B, 5, 7, 2, bob, alice, 4), batchIndex: 0, amount: 3n }]);
+  });
+});
