@@ -1,11 +1,3 @@
-/**
- * Rows in PostgreSQL's binary COPY format, for `Queryable.copyBinary`: the database reads each value as it is stored,
- * with no text to parse (a hash as 32 bytes, not 66 characters to decode). Values are checked as they are written,
- * so a malformed one throws here (a `TypeError`, or a `RangeError` for an integer past its type) rather than a
- * database error mid-statement.
- * The format (PostgreSQL's COPY reference, "Binary Format"): a signature, flags and a header extension length; per row
- * a field count, then per field its length (-1 for NULL) and the value in the type's binary form; a trailer of -1.
- */
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 /** The value of each hex digit's character code; 256 (no byte) for any other code below 128. */
@@ -15,6 +7,14 @@ for (let i = 0; i < 16; i++) {
   HEX_VALUE["0123456789ABCDEF".charCodeAt(i)] = i;
 }
 
+/**
+ * Rows in PostgreSQL's binary COPY format, for `Queryable.copyBinary`: the database reads each value as it is stored,
+ * with no text to parse (a hash as 32 bytes, not 66 characters to decode). Values are checked as they are written,
+ * so a malformed one throws here (a `TypeError`, or a `RangeError` for an integer past its type) rather than a
+ * database error mid-statement.
+ * The format (PostgreSQL's COPY reference, "Binary Format"): a signature, flags and a header extension length; per row
+ * a field count, then per field its length (-1 for NULL) and the value in the type's binary form; a trailer of -1.
+ */
 export class BinaryRows {
   private buffer: Buffer;
   private at = 0;
