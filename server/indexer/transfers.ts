@@ -92,6 +92,8 @@ export function malformedLogs(logs: unknown): string | undefined {
   if (!Array.isArray(logs)) return "not a list of logs";
   // Logs of one block, one transaction, one contract repeat these: each distinct value is matched once in a row.
   let address: unknown, blockHash: unknown, transactionHash: unknown;
+  // So do the topics at each place (an event's signature, a mint's sender, a lot's recipient).
+  const topicsBefore: unknown[] = [];
   for (const log of logs as Array<Record<string, unknown> | null>) {
     if (typeof log !== "object" || log === null) return "a log that is not an object";
     if (log.address !== address) {
@@ -111,8 +113,9 @@ export function malformedLogs(logs: unknown): string | undefined {
     if (!Array.isArray(topics) || topics.length > 4) return "a log whose topics are not a list of at most four";
     for (let i = 0; i < topics.length; i++) {
       const topic: unknown = topics[i];
-      if (i === 0 && INDEXED_TOPICS.includes(topic as string)) continue;
+      if (topic === topicsBefore[i] || (i === 0 && INDEXED_TOPICS.includes(topic as string))) continue;
       if (typeof topic !== "string" || !HEX_WORD.test(topic)) return "a log whose topics are not 32 bytes of hex each";
+      topicsBefore[i] = topic;
     }
     if (typeof data !== "string" || !HEX_DATA.test(data)) return "a log whose data is not hex bytes";
     if (typeof blockNumber !== "string" || !HEX_QUANTITY.test(blockNumber)) return "a log whose block number is not a hex quantity";
