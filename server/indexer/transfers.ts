@@ -161,17 +161,9 @@ export interface Transfer {
 export function decodeTransfer(log: RawLog, shared = new SharedValues()): Transfer | undefined {
   const { topics } = log;
   if (log.removed || topics.length !== 4 || topics[0] !== TRANSFER_TOPIC || (log.data !== "0x" && log.data !== "")) return undefined;
-  // One literal: the object has its final shape from the start.
-  return {
-    blockNumber: shared.blockNumber(log.blockNumber),
-    blockHash: shared.blockHash.of(log.blockHash),
-    logIndex: Number(log.logIndex),
-    txHash: shared.txHash.of(log.transactionHash),
-    contract: shared.contract.of(log.address),
-    from: shared.from.of(topics[1]),
-    to: shared.to.of(topics[2]),
-    tokenId: BigInt(topics[3]),
-  };
+  const transfer = logBase(log, topics[1], topics[2], shared) as Transfer;
+  transfer.tokenId = BigInt(topics[3]);
+  return transfer;
 }
 
 /** A ConsecutiveTransfer the indexer did not expand: more ids than its bound, or a reversed range. */
