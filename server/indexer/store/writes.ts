@@ -164,7 +164,7 @@ async function write721(tx: Queryable, net: number, transfers: Transfer[]): Prom
     changed.push(last);
     (minted && last.to !== ZERO_ADDRESS ? fresh : held).push(last);
   }
-  const [, previousRows] = await Promise.all([inserted, ownersBefore(tx, net, id, held)]);
+  const [, previousRows] = await Promise.all([inserted, ownersBefore(tx, net, ids, held)]);
   if (fresh.length === 0) return moveOwners(tx, net, ids, changed, previousRows);
   await tx.query("SAVEPOINT fresh_mints");
   try {
@@ -175,7 +175,7 @@ async function write721(tx: Queryable, net: number, transfers: Transfer[]): Prom
     // owners stopped at it. The range's owners are moved again from the rows of all its tokens.
     if ((error as { code?: unknown }).code !== UNIQUE_VIOLATION) throw error;
     await tx.query("ROLLBACK TO SAVEPOINT fresh_mints");
-    const mintedRows = await ownersBefore(tx, net, id, fresh);
+    const mintedRows = await ownersBefore(tx, net, ids, fresh);
     await moveOwners(tx, net, ids, changed, [...previousRows, ...mintedRows]);
   }
 }
@@ -189,9 +189,10 @@ interface OwnerRow {
   owner_id: number;
 }
 
-/** The owner rows of `tokens` (ids as the writer's dictionary gives them) before the range. */
-async function ownersBefore(tx: Queryable, net: number, id: (address: string) => number, tokens: Transfer[]): Promise<OwnerRow[]> {
+/** The owner rows of `tokens` before the range (`ids`: the writer's address ids, as moveOwners takes them). */
+async function ownersBefore(tx: Queryable, net: number, ids: Map<string, number>, tokens: Transfer[]): Promise<OwnerRow[]> {
   if (tokens.length === 0) return [];
+  const id = (address: string) => ids.get(address)!;
   const { rows } = await tx.query<OwnerRow>(
     `SELECT o.contract_id, o.token_id, o.owner_id
      FROM nft_owners o JOIN unnest($2::int[], $3::numeric[]) AS k(contract_id, token_id)
