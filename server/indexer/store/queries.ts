@@ -66,7 +66,7 @@ const NEWEST = `ORDER BY ${ORDER} LIMIT $6`;
 const BEFORE = "(block_number, log_index, batch_index) < ($3, $4, $5)";
 
 // Each arm gives an ERC-721 row's ids and hash bytes, or an ERC-1155 row's hex text, in the other's NULL columns: the
-// page is merged and cut first, and only its rows are turned back into hex (three dictionary lookups each).
+// page is merged and cut first, and only its rows are turned back into hex (named).
 const ARM_721 = `block_number, log_index, batch_index, block_time, tx_hash AS tx_bytes, NULL::text AS tx_hash, contract_id, NULL::text AS contract,
     token_id, from_id, NULL::text AS from_address, to_id, NULL::text AS to_address, NULL::numeric AS amount`;
 const ARM_1155 = `block_number, log_index, batch_index, block_time, NULL::bytea, tx_hash, NULL::int, contract,
@@ -78,37 +78,54 @@ const erc721 = (where: string) => `SELECT ${ARM_721} FROM nft_transfers WHERE ne
 const erc1155 = (where: string) =>
   `SELECT ${ARM_1155} FROM nft_1155_transfers WHERE network = c.network AND ${where} AND ${BEFORE} ${NEWEST}`;
 
+/** An address the page's rows name by id, given as `$2`: its id (k.id) is looked up once, not per row. */
+type Given = { given: Array<"contract" | "from" | "to"> };
+
+/**
+ * The address a row names by id in `id` (an ERC-1155 row's hex text in `text`): `$2` where it is the given address,
+ * else one dictionary lookup from the key's index alone (it carries the address).
+ */
+const named = (id: string, text: string, given: boolean) => {
+  const lookup = `coalesce((SELECT ${hex("a.address")} FROM nft_addresses a WHERE a.id = ${id}), ${text})`;
+  return given ? `CASE WHEN ${id} = k.id THEN lower($2) ELSE ${lookup} END` : lookup;
+};
+
 /** Newest-first selections, each limited and walking its own index backwards, merged and cut to one page. */
-const newestFirst = (arms: string[]) => `SELECT c.block_number AS indexed, t.block_number, t.log_index, t.batch_index, t.block_time,
-    coalesce(${hex("t.tx_bytes")}, t.tx_hash) AS tx_hash, coalesce(${hex("ca.address")}, t.contract) AS contract, t.token_id,
-    coalesce(${hex("fa.address")}, t.from_address) AS from_address, coalesce(${hex("ta.address")}, t.to_address) AS to_address, t.amount
+const newestFirst = (
+  arms: string[],
+  { given }: Given,
+) => `SELECT c.block_number AS indexed, t.block_number, t.log_index, t.batch_index, t.block_time,
+    coalesce(${hex("t.tx_bytes")}, t.tx_hash) AS tx_hash, ${named("t.contract_id", "t.contract", given.includes("contract"))} AS contract, t.token_id,
+    ${named("t.from_id", "t.from_address", given.includes("from"))} AS from_address,
+    ${named("t.to_id", "t.to_address", given.includes("to"))} AS to_address, t.amount
   FROM ${CURSOR}
+  CROSS JOIN LATERAL (SELECT ${addressId("$2")} AS id) k
   LEFT JOIN LATERAL (
     ${arms.map((arm) => `(${arm})`).join("\n    UNION ALL ")}
     ${NEWEST}
   ) t ON true
-  LEFT JOIN nft_addresses ca ON ca.id = t.contract_id
-  LEFT JOIN nft_addresses fa ON fa.id = t.from_id
-  LEFT JOIN nft_addresses ta ON ta.id = t.to_id
   WHERE c.network = $1
   ORDER BY t.block_number DESC, t.log_index DESC, t.batch_index DESC`;
 
 /**
  * Transfers from or to an address: $1 network, $2 address, $3–$5 before this (block, log index, batch index), $6
- * limit. Sent, then received (a transfer to oneself is listed once, as sent).
+ * limit. Sent, then received (a transfer to oneself is listed once, as sent). Every ERC-721 row names the address
+ * as its sender or its receiver: only the other side is looked up.
  */
-export const OWNER_HISTORY_SQL = newestFirst([
-  erc721(`from_id = ${addressId("$2")}`),
-  erc721(`to_id = ${addressId("$2")} AND from_id <> ${addressId("$2")}`),
-  erc1155("from_address = $2"),
-  erc1155("to_address = $2 AND from_address <> $2"),
-]);
+export const OWNER_HISTORY_SQL = newestFirst(
+  [
+    erc721("from_id = k.id"),
+    erc721("to_id = k.id AND from_id <> k.id"),
+    erc1155("from_address = $2"),
+    erc1155("to_address = $2 AND from_address <> $2"),
+  ],
+  { given: ["from", "to"] },
+);
 
 /** Transfers of one token: $2 contract, $7 token id, the rest as OWNER_HISTORY_SQL. */
-export const TOKEN_HISTORY_SQL = newestFirst([
-  erc721(`contract_id = ${addressId("$2")} AND token_id = $7`),
-  erc1155("contract = $2 AND token_id = $7"),
-]);
+export const TOKEN_HISTORY_SQL = newestFirst([erc721("contract_id = k.id AND token_id = $7"), erc1155("contract = $2 AND token_id = $7")], {
+  given: ["contract"],
+});
 
 /** Most holders read for a token (ERC-1155 ids can have many; the largest balances come first). */
 export const MAX_BALANCES = 100;

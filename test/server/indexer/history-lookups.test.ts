@@ -1,0 +1,113 @@
+import { expect } from "chai";
+import type { Database } from "../../../server/db/database";
+import { migrate } from "../../../server/db/migrate";
+import { HISTORY_KEY_MAX } from "../../../server/indexer/store/reads";
+import { OWNER_HISTORY_SQL, TOKEN_HISTORY_SQL } from "../../../server/indexer/store/queries";
+import { createTestDatabase, type TestDatabase } from "../../helpers/database";
+
+/** A plan node of `EXPLAIN (ANALYZE, FORMAT JSON)`, with the fields read here. */
+interface PlanNode {
+  "Node Type": string;
+  "Index Name"?: string;
+  "Actual Loops": number;
+  "Heap Fetches"?: number;
+  Plans?: PlanNode[];
+}
+
+const address = (kind: number, n: number) => `0x${kind}${n.toString(16).padStart(39, "0")}`;
+const OWNER = address(2, 1);
+const CONTRACTS = [address(1, 1), address(1, 2)];
+const OTHERS = [address(2, 2), address(2, 3), address(2, 4)];
+
+/**
+ * What a history page costs in the address dictionary: every row's addresses are read from the dictionary's key alone,
+ * and the address the page is of (the owner, or the token's contract) is not looked up per row.
+ */
+describe(`history pages' address lookups (${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"})`, function () {
+  let testDb: TestDatabase;
+  let db: Database;
+  // [block, contract, token id, from, to]: received twice, sent twice, minted, sent to itself.
+  const transfers: Array<[number, string, number, string, string]> = [
+    [10, CONTRACTS[0], 1, "0x0000000000000000000000000000000000000000", OWNER],
+    [11, CONTRACTS[0], 2, OTHERS[0], OWNER],
+    [12, CONTRACTS[1], 3, OTHERS[1], OWNER],
+    [13, CONTRACTS[0], 1, OWNER, OTHERS[2]],
+    [14, CONTRACTS[1], 3, OWNER, OWNER],
+    [15, CONTRACTS[1], 3, OWNER, OTHERS[0]],
+  ];
+
+  before(async function () {
+    testDb = await createTestDatabase();
+    db = await testDb.open();
+    await migrate(db);
+    await db.query("INSERT INTO indexer_cursors (network, block_number, block_hash) VALUES ('mainnet', 20, $1)", [`0x${"ab".repeat(32)}`]);
+    await db.query("INSERT INTO indexer_networks (name) VALUES ('mainnet')");
+    const named = [...new Set(transfers.flatMap(([, contract, , from, to]) => [contract, from, to]))];
+    await db.query("INSERT INTO nft_addresses (address) SELECT decode(substr(a, 3), 'hex') FROM unnest($1::text[]) a", [named]);
+    for (const [block, contract, id, from, to] of transfers) {
+      await db.query(
+        `INSERT INTO nft_transfers (block_number, block_time, log_index, batch_index, contract_id, from_id, to_id, network_id, tx_hash, token_id)
+         SELECT $1::bigint, NULL, 0, 0, (SELECT id FROM nft_addresses WHERE address = decode(substr($2, 3), 'hex')),
+           (SELECT id FROM nft_addresses WHERE address = decode(substr($3, 3), 'hex')),
+           (SELECT id FROM nft_addresses WHERE address = decode(substr($4, 3), 'hex')),
+           (SELECT id FROM indexer_networks WHERE name = 'mainnet'), decode(lpad(to_hex($1::bigint), 64, '0'), 'hex'), $5`,
+        [block, contract, from, to, id],
+      );
+    }
+    // A dictionary large enough that the planner reads it by its key, as it does a network's.
+    await db.query("INSERT INTO nft_addresses (address) SELECT decode(lpad(to_hex(n), 40, '0'), 'hex') FROM generate_series(1, 20000) n");
+    // As autovacuum leaves a dictionary that only grows: every page all-visible.
+    await db.query("VACUUM (ANALYZE) nft_addresses");
+  });
+  after(async function () {
+    await testDb?.drop();
+  });
+
+  /** The rows of `sql` and the lookups of its plan by address id (loops of scans of the dictionary's key). */
+  async function run(sql: string, params: unknown[]) {
+    const { rows } = await db.query<{ from_address: string; to_address: string; contract: string; token_id: string }>(sql, params);
+    const plan = (await db.query<{ "QUERY PLAN": Array<{ Plan: PlanNode }> }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, params)).rows[0][
+      "QUERY PLAN"
+    ][0].Plan;
+    const lookups: PlanNode[] = [];
+    const walk = (node: PlanNode) => {
+      if (node["Index Name"] === "nft_addresses_pkey") lookups.push(node);
+      node.Plans?.forEach(walk);
+    };
+    walk(plan);
+    return { rows, lookups };
+  }
+
+  const max = HISTORY_KEY_MAX.map(String);
+
+  it("an owner's page looks up the other side of each transfer and its contract, from the key alone", async function () {
+    const { rows, lookups } = await run(OWNER_HISTORY_SQL, ["mainnet", OWNER, ...max, 101]);
+    expect(rows.map((r) => [r.contract, Number(r.token_id), r.from_address, r.to_address])).to.deep.equal(
+      transfers.map(([, contract, id, from, to]) => [contract, id, from, to]).reverse(),
+    );
+    expect(lookups.map((n) => n["Node Type"])).to.satisfy((types: string[]) => types.every((t) => t === "Index Only Scan"));
+    expect(lookups.reduce((heap, n) => heap + (n["Heap Fetches"] ?? 0), 0)).to.equal(0);
+    // A contract per row, the other side per row but the transfer to itself: 6 + 5, against 3 a row before.
+    expect(lookups.reduce((loops, n) => loops + n["Actual Loops"], 0)).to.equal(11);
+  });
+
+  it("an owner given in capitals reads the same page, its own address in lower case", async function () {
+    const upper = `0x${OWNER.slice(2).toUpperCase()}`;
+    const { rows } = await run(OWNER_HISTORY_SQL, ["mainnet", upper, ...max, 101]);
+    expect(rows.map((r) => [r.from_address, r.to_address])).to.deep.equal(transfers.map(([, , , from, to]) => [from, to]).reverse());
+  });
+
+  it("a token's page looks up each transfer's sender and receiver, not its contract", async function () {
+    const { rows, lookups } = await run(TOKEN_HISTORY_SQL, ["mainnet", CONTRACTS[1], ...max, 101, "3"]);
+    const mine = transfers.filter(([, contract, id]) => contract === CONTRACTS[1] && id === 3).reverse();
+    expect(rows.map((r) => [r.contract, r.from_address, r.to_address])).to.deep.equal(mine.map(([, c, , from, to]) => [c, from, to]));
+    expect(lookups.every((n) => n["Node Type"] === "Index Only Scan")).to.equal(true);
+    expect(lookups.reduce((loops, n) => loops + n["Actual Loops"], 0)).to.equal(2 * mine.length);
+  });
+
+  it("an address the index never saw reads an empty page", async function () {
+    const { rows } = await run(OWNER_HISTORY_SQL, ["mainnet", address(2, 99), ...max, 101]);
+    expect(rows).to.have.length(1);
+    expect(rows[0].from_address).to.equal(null);
+  });
+});
