@@ -78,7 +78,7 @@ const erc721 = (where: string) => `SELECT ${ARM_721} FROM nft_transfers WHERE ne
 const erc1155 = (where: string) =>
   `SELECT ${ARM_1155} FROM nft_1155_transfers WHERE network = c.network AND ${where} AND ${BEFORE} ${NEWEST}`;
 
-/** An address the page's rows name by id, given as `$2`: its id (k.id) is looked up once, not per row. */
+/** Which of a row's addresses may be the one the page is of (`$2`, whose id k.id is looked up once per page). */
 type Given = { given: Array<"contract" | "from" | "to"> };
 
 /**
