@@ -78,8 +78,8 @@ const erc721 = (where: string) => `SELECT ${ARM_721} FROM nft_transfers WHERE ne
 const erc1155 = (where: string) =>
   `SELECT ${ARM_1155} FROM nft_1155_transfers WHERE network = c.network AND ${where} AND ${BEFORE} ${NEWEST}`;
 
-/** Which of a row's addresses may be the one the page is of (`$2`, whose id k.id is looked up once per page). */
-type Given = { given: Array<"contract" | "from" | "to"> };
+/** A row's address columns that may hold the one the page is of (`$2`, whose id k.id is looked up once per page). */
+type Given = Array<"contract" | "from" | "to">;
 
 /**
  * The address a row names by id in `id` (an ERC-1155 row's hex text in `text`): `$2` where it is the given address,
@@ -93,7 +93,7 @@ const named = (id: string, text: string, given: boolean) => {
 /** Newest-first selections, each limited and walking its own index backwards, merged and cut to one page. */
 const newestFirst = (
   arms: string[],
-  { given }: Given,
+  given: Given,
 ) => `SELECT c.block_number AS indexed, t.block_number, t.log_index, t.batch_index, t.block_time,
     coalesce(${hex("t.tx_bytes")}, t.tx_hash) AS tx_hash, ${named("t.contract_id", "t.contract", given.includes("contract"))} AS contract, t.token_id,
     ${named("t.from_id", "t.from_address", given.includes("from"))} AS from_address,
@@ -119,13 +119,14 @@ export const OWNER_HISTORY_SQL = newestFirst(
     erc1155("from_address = $2"),
     erc1155("to_address = $2 AND from_address <> $2"),
   ],
-  { given: ["from", "to"] },
+  ["from", "to"],
 );
 
 /** Transfers of one token: $2 contract, $7 token id, the rest as OWNER_HISTORY_SQL. */
-export const TOKEN_HISTORY_SQL = newestFirst([erc721("contract_id = k.id AND token_id = $7"), erc1155("contract = $2 AND token_id = $7")], {
-  given: ["contract"],
-});
+export const TOKEN_HISTORY_SQL = newestFirst(
+  [erc721("contract_id = k.id AND token_id = $7"), erc1155("contract = $2 AND token_id = $7")],
+  ["contract"],
+);
 
 /** Most holders read for a token (ERC-1155 ids can have many; the largest balances come first). */
 export const MAX_BALANCES = 100;

@@ -1,8 +1,10 @@
 import { expect } from "chai";
 import type { Database } from "../../../server/db/database";
 import { migrate } from "../../../server/db/migrate";
+import { addressId, bytes, networkIdOf } from "../../../server/indexer/store/ids";
 import { HISTORY_KEY_MAX } from "../../../server/indexer/store/reads";
 import { OWNER_HISTORY_SQL, TOKEN_HISTORY_SQL } from "../../../server/indexer/store/queries";
+import { ZERO_ADDRESS } from "../../../server/indexer/transfers";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";
 
 /** A plan node of `EXPLAIN (ANALYZE, FORMAT JSON)`, with the fields read here. */
@@ -28,7 +30,7 @@ describe(`history pages' address lookups (${process.env.DATABASE_URL ? "PostgreS
   let db: Database;
   // [block, contract, token id, from, to]: received twice, sent twice, minted, sent to itself.
   const transfers: Array<[number, string, number, string, string]> = [
-    [10, CONTRACTS[0], 1, "0x0000000000000000000000000000000000000000", OWNER],
+    [10, CONTRACTS[0], 1, ZERO_ADDRESS, OWNER],
     [11, CONTRACTS[0], 2, OTHERS[0], OWNER],
     [12, CONTRACTS[1], 3, OTHERS[1], OWNER],
     [13, CONTRACTS[0], 1, OWNER, OTHERS[2]],
@@ -43,14 +45,12 @@ describe(`history pages' address lookups (${process.env.DATABASE_URL ? "PostgreS
     await db.query("INSERT INTO indexer_cursors (network, block_number, block_hash) VALUES ('mainnet', 20, $1)", [`0x${"ab".repeat(32)}`]);
     await db.query("INSERT INTO indexer_networks (name) VALUES ('mainnet')");
     const named = [...new Set(transfers.flatMap(([, contract, , from, to]) => [contract, from, to]))];
-    await db.query("INSERT INTO nft_addresses (address) SELECT decode(substr(a, 3), 'hex') FROM unnest($1::text[]) a", [named]);
+    await db.query(`INSERT INTO nft_addresses (address) SELECT ${bytes("a")} FROM unnest($1::text[]) a`, [named]);
     for (const [block, contract, id, from, to] of transfers) {
       await db.query(
         `INSERT INTO nft_transfers (block_number, block_time, log_index, batch_index, contract_id, from_id, to_id, network_id, tx_hash, token_id)
-         SELECT $1::bigint, NULL, 0, 0, (SELECT id FROM nft_addresses WHERE address = decode(substr($2, 3), 'hex')),
-           (SELECT id FROM nft_addresses WHERE address = decode(substr($3, 3), 'hex')),
-           (SELECT id FROM nft_addresses WHERE address = decode(substr($4, 3), 'hex')),
-           (SELECT id FROM indexer_networks WHERE name = 'mainnet'), decode(lpad(to_hex($1::bigint), 64, '0'), 'hex'), $5`,
+         SELECT $1::bigint, NULL, 0, 0, ${addressId("$2")}, ${addressId("$3")}, ${addressId("$4")}, ${networkIdOf("'mainnet'")},
+           decode(lpad(to_hex($1::bigint), 64, '0'), 'hex'), $5`,
         [block, contract, from, to, id],
       );
     }
