@@ -9,7 +9,7 @@ export interface SseEvent {
 }
 
 /**
- * A Server-Sent Events client over fetch (Node 20 has no EventSource), parsing the stream as the WHATWG spec says:
+ * A Server-Sent Events client over fetch (Node 22 has EventSource only behind a flag), parsing the stream as the WHATWG spec says:
  * `events` fills as they arrive, `comments` counts comment lines (heartbeats).
  */
 export interface SseClient {
