@@ -3,6 +3,7 @@ import type { Networks } from "../chain/networks";
 import { verifyEoa, verifySignature } from "../chain/signatures";
 import { parseAddress } from "../chain/values";
 import type { Database } from "../db/database";
+import { isForeignKeyViolation } from "../db/errors";
 import { holdWrites, insertHeldWrites, mintCode, SCOPES, subjectFor, type MintedCodes, type Provider } from "./oidc";
 import { requesterOf } from "../lib/requester";
 import { consumeChallenge, openChallenges, saveChallenge, type Challenge, type RecentChallenges } from "./challenges";
@@ -159,7 +160,7 @@ export async function authorize(deps: LoginDeps, request: AuthorizeRequest, clie
     );
   } catch (error) {
     // The client was removed a moment ago (this instance had it cached).
-    if ((error as { code?: string }).code === "23503") throw refuse.invalidClient();
+    if (isForeignKeyViolation(error)) throw refuse.invalidClient();
     throw error;
   }
   if (!saved) throw refuse.tooManyChallenges(settings.maxOpenChallenges);

@@ -1,6 +1,6 @@
 import type { JsonRpcProvider } from "ethers";
 import { systemClock, type Clock } from "../lib/clock";
-import { rateLimited } from "./errors";
+import { rateLimited, rateLimitOf } from "./errors";
 
 /** Longest pause one 429 sets: a Retry-After of hours is a provider's outage, asked about again after this. */
 const MAX_PAUSE_MS = 60_000;
@@ -63,18 +63,4 @@ export function withoutEthersRetries(provider: JsonRpcProvider): void {
     request.retryFunc = async () => false;
     return request;
   })(provider._getConnection.bind(provider));
-}
-
-/**
- * For an HTTP 429: the pause its Retry-After asks for (ms), or null without a usable one; undefined for any other
- * error. Reads ethers' errors (`response`) and rawRpc's alike.
- */
-export function rateLimitOf(error: unknown): number | null | undefined {
-  const response = (error as { response?: { statusCode?: number; headers?: Record<string, string> } } | null)?.response;
-  if (response?.statusCode !== 429) return undefined;
-  const header = response.headers?.["retry-after"]?.trim();
-  if (!header) return null;
-  if (/^\d+$/.test(header)) return Number(header) * 1000;
-  const date = Date.parse(header);
-  return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
 }

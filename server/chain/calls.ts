@@ -1,7 +1,7 @@
-import { AbiCoder, type JsonRpcProvider } from "ethers";
+import { AbiCoder, isCallException, type CallExceptionError, type JsonRpcProvider } from "ethers";
 import { DeploylessMulticall__factory } from "../../typechain-types";
 import { BoundedCache } from "../lib/bounded-cache";
-import { nodeFailed, upstreamError } from "./errors";
+import { ChainError, nodeFailed, upstreamError, type NodeRpcError } from "./errors";
 import type { HeadCache } from "./head";
 import type { Networks } from "./networks";
 import { rawRpc } from "./raw-rpc";
@@ -34,10 +34,9 @@ export async function callOutcome(network: string, call: Promise<string>): Promi
   } catch (error) {
     const upstream = upstreamError(error, network);
     if (upstream) throw upstream;
-    const e = error as { code?: string; data?: unknown };
-    if (e.code !== "CALL_EXCEPTION") throw error;
+    if (!isCallException(error)) throw error;
     if (!isRevert(error)) throw nodeFailed(network);
-    return { ok: false, revertData: typeof e.data === "string" ? e.data : undefined };
+    return { ok: false, revertData: typeof error.data === "string" ? error.data : undefined };
   }
 }
 
@@ -53,10 +52,9 @@ export async function rawCall(provider: JsonRpcProvider, call: { to?: string; da
   try {
     result = await rawRpc<string>(provider, "eth_call", [{ to: call.to, data: call.data }, "latest"], notHex);
   } catch (error) {
-    const rpcError = (error as { error?: unknown }).error;
-    if (!rpcError) throw error;
-    const data = revertData(rpcError);
-    throw Object.assign(new Error((error as Error).message), { code: "CALL_EXCEPTION", data, info: { error: rpcError } });
+    // rawRpc's answer with the node's JSON-RPC error; any other failure is no call's outcome.
+    if (!(error instanceof ChainError) || !error.error) throw error;
+    throw new ChainError(error.message, "CALL_EXCEPTION", { data: revertData(error.error), info: { error: error.error } });
   }
   return result;
 }
@@ -104,10 +102,9 @@ const REVERT_MESSAGE = /revert|VM Exception|invalid opcode|out of gas|stack (und
  * the node's own error decides: revert data (`0x` too), code 3 (geth's revert with data) or a revert's wording. An
  * exception ethers raised itself, with no node error behind it, stays a revert.
  */
-function isRevert(error: unknown): boolean {
-  const e = error as { data?: unknown; info?: { error?: { code?: unknown; message?: unknown; data?: unknown } } };
-  if (typeof e.data === "string") return true;
-  const rpcError = e.info?.error;
+function isRevert(error: CallExceptionError): boolean {
+  if (typeof error.data === "string") return true;
+  const rpcError = error.info?.error as NodeRpcError | undefined;
   if (!rpcError) return true;
   if (rpcError.code === 3) return true;
   return typeof rpcError.message === "string" && REVERT_MESSAGE.test(rpcError.message);

@@ -43,15 +43,63 @@ export function wrongChain(network: string, served: number, expected: number): D
 export const ANSWER_TOO_LARGE = "ANSWER_TOO_LARGE";
 
 /**
+ * The codes of the chain layer's own faults, ethers' names but for ANSWER_TOO_LARGE. They stay ethers' because ethers
+ * reads them on what its transport throws (a signer polling for a sent transaction gives up on BAD_DATA,
+ * NETWORK_ERROR and CANCELLED; a call's CALL_EXCEPTION is what its `isCallException` and CCIP read look for), and
+ * because this layer reads an ethers error and one of its own the same way ({@link errorCodeOf}).
+ */
+export type ChainErrorCode =
+  "TIMEOUT" | "CANCELLED" | "NETWORK_ERROR" | "SERVER_ERROR" | "BAD_DATA" | "UNKNOWN_ERROR" | "CALL_EXCEPTION" | typeof ANSWER_TOO_LARGE;
+
+/** A node's JSON-RPC error, as its answer carried it. */
+export interface NodeRpcError {
+  code?: unknown;
+  message?: unknown;
+  data?: unknown;
+}
+
+/** What a {@link ChainError} carries besides its message and code, in the fields ethers' errors have them. */
+export interface ChainErrorDetails {
+  /** The node's JSON-RPC error, when the node answered with one (rawRpc's UNKNOWN_ERROR). */
+  error?: NodeRpcError;
+  /** Revert data of a CALL_EXCEPTION. */
+  data?: string;
+  /** `responseStatus`: the HTTP status line of an answer that was not 2xx; `error`: a CALL_EXCEPTION's node error. */
+  info?: { responseStatus?: string; error?: unknown };
+  /** An answer that was not 2xx: its status and its Retry-After ({@link rateLimitOf}). */
+  response?: { statusCode: number; headers: { "retry-after"?: string } };
+}
+
+/**
+ * A fault of a call to a node as the chain layer itself raises it (rawRpc, the ethers transport, rawCall): a class
+ * for `instanceof`, with ethers' `code` and fields so that ethers and the readers of this module take it as they
+ * take ethers' own. Its name stays "Error", as the messages in the logs showed it before it had a class.
+ */
+export class ChainError extends Error implements ChainErrorDetails {
+  declare readonly error?: NodeRpcError;
+  declare readonly data?: string;
+  declare readonly info?: ChainErrorDetails["info"];
+  declare readonly response?: ChainErrorDetails["response"];
+
+  constructor(
+    message: string,
+    readonly code: ChainErrorCode,
+    details: ChainErrorDetails = {},
+  ) {
+    super(message);
+    Object.assign(this, details);
+  }
+}
+
+/**
  * How a provider's answer is refused when it cannot be read (rawRpc's and the ethers transport's): past `limit`
  * (RPC_MAX_ANSWER_BYTES) as ANSWER_TOO_LARGE, in an encoding it does not read as BAD_DATA. `prefix` starts each
  * message (rawRpc's name the method, as docs/runbooks.md quotes them).
  */
 export function answerRefusals(limit: number, prefix = ""): BodyRefusals {
-  const fail = (message: string, code: string) => Object.assign(new Error(prefix + message), { code });
   return {
-    tooLarge: () => fail(`the answer exceeds RPC_MAX_ANSWER_BYTES (${limit} bytes)`, ANSWER_TOO_LARGE),
-    unsupported: (encoding) => fail(`the answer's content-encoding ${encoding} is not one it reads`, "BAD_DATA"),
+    tooLarge: () => new ChainError(`${prefix}the answer exceeds RPC_MAX_ANSWER_BYTES (${limit} bytes)`, ANSWER_TOO_LARGE),
+    unsupported: (encoding) => new ChainError(`${prefix}the answer's content-encoding ${encoding} is not one it reads`, "BAD_DATA"),
   };
 }
 
@@ -87,8 +135,60 @@ const NODE_UNAVAILABLE: ReadonlySet<ErrorKind> = new Set<ErrorKind>(["unavailabl
  */
 export function upstreamError(error: unknown, network: string): DomainError | undefined {
   if (error instanceof DomainError) return NODE_UNAVAILABLE.has(error.kind) ? error : undefined;
-  const code = (error as { code?: unknown } | null)?.code;
+  const code = errorCodeOf(error);
   if (code === "TIMEOUT") return nodeTimedOut(network);
-  if (typeof code === "string" && UPSTREAM_CODES.has(code)) return nodeFailed(network);
+  if (code !== undefined && UPSTREAM_CODES.has(code)) return nodeFailed(network);
   return undefined;
+}
+
+/*
+ * The readers below are the one place of the server that looks into an error ethers or Node made: ethers' (a `code`
+ * and the fields of its ErrorCode types), Node's socket, DNS, HTTP and zlib errors (a `code` such as ECONNREFUSED).
+ * Everywhere else a fault of ours is a ChainError, a DomainError or a feature's own class, told apart with `instanceof`.
+ */
+
+/** The code of an error: a ChainError's, ethers' (TIMEOUT, SERVER_ERROR…), Node's (ECONNREFUSED, ENOTFOUND…). */
+export function errorCodeOf(error: unknown): string | undefined {
+  if (error instanceof ChainError) return error.code;
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" ? code : undefined;
+}
+
+/**
+ * The node's JSON-RPC error a failure carries (rawRpc's, or an ethers error's `error` field), undefined when it has
+ * none: a failure that carries one is the node's answer (a revert, a refused range), not the provider's fault.
+ */
+export function nodeErrorOf(error: unknown): NodeRpcError | undefined {
+  if (error instanceof ChainError) return error.error;
+  const inner = (error as { error?: unknown } | null)?.error;
+  return inner ? (inner as NodeRpcError) : undefined;
+}
+
+/**
+ * For an HTTP 429: the pause its Retry-After asks for (ms), or null without a usable one; undefined for any other
+ * error. Reads ethers' errors (`response`) and rawRpc's alike.
+ */
+export function rateLimitOf(error: unknown): number | null | undefined {
+  const response = (error as { response?: { statusCode?: number; headers?: Record<string, string> } } | null)?.response;
+  if (response?.statusCode !== 429) return undefined;
+  const header = response.headers?.["retry-after"]?.trim();
+  if (!header) return null;
+  if (/^\d+$/.test(header)) return Number(header) * 1000;
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
+}
+
+/**
+ * What a failed call says of itself in words, for the readers that go by the wording of providers (a range refused
+ * as too large): the node's JSON-RPC error and its code, the HTTP status line, ethers' short message and the message.
+ */
+export function failureWords(error: unknown): { rpcCode?: unknown; responseStatus: string; text: string } {
+  const e = error as { info?: { responseStatus?: string }; shortMessage?: string; message?: string } | null;
+  const rpcError = nodeErrorOf(error);
+  const responseStatus = e?.info?.responseStatus ?? "";
+  return {
+    rpcCode: rpcError?.code,
+    responseStatus,
+    text: `${(rpcError?.message as string | undefined) ?? ""} ${responseStatus} ${e?.shortMessage ?? ""} ${e?.message ?? ""}`,
+  };
 }

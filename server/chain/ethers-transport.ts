@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
-import { FetchRequest, makeError, type FetchCancelSignal, type FetchGetUrlFunc, type GetUrlResponse } from "ethers";
+import { FetchRequest, type FetchCancelSignal, type FetchGetUrlFunc, type GetUrlResponse } from "ethers";
 import { ACCEPTED_ENCODINGS, readDecoded } from "../lib/bounded-read";
-import { ANSWER_TOO_LARGE, DEFAULT_MAX_ANSWER_BYTES, answerRefusals } from "./errors";
+import { ChainError, DEFAULT_MAX_ANSWER_BYTES, answerRefusals } from "./errors";
 import { requestProvider } from "./http-request";
 
 /**
@@ -15,12 +15,13 @@ import { requestProvider } from "./http-request";
  * - a body that cannot be read (cut short, not decompressing, an encoding it does not read) fails as BAD_DATA, the
  *   provider's fault;
  * - a call the provider's closed kept-alive connection failed before any answer is sent once more on a new one.
+ * Its own faults are ChainErrors with the codes ethers' own transport gives them (TIMEOUT, CANCELLED) or that ethers
+ * reads (BAD_DATA); a socket's error passes through as Node raised it.
  */
 function boundedGetUrl(maxAnswerBytes: number): FetchGetUrlFunc {
-  const fail = (message: string, code: string) => Object.assign(new Error(message), { code });
   const refusals = answerRefusals(maxAnswerBytes);
   return async (request: FetchRequest, signal?: FetchCancelSignal): Promise<GetUrlResponse> => {
-    if (signal?.cancelled) throw makeError("request cancelled before sending", "CANCELLED");
+    if (signal?.cancelled) throw new ChainError("request cancelled before sending", "CANCELLED");
     const cancel = new AbortController();
     signal?.addListener(() => cancel.abort());
     const timeout = AbortSignal.timeout(request.timeout);
@@ -28,9 +29,9 @@ function boundedGetUrl(maxAnswerBytes: number): FetchGetUrlFunc {
     // The deadline or ethers' cancel ended the call: the error says so, whatever Node's stream said.
     const ended = () =>
       timeout.aborted
-        ? makeError("request timeout", "TIMEOUT")
+        ? new ChainError("request timeout", "TIMEOUT")
         : cancel.signal.aborted
-          ? makeError("request cancelled", "CANCELLED")
+          ? new ChainError("request cancelled", "CANCELLED")
           : undefined;
     let response;
     try {
@@ -48,9 +49,9 @@ function boundedGetUrl(maxAnswerBytes: number): FetchGetUrlFunc {
     try {
       body = await readDecoded(response, maxAnswerBytes, refusals);
     } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      if (code === ANSWER_TOO_LARGE || code === "BAD_DATA") throw error;
-      throw ended() ?? fail(`the answer could not be read: ${(error as Error).message}`, "BAD_DATA");
+      // The bound's refusals (answerRefusals): too large, or an encoding it does not read.
+      if (error instanceof ChainError) throw error;
+      throw ended() ?? new ChainError(`the answer could not be read: ${(error as Error).message}`, "BAD_DATA");
     }
     return {
       statusCode: response.statusCode ?? 0,

@@ -1,8 +1,8 @@
 import type { JsonRpcProvider } from "ethers";
 import { systemClock, type Clock } from "../lib/clock";
 import { DomainError } from "../lib/domain-error";
-import { ProviderBackoff, rateLimitOf } from "./backoff";
-import { ANSWER_TOO_LARGE, upstreamError } from "./errors";
+import { ProviderBackoff } from "./backoff";
+import { ANSWER_TOO_LARGE, errorCodeOf, nodeErrorOf, rateLimitOf, upstreamError } from "./errors";
 
 /** Weight of the newest answer in a provider's latency average: a provider that slows down loses its lead within a few calls. */
 const LATENCY_WEIGHT = 0.3;
@@ -172,10 +172,10 @@ export class ProviderPool {
  */
 export function faultOf(error: unknown): ProviderFault | undefined {
   if (error instanceof DomainError) return undefined;
-  if ((error as { error?: unknown } | null)?.error) return undefined;
+  if (nodeErrorOf(error)) return undefined;
   if (rateLimitOf(error) !== undefined) return "rate_limited";
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code !== "string") return undefined;
+  const code = errorCodeOf(error);
+  if (code === undefined) return undefined;
   if (code === "TIMEOUT") return "timeout";
   if (code === ANSWER_TOO_LARGE) return undefined;
   return upstreamError(error, "") ? "transport_error" : undefined;

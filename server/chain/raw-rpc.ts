@@ -3,15 +3,15 @@ import type { IncomingMessage } from "node:http";
 import type { JsonRpcProvider } from "ethers";
 import { ACCEPTED_ENCODINGS, readDecoded } from "../lib/bounded-read";
 import { observeRpc } from "../metrics/rpc";
-import { ANSWER_TOO_LARGE, answerRefusals } from "./errors";
+import { ChainError, answerRefusals, type ChainErrorCode, type ChainErrorDetails } from "./errors";
 import { requestProvider } from "./http-request";
 import { answerLimitOf, poolOf } from "./networks";
 
 /**
  * One JSON-RPC call over HTTP, on the provider's URL, headers and timeout, for answers too large for ethers:
  * its response handling grows much faster than the size (a 12 MB eth_getLogs answer from a local node took 28 s
- * through `provider.send` and 0.4 s here). Failures carry the ethers-style `code` (and the node's `error`) that
- * `upstreamError` and the indexer's range sizing read. A network's provider sends it on one of its URLs, as its
+ * through `provider.send` and 0.4 s here). Failures are ChainErrors with ethers' `code` (and the node's `error`),
+ * as `upstreamError` and the indexer's range sizing read them. A network's provider sends it on one of its URLs, as its
  * own calls (the pool's choice, failover and 429 pauses). `check` names what is wrong with an answer that is not of
  * the method's shape (undefined when it is): such an answer fails as BAD_DATA, the provider's fault. An answer larger
  * than the provider's bound (RPC_MAX_ANSWER_BYTES) is not read past it: it fails as ANSWER_TOO_LARGE, which the
@@ -35,11 +35,12 @@ async function send<T>(
   check?: (result: unknown) => string | undefined,
 ): Promise<T> {
   const connection = provider._getConnection();
-  const fail = (message: string, extra: object) => Object.assign(new Error(`${method}: ${message}`), extra);
+  const fail = (message: string, code: ChainErrorCode, details?: ChainErrorDetails) =>
+    new ChainError(`${method}: ${message}`, code, details);
   const limit = answerLimitOf(provider);
   const refusals = answerRefusals(limit, `${method}: `);
   const deadline = AbortSignal.timeout(connection.timeout);
-  const timedOut = (message: string) => fail(message, { code: "TIMEOUT" });
+  const timedOut = (message: string) => fail(message, "TIMEOUT");
   let response: IncomingMessage;
   try {
     response = await requestProvider({
@@ -50,14 +51,13 @@ async function send<T>(
       deadline,
     });
   } catch (error) {
-    throw deadline.aborted ? timedOut("no answer in time") : fail((error as Error).message, { code: "NETWORK_ERROR" });
+    throw deadline.aborted ? timedOut("no answer in time") : fail((error as Error).message, "NETWORK_ERROR");
   }
   const status = response.statusCode ?? 0;
   if (status < 200 || status > 299) {
     response.destroy();
     const retryAfter = response.headers["retry-after"];
-    throw fail(`HTTP ${status}`, {
-      code: "SERVER_ERROR",
+    throw fail(`HTTP ${status}`, "SERVER_ERROR", {
       info: { responseStatus: `${status} ${response.statusMessage ?? ""}` },
       response: { statusCode: status, headers: { "retry-after": retryAfter } },
     });
@@ -66,18 +66,17 @@ async function send<T>(
   try {
     body = JSON.parse(text(await readDecoded(response, limit, refusals))) as typeof body;
   } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    if (code === ANSWER_TOO_LARGE || code === "BAD_DATA") throw error;
+    // The bound's refusals (answerRefusals): too large, or an encoding it does not read.
+    if (error instanceof ChainError) throw error;
     // A body cut short by the deadline is the node's slowness; one that does not decompress or parse, its fault.
-    throw deadline.aborted ? timedOut("the answer is not JSON") : fail("the answer is not JSON", { code: "BAD_DATA" });
+    throw deadline.aborted ? timedOut("the answer is not JSON") : fail("the answer is not JSON", "BAD_DATA");
   }
-  if (typeof body !== "object" || body === null || Array.isArray(body))
-    throw fail("the answer is not a JSON-RPC answer", { code: "BAD_DATA" });
-  if (body.error) throw fail(body.error.message ?? "error", { code: "UNKNOWN_ERROR", error: body.error });
+  if (typeof body !== "object" || body === null || Array.isArray(body)) throw fail("the answer is not a JSON-RPC answer", "BAD_DATA");
+  if (body.error) throw fail(body.error.message ?? "error", "UNKNOWN_ERROR", { error: body.error });
   // An answer that is not what the method answers is the provider's fault, as a transport error is: the pool tries
   // another URL, and nothing of it is used.
   const malformed = check?.(body.result);
-  if (malformed !== undefined) throw fail(`a malformed answer: ${malformed}`, { code: "BAD_DATA" });
+  if (malformed !== undefined) throw fail(`a malformed answer: ${malformed}`, "BAD_DATA");
   return body.result as T;
 }
 

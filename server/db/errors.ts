@@ -1,5 +1,62 @@
 import { DomainError } from "../lib/domain-error";
 
+/*
+ * This module is the one place that reads the errors of node-postgres and PGlite (their `code`, a SQLSTATE or a
+ * socket's error) and the one that names SQLSTATEs: the rest of the server asks it what an error means, or sees a
+ * DomainError it made of one.
+ */
+
+/** The SQLSTATEs the service tells apart, by PostgreSQL's names (its manual's appendix "PostgreSQL Error Codes"). */
+const SQLSTATE = {
+  uniqueViolation: "23505",
+  foreignKeyViolation: "23503",
+  /** A NUL or an invalid byte in text. */
+  characterNotInRepertoire: "22021",
+  /** A NUL or an unpaired surrogate escaped in JSON. */
+  untranslatableCharacter: "22P05",
+  /** On a hot standby, also a statement canceled for a conflict with recovery. */
+  serializationFailure: "40001",
+  diskFull: "53100",
+  outOfMemory: "53200",
+  insufficientResources: "53000",
+  tooManyConnections: "53300",
+  adminShutdown: "57P01",
+  crashShutdown: "57P02",
+  cannotConnectNow: "57P03",
+  /** The class of connection exceptions: every code that starts with these two characters. */
+  connectionExceptionClass: "08",
+} as const;
+
+/** The code of a driver's error: a SQLSTATE, or a socket's error code (ECONNREFUSED…); undefined without one. */
+function codeOf(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" ? code : undefined;
+}
+
+/** Whether `error` is a statement refused for a duplicate key (unique_violation). */
+export function isUniqueViolation(error: unknown): boolean {
+  return codeOf(error) === SQLSTATE.uniqueViolation;
+}
+
+/** Whether `error` is a statement refused for a key that names no row (foreign_key_violation). */
+export function isForeignKeyViolation(error: unknown): boolean {
+  return codeOf(error) === SQLSTATE.foreignKeyViolation;
+}
+
+/**
+ * Whether `error` is PostgreSQL's refusal of text it cannot store (a NUL, an unpaired escape in JSON): the input guard
+ * keeps these out of every route, so this is the fallback for a value that reached the database some other way.
+ */
+export function isUnstorableText(error: unknown): boolean {
+  const code = codeOf(error);
+  return code === SQLSTATE.characterNotInRepertoire || code === SQLSTATE.untranslatableCharacter;
+}
+
+/** "canceling statement due to conflict with recovery": a hot standby's replay needed what the statement read. */
+export function isRecoveryConflict(error: unknown): boolean {
+  return error instanceof Error && codeOf(error) === SQLSTATE.serializationFailure && /recovery/.test(error.message);
+}
+
 /**
  * Every connection of the pool stayed taken for DATABASE_ACQUIRE_TIMEOUT_MS (or a new one took that long to open):
  * the instance is overloaded, not broken, so the client is told to come back rather than handed a 500.
@@ -31,7 +88,7 @@ export function isDatabaseFull(error: unknown): boolean {
 }
 
 /** SQLSTATEs of a server short of memory (out_of_memory, and insufficient_resources, the class's own code). */
-const SHORT_OF_MEMORY = new Set(["53200", "53000"]);
+const SHORT_OF_MEMORY = new Set<string>([SQLSTATE.outOfMemory, SQLSTATE.insufficientResources]);
 
 /** node-postgres' pool gives these errors no code: its two connection timeouts are known by their messages. */
 function isAcquireTimeout(error: unknown): boolean {
@@ -45,7 +102,12 @@ const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT"
  * PostgreSQL's codes of a server that cannot serve: admin_shutdown (a fast or smart stop), crash_shutdown,
  * cannot_connect_now (starting or stopping), too_many_connections.
  */
-const SHUTDOWN_CODES = new Set(["57P01", "57P02", "57P03", "53300"]);
+const SHUTDOWN_CODES = new Set<string>([
+  SQLSTATE.adminShutdown,
+  SQLSTATE.crashShutdown,
+  SQLSTATE.cannotConnectNow,
+  SQLSTATE.tooManyConnections,
+]);
 /** node-postgres' own errors for a connection the server closed under it (or a timeout opening one); they have no code. */
 const LOST_MESSAGE = /^Connection terminated|not queryable/;
 
@@ -55,8 +117,9 @@ const LOST_MESSAGE = /^Connection terminated|not queryable/;
  */
 export function isConnectionLoss(error: unknown): boolean {
   if (error instanceof DomainError) return error.code === "database_unavailable" || error.code === "database_busy";
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === "string" && (SOCKET_CODES.has(code) || SHUTDOWN_CODES.has(code) || code.startsWith("08"))) return true;
+  const code = codeOf(error);
+  if (code !== undefined && (SOCKET_CODES.has(code) || SHUTDOWN_CODES.has(code) || code.startsWith(SQLSTATE.connectionExceptionClass)))
+    return true;
   return error instanceof Error && LOST_MESSAGE.test(error.message);
 }
 
@@ -71,9 +134,9 @@ export async function translated<T>(promise: Promise<T>): Promise<T> {
   } catch (error) {
     if (isAcquireTimeout(error)) throw databaseBusy();
     if (isConnectionLoss(error)) throw Object.assign(databaseUnavailable(), { cause: error });
-    const code = (error as { code?: unknown } | null)?.code;
-    if (code === "53100") throw Object.assign(databaseFull(), { cause: error });
-    if (typeof code === "string" && SHORT_OF_MEMORY.has(code)) throw Object.assign(databaseBusy(), { cause: error });
+    const code = codeOf(error);
+    if (code === SQLSTATE.diskFull) throw Object.assign(databaseFull(), { cause: error });
+    if (code !== undefined && SHORT_OF_MEMORY.has(code)) throw Object.assign(databaseBusy(), { cause: error });
     throw error;
   }
 }

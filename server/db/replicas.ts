@@ -1,7 +1,7 @@
 import type { ReplicaConfig } from "../config";
 import type { Clock } from "../lib/clock";
 import type { Database, Queryable } from "./database";
-import { isConnectionLoss } from "./errors";
+import { isConnectionLoss, isRecoveryConflict } from "./errors";
 import { openPostgres } from "./postgres";
 
 /** Why a replica was left out of a read: it did not answer, or what it answered was too old. */
@@ -126,9 +126,4 @@ export async function openReadReplicas(
 function reasonOf(error: unknown): string {
   const cause = (error as { cause?: unknown }).cause ?? error;
   return cause instanceof Error ? cause.message : String(cause);
-}
-
-/** "canceling statement due to conflict with recovery": a hot standby's replay needed what the statement read. */
-function isRecoveryConflict(error: unknown): boolean {
-  return error instanceof Error && (error as { code?: unknown }).code === "40001" && /recovery/.test(error.message);
 }

@@ -3,6 +3,7 @@ import type { Duplex } from "node:stream";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import type { Static } from "typebox";
+import { isUnstorableText } from "../db/errors";
 import { DomainError, type ErrorKind } from "../lib/domain-error";
 import { HttpError } from "./http-error";
 import type { ErrorBody as ErrorBodySchema } from "./schemas";
@@ -33,12 +34,6 @@ export const STATUS_OF_KIND: Record<ErrorKind, number> = {
   upstream: 502,
   upstream_timeout: 504,
 };
-
-/**
- * PostgreSQL's refusals of text it cannot store (NUL, unpaired escapes in JSON): the input guard keeps these out of
- * every route, so this is the fallback for a value that reached the database some other way.
- */
-const UNSTORABLE_TEXT = new Set(["22021", "22P05"]);
 
 /** The wire shape of a refusal, as its schema in schemas.ts says. */
 export type ErrorBody = Static<typeof ErrorBodySchema>;
@@ -72,7 +67,7 @@ export function toErrorReply(
   if (error instanceof SyntaxError && fastifyError.statusCode === 400) {
     return { status: 400, body: { error: "malformed_json", message: error.message }, headers: {} };
   }
-  if (UNSTORABLE_TEXT.has(String((error as { code?: unknown }).code))) {
+  if (isUnstorableText(error)) {
     request.log.warn({ err: error }, "text the database cannot store");
     return {
       status: 400,

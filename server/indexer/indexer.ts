@@ -1,6 +1,6 @@
 import type { JsonRpcProvider } from "ethers";
 import { bloomMayMatch } from "../chain/bloom";
-import { ANSWER_TOO_LARGE, upstreamError } from "../chain/errors";
+import { ANSWER_TOO_LARGE, ChainError, upstreamError } from "../chain/errors";
 import { rawRpc } from "../chain/raw-rpc";
 import { retryUpstream } from "../chain/retry";
 import type { Connection, Database } from "../db/database";
@@ -286,10 +286,8 @@ export class NetworkIndexer {
         return "retry";
       }
       // One block's logs past the bound: the network's index stops there, and says why, until the bound is raised.
-      if ((error as { code?: unknown }).code === ANSWER_TOO_LARGE)
-        throw Object.assign(new Error(`block ${from}: ${(error as Error).message}; raise it to index this network past this block`), {
-          code: ANSWER_TOO_LARGE,
-        });
+      if (error instanceof ChainError && error.code === ANSWER_TOO_LARGE)
+        throw new ChainError(`block ${from}: ${error.message}; raise it to index this network past this block`, ANSWER_TOO_LARGE);
       throw upstreamError(error, network) ?? error;
     }
     // The logs must come from the blocks we checked: a reorg between the calls shows here, and the range is retried.

@@ -1,4 +1,4 @@
-import { ANSWER_TOO_LARGE } from "../chain/errors";
+import { ANSWER_TOO_LARGE, errorCodeOf, failureWords } from "../chain/errors";
 
 /**
  * Whether an eth_getLogs failure means "ask for a smaller range": providers refuse ranges that span too many blocks
@@ -6,18 +6,11 @@ import { ANSWER_TOO_LARGE } from "../chain/errors";
  * and an answer larger than we read (RPC_MAX_ANSWER_BYTES).
  */
 export function isRangeTooLarge(error: unknown): boolean {
-  const e = error as {
-    error?: { code?: number; message?: string };
-    info?: { responseStatus?: string };
-    code?: string;
-    shortMessage?: string;
-    message?: string;
-  };
-  const rpcCode = e.error?.code;
-  const text = `${e.error?.message ?? ""} ${e.info?.responseStatus ?? ""} ${e.shortMessage ?? ""} ${e.message ?? ""}`;
+  const { rpcCode, responseStatus, text } = failureWords(error);
   if (rpcCode === -32005) return true; // "limit exceeded" (Infura and others)
-  if (/^413\b/.test(e.info?.responseStatus ?? "")) return true;
-  if (e.code === "TIMEOUT" || e.code === ANSWER_TOO_LARGE) return true;
+  if (/^413\b/.test(responseStatus)) return true;
+  const code = errorCodeOf(error);
+  if (code === "TIMEOUT" || code === ANSWER_TOO_LARGE) return true;
   return /block range|range (is )?too (large|big|wide)|too many (blocks|results|logs)|more than \d+ (results|logs)|exceed|limit|response size|query timeout|max(imum)? range/i.test(
     text,
   );

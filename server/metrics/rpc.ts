@@ -1,4 +1,5 @@
 import type { JsonRpcPayload, JsonRpcProvider } from "ethers";
+import { ANSWER_TOO_LARGE, errorCodeOf, nodeErrorOf, rateLimitOf } from "../chain/errors";
 import type { Metrics, RpcOutcome } from "./metrics";
 
 type Observer = (method: string, outcome: RpcOutcome, seconds: number) => void;
@@ -44,13 +45,14 @@ export async function observeRpc<T>(provider: JsonRpcProvider, method: JsonRpcPa
   }
 }
 
+/** The outcome of a failed call, as the chain layer's readers of errors tell it (chain/errors.ts). */
 function outcomeOf(error: unknown): RpcOutcome {
-  const code = (error as { code?: unknown } | null)?.code;
+  const code = errorCodeOf(error);
   if (code === "TIMEOUT") return "timeout";
-  // An answer past RPC_MAX_ANSWER_BYTES (chain/errors.ts ANSWER_TOO_LARGE), which the transport stopped reading.
-  if (code === "ANSWER_TOO_LARGE") return "too_large";
-  if ((error as { response?: { statusCode?: unknown } } | null)?.response?.statusCode === 429) return "rate_limited";
+  // An answer past RPC_MAX_ANSWER_BYTES, which the transport stopped reading.
+  if (code === ANSWER_TOO_LARGE) return "too_large";
+  if (rateLimitOf(error) !== undefined) return "rate_limited";
   // An answer that carries a JSON-RPC error object (a revert, a refused range) came from the node.
-  if ((error as { error?: unknown } | null)?.error) return "rpc_error";
+  if (nodeErrorOf(error)) return "rpc_error";
   return "transport_error";
 }

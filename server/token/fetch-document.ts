@@ -3,6 +3,7 @@ import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
 import { isIP } from "node:net";
+import { errorCodeOf } from "../chain/errors";
 import { ACCEPTED_ENCODINGS, readDecoded } from "../lib/bounded-read";
 import { forbiddenAddress } from "./address-guard";
 import { isJsonMediaType, MetadataError, tooLarge } from "./uri";
@@ -41,7 +42,7 @@ export async function firstAddress(url: URL, guarded: boolean): Promise<LookupAd
   try {
     addresses = await dns.lookup(hostname, { all: true });
   } catch (error) {
-    const code = (error as { code?: string }).code;
+    const code = errorCodeOf(error);
     if (code === "ENOTFOUND" || code === "EAI_AGAIN" || code === "ENODATA") throw new MetadataError(`${hostname} does not resolve`);
     throw new MetadataError(`resolving ${hostname} failed${code ? ` (${code})` : ""}`);
   }
@@ -159,7 +160,7 @@ function asMetadataError(error: unknown, url: URL, deadline: AbortSignal, timeou
   if (deadline.aborted) return new MetadataError(`${url.host} did not answer within ${timeoutMs} ms`);
   const cause = (error as { cause?: unknown }).cause;
   if (cause instanceof MetadataError) return cause;
-  const code = (error as { code?: string }).code;
+  const code = errorCodeOf(error);
   if (code === "ABORT_ERR") return new MetadataError("the fetch was cancelled");
   if (code === "ENOTFOUND" || code === "EAI_AGAIN") return new MetadataError(`${url.hostname} does not resolve`);
   if (code === "Z_DATA_ERROR" || code === "ERR__ERROR_FORMAT_PADDING_1")
