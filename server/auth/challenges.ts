@@ -1,5 +1,6 @@
 import type { Database, Queryable } from "../db/database";
 import { BoundedCache } from "../lib/bounded-cache";
+import type { Clock } from "../lib/clock";
 import { randomString } from "../lib/random";
 
 export interface Challenge {
@@ -113,6 +114,9 @@ export class RecentChallenges {
   static readonly MAX = 2_000;
   private readonly byKey = new BoundedCache<{ challenge: Challenge; expiresAt: number }>(RecentChallenges.MAX);
 
+  /** `clock`: the time the challenges' expiries are computed in (login.ts), which `find` reads too. */
+  constructor(private readonly clock: Clock) {}
+
   remember(challenge: Challenge, expiresAt: Date): void {
     this.byKey.set(keyOf(challenge), { challenge, expiresAt: expiresAt.getTime() });
   }
@@ -130,7 +134,7 @@ export class RecentChallenges {
    */
   find(where: { address: string; clientId: string; requester: string; redirectUri?: string; message?: string }): Challenge | undefined {
     const entry = this.byKey.get(keyOf(where));
-    if (!entry || entry.expiresAt <= Date.now()) return undefined;
+    if (!entry || entry.expiresAt <= this.clock()) return undefined;
     const { challenge } = entry;
     if (where.redirectUri !== undefined && challenge.redirectUri !== where.redirectUri) return undefined;
     if (where.message !== undefined && challenge.message !== where.message) return undefined;

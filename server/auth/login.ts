@@ -4,6 +4,7 @@ import { verifyEoa, verifySignature } from "../chain/signatures";
 import { parseAddress } from "../chain/values";
 import type { Database } from "../db/database";
 import { isForeignKeyViolation } from "../db/errors";
+import type { Clock } from "../lib/clock";
 import { holdWrites, insertHeldWrites, mintCode, SCOPES, subjectFor, type MintedCodes, type Provider } from "./oidc";
 import { requesterOf } from "../lib/requester";
 import { consumeChallenge, openChallenges, saveChallenge, type Challenge, type RecentChallenges } from "./challenges";
@@ -54,6 +55,8 @@ export interface LoginDeps {
   recent: RecentChallenges;
   /** This instance's memory of the codes it minted (the provider's adapter reads it), for the exchanges that follow. */
   minted: MintedCodes;
+  /** The time a challenge's expiry (and a SIWE message's times) are computed in: the app's. */
+  clock: Clock;
   /** ENS profiles (the `profile` scope), looked up in the background when a login asks for the scope. */
   ens?: { refresh(address: string): void };
 }
@@ -120,7 +123,7 @@ export async function authorize(deps: LoginDeps, request: AuthorizeRequest, clie
   const network = networks.info(request.network ?? settings.defaultNetwork);
   const pkce = readPkce(client, request.code_challenge, request.code_challenge_method);
 
-  const now = new Date();
+  const now = new Date(deps.clock());
   const expiresAt = new Date(now.getTime() + CHALLENGE_TTL_MS);
   const issuerHost = new URL(settings.issuer).host;
   const message =

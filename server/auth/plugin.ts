@@ -22,7 +22,7 @@ import x509Routes from "./routes/x509";
 const auth: FastifyPluginAsyncTypebox = async (app) => {
   const { issuer, defaultNetwork, login: settings } = app.config;
   const keys = await loadKeys(app.db, settings.jwks);
-  const minted = new MintedCodes();
+  const minted = new MintedCodes(app.clock);
   const clients = new CachedClients(app.db, app.clock);
   const { tokenMetadata: tokenConfig } = app.config;
   const ens = settings.ensNetwork
@@ -45,8 +45,9 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
     networks: app.networks,
     provider,
     settings: { issuer, defaultNetwork, messageHeader: settings.messageHeader, maxOpenChallenges: settings.maxOpenChallenges },
-    recent: new RecentChallenges(),
+    recent: new RecentChallenges(app.clock),
     minted,
+    clock: app.clock,
     ens,
   };
 

@@ -175,6 +175,7 @@ export function rateLimitOf(error: unknown): number | null | undefined {
   if (!header) return null;
   if (/^\d+$/.test(header)) return Number(header) * 1000;
   const date = Date.parse(header);
+  // An HTTP date is on the node's wall clock, so the wait until it is measured on ours; the pause then runs on the app's.
   return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
 }
 

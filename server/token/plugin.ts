@@ -92,7 +92,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
 export default fp(
   async function tokenMetadata(app: FastifyInstance) {
-    const resolver = new TokenMetadataResolver(app.config.tokenMetadata, app.db, app.networks, app.log);
+    const resolver = new TokenMetadataResolver(app.config.tokenMetadata, app.db, app.networks, app.log, app.clock);
     app.decorate("tokenMetadata", resolver);
     const { sweepBatch, sweepIntervalMs, ttlMs, errorTtlMs } = app.config.tokenMetadata;
     const sweeper =
@@ -100,7 +100,13 @@ export default fp(
         ? new MetadataSweeper(
             app.db,
             resolver,
-            { batch: sweepBatch, intervalMs: sweepIntervalMs, retentionMs: Math.max(ttlMs, errorTtlMs), backoffMs: errorTtlMs },
+            {
+              batch: sweepBatch,
+              intervalMs: sweepIntervalMs,
+              retentionMs: Math.max(ttlMs, errorTtlMs),
+              backoffMs: errorTtlMs,
+              clock: app.clock,
+            },
             {
               swept: (outcome) => app.metrics?.metadataSweep(outcome),
               failed: (error) => app.log.warn({ err: error }, "token metadata: sweep of stale documents failed"),

@@ -6,6 +6,7 @@ import { DomainError } from "../lib/domain-error";
 import type { Networks } from "../chain/networks";
 import type { TokenMetadataConfig } from "../config";
 import type { Database } from "../db/database";
+import type { Clock } from "../lib/clock";
 import { fetchDocument, firstAddress } from "./fetch-document";
 import { KeyedLimiter, QueueFull } from "../lib/keyed-limiter";
 import { cachedMetadata, cacheExpiry, saveMetadata, type CachedMetadata, type TokenKey } from "./store";
@@ -70,6 +71,8 @@ export class TokenMetadataResolver {
     private readonly db: Database,
     private readonly networks: Networks,
     private readonly log: Logger,
+    /** The time the cache's entries expire in: written with each entry (its TTL from now) and compared with. */
+    private readonly clock: Clock,
   ) {
     this.fetches = new KeyedLimiter(config.concurrency, config.hostConcurrency);
     this.calls = new KeyedLimiter(config.concurrency, config.hostConcurrency);
@@ -92,7 +95,7 @@ export class TokenMetadataResolver {
   ): Promise<void> {
     const ids = tokens.map((t) => t.id);
     expiry ??= await this.expiry(network, contract, ids);
-    const now = Date.now();
+    const now = this.clock();
     // What a read gave that the cache does not hold (failures that say nothing about the token).
     const transient = new Map<string, Resolved>();
     const reads: Promise<void>[] = [];
@@ -168,7 +171,7 @@ export class TokenMetadataResolver {
   async image(network: string, contract: string, id: bigint, standard: Standard): Promise<string | null> {
     const key = { network, contract: contract.toLowerCase(), tokenId: id };
     const expiresAt = (await this.expiry(key.network, key.contract, [id])).get(id.toString());
-    if (!expiresAt || expiresAt.getTime() <= Date.now()) {
+    if (!expiresAt || expiresAt.getTime() <= this.clock()) {
       const read = await this.read(key, standard, false);
       if (read) return read.image;
     }
@@ -221,7 +224,7 @@ export class TokenMetadataResolver {
 
   private async store(key: TokenKey, resolved: Resolved, ttlMs: number): Promise<void> {
     if (this.closing.signal.aborted) return;
-    await saveMetadata(this.db, key, resolved, ttlMs);
+    await saveMetadata(this.db, key, resolved, new Date(this.clock() + ttlMs));
   }
 
   /** tokenURI(id) (ERC-721) or uri(id) with {id} substituted (ERC-1155). */

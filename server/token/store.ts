@@ -90,19 +90,19 @@ export async function cacheExpiry(db: Queryable, network: string, contract: stri
 const KEEP = "excluded.metadata IS NULL AND t.metadata IS NOT NULL AND excluded.token_uri IS NOT DISTINCT FROM t.token_uri";
 
 /**
- * Stores what a read of the token's metadata gave, valid for `ttlMs` milliseconds: a failed read of the same tokenURI
+ * Stores what a read of the token's metadata gave, valid until `expiresAt`: a failed read of the same tokenURI
  * keeps the metadata read before (the last good document beats an outage of its host), a failed read of another
  * tokenURI replaces it.
  */
-export async function saveMetadata(db: Queryable, key: TokenKey, entry: Omit<CachedMetadata, "expiresAt">, ttlMs: number): Promise<void> {
+export async function saveMetadata(db: Queryable, key: TokenKey, entry: Omit<CachedMetadata, "expiresAt">, expiresAt: Date): Promise<void> {
   await db.query(
     `INSERT INTO token_metadata AS t (network, contract, token_id, token_uri, metadata, image, error, fetched_at, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, now(), now() + make_interval(secs => $8::double precision / 1000))
+     VALUES ($1, $2, $3, $4, $5, $6, $7, now(), $8::timestamptz)
      ON CONFLICT (network, contract, token_id) DO UPDATE SET
        metadata = CASE WHEN ${KEEP} THEN t.metadata ELSE excluded.metadata END,
        image = CASE WHEN ${KEEP} THEN t.image ELSE excluded.image END,
        error = CASE WHEN ${KEEP} THEN NULL ELSE excluded.error END,
        token_uri = excluded.token_uri, fetched_at = excluded.fetched_at, expires_at = excluded.expires_at`,
-    [key.network, key.contract, key.tokenId.toString(), entry.tokenUri, entry.metadata, entry.image, entry.error, ttlMs],
+    [key.network, key.contract, key.tokenId.toString(), entry.tokenUri, entry.metadata, entry.image, entry.error, expiresAt],
   );
 }

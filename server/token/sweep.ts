@@ -1,4 +1,5 @@
 import type { Database } from "../db/database";
+import type { Clock } from "../lib/clock";
 import { pruneMarks, staleCachedTokens, tokenHolding } from "../indexer";
 import type { Standard } from "./resolver";
 import type { TokenKey } from "./store";
@@ -12,6 +13,8 @@ export interface SweepOptions {
   retentionMs: number;
   /** How long a token the sweep could not read again is left alone (a failing host is not asked every batch). */
   backoffMs: number;
+  /** The time the backoff is measured in. */
+  clock: Clock;
 }
 
 interface Rereader {
@@ -62,7 +65,7 @@ export class MetadataSweeper {
 
   /** One batch: prunes old marks, then reads again up to `batch` stale cached documents, all at once, and waits for them. */
   async pass(): Promise<number> {
-    const now = Date.now();
+    const now = this.options.clock();
     for (const [key, until] of this.backoff) if (until <= now) this.backoff.delete(key);
     await pruneMarks(this.db, this.options.retentionMs);
     const stale = await staleCachedTokens(this.db, this.options.batch, [...this.backoff.keys()]);
@@ -72,7 +75,7 @@ export class MetadataSweeper {
         const { holding } = await tokenHolding(this.db, network, contract, tokenId);
         const stored =
           holding !== undefined && !this.stopped && (await this.resolver.reread({ network, contract, tokenId }, holding.standard));
-        if (!stored) this.backoff.set(`${network}:${contract}:${token_id}`, Date.now() + this.options.backoffMs);
+        if (!stored) this.backoff.set(`${network}:${contract}:${token_id}`, this.options.clock() + this.options.backoffMs);
         this.report.swept(stored ? "stored" : "kept");
       }),
     );

@@ -3,6 +3,7 @@ import type { Adapter, AdapterPayload } from "oidc-provider";
 import type { Database, Queryable } from "../../db/database";
 import { STATUS_OF_KIND } from "../../http/errors";
 import { BoundedCache } from "../../lib/bounded-cache";
+import type { Clock } from "../../lib/clock";
 import { DomainError } from "../../lib/domain-error";
 import { deleteStaleChallenges } from "../challenges";
 import type { CachedClients } from "../clients";
@@ -133,6 +134,12 @@ export class MintedCodes {
   static readonly MAX = 1_000;
   private readonly codes = new BoundedCache<{ code: string; grant: string; expiresAt: number }>(MintedCodes.MAX);
 
+  /**
+   * `clock`: the time the codes expire in. The adapter computes every record's expiry on it (a code's among them),
+   * so `take` and the expiries it compares are read on one clock.
+   */
+  constructor(readonly clock: Clock) {}
+
   /** Remembers the code and its grant among `writes`, which the statement that redeemed a challenge has just stored. */
   remember(writes: HeldWrite[]): void {
     const code = writes.find((write) => write.kind === "AuthorizationCode");
@@ -151,7 +158,7 @@ export class MintedCodes {
     const minted = this.codes.get(id);
     if (!minted) return undefined;
     this.codes.delete(id);
-    if (minted.expiresAt <= Date.now()) return undefined;
+    if (minted.expiresAt <= this.clock()) return undefined;
     return { code: JSON.parse(minted.code), grant: JSON.parse(minted.grant) };
   }
 }
@@ -282,7 +289,7 @@ function payloadAdapter(db: Database, kind: string, reuseError: ReuseError, mint
 
   return {
     async upsert(id, payload, expiresIn) {
-      const expiresAt = expiresIn ? new Date(Date.now() + expiresIn * 1000) : null;
+      const expiresAt = expiresIn ? new Date(mintedCodes.clock() + expiresIn * 1000) : null;
       const write: HeldWrite = { kind, id, payload, expiresAt };
       const scope = requestScope.getStore();
       if (scope?.held) {

@@ -196,6 +196,7 @@ export async function mintCode(provider: Provider, input: MintInput): Promise<st
     accountId: input.sub,
     redirectUri: input.redirectUri,
     scope: input.scope,
+    // The ID token's auth_time: wall-clock data, as the iat oidc-provider sets beside it (no expiry is computed from it).
     authTime: Math.floor(Date.now() / 1000),
     expiresWithSession: false,
     ...(input.nonce ? { nonce: input.nonce } : {}),

@@ -3,6 +3,7 @@ import { RecentChallenges, saveChallenge, type Challenge } from "../../../server
 import { addClient } from "../../../server/auth/clients";
 import type { Connection, Database } from "../../../server/db/database";
 import { migrate } from "../../../server/db/migrate";
+import { TestClock } from "../../helpers/app";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";
 import { challengeFields } from "./helpers";
 
@@ -54,11 +55,13 @@ describe("RecentChallenges", function () {
     ...challengeFields("192.0.2.1", { message: `message ${id}` }),
     ...over,
   });
-  const soon = () => new Date(Date.now() + 60_000);
+  /** The app's clock, which a challenge's expiry is computed in and compared with. */
+  const clock = new TestClock();
+  const soon = () => new Date(clock.now() + 60_000);
   const where = { address: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", clientId: "rp", requester: "192.0.2.1" };
 
-  it("finds the newest challenge saved for a requester, address and client, while it is unexpired", function () {
-    const recent = new RecentChallenges();
+  it("finds the newest challenge saved for a requester, address and client, until it expires on the app's clock", function () {
+    const recent = new RecentChallenges(clock.now);
     recent.remember(challenge("c1"), soon());
     recent.remember(challenge("c2"), soon());
     recent.remember(challenge("other-client", { clientId: "other" }), soon());
@@ -66,12 +69,14 @@ describe("RecentChallenges", function () {
     expect(recent.find(where)?.id).to.equal("c2");
     expect(recent.find({ ...where, clientId: "other" })?.id).to.equal("other-client");
     expect(recent.find({ ...where, requester: "192.0.2.3" })).to.equal(undefined);
-    recent.remember(challenge("expired"), new Date(Date.now() - 1));
+    recent.remember(challenge("expires"), soon());
+    expect(recent.find(where)?.id).to.equal("expires");
+    clock.advance(60_000);
     expect(recent.find(where)).to.equal(undefined);
   });
 
   it("applies the filters of openChallenges: the redirect_uri and the message, when given", function () {
-    const recent = new RecentChallenges();
+    const recent = new RecentChallenges(clock.now);
     recent.remember(challenge("c1"), soon());
     expect(recent.find({ ...where, message: "message c1", redirectUri: "https://rp.example/cb" })?.id).to.equal("c1");
     expect(recent.find({ ...where, message: "message c0" })).to.equal(undefined);
@@ -79,7 +84,7 @@ describe("RecentChallenges", function () {
   });
 
   it("forgets a challenge once it is redeemed or found used, and only that one", function () {
-    const recent = new RecentChallenges();
+    const recent = new RecentChallenges(clock.now);
     recent.remember(challenge("c1"), soon());
     recent.remember(challenge("c2"), soon());
     recent.forget(challenge("c1"));
@@ -89,7 +94,7 @@ describe("RecentChallenges", function () {
   });
 
   it(`forgets the address, client and requester saved for longest ago beyond ${RecentChallenges.MAX}`, function () {
-    const recent = new RecentChallenges();
+    const recent = new RecentChallenges(clock.now);
     for (let i = 0; i <= RecentChallenges.MAX; i++) recent.remember(challenge(`c${i}`, { requester: `r${i}` }), soon());
     expect(recent.find({ ...where, requester: "r0" })).to.equal(undefined);
     expect(recent.find({ ...where, requester: "r1" })?.id).to.equal("c1");

@@ -1,5 +1,7 @@
 import { expect } from "chai";
 import { Wallet } from "ethers";
+import { CHALLENGE_TTL_MS } from "../../../server/auth/messages";
+import { CODE_TTL_SECONDS } from "../../../server/auth/oidc/provider";
 import type { Database } from "../../../server/db/database";
 import { countQueries } from "../../../support/query-count";
 import type { TestApp } from "../../helpers/app";
@@ -177,5 +179,51 @@ describe("queries of one login (authorize, login, token)", function () {
     expect(answers.filter((a) => a.status === 200)).to.have.length(1);
     for (const refused of answers.filter((a) => a.status !== 200)) await expectRefusal(refused, 401, "invalid_challenge");
     expect(await payloadRows()).to.equal(rows + 2);
+  });
+
+  it("computes a challenge's and a code's expiry on the app's clock, and reads each back once its memory of it is past that expiry", async function () {
+    const wallet = Wallet.createRandom();
+    const { body } = await getJson(t, `/api/authorize?${authorizeQuery(client, wallet.address)}`);
+    // Past the challenge's expiry as this instance computed it: its memory of the challenge is of no use. The database,
+    // whose clock decides whether a challenge is open (and has not moved), still holds it open.
+    t.clock.advance(CHALLENGE_TTL_MS);
+    let signed: Awaited<ReturnType<typeof postJson>> | undefined;
+    const before = t.clock.now();
+    const redeemed = await statementsOf(async () => {
+      signed = await postJson(t, `/api/login`, {
+        address: wallet.address,
+        signature: await wallet.signMessage(body.message),
+        client_id: client.id,
+      });
+    });
+    const after = t.clock.now();
+    expect(signed!.status, JSON.stringify(signed!.body)).to.equal(200);
+    expect(heads(redeemed).sort()).to.deep.equal(["SELECT * FROM", "WITH consumed AS"].sort());
+    // The code's expiry, as the adapter computes it (oidc-provider gives its lifetime in whole seconds), on the app's clock.
+    const { rows } = await t.app.db.query<{ expires_at: Date }>(
+      "SELECT expires_at FROM oidc_payloads WHERE kind = 'AuthorizationCode' AND id = $1",
+      [signed!.body.code],
+    );
+    expect(rows[0].expires_at.getTime()).to.be.within(before + CODE_TTL_SECONDS * 1000 - 1000, after + CODE_TTL_SECONDS * 1000);
+
+    // Past the code's expiry on the same clock: the instance reads the code back. oidc-provider checks the code's own
+    // expiry on its wall clock, which has not moved: the exchange succeeds.
+    t.clock.advance(CODE_TTL_SECONDS * 1000);
+    let tokens: Awaited<ReturnType<typeof exchangeCode>> | undefined;
+    const exchanged = await statementsOf(async () => {
+      tokens = await exchangeCode(t, client, signed!.body.code);
+    });
+    expect(tokens!.status, JSON.stringify(tokens!.body)).to.equal(200);
+    expect(heads(exchanged).sort()).to.deep.equal(["SELECT kind, payload,", "WITH consumed AS"].sort());
+
+    // A challenge's expiry, as authorize computes it, on the app's clock too (ahead of the database's by now).
+    const next = Wallet.createRandom().address;
+    const from = t.clock.now();
+    await getJson(t, `/api/authorize?${authorizeQuery(client, next)}`);
+    const to = t.clock.now();
+    const { rows: challenges } = await t.app.db.query<{ expires_at: Date }>("SELECT expires_at FROM login_challenges WHERE address = $1", [
+      next.toLowerCase(),
+    ]);
+    expect(challenges[0].expires_at.getTime()).to.be.within(from + CHALLENGE_TTL_MS, to + CHALLENGE_TTL_MS);
   });
 });

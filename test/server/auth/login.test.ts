@@ -9,6 +9,7 @@ import { createProvider, MintedCodes } from "../../../server/auth/oidc";
 import { Networks } from "../../../server/chain/networks";
 import type { Database } from "../../../server/db/database";
 import { migrate } from "../../../server/db/migrate";
+import { systemClock } from "../../../server/lib/clock";
 import { DomainError } from "../../../server/lib/domain-error";
 import { testConfig } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
@@ -35,7 +36,7 @@ describe("login service (login.ts)", function () {
     db = await database.open();
     await migrate(db);
     const config = testConfig({ ISSUER: issuer, RPC_URL_LOCALHOST: nodeUrl, DEFAULT_NETWORK: "localhost" }, database.config);
-    const minted = new MintedCodes();
+    const minted = new MintedCodes(systemClock);
     const clients = new CachedClients(db);
     const provider = await createProvider(config, db, clients, await loadKeys(db), minted);
     // Only localhost has a node: a contract wallet's login on any other network is refused as unsupported_network.
@@ -46,8 +47,9 @@ describe("login service (login.ts)", function () {
       networks,
       provider,
       settings: { issuer, defaultNetwork: "localhost", messageHeader: "Wallet Login", maxOpenChallenges: 10 },
-      recent: new RecentChallenges(),
+      recent: new RecentChallenges(systemClock),
       minted,
+      clock: systemClock,
     };
     clientId = (await addClient(db, { name: "Example RP", redirectUris: [redirectUri], public: false })).client.id;
     publicClientId = (await addClient(db, { name: "SPA", redirectUris: [redirectUri], public: true })).client.id;

@@ -232,4 +232,35 @@ describe("metadata-change events (ERC-4906, ERC-1155 URI)", function () {
     const { rows } = await t.app.db.query("SELECT 1 FROM nft_metadata_updates WHERE from_token_id = 9");
     expect(rows).to.deep.equal([]);
   });
+
+  // Last: it moves the app's clock past METADATA_FETCH_ERROR_TTL_MS.
+  it("leaves a stale token it could not read alone for METADATA_FETCH_ERROR_TTL_MS on the app's clock, then tries it again", async function () {
+    const kept = async () => {
+      const metrics = await t.app.metricsServer!.inject({ method: "GET", url: "/metrics" });
+      return Number(/^token_metadata_sweep_reads_total\{outcome="kept"\} (\d+)$/m.exec(metrics.body)?.[1] ?? 0);
+    };
+    const untilKept = async (count: number) => {
+      for (let i = 0; i < 200 && (await kept()) < count; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(await kept()).to.equal(count);
+    };
+    const start = await kept();
+    // A cached document of a token the index does not hold (burned since), made stale by a mark: the sweep cannot read it again.
+    const BURNED = 7_777n;
+    await t.app.db.query(
+      `INSERT INTO token_metadata (network, contract, token_id, token_uri, metadata, image, error, fetched_at, expires_at)
+       VALUES ('localhost', $1, $2, $3, '{"name":"burned"}', NULL, NULL, now() - interval '1 second', now() + interval '1 day')`,
+      [nftAddress.toLowerCase(), BURNED.toString(), `${host.url}/nft/${BURNED}`],
+    );
+    await (await nft.announce(BURNED)).wait();
+    await indexedTo(t.app.db, "localhost", provider);
+    await untilKept(start + 1);
+    // A later pass reads another stale document again and leaves this token alone.
+    const read = hits("/nft/1");
+    await (await nft.announce(1n)).wait();
+    await host.until(() => hits("/nft/1") === read + 1);
+    expect(await kept()).to.equal(start + 1);
+    t.clock.advance(t.config.tokenMetadata.errorTtlMs);
+    await untilKept(start + 2);
+    expect(hits(`/nft/${BURNED}`)).to.equal(0);
+  });
 });

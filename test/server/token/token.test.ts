@@ -472,4 +472,30 @@ describe("token route: metadata from tokenURIs", function () {
       expect(document.paths["/token/{network}/{contract}/{id}/refresh"]).to.have.property("post");
     });
   });
+
+  // Last: it moves the app's clock past METADATA_FETCH_TTL_MS, after which every entry cached before has expired.
+  describe("the cache's time-to-live", function () {
+    it("reads the document again once its entry is past METADATA_FETCH_TTL_MS on the app's clock, then serves the new one from the cache", async function () {
+      // A token of the other contract: the reads the tests before left hanging hold this contract's fetch slots.
+      const id = nextId++;
+      const token = () => request(`/token/localhost/${otherAddress}/${id}`);
+      host.routes["/ttl"] = { body: '{"version":1}' };
+      await (await other.mint(holder, id, `${host.url}/ttl`)).wait();
+      await indexedTo(t.app.db, "localhost", provider);
+      expect((await token()).body.metadata).to.deep.equal({ version: 1 });
+      host.routes["/ttl"] = { body: '{"version":2}' };
+      t.clock.advance(t.config.tokenMetadata.ttlMs - 60_000);
+      expect((await token()).body).to.deep.include({ metadata: { version: 1 }, metadataError: null });
+      expect(host.hits.get("/ttl")).to.equal(1);
+      t.clock.advance(60_000);
+      const { status, body } = await token();
+      expect(status).to.equal(200);
+      expect(body).to.deep.include({ tokenURI: `${host.url}/ttl`, metadata: { version: 2 }, metadataError: null });
+      expect(host.hits.get("/ttl")).to.equal(2);
+      // The new entry expires METADATA_FETCH_TTL_MS from then on the same clock: fresh, so not read again.
+      host.routes["/ttl"] = { body: '{"version":3}' };
+      expect((await token()).body.metadata).to.deep.equal({ version: 2 });
+      expect(host.hits.get("/ttl")).to.equal(2);
+    });
+  });
 });
