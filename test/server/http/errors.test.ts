@@ -179,6 +179,8 @@ describe("error answers ({error, message} with the right status)", function () {
   it("a body missing several required properties names them all, in the schema's order", async function () {
     const none = await call("/test/three?x=1&y=2", json("{}"));
     await expectRefusal(none, 400, "invalid_request", { message: 'body must have the properties "a", "c", "d"' });
+    const login = await call("/api/login", json("{}"));
+    await expectRefusal(login, 400, "invalid_request", { message: 'body must have the properties "address", "signature", "client_id"' });
     const one = await call("/test/three?x=1&y=2", json('{"a":"1","d":[]}'));
     await expectRefusal(one, 400, "invalid_request", { message: 'body must have the property "c"' });
     const query = await call("/test/three", json('{"a":"1","c":"2","d":[]}'));
