@@ -16,8 +16,10 @@ export class RouteMethods {
 
   /** Learns the routes `app` and its child scopes add from now on. */
   watch(app: FastifyInstance): void {
-    app.addHook("onRoute", (route: RouteOptions) => {
-      for (const method of [route.method].flat()) this.add(method, route.url);
+    app.addHook("onRoute", (route: RouteOptions & { prefix?: string; routePath?: string }) => {
+      // A plugin's `/` route is also served at its prefix with a trailing slash, which runs no onRoute hook of its own.
+      const slashed = route.prefix && route.routePath === "" && route.prefixTrailingSlash !== "no-slash" ? [`${route.url}/`] : [];
+      for (const method of [route.method].flat()) for (const url of [route.url, ...slashed]) this.add(method, url);
     });
   }
 

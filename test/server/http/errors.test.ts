@@ -98,6 +98,14 @@ describe("error answers ({error, message} with the right status)", function () {
       message: "/health takes GET or HEAD, not POST",
       headers: { allow: "GET, HEAD" },
     });
+    // A plugin's root route, served at its prefix with and without a trailing slash.
+    for (const path of ["/docs", "/docs/"]) {
+      const docs = await call(path, json("{}"));
+      await expectRefusal(docs, 405, "method_not_allowed", {
+        message: `${path} takes GET or HEAD, not POST`,
+        headers: { allow: "GET, HEAD" },
+      });
+    }
     // A path with parameters, matched as the router matches it.
     const item = await call("/test/item/7", { method: "PATCH" });
     await expectRefusal(item, 405, "method_not_allowed", {
