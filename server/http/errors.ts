@@ -91,7 +91,7 @@ export function toErrorReply(
   return { status: 500, body: { error: "internal_error", message: "Internal server error" }, headers: {} };
 }
 
-/** Where the schema of each part of a request is, and where the request holds that part. */
+/** The part of a request each validation context checks, by Fastify's name for it (also its schema's key). */
 const PARTS = {
   body: (request: FastifyRequest) => request.body,
   querystring: (request: FastifyRequest) => request.query,
