@@ -2,7 +2,6 @@ import type { IncomingMessage } from "node:http";
 import { parse } from "node:querystring";
 import { Readable } from "node:stream";
 import { controlCharacterIn, malformedQuery } from "../http/input-guard";
-import { escapeHtml } from "../lib/html";
 import { invalidRequest } from "./errors";
 
 /**
@@ -51,12 +50,4 @@ export function withBody(raw: IncomingMessage, body: Buffer): IncomingMessage {
     Object.defineProperty(replay, name, { value: raw[name], writable: true, configurable: true, enumerable: true });
   }
   return replay as unknown as IncomingMessage;
-}
-
-/**
- * The plain error page of the authorization endpoint (no inline style, nothing fetched), ours and oidc-provider's.
- * oidc-provider may hand over an error without a description.
- */
-export function errorPage(error: string, description: string | undefined): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign-in error</title></head><body><main><h1>Sign-in error</h1><p>${escapeHtml(error)}: ${escapeHtml(description ?? "")}</p></main></body></html>`;
 }

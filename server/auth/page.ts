@@ -7,6 +7,8 @@ import { negotiateLanguage } from "../http/language";
 import { pageAsset, type PageAsset } from "../http/page-assets";
 import { escapeHtml } from "../lib/html";
 import { fillText } from "../lib/template";
+import type { LoginClient } from "./clients";
+import { backLink, errorMain } from "./error-page";
 import { TEXT } from "./text";
 
 const STATIC = path.join(__dirname, "static");
@@ -23,6 +25,8 @@ const PASSED = ["client_id", "redirect_uri", "scope", "state", "nonce", "code_ch
 export interface PageInput {
   params?: Record<string, unknown>;
   clientName?: string;
+  /** On a refusal, the registered client of the request, when it is known: the page links back to it. */
+  client?: LoginClient;
   networks?: Networks;
   /** A refusal: its code, which the page names in `data-error` for scripts and tests (docs/login.md#errors). */
   error?: "interaction_expired" | "unsupported_response_mode";
@@ -44,7 +48,7 @@ export function hostedPage(reply: FastifyReply, input: PageInput) {
       .map(([name, info]) => [String(info.chainId), name]),
   );
   const body = input.error
-    ? `<main id="login" data-error="${input.error}"><h1>${escapeHtml(text.title)}</h1><p role="alert">${escapeHtml(input.problem ?? text.expired)}</p></main>`
+    ? errorMain({ code: input.error, title: text.title, problem: input.problem ?? text.expired, back: backLink(input.client, lang) })
     : `<main id="login" data-request="${escapeHtml(JSON.stringify(request))}" data-networks="${escapeHtml(JSON.stringify(networks))}" data-text="${escapeHtml(JSON.stringify(text))}">
 <h1>${escapeHtml(text.title)}</h1>
 <p>${escapeHtml(fillText(text.intro, { client: input.clientName ?? String(request.client_id ?? "") }))}</p>

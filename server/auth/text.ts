@@ -17,6 +17,9 @@ const en = {
   failed: "Sign-in failed:",
   expired: "This sign-in request has expired or was opened in another browser. Go back to the application and start again.",
   noscript: "This page needs JavaScript to talk to your wallet.",
+  errorTitle: "Sign-in error",
+  backTo: "Back to {client}",
+  backHome: "Back to the home page",
 };
 
 const ja: typeof en = {
@@ -37,6 +40,9 @@ const ja: typeof en = {
   failed: "ログインできませんでした:",
   expired: "このログイン要求は期限切れか、別のブラウザで開かれました。アプリケーションに戻ってやり直してください。",
   noscript: "このページはウォレットとやり取りするために JavaScript が必要です。",
+  errorTitle: "ログインエラー",
+  backTo: "{client} に戻る",
+  backHome: "ホームページに戻る",
 };
 
 export const TEXT = { en, ja };

@@ -1,10 +1,21 @@
 import type { BodyRefusals } from "../lib/bounded-read";
 import { DomainError, type ErrorKind } from "../lib/domain-error";
-import { rpcEnvName } from "./registry";
+import { meantNetwork, NETWORKS, rpcEnvName } from "./registry";
 
-/** A network name that is not in the registry (docs/configuration.md, "Networks"). */
-export function unknownNetwork(name: string): DomainError {
-  return new DomainError("invalid", "unknown_network", `Unknown network "${name}"`);
+/**
+ * A network name that is not in the registry (docs/configuration.md, "Networks"): the refusal names the networks this
+ * service has a node for (`served`), and the one the client likely meant (docs/api.md, "Wire rules").
+ */
+export function unknownNetwork(name: string, served: readonly string[]): DomainError {
+  const meant = meantNetwork(name, served);
+  const hint =
+    meant === undefined
+      ? ""
+      : meant.toLowerCase() === name.toLowerCase()
+        ? ` (did you mean "${meant}"?)`
+        : ` (did you mean "${meant}", chain id ${NETWORKS[meant].chainId}?)`;
+  const serves = served.length === 0 ? "no network" : served.join(", ");
+  return new DomainError("invalid", "unknown_network", `Unknown network "${name}"${hint}: this service serves ${serves}`);
 }
 
 /** A known network whose node is needed but which has no RPC URL. */

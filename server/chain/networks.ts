@@ -69,7 +69,7 @@ export class Networks {
   /** The built-in facts of `name`; `unknown_network` for a name that is not in the registry. */
   info(name: string): NetworkInfo & { name: string } {
     const info = Object.hasOwn(NETWORKS, name) ? NETWORKS[name] : undefined;
-    if (!info) throw unknownNetwork(name);
+    if (!info) throw unknownNetwork(name, this.configured());
     return { name, ...info };
   }
 

@@ -23,3 +23,20 @@ export function rpcEnvName(network: string): string {
 export function networkByChainId(chainId: number): string | undefined {
   return Object.keys(NETWORKS).find((name) => NETWORKS[name].chainId === chainId);
 }
+
+/** A chain id as a client may write one for a network name: decimal or 0x-hex, at most 20 characters. */
+const CHAIN_ID = /^(?:[0-9]{1,20}|0x[0-9a-fA-F]{1,18})$/;
+
+/**
+ * The network a client most likely meant by a name the registry does not have, for the refusal to name: the same name
+ * in another case (`Localhost`), or a chain id (`31337`, `0x7a69`). Names are not forgiven: a network's name keys its
+ * index rows, caches, metrics and the URLs we publish, so one network has one spelling. `served` are tried first.
+ */
+export function meantNetwork(name: string, served: readonly string[]): string | undefined {
+  const names = [...served, ...Object.keys(NETWORKS)].filter((known) => Object.hasOwn(NETWORKS, known));
+  const lower = name.toLowerCase();
+  const sameName = names.find((known) => known.toLowerCase() === lower);
+  if (sameName !== undefined || !CHAIN_ID.test(name)) return sameName;
+  const chainId = Number(name);
+  return names.find((known) => NETWORKS[known].chainId === chainId);
+}

@@ -95,7 +95,7 @@ const tokens: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { network } = request.params;
       // This route matches any three-segment path: one that does not start with a network is an unknown route.
-      if (!app.networks.isKnown(network)) throw notFound(`Route ${request.method} ${request.url.split("?")[0]} not found`);
+      if (!app.networks.isKnown(network)) return reply.callNotFound();
       const contract = parseAddress(request.params.assetContract, "assetContract");
       const id = parseTokenId(request.params.id);
       await requireContract(network, contract);

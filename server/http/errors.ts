@@ -6,6 +6,7 @@ import type { Static } from "typebox";
 import { isUnstorableText } from "../db/errors";
 import { DomainError, type ErrorKind } from "../lib/domain-error";
 import { HttpError } from "./http-error";
+import { RouteMethods } from "./route-methods";
 import type { ErrorBody as ErrorBodySchema } from "./schemas";
 
 /** Fastify's own client errors, named the way our API names them. */
@@ -60,9 +61,11 @@ export function toErrorReply(
   }
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) {
-    return { status: 400, body: { error: "invalid_request", message: fastifyError.message }, headers: {} };
+    const message = missingProperties(fastifyError, request) ?? fastifyError.message;
+    return { status: 400, body: { error: "invalid_request", message }, headers: {} };
   }
   const known = fastifyError.code ? FASTIFY_CODES[fastifyError.code] : undefined;
+  if (known?.status === 415) return { status: 415, body: { error: known.code, message: unacceptedType(request) }, headers: {} };
   if (known) return { status: known.status, body: { error: known.code, message: fastifyError.message }, headers: {} };
   if (error instanceof SyntaxError && fastifyError.statusCode === 400) {
     return { status: 400, body: { error: "malformed_json", message: error.message }, headers: {} };
@@ -81,6 +84,51 @@ export function toErrorReply(
   }
   request.log.error({ err: error }, "unhandled error");
   return { status: 500, body: { error: "internal_error", message: "Internal server error" }, headers: {} };
+}
+
+/** The part of a request each validation context checks, by Fastify's name for it (also its schema's key). */
+const PARTS = {
+  body: (request: FastifyRequest) => request.body,
+  querystring: (request: FastifyRequest) => request.query,
+  params: (request: FastifyRequest) => request.params,
+  headers: (request: FastifyRequest) => request.headers,
+} as const;
+
+/**
+ * All the required properties missing from a part of the request (`body must have the properties "address",
+ * "signature"`), when the schema's first complaint is one missing at its top. Ajv stops at the first error
+ * (Fastify's default); its `allErrors` would walk all of an untrusted body, every item of every array, and collect
+ * errors without bound. This reads only the top-level `required` list of our own schema, so its cost is bounded by
+ * that list, whatever the client sends.
+ */
+function missingProperties(error: FastifyError, request: FastifyRequest): string | undefined {
+  const first = error.validation?.[0];
+  const part = error.validationContext as keyof typeof PARTS | undefined;
+  if (first?.keyword !== "required" || first.instancePath !== "" || !part || !Object.hasOwn(PARTS, part)) return undefined;
+  const required = (request.routeOptions.schema?.[part] as { required?: unknown } | undefined)?.required;
+  const value = PARTS[part](request);
+  if (!Array.isArray(required) || typeof value !== "object" || value === null) return undefined;
+  const missing = required.filter((name): name is string => typeof name === "string" && !Object.hasOwn(value, name));
+  if (missing.length === 0) return undefined;
+  const names = missing.map((name) => JSON.stringify(name)).join(", ");
+  return `${part} must have the ${missing.length === 1 ? "property" : "properties"} ${names}`;
+}
+
+/** The body types a 415 may name, in its order: those a route's scope has a parser for are the ones it takes. */
+const BODY_TYPES = [
+  "application/json",
+  "application/x-www-form-urlencoded",
+  "multipart/form-data",
+  "text/plain",
+  "application/octet-stream",
+];
+
+/** A 415's message: the type sent (its first 100 characters: it is echoed) and the ones the route's scope takes. */
+function unacceptedType(request: FastifyRequest): string {
+  const sent = (request.headers["content-type"] ?? "").split(";")[0].trim().slice(0, 100);
+  const accepted = BODY_TYPES.filter((type) => request.server.hasContentTypeParser(type));
+  const what = sent ? `Content-Type ${sent} is not accepted here` : "A body without a Content-Type is not accepted here";
+  return accepted.length === 0 ? `${what}; this route takes no body` : `${what}; send ${accepted.join(" or ")}`;
 }
 
 function snakeCase(text: string): string {
@@ -125,16 +173,35 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Dup
   socket.destroy(error);
 }
 
+/**
+ * What no route answers: a 405 with `Allow` when the path has routes for other methods, else a 404 that points to the
+ * API's description when the app serves one. A route that matched but found nothing at the path (`reply.callNotFound()`)
+ * is a 404 too. OPTIONS is answered on every path for CORS preflights, so `Allow` does not list it.
+ */
+function notFoundAnswer(routes: RouteMethods, request: FastifyRequest): ReturnType<typeof toErrorReply> {
+  const path = request.url.split("?")[0];
+  const allowed = routes.of(path);
+  if (allowed.length > 0 && !allowed.includes(request.method)) {
+    const methods = allowed.length === 1 ? allowed[0] : `${allowed.slice(0, -1).join(", ")} or ${allowed.at(-1)}`;
+    return {
+      status: 405,
+      body: { error: "method_not_allowed", message: `${path} takes ${methods}, not ${request.method}` },
+      headers: { allow: allowed.join(", ") },
+    };
+  }
+  const docs = routes.of(DOCS).includes("GET") ? `; the API is described at ${DOCS}` : "";
+  return { status: 404, body: { error: "not_found", message: `Route ${request.method} ${path} not found${docs}` }, headers: {} };
+}
+
+/** The page of the OpenAPI document (http/openapi.ts). */
+const DOCS = "/docs";
+
 export default fp(
   async function errors(app: FastifyInstance) {
+    const routes = new RouteMethods();
+    routes.watch(app);
     app.setErrorHandler((error, request, reply) => send(reply, toErrorReply(error as Error, request)));
-    app.setNotFoundHandler((request, reply) =>
-      send(reply, {
-        status: 404,
-        body: { error: "not_found", message: `Route ${request.method} ${request.url.split("?")[0]} not found` },
-        headers: {},
-      }),
-    );
+    app.setNotFoundHandler((request, reply) => send(reply, notFoundAnswer(routes, request)));
     // Every answer names its request, so a user's report can be found in the logs.
     app.addHook("onSend", async (request, reply) => {
       reply.header("x-request-id", request.id);

@@ -11,9 +11,12 @@ export function metricsListener(metrics: Metrics): FastifyInstance {
   const server = Fastify<Server>({ logger: false });
   // Its refusals (any other path or method) in the service's error shape, not Fastify's.
   void server.register(errors);
-  server.get("/metrics", async (_request, reply) => {
-    reply.header("cache-control", "no-store").type(metrics.registry.contentType);
-    return metrics.registry.metrics();
+  // In a plugin, so that it is added after the errors plugin, which learns each route's methods for its 405s.
+  void server.register(async (scope) => {
+    scope.get("/metrics", async (_request, reply) => {
+      reply.header("cache-control", "no-store").type(metrics.registry.contentType);
+      return metrics.registry.metrics();
+    });
   });
   return server;
 }

@@ -28,5 +28,5 @@ export interface PageWindow {
   };
   addEventListener(type: string, listener: () => void): void;
   dispatchEvent(event: Event): boolean;
-  getComputedStyle(element: PageElement): { readonly outlineStyle: string };
+  getComputedStyle(element: PageElement): { readonly outlineStyle: string; readonly maxWidth: string; readonly backgroundColor: string };
 }

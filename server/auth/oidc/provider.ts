@@ -5,7 +5,8 @@ import type { Database } from "../../db/database";
 import { secretMatches, type CachedClients } from "../clients";
 import type { LoginKeys } from "../keys";
 import { loginHistory } from "../logins";
-import { errorPage } from "../oidc-guard";
+import { errorPage } from "../error-page";
+import { PAGE_HEADERS } from "../../http/html-page";
 import { createAdapterFactory, retryAfterWhenUnavailable, writeHeldAfterRequest, writeHeldTokens, type MintedCodes } from "./adapter";
 import { addIdTokenAudience, compareSecretsWith, loadOidcLibrary } from "./internals";
 import { logoutSource, postLogoutSuccessSource } from "../logout-page";
@@ -151,10 +152,20 @@ export async function createProvider(
       pushedAuthorizationRequests: { enabled: false },
       dPoP: { enabled: false },
     },
-    // A plain page (no inline style, nothing fetched) for errors shown instead of redirecting, e.g. a bad redirect_uri.
+    // Errors shown instead of redirecting, e.g. a bad redirect_uri: the hosted page's error page.
     async renderError(ctx, out) {
+      const clientId = ctx.oidc?.client?.clientId;
+      // Only the link back needs the client: a failed lookup (the database down) leaves it pointing to our root.
+      const client = clientId === undefined ? undefined : await clients.find(clientId).catch(() => undefined);
+      for (const [name, value] of Object.entries(PAGE_HEADERS)) ctx.set(name, value);
       ctx.type = "html";
-      ctx.body = errorPage(out.error, out.error_description);
+      ctx.body = errorPage({
+        error: out.error,
+        description: out.error_description,
+        client,
+        uiLocales: ctx.oidc?.params?.ui_locales,
+        acceptLanguage: ctx.get("accept-language"),
+      });
     },
     interactions: { url: async (_ctx, interaction) => `/interaction/${interaction.uid}` },
   });

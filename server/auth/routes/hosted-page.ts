@@ -21,15 +21,16 @@ const hostedPageRoutes: FastifyPluginAsyncTypebox<{ provider: Provider }> = asyn
       } catch {
         return hostedPage(reply, { error: "interaction_expired", acceptLanguage: request.headers["accept-language"] });
       }
+      const client = typeof params.client_id === "string" ? await findClient(app.db, params.client_id) : undefined;
       // The page hands the code back in the query only (the code flow's default response mode).
       if (params.response_mode !== undefined && params.response_mode !== "query") {
         return hostedPage(reply, {
           error: "unsupported_response_mode",
+          client,
           acceptLanguage: request.headers["accept-language"],
           problem: `response_mode=${String(params.response_mode)} is not supported; use query`,
         });
       }
-      const client = typeof params.client_id === "string" ? await findClient(app.db, params.client_id) : undefined;
       return hostedPage(reply, {
         params,
         clientName: client?.name,

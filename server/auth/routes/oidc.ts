@@ -3,10 +3,12 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { Type } from "typebox";
 import { toErrorReply } from "../../http/errors";
+import { PAGE_HEADERS } from "../../http/html-page";
 import { HttpError } from "../../http/http-error";
 import { invalidRequest } from "../errors";
 import { logoutRequestCsp } from "../logout-page";
-import { checkForm, errorPage, pinToIssuer, withBody } from "../oidc-guard";
+import { errorPage } from "../error-page";
+import { checkForm, pinToIssuer, withBody } from "../oidc-guard";
 import { inRequestScope, OIDC_ROUTES, type Provider } from "../oidc";
 import { sendOAuthError } from "./oauth-error";
 import { RATE_LIMITED } from "./rate-limited";
@@ -136,14 +138,24 @@ function requireForm(request: FastifyRequest): void {
     throw invalidRequest(`POST ${request.routeOptions.url} takes a form body (application/x-www-form-urlencoded)`);
 }
 
-/** Our own refusals on the authorization endpoint, as the browser page oidc-provider shows for its own. */
+/**
+ * Our own refusals on the authorization and logout endpoints, as the browser page oidc-provider shows for its own. Its
+ * link back goes to our root: the request is malformed or over its rate, and naming its client would cost a lookup.
+ */
 function pageErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const { status, body, headers } = toErrorReply(error, request);
+  const query = request.query as Record<string, unknown> | undefined;
+  const page = errorPage({
+    error: body.error,
+    description: body.message,
+    uiLocales: query?.ui_locales,
+    acceptLanguage: request.headers["accept-language"],
+  });
   return reply
     .code(status)
-    .headers({ ...headers, "cache-control": "no-store" })
+    .headers({ ...headers, ...PAGE_HEADERS })
     .type("text/html; charset=utf-8")
-    .send(errorPage(body.error, body.message));
+    .send(page);
 }
 
 /** Our own refusals on the other endpoints, in RFC 6749's dialect: any client error is an `invalid_request`. */

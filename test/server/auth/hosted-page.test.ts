@@ -10,6 +10,7 @@ import type { PageDocument, PageWindow } from "../../helpers/page-globals";
 import type { TestSigner } from "../../helpers/signers";
 import { deploySigners, getJson, registerClient, relyingPartyRequest, startLoginApp, type RegisteredClient } from "./helpers";
 import { expectRefusal } from "../../helpers/refusal";
+import { PAGE_CSP } from "../../../server/http/html-page";
 
 // Functions below run in the page (tsconfig has no DOM library): these name its globals for the type checker.
 declare const window: PageWindow & {
@@ -221,6 +222,8 @@ describe("hosted login page (headless Chromium)", function () {
     const answer = await getJson(t, location);
     await expectRefusal(answer, 400, "interaction_expired", { dialect: "html" });
     expect(answer.body).to.include("expired").and.not.include("data-request");
+    // The request's client is not known without the cookie: the way back is our root.
+    expect(answer.body).to.include('<p><a href="/">Back to the home page</a></p>');
   });
 
   it("speaks the browser's most preferred language it knows, also on the error page", async function () {
@@ -245,8 +248,81 @@ describe("hosted login page (headless Chromium)", function () {
         },
       );
       expect(await page.getByRole("alert").textContent()).to.include("response_mode=fragment");
+      // No home page registered: the origin of its redirect URI.
+      expect(await page.getByRole("link", { name: "Back to Browser RP" }).getAttribute("href")).to.equal(`${RP}/`);
     } finally {
       await context.close();
+    }
+  });
+
+  it("shows the authorization endpoint's own error page (an unregistered redirect_uri) in the pages' style, with a way back", async function () {
+    const shop = await registerClient(t, {
+      name: "Shop",
+      redirectUris: [`${RP}/callback`],
+      profile: { homeUrl: `${RP}/home`, title: { ja: "ショップ" } },
+    });
+    const authorize = (clientId: string) =>
+      `${t.url}/authorize?${new URLSearchParams({ client_id: clientId, redirect_uri: "https://evil.example/cb", response_type: "code", scope: "openid" })}`;
+    const cases = [
+      {
+        clientId: shop.id,
+        locale: "en-US",
+        code: "invalid_redirect_uri",
+        link: "Back to Shop",
+        href: `${RP}/home`,
+        title: "Sign-in error",
+      },
+      {
+        clientId: shop.id,
+        locale: "ja-JP",
+        code: "invalid_redirect_uri",
+        link: "ショップ に戻る",
+        href: `${RP}/home`,
+        title: "ログインエラー",
+      },
+      // No client to go back to: our root.
+      {
+        clientId: "no-such-client",
+        locale: "en-US",
+        code: "invalid_client",
+        link: "Back to the home page",
+        href: "/",
+        title: "Sign-in error",
+      },
+    ];
+    for (const c of cases) {
+      const { page, context, errors } = await openPage(
+        { address: Wallet.createRandom().address, sign: async () => "0x" },
+        "none",
+        c.locale,
+      );
+      try {
+        const response = (await page.goto(authorize(c.clientId)))!;
+        await expectRefusal({ status: response.status(), headers: await response.allHeaders(), body: await response.text() }, 400, c.code, {
+          dialect: "html",
+          label: `${c.clientId} ${c.locale}`,
+          headers: { "content-security-policy": PAGE_CSP, "cache-control": "no-store" },
+        });
+        expect(await page.getByRole("heading", { level: 1 }).textContent()).to.equal(c.title);
+        expect(await page.getByRole("alert").textContent()).to.match(new RegExp(`^${c.code}: .+`));
+        // The stylesheet loaded under the page's CSP: the card of the login page.
+        const style = await page.evaluate(() => {
+          const computed = window.getComputedStyle(document.getElementById("login")!);
+          return { maxWidth: computed.maxWidth, background: computed.backgroundColor };
+        });
+        expect(style).to.deep.equal({ maxWidth: "448px", background: "rgb(255, 255, 255)" });
+        expect(await axeViolations(page), c.locale).to.deep.equal([]);
+        const back = page.getByRole("link", { name: c.link });
+        expect(await back.getAttribute("href")).to.equal(c.href);
+        if (c.href.startsWith(RP)) {
+          await back.click();
+          await page.waitForURL(c.href);
+        }
+        // Chromium logs the page's own 400; nothing else may fail (the stylesheet's load is checked above).
+        expect(errors).to.deep.equal(["Failed to load resource: the server responded with a status of 400 (Bad Request)"]);
+      } finally {
+        await context.close();
+      }
     }
   });
 

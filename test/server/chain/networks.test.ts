@@ -40,11 +40,36 @@ describe("networks", function () {
     it("an unknown name is an invalid unknown_network", function () {
       const networks = new Networks({}, 1000);
       expect(() => networks.provider("ethereum"))
-        .to.throw(DomainError, 'Unknown network "ethereum"')
+        .to.throw(DomainError, /^Unknown network "ethereum": this service serves no network$/)
         .with.property("code", "unknown_network");
       expect(() => networks.provider("__proto__"))
-        .to.throw(DomainError)
+        .to.throw(DomainError, /^Unknown network "__proto__": this service serves no network$/)
         .with.property("kind", "invalid");
+    });
+
+    it("an unknown name's refusal lists the served networks and names the one meant by another case or a chain id", function () {
+      const networks = new Networks({ localhost: "http://127.0.0.1:1", sepolia: "http://127.0.0.1:1" }, 1000);
+      const messages = ["ethereum", "Localhost", "SEPOLIA", "31337", "0x7a69", "1", "0x", "99999999999999999999999"].map((name) => {
+        try {
+          networks.info(name);
+        } catch (error) {
+          expect(error, name).to.be.instanceOf(DomainError).with.property("code", "unknown_network");
+          return (error as DomainError).message;
+        }
+        return expect.fail(`${name} was taken`);
+      });
+      expect(messages).to.deep.equal([
+        'Unknown network "ethereum": this service serves localhost, sepolia',
+        'Unknown network "Localhost" (did you mean "localhost"?): this service serves localhost, sepolia',
+        'Unknown network "SEPOLIA" (did you mean "sepolia"?): this service serves localhost, sepolia',
+        'Unknown network "31337" (did you mean "localhost", chain id 31337?): this service serves localhost, sepolia',
+        'Unknown network "0x7a69" (did you mean "localhost", chain id 31337?): this service serves localhost, sepolia',
+        // A registry network the service has no node for is still the one meant (it answers 503 network_unavailable).
+        'Unknown network "1" (did you mean "mainnet", chain id 1?): this service serves localhost, sepolia',
+        'Unknown network "0x": this service serves localhost, sepolia',
+        'Unknown network "99999999999999999999999": this service serves localhost, sepolia',
+      ]);
+      networks.close();
     });
 
     it("a known network without an RPC URL is an unavailable network_unavailable naming the variable", function () {

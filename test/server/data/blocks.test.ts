@@ -60,7 +60,16 @@ describe("GET /block/:network/latest", function () {
   });
 
   it("is a 400 for an unknown network and a 503 for a known one without a node", async function () {
-    await expectRefusal(await get("/block/ethereum/latest"), 400, "unknown_network");
+    await expectRefusal(await get("/block/ethereum/latest"), 400, "unknown_network", {
+      message: 'Unknown network "ethereum": this service serves localhost',
+    });
+    // Names are not forgiven (one spelling keys the index, caches and metrics): the refusal names the one meant.
+    await expectRefusal(await get("/block/Localhost/latest"), 400, "unknown_network", {
+      message: 'Unknown network "Localhost" (did you mean "localhost"?): this service serves localhost',
+    });
+    await expectRefusal(await get("/block/31337/latest"), 400, "unknown_network", {
+      message: 'Unknown network "31337" (did you mean "localhost", chain id 31337?): this service serves localhost',
+    });
     await expectRefusal(await get("/block/sepolia/latest"), 503, "network_unavailable");
   });
 

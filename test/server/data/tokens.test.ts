@@ -125,7 +125,7 @@ describe("data routes: approval, owner, block time, gas", function () {
       const unknown = await get(`/ethereum/${aliceAddress}/1`);
       expect([unknown.status, unknown.body]).to.deep.equal([
         404,
-        { error: "not_found", message: `Route GET /ethereum/${aliceAddress}/1 not found` },
+        { error: "not_found", message: `Route GET /ethereum/${aliceAddress}/1 not found; the API is described at /docs` },
       ]);
       const unconfigured = await get(`/mainnet/${aliceAddress}/1`);
       expect([unconfigured.status, unconfigured.body.error]).to.deep.equal([503, "network_unavailable"]);

@@ -26,6 +26,19 @@ describe("error answers ({error, message} with the right status)", function () {
           { schema: { body: Type.Object({ name: Type.String({ maxLength: 10 }) }) } },
           async (request) => request.body,
         );
+        app.post(
+          "/test/three",
+          {
+            schema: {
+              body: Type.Object({ a: Type.String(), b: Type.Optional(Type.String()), c: Type.String(), d: Type.Array(Type.String()) }),
+              querystring: Type.Object({ x: Type.String(), y: Type.String() }),
+            },
+          },
+          async (request) => request.body,
+        );
+        app.route({ method: ["PUT", "DELETE"], url: "/test/item/:id", handler: async () => ({}) });
+        // A route that matched but has nothing at the path.
+        app.get("/test/empty/:id", async (_request, reply) => reply.callNotFound());
         app.get("/test/boom", async () => {
           throw new Error("secret internal detail at /srv/app.ts:42");
         });
@@ -66,9 +79,53 @@ describe("error answers ({error, message} with the right status)", function () {
   }
   const json = (body: string, contentType = "application/json") => ({ method: "POST", headers: { "content-type": contentType }, body });
 
-  it("an unknown route is a 404 naming it", async function () {
+  it("an unknown route is a 404 naming it and pointing to /docs", async function () {
     const r = await call("/no/such/route?x=1");
-    await expectRefusal(r, 404, "not_found", { message: "Route GET /no/such/route not found" });
+    await expectRefusal(r, 404, "not_found", { message: "Route GET /no/such/route not found; the API is described at /docs" });
+    const post = await call("/no/such/route", json("{}"));
+    await expectRefusal(post, 404, "not_found", { message: "Route POST /no/such/route not found; the API is described at /docs" });
+    expect(post.headers.get("allow")).to.equal(null);
+    const empty = await call("/test/empty/1");
+    await expectRefusal(empty, 404, "not_found", { message: "Route GET /test/empty/1 not found; the API is described at /docs" });
+  });
+
+  it("a known path with a method it does not have is a 405 whose Allow lists the path's methods", async function () {
+    const login = await call("/api/login?x=1");
+    await expectRefusal(login, 405, "method_not_allowed", { message: "/api/login takes POST, not GET", headers: { allow: "POST" } });
+    // Fastify answers HEAD wherever it answers GET.
+    const health = await call("/health", json("{}"));
+    await expectRefusal(health, 405, "method_not_allowed", {
+      message: "/health takes GET or HEAD, not POST",
+      headers: { allow: "GET, HEAD" },
+    });
+    // A plugin's root route, served at its prefix with and without a trailing slash.
+    for (const path of ["/docs", "/docs/"]) {
+      const docs = await call(path, json("{}"));
+      await expectRefusal(docs, 405, "method_not_allowed", {
+        message: `${path} takes GET or HEAD, not POST`,
+        headers: { allow: "GET, HEAD" },
+      });
+    }
+    // A path with parameters, matched as the router matches it.
+    const item = await call("/test/item/7", { method: "PATCH" });
+    await expectRefusal(item, 405, "method_not_allowed", {
+      message: "/test/item/7 takes PUT or DELETE, not PATCH",
+      headers: { allow: "PUT, DELETE" },
+    });
+    const head = await t.app.inject({ method: "HEAD", url: "/api/login" });
+    expect(head.statusCode).to.equal(405); // not a refusal of the service with a body: a HEAD answer carries none
+    expect(head.headers.allow).to.equal("POST");
+  });
+
+  it("CORS preflights are answered on every path as before, the 405's paths included", async function () {
+    for (const path of ["/api/login", "/health", "/no/such/route"]) {
+      const r = await t.fetch(path, {
+        method: "OPTIONS",
+        headers: { origin: "https://dapp.example", "access-control-request-method": "POST" },
+      });
+      expect(r.status, path).to.equal(204);
+      expect(r.headers.get("access-control-allow-origin"), path).to.equal("*");
+    }
   });
 
   it("text the database refuses to store (NUL) is a 400 invalid_request, not a 500", async function () {
@@ -112,11 +169,33 @@ describe("error answers ({error, message} with the right status)", function () {
     await expectRefusal(r, 400, "invalid_request", { message: "body/name must NOT have more than 10 characters" });
   });
 
-  it("a wrong content type is a 415", async function () {
+  it("a wrong content type is a 415 naming the types the route takes", async function () {
     for (const type of ["text/plain", "application/xml", "application/x-www-form-urlencoded"]) {
-      const r = await call("/test/echo", json('{"name":"a"}', type));
-      await expectRefusal(r, 415, "unsupported_media_type", { label: type });
+      const r = await call("/test/echo", json('{"name":"a"}', `${type}; charset=utf-8`));
+      await expectRefusal(r, 415, "unsupported_media_type", {
+        label: type,
+        message: `Content-Type ${type} is not accepted here; send application/json`,
+      });
     }
+    // The login routes take forms as well (the predecessor's clients).
+    const login = await call("/api/login", json("a=b", "text/plain"));
+    await expectRefusal(login, 415, "unsupported_media_type", {
+      message: "Content-Type text/plain is not accepted here; send application/json or application/x-www-form-urlencoded",
+    });
+  });
+
+  it("a body missing several required properties names them all, in the schema's order", async function () {
+    const none = await call("/test/three?x=1&y=2", json("{}"));
+    await expectRefusal(none, 400, "invalid_request", { message: 'body must have the properties "a", "c", "d"' });
+    const login = await call("/api/login", json("{}"));
+    await expectRefusal(login, 400, "invalid_request", { message: 'body must have the properties "address", "signature", "client_id"' });
+    const one = await call("/test/three?x=1&y=2", json('{"a":"1","d":[]}'));
+    await expectRefusal(one, 400, "invalid_request", { message: 'body must have the property "c"' });
+    const query = await call("/test/three", json('{"a":"1","c":"2","d":[]}'));
+    await expectRefusal(query, 400, "invalid_request", { message: 'querystring must have the properties "x", "y"' });
+    // A deeper error is Ajv's first, as before.
+    const deep = await call("/test/three?x=1&y=2", json('{"a":"1","c":"2","d":[{}]}'));
+    await expectRefusal(deep, 400, "invalid_request", { message: "body/d/0 must be string" });
   });
 
   it("a body over the limit is a 413", async function () {

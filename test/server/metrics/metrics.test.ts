@@ -63,11 +63,14 @@ describe("metrics (GET /metrics on its own listener)", function () {
       expect(paths.some((path) => path.includes("metrics"))).to.equal(false);
     });
 
-    it("answers only GET /metrics", async function () {
+    it("answers only GET /metrics, and points to no API description (it serves none)", async function () {
       await expectRefusal(await t.app.metricsServer!.inject({ method: "GET", url: "/" }), 404, "not_found", {
         message: "Route GET / not found",
       });
-      await expectRefusal(await t.app.metricsServer!.inject({ method: "POST", url: "/metrics" }), 404, "not_found");
+      await expectRefusal(await t.app.metricsServer!.inject({ method: "POST", url: "/metrics" }), 405, "method_not_allowed", {
+        message: "/metrics takes GET or HEAD, not POST",
+        headers: { allow: "GET, HEAD" },
+      });
     });
   });
 

@@ -275,7 +275,7 @@ function problemWith(endpoints: Endpoint[], request: Generated, response: Answer
   }
   if (status >= 500 && !(status === 503 && typeof json?.error === "string" && DOCUMENTED_5XX.has(json.error))) return `status ${status}`;
   if (status < 400 || request.method === "HEAD") return undefined;
-  // A method the path does not take is a 404 of the API, whatever the path's own dialect.
+  // A method the path does not take is a 405 of the API, whatever the path's own dialect.
   const routed =
     endpoints.some((e) => e.path === request.endpoint.path && e.method === request.method) ||
     (request.endpoint.dialect === "page" && request.method === "POST");
