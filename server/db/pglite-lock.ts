@@ -195,7 +195,13 @@ function releaseAtExit(): void {
   if (exitHook) return;
   exitHook = true;
   process.once("exit", () => {
-    for (const [file, record] of held) release(file, record);
+    for (const [file, record] of held) {
+      try {
+        release(file, record);
+      } catch {
+        // Exiting anyway: a lock file left behind is stale, and the next opener takes it over.
+      }
+    }
   });
 }
 

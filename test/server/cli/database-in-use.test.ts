@@ -31,6 +31,8 @@ describe("the CLIs and entries while the service runs on the embedded database",
     METRICS_PORT: "0",
     LOG_LEVEL: "info",
     DATA_DIR: root,
+    // Also on a run of the suites on PostgreSQL: this is about the embedded database.
+    DATABASE_URL: "",
   });
   const cliEnv = () => ({ DATA_DIR: root, DATABASE_URL: "" });
 
