@@ -1,6 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import { loadOidcLibraryOrExit } from "../server/auth/oidc";
 import { loadConfigOrExit } from "../server/config";
+import { DatabaseInUse } from "../server/db/errors";
+import { checkDataDirFree } from "../server/db/pglite-lock";
 import { readCursor } from "../server/indexer/store/reads";
 import { serviceProcess } from "../server/main";
 import { printBanner } from "./banner";
@@ -15,6 +17,8 @@ import { startLocalNode, type LocalNode } from "./node";
  */
 async function start(): Promise<void> {
   let config = loadConfigOrExit();
+  // A second start on a database already in use stops here, before it starts a chain or writes under DATA_DIR.
+  if (config.database.kind === "pglite" && config.database.dataDir) checkDataDirFree(config.database.dataDir);
   // Before anything is started: without patches/ applied the service would refuse later, with the local chain running.
   await loadOidcLibraryOrExit();
   const service = serviceProcess(config);
@@ -54,6 +58,7 @@ async function indexedToHead(app: FastifyInstance, timeoutMs = 20_000): Promise<
 }
 
 start().catch((error) => {
-  console.error(error);
+  // A database in use is not a fault of ours: its message says what holds it and what to do, in one line.
+  console.error(error instanceof DatabaseInUse ? error.message : error);
   process.exit(1);
 });

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "./app";
 import { loadConfigOrExit, type Config } from "./config";
+import { DatabaseInUse } from "./db/errors";
 
 /** The service as a process: it serves until a signal, then shuts down in order. */
 export interface ServiceProcess {
@@ -76,7 +77,8 @@ if (require.main === module) {
   serviceProcess(config)
     .serve(config)
     .catch((error) => {
-      console.error(error);
+      // A database in use is not a fault of ours: its message says what holds it and what to do, in one line.
+      console.error(error instanceof DatabaseInUse ? error.message : error);
       process.exit(1);
     });
 }

@@ -14,7 +14,8 @@ import type { SubjectFormat } from "../auth/subjects";
 import { commandLine, runAsProcess, withDatabase, type CliIo, type CommandLine } from "./run";
 
 const USAGE = `Registers the relying parties of the login service, in the service's database (DATABASE_URL, or the
-embedded PGlite database under DATA_DIR, default .data/).
+embedded PGlite database under DATA_DIR, default .data/). PGlite is open in one process at a time: stop the service
+before running this on it, and start it again after.
 
   npm run client -- add --name "My dApp" --redirect-uri https://app.example/callback [--redirect-uri ...] [--public]
                         [--subject-format address|caip10] [--post-logout-redirect-uri URI ...] [profile options] [--json]

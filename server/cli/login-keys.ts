@@ -4,6 +4,7 @@ import { commandLine, runAsProcess, withDatabase, type CommandLine } from "./run
 
 const USAGE = `Manages the ID-token signing keys kept in the service's database (DATABASE_URL, or PGlite under DATA_DIR).
 Instances read the keys when they start: restart (roll) them after each step. OIDC_JWKS, when set, replaces all this.
+PGlite is open in one process at a time: on it, stop the service before each step and start it again after.
 
   npm run login-keys -- list
   npm run login-keys -- add --staged     a new key, published (JWKS, /api/metadata/x509) but not signing yet

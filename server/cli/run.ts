@@ -1,6 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { ConfigError, loadConfig } from "../config";
 import { openMigratedDatabase, type Database } from "../db/database";
+import { DatabaseInUse } from "../db/errors";
 
 /**
  * What a command-line tool reads and writes: the process's environment and streams when run as `npm run <tool>`,
@@ -22,8 +23,8 @@ export interface CommandLine {
   /**
    * The tool's `main`: parses the arguments (`config` as node:util's parseArgs takes it, or made from them; `--help`
    * added) and runs `body` with them; `--help` prints the usage instead. Arguments parseArgs refuses are refused with
-   * `fail`; anything else `body` throws is printed and answers exit code 1. `body` answers an exit code, or nothing
-   * for 0.
+   * `fail`; a configuration error or an embedded database in use is printed as its one line, anything else `body`
+   * throws whole, and either answers exit code 1. `body` answers an exit code, or nothing for 0.
    */
   main<T extends ParseArgsConfig>(
     config: T | ((argv: string[]) => T),
@@ -61,6 +62,10 @@ export function commandLine(name: string, usage: string): CommandLine {
         }
         if (error instanceof ConfigError) {
           io.err(`Configuration error: ${error.message}`);
+          return 1;
+        }
+        if (error instanceof DatabaseInUse) {
+          io.err(`${name}: ${error.message}`);
           return 1;
         }
         io.err(String((error as Error)?.stack ?? error));

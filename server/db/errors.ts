@@ -140,3 +140,36 @@ export async function translated<T>(promise: Promise<T>): Promise<T> {
     throw error;
   }
 }
+
+/** Who has an embedded database's directory open, as the lock file beside it records. */
+export interface DatabaseHolder {
+  pid: number;
+  /** How it was started: `npm start`, `npm run client`, or `node <script>`. */
+  command: string;
+  /** When it opened the database, ISO 8601 in UTC. */
+  since: string;
+}
+
+/**
+ * The embedded database's directory is open in another process, or already in this one. PGlite has one writer: a
+ * second one would write over the first one's work unseen (a client added while the service runs is gone when the
+ * service stops), so the second opener is refused before it reads or writes anything, told who holds the directory
+ * and what to do instead. The CLIs and the service's entries print the message as their one line.
+ */
+export class DatabaseInUse extends DomainError {
+  constructor(
+    readonly dataDir: string,
+    readonly holder: DatabaseHolder,
+    readonly where: "this process" | "another process",
+  ) {
+    const held = `${holder.command} (pid ${holder.pid}, since ${holder.since})`;
+    super(
+      "unavailable",
+      "database_in_use",
+      where === "this process"
+        ? `The embedded database in ${dataDir} is already open in this process, ${held}: close it before opening it again.`
+        : `The embedded database in ${dataDir} is in use by ${held}: stop that process first (Ctrl-C in its terminal), ` +
+            "or set DATABASE_URL to a PostgreSQL database to run several processes on one database.",
+    );
+  }
+}

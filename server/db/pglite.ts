@@ -2,6 +2,7 @@ import fs from "node:fs";
 import { PGlite, types } from "@electric-sql/pglite";
 import { copyStatement } from "./binary-copy";
 import type { Connection, Database, Queryable, QueryResult } from "./database";
+import { lockDataDir } from "./pglite-lock";
 
 /** The embedded database, which can also be written out whole and started again from that copy. */
 export interface PgliteDatabase extends Database {
@@ -12,17 +13,26 @@ export interface PgliteDatabase extends Database {
 /**
  * Opens PGlite in `dataDir` (null: in memory). `loadDataDir` starts it from a `dump()` instead of an empty cluster,
  * which skips initdb (the tests start every database from one dump of a migrated one).
+ * A directory is taken for this process until `close` (pglite-lock.ts): one already open, here or in another live
+ * process, is refused with `DatabaseInUse` before PGlite reads or writes any of it.
  */
 export async function openPglite(dataDir: string | null, options: { loadDataDir?: Blob } = {}): Promise<PgliteDatabase> {
   if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
-  const lite = await PGlite.create(dataDir ?? undefined, {
-    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
-    // Same values as node-postgres gives, so code and tests do not depend on the backend.
-    parsers: {
-      [types.INT8]: (value: string) => value,
-      [types.BYTEA]: (value: string) => Buffer.from(value.slice(2), "hex"),
-    },
-  });
+  const release = dataDir ? lockDataDir(dataDir) : () => {};
+  let lite: PGlite;
+  try {
+    lite = await PGlite.create(dataDir ?? undefined, {
+      ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+      // Same values as node-postgres gives, so code and tests do not depend on the backend.
+      parsers: {
+        [types.INT8]: (value: string) => value,
+        [types.BYTEA]: (value: string) => Buffer.from(value.slice(2), "hex"),
+      },
+    });
+  } catch (error) {
+    release();
+    throw error;
+  }
 
   /** Queries sent and not yet answered (PGlite runs one at a time; the others queue). */
   let inFlight = 0;
@@ -71,7 +81,11 @@ export async function openPglite(dataDir: string | null, options: { loadDataDir?
     async close() {
       if (closed) return;
       closed = true;
-      await lite.close();
+      try {
+        await lite.close();
+      } finally {
+        release();
+      }
     },
   };
   return db;

@@ -3,6 +3,7 @@ import { Networks } from "../chain/networks";
 import { providerEvents } from "../chain/provider-events";
 import { loadConfigOrExit } from "../config";
 import { openMigratedDatabase } from "../db/database";
+import { DatabaseInUse } from "../db/errors";
 import { metricsListener, metricsUrl } from "../metrics/listener";
 import { Metrics } from "../metrics/metrics";
 import { instrumentProvider } from "../metrics/rpc";
@@ -54,6 +55,7 @@ async function main() {
 }
 
 main().catch((error) => {
-  console.error(error);
+  // A database in use is not a fault of ours: its message says what holds it and what to do, in one line.
+  console.error(error instanceof DatabaseInUse ? error.message : error);
   process.exit(1);
 });

@@ -5,6 +5,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { expect } from "chai";
 import { START_NODE_ARGS } from "../../local/start-command";
+import { runCliProcess } from "../helpers/cli";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const run = promisify(execFile);
@@ -87,8 +88,13 @@ describe("npm start (local/start.ts)", function () {
   });
 
   it("starts a local chain and the service, prints curl lines that work as printed, and leaves nothing behind on Ctrl-C", async function () {
-    // An old name still works and costs one warning line at start.
-    const { child, banner, output } = await start({ DATA_DIR: dataDir, LOG_LEVEL: "info", METADATA_WAIT_MS: "1500" });
+    // An old name still works and costs one warning line at start. npm tells its script which one it runs, as here.
+    const { child, banner, output } = await start({
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "info",
+      METADATA_WAIT_MS: "1500",
+      npm_lifecycle_event: "start",
+    });
     expect(
       output()
         .split("\n")
@@ -141,8 +147,25 @@ describe("npm start (local/start.ts)", function () {
     expect(line, output()).to.be.a("string");
     expect(JSON.parse(line!)).to.include({ method: "GET", url: "/health", status: 200 });
 
+    // While it runs, its embedded database is its alone: a CLI is refused at once, told that npm start holds it.
+    const lock = JSON.parse(fs.readFileSync(path.join(dataDir, "pglite.lock"), "utf8")) as { pid: number; since: string };
+    expect(lock.pid).to.equal(child.pid);
+    const cli = await runCliProcess("client", ["add", "--name", "Test", "--redirect-uri", "http://localhost:8080/cb"], {
+      DATA_DIR: dataDir,
+      DATABASE_URL: "",
+    });
+    expect(cli).to.deep.equal({
+      code: 1,
+      stdout: "",
+      stderr:
+        `client: The embedded database in ${path.join(dataDir, "pglite")} is in use by npm start (pid ${lock.pid}, since ${lock.since}): ` +
+        "stop that process first (Ctrl-C in its terminal), or set DATABASE_URL to a PostgreSQL database to run several processes on one database.\n",
+    });
+
     child.kill("SIGINT");
     expect(await exited(child)).to.equal(0);
+    // It gave the database back as it stopped.
+    expect(fs.existsSync(path.join(dataDir, "pglite.lock"))).to.equal(false);
     // The chain went with it: nothing listens on its port any more.
     let refused = false;
     await fetch(chainUrl!, { method: "POST", body: "{}" }).catch(() => (refused = true));
