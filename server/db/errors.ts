@@ -141,6 +141,9 @@ export async function translated<T>(promise: Promise<T>): Promise<T> {
   }
 }
 
+/** Node's code of a system error about the embedded database's files or its holder's process (ENOENT, EEXIST, EPERM). */
+export const systemErrorCode: (error: unknown) => string | undefined = codeOf;
+
 /** Who has an embedded database's directory open, as the lock file beside it records. */
 export interface DatabaseHolder {
   pid: number;

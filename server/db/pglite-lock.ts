@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { systemClock, type Clock } from "../lib/clock";
-import { DatabaseInUse, type DatabaseHolder } from "./errors";
+import { DatabaseInUse, systemErrorCode, type DatabaseHolder } from "./errors";
 
 /*
  * One process at a time in a PGlite directory. PGlite is PostgreSQL in single-user mode inside the process that opened
@@ -100,7 +100,7 @@ function read(file: string): Found {
     text = fs.readFileSync(file, "utf8");
     modified = fs.statSync(file).mtimeMs;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { state: "absent" };
+    if (systemErrorCode(error) === "ENOENT") return { state: "absent" };
     throw error;
   }
   const record = parse(text);
@@ -129,7 +129,7 @@ function create(file: string, record: LockRecord): boolean {
   try {
     fd = fs.openSync(file, "wx", 0o644);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+    if (systemErrorCode(error) === "EEXIST") return false;
     throw error;
   }
   try {
@@ -178,7 +178,7 @@ function alive(file: string, pid: number): boolean {
     return true;
   } catch (error) {
     // EPERM: it runs, as another user.
-    return (error as NodeJS.ErrnoException).code === "EPERM";
+    return systemErrorCode(error) === "EPERM";
   }
 }
 
