@@ -3,7 +3,7 @@ import type { FastifyReply } from "fastify";
 import { IERC721Errors__factory, NFTConverter__factory } from "../../typechain-types";
 import type { Networks } from "../chain/networks";
 import type { ConverterRef } from "../config";
-import { sendHtmlPage } from "../http/html-page";
+import { languageSwitch, sendHtmlPage } from "../http/html-page";
 import { negotiateLanguage } from "../http/language";
 import { pageAsset, type PageAsset } from "../http/page-assets";
 import { escapeHtml } from "../lib/html";
@@ -104,7 +104,7 @@ ${items ? `<p>${escapeHtml(text.chooseConverter)}</p>\n<ul>\n${items}\n</ul>` : 
 
 function languageLinks(lang: Lang, href: string): string {
   const other: Lang = lang === "en" ? "ja" : "en";
-  return `<nav class="lang"><a href="${escapeHtml(href)}?lang=${other}" lang="${other}" hreflang="${other}">${escapeHtml(TEXT[other].languageName)}</a></nav>`;
+  return languageSwitch(href, { lang: other, name: TEXT[other].languageName });
 }
 
 function sendPage(reply: FastifyReply, lang: Lang, title: string, body: string, status: number) {

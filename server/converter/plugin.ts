@@ -3,6 +3,7 @@ import { Type } from "typebox";
 import { Address, AddressParam, BlockNumber, ErrorBody, NetworkParam } from "../http/schemas";
 import { badRequest } from "../http/http-error";
 import { limitRequests } from "../http/rate-limit";
+import { redirectTrailingSlash } from "../http/html-page";
 import { servePageAssets } from "../http/page-assets";
 import { sendJson } from "../http/wire";
 import { parseAddress, parseTokenId } from "../chain/values";
@@ -173,6 +174,8 @@ const converter: FastifyPluginAsyncTypebox = async (app) => {
       return convertPage(reply, { ...language(request), converter: offered, networks: app.networks, rpcUrls: app.config.rpcUrls });
     },
   );
+  redirectTrailingSlash(app, "/convert");
+  redirectTrailingSlash(app, "/convert/:network/:converter");
   servePageAssets(app, CONVERT_ASSETS);
 };
 
