@@ -17,6 +17,8 @@ const en = {
   failed: "Sign-in failed:",
   expired: "This sign-in request has expired or was opened in another browser. Go back to the application and start again.",
   noscript: "This page needs JavaScript to talk to your wallet.",
+  demoLogin:
+    "Trying the local demo without a wallet? In a terminal in the project, {command} logs the demo user in through the JSON API and prints its ID token.",
 };
 
 const ja: typeof en = {
@@ -37,6 +39,8 @@ const ja: typeof en = {
   failed: "ログインできませんでした:",
   expired: "このログイン要求は期限切れか、別のブラウザで開かれました。アプリケーションに戻ってやり直してください。",
   noscript: "このページはウォレットとやり取りするために JavaScript が必要です。",
+  demoLogin:
+    "ウォレットなしでローカルデモを試すには、プロジェクトのターミナルで {command} を実行してください。デモユーザーとして JSON API でログインし、ID トークンを表示します。",
 };
 
 export const TEXT = { en, ja };

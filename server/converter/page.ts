@@ -6,6 +6,7 @@ import type { ConverterRef } from "../config";
 import { languageSwitch, sendHtmlPage } from "../http/html-page";
 import { negotiateLanguage } from "../http/language";
 import { pageAsset, type PageAsset } from "../http/page-assets";
+import { noWalletHelp } from "../http/no-wallet";
 import { escapeHtml } from "../lib/html";
 import { fillText } from "../lib/template";
 import { TEXT, type Lang } from "./text";
@@ -44,7 +45,7 @@ interface Language {
 /** The converter page for one configured converter. */
 export function convertPage(
   reply: FastifyReply,
-  input: Language & { converter: ConverterRef; networks: Networks; rpcUrls: Record<string, string[]> },
+  input: Language & { converter: ConverterRef; networks: Networks; rpcUrls: Record<string, string[]>; localDemo: boolean },
 ) {
   const lang = pageLanguage(input.lang, input.acceptLanguage);
   const text = TEXT[lang];
@@ -69,6 +70,7 @@ ${languageLinks(lang, `/convert/${network}/${address}`)}
 <div id="wallets" role="group" aria-label="${escapeHtml(text.wallets)}"></div>
 <p id="status" role="status" aria-live="polite" tabindex="-1">${escapeHtml(text.looking)}</p>
 <p id="alert" role="alert" tabindex="-1"></p>
+${noWalletHelp(lang, input.localDemo ? text.demoLogin : undefined)}
 <div id="result" aria-live="polite" tabindex="-1"></div>
 <section id="tokens" hidden>
 <p id="notice"></p>

@@ -155,7 +155,13 @@ const converter: FastifyPluginAsyncTypebox = async (app) => {
   app.get("/convert", { schema: { hide: true, querystring: pageQuery } }, async (request, reply) => {
     const offered = app.config.converters;
     if (offered.length === 1)
-      return convertPage(reply, { ...language(request), converter: offered[0], networks: app.networks, rpcUrls: app.config.rpcUrls });
+      return convertPage(reply, {
+        ...language(request),
+        converter: offered[0],
+        networks: app.networks,
+        rpcUrls: app.config.rpcUrls,
+        localDemo: app.config.localChain,
+      });
     return converterListPage(reply, { ...language(request), converters: offered });
   });
   app.get(
@@ -171,7 +177,13 @@ const converter: FastifyPluginAsyncTypebox = async (app) => {
       const { network, converter: address } = request.params;
       const offered = app.config.converters.find((c) => c.network === network && c.address.toLowerCase() === address.toLowerCase());
       if (!offered) return converterListPage(reply, { ...language(request), converters: app.config.converters, missing: true });
-      return convertPage(reply, { ...language(request), converter: offered, networks: app.networks, rpcUrls: app.config.rpcUrls });
+      return convertPage(reply, {
+        ...language(request),
+        converter: offered,
+        networks: app.networks,
+        rpcUrls: app.config.rpcUrls,
+        localDemo: app.config.localChain,
+      });
     },
   );
   redirectTrailingSlash(app, "/convert");
