@@ -1,5 +1,9 @@
 import { expect } from "chai";
 import { startTestApp, type TestApp } from "../../helpers/app";
+import { axeViolations } from "../../helpers/axe";
+import { launchBrowser } from "../../helpers/browser";
+import type { PageDocument } from "../../helpers/page-globals";
+import { expectRefusal } from "../../helpers/refusal";
 import { sharedNode } from "../../helpers/chain";
 import { PAGE_CSP } from "../../../server/http/html-page";
 import { prefersJson } from "../../../server/http/negotiation";
@@ -7,6 +11,9 @@ import type { ServiceIndex } from "../../../server/home/service-index";
 
 const CONVERTER = "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0";
 const BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8";
+
+// Functions below run in the page (tsconfig has no DOM library): this names its document for the type checker.
+declare const document: PageDocument;
 
 /** The hrefs of a page's links, in order. */
 const hrefs = (html: string) => [...html.matchAll(/<a href="([^"]*)"/g)].map((m) => m[1].replace(/&amp;/g, "&"));
@@ -116,9 +123,7 @@ describe("front page (GET /)", function () {
     expect(await followed.text()).to.include("トークンを変換");
     // /docs/ is the API docs page already; an API route keeps its one address.
     expect((await production.fetch("/docs/")).status).to.equal(200);
-    const health = await production.fetch("/health/");
-    expect(health.status).to.equal(404);
-    expect(await health.json()).to.deep.equal({ error: "not_found", message: "Route GET /health/ not found" });
+    await expectRefusal(await production.fetch("/health/"), 404, "not_found", { message: "Route GET /health/ not found" });
   });
 
   it("takes JSON only when the client ranks it above HTML", function () {
@@ -130,5 +135,35 @@ describe("front page (GET /)", function () {
     expect(prefersJson(BROWSER_ACCEPT)).to.equal(false);
     expect(prefersJson("text/html, application/json")).to.equal(false);
     expect(prefersJson("text/html;q=0.1, application/json;q=0.2")).to.equal(true);
+  });
+
+  it("in Chromium: passes axe-core's checks in both languages and fits a 360 px wide screen, without an error", async function () {
+    const listening = await startTestApp({
+      listen: true,
+      env: { RPC_URL_LOCALHOST: nodeUrl, LOCAL_CHAIN: "true", CONVERTERS: `localhost:${CONVERTER}` },
+    });
+    const browser = await launchBrowser();
+    try {
+      for (const locale of ["en-US", "ja-JP"]) {
+        const context = await browser.newContext({ locale, viewport: { width: 360, height: 740 } });
+        try {
+          const page = await context.newPage();
+          const errors: string[] = [];
+          page.on("pageerror", (error) => errors.push(error.message));
+          page.on("console", (message) => errors.push(message.text()));
+          await page.goto(`${listening.url}/`);
+          expect(await page.getAttribute("html", "lang"), locale).to.equal(locale.slice(0, 2));
+          expect(await axeViolations(page), locale).to.deep.equal([]);
+          const overflow = await page.evaluate(() => document.documentElement.scrollWidth);
+          expect(overflow, locale).to.equal(360);
+          expect(errors, errors.join("\n")).to.deep.equal([]);
+        } finally {
+          await context.close();
+        }
+      }
+    } finally {
+      await browser.close();
+      await listening.close();
+    }
   });
 });
