@@ -1,7 +1,11 @@
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { subtask } from "hardhat/config";
-import { TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD, TASK_TEST_GET_TEST_FILES } from "hardhat/builtin-tasks/task-names";
+import {
+  TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD,
+  TASK_COMPILE_SOLIDITY_LOG_COMPILATION_ERRORS,
+  TASK_TEST_GET_TEST_FILES,
+} from "hardhat/builtin-tasks/task-names";
 import type { HardhatUserConfig, NetworksUserConfig } from "hardhat/types";
 import { NETWORKS, rpcEnvName } from "./server/chain/registry";
 import "@nomicfoundation/hardhat-toolbox";
@@ -21,6 +25,28 @@ subtask(TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD, async (args: { solcVersion: string
     version: SOLC_VERSION,
     longVersion: solc.version(),
   };
+});
+
+/**
+ * solc warns (2394) at every `tstore` it compiles; ours are OpenZeppelin's TransientSlot, under the
+ * ReentrancyGuardTransient of NFTConverter, which clears its slot before each call returns: the use the warning
+ * itself calls safe. A full-page warning about it on every first compile tells users nothing they can act on.
+ */
+const SAFE_WARNINGS = [{ errorCode: "2394", file: "@openzeppelin/contracts/utils/TransientSlot.sol" }];
+
+interface SolcMessage {
+  severity: string;
+  errorCode?: string;
+  sourceLocation?: { file: string };
+}
+
+subtask(TASK_COMPILE_SOLIDITY_LOG_COMPILATION_ERRORS, async (args: { output?: { errors?: SolcMessage[] } }, _hre, runSuper) => {
+  const errors = args.output?.errors?.filter(
+    (message) =>
+      message.severity === "error" ||
+      !SAFE_WARNINGS.some((safe) => safe.errorCode === message.errorCode && safe.file === message.sourceLocation?.file),
+  );
+  return runSuper({ ...args, output: args.output && { ...args.output, errors } });
 });
 
 // Only `*.test.ts` files are suites; test/helpers/ and the like are modules the suites import.

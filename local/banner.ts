@@ -1,13 +1,13 @@
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
-import type { Config } from "../server/config";
+import { loadConfig, type Config } from "../server/config";
 import type { Demo } from "./demo";
-import type { DemoClient } from "./demo-client";
+import { demoClientFile, type DemoClient } from "./demo-client";
+import { isLoopbackUrl } from "./loopback";
 import type { LocalNode } from "./node";
 
-/** `issuer` for the browser (the page signs for the issuer's host), `base` for curl (where this process listens). */
-function loginLines(base: string, issuer: string, client: DemoClient, user: string | undefined, dataDir: string): string[] {
-  const demoFile = path.relative(process.cwd(), path.join(dataDir, "demo-client.json"));
+function loginLines(base: string, client: DemoClient, user: string | undefined, dataDir: string): string[] {
+  const demoFile = path.relative(process.cwd(), demoClientFile(dataDir));
   const request = new URLSearchParams({ client_id: client.id, redirect_uri: client.redirectUri, response_type: "code", scope: "openid" });
   const apiRequest = new URLSearchParams(request);
   if (user) apiRequest.set("address", user);
@@ -18,11 +18,39 @@ function loginLines(base: string, issuer: string, client: DemoClient, user: stri
     `    client_secret  ${client.secret}`,
     `    redirect_uri   ${client.redirectUri}`,
     `    In a browser with a wallet extension, open:`,
-    `      ${issuer}/authorize?${request}`,
+    `      ${base}/authorize?${request}`,
+    `    Without a wallet, log in as the demo user (its key is Hardhat's account #1) and see the ID token:`,
+    `      ${demoLoginCommand(base, dataDir)}`,
     `    Or with the JSON API (then personal_sign the message and POST it to /api/login; docs/login.md):`,
     `    curl '${base}/api/authorize?${apiRequest}'`,
-    `    OpenID discovery: ${issuer}/.well-known/openid-configuration`,
+    `    OpenID discovery: ${base}/.well-known/openid-configuration`,
   ];
+}
+
+/** `npm run demo-login` as it reaches this service: the URL and DATA_DIR are named where they are not the defaults. */
+function demoLoginCommand(base: string, dataDir: string): string {
+  const defaults = loadConfig({});
+  const env = dataDir === defaults.dataDir ? "" : `DATA_DIR=${dataDir} `;
+  return `${env}npm run demo-login${base === defaults.issuer ? "" : ` -- ${base}`}`;
+}
+
+/**
+ * Where the banner's URLs point: the issuer, so that they name the host that discovery, the OpenAPI document and
+ * the messages users sign name. Only a default issuer on `PORT=0` (any free port) says port 0: then the port taken.
+ */
+export function bannerBase(issuer: string, listeningPort: number): string {
+  const url = new URL(issuer);
+  if (url.port !== "0") return issuer;
+  url.port = String(listeningPort);
+  return url.origin;
+}
+
+/** The local node's `url` on the host of `base` when both are this machine (it listens on 127.0.0.1, which localhost reaches). */
+function onHostOf(url: string, base: string): string {
+  if (!isLoopbackUrl(url) || !isLoopbackUrl(base)) return url;
+  const moved = new URL(url);
+  moved.hostname = new URL(base).hostname;
+  return moved.origin;
 }
 
 /**
@@ -38,15 +66,16 @@ export function printBanner(
 ): void {
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
-  const base = `http://${config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host}:${port}`;
+  const base = bannerBase(config.issuer, port);
+  const chainUrl = node && onHostOf(node.url, base);
   const lines = [
     "",
-    `  Service   ${base}`,
+    `  Service   ${base}  (its front page: what runs here, and links to the rest)`,
     `  API docs  ${base}/docs  (OpenAPI: ${base}/openapi.json)`,
     ...(config.converters.length > 0 ? [`  Convert   ${base}/convert  (the token holders' page; Japanese: ${base}/convert?lang=ja)`] : []),
     `  Database  ${config.database.kind === "postgres" ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${config.database.dataDir}`}`,
     node
-      ? `  Chain     ${node.url} (local Hardhat node, chain id ${node.chainId})`
+      ? `  Chain     ${chainUrl} (local Hardhat node, chain id ${node.chainId})`
       : `  Networks  ${Object.keys(config.rpcUrls).join(", ")}`,
     ...(demo && node
       ? [
@@ -85,12 +114,12 @@ export function printBanner(
           `    curl -N '${base}/events/localhost?owner=${demo.user}'`,
         ]
       : []),
-    ...(demoClient ? loginLines(base, config.issuer, demoClient, demo?.user, config.dataDir) : []),
+    ...(demoClient ? loginLines(base, demoClient, demo?.user, config.dataDir) : []),
     ...(demo && node
       ? [
           "",
           "  Convert Alice 1 to Bob 1 as the user, in one transaction (the events stream above shows it):",
-          `    RPC_URL_LOCALHOST=${node.url} SIGNER_INDEX=1 npx hardhat convert --alice-id 1 --network localhost --converter ${demo.converter}`,
+          `    RPC_URL_LOCALHOST=${chainUrl} SIGNER_INDEX=1 npx hardhat convert --alice-id 1 --network localhost --converter ${demo.converter}`,
         ]
       : []),
     "",

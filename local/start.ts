@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import pino from "pino";
 import { loadOidcLibraryOrExit } from "../server/auth/oidc";
 import { loadConfigOrExit } from "../server/config";
 import { DatabaseInUse } from "../server/db/errors";
@@ -37,8 +38,13 @@ async function start(): Promise<void> {
 
   // The local setup gets a relying party to try logins with; a production deployment registers its own.
   let demoClient: DemoClient | undefined;
-  const app = await service.serve(config, async (built) => {
-    if (config.localChain) demoClient = await ensureDemoClient(built.db, config.dataDir);
+  const app = await service.serve(config, {
+    beforeListen: async (built) => {
+      if (config.localChain) demoClient = await ensureDemoClient(built.db, config.dataDir);
+    },
+    // The banner is the last thing printed: a line per curl would scroll it, and the demo secret, away.
+    // LOG_LEVEL=debug brings the request lines back.
+    app: { requestLog: pino.levels.values[config.logLevel] <= pino.levels.values.debug },
   });
   // The printed inventory lines answer from the index: let it take in the demo first (a second or so).
   if (node && config.indexer.enabled) await indexedToHead(app);

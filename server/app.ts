@@ -16,6 +16,7 @@ import database from "./db/plugin";
 import events from "./events/plugin";
 import errors, { clientErrorHandler, frameworkErrors } from "./http/errors";
 import health from "./http/health";
+import home from "./home/plugin";
 import inputGuard from "./http/input-guard";
 import { REDACTED_PATHS, redactUrl } from "./http/log-redact";
 import openapi from "./http/openapi";
@@ -44,6 +45,11 @@ export interface AppOptions {
   logStream?: { write(line: string): void };
   /** The time caches read instead of the system's (a test moves it forward instead of sleeping). */
   clock?: Clock;
+  /**
+   * One log line per request at `info` (default true). `npm start` turns it off below `debug`: its banner, with the
+   * demo client's secret, must not scroll away under a line per curl.
+   */
+  requestLog?: boolean;
 }
 
 /** A client-chosen request id is kept when it looks like one; anything else gets a fresh id. */
@@ -83,7 +89,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   // Only where the level writes it: at warn and above the line's fields, the redacted URL above all, would be built for
   // nothing on every request.
-  if (pino.levels.values[config.logLevel] <= pino.levels.values.info) {
+  if (options.requestLog !== false && pino.levels.values[config.logLevel] <= pino.levels.values.info) {
     app.addHook("onResponse", async (request, reply) => {
       request.log.info(
         { method: request.method, url: redactUrl(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
@@ -128,6 +134,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(data);
   await app.register(metadata);
   await app.register(converter);
+  await app.register(home);
   await app.register(indexer);
   await app.register(events);
 

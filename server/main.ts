@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { buildApp } from "./app";
+import { buildApp, type AppOptions } from "./app";
 import { loadConfigOrExit, type Config } from "./config";
 import { DatabaseInUse } from "./db/errors";
 
@@ -9,8 +9,13 @@ export interface ServiceProcess {
   readonly stopping: boolean;
   /** Something to stop once the app has closed (what the caller started for it, e.g. the local chain). */
   onShutdown(stop: () => Promise<void>): void;
-  /** Builds the app from `config` and listens; `beforeListen` runs on the built app first. */
-  serve(config: Config, beforeListen?: (app: FastifyInstance) => Promise<void>): Promise<FastifyInstance>;
+  /** Builds the app from `config` (and `options.app`) and listens; `options.beforeListen` runs on the built app first. */
+  serve(config: Config, options?: ServeOptions): Promise<FastifyInstance>;
+}
+
+export interface ServeOptions {
+  beforeListen?: (app: FastifyInstance) => Promise<void>;
+  app?: AppOptions;
 }
 
 /**
@@ -53,9 +58,9 @@ export function serviceProcess({ shutdownTimeoutMs }: Pick<Config, "shutdownTime
     onShutdown(stopOne) {
       afterClose.push(stopOne);
     },
-    async serve(config, beforeListen) {
-      app = await buildApp(config);
-      await beforeListen?.(app);
+    async serve(config, options = {}) {
+      app = await buildApp(config, options.app);
+      await options.beforeListen?.(app);
       await app.listen({ host: config.host, port: config.port });
       return app;
     },

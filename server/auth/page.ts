@@ -5,6 +5,7 @@ import { NETWORKS } from "../chain/registry";
 import { sendHtmlPage } from "../http/html-page";
 import { negotiateLanguage } from "../http/language";
 import { pageAsset, type PageAsset } from "../http/page-assets";
+import { noWalletHelp } from "../http/no-wallet";
 import { escapeHtml } from "../lib/html";
 import { fillText } from "../lib/template";
 import type { LoginClient } from "./clients";
@@ -33,6 +34,8 @@ export interface PageInput {
   /** Shown instead of the expired-request text. */
   problem?: string;
   acceptLanguage?: string;
+  /** The local demo of `npm start`: without a wallet, the page says how to log in without one. */
+  localDemo?: boolean;
 }
 
 export function hostedPage(reply: FastifyReply, input: PageInput) {
@@ -55,6 +58,7 @@ export function hostedPage(reply: FastifyReply, input: PageInput) {
 <div id="wallets" role="group" aria-label="${escapeHtml(text.title)}"></div>
 <p id="status" role="status" aria-live="polite">${escapeHtml(text.looking)}</p>
 <p id="alert" role="alert"></p>
+${noWalletHelp(lang, input.localDemo ? text.demoLogin : undefined)}
 <noscript><p>${escapeHtml(text.noscript)}</p></noscript>
 </main>`;
   return sendHtmlPage(reply, { status: input.error ? 400 : 200, lang, title: text.title, assets: "/login", body });

@@ -20,6 +20,8 @@ const en = {
   errorTitle: "Sign-in error",
   backTo: "Back to {client}",
   backHome: "Back to the home page",
+  demoLogin:
+    "Trying the local demo without a wallet? In a terminal in the project, {command} logs the demo user in through the JSON API and prints its ID token.",
 };
 
 const ja: typeof en = {
@@ -43,6 +45,8 @@ const ja: typeof en = {
   errorTitle: "ログインエラー",
   backTo: "{client} に戻る",
   backHome: "ホームページに戻る",
+  demoLogin:
+    "ウォレットなしでローカルデモを試すには、プロジェクトのターミナルで {command} を実行してください。デモユーザーとして JSON API でログインし、ID トークンを表示します。",
 };
 
 export const TEXT = { en, ja };

@@ -86,7 +86,8 @@ export const SETTINGS: readonly Setting[] = [
     type: oneOf(["fatal", "error", "warn", "info", "debug", "trace", "silent"]),
     default: "info",
     group: "service",
-    description: "`fatal` … `trace`, or `silent`; logs are JSON lines (pino), one per request",
+    description:
+      "`fatal` … `trace`, or `silent`; logs are JSON lines (pino), one per request (`npm start` writes the request lines at `debug` and `trace` only, so that its banner stays on screen)",
   },
   {
     name: "BODY_LIMIT",

@@ -3,9 +3,10 @@ import type { FastifyReply } from "fastify";
 import { IERC721Errors__factory, NFTConverter__factory } from "../../typechain-types";
 import type { Networks } from "../chain/networks";
 import type { ConverterRef } from "../config";
-import { sendHtmlPage } from "../http/html-page";
+import { languageSwitch, sendHtmlPage } from "../http/html-page";
 import { negotiateLanguage } from "../http/language";
 import { pageAsset, type PageAsset } from "../http/page-assets";
+import { noWalletHelp } from "../http/no-wallet";
 import { escapeHtml } from "../lib/html";
 import { fillText } from "../lib/template";
 import { TEXT, type Lang } from "./text";
@@ -44,7 +45,7 @@ interface Language {
 /** The converter page for one configured converter. */
 export function convertPage(
   reply: FastifyReply,
-  input: Language & { converter: ConverterRef; networks: Networks; rpcUrls: Record<string, string[]> },
+  input: Language & { converter: ConverterRef; networks: Networks; rpcUrls: Record<string, string[]>; localDemo: boolean },
 ) {
   const lang = pageLanguage(input.lang, input.acceptLanguage);
   const text = TEXT[lang];
@@ -69,6 +70,7 @@ ${languageLinks(lang, `/convert/${network}/${address}`)}
 <div id="wallets" role="group" aria-label="${escapeHtml(text.wallets)}"></div>
 <p id="status" role="status" aria-live="polite" tabindex="-1">${escapeHtml(text.looking)}</p>
 <p id="alert" role="alert" tabindex="-1"></p>
+${noWalletHelp(lang, input.localDemo ? text.demoLogin : undefined)}
 <div id="result" aria-live="polite" tabindex="-1"></div>
 <section id="tokens" hidden>
 <p id="notice"></p>
@@ -104,7 +106,7 @@ ${items ? `<p>${escapeHtml(text.chooseConverter)}</p>\n<ul>\n${items}\n</ul>` : 
 
 function languageLinks(lang: Lang, href: string): string {
   const other: Lang = lang === "en" ? "ja" : "en";
-  return `<nav class="lang"><a href="${escapeHtml(href)}?lang=${other}" lang="${other}" hreflang="${other}">${escapeHtml(TEXT[other].languageName)}</a></nav>`;
+  return languageSwitch(href, { lang: other, name: TEXT[other].languageName });
 }
 
 function sendPage(reply: FastifyReply, lang: Lang, title: string, body: string, status: number) {

@@ -3,6 +3,7 @@ import { Type } from "typebox";
 import { Address, AddressParam, BlockNumber, ErrorBody, NetworkParam } from "../http/schemas";
 import { badRequest } from "../http/http-error";
 import { limitRequests } from "../http/rate-limit";
+import { redirectTrailingSlash } from "../http/html-page";
 import { servePageAssets } from "../http/page-assets";
 import { sendJson } from "../http/wire";
 import { parseAddress, parseTokenId } from "../chain/values";
@@ -154,7 +155,13 @@ const converter: FastifyPluginAsyncTypebox = async (app) => {
   app.get("/convert", { schema: { hide: true, querystring: pageQuery } }, async (request, reply) => {
     const offered = app.config.converters;
     if (offered.length === 1)
-      return convertPage(reply, { ...language(request), converter: offered[0], networks: app.networks, rpcUrls: app.config.rpcUrls });
+      return convertPage(reply, {
+        ...language(request),
+        converter: offered[0],
+        networks: app.networks,
+        rpcUrls: app.config.rpcUrls,
+        localDemo: app.config.localChain,
+      });
     return converterListPage(reply, { ...language(request), converters: offered });
   });
   app.get(
@@ -170,9 +177,17 @@ const converter: FastifyPluginAsyncTypebox = async (app) => {
       const { network, converter: address } = request.params;
       const offered = app.config.converters.find((c) => c.network === network && c.address.toLowerCase() === address.toLowerCase());
       if (!offered) return converterListPage(reply, { ...language(request), converters: app.config.converters, missing: true });
-      return convertPage(reply, { ...language(request), converter: offered, networks: app.networks, rpcUrls: app.config.rpcUrls });
+      return convertPage(reply, {
+        ...language(request),
+        converter: offered,
+        networks: app.networks,
+        rpcUrls: app.config.rpcUrls,
+        localDemo: app.config.localChain,
+      });
     },
   );
+  redirectTrailingSlash(app, "/convert");
+  redirectTrailingSlash(app, "/convert/:network/:converter");
   servePageAssets(app, CONVERT_ASSETS);
 };
 

@@ -71,6 +71,8 @@ const en = {
   noConverter: "No converter is offered on this service.",
   notOffered: "This converter is not offered on this service.",
   noscript: "This page needs JavaScript to talk to your wallet.",
+  demoLogin:
+    "Trying the local demo without a wallet? In a terminal in the project, {command} logs the demo user in, and the terminal of npm start prints a command that converts a demo token as that user.",
 };
 
 const ja: typeof en = {
@@ -142,6 +144,8 @@ const ja: typeof en = {
   noConverter: "このサービスで提供されているコンバーターはありません。",
   notOffered: "このコンバーターはこのサービスでは提供されていません。",
   noscript: "このページはウォレットとやり取りするために JavaScript が必要です。",
+  demoLogin:
+    "ウォレットなしでローカルデモを試すには、プロジェクトのターミナルで {command} を実行するとデモユーザーとしてログインできます。npm start のターミナルには、デモユーザーとしてデモトークンを変換するコマンドも表示されています。",
 };
 
 export const TEXT = { en, ja };

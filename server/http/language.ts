@@ -1,4 +1,6 @@
-/** Most Accept-Language entries looked at: the header is a preference list, a few entries say it all. */
+import { weightedEntries } from "./negotiation";
+
+/** Most `requested` tags looked at. */
 const MAX_ENTRIES = 16;
 
 /**
@@ -21,17 +23,10 @@ export function negotiateLanguage<L extends string>(
       if (lang) return lang;
     }
   }
-  const preferred = (acceptLanguage ?? "")
-    .split(",")
-    .slice(0, MAX_ENTRIES)
-    .map((entry, order) => {
-      const [tag, ...params] = entry.split(";");
-      const q = params.map((p) => /^\s*q=([01](?:\.\d{0,3})?)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
-      return { tag, q: q === undefined ? 1 : Number(q), order };
-    })
+  const preferred = weightedEntries(acceptLanguage)
     .filter((entry) => entry.q > 0)
     .sort((a, b) => b.q - a.q || a.order - b.order);
-  for (const { tag } of preferred) {
+  for (const { value: tag } of preferred) {
     const lang = speaks(tag);
     if (lang) return lang;
   }

@@ -27,11 +27,13 @@ export function servePageAssets(app: FastifyInstance, assets: Record<string, Pag
 }
 
 /**
- * The ES modules both pages' scripts import, at one URL so that a browser loads them once. The scripts import them
- * as `../static/<name>`: from `/login/page.js` and `/convert/page.js` that is `/static/<name>`, and on disk
- * `tsconfig.pages.json` finds `server/http/static/<name>` through its `rootDirs`.
+ * The stylesheet every page links before its own, and the ES modules both wallet pages' scripts import, at one URL
+ * so that a browser loads them once. The scripts import them as `../static/<name>`: from `/login/page.js` and
+ * `/convert/page.js` that is `/static/<name>`, and on disk `tsconfig.pages.json` finds `server/http/static/<name>`
+ * through its `rootDirs`.
  */
 export const SHARED_PAGE_ASSETS: Record<string, PageAsset> = {
+  "/static/page-base.css": pageAsset(path.join(__dirname, "static", "page-base.css")),
   "/static/messages.js": pageAsset(path.join(__dirname, "static", "messages.js")),
   "/static/wallets.js": pageAsset(path.join(__dirname, "static", "wallets.js")),
 };

@@ -4,7 +4,7 @@ import path from "node:path";
 import { expect } from "chai";
 import { Wallet } from "ethers";
 import { addClient } from "../../server/auth/clients";
-import { DEMO_REDIRECT_URI, ensureDemoClient } from "../../local/demo-client";
+import { DEMO_REDIRECT_URI, ensureDemoClient, readDemoClient } from "../../local/demo-client";
 import type { TestApp } from "../helpers/app";
 import { sharedNode } from "../helpers/chain";
 import { exchangeCode, getJson, signedLogin, startLoginApp } from "../server/auth/helpers";
@@ -41,5 +41,18 @@ describe("npm start's demo login client", function () {
     fs.writeFileSync(path.join(dataDir, "demo-client.json"), JSON.stringify(recorded));
     expect(await ensureDemoClient(t.app.db, dataDir)).to.deep.equal(recorded);
     expect((await getJson(t, `/api/client?client_id=${client.id}`)).body.home_url).to.equal(new URL(DEMO_REDIRECT_URI).origin);
+  });
+
+  it("writes the file with the names the banner prints, and reads one an earlier version wrote with id and secret", async function () {
+    const demo = await ensureDemoClient(t.app.db, dataDir);
+    const file = path.join(dataDir, "demo-client.json");
+    const written = { client_id: demo.id, client_secret: demo.secret, redirect_uri: DEMO_REDIRECT_URI, name: "Demo dApp" };
+    expect(JSON.parse(fs.readFileSync(file, "utf8"))).to.deep.equal(written);
+    expect(fs.statSync(file).mode & 0o777).to.equal(0o600);
+    // The same client, as the version before wrote it: kept (not registered again), and the file rewritten.
+    fs.writeFileSync(file, JSON.stringify({ id: demo.id, secret: demo.secret, name: "Demo dApp", redirectUri: DEMO_REDIRECT_URI }));
+    expect(readDemoClient(dataDir)).to.deep.equal(demo);
+    expect(await ensureDemoClient(t.app.db, dataDir)).to.deep.equal(demo);
+    expect(JSON.parse(fs.readFileSync(file, "utf8"))).to.deep.equal(written);
   });
 });

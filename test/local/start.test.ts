@@ -16,6 +16,9 @@ interface Started {
   banner: string;
 }
 
+/** Every service started, so that one a failed test left running is stopped (with its chain) all the same. */
+const children: ChildProcess[] = [];
+
 /** Starts the service the way `npm start` does, on free ports, and waits for its banner. */
 async function start(env: Record<string, string>): Promise<Started> {
   const child = spawn(process.execPath, START_NODE_ARGS, {
@@ -31,6 +34,7 @@ async function start(env: Record<string, string>): Promise<Started> {
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  children.push(child);
   let output = "";
   child.stdout!.on("data", (chunk) => (output += chunk));
   child.stderr!.on("data", (chunk) => (output += chunk));
@@ -61,7 +65,11 @@ describe("npm start (local/start.ts)", function () {
   let dataDir: string;
 
   before(() => (dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "start-"))));
-  after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+  after(async () => {
+    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGINT");
+    await Promise.all(children.map(exited));
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
 
   it("stops with one line naming the variable as the operator set it, old names and LOCAL_CHAIN_PORT included", async function () {
     for (const [env, line] of [
@@ -123,7 +131,6 @@ describe("npm start (local/start.ts)", function () {
       expect(stdout.length, line).to.be.greaterThan(0);
     }
 
-    // Each request is one JSON log line carrying its request id.
     const service = /Service\s+(http:\/\/\S+)/.exec(banner)![1];
     // The holders' page offers the demo converter.
     const convertUrl = /Convert\s+(http:\/\/\S+)/.exec(banner)?.[1];
@@ -139,13 +146,45 @@ describe("npm start (local/start.ts)", function () {
     };
     expect(demoToken.metadata.name).to.equal("Demo #1");
     expect(demoToken.image).to.match(/^data:image\/svg\+xml;base64,/);
-    await fetch(`${service}/health`, { headers: { "x-request-id": "trace-start-test" } });
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const line = output()
+
+    // The front page, and one host in every URL of the banner: the issuer's (discovery's, the OpenAPI document's).
+    const front = await fetch(`${service}/`);
+    expect(front.status).to.equal(200);
+    expect(await front.text())
+      .to.contain("<h1>Wallet login, NFT data and converter</h1>")
+      .and.contain("<code>npm run demo-login</code>");
+    const { issuer } = (await (await fetch(`${service}/.well-known/openid-configuration`)).json()) as { issuer: string };
+    const { servers } = (await (await fetch(`${service}/openapi.json`)).json()) as { servers: Array<{ url: string }> };
+    expect(servers.map((server) => server.url)).to.deep.equal([issuer]);
+    // (The JSON log lines before the banner name the interface the service listens on.)
+    const hosts = new Set(
+      [...banner.slice(banner.indexOf("  Service ")).matchAll(/https?:\/\/[^\s'"/?]+/g)].map(([url]) => new URL(url).hostname),
+    );
+    expect([...hosts]).to.deep.equal([new URL(issuer).hostname]);
+
+    // The demo user logs in without a wallet, with the command as the banner prints it (naming DATA_DIR and the URL here).
+    const command = banner
       .split("\n")
-      .find((l) => l.includes('"reqId":"trace-start-test"'));
-    expect(line, output()).to.be.a("string");
-    expect(JSON.parse(line!)).to.include({ method: "GET", url: "/health", status: 200 });
+      .map((line) => line.trim())
+      .find((line) => line.includes("npm run demo-login"))!;
+    expect(command).to.equal(`DATA_DIR=${dataDir} npm run demo-login -- ${service}`);
+    const login = await run("sh", ["-c", command], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH!, HOME: process.env.HOME! },
+    });
+    const idToken = login.stdout.split("\n")[login.stdout.split("\n").indexOf("ID token:") + 1];
+    const claims = JSON.parse(Buffer.from(idToken.split(".")[1], "base64url").toString("utf8"));
+    const user = JSON.parse(fs.readFileSync(path.join(dataDir, "demo.json"), "utf8")).user as string;
+    expect(claims).to.include({ sub: user.toLowerCase(), address: user, iss: issuer });
+    expect(login.stdout).to.contain(`"address": "${user}"`);
+
+    // The banner is the last thing printed: the requests above (LOG_LEVEL=info) wrote no line, JSON or other.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const banners = output().split("Ctrl-C stops everything.");
+    expect(banners).to.have.length(2);
+    expect(banners[1].trim(), banners[1]).to.equal("");
+    // Nothing a newcomer cannot act on: no compiler warning above it either.
+    expect(output()).to.not.match(/^Warning: /m);
 
     // While it runs, its embedded database is its alone: a CLI is refused at once, told that npm start holds it.
     const lock = JSON.parse(fs.readFileSync(path.join(dataDir, "pglite.lock"), "utf8")) as { pid: number; since: string };
@@ -186,7 +225,7 @@ describe("npm start (local/start.ts)", function () {
     expect(banner).to.contain(after.converter);
     // The demo login client is registered once: the second start prints the same one.
     const demoClient = JSON.parse(fs.readFileSync(path.join(dataDir, "demo-client.json"), "utf8"));
-    expect(banner).to.contain(`client_id      ${demoClient.id}`);
+    expect(banner).to.contain(`client_id      ${demoClient.client_id}`);
     expect(output().match(/client_id {6}\S+/g)).to.have.length(1);
     child.kill("SIGTERM");
     expect(await exited(child)).to.equal(0);

@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { builtinModules } from "node:module";
 import path from "node:path";
 import { expect } from "chai";
@@ -55,5 +56,16 @@ describe("dependencies (what production installs)", function () {
     expect(devDependencies).to.include.members(["solc", "@openzeppelin/contracts", "hardhat"]);
     expect(dependencies).to.include("patch-package");
     expect(packageJson.scripts.postinstall).to.equal("patch-package");
+  });
+
+  it("names every package with an install script in allowScripts, so that npm ci asks about none", function () {
+    const lock = JSON.parse(fs.readFileSync(path.join(ROOT, "package-lock.json"), "utf8")) as {
+      packages: Record<string, { hasInstallScript?: boolean }>;
+    };
+    const withScripts = Object.entries(lock.packages)
+      .filter(([where, entry]) => where !== "" && entry.hasInstallScript)
+      .map(([where]) => where.split("node_modules/").at(-1)!);
+    expect(withScripts).to.include.members(["keccak", "secp256k1"]);
+    expect(Object.keys(packageJson.allowScripts)).to.include.members(withScripts);
   });
 });

@@ -36,6 +36,7 @@ const hostedPageRoutes: FastifyPluginAsyncTypebox<{ provider: Provider }> = asyn
         clientName: client?.name,
         acceptLanguage: request.headers["accept-language"],
         networks: app.networks,
+        localDemo: app.config.localChain,
       });
     },
   );

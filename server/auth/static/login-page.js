@@ -3,7 +3,7 @@
 // Finds the wallet, gets an EIP-4361 message from /api/authorize, asks the wallet to personal_sign it, redeems the
 // signature at /api/login and sends the browser back to the relying party with the code.
 import { errorMessage, messageLines } from "../static/messages.js";
-import { discoverWallets, walletButton } from "../static/wallets.js";
+import { discoverWallets, showNoWalletHelp, walletButton } from "../static/wallets.js";
 
 /** @typedef {typeof import("../text").TEXT.en} Text */
 /** @typedef {import("../static/wallets.js").Eip1193Provider} Eip1193Provider */
@@ -37,8 +37,10 @@ function main(root) {
       say(text.choose);
     },
     onDone(count) {
-      if (count === 0) say(text.noWallet, "error");
-      else if (count === 1) buttons()[0].focus();
+      if (count === 0) {
+        say(text.noWallet, "error");
+        showNoWalletHelp();
+      } else if (count === 1) buttons()[0].focus();
     },
   });
 

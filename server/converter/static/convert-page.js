@@ -5,7 +5,7 @@
 // on the token, after an eth_call that shows whether it would revert. Every refusal is said in words; revert data is
 // decoded with the custom errors the page was given.
 import { errorMessage, messageLines } from "../static/messages.js";
-import { discoverWallets, walletButton } from "../static/wallets.js";
+import { discoverWallets, showNoWalletHelp, walletButton } from "../static/wallets.js";
 
 /** @typedef {typeof import("../text").TEXT.en} Text */
 /** @typedef {import("../static/wallets.js").Eip1193Provider} Eip1193Provider */
@@ -116,7 +116,10 @@ function main(root) {
       say(text.choose);
     },
     onDone(count) {
-      if (count === 0) say(text.noWallet, "error");
+      if (count === 0) {
+        say(text.noWallet, "error");
+        showNoWalletHelp();
+      }
     },
   });
 

@@ -81,3 +81,9 @@ export function walletButton(info, label, onClick) {
   button.addEventListener("click", onClick);
   return button;
 }
+
+/** Shows the page's guidance for a browser without a wallet (the server writes it hidden: where to get one, and on the local demo how to try without). */
+export function showNoWalletHelp() {
+  const help = document.getElementById("no-wallet");
+  if (help) help.hidden = false;
+}

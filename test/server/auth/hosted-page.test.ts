@@ -201,6 +201,68 @@ describe("hosted login page (headless Chromium)", function () {
     }
   });
 
+  it("without a wallet, links where to get one, and only on the local demo names `npm run demo-login` (en and ja)", async function () {
+    const visibleHelp = async (page: Page) => {
+      await page.locator("#no-wallet").waitFor({ state: "visible" });
+      const link = page.locator("#no-wallet a");
+      return {
+        link: [await link.textContent(), await link.getAttribute("href")],
+        demo: await page.locator("#no-wallet [data-demo]").count(),
+      };
+    };
+    const noKey = { address: Wallet.createRandom().address, sign: async () => "0x" };
+    const plain = await openPage(noKey, "none");
+    try {
+      await plain.page.goto((await relyingParty()).url.href);
+      expect(await visibleHelp(plain.page)).to.deep.equal({
+        link: ["Find a wallet extension for your browser (ethereum.org lists them)", "https://ethereum.org/en/wallets/find-wallet/"],
+        demo: 0,
+      });
+    } finally {
+      await plain.context.close();
+    }
+    // A browser with a wallet is not told to get one.
+    const withWallet = await openPage(noKey, "eip6963");
+    try {
+      await withWallet.page.goto((await relyingParty()).url.href);
+      await withWallet.page.getByRole("button", { name: "Sign in with Test Wallet" }).waitFor();
+      expect(await withWallet.page.locator("#no-wallet").isVisible()).to.equal(false);
+    } finally {
+      await withWallet.context.close();
+    }
+
+    // The local demo of `npm start` (LOCAL_CHAIN on): the way in without a wallet, in both languages.
+    const demo = await startLoginApp((await sharedNode()).url, { listen: true, env: { LOCAL_CHAIN: "true" } });
+    try {
+      const demoClient = await registerClient(demo, { name: "Demo dApp", redirectUris: [`${RP}/callback`] });
+      for (const [locale, link, sentence] of [
+        [
+          "en-US",
+          ["Find a wallet extension for your browser (ethereum.org lists them)", "https://ethereum.org/en/wallets/find-wallet/"],
+          "Trying the local demo without a wallet? In a terminal in the project, npm run demo-login logs the demo user in through the JSON API and prints its ID token.",
+        ],
+        [
+          "ja-JP",
+          ["ブラウザのウォレット拡張機能を探す (ethereum.org の一覧)", "https://ethereum.org/ja/wallets/find-wallet/"],
+          "ウォレットなしでローカルデモを試すには、プロジェクトのターミナルで npm run demo-login を実行してください。デモユーザーとして JSON API でログインし、ID トークンを表示します。",
+        ],
+      ] as const) {
+        const { page, context } = await openPage(noKey, "none", locale);
+        try {
+          const rp = await relyingPartyRequest(demo, demoClient, oidc.ClientSecretPost(demoClient.secret!));
+          await page.goto(rp.url.href);
+          expect(await visibleHelp(page), locale).to.deep.equal({ link, demo: 1 });
+          expect(await page.locator("#no-wallet [data-demo]").textContent(), locale).to.equal(sentence);
+          expect(await page.locator("#no-wallet [data-demo] code").textContent(), locale).to.equal("npm run demo-login");
+        } finally {
+          await context.close();
+        }
+      }
+    } finally {
+      await demo.close();
+    }
+  });
+
   it("takes ui_locales=ja from the authorization request, and signs a message in Japanese context", async function () {
     const rp = await relyingParty({ ui_locales: "ja" });
     const key = Wallet.createRandom();

@@ -400,8 +400,48 @@ describe("converter page (headless Chromium, local chain)", function () {
     const none = await open({ mode: "none" });
     try {
       await waitForAlert(none.page, "No wallet was found");
+      await none.page.locator("#no-wallet").waitFor({ state: "visible" });
+      const link = none.page.getByRole("link", { name: "Find a wallet extension for your browser (ethereum.org lists them)" });
+      expect(await link.getAttribute("href")).to.equal("https://ethereum.org/en/wallets/find-wallet/");
+      // Not the local demo: no command to run.
+      expect(await none.page.locator("#no-wallet [data-demo]").count()).to.equal(0);
     } finally {
       await none.context.close();
+    }
+  });
+
+  it("on the local demo, tells a browser without a wallet how to try without one (en and ja)", async function () {
+    const demo = await startTestApp({
+      listen: true,
+      env: { RPC_URL_LOCALHOST: nodeUrl, LOCAL_CHAIN: "true", INDEXER: "false", CONVERTERS: `localhost:${f.addresses.converter}` },
+    });
+    try {
+      for (const [locale, sentence] of [
+        [
+          "en-US",
+          "Trying the local demo without a wallet? In a terminal in the project, npm run demo-login logs the demo user in, and the terminal of npm start prints a command that converts a demo token as that user.",
+        ],
+        [
+          "ja-JP",
+          "ウォレットなしでローカルデモを試すには、プロジェクトのターミナルで npm run demo-login を実行するとデモユーザーとしてログインできます。npm start のターミナルには、デモユーザーとしてデモトークンを変換するコマンドも表示されています。",
+        ],
+      ] as const) {
+        const context = await browser.newContext({ locale });
+        try {
+          const page = await context.newPage();
+          await injectWallet(page, "none");
+          await page.goto(`${demo.url}/convert`);
+          await page.locator("#no-wallet [data-demo]").waitFor({ state: "visible" });
+          expect(await page.locator("#no-wallet [data-demo]").textContent(), locale).to.equal(sentence);
+          expect(await page.locator("#no-wallet a").getAttribute("href"), locale).to.equal(
+            `https://ethereum.org/${locale.slice(0, 2)}/wallets/find-wallet/`,
+          );
+        } finally {
+          await context.close();
+        }
+      }
+    } finally {
+      await demo.close();
     }
   });
 
