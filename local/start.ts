@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { loadOidcLibraryOrExit } from "../server/auth/oidc";
-import { loadConfigOrExit } from "../server/config";
+import { loadConfig } from "../server/config";
 import { readCursor } from "../server/indexer/store/reads";
 import { serviceProcess } from "../server/main";
 import { printBanner } from "./banner";
@@ -14,7 +14,7 @@ import { startLocalNode, type LocalNode } from "./node";
  * the service runs as server/main.ts has it; Ctrl-C stops it and then the node.
  */
 async function start(): Promise<void> {
-  let config = loadConfigOrExit();
+  let config = loadConfig(process.env, { exitOnError: true });
   // Before anything is started: without patches/ applied the service would refuse later, with the local chain running.
   await loadOidcLibraryOrExit();
   const service = serviceProcess(config);
