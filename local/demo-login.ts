@@ -4,7 +4,7 @@ import {
   defaultHardhatNetworkHdAccountsConfigParams as HARDHAT_ACCOUNTS,
   HARDHAT_NETWORK_MNEMONIC,
 } from "hardhat/internal/core/config/default-config";
-import { loadConfigOrExit } from "../server/config";
+import { loadConfig } from "../server/config";
 import { demoClientFile, readDemoClient } from "./demo-client";
 import { isLoopbackUrl } from "./loopback";
 
@@ -137,7 +137,7 @@ export function describeLogin(result: DemoLoginResult): string {
  * http://localhost:$PORT), the demo client is read from DATA_DIR's demo-client.json, as `npm start` wrote it.
  */
 if (require.main === module) {
-  const config = loadConfigOrExit();
+  const config = loadConfig(process.env, { exitOnError: true });
   const base = process.argv[2] ?? config.issuer;
   demoLogin({ base, dataDir: config.dataDir }).then(
     (result) => console.log(describeLogin(result)),

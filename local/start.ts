@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import pino from "pino";
 import { loadOidcLibraryOrExit } from "../server/auth/oidc";
-import { loadConfigOrExit } from "../server/config";
+import { loadConfig } from "../server/config";
 import { DatabaseInUse } from "../server/db/errors";
 import { checkDataDirFree } from "../server/db/pglite-lock";
 import { readCursor } from "../server/indexer/store/reads";
@@ -17,7 +17,7 @@ import { startLocalNode, type LocalNode } from "./node";
  * the service runs as server/main.ts has it; Ctrl-C stops it and then the node.
  */
 async function start(): Promise<void> {
-  let config = loadConfigOrExit();
+  let config = loadConfig(process.env, { exitOnError: true });
   // A second start on a database already in use stops here, before it starts a chain or writes under DATA_DIR.
   if (config.database.kind === "pglite" && config.database.dataDir) checkDataDirFree(config.database.dataDir);
   // Before anything is started: without patches/ applied the service would refuse later, with the local chain running.

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { buildApp, type AppOptions } from "./app";
-import { loadConfigOrExit, type Config } from "./config";
+import { loadConfig, type Config } from "./config";
 import { DatabaseInUse } from "./db/errors";
 
 /** The service as a process: it serves until a signal, then shuts down in order. */
@@ -72,7 +72,7 @@ export function serviceProcess({ shutdownTimeoutMs }: Pick<Config, "shutdownTime
  * local chain is Hardhat's, which a production install does not have: that setup is `npm start`'s.
  */
 if (require.main === module) {
-  const config = loadConfigOrExit();
+  const config = loadConfig(process.env, { exitOnError: true });
   if (config.localChain) {
     console.error(
       "Configuration error: LOCAL_CHAIN runs a Hardhat node, which only `npm start` (the local setup) has; set RPC_URL_<NETWORK> or LOCAL_CHAIN=false",

@@ -15,9 +15,24 @@ export interface NetworkInfo {
 /** Built-in network names and chain ids (docs/configuration.md, "Networks"); the data lives in known-networks.json. */
 export const NETWORKS: Readonly<Record<string, NetworkInfo>> = networks;
 
-/** The environment variable holding a network's RPC URL: `matic-mainnet` → `RPC_URL_MATIC_MAINNET`. */
+/**
+ * The variable of a per-network setting: `<NETWORK>` in the family's name becomes the network's name, upper case with
+ * dashes as underscores (`RPC_URL_<NETWORK>` of `matic-mainnet`: `RPC_URL_MATIC_MAINNET`).
+ */
+export function networkVariable(family: string, network: string): string {
+  return family.replace("<NETWORK>", network.toUpperCase().replace(/-/g, "_"));
+}
+
+/**
+ * The family of settings that hold each network's RPC URLs, named here rather than in server/config/settings.ts (which
+ * declares it under this name) because the chain's errors name its variables and config imports the chain, not the
+ * other way round.
+ */
+export const RPC_URLS = "RPC_URL_<NETWORK>";
+
+/** The environment variable holding a network's RPC URLs. */
 export function rpcEnvName(network: string): string {
-  return `RPC_URL_${network.toUpperCase().replace(/-/g, "_")}`;
+  return networkVariable(RPC_URLS, network);
 }
 
 export function networkByChainId(chainId: number): string | undefined {

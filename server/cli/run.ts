@@ -61,7 +61,7 @@ export function commandLine(name: string, usage: string): CommandLine {
           return 2;
         }
         if (error instanceof ConfigError) {
-          io.err(`Configuration error: ${error.message}`);
+          io.err(error.line);
           return 1;
         }
         if (error instanceof DatabaseInUse) {

@@ -1,20 +1,36 @@
-import { Type, type TSchema } from "typebox";
+import path from "node:path";
+import { getAddress } from "ethers";
 import { DEFAULT_MAX_ANSWER_BYTES } from "../chain/errors";
-import { NETWORKS } from "../chain/registry";
+import { NETWORKS, RPC_URLS, rpcEnvName } from "../chain/registry";
+import {
+  addresses,
+  bool,
+  httpUrl,
+  httpUrls,
+  int,
+  Invalid,
+  isAddress,
+  oneOf,
+  postgresUrl,
+  postgresUrls,
+  text,
+  type Parser,
+} from "./parsers";
 
 /**
- * Every environment variable the service reads, in one list: `server/config.ts` reads them through it,
- * `npm run config:docs` writes docs/configuration.md and .env.example from it, and a test fails when they drift.
- * A new setting is one entry here (and one read in loadConfig); the naming rule is at the top of docs/configuration.md.
+ * Every environment variable the service reads, in one list: each entry says how its value is parsed and where it goes
+ * in the configuration (`path`), whose type is computed from the list; server/config/index.ts reads the environment
+ * through it, `npm run config:docs` writes docs/configuration.md and .env.example from it, and a test fails when they
+ * drift. A new setting is one entry here (docs/development.md, "Adding a setting"); the naming rule is at the top of
+ * docs/configuration.md.
  */
 export interface Setting {
   /** The variable, or a family with `<NETWORK>` standing for a network name (upper case, dashes as underscores). */
   name: string;
-  /**
-   * What a value must be, as a TypeBox schema: an integer with its range, a boolean, an enum of literals, a string
-   * (`format: "http-url"` for an http(s) URL, `"http-urls"` for one or more, comma-separated). A string whose form is checked by loadConfig itself says so in `expected`.
-   */
-  type: TSchema;
+  /** Where its value goes in the configuration, dot-separated (`indexer.pollMs`); a family's is a record by network. */
+  path: string;
+  /** Reads a value from its text, or refuses it (server/config/parsers.ts has the common ones). */
+  parse: Parser<unknown>;
   /** The default, as written in the environment; absent: none (or computed, see `defaultText`). */
   default?: string;
   /** The default as the docs show it when it is computed or absent (e.g. "`true` when no `RPC_URL_*` is set"). */
@@ -25,7 +41,7 @@ export interface Setting {
   /** A production deployment must set it (listed first in .env.example). */
   production?: boolean;
   /** Names it had before; `factor` converts an old value to the new unit (seconds to milliseconds: 1000). */
-  replaces?: { name: string; factor?: number }[];
+  replaces?: readonly { name: string; factor?: number }[];
   /** An example value for .env.example when there is no default. */
   example?: string;
 }
@@ -44,21 +60,15 @@ export const GROUPS: Record<Group, string> = {
   metrics: "Metrics",
 };
 
-const int = (minimum: number, maximum: number) => Type.Integer({ minimum, maximum });
-const bool = () => Type.Boolean();
-const text = () => Type.String();
-const httpUrl = () => Type.String({ format: "http-url" });
-const httpUrls = () => Type.String({ format: "http-urls" });
-const oneOf = (values: readonly string[]) => Type.Union(values.map((value) => Type.Literal(value)));
-
 const DAY_MS = 86_400_000;
 
-export const SETTINGS: readonly Setting[] = [
+export const SETTINGS = [
   // The service
-  { name: "PORT", type: int(0, 65_535), default: "3000", group: "service", description: "HTTP port (`0`: any free port)" },
+  { name: "PORT", path: "port", parse: int(0, 65_535), default: "3000", group: "service", description: "HTTP port (`0`: any free port)" },
   {
     name: "HOST",
-    type: text(),
+    path: "host",
+    parse: text,
     default: "127.0.0.1",
     group: "service",
     production: true,
@@ -66,7 +76,8 @@ export const SETTINGS: readonly Setting[] = [
   },
   {
     name: "ISSUER",
-    type: httpUrl(),
+    path: "issuer",
+    parse: issuer,
     defaultText: "`http://localhost:$PORT`",
     group: "service",
     production: true,
@@ -75,7 +86,8 @@ export const SETTINGS: readonly Setting[] = [
   },
   {
     name: "TRUST_PROXY",
-    type: text(),
+    path: "trustProxy",
+    parse: trustProxy,
     default: "false",
     group: "service",
     production: true,
@@ -83,7 +95,8 @@ export const SETTINGS: readonly Setting[] = [
   },
   {
     name: "LOG_LEVEL",
-    type: oneOf(["fatal", "error", "warn", "info", "debug", "trace", "silent"]),
+    path: "logLevel",
+    parse: oneOf(["fatal", "error", "warn", "info", "debug", "trace", "silent"]),
     default: "info",
     group: "service",
     description:
@@ -91,21 +104,24 @@ export const SETTINGS: readonly Setting[] = [
   },
   {
     name: "BODY_LIMIT",
-    type: int(1024, 64 * 1024 * 1024),
+    path: "bodyLimit",
+    parse: int(1024, 64 * 1024 * 1024),
     default: "1048576",
     group: "service",
     description: "largest request body in bytes (then 413)",
   },
   {
     name: "SHUTDOWN_TIMEOUT_MS",
-    type: int(0, 600_000),
+    path: "shutdownTimeoutMs",
+    parse: int(0, 600_000),
     default: "10000",
     group: "service",
     description: "on SIGTERM/SIGINT, how long requests in flight may take before the process exits anyway",
   },
   {
     name: "DATA_DIR",
-    type: text(),
+    path: "dataDir",
+    parse: dataDir,
     default: ".data",
     group: "service",
     description: "where local state lives: PGlite's files when `DATABASE_URL` is unset, the embedded chain's demo record",
@@ -113,7 +129,8 @@ export const SETTINGS: readonly Setting[] = [
   // Database
   {
     name: "DATABASE_URL",
-    type: text(),
+    path: "database.url",
+    parse: postgresUrl,
     defaultText: "none: embedded PGlite",
     group: "database",
     production: true,
@@ -122,14 +139,16 @@ export const SETTINGS: readonly Setting[] = [
   },
   {
     name: "DATABASE_POOL_SIZE",
-    type: int(1, 1_000),
+    path: "database.poolSize",
+    parse: int(1, 1_000),
     default: "10",
     group: "database",
     description: "connections per instance to PostgreSQL",
   },
   {
     name: "DATABASE_SESSION_URL",
-    type: text(),
+    path: "database.sessionUrl",
+    parse: postgresUrl,
     defaultText: "`DATABASE_URL`",
     group: "database",
     example: "postgres://user:password@db-primary:5432/app",
@@ -138,7 +157,8 @@ export const SETTINGS: readonly Setting[] = [
   },
   {
     name: "DATABASE_PREPARED_STATEMENTS",
-    type: bool(),
+    path: "database.preparedStatements",
+    parse: bool,
     default: "true",
     group: "database",
     description:
@@ -146,14 +166,16 @@ export const SETTINGS: readonly Setting[] = [
   },
   {
     name: "DATABASE_ACQUIRE_TIMEOUT_MS",
-    type: int(50, 60_000),
+    path: "database.acquireTimeoutMs",
+    parse: int(50, 60_000),
     default: "5000",
     group: "database",
     description: "how long a request waits for a free connection of the pool; then it is answered 503 `database_busy`",
   },
   {
     name: "DATABASE_READ_URLS",
-    type: text(),
+    path: "database.replicas.urls",
+    parse: postgresUrls,
     defaultText: "none: every read on `DATABASE_URL`",
     group: "database",
     example: "postgres://user:password@db-replica-1:5432/app,postgres://user:password@db-replica-2:5432/app",
@@ -162,7 +184,8 @@ export const SETTINGS: readonly Setting[] = [
   },
   {
     name: "DATABASE_READ_MAX_LAG_BLOCKS",
-    type: int(0, 1_000_000),
+    path: "database.replicas.maxLagBlocks",
+    parse: int(0, 1_000_000),
     default: "2",
     group: "database",
     description:
@@ -170,29 +193,33 @@ export const SETTINGS: readonly Setting[] = [
   },
   {
     name: "DATABASE_READ_LAG_CHECK_MS",
-    type: int(50, 60_000),
+    path: "database.replicas.lagCheckMs",
+    parse: int(50, 60_000),
     default: "1000",
     group: "database",
     description: "how long the primary's indexed block, which replicas' answers are compared with, is reused before it is read again",
   },
   {
     name: "DATABASE_READ_RETRY_MS",
-    type: int(100, 3_600_000),
+    path: "database.replicas.retryMs",
+    parse: int(100, 3_600_000),
     default: "5000",
     group: "database",
     description: "how long a replica found down or behind is left out before it is tried again",
   },
   {
     name: "DATABASE_READ_CONNECT_TIMEOUT_MS",
-    type: int(50, 60_000),
+    path: "database.replicas.connectTimeoutMs",
+    parse: int(50, 60_000),
     default: "1000",
     group: "database",
     description: "how long connecting to a replica (or waiting for a free connection to it) may take before the read goes to the primary",
   },
   // Networks and the embedded chain
   {
-    name: "RPC_URL_<NETWORK>",
-    type: httpUrls(),
+    name: RPC_URLS,
+    path: "rpcUrls",
+    parse: httpUrls,
     defaultText: "none",
     group: "chain",
     production: true,
@@ -202,7 +229,8 @@ export const SETTINGS: readonly Setting[] = [
   },
   {
     name: "RPC_COOLDOWN_MS",
-    type: int(100, 600_000),
+    path: "rpcCooldownMs",
+    parse: int(100, 600_000),
     default: "5000",
     group: "chain",
     description:
@@ -210,7 +238,8 @@ export const SETTINGS: readonly Setting[] = [
   },
   {
     name: "RPC_TIMEOUT_MS",
-    type: int(100, 300_000),
+    path: "rpcTimeoutMs",
+    parse: int(100, 300_000),
     default: "10000",
     group: "chain",
     description:
@@ -219,7 +248,8 @@ export const SETTINGS: readonly Setting[] = [
   {
     name: "RPC_MAX_ANSWER_BYTES",
     // At most 500 MiB: V8's longest string is 24 characters short of 512 MiB, and an answer is parsed as one.
-    type: int(1024 * 1024, 500 * 1024 * 1024),
+    path: "rpcMaxAnswerBytes",
+    parse: int(1024 * 1024, 500 * 1024 * 1024),
     default: String(DEFAULT_MAX_ANSWER_BYTES),
     group: "chain",
     description:
@@ -227,42 +257,48 @@ export const SETTINGS: readonly Setting[] = [
   },
   {
     name: "HEAD_CACHE_MS",
-    type: int(0, 60_000),
+    path: "headCacheMs",
+    parse: int(0, 60_000),
     default: "500",
     group: "chain",
     description: "how long a network's latest block number is reused",
   },
   {
     name: "FINALITY_DEPTH",
-    type: int(0, 100_000),
+    path: "finalityDepth",
+    parse: int(0, 100_000),
     default: "64",
     group: "chain",
     description: "blocks behind the head after which a block is final (its timestamp is then cached for good)",
   },
   {
     name: "DEFAULT_NETWORK",
-    type: oneOf(Object.keys(NETWORKS)),
+    path: "defaultNetwork",
+    parse: oneOf(Object.keys(NETWORKS)),
     defaultText: "`localhost` with the embedded chain, else `mainnet`",
     group: "chain",
     description: "network used when a request names none",
   },
   {
     name: "LOCAL_CHAIN",
-    type: bool(),
+    path: "localChain",
+    parse: bool,
     defaultText: "`true` when no `RPC_URL_*` is set",
     group: "chain",
     description: "start the embedded Hardhat node and deploy the demo",
   },
   {
     name: "LOCAL_CHAIN_PORT",
-    type: int(0, 65_535),
+    path: "localChainPort",
+    parse: int(0, 65_535),
     default: "8545",
     group: "chain",
     description: "port of the embedded node (a free one if taken; `0`: any free port)",
   },
   {
     name: "CONVERTERS",
-    type: text(),
+    path: "converters",
+    parse: converters,
     defaultText: "none (`npm start`: the demo converter)",
     group: "chain",
     example: "mainnet:0xAbc…,sepolia:0xDef…",
@@ -272,21 +308,24 @@ export const SETTINGS: readonly Setting[] = [
   // Indexer
   {
     name: "INDEXER",
-    type: bool(),
+    path: "indexer.enabled",
+    parse: bool,
     default: "true",
     group: "indexer",
     description: "run the ERC-721 indexer inside the service; `false` where it runs as its own process (`npm run indexer`)",
   },
   {
     name: "INDEXER_POLL_MS",
-    type: int(50, 60_000),
+    path: "indexer.pollMs",
+    parse: int(50, 60_000),
     default: "1000",
     group: "indexer",
     description: "how often the indexer looks for a new head once caught up",
   },
   {
     name: "INDEXER_FULL_DISK_PAUSE_MS",
-    type: int(1_000, 3_600_000),
+    path: "indexer.fullDiskPauseMs",
+    parse: int(1_000, 3_600_000),
     default: "60000",
     group: "indexer",
     description:
@@ -294,14 +333,16 @@ export const SETTINGS: readonly Setting[] = [
   },
   {
     name: "INDEXER_MAX_RANGE",
-    type: int(1, 1_000_000),
+    path: "indexer.maxRange",
+    parse: int(1, 1_000_000),
     default: "10000",
     group: "indexer",
     description: "widest `eth_getLogs` range in blocks (it adapts below this to what the node accepts)",
   },
   {
     name: "INDEXER_LOG_LAG_BLOCKS",
-    type: int(0, 1_000_000),
+    path: "indexer.logLagBlocks",
+    parse: int(0, 1_000_000),
     default: "128",
     group: "indexer",
     description:
@@ -309,7 +350,9 @@ export const SETTINGS: readonly Setting[] = [
   },
   {
     name: "INDEXER_MAX_CONSECUTIVE",
-    type: int(1, 100_000),
+    path: "indexer.maxConsecutive",
+    // OpenZeppelin's ERC721Consecutive mints at most 5,000 ids per event, "to accommodate off-chain indexers".
+    parse: int(1, 100_000),
     default: "5000",
     group: "indexer",
     description:
@@ -317,7 +360,8 @@ export const SETTINGS: readonly Setting[] = [
   },
   {
     name: "INDEXER_MAX_CONSECUTIVE_PER_BLOCK",
-    type: int(1, 10_000_000),
+    path: "indexer.maxConsecutivePerBlock",
+    parse: int(1, 10_000_000),
     default: "50000",
     group: "indexer",
     description:
@@ -325,14 +369,16 @@ export const SETTINGS: readonly Setting[] = [
   },
   {
     name: "INDEXER_START_BLOCK_<NETWORK>",
-    type: int(0, Number.MAX_SAFE_INTEGER),
+    path: "indexer.startBlocks",
+    parse: int(0, Number.MAX_SAFE_INTEGER),
     default: "0",
     group: "indexer",
     description: "first block indexed on a network (e.g. the deploy block of the first contract you care about)",
   },
   {
     name: "INDEXER_CONTRACTS_<NETWORK>",
-    type: text(),
+    path: "indexer.contracts",
+    parse: addresses,
     defaultText: "all contracts",
     group: "indexer",
     example: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
@@ -341,21 +387,24 @@ export const SETTINGS: readonly Setting[] = [
   // Login
   {
     name: "LOGIN_MESSAGE_HEADER",
-    type: text(),
+    path: "login.messageHeader",
+    parse: messageHeader,
     default: "Wallet Login",
     group: "login",
     description: "first line of the sign-in message (one line, ≤ 100 characters)",
   },
   {
     name: "LOGIN_RATE_LIMIT",
-    type: int(1, 1_000_000),
+    path: "login.rateLimit",
+    parse: int(1, 1_000_000),
     default: "120",
     group: "login",
     description: "requests per minute and IP on each of `/api/authorize`, `/api/login` and the token endpoints (then 429)",
   },
   {
     name: "DATA_RATE_LIMIT",
-    type: int(1, 1_000_000),
+    path: "rateLimits.data",
+    parse: int(1, 1_000_000),
     default: "600",
     group: "service",
     description:
@@ -363,14 +412,16 @@ export const SETTINGS: readonly Setting[] = [
   },
   {
     name: "CONVERTER_RATE_LIMIT",
-    type: int(1, 1_000_000),
+    path: "rateLimits.converter",
+    parse: int(1, 1_000_000),
     default: "120",
     group: "service",
     description: "requests per minute and IP (an IPv6 address by its /64) on the converter's two read routes together (then 429)",
   },
   {
     name: "METADATA_POST_RATE_LIMIT",
-    type: int(1, 1_000_000),
+    path: "rateLimits.metadataPosts",
+    parse: int(1, 1_000_000),
     default: "600",
     group: "service",
     description:
@@ -378,7 +429,8 @@ export const SETTINGS: readonly Setting[] = [
   },
   {
     name: "RATE_LIMIT_STORE",
-    type: oneOf(["database", "memory"]),
+    path: "rateLimits.store",
+    parse: oneOf(["database", "memory"]),
     default: "database",
     group: "service",
     description:
@@ -386,7 +438,8 @@ export const SETTINGS: readonly Setting[] = [
   },
   {
     name: "LOGIN_MAX_OPEN_CHALLENGES",
-    type: int(1, 1_000_000),
+    path: "login.maxOpenChallenges",
+    parse: int(1, 1_000_000),
     default: "100",
     group: "login",
     description:
@@ -394,28 +447,32 @@ export const SETTINGS: readonly Setting[] = [
   },
   {
     name: "LOGIN_ENS_NETWORK",
-    type: oneOf(["off", ...Object.keys(NETWORKS)]),
+    path: "login.ensNetwork",
+    parse: oneOf(["off", ...Object.keys(NETWORKS)]),
     defaultText: "`mainnet` when `RPC_URL_MAINNET` is set, `localhost` with the embedded chain, else `off`",
     group: "login",
     description: "network whose ENS gives the `profile` scope's `preferred_username` and `picture` (`off`: none)",
   },
   {
     name: "LOGIN_ENS_TTL_MS",
-    type: int(1000, 7 * DAY_MS),
+    path: "login.ensTtlMs",
+    parse: int(1000, 7 * DAY_MS),
     default: "300000",
     group: "login",
     description: "how long an address's ENS name and avatar are used before a login looks them up again (in the background)",
   },
   {
     name: "OIDC_JWKS",
-    type: text(),
+    path: "login.jwks",
+    parse: jwks,
     defaultText: "none: keys made once and kept in the database",
     group: "login",
     description: "ID-token signing keys, a JWK Set of private RSA keys (the first signs)",
   },
   {
     name: "LOGIN_REGISTRATION_ACCESS_TOKEN",
-    type: text(),
+    path: "login.registrationAccessToken",
+    parse: accessToken,
     defaultText: "none: dynamic client registration is off",
     group: "login",
     description:
@@ -424,7 +481,8 @@ export const SETTINGS: readonly Setting[] = [
   // Signed metadata
   {
     name: "SIGNED_METADATA_REQUIRE_BINDING",
-    type: bool(),
+    path: "metadata.requireBinding",
+    parse: bool,
     default: "false",
     group: "signed metadata",
     replaces: [{ name: "METADATA_REQUIRE_BINDING" }],
@@ -432,7 +490,8 @@ export const SETTINGS: readonly Setting[] = [
   },
   {
     name: "SIGNED_METADATA_MAX_BYTES",
-    type: int(256, 16 * 1024 * 1024),
+    path: "metadata.maxBytes",
+    parse: int(256, 16 * 1024 * 1024),
     default: "65536",
     group: "signed metadata",
     replaces: [{ name: "METADATA_MAX_BYTES" }],
@@ -441,42 +500,48 @@ export const SETTINGS: readonly Setting[] = [
   // Token metadata
   {
     name: "IPFS_GATEWAY",
-    type: httpUrl(),
+    path: "tokenMetadata.ipfsGateway",
+    parse: gateway,
     default: "https://ipfs.io/ipfs/",
     group: "token metadata",
     description: "where `ipfs://<cid>/<path>` token and image URIs are read (`<gateway><cid>/<path>`)",
   },
   {
     name: "ARWEAVE_GATEWAY",
-    type: httpUrl(),
+    path: "tokenMetadata.arweaveGateway",
+    parse: gateway,
     default: "https://arweave.net/",
     group: "token metadata",
     description: "where `ar://<id>` URIs are read",
   },
   {
     name: "METADATA_FETCH_ALLOW_PRIVATE",
-    type: bool(),
+    path: "tokenMetadata.allowPrivate",
+    parse: bool,
     defaultText: "`true` with the embedded chain, else `false`",
     group: "token metadata",
     description: "let metadata fetches reach loopback, private and link-local addresses (never in production)",
   },
   {
     name: "METADATA_FETCH_TIMEOUT_MS",
-    type: int(100, 120_000),
+    path: "tokenMetadata.fetchTimeoutMs",
+    parse: int(100, 120_000),
     default: "10000",
     group: "token metadata",
     description: "one metadata fetch, redirects and body included",
   },
   {
     name: "METADATA_FETCH_MAX_BYTES",
-    type: int(1024, 64 * 1024 * 1024),
+    path: "tokenMetadata.maxBytes",
+    parse: int(1024, 64 * 1024 * 1024),
     default: "1048576",
     group: "token metadata",
     description: "largest metadata document (after decompression) or `data:` tokenURI, in bytes",
   },
   {
     name: "METADATA_FETCH_TTL_MS",
-    type: int(1_000, 365 * DAY_MS),
+    path: "tokenMetadata.ttlMs",
+    parse: int(1_000, 365 * DAY_MS),
     default: "86400000",
     group: "token metadata",
     replaces: [{ name: "METADATA_TTL_SECONDS", factor: 1000 }],
@@ -484,7 +549,8 @@ export const SETTINGS: readonly Setting[] = [
   },
   {
     name: "METADATA_FETCH_ERROR_TTL_MS",
-    type: int(1_000, 365 * DAY_MS),
+    path: "tokenMetadata.errorTtlMs",
+    parse: int(1_000, 365 * DAY_MS),
     default: "600000",
     group: "token metadata",
     replaces: [{ name: "METADATA_ERROR_TTL_SECONDS", factor: 1000 }],
@@ -492,7 +558,8 @@ export const SETTINGS: readonly Setting[] = [
   },
   {
     name: "METADATA_FETCH_WAIT_MS",
-    type: int(0, 60_000),
+    path: "tokenMetadata.waitMs",
+    parse: int(0, 60_000),
     default: "1500",
     group: "token metadata",
     replaces: [{ name: "METADATA_WAIT_MS" }],
@@ -500,21 +567,24 @@ export const SETTINGS: readonly Setting[] = [
   },
   {
     name: "METADATA_FETCH_CONCURRENCY",
-    type: int(1, 1_000),
+    path: "tokenMetadata.concurrency",
+    parse: int(1, 1_000),
     default: "16",
     group: "token metadata",
     description: "metadata reads running at once per instance",
   },
   {
     name: "METADATA_FETCH_HOST_CONCURRENCY",
-    type: int(1, 1_000),
+    path: "tokenMetadata.hostConcurrency",
+    parse: int(1, 1_000),
     default: "4",
     group: "token metadata",
     description: "of which at most this many per resolved address and per contract (tokenURI calls have their own limit per network)",
   },
   {
     name: "METADATA_FETCH_REFRESH_RATE_LIMIT",
-    type: int(1, 1_000_000),
+    path: "tokenMetadata.refreshRateLimit",
+    parse: int(1, 1_000_000),
     default: "30",
     group: "token metadata",
     replaces: [{ name: "METADATA_REFRESH_RATE_LIMIT" }],
@@ -522,7 +592,8 @@ export const SETTINGS: readonly Setting[] = [
   },
   {
     name: "METADATA_ANSWERS_MAX_BYTES",
-    type: int(64 * 1024, 256 * 1024 * 1024),
+    path: "tokenMetadata.answersMaxBytes",
+    parse: int(64 * 1024, 256 * 1024 * 1024),
     default: String(4 * 1024 * 1024),
     group: "token metadata",
     description:
@@ -530,14 +601,16 @@ export const SETTINGS: readonly Setting[] = [
   },
   {
     name: "METADATA_ANSWERS_CONCURRENCY",
-    type: int(1, 1_000),
+    path: "tokenMetadata.answersConcurrency",
+    parse: int(1, 1_000),
     default: "4",
     group: "token metadata",
     description: "answers with token metadata built and sent at once per instance; 16 more per slot wait, then 503 `metadata_busy`",
   },
   {
     name: "METADATA_SWEEP_BATCH",
-    type: int(0, 1_000),
+    path: "tokenMetadata.sweepBatch",
+    parse: int(0, 1_000),
     default: "4",
     group: "token metadata",
     description:
@@ -545,7 +618,8 @@ export const SETTINGS: readonly Setting[] = [
   },
   {
     name: "METADATA_SWEEP_INTERVAL_MS",
-    type: int(10, 3_600_000),
+    path: "tokenMetadata.sweepIntervalMs",
+    parse: int(10, 3_600_000),
     default: "1000",
     group: "token metadata",
     description: "pause between two batches of the background sweep of stale metadata documents",
@@ -553,14 +627,16 @@ export const SETTINGS: readonly Setting[] = [
   // Live events
   {
     name: "EVENTS_MAX_SUBSCRIBERS",
-    type: int(0, 1_000_000),
+    path: "events.maxSubscribers",
+    parse: int(0, 1_000_000),
     default: "1000",
     group: "events",
     description: "open live-event streams per instance (then 503 `too_many_subscribers`)",
   },
   {
     name: "EVENTS_HEARTBEAT_MS",
-    type: int(100, 300_000),
+    path: "events.heartbeatMs",
+    parse: int(100, 300_000),
     default: "15000",
     group: "events",
     description: "how often an idle event stream gets a comment line (keeps proxies from closing it)",
@@ -569,14 +645,16 @@ export const SETTINGS: readonly Setting[] = [
     name: "EVENTS_MAX_BUFFERED_BYTES",
     // At least twice the largest socket high-water mark Node uses (64 KiB): a stream waits for its client at the
     // high-water mark, so a client that reads, however slowly, never meets the bound.
-    type: int(128 * 1024, 64 * 1024 * 1024),
+    path: "events.maxBufferedBytes",
+    parse: int(128 * 1024, 64 * 1024 * 1024),
     default: String(1024 * 1024),
     group: "events",
     description: "unsent bytes one live-event stream may hold before it is destroyed",
   },
   {
     name: "EVENTS_STALL_MS",
-    type: int(100, 600_000),
+    path: "events.stallMs",
+    parse: int(100, 600_000),
     default: "30000",
     group: "events",
     description: "how long a live-event stream waits for its client to take what it holds before it is destroyed",
@@ -584,7 +662,8 @@ export const SETTINGS: readonly Setting[] = [
   // Metrics
   {
     name: "METRICS",
-    type: bool(),
+    path: "metrics.enabled",
+    parse: bool,
     default: "true",
     group: "metrics",
     description:
@@ -592,16 +671,189 @@ export const SETTINGS: readonly Setting[] = [
   },
   {
     name: "METRICS_HOST",
-    type: text(),
+    path: "metrics.host",
+    parse: text,
     default: "127.0.0.1",
     group: "metrics",
     description: "interface of the metrics listener (`0.0.0.0` in a container scraped from outside)",
   },
   {
     name: "METRICS_PORT",
-    type: int(0, 65_535),
+    path: "metrics.port",
+    parse: int(0, 65_535),
     default: "9464",
     group: "metrics",
     description: "port of the metrics listener, never the public `PORT` (`0`: any free port)",
   },
-];
+] as const satisfies readonly Setting[];
+
+type Entry = (typeof SETTINGS)[number];
+
+/** Where a setting's value goes in the configuration. */
+export type SettingPath = Entry["path"];
+
+/** A setting's value as read: a family's by network, undefined when a setting without a default is not set. */
+type ValueOf<E extends Entry> = E["name"] extends `${string}<NETWORK>`
+  ? Record<string, ReturnType<E["parse"]>>
+  : E extends { default: string }
+    ? ReturnType<E["parse"]>
+    : ReturnType<E["parse"]> | undefined;
+
+type Nested<Path extends string, Value> = Path extends `${infer Head}.${infer Rest}`
+  ? { [Key in Head]: Nested<Rest, Value> }
+  : { [Key in Path]: Value };
+
+type Intersection<Union> = (Union extends unknown ? (each: Union) => void : never) extends (all: infer All) => void ? All : never;
+
+/** One object type for an intersection of them, so that editors show the fields rather than the pieces. */
+type Tidy<T> = T extends readonly unknown[] ? T : T extends object ? { [Key in keyof T]: Tidy<T[Key]> } : T;
+
+/** Every setting's value at its path, before the rules across settings (`compose`) apply. */
+export type Settings = Tidy<Intersection<Entry extends infer E ? (E extends Entry ? Nested<E["path"], ValueOf<E>> : never) : never>>;
+
+/** The variable of the setting at `path`, for messages that name another setting. */
+export function variableAt(path: SettingPath): string {
+  return SETTINGS.find((setting) => setting.path === path)!.name;
+}
+
+/** Refuses the value of the setting at `path` (the loader names the variable it came from); `shown` stands for a secret value. */
+export type Refuse = (path: SettingPath, expected: string, shown?: string) => never;
+
+/**
+ * The rules across settings: defaults computed from other settings, the database (PostgreSQL, or PGlite under the
+ * data directory) and what needs a network with an RPC URL.
+ */
+export function compose(settings: Settings, refuse: Refuse) {
+  const { rpcUrls, login, tokenMetadata } = settings;
+  const localChain = settings.localChain ?? Object.keys(rpcUrls).length === 0;
+  const usable = (network: string) => rpcUrls[network] !== undefined || (localChain && network === "localhost");
+  // ENS on mainnet when its node is configured, on the embedded chain in `npm start`.
+  const ensNetwork = login.ensNetwork ?? (rpcUrls.mainnet ? "mainnet" : localChain ? "localhost" : "off");
+  if (ensNetwork !== "off" && !usable(ensNetwork))
+    refuse("login.ensNetwork", `"off" or a network with an RPC URL (${rpcEnvName(ensNetwork)} is not set)`);
+  const converters = settings.converters ?? [];
+  for (const { network } of converters)
+    if (!usable(network)) refuse("converters", `converters on networks with an RPC URL (set ${rpcEnvName(network)})`);
+  return {
+    ...settings,
+    issuer: settings.issuer ?? `http://localhost:${settings.port}`,
+    localChain,
+    defaultNetwork: settings.defaultNetwork ?? (localChain ? "localhost" : "mainnet"),
+    database: database(settings, refuse),
+    converters,
+    login: { ...login, ensNetwork: ensNetwork === "off" ? undefined : ensNetwork },
+    // The local demo serves its own metadata from this machine.
+    tokenMetadata: { ...tokenMetadata, allowPrivate: tokenMetadata.allowPrivate ?? localChain },
+  };
+}
+
+export type Config = ReturnType<typeof compose>;
+
+type DatabaseSettings = Settings["database"];
+
+/** The read replicas (docs/operations.md, read replicas). */
+export type ReplicaConfig = Tidy<Omit<DatabaseSettings["replicas"], "urls"> & { urls: string[] }>;
+
+/** The database; the settings of the pool are absent in configs the tests make (their defaults apply). */
+export type DatabaseConfig =
+  | Tidy<{ kind: "postgres"; url: string; replicas?: ReplicaConfig } & Partial<Omit<DatabaseSettings, "url" | "replicas">>>
+  /** `dataDir: null` keeps the database in memory (tests). */
+  | { kind: "pglite"; dataDir: string | null };
+
+/**
+ * PostgreSQL when its URL is set, else PGlite under the data directory. The embedded database has no replicas: setting
+ * them without PostgreSQL is refused rather than ignored, so an operator does not believe reads are spread when none are.
+ */
+function database({ database: { url, replicas, ...pool }, dataDir }: Settings, refuse: Refuse): DatabaseConfig {
+  const { urls, ...replicaSettings } = replicas;
+  if (url === undefined) {
+    if (urls !== undefined)
+      refuse(
+        "database.replicas.urls",
+        `to be set only with ${variableAt("database.url")} (the embedded PGlite database has no replicas)`,
+        "a list of URLs",
+      );
+    return { kind: "pglite", dataDir: path.join(dataDir, "pglite") };
+  }
+  return {
+    kind: "postgres",
+    url,
+    ...pool,
+    sessionUrl: pool.sessionUrl ?? url,
+    ...(urls ? { replicas: { urls, ...replicaSettings } } : {}),
+  };
+}
+
+export type TokenMetadataConfig = Config["tokenMetadata"];
+
+export type ConverterRef = Config["converters"][number];
+
+// The parsers of one setting each.
+
+function issuer(value: string): string {
+  return httpUrl(value).replace(/\/+$/, "");
+}
+
+/** A gateway's base URL, ending in a slash. */
+function gateway(value: string): string {
+  return httpUrl(value).replace(/\/*$/, "/");
+}
+
+function dataDir(value: string): string {
+  return path.resolve(value);
+}
+
+/** Fastify's `trustProxy`: whether, and whose, X-Forwarded-For names the client. */
+function trustProxy(value: string): boolean | number | string {
+  if (value === "false") return false;
+  if (value === "true") return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value; // comma-separated addresses or CIDRs, as Fastify takes them
+}
+
+/** `<network>:<address>,…` of known networks, addresses with a valid checksum when mixed case. */
+function converters(value: string): { network: string; address: string }[] {
+  const expected = "comma-separated <network>:<0x address> of known networks";
+  return value.split(",").map((entry) => {
+    const [network, address, ...rest] = entry.trim().split(":");
+    if (rest.length > 0 || !network || !Object.hasOwn(NETWORKS, network) || !address || !isAddress(address)) throw new Invalid(expected);
+    try {
+      return { network, address: getAddress(address) };
+    } catch {
+      throw new Invalid(`${expected} (${address} fails its EIP-55 checksum)`);
+    }
+  });
+}
+
+function messageHeader(value: string): string {
+  // One line of the four-line message: a line break would let the header fake the lines below it.
+  if (/[\r\n]/.test(value) || value.length > 100) throw new Invalid("one line of at most 100 characters");
+  return value;
+}
+
+/** A bearer secret: long enough that it cannot be guessed (the value itself is never shown). */
+function accessToken(value: string): string {
+  if (value.length < 32 || /\s/.test(value))
+    throw new Invalid("at least 32 characters, no spaces", "(a shorter value, or one with spaces)");
+  return value;
+}
+
+function jwks(value: string): { keys: Record<string, unknown>[] } {
+  const expected = 'a JSON JWK Set of private RSA keys ({"keys": [{"kty": "RSA", "d": ...}]})';
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw new Invalid(expected, "(a value that is not JSON)");
+  }
+  const keys = (parsed as { keys?: unknown } | null)?.keys;
+  if (
+    !Array.isArray(keys) ||
+    keys.length === 0 ||
+    !keys.every((k) => k && typeof k === "object" && k.kty === "RSA" && typeof k.d === "string")
+  ) {
+    // Never echo a private key back into a log.
+    throw new Invalid(expected, "(a value that is not)");
+  }
+  return { keys };
+}

@@ -1,7 +1,7 @@
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import { copyStatement } from "./binary-copy";
-import { Reader } from "../config/reader";
+import { settingDefaults } from "../config";
 import { translated } from "./errors";
 import { withTimeout, type Connection, type Database, type Queryable, type QueryOptions, type QueryResult } from "./database";
 
@@ -25,11 +25,11 @@ export const APPLICATION_NAME = "wallet-login-nft-service";
 export const SESSION_APPLICATION_NAME = `${APPLICATION_NAME} session`;
 
 export async function openPostgres(url: string, options: PostgresOptions = {}): Promise<Database> {
-  const defaults = new Reader({});
-  const poolSize = options.poolSize ?? defaults.int("DATABASE_POOL_SIZE");
+  const defaults = settingDefaults().database;
+  const poolSize = options.poolSize ?? defaults.poolSize;
   const sessionUrl = options.sessionUrl ?? url;
-  const preparedStatements = options.preparedStatements ?? defaults.bool("DATABASE_PREPARED_STATEMENTS");
-  const acquireTimeoutMs = options.acquireTimeoutMs ?? defaults.int("DATABASE_ACQUIRE_TIMEOUT_MS");
+  const preparedStatements = options.preparedStatements ?? defaults.preparedStatements;
+  const acquireTimeoutMs = options.acquireTimeoutMs ?? defaults.acquireTimeoutMs;
   const pool = new pg.Pool({
     connectionString: url,
     application_name: APPLICATION_NAME,

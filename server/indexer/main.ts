@@ -1,7 +1,7 @@
 import pino from "pino";
 import { Networks } from "../chain/networks";
 import { providerEvents } from "../chain/provider-events";
-import { loadConfigOrExit } from "../config";
+import { loadConfig } from "../config";
 import { openMigratedDatabase } from "../db/database";
 import { DatabaseInUse } from "../db/errors";
 import { metricsListener, metricsUrl } from "../metrics/listener";
@@ -16,7 +16,7 @@ import { startIndexers } from "./run";
  * port that cannot be opened is logged and indexing goes on.
  */
 async function main() {
-  const config = loadConfigOrExit();
+  const config = loadConfig(process.env, { exitOnError: true });
   const log = pino({ level: config.logLevel });
   const { db } = await openMigratedDatabase(config.database);
   const metrics = config.metrics.enabled ? new Metrics() : undefined;

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { ConfigError, loadConfig, readConfig } from "../../server/config";
+import { ConfigError, loadConfig } from "../../server/config";
 import { SETTINGS } from "../../server/config/settings";
 
 describe("config", function () {
@@ -137,6 +137,11 @@ describe("config", function () {
       );
     });
 
+    it("a DATABASE_URL without a host, or with a space in it", function () {
+      for (const url of ["postgres://", "postgres://u@db/my app"])
+        expect(refusal({ DATABASE_URL: url })).to.equal(`DATABASE_URL: expected a postgres:// or postgresql:// URL, got "${url}"`);
+    });
+
     it("a DATABASE_SESSION_URL that is not PostgreSQL", function () {
       expect(refusal({ DATABASE_URL: "postgres://u@bouncer/app", DATABASE_SESSION_URL: "http://db/app" })).to.equal(
         'DATABASE_SESSION_URL: expected a postgres:// or postgresql:// URL, got "http://db/app"',
@@ -165,6 +170,31 @@ describe("config", function () {
     });
   });
 
+  describe("settings per network", function () {
+    it("read the index's start blocks and contracts per network, 0 and all contracts unless set", function () {
+      const alice = "0x5FbDB2315678afecb367f032d93F642f64180aa3";
+      const { indexer } = loadConfig({
+        RPC_URL_SEPOLIA: "https://sepolia.example",
+        INDEXER_START_BLOCK_SEPOLIA: "1200",
+        INDEXER_CONTRACTS_MATIC_MAINNET: ` ${alice} ,${alice.toLowerCase()}`,
+      });
+      expect(indexer.startBlocks).to.include({ sepolia: 1200, localhost: 0, mainnet: 0 });
+      expect(indexer.contracts).to.deep.equal({ "matic-mainnet": [alice.toLowerCase(), alice.toLowerCase()] });
+    });
+
+    it("refuse a bad value, and a variable that names no known network, as RPC_URL_* does", function () {
+      expect(refusal({ INDEXER_START_BLOCK_SEPOLIA: "-1" })).to.equal(
+        `INDEXER_START_BLOCK_SEPOLIA: expected an integer from 0 to ${Number.MAX_SAFE_INTEGER}, got "-1"`,
+      );
+      expect(refusal({ INDEXER_CONTRACTS_LOCALHOST: "0x1234" })).to.equal(
+        'INDEXER_CONTRACTS_LOCALHOST: expected comma-separated 0x addresses, got "0x1234"',
+      );
+      expect(refusal({ INDEXER_START_BLOCK_MAINET: "5" })).to.match(
+        /^INDEXER_START_BLOCK_MAINET: expected one of INDEXER_START_BLOCK_MAINNET, .*INDEXER_START_BLOCK_MATIC_MAINNET, .*got "INDEXER_START_BLOCK_MAINET"$/,
+      );
+    });
+  });
+
   describe("CONVERTERS", function () {
     it("lists the converters the page offers, checksummed; none by default", function () {
       expect(loadConfig({}).converters).to.deep.equal([]);
@@ -181,6 +211,14 @@ describe("config", function () {
   });
 
   describe("the settings list", function () {
+    it("declares each variable once, and puts each in its own place of the configuration", function () {
+      const names = SETTINGS.map((setting) => setting.name);
+      expect(names.filter((name, i) => names.indexOf(name) !== i)).to.deep.equal([]);
+      const paths = SETTINGS.map((setting) => setting.path as string);
+      const clashes = paths.filter((path, i) => paths.some((other, j) => j !== i && (other === path || other.startsWith(`${path}.`))));
+      expect(clashes).to.deep.equal([]);
+    });
+
     it("declares every variable loadConfig reads, and loadConfig reads every one it declares", function () {
       const asked = new Set<string>();
       const env = new Proxy({} as Record<string, string | undefined>, {
@@ -213,8 +251,15 @@ describe("config", function () {
   });
 
   describe("old names", function () {
+    /** The configuration and the warning line about old names, if any were set. */
+    function withWarning(env: Record<string, string>) {
+      let warning: string | undefined;
+      const config = loadConfig(env, { onWarning: (line) => (warning = line) });
+      return { config, warning };
+    }
+
     it("still work, converted to the new unit, with one warning line naming each and its new name", function () {
-      const { config, warning } = readConfig({ METADATA_TTL_SECONDS: "60", METADATA_MAX_BYTES: "1024", METADATA_REQUIRE_BINDING: "true" });
+      const { config, warning } = withWarning({ METADATA_TTL_SECONDS: "60", METADATA_MAX_BYTES: "1024", METADATA_REQUIRE_BINDING: "true" });
       expect(config.tokenMetadata.ttlMs).to.equal(60_000);
       expect(config.metadata).to.deep.equal({ requireBinding: true, maxBytes: 1024 });
       expect(warning).to.equal(
@@ -222,12 +267,12 @@ describe("config", function () {
           "METADATA_MAX_BYTES is now SIGNED_METADATA_MAX_BYTES; " +
           "METADATA_TTL_SECONDS is now METADATA_FETCH_TTL_MS (in milliseconds: the value was converted)",
       );
-      expect(readConfig({}).warning).to.equal(undefined);
-      expect(readConfig({ METADATA_FETCH_TTL_MS: "60000" }).warning).to.equal(undefined);
+      expect(withWarning({}).warning).to.equal(undefined);
+      expect(withWarning({ METADATA_FETCH_TTL_MS: "60000" }).warning).to.equal(undefined);
     });
 
     it("give way to the new name when both are set, and the warning says the old one is ignored", function () {
-      const { config, warning } = readConfig({ METADATA_WAIT_MS: "100", METADATA_FETCH_WAIT_MS: "200" });
+      const { config, warning } = withWarning({ METADATA_WAIT_MS: "100", METADATA_FETCH_WAIT_MS: "200" });
       expect(config.tokenMetadata.waitMs).to.equal(200);
       expect(warning).to.equal(
         "Configuration warning: renamed settings: METADATA_WAIT_MS is ignored: METADATA_FETCH_WAIT_MS, its new name, is set too and wins",
@@ -244,7 +289,7 @@ describe("config", function () {
       expect(refusal({ METADATA_REQUIRE_BINDING: "yes" })).to.equal('METADATA_REQUIRE_BINDING: expected true or false, got "yes"');
       // The new name wins, so an old value beside it is not read at all.
       expect(
-        loadConfig({ METADATA_REFRESH_RATE_LIMIT: "0", METADATA_FETCH_REFRESH_RATE_LIMIT: "5" }).tokenMetadata.refreshRateLimit,
+        withWarning({ METADATA_REFRESH_RATE_LIMIT: "0", METADATA_FETCH_REFRESH_RATE_LIMIT: "5" }).config.tokenMetadata.refreshRateLimit,
       ).to.equal(5);
     });
   });

@@ -5,7 +5,7 @@ import path from "node:path";
 import { expect } from "chai";
 import type { JsonRpcProvider } from "ethers";
 import type { LocalNode } from "../../../local/node";
-import { Reader } from "../../../server/config/reader";
+import { settingDefaults } from "../../../server/config";
 import { openDatabase, type Database } from "../../../server/db/database";
 import { LOCK_RETRY_MS } from "../../../server/indexer/indexer";
 import { AliceNFT__factory, type AliceNFT } from "../../../typechain-types";
@@ -217,7 +217,7 @@ describe("indexer process: crashes and takeover", function () {
       // docs/operations.md: the standby takes the lock at its next try, LOCK_RETRY_MS after its last, and a try first
       // waits for a connection, at most DATABASE_ACQUIRE_TIMEOUT_MS. The time is the child's own log line's.
       const tookOver = second.lines.find((line) => line.msg === "indexer: writing")!.time - killedAt;
-      const bound = LOCK_RETRY_MS + new Reader({}).int("DATABASE_ACQUIRE_TIMEOUT_MS");
+      const bound = LOCK_RETRY_MS + settingDefaults().database.acquireTimeoutMs;
       expect(tookOver, `took over ${tookOver} ms after the kill`).to.be.within(0, bound);
       await second.kill("SIGTERM");
       await expectComplete(await database.open(), head);
