@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { loadOidcLibraryOrExit } from "../server/auth/oidc";
 import { loadConfigOrExit } from "../server/config";
-import { readCursor } from "../server/indexer/store/reads";
+import { readCursor } from "../server/indexer/store/blocks";
 import { serviceProcess } from "../server/main";
 import { printBanner } from "./banner";
 import { prepareDemo, type Demo } from "./demo";
