@@ -3,15 +3,8 @@ import { pipeline } from "node:stream/promises";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import { openDatabase, type Database, type Queryable } from "../server/db/database";
-import {
-  CONTRACTS_SQL,
-  HOLDER_COUNT_SQL,
-  HOLDERS_SQL,
-  INVENTORY_SQL,
-  OWNER_HISTORY_SQL,
-  TOKEN_HISTORY_SQL,
-  TOKEN_SQL,
-} from "../server/indexer/store/queries";
+import { OWNER_HISTORY_SQL, TOKEN_HISTORY_SQL } from "../server/indexer/store/history";
+import { CONTRACTS_SQL, HOLDER_COUNT_SQL, HOLDERS_SQL, INVENTORY_SQL, TOKEN_SQL } from "../server/indexer/store/reads";
 import { createTestDatabase, type TestDatabase } from "../support/database";
 import { load, startService, type Row, type Service, type Suite } from "./lib";
 

@@ -4,7 +4,7 @@ import { loadOidcLibraryOrExit } from "../server/auth/oidc";
 import { loadConfig } from "../server/config";
 import { DatabaseInUse } from "../server/db/errors";
 import { checkDataDirFree } from "../server/db/pglite-lock";
-import { readCursor } from "../server/indexer/store/reads";
+import { readCursor } from "../server/indexer/store/blocks";
 import { serviceProcess } from "../server/main";
 import { printBanner } from "./banner";
 import { prepareDemo, type Demo } from "./demo";

@@ -1,15 +1,7 @@
 import type { Queryable } from "../server/db/database";
 import { readMigrations, type Migration } from "../server/db/migrate";
-import {
-  contractsPage,
-  historyPage,
-  holderCount,
-  holdersPage,
-  inventoryPage,
-  tokenHolding,
-  type HistoryOf,
-  type IndexPage,
-} from "../server/indexer/store/reads";
+import { historyPage, type HistoryOf } from "../server/indexer/store/history";
+import { contractsPage, holderCount, holdersPage, inventoryPage, tokenHolding, type IndexPage } from "../server/indexer/store/reads";
 import type { TransferRow } from "../server/indexer/transfers";
 
 /**

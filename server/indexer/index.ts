@@ -4,23 +4,21 @@
  */
 export {
   CHANGES_PAGE,
-  HISTORY_KEY_MAX,
   changesAfter,
   contractsPage,
   holderCount,
   holdersPage,
-  historyPage,
   indexesErc721,
   inventoryPage,
   lastChangeId,
   networkChangesAfter,
-  readCursor,
   tokenHolding,
   type ChangeRow,
-  type HistoryOf,
   type Holding,
   type IndexPage,
 } from "./store/reads";
+export { readCursor } from "./store/blocks";
+export { HISTORY_KEY_MAX, historyPage, type HistoryOf } from "./store/history";
 export { isIncomplete } from "./store/skipped";
 export { pruneMarks, staleCachedTokens, STALE_ENTRY } from "./store/marks";
 export { CHANGES_CHANNEL } from "./store/changes";

@@ -8,8 +8,9 @@ import { isDatabaseFull } from "../db/errors";
 import type { IndexerMetrics } from "../metrics/metrics";
 import { readHeader, type Header } from "./headers";
 import { isRangeTooLarge, RANGE_MAX_ROWS, RangeSizer } from "./ranges";
-import { readCursor, type Cursor } from "./store/reads";
-import { recentBlocks, resetNetwork, rollBack, REORG_WINDOW, writeRange } from "./store/writes";
+import { readCursor, recentBlocks, REORG_WINDOW, type Cursor } from "./store/blocks";
+import { resetNetwork, rollBack } from "./store/rollback";
+import { writeRange } from "./store/writes";
 import { consecutiveIds, decodeLogs, INDEXED_TOPICS, logWeight, malformedLogs, type DecodedLogs, type RawLog } from "./transfers";
 
 export interface IndexerOptions {
@@ -237,17 +238,16 @@ export class NetworkIndexer {
     // Near the head the range is news for live subscribers; older ranges (a cold sync) are history only.
     const live = to + REORG_WINDOW >= head;
     await connection.transaction((tx) =>
-      writeRange(
-        tx,
+      writeRange(tx, {
         network,
         transfers,
-        end,
-        [...hashes].map(([block, hash]) => ({ block, hash })),
         transfers1155,
+        last: end,
+        hashes: [...hashes].map(([block, hash]) => ({ block, hash })),
         live,
         skipped,
         marks,
-      ),
+      }),
     );
     if (skipped.length > 0) this.options.metrics?.skippedRanges(network, skipped.length);
     if (marks.length > 0) this.options.metrics?.metadataMarks(network, marks.length);

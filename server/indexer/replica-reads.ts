@@ -3,7 +3,7 @@ import fp from "fastify-plugin";
 import type { Database, Queryable } from "../db/database";
 import type { ReadReplicas } from "../db/replicas";
 import type { Clock } from "../lib/clock";
-import { readCursor } from "./store/reads";
+import { readCursor } from "./store/blocks";
 
 declare module "fastify" {
   interface FastifyInstance {

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import type { Queryable } from "../../server/db/database";
-import { hex, networkIdOf } from "../../server/indexer/store/ids";
+import { hex, networkIdOf } from "./index-sql";
 import { INDEXED_OWNERS } from "./index-check";
 
 /** The holdings and holder counts the indexer keeps equal a recount of nft_owners and nft_balances. */

@@ -2,7 +2,7 @@ import { expect } from "chai";
 import type { JsonRpcProvider } from "ethers";
 import { IERC721__factory } from "../../typechain-types";
 import type { Queryable } from "../../server/db/database";
-import { hex } from "../../server/indexer/store/ids";
+import { hex } from "./index-sql";
 import { CONSECUTIVE_TRANSFER_TOPIC, TRANSFER_TOPIC } from "../../server/indexer/transfers";
 
 /**

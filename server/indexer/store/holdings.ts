@@ -1,6 +1,5 @@
 import { arrayLiteral } from "../../db/arrays";
 import type { Queryable } from "../../db/database";
-import { bytes } from "./ids";
 
 /**
  * Holding deltas summed per contract and owner (lower-case hex) as they are found: a range often moves many tokens of
@@ -40,9 +39,10 @@ export async function adjustHoldings(tx: Queryable, networkId: number, sums: Hol
     arrayLiteral(moved.map((d) => d.delta)),
   ];
   // A holding whose new count equals its delta was absent before (+1 holder); one at zero is gone (−1 holder).
+  // $1 network id, $2 contracts, $3 owners (hex), $4 deltas
   await tx.query(
     `WITH d AS (
-       SELECT ${bytes("contract")} AS contract, ${bytes("owner")} AS owner, sum(delta) AS delta
+       SELECT decode(substr(contract, 3), 'hex') AS contract, decode(substr(owner, 3), 'hex') AS owner, sum(delta) AS delta
        FROM unnest($2::text[], $3::text[], $4::numeric[]) AS d(contract, owner, delta)
        GROUP BY 1, 2 HAVING sum(delta) <> 0
      ), moved AS (
@@ -57,9 +57,11 @@ export async function adjustHoldings(tx: Queryable, networkId: number, sums: Hol
      ON CONFLICT (network_id, contract) DO UPDATE SET holders = nft_holder_counts.holders + EXCLUDED.holders`,
     params,
   );
+  // $1 network id, $2 contracts, $3 owners (hex)
   await tx.query(
     `DELETE FROM nft_holdings h USING unnest($2::text[], $3::text[]) AS k(contract, owner)
-     WHERE h.network_id = $1 AND h.contract = ${bytes("k.contract")} AND h.owner = ${bytes("k.owner")} AND h.count = 0`,
+     WHERE h.network_id = $1 AND h.contract = decode(substr(k.contract, 3), 'hex') AND h.owner = decode(substr(k.owner, 3), 'hex')
+       AND h.count = 0`,
     params.slice(0, 3),
   );
 }

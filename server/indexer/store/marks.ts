@@ -9,6 +9,7 @@ import type { MetadataMark } from "../transfers";
  */
 export async function recordMarks(tx: Queryable, network: string, marks: MetadataMark[]): Promise<void> {
   if (marks.length === 0) return;
+  // $1 network, then a column each: $2 block, $3 log index, $4 transaction hash, $5 contract, $6 first id, $7 last id
   await tx.query(
     `INSERT INTO nft_metadata_updates (network, block_number, log_index, tx_hash, contract, from_token_id, to_token_id)
      SELECT $1, * FROM unnest($2::bigint[], $3::int[], $4::text[], $5::text[], $6::numeric[], $7::numeric[])`,
@@ -26,6 +27,7 @@ export async function recordMarks(tx: Queryable, network: string, marks: Metadat
 
 /** Forgets the marks above block `ancestor` (a reorg undid them). */
 export async function rollBackMarks(tx: Queryable, network: string, ancestor: number): Promise<void> {
+  // $1 network, $2 the ancestor's block
   await tx.query("DELETE FROM nft_metadata_updates WHERE network = $1 AND block_number > $2", [network, ancestor]);
 }
 
@@ -34,6 +36,7 @@ export async function rollBackMarks(tx: Queryable, network: string, ancestor: nu
  * (retention at least the cache's TTL), so the mark changes no answer. Keeps the table as small as the recent updates.
  */
 export async function pruneMarks(db: Queryable, retentionMs: number): Promise<void> {
+  // $1 retention (ms)
   await db.query("DELETE FROM nft_metadata_updates WHERE marked_at < now() - make_interval(secs => $1::double precision / 1000)", [
     retentionMs,
   ]);
@@ -56,6 +59,7 @@ export async function staleCachedTokens(
   limit: number,
   skip: readonly string[],
 ): Promise<Array<{ network: string; contract: string; token_id: string }>> {
+  // $1 limit, $2 "network:contract:id" keys left out
   const { rows } = await db.query<{ network: string; contract: string; token_id: string }>(
     `SELECT DISTINCT t.network, t.contract, t.token_id::text AS token_id
      FROM nft_metadata_updates u JOIN token_metadata t

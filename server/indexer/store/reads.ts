@@ -1,37 +1,15 @@
 import type { Queryable } from "../../db/database";
 import type { TransferRow } from "../transfers";
 import type { ChangeKind } from "./changes";
-import {
-  CONTRACTS_SQL,
-  HOLDER_COUNT_SQL,
-  HOLDERS_SQL,
-  INVENTORY_SQL,
-  OWNER_HISTORY_SQL,
-  TOKEN_HISTORY_SQL,
-  TOKEN_HOLDERS_SQL,
-  TOKEN_SQL,
-} from "./queries";
-import { addressId, hex, networkIdOf } from "./ids";
 
 /**
  * What the rest of the service reads from the index. Only the store names the index tables: the data routes, the
- * token route, the live event feed and the local setup call these functions. A read that finds no cursor row for
- * its network answers `undefined` (the index of that network has not started).
+ * token route, the live event feed and the local setup call these functions. Each page statement reads the network's
+ * cursor (the block the index is complete to, `X-Indexed-Block`) with the items, so both come from one snapshot: it
+ * starts from the cursor row, joined with the network's id in the compact tables (n.id, NULL when they hold nothing of
+ * it yet, which matches no row). No cursor row means the network's index has not started, and a read answers
+ * `undefined`. The statements are exported for the scale benchmark's plans.
  */
-
-/** The block the index of a network is complete to, with its hash. */
-export interface Cursor {
-  block: number;
-  hash: string;
-}
-
-export async function readCursor(db: Queryable, network: string): Promise<Cursor | undefined> {
-  const { rows } = await db.query<{ block_number: string; block_hash: string }>(
-    "SELECT block_number, block_hash FROM indexer_cursors WHERE network = $1",
-    [network],
-  );
-  return rows[0] ? { block: Number(rows[0].block_number), hash: rows[0].block_hash } : undefined;
-}
 
 /**
  * One page of the index: the block it is complete to (read in the same statement as the items), the items, and, when
@@ -44,18 +22,16 @@ export interface IndexPage<T> {
 }
 
 /**
- * Runs one page statement, which asks for `limit + 1` items to learn whether more follow. No row at all: the network
- * has no cursor row. A row whose item columns are null is the LEFT JOIN's row of an empty page (`item` gives null).
+ * The page a page statement's rows make; the statement asked for `limit + 1` items to learn whether more follow. No
+ * row at all: the network has no cursor row. A row whose item columns are null is the LEFT JOIN's row of an empty
+ * page (`item` gives null).
  */
-async function readPage<R extends { indexed: string }, T>(
-  db: Queryable,
-  sql: string,
-  params: unknown[],
+export function pageOf<R extends { indexed: string }, T>(
+  rows: R[],
   limit: number,
   item: (row: R) => T | null,
   key: (item: T) => string[],
-): Promise<IndexPage<T> | undefined> {
-  const { rows } = await db.query<R>(sql, params);
+): IndexPage<T> | undefined {
   if (rows.length === 0) return undefined;
   const found = rows.map(item).filter((i): i is T => i !== null);
   const items = found.slice(0, limit);
@@ -69,34 +45,65 @@ export interface InventoryItem {
 }
 
 /**
- * The tokens of `contract` held by `owner` (lower case), in id order after `after`: ERC-721 owners and ERC-1155
- * balances in one order (a contract is one or the other).
+ * ERC-721 owners and ERC-1155 balances in one id order (a contract is one or the other).
+ * $1 network, $2 owner, $3 contract, $4 after this token id, $5 limit.
  */
-export function inventoryPage(
+export const INVENTORY_SQL = `SELECT c.block_number AS indexed, o.token_id, o.balance
+  FROM indexer_cursors c LEFT JOIN indexer_networks n ON n.name = c.network
+  LEFT JOIN LATERAL (
+    (SELECT token_id, NULL::numeric AS balance FROM nft_owners
+     WHERE network_id = n.id
+       AND owner_id = (SELECT id FROM nft_addresses WHERE address = decode(substr($2, 3), 'hex'))
+       AND contract_id = (SELECT id FROM nft_addresses WHERE address = decode(substr($3, 3), 'hex'))
+       AND token_id > $4
+     ORDER BY token_id LIMIT $5)
+    UNION ALL
+    (SELECT token_id, balance FROM nft_balances
+     WHERE network = c.network AND owner = $2 AND contract = $3 AND token_id > $4 AND balance > 0 ORDER BY token_id LIMIT $5)
+    ORDER BY token_id LIMIT $5
+  ) o ON true
+  WHERE c.network = $1`;
+
+/** The tokens of `contract` held by `owner` (lower case), in id order after `after`. */
+export async function inventoryPage(
   db: Queryable,
   query: { network: string; owner: string; contract: string; after?: string; limit: number },
 ): Promise<IndexPage<InventoryItem> | undefined> {
   const { network, owner, contract, after = "-1", limit } = query;
-  return readPage<{ indexed: string; token_id: string | null; balance: string | null }, InventoryItem>(
-    db,
-    INVENTORY_SQL,
-    [network, owner, contract, after, limit + 1],
+  const { rows } = await db.query<{ indexed: string; token_id: string | null; balance: string | null }>(INVENTORY_SQL, [
+    network,
+    owner,
+    contract,
+    after,
+    limit + 1,
+  ]);
+  return pageOf(
+    rows,
     limit,
     (r) => (r.token_id === null ? null : { tokenId: r.token_id, balance: r.balance }),
     (i) => [i.tokenId],
   );
 }
 
+/** From the holdings: one row per contract held. $1 network, $2 owner, $3 after this contract, $4 limit. */
+export const CONTRACTS_SQL = `SELECT c.block_number AS indexed, '0x' || encode(h.contract, 'hex') AS contract
+  FROM indexer_cursors c LEFT JOIN indexer_networks n ON n.name = c.network
+  LEFT JOIN LATERAL (
+    SELECT contract FROM nft_holdings
+    WHERE network_id = n.id AND owner = decode(substr($2, 3), 'hex') AND contract > decode(substr($3, 3), 'hex')
+    ORDER BY contract LIMIT $4
+  ) h ON true
+  WHERE c.network = $1`;
+
 /** The contracts `owner` (lower case) holds tokens of, each once (lower case), in address order after `after`. */
-export function contractsPage(
+export async function contractsPage(
   db: Queryable,
   query: { network: string; owner: string; after?: string; limit: number },
 ): Promise<IndexPage<string> | undefined> {
   const { network, owner, after = "", limit } = query;
-  return readPage<{ indexed: string; contract: string | null }, string>(
-    db,
-    CONTRACTS_SQL,
-    [network, owner, after, limit + 1],
+  const { rows } = await db.query<{ indexed: string; contract: string | null }>(CONTRACTS_SQL, [network, owner, after, limit + 1]);
+  return pageOf(
+    rows,
     limit,
     (r) => r.contract,
     (contract) => [contract],
@@ -109,21 +116,58 @@ export interface HolderItem {
   count: string;
 }
 
+/** From the holdings. $1 network, $2 contract, $3 after this owner, $4 limit. */
+export const HOLDERS_SQL = `SELECT c.block_number AS indexed, '0x' || encode(h.owner, 'hex') AS owner, h.count
+  FROM indexer_cursors c LEFT JOIN indexer_networks n ON n.name = c.network
+  LEFT JOIN LATERAL (
+    SELECT owner, count FROM nft_holdings
+    WHERE network_id = n.id AND contract = decode(substr($2, 3), 'hex') AND owner > decode(substr($3, 3), 'hex')
+    ORDER BY owner LIMIT $4
+  ) h ON true
+  WHERE c.network = $1`;
+
+/**
+ * ERC-721 owner and ERC-1155 balances of one token in one address order.
+ * $1 network, $2 contract, $3 after this owner, $4 limit, $5 token id.
+ */
+export const TOKEN_HOLDERS_SQL = `SELECT c.block_number AS indexed, h.owner, h.count
+  FROM indexer_cursors c LEFT JOIN indexer_networks n ON n.name = c.network
+  LEFT JOIN LATERAL (
+    (SELECT '0x' || encode(a.address, 'hex') AS owner, 1::numeric AS count FROM nft_owners o JOIN nft_addresses a ON a.id = o.owner_id
+     WHERE o.network_id = n.id
+       AND o.contract_id = (SELECT id FROM nft_addresses WHERE address = decode(substr($2, 3), 'hex'))
+       AND o.token_id = $5 AND '0x' || encode(a.address, 'hex') > $3)
+    UNION ALL
+    (SELECT owner, balance FROM nft_balances WHERE network = c.network AND contract = $2 AND token_id = $5 AND owner > $3 AND balance > 0
+     ORDER BY owner LIMIT $4)
+    ORDER BY owner LIMIT $4
+  ) h ON true
+  WHERE c.network = $1`;
+
 /** The holders of `contract` (or, with `tokenId`, of one token), in address order after `after`. */
-export function holdersPage(
+export async function holdersPage(
   db: Queryable,
   query: { network: string; contract: string; tokenId?: string; after?: string; limit: number },
 ): Promise<IndexPage<HolderItem> | undefined> {
   const { network, contract, tokenId, after = "", limit } = query;
-  return readPage<{ indexed: string; owner: string | null; count: string | null }, HolderItem>(
-    db,
-    tokenId === undefined ? HOLDERS_SQL : TOKEN_HOLDERS_SQL,
-    tokenId === undefined ? [network, contract, after, limit + 1] : [network, contract, after, limit + 1, tokenId],
+  type Row = { indexed: string; owner: string | null; count: string | null };
+  const { rows } =
+    tokenId === undefined
+      ? await db.query<Row>(HOLDERS_SQL, [network, contract, after, limit + 1])
+      : await db.query<Row>(TOKEN_HOLDERS_SQL, [network, contract, after, limit + 1, tokenId]);
+  return pageOf(
+    rows,
     limit,
     (r) => (r.owner === null ? null : { owner: r.owner, count: r.count! }),
     (h) => [h.owner],
   );
 }
+
+/** $1 network, $2 contract. */
+export const HOLDER_COUNT_SQL = `SELECT c.block_number AS indexed, h.holders
+  FROM indexer_cursors c LEFT JOIN indexer_networks n ON n.name = c.network
+  LEFT JOIN nft_holder_counts h ON h.network_id = n.id AND h.contract = decode(substr($2, 3), 'hex')
+  WHERE c.network = $1`;
 
 /** How many owners hold tokens of `contract`: one row the indexer keeps as it writes. */
 export async function holderCount(
@@ -136,39 +180,23 @@ export async function holderCount(
   return { indexed: Number(rows[0].indexed), holders: Number(rows[0].holders ?? 0) };
 }
 
-/**
- * Largest values a history key can carry into the bigint / integer columns it is compared with (block number, log
- * index, batch index). Without a key, a history page starts at them: the newest transfer first.
- */
-export const HISTORY_KEY_MAX: readonly [bigint, bigint, bigint] = [2n ** 63n - 1n, 2n ** 31n - 1n, 2n ** 31n - 1n];
-
-/** Whose transfers: an address's, as sender or receiver, or one token's (lower case; the id in decimal). */
-export type HistoryOf = { owner: string } | { contract: string; tokenId: string };
-
-/**
- * Transfers newest first (block, log index, batch index) before the key `before`: ERC-721 and ERC-1155 transfers in
- * one list.
- */
-export function historyPage(
-  db: Queryable,
-  query: { network: string; of: HistoryOf; before?: [string, string, string]; limit: number },
-): Promise<IndexPage<TransferRow> | undefined> {
-  const { network, of, before = HISTORY_KEY_MAX.map(String), limit } = query;
-  const [block, log, batch] = before;
-  const params =
-    "owner" in of ? [network, of.owner, block, log, batch, limit + 1] : [network, of.contract, block, log, batch, limit + 1, of.tokenId];
-  return readPage<{ indexed: string } & { [K in keyof TransferRow]: TransferRow[K] | null }, TransferRow>(
-    db,
-    "owner" in of ? OWNER_HISTORY_SQL : TOKEN_HISTORY_SQL,
-    params,
-    limit,
-    (r) => (r.block_number === null ? null : (r as TransferRow)),
-    (t) => [t.block_number, String(t.log_index), String(t.batch_index ?? 0)],
-  );
-}
-
 /** Who holds a token, from the index: its owner (ERC-721) or its holders' balances (ERC-1155). */
 export type Holding = { standard: "erc721"; owner: string } | { standard: "erc1155"; balances: Array<{ owner: string; balance: string }> };
+
+/** Most holders read for a token (ERC-1155 ids can have many; the largest balances come first). */
+export const MAX_BALANCES = 100;
+
+/** A token's owner (ERC-721) or its largest balances (ERC-1155). $1 network, $2 contract, $3 token id. */
+export const TOKEN_SQL = `SELECT c.block_number AS indexed,
+  (SELECT '0x' || encode(a.address, 'hex') FROM nft_owners o JOIN nft_addresses a ON a.id = o.owner_id
+   WHERE o.network_id = n.id
+     AND o.contract_id = (SELECT id FROM nft_addresses WHERE address = decode(substr($2, 3), 'hex'))
+     AND o.token_id = $3) AS owner,
+  (SELECT json_agg(json_build_object('owner', b.owner, 'balance', b.balance::text) ORDER BY b.balance DESC, b.owner)
+   FROM (SELECT owner, balance FROM nft_balances WHERE network = c.network AND contract = $2 AND token_id = $3 AND balance > 0
+         ORDER BY balance DESC, owner LIMIT ${MAX_BALANCES}) b) AS balances
+  FROM indexer_cursors c LEFT JOIN indexer_networks n ON n.name = c.network
+  WHERE c.network = $1`;
 
 /**
  * The block the index of `network` is complete to (null before it started) and the token's holding in the same
@@ -193,8 +221,12 @@ export async function tokenHolding(
 
 /** Whether the index holds ERC-721 transfers of `contract` (lower case): the contract is an ERC-721 it indexes. */
 export async function indexesErc721(db: Queryable, network: string, contract: string): Promise<boolean> {
+  // $1 network, $2 contract
   const { rows } = await db.query(
-    `SELECT 1 FROM nft_transfers WHERE network_id = ${networkIdOf("$1")} AND contract_id = ${addressId("$2")} LIMIT 1`,
+    `SELECT 1 FROM nft_transfers
+     WHERE network_id = (SELECT id FROM indexer_networks WHERE name = $1)
+       AND contract_id = (SELECT id FROM nft_addresses WHERE address = decode(substr($2, 3), 'hex'))
+     LIMIT 1`,
     [network, contract],
   );
   return rows.length > 0;
@@ -211,14 +243,6 @@ export interface ChangeRow extends TransferRow {
 
 /** Most change-log rows one read returns (a reader that gets this many reads again after the last). */
 export const CHANGES_PAGE = 1_000;
-/** The change log's rows as the API reads them (network names, hex addresses and hashes), from `c` and its joins in CHANGES. */
-const COLUMNS = `c.id, n.name AS network, c.kind, c.block_number, c.log_index, c.batch_index, c.block_time, ${hex("c.tx_hash")} AS tx_hash,
-  ${hex("ca.address")} AS contract, c.token_id, c.to_token_id, ${hex("fa.address")} AS from_address, ${hex("ta.address")} AS to_address, c.amount`;
-/** The change log with the names of its ids (a reset or a metadata change has no sender or receiver). */
-const CHANGES = `nft_changes c JOIN indexer_networks n ON n.id = c.network_id
-  LEFT JOIN nft_addresses ca ON ca.id = c.contract_id
-  LEFT JOIN nft_addresses fa ON fa.id = c.from_id
-  LEFT JOIN nft_addresses ta ON ta.id = c.to_id`;
 
 /** The id of the newest change (0 when the log is empty): a reader starting now reads after it. */
 export async function lastChangeId(db: Queryable): Promise<bigint> {
@@ -226,11 +250,23 @@ export async function lastChangeId(db: Queryable): Promise<bigint> {
   return BigInt(rows[0].last ?? 0);
 }
 
-/** Up to {@link CHANGES_PAGE} changes after id `after`, in id order. */
+/**
+ * Up to {@link CHANGES_PAGE} changes after id `after`, in id order, as the API reads them (network names, hex
+ * addresses and hashes; a reset or a metadata change has no sender or receiver).
+ */
 export async function changesAfter(db: Queryable, after: bigint): Promise<ChangeRow[]> {
-  const { rows } = await db.query<ChangeRow>(`SELECT ${COLUMNS} FROM ${CHANGES} WHERE c.id > $1 ORDER BY c.id LIMIT ${CHANGES_PAGE}`, [
-    after.toString(),
-  ]);
+  // $1 after this id
+  const { rows } = await db.query<ChangeRow>(
+    `SELECT c.id, n.name AS network, c.kind, c.block_number, c.log_index, c.batch_index, c.block_time, '0x' || encode(c.tx_hash, 'hex') AS tx_hash,
+       '0x' || encode(ca.address, 'hex') AS contract, c.token_id, c.to_token_id,
+       '0x' || encode(fa.address, 'hex') AS from_address, '0x' || encode(ta.address, 'hex') AS to_address, c.amount
+     FROM nft_changes c JOIN indexer_networks n ON n.id = c.network_id
+       LEFT JOIN nft_addresses ca ON ca.id = c.contract_id
+       LEFT JOIN nft_addresses fa ON fa.id = c.from_id
+       LEFT JOIN nft_addresses ta ON ta.id = c.to_id
+     WHERE c.id > $1 ORDER BY c.id LIMIT ${CHANGES_PAGE}`,
+    [after.toString()],
+  );
   return rows;
 }
 
@@ -245,12 +281,21 @@ export async function networkChangesAfter(
   filter: { network: string; owner?: string; contract?: string },
   limit = CHANGES_PAGE,
 ): Promise<ChangeRow[]> {
+  // $1 after this id, $2 up to this id, $3 network, $4 owner or null, $5 contract or null, $6 limit
   const { rows } = await db.query<ChangeRow>(
-    `SELECT ${COLUMNS} FROM ${CHANGES}
-           WHERE c.id > $1 AND c.id <= $2 AND c.network_id = ${networkIdOf("$3")}
-             AND (c.kind = 'reset' OR (($4::text IS NULL OR c.from_id = ${addressId("$4")} OR c.to_id = ${addressId("$4")})
-               AND ($5::text IS NULL OR c.contract_id = ${addressId("$5")})))
-           ORDER BY c.id LIMIT $6`,
+    `SELECT c.id, n.name AS network, c.kind, c.block_number, c.log_index, c.batch_index, c.block_time, '0x' || encode(c.tx_hash, 'hex') AS tx_hash,
+       '0x' || encode(ca.address, 'hex') AS contract, c.token_id, c.to_token_id,
+       '0x' || encode(fa.address, 'hex') AS from_address, '0x' || encode(ta.address, 'hex') AS to_address, c.amount
+     FROM nft_changes c JOIN indexer_networks n ON n.id = c.network_id
+       LEFT JOIN nft_addresses ca ON ca.id = c.contract_id
+       LEFT JOIN nft_addresses fa ON fa.id = c.from_id
+       LEFT JOIN nft_addresses ta ON ta.id = c.to_id
+     WHERE c.id > $1 AND c.id <= $2 AND c.network_id = (SELECT id FROM indexer_networks WHERE name = $3)
+       AND (c.kind = 'reset' OR (($4::text IS NULL
+         OR c.from_id = (SELECT id FROM nft_addresses WHERE address = decode(substr($4, 3), 'hex'))
+         OR c.to_id = (SELECT id FROM nft_addresses WHERE address = decode(substr($4, 3), 'hex')))
+         AND ($5::text IS NULL OR c.contract_id = (SELECT id FROM nft_addresses WHERE address = decode(substr($5, 3), 'hex')))))
+     ORDER BY c.id LIMIT $6`,
     [after.toString(), upTo.toString(), filter.network, filter.owner ?? null, filter.contract ?? null, Math.min(limit, CHANGES_PAGE)],
   );
   return rows;

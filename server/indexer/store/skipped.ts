@@ -8,6 +8,8 @@ import type { SkippedRange } from "../transfers";
  */
 export async function recordSkipped(tx: Queryable, network: string, ranges: SkippedRange[]): Promise<void> {
   if (ranges.length === 0) return;
+  // $1 network, then a column each: $2 block, $3 log index, $4 transaction hash, $5 contract, $6 first id, $7 last id,
+  // $8 sender, $9 receiver
   await tx.query(
     `INSERT INTO nft_skipped_ranges (network, block_number, log_index, tx_hash, contract, from_token_id, to_token_id, from_address, to_address)
      SELECT $1, * FROM unnest($2::bigint[], $3::int[], $4::text[], $5::text[], $6::numeric[], $7::numeric[], $8::text[], $9::text[])`,
@@ -27,11 +29,13 @@ export async function recordSkipped(tx: Queryable, network: string, ranges: Skip
 
 /** Forgets the skipped ranges above block `ancestor` (a reorg undid them). */
 export async function rollBackSkipped(tx: Queryable, network: string, ancestor: number): Promise<void> {
+  // $1 network, $2 the ancestor's block
   await tx.query("DELETE FROM nft_skipped_ranges WHERE network = $1 AND block_number > $2", [network, ancestor]);
 }
 
 /** Whether the index of `contract` (lower case) misses ranges it did not expand. */
 export async function isIncomplete(db: Queryable, network: string, contract: string): Promise<boolean> {
+  // $1 network, $2 contract
   const { rows } = await db.query("SELECT 1 FROM nft_skipped_ranges WHERE network = $1 AND contract = $2 LIMIT 1", [network, contract]);
   return rows.length > 0;
 }

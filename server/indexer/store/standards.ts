@@ -1,6 +1,5 @@
 import type { Queryable } from "../../db/database";
 import type { Transfer, Transfer1155 } from "../transfers";
-import { addressId, networkIdOf } from "./ids";
 
 /**
  * One standard per contract (docs/indexing.md): a contract that announces moves with both ERC-721 (Transfer,
@@ -17,9 +16,12 @@ export async function oneStandardPerContract(
 ): Promise<{ transfers: Transfer[]; transfers1155: Transfer1155[] }> {
   if (transfers.length === 0 && transfers1155.length === 0) return { transfers, transfers1155 };
   const contracts = [...new Set([...transfers, ...transfers1155].map((t) => t.contract))];
+  // $1 network, $2 contracts
   const { rows } = await tx.query<{ contract: string; erc721: boolean; erc1155: boolean }>(
     `SELECT k.contract,
-       EXISTS (SELECT 1 FROM nft_transfers t WHERE t.network_id = ${networkIdOf("$1")} AND t.contract_id = ${addressId("k.contract")}) AS erc721,
+       EXISTS (SELECT 1 FROM nft_transfers t
+         WHERE t.network_id = (SELECT id FROM indexer_networks WHERE name = $1)
+           AND t.contract_id = (SELECT id FROM nft_addresses WHERE address = decode(substr(k.contract, 3), 'hex'))) AS erc721,
        EXISTS (SELECT 1 FROM nft_1155_transfers t WHERE t.network = $1 AND t.contract = k.contract) AS erc1155
      FROM unnest($2::text[]) AS k(contract)`,
     [network, contracts],

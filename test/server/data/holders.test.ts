@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { hex } from "../../../server/indexer/store/ids";
+import { hex } from "../../helpers/index-sql";
 import type { JsonRpcProvider, JsonRpcSigner } from "ethers";
 import type { LocalNode } from "../../../local/node";
 import { migrate, readMigrations } from "../../../server/db/migrate";

@@ -1,9 +1,8 @@
 import { expect } from "chai";
 import type { Database } from "../../../server/db/database";
 import { migrate } from "../../../server/db/migrate";
-import { addressId, bytes, networkIdOf } from "../../../server/indexer/store/ids";
-import { HISTORY_KEY_MAX } from "../../../server/indexer/store/reads";
-import { OWNER_HISTORY_SQL, TOKEN_HISTORY_SQL } from "../../../server/indexer/store/queries";
+import { addressId, bytes, networkIdOf } from "../../helpers/index-sql";
+import { HISTORY_KEY_MAX, OWNER_HISTORY_SQL, TOKEN_HISTORY_SQL } from "../../../server/indexer/store/history";
 import { ZERO_ADDRESS } from "../../../server/indexer/transfers";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";
 

@@ -1,16 +1,16 @@
 import { expect } from "chai";
 import type { Database } from "../../../server/db/database";
 import { migrate } from "../../../server/db/migrate";
+import { readCursor } from "../../../server/indexer/store/blocks";
+import { historyPage } from "../../../server/indexer/store/history";
 import {
   changesAfter,
   contractsPage,
-  historyPage,
   holderCount,
   holdersPage,
   inventoryPage,
   lastChangeId,
   networkChangesAfter,
-  readCursor,
   tokenHolding,
 } from "../../../server/indexer/store/reads";
 import { writeRange } from "../../../server/indexer/store/writes";
@@ -48,9 +48,11 @@ describe("index store reads", function () {
     amount,
   });
 
-  /** Writes a cold range of ERC-721 transfers ending at `block`. */
-  const write = (block: number, transfers: Transfer[]) =>
-    db.transaction((tx) => writeRange(tx, network, transfers, { block, hash: hash(block) }, [{ block, hash: hash(block) }]));
+  /** Writes a range of transfers ending at `block`: cold and of ERC-721 transfers only unless `more` says otherwise. */
+  const write = (block: number, transfers: Transfer[], more: { transfers1155?: Transfer1155[]; live?: boolean } = {}) =>
+    db.transaction((tx) =>
+      writeRange(tx, { network, transfers, ...more, last: { block, hash: hash(block) }, hashes: [{ block, hash: hash(block) }] }),
+    );
 
   before(async function () {
     database = await createTestDatabase();
@@ -72,12 +74,8 @@ describe("index store reads", function () {
     // Block 10: ERC-721 ids 1–3 minted to A, ERC-1155 id 7 to A (5) and B (3). Block 11: id 2 from A to B.
     const range10 = [transfer(10, 0, 1n, ZERO_ADDRESS, A), transfer(10, 1, 2n, ZERO_ADDRESS, A), transfer(10, 2, 3n, ZERO_ADDRESS, A)];
     const range10x1155 = [transfer1155(10, 3, 7n, A, 5n), transfer1155(10, 4, 7n, B, 3n)];
-    await db.transaction((tx) =>
-      writeRange(tx, network, range10, { block: 10, hash: hash(10) }, [{ block: 10, hash: hash(10) }], range10x1155, true),
-    );
-    await db.transaction((tx) =>
-      writeRange(tx, network, [transfer(11, 0, 2n, A, B)], { block: 11, hash: hash(11) }, [{ block: 11, hash: hash(11) }], [], true),
-    );
+    await write(10, range10, { transfers1155: range10x1155, live: true });
+    await write(11, [transfer(11, 0, 2n, A, B)], { live: true });
     expect(await readCursor(db, network)).to.deep.equal({ block: 11, hash: hash(11) });
   });
 
@@ -178,17 +176,7 @@ describe("index store reads", function () {
     // log 2. Given out of order, as the decoder's two lists come.
     const consecutive = [22n, 20n, 21n].map((id) => ({ ...transfer(12, 0, id, ZERO_ADDRESS, A), rangeIndex: Number(id - 20n) }));
     const batch = [1, 0].map((batchIndex) => ({ ...transfer1155(12, 1, BigInt(9 - batchIndex), B, 2n), batchIndex }));
-    await db.transaction((tx) =>
-      writeRange(
-        tx,
-        network,
-        [transfer(12, 2, 3n, A, B), ...consecutive],
-        { block: 12, hash: hash(12) },
-        [{ block: 12, hash: hash(12) }],
-        batch,
-        true,
-      ),
-    );
+    await write(12, [transfer(12, 2, 3n, A, B), ...consecutive], { transfers1155: batch, live: true });
     const logged = (await changesAfter(db, after)).map(({ id, ...row }) => (expect(BigInt(id) > after).to.equal(true), row));
     const row = (
       logIndex: number,
@@ -223,17 +211,7 @@ describe("index store reads", function () {
     ]);
     // A range far from the head is history only.
     const before = await lastChangeId(db);
-    await db.transaction((tx) =>
-      writeRange(
-        tx,
-        network,
-        [transfer(13, 0, 30n, ZERO_ADDRESS, A)],
-        { block: 13, hash: hash(13) },
-        [{ block: 13, hash: hash(13) }],
-        [],
-        false,
-      ),
-    );
+    await write(13, [transfer(13, 0, 30n, ZERO_ADDRESS, A)], { live: false });
     expect(await lastChangeId(db)).to.equal(before);
   });
   it("keeps owners and holdings when a range mints and burns a token, burns one, or moves one from an account that is not its owner", async function () {

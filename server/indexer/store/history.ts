@@ -1,0 +1,121 @@
+import type { Queryable } from "../../db/database";
+import type { TransferRow } from "../transfers";
+import { pageOf, type IndexPage } from "./reads";
+
+/**
+ * The transfer histories: an address's and a token's, ERC-721 and ERC-1155 transfers newest first in one list.
+ * Each statement reads the network's cursor with the page, from one snapshot (reads.ts says why).
+ *
+ * How both statements work. Each arm selects one standard's transfers that match, newest first and limited, walking
+ * its own narrow index backwards from the key; the arms are merged and cut to one page, and only the page's rows are
+ * turned back into hex. An ERC-721 row carries ids and the hash's bytes and an ERC-1155 row hex text, each in the
+ * other's NULL columns. The address the page is of ($2) is looked up once (k.id); a row's other addresses are one
+ * dictionary lookup each, from the key's index alone (it carries the address). An ERC-721 row's batch_index is the
+ * id's offset in a ConsecutiveTransfer range (0 for a Transfer): it orders and pages the ids of one log, and the wire
+ * leaves it out (transferItem).
+ */
+
+/**
+ * Largest values a history key can carry into the bigint / integer columns it is compared with (block number, log
+ * index, batch index). Without a key, a history page starts at them: the newest transfer first.
+ */
+export const HISTORY_KEY_MAX: readonly [bigint, bigint, bigint] = [2n ** 63n - 1n, 2n ** 31n - 1n, 2n ** 31n - 1n];
+
+/** Whose transfers: an address's, as sender or receiver, or one token's (lower case; the id in decimal). */
+export type HistoryOf = { owner: string } | { contract: string; tokenId: string };
+
+/**
+ * An address's transfers, sent, then received (a transfer to oneself is listed once, as sent). Every ERC-721 row
+ * names the address as its sender or its receiver: only the other side is looked up.
+ * $1 network, $2 address, $3 block, $4 log index, $5 batch index (the key: rows before it), $6 limit.
+ */
+export const OWNER_HISTORY_SQL = `SELECT c.block_number AS indexed, t.block_number, t.log_index, t.batch_index, t.block_time,
+    coalesce('0x' || encode(t.tx_bytes, 'hex'), t.tx_hash) AS tx_hash,
+    coalesce((SELECT '0x' || encode(a.address, 'hex') FROM nft_addresses a WHERE a.id = t.contract_id), t.contract) AS contract,
+    t.token_id,
+    CASE WHEN t.from_id = k.id THEN lower($2)
+      ELSE coalesce((SELECT '0x' || encode(a.address, 'hex') FROM nft_addresses a WHERE a.id = t.from_id), t.from_address) END AS from_address,
+    CASE WHEN t.to_id = k.id THEN lower($2)
+      ELSE coalesce((SELECT '0x' || encode(a.address, 'hex') FROM nft_addresses a WHERE a.id = t.to_id), t.to_address) END AS to_address,
+    t.amount
+  FROM indexer_cursors c LEFT JOIN indexer_networks n ON n.name = c.network
+  CROSS JOIN LATERAL (SELECT (SELECT id FROM nft_addresses WHERE address = decode(substr($2, 3), 'hex')) AS id) k
+  LEFT JOIN LATERAL (
+    (SELECT block_number, log_index, batch_index, block_time, tx_hash AS tx_bytes, NULL::text AS tx_hash, contract_id, NULL::text AS contract,
+       token_id, from_id, NULL::text AS from_address, to_id, NULL::text AS to_address, NULL::numeric AS amount
+     FROM nft_transfers
+     WHERE network_id = n.id AND from_id = k.id AND (block_number, log_index, batch_index) < ($3, $4, $5)
+     ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6)
+    UNION ALL
+    (SELECT block_number, log_index, batch_index, block_time, tx_hash AS tx_bytes, NULL::text AS tx_hash, contract_id, NULL::text AS contract,
+       token_id, from_id, NULL::text AS from_address, to_id, NULL::text AS to_address, NULL::numeric AS amount
+     FROM nft_transfers
+     WHERE network_id = n.id AND to_id = k.id AND from_id <> k.id AND (block_number, log_index, batch_index) < ($3, $4, $5)
+     ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6)
+    UNION ALL
+    (SELECT block_number, log_index, batch_index, block_time, NULL::bytea, tx_hash, NULL::int, contract,
+       token_id, NULL::int, from_address, NULL::int, to_address, amount
+     FROM nft_1155_transfers
+     WHERE network = c.network AND from_address = $2 AND (block_number, log_index, batch_index) < ($3, $4, $5)
+     ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6)
+    UNION ALL
+    (SELECT block_number, log_index, batch_index, block_time, NULL::bytea, tx_hash, NULL::int, contract,
+       token_id, NULL::int, from_address, NULL::int, to_address, amount
+     FROM nft_1155_transfers
+     WHERE network = c.network AND to_address = $2 AND from_address <> $2 AND (block_number, log_index, batch_index) < ($3, $4, $5)
+     ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6)
+    ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6
+  ) t ON true
+  WHERE c.network = $1
+  ORDER BY t.block_number DESC, t.log_index DESC, t.batch_index DESC`;
+
+/**
+ * One token's transfers. The contract is the one the page is of: only the sender and the receiver are looked up.
+ * $1 network, $2 contract, $3 block, $4 log index, $5 batch index (the key: rows before it), $6 limit, $7 token id.
+ */
+export const TOKEN_HISTORY_SQL = `SELECT c.block_number AS indexed, t.block_number, t.log_index, t.batch_index, t.block_time,
+    coalesce('0x' || encode(t.tx_bytes, 'hex'), t.tx_hash) AS tx_hash,
+    CASE WHEN t.contract_id = k.id THEN lower($2)
+      ELSE coalesce((SELECT '0x' || encode(a.address, 'hex') FROM nft_addresses a WHERE a.id = t.contract_id), t.contract) END AS contract,
+    t.token_id,
+    coalesce((SELECT '0x' || encode(a.address, 'hex') FROM nft_addresses a WHERE a.id = t.from_id), t.from_address) AS from_address,
+    coalesce((SELECT '0x' || encode(a.address, 'hex') FROM nft_addresses a WHERE a.id = t.to_id), t.to_address) AS to_address,
+    t.amount
+  FROM indexer_cursors c LEFT JOIN indexer_networks n ON n.name = c.network
+  CROSS JOIN LATERAL (SELECT (SELECT id FROM nft_addresses WHERE address = decode(substr($2, 3), 'hex')) AS id) k
+  LEFT JOIN LATERAL (
+    (SELECT block_number, log_index, batch_index, block_time, tx_hash AS tx_bytes, NULL::text AS tx_hash, contract_id, NULL::text AS contract,
+       token_id, from_id, NULL::text AS from_address, to_id, NULL::text AS to_address, NULL::numeric AS amount
+     FROM nft_transfers
+     WHERE network_id = n.id AND contract_id = k.id AND token_id = $7 AND (block_number, log_index, batch_index) < ($3, $4, $5)
+     ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6)
+    UNION ALL
+    (SELECT block_number, log_index, batch_index, block_time, NULL::bytea, tx_hash, NULL::int, contract,
+       token_id, NULL::int, from_address, NULL::int, to_address, amount
+     FROM nft_1155_transfers
+     WHERE network = c.network AND contract = $2 AND token_id = $7 AND (block_number, log_index, batch_index) < ($3, $4, $5)
+     ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6)
+    ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6
+  ) t ON true
+  WHERE c.network = $1
+  ORDER BY t.block_number DESC, t.log_index DESC, t.batch_index DESC`;
+
+/** Transfers newest first (block, log index, batch index) before the key `before`. */
+export async function historyPage(
+  db: Queryable,
+  query: { network: string; of: HistoryOf; before?: [string, string, string]; limit: number },
+): Promise<IndexPage<TransferRow> | undefined> {
+  const { network, of, before = HISTORY_KEY_MAX.map(String), limit } = query;
+  const [block, log, batch] = before;
+  type Row = { indexed: string } & { [K in keyof TransferRow]: TransferRow[K] | null };
+  const { rows } =
+    "owner" in of
+      ? await db.query<Row>(OWNER_HISTORY_SQL, [network, of.owner, block, log, batch, limit + 1])
+      : await db.query<Row>(TOKEN_HISTORY_SQL, [network, of.contract, block, log, batch, limit + 1, of.tokenId]);
+  return pageOf(
+    rows,
+    limit,
+    (r) => (r.block_number === null ? null : (r as TransferRow)),
+    (t) => [t.block_number, String(t.log_index), String(t.batch_index ?? 0)],
+  );
+}
