@@ -1,4 +1,5 @@
 import type { Database, Queryable } from "../db/database";
+import { deleteExpiredRows } from "../db/expired-rows";
 import { BoundedCache } from "../lib/bounded-cache";
 import type { Clock } from "../lib/clock";
 import { randomString } from "../lib/random";
@@ -146,11 +147,12 @@ const keyOf = (of: { address: string; clientId: string; requester: string }) =>
   `${of.address.toLowerCase()} ${of.clientId} ${of.requester}`;
 
 /**
- * Deletes the challenges that expired over a day ago, of every requester: saveChallenge deletes a requester's expired
- * ones only when it asks again, and some never do. Called now and then (a sweep costs a scan of the expired rows).
+ * Deletes at most `rows` challenges, of every requester, that expired before `before`: saveChallenge deletes a
+ * requester's expired ones only when it asks again, and some never do. server/auth/sweep.ts calls it now and then.
+ * Resolves to the rows deleted.
  */
-export async function deleteStaleChallenges(db: Queryable): Promise<void> {
-  await db.query("DELETE FROM login_challenges WHERE expires_at < now() - interval '1 day'");
+export function deleteStaleChallenges(db: Queryable, before: Date, rows: number): Promise<number> {
+  return deleteExpiredRows(db, "login_challenges", before, rows);
 }
 
 /** How many open challenges of one address and client a login tries (each may cost an eth_call for a wallet). */

@@ -13,11 +13,13 @@ import hostedPageRoutes from "./routes/hosted-page";
 import oidcRoutes from "./routes/oidc";
 import registrationRoutes from "./routes/registration";
 import x509Routes from "./routes/x509";
+import { LOGIN_SWEEP, LoginSweeper } from "./sweep";
 
 /**
  * The login service (docs/login.md): the JSON API (`/api/authorize`, `/api/login`) that dApps and the hosted
  * page use, oidc-provider mounted for the standard endpoints, the hosted page, and the predecessor's `/api/client` and
- * `/api/metadata/x509`. This plugin wires them: the signing keys, the provider, forms and the rate limit.
+ * `/api/metadata/x509`. This plugin wires them: the signing keys, the provider, forms, the rate limit and the sweep of
+ * expired rows.
  */
 const auth: FastifyPluginAsyncTypebox = async (app) => {
   const { issuer, defaultNetwork, login: settings } = app.config;
@@ -50,6 +52,12 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
     clock: app.clock,
     ens,
   };
+
+  const sweeper = new LoginSweeper(app.db, { ...LOGIN_SWEEP, clock: app.clock }, (error) =>
+    app.log.warn({ err: error }, "login: sweep of expired challenges and tokens failed"),
+  );
+  app.addHook("onReady", async () => sweeper.start());
+  app.addHook("preClose", async () => sweeper.stop());
 
   // Forms (the predecessor's clients, the token endpoint) in this plugin's scope only.
   await app.register(formbody);

@@ -1,5 +1,6 @@
 import type { Database } from "../db/database";
 import type { Clock } from "../lib/clock";
+import { Repeating } from "../lib/repeating";
 import { pruneMarks, staleCachedTokens, tokenHolding } from "../indexer";
 import type { Standard } from "./resolver";
 import type { TokenKey } from "./store";
@@ -27,8 +28,7 @@ interface Rereader {
  * whole-collection update of millions of ids costs at most the cache's entries of that collection, at a bounded rate.
  */
 export class MetadataSweeper {
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
+  private readonly repeating: Repeating;
   private stopped = false;
   /** "network:contract:id" → until when it is left alone; at most `batch` entries per pass, each kept `backoffMs`. */
   private readonly backoff = new Map<string, number>();
@@ -38,29 +38,21 @@ export class MetadataSweeper {
     private readonly resolver: Rereader,
     private readonly options: SweepOptions,
     private readonly report: { swept(outcome: "stored" | "kept"): void; failed(error: unknown): void },
-  ) {}
+  ) {
+    this.repeating = new Repeating(
+      options.intervalMs,
+      () => this.pass(),
+      (error) => report.failed(error),
+    );
+  }
 
   start(): void {
-    this.schedule();
+    this.repeating.start();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
-  }
-
-  private schedule(): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.pass()
-        .then(() => undefined)
-        .catch((error) => this.report.failed(error))
-        .finally(() => {
-          this.running = undefined;
-          this.schedule();
-        });
-    }, this.options.intervalMs);
+    await this.repeating.stop();
   }
 
   /** One batch: prunes old marks, then reads again up to `batch` stale cached documents, all at once, and waits for them. */

@@ -1,12 +1,12 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import type { Adapter, AdapterPayload } from "oidc-provider";
 import type { Database, Queryable } from "../../db/database";
+import { deleteExpiredRows } from "../../db/expired-rows";
 import { STATUS_OF_KIND } from "../../http/errors";
 import { BoundedCache } from "../../lib/bounded-cache";
 import type { Clock } from "../../lib/clock";
 import { DomainError } from "../../lib/domain-error";
-import { deleteStaleChallenges } from "../challenges";
 import type { CachedClients } from "../clients";
+import { consumeOrHold, providerRequest, saveOrHold, type HeldWrite, type StoredRecord } from "./held-writes";
 import { READ_BEFORE_THEIR_GRANT } from "./internals";
 
 /** oidc-provider's errors class for a reused code, handed in (the library is loaded once, in provider.ts). */
@@ -41,7 +41,7 @@ function refusingWhenUnavailable(adapter: Adapter): Adapter {
         return await method.apply(adapter, args);
       } catch (error) {
         if (!(error instanceof DomainError) || error.kind !== "unavailable") throw error;
-        const scope = requestScope.getStore();
+        const scope = providerRequest();
         if (scope && error.retryAfterSeconds !== undefined) scope.retryAfterSeconds = error.retryAfterSeconds;
         throw Object.assign(new Error(error.code, { cause: error }), {
           error: error.code,
@@ -56,45 +56,6 @@ function refusingWhenUnavailable(adapter: Adapter): Adapter {
   return wrapped as unknown as Adapter;
 }
 
-/** What the adapter knows of the request it serves (one AsyncLocalStorage for all of it). */
-interface RequestScope {
-  /** How the request authenticates its client: with a Basic header or not (see `clientAdapter`). */
-  basic?: boolean;
-  /** Grants read along with a token, by id, for the Grant.find that follows in the same request. */
-  grants?: Map<string, { payload: AdapterPayload; consumed_at: Date | null }>;
-  /** The access token of a code exchange, held until the refresh token that follows it. */
-  accessToken?: HeldWrite;
-  /**
-   * Set while a code exchange holds back the consumption of its code: consumes it and stores `writes` (by default the
-   * held access token) with one statement.
-   */
-  writeHeld?: (writes?: HeldWrite[]) => Promise<void>;
-  /** Writes saved while `holdWrites` runs, handed to its caller instead of being stored. */
-  held?: HeldWrite[];
-  /** Of a database refusal the adapter turned into a 503: when to try again (seconds). */
-  retryAfterSeconds?: number;
-}
-
-const requestScope = new AsyncLocalStorage<RequestScope>();
-
-/**
- * Runs one oidc-provider request (`basic`: whether it authenticates its client with a Basic header) in a scope where
- * the adapter saves round trips: a token endpoint (or userinfo) request reads the code (or token) and then its grant,
- * and both come back from one query; a code exchange consumes the code and stores its access and refresh tokens with
- * one statement.
- */
-export function inRequestScope<T>(basic: boolean, fn: () => T): T {
-  return requestScope.run({ basic, grants: new Map() }, fn);
-}
-
-/**
- * Writes what a code exchange holds back (the code's consumption, the access token) now, when no refresh token
- * follows to take them along. Throws oidc-provider's error for a reused code, as the code's `consume` would.
- */
-export async function writeHeldTokens(): Promise<void> {
-  await requestScope.getStore()?.writeHeld?.();
-}
-
 /**
  * oidc-provider middleware: a 503 the adapter caused carries `Retry-After`, as our own routes' 503s do (oidc-provider's
  * error handler has set the status and body by the time `next` returns; the answer has not gone out yet).
@@ -104,22 +65,8 @@ export async function retryAfterWhenUnavailable(
   next: () => Promise<void>,
 ) {
   await next();
-  const seconds = requestScope.getStore()?.retryAfterSeconds;
+  const seconds = providerRequest()?.retryAfterSeconds;
   if (seconds !== undefined && ctx.status === STATUS_OF_KIND.unavailable) ctx.set("retry-after", String(seconds));
-}
-
-/**
- * oidc-provider middleware: after a request, before its answer goes out, writes what it still holds. That is the
- * code of an exchange that failed after the code was consumed (e.g. on a bad `resource`): consumed all the same, as
- * it would have been without holding it back (a reuse found then only revokes the grant; the answer is an error
- * already).
- */
-export async function writeHeldAfterRequest(_ctx: unknown, next: () => Promise<void>): Promise<void> {
-  await next();
-  await requestScope
-    .getStore()
-    ?.writeHeld?.()
-    .catch(() => undefined);
 }
 
 /**
@@ -163,24 +110,6 @@ export class MintedCodes {
   }
 }
 
-/** A record oidc-provider saved while writes were held back (see `holdWrites`). */
-export interface HeldWrite {
-  kind: string;
-  id: string;
-  payload: AdapterPayload;
-  expiresAt: Date | null;
-}
-
-/**
- * Runs `fn` (which saves oidc-provider models, e.g. a grant and its code) with the adapter's writes held back and
- * handed over instead, so that the caller stores them together with its own write in one statement.
- */
-export async function holdWrites<T>(fn: () => Promise<T>): Promise<{ result: T; writes: HeldWrite[] }> {
-  const writes: HeldWrite[] = [];
-  const result = await requestScope.run({ held: writes }, fn);
-  return { result, writes };
-}
-
 /**
  * An INSERT of held writes, for a statement whose earlier part (a CTE) decides whether they are stored: `condition`
  * is SQL that is true when they should be. Parameters are numbered from `first`; the statement returns one row per
@@ -220,8 +149,8 @@ function payloadAdapter(db: Database, kind: string, reuseError: ReuseError, mint
   // Relies on oidc-provider reading a token and then its grant in one request (READ_BEFORE_THEIR_GRANT, internals.ts).
   const find = async (column: "id" | "uid" | "user_code", value: string) => {
     if (!storable(value)) return undefined;
-    const ahead = requestScope.getStore()?.grants;
-    let row: { payload: AdapterPayload; consumed_at: Date | null } | undefined;
+    const ahead = providerRequest()?.grantsAhead;
+    let row: StoredRecord | undefined;
     const minted = ahead && kind === "AuthorizationCode" && column === "id" ? mintedCodes.take(value) : undefined;
     if (ahead && kind === "Grant" && column === "id" && ahead.has(value)) {
       row = ahead.get(value);
@@ -290,43 +219,17 @@ function payloadAdapter(db: Database, kind: string, reuseError: ReuseError, mint
   return {
     async upsert(id, payload, expiresIn) {
       const expiresAt = expiresIn ? new Date(mintedCodes.clock() + expiresIn * 1000) : null;
-      const write: HeldWrite = { kind, id, payload, expiresAt };
-      const scope = requestScope.getStore();
-      if (scope?.held) {
-        scope.held.push(write);
-        return;
-      }
-      if (scope?.writeHeld && kind === "AccessToken" && payload.gty === "authorization_code") {
-        scope.accessToken = write;
-        return;
-      }
-      if (scope?.writeHeld && kind === "RefreshToken") {
-        const held = scope.accessToken ? [scope.accessToken, write] : [write];
-        scope.accessToken = undefined;
-        await scope.writeHeld(held);
-      } else {
-        await upsertRows(db, [write]);
-      }
-      // Expired rows are of no use to anyone; a few go with each write so the table does not grow forever.
-      if (Math.random() < 0.01) {
-        await db.query("DELETE FROM oidc_payloads WHERE expires_at < now() - interval '1 day'");
-        await deleteStaleChallenges(db);
-      }
+      await saveOrHold({ kind, id, payload, expiresAt }, (write) => upsertRows(db, [write]));
     },
     find: (id) => find("id", id),
     findByUid: (uid) => find("uid", uid),
     findByUserCode: (userCode) => find("user_code", userCode),
     async consume(id) {
-      const scope = requestScope.getStore();
-      if (scope?.grants && kind === "AuthorizationCode" && !scope.writeHeld) {
-        // Written with the exchange's tokens (see `consumeWith`), or by writeHeldTokens / writeHeldAfterRequest.
-        scope.writeHeld = async (writes: HeldWrite[] = scope.accessToken ? [scope.accessToken] : []) => {
-          scope.writeHeld = scope.accessToken = undefined;
-          await consumeWith(id, writes);
-        };
-        return;
-      }
-      await consume(id);
+      await consumeOrHold(
+        kind,
+        () => consume(id),
+        (writes) => consumeWith(id, writes),
+      );
     },
     async destroy(id) {
       await db.query("DELETE FROM oidc_payloads WHERE kind = $1 AND id = $2", [kind, id]);
@@ -345,6 +248,14 @@ async function upsertRows(db: Database, writes: HeldWrite[]): Promise<void> {
        user_code = EXCLUDED.user_code, uid = EXCLUDED.uid, expires_at = EXCLUDED.expires_at`,
     params,
   );
+}
+
+/**
+ * Deletes at most `rows` records that expired before `before` (server/auth/sweep.ts calls it now and then, off the
+ * adapter's path): of no use to anyone, they would otherwise stay forever. Resolves to the rows deleted.
+ */
+export function deleteExpiredPayloads(db: Queryable, before: Date, rows: number): Promise<number> {
+  return deleteExpiredRows(db, "oidc_payloads", before, rows);
 }
 
 /** Deletes the codes, grants and tokens issued to a client (when the client is removed). */
@@ -386,7 +297,7 @@ function clientAdapter(clients: CachedClients): Adapter {
         ...(client.public
           ? { token_endpoint_auth_method: "none" }
           : {
-              token_endpoint_auth_method: requestScope.getStore()?.basic ? "client_secret_basic" : "client_secret_post",
+              token_endpoint_auth_method: providerRequest()?.basic ? "client_secret_basic" : "client_secret_post",
               client_secret: client.secretHash ?? undefined,
             }),
       };

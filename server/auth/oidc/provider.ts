@@ -7,7 +7,8 @@ import type { LoginKeys } from "../keys";
 import { loginHistory } from "../logins";
 import { errorPage } from "../error-page";
 import { PAGE_HEADERS } from "../../http/html-page";
-import { createAdapterFactory, retryAfterWhenUnavailable, writeHeldAfterRequest, writeHeldTokens, type MintedCodes } from "./adapter";
+import { createAdapterFactory, retryAfterWhenUnavailable, type MintedCodes } from "./adapter";
+import { writeHeldAfterRequest, writeHeldTokens } from "./held-writes";
 import { addIdTokenAudience, compareSecretsWith, loadOidcLibrary } from "./internals";
 import { logoutSource, postLogoutSuccessSource } from "../logout-page";
 import { findProof, SIWE_CLAIMS, SIWE_SCOPE, wantsSiweProof } from "../siwe-proofs";
@@ -117,7 +118,7 @@ export async function createProvider(
       Session: 600,
     },
     // The predecessor's clients expect a refresh token from every code exchange. Without one, what the exchange held
-    // back for it to take along (the code's consumption, the access token) is written now (adapter.ts).
+    // back for it to take along (the code's consumption, the access token) is written now (held-writes.ts).
     async issueRefreshToken(_ctx, client) {
       const issue = client.grantTypeAllowed("refresh_token");
       if (!issue) await writeHeldTokens();

@@ -46,7 +46,7 @@ describe("queries of one login (authorize, login, token)", function () {
     await base?.drop();
   });
 
-  /** The login statements (not the background ones, e.g. the occasional clean-up of expired rows) run by `fn`. */
+  /** The login statements run by `fn` (not the sweep of expired rows, which runs on its own timer: server/auth/sweep.ts). */
   async function statementsOf(fn: () => Promise<void>): Promise<string[]> {
     const before = counting.queryCounts().bySql;
     await fn();
