@@ -346,7 +346,7 @@ export const SETTINGS = [
     default: "128",
     group: "indexer",
     description:
-      "how far behind the head a provider's log index may trail: an `eth_getLogs` answer is proven complete (docs/indexing.md) for the blocks this near the head before the cursor moves past them (0: trust every answer)",
+      "how far behind the head a provider's log index may trail: an `eth_getLogs` answer is proven complete (docs/indexer.md) for the blocks this near the head before the cursor moves past them (0: trust every answer)",
   },
   {
     name: "INDEXER_MAX_CONSECUTIVE",

@@ -23,6 +23,6 @@ export const IndexHeaders = {
   "X-Indexed-Block": { type: "integer", description: "The block the index is complete to" },
   "X-Index-Complete": {
     type: "string",
-    description: '"false" when the contract emitted a ConsecutiveTransfer range the index did not expand (docs/indexing.md)',
+    description: '"false" when the contract emitted a ConsecutiveTransfer range the index did not expand (docs/indexer.md)',
   },
 };
