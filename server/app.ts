@@ -18,7 +18,8 @@ import errors, { clientErrorHandler, frameworkErrors } from "./http/errors";
 import health from "./http/health";
 import inputGuard from "./http/input-guard";
 import { REDACTED_PATHS, redactUrl } from "./http/log-redact";
-import openapi from "./http/openapi";
+import openapi, { type OpenApiOptions } from "./http/openapi";
+import { EXAMPLE_KEYWORD } from "./http/openapi-examples";
 import pageAssets from "./http/page-assets";
 import requestCounts from "./http/rate-limit";
 import requestTargets, { rewriteTarget } from "./http/request-target";
@@ -44,6 +45,8 @@ export interface AppOptions {
   logStream?: { write(line: string): void };
   /** The time caches read instead of the system's (a test moves it forward instead of sleeping). */
   clock?: Clock;
+  /** The examples of the OpenAPI document, over neutral ones (`npm start` gives its demo's: server/http/openapi.ts). */
+  apiExamples?: OpenApiOptions["examples"];
 }
 
 /** A client-chosen request id is kept when it looks like one; anything else gets a fresh id. */
@@ -69,6 +72,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     clientErrorHandler,
     // Before routing: an absolute-form target becomes its path, or is refused (requestTargets below).
     rewriteUrl: rewriteTarget(config.issuer),
+    // The OpenAPI document's annotation of what example a schema takes: known to Ajv, so that strict mode lets it by.
+    ajv: { customOptions: { keywords: [EXAMPLE_KEYWORD] } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // Once closing, answers tell clients to drop their keep-alive connection: otherwise the connection of a
@@ -109,7 +114,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(securityHeaders);
   // A public API called from dApps in browsers; no cookies are involved.
   await app.register(cors, { origin: "*" });
-  await app.register(openapi);
+  await app.register(openapi, { examples: options.apiExamples });
   // Before the plugins whose figures it collects.
   await app.register(metrics);
   await app.register(database, { db: options.db });

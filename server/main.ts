@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { buildApp } from "./app";
+import { buildApp, type AppOptions } from "./app";
 import { loadConfigOrExit, type Config } from "./config";
 
 /** The service as a process: it serves until a signal, then shuts down in order. */
@@ -8,8 +8,8 @@ export interface ServiceProcess {
   readonly stopping: boolean;
   /** Something to stop once the app has closed (what the caller started for it, e.g. the local chain). */
   onShutdown(stop: () => Promise<void>): void;
-  /** Builds the app from `config` and listens; `beforeListen` runs on the built app first. */
-  serve(config: Config, beforeListen?: (app: FastifyInstance) => Promise<void>): Promise<FastifyInstance>;
+  /** Builds the app from `config` (and `options`) and listens; `beforeListen` runs on the built app first. */
+  serve(config: Config, beforeListen?: (app: FastifyInstance) => Promise<void>, options?: AppOptions): Promise<FastifyInstance>;
 }
 
 /**
@@ -52,8 +52,8 @@ export function serviceProcess({ shutdownTimeoutMs }: Pick<Config, "shutdownTime
     onShutdown(stopOne) {
       afterClose.push(stopOne);
     },
-    async serve(config, beforeListen) {
-      app = await buildApp(config);
+    async serve(config, beforeListen, options) {
+      app = await buildApp(config, options);
       await beforeListen?.(app);
       await app.listen({ host: config.host, port: config.port });
       return app;

@@ -10,8 +10,19 @@ import { checkForm, errorPage, pinToIssuer, withBody } from "../oidc-guard";
 import { inRequestScope, OIDC_ROUTES, type Provider } from "../oidc";
 import { sendOAuthError } from "./oauth-error";
 import { RATE_LIMITED } from "./rate-limited";
+import { OAUTH_LIMITS, oauthRefusals } from "../../http/refusals";
 
-const OAuthError = Type.Object({ error: Type.String(), error_description: Type.String() });
+/** The token endpoint's refusals (oidc-provider's, and ours in its dialect). */
+const TOKEN_REFUSALS = oauthRefusals({
+  400: {
+    invalid_request: "a field is missing or malformed, or the body is not a form",
+    invalid_grant: "the code or refresh token is unknown, used, expired, or was issued to another client or redirect_uri (or PKCE failed)",
+    unsupported_grant_type: "grant_type is not authorization_code or refresh_token",
+  },
+  401: { invalid_client: "the client is unknown or its secret is wrong" },
+  500: { server_error: "our fault: the details are in the log under the x-request-id" },
+  ...OAUTH_LIMITS,
+});
 
 /**
  * oidc-provider's routes (token, revocation, authorization, userinfo, discovery, jwks), in a scope where Fastify leaves
@@ -54,8 +65,22 @@ const oidcRoutes: FastifyPluginAsyncTypebox<{ provider: Provider; issuer: string
           tags,
           summary: path === "/api/token" ? "Token endpoint (the predecessor's path)" : "Token endpoint (oidc-provider)",
           description:
-            "Form body: grant_type authorization_code (code, redirect_uri, code_verifier) or refresh_token (refresh_token); client secret in a Basic header or as client_id + client_secret.",
-          response: { "4xx": OAuthError },
+            "Step 3 of a login, from the dApp's backend: a form body (application/x-www-form-urlencoded), grant_type " +
+            "authorization_code (code, redirect_uri, code_verifier) or refresh_token (refresh_token); the client secret in a " +
+            "Basic header or as client_id + client_secret. Answers access, ID and refresh tokens (no-store). Refusals are " +
+            "RFC 6749's `{error, error_description}`. A code comes from /api/login and works once, so this operation has no " +
+            "example to try: see docs/login.md. Counts against LOGIN_RATE_LIMIT.",
+          response: {
+            200: Type.Object({
+              access_token: Type.String(),
+              token_type: Type.Literal("Bearer"),
+              expires_in: Type.Integer({ description: "Seconds" }),
+              id_token: Type.Optional(Type.String({ description: "JWT (authorization_code grant)" })),
+              refresh_token: Type.Optional(Type.String()),
+              scope: Type.String(),
+            }),
+            ...TOKEN_REFUSALS,
+          },
         },
       },
       (request, reply) => forward(request, reply, OIDC_ROUTES.token),
