@@ -1,0 +1,136 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { expect } from "chai";
+import type { JsonRpcProvider } from "ethers";
+import type { Browser } from "playwright-core";
+import { demoApiExamples, postDemoStatements, signDemoStatements, type DemoStatements } from "../../local/demo-api";
+import { ensureDemoClient, type DemoClient } from "../../local/demo-client";
+import { prepareDemo, type Demo } from "../../local/demo";
+import { freePort } from "../../support/net";
+import { startTestApp, type TestApp } from "../helpers/app";
+import { launchBrowser } from "../helpers/browser";
+import { providerFor, sharedNode } from "../helpers/chain";
+import { indexedTo } from "../helpers/index-check";
+import { exampleRequest, operations, type OpenApiDocument } from "../helpers/openapi";
+
+/**
+ * The OpenAPI document on `npm start`'s local demo (its contracts on a Hardhat node, its login client and signed
+ * statements, its examples, as local/start.ts wires them): every example works as the document gives it.
+ */
+describe("the API document's examples on the local demo", function () {
+  this.timeout(120_000);
+  let t: TestApp;
+  let demo: Demo;
+  let provider: JsonRpcProvider;
+  let document: OpenApiDocument;
+  let dataDir: string;
+
+  before(async function () {
+    const node = await sharedNode();
+    provider = providerFor(node.url);
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "api-examples-"));
+    demo = await prepareDemo(node.url, dataDir);
+    const statements: DemoStatements = await signDemoStatements(node.url, demo);
+    let client: DemoClient | undefined;
+    // Browsers send "Try it out" to the document's server, ISSUER: the app listens where ISSUER says.
+    const port = await freePort();
+    t = await startTestApp({
+      env: { RPC_URL_LOCALHOST: node.url, INDEXER_POLL_MS: "50", ISSUER: `http://127.0.0.1:${port}`, METADATA_FETCH_ALLOW_PRIVATE: "true" },
+      port,
+      apiExamples: () => demoApiExamples(demo, client!, statements),
+      configure: async (app) => {
+        await app.ready();
+        client = await ensureDemoClient(app.db, dataDir);
+        await postDemoStatements(app, demo, statements);
+      },
+    });
+    await indexedTo(t.app.db, "localhost", provider);
+    document = (await (await t.fetch("/openapi.json")).json()) as OpenApiDocument;
+  });
+  after(async function () {
+    await t?.close();
+    provider?.destroy();
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("names the demo's network, contracts, user and client", function () {
+    const examples = (route: string, method = "get") =>
+      Object.fromEntries(document.paths[route][method].parameters!.map((p) => [p.name, p.example]));
+    expect(examples("/approval/{network}/{assetContract}/{owner}/{operator}")).to.deep.equal({
+      network: "localhost",
+      assetContract: demo.alice,
+      owner: demo.user,
+      operator: demo.converter,
+    });
+    expect(examples("/token/{network}/{contract}/{id}")).to.deep.equal({ network: "localhost", contract: demo.metadataNft, id: "1" });
+    expect(examples("/converter/{network}/{converter}")).to.deep.equal({ network: "localhost", converter: demo.converter });
+    const client = JSON.parse(fs.readFileSync(path.join(dataDir, "demo-client.json"), "utf8")) as DemoClient;
+    expect(examples("/api/client")).to.deep.equal({ client_id: client.id, lang: "en" });
+  });
+
+  it("every read (GET) answers 2xx to the request its examples make", async function () {
+    const gets = operations(document).filter(({ method }) => method === "get");
+    expect(gets.length).to.be.greaterThan(20);
+    const failed: string[] = [];
+    for (const { name, path: route, operation } of gets) {
+      const { url, headers } = exampleRequest(route, operation);
+      const controller = new AbortController();
+      // Over HTTP: the event stream never ends, so its answer is judged by its status and then dropped.
+      const answer = await fetch(`${t.url}${url}`, { headers, signal: controller.signal });
+      const body = route.startsWith("/events/") ? "" : await answer.text();
+      controller.abort();
+      if (answer.status < 200 || answer.status > 299) failed.push(`${name} (${url}): ${answer.status} ${body}`);
+    }
+    expect(failed, failed.join("\n")).to.deep.equal([]);
+  });
+
+  it("the metadata posts' example bodies are taken as they are", async function () {
+    for (const route of ["/metadata/{network}/{contract}/{id}", "/metadata/ethereum/{network}/{account}"]) {
+      const operation = document.paths[route].post;
+      const { url } = exampleRequest(route, operation);
+      const answer = await t.fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(operation.requestBody!.content["application/json"].example),
+      });
+      expect(answer.status, route).to.equal(200);
+      expect(await answer.json(), route).to.equal("ok");
+    }
+  });
+
+  describe("in Chromium, /docs", function () {
+    let browser: Browser;
+    before(async () => (browser = await launchBrowser()));
+    after(async () => browser?.close());
+
+    it("runs under its CSP without a console error, and Try it out → Execute answers 200 with the examples", async function () {
+      const page = await browser.newPage();
+      const errors: string[] = [];
+      page.on("console", (message) => {
+        if (message.type() === "error") errors.push(message.text());
+      });
+      page.on("pageerror", (error) => errors.push(error.message));
+      const answer = await page.goto(`${t.url}/docs/`);
+      expect(answer?.headers()["content-security-policy"]).to.match(/style-src 'self' 'sha256-/);
+      expect(answer?.headers()["content-security-policy"]).not.to.contain("unsafe-inline");
+      for (const route of [
+        "/inventory/{network}/{owner}/{assetContract}",
+        "/token/{network}/{contract}/{id}",
+        "/converter/{network}/{converter}/pairs",
+        "/metadata/ethereum/{network}/{account}",
+        "/api/client",
+      ]) {
+        const block = page.locator(".opblock-get", { has: page.locator(`.opblock-summary-path[data-path="${route}"]`) });
+        await block.locator(".opblock-summary").first().click();
+        await block.getByRole("button", { name: "Try it out" }).click();
+        await block.getByRole("button", { name: "Execute" }).click();
+        const status = block.locator(".live-responses-table .response .response-col_status").first();
+        await status.waitFor({ timeout: 20_000 });
+        expect((await status.textContent())?.trim(), route).to.equal("200");
+      }
+      expect(errors).to.deep.equal([]);
+      await page.close();
+    });
+  });
+});
