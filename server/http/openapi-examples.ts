@@ -45,7 +45,7 @@ export interface ApiExamples {
 }
 
 /** What a schema may name with {@link example}: a value of {@link ApiExamples}, or one derived from them. */
-export type ExampleName = keyof ApiExamples | "issuer" | "loginRequest" | "clientRegistration";
+export type ExampleName = keyof ApiExamples | "issuer" | "loginRequest" | "tokenRequest" | "clientRegistration";
 
 /** The annotation that gives a parameter or body schema the example `name` (spread into its options). */
 export function example(name: ExampleName): { [EXAMPLE_KEYWORD]: ExampleName } {
@@ -90,6 +90,14 @@ export function exampleValues(examples: ApiExamples): Record<ExampleName, unknow
       client_id: examples.clientId,
       redirect_uri: examples.redirectUri,
       state: "af0ifjsldkj",
+    },
+    // A code works once, minutes after /api/login gave it: the example shows the form's fields.
+    tokenRequest: {
+      grant_type: "authorization_code",
+      code: "the-code-from-api-login",
+      redirect_uri: examples.redirectUri,
+      client_id: examples.clientId,
+      client_secret: "your-client-secret",
     },
     clientRegistration: { client_name: "My dApp", redirect_uris: [examples.redirectUri] },
   };

@@ -104,7 +104,8 @@ describe("the API document's examples on the local demo", function () {
     before(async () => (browser = await launchBrowser()));
     after(async () => browser?.close());
 
-    it("runs under its CSP without a console error, and Try it out → Execute answers 200 with the examples", async function () {
+    it("runs under its CSP without a console error, and Try it out → Execute answers 200 for every read", async function () {
+      this.timeout(240_000);
       const page = await browser.newPage();
       const errors: string[] = [];
       page.on("console", (message) => {
@@ -114,21 +115,23 @@ describe("the API document's examples on the local demo", function () {
       const answer = await page.goto(`${t.url}/docs/`);
       expect(answer?.headers()["content-security-policy"]).to.match(/style-src 'self' 'sha256-/);
       expect(answer?.headers()["content-security-policy"]).not.to.contain("unsafe-inline");
-      for (const route of [
-        "/inventory/{network}/{owner}/{assetContract}",
-        "/token/{network}/{contract}/{id}",
-        "/converter/{network}/{converter}/pairs",
-        "/metadata/ethereum/{network}/{account}",
-        "/api/client",
-      ]) {
+      // Every read but the event stream, which never ends (Swagger UI would wait for it): the fetches above cover it.
+      const routes = operations(document)
+        .filter(({ method, path: route }) => method === "get" && !route.startsWith("/events/"))
+        .map(({ path: route }) => route);
+      const statuses: Record<string, string | undefined> = {};
+      for (const route of routes) {
         const block = page.locator(".opblock-get", { has: page.locator(`.opblock-summary-path[data-path="${route}"]`) });
         await block.locator(".opblock-summary").first().click();
         await block.getByRole("button", { name: "Try it out" }).click();
         await block.getByRole("button", { name: "Execute" }).click();
         const status = block.locator(".live-responses-table .response .response-col_status").first();
         await status.waitFor({ timeout: 20_000 });
-        expect((await status.textContent())?.trim(), route).to.equal("200");
+        statuses[route] = (await status.textContent())?.trim();
+        // Folded again, so that the page keeps one operation open at a time.
+        await block.locator(".opblock-summary").first().click();
       }
+      expect(statuses).to.deep.equal(Object.fromEntries(routes.map((route) => [route, "200"])));
       expect(errors).to.deep.equal([]);
       await page.close();
     });

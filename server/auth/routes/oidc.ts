@@ -11,6 +11,8 @@ import { inRequestScope, OIDC_ROUTES, type Provider } from "../oidc";
 import { sendOAuthError } from "./oauth-error";
 import { RATE_LIMITED } from "./rate-limited";
 import { OAUTH_LIMITS, oauthRefusals } from "../../http/refusals";
+import { example } from "../../http/openapi-examples";
+import type { SwaggerTransform } from "@fastify/swagger";
 
 /** The token endpoint's refusals (oidc-provider's, and ours in its dialect). */
 const TOKEN_REFUSALS = oauthRefusals({
@@ -22,6 +24,31 @@ const TOKEN_REFUSALS = oauthRefusals({
   401: { invalid_client: "the client is unknown or its secret is wrong" },
   500: { server_error: "our fault: the details are in the log under the x-request-id" },
   ...OAUTH_LIMITS,
+});
+
+const Field = (description: string) => Type.Optional(Type.String({ description }));
+
+/** The token endpoint's form, as oidc-provider reads it. */
+const TokenForm = Type.Object(
+  {
+    grant_type: Type.String({ description: "authorization_code or refresh_token" }),
+    code: Field("authorization_code: the code /api/login answered (it works once)"),
+    redirect_uri: Field("authorization_code: the redirect_uri the code was asked for"),
+    code_verifier: Field("authorization_code: the PKCE verifier, when the code was asked with a code_challenge"),
+    refresh_token: Field("refresh_token: the refresh token a previous answer gave"),
+    client_id: Field("The client, when its secret is not in a Basic header"),
+    client_secret: Field("The client's secret, when not in a Basic header"),
+  },
+  example("tokenRequest"),
+);
+
+/**
+ * The token endpoint's form for the OpenAPI document only: in this scope Fastify leaves bodies to oidc-provider, so a
+ * body schema on the route would be checked against an unread body.
+ */
+const documentTokenForm: SwaggerTransform = ({ schema, url }) => ({
+  schema: { ...schema, body: TokenForm, consumes: ["application/x-www-form-urlencoded"] } as typeof schema,
+  url,
 });
 
 /**
@@ -59,7 +86,7 @@ const oidcRoutes: FastifyPluginAsyncTypebox<{ provider: Provider; issuer: string
     scope.post(
       path,
       {
-        config: RATE_LIMITED,
+        config: { ...RATE_LIMITED, swaggerTransform: documentTokenForm },
         errorHandler: oauthErrors,
         schema: {
           tags,
@@ -68,8 +95,8 @@ const oidcRoutes: FastifyPluginAsyncTypebox<{ provider: Provider; issuer: string
             "Step 3 of a login, from the dApp's backend: a form body (application/x-www-form-urlencoded), grant_type " +
             "authorization_code (code, redirect_uri, code_verifier) or refresh_token (refresh_token); the client secret in a " +
             "Basic header or as client_id + client_secret. Answers access, ID and refresh tokens (no-store). Refusals are " +
-            "RFC 6749's `{error, error_description}`. A code comes from /api/login and works once, so this operation has no " +
-            "example to try: see docs/login.md. Counts against LOGIN_RATE_LIMIT.",
+            "RFC 6749's `{error, error_description}`. A code comes from /api/login and works once, so the example shows the " +
+            "form's fields only: see docs/login.md. Counts against LOGIN_RATE_LIMIT.",
           response: {
             200: Type.Object({
               access_token: Type.String(),
