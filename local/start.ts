@@ -37,16 +37,15 @@ async function start(): Promise<void> {
   // The local setup gets a relying party to try logins with; a production deployment registers its own.
   let demoClient: DemoClient | undefined;
   const localDemo = demo && statements ? { demo, statements } : undefined;
-  const app = await service.serve(
-    config,
-    async (built) => {
+  const app = await service.serve(config, {
+    beforeListen: async (built) => {
       if (config.localChain) demoClient = await ensureDemoClient(built.db, config.dataDir);
       // The metadata routes' examples (/docs) read what is posted here.
       if (localDemo) await postDemoStatements(built, localDemo.demo, localDemo.statements);
     },
     // The API document's examples are the demo's: "Try it out" works on it as it comes (read when first asked, after the client exists).
-    { apiExamples: localDemo && (() => demoApiExamples(localDemo.demo, demoClient!, localDemo.statements)) },
-  );
+    app: { apiExamples: localDemo && (() => demoApiExamples(localDemo.demo, demoClient!, localDemo.statements)) },
+  });
   // The printed inventory lines answer from the index: let it take in the demo first (a second or so).
   if (node && config.indexer.enabled) await indexedToHead(app);
   if (service.stopping) return;

@@ -41,12 +41,12 @@ declare module "fastify" {
 export interface AppOptions {
   /** Use this database instead of opening the configured one (it is then not closed with the app). */
   db?: Database;
+  /** The examples of the OpenAPI document, over neutral ones (`npm start` gives its demo's: server/http/openapi.ts). */
+  apiExamples?: OpenApiOptions["examples"];
   /** Where log lines go instead of stdout (tests read them). */
   logStream?: { write(line: string): void };
   /** The time caches read instead of the system's (a test moves it forward instead of sleeping). */
   clock?: Clock;
-  /** The examples of the OpenAPI document, over neutral ones (`npm start` gives its demo's: server/http/openapi.ts). */
-  apiExamples?: OpenApiOptions["examples"];
 }
 
 /** A client-chosen request id is kept when it looks like one; anything else gets a fresh id. */

@@ -8,8 +8,13 @@ export interface ServiceProcess {
   readonly stopping: boolean;
   /** Something to stop once the app has closed (what the caller started for it, e.g. the local chain). */
   onShutdown(stop: () => Promise<void>): void;
-  /** Builds the app from `config` (and `options`) and listens; `beforeListen` runs on the built app first. */
-  serve(config: Config, beforeListen?: (app: FastifyInstance) => Promise<void>, options?: AppOptions): Promise<FastifyInstance>;
+  /** Builds the app from `config` (and `options.app`) and listens; `options.beforeListen` runs on the built app first. */
+  serve(config: Config, options?: ServeOptions): Promise<FastifyInstance>;
+}
+
+export interface ServeOptions {
+  beforeListen?: (app: FastifyInstance) => Promise<void>;
+  app?: AppOptions;
 }
 
 /**
@@ -52,9 +57,9 @@ export function serviceProcess({ shutdownTimeoutMs }: Pick<Config, "shutdownTime
     onShutdown(stopOne) {
       afterClose.push(stopOne);
     },
-    async serve(config, beforeListen, options) {
-      app = await buildApp(config, options);
-      await beforeListen?.(app);
+    async serve(config, options = {}) {
+      app = await buildApp(config, options.app);
+      await options.beforeListen?.(app);
       await app.listen({ host: config.host, port: config.port });
       return app;
     },
