@@ -124,9 +124,13 @@ describe("the API document's examples on the local demo", function () {
         await block.locator(".opblock-summary").first().click();
         await block.getByRole("button", { name: "Try it out" }).click();
         await block.getByRole("button", { name: "Execute" }).click();
-        const status = block.locator(".live-responses-table .response .response-col_status").first();
-        await status.waitFor({ timeout: 20_000 });
-        statuses[route] = (await status.textContent())?.trim();
+        const answer = block.locator(".live-responses-table .response").first();
+        // A failure names the route and what the page shows, not only that something timed out.
+        const shown = await answer.waitFor({ timeout: 60_000 }).then(
+          async () => (await answer.locator(".response-col_status").textContent())?.trim(),
+          () => "no answer shown within 60 s",
+        );
+        statuses[route] = shown === "200" ? shown : `${shown}: ${(await answer.textContent().catch(() => ""))?.slice(0, 300)}`;
         // Folded again, so that the page keeps one operation open at a time.
         await block.locator(".opblock-summary").first().click();
       }
