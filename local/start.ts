@@ -8,6 +8,7 @@ import { readCursor } from "../server/indexer/store/blocks";
 import { serviceProcess } from "../server/main";
 import { printBanner } from "./banner";
 import { prepareDemo, type Demo } from "./demo";
+import { demoApiExamples, postDemoStatements, signDemoStatements, type DemoStatements } from "./demo-api";
 import { ensureDemoClient, type DemoClient } from "./demo-client";
 import { startLocalNode, type LocalNode } from "./node";
 
@@ -26,25 +27,34 @@ async function start(): Promise<void> {
 
   let node: LocalNode | undefined;
   let demo: Demo | undefined;
+  let statements: DemoStatements | undefined;
   if (config.localChain) {
     const started = await startLocalNode({ port: config.localChainPort }).catch(() => startLocalNode({ port: 0 }));
     node = started;
     service.onShutdown(() => started.stop());
     config = { ...config, rpcUrls: { ...config.rpcUrls, localhost: [started.url] } };
     demo = await prepareDemo(started.url, config.dataDir, (line) => console.log(line));
+    statements = await signDemoStatements(started.url, demo);
     // The conversion page offers the demo converter unless CONVERTERS names others.
     if (config.converters.length === 0) config = { ...config, converters: [{ network: "localhost", address: demo.converter }] };
   }
 
   // The local setup gets a relying party to try logins with; a production deployment registers its own.
   let demoClient: DemoClient | undefined;
+  const localDemo = demo && statements ? { demo, statements } : undefined;
   const app = await service.serve(config, {
     beforeListen: async (built) => {
       if (config.localChain) demoClient = await ensureDemoClient(built.db, config.dataDir);
+      // The metadata routes' examples (/docs) read what is posted here.
+      if (localDemo) await postDemoStatements(built, localDemo.demo, localDemo.statements);
     },
-    // The banner is the last thing printed: a line per curl would scroll it, and the demo secret, away.
-    // LOG_LEVEL=debug brings the request lines back.
-    app: { requestLog: pino.levels.values[config.logLevel] <= pino.levels.values.debug },
+    app: {
+      // The banner is the last thing printed: a line per curl would scroll it, and the demo secret, away.
+      // LOG_LEVEL=debug brings the request lines back.
+      requestLog: pino.levels.values[config.logLevel] <= pino.levels.values.debug,
+      // The API document's examples are the demo's: "Try it out" works on it as it comes (read when first asked, after the client exists).
+      apiExamples: localDemo && (() => demoApiExamples(localDemo.demo, demoClient!, localDemo.statements)),
+    },
   });
   // The printed inventory lines answer from the index: let it take in the demo first (a second or so).
   if (node && config.indexer.enabled) await indexedToHead(app);

@@ -19,7 +19,8 @@ import health from "./http/health";
 import home from "./home/plugin";
 import inputGuard from "./http/input-guard";
 import { REDACTED_PATHS, redactUrl } from "./http/log-redact";
-import openapi from "./http/openapi";
+import openapi, { type OpenApiOptions } from "./http/openapi";
+import { EXAMPLE_KEYWORD } from "./http/openapi-examples";
 import pageAssets from "./http/page-assets";
 import requestCounts from "./http/rate-limit";
 import requestTargets, { rewriteTarget } from "./http/request-target";
@@ -41,6 +42,8 @@ declare module "fastify" {
 export interface AppOptions {
   /** Use this database instead of opening the configured one (it is then not closed with the app). */
   db?: Database;
+  /** The examples of the OpenAPI document, over neutral ones (`npm start` gives its demo's: server/http/openapi.ts). */
+  apiExamples?: OpenApiOptions["examples"];
   /** Where log lines go instead of stdout (tests read them). */
   logStream?: { write(line: string): void };
   /** The time caches read instead of the system's (a test moves it forward instead of sleeping). */
@@ -75,6 +78,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     clientErrorHandler,
     // Before routing: an absolute-form target becomes its path, or is refused (requestTargets below).
     rewriteUrl: rewriteTarget(config.issuer),
+    // The OpenAPI document's annotation of what example a schema takes: known to Ajv, so that strict mode lets it by.
+    ajv: { customOptions: { keywords: [EXAMPLE_KEYWORD] } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // Once closing, answers tell clients to drop their keep-alive connection: otherwise the connection of a
@@ -115,7 +120,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(securityHeaders);
   // A public API called from dApps in browsers; no cookies are involved.
   await app.register(cors, { origin: "*" });
-  await app.register(openapi);
+  await app.register(openapi, { examples: options.apiExamples });
   // Before the plugins whose figures it collects.
   await app.register(metrics);
   await app.register(database, { db: options.db });

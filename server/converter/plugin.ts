@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import { Address, AddressParam, BlockNumber, ErrorBody, NetworkParam } from "../http/schemas";
+import { Address, AddressParam, BlockNumber, NetworkParam } from "../http/schemas";
+import { NODE, refusals } from "../http/refusals";
 import { badRequest } from "../http/http-error";
 import { limitRequests } from "../http/rate-limit";
 import { redirectTrailingSlash } from "../http/html-page";
@@ -20,7 +21,7 @@ const Refusal = Type.Union(
     description: "Why the token cannot be converted now (null when it can)",
   },
 );
-const Params = Type.Object({ network: NetworkParam, converter: AddressParam("NFTConverter contract") });
+const Params = Type.Object({ network: NetworkParam, converter: AddressParam("NFTConverter contract", "converter") });
 
 const EXAMPLE_CONVERTER = "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0";
 const StateReply = Type.Object(
@@ -106,9 +107,11 @@ const converter: FastifyPluginAsyncTypebox = async (app) => {
         tags: ["converter"],
         summary: "A converter's tokens, pause and reverse switches, and stock",
         description:
-          "Read from the chain at the latest block (cached per block). 404 when the address does not answer the NFTConverter ABI.",
+          "Its Alice and Bob token contracts with their names, whether it is paused and converts back, and how many of each it " +
+          "holds: read from the chain at the latest block (cached per block). Any address answering the NFTConverter ABI can be read. " +
+          "404 `not_found` when the address does not answer it. Counts against CONVERTER_RATE_LIMIT.",
         params: Params,
-        response: { 200: StateReply, "4xx": ErrorBody },
+        response: { 200: StateReply, ...refusals(...NODE, "invalid_address", "not_found", "uri_too_long", "too_many_requests") },
       },
     },
     async (request, reply) => {
@@ -124,13 +127,27 @@ const converter: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ["converter"],
         summary: "Per token id: its counterpart, and whether it converts now (and why not)",
-        description: `Give aliceIds or bobIds (not both): up to ${MAX_PAIR_IDS} comma-separated decimal ids. Answers in the order asked. Whether the caller holds a token is not checked here (see the inventory routes).`,
+        description:
+          `Give aliceIds or bobIds (not both: 400 \`invalid_request\`): up to ${MAX_PAIR_IDS} comma-separated decimal ids. ` +
+          "Answers in the order asked, read at the latest block (cached per block); `reason` says why an id does not convert now. " +
+          "Whether the caller holds a token is not checked here (see the inventory routes). 404 `not_found` when the address does not " +
+          "answer the NFTConverter ABI. Counts against CONVERTER_RATE_LIMIT.",
         params: Params,
         querystring: Type.Object({
           aliceIds: Type.Optional(Type.String({ maxLength: 8_000, description: "Alice ids, e.g. 1,2,3", examples: ["1,2,11"] })),
-          bobIds: Type.Optional(Type.String({ maxLength: 8_000, description: "Bob ids, e.g. 1,2,3" })),
+          // Empty: the example asks about Alice ids, and Swagger UI leaves an empty optional parameter out.
+          bobIds: Type.Optional(
+            Type.String({
+              maxLength: 8_000,
+              description: "Bob ids, e.g. 1,2,3 (the example leaves it empty: aliceIds is given)",
+              examples: [""],
+            }),
+          ),
         }),
-        response: { 200: PairsReply, "4xx": ErrorBody },
+        response: {
+          200: PairsReply,
+          ...refusals(...NODE, "invalid_address", "invalid_token_id", "not_found", "uri_too_long", "too_many_requests"),
+        },
       },
     },
     async (request, reply) => {

@@ -4,6 +4,8 @@ import { BoundedCache } from "../lib/bounded-cache";
 import { rpc } from "../chain/networks";
 import { badRequest, notFound } from "../http/http-error";
 import { BlockNumber, NetworkParam } from "../http/schemas";
+import { example } from "../http/openapi-examples";
+import { NODE, refusals } from "../http/refusals";
 
 const blocks: FastifyPluginAsyncTypebox = async (app) => {
   const { finalityDepth } = app.config;
@@ -16,8 +18,11 @@ const blocks: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ["data"],
         summary: "Latest block number (at most one block behind the node)",
+        description:
+          "The head of the network as its node reports it, cached for a block time: at most one block behind the node. " +
+          "Counts against the data routes' rate limit.",
         params: Type.Object({ network: NetworkParam }),
-        response: { 200: BlockNumber },
+        response: { 200: BlockNumber, ...refusals(...NODE, "uri_too_long", "too_many_requests") },
       },
     },
     async (request) => app.heads.latest(request.params.network),
@@ -29,8 +34,14 @@ const blocks: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ["data"],
         summary: "Timestamp of a block (unix seconds); 404 beyond the head",
-        params: Type.Object({ network: NetworkParam, num: Type.String({ description: "Block number (decimal)" }) }),
-        response: { 200: Type.Integer({ description: "Unix seconds" }) },
+        description:
+          "The block's timestamp from the node. Final blocks (FINALITY_DEPTH below the head) are cached for good, others " +
+          "asked again, since a reorg may change them. 404 `not_found` for a block beyond the head.",
+        params: Type.Object({ network: NetworkParam, num: Type.String({ description: "Block number (decimal)", ...example("block") }) }),
+        response: {
+          200: Type.Integer({ description: "Unix seconds" }),
+          ...refusals(...NODE, "invalid_block_number", "not_found", "uri_too_long", "too_many_requests"),
+        },
       },
     },
     async (request) => {

@@ -4,6 +4,7 @@ import { BoundedCache } from "../lib/bounded-cache";
 import { rpc } from "../chain/networks";
 import { sendJson } from "../http/wire";
 import { NetworkParam } from "../http/schemas";
+import { NODE, refusals } from "../http/refusals";
 
 const gas: FastifyPluginAsyncTypebox = async (app) => {
   // One eth_gasPrice per network and block, however many requests ask.
@@ -15,8 +16,11 @@ const gas: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ["data"],
         summary: "Suggested gas price in wei (eth_gasPrice, once per block)",
+        description:
+          "The node's eth_gasPrice, asked once per network and block however many clients ask: a JSON number of wei " +
+          "with all its digits. Counts against the data routes' rate limit.",
         params: Type.Object({ network: NetworkParam }),
-        response: { 200: Type.Integer({ description: "Wei" }) },
+        response: { 200: Type.Integer({ description: "Wei" }), ...refusals(...NODE, "uri_too_long", "too_many_requests") },
       },
     },
     async (request, reply) => {

@@ -5,8 +5,9 @@ import { badRequest } from "../http/http-error";
 import { checksummer, parseAddress, parseTokenId } from "../chain/values";
 import { HISTORY_KEY_MAX, historyPage, type HistoryOf, type TransferRow } from "../indexer";
 import { decodeCursor, fromIndex, pageHeaders, pageLimit, sendPage } from "./paging";
-import { Address, AddressParam, NetworkParam } from "../http/schemas";
-import { Paging } from "./schemas";
+import { Address, AddressParam, NetworkParam, TokenIdParam } from "../http/schemas";
+import { paging, PAGED_FROM_INDEX } from "./schemas";
+import { INDEX, refusals } from "../http/refusals";
 
 /** One transfer on the wire, as the history routes and the live event stream give it. */
 export const TransferItem = Type.Object({
@@ -66,7 +67,14 @@ function historyCursor(cursor: string | undefined): [string, string, string] | u
  */
 const history: FastifyPluginAsyncTypebox = async (app) => {
   const checksum = checksummer();
-  const response = { 200: { ...Type.Array(TransferItem), headers: pageHeaders, examples: [[TRANSFER_EXAMPLE]] } };
+  const response = {
+    200: { ...Type.Array(TransferItem), headers: pageHeaders, examples: [[TRANSFER_EXAMPLE]] },
+    ...refusals(...INDEX, "invalid_address", "invalid_token_id", "invalid_cursor", "uri_too_long", "too_many_requests"),
+  };
+  // Newest first: the first page is the one before the largest key.
+  const Paging = paging(HISTORY_KEY_MAX.map(String));
+  const ORDER =
+    "ERC-721 and ERC-1155 transfers in one list, newest first (block, log index, batch index); transfers a reorg undid are gone with it.";
 
   /** One page of the transfers of `of`. */
   const page = async (
@@ -96,7 +104,8 @@ const history: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ["data"],
         summary: "Transfers from or to an address, newest first, from the index",
-        params: Type.Object({ network: NetworkParam, owner: AddressParam("Sender or receiver") }),
+        description: `Transfers the address sent or received (one to itself is listed once). ${ORDER} ${PAGED_FROM_INDEX}`,
+        params: Type.Object({ network: NetworkParam, owner: AddressParam("Sender or receiver", "owner") }),
         querystring: Paging,
         response,
       },
@@ -115,10 +124,11 @@ const history: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ["data"],
         summary: "Transfers of one token, newest first, from the index",
+        description: `The transfers of one token, its mint included. ${ORDER} ${PAGED_FROM_INDEX}`,
         params: Type.Object({
           network: NetworkParam,
-          contract: AddressParam("ERC-721 or ERC-1155 contract"),
-          id: Type.String({ description: "Token id (decimal uint256)" }),
+          contract: AddressParam("ERC-721 or ERC-1155 contract", "contract"),
+          id: TokenIdParam,
         }),
         querystring: Paging,
         response,

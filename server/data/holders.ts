@@ -4,7 +4,9 @@ import { checksummer, parseAddress, parseTokenId } from "../chain/values";
 import { holderCount, holdersPage } from "../indexer";
 import { decodeKeyCursor, fromIndex, pageHeaders, pageLimit, sendPage } from "./paging";
 import { Address, AddressParam, IndexHeaders, NetworkParam } from "../http/schemas";
-import { Paging } from "./schemas";
+import { AddressPaging, PAGED_FROM_INDEX } from "./schemas";
+import { INDEX, refusals } from "../http/refusals";
+import { example } from "../http/openapi-examples";
 
 const Holder = Type.Object({
   owner: Address,
@@ -13,7 +15,7 @@ const Holder = Type.Object({
       "What the owner holds: ERC-721 tokens, or ERC-1155 units (with `id`: its balance of that id). A JSON number with all its digits",
   }),
 });
-const Contract = AddressParam("ERC-721 or ERC-1155 contract");
+const Contract = AddressParam("ERC-721 or ERC-1155 contract", "contract");
 
 /**
  * Holders of a collection from the index, in address order (the paging order): each owner once with what it holds.
@@ -28,10 +30,19 @@ const holders: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ["data"],
         summary: "Owners of a contract's tokens (or, with id, of one token) with what each holds, from the index",
+        description:
+          "Each owner once, in address order, with `count`: the ERC-721 tokens it holds or the ERC-1155 units over all ids; " +
+          `with id, that token's holders (ERC-1155: each with its balance). ${PAGED_FROM_INDEX}`,
         params: Type.Object({ network: NetworkParam, contract: Contract }),
         querystring: Type.Object({
-          ...Paging.properties,
-          id: Type.Optional(Type.String({ maxLength: 78, description: "Only this token id's holders (ERC-1155: with their balances)" })),
+          ...AddressPaging.properties,
+          id: Type.Optional(
+            Type.String({
+              maxLength: 78,
+              description: "Only this token id's holders (ERC-1155: with their balances)",
+              ...example("tokenId"),
+            }),
+          ),
         }),
         response: {
           200: {
@@ -39,6 +50,7 @@ const holders: FastifyPluginAsyncTypebox = async (app) => {
             headers: pageHeaders,
             examples: [[{ owner: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", count: 10 }]],
           },
+          ...refusals(...INDEX, "invalid_address", "invalid_token_id", "invalid_cursor", "uri_too_long", "too_many_requests"),
         },
       },
     },
@@ -64,6 +76,9 @@ const holders: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ["data"],
         summary: "How many owners hold tokens of a contract, from the index (kept as it writes: one row read)",
+        description:
+          "`{holders: n}`, 0 for a contract nobody holds: one row the indexer keeps as it writes, however large the collection. " +
+          "`X-Indexed-Block` says how fresh.",
         params: Type.Object({ network: NetworkParam, contract: Contract }),
         response: {
           200: {
@@ -73,6 +88,7 @@ const holders: FastifyPluginAsyncTypebox = async (app) => {
             headers: IndexHeaders,
             examples: [{ holders: 1234 }],
           },
+          ...refusals(...INDEX, "invalid_address", "uri_too_long", "too_many_requests"),
         },
       },
     },

@@ -6,7 +6,8 @@ import { decodeKeyCursor, fromIndex, pageHeaders as headers, pageLimit, sendPage
 import { sentAndClosed } from "../http/wire";
 import { MetadataOmitted } from "../token";
 import { Address, AddressParam, NetworkParam } from "../http/schemas";
-import { Paging } from "./schemas";
+import { AddressPaging, IdPaging, PAGED_FROM_INDEX } from "./schemas";
+import { INDEX, refusals } from "../http/refusals";
 
 const Item = Type.Object({
   contract: Address,
@@ -38,18 +39,30 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ["data"],
         summary: "Tokens of one contract held by an owner, from the index",
-        params: Type.Object({ network: NetworkParam, owner: AddressParam("Owner"), assetContract: AddressParam("ERC-721 contract") }),
+        description:
+          `The owner's tokens of one contract in id order: ERC-721 items, or ERC-1155 ones with their balance. ${PAGED_FROM_INDEX} ` +
+          "With metadata=true each item also carries its token metadata (as GET /token gives it), read through the shared cache; " +
+          "past METADATA_ANSWERS_CONCURRENCY such answers at once, 503 `metadata_busy`.",
+        params: Type.Object({
+          network: NetworkParam,
+          owner: AddressParam("Owner", "owner"),
+          assetContract: AddressParam("ERC-721 or ERC-1155 contract", "metadataContract"),
+        }),
         querystring: Type.Object({
-          ...Paging.properties,
+          ...IdPaging.properties,
           metadata: Type.Optional(
             Type.Boolean({
               description:
                 "Add tokenURI, metadata, image and metadataError to each item (as GET /token gives them). All items' metadata " +
                 "together stays within METADATA_ANSWERS_MAX_BYTES: the items after that carry metadataOmitted (counted in X-Metadata-Omitted).",
+              examples: [true],
             }),
           ),
         }),
-        response: { 200: { ...Type.Array(Item), headers: metadataHeaders } },
+        response: {
+          200: { ...Type.Array(Item), headers: metadataHeaders },
+          ...refusals(...INDEX, "invalid_address", "invalid_cursor", "metadata_busy", "uri_too_long", "too_many_requests"),
+        },
       },
     },
     async (request, reply) => {
@@ -88,9 +101,13 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ["data"],
         summary: "Contracts an owner holds tokens of, each once, from the index",
-        params: Type.Object({ network: NetworkParam, owner: AddressParam("Owner") }),
-        querystring: Paging,
-        response: { 200: { ...Type.Array(Address), headers } },
+        description: `The contracts (ERC-721 and ERC-1155) the owner holds at least one token of, in address order. ${PAGED_FROM_INDEX}`,
+        params: Type.Object({ network: NetworkParam, owner: AddressParam("Owner", "owner") }),
+        querystring: AddressPaging,
+        response: {
+          200: { ...Type.Array(Address), headers },
+          ...refusals(...INDEX, "invalid_address", "invalid_cursor", "uri_too_long", "too_many_requests"),
+        },
       },
     },
     async (request, reply) => {

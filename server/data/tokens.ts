@@ -7,7 +7,8 @@ import { HttpError, notFound } from "../http/http-error";
 import { sendJson } from "../http/wire";
 import { parseAddress, parseTokenId } from "../chain/values";
 import { indexesErc721, readCursor } from "../indexer";
-import { Address, AddressParam, NetworkParam } from "../http/schemas";
+import { Address, AddressParam, NetworkParam, TokenIdParam } from "../http/schemas";
+import { DATABASE_READ, NODE, refusals } from "../http/refusals";
 
 const ERC721 = new Interface([
   "function ownerOf(uint256 tokenId) view returns (address)",
@@ -53,13 +54,19 @@ const tokens: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ["data"],
         summary: "Whether operator may move all of owner's tokens (isApprovedForAll)",
+        description:
+          "isApprovedForAll(owner, operator) by eth_call, at a block no older than the index's, cached per block. " +
+          "400 `not_erc721` for an address without code or a contract that does not answer it.",
         params: Type.Object({
           network: NetworkParam,
-          assetContract: AddressParam("ERC-721 contract"),
-          owner: AddressParam("Owner"),
-          operator: AddressParam("Operator"),
+          assetContract: AddressParam("ERC-721 contract", "contract"),
+          owner: AddressParam("Owner", "owner"),
+          operator: AddressParam("Operator", "operator"),
         }),
-        response: { 200: Type.Boolean() },
+        response: {
+          200: Type.Boolean(),
+          ...refusals(...NODE, ...DATABASE_READ, "invalid_address", "not_erc721", "uri_too_long", "too_many_requests"),
+        },
       },
     },
     async (request) => {
@@ -84,12 +91,28 @@ const tokens: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ["data"],
         summary: "Owner of a token (ownerOf); 404 when the token does not exist",
+        description:
+          "ownerOf(id) by eth_call, at a block no older than the index's, cached per block: a JSON string, the checksummed owner. " +
+          "404 `not_found` for a token that does not exist (or a path that names no network: this route takes any three segments); " +
+          "400 `not_erc721` for an address without code or a contract that is not ERC-721.",
         params: Type.Object({
           network: NetworkParam,
-          assetContract: AddressParam("ERC-721 contract"),
-          id: Type.String({ description: "Token id (decimal uint256)" }),
+          assetContract: AddressParam("ERC-721 contract", "contract"),
+          id: TokenIdParam,
         }),
-        response: { 200: Address },
+        response: {
+          200: Address,
+          ...refusals(
+            ...NODE,
+            ...DATABASE_READ,
+            "invalid_address",
+            "invalid_token_id",
+            "not_erc721",
+            "not_found",
+            "uri_too_long",
+            "too_many_requests",
+          ),
+        },
       },
     },
     async (request, reply) => {

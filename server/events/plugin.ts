@@ -3,6 +3,8 @@ import fp from "fastify-plugin";
 import { Type } from "typebox";
 import { checksummer } from "../chain/values";
 import { NetworkParam } from "../http/schemas";
+import { example } from "../http/openapi-examples";
+import { refusals } from "../http/refusals";
 import { TRANSFER_EXAMPLE } from "../data";
 import { badRequest, HttpError } from "../http/http-error";
 import { limitRequests } from "../http/rate-limit";
@@ -56,16 +58,28 @@ const events: FastifyPluginAsyncTypebox = async (app) => {
           description:
             "A `text/event-stream`. Events: `transfer` and `removed` (data: a transfer as the history routes give it), `reset` " +
             "(data: `{network}`; the network's index started over). Each has an `id`; reconnecting with `Last-Event-ID` " +
-            "(or `?lastEventId=`) resumes after it. Comment lines are sent as heartbeats.",
+            "(or `?lastEventId=`) resumes after it. Comment lines are sent as heartbeats. The stream never ends by itself " +
+            "(Swagger UI waits for its end: try it with `curl -N`). Each stream counts as a request against the data routes' rate limit; " +
+            "past EVENTS_MAX_SUBSCRIBERS streams on an instance, 503 `too_many_subscribers`.",
           params: Type.Object({ network: NetworkParam }),
           querystring: Type.Object({
-            owner: Type.Optional(Type.String({ maxLength: 42, description: "Only transfers from or to this address" })),
-            contract: Type.Optional(Type.String({ maxLength: 42, description: "Only transfers of this contract" })),
+            owner: Type.Optional(
+              Type.String({ maxLength: 42, description: "Only transfers from or to this address", ...example("owner") }),
+            ),
+            contract: Type.Optional(Type.String({ maxLength: 42, description: "Only transfers of this contract", ...example("contract") })),
             lastEventId: Type.Optional(
-              Type.String({ maxLength: 19, description: "Resume after this event id (as the Last-Event-ID header)" }),
+              Type.String({ maxLength: 19, description: "Resume after this event id (as the Last-Event-ID header)", examples: ["0"] }),
             ),
           }),
-          headers: Type.Object({ "last-event-id": Type.Optional(Type.String({ maxLength: 19 })) }),
+          headers: Type.Object({
+            "last-event-id": Type.Optional(
+              Type.String({
+                maxLength: 19,
+                description: "Resume after this event id (what EventSource sends on reconnecting)",
+                examples: ["0"],
+              }),
+            ),
+          }),
           response: {
             200: {
               description: "The event stream",
@@ -76,6 +90,14 @@ const events: FastifyPluginAsyncTypebox = async (app) => {
                 },
               },
             },
+            ...refusals(
+              "unknown_network",
+              "network_unavailable",
+              "invalid_address",
+              "too_many_subscribers",
+              "uri_too_long",
+              "too_many_requests",
+            ),
           },
         },
       },

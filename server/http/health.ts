@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import { withTimeout } from "../db/database";
+import { refusals } from "./refusals";
 
 const CHECK_TIMEOUT_MS = 3_000;
 
@@ -16,7 +17,14 @@ const Checks = Type.Object({
 const health: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     "/health",
-    { schema: { tags: ["service"], summary: "Liveness", response: { 200: Type.Object({ status: Type.Literal("ok") }) } } },
+    {
+      schema: {
+        tags: ["service"],
+        summary: "Liveness",
+        description: '`{status: "ok"}` while the process runs: for restarts. It asks nothing of the database or the nodes (see /ready).',
+        response: { 200: Type.Object({ status: Type.Literal("ok") }), ...refusals() },
+      },
+    },
     async () => ({ status: "ok" as const }),
   );
 
@@ -26,9 +34,16 @@ const health: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ["service"],
         summary: "Readiness: database and every configured network",
+        description:
+          "Whether this instance can serve: the database answers and every configured network's node answers with the right " +
+          "chain id, each within 3 s (for load balancers). 503 `not_ready` names what failed; it recovers by itself.",
         response: {
           200: Type.Object({ status: Type.Literal("ready"), checks: Checks }),
-          503: Type.Object({ error: Type.Literal("not_ready"), message: Type.String(), checks: Checks }),
+          ...refusals(),
+          503: Type.Object(
+            { error: Type.Literal("not_ready"), message: Type.String(), checks: Checks },
+            { description: "`not_ready`: the database or a configured network's node failed its check (message and checks say which)" },
+          ),
         },
       },
     },

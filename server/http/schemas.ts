@@ -1,4 +1,5 @@
 import { Type } from "typebox";
+import { example, type ExampleName } from "./openapi-examples";
 
 /** The body of every refusal of the JSON API (docs/api.md); oidc-provider's endpoints answer RFC 6749's instead. */
 export const ErrorBody = Type.Object({
@@ -7,10 +8,14 @@ export const ErrorBody = Type.Object({
 });
 
 /** Path parameter naming a network of the registry (docs/configuration.md, "Networks"); unknown names are refused by the registry (400). */
-export const NetworkParam = Type.String({ description: "Network name, e.g. mainnet, sepolia, matic-mainnet", examples: ["mainnet"] });
+export const NetworkParam = Type.String({ description: "Network name, e.g. mainnet, sepolia, matic-mainnet", ...example("network") });
 
-export const AddressParam = (description: string) =>
-  Type.String({ description: `${description}: 0x + 40 hex digits (mixed case must pass EIP-55)` });
+/** An address in a path or query, with the example it takes in the OpenAPI document. */
+export const AddressParam = (description: string, name: ExampleName) =>
+  Type.String({ description: `${description}: 0x + 40 hex digits (mixed case must pass EIP-55)`, ...example(name) });
+
+/** A token id in a path or query, with the document's example token. */
+export const TokenIdParam = Type.String({ description: "Token id (decimal uint256)", ...example("tokenId") });
 
 /** A block number on the wire: a JSON number. */
 export const BlockNumber = Type.Integer({ minimum: 0, description: "Block number" });

@@ -10,25 +10,34 @@ import { prove } from "./proof";
 import type { Target } from "./signed-text";
 import { byIssuer, metadataObject, rawRecord, servable } from "./served";
 import { currentStatements, saveStatement } from "./store";
+import { AddressParam, NetworkParam, TokenIdParam } from "../http/schemas";
+import { example } from "../http/openapi-examples";
+import { DATABASE_READ, DATABASE_WRITE, JSON_BODY, refusals, type RefusalCode } from "../http/refusals";
 
 const FORMATS = ["json", "raw"] as const;
 const Query = Type.Object({
-  iss: Type.Optional(Type.String({ description: "Only this issuer's statement (the metadata object itself in json format)" })),
+  iss: Type.Optional(
+    Type.String({ description: "Only this issuer's statement (the metadata object itself in json format)", ...example("issuer") }),
+  ),
   format: Type.Optional(
     Type.Union(
       FORMATS.map((f) => Type.Literal(f)),
-      { description: "json (default) or raw" },
+      { description: "json (default) or raw", examples: ["json"] },
     ),
   ),
   Format: Type.Optional(
     Type.Union(
       FORMATS.map((f) => Type.Literal(f)),
-      { description: "Same as format (the predecessor's spelling)" },
+      { description: "Same as format (the predecessor's spelling); when both are given they must agree", examples: ["json"] },
     ),
   ),
 });
-const NftParams = Type.Object({ network: Type.String(), contract: Type.String(), id: Type.String({ description: "Decimal uint256" }) });
-const AccountParams = Type.Object({ network: Type.String(), account: Type.String() });
+const NftParams = Type.Object({
+  network: NetworkParam,
+  contract: AddressParam("Contract", "metadataContract"),
+  id: TokenIdParam,
+});
+const AccountParams = Type.Object({ network: NetworkParam, account: AddressParam("Account", "owner") });
 const PostBody = Type.Object(
   {
     iss: Type.Optional(Type.Unknown({ description: "Issuer address" })),
@@ -39,6 +48,29 @@ const PostBody = Type.Object(
   { description: 'Also accepted wrapped as {"data": {...}}' },
 );
 const Ok = Type.Literal("ok");
+const READ_REFUSALS = refusals("unknown_network", "invalid_address", "invalid_token_id", "not_found", "uri_too_long", ...DATABASE_READ);
+const POSTED: RefusalCode[] = [
+  ...JSON_BODY,
+  "unknown_network",
+  "invalid_address",
+  "invalid_metadata",
+  "malformed_signature",
+  "invalid_signature",
+  "binding_required",
+  "replayed",
+  "uri_too_long",
+  "too_many_requests",
+  ...DATABASE_WRITE,
+];
+const READ =
+  "Reading needs no node. With iss, that issuer's statement alone: in json format the metadata object itself (what a " +
+  "tokenURI can point at). format=raw gives per issuer the signed record (iss, sig, metadata, text, binding, signer, time, " +
+  "posted_at, data). 404 `not_found` when nothing is stored.";
+const POST =
+  "The body is {iss, sig, metadata} (also wrapped as {data: {...}}): metadata the standard Base64 of a UTF-8 JSON object, " +
+  "sig iss's EIP-191 signature of the text naming this target (docs/metadata.md; `npm run sign-metadata` makes one). " +
+  'Stored with its history; the issuer\'s current statement is replaced. Answers the JSON string "ok". ' +
+  "Counts against METADATA_POST_RATE_LIMIT.";
 const Anything = Type.Unknown({ description: "Issuer → metadata object (json) or signed record (raw)" });
 
 /**
@@ -81,7 +113,19 @@ const metadata: FastifyPluginAsyncTypebox = async (app) => {
       {
         bodyLimit,
         config: limited,
-        schema: { tags, summary: "Post an issuer's metadata of an NFT", params: NftParams, body: PostBody, response: { 200: Ok } },
+        schema: {
+          tags,
+          summary: "Post an issuer's metadata of an NFT",
+          description:
+            `${POST} The issuer may be an EOA or a contract wallet (EIP-1271/6492), whose check needs the network's node ` +
+            "(503 `network_unavailable` without one).",
+          params: NftParams,
+          body: { ...PostBody, ...example("nftStatement") },
+          response: {
+            200: Ok,
+            ...refusals(...POSTED, "network_unavailable", "upstream_error", "upstream_timeout", "upstream_rate_limited"),
+          },
+        },
       },
       (request, reply) => post(reply, nftTarget(request.params), request.body),
     );
@@ -91,9 +135,10 @@ const metadata: FastifyPluginAsyncTypebox = async (app) => {
         schema: {
           tags,
           summary: "Current metadata of an NFT, by issuer",
+          description: `The current statement of each issuer about the token: {issuer: metadata}. ${READ}`,
           params: NftParams,
           querystring: Query,
-          response: { 200: Anything },
+          response: { 200: Anything, ...READ_REFUSALS },
         },
       },
       (request, reply) => read(app, reply, nftTarget(request.params), request.query),
@@ -107,9 +152,10 @@ const metadata: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: "Post an issuer's metadata of an account (issuer must be an EOA)",
+        description: `${POST} Only an externally owned account may issue account metadata (403 \`eoa_required\`).`,
         params: AccountParams,
-        body: PostBody,
-        response: { 200: Ok },
+        body: { ...PostBody, ...example("accountStatement") },
+        response: { 200: Ok, ...refusals(...POSTED, "eoa_required") },
       },
     },
     (request, reply) => post(reply, accountTarget(request.params), request.body),
@@ -120,9 +166,10 @@ const metadata: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: "Current metadata of an account, by issuer",
+        description: `The current statement of each issuer about the account: {issuer: metadata}. ${READ}`,
         params: AccountParams,
         querystring: Query,
-        response: { 200: Anything },
+        response: { 200: Anything, ...READ_REFUSALS },
       },
     },
     (request, reply) => read(app, reply, accountTarget(request.params), request.query),

@@ -7,7 +7,7 @@ import { JSON_TYPE, sentAndClosed } from "../http/wire";
 import { parseAddress, parseTokenId } from "../chain/values";
 import { TokenMetadataResolver } from "./resolver";
 import { MetadataSweeper } from "./sweep";
-import { Token, TokenError, TokenParams } from "./schemas";
+import { Token, TokenParams, TokenRefusals } from "./schemas";
 import { tokenHolding } from "../indexer";
 import { tokenJson } from "./token";
 import { signedMetadataJson } from "../metadata";
@@ -66,10 +66,13 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ["data"],
         summary: "A token: holder(s), tokenURI, resolved metadata and image, issuer-signed metadata",
         description:
-          "Metadata is cached; a read waits at most METADATA_FETCH_WAIT_MS for it, then answers with what the cache holds " +
-          '(metadataError "pending" when nothing yet). 404 when the index has no such token.',
+          "The holder (ERC-721) or holders (ERC-1155) from the index, the tokenURI and the metadata document it names with an " +
+          "image URL a browser can load, and the issuer-signed metadata of the metadata service. Metadata is cached (every " +
+          "instance shares it); a read waits at most METADATA_FETCH_WAIT_MS for it, then answers with what the cache holds " +
+          '(metadataError "pending" when nothing yet). 404 `not_found` when the index has no such token (never minted, burned, ' +
+          "or not indexed). Counts against the data routes' rate limit.",
         params: TokenParams,
-        response: { 200: { ...Token, headers: IndexHeaders }, "4xx": TokenError },
+        response: { 200: { ...Token, headers: IndexHeaders }, ...TokenRefusals },
       },
     },
     (request, reply) => answer(request.params, reply, false),
@@ -82,8 +85,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ["data"],
         summary: "Read a token's metadata again now (rate-limited per client), then answer like GET",
+        description:
+          "Reads the tokenURI and its document again whatever the cache holds, then answers as GET /token does. No body. " +
+          "Counts against the data routes' rate limit and METADATA_FETCH_REFRESH_RATE_LIMIT per minute and client (429 `too_many_requests`).",
         params: TokenParams,
-        response: { 200: { ...Token, headers: IndexHeaders }, "4xx": TokenError },
+        response: { 200: { ...Token, headers: IndexHeaders }, ...TokenRefusals },
       },
     },
     (request, reply) => answer(request.params, reply, true),

@@ -1,11 +1,12 @@
 import { Type } from "typebox";
-import { Address, AddressParam, ErrorBody, NetworkParam } from "../http/schemas";
+import { Address, AddressParam, NetworkParam, TokenIdParam } from "../http/schemas";
+import { INDEX, refusals } from "../http/refusals";
 import { MetadataOmitted } from "./token";
 
 export const TokenParams = Type.Object({
   network: NetworkParam,
-  contract: { ...AddressParam("ERC-721 or ERC-1155 contract"), examples: ["0x5FbDB2315678afecb367f032d93F642f64180aa3"] },
-  id: Type.String({ description: "Token id (decimal uint256)", examples: ["1"] }),
+  contract: AddressParam("ERC-721 or ERC-1155 contract", "metadataContract"),
+  id: TokenIdParam,
 });
 
 const EXAMPLE = {
@@ -60,7 +61,13 @@ export const Token = Type.Object(
   { examples: [EXAMPLE, PENDING_1155] },
 );
 
-/** The shared error body, with an example for the OpenAPI document. */
-export const TokenError = Type.Object(ErrorBody.properties, {
-  examples: [{ error: "invalid_token_id", message: "id must be a decimal uint256" }],
-});
+/** The refusals of the token routes. */
+export const TokenRefusals = refusals(
+  ...INDEX,
+  "invalid_address",
+  "invalid_token_id",
+  "not_found",
+  "metadata_busy",
+  "uri_too_long",
+  "too_many_requests",
+);

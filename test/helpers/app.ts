@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { buildApp } from "../../server/app";
+import { buildApp, type AppOptions } from "../../server/app";
 import { loadConfig, type Config, type DatabaseConfig } from "../../server/config";
 import type { Database } from "../../server/db/database";
 import { createTestDatabase, type TestDatabase } from "./database";
@@ -39,6 +39,8 @@ export interface TestAppOptions {
   logStream?: { write(line: string): void };
   /** Register extra routes or hooks before the app starts (e.g. a route that throws). */
   configure?: (app: FastifyInstance) => void | Promise<void>;
+  /** The OpenAPI document's examples (as `npm start` gives its demo's). */
+  apiExamples?: AppOptions["apiExamples"];
 }
 
 /**
@@ -54,7 +56,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const listening = options.listen === true || options.port !== undefined;
   let app: FastifyInstance | undefined;
   try {
-    app = await buildApp(config, { db, clock: clock.now, logStream: options.logStream });
+    app = await buildApp(config, { db, clock: clock.now, logStream: options.logStream, apiExamples: options.apiExamples });
     await options.configure?.(app);
     if (listening) await app.listen({ host: "127.0.0.1", port: options.port ?? 0 });
     else await app.ready();

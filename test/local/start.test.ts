@@ -138,6 +138,18 @@ describe("npm start (local/start.ts)", function () {
     const converter = JSON.parse(fs.readFileSync(path.join(dataDir, "demo.json"), "utf8")).converter as string;
     const page = await (await fetch(convertUrl!)).text();
     expect(page).to.contain(converter).and.contain("Convert your tokens");
+    // The API document's examples are the demo's, and the metadata they read was posted at start.
+    const clientId = /client_id\s+(\S+)/.exec(banner)![1];
+    const document = (await (await fetch(`${service}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { parameters: Array<{ name: string; example: unknown }> }>>;
+    };
+    const examples = (route: string) => Object.fromEntries(document.paths[route].get.parameters.map((p) => [p.name, p.example]));
+    expect(examples("/converter/{network}/{converter}")).to.deep.equal({ network: "localhost", converter });
+    expect(examples("/api/client")).to.deep.include({ client_id: clientId });
+    const { network, account, iss } = examples("/metadata/ethereum/{network}/{account}") as Record<string, string>;
+    const signed = await fetch(`${service}/metadata/ethereum/${network}/${account}?iss=${iss}`);
+    expect(signed.status).to.equal(200);
+    expect(await signed.json()).to.deep.include({ name: "Demo user" });
     // The demo token's metadata resolves from its data: tokenURI (METADATA_FETCH_ALLOW_PRIVATE is on for the demo).
     const metadataNft = /MetadataNFT\s+(0x[0-9a-fA-F]{40})/.exec(banner)![1];
     const demoToken = (await (await fetch(`${service}/token/localhost/${metadataNft}/1`)).json()) as {

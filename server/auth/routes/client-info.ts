@@ -4,12 +4,17 @@ import { notFound } from "../../http/http-error";
 import { clientInfo, type CachedClients } from "../clients";
 import { invalidLang, invalidRequest } from "../errors";
 import { LANGS, type Lang } from "../messages";
-import { ErrorBody } from "../../http/schemas";
+import { DATABASE_READ, refusals } from "../../http/refusals";
+import { example } from "../../http/openapi-examples";
 
 const Query = Type.Object({
-  client_id: Type.Optional(Type.String({ description: "Registered client id", maxLength: 256 })),
+  client_id: Type.Optional(Type.String({ description: "Registered client id (required)", maxLength: 256, ...example("clientId") })),
   lang: Type.Optional(
-    Type.String({ description: 'Language of the texts: "en" (default) or "ja"; others fall back to English', maxLength: 35 }),
+    Type.String({
+      description: 'Language of the texts: "en" (default) or "ja"; others fall back to English',
+      maxLength: 35,
+      examples: ["en"],
+    }),
   ),
 });
 
@@ -37,8 +42,11 @@ const clientInfoRoutes: FastifyPluginAsyncTypebox<{ clients: CachedClients }> = 
       schema: {
         tags: ["login"],
         summary: "A client's title, description, logo and home page (the predecessor's client endpoint)",
+        description:
+          "What a relying party shows about itself, in lang when it has texts in it. Public: cached a minute (Cache-Control). " +
+          "400 `invalid_request` without client_id, 404 `not_found` for an unknown one.",
         querystring: Query,
-        response: { 200: Info, "4xx": ErrorBody },
+        response: { 200: Info, ...refusals("invalid_lang", "not_found", ...DATABASE_READ) },
       },
     },
     async (request, reply) => {

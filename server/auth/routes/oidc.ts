@@ -12,8 +12,46 @@ import { checkForm, pinToIssuer, withBody } from "../oidc-guard";
 import { inRequestScope, OIDC_ROUTES, type Provider } from "../oidc";
 import { sendOAuthError } from "./oauth-error";
 import { RATE_LIMITED } from "./rate-limited";
+import { OAUTH_LIMITS, oauthRefusals } from "../../http/refusals";
+import { example } from "../../http/openapi-examples";
+import type { SwaggerTransform } from "@fastify/swagger";
 
-const OAuthError = Type.Object({ error: Type.String(), error_description: Type.String() });
+/** The token endpoint's refusals (oidc-provider's, and ours in its dialect). */
+const TOKEN_REFUSALS = oauthRefusals({
+  400: {
+    invalid_request: "a field is missing or malformed, or the body is not a form",
+    invalid_grant: "the code or refresh token is unknown, used, expired, or was issued to another client or redirect_uri (or PKCE failed)",
+    unsupported_grant_type: "grant_type is not authorization_code or refresh_token",
+  },
+  401: { invalid_client: "the client is unknown or its secret is wrong" },
+  500: { server_error: "our fault: the details are in the log under the x-request-id" },
+  ...OAUTH_LIMITS,
+});
+
+const Field = (description: string) => Type.Optional(Type.String({ description }));
+
+/** The token endpoint's form, as oidc-provider reads it. */
+const TokenForm = Type.Object(
+  {
+    grant_type: Type.String({ description: "authorization_code or refresh_token" }),
+    code: Field("authorization_code: the code /api/login answered (it works once)"),
+    redirect_uri: Field("authorization_code: the redirect_uri the code was asked for"),
+    code_verifier: Field("authorization_code: the PKCE verifier, when the code was asked with a code_challenge"),
+    refresh_token: Field("refresh_token: the refresh token a previous answer gave"),
+    client_id: Field("The client, when its secret is not in a Basic header"),
+    client_secret: Field("The client's secret, when not in a Basic header"),
+  },
+  example("tokenRequest"),
+);
+
+/**
+ * The token endpoint's form for the OpenAPI document only: in this scope Fastify leaves bodies to oidc-provider, so a
+ * body schema on the route would be checked against an unread body.
+ */
+const documentTokenForm: SwaggerTransform = ({ schema, url }) => ({
+  schema: { ...schema, body: TokenForm, consumes: ["application/x-www-form-urlencoded"] } as typeof schema,
+  url,
+});
 
 /**
  * oidc-provider's routes (token, revocation, authorization, userinfo, discovery, jwks), in a scope where Fastify leaves
@@ -50,14 +88,28 @@ const oidcRoutes: FastifyPluginAsyncTypebox<{ provider: Provider; issuer: string
     scope.post(
       path,
       {
-        config: RATE_LIMITED,
+        config: { ...RATE_LIMITED, swaggerTransform: documentTokenForm },
         errorHandler: oauthErrors,
         schema: {
           tags,
           summary: path === "/api/token" ? "Token endpoint (the predecessor's path)" : "Token endpoint (oidc-provider)",
           description:
-            "Form body: grant_type authorization_code (code, redirect_uri, code_verifier) or refresh_token (refresh_token); client secret in a Basic header or as client_id + client_secret.",
-          response: { "4xx": OAuthError },
+            "Step 3 of a login, from the dApp's backend: a form body (application/x-www-form-urlencoded), grant_type " +
+            "authorization_code (code, redirect_uri, code_verifier) or refresh_token (refresh_token); the client secret in a " +
+            "Basic header or as client_id + client_secret. Answers access, ID and refresh tokens (no-store). Refusals are " +
+            "RFC 6749's `{error, error_description}`. A code comes from /api/login and works once, so the example shows the " +
+            "form's fields only: see docs/login.md. Counts against LOGIN_RATE_LIMIT.",
+          response: {
+            200: Type.Object({
+              access_token: Type.String(),
+              token_type: Type.Literal("Bearer"),
+              expires_in: Type.Integer({ description: "Seconds" }),
+              id_token: Type.Optional(Type.String({ description: "JWT (authorization_code grant)" })),
+              refresh_token: Type.Optional(Type.String()),
+              scope: Type.String(),
+            }),
+            ...TOKEN_REFUSALS,
+          },
         },
       },
       (request, reply) => forward(request, reply, OIDC_ROUTES.token),

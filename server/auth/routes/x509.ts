@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
+import { refusals } from "../../http/refusals";
 
 /** `GET /api/metadata/x509`: the ID-token public keys as `{kid: PEM}`, the predecessor's key endpoint. */
 const x509Routes: FastifyPluginAsyncTypebox<{ pems: Record<string, string> }> = async (app, { pems }) => {
@@ -9,7 +10,10 @@ const x509Routes: FastifyPluginAsyncTypebox<{ pems: Record<string, string> }> = 
       schema: {
         tags: ["login"],
         summary: "ID-token public keys as {kid: PEM} (the predecessor's key endpoint)",
-        response: { 200: Type.Record(Type.String(), Type.String()) },
+        description:
+          "The public keys ID tokens are signed with, by key id, in PEM: what the predecessor's clients read. New clients read " +
+          "/jwks through OpenID discovery instead.",
+        response: { 200: Type.Record(Type.String(), Type.String()), ...refusals() },
       },
     },
     async () => pems,

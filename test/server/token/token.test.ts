@@ -468,7 +468,8 @@ describe("token route: metadata from tokenURIs", function () {
       const document = (await t.app.inject({ url: "/openapi.json" })).json();
       const get = document.paths["/token/{network}/{contract}/{id}"].get;
       expect(get.responses["200"].content["application/json"].examples.example1.value).to.have.property("metadata");
-      expect(get.responses["4XX"].content["application/json"].example).to.have.keys(["error", "message"]);
+      expect(get.responses["404"].content["application/json"].schema.properties.error.enum).to.deep.equal(["not_found"]);
+      expect(get.responses["400"].content["application/json"].schema.properties.error.enum).to.include("invalid_token_id");
       expect(document.paths["/token/{network}/{contract}/{id}/refresh"]).to.have.property("post");
     });
   });
