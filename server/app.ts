@@ -26,9 +26,9 @@ import requestTargets, { rewriteTarget } from "./http/request-target";
 import securityHeaders from "./http/security-headers";
 import indexer from "./indexer/plugin";
 import indexReads from "./indexer/replica-reads";
-import metadata from "./metadata/plugin";
+import metadata from "./signed-metadata/plugin";
 import metrics from "./metrics/plugin";
-import tokenMetadata from "./token/plugin";
+import tokenMetadata from "./token-metadata/plugin";
 
 declare module "fastify" {
   interface FastifyInstance {
