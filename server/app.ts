@@ -21,7 +21,7 @@ import inputGuard from "./http/input-guard";
 import { REDACTED_PATHS, redactUrl } from "./http/log-redact";
 import openapi from "./http/openapi";
 import pageAssets from "./http/page-assets";
-import requestCounts from "./http/rate-limit";
+import rateCounts from "./http/rate-limit";
 import requestTargets, { rewriteTarget } from "./http/request-target";
 import securityHeaders from "./http/security-headers";
 import indexer from "./indexer/plugin";
@@ -122,7 +122,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   // Before the features: the data routes and the token route read the index through it.
   await app.register(indexReads);
   // Before the features whose routes it counts.
-  await app.register(requestCounts);
+  await app.register(rateCounts);
   await app.register(chain);
   await app.register(health);
   await app.register(pageAssets);
