@@ -25,7 +25,7 @@ import rateCounts from "./http/rate-limit";
 import requestTargets, { rewriteTarget } from "./http/request-target";
 import securityHeaders from "./http/security-headers";
 import indexer from "./indexer/plugin";
-import indexReads from "./indexer/replica-reads";
+import indexReads from "./indexer/index-reads";
 import metadata from "./signed-metadata/plugin";
 import metrics from "./metrics/plugin";
 import tokenMetadata from "./token-metadata/plugin";
