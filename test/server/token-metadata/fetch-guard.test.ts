@@ -5,7 +5,15 @@ import { expect } from "chai";
 import { forbiddenAddress } from "../../../server/token-metadata/address-guard";
 import { fetchDocument, type FetchOptions } from "../../../server/token-metadata/fetch-document";
 import { KeyedLimiter, QueueFull } from "../../../server/lib/keyed-limiter";
-import { browserUrl, decodeDataUri, imageUrl, locate, MetadataError, parseMetadata, substituteId } from "../../../server/token-metadata/uri";
+import {
+  browserUrl,
+  decodeDataUri,
+  imageUrl,
+  locate,
+  MetadataError,
+  parseMetadata,
+  substituteId,
+} from "../../../server/token-metadata/uri";
 
 const GATEWAYS = { ipfs: "https://ipfs.example/ipfs/", arweave: "https://ar.example/" };
 
