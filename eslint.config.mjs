@@ -29,7 +29,7 @@ export default defineConfig(
     languageOptions: { globals: { ...globals.node } },
     linterOptions: { reportUnusedDisableDirectives: "error" },
     rules: {
-      // The input guards match control characters on purpose, to refuse them (http/input-guard.ts, auth/clients.ts, token/).
+      // The input guards match control characters on purpose, to refuse them (http/input-guard.ts, auth/clients.ts, token-metadata/).
       "no-control-regex": "off",
       // `const { field: _, ...rest } = object` is how the code leaves a field out of a copy.
       "@typescript-eslint/no-unused-vars": ["error", { ignoreRestSiblings: true }],

@@ -1,8 +1,10 @@
+import fs from "node:fs";
 import http from "node:http";
+import path from "node:path";
 import readline from "node:readline";
 import pino from "pino";
 import type * as DatabaseModule from "../server/db/database";
-import type * as IndexerModule from "../server/indexer/indexer";
+import type * as IndexerModule from "../server/indexer/network-indexer";
 import { providerFor } from "../support/chain";
 import { moduleOf } from "./before";
 
@@ -22,7 +24,9 @@ async function main() {
   const [tree, rpcUrl, headText, database] = process.argv.slice(2);
   const head = Number(headText);
   const { openDatabase } = moduleOf<typeof DatabaseModule>(tree, "server/db/database");
-  const { NetworkIndexer } = moduleOf<typeof IndexerModule>(tree, "server/indexer/indexer");
+  // A tree from before the indexer's module was named network-indexer.ts has it as indexer.ts.
+  const indexerModule = fs.existsSync(path.join(tree, "server/indexer/network-indexer.ts")) ? "network-indexer" : "indexer";
+  const { NetworkIndexer } = moduleOf<typeof IndexerModule>(tree, `server/indexer/${indexerModule}`);
 
   const db = await openDatabase(
     database.startsWith("postgres") ? { kind: "postgres", url: database } : { kind: "pglite", dataDir: database },

@@ -7,7 +7,7 @@ import { Wallet, type JsonRpcProvider } from "ethers";
 import pino from "pino";
 import { startLocalNode } from "../local/node";
 import { rawRpc } from "../server/chain/raw-rpc";
-import { NetworkIndexer } from "../server/indexer/indexer";
+import { NetworkIndexer } from "../server/indexer/network-indexer";
 import { TRANSFER_TOPIC } from "../server/indexer/transfers";
 import { createTestDatabase } from "../support/database";
 import { providerFor } from "../support/chain";

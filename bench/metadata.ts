@@ -1,6 +1,6 @@
 import { Wallet } from "ethers";
 import { startLocalNode } from "../local/node";
-import { boundText, encodeMetadata } from "../server/metadata/signed-text";
+import { boundText, encodeMetadata } from "../server/signed-metadata/signed-text";
 import { BEFORE_ENV, withBeforeTree } from "./before";
 import { load, personalSign, startService, type LoadResult, type Service, type Suite } from "./lib";
 

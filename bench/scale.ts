@@ -319,7 +319,7 @@ async function fill(db: Database, url: string, size: Size, log: (message: string
   log(
     `${size.name}: transfers written (${elapsed()}); writing ${(O + C + 1).toLocaleString("en-US")} addresses, ${T.toLocaleString("en-US")} owners, holdings and metadata cache entries`,
   );
-  // Each token's metadata as the resolver stores a good read (token/store.ts): the document's text, its image
+  // Each token's metadata as the resolver stores a good read (token-metadata/store.ts): the document's text, its image
   // through the IPFS gateway, fresh for CACHE_TTL_S. Beside the owners: the machine has two cores.
   const cache = db.transaction(async (tx) => {
     await tx.exec(settings);

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { JsonRpcProvider } from "ethers";
 import type { ApiExamples, SignedStatement } from "../server/http/openapi-examples";
-import { boundText, encodeMetadata, type Target } from "../server/metadata/signed-text";
+import { boundText, encodeMetadata, type Target } from "../server/signed-metadata/signed-text";
 import type { Demo } from "./demo";
 import type { DemoClient } from "./demo-client";
 

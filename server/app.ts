@@ -22,14 +22,14 @@ import { REDACTED_PATHS, redactUrl } from "./http/log-redact";
 import openapi, { type OpenApiOptions } from "./http/openapi";
 import { EXAMPLE_KEYWORD } from "./http/openapi-examples";
 import pageAssets from "./http/page-assets";
-import requestCounts from "./http/rate-limit";
+import rateCounts from "./http/rate-limit";
 import requestTargets, { rewriteTarget } from "./http/request-target";
 import securityHeaders from "./http/security-headers";
 import indexer from "./indexer/plugin";
-import indexReads from "./indexer/replica-reads";
-import metadata from "./metadata/plugin";
+import indexReads from "./indexer/index-reads";
+import metadata from "./signed-metadata/plugin";
 import metrics from "./metrics/plugin";
-import tokenMetadata from "./token/plugin";
+import tokenMetadata from "./token-metadata/plugin";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -127,7 +127,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   // Before the features: the data routes and the token route read the index through it.
   await app.register(indexReads);
   // Before the features whose routes it counts.
-  await app.register(requestCounts);
+  await app.register(rateCounts);
   await app.register(chain);
   await app.register(health);
   await app.register(pageAssets);

@@ -10,7 +10,7 @@ import { requesterOf } from "../lib/requester";
 import { consumeChallenge, openChallenges, saveChallenge, type Challenge, type RecentChallenges } from "./challenges";
 import type { CachedClients, LoginClient } from "./clients";
 import * as refuse from "./errors";
-import { recordLoginAlong } from "./logins";
+import { recordLoginAlong } from "./login-history";
 import {
   CHALLENGE_TTL_MS,
   FORMATS,

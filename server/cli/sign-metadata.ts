@@ -3,8 +3,8 @@ import type { ParseArgsConfig } from "node:util";
 import { Wallet } from "ethers";
 import { NETWORKS } from "../chain/registry";
 import { parseAddress, parseTokenId } from "../chain/values";
-import { boundText, type Target } from "../metadata/signed-text";
-import { statementJson } from "../metadata/statement-json";
+import { boundText, type Target } from "../signed-metadata/signed-text";
+import { statementJson } from "../signed-metadata/statement-json";
 import { commandLine, runAsProcess, type CommandLine } from "./run";
 
 const USAGE = `Signs metadata for the metadata service and prints the JSON body to post.

@@ -4,7 +4,7 @@ import { checksummer, parseAddress } from "../chain/values";
 import { contractsPage, inventoryPage } from "../indexer";
 import { decodeKeyCursor, fromIndex, pageHeaders as headers, pageLimit, sendPage } from "./paging";
 import { sentAndClosed } from "../http/wire";
-import { MetadataOmitted } from "../token";
+import { MetadataOmitted } from "../token-metadata";
 import { Address, AddressParam, NetworkParam } from "../http/schemas";
 import { AddressPaging, IdPaging, PAGED_FROM_INDEX } from "./schemas";
 import { INDEX, refusals } from "../http/refusals";

@@ -3,12 +3,12 @@ import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import type { Clock } from "../lib/clock";
 import { requesterOf } from "../lib/requester";
-import { MemoryWindows, SharedWindows, type RequestCounts } from "../limits";
+import { MemoryRateCounts, SharedRateCounts, type RateCounts } from "../rate-limits";
 
 declare module "fastify" {
   interface FastifyInstance {
     /** Where every rate limit ({@link limitRequests}) counts: the database every instance shares, or this process. */
-    requestCounts: RequestCounts;
+    rateCounts: RateCounts;
   }
 }
 
@@ -24,7 +24,7 @@ const SHARED_RETRY_MS = 5_000;
  */
 class FamilyStore implements FastifyRateLimitStore {
   constructor(
-    private readonly counts: RequestCounts,
+    private readonly counts: RateCounts,
     private readonly now: Clock,
     private readonly family: string | undefined,
   ) {}
@@ -35,9 +35,7 @@ class FamilyStore implements FastifyRateLimitStore {
     timeWindow: number,
     max: number,
   ): void {
-    const counted = this.counts.count(this.family ?? "", key, this.now(), timeWindow, max);
-    if (counted instanceof Promise) counted.then((result) => callback(null, result), callback);
-    else callback(null, counted);
+    this.counts.count(this.family ?? "", key, this.now(), timeWindow, max).then((result) => callback(null, result), callback);
   }
 
   /** Given the route's merged limit options (its route as `routeInfo`, whatever the plugin's types say). */
@@ -60,13 +58,13 @@ export interface LimitOptions {
 /**
  * Counts the requests of `scope`'s routes per requester (the client address as TRUST_PROXY resolves it, an IPv6
  * address by its /64) and minute; past `max`, 429 `too_many_requests` with Retry-After. The counts are those of all
- * the instances on the database (see `app.requestCounts`), in fixed minutes.
+ * the instances on the database (see `app.rateCounts`), in fixed minutes.
  */
 export async function limitRequests(scope: FastifyInstance, { max, global, family }: LimitOptions): Promise<void> {
   // A global limit counts every route of the scope in one store (the plugin gives it no route): without a name it
   // would share its counts with every other unnamed global limit.
   if (global && !family) throw new Error("a global rate limit needs a family");
-  const store = new FamilyStore(scope.requestCounts, scope.clock, family);
+  const store = new FamilyStore(scope.rateCounts, scope.clock, family);
   await scope.register(rateLimit, {
     global,
     max,
@@ -80,18 +78,18 @@ export async function limitRequests(scope: FastifyInstance, { max, global, famil
 }
 
 /**
- * `app.requestCounts`: on PostgreSQL (unless RATE_LIMIT_STORE is `memory`) the `request_windows` table every
+ * `app.rateCounts`: on PostgreSQL (unless RATE_LIMIT_STORE is `memory`) the `request_windows` table every
  * instance shares, falling back to this process's counts while the database fails; on PGlite, which one process
  * holds, the process's counts.
  */
 export default fp(
-  async function requestCounts(app: FastifyInstance) {
-    const memory = new MemoryWindows();
+  async function rateCounts(app: FastifyInstance) {
+    const memory = new MemoryRateCounts();
     const shared = app.db.kind === "postgres" && app.config.rateLimits.store === "database";
-    app.decorate<RequestCounts>(
-      "requestCounts",
+    app.decorate<RateCounts>(
+      "rateCounts",
       shared
-        ? new SharedWindows(app.db, memory, {
+        ? new SharedRateCounts(app.db, memory, {
             timeoutMs: SHARED_TIMEOUT_MS,
             retryAfterMs: SHARED_RETRY_MS,
             onFallback: (error) => {
@@ -102,5 +100,5 @@ export default fp(
         : memory,
     );
   },
-  { name: "request-counts", dependencies: ["config", "db"] },
+  { name: "rate-counts", dependencies: ["config", "db"] },
 );

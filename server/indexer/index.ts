@@ -22,5 +22,5 @@ export { HISTORY_KEY_MAX, historyPage, type HistoryOf } from "./store/history";
 export { isIncomplete } from "./store/skipped";
 export { pruneMarks, staleCachedTokens, STALE_ENTRY } from "./store/marks";
 export { CHANGES_CHANNEL } from "./store/changes";
-export type { IndexReads } from "./replica-reads";
+export type { IndexReads } from "./index-reads";
 export type { TransferRow } from "./transfers";

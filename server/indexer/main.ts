@@ -7,7 +7,7 @@ import { DatabaseInUse } from "../db/errors";
 import { metricsListener, metricsUrl } from "../metrics/listener";
 import { Metrics } from "../metrics/metrics";
 import { instrumentProvider } from "../metrics/rpc";
-import { startIndexers } from "./run";
+import { startIndexers } from "./start-indexers";
 
 /**
  * The indexer as its own process (`npm run indexer`), for deployments that run it apart from the HTTP service

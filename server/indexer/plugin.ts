@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
-import { startIndexers } from "./run";
+import { startIndexers } from "./start-indexers";
 
 /**
  * Runs the ERC-721 indexer inside the service when INDEXER is on (the default): it starts once the app is ready

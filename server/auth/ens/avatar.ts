@@ -1,6 +1,6 @@
 import { holdsToken } from "../../chain/ens";
 import type { Networks } from "../../chain/networks";
-import { browserUrl, type Gateways, type TokenMetadataResolver } from "../../token";
+import { browserUrl, type Gateways, type TokenMetadataResolver } from "../../token-metadata";
 
 /**
  * Longest picture URL put in an ID token: a `data:` avatar is the image itself, and an ID token travels in

@@ -4,7 +4,7 @@ import type { Config } from "../../config";
 import type { Database } from "../../db/database";
 import { secretMatches, type CachedClients } from "../clients";
 import type { LoginKeys } from "../keys";
-import { loginHistory } from "../logins";
+import { loginHistory } from "../login-history";
 import { errorPage } from "../error-page";
 import { PAGE_HEADERS } from "../../http/html-page";
 import { createAdapterFactory, retryAfterWhenUnavailable, type MintedCodes } from "./adapter";

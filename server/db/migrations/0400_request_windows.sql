@@ -1,4 +1,4 @@
--- The rate limits' counts (server/limits), shared by every instance on this database: one row per family of routes,
+-- The rate limits' counts (server/rate-limits), shared by every instance on this database: one row per family of routes,
 -- requester and fixed window. UNLOGGED: no WAL is written for a count, the hot path of every limited request; a crash
 -- of PostgreSQL empties the table, which only gives every requester a fresh window.
 CREATE UNLOGGED TABLE request_windows (

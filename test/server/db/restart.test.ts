@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { Wallet } from "ethers";
-import { encodeMetadata, boundText } from "../../../server/metadata/signed-text";
+import { encodeMetadata, boundText } from "../../../server/signed-metadata/signed-text";
 import type { TestApp } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
 import { expectRefusal } from "../../helpers/refusal";

@@ -7,9 +7,9 @@ const SERVER = path.resolve(__dirname, "..", "..", "..", "server");
 const graph = new SourceImports(SERVER);
 
 /** The feature folders of server/: each imports another only through that one's public module, `<feature>/index.ts`. */
-const FEATURES = ["auth", "converter", "data", "events", "home", "indexer", "metadata", "token"];
+const FEATURES = ["auth", "converter", "data", "events", "home", "indexer", "signed-metadata", "token-metadata"];
 /** The shared layers below the features: they import no feature at all. */
-const SHARED = ["lib", "http", "db", "chain", "config", "metrics", "limits"];
+const SHARED = ["lib", "http", "db", "chain", "config", "metrics", "rate-limits"];
 
 /** The folder of server/ a path (relative to server/) is in; undefined for a file at the top (app.ts, main.ts). */
 const folderOf = (file: string): string | undefined => (file.includes(path.sep) ? file.split(path.sep)[0] : undefined);
@@ -65,7 +65,7 @@ describe("layers (which module may import which)", function () {
 
   it("a feature's public module is what others use of it: it imports only its own folder and the shared layers", function () {
     const publics = FEATURES.map((feature) => path.join(feature, "index.ts")).filter((file) => graph.sources(".").includes(file));
-    expect(publics).to.include.members([path.join("indexer", "index.ts"), path.join("metadata", "index.ts")]);
+    expect(publics).to.include.members([path.join("indexer", "index.ts"), path.join("signed-metadata", "index.ts")]);
     const outside = (file: string) => (target: string) => {
       const folder = folderOf(target);
       return folder !== undefined && folder !== folderOf(file) && !SHARED.includes(folder);
@@ -78,13 +78,13 @@ describe("layers (which module may import which)", function () {
     expect(Object.assign({}, ...found)).to.deep.equal({});
   });
 
-  it("the rate limits' counts (server/limits/) know neither HTTP nor Fastify", function () {
-    expect(graph.offenders(graph.sources("limits"), (target) => under("http")(target) || /fastify/.test(target))).to.deep.equal({});
+  it("the rate limits' counts (server/rate-limits/) know neither HTTP nor Fastify", function () {
+    expect(graph.offenders(graph.sources("rate-limits"), (target) => under("http")(target) || /fastify/.test(target))).to.deep.equal({});
   });
 
-  it("the metadata domain modules know neither HTTP nor Fastify", function () {
+  it("the signed-metadata domain modules know neither HTTP nor Fastify", function () {
     const domain = ["store.ts", "body.ts", "proof.ts", "errors.ts", "statement-json.ts", "served.ts", "index.ts"].map((file) =>
-      path.join("metadata", file),
+      path.join("signed-metadata", file),
     );
     expect(graph.offenders(domain, (target) => under("http")(target) || /fastify/.test(target))).to.deep.equal({});
   });

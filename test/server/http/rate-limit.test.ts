@@ -19,7 +19,7 @@ describe("rate limits of the data and converter routes (DATA_RATE_LIMIT, CONVERT
         CONVERTER_RATE_LIMIT: "2",
         CONVERTERS: `localhost:${ACCOUNT}`,
         // Which routes count together is what this file tests; the shared store, and its fallback to the process's
-        // counts when the database is slow, have their own tests (shared-limits.test.ts). Under load that fallback
+        // counts when the database is slow, have their own tests (test/server/rate-limits/). Under load that fallback
         // made the counts here start over.
         RATE_LIMIT_STORE: "memory",
       },

@@ -7,7 +7,7 @@ import type { JsonRpcProvider } from "ethers";
 import type { LocalNode } from "../../../local/node";
 import { settingDefaults } from "../../../server/config";
 import { openDatabase, type Database } from "../../../server/db/database";
-import { LOCK_RETRY_MS } from "../../../server/indexer/indexer";
+import { LOCK_RETRY_MS } from "../../../server/indexer/network-indexer";
 import { AliceNFT__factory, type AliceNFT } from "../../../typechain-types";
 import { providerFor, startLocalNode } from "../../helpers/chain";
 import { createTestDatabase, usingPostgres, type TestDatabase } from "../../helpers/database";

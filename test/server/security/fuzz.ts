@@ -4,7 +4,7 @@ import { id, Wallet } from "ethers";
 import type { FastifyInstance, InjectOptions } from "fastify";
 import { AliceNFT__factory } from "../../../typechain-types";
 import type { Queryable } from "../../../server/db/database";
-import { boundText, encodeMetadata, type Target } from "../../../server/metadata/signed-text";
+import { boundText, encodeMetadata, type Target } from "../../../server/signed-metadata/signed-text";
 import { startTestApp, type TestApp } from "../../helpers/app";
 import { providerFor, sharedNode } from "../../helpers/chain";
 import { indexedTo } from "../../helpers/index-check";

@@ -2,25 +2,28 @@ import type { Queryable } from "../db/database";
 import { BoundedCache } from "../lib/bounded-cache";
 
 /** A requester's count in the current window, this request included, and the milliseconds until the window ends. */
-export interface WindowCount {
+export interface RateCount {
   current: number;
   ttl: number;
 }
 
 /** Counts requests per family of routes, requester and fixed window (`now` rounded down to a multiple of `windowMs`). */
-export interface RequestCounts {
-  /** `max`: the family's limit, past which the requester is refused until the window ends. */
-  count(family: string, requester: string, now: number, windowMs: number, max: number): WindowCount | Promise<WindowCount>;
+export interface RateCounts {
+  /**
+   * `max`: the family's limit, past which the requester is refused until the window ends. A promise whatever the store:
+   * @fastify/rate-limit awaits each count anyway, so the memory store's resolved promise costs one microtask, no wait.
+   */
+  count(family: string, requester: string, now: number, windowMs: number, max: number): Promise<RateCount>;
 }
 
 /** Requesters one family counts at once in memory: beyond it the least recently counted are forgotten (a bound on memory). */
 const MAX_REQUESTERS = 100_000;
 
 /** The counts of this process alone: the store of a single-process service (PGlite), and the shared store's fallback. */
-export class MemoryWindows implements RequestCounts {
+export class MemoryRateCounts implements RateCounts {
   private readonly families = new Map<string, BoundedCache<{ count: number; start: number }>>();
 
-  count(family: string, requester: string, now: number, windowMs: number): WindowCount {
+  async count(family: string, requester: string, now: number, windowMs: number): Promise<RateCount> {
     const start = now - (now % windowMs);
     const count = (this.known(family, requester, start) ?? 0) + 1;
     this.set(family, requester, start, count);
@@ -40,7 +43,7 @@ export class MemoryWindows implements RequestCounts {
   }
 }
 
-export interface SharedWindowsOptions {
+export interface SharedRateCountsOptions {
   /** How long a count may take before this request is counted in memory instead (ms). */
   timeoutMs: number;
   /** After a count failed or timed out, how long counts stay in memory before the database is tried again (ms). */
@@ -73,14 +76,14 @@ const SWEEP = `DELETE FROM request_windows WHERE ctid = ANY(ARRAY(
  * error or a wait: the request is then counted in this process's memory (a limit per instance, as before the counts
  * were shared) and `onFallback` is told; the database is tried again `retryAfterMs` later.
  */
-export class SharedWindows implements RequestCounts {
+export class SharedRateCounts implements RateCounts {
   private retryAt = -Infinity;
   /**
    * The requesters this instance saw past their limit, with the window they are refused in: counts only grow within a
    * window, so their next requests are refused here without a statement, and a flood from one address costs the
    * database one statement per instance and minute once it is refused.
    */
-  private readonly refused = new MemoryWindows();
+  private readonly refused = new MemoryRateCounts();
   /** Counts waiting for the statement in flight to end, by window. */
   private waiting = new Map<string, { family: string; requester: string; start: number; waiters: Waiter[] }>();
   private waitingCount = 0;
@@ -90,11 +93,11 @@ export class SharedWindows implements RequestCounts {
 
   constructor(
     private readonly db: Queryable,
-    private readonly fallback: MemoryWindows,
-    private readonly options: SharedWindowsOptions,
+    private readonly fallback: MemoryRateCounts,
+    private readonly options: SharedRateCountsOptions,
   ) {}
 
-  async count(family: string, requester: string, now: number, windowMs: number, max: number): Promise<WindowCount> {
+  async count(family: string, requester: string, now: number, windowMs: number, max: number): Promise<RateCount> {
     const start = now - (now % windowMs);
     const over = this.refused.known(family, requester, start);
     if (over) return this.refused.count(family, requester, now, windowMs);
@@ -165,7 +168,7 @@ export class SharedWindows implements RequestCounts {
     }
   }
 
-  private counted(family: string, requester: string, now: number, windowMs: number, error: unknown): WindowCount {
+  private counted(family: string, requester: string, now: number, windowMs: number, error: unknown): Promise<RateCount> {
     this.options.onFallback(error);
     return this.fallback.count(family, requester, now, windowMs);
   }

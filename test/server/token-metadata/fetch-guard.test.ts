@@ -2,10 +2,18 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import zlib from "node:zlib";
 import { expect } from "chai";
-import { forbiddenAddress } from "../../../server/token/address-guard";
-import { fetchDocument, type FetchOptions } from "../../../server/token/fetch-document";
+import { forbiddenAddress } from "../../../server/token-metadata/address-guard";
+import { fetchDocument, type FetchOptions } from "../../../server/token-metadata/fetch-document";
 import { KeyedLimiter, QueueFull } from "../../../server/lib/keyed-limiter";
-import { browserUrl, decodeDataUri, imageUrl, locate, MetadataError, parseMetadata, substituteId } from "../../../server/token/uri";
+import {
+  browserUrl,
+  decodeDataUri,
+  imageUrl,
+  locate,
+  MetadataError,
+  parseMetadata,
+  substituteId,
+} from "../../../server/token-metadata/uri";
 
 const GATEWAYS = { ipfs: "https://ipfs.example/ipfs/", arweave: "https://ar.example/" };
 

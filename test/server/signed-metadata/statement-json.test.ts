@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { Wallet, type BaseWallet, type JsonRpcProvider } from "ethers";
-import { boundText, type Target } from "../../../server/metadata/signed-text";
+import { boundText, type Target } from "../../../server/signed-metadata/signed-text";
 import { AliceNFT__factory } from "../../../typechain-types";
 import { startTestApp, type TestApp } from "../../helpers/app";
 import { providerFor, sharedNode } from "../../helpers/chain";

@@ -2,7 +2,7 @@ import type { Config } from "../config";
 import type { Networks } from "../chain/networks";
 import type { Database } from "../db/database";
 import type { IndexerMetrics } from "../metrics/metrics";
-import { NetworkIndexer, type IndexerOptions } from "./indexer";
+import { NetworkIndexer, type IndexerOptions } from "./network-indexer";
 
 export interface RunningIndexers {
   stop(): Promise<void>;

@@ -10,7 +10,7 @@ import { MetadataSweeper } from "./sweep";
 import { Token, TokenParams, TokenRefusals } from "./schemas";
 import { tokenHolding } from "../indexer";
 import { tokenJson } from "./token";
-import { signedMetadataJson } from "../metadata";
+import { signedMetadataJson } from "../signed-metadata";
 import { fromIndex } from "../data";
 import { IndexHeaders } from "../http/schemas";
 

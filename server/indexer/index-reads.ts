@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import type { Database, Queryable } from "../db/database";
-import type { ReadReplicas } from "../db/replicas";
+import { openReadReplicas, primaryOnly, type ReadReplicas } from "../db/replicas";
 import type { Clock } from "../lib/clock";
 import { readCursor } from "./store/blocks";
 
@@ -63,14 +63,35 @@ export class IndexReads {
   }
 }
 
-/** Decorates `app.indexReads` (before the features whose routes use it). */
+/**
+ * Decorates `app.indexReads` (before the features whose routes use it), over the read replicas of DATABASE_READ_URLS,
+ * which it opens and closes with the app: the index's reads are the only reads that may be a little behind.
+ */
 export default fp(
   async function indexReads(app: FastifyInstance) {
     const config = app.config.database;
     const replicas = config.kind === "postgres" ? config.replicas : undefined;
+    const reads = replicas
+      ? await openReadReplicas(app.db, replicas, {
+          poolSize: config.kind === "postgres" ? config.poolSize : undefined,
+          preparedStatements: config.kind === "postgres" ? config.preparedStatements : undefined,
+          clock: app.clock,
+          events: {
+            skipped(replica, reason, detail, again) {
+              app.metrics?.replicaSkipped(replica, reason);
+              if (!again)
+                app.log.warn({ replica, reason, detail, retryMs: replicas.retryMs }, "read replica skipped: its reads go to the primary");
+            },
+            served: (target) => app.metrics?.replicaRead(target),
+            back: (replica) => app.log.info({ replica }, "read replica serves again"),
+          },
+        })
+      : primaryOnly(app.db);
+    app.addHook("onClose", () => reads.close());
+    if (replicas) app.log.info({ replicas: replicas.urls.length }, "read replicas configured");
     app.decorate(
       "indexReads",
-      new IndexReads(app.db, app.reads, app.clock, {
+      new IndexReads(app.db, reads, app.clock, {
         maxLagBlocks: replicas?.maxLagBlocks ?? 0,
         lagCheckMs: replicas?.lagCheckMs ?? 1_000,
       }),

@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect } from "chai";
 import { Wallet, type JsonRpcProvider, type JsonRpcSigner } from "ethers";
-import { boundText, encodeMetadata } from "../../../server/metadata/signed-text";
+import { boundText, encodeMetadata } from "../../../server/signed-metadata/signed-text";
 import { MetadataERC1155__factory, MetadataNFT__factory, type MetadataERC1155, type MetadataNFT } from "../../../typechain-types";
 import { startOfMinute, startTestApp, type TestApp } from "../../helpers/app";
 import { providerFor, sharedNode } from "../../helpers/chain";

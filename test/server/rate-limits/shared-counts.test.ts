@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { Wallet } from "ethers";
 import type { Database } from "../../../server/db/database";
 import { requesterOf } from "../../../server/lib/requester";
-import { MemoryWindows, SharedWindows, SWEEP_ROWS } from "../../../server/limits";
+import { MemoryRateCounts, SharedRateCounts, SWEEP_ROWS } from "../../../server/rate-limits";
 import { startOfMinute, startTestApp, type TestApp } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
 import { createTestDatabase, usingPostgres } from "../../helpers/database";
@@ -116,7 +116,7 @@ describe("rate limits shared by the instances on one PostgreSQL database (RATE_L
     });
   });
 
-  describe("the shared counts (SharedWindows)", function () {
+  describe("the shared counts (SharedRateCounts)", function () {
     let database: Awaited<ReturnType<typeof createTestDatabase>>;
     let db: Database;
     before(async function () {
@@ -134,10 +134,10 @@ describe("rate limits shared by the instances on one PostgreSQL database (RATE_L
     });
 
     it("gives each of many requests at once its own count, one statement carrying those that arrive while another runs", async function () {
-      const windows = new SharedWindows(db, new MemoryWindows(), options([]));
+      const counts = new SharedRateCounts(db, new MemoryRateCounts(), options([]));
       const now = 30 * MINUTE;
       const many = (requester: string, n: number) =>
-        Array.from({ length: n }, () => windows.count("batch", requester, now, MINUTE, 1_000).then((counted) => counted.current));
+        Array.from({ length: n }, () => counts.count("batch", requester, now, MINUTE, 1_000).then((counted) => counted.current));
       const [first, second] = await Promise.all([Promise.all(many("first", 50)), Promise.all(many("second", 30))]);
       expect([...first].sort((x, y) => x - y)).to.deep.equal(Array.from({ length: 50 }, (_, i) => i + 1));
       expect([...second].sort((x, y) => x - y)).to.deep.equal(Array.from({ length: 30 }, (_, i) => i + 1));
@@ -154,29 +154,29 @@ describe("rate limits shared by the instances on one PostgreSQL database (RATE_L
       const closed = await database.open();
       await closed.close();
       const fallbacks: unknown[] = [];
-      const windows = new SharedWindows(closed, new MemoryWindows(), options(fallbacks));
+      const counts = new SharedRateCounts(closed, new MemoryRateCounts(), options(fallbacks));
       const now = 10 * MINUTE;
-      expect(await windows.count("data", "r", now, MINUTE, 1_000)).to.deep.equal({ current: 1, ttl: MINUTE });
-      expect(await windows.count("data", "r", now + 1_000, MINUTE, 1_000)).to.deep.equal({ current: 2, ttl: MINUTE - 1_000 });
+      expect(await counts.count("data", "r", now, MINUTE, 1_000)).to.deep.equal({ current: 1, ttl: MINUTE });
+      expect(await counts.count("data", "r", now + 1_000, MINUTE, 1_000)).to.deep.equal({ current: 2, ttl: MINUTE - 1_000 });
       // The first failure is reported with its error; within retryAfterMs the database is not asked.
       expect(fallbacks).to.have.length(2);
       expect(fallbacks[0]).to.be.an("error");
       expect(fallbacks[1]).to.equal(undefined);
-      await windows.count("data", "r", now + 5_000, MINUTE, 1_000);
+      await counts.count("data", "r", now + 5_000, MINUTE, 1_000);
       expect(fallbacks[2]).to.be.an("error");
     });
 
     it("counts in memory when the database is slower than timeoutMs", async function () {
       const fallbacks: unknown[] = [];
-      const windows = new SharedWindows(db, new MemoryWindows(), options(fallbacks, 50));
+      const counts = new SharedRateCounts(db, new MemoryRateCounts(), options(fallbacks, 50));
       const now = 20 * MINUTE;
-      expect((await windows.count("data", "slow", now, MINUTE, 1_000)).current).to.equal(1);
+      expect((await counts.count("data", "slow", now, MINUTE, 1_000)).current).to.equal(1);
       const holder = await db.connect();
       try {
         await holder.transaction(async (tx) => {
           await tx.query("LOCK TABLE request_windows IN ACCESS EXCLUSIVE MODE");
           // The count waits for the lock: past timeoutMs it is made in memory (its first there).
-          expect((await windows.count("data", "slow", now + 1, MINUTE, 1_000)).current).to.equal(1);
+          expect((await counts.count("data", "slow", now + 1, MINUTE, 1_000)).current).to.equal(1);
         });
       } finally {
         holder.release();
@@ -193,10 +193,10 @@ describe("rate limits shared by the instances on one PostgreSQL database (RATE_L
         [now - 5 * MINUTE, SWEEP_ROWS + 10],
       );
       await db.query(`INSERT INTO request_windows VALUES ('sweep', 'kept', $1, 1), ('sweep', 'kept', $2, 1)`, [now - MINUTE, now]);
-      const windows = new SharedWindows(db, new MemoryWindows(), options([]));
-      expect(await windows.sweep(now, MINUTE)).to.equal(SWEEP_ROWS);
+      const counts = new SharedRateCounts(db, new MemoryRateCounts(), options([]));
+      expect(await counts.sweep(now, MINUTE)).to.equal(SWEEP_ROWS);
       // The rest (and what earlier tests left).
-      expect(await windows.sweep(now, MINUTE)).to.be.within(10, SWEEP_ROWS - 1);
+      expect(await counts.sweep(now, MINUTE)).to.be.within(10, SWEEP_ROWS - 1);
       const { rows } = await db.query<{ n: string }>(
         `SELECT count(*) AS n FROM request_windows WHERE family = 'sweep' AND window_start < $1`,
         [now - MINUTE],

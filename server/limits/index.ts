@@ -1,1 +1,0 @@
-export { MemoryWindows, SharedWindows, SWEEP_ROWS, type RequestCounts, type WindowCount } from "./windows";

@@ -1,0 +1,1 @@
+export { MemoryRateCounts, SharedRateCounts, SWEEP_ROWS, type RateCounts, type RateCount } from "./counts";
