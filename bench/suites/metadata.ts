@@ -1,8 +1,11 @@
 import { Wallet } from "ethers";
-import { startLocalNode } from "../local/node";
-import { boundText, encodeMetadata } from "../server/metadata/signed-text";
-import { BEFORE_ENV, withBeforeTree } from "./before";
-import { load, personalSign, startService, type LoadResult, type Service, type Suite } from "./lib";
+import { startLocalNode } from "../../local/node";
+import { boundText, encodeMetadata } from "../../server/metadata/signed-text";
+import { BEFORE_ENV, withBeforeTree } from "../lib/before";
+import { load, type LoadResult } from "../lib/load";
+import { startService, type Service } from "../lib/service";
+import { personalSign } from "../lib/sign";
+import type { Suite } from "../lib/suite";
 
 const CONNECTIONS = 32;
 /** Posts per slice; each variant gets two slices (before, now, now, before) of different statements. */

@@ -1,5 +1,7 @@
-import { startLocalNode } from "../local/node";
-import { load, startService, type Row, type Suite } from "./lib";
+import { startLocalNode } from "../../local/node";
+import { load } from "../lib/load";
+import { startService } from "../lib/service";
+import type { Row, Suite } from "../lib/suite";
 
 const CONNECTIONS = 32;
 

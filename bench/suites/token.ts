@@ -1,9 +1,11 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { JsonRpcProvider } from "ethers";
-import { startLocalNode } from "../local/node";
-import { MetadataERC1155__factory } from "../typechain-types";
-import { load, startService, type Suite } from "./lib";
+import { startLocalNode } from "../../local/node";
+import { MetadataERC1155__factory } from "../../typechain-types";
+import { load } from "../lib/load";
+import { startService } from "../lib/service";
+import type { Suite } from "../lib/suite";
 
 const CONNECTIONS = 32;
 const TOKENS = 1_000;

@@ -1,5 +1,7 @@
-import { startLocalNode } from "../local/node";
-import { load, startService, type LoadResult, type Row, type Service, type Suite } from "./lib";
+import { startLocalNode } from "../../local/node";
+import { load, type LoadResult } from "../lib/load";
+import { startService, type Service } from "../lib/service";
+import type { Row, Suite } from "../lib/suite";
 
 const CONNECTIONS = 32;
 const COUNTED = 2_000;

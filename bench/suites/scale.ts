@@ -2,7 +2,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
-import { openDatabase, type Database, type Queryable } from "../server/db/database";
+import { openDatabase, type Database, type Queryable } from "../../server/db/database";
 import {
   CONTRACTS_SQL,
   HOLDER_COUNT_SQL,
@@ -11,9 +11,11 @@ import {
   OWNER_HISTORY_SQL,
   TOKEN_HISTORY_SQL,
   TOKEN_SQL,
-} from "../server/indexer/store/queries";
-import { createTestDatabase, type TestDatabase } from "../support/database";
-import { load, startService, type Row, type Service, type Suite } from "./lib";
+} from "../../server/indexer/store/queries";
+import { createTestDatabase, type TestDatabase } from "../../support/database";
+import { load } from "../lib/load";
+import { startService, type Service } from "../lib/service";
+import type { Row, Suite } from "../lib/suite";
 
 const CONNECTIONS = 32;
 const NETWORK = "mainnet";

@@ -1,6 +1,8 @@
-import { startLocalNode } from "../local/node";
-import { freePort } from "../support/net";
-import { load, percentile, startService, type LoadResult, type Row, type Suite } from "./lib";
+import { startLocalNode } from "../../local/node";
+import { freePort } from "../../support/net";
+import { load, percentile, type LoadResult } from "../lib/load";
+import { startService } from "../lib/service";
+import type { Row, Suite } from "../lib/suite";
 
 const CONNECTIONS = 32;
 const SCRAPES = 50;
