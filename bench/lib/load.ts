@@ -1,11 +1,10 @@
 import autocannon from "autocannon";
+import { expectAnswered } from "./answers";
 
 export interface LoadResult {
   requestsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
-  errors: number;
-  non2xx: number;
 }
 
 export interface NextRequest {
@@ -18,8 +17,10 @@ export interface NextRequest {
 /**
  * HTTP load from this process: `connections` concurrent keep-alive connections for `seconds` (or until `amount`
  * requests). `next` makes each request differ (a counter shared by all connections: no request is sent twice).
+ * `what` names the load in the error that stops the bench when a request is not answered with a 2xx (answers.ts).
  */
 export async function load(options: {
+  what: string;
   url: string;
   connections: number;
   seconds?: number;
@@ -48,13 +49,9 @@ export async function load(options: {
         ]
       : undefined,
   });
-  return {
-    requestsPerSecond: result.requests.average,
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    errors: result.errors + result.timeouts,
-    non2xx: result.non2xx,
-  };
+  const statuses = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([status, { count }]) => [status, count ?? 0]));
+  expectAnswered(options.what, { failed: result.errors + result.timeouts, statuses });
+  return { requestsPerSecond: result.requests.average, p50Ms: result.latency.p50, p99Ms: result.latency.p99 };
 }
 
 /** The nearest-rank percentile `p` (0–100) of `values`. */

@@ -23,7 +23,7 @@ export async function startLoginService(
   let client: { id: string; secret: string } | undefined;
   // No indexer polling the node in the background: the CPU measured is the logins'.
   const app = await startService(
-    { RPC_URL_LOCALHOST: nodeUrl, DEFAULT_NETWORK: "localhost", LOGIN_RATE_LIMIT: "1000000", INDEXER: "false", ...env },
+    { RPC_URL_LOCALHOST: nodeUrl, DEFAULT_NETWORK: "localhost", INDEXER: "false", ...env },
     async (db) => {
       // The client is written by the code of the tree measured: a later column is not in a before ref's database.
       const { addClient } = moduleOf<typeof Clients>(options.tree, "server/auth/clients");

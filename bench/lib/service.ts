@@ -3,10 +3,24 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { START_NODE_ARGS } from "../../local/start-command";
+import { SETTINGS } from "../../server/config/settings";
 import { openMigratedDatabase, type Database } from "../../server/db/database";
 import { readMigrations, type Migration } from "../../server/db/migrate";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 import { startCountingProxy, type CountingProxy, type QueryCounts } from "./pg-count-proxy";
+
+/**
+ * Every per-client rate limit (each setting named `*_RATE_LIMIT`) at its ceiling: a suite's load comes from one
+ * address, and a limit that binds would have it time the service's 429s. Read from the settings list, so that a limit
+ * added later is lifted too; a suite that measures a limit sets it in its own `env`.
+ */
+const LIFTED_RATE_LIMITS: Record<string, string> = Object.fromEntries(
+  SETTINGS.filter((setting) => setting.name.endsWith("_RATE_LIMIT")).map((setting) => {
+    const { maximum } = setting.type as { maximum?: number };
+    if (maximum === undefined) throw new Error(`${setting.name} has no maximum to lift it to`);
+    return [setting.name, String(maximum)];
+  }),
+);
 
 export interface Service {
   /** Base URL, e.g. http://127.0.0.1:40123 */
@@ -67,9 +81,7 @@ export async function startService(
       LOG_LEVEL: "warn",
       LOCAL_CHAIN: "false",
       DATA_DIR: dataDir,
-      // The load comes from one address: the per-client limits would measure themselves.
-      DATA_RATE_LIMIT: "1000000",
-      CONVERTER_RATE_LIMIT: "1000000",
+      ...LIFTED_RATE_LIMITS,
       ...(database.config.kind === "postgres"
         ? { DATABASE_URL: proxy?.url(database.config.url) ?? database.config.url }
         : { DATABASE_URL: "" }),

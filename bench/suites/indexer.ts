@@ -12,6 +12,7 @@ import { providerFor } from "../../support/chain";
 import { AliceNFT__factory, type AliceNFT } from "../../typechain-types";
 import { DEFAULT_BEFORE_REF, moduleOf, withBeforeTree } from "../lib/before";
 import { processCpuMs, ServerCpu } from "../lib/cpu";
+import { expectOk } from "../lib/answers";
 import { load, percentile } from "../lib/load";
 import { startService } from "../lib/service";
 import type { Row, Suite } from "../lib/suite";
@@ -346,12 +347,12 @@ async function http(options: {
     const route = async (metric: string, path: string | (() => string), budget?: (p99: number) => Row["budget"]) => {
       log(`${metric}, ${CONNECTIONS} connections, ${seconds} s`);
       const result = await load({
+        what: metric,
         url: typeof path === "string" ? `${app.url}${path}` : app.url,
         connections: CONNECTIONS,
         seconds,
         ...(typeof path === "string" ? {} : { next: () => ({ path: path() }) }),
       });
-      if (result.errors + result.non2xx > 0) throw new Error(`${metric}: ${result.errors} errors, ${result.non2xx} non-2xx`);
       rows.push({ suite: "indexer", metric: `${metric}, ${CONNECTIONS} conn`, value: result.requestsPerSecond, unit: "req/s" });
       rows.push({ suite: "indexer", metric: `${metric}, p99`, value: result.p99Ms, unit: "ms", budget: budget?.(result.p99Ms) });
     };
@@ -378,7 +379,8 @@ async function http(options: {
       const mined = performance.now();
       await sent.wait();
       for (;;) {
-        const text = await (await fetch(`${app.url}/inventory/localhost/${to}/${contract}?limit=1000`)).text();
+        const inventory = `/inventory/localhost/${to}/${contract}?limit=1000`;
+        const text = await (await expectOk(`GET ${inventory}`, await fetch(`${app.url}${inventory}`))).text();
         if (text.includes(`"id":${tokenId},`)) break;
         await new Promise((resolve) => setTimeout(resolve, 5));
       }

@@ -122,9 +122,8 @@ const scale: Suite = {
             let n = 0;
             const next = () => ({ path: paths[n++ % paths.length] });
             log(`${size.name}: ${name}, round ${round + 1}/${ROUNDS}, ${CONNECTIONS} connections, ${WARM_UP_SECONDS} + ${seconds} s`);
-            await load({ url: app.url, connections: CONNECTIONS, seconds: WARM_UP_SECONDS, next });
-            const result = await load({ url: app.url, connections: CONNECTIONS, seconds, next });
-            if (result.errors + result.non2xx > 0) throw new Error(`${name}: ${result.errors} errors, ${result.non2xx} non-2xx`);
+            await load({ what: `${name}, warm-up`, url: app.url, connections: CONNECTIONS, seconds: WARM_UP_SECONDS, next });
+            const result = await load({ what: name, url: app.url, connections: CONNECTIONS, seconds, next });
             samples[i].push({ rps: result.requestsPerSecond, p99: result.p99Ms });
           }
         }
