@@ -1,27 +1,29 @@
+import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { beforeRefOf } from "./before";
-import indexer, { consecutive } from "./indexer";
-import latestBlock from "./latest-block";
-import login from "./login";
-import loginProfile from "./login-profile";
-import { printTable, type BenchContext, type Row, type Suite } from "./lib";
-import metadata from "./metadata";
-import metrics from "./metrics";
-import migration from "./migration";
-import rpcPool from "./rpc-pool";
 import { writeResult, type SuiteResult } from "../support/bench-report";
-import scale from "./scale";
-import sharedLimits from "./shared-limits";
-import { runTags } from "./tags";
-import token from "./token";
+import { beforeRefOf } from "./lib/before";
+import { printTable, type BenchContext, type Row, type Suite } from "./lib/suite";
+import { runTags } from "./lib/tags";
+import consecutive from "./suites/consecutive";
+import indexer from "./suites/indexer";
+import latestBlock from "./suites/latest-block";
+import login from "./suites/login";
+import loginProfile from "./suites/login-profile";
+import metadata from "./suites/metadata";
+import metrics from "./suites/metrics";
+import migration from "./suites/migration";
+import rpcPool from "./suites/rpc-pool";
+import scale from "./suites/scale";
+import sharedLimits from "./suites/shared-limits";
+import token from "./suites/token";
 
 /**
  * `npm run bench [-- suite ...] [--before <ref>]`: runs the benchmark suites one after another (never part of
  * `npm test`), prints one table and writes each suite's result, tagged with the machine, Node, the database and the
  * commit, to bench/results/<suite>-<commit>-<timestamp>.json (`npm run bench:report` makes docs/benchmarks.md of the
  * newest of each suite). Set DATABASE_URL to measure on PostgreSQL. `--before <ref>`: the git ref whose code the
- * suites that compare with the code as it was run as their "before" (see before.ts).
+ * suites that compare with the code as it was run as their "before" (see lib/before.ts).
  */
 const SUITES: Suite[] = [
   latestBlock,
@@ -38,7 +40,27 @@ const SUITES: Suite[] = [
   migration,
 ];
 
+/** The suite files that run through Hardhat instead of this runner (`npm run bench:gas`). */
+const HARDHAT_SUITES = ["gas"];
+
+/** Each suite is the file of its name in suites/: a suite named otherwise, or a file left out of SUITES, stops the run. */
+function checkSuiteFiles(): void {
+  const files = fs
+    .readdirSync(path.join(__dirname, "suites"))
+    .map((file) => path.basename(file, ".ts"))
+    .filter((name) => !HARDHAT_SUITES.includes(name));
+  const names = SUITES.map((suite) => suite.name);
+  const unlisted = files.filter((file) => !names.includes(file));
+  const misnamed = names.filter((name) => !files.includes(name));
+  if (unlisted.length + misnamed.length > 0) {
+    throw new Error(
+      `bench/suites/ and SUITES in bench/run.ts differ: files not run ${unlisted.join(", ") || "none"}; suites without their file ${misnamed.join(", ") || "none"}`,
+    );
+  }
+}
+
 async function main() {
+  checkSuiteFiles();
   const { ref: beforeRef, rest: wanted } = beforeRefOf(process.argv.slice(2));
   const unknown = wanted.filter((name) => !SUITES.some((suite) => suite.name === name));
   if (unknown.length > 0) {

@@ -12,7 +12,7 @@ export interface QueryCounts {
 
 /**
  * Counts every statement and round trip sent to `db`, for a test that holds a request to its number of queries
- * (the benchmark counts from outside the service, on the wire: bench/pg-count-proxy.ts).
+ * (the benchmark counts from outside the service, on the wire: bench/lib/pg-count-proxy.ts).
  */
 export function countQueries(db: Database): Database & { queryCounts(): QueryCounts } {
   const counts = { statements: 0, roundTrips: 0 };

@@ -1,5 +1,7 @@
+import fs from "node:fs";
 import path from "node:path";
 import { expect } from "chai";
+import packageJson from "../../package.json";
 import { SourceImports } from "../helpers/imports";
 
 const ROOT = path.resolve(__dirname, "..", "..");
@@ -21,6 +23,18 @@ function offenders(dir: string, forbidden: string[]): Record<string, string[]> {
   return found;
 }
 
+/**
+ * The homes of executables, one per kind (docs/architecture.md, "Executables"): the service's processes and CLIs
+ * (server/), the local setup (local/), build and release tooling (tools/), the benchmarks (bench/) and the fuzz run
+ * (test/). scripts/ holds the converter's Hardhat tasks, which package.json reaches through `hardhat <task>`.
+ */
+const EXECUTABLE_HOMES = ["bench", "local", "server", "test", "tools"];
+
+/** The source files package.json's scripts run, by path. */
+function filesRunByScripts(): string[] {
+  return Object.values(packageJson.scripts).flatMap((script) => [...script.matchAll(/(?:^|\s)([\w./-]+\.ts)\b/g)].map((match) => match[1]));
+}
+
 describe("boundaries between bench/, test/, support/ and the product", function () {
   it("reads the imports it checks", function () {
     expect(foldersImportedBy(path.join("test", "helpers", "database.ts"))).to.deep.equal(["support"]);
@@ -34,5 +48,19 @@ describe("boundaries between bench/, test/, support/ and the product", function 
   it("support/ imports neither bench/ nor test/, and the product none of the three", function () {
     expect(offenders("support", ["bench", "test"])).to.deep.equal({});
     expect(offenders("server", ["bench", "test", "support"])).to.deep.equal({});
+  });
+
+  it("package.json's scripts run files only from the homes of executables, and each of them exists", function () {
+    const files = filesRunByScripts();
+    expect(files).to.include.members(["tools/build-assets.ts", "tools/production-check.ts", "bench/run.ts", "local/start.ts"]);
+    expect(files.filter((file) => !EXECUTABLE_HOMES.includes(file.split("/")[0]))).to.deep.equal([]);
+    expect(files.filter((file) => !fs.existsSync(path.join(ROOT, file)))).to.deep.equal([]);
+  });
+
+  it("tools/ holds entry points only: nothing imports them", function () {
+    const importers = ["bench", "local", "scripts", "server", "support", "test", "tools"].flatMap((dir) =>
+      Object.keys(offenders(dir, ["tools"])),
+    );
+    expect(importers).to.deep.equal([]);
   });
 });

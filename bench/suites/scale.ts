@@ -2,11 +2,13 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
-import { openDatabase, type Database, type Queryable } from "../server/db/database";
-import { OWNER_HISTORY_SQL, TOKEN_HISTORY_SQL } from "../server/indexer/store/history";
-import { CONTRACTS_SQL, HOLDER_COUNT_SQL, HOLDERS_SQL, INVENTORY_SQL, TOKEN_SQL } from "../server/indexer/store/reads";
-import { createTestDatabase, type TestDatabase } from "../support/database";
-import { load, startService, type Row, type Service, type Suite } from "./lib";
+import { openDatabase, type Database, type Queryable } from "../../server/db/database";
+import { OWNER_HISTORY_SQL, TOKEN_HISTORY_SQL } from "../../server/indexer/store/history";
+import { CONTRACTS_SQL, HOLDER_COUNT_SQL, HOLDERS_SQL, INVENTORY_SQL, TOKEN_SQL } from "../../server/indexer/store/reads";
+import { createTestDatabase, type TestDatabase } from "../../support/database";
+import { load } from "../lib/load";
+import { startService, type Service } from "../lib/service";
+import type { Row, Suite } from "../lib/suite";
 
 const CONNECTIONS = 32;
 const NETWORK = "mainnet";
@@ -113,9 +115,8 @@ const scale: Suite = {
             let n = 0;
             const next = () => ({ path: paths[n++ % paths.length] });
             log(`${size.name}: ${name}, round ${round + 1}/${ROUNDS}, ${CONNECTIONS} connections, ${WARM_UP_SECONDS} + ${seconds} s`);
-            await load({ url: app.url, connections: CONNECTIONS, seconds: WARM_UP_SECONDS, next });
-            const result = await load({ url: app.url, connections: CONNECTIONS, seconds, next });
-            if (result.errors + result.non2xx > 0) throw new Error(`${name}: ${result.errors} errors, ${result.non2xx} non-2xx`);
+            await load({ what: `${name}, warm-up`, url: app.url, connections: CONNECTIONS, seconds: WARM_UP_SECONDS, next });
+            const result = await load({ what: name, url: app.url, connections: CONNECTIONS, seconds, next });
             samples[i].push({ rps: result.requestsPerSecond, p99: result.p99Ms });
           }
         }

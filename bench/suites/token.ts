@@ -1,9 +1,12 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { JsonRpcProvider } from "ethers";
-import { startLocalNode } from "../local/node";
-import { MetadataERC1155__factory } from "../typechain-types";
-import { load, startService, type Suite } from "./lib";
+import { startLocalNode } from "../../local/node";
+import { MetadataERC1155__factory } from "../../typechain-types";
+import { expectOk } from "../lib/answers";
+import { load } from "../lib/load";
+import { startService } from "../lib/service";
+import type { Suite } from "../lib/suite";
 
 const CONNECTIONS = 32;
 const TOKENS = 1_000;
@@ -60,22 +63,36 @@ const token: Suite = {
       }
       log(`GET ${TOKENS} tokens never read (each: eth_call, fetch, store), ${CONNECTIONS} connections`);
       let cold = 1;
-      const resolving = await load({ url: app.url, connections: CONNECTIONS, amount: TOKENS - 1, next: () => ({ path: path(cold++) }) });
-      const sample = (await (await fetch(`${app.url}${path(7)}`)).json()) as {
+      const resolving = await load({
+        what: "tokens never read",
+        url: app.url,
+        connections: CONNECTIONS,
+        amount: TOKENS - 1,
+        next: () => ({ path: path(cold++) }),
+      });
+      const sample = (await (await expectOk(`GET ${path(7)}`, await fetch(`${app.url}${path(7)}`))).json()) as {
         metadata: { name: string } | null;
         metadataError: string | null;
       };
       if (sample.metadata?.name !== "Item #7") throw new Error(`token 7 did not resolve: ${sample.metadataError}`);
       log(`GET tokens from the cache, ${CONNECTIONS} connections, ${seconds} s`);
       let hot = 0;
-      const cached = await load({ url: app.url, connections: CONNECTIONS, seconds, next: () => ({ path: path((hot++ % TOKENS) + 1) }) });
+      const cached = await load({
+        what: "tokens from the cache",
+        url: app.url,
+        connections: CONNECTIONS,
+        seconds,
+        next: () => ({ path: path((hot++ % TOKENS) + 1) }),
+      });
       const page = `/inventory/localhost/${holder}/${address}?limit=100`;
       log(`inventory page of 100 with and without ?metadata=true, ${CONNECTIONS} connections, ${seconds} s each`);
-      const plain = await load({ url: `${app.url}${page}`, connections: CONNECTIONS, seconds });
-      const withMetadata = await load({ url: `${app.url}${page}&metadata=true`, connections: CONNECTIONS, seconds });
-      for (const [name, result] of Object.entries({ resolving, cached, plain, withMetadata })) {
-        if (result.errors + result.non2xx > 0) throw new Error(`${name}: ${result.errors} errors, ${result.non2xx} non-2xx`);
-      }
+      const plain = await load({ what: "inventory page", url: `${app.url}${page}`, connections: CONNECTIONS, seconds });
+      const withMetadata = await load({
+        what: "inventory page with metadata",
+        url: `${app.url}${page}&metadata=true`,
+        connections: CONNECTIONS,
+        seconds,
+      });
       return [
         {
           suite: "token",

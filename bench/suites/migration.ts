@@ -2,10 +2,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect } from "chai";
-import type { Database } from "../server/db/database";
-import { migrate } from "../server/db/migrate";
-import { openPglite } from "../server/db/pglite";
-import { createTestDatabase } from "../support/database";
+import type { Database } from "../../server/db/database";
+import { migrate } from "../../server/db/migrate";
+import { openPglite } from "../../server/db/pglite";
+import { createTestDatabase } from "../../support/database";
 import {
   fillLegacyIndex,
   legacyReads,
@@ -13,8 +13,8 @@ import {
   migrationsBeforeCompact,
   serviceReads,
   type LegacyShape,
-} from "../support/legacy-index";
-import type { Row, Suite } from "./lib";
+} from "../../support/legacy-index";
+import type { Row, Suite } from "../lib/suite";
 
 /** ERC-721 transfers moved (three per token): BENCH_MIGRATION_TRANSFERS, default a million. */
 const TRANSFERS = Number(process.env.BENCH_MIGRATION_TRANSFERS ?? 1_000_002);

@@ -1,8 +1,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { Networks } from "../server/chain/networks";
-import { startLocalNode } from "../local/node";
-import type { Row, Suite } from "./lib";
+import { Networks } from "../../server/chain/networks";
+import { startLocalNode } from "../../local/node";
+import type { Row, Suite } from "../lib/suite";
 
 const WORKERS = 16;
 

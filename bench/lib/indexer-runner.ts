@@ -3,16 +3,16 @@ import http from "node:http";
 import path from "node:path";
 import readline from "node:readline";
 import pino from "pino";
-import type * as DatabaseModule from "../server/db/database";
-import type * as IndexerModule from "../server/indexer/network-indexer";
-import { providerFor } from "../support/chain";
+import type * as DatabaseModule from "../../server/db/database";
+import type * as IndexerModule from "../../server/indexer/network-indexer";
+import { providerFor } from "../../support/chain";
 import { moduleOf } from "./before";
 
 /**
- * One cold sync of bench/indexer.ts in a process of its own, so that its CPU time is the indexer's alone (and on
+ * One cold sync of bench/suites/indexer.ts in a process of its own, so that its CPU time is the indexer's alone (and on
  * PGlite, the database's too, which runs inside it). The code is a tree's (this checkout or a ref's, see before.ts):
  *
- *   node -r ts-node/register/transpile-only bench/indexer-runner.ts <tree> <rpc url> <head> <postgres URL | PGlite dir>
+ *   node -r ts-node/register/transpile-only bench/lib/indexer-runner.ts <tree> <rpc url> <head> <postgres URL | PGlite dir>
  *
  * on a database the tree's migrations made. It talks in lines: it prints `ready` once the database is open, starts
  * on `go`, prints `done <json>` (wall ms and its CPU µs from start to the cursor reaching `head`) at once, then on

@@ -1,12 +1,12 @@
 import { performance } from "node:perf_hooks";
 import { getBytes, JsonRpcProvider, Wallet } from "ethers";
 import { decodeJwt } from "jose";
-import { startLocalNode } from "../local/node";
-import { deployEns } from "../support/ens";
-import { processCpuMs, ServerCpu } from "./cpu";
-import { KeepAliveConnection } from "./keep-alive-client";
-import { type BenchContext, type Row, type Suite } from "./lib";
-import { eachUntil, fullLogin, keptConnection, startLoginService, type LoginService } from "./login";
+import { startLocalNode } from "../../local/node";
+import { deployEns } from "../../support/ens";
+import { processCpuMs, ServerCpu } from "../lib/cpu";
+import { KeepAliveConnection } from "../lib/keep-alive-client";
+import type { BenchContext, Row, Suite } from "../lib/suite";
+import { eachUntil, fullLogin, keptConnection, startLoginService, type LoginService } from "../lib/login-flow";
 
 const CLIENTS = 8;
 const WARMUP_SECONDS = 10;

@@ -1,9 +1,9 @@
 import os from "node:os";
 import path from "node:path";
 import { ethers } from "hardhat";
-import { writeResult, type Row } from "../support/bench-report";
-import { measureConverterGas, type GasFigure } from "../support/converter-gas";
-import { runTags } from "./tags";
+import { writeResult, type Row } from "../../support/bench-report";
+import { measureConverterGas, type GasFigure } from "../../support/converter-gas";
+import { runTags } from "../lib/tags";
 
 const METHOD = [
   "`npm run bench:gas` measures the converter on Hardhat's in-process network; the tests compare the same figures with the snapshots in `test/contracts/__snapshots__/NFTConverter.gas.json` (`UPDATE_SNAPSHOTS=true npm test` accepts a change).",

@@ -1,5 +1,7 @@
-import { startLocalNode } from "../local/node";
-import { load, startService, type Row, type Suite } from "./lib";
+import { startLocalNode } from "../../local/node";
+import { load } from "../lib/load";
+import { startService } from "../lib/service";
+import type { Row, Suite } from "../lib/suite";
 
 const CONNECTIONS = 32;
 
@@ -12,6 +14,7 @@ const latestBlock: Suite = {
     try {
       log(`bare eth_blockNumber, ${CONNECTIONS} connections, ${seconds} s`);
       const bare = await load({
+        what: "bare eth_blockNumber",
         url: node.url,
         method: "POST",
         headers: { "content-type": "application/json" },
@@ -20,8 +23,7 @@ const latestBlock: Suite = {
         seconds,
       });
       log(`GET /block/localhost/latest, ${CONNECTIONS} connections, ${seconds} s`);
-      const route = await load({ url: `${app.url}/block/localhost/latest`, connections: CONNECTIONS, seconds });
-      if (route.errors + route.non2xx > 0) throw new Error(`latest block: ${route.errors} errors, ${route.non2xx} non-2xx answers`);
+      const route = await load({ what: "latest block", url: `${app.url}/block/localhost/latest`, connections: CONNECTIONS, seconds });
       const rows: Row[] = [
         {
           suite: "latest-block",

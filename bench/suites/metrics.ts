@@ -1,6 +1,9 @@
-import { startLocalNode } from "../local/node";
-import { freePort } from "../support/net";
-import { load, percentile, startService, type LoadResult, type Row, type Suite } from "./lib";
+import { startLocalNode } from "../../local/node";
+import { freePort } from "../../support/net";
+import { expectOk } from "../lib/answers";
+import { load, percentile, type LoadResult } from "../lib/load";
+import { startService } from "../lib/service";
+import type { Row, Suite } from "../lib/suite";
 
 const CONNECTIONS = 32;
 const SCRAPES = 50;
@@ -18,14 +21,18 @@ const metrics: Suite = {
         const app = await startService({ RPC_URL_LOCALHOST: node.url, METRICS: String(enabled), METRICS_PORT: String(port) });
         try {
           log(`GET /block/localhost/latest, METRICS=${enabled}, ${CONNECTIONS} connections, ${seconds} s`);
-          const route = await load({ url: `${app.url}/block/localhost/latest`, connections: CONNECTIONS, seconds });
-          if (route.errors + route.non2xx > 0) throw new Error(`latest block: ${route.errors} errors, ${route.non2xx} non-2xx answers`);
+          const route = await load({
+            what: `latest block, METRICS=${enabled}`,
+            url: `${app.url}/block/localhost/latest`,
+            connections: CONNECTIONS,
+            seconds,
+          });
           if (!enabled) return { route };
           const times: number[] = [];
           let bytes = 0;
           for (let i = 0; i < SCRAPES; i++) {
             const started = performance.now();
-            const answer = await fetch(`http://127.0.0.1:${port}/metrics`);
+            const answer = await expectOk("GET /metrics", await fetch(`http://127.0.0.1:${port}/metrics`));
             bytes = (await answer.arrayBuffer()).byteLength;
             times.push(performance.now() - started);
           }

@@ -11,7 +11,7 @@ import path from "node:path";
 export const DEFAULT_BEFORE_REF = "fbb64a4b4e866bd45d13b885f32b2979b65506ec";
 export const BEFORE_ENV = { SIGNATURES: "ethers", LOGIN_PATH: "legacy" };
 
-const ROOT = path.resolve(__dirname, "..");
+const ROOT = path.resolve(__dirname, "..", "..");
 
 const git = (args: string[], cwd = ROOT) => execFileSync("git", args, { cwd, encoding: "utf8" }).trim();
 

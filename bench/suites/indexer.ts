@@ -4,17 +4,18 @@ import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
 import { Wallet, type JsonRpcProvider } from "ethers";
-import pino from "pino";
-import { startLocalNode } from "../local/node";
-import { rawRpc } from "../server/chain/raw-rpc";
-import { NetworkIndexer } from "../server/indexer/network-indexer";
-import { TRANSFER_TOPIC } from "../server/indexer/transfers";
-import { createTestDatabase } from "../support/database";
-import { providerFor } from "../support/chain";
-import { AliceNFT__factory, ConsecutiveNFT__factory, type AliceNFT } from "../typechain-types";
-import { DEFAULT_BEFORE_REF, moduleOf, withBeforeTree } from "./before";
-import { processCpuMs, ServerCpu } from "./cpu";
-import { load, percentile, startService, type Row, type Suite } from "./lib";
+import { startLocalNode } from "../../local/node";
+import { rawRpc } from "../../server/chain/raw-rpc";
+import { TRANSFER_TOPIC } from "../../server/indexer/transfers";
+import { createTestDatabase } from "../../support/database";
+import { providerFor } from "../../support/chain";
+import { AliceNFT__factory, type AliceNFT } from "../../typechain-types";
+import { DEFAULT_BEFORE_REF, moduleOf, withBeforeTree } from "../lib/before";
+import { processCpuMs, ServerCpu } from "../lib/cpu";
+import { expectOk } from "../lib/answers";
+import { load, percentile } from "../lib/load";
+import { startService } from "../lib/service";
+import type { Row, Suite } from "../lib/suite";
 
 const CONNECTIONS = 32;
 const TRANSFERS = 100_000;
@@ -27,7 +28,7 @@ const MAX_RANGE = 10_000;
 const indexer: Suite = {
   name: "indexer",
   method: [
-    "A cold sync of 100,000 ERC-721 transfers beside a bare loop of `eth_getLogs` over the same blocks on the same node (the indexer cannot be faster than the node hands out logs), each sync on a fresh database in a process of its own (bench/indexer-runner.ts).",
+    "A cold sync of 100,000 ERC-721 transfers beside a bare loop of `eth_getLogs` over the same blocks on the same node (the indexer cannot be faster than the node hands out logs), each sync on a fresh database in a process of its own (`bench/lib/indexer-runner.ts`).",
     "The same cold sync with the code of the layout before the compact tables (`0c9097d`, or `--before <ref>`: a worktree of it, its migrations making its database) in the same run: three rounds, in turn bare, this tree, the ref and this tree, the ref, bare; the figures are medians of three.",
     "Server CPU per transfer: the indexer process's own CPU time (`process.cpuUsage()`, start to the cursor at the head) plus, on PostgreSQL, the CPU times (utime + stime in /proc/<pid>/stat) of the client backends of its database in `pg_stat_activity`, sampled every 200 ms and once more at the head before it disconnects; PostgreSQL's background processes (WAL writer, checkpointer, autovacuum) are not counted, being shared with other users of the server. On PGlite the database runs inside the indexer's process: its CPU is the total.",
     "Its calls to the node are counted as its provider sends them, per block with transfers, against the fewest that index them: the header of each block with transfers, and per range one `eth_getLogs` and one `eth_blockNumber`.",
@@ -71,7 +72,7 @@ export const INDEXER_BEFORE_REF = "0c9097d732a70c0f98c7e545ce062662c2a14e2c";
 /** Rounds of the cold sync comparison: each runs the bare loop, this tree's sync and the ref's once (an odd count: medians of runs). */
 const ROUNDS = 3;
 
-const ROOT = path.resolve(__dirname, "..");
+const ROOT = path.resolve(__dirname, "..", "..");
 
 interface Sync {
   ms: number;
@@ -109,12 +110,12 @@ async function bareLogs(provider: JsonRpcProvider, head: number): Promise<{ ms: 
 
 /**
  * A cold sync to `head` with the code of `tree` (this checkout or a ref's) on a fresh database its migrations made,
- * in a process of its own (indexer-runner.ts): its wall time, its CPU and, on PostgreSQL, the CPU of the backends
+ * in a process of its own (lib/indexer-runner.ts): its wall time, its CPU and, on PostgreSQL, the CPU of the backends
  * serving its database (from /proc, sampled every 200 ms while it runs and once more at the head, before it
  * disconnects).
  */
 async function syncOnce(tree: string, nodeUrl: string, nodePid: number, head: number): Promise<Sync> {
-  const { migrate } = moduleOf<typeof import("../server/db/migrate")>(tree, "server/db/migrate");
+  const { migrate } = moduleOf<typeof import("../../server/db/migrate")>(tree, "server/db/migrate");
   let target: string;
   let cleanup: () => Promise<void>;
   if (process.env.DATABASE_URL) {
@@ -126,7 +127,7 @@ async function syncOnce(tree: string, nodeUrl: string, nodePid: number, head: nu
     cleanup = () => database.drop();
   } else {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-indexer-"));
-    const { openPglite } = moduleOf<typeof import("../server/db/pglite")>(tree, "server/db/pglite");
+    const { openPglite } = moduleOf<typeof import("../../server/db/pglite")>(tree, "server/db/pglite");
     const db = await openPglite(dir);
     await migrate(db);
     await db.close();
@@ -135,7 +136,7 @@ async function syncOnce(tree: string, nodeUrl: string, nodePid: number, head: nu
   }
   const child = spawn(
     process.execPath,
-    ["-r", "ts-node/register/transpile-only", path.join(__dirname, "indexer-runner.ts"), tree, nodeUrl, String(head), target],
+    ["-r", "ts-node/register/transpile-only", path.join(__dirname, "..", "lib", "indexer-runner.ts"), tree, nodeUrl, String(head), target],
     { cwd: ROOT, stdio: ["pipe", "pipe", "inherit"] },
   );
   const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
@@ -346,12 +347,12 @@ async function http(options: {
     const route = async (metric: string, path: string | (() => string), budget?: (p99: number) => Row["budget"]) => {
       log(`${metric}, ${CONNECTIONS} connections, ${seconds} s`);
       const result = await load({
+        what: metric,
         url: typeof path === "string" ? `${app.url}${path}` : app.url,
         connections: CONNECTIONS,
         seconds,
         ...(typeof path === "string" ? {} : { next: () => ({ path: path() }) }),
       });
-      if (result.errors + result.non2xx > 0) throw new Error(`${metric}: ${result.errors} errors, ${result.non2xx} non-2xx`);
       rows.push({ suite: "indexer", metric: `${metric}, ${CONNECTIONS} conn`, value: result.requestsPerSecond, unit: "req/s" });
       rows.push({ suite: "indexer", metric: `${metric}, p99`, value: result.p99Ms, unit: "ms", budget: budget?.(result.p99Ms) });
     };
@@ -378,7 +379,8 @@ async function http(options: {
       const mined = performance.now();
       await sent.wait();
       for (;;) {
-        const text = await (await fetch(`${app.url}/inventory/localhost/${to}/${contract}?limit=1000`)).text();
+        const inventory = `/inventory/localhost/${to}/${contract}?limit=1000`;
+        const text = await (await expectOk(`GET ${inventory}`, await fetch(`${app.url}${inventory}`))).text();
         if (text.includes(`"id":${tokenId},`)) break;
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
@@ -398,70 +400,5 @@ async function http(options: {
     await app.stop();
   }
 }
-
-const CONSECUTIVE_IDS = 5_000;
-
-export const consecutive: Suite = {
-  name: "consecutive",
-  method: [
-    "The largest ERC-2309 range the index expands: one constructor minting 5,000 ids in one `ConsecutiveTransfer`, indexed on a fresh database as a live range (it also fills the change log).",
-  ],
-  async run({ log }) {
-    const node = await startLocalNode();
-    const provider = providerFor(node.url);
-    const database = await createTestDatabase();
-    const db = await database.open();
-    try {
-      const deployer = await provider.getSigner(0);
-      await (await new ConsecutiveNFT__factory(deployer).deploy(await deployer.getAddress(), CONSECUTIVE_IDS)).waitForDeployment();
-      const head = await provider.getBlockNumber();
-      const { migrate } = await import("../server/db/migrate");
-      await migrate(db);
-      log(`indexing one ConsecutiveTransfer of ${CONSECUTIVE_IDS.toLocaleString("en-US")} ids`);
-      const indexer = new NetworkIndexer({
-        network: "localhost",
-        provider,
-        db,
-        startBlock: head,
-        contracts: [],
-        pollMs: 1_000,
-        maxRange: 1,
-        maxConsecutive: CONSECUTIVE_IDS,
-        maxConsecutivePerBlock: CONSECUTIVE_IDS,
-        logLagBlocks: 128,
-        fullDiskPauseMs: 60_000,
-        log: pino({ level: "error" }),
-      });
-      const done = new Promise<void>((resolve) => {
-        indexer.onProgress = (cursor) => {
-          if (cursor.block >= head) resolve();
-        };
-      });
-      const started = performance.now();
-      indexer.start();
-      await done;
-      const ms = performance.now() - started;
-      await indexer.stop();
-      const { rows } = await db.query<{ n: number }>(
-        `SELECT (SELECT count(*) FROM nft_transfers)::int + (SELECT count(*) FROM nft_owners)::int
-              + (SELECT count(*) FROM nft_changes)::int + (SELECT count(*) FROM nft_holdings)::int AS n`,
-      );
-      return [
-        {
-          suite: "consecutive",
-          metric: `index a ${CONSECUTIVE_IDS.toLocaleString("en-US")}-id ConsecutiveTransfer`,
-          value: ms,
-          unit: "ms",
-        },
-        { suite: "consecutive", metric: "rows written (transfers, owners, change log, holdings)", value: rows[0].n, unit: "rows" },
-      ];
-    } finally {
-      await db.close();
-      await database.drop();
-      provider.destroy();
-      await node.stop();
-    }
-  },
-};
 
 export default indexer;

@@ -3,11 +3,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import type { RunTags } from "../support/bench-report";
+import type { RunTags } from "../../support/bench-report";
 
-export type { RunTags } from "../support/bench-report";
+export type { RunTags } from "../../support/bench-report";
 
-const ROOT = path.resolve(__dirname, "..");
+const ROOT = path.resolve(__dirname, "..", "..");
 
 export async function runTags(databaseUrl: string | undefined, date = new Date()): Promise<RunTags> {
   const cpus = os.cpus();

@@ -1,0 +1,74 @@
+import pino from "pino";
+import { startLocalNode } from "../../local/node";
+import { NetworkIndexer } from "../../server/indexer/network-indexer";
+import { providerFor } from "../../support/chain";
+import { createTestDatabase } from "../../support/database";
+import { ConsecutiveNFT__factory } from "../../typechain-types";
+import type { Suite } from "../lib/suite";
+
+const CONSECUTIVE_IDS = 5_000;
+
+const consecutive: Suite = {
+  name: "consecutive",
+  method: [
+    "The largest ERC-2309 range the index expands: one constructor minting 5,000 ids in one `ConsecutiveTransfer`, indexed on a fresh database as a live range (it also fills the change log).",
+  ],
+  async run({ log }) {
+    const node = await startLocalNode();
+    const provider = providerFor(node.url);
+    const database = await createTestDatabase();
+    const db = await database.open();
+    try {
+      const deployer = await provider.getSigner(0);
+      await (await new ConsecutiveNFT__factory(deployer).deploy(await deployer.getAddress(), CONSECUTIVE_IDS)).waitForDeployment();
+      const head = await provider.getBlockNumber();
+      const { migrate } = await import("../../server/db/migrate");
+      await migrate(db);
+      log(`indexing one ConsecutiveTransfer of ${CONSECUTIVE_IDS.toLocaleString("en-US")} ids`);
+      const indexer = new NetworkIndexer({
+        network: "localhost",
+        provider,
+        db,
+        startBlock: head,
+        contracts: [],
+        pollMs: 1_000,
+        maxRange: 1,
+        maxConsecutive: CONSECUTIVE_IDS,
+        maxConsecutivePerBlock: CONSECUTIVE_IDS,
+        logLagBlocks: 128,
+        fullDiskPauseMs: 60_000,
+        log: pino({ level: "error" }),
+      });
+      const done = new Promise<void>((resolve) => {
+        indexer.onProgress = (cursor) => {
+          if (cursor.block >= head) resolve();
+        };
+      });
+      const started = performance.now();
+      indexer.start();
+      await done;
+      const ms = performance.now() - started;
+      await indexer.stop();
+      const { rows } = await db.query<{ n: number }>(
+        `SELECT (SELECT count(*) FROM nft_transfers)::int + (SELECT count(*) FROM nft_owners)::int
+              + (SELECT count(*) FROM nft_changes)::int + (SELECT count(*) FROM nft_holdings)::int AS n`,
+      );
+      return [
+        {
+          suite: "consecutive",
+          metric: `index a ${CONSECUTIVE_IDS.toLocaleString("en-US")}-id ConsecutiveTransfer`,
+          value: ms,
+          unit: "ms",
+        },
+        { suite: "consecutive", metric: "rows written (transfers, owners, change log, holdings)", value: rows[0].n, unit: "rows" },
+      ];
+    } finally {
+      await db.close();
+      await database.drop();
+      provider.destroy();
+      await node.stop();
+    }
+  },
+};
+
+export default consecutive;
