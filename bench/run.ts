@@ -21,7 +21,7 @@ import token from "./suites/token";
 /**
  * `npm run bench [-- suite ...] [--before <ref>]`: runs the benchmark suites one after another (never part of
  * `npm test`), prints one table and writes each suite's result, tagged with the machine, Node, the database and the
- * commit, to bench/results/<suite>-<commit>-<timestamp>.json (`npm run bench:report` makes docs/benchmarks.md of the
+ * commit, to bench/results/<suite>-<commit>-<timestamp>.json (`npm run bench:report` makes docs/reference/benchmarks.md of the
  * newest of each suite). Set DATABASE_URL to measure on PostgreSQL. `--before <ref>`: the git ref whose code the
  * suites that compare with the code as it was run as their "before" (see lib/before.ts).
  */

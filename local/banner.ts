@@ -21,7 +21,7 @@ function loginLines(base: string, client: DemoClient, user: string | undefined, 
     `      ${base}/authorize?${request}`,
     `    Without a wallet, log in as the demo user (its key is Hardhat's account #1) and see the ID token:`,
     `      ${demoLoginCommand(base, dataDir)}`,
-    `    Or with the JSON API (then personal_sign the message and POST it to /api/login; docs/login.md):`,
+    `    Or with the JSON API (then personal_sign the message and POST it to /api/login; docs/reference/login.md):`,
     `    curl '${base}/api/authorize?${apiRequest}'`,
     `    OpenID discovery: ${base}/.well-known/openid-configuration`,
   ];

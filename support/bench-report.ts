@@ -87,7 +87,7 @@ export function newestBySuite(results: SuiteResult[]): SuiteResult[] {
 const cell = (text: string) => text.replace(/\|/g, "\\|").trim();
 
 /**
- * docs/benchmarks.md for `results` (every result file read; the newest of each suite shown). `previous`: the page as
+ * docs/reference/benchmarks.md for `results` (every result file read; the newest of each suite shown). `previous`: the page as
  * it is; the section of a suite with no result among `results` is kept from it as it was (a fresh checkout has no
  * results but those of the suites it ran again).
  */
@@ -184,7 +184,7 @@ export function writeResult(result: SuiteResult, dir = RESULTS_DIR): string {
   return file;
 }
 
-/** `npm run bench:report`: docs/benchmarks.md from bench/results/. */
+/** `npm run bench:report`: docs/reference/benchmarks.md from bench/results/. */
 export function writeBenchmarksPage(): string {
   fs.writeFileSync(PAGE, benchmarksPage(readResults(), fs.existsSync(PAGE) ? fs.readFileSync(PAGE, "utf8") : ""));
   return PAGE;

@@ -14,7 +14,7 @@ const gasOf = async (tx: Promise<ContractTransactionResponse>) => Number((await 
 const range = (first: number, count: number) => Array.from({ length: count }, (_, i) => BigInt(first + i));
 
 /**
- * Deploys Alice, Bob, the converter and the predecessor's logic, then measures the converter's gas budgets (docs/benchmarks.md, "Converter gas") beside their
+ * Deploys Alice, Bob, the converter and the predecessor's logic, then measures the converter's gas budgets (docs/reference/benchmarks.md, "Converter gas") beside their
  * floors, measured the same way in the same run. The budget scenario is the typical migration: a user converts the
  * one Alice token they hold into a Bob token they do not have yet, and the converter already holds Alice tokens and
  * several Bob tokens. Its floor is what the two plain transfers would cost on their own (an Alice safeTransferFrom

@@ -6,7 +6,7 @@ export interface Suite {
   name: string;
   /** Runs only when named (`npm run bench -- scale`): it takes long. */
   onlyWhenNamed?: boolean;
-  /** How it measures, one sentence a line: docs/benchmarks.md shows it above the suite's figures. */
+  /** How it measures, one sentence a line: docs/reference/benchmarks.md shows it above the suite's figures. */
   method: string[];
   run(context: BenchContext): Promise<Row[]>;
 }

@@ -2,7 +2,7 @@ import { rpcEnvName } from "../chain/registry";
 import { DomainError } from "../lib/domain-error";
 
 /**
- * The login's refusals (docs/login.md, "Errors"): `/api/authorize` and `/api/login` answer them as
+ * The login's refusals (docs/reference/login.md, "Errors"): `/api/authorize` and `/api/login` answer them as
  * `{"error", "message"}`, the oidc-provider routes in their own dialect.
  */
 

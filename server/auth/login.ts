@@ -28,7 +28,7 @@ import { saveProofAlong, wantsSiweProof } from "./siwe-proofs";
 import { caip10Subject } from "./subjects";
 
 /**
- * The login service (docs/login.md): `authorize` hands out a message to sign, bound to an authorization
+ * The login service (docs/reference/login.md): `authorize` hands out a message to sign, bound to an authorization
  * request; `redeem` turns a signature over one of the caller's open messages into an authorization code. Both refuse
  * with the DomainErrors of errors.ts (and `unknown_network`, `invalid_address`, node failures).
  */

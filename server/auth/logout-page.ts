@@ -4,7 +4,7 @@ import { escapeHtml } from "../lib/html";
 import { fillText } from "../lib/template";
 
 /**
- * RP-initiated logout's pages (docs/login.md: logout), in the hosted login page's style and languages: oidc-provider
+ * RP-initiated logout's pages (docs/reference/login.md: logout), in the hosted login page's style and languages: oidc-provider
  * calls them with its (Koa) context. There is no session here to end (every login is a signature of its own, and none
  * opens a session), so the confirmation page is shown only if one ever exists; the success page is what a browser sees
  * after a logout without a `post_logout_redirect_uri`.

@@ -6,7 +6,7 @@ export type Lang = (typeof LANGS)[number];
 export const FORMATS = ["text", "siwe"] as const;
 export type MessageFormat = (typeof FORMATS)[number];
 
-/** How long a challenge may be signed and redeemed (five minutes, as docs/login.md says). */
+/** How long a challenge may be signed and redeemed (five minutes, as docs/reference/login.md says). */
 export const CHALLENGE_TTL_MS = 5 * 60 * 1000;
 
 /** 128 bits is the floor a sign-in nonce needs; 192 bits costs nothing more and reads as 32 base64url characters. */
@@ -24,7 +24,7 @@ export interface MessageInput {
 }
 
 /**
- * The four-line sign-in message (docs/login.md). Client names are single-line by registration, so no line of the
+ * The four-line sign-in message (docs/reference/login.md). Client names are single-line by registration, so no line of the
  * message can be forged from inside another.
  */
 export function loginMessage({ header, clientName, issuerHost, random, lang }: MessageInput): string {

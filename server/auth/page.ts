@@ -29,7 +29,7 @@ export interface PageInput {
   /** On a refusal, the registered client of the request, when it is known: the page links back to it. */
   client?: LoginClient;
   networks?: Networks;
-  /** A refusal: its code, which the page names in `data-error` for scripts and tests (docs/login.md#errors). */
+  /** A refusal: its code, which the page names in `data-error` for scripts and tests (docs/reference/login.md#errors). */
   error?: "interaction_expired" | "unsupported_response_mode";
   /** Shown instead of the expired-request text. */
   problem?: string;

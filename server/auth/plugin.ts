@@ -16,7 +16,7 @@ import x509Routes from "./routes/x509";
 import { LOGIN_SWEEP, LoginSweeper } from "./sweep";
 
 /**
- * The login service (docs/login.md): the JSON API (`/api/authorize`, `/api/login`) that dApps and the hosted
+ * The login service (docs/reference/login.md): the JSON API (`/api/authorize`, `/api/login`) that dApps and the hosted
  * page use, oidc-provider mounted for the standard endpoints, the hosted page, and the predecessor's `/api/client` and
  * `/api/metadata/x509`. This plugin wires them: the signing keys, the provider, forms, the rate limit and the sweep of
  * expired rows.

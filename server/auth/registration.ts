@@ -4,7 +4,7 @@ import { DomainError } from "../lib/domain-error";
 import { addClient, checkRedirectUri, type LoginClient } from "./clients";
 
 /**
- * Dynamic client registration (RFC 7591; docs/login.md): a client registers itself with the initial access token of
+ * Dynamic client registration (RFC 7591; docs/reference/login.md): a client registers itself with the initial access token of
  * LOGIN_REGISTRATION_ACCESS_TOKEN, and is checked and stored as `npm run client -- add` checks and stores one
  * (`addClient`), in login_clients. oidc-provider's own registration is not used: it would store clients through its
  * adapter, with their secrets in clear, where ours keeps a hash.

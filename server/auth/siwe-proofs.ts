@@ -2,7 +2,7 @@ import type { Queryable } from "../db/database";
 import type { AlongWrite } from "./challenges";
 
 /**
- * The `siwe` scope (docs/login.md): the ID token carries the exact message the wallet signed and the signature, so that
+ * The `siwe` scope (docs/reference/login.md): the ID token carries the exact message the wallet signed and the signature, so that
  * a relying party can check the login itself instead of trusting this service. The names are private claim names
  * (RFC 7519 §4.3; no registered claim carries a signed message) prefixed with the standard's usual name, Sign-In with
  * Ethereum (EIP-4361).

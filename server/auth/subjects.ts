@@ -1,7 +1,7 @@
 import { checksumAddress } from "../chain/values";
 
 /**
- * The forms of `sub` a client may choose (docs/login.md: subject formats). `address`, the default, is the predecessor's:
+ * The forms of `sub` a client may choose (docs/reference/login.md: subject formats). `address`, the default, is the predecessor's:
  * the lower-case address, chain-qualified (`eip155:<chainId>:<address>`) only for a contract wallet proven on a chain
  * other than mainnet (`subjectFor` in provider.ts). `caip10` is always a CAIP-10 account id with the checksummed address.
  */

@@ -3,8 +3,8 @@ import { DomainError, type ErrorKind } from "../lib/domain-error";
 import { meantNetwork, NETWORKS, rpcEnvName } from "./registry";
 
 /**
- * A network name that is not in the registry (docs/configuration.md, "Networks"): the refusal names the networks this
- * service has a node for (`served`), and the one the client likely meant (docs/api.md, "Wire rules").
+ * A network name that is not in the registry (docs/reference/configuration.md, "Networks"): the refusal names the networks this
+ * service has a node for (`served`), and the one the client likely meant (docs/reference/api.md, "Wire rules").
  */
 export function unknownNetwork(name: string, served: readonly string[]): DomainError {
   const meant = meantNetwork(name, served);
@@ -105,7 +105,7 @@ export class ChainError extends Error implements ChainErrorDetails {
 /**
  * How a provider's answer is refused when it cannot be read (rawRpc's and the ethers transport's): past `limit`
  * (RPC_MAX_ANSWER_BYTES) as ANSWER_TOO_LARGE, in an encoding it does not read as BAD_DATA. `prefix` starts each
- * message (rawRpc's name the method, as docs/runbooks.md quotes them).
+ * message (rawRpc's name the method, as docs/operations/runbooks.md quotes them).
  */
 export function answerRefusals(limit: number, prefix = ""): BodyRefusals {
   return {

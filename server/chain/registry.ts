@@ -12,7 +12,7 @@ export interface NetworkInfo {
   publicRpcUrl?: string;
 }
 
-/** Built-in network names and chain ids (docs/configuration.md, "Networks"); the data lives in known-networks.json. */
+/** Built-in network names and chain ids (docs/reference/configuration.md, "Networks"); the data lives in known-networks.json. */
 export const NETWORKS: Readonly<Record<string, NetworkInfo>> = networks;
 
 /**

@@ -8,7 +8,7 @@ export const DECIMAL_UINT256 = /^(0|[1-9]\d{0,77})$/;
 const UINT256_MAX = 2n ** 256n - 1n;
 
 /**
- * An address as people and clients write it (docs/api.md): `0x` + 40 hex digits in any case, but a mixed-case
+ * An address as people and clients write it (docs/reference/api.md): `0x` + 40 hex digits in any case, but a mixed-case
  * address must pass its EIP-55 checksum (a typo in a checksummed address is caught, not silently used). Returns it
  * checksummed; `invalid_address` otherwise.
  */

@@ -14,7 +14,7 @@ const USAGE = `Signs metadata for the metadata service and prints the JSON body 
 
 The file's JSON is signed as written (a leading byte-order mark is dropped); JSON the service would refuse is
 refused here first, with the service's reason. The issuer's private key comes from METADATA_SIGNER_KEY. The signed
-text names the target (see docs/metadata.md), so the body cannot be posted for another token, account or network.
+text names the target (see docs/reference/metadata.md), so the body cannot be posted for another token, account or network.
 Post it with:
   curl -X POST -H 'content-type: application/json' --data @body.json <service>/metadata/<network>/<contract>/<id>
   curl -X POST -H 'content-type: application/json' --data @body.json <service>/metadata/ethereum/<network>/<account>`;

@@ -20,9 +20,9 @@ import {
 /**
  * Every environment variable the service reads, in one list: each entry says how its value is parsed and where it goes
  * in the configuration (`path`), whose type is computed from the list; server/config/index.ts reads the environment
- * through it, `npm run config:docs` writes docs/configuration.md and .env.example from it, and a test fails when they
- * drift. A new setting is one entry here (docs/development.md, "Adding a setting"); the naming rule is at the top of
- * docs/configuration.md.
+ * through it, `npm run config:docs` writes docs/reference/configuration.md and .env.example from it, and a test fails when they
+ * drift. A new setting is one entry here (docs/guides/development.md, "Adding a setting"); the naming rule is at the top of
+ * docs/reference/configuration.md.
  */
 export interface Setting {
   /** The variable, or a family with `<NETWORK>` standing for a network name (upper case, dashes as underscores). */
@@ -225,7 +225,7 @@ export const SETTINGS = [
     production: true,
     example: "https://eth.example/v1",
     description:
-      'JSON-RPC URL of a network, e.g. `RPC_URL_MAINNET`, `RPC_URL_MATIC_MAINNET` (dashes become underscores); several, comma-separated, are used with failover: each call goes to the healthy one that answers fastest (docs/operations.md, "Several providers per network")',
+      'JSON-RPC URL of a network, e.g. `RPC_URL_MAINNET`, `RPC_URL_MATIC_MAINNET` (dashes become underscores); several, comma-separated, are used with failover: each call goes to the healthy one that answers fastest (docs/operations/running.md, "Several providers per network")',
   },
   {
     name: "RPC_COOLDOWN_MS",
@@ -253,7 +253,7 @@ export const SETTINGS = [
     default: String(DEFAULT_MAX_ANSWER_BYTES),
     group: "chain",
     description:
-      "largest answer read of a JSON-RPC call, after decompression; past it the read stops and the call fails (502 `upstream_error`): the indexer asks for fewer blocks, and a single block past it stalls that network's index, logged, until this is raised (docs/indexer.md)",
+      "largest answer read of a JSON-RPC call, after decompression; past it the read stops and the call fails (502 `upstream_error`): the indexer asks for fewer blocks, and a single block past it stalls that network's index, logged, until this is raised (docs/reference/indexer.md)",
   },
   {
     name: "HEAD_CACHE_MS",
@@ -329,7 +329,7 @@ export const SETTINGS = [
     default: "60000",
     group: "indexer",
     description:
-      "how long the indexer waits after the database refused a range for a full disk before it fetches and writes it again (docs/runbooks.md)",
+      "how long the indexer waits after the database refused a range for a full disk before it fetches and writes it again (docs/operations/runbooks.md)",
   },
   {
     name: "INDEXER_MAX_RANGE",
@@ -346,7 +346,7 @@ export const SETTINGS = [
     default: "128",
     group: "indexer",
     description:
-      "how far behind the head a provider's log index may trail: an `eth_getLogs` answer is proven complete (docs/indexer.md) for the blocks this near the head before the cursor moves past them (0: trust every answer)",
+      "how far behind the head a provider's log index may trail: an `eth_getLogs` answer is proven complete (docs/reference/indexer.md) for the blocks this near the head before the cursor moves past them (0: trust every answer)",
   },
   {
     name: "INDEXER_MAX_CONSECUTIVE",
@@ -667,7 +667,7 @@ export const SETTINGS = [
     default: "true",
     group: "metrics",
     description:
-      "collect Prometheus metrics and serve `GET /metrics` on the metrics listener below ([operations.md](operations.md#metrics))",
+      "collect Prometheus metrics and serve `GET /metrics` on the metrics listener below ([running.md](../operations/running.md#metrics))",
   },
   {
     name: "METRICS_HOST",
@@ -751,7 +751,7 @@ export type Config = ReturnType<typeof compose>;
 
 type DatabaseSettings = Settings["database"];
 
-/** The read replicas (docs/operations.md, read replicas). */
+/** The read replicas (docs/operations/running.md, read replicas). */
 export type ReplicaConfig = Tidy<Omit<DatabaseSettings["replicas"], "urls"> & { urls: string[] }>;
 
 /** The database; the settings of the pool are absent in configs the tests make (their defaults apply). */

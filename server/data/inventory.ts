@@ -26,7 +26,7 @@ const metadataHeaders = {
 };
 
 /**
- * Inventory from our own index (docs/data-api.md): an owner's tokens, or the contracts it holds tokens of. Each answer
+ * Inventory from our own index (docs/reference/data-api.md): an owner's tokens, or the contracts it holds tokens of. Each answer
  * says how fresh it is (`X-Indexed-Block`, read in the same statement as the items) and pages with `limit` and
  * `cursor`, the next page in a `Link: <...>; rel="next"` header; the body stays a plain array.
  */

@@ -7,7 +7,7 @@ import holders from "./holders";
 import inventory from "./inventory";
 import tokens from "./tokens";
 
-/** The data service (docs/data-api.md): blocks, gas, approvals, owners and inventory. */
+/** The data service (docs/reference/data-api.md): blocks, gas, approvals, owners and inventory. */
 export default async function data(app: FastifyInstance) {
   // Each route may cost the node and the database: one budget per client for all of them (and GET /token).
   await limitRequests(app, { max: app.config.rateLimits.data, global: true, family: "data" });

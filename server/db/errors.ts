@@ -75,7 +75,7 @@ export function databaseUnavailable(): DomainError {
 
 /**
  * PostgreSQL has no disk space left to write (SQLSTATE 53100): the statement rolled back, reads go on, and writes fail
- * until an operator frees space (docs/runbooks.md, "A full disk"). Nothing is wrong with the request and nothing stored
+ * until an operator frees space (docs/operations/runbooks.md, "A full disk"). Nothing is wrong with the request and nothing stored
  * was lost, so the client is told to come back later rather than handed a 500.
  */
 export function databaseFull(): DomainError {

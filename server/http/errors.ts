@@ -40,7 +40,7 @@ export const STATUS_OF_KIND: Record<ErrorKind, number> = {
 export type ErrorBody = Static<typeof ErrorBodySchema>;
 
 /**
- * Turns any thrown error into the wire shape of docs/api.md. Client mistakes keep their status and a message
+ * Turns any thrown error into the wire shape of docs/reference/api.md. Client mistakes keep their status and a message
  * that says what was wrong; our own faults become a bare 500 whose details go to the log only.
  * Plugins with another error dialect (OAuth) set their own handler in their scope and fall back to
  * {@link toErrorReply} for the rest.

@@ -1,6 +1,6 @@
 /**
  * An error the client is meant to see: answered as `{"error": code, "message": message}` with `status`
- * (docs/api.md). Anything else thrown by a route is our fault: a 500 with no details in the body.
+ * (docs/reference/api.md). Anything else thrown by a route is our fault: a 500 with no details in the body.
  */
 export class HttpError extends Error {
   constructor(

@@ -8,7 +8,7 @@ import type { Config } from "../config";
  */
 export const EXAMPLE_KEYWORD = "x-example";
 
-/** A body signed for the metadata service (docs/metadata.md). */
+/** A body signed for the metadata service (docs/reference/metadata.md). */
 export interface SignedStatement {
   iss: string;
   sig: string;

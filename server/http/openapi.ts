@@ -79,7 +79,7 @@ export default fp<OpenApiOptions>(
           version: "1",
           description:
             "Wallet-signature OpenID Connect login, NFT data from our own indexer, issuer-signed metadata. " +
-            "Errors are `{error, message}` with a stable snake_case `error` code (docs/api.md); each operation lists the codes it can give. " +
+            "Errors are `{error, message}` with a stable snake_case `error` code (docs/reference/api.md); each operation lists the codes it can give. " +
             "The examples work against the deployment that serves this document: on `npm start`'s local demo, its network, contracts and user.",
         },
         servers: [{ url: app.config.issuer }],

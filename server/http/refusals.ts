@@ -1,7 +1,7 @@
 import { Type, type TSchema } from "typebox";
 
 /**
- * The error codes of the JSON API with their status and what each means (docs/api.md, docs/login.md, docs/metadata.md),
+ * The error codes of the JSON API with their status and what each means (docs/reference/api.md, docs/reference/login.md, docs/reference/metadata.md),
  * for the OpenAPI document: each route lists the codes it can give, and {@link refusals} writes its error answers.
  */
 const CODES = {

@@ -1,13 +1,13 @@
 import { Type } from "typebox";
 import { example, type ExampleName } from "./openapi-examples";
 
-/** The body of every refusal of the JSON API (docs/api.md); oidc-provider's endpoints answer RFC 6749's instead. */
+/** The body of every refusal of the JSON API (docs/reference/api.md); oidc-provider's endpoints answer RFC 6749's instead. */
 export const ErrorBody = Type.Object({
   error: Type.String({ description: "snake_case code, stable: what programs compare" }),
   message: Type.String({ description: "What was wrong, for people" }),
 });
 
-/** Path parameter naming a network of the registry (docs/configuration.md, "Networks"); unknown names are refused by the registry (400). */
+/** Path parameter naming a network of the registry (docs/reference/configuration.md, "Networks"); unknown names are refused by the registry (400). */
 export const NetworkParam = Type.String({ description: "Network name, e.g. mainnet, sepolia, matic-mainnet", ...example("network") });
 
 /** An address in a path or query, with the example it takes in the OpenAPI document. */
@@ -28,6 +28,6 @@ export const IndexHeaders = {
   "X-Indexed-Block": { type: "integer", description: "The block the index is complete to" },
   "X-Index-Complete": {
     type: "string",
-    description: '"false" when the contract emitted a ConsecutiveTransfer range the index did not expand (docs/indexer.md)',
+    description: '"false" when the contract emitted a ConsecutiveTransfer range the index did not expand (docs/reference/indexer.md)',
   },
 };

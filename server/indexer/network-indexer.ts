@@ -70,7 +70,7 @@ const FIRST_RANGE_BLOCKS = 10;
 export const LOCK_RETRY_MS = 2_000;
 
 /**
- * Follows one network's NFT transfer logs (docs/indexer.md) into the database. One writer per network across instances: it
+ * Follows one network's NFT transfer logs (docs/reference/indexer.md) into the database. One writer per network across instances: it
  * writes only while it holds a PostgreSQL session advisory lock, and it writes through the connection that holds
  * it, so a writer whose connection (and lock) is gone cannot write at all; another instance waits and takes over.
  * Each range is written in one transaction with the cursor. Before every step the cursor block is checked against

@@ -30,7 +30,7 @@ export function bindingRequired(): DomainError {
   return new DomainError(
     "unauthorized",
     "binding_required",
-    "sig covers the metadata alone; this service requires the signed text to name the target (see docs/metadata.md)",
+    "sig covers the metadata alone; this service requires the signed text to name the target (see docs/reference/metadata.md)",
   );
 }
 

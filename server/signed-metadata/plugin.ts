@@ -68,13 +68,13 @@ const READ =
   "posted_at, data). 404 `not_found` when nothing is stored.";
 const POST =
   "The body is {iss, sig, metadata} (also wrapped as {data: {...}}): metadata the standard Base64 of a UTF-8 JSON object, " +
-  "sig iss's EIP-191 signature of the text naming this target (docs/metadata.md; `npm run sign-metadata` makes one). " +
+  "sig iss's EIP-191 signature of the text naming this target (docs/reference/metadata.md; `npm run sign-metadata` makes one). " +
   'Stored with its history; the issuer\'s current statement is replaced. Answers the JSON string "ok". ' +
   "Counts against METADATA_POST_RATE_LIMIT.";
 const Anything = Type.Unknown({ description: "Issuer → metadata object (json) or signed record (raw)" });
 
 /**
- * Issuer-signed metadata (docs/metadata.md) for NFTs and accounts: posts are verified (EIP-191, EIP-1271 wallets for NFT
+ * Issuer-signed metadata (docs/reference/metadata.md) for NFTs and accounts: posts are verified (EIP-191, EIP-1271 wallets for NFT
  * metadata, EOAs only for accounts), kept with their history, and read back as `{issuer: metadata}` or raw records.
  */
 const metadata: FastifyPluginAsyncTypebox = async (app) => {

@@ -3,7 +3,7 @@ export type Target =
   { kind: "nft"; network: string; contract: string; tokenId: bigint } | { kind: "account"; network: string; account: string };
 
 /**
- * The text an issuer signs with EIP-191 personal_sign (docs/metadata.md). It names the target, so a body signed for one
+ * The text an issuer signs with EIP-191 personal_sign (docs/reference/metadata.md). It names the target, so a body signed for one
  * token, account or network cannot be posted for another:
  *
  *     NFT metadata                          Account metadata

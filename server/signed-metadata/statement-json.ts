@@ -2,7 +2,7 @@ import { invalidMetadata } from "./errors";
 
 /**
  * The rules a statement's JSON keeps, so that it can be served as it was signed, byte for byte, inside every answer
- * that embeds it, and every JSON reader takes the answer (docs/metadata.md; SECURITY.md).
+ * that embeds it, and every JSON reader takes the answer (docs/reference/metadata.md; SECURITY.md).
  */
 
 /** Deepest nesting of objects and arrays: some readers refuse deep documents, and answers add levels around it. */

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 
-/** The repository's root, against which Markdown pages are named (`docs/operations.md`). */
+/** The repository's root, against which Markdown pages are named (`docs/operations/running.md`). */
 export const ROOT = path.resolve(__dirname, "..", "..");
 
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens. */

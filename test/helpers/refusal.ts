@@ -1,7 +1,7 @@
 import { expect } from "chai";
 
 /**
- * The dialects a refusal is written in (docs/api.md, docs/login.md#errors):
+ * The dialects a refusal is written in (docs/reference/api.md, docs/reference/login.md#errors):
  * - `api`: `{"error", "message"}`, every route of ours (server/http/errors.ts), the predecessor's paths included;
  * - `oauth`: RFC 6749's `{"error", "error_description"}`, the token, revocation and userinfo endpoints, discovery and
  *   `/jwks` (ours and oidc-provider's own);

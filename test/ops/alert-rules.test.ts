@@ -121,11 +121,11 @@ describe("Prometheus alert rules (ops/prometheus)", function () {
   });
 
   it("link each alert to a runbook section that exists", function () {
-    const anchors = anchorsOf(path.join("docs", "runbooks.md"));
+    const anchors = anchorsOf(path.join("docs", "operations", "runbooks.md"));
     for (const rule of rules()) {
-      const link = /docs\/runbooks\.md#([\w-]+)/.exec(rule.annotations?.description ?? "");
+      const link = /docs\/operations\/runbooks\.md#([\w-]+)/.exec(rule.annotations?.description ?? "");
       expect(link, `${rule.alert} names no runbook`).to.not.equal(null);
-      expect([...anchors], `${rule.alert}: docs/runbooks.md#${link![1]}`).to.include(link![1]);
+      expect([...anchors], `${rule.alert}: docs/operations/runbooks.md#${link![1]}`).to.include(link![1]);
     }
   });
 

@@ -24,7 +24,7 @@ function offenders(dir: string, forbidden: string[]): Record<string, string[]> {
 }
 
 /**
- * The homes of executables, one per kind (docs/architecture.md, "Executables"): the service's processes and CLIs
+ * The homes of executables, one per kind (docs/guides/architecture.md, "Executables"): the service's processes and CLIs
  * (server/), the local setup (local/), build and release tooling (tools/), the benchmarks (bench/) and the fuzz run
  * (test/). scripts/ holds the converter's Hardhat tasks, which package.json reaches through `hardhat <task>`.
  */

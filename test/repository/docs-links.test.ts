@@ -3,11 +3,23 @@ import path from "node:path";
 import { expect } from "chai";
 import { anchorOf, anchorsOf, ROOT } from "../helpers/docs";
 
+/** The folders of docs/: guides to read in order, reference to look things up, and running the service. */
+const DOC_FOLDERS = ["guides", "reference", "operations"];
+
+/** The pages of docs/, as paths from the root (`docs/guides/getting-started.md`). */
+function docPages(): string[] {
+  return DOC_FOLDERS.flatMap((folder) =>
+    fs
+      .readdirSync(path.join(ROOT, "docs", folder))
+      .filter((file) => file.endsWith(".md"))
+      .map((file) => path.join("docs", folder, file)),
+  );
+}
+
 /** The Markdown pages a reader follows links between: the front page, the top-level guides and docs/. */
 function pages(): string[] {
   const top = fs.readdirSync(ROOT).filter((file) => file.endsWith(".md"));
-  const docs = fs.readdirSync(path.join(ROOT, "docs")).filter((file) => file.endsWith(".md"));
-  return [...top, ...docs.map((file) => path.join("docs", file))];
+  return [...top, ...docPages(), path.join("server", "indexer", "store", "README.md")];
 }
 
 /** Each relative link of `file` (outside code) whose target file or heading does not exist. */
@@ -36,7 +48,7 @@ describe("links between the docs", function () {
 
   it("finds a broken link", function () {
     expect(brokenLinks("README.md")).to.be.an("array");
-    const page = path.join("docs", "__links-check.md");
+    const page = path.join("docs", "guides", "__links-check.md");
     fs.writeFileSync(path.join(ROOT, page), "[a](nowhere.md) [b](development.md#no-such-heading) [c](development.md#tests)\n");
     try {
       expect(brokenLinks(page)).to.deep.equal(["nowhere.md (no such file)", "development.md#no-such-heading (no such heading)"]);
@@ -65,9 +77,13 @@ describe("links between the docs", function () {
     expect(unknown).to.deep.equal([]);
   });
 
+  it("docs/ holds its three folders and nothing else", function () {
+    expect(fs.readdirSync(path.join(ROOT, "docs")).sort()).to.deep.equal([...DOC_FOLDERS].sort());
+  });
+
   it("the README's index lists every page of docs/", function () {
     const readme = fs.readFileSync(path.join(ROOT, "README.md"), "utf8");
-    const missing = fs.readdirSync(path.join(ROOT, "docs")).filter((file) => file.endsWith(".md") && !readme.includes(`(docs/${file})`));
+    const missing = docPages().filter((file) => !readme.includes(`(${file})`));
     expect(missing).to.deep.equal([]);
   });
 });

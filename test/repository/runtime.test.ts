@@ -54,7 +54,7 @@ describe("supported Node versions: engines, the runtime, CI and the docs agree",
   it("the README, getting-started and CONTRIBUTING name the same versions", function () {
     const versions = spoken(majors);
     expect(read("README.md")).to.include(`Node (${versions})`);
-    expect(read("docs/getting-started.md")).to.include(`Node (${versions};`);
+    expect(read("docs/guides/getting-started.md")).to.include(`Node (${versions};`);
     expect(read("CONTRIBUTING.md")).to.include(`Code runs on Node ${majors.map(({ major }) => major).join(" and ")}.`);
   });
 

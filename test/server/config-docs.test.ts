@@ -5,7 +5,7 @@ import { generatedFiles } from "../../server/config/docs";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 
-describe("docs/configuration.md and .env.example", function () {
+describe("docs/reference/configuration.md and .env.example", function () {
   it("are what server/config/settings.ts generates", function () {
     for (const [file, text] of Object.entries(generatedFiles(ROOT))) {
       const committed = readFileSync(path.join(ROOT, file), "utf8");

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { AdapterPayload } from "oidc-provider";
 
 /*
- * What the adapter holds back, and the order of oidc-provider's calls it relies on (docs/oidc-provider.md).
+ * What the adapter holds back, and the order of oidc-provider's calls it relies on (docs/reference/oidc-provider.md).
  * Each line is one adapter call; [n] is the statement it sends, "-" that it sends none.
  *
  * /api/login (login.ts, in holdWrites):

@@ -1,5 +1,5 @@
 /**
- * oidc-provider, behind one module (docs/oidc-provider.md): its configuration for wallet logins (provider.ts), its
+ * oidc-provider, behind one module (docs/reference/oidc-provider.md): its configuration for wallet logins (provider.ts), its
  * storage on our database (adapter.ts), the writes that storage holds back to save round trips (held-writes.ts), and
  * every reliance on its internals (internals.ts). The rest of server/auth imports this entry, never the modules beside
  * it, and nothing outside this folder imports oidc-provider (test/server/http/layers.test.ts).

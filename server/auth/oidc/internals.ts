@@ -1,7 +1,7 @@
 import type { Client, Provider } from "oidc-provider";
 
 /**
- * Every use of oidc-provider beyond its documented configuration, in one place (docs/oidc-provider.md): the patch it is
+ * Every use of oidc-provider beyond its documented configuration, in one place (docs/reference/oidc-provider.md): the patch it is
  * installed with, the one comparison method we replace, the one method we wrap, and the order in which it reads a token
  * and its grant. test/server/auth/oidc-library-contract.test.ts names each of them, so an upgrade shows which broke.
  */

@@ -33,7 +33,7 @@ export const SCOPES = ["openid", "profile", "offline_access", SIWE_SCOPE] as con
 export const CODE_TTL_SECONDS = 60;
 
 /**
- * `sub` (docs/login.md): the lower-case address for EOAs and for contract wallets proven on mainnet (as the
+ * `sub` (docs/reference/login.md): the lower-case address for EOAs and for contract wallets proven on mainnet (as the
  * predecessor issued it); `eip155:<chainId>:<address>` for a contract wallet proven elsewhere, because the same
  * address on another chain may be someone else's wallet.
  */

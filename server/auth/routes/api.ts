@@ -43,7 +43,7 @@ const LoginBody = Type.Object(
   example("loginRequest"),
 );
 
-/** The login's JSON API, which dApps and the hosted page use (docs/login.md). */
+/** The login's JSON API, which dApps and the hosted page use (docs/reference/login.md). */
 const apiRoutes: FastifyPluginAsyncTypebox<{ login: LoginDeps }> = async (app, { login }) => {
   const tags = ["login"];
 
@@ -55,7 +55,7 @@ const apiRoutes: FastifyPluginAsyncTypebox<{ login: LoginDeps }> = async (app, {
         tags,
         summary: "A message for the address to sign, bound to this authorization request",
         description:
-          "Step 1 of a login without the hosted page (docs/login.md): checks the request as /authorize would and answers the " +
+          "Step 1 of a login without the hosted page (docs/reference/login.md): checks the request as /authorize would and answers the " +
           "message the address signs with personal_sign (the four-line text, or SIWE). The message works once, within 5 minutes; " +
           "each address holds a bounded number of open messages per client (429 `too_many_challenges`). Never cached (no-store). " +
           "Counts against LOGIN_RATE_LIMIT.",

@@ -98,7 +98,7 @@ const oidcRoutes: FastifyPluginAsyncTypebox<{ provider: Provider; issuer: string
             "authorization_code (code, redirect_uri, code_verifier) or refresh_token (refresh_token); the client secret in a " +
             "Basic header or as client_id + client_secret. Answers access, ID and refresh tokens (no-store). Refusals are " +
             "RFC 6749's `{error, error_description}`. A code comes from /api/login and works once, so the example shows the " +
-            "form's fields only: see docs/login.md. Counts against LOGIN_RATE_LIMIT.",
+            "form's fields only: see docs/reference/login.md. Counts against LOGIN_RATE_LIMIT.",
           response: {
             200: Type.Object({
               access_token: Type.String(),

@@ -1,4 +1,4 @@
--- Login service (docs/login.md). Nothing single-use lives in process memory: several instances share these tables.
+-- Login service (docs/reference/login.md). Nothing single-use lives in process memory: several instances share these tables.
 
 -- Relying parties, registered with `npm run client`. The secret is kept only as a hash (shown once at creation).
 CREATE TABLE login_clients (
@@ -53,7 +53,7 @@ CREATE INDEX oidc_payloads_expiry ON oidc_payloads (expires_at) WHERE expires_at
 
 -- Keys made once and shared by every instance: 'signing' (ID-token JWKs, private) and 'cookie' (oidc-provider's
 -- cookie signing keys). The newest active signing key signs; active and staged keys are published (JWKS, x509),
--- retired ones are not. Instances read them at start (docs/login.md: signing keys and rotation).
+-- retired ones are not. Instances read them at start (docs/reference/login.md: signing keys and rotation).
 CREATE TABLE login_keys (
   kid text PRIMARY KEY,
   use text NOT NULL CHECK (use IN ('signing', 'cookie')),

@@ -1,4 +1,4 @@
--- The signed message and the signature of a login whose scope has `siwe` (docs/login.md: the siwe scope), kept with
+-- The signed message and the signature of a login whose scope has `siwe` (docs/reference/login.md: the siwe scope), kept with
 -- the grant they proved: the ID tokens of that grant (code exchange, refreshes) carry them so that a relying party
 -- can check the signature itself. They go when the grant goes (revoked, expired and swept, client removed).
 CREATE TABLE login_siwe_proofs (

@@ -1,4 +1,4 @@
--- ERC-721 index (docs/indexer.md): every Transfer, the current owner of every token, and where each network's index is.
+-- ERC-721 index (docs/reference/indexer.md): every Transfer, the current owner of every token, and where each network's index is.
 -- Addresses are lower-case hex; token ids numeric(78,0) (exact uint256).
 
 -- The index of a network is complete up to block_number, whose hash is block_hash.

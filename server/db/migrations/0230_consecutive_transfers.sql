@@ -1,4 +1,4 @@
--- ERC-2309 ConsecutiveTransfer (docs/indexer.md): one log moves a range of ERC-721 ids, each stored as a transfer.
+-- ERC-2309 ConsecutiveTransfer (docs/reference/indexer.md): one log moves a range of ERC-721 ids, each stored as a transfer.
 -- batch_index is the id's position in its log: 0 for a Transfer, its offset in the range for a ConsecutiveTransfer,
 -- so the ids of one log share (block_number, log_index) and stay apart in the key and in the history order.
 -- Rebuilding the key and the three history indexes holds writes to nft_transfers until the migration is done.

@@ -1,4 +1,4 @@
--- The ERC-721 transfers and owners at a whole network's scale (docs/indexer.md "Layout on disk").
+-- The ERC-721 transfers and owners at a whole network's scale (docs/reference/indexer.md "Layout on disk").
 -- Networks and addresses are small integers through two dictionaries, hashes are bytes, a transfer row no longer
 -- repeats its block's hash (indexer_blocks keeps the window reorgs need), and history is read from narrow indexes
 -- over the table instead of covering ones. The API does not change: the reads turn ids back into lower-case hex.

@@ -1,4 +1,4 @@
--- Holdings and holder counts in the compact layout (docs/indexer.md "Layout on disk"): the network as its id and
+-- Holdings and holder counts in the compact layout (docs/reference/indexer.md "Layout on disk"): the network as its id and
 -- addresses as bytes. Addresses stay in the keys, not ids: holders are listed in address order, and the contracts
 -- of an owner too, and bytes compare in the same order as their lower-case hex.
 

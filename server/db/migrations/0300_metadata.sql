@@ -1,4 +1,4 @@
--- Issuer-signed metadata (docs/metadata.md). Every accepted post is kept; the latest per (target, issuer) is current.
+-- Issuer-signed metadata (docs/reference/metadata.md). Every accepted post is kept; the latest per (target, issuer) is current.
 CREATE TABLE metadata_posts (
   id bigserial PRIMARY KEY,
   kind text NOT NULL CHECK (kind IN ('nft', 'account')),

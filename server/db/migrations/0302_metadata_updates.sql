@@ -1,4 +1,4 @@
--- ERC-4906 MetadataUpdate / BatchMetadataUpdate and ERC-1155 URI (docs/indexer.md): a mark per log that the
+-- ERC-4906 MetadataUpdate / BatchMetadataUpdate and ERC-1155 URI (docs/reference/indexer.md): a mark per log that the
 -- metadata of the ids from_token_id–to_token_id of a contract changed. A cached document (token_metadata) fetched
 -- before marked_at is stale. One row per log, however many ids it names: a whole-collection update is one row.
 -- Written in the indexer's range transaction; a reorg removes the marks of the blocks it undoes.

@@ -1,4 +1,4 @@
--- The change log in the compact layout (docs/indexer.md "Layout on disk"): the network and the addresses as the ids of
+-- The change log in the compact layout (docs/reference/indexer.md "Layout on disk"): the network and the addresses as the ids of
 -- the dictionaries nft_transfers uses, the transaction hash as bytes. A live range's ERC-721 transfers are copied into it
 -- as they lie in nft_transfers, with no address to look up or hex to make per row; readers turn them into hex.
 -- Ids are kept, and the sequence goes on from them: a subscriber resumes after the last id it saw as before.

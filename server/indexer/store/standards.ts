@@ -2,7 +2,7 @@ import type { Queryable } from "../../db/database";
 import type { Transfer, Transfer1155 } from "../transfers";
 
 /**
- * One standard per contract (docs/indexer.md): a contract that announces moves with both ERC-721 (Transfer,
+ * One standard per contract (docs/reference/indexer.md): a contract that announces moves with both ERC-721 (Transfer,
  * ConsecutiveTransfer) and ERC-1155 (TransferSingle, TransferBatch) events is read as the standard of its first
  * event the index holds, and its events of the other standard are left out, so each token is listed, counted and
  * held once. A contract of which the index already holds both (indexed before this rule) is read as ERC-721. A reorg

@@ -7,7 +7,7 @@ import type { TestDatabase } from "../../helpers/database";
 import { runCli } from "../../helpers/cli";
 import { exchangeCode, getJson, registerClient, signedLogin, scriptDatabase, startLoginApp } from "./helpers";
 
-/** Key rotation as docs/login.md describes it, with `npm run login-keys` as a real process between restarts. */
+/** Key rotation as docs/reference/login.md describes it, with `npm run login-keys` as a real process between restarts. */
 describe("npm run login-keys (signing key rotation)", function () {
   this.timeout(180_000);
   let database: TestDatabase;

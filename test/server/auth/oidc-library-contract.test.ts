@@ -38,7 +38,7 @@ const CLIENTS: Record<string, AdapterPayload> = Object.fromEntries(
 );
 
 /**
- * The internals of oidc-provider we rely on (server/auth/oidc/internals.ts, docs/oidc-provider.md), one `it` each, on
+ * The internals of oidc-provider we rely on (server/auth/oidc/internals.ts, docs/reference/oidc-provider.md), one `it` each, on
  * the installed library with a storage that records what it is asked: when oidc-provider is upgraded, the failing
  * ones say which reliance broke.
  */

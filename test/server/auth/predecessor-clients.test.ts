@@ -172,7 +172,7 @@ describe("the predecessor's clients, call by call", function () {
       expect(goCheckValidIDToken(p, Math.floor(Date.now() / 1000), HOME)).to.equal(undefined);
     });
 
-    it("without a home_url the audience stays the client id alone (and its check then needs one: docs/migrating-from-mch.md says so)", async function () {
+    it("without a home_url the audience stays the client id alone (and its check then needs one: docs/guides/migrating-from-mch.md says so)", async function () {
       const { token } = await goLogin(plain);
       const p = await goParseVerify(token.id_token);
       expect(p.aud).to.equal(plain.id);

@@ -21,9 +21,9 @@ import {
 
 type VerifySiweClaims = (claims: Record<string, unknown>, issuer: string, provider?: Provider) => Promise<string>;
 
-/** docs/login.md's verification example, run as written there. */
+/** docs/reference/login.md's verification example, run as written there. */
 function documentedVerifier(): VerifySiweClaims {
-  const doc = fs.readFileSync(path.join(__dirname, "../../../docs/login.md"), "utf8");
+  const doc = fs.readFileSync(path.join(__dirname, "../../../docs/reference/login.md"), "utf8");
   const section = doc.slice(doc.indexOf("### Checking the proof"));
   const code = /```js\n([\s\S]*?)```/.exec(section)![1];
   return new Function("require", `${code}\nreturn verifySiweClaims;`)(require) as VerifySiweClaims;

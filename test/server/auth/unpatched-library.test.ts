@@ -16,7 +16,7 @@ const MESSAGE =
 
 /**
  * The service refuses an oidc-provider installed without patches/ (`npm ci --ignore-scripts` skips patch-package),
- * in one line saying how to fix it (docs/oidc-provider.md).
+ * in one line saying how to fix it (docs/reference/oidc-provider.md).
  */
 describe("oidc-provider installed without its patch", function () {
   this.timeout(60_000);

@@ -8,7 +8,7 @@ import { postgresServerBinaries, startPostgresServer, type PostgresServer } from
 import { authorizeQuery, exchangeCode, getJson, postJson, registerClient, startLoginApp, type RegisteredClient } from "../auth/helpers";
 
 const CONTRACT = "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed";
-/** The answers docs/api.md documents for a database that is down or saturated. */
+/** The answers docs/reference/api.md documents for a database that is down or saturated. */
 const DATABASE_REFUSALS = new Set(["database_unavailable", "database_busy"]);
 /** How many answers the longer outage lasts: the pool has dropped every connection it had well before. */
 const OUTAGE_ANSWERS = 40;
@@ -22,7 +22,7 @@ interface Answer {
 }
 
 /**
- * The drill of docs/runbooks.md: PostgreSQL restarts (fast, then an immediate stop and a longer outage) while logins
+ * The drill of docs/operations/runbooks.md: PostgreSQL restarts (fast, then an immediate stop and a longer outage) while logins
  * and metadata posts go on. Every answer is a success or a documented 503, /ready follows the database, the instance
  * recovers by itself, and nothing answered with a 2xx is lost.
  */

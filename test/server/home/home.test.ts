@@ -123,7 +123,9 @@ describe("front page (GET /)", function () {
     expect(await followed.text()).to.include("トークンを変換");
     // /docs/ is the API docs page already; an API route keeps its one address.
     expect((await production.fetch("/docs/")).status).to.equal(200);
-    await expectRefusal(await production.fetch("/health/"), 404, "not_found", { message: "Route GET /health/ not found; the API is described at /docs" });
+    await expectRefusal(await production.fetch("/health/"), 404, "not_found", {
+      message: "Route GET /health/ not found; the API is described at /docs",
+    });
   });
 
   it("takes JSON only when the client ranks it above HTML", function () {

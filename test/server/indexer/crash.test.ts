@@ -214,7 +214,7 @@ describe("indexer process: crashes and takeover", function () {
       head = await provider.getBlockNumber();
       await second.until(() => atHead(second, head), "the takeover");
       expect(second.count("indexer: writing")).to.equal(1);
-      // docs/operations.md: the standby takes the lock at its next try, LOCK_RETRY_MS after its last, and a try first
+      // docs/operations/running.md: the standby takes the lock at its next try, LOCK_RETRY_MS after its last, and a try first
       // waits for a connection, at most DATABASE_ACQUIRE_TIMEOUT_MS. The time is the child's own log line's.
       const tookOver = second.lines.find((line) => line.msg === "indexer: writing")!.time - killedAt;
       const bound = LOCK_RETRY_MS + settingDefaults().database.acquireTimeoutMs;

@@ -6,7 +6,7 @@ import { providerFor, sharedNode } from "../../helpers/chain";
 import { expectHoldingsMatchRecount } from "../../helpers/holdings-check";
 import { indexedTo } from "../../helpers/index-check";
 
-describe("which events the indexer reads (docs/indexer.md)", function () {
+describe("which events the indexer reads (docs/reference/indexer.md)", function () {
   let provider: JsonRpcProvider;
   let deployer: JsonRpcSigner;
   let a: string;
