@@ -16,6 +16,7 @@ import { testConfig } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";
 import { withQueryHook } from "../../helpers/query-hook";
+import { expectRefusal } from "../../helpers/refusal";
 
 /** The models whose adapter calls the holding depends on (clients are read through CachedClients, not held). */
 const MODELS = ["AuthorizationCode", "Grant", "AccessToken", "RefreshToken"] as const;
@@ -184,8 +185,7 @@ describe("held writes: oidc-provider's order of adapter calls and the statements
     const first = await exchange("here", code);
     expect(first.status).to.equal(200);
     const { answer, sequence } = await sequenceOf(() => exchange("elsewhere", code));
-    expect(answer.status).to.equal(400);
-    expect(answer.body).to.deep.equal({ error: "invalid_grant", error_description: "grant request is invalid" });
+    await expectRefusal(answer, 400, "invalid_grant", { dialect: "oauth", message: "grant request is invalid" });
     expect(sequence).to.deep.equal([
       "find AuthorizationCode",
       "sql SELECT kind, payload,",
