@@ -5,7 +5,7 @@ import { contractsPage, holderCount, holdersPage, inventoryPage, tokenHolding, t
 import type { TransferRow } from "../server/indexer/transfers";
 
 /**
- * An index in the layout before the compact tables (migrations 0260, 0261): addresses and hashes as hex text, the
+ * An index in the layout before the compact tables (migrations 0260, 0261, 0264): addresses and hashes as hex text, the
  * network's name in every row. For the tests and the bench of the migration that moves it: written by SQL as the
  * indexer of that layout wrote it, read back with plain SQL over those tables, and compared with what the service
  * reads after the migration.
@@ -29,8 +29,8 @@ export interface LegacyShape {
 /**
  * Writes a legacy index of `shape` into a database migrated up to the compact layout (migrationsBeforeCompact):
  * ERC-721 transfers over two networks (mints as ConsecutiveTransfer ranges of four ids sharing a log, some ids above
- * 2^200, block times missing on the first blocks), their owners, a few ERC-1155 transfers and balances, the holdings
- * and holder counts recounted from them, and each network's cursor.
+ * 2^200, block times missing on the first blocks), their owners, ERC-1155 transfers (batches, moves between owners,
+ * burns) and balances, the holdings and holder counts recounted from them, and each network's cursor.
  */
 export async function fillLegacyIndex(db: Queryable, shape: LegacyShape): Promise<void> {
   const { tokens: T, contracts: C, owners: O } = shape;
@@ -54,16 +54,26 @@ export async function fillLegacyIndex(db: Queryable, shape: LegacyShape): Promis
      FROM nft_transfers ORDER BY network, contract, token_id, block_number DESC, log_index DESC`,
   );
   await db.query(`DELETE FROM nft_owners WHERE owner = '${ZERO}'`);
-  // ERC-1155: each of 40 mints gives owner n units of id n mod 5 of one contract, on mainnet.
+  // ERC-1155: 120 ids moved by TransferBatch logs of three (batch_index their position), six a block, on both networks
+  // and two contracts: 60 mints (n + 1 units of id n mod 5, or 2^200 + 4), then 60 moves of one unit each of what the
+  // mint 60 before gave, every 7th a burn. The first block has no time.
   await db.query(
     `INSERT INTO nft_1155_transfers (network, block_number, log_index, batch_index, block_hash, tx_hash, contract, token_id, from_address, to_address, amount, block_time)
-     SELECT 'mainnet', ${Math.ceil((3 * T) / 100)} + n, 0, 0, '0x' || lpad(to_hex(n), 64, 'b'), '0x' || lpad(to_hex(n), 64, 'c'),
-       pg_temp.legacy_address(3, 0), n % 5, '${ZERO}', pg_temp.legacy_address(2, n % ${O}), n + 1, 1700000000 + n
-     FROM generate_series(0, 39) n`,
+     SELECT CASE WHEN b % 2 = 0 THEN 'mainnet' ELSE 'polygon' END, ${Math.ceil((3 * T) / 100)} + b, (n % 6) / 3, n % 3,
+       '0x' || lpad(to_hex(b), 64, 'b'), '0x' || lpad(to_hex(n / 3), 64, 'c'),
+       pg_temp.legacy_address(3, n % 2), n % 5 + CASE WHEN n % 5 = 4 THEN 2::numeric ^ 200 ELSE 0 END,
+       CASE WHEN n < 60 THEN '${ZERO}' ELSE pg_temp.legacy_address(2, ((n - 60) * 31) % ${O}) END,
+       CASE WHEN n < 60 THEN pg_temp.legacy_address(2, (n * 31) % ${O}) WHEN n % 7 = 0 THEN '${ZERO}'
+         ELSE pg_temp.legacy_address(2, (n * 53 + 7) % ${O}) END,
+       CASE WHEN n < 60 THEN n + 1 ELSE 1 END, CASE WHEN b = 0 THEN NULL ELSE 1700000000 + b END
+     FROM generate_series(0, 119) n, LATERAL (SELECT n / 6 AS b) x`,
   );
   await db.query(
     `INSERT INTO nft_balances (network, contract, token_id, owner, balance)
-     SELECT network, contract, token_id, to_address, sum(amount) FROM nft_1155_transfers GROUP BY 1, 2, 3, 4`,
+     SELECT network, contract, token_id, owner, sum(delta) FROM (
+       SELECT network, contract, token_id, to_address AS owner, amount AS delta FROM nft_1155_transfers
+       UNION ALL SELECT network, contract, token_id, from_address, -amount FROM nft_1155_transfers
+     ) d WHERE owner <> '${ZERO}' GROUP BY 1, 2, 3, 4 HAVING sum(delta) <> 0`,
   );
   await db.query(
     `INSERT INTO nft_holdings (network, contract, owner, count)
@@ -94,7 +104,15 @@ export function legacySample(shape: LegacyShape, count: number) {
       tokenId: (BigInt(Math.floor(i / shape.contracts)) + (i % 97 === 0 ? 2n ** 200n : 0n)).toString(),
     };
   });
-  const contracts = [...Array.from({ length: Math.min(count, shape.contracts) }, (_, c) => legacyAddress(1, c)), legacyAddress(3, 0)];
+  // Every ERC-1155 id: on each network, of each contract, the small ids and the large one.
+  for (const network of LEGACY_NETWORKS)
+    for (const contract of [legacyAddress(3, 0), legacyAddress(3, 1)])
+      for (const tokenId of ["0", "1", "2", "3", (2n ** 200n + 4n).toString()]) tokens.push({ network, contract, tokenId });
+  const contracts = [
+    ...Array.from({ length: Math.min(count, shape.contracts) }, (_, c) => legacyAddress(1, c)),
+    legacyAddress(3, 0),
+    legacyAddress(3, 1),
+  ];
   return { owners, tokens, contracts };
 }
 
@@ -135,13 +153,25 @@ export async function legacyReads(db: Queryable, sample: ReturnType<typeof legac
     }
   }
   for (const { network, contract, tokenId } of sample.tokens) {
+    const token = [network, contract, tokenId];
     out[`token history ${network} ${contract} ${tokenId}`] = await rows(
-      `SELECT ${HISTORY_COLUMNS}, NULL::numeric AS amount FROM nft_transfers WHERE network = $1 AND contract = $2 AND token_id = $3 ${NEWEST}`,
-      [network, contract, tokenId],
+      `SELECT ${HISTORY_COLUMNS}, NULL::numeric AS amount FROM nft_transfers WHERE network = $1 AND contract = $2 AND token_id = $3
+       UNION ALL SELECT ${HISTORY_COLUMNS}, amount FROM nft_1155_transfers WHERE network = $1 AND contract = $2 AND token_id = $3 ${NEWEST}`,
+      token,
     );
-    out[`token ${network} ${contract} ${tokenId}`] =
-      (await rows("SELECT owner FROM nft_owners WHERE network = $1 AND contract = $2 AND token_id = $3", [network, contract, tokenId]))[0]
-        ?.owner ?? null;
+    const owner = (await rows("SELECT owner FROM nft_owners WHERE network = $1 AND contract = $2 AND token_id = $3", token))[0]?.owner;
+    const balances = await rows(
+      `SELECT owner, balance::text AS balance FROM nft_balances WHERE network = $1 AND contract = $2 AND token_id = $3 AND balance > 0
+       ORDER BY nft_balances.balance DESC, owner`,
+      token,
+    );
+    out[`token ${network} ${contract} ${tokenId}`] = owner ?? (balances.length > 0 ? balances : null);
+    out[`token holders ${network} ${contract} ${tokenId}`] = await rows(
+      `SELECT owner, 1::numeric AS count FROM nft_owners WHERE network = $1 AND contract = $2 AND token_id = $3
+       UNION ALL SELECT owner, balance FROM nft_balances WHERE network = $1 AND contract = $2 AND token_id = $3 AND balance > 0
+       ORDER BY owner`,
+      token,
+    );
   }
   return out;
 }
@@ -187,7 +217,10 @@ export async function serviceReads(db: Queryable, sample: ReturnType<typeof lega
   for (const { network, contract, tokenId } of sample.tokens) {
     out[`token history ${network} ${contract} ${tokenId}`] = await history(network, { contract, tokenId });
     const { holding } = await tokenHolding(db, network, contract, BigInt(tokenId));
-    out[`token ${network} ${contract} ${tokenId}`] = holding?.standard === "erc721" ? holding.owner : null;
+    out[`token ${network} ${contract} ${tokenId}`] = !holding ? null : holding.standard === "erc721" ? holding.owner : holding.balances;
+    out[`token holders ${network} ${contract} ${tokenId}`] = (
+      await allPages((after) => holdersPage(db, { network, contract, tokenId, after: after?.[0], limit }))
+    ).map((h) => ({ owner: h.owner, count: h.count }));
   }
   return out;
 }

@@ -376,6 +376,3 @@ export interface TransferRow {
   to_address: string;
   amount: string | null;
 }
-
-/** A transfer as the change log records it: where it is, not which block hash it had (rows no longer keep it). */
-export type ChangedTransfer = Omit<Transfer, "blockHash"> | Omit<Transfer1155, "blockHash">;

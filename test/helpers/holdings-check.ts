@@ -13,7 +13,7 @@ export async function expectHoldingsMatchRecount(db: Queryable, network: string)
   const { rows: recount } = await db.query<{ contract: string; owner: string; count: string }>(
     `SELECT contract, owner, sum(n)::text AS count FROM (
        SELECT contract, owner, 1::numeric AS n FROM ${INDEXED_OWNERS} WHERE network = $1
-       UNION ALL SELECT contract, owner, balance FROM nft_balances WHERE network = $1
+       UNION ALL SELECT ${hex("contract")}, ${hex("owner")}, balance FROM nft_balances WHERE network_id = ${networkIdOf("$1")}
      ) held GROUP BY contract, owner HAVING sum(n) > 0 ORDER BY contract, owner`,
     [network],
   );

@@ -1,6 +1,5 @@
-import { arrayLiteral } from "../../db/arrays";
 import type { Queryable } from "../../db/database";
-import type { ChangedTransfer, MetadataMark } from "../transfers";
+import type { MetadataMark } from "../transfers";
 import { addressIds, networkId } from "./ids";
 
 /** The channel the indexer's commits notify (payload: the network) and live subscribers listen on. */
@@ -15,87 +14,34 @@ export const CHANGES_RETENTION = "1 day";
 export type ChangeKind = "transfer" | "removed";
 
 /**
- * Appends transfers to the change log, in the caller's transaction, and notifies listeners at its commit.
+ * Appends the transfers of both standards in blocks `firstBlock` to `lastBlock` to the change log, and notifies
+ * listeners at its commit: kind "transfer", those the caller's transaction wrote, in the order they happened; kind
+ * "removed", those a rollback is about to delete, newest first (the reverse of that order). Each block is written once,
+ * in the transaction that moves the cursor past it, so the tables hold exactly these transfers; they are copied as they
+ * lie, ids and bytes, rather than sent to the database again. An ERC-721 row gets no batch index, as it has no amount:
+ * the wire shows an id's position in its log for ERC-1155 only.
  * Writers of different networks append under one transaction lock: without it a later id could commit before an
  * earlier one and a reader that moved past it would never see the earlier row.
  */
-export async function appendChanges(
+export async function appendTransfers(
   tx: Queryable,
-  changes: { network: string; kind: ChangeKind; transfers: ChangedTransfer[] },
-): Promise<void> {
-  const { network, kind, transfers } = changes;
-  if (transfers.length === 0) return;
-  const sorted = [...transfers].sort((a, b) => a.blockNumber - b.blockNumber || a.logIndex - b.logIndex || batchIndex(a) - batchIndex(b));
-  // Removals are announced newest first: the reverse of the order the transfers happened in.
-  if (kind === "removed") sorted.reverse();
-  const ids = await addressIds(
-    tx,
-    sorted.flatMap((t) => [t.contract, t.from, t.to]),
-  );
-  const id = (address: string) => ids.get(address)!;
-  await tx.query("SELECT pg_advisory_xact_lock($1)", [CHANGES_LOCK]);
-  // $1 network, $2 kind, then a column each, in the order given: $3 block, $4 block time, $5 transaction hash (hex),
-  // $6 log index, $7 batch index, $8 contract id, $9 token id, $10 sender id, $11 receiver id, $12 amount.
-  // Ids are drawn in the order rows are inserted: the ORDER BY gives subscribers the order the transfers happened in.
-  const { rowCount } = await tx.query(
-    `INSERT INTO nft_changes (network_id, kind, block_number, block_time, tx_hash, log_index, batch_index, contract_id, token_id, from_id, to_id, amount)
-     SELECT (SELECT id FROM indexer_networks WHERE name = $1), $2,
-       block_number, block_time, tx_hash, log_index, batch_index, contract_id, token_id, from_id, to_id, amount
-     FROM (
-       SELECT block_number, block_time, decode(substr(tx_hash, 3), 'hex') AS tx_hash, log_index, batch_index, contract_id, token_id, from_id, to_id, amount, n
-       FROM unnest($3::bigint[], $4::bigint[], $5::text[], $6::int[], $7::int[], $8::int[], $9::numeric[], $10::int[], $11::int[], $12::numeric[])
-       WITH ORDINALITY AS c(block_number, block_time, tx_hash, log_index, batch_index, contract_id, token_id, from_id, to_id, amount, n)
-     ) c ORDER BY n`,
-    [
-      network,
-      kind,
-      arrayLiteral(sorted.map((t) => t.blockNumber)),
-      arrayLiteral(sorted.map((t) => t.blockTime)),
-      arrayLiteral(sorted.map((t) => t.txHash)),
-      arrayLiteral(sorted.map((t) => t.logIndex)),
-      arrayLiteral(sorted.map((t) => ("batchIndex" in t ? t.batchIndex : null))),
-      arrayLiteral(sorted.map((t) => id(t.contract))),
-      arrayLiteral(sorted.map((t) => t.tokenId)),
-      arrayLiteral(sorted.map((t) => id(t.from))),
-      arrayLiteral(sorted.map((t) => id(t.to))),
-      arrayLiteral(sorted.map((t) => ("amount" in t ? t.amount : null))),
-    ],
-  );
-  if (rowCount > 0) await notifyAndPrune(tx, network);
-}
-
-/**
- * Appends the transfers of both standards the caller's transaction wrote in blocks `firstBlock` to `lastBlock` to the
- * change log, and notifies listeners at its commit. Each block is written once, in the transaction that moves the
- * cursor past it, so these are the transfers of the range being written; they are read back from the tables rather
- * than sent to the database a second time. ERC-721 rows are copied as they lie in nft_transfers (with no batch index,
- * as they have no amount); ERC-1155 addresses are found in the dictionary, where the writer added them first.
- */
-export async function appendWrittenTransfers(
-  tx: Queryable,
-  range: { network: string; networkId: number; firstBlock: number; lastBlock: number },
+  range: { network: string; networkId: number; kind: ChangeKind; firstBlock: number; lastBlock: number },
 ): Promise<void> {
   await tx.query("SELECT pg_advisory_xact_lock($1)", [CHANGES_LOCK]);
-  // $1 network, $2 kind ('transfer'), $3 network id, $4 first block, $5 last block.
-  // `position`, the id's place in its log, orders the ids of one log as they were written.
+  // $1 network id, $2 kind, $3 first block, $4 last block, $5 1 (oldest first) or -1 (newest first).
+  // Ids are drawn in the order rows are inserted: the ORDER BY gives subscribers the order of the kind.
   const { rowCount } = await tx.query(
     `INSERT INTO nft_changes (network_id, kind, block_number, block_time, tx_hash, log_index, batch_index, contract_id, token_id, from_id, to_id, amount)
-     SELECT (SELECT id FROM indexer_networks WHERE name = $1), $2,
-       block_number, block_time, tx_hash, log_index, batch_index, contract_id, token_id, from_id, to_id, amount
+     SELECT $1, $2, block_number, block_time, tx_hash, log_index, CASE WHEN amount IS NULL THEN NULL ELSE batch_index END,
+       contract_id, token_id, from_id, to_id, amount
      FROM (
-       SELECT block_number, block_time, tx_hash, log_index, NULL::int AS batch_index, contract_id, token_id, from_id, to_id,
-         NULL::numeric AS amount, batch_index AS position
-       FROM nft_transfers WHERE network_id = $3 AND block_number BETWEEN $4 AND $5
+       SELECT block_number, block_time, tx_hash, log_index, batch_index, contract_id, token_id, from_id, to_id, NULL::numeric AS amount
+       FROM nft_transfers WHERE network_id = $1 AND block_number BETWEEN $3 AND $4
        UNION ALL
-       SELECT t.block_number, t.block_time, decode(substr(t.tx_hash, 3), 'hex'), t.log_index, t.batch_index, c.id, t.token_id, f.id, r.id,
-         t.amount, t.batch_index
-       FROM nft_1155_transfers t
-       JOIN nft_addresses c ON c.address = decode(substr(t.contract, 3), 'hex')
-       JOIN nft_addresses f ON f.address = decode(substr(t.from_address, 3), 'hex')
-       JOIN nft_addresses r ON r.address = decode(substr(t.to_address, 3), 'hex')
-       WHERE t.network = $1 AND t.block_number BETWEEN $4 AND $5
-     ) c ORDER BY block_number, log_index, position`,
-    [range.network, "transfer", range.networkId, range.firstBlock, range.lastBlock],
+       SELECT block_number, block_time, tx_hash, log_index, batch_index, contract_id, token_id, from_id, to_id, amount
+       FROM nft_1155_transfers WHERE network_id = $1 AND block_number BETWEEN $3 AND $4
+     ) t ORDER BY $5::int * block_number, $5::int * log_index, $5::int * batch_index`,
+    [range.networkId, range.kind, range.firstBlock, range.lastBlock, range.kind === "removed" ? -1 : 1],
   );
   if (rowCount > 0) await notifyAndPrune(tx, range.network);
 }
@@ -149,6 +95,3 @@ async function notifyAndPrune(tx: Queryable, network: string): Promise<void> {
   // $1 channel, $2 network
   await tx.query("SELECT pg_notify($1, $2)", [CHANGES_CHANNEL, network]);
 }
-
-/** The position of the id in its log: in a TransferBatch, or in a ConsecutiveTransfer's range. */
-const batchIndex = (t: ChangedTransfer) => ("batchIndex" in t ? t.batchIndex : (t.rangeIndex ?? 0));

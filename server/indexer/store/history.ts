@@ -6,13 +6,13 @@ import { pageOf, type IndexPage } from "./reads";
  * The transfer histories: an address's and a token's, ERC-721 and ERC-1155 transfers newest first in one list.
  * Each statement reads the network's cursor with the page, from one snapshot (reads.ts says why).
  *
- * How both statements work. Each arm selects one standard's transfers that match, newest first and limited, walking
- * its own narrow index backwards from the key; the arms are merged and cut to one page, and only the page's rows are
- * turned back into hex. An ERC-721 row carries ids and the hash's bytes and an ERC-1155 row hex text, each in the
- * other's NULL columns. The address the page is of ($2) is looked up once (k.id); a row's other addresses are one
- * dictionary lookup each, from the key's index alone (it carries the address). An ERC-721 row's batch_index is the
- * id's offset in a ConsecutiveTransfer range (0 for a Transfer): it orders and pages the ids of one log, and the wire
- * leaves it out (transferItem).
+ * How both statements work. Each arm selects one table's transfers that match, newest first and limited, walking its
+ * own narrow index backwards from the key; the arms are merged and cut to one page, and only the page's rows are
+ * turned back into hex. Both tables have one layout (ids, the hash's bytes); an ERC-721 row has no amount (NULL). The
+ * address the page is of ($2) is looked up once (k.id); a row's other addresses are one dictionary lookup each, from
+ * the key's index alone (it carries the address). batch_index is the id's position in its log in both tables (0 for a
+ * Transfer or a TransferSingle, the offset in a ConsecutiveTransfer range, the position in a TransferBatch): it orders
+ * and pages the ids of one log, and the wire shows it for ERC-1155 only (transferItem).
  */
 
 /**
@@ -25,44 +25,40 @@ export const HISTORY_KEY_MAX: readonly [bigint, bigint, bigint] = [2n ** 63n - 1
 export type HistoryOf = { owner: string } | { contract: string; tokenId: string };
 
 /**
- * An address's transfers, sent, then received (a transfer to oneself is listed once, as sent). Every ERC-721 row
- * names the address as its sender or its receiver: only the other side is looked up.
+ * An address's transfers, sent, then received (a transfer to oneself is listed once, as sent), of each table. Every
+ * row names the address as its sender or its receiver: only the other side is looked up.
  * $1 network, $2 address, $3 block, $4 log index, $5 batch index (the key: rows before it), $6 limit.
  */
 export const OWNER_HISTORY_SQL = `SELECT c.block_number AS indexed, t.block_number, t.log_index, t.batch_index, t.block_time,
-    coalesce('0x' || encode(t.tx_bytes, 'hex'), t.tx_hash) AS tx_hash,
-    coalesce((SELECT '0x' || encode(a.address, 'hex') FROM nft_addresses a WHERE a.id = t.contract_id), t.contract) AS contract,
+    '0x' || encode(t.tx_hash, 'hex') AS tx_hash,
+    (SELECT '0x' || encode(a.address, 'hex') FROM nft_addresses a WHERE a.id = t.contract_id) AS contract,
     t.token_id,
-    CASE WHEN t.from_id = k.id THEN lower($2)
-      ELSE coalesce((SELECT '0x' || encode(a.address, 'hex') FROM nft_addresses a WHERE a.id = t.from_id), t.from_address) END AS from_address,
-    CASE WHEN t.to_id = k.id THEN lower($2)
-      ELSE coalesce((SELECT '0x' || encode(a.address, 'hex') FROM nft_addresses a WHERE a.id = t.to_id), t.to_address) END AS to_address,
+    CASE WHEN t.from_id = k.id THEN lower($2) ELSE (SELECT '0x' || encode(a.address, 'hex') FROM nft_addresses a WHERE a.id = t.from_id) END
+      AS from_address,
+    CASE WHEN t.to_id = k.id THEN lower($2) ELSE (SELECT '0x' || encode(a.address, 'hex') FROM nft_addresses a WHERE a.id = t.to_id) END
+      AS to_address,
     t.amount
   FROM indexer_cursors c LEFT JOIN indexer_networks n ON n.name = c.network
   CROSS JOIN LATERAL (SELECT (SELECT id FROM nft_addresses WHERE address = decode(substr($2, 3), 'hex')) AS id) k
   LEFT JOIN LATERAL (
-    (SELECT block_number, log_index, batch_index, block_time, tx_hash AS tx_bytes, NULL::text AS tx_hash, contract_id, NULL::text AS contract,
-       token_id, from_id, NULL::text AS from_address, to_id, NULL::text AS to_address, NULL::numeric AS amount
+    (SELECT block_number, log_index, batch_index, block_time, tx_hash, contract_id, token_id, from_id, to_id, NULL::numeric AS amount
      FROM nft_transfers
      WHERE network_id = n.id AND from_id = k.id AND (block_number, log_index, batch_index) < ($3, $4, $5)
      ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6)
     UNION ALL
-    (SELECT block_number, log_index, batch_index, block_time, tx_hash AS tx_bytes, NULL::text AS tx_hash, contract_id, NULL::text AS contract,
-       token_id, from_id, NULL::text AS from_address, to_id, NULL::text AS to_address, NULL::numeric AS amount
+    (SELECT block_number, log_index, batch_index, block_time, tx_hash, contract_id, token_id, from_id, to_id, NULL
      FROM nft_transfers
      WHERE network_id = n.id AND to_id = k.id AND from_id <> k.id AND (block_number, log_index, batch_index) < ($3, $4, $5)
      ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6)
     UNION ALL
-    (SELECT block_number, log_index, batch_index, block_time, NULL::bytea, tx_hash, NULL::int, contract,
-       token_id, NULL::int, from_address, NULL::int, to_address, amount
+    (SELECT block_number, log_index, batch_index, block_time, tx_hash, contract_id, token_id, from_id, to_id, amount
      FROM nft_1155_transfers
-     WHERE network = c.network AND from_address = $2 AND (block_number, log_index, batch_index) < ($3, $4, $5)
+     WHERE network_id = n.id AND from_id = k.id AND (block_number, log_index, batch_index) < ($3, $4, $5)
      ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6)
     UNION ALL
-    (SELECT block_number, log_index, batch_index, block_time, NULL::bytea, tx_hash, NULL::int, contract,
-       token_id, NULL::int, from_address, NULL::int, to_address, amount
+    (SELECT block_number, log_index, batch_index, block_time, tx_hash, contract_id, token_id, from_id, to_id, amount
      FROM nft_1155_transfers
-     WHERE network = c.network AND to_address = $2 AND from_address <> $2 AND (block_number, log_index, batch_index) < ($3, $4, $5)
+     WHERE network_id = n.id AND to_id = k.id AND from_id <> k.id AND (block_number, log_index, batch_index) < ($3, $4, $5)
      ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6)
     ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6
   ) t ON true
@@ -70,30 +66,28 @@ export const OWNER_HISTORY_SQL = `SELECT c.block_number AS indexed, t.block_numb
   ORDER BY t.block_number DESC, t.log_index DESC, t.batch_index DESC`;
 
 /**
- * One token's transfers. The contract is the one the page is of: only the sender and the receiver are looked up.
+ * One token's transfers, of the table of its contract's standard. The contract is the one the page is of: only the
+ * sender and the receiver are looked up.
  * $1 network, $2 contract, $3 block, $4 log index, $5 batch index (the key: rows before it), $6 limit, $7 token id.
  */
 export const TOKEN_HISTORY_SQL = `SELECT c.block_number AS indexed, t.block_number, t.log_index, t.batch_index, t.block_time,
-    coalesce('0x' || encode(t.tx_bytes, 'hex'), t.tx_hash) AS tx_hash,
-    CASE WHEN t.contract_id = k.id THEN lower($2)
-      ELSE coalesce((SELECT '0x' || encode(a.address, 'hex') FROM nft_addresses a WHERE a.id = t.contract_id), t.contract) END AS contract,
+    '0x' || encode(t.tx_hash, 'hex') AS tx_hash,
+    CASE WHEN t.contract_id = k.id THEN lower($2) END AS contract,
     t.token_id,
-    coalesce((SELECT '0x' || encode(a.address, 'hex') FROM nft_addresses a WHERE a.id = t.from_id), t.from_address) AS from_address,
-    coalesce((SELECT '0x' || encode(a.address, 'hex') FROM nft_addresses a WHERE a.id = t.to_id), t.to_address) AS to_address,
+    (SELECT '0x' || encode(a.address, 'hex') FROM nft_addresses a WHERE a.id = t.from_id) AS from_address,
+    (SELECT '0x' || encode(a.address, 'hex') FROM nft_addresses a WHERE a.id = t.to_id) AS to_address,
     t.amount
   FROM indexer_cursors c LEFT JOIN indexer_networks n ON n.name = c.network
   CROSS JOIN LATERAL (SELECT (SELECT id FROM nft_addresses WHERE address = decode(substr($2, 3), 'hex')) AS id) k
   LEFT JOIN LATERAL (
-    (SELECT block_number, log_index, batch_index, block_time, tx_hash AS tx_bytes, NULL::text AS tx_hash, contract_id, NULL::text AS contract,
-       token_id, from_id, NULL::text AS from_address, to_id, NULL::text AS to_address, NULL::numeric AS amount
+    (SELECT block_number, log_index, batch_index, block_time, tx_hash, contract_id, token_id, from_id, to_id, NULL::numeric AS amount
      FROM nft_transfers
      WHERE network_id = n.id AND contract_id = k.id AND token_id = $7 AND (block_number, log_index, batch_index) < ($3, $4, $5)
      ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6)
     UNION ALL
-    (SELECT block_number, log_index, batch_index, block_time, NULL::bytea, tx_hash, NULL::int, contract,
-       token_id, NULL::int, from_address, NULL::int, to_address, amount
+    (SELECT block_number, log_index, batch_index, block_time, tx_hash, contract_id, token_id, from_id, to_id, amount
      FROM nft_1155_transfers
-     WHERE network = c.network AND contract = $2 AND token_id = $7 AND (block_number, log_index, batch_index) < ($3, $4, $5)
+     WHERE network_id = n.id AND contract_id = k.id AND token_id = $7 AND (block_number, log_index, batch_index) < ($3, $4, $5)
      ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6)
     ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6
   ) t ON true

@@ -2,8 +2,9 @@ import { arrayLiteral } from "../../db/arrays";
 import type { Queryable } from "../../db/database";
 
 /**
- * The two dictionaries of the compact tables (nft_transfers, nft_owners, nft_changes): a network's id (indexer_networks) and an
- * address's id (nft_addresses). Ids are never deleted or reused, so they may be kept as long as the database is.
+ * The two dictionaries of the compact tables (nft_transfers, nft_1155_transfers, nft_owners, nft_changes): a network's
+ * id (indexer_networks) and an address's id (nft_addresses). Ids are never deleted or reused, so they may be kept as
+ * long as the database is.
  * Addresses cross this boundary as lower-case hex, as everywhere else in the service.
  */
 

@@ -59,7 +59,9 @@ export const INVENTORY_SQL = `SELECT c.block_number AS indexed, o.token_id, o.ba
      ORDER BY token_id LIMIT $5)
     UNION ALL
     (SELECT token_id, balance FROM nft_balances
-     WHERE network = c.network AND owner = $2 AND contract = $3 AND token_id > $4 AND balance > 0 ORDER BY token_id LIMIT $5)
+     WHERE network_id = n.id AND owner = decode(substr($2, 3), 'hex') AND contract = decode(substr($3, 3), 'hex')
+       AND token_id > $4 AND balance > 0
+     ORDER BY token_id LIMIT $5)
     ORDER BY token_id LIMIT $5
   ) o ON true
   WHERE c.network = $1`;
@@ -127,18 +129,20 @@ export const HOLDERS_SQL = `SELECT c.block_number AS indexed, '0x' || encode(h.o
   WHERE c.network = $1`;
 
 /**
- * ERC-721 owner and ERC-1155 balances of one token in one address order.
+ * ERC-721 owner and ERC-1155 balances of one token in one address order (of their bytes, which sort as their hex).
  * $1 network, $2 contract, $3 after this owner, $4 limit, $5 token id.
  */
-export const TOKEN_HOLDERS_SQL = `SELECT c.block_number AS indexed, h.owner, h.count
+export const TOKEN_HOLDERS_SQL = `SELECT c.block_number AS indexed, '0x' || encode(h.owner, 'hex') AS owner, h.count
   FROM indexer_cursors c LEFT JOIN indexer_networks n ON n.name = c.network
   LEFT JOIN LATERAL (
-    (SELECT '0x' || encode(a.address, 'hex') AS owner, 1::numeric AS count FROM nft_owners o JOIN nft_addresses a ON a.id = o.owner_id
+    (SELECT a.address AS owner, 1::numeric AS count FROM nft_owners o JOIN nft_addresses a ON a.id = o.owner_id
      WHERE o.network_id = n.id
        AND o.contract_id = (SELECT id FROM nft_addresses WHERE address = decode(substr($2, 3), 'hex'))
-       AND o.token_id = $5 AND '0x' || encode(a.address, 'hex') > $3)
+       AND o.token_id = $5 AND a.address > decode(substr($3, 3), 'hex'))
     UNION ALL
-    (SELECT owner, balance FROM nft_balances WHERE network = c.network AND contract = $2 AND token_id = $5 AND owner > $3 AND balance > 0
+    (SELECT owner, balance FROM nft_balances
+     WHERE network_id = n.id AND contract = decode(substr($2, 3), 'hex') AND token_id = $5
+       AND owner > decode(substr($3, 3), 'hex') AND balance > 0
      ORDER BY owner LIMIT $4)
     ORDER BY owner LIMIT $4
   ) h ON true
@@ -192,8 +196,9 @@ export const TOKEN_SQL = `SELECT c.block_number AS indexed,
    WHERE o.network_id = n.id
      AND o.contract_id = (SELECT id FROM nft_addresses WHERE address = decode(substr($2, 3), 'hex'))
      AND o.token_id = $3) AS owner,
-  (SELECT json_agg(json_build_object('owner', b.owner, 'balance', b.balance::text) ORDER BY b.balance DESC, b.owner)
-   FROM (SELECT owner, balance FROM nft_balances WHERE network = c.network AND contract = $2 AND token_id = $3 AND balance > 0
+  (SELECT json_agg(json_build_object('owner', '0x' || encode(b.owner, 'hex'), 'balance', b.balance::text) ORDER BY b.balance DESC, b.owner)
+   FROM (SELECT owner, balance FROM nft_balances
+         WHERE network_id = n.id AND contract = decode(substr($2, 3), 'hex') AND token_id = $3 AND balance > 0
          ORDER BY balance DESC, owner LIMIT ${MAX_BALANCES}) b) AS balances
   FROM indexer_cursors c LEFT JOIN indexer_networks n ON n.name = c.network
   WHERE c.network = $1`;

@@ -1,7 +1,7 @@
 import type { Queryable } from "../../db/database";
-import { ZERO_ADDRESS, type ChangedTransfer, type TransferRow } from "../transfers";
+import { ZERO_ADDRESS } from "../transfers";
 import { rollBackBlocks, type Cursor } from "./blocks";
-import { appendChanges, appendReset } from "./changes";
+import { appendReset, appendTransfers } from "./changes";
 import { adjustHoldings, HoldingSums } from "./holdings";
 import { networkId } from "./ids";
 import { rollBackMarks } from "./marks";
@@ -20,8 +20,13 @@ export async function rollBack(tx: Queryable, network: string, ancestor: Cursor)
      SELECT DISTINCT contract_id, token_id FROM nft_transfers WHERE network_id = $1 AND block_number > $2`,
     [net, ancestor.block],
   );
-  const removed = await undoneTransfers(tx, { network, networkId: net, ancestor });
-  if (removed.length > 0) await appendChanges(tx, { network, kind: "removed", transfers: removed });
+  await appendTransfers(tx, {
+    network,
+    networkId: net,
+    kind: "removed",
+    firstBlock: ancestor.block + 1,
+    lastBlock: Number.MAX_SAFE_INTEGER,
+  });
   // $1 network id, $2 the ancestor's block
   await tx.query("DELETE FROM nft_transfers WHERE network_id = $1 AND block_number > $2", [net, ancestor.block]);
   // $1 network id
@@ -54,24 +59,26 @@ export async function rollBack(tx: Queryable, network: string, ancestor: Cursor)
   for (const r of left) holdings.add(r.contract, r.owner, -1n);
   for (const r of restored) holdings.add(r.contract, r.owner, 1n);
   await adjustHoldings(tx, net, holdings);
-  // ERC-1155 balances are sums: undoing a transfer is subtracting it.
-  // $1 network, $2 the ancestor's block, $3 the zero address
+  // ERC-1155 balances are sums: undoing a transfer is subtracting it from its receiver and giving it back to its sender.
+  // $1 network id, $2 the ancestor's block, $3 the zero address
   const { rows: undone } = await tx.query<{ contract: string; token_id: string; owner: string; delta: string }>(
-    `SELECT contract, token_id, owner, sum(delta)::text AS delta FROM (
-       SELECT contract, token_id, to_address AS owner, -amount AS delta FROM nft_1155_transfers WHERE network = $1 AND block_number > $2
-       UNION ALL
-       SELECT contract, token_id, from_address, amount FROM nft_1155_transfers WHERE network = $1 AND block_number > $2
-     ) d WHERE owner <> $3 GROUP BY contract, token_id, owner HAVING sum(delta) <> 0`,
-    [network, ancestor.block, ZERO_ADDRESS],
+    `SELECT '0x' || encode(c.address, 'hex') AS contract, d.token_id, '0x' || encode(w.address, 'hex') AS owner, d.delta::text AS delta
+     FROM (
+       SELECT t.contract_id, t.token_id, m.owner_id, sum(m.delta) AS delta
+       FROM nft_1155_transfers t CROSS JOIN LATERAL (VALUES (t.to_id, -t.amount), (t.from_id, t.amount)) AS m(owner_id, delta)
+       WHERE t.network_id = $1 AND t.block_number > $2
+       GROUP BY t.contract_id, t.token_id, m.owner_id HAVING sum(m.delta) <> 0
+     ) d JOIN nft_addresses c ON c.id = d.contract_id JOIN nft_addresses w ON w.id = d.owner_id
+     WHERE w.address <> decode(substr($3, 3), 'hex')`,
+    [net, ancestor.block, ZERO_ADDRESS],
   );
   if (undone.length > 0)
     await addToBalances(tx, {
-      network,
       networkId: net,
       deltas: undone.map((r) => ({ contract: r.contract, tokenId: r.token_id, owner: r.owner, delta: r.delta })),
     });
-  // $1 network, $2 the ancestor's block
-  await tx.query("DELETE FROM nft_1155_transfers WHERE network = $1 AND block_number > $2", [network, ancestor.block]);
+  // $1 network id, $2 the ancestor's block
+  await tx.query("DELETE FROM nft_1155_transfers WHERE network_id = $1 AND block_number > $2", [net, ancestor.block]);
   await rollBackSkipped(tx, network, ancestor.block);
   await rollBackMarks(tx, network, ancestor.block);
   await rollBackBlocks(tx, network, ancestor);
@@ -79,14 +86,19 @@ export async function rollBack(tx: Queryable, network: string, ancestor: Cursor)
 
 /** Forgets a network's index entirely (its chain was replaced, or the reorg went deeper than the window). */
 export async function resetNetwork(tx: Queryable, network: string): Promise<void> {
-  // Each: $1 network. The compact tables name it by its id.
+  // The tables that name the network by its id (indexer_networks): each, $1 network.
   for (const statement of [
     "DELETE FROM nft_transfers WHERE network_id = (SELECT id FROM indexer_networks WHERE name = $1)",
+    "DELETE FROM nft_1155_transfers WHERE network_id = (SELECT id FROM indexer_networks WHERE name = $1)",
     "DELETE FROM nft_owners WHERE network_id = (SELECT id FROM indexer_networks WHERE name = $1)",
+    "DELETE FROM nft_balances WHERE network_id = (SELECT id FROM indexer_networks WHERE name = $1)",
     "DELETE FROM nft_holdings WHERE network_id = (SELECT id FROM indexer_networks WHERE name = $1)",
     "DELETE FROM nft_holder_counts WHERE network_id = (SELECT id FROM indexer_networks WHERE name = $1)",
-    "DELETE FROM nft_1155_transfers WHERE network = $1",
-    "DELETE FROM nft_balances WHERE network = $1",
+  ]) {
+    await tx.query(statement, [network]);
+  }
+  // The tables that name it by its name: each, $1 network.
+  for (const statement of [
     "DELETE FROM nft_skipped_ranges WHERE network = $1",
     "DELETE FROM nft_metadata_updates WHERE network = $1",
     "DELETE FROM indexer_blocks WHERE network = $1",
@@ -95,33 +107,4 @@ export async function resetNetwork(tx: Queryable, network: string): Promise<void
     await tx.query(statement, [network]);
   }
   await appendReset(tx, network);
-}
-
-/** The transfers above `ancestor`, as the change log announces their removal. */
-async function undoneTransfers(tx: Queryable, range: { network: string; networkId: number; ancestor: Cursor }): Promise<ChangedTransfer[]> {
-  // $1 network, $2 the ancestor's block, $3 network id
-  const { rows } = await tx.query<TransferRow & { range_index: number | null }>(
-    `SELECT t.block_number, t.log_index, NULL::int AS batch_index, t.batch_index AS range_index, '0x' || encode(t.tx_hash, 'hex') AS tx_hash,
-       '0x' || encode(c.address, 'hex') AS contract, t.token_id, '0x' || encode(f.address, 'hex') AS from_address,
-       '0x' || encode(r.address, 'hex') AS to_address, NULL::numeric AS amount, t.block_time
-     FROM nft_transfers t
-     JOIN nft_addresses c ON c.id = t.contract_id JOIN nft_addresses f ON f.id = t.from_id JOIN nft_addresses r ON r.id = t.to_id
-     WHERE t.network_id = $3 AND t.block_number > $2
-     UNION ALL
-     SELECT block_number, log_index, batch_index, NULL::int, tx_hash, contract, token_id, from_address, to_address, amount, block_time
-     FROM nft_1155_transfers WHERE network = $1 AND block_number > $2`,
-    [range.network, range.ancestor.block, range.networkId],
-  );
-  return rows.map((r) => ({
-    blockNumber: Number(r.block_number),
-    logIndex: r.log_index,
-    txHash: r.tx_hash,
-    contract: r.contract,
-    tokenId: BigInt(r.token_id),
-    from: r.from_address,
-    to: r.to_address,
-    ...(r.block_time === null ? {} : { blockTime: Number(r.block_time) }),
-    ...(r.range_index ? { rangeIndex: r.range_index } : {}),
-    ...(r.batch_index === null ? {} : { batchIndex: r.batch_index, amount: BigInt(r.amount!) }),
-  }));
 }

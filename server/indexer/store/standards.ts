@@ -22,7 +22,9 @@ export async function oneStandardPerContract(
        EXISTS (SELECT 1 FROM nft_transfers t
          WHERE t.network_id = (SELECT id FROM indexer_networks WHERE name = $1)
            AND t.contract_id = (SELECT id FROM nft_addresses WHERE address = decode(substr(k.contract, 3), 'hex'))) AS erc721,
-       EXISTS (SELECT 1 FROM nft_1155_transfers t WHERE t.network = $1 AND t.contract = k.contract) AS erc1155
+       EXISTS (SELECT 1 FROM nft_1155_transfers t
+         WHERE t.network_id = (SELECT id FROM indexer_networks WHERE name = $1)
+           AND t.contract_id = (SELECT id FROM nft_addresses WHERE address = decode(substr(k.contract, 3), 'hex'))) AS erc1155
      FROM unnest($2::text[]) AS k(contract)`,
     [network, contracts],
   );

@@ -4,7 +4,7 @@ import type { Queryable } from "../../db/database";
 import { isUniqueViolation } from "../../db/errors";
 import { ZERO_ADDRESS, type MetadataMark, type SkippedRange, type Transfer, type Transfer1155 } from "../transfers";
 import { moveCursor, recordBlocks, type Cursor } from "./blocks";
-import { appendMetadataChanges, appendWrittenTransfers } from "./changes";
+import { appendMetadataChanges, appendTransfers } from "./changes";
 import { adjustHoldings, HoldingSums } from "./holdings";
 import { addressesOf, addressIds, networkId } from "./ids";
 import { recordMarks } from "./marks";
@@ -39,19 +39,13 @@ export async function writeRange(tx: Queryable, range: IndexedRange): Promise<vo
   await recordMarks(tx, network, marks);
   const { transfers, transfers1155 } = await oneStandardPerContract(tx, network, range.transfers, range.transfers1155 ?? []);
   const net = transfers.length + transfers1155.length > 0 ? await networkId(tx, network) : 0;
-  if (transfers1155.length > 0) await write1155(tx, { network, networkId: net, transfers: transfers1155 });
+  if (transfers1155.length > 0) await write1155(tx, net, transfers1155);
   await recordSkipped(tx, network, skipped);
   if (transfers.length > 0) await write721(tx, net, transfers);
   await recordBlocks(tx, { network, hashes, last: last.block });
   if (live && transfers.length + transfers1155.length > 0) {
-    // The change log names addresses by their ids, which ERC-1155 ones may not have yet.
-    if (transfers1155.length > 0)
-      await addressIds(
-        tx,
-        transfers1155.flatMap((t) => [t.contract, t.from, t.to]),
-      );
     const blocks = blockSpan(transfers, transfers1155);
-    await appendWrittenTransfers(tx, { network, networkId: net, firstBlock: blocks.first, lastBlock: blocks.last });
+    await appendTransfers(tx, { network, networkId: net, kind: "transfer", firstBlock: blocks.first, lastBlock: blocks.last });
   }
   if (live) await appendMetadataChanges(tx, network, marks);
   await moveCursor(tx, network, last);
@@ -85,6 +79,26 @@ const TRANSFER_COLUMNS = [
 ];
 
 /**
+ * Adds a transfer's row of TRANSFER_COLUMNS, the same in both transfer tables (an ERC-1155 row adds its amount after
+ * it): batch_index is the id's position in its log, in a ConsecutiveTransfer's range or in a TransferBatch.
+ */
+function transferRow(rows: BinaryRows, t: Transfer | Transfer1155, stored: { net: number; id: (address: string) => number }): BinaryRows {
+  const { net, id } = stored;
+  return rows
+    .row()
+    .int8(t.blockNumber)
+    .int8(t.blockTime)
+    .int4(t.logIndex)
+    .int4("batchIndex" in t ? t.batchIndex : (t.rangeIndex ?? 0))
+    .int4(id(t.contract))
+    .int4(id(t.from))
+    .int4(id(t.to))
+    .int2(net)
+    .bytes(t.txHash)
+    .numeric(t.tokenId);
+}
+
+/**
  * ERC-721: the transfers, and each token's owner after the last of its transfers in the range (a burn deletes it),
  * with the holdings they move. Addresses and the network are stored as ids (ids.ts).
  */
@@ -95,20 +109,8 @@ async function write721(tx: Queryable, net: number, transfers: Transfer[]): Prom
   const id = (address: string) => ids.get(address)!;
   // Binary rows: the database stores each value as it comes, with no text to parse.
   const rows = new BinaryRows(TRANSFER_COLUMNS.length, transfers.length * 128);
-  for (const t of transfers) {
-    rows
-      .row()
-      .int8(t.blockNumber)
-      .int8(t.blockTime)
-      .int4(t.logIndex)
-      .int4(t.rangeIndex ?? 0)
-      .int4(id(t.contract))
-      .int4(id(t.from))
-      .int4(id(t.to))
-      .int2(net)
-      .bytes(t.txHash)
-      .numeric(t.tokenId);
-  }
+  const stored = { net, id };
+  for (const t of transfers) transferRow(rows, t, stored);
   // Sent at once; the statements after it are made while the database loads it (one connection runs them in order).
   const inserted = tx.copyBinary("nft_transfers", TRANSFER_COLUMNS, rows.done());
   // The last transfer of each token in the range decides its owner (one row per token per statement). A token whose
@@ -251,29 +253,20 @@ class TokenMap<V> {
   }
 }
 
-/** ERC-1155: the transfers, and each (id, owner)'s balance moved by their sum in the range. */
-async function write1155(tx: Queryable, written: { network: string; networkId: number; transfers: Transfer1155[] }): Promise<void> {
-  const { network, transfers } = written;
-  // $1 network, then a column each: $2 block, $3 log index, $4 batch index, $5 block hash, $6 transaction hash,
-  // $7 contract, $8 token id, $9 sender, $10 receiver, $11 amount, $12 block time
-  await tx.query(
-    `INSERT INTO nft_1155_transfers (network, block_number, log_index, batch_index, block_hash, tx_hash, contract, token_id, from_address, to_address, amount, block_time)
-     SELECT $1, * FROM unnest($2::bigint[], $3::int[], $4::int[], $5::text[], $6::text[], $7::text[], $8::numeric[], $9::text[], $10::text[], $11::numeric[], $12::bigint[])`,
-    [
-      network,
-      transfers.map((t) => t.blockNumber),
-      transfers.map((t) => t.logIndex),
-      transfers.map((t) => t.batchIndex),
-      transfers.map((t) => t.blockHash),
-      transfers.map((t) => t.txHash),
-      transfers.map((t) => t.contract),
-      transfers.map((t) => t.tokenId.toString()),
-      transfers.map((t) => t.from),
-      transfers.map((t) => t.to),
-      transfers.map((t) => t.amount.toString()),
-      transfers.map((t) => t.blockTime ?? null),
-    ],
+/** The columns of nft_1155_transfers the indexer writes, in the order of its binary rows: those of nft_transfers, then the amount. */
+const TRANSFER_1155_COLUMNS = [...TRANSFER_COLUMNS, "amount"];
+
+/** ERC-1155: the transfers (laid out as nft_transfers, ids.ts), and each (id, owner)'s balance moved by their sum in the range. */
+async function write1155(tx: Queryable, net: number, transfers: Transfer1155[]): Promise<void> {
+  const ids = await addressIds(
+    tx,
+    transfers.flatMap((t) => [t.contract, t.from, t.to]),
   );
+  const id = (address: string) => ids.get(address)!;
+  const rows = new BinaryRows(TRANSFER_1155_COLUMNS.length, transfers.length * 160);
+  const stored = { net, id };
+  for (const t of transfers) transferRow(rows, t, stored).numeric(t.amount);
+  await tx.copyBinary("nft_1155_transfers", TRANSFER_1155_COLUMNS, rows.done());
   const deltas = new Map<string, { contract: string; tokenId: bigint; owner: string; delta: bigint }>();
   const move = (contract: string, tokenId: bigint, owner: string, delta: bigint) => {
     if (owner === ZERO_ADDRESS || delta === 0n) return;
@@ -287,37 +280,43 @@ async function write1155(tx: Queryable, written: { network: string; networkId: n
     move(t.contract, t.tokenId, t.to, t.amount);
   }
   const changed = [...deltas.values()].filter((d) => d.delta !== 0n);
-  if (changed.length > 0) await addToBalances(tx, { network, networkId: written.networkId, deltas: changed });
+  if (changed.length > 0) await addToBalances(tx, { networkId: net, deltas: changed });
 }
 
 /**
  * Adds each delta to its balance (and to the owner's holding), then deletes the balances that reached zero: a range's
- * ERC-1155 transfers, or the opposite of those a rollback undoes.
+ * ERC-1155 transfers, or the opposite of those a rollback undoes. Addresses are lower-case hex, stored as bytes.
  */
 export async function addToBalances(
   tx: Queryable,
   balances: {
-    network: string;
     networkId: number;
     deltas: Array<{ contract: string; tokenId: bigint | string; owner: string; delta: bigint | string }>;
   },
 ): Promise<void> {
-  const { network, deltas } = balances;
+  const { networkId: net, deltas } = balances;
   const holdings = new HoldingSums();
   for (const d of deltas) holdings.add(d.contract, d.owner, BigInt(d.delta));
-  await adjustHoldings(tx, balances.networkId, holdings);
-  const keys = [network, deltas.map((d) => d.contract), deltas.map((d) => d.tokenId.toString()), deltas.map((d) => d.owner)];
-  // $1 network, $2 contracts, $3 token ids, $4 owners, $5 deltas
+  await adjustHoldings(tx, net, holdings);
+  const keys = [
+    net,
+    arrayLiteral(deltas.map((d) => d.contract)),
+    arrayLiteral(deltas.map((d) => d.tokenId)),
+    arrayLiteral(deltas.map((d) => d.owner)),
+  ];
+  // $1 network id, $2 contracts (hex), $3 token ids, $4 owners (hex), $5 deltas
   await tx.query(
-    `INSERT INTO nft_balances (network, contract, token_id, owner, balance)
-     SELECT $1, * FROM unnest($2::text[], $3::numeric[], $4::text[], $5::numeric[])
-     ON CONFLICT (network, contract, token_id, owner) DO UPDATE SET balance = nft_balances.balance + EXCLUDED.balance`,
-    [...keys, deltas.map((d) => d.delta.toString())],
+    `INSERT INTO nft_balances (network_id, contract, token_id, owner, balance)
+     SELECT $1, decode(substr(contract, 3), 'hex'), token_id, decode(substr(owner, 3), 'hex'), delta
+     FROM unnest($2::text[], $3::numeric[], $4::text[], $5::numeric[]) AS d(contract, token_id, owner, delta)
+     ON CONFLICT (network_id, contract, token_id, owner) DO UPDATE SET balance = nft_balances.balance + EXCLUDED.balance`,
+    [...keys, arrayLiteral(deltas.map((d) => d.delta))],
   );
-  // $1 network, $2 contracts, $3 token ids, $4 owners
+  // $1 network id, $2 contracts (hex), $3 token ids, $4 owners (hex)
   await tx.query(
     `DELETE FROM nft_balances b USING unnest($2::text[], $3::numeric[], $4::text[]) AS k(contract, token_id, owner)
-     WHERE b.network = $1 AND b.contract = k.contract AND b.token_id = k.token_id AND b.owner = k.owner AND b.balance = 0`,
+     WHERE b.network_id = $1 AND b.contract = decode(substr(k.contract, 3), 'hex') AND b.token_id = k.token_id
+       AND b.owner = decode(substr(k.owner, 3), 'hex') AND b.balance = 0`,
     keys,
   );
 }

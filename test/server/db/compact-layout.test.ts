@@ -9,8 +9,11 @@ import { providerFor, startLocalNode } from "../../helpers/chain";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";
 import { expectHoldingsMatchRecount } from "../../helpers/holdings-check";
 import { expectIndexMatchesChain, indexedTo } from "../../helpers/index-check";
+import { ZERO_ADDRESS } from "../../../server/indexer/transfers";
 import {
   fillLegacyIndex,
+  LEGACY_NETWORKS,
+  legacyAddress,
   legacyReads,
   legacySample,
   migrationsBeforeCompact,
@@ -47,8 +50,9 @@ describe(`the compact index layout's migration (${process.env.DATABASE_URL ? "Po
   });
 
   it("moves an index of the text layout: every read answers what it answered before", async function () {
-    expect((await migrate(db)).map((m) => m.version)).to.include.members([260, 261]);
+    expect((await migrate(db)).map((m) => m.version)).to.include.members([260, 261, 264]);
     expect(await columns(db, "nft_transfers")).to.not.include("block_hash");
+    expect(await columns(db, "nft_1155_transfers")).to.not.include("block_hash");
     const after = await serviceReads(db, sample);
     expect(Object.keys(after)).to.deep.equal(Object.keys(before));
     for (const key of Object.keys(before)) expect(after[key], key).to.deep.equal(before[key]);
@@ -62,6 +66,75 @@ describe(`the compact index layout's migration (${process.env.DATABASE_URL ? "Po
     expect(Object.values(before).some((v) => Array.isArray(v) && v.some((r) => r?.amount !== null && r?.amount !== undefined))).to.equal(
       true,
     );
+    expectErc1155Reached(before);
+  });
+
+  /** The sample reaches what moving the ERC-1155 rows changes: batch positions, moves between owners, balances, holders. */
+  function expectErc1155Reached(reads: Record<string, unknown>) {
+    const rows1155 = Object.values(reads)
+      .filter(Array.isArray)
+      .flat()
+      .filter((r) => r?.amount !== null && r?.amount !== undefined);
+    expect(rows1155.some((r) => r.batch_index > 0)).to.equal(true);
+    expect(rows1155.some((r) => r.from_address !== ZERO_ADDRESS && r.to_address !== ZERO_ADDRESS)).to.equal(true);
+    expect(rows1155.some((r) => r.block_time === null)).to.equal(true);
+    const token = (n: number) => `${LEGACY_NETWORKS[n % 2]} ${legacyAddress(3, n % 2)}`;
+    expect(reads[`token ${token(0)} 0`])
+      .to.be.an("array")
+      .with.length.above(0);
+    expect(reads[`token holders ${token(1)} 1`])
+      .to.be.an("array")
+      .with.length.above(0);
+    expect(reads[`token history ${token(0)} ${2n ** 200n + 4n}`])
+      .to.be.an("array")
+      .with.length.above(0);
+  }
+
+  it("moves the ERC-1155 rows of an index already in the compact ERC-721 layout: every read answers as before", async function () {
+    // A deployment that applied every migration but 0264 before it was written: 0264 runs last, after 0303 and 0400.
+    await migrate(
+      db,
+      readMigrations().filter((m) => m.version !== 264),
+    );
+    expect(await columns(db, "nft_1155_transfers")).to.include.members(["network", "contract", "block_hash"]);
+    expect((await migrate(db)).map((m) => m.version)).to.deep.equal([264]);
+    // One layout: the ERC-721 transfers' columns, then the amount; balances keyed as holdings.
+    expect(await columns(db, "nft_1155_transfers")).to.deep.equal([...(await columns(db, "nft_transfers")), "amount"]);
+    expect(await columns(db, "nft_balances")).to.deep.equal(["network_id", "contract", "owner", "token_id", "balance"]);
+    const after = await serviceReads(db, sample);
+    expect(Object.keys(after)).to.deep.equal(Object.keys(before));
+    for (const key of Object.keys(before)) expect(after[key], key).to.deep.equal(before[key]);
+    expectErc1155Reached(after);
+  });
+
+  it("leaves the ERC-1155 text layout whole when 0264 stops part way, and the next start moves it", async function () {
+    await migrate(
+      db,
+      readMigrations().filter((m) => m.version !== 264),
+    );
+    const count = async (table: string) => Number((await db.query<{ n: string }>(`SELECT count(*) AS n FROM ${table}`)).rows[0].n);
+    const counts = {
+      transfers: await count("nft_1155_transfers"),
+      balances: await count("nft_balances"),
+      addresses: await count("nft_addresses"),
+    };
+    const failing = readMigrations().map((m) => (m.version === 264 ? { ...m, sql: `${m.sql}\nSELECT 1 / 0;` } : m));
+    await migrate(db, failing).then(
+      () => expect.fail("the migration should have failed"),
+      (error: Error) => expect(error.message).to.match(/division by zero/),
+    );
+    expect(await columns(db, "nft_1155_transfers")).to.include.members(["network", "contract", "block_hash"]);
+    expect(await columns(db, "nft_balances")).to.include("network");
+    expect({
+      transfers: await count("nft_1155_transfers"),
+      balances: await count("nft_balances"),
+      addresses: await count("nft_addresses"),
+    }).to.deep.equal(counts);
+    expect((await migrate(db)).map((m) => m.version)).to.deep.equal([264]);
+    expect(await count("nft_1155_transfers")).to.equal(counts.transfers);
+    expect(await count("nft_balances")).to.equal(counts.balances);
+    const after = await serviceReads(db, sample);
+    for (const key of Object.keys(before)) expect(after[key], key).to.deep.equal(before[key]);
   });
 
   it("leaves the text layout whole when it stops part way, and the next start moves it", async function () {

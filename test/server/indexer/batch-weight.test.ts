@@ -7,6 +7,7 @@ import { startTestApp, type TestApp } from "../../helpers/app";
 import { inOneBlock, providerFor, startLocalNode } from "../../helpers/chain";
 import { expectHoldingsMatchRecount } from "../../helpers/holdings-check";
 import { indexedTo } from "../../helpers/index-check";
+import { addressId, networkIdOf } from "../../helpers/index-sql";
 
 const PER_LOG = 8_000;
 const BLOCKS = 3;
@@ -50,7 +51,7 @@ describe("indexer: ranges sized by the ids of ERC-1155 batches", function () {
     expect(BLOCKS * 2 * PER_LOG).to.be.above(RANGE_MAX_ROWS);
     const { rows } = await t.app.db.query<{ n: number; ids: number; first: string; last: string }>(
       `SELECT count(*)::int AS n, count(DISTINCT token_id)::int AS ids, min(token_id)::text AS first, max(token_id)::text AS last
-       FROM nft_1155_transfers WHERE network = 'localhost' AND contract = $1 AND to_address = $2`,
+       FROM nft_1155_transfers WHERE network_id = ${networkIdOf("'localhost'")} AND contract_id = ${addressId("$1")} AND to_id = ${addressId("$2")}`,
       [contract, to],
     );
     expect(rows[0]).to.deep.equal({

@@ -5,6 +5,7 @@ import { TestERC1155__factory, type TestERC1155 } from "../../../typechain-types
 import { startTestApp, type TestApp } from "../../helpers/app";
 import { providerFor, startLocalNode } from "../../helpers/chain";
 import { indexedTo } from "../../helpers/index-check";
+import { bytes, hex, networkIdOf } from "../../helpers/index-sql";
 
 describe("ERC-1155 balances (TransferSingle, TransferBatch)", function () {
   let node: LocalNode;
@@ -37,7 +38,7 @@ describe("ERC-1155 balances (TransferSingle, TransferBatch)", function () {
     await indexedTo(t.app.db, "localhost", provider);
     const owners = [a.address, b.address];
     const { rows } = await t.app.db.query<{ token_id: string; owner: string; balance: string }>(
-      "SELECT token_id, owner, balance FROM nft_balances WHERE network = 'localhost' AND contract = $1",
+      `SELECT token_id, ${hex("owner")} AS owner, balance FROM nft_balances WHERE network_id = ${networkIdOf("'localhost'")} AND contract = ${bytes("$1")}`,
       [contract.toLowerCase()],
     );
     const indexed = new Map(rows.map((r) => [`${r.token_id}:${r.owner}`, BigInt(r.balance)]));

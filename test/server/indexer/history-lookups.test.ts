@@ -10,6 +10,7 @@ import { createTestDatabase, type TestDatabase } from "../../helpers/database";
 interface PlanNode {
   "Node Type": string;
   "Index Name"?: string;
+  "Relation Name"?: string;
   "Actual Loops": number;
   "Heap Fetches"?: number;
   Plans?: PlanNode[];
@@ -19,6 +20,8 @@ const address = (kind: number, n: number) => `0x${kind}${n.toString(16).padStart
 const OWNER = address(2, 1);
 const CONTRACTS = [address(1, 1), address(1, 2)];
 const OTHERS = [address(2, 2), address(2, 3), address(2, 4)];
+const CONTRACT_1155 = address(3, 1);
+const OWNER_1155 = address(2, 5);
 
 /**
  * What a history page costs in the address dictionary: every row's addresses are read from the dictionary's key alone,
@@ -37,13 +40,21 @@ describe(`history pages' address lookups (${process.env.DATABASE_URL ? "PostgreS
     [15, CONTRACTS[1], 3, OWNER, OTHERS[0]],
   ];
 
+  // ERC-1155 [block, batch index, token id, from, to, amount] of another account: minted in a batch, sent, received back.
+  const transfers1155: Array<[number, number, number, string, string, number]> = [
+    [10, 0, 7, ZERO_ADDRESS, OWNER_1155, 5],
+    [10, 1, 8, ZERO_ADDRESS, OWNER_1155, 6],
+    [12, 0, 7, OWNER_1155, OTHERS[1], 2],
+    [14, 0, 7, OTHERS[1], OWNER_1155, 1],
+  ];
+
   before(async function () {
     testDb = await createTestDatabase();
     db = await testDb.open();
     await migrate(db);
     await db.query("INSERT INTO indexer_cursors (network, block_number, block_hash) VALUES ('mainnet', 20, $1)", [`0x${"ab".repeat(32)}`]);
     await db.query("INSERT INTO indexer_networks (name) VALUES ('mainnet')");
-    const named = [...new Set(transfers.flatMap(([, contract, , from, to]) => [contract, from, to]))];
+    const named = [...new Set([...transfers.flatMap(([, contract, , from, to]) => [contract, from, to]), CONTRACT_1155, OWNER_1155])];
     await db.query(`INSERT INTO nft_addresses (address) SELECT ${bytes("a")} FROM unnest($1::text[]) a`, [named]);
     for (const [block, contract, id, from, to] of transfers) {
       await db.query(
@@ -53,10 +64,25 @@ describe(`history pages' address lookups (${process.env.DATABASE_URL ? "PostgreS
         [block, contract, from, to, id],
       );
     }
+    for (const [block, batch, id, from, to, amount] of transfers1155) {
+      await db.query(
+        `INSERT INTO nft_1155_transfers (block_number, block_time, log_index, batch_index, contract_id, from_id, to_id, network_id, tx_hash, token_id, amount)
+         SELECT $1::bigint, NULL, 0, $2, ${addressId("$3")}, ${addressId("$4")}, ${addressId("$5")}, ${networkIdOf("'mainnet'")},
+           decode(lpad(to_hex($1::bigint), 64, '0'), 'hex'), $6, $7`,
+        [block, batch, CONTRACT_1155, from, to, id, amount],
+      );
+    }
     // A dictionary large enough that the planner reads it by its key, as it does a network's.
     await db.query("INSERT INTO nft_addresses (address) SELECT decode(lpad(to_hex(n), 40, '0'), 'hex') FROM generate_series(1, 20000) n");
+    // ERC-1155 transfers of other accounts and ids, enough that reading the whole table costs more than an index.
+    await db.query(
+      `INSERT INTO nft_1155_transfers (block_number, block_time, log_index, batch_index, contract_id, from_id, to_id, network_id, tx_hash, token_id, amount)
+       SELECT n, NULL, 0, 0, ${addressId("$1")}, a.id, a.id + 1, ${networkIdOf("'mainnet'")}, decode(lpad(to_hex(n), 64, '0'), 'hex'), 100 + n, 1
+       FROM generate_series(1, 20000) n JOIN nft_addresses a ON a.address = decode(lpad(to_hex(n), 40, '0'), 'hex')`,
+      [CONTRACT_1155],
+    );
     // As autovacuum leaves a dictionary that only grows: every page all-visible.
-    await db.query("VACUUM (ANALYZE) nft_addresses");
+    await db.query("VACUUM (ANALYZE) nft_addresses, nft_1155_transfers");
   });
   after(async function () {
     await testDb?.drop();
@@ -64,7 +90,13 @@ describe(`history pages' address lookups (${process.env.DATABASE_URL ? "PostgreS
 
   /** The rows of `sql` and the lookups of its plan by address id (loops of scans of the dictionary's key). */
   async function run(sql: string, params: unknown[]) {
-    const { rows } = await db.query<{ from_address: string; to_address: string; contract: string; token_id: string }>(sql, params);
+    const { rows } = await db.query<{
+      from_address: string;
+      to_address: string;
+      contract: string;
+      token_id: string;
+      amount: string | null;
+    }>(sql, params);
     const plan = (await db.query<{ "QUERY PLAN": Array<{ Plan: PlanNode }> }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, params)).rows[0][
       "QUERY PLAN"
     ][0].Plan;
@@ -74,7 +106,7 @@ describe(`history pages' address lookups (${process.env.DATABASE_URL ? "PostgreS
       node.Plans?.forEach(walk);
     };
     walk(plan);
-    return { rows, lookups };
+    return { rows, lookups, plan };
   }
 
   /** Every lookup read the dictionary's key alone: index-only scans that fetched no table row. */
@@ -107,6 +139,35 @@ describe(`history pages' address lookups (${process.env.DATABASE_URL ? "PostgreS
     expect(rows.map((r) => [r.contract, r.from_address, r.to_address])).to.deep.equal(mine.map(([, c, , from, to]) => [c, from, to]));
     expectKeyOnly(lookups);
     expect(lookups.reduce((loops, n) => loops + n["Actual Loops"], 0)).to.equal(2 * mine.length);
+  });
+
+  /** The scans of nft_1155_transfers in a plan: each of one of its indexes, none of the whole table. */
+  function expectErc1155ByIndex(plan: PlanNode, indexes: string[]) {
+    const scans: PlanNode[] = [];
+    const walk = (node: PlanNode) => {
+      if (node["Relation Name"] === "nft_1155_transfers") scans.push(node);
+      node.Plans?.forEach(walk);
+    };
+    walk(plan);
+    expect(scans.map((n) => [n["Node Type"], n["Index Name"]])).to.deep.equal(indexes.map((index) => ["Index Scan", index]));
+  }
+
+  it("an ERC-1155 page reads the transfers by the history indexes, not the whole table, and looks up as an ERC-721 one", async function () {
+    const owner = await run(OWNER_HISTORY_SQL, ["mainnet", OWNER_1155, ...max, 101]);
+    expect(owner.rows.map((r) => [r.contract, Number(r.token_id), r.from_address, r.to_address, r.amount])).to.deep.equal(
+      transfers1155.map(([, , id, from, to, amount]) => [CONTRACT_1155, id, from, to, String(amount)]).reverse(),
+    );
+    expectKeyOnly(owner.lookups);
+    // A contract per row, the other side per row.
+    expect(owner.lookups.reduce((loops, n) => loops + n["Actual Loops"], 0)).to.equal(2 * transfers1155.length);
+    expectErc1155ByIndex(owner.plan, ["nft_1155_transfers_from", "nft_1155_transfers_to"]);
+
+    const token = await run(TOKEN_HISTORY_SQL, ["mainnet", CONTRACT_1155, ...max, 101, "7"]);
+    const mine = transfers1155.filter(([, , id]) => id === 7).reverse();
+    expect(token.rows.map((r) => [r.from_address, r.to_address, r.amount])).to.deep.equal(mine.map(([, , , f, t, a]) => [f, t, String(a)]));
+    expectKeyOnly(token.lookups);
+    expect(token.lookups.reduce((loops, n) => loops + n["Actual Loops"], 0)).to.equal(2 * mine.length);
+    expectErc1155ByIndex(token.plan, ["nft_1155_transfers_token"]);
   });
 
   it("an address the index never saw reads an empty page", async function () {

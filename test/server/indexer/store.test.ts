@@ -13,6 +13,7 @@ import {
   networkChangesAfter,
   tokenHolding,
 } from "../../../server/indexer/store/reads";
+import { rollBack } from "../../../server/indexer/store/rollback";
 import { writeRange } from "../../../server/indexer/store/writes";
 import { ZERO_ADDRESS, type Transfer, type Transfer1155 } from "../../../server/indexer/transfers";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";
@@ -284,6 +285,51 @@ describe("index store reads", function () {
       ["21", B],
       ["20", A],
     ]);
+    await expectHoldingsMatchRecount(db, network);
+  });
+  it("logs what a rollback undoes newest first, both standards, a log's ids in reverse, and gives ERC-1155 balances back", async function () {
+    const held = async () => [
+      await tokenHolding(db, network, ERC1155, 8n),
+      await tokenHolding(db, network, ERC1155, 9n),
+      await inventoryPage(db, { network, owner: A, contract: ERC721, limit: 100 }),
+    ];
+    const before = await held();
+    const after = await lastChangeId(db);
+    // Block 30: a ConsecutiveTransfer of ids 40–41 to A at log 0, an ERC-1155 batch to B at log 1 (ids 9, 8), one of
+    // those units of id 9 from B to A at log 2.
+    const consecutive = [40n, 41n].map((id) => ({ ...transfer(30, 0, id, ZERO_ADDRESS, A), rangeIndex: Number(id - 40n) }));
+    const batch = [0, 1].map((batchIndex) => ({ ...transfer1155(30, 1, BigInt(9 - batchIndex), B, 3n), batchIndex }));
+    await write(30, consecutive, { transfers1155: [...batch, { ...transfer1155(30, 2, 9n, A, 1n), from: B }], live: true });
+    expect(await held()).to.not.deep.equal(before);
+    const written = await lastChangeId(db);
+
+    await db.transaction((tx) => rollBack(tx, network, { block: 22, hash: hash(22) }));
+    const removed = (await changesAfter(db, written)).map((c) => [
+      c.kind,
+      c.log_index,
+      c.batch_index,
+      c.contract,
+      c.token_id,
+      c.from_address,
+      c.to_address,
+      c.amount,
+    ]);
+    expect(removed).to.deep.equal([
+      ["removed", 2, 0, ERC1155, "9", B, A, "1"],
+      ["removed", 1, 1, ERC1155, "8", ZERO_ADDRESS, B, "3"],
+      ["removed", 1, 0, ERC1155, "9", ZERO_ADDRESS, B, "3"],
+      ["removed", 0, null, ERC721, "41", ZERO_ADDRESS, A, null],
+      ["removed", 0, null, ERC721, "40", ZERO_ADDRESS, A, null],
+    ]);
+    // Each removal carries what its transfer's change carried.
+    const logged = await changesAfter(db, after);
+    expect(logged.slice(5).map(({ id: _, kind: __, ...c }) => c)).to.deep.equal(
+      logged
+        .slice(0, 5)
+        .reverse()
+        .map(({ id: _, kind: __, ...c }) => c),
+    );
+    expect(await held()).to.deep.equal(before);
     await expectHoldingsMatchRecount(db, network);
   });
 });
