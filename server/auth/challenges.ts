@@ -105,7 +105,7 @@ export async function saveChallenge(
  * The newest challenge this instance saved for each address, client and requester: the login that follows, most often
  * from the same requester to the same instance, finds its challenge here instead of reading the open ones back. A
  * hint, not the truth: it may have been used or retired since (by another instance, or by this one), which the
- * statement that redeems it finds out.
+ * statement that redeems it (login-statement.ts) finds out.
  */
 export class RecentChallenges {
   /**
@@ -180,48 +180,4 @@ export async function openChallenges(
   sql += ` ORDER BY requester = $3 DESC, created_at DESC LIMIT ${MAX_CANDIDATES}`;
   const { rows } = await db.query<Row>(sql, params, { prepare: true });
   return rows.map(fromRow);
-}
-
-/**
- * A write made by the statement that redeems a challenge, only when it does: data-modifying SQL (an INSERT … SELECT)
- * whose rows are stored only where `condition` (SQL) is true, with parameters numbered from `first`.
- */
-export type AlongWrite = (condition: string, first: number) => { sql: string; params: unknown[] };
-
-/**
- * Marks the challenge used; false when it already was (or just expired). One statement decides, so of two
- * instances redeeming the same signature at once exactly one gets true. `along` are writes made by the same
- * statement, only when the challenge was open: the login's code and grant, and its record in the account's history,
- * are stored with the one round trip that redeems (and deletes) the challenge. `recent` forgets it either way.
- */
-export async function consumeChallenge(
-  db: Queryable,
-  challenge: Challenge,
-  along: AlongWrite[] = [],
-  recent?: RecentChallenges,
-): Promise<boolean> {
-  const { id } = challenge;
-  // Used now or before, it is open no longer.
-  recent?.forget(challenge);
-  if (along.length === 0) {
-    const { rows } = await db.query(
-      "UPDATE login_challenges SET consumed_at = now() WHERE id = $1 AND consumed_at IS NULL AND expires_at > now() RETURNING id",
-      [id],
-    );
-    return rows.length === 1;
-  }
-  const params: unknown[] = [id];
-  const writes = along.map((write, i) => {
-    const part = write("EXISTS (SELECT 1 FROM consumed)", params.length + 1);
-    params.push(...part.params);
-    return `, along_${i} AS (${part.sql})`;
-  });
-  // A redeemed challenge is of no further use (only open ones are ever looked up): deleted, not kept marked.
-  const { rows } = await db.query<{ redeemed: boolean }>(
-    `WITH consumed AS (DELETE FROM login_challenges WHERE id = $1 AND consumed_at IS NULL AND expires_at > now() RETURNING id)${writes.join("")}
-     SELECT EXISTS (SELECT 1 FROM consumed) AS redeemed`,
-    params,
-    { prepare: true },
-  );
-  return rows[0].redeemed;
 }

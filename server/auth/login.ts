@@ -5,12 +5,11 @@ import { parseAddress } from "../chain/values";
 import type { Database } from "../db/database";
 import { isForeignKeyViolation } from "../db/errors";
 import type { Clock } from "../lib/clock";
-import { holdWrites, insertHeldWrites, mintCode, SCOPES, subjectFor, type MintedCodes, type Provider } from "./oidc";
+import { holdWrites, mintCode, SCOPES, subjectFor, type MintedCodes, type Provider } from "./oidc";
 import { requesterOf } from "../lib/requester";
-import { consumeChallenge, openChallenges, saveChallenge, type Challenge, type RecentChallenges } from "./challenges";
+import { openChallenges, saveChallenge, type Challenge, type RecentChallenges } from "./challenges";
 import type { CachedClients, LoginClient } from "./clients";
 import * as refuse from "./errors";
-import { recordLoginAlong } from "./login-history";
 import {
   CHALLENGE_TTL_MS,
   FORMATS,
@@ -24,7 +23,8 @@ import {
 } from "./messages";
 import { DomainError } from "../lib/domain-error";
 import { randomString } from "../lib/random";
-import { saveProofAlong, wantsSiweProof } from "./siwe-proofs";
+import { redeemLogin } from "./login-statement";
+import { wantsSiweProof } from "./siwe-proofs";
 import { caip10Subject } from "./subjects";
 
 /**
@@ -245,12 +245,6 @@ function walletNetwork(networks: Networks, challenge: Challenge, request: Redeem
   return challenge.network;
 }
 
-/**
- * Marks the challenge used, mints its code and records the login in the account's history; undefined when another
- * login used it first (or it was retired or expired meanwhile). The code and its grant, and the login's record, are
- * stored by the statement that redeems the challenge (nothing is stored when it was already used): one round trip
- * instead of four. The instance remembers the code for its exchange.
- */
 /** An address a signature proved: by which kind of signer, on which chain. */
 interface Proven {
   address: string;
@@ -258,6 +252,12 @@ interface Proven {
   chainId: number;
 }
 
+/**
+ * Marks the challenge used, mints its code and records the login in the account's history; undefined when another
+ * login used it first (or it was retired or expired meanwhile). The code and its grant, and the login's record, are
+ * stored by the statement that redeems the challenge (nothing is stored when it was already used): one round trip
+ * instead of four (login-statement.ts). The instance remembers the code for its exchange.
+ */
 async function useChallenge(deps: LoginDeps, challenge: Challenge, proven: Proven, signature: string): Promise<string | undefined> {
   const { db, provider, recent, minted } = deps;
   // The account in the predecessor's form keys the login history; the client's format makes the sub it is issued.
@@ -275,13 +275,16 @@ async function useChallenge(deps: LoginDeps, challenge: Challenge, proven: Prove
       codeChallengeMethod: challenge.codeChallengeMethod,
     });
   const held = await holdWrites(mint);
-  const along = [
-    (condition: string, first: number) => insertHeldWrites(held.writes, condition, first),
-    recordLoginAlong(account, challenge.clientId),
-  ];
-  const grant = held.writes.find((write) => write.kind === "Grant");
-  if (grant && wantsSiweProof(challenge.scope)) along.push(saveProofAlong(grant.id, challenge.message, signature));
-  if (!(await consumeChallenge(db, challenge, along, recent))) return undefined;
+  // Used now or before, it is open no longer.
+  recent.forget(challenge);
+  const redeemed = await redeemLogin(db, {
+    challengeId: challenge.id,
+    held: held.writes,
+    account,
+    clientId: challenge.clientId,
+    proof: wantsSiweProof(challenge.scope) ? { message: challenge.message, signature } : null,
+  });
+  if (!redeemed) return undefined;
   minted.remember(held.writes);
   if (challenge.scope.split(" ").includes("profile")) deps.ens?.refresh(challenge.address);
   return held.result;

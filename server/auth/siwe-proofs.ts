@@ -1,5 +1,4 @@
 import type { Queryable } from "../db/database";
-import type { AlongWrite } from "./challenges";
 
 /**
  * The `siwe` scope (docs/reference/login.md): the ID token carries the exact message the wallet signed and the signature, so that
@@ -16,17 +15,6 @@ export interface SiweProof {
 }
 
 export const wantsSiweProof = (scope: string): boolean => scope.split(" ").includes(SIWE_SCOPE);
-
-/**
- * Stores the message and signature with the grant `grantId` as a write of the statement that redeems the login's
- * challenge (see consumeChallenge), after the grant's own insert: the row refers to it.
- */
-export function saveProofAlong(grantId: string, message: string, signature: string): AlongWrite {
-  return (condition, first) => ({
-    sql: `INSERT INTO login_siwe_proofs (grant_id, message, signature) SELECT $${first}::text, $${first + 1}::text, $${first + 2}::text WHERE ${condition}`,
-    params: [grantId, message, signature],
-  });
-}
 
 /** The proof stored with a grant, as ID-token claims; undefined when the grant has none (a login without `siwe`). */
 export async function findProof(db: Queryable, grantId: string): Promise<SiweProof | undefined> {

@@ -110,39 +110,40 @@ export class MintedCodes {
   }
 }
 
-/**
- * An INSERT of held writes, for a statement whose earlier part (a CTE) decides whether they are stored: `condition`
- * is SQL that is true when they should be. Parameters are numbered from `first`; the statement returns one row per
- * record stored.
- */
-export function insertHeldWrites(writes: HeldWrite[], condition: string, first: number): { sql: string; params: unknown[] } {
-  const { values, params } = payloadValues(writes, first, true);
-  return {
-    sql: `INSERT INTO oidc_payloads (kind, id, payload, grant_id, user_code, uid, expires_at)
-      SELECT * FROM (VALUES ${values}) AS held WHERE ${condition} RETURNING kind`,
-    params,
-  };
+/** A held write's row of oidc_payloads: kind, id, payload (JSON text), grant_id, user_code, uid, expires_at. */
+function rowOf(write: HeldWrite): unknown[] {
+  const { payload } = write;
+  return [
+    write.kind,
+    write.id,
+    JSON.stringify(payload),
+    payload.grantId ?? null,
+    payload.userCode ?? null,
+    payload.uid ?? null,
+    write.expiresAt,
+  ];
 }
 
-/** The VALUES rows of `writes` with parameters numbered from `first` (typed, for a VALUES list outside an INSERT). */
-function payloadValues(writes: HeldWrite[], first: number, typed: boolean): { values: string; params: unknown[] } {
-  const types = typed ? ["::text", "::text", "::jsonb", "::text", "::text", "::text", "::timestamptz"] : Array(7).fill("");
-  const params: unknown[] = [];
-  const rows = writes.map((write) => {
-    const n = first + params.length;
-    params.push(
-      write.kind,
-      write.id,
-      JSON.stringify(write.payload),
-      write.payload.grantId ?? null,
-      write.payload.userCode ?? null,
-      write.payload.uid ?? null,
-      write.expiresAt,
-    );
-    return `(${types.map((type, i) => `$${n + i}${type}`).join(", ")})`;
-  });
-  return { values: rows.join(", "), params };
+/**
+ * The rows of `writes` as seven arrays, one per column in {@link rowOf}'s order: the parameters of an
+ * `unnest($n::text[], …, $n+6::timestamptz[])`, which stores any number of them with one statement's fixed text.
+ */
+export function heldColumns(writes: HeldWrite[]): unknown[][] {
+  const rows = writes.map(rowOf);
+  return Array.from({ length: 7 }, (_, column) => rows.map((row) => row[column]));
 }
+
+// Consumes a code and stores its tokens, only when it consumed it; one row per token stored.
+// $1 the code's kind, $2 its id; $3…$9 the tokens' columns as heldColumns gives them.
+const CONSUME_WITH = `WITH consumed AS (
+    UPDATE oidc_payloads SET consumed_at = now() WHERE kind = $1 AND id = $2 AND consumed_at IS NULL RETURNING id
+  )
+  INSERT INTO oidc_payloads (kind, id, payload, grant_id, user_code, uid, expires_at)
+  SELECT kind, id, payload::jsonb, grant_id, user_code, uid, expires_at
+  FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::timestamptz[])
+    AS w(kind, id, payload, grant_id, user_code, uid, expires_at)
+  WHERE EXISTS (SELECT 1 FROM consumed)
+  RETURNING kind`;
 
 function payloadAdapter(db: Database, kind: string, reuseError: ReuseError, mintedCodes: MintedCodes): Adapter {
   const LIVE = "(expires_at IS NULL OR expires_at > now() - interval '1 hour')";
@@ -207,19 +208,14 @@ function payloadAdapter(db: Database, kind: string, reuseError: ReuseError, mint
    */
   const consumeWith = async (id: string, writes: HeldWrite[]) => {
     if (writes.length === 0) return consume(id);
-    const insert = insertHeldWrites(writes, "EXISTS (SELECT 1 FROM consumed)", 3);
-    const { rows } = await db.query(
-      `WITH consumed AS (UPDATE oidc_payloads SET consumed_at = now() WHERE kind = $1 AND id = $2 AND consumed_at IS NULL RETURNING id) ${insert.sql}`,
-      [kind, id, ...insert.params],
-      { prepare: true },
-    );
+    const { rows } = await db.query(CONSUME_WITH, [kind, id, ...heldColumns(writes)], { prepare: true });
     if (rows.length === 0) await refuseReuse(id);
   };
 
   return {
     async upsert(id, payload, expiresIn) {
       const expiresAt = expiresIn ? new Date(mintedCodes.clock() + expiresIn * 1000) : null;
-      await saveOrHold({ kind, id, payload, expiresAt }, (write) => upsertRows(db, [write]));
+      await saveOrHold({ kind, id, payload, expiresAt }, (write) => upsertRow(db, write));
     },
     find: (id) => find("id", id),
     findByUid: (uid) => find("uid", uid),
@@ -238,15 +234,14 @@ function payloadAdapter(db: Database, kind: string, reuseError: ReuseError, mint
   };
 }
 
-/** Inserts records, or replaces them when they exist (oidc-provider saves a model again when it changes). */
-async function upsertRows(db: Database, writes: HeldWrite[]): Promise<void> {
-  const { values, params } = payloadValues(writes, 1, false);
+/** Inserts a record, or replaces it when it exists (oidc-provider saves a model again when it changes). */
+async function upsertRow(db: Database, write: HeldWrite): Promise<void> {
   await db.query(
     `INSERT INTO oidc_payloads (kind, id, payload, grant_id, user_code, uid, expires_at)
-     VALUES ${values}
+     VALUES ($1, $2, $3, $4, $5, $6, $7)
      ON CONFLICT (kind, id) DO UPDATE SET payload = EXCLUDED.payload, grant_id = EXCLUDED.grant_id,
        user_code = EXCLUDED.user_code, uid = EXCLUDED.uid, expires_at = EXCLUDED.expires_at`,
-    params,
+    rowOf(write),
   );
 }
 

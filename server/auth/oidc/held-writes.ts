@@ -8,7 +8,7 @@ import type { AdapterPayload } from "oidc-provider";
  * /api/login (login.ts, in holdWrites):
  *   Grant.upsert              - held
  *   AuthorizationCode.upsert  - held
- *   (login.ts)                [1] WITH consumed AS (…challenge…) INSERT grant and code (insertHeldWrites), login_history
+ *   (login-statement.ts)      [1] WITH consumed AS (…challenge…) INSERT grant and code, login_history (siwe proof)
  *
  * /token, grant_type=authorization_code (routes/oidc.ts runs it in inRequestScope):
  *   AuthorizationCode.find    [1] SELECT the code and its grant (or none: the code minted here, from MintedCodes)

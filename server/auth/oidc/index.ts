@@ -5,7 +5,7 @@
  * it, and nothing outside this folder imports oidc-provider (test/server/http/layers.test.ts).
  */
 export type { Provider } from "oidc-provider";
-export { deleteClientPayloads, deleteExpiredPayloads, insertHeldWrites, MintedCodes } from "./adapter";
+export { deleteClientPayloads, deleteExpiredPayloads, heldColumns, MintedCodes } from "./adapter";
 export { holdWrites, inRequestScope, type HeldWrite } from "./held-writes";
 export { assertPatched, loadOidcLibrary, loadOidcLibraryOrExit, UnpatchedLibraryError } from "./internals";
 export { createProvider, mintCode, OIDC_ROUTES, SCOPES, subjectFor, type MintInput } from "./provider";
