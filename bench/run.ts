@@ -25,20 +25,20 @@ import token from "./suites/token";
  * newest of each suite). Set DATABASE_URL to measure on PostgreSQL. `--before <ref>`: the git ref whose code the
  * suites that compare with the code as it was run as their "before" (see lib/before.ts).
  */
-const SUITES: Suite[] = [
-  latestBlock,
+const SUITES: Record<string, Suite> = {
+  "latest-block": latestBlock,
   metadata,
   indexer,
   consecutive,
   login,
-  loginProfile,
+  "login-profile": loginProfile,
   token,
   metrics,
-  sharedLimits,
-  rpcPool,
+  "shared-limits": sharedLimits,
+  "rpc-pool": rpcPool,
   scale,
   migration,
-];
+};
 
 /** The suite files that run through Hardhat instead of this runner (`npm run bench:gas`). */
 const HARDHAT_SUITES = ["gas"];
@@ -49,7 +49,7 @@ function checkSuiteFiles(): void {
     .readdirSync(path.join(__dirname, "suites"))
     .map((file) => path.basename(file, ".ts"))
     .filter((name) => !HARDHAT_SUITES.includes(name));
-  const names = SUITES.map((suite) => suite.name);
+  const names = Object.keys(SUITES);
   const unlisted = files.filter((file) => !names.includes(file));
   const misnamed = names.filter((name) => !files.includes(name));
   if (unlisted.length + misnamed.length > 0) {
@@ -62,9 +62,9 @@ function checkSuiteFiles(): void {
 async function main() {
   checkSuiteFiles();
   const { ref: beforeRef, rest: wanted } = beforeRefOf(process.argv.slice(2));
-  const unknown = wanted.filter((name) => !SUITES.some((suite) => suite.name === name));
+  const unknown = wanted.filter((name) => !Object.hasOwn(SUITES, name));
   if (unknown.length > 0) {
-    console.error(`unknown suite(s): ${unknown.join(", ")}; known: ${SUITES.map((s) => s.name).join(", ")}`);
+    console.error(`unknown suite(s): ${unknown.join(", ")}; known: ${Object.keys(SUITES).join(", ")}`);
     process.exit(2);
   }
   const context: BenchContext = {
@@ -75,13 +75,14 @@ async function main() {
   };
   const tags = await runTags(process.env.DATABASE_URL);
   const rows: Row[] = [];
-  for (const suite of SUITES.filter((s) => (wanted.length === 0 && !s.onlyWhenNamed) || wanted.includes(s.name))) {
-    console.error(`${suite.name}`);
+  const chosen = Object.entries(SUITES).filter(([name, suite]) => (wanted.length === 0 && !suite.onlyWhenNamed) || wanted.includes(name));
+  for (const [name, suite] of chosen) {
+    console.error(name);
     const loadAtStart = os.loadavg()[0];
     const suiteRows = await suite.run(context);
     rows.push(...suiteRows);
     const result: SuiteResult = {
-      suite: suite.name,
+      suite: name,
       tags,
       seconds: context.seconds,
       method: suite.method,

@@ -11,3 +11,11 @@ export async function freePort(): Promise<number> {
     });
   });
 }
+
+/** `target` with its host and port replaced by 127.0.0.1:`port`: the same URL, reached through a proxy or pooler on this machine. */
+export function atLocalPort(target: string, port: number): string {
+  const url = new URL(target);
+  url.hostname = "127.0.0.1";
+  url.port = String(port);
+  return url.toString();
+}

@@ -1,4 +1,5 @@
 import net from "node:net";
+import { atLocalPort } from "../../support/net";
 
 /** What a service sent to PostgreSQL through the proxy so far. */
 export interface QueryCounts {
@@ -95,12 +96,7 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const proxyPort = (server.address() as net.AddressInfo).port;
   return {
-    url(original) {
-      const url = new URL(original);
-      url.hostname = "127.0.0.1";
-      url.port = String(proxyPort);
-      return url.toString();
-    },
+    url: (original) => atLocalPort(original, proxyPort),
     counts() {
       const tidy: Record<string, number> = {};
       for (const [sql, n] of bySql) {

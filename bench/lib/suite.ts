@@ -2,8 +2,8 @@ import { fmt, type Row } from "../../support/bench-report";
 
 export { fmt, type Row } from "../../support/bench-report";
 
+/** A benchmark suite: its name is its file's in bench/suites/, as SUITES in bench/run.ts lists it. */
 export interface Suite {
-  name: string;
   /** Runs only when named (`npm run bench -- scale`): it takes long. */
   onlyWhenNamed?: boolean;
   /** How it measures, one sentence a line: docs/reference/benchmarks.md shows it above the suite's figures. */

@@ -9,7 +9,6 @@ import type { Suite } from "../lib/suite";
 const CONSECUTIVE_IDS = 5_000;
 
 const consecutive: Suite = {
-  name: "consecutive",
   method: [
     "The largest ERC-2309 range the index expands: one constructor minting 5,000 ids in one `ConsecutiveTransfer`, indexed on a fresh database as a live range (it also fills the change log).",
   ],

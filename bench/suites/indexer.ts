@@ -26,7 +26,6 @@ const LAG_SAMPLES = 40;
 const MAX_RANGE = 10_000;
 
 const indexer: Suite = {
-  name: "indexer",
   method: [
     "A cold sync of 100,000 ERC-721 transfers beside a bare loop of `eth_getLogs` over the same blocks on the same node (the indexer cannot be faster than the node hands out logs), each sync on a fresh database in a process of its own (`bench/lib/indexer-runner.ts`).",
     "The same cold sync with the code of the layout before the compact tables (`0c9097d`, or `--before <ref>`: a worktree of it, its migrations making its database) in the same run: three rounds, in turn bare, this tree, the ref and this tree, the ref, bare; the figures are medians of three.",

@@ -6,7 +6,6 @@ import type { Row, Suite } from "../lib/suite";
 const CONNECTIONS = 32;
 
 const latestBlock: Suite = {
-  name: "latest-block",
   method: ["The latest-block route at 32 connections, beside bare `eth_blockNumber` calls to the same node: the node is the limit."],
   async run({ seconds, log }) {
     const node = await startLocalNode();

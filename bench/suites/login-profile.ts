@@ -18,7 +18,6 @@ const BUDGET = 0.1;
 type RunName = "openid" | "openid profile";
 
 const loginProfile: Suite = {
-  name: "login-profile",
   onlyWhenNamed: true,
   method: [
     "Full logins (as in the login suite: `GET /api/authorize`, `personal_sign`, `POST /api/login`, `POST /token`) at 8 clients, with `scope=openid` and with `scope=openid profile`.",

@@ -44,7 +44,6 @@ interface Measure {
 }
 
 const login: Suite = {
-  name: "login",
   method: [
     "Full logins, each what a dApp and its backend do: `GET /api/authorize`, `personal_sign` in the client, `POST /api/login`, `POST /token`.",
     "The service runs in its own process, started with the node arguments of `npm start`, on the database of `DATABASE_URL`.",

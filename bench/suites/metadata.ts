@@ -12,7 +12,6 @@ const CONNECTIONS = 32;
 const SLICE = 2_000;
 
 const metadata: Suite = {
-  name: "metadata",
   method: [
     "Signed-metadata posts and reads per second at 32 connections; every post is a new statement by an EOA issuer, signed in advance.",
     "Posts are measured on the code as it was (\"before\": ethers' secp256k1 and the node asked for the issuer's code first, checked out from the before ref) and as it is, side by side in the same run; reads on the current code.",

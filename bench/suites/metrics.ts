@@ -9,7 +9,6 @@ const CONNECTIONS = 32;
 const SCRAPES = 50;
 
 const metrics: Suite = {
-  name: "metrics",
   method: [
     "What collecting metrics costs: the latest-block route at 32 connections with `METRICS` on and off, and the median of 50 scrapes of `GET /metrics` once the service has answered some load.",
   ],

@@ -20,7 +20,6 @@ import type { Row, Suite } from "../lib/suite";
 const TRANSFERS = Number(process.env.BENCH_MIGRATION_TRANSFERS ?? 1_000_002);
 
 const migration: Suite = {
-  name: "migration",
   method: [
     "An index of the layout before the compact tables (addresses and hashes as hex text) is written by SQL: `BENCH_MIGRATION_TRANSFERS` ERC-721 transfers (three per token, on two networks) with their owners, holdings and holder counts.",
     "The migrations to the compact layout then run as a start of the service runs them, timed; on PostgreSQL (DATABASE_URL) and on PGlite in a directory, one after the other.",

@@ -29,7 +29,6 @@ async function calls(networks: Networks, seconds: number): Promise<{ perSecond: 
 }
 
 const rpcPool: Suite = {
-  name: "rpc-pool",
   onlyWhenNamed: true,
   method: [
     `JSON-RPC calls (eth_chainId, ${WORKERS} in flight) through a network's provider with one URL, then with two URLs of the same node, then with a dead URL (connections refused) listed first beside the node's.`,

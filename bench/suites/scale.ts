@@ -60,7 +60,6 @@ const FILL_VERSION = 3;
 const CACHE_TTL_S = 30 * 86_400;
 
 const scale: Suite = {
-  name: "scale",
   method: [
     "The reads of the data service over a large index: synthetic ERC-721 rows in the compact layout (not mined) at two sizes, the full size (`BENCH_SCALE_TOKENS` tokens over a tenth as many owners, three transfers per token) and 1/100 of it.",
     "The transfers and owners are made by the bench and sent by binary `COPY ... FROM STDIN`, two streams at once, because it loads 3 million transfers about twice as fast as the server's `INSERT ... SELECT generate_series` (1.6–1.8 s against 3.8–4.0 s); the addresses, holdings and metadata cache are written by SQL.",

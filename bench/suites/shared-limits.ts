@@ -19,7 +19,6 @@ function manyClients(): () => { path: string; headers: Record<string, string> } 
 }
 
 const sharedLimits: Suite = {
-  name: "shared-limits",
   method: [
     "A rate-limited data route (GET /block/:network/latest, the data routes' budget) at 32 connections, on two services of the same run on PostgreSQL: the counts shared in the database (RATE_LIMIT_STORE=database: one UPSERT at a time per instance, carrying the counts that arrived meanwhile) and in memory (RATE_LIMIT_STORE=memory).",
     "Once from one client (every count on one row, the worst case for the database), once from a new client address per request; the limit is set out of reach, so every request is answered.",

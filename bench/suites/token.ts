@@ -13,7 +13,6 @@ const TOKENS = 1_000;
 const BATCH = 250;
 
 const token: Suite = {
-  name: "token",
   method: [
     "Token metadata at 32 connections, the service in its own process, over 1,000 ERC-1155 ids whose `uri` points at a local HTTP host.",
     "Reads that resolve (an `eth_call`, a fetch and a write), reads from the cache, and an inventory page of 100 with `?metadata=true` beside the same page without it.",

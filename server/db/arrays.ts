@@ -24,3 +24,14 @@ export function arrayLiteral(values: readonly PlainValue[]): string {
   }
   return `{${parts.join(",")}}`;
 }
+
+/**
+ * One array literal per field of `rows`, in the order `fields` names them: the parameters of an
+ * `unnest($2::type[], $3::type[], …)` that reads a batch of rows.
+ */
+export function columnLiterals<Field extends string>(
+  rows: ReadonlyArray<Record<NoInfer<Field>, PlainValue>>,
+  fields: readonly Field[],
+): string[] {
+  return fields.map((field) => arrayLiteral(rows.map((row) => row[field])));
+}

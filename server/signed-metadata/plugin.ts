@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyInstance, FastifyReply } from "fastify";
-import { Type } from "typebox";
+import { Type, type TSchema } from "typebox";
 import { parseAddress, parseTokenId } from "../chain/values";
 import { badRequest, notFound } from "../http/http-error";
 import { limitRequests } from "../http/rate-limit";
@@ -14,6 +14,7 @@ import { AddressParam, NetworkParam, TokenIdParam } from "../http/schemas";
 import { example } from "../http/openapi-examples";
 import { DATABASE_READ, DATABASE_WRITE, JSON_BODY, refusals, type RefusalCode } from "../http/refusals";
 
+const tags = ["metadata"];
 const FORMATS = ["json", "raw"] as const;
 const Query = Type.Object({
   iss: Type.Optional(
@@ -73,6 +74,16 @@ const POST =
   "Counts against METADATA_POST_RATE_LIMIT.";
 const Anything = Type.Unknown({ description: "Issuer → metadata object (json) or signed record (raw)" });
 
+/** The schema of a read route: the NFT's and the account's differ only in what they name and their params. */
+const readSchema = <Params extends TSchema>({ target, about, params }: { target: string; about: string; params: Params }) => ({
+  tags,
+  summary: `Current metadata of ${target}, by issuer`,
+  description: `The current statement of each issuer about ${about}: {issuer: metadata}. ${READ}`,
+  params,
+  querystring: Query,
+  response: { 200: Anything, ...READ_REFUSALS },
+});
+
 /**
  * Issuer-signed metadata (docs/reference/metadata.md) for NFTs and accounts: posts are verified (EIP-191, EIP-1271 wallets for NFT
  * metadata, EOAs only for accounts), kept with their history, and read back as `{issuer: metadata}` or raw records.
@@ -80,7 +91,6 @@ const Anything = Type.Unknown({ description: "Issuer → metadata object (json) 
 const metadata: FastifyPluginAsyncTypebox = async (app) => {
   const { maxBytes } = app.config.metadata;
   const bodyLimit = Math.min(app.config.bodyLimit, Math.ceil(maxBytes / 3) * 4 + 16 * 1024);
-  const tags = ["metadata"];
   // Each post is a signature check (an eth_call for a contract wallet) and a stored version that is kept: counted.
   await limitRequests(app, { max: app.config.rateLimits.metadataPosts, global: false, family: "metadata-post" });
   const limited = { rateLimit: {} };
@@ -129,19 +139,8 @@ const metadata: FastifyPluginAsyncTypebox = async (app) => {
       },
       (request, reply) => post(reply, nftTarget(request.params), request.body),
     );
-    app.get(
-      path,
-      {
-        schema: {
-          tags,
-          summary: "Current metadata of an NFT, by issuer",
-          description: `The current statement of each issuer about the token: {issuer: metadata}. ${READ}`,
-          params: NftParams,
-          querystring: Query,
-          response: { 200: Anything, ...READ_REFUSALS },
-        },
-      },
-      (request, reply) => read(app, reply, nftTarget(request.params), request.query),
+    app.get(path, { schema: readSchema({ target: "an NFT", about: "the token", params: NftParams }) }, (request, reply) =>
+      read(app, reply, nftTarget(request.params), request.query),
     );
   }
   app.post(
@@ -162,16 +161,7 @@ const metadata: FastifyPluginAsyncTypebox = async (app) => {
   );
   app.get(
     "/metadata/ethereum/:network/:account",
-    {
-      schema: {
-        tags,
-        summary: "Current metadata of an account, by issuer",
-        description: `The current statement of each issuer about the account: {issuer: metadata}. ${READ}`,
-        params: AccountParams,
-        querystring: Query,
-        response: { 200: Anything, ...READ_REFUSALS },
-      },
-    },
+    { schema: readSchema({ target: "an account", about: "the account", params: AccountParams }) },
     (request, reply) => read(app, reply, accountTarget(request.params), request.query),
   );
 };

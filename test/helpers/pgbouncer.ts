@@ -3,7 +3,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { freePort } from "../../support/net";
+import { atLocalPort, freePort } from "../../support/net";
 
 /** The pgbouncer binary: on PATH, or where Debian's package puts it; undefined where it is not installed. */
 export function pgbouncerBinary(): string | undefined {
@@ -71,11 +71,8 @@ export async function startPgBouncer(binary: string, databaseUrl: string, server
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  const url = new URL(databaseUrl);
-  url.hostname = "127.0.0.1";
-  url.port = String(port);
   return {
-    url: url.toString(),
+    url: atLocalPort(databaseUrl, port),
     async stop() {
       child.kill("SIGTERM");
       await exited;

@@ -1,4 +1,5 @@
 import net from "node:net";
+import { atLocalPort } from "../../support/net";
 
 /**
  * A TCP proxy the test controls, standing between the service and its database or node: `cut()` resets
@@ -34,12 +35,7 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
   const port = (server.address() as net.AddressInfo).port;
   return {
     port,
-    url(target) {
-      const url = new URL(target);
-      url.hostname = "127.0.0.1";
-      url.port = String(port);
-      return url.toString();
-    },
+    url: (target) => atLocalPort(target, port),
     cut() {
       open = false;
       for (const socket of sockets) socket.resetAndDestroy();

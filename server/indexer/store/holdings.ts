@@ -1,4 +1,4 @@
-import { arrayLiteral } from "../../db/arrays";
+import { columnLiterals } from "../../db/arrays";
 import type { Queryable } from "../../db/database";
 
 /**
@@ -32,12 +32,7 @@ export class HoldingSums {
 export async function adjustHoldings(tx: Queryable, networkId: number, sums: HoldingSums): Promise<void> {
   const moved = sums.moved();
   if (moved.length === 0) return;
-  const params = [
-    networkId,
-    arrayLiteral(moved.map((d) => d.contract)),
-    arrayLiteral(moved.map((d) => d.owner)),
-    arrayLiteral(moved.map((d) => d.delta)),
-  ];
+  const params = [networkId, ...columnLiterals(moved, ["contract", "owner", "delta"])];
   // A holding whose new count equals its delta was absent before (+1 holder); one at zero is gone (−1 holder).
   // $1 network id, $2 contracts, $3 owners (hex), $4 deltas
   await tx.query(

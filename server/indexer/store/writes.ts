@@ -1,4 +1,4 @@
-import { arrayLiteral } from "../../db/arrays";
+import { arrayLiteral, columnLiterals } from "../../db/arrays";
 import { BinaryRows } from "../../db/binary-copy";
 import type { Queryable } from "../../db/database";
 import { isUniqueViolation } from "../../db/errors";
@@ -298,12 +298,7 @@ export async function addToBalances(
   const holdings = new HoldingSums();
   for (const d of deltas) holdings.add(d.contract, d.owner, BigInt(d.delta));
   await adjustHoldings(tx, net, holdings);
-  const keys = [
-    net,
-    arrayLiteral(deltas.map((d) => d.contract)),
-    arrayLiteral(deltas.map((d) => d.tokenId)),
-    arrayLiteral(deltas.map((d) => d.owner)),
-  ];
+  const keys = [net, ...columnLiterals(deltas, ["contract", "tokenId", "owner"])];
   // $1 network id, $2 contracts (hex), $3 token ids, $4 owners (hex), $5 deltas
   await tx.query(
     `INSERT INTO nft_balances (network_id, contract, token_id, owner, balance)

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { arrayLiteral } from "../../../server/db/arrays";
+import { arrayLiteral, columnLiterals } from "../../../server/db/arrays";
 import type { Database } from "../../../server/db/database";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";
 
@@ -47,6 +47,23 @@ describe(`arrayLiteral (${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"})`,
       [arrayLiteral(many), arrayLiteral([])],
     );
     expect(rows[0]).to.deep.equal({ n: 10_000, sum: String((9_999 * 10_000) / 2), empty: 0 });
+  });
+
+  it("columnLiterals: one array literal per field, in the order named, read back row by row by unnest", async function () {
+    const batch = [
+      { contract: "0xab", tokenId: 1n, owner: "0x01", delta: -1n },
+      { contract: "0xcd", tokenId: "22", owner: "0x02", delta: 3n },
+    ];
+    const columns = columnLiterals(batch, ["owner", "tokenId", "delta"]);
+    expect(columns).to.deep.equal(["{0x01,0x02}", "{1,22}", "{-1,3}"]);
+    const { rows } = await db.query<{ owner: string; token_id: string; delta: string }>(
+      "SELECT owner, token_id::text, delta::text FROM unnest($1::text[], $2::numeric[], $3::numeric[]) AS u(owner, token_id, delta)",
+      columns,
+    );
+    expect(rows).to.deep.equal([
+      { owner: "0x01", token_id: "1", delta: "-1" },
+      { owner: "0x02", token_id: "22", delta: "3" },
+    ]);
   });
 
   it("refuses text an array literal would have to quote, or read as NULL", function () {

@@ -21,7 +21,6 @@ const hrefs = (html: string) => [...html.matchAll(/<a href="([^"]*)"/g)].map((m)
 describe("front page (GET /)", function () {
   let nodeUrl: string;
   let production: TestApp;
-  let demo: TestApp;
 
   before(async function () {
     nodeUrl = (await sharedNode()).url;
@@ -29,12 +28,9 @@ describe("front page (GET /)", function () {
     production = await startTestApp({
       env: { RPC_URL_LOCALHOST: nodeUrl, ISSUER: "https://login.example.com", CONVERTERS: `localhost:${CONVERTER}` },
     });
-    // As `npm start` runs it: the local chain, no converter named (the list page then says none is offered).
-    demo = await startTestApp({ env: { RPC_URL_LOCALHOST: nodeUrl, LOCAL_CHAIN: "true" } });
   });
   after(async function () {
     await production?.close();
-    await demo?.close();
   });
 
   it("says what runs here and links each part's start, under the pages' CSP, without a script", async function () {
@@ -81,13 +77,14 @@ describe("front page (GET /)", function () {
     expect(await response.json()).to.deep.equal({
       service: "Wallet login, NFT data and converter",
       issuer: "https://login.example.com",
+      // In the order the page links them.
       links: {
+        discovery: "/.well-known/openid-configuration",
         docs: "/docs",
         openapi: "/openapi.json",
-        discovery: "/.well-known/openid-configuration",
+        convert: "/convert",
         health: "/health",
         ready: "/ready",
-        convert: "/convert",
       },
       networks: ["localhost"],
       converters: [{ network: "localhost", address: CONVERTER }],
@@ -95,17 +92,23 @@ describe("front page (GET /)", function () {
   });
 
   it("on the local demo, says how to log in without a wallet; without a converter, links none", async function () {
-    const html = await (await demo.fetch("/")).text();
-    expect(html)
-      .to.include('<section id="local-demo"')
-      .and.include("<code>npm run demo-login</code>")
-      .and.include("<code>npm start</code>");
-    expect(hrefs(html)).to.not.include("/convert?lang=en");
-    expect(html).to.not.include(nodeUrl);
-    const index = (await (await demo.fetch("/", { headers: { accept: "application/json" } })).json()) as ServiceIndex;
-    expect(index.localDemo).to.deep.equal({ login: "npm run demo-login" });
-    expect(index.links).to.not.have.property("convert");
-    expect(index.converters).to.deep.equal([]);
+    // As `npm start` runs it: the local chain, no converter named (the list page then says none is offered).
+    const demo = await startTestApp({ env: { RPC_URL_LOCALHOST: nodeUrl, LOCAL_CHAIN: "true" } });
+    try {
+      const html = await (await demo.fetch("/")).text();
+      expect(html)
+        .to.include('<section id="local-demo"')
+        .and.include("<code>npm run demo-login</code>")
+        .and.include("<code>npm start</code>");
+      expect(hrefs(html)).to.not.include("/convert?lang=en");
+      expect(html).to.not.include(nodeUrl);
+      const index = (await (await demo.fetch("/", { headers: { accept: "application/json" } })).json()) as ServiceIndex;
+      expect(index.localDemo).to.deep.equal({ login: "npm run demo-login" });
+      expect(index.links).to.not.have.property("convert");
+      expect(index.converters).to.deep.equal([]);
+    } finally {
+      await demo.close();
+    }
   });
 
   it("sends a page's address with a trailing slash to the page, its query kept (308)", async function () {
