@@ -24,6 +24,8 @@ export interface LegacyShape {
   tokens: number;
   contracts: number;
   owners: number;
+  /** ERC-1155 mints beyond the 120 transfers every index has, for the bench of their move (none when absent). */
+  transfers1155?: number;
 }
 
 /**
@@ -68,6 +70,16 @@ export async function fillLegacyIndex(db: Queryable, shape: LegacyShape): Promis
        CASE WHEN n < 60 THEN n + 1 ELSE 1 END, CASE WHEN b = 0 THEN NULL ELSE 1700000000 + b END
      FROM generate_series(0, 119) n, LATERAL (SELECT n / 6 AS b) x`,
   );
+  if (shape.transfers1155) {
+    // Mints of one unit of id n mod 1000 of one of four more contracts, 100 a block after the blocks above.
+    await db.query(
+      `INSERT INTO nft_1155_transfers (network, block_number, log_index, batch_index, block_hash, tx_hash, contract, token_id, from_address, to_address, amount, block_time)
+       SELECT CASE WHEN n % 2 = 0 THEN 'mainnet' ELSE 'polygon' END, ${Math.ceil((3 * T) / 100) + 20} + n / 100, n % 100, 0,
+         '0x' || lpad(to_hex(n / 100), 64, 'd'), '0x' || lpad(to_hex(n), 64, 'e'), pg_temp.legacy_address(3, 2 + n % 4), n % 1000,
+         '${ZERO}', pg_temp.legacy_address(2, (n * 7919) % ${O}), 1, 1700000000 + n / 100
+       FROM generate_series(0::bigint, ${shape.transfers1155 - 1}::bigint) n`,
+    );
+  }
   await db.query(
     `INSERT INTO nft_balances (network, contract, token_id, owner, balance)
      SELECT network, contract, token_id, owner, sum(delta) FROM (

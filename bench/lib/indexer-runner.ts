@@ -7,6 +7,7 @@ import type * as DatabaseModule from "../../server/db/database";
 import type * as IndexerModule from "../../server/indexer/network-indexer";
 import { providerFor } from "../../support/chain";
 import { moduleOf } from "./before";
+import { cursorReached } from "./cursor";
 
 /**
  * One cold sync of bench/suites/indexer.ts in a process of its own, so that its CPU time is the indexer's alone (and on
@@ -15,7 +16,7 @@ import { moduleOf } from "./before";
  *   node -r ts-node/register/transpile-only bench/lib/indexer-runner.ts <tree> <rpc url> <head> <postgres URL | PGlite dir>
  *
  * on a database the tree's migrations made. It talks in lines: it prints `ready` once the database is open, starts
- * on `go`, prints `done <json>` (wall ms and its CPU µs from start to the cursor reaching `head`) at once, then on
+ * on `go`, prints `done <json>` (wall ms and its CPU µs from start to the cursor in the database reaching `head`, read every 10 ms) at once, then on
  * `count` stops, prints `counted <json>` (the transfers indexed and the JSON-RPC calls it sent to the node, by method) and
  * closes the database and exits when its stdin ends. The pause between `done` and `count` lets the bench read the
  * CPU times of the PostgreSQL backends that served it while they are still open.
@@ -79,15 +80,10 @@ async function main() {
   console.log("ready");
   await expect("go");
 
-  const done = new Promise<void>((resolve) => {
-    indexer.onProgress = (cursor) => {
-      if (cursor.block >= head) resolve();
-    };
-  });
   const cpu = process.cpuUsage();
   const started = performance.now();
   indexer.start();
-  await done;
+  await cursorReached(db, "localhost", head);
   const ms = performance.now() - started;
   const { user, system } = process.cpuUsage(cpu);
   console.log(`done ${JSON.stringify({ ms, cpuMicros: user + system })}`);

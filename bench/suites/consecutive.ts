@@ -4,6 +4,7 @@ import { NetworkIndexer } from "../../server/indexer/network-indexer";
 import { providerFor } from "../../support/chain";
 import { createTestDatabase } from "../../support/database";
 import { ConsecutiveNFT__factory } from "../../typechain-types";
+import { cursorReached } from "../lib/cursor";
 import type { Suite } from "../lib/suite";
 
 const CONSECUTIVE_IDS = 5_000;
@@ -38,14 +39,9 @@ const consecutive: Suite = {
         fullDiskPauseMs: 60_000,
         log: pino({ level: "error" }),
       });
-      const done = new Promise<void>((resolve) => {
-        indexer.onProgress = (cursor) => {
-          if (cursor.block >= head) resolve();
-        };
-      });
       const started = performance.now();
       indexer.start();
-      await done;
+      await cursorReached(db, "localhost", head);
       const ms = performance.now() - started;
       await indexer.stop();
       const { rows } = await db.query<{ n: number }>(

@@ -1,11 +1,10 @@
-import { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
 import pg from "pg";
-import { from as copyFrom } from "pg-copy-streams";
 import { openDatabase, type Database, type Queryable } from "../../server/db/database";
-import { OWNER_HISTORY_SQL, TOKEN_HISTORY_SQL } from "../../server/indexer/store/history";
-import { CONTRACTS_SQL, HOLDER_COUNT_SQL, HOLDERS_SQL, INVENTORY_SQL, TOKEN_SQL } from "../../server/indexer/store/reads";
+import { contractsPage, historyPage, holderCount, holdersPage, inventoryPage, tokenHolding } from "../../server/indexer";
+import { writeRange, type IndexedRange } from "../../server/indexer/store/writes";
+import { ZERO_ADDRESS, type Transfer, type Transfer1155 } from "../../server/indexer/transfers";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
+import { withQueryHook } from "../../support/query-hook";
 import { load } from "../lib/load";
 import { startService, type Service } from "../lib/service";
 import type { Row, Suite } from "../lib/suite";
@@ -37,9 +36,9 @@ function fmtSize(n: number) {
   return n >= 1_000_000 ? `${Number((n / 1_000_000).toPrecision(3))}M` : `${Number((n / 1000).toPrecision(3))}k`;
 }
 
-// The synthetic data's addresses, the same in SQL (bench_address) and here: a kind digit (1 contract, 2 owner) and
+// The synthetic data's addresses, the same in SQL (bench_address) and here: a kind digit (1 ERC-721 contract, 2 owner, 3 ERC-1155 contract) and
 // the number in hex. Cheap to make at 30 million rows; lookups by address cost the same whatever the digits.
-const address = (kind: 1 | 2, n: number) => `0x${kind}${n.toString(16).padStart(39, "0")}`;
+const address = (kind: 1 | 2 | 3, n: number) => `0x${kind}${n.toString(16).padStart(39, "0")}`;
 const random = (n: number) => Math.floor(Math.random() * n);
 /** Rounds of measurement per read and size, alternating sizes (the machine is shared: load from others varies). */
 const ROUNDS = 3;
@@ -52,7 +51,7 @@ const KEYS = 20_000;
  */
 const REUSE = process.env.BENCH_SCALE_REUSE === "1";
 /** Written with a kept database when its fill completes; a database filled by another version is loaded again. */
-const FILL_VERSION = 3;
+const FILL_VERSION = 4;
 /**
  * Time to live of the synthetic metadata cache entries: longer than the service's default, so a kept database
  * stays fresh between runs; a reused one whose entries expire within a day is refreshed first.
@@ -61,13 +60,13 @@ const CACHE_TTL_S = 30 * 86_400;
 
 const scale: Suite = {
   method: [
-    "The reads of the data service over a large index: synthetic ERC-721 rows in the compact layout (not mined) at two sizes, the full size (`BENCH_SCALE_TOKENS` tokens over a tenth as many owners, three transfers per token) and 1/100 of it.",
-    "The transfers and owners are made by the bench and sent by binary `COPY ... FROM STDIN`, two streams at once, because it loads 3 million transfers about twice as fast as the server's `INSERT ... SELECT generate_series` (1.6–1.8 s against 3.8–4.0 s); the addresses, holdings and metadata cache are written by SQL.",
-    "Indexes are built after the load, then the tables are vacuumed; the token route reads a small cached document per token.",
+    "The reads of the data service over a large index: synthetic transfers (not mined) at two sizes, the full size (`BENCH_SCALE_TOKENS` ERC-721 tokens over a tenth as many owners, three transfers per token, and ERC-1155 transfers a twentieth as many in contracts of their own) and 1/100 of it.",
+    "The index is written by the store's own writer (`writeRange`), one range of 1,000 blocks (100,000 ERC-721 and 5,000 ERC-1155 transfers) per transaction as a cold sync would, so the rows, address ids, owners, balances, holdings and holder counts are laid out by the code the service runs; the metadata cache is written by SQL beside it.",
+    "The transfer tables' indexes the writer does not read are built after the load, once the tables are compacted (`VACUUM FULL`: the writer's moves of owners and holdings leave old row versions behind), then the tables are analyzed; the token route reads a small cached document per token.",
     "Both sizes are served at once by two service processes and each read is measured on them in alternation, 3 rounds at 32 connections after a warm-up, medians shown; every request draws its keys at random over the whole data set.",
     "Then the owner history is measured once more, after `pg_prewarm` read the transfers, their sender and receiver indexes and the address dictionary of both databases through the page cache: no budget applies to it, it tells the layout's cost from the disk's.",
-    "The full size must keep at least 0.7× the requests per second and at most 1.5× the p99 of the small one; the bench prints every plan (`EXPLAIN (ANALYZE, BUFFERS)`) and the bytes per row of each table and index.",
-    "Disk (`pg_relation_size`): the ERC-721 transfers with their indexes must take at most 300 bytes per transfer (also shown with the address dictionary's share), and the owners, holdings and holder counts with their indexes at most 150 bytes per token.",
+    "The full size must keep at least 0.7× the requests per second and at most 1.5× the p99 of the small one; the bench prints the plan (`EXPLAIN (ANALYZE, BUFFERS)`) of the statement each read of the store sends, recorded as the store's read functions send it, and the bytes per row of each table and index.",
+    "Disk (`pg_relation_size`): the ERC-721 transfers with their indexes must take at most 300 bytes per transfer (also shown with the address dictionary's share, and beside the ERC-1155 transfers' bytes per transfer, the same layout with an amount), and the owners, holdings and holder counts with their indexes at most 150 bytes per token.",
   ],
   onlyWhenNamed: true,
   async run({ seconds, log, database }) {
@@ -87,7 +86,7 @@ const scale: Suite = {
             if (loadSeconds !== undefined) {
               await refresh(db, size, applied.length > 0, log);
               entry.loadSeconds = loadSeconds;
-            } else entry.loadSeconds = await fill(db, (database.config as { url: string }).url, size, log);
+            } else entry.loadSeconds = await fill(db, size, log);
             entry.plans = await explain(db, size);
             entry.disk = await diskUsage(db, size);
           },
@@ -101,7 +100,7 @@ const scale: Suite = {
       for (const { size, plans, disk, loadSeconds } of services) {
         console.log(`\nscale ${size.name}: query plans\n${plans}`);
         console.log(
-          `scale ${size.name}: loaded in ${loadSeconds} s (rows, indexes, vacuum); disk size of each table and index\n${disk.text}`,
+          `scale ${size.name}: loaded in ${loadSeconds} s (rows, compaction, indexes, vacuum); disk size of each table and index\n${disk.text}`,
         );
       }
       const measured = services.map(({ size }) => ({ size, results: new Map<string, { rps: number; p99: number }>() }));
@@ -234,12 +233,13 @@ function reads(size: Size): Array<{ name: string; path: () => string }> {
   ];
 }
 
-/** Ids in nft_addresses of the synthetic data: the zero address, then the contracts, then the owners, in order. */
-const ZERO_ID = 1;
-const contractId = (c: number | string) => `(2 + ${c})`;
-const ownerId = (size: Size, o: number | string) => `(${2 + size.contracts} + ${o})`;
-/** The network's id in indexer_networks (the only one of the synthetic data). */
-const NETWORK_ID = 1;
+/** ERC-1155 transfers per ERC-721 transfer: a small share, in contracts of their own (one standard per contract). */
+const ERC1155_SHARE = 0.05;
+/** ERC-1155 transfers per block (after the block's 100 ERC-721 transfers) and ids per ERC-1155 contract. */
+const ERC1155_PER_BLOCK = 5;
+const ERC1155_IDS = 100;
+/** Blocks per range handed to the store's writer: 100,000 ERC-721 transfers and 5,000 ERC-1155 ones. */
+const RANGE_BLOCKS = 1000;
 
 /** Owner of token i after its transfer k (0 mint, 1, 2); owner c holds ids 0–999 of contract c. */
 function ownerOf({ owners: O, contracts: C }: Size, i: number, k: number): number {
@@ -250,27 +250,86 @@ function ownerOf({ owners: O, contracts: C }: Size, i: number, k: number): numbe
   return Number((BigInt(i) * 2654435761n) % BigInt(O));
 }
 
+/** The ERC-1155 transfers of the synthetic data, and the contracts they are spread over. */
+function erc1155Of(size: Size): { transfers: number; contracts: number } {
+  return {
+    transfers: 2 * Math.max(1, Math.round((3 * size.tokens * ERC1155_SHARE) / 2)),
+    contracts: Math.max(1, Math.round(size.contracts / 10)),
+  };
+}
+
+const blockHash = (block: number) => `0x1${block.toString(16).padStart(63, "0")}`;
+
 /**
- * Writes the synthetic index: token i is id ⌊i / contracts⌋ of contract i mod contracts; it was minted to owner
- * A(i), sent to B(i), then to its owner F(i) (ownerOf). 100 transfers per block. The address dictionary is written
- * in a known order (the zero address, the contracts, the owners), so each row's ids are computed from its numbers
- * without a join. The transfers and owners are made here and sent by binary COPY (twice as fast as the server's
- * INSERT ... SELECT generate_series); the rest is made by SQL. Indexes are dropped for the load and built afterwards
- * (as a restore would), then the tables are vacuumed. Returns the seconds it took.
+ * The range of blocks [first, last) as the indexer would read it. ERC-721: transfer s (block ⌊s / 100⌋, log s mod
+ * 100) is transfer k = ⌊s / T⌋ of token i = s mod T, id ⌊i / contracts⌋ of contract i mod contracts, minted to owner
+ * A(i), sent to B(i), then to its owner F(i) (ownerOf). ERC-1155: transfer j (block ⌊j / 5⌋, log 100 + j mod 5) of
+ * the first half mints 10 of id ⌊j / contracts⌋ of contract j mod contracts (kind 3) to an owner; transfer j of the
+ * second half sends 4 of the same to another.
  */
-async function fill(db: Database, url: string, size: Size, log: (message: string) => void): Promise<number> {
-  const { tokens: T, owners: O, contracts: C } = size;
+function rangeOf(size: Size, first: number, last: number): IndexedRange {
+  const { tokens: T, contracts: C } = size;
+  const e = erc1155Of(size);
+  const half = e.transfers / 2;
+  const base = (block: number, logIndex: number, n: number) => ({
+    blockNumber: block,
+    blockHash: blockHash(block),
+    blockTime: 1600000000 + block * 12,
+    logIndex,
+    txHash: `0x2${n.toString(16).padStart(63, "0")}`,
+  });
+  const transfers: Transfer[] = [];
+  for (let s = first * 100; s < Math.min(last * 100, 3 * T); s++) {
+    const i = s % T;
+    const k = Math.floor(s / T);
+    transfers.push({
+      ...base(Math.floor(s / 100), s % 100, s),
+      contract: address(1, i % C),
+      tokenId: BigInt(Math.floor(i / C)),
+      from: k === 0 ? ZERO_ADDRESS : address(2, ownerOf(size, i, k - 1)),
+      to: address(2, ownerOf(size, i, k)),
+    });
+  }
+  const transfers1155: Transfer1155[] = [];
+  for (let j = first * ERC1155_PER_BLOCK; j < Math.min(last * ERC1155_PER_BLOCK, e.transfers); j++) {
+    const m = j % half;
+    const holder = (m * 40503 + 17) % size.owners;
+    transfers1155.push({
+      ...base(Math.floor(j / ERC1155_PER_BLOCK), 100 + (j % ERC1155_PER_BLOCK), 3 * T + j),
+      batchIndex: 0,
+      contract: address(3, m % e.contracts),
+      tokenId: BigInt(Math.floor(m / e.contracts) % ERC1155_IDS),
+      from: j < half ? ZERO_ADDRESS : address(2, holder),
+      to: address(2, j < half ? holder : (m * 69069 + 1) % size.owners),
+      amount: j < half ? 10n : 4n,
+    });
+  }
+  const end = last - 1;
+  return {
+    network: NETWORK,
+    transfers,
+    transfers1155,
+    last: { block: end, hash: blockHash(end) },
+    hashes: [{ block: end, hash: blockHash(end) }],
+  };
+}
+
+/**
+ * Writes the synthetic index through the store's own writer (writeRange), one range of RANGE_BLOCKS blocks per
+ * transaction, as a cold sync would: the store gives the address ids and keeps the owners, holdings, balances and
+ * holder counts. The indexes of the transfer tables that the writer does not read (all but the one by contract, which
+ * tells a contract's standard) are dropped for the load; then the tables are compacted (VACUUM FULL: the writer's
+ * moves of owners and holdings leave old row versions behind), those indexes built (as a restore would), and the
+ * tables analyzed. The metadata cache is written by SQL beside it. Returns the seconds it took.
+ */
+async function fill(db: Database, size: Size, log: (message: string) => void): Promise<number> {
+  const { tokens: T } = size;
+  const e = erc1155Of(size);
   await db.exec(`
     CREATE FUNCTION bench_address(kind int, n bigint) RETURNS text IMMUTABLE LANGUAGE sql
       AS $$ SELECT '0x' || kind || lpad(to_hex(n), 39, '0') $$;
-    CREATE FUNCTION bench_hash(kind int, n bigint) RETURNS text IMMUTABLE LANGUAGE sql
-      AS $$ SELECT '0x' || kind || lpad(to_hex(n), 63, '0') $$;
-    -- bench_address as bytes (n < 2^63): the kind's digit, zeros, and n in 8 bytes.
-    CREATE FUNCTION bench_address_bytes(kind int, n bigint) RETURNS bytea IMMUTABLE LANGUAGE sql
-      AS $$ SELECT decode(kind || repeat('0', 23), 'hex') || int8send(n) $$;
   `);
-  const tables = ["nft_transfers", "nft_owners", "nft_holdings", "nft_holder_counts", "nft_addresses", "token_metadata"];
-  const saved = await dropIndexes(db, tables);
+  const saved = await dropIndexes(db, ["nft_transfers", "nft_1155_transfers", "token_metadata"], /\(network_id, contract_id\b/);
   const started = performance.now();
   // Each step's own time, then the time since the load started.
   let step = started;
@@ -283,44 +342,9 @@ async function fill(db: Database, url: string, size: Size, log: (message: string
   const settings =
     "SET work_mem = '512MB'; SET maintenance_work_mem = '2GB'; SET max_parallel_maintenance_workers = 2; SET synchronous_commit = off;";
 
-  log(`${size.name}: writing ${(3 * T).toLocaleString("en-US")} transfers`);
-  // Transfer s (block s / 100) is transfer k = ⌊s / T⌋ of token i = s mod T. Its hash is bench_hash(2, s) as bytes.
-  const transfers = (from: number, to: number) => {
-    const hash = Buffer.alloc(32);
-    hash[0] = 0x20;
-    return copyBinary(
-      url,
-      "nft_transfers (block_number, block_time, log_index, batch_index, contract_id, from_id, to_id, network_id, tx_hash, token_id)",
-      from,
-      to,
-      (w, s) => {
-        const i = s % T;
-        const k = Math.floor(s / T);
-        const block = Math.floor(s / 100);
-        hash.writeUInt32BE(Math.floor(s / 2 ** 32), 24);
-        hash.writeUInt32BE(s >>> 0, 28);
-        w.row(10);
-        w.int8(block);
-        w.int8(1600000000 + block * 12);
-        w.int4(s % 100);
-        w.int4(0);
-        w.int4(2 + (i % C));
-        w.int4(k === 0 ? ZERO_ID : 2 + C + ownerOf(size, i, k - 1));
-        w.int4(2 + C + ownerOf(size, i, k));
-        w.int2(NETWORK_ID);
-        w.bytes(hash);
-        w.numeric(Math.floor(i / C));
-      },
-    );
-  };
-  // Two halves at once: the machine has two cores.
-  const half = Math.floor((3 * T) / 2);
-  await Promise.all([transfers(0, half), transfers(half, 3 * T)]);
-  log(
-    `${size.name}: transfers written (${elapsed()}); writing ${(O + C + 1).toLocaleString("en-US")} addresses, ${T.toLocaleString("en-US")} owners, holdings and metadata cache entries`,
-  );
+  log(`${size.name}: writing ${(3 * T).toLocaleString("en-US")} ERC-721 and ${e.transfers.toLocaleString("en-US")} ERC-1155 transfers`);
   // Each token's metadata as the resolver stores a good read (token-metadata/store.ts): the document's text, its image
-  // through the IPFS gateway, fresh for CACHE_TTL_S. Beside the owners: the machine has two cores.
+  // through the IPFS gateway, fresh for CACHE_TTL_S. Beside the transfers: the machine has two cores.
   const cache = db.transaction(async (tx) => {
     await tx.exec(settings);
     await tx.query(
@@ -328,47 +352,37 @@ async function fill(db: Database, url: string, size: Size, log: (message: string
        SELECT '${NETWORK}', bench_address(1, c), id, 'ipfs://bafybench' || c || '/' || id || '.json',
          '{"name":"Item #' || id || '","image":"ipfs://bafybench' || c || '/' || id || '.png","attributes":[{"trait_type":"power","value":' || id % 100 || '}]}',
          'https://ipfs.io/ipfs/bafybench' || c || '/' || id || '.png', NULL, now(), now() + make_interval(secs => ${CACHE_TTL_S})
-       FROM generate_series(0::bigint, ${T - 1}::bigint) i, LATERAL (SELECT i % ${C} AS c, i / ${C} AS id) x`,
+       FROM generate_series(0::bigint, ${T - 1}::bigint) i, LATERAL (SELECT i % ${size.contracts} AS c, i / ${size.contracts} AS id) x`,
     );
   });
-  const owners = async () => {
-    await copyBinary(url, "nft_owners (contract_id, owner_id, network_id, token_id)", 0, T, (w, i) => {
-      w.row(4);
-      w.int4(2 + (i % C));
-      w.int4(2 + C + ownerOf(size, i, 2));
-      w.int2(NETWORK_ID);
-      w.numeric(Math.floor(i / C));
-    });
-    await db.transaction(async (tx) => {
-      await tx.exec(settings);
-      await tx.query(`INSERT INTO indexer_networks (id, name) VALUES (${NETWORK_ID}, '${NETWORK}')`);
-      await tx.query(
-        `INSERT INTO nft_addresses (id, address)
-         SELECT ${ZERO_ID}, bench_address_bytes(0, 0)
-         UNION ALL SELECT ${contractId("c")}, bench_address_bytes(1, c) FROM generate_series(0::bigint, ${C - 1}::bigint) c
-         UNION ALL SELECT ${ownerId(size, "o")}, bench_address_bytes(2, o) FROM generate_series(0::bigint, ${O - 1}::bigint) o`,
-      );
-      // Ids given from here on (by the indexer, were it to run) follow the ones written.
-      await tx.query(
-        `SELECT setval(pg_get_serial_sequence('nft_addresses', 'id'), ${O + C + 1}), setval(pg_get_serial_sequence('indexer_networks', 'id'), ${NETWORK_ID})`,
-      );
-      await fillHoldings(tx, size);
-      await tx.query(
-        `INSERT INTO indexer_cursors (network, block_number, block_hash) VALUES ('${NETWORK}', ${Math.floor((3 * T - 1) / 100)}, bench_hash(1, ${Math.floor((3 * T - 1) / 100)}))`,
-      );
-    });
+  const blocks = Math.max(Math.ceil((3 * T) / 100), Math.ceil(e.transfers / ERC1155_PER_BLOCK));
+  const transfers = async () => {
+    for (let first = 0; first < blocks; first += RANGE_BLOCKS) {
+      const range = rangeOf(size, first, Math.min(first + RANGE_BLOCKS, blocks));
+      await db.transaction(async (tx) => {
+        await tx.exec("SET LOCAL synchronous_commit = off");
+        await writeRange(tx, range);
+      });
+      if ((first / RANGE_BLOCKS) % 50 === 49)
+        log(`${size.name}: ${(first + RANGE_BLOCKS).toLocaleString("en-US")} of ${blocks.toLocaleString("en-US")} blocks written`);
+    }
   };
-  await Promise.all([cache, owners()]);
-  log(`${size.name}: owners, holdings and metadata cache written (${elapsed()}); building indexes`);
-  await db.transaction(async (tx) => {
-    await tx.exec(settings);
-    for (const statement of saved) await tx.exec(statement);
-  });
-  log(`${size.name}: indexes built (${elapsed()}); vacuum and analyze`);
+  await Promise.all([cache, transfers()]);
+  await checkRows(db, size);
+  log(`${size.name}: transfers, owners, balances and metadata cache written (${elapsed()}); compacting the tables`);
   const connection = await db.connect();
   try {
     await connection.query("SET maintenance_work_mem = '2GB'");
-    await connection.query(`VACUUM (ANALYZE) ${tables.join(", ")}, indexer_networks, nft_1155_transfers, nft_balances, indexer_cursors`);
+    // The writer moved each token's owner row and holding range after range: their old versions are rewritten away,
+    // so the disk per row is the layout's, as a restore would leave it, not the load's history.
+    await connection.query(`VACUUM (FULL) ${INDEX_TABLES.join(", ")}`);
+    log(`${size.name}: tables compacted (${elapsed()}); building indexes`);
+    await connection.transaction(async (tx) => {
+      await tx.exec(settings);
+      for (const statement of saved) await tx.exec(statement);
+    });
+    log(`${size.name}: indexes built (${elapsed()}); vacuum and analyze`);
+    await connection.query(`VACUUM (ANALYZE) ${INDEX_TABLES.join(", ")}`);
   } finally {
     connection.release();
   }
@@ -379,8 +393,8 @@ async function fill(db: Database, url: string, size: Size, log: (message: string
   await db.query("INSERT INTO bench_scale_fill VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5), $6)", [
     FILL_VERSION,
     T,
-    O,
-    C,
+    size.owners,
+    size.contracts,
     CACHE_TTL_S,
     seconds,
   ]);
@@ -388,93 +402,38 @@ async function fill(db: Database, url: string, size: Size, log: (message: string
   return seconds;
 }
 
-/** Rows in PostgreSQL's binary COPY format, written into chunks of about 1 MiB. */
-class BinaryRows {
-  private static readonly CHUNK = 1 << 20;
-  private chunks: Buffer[] = [];
-  private buf = Buffer.alloc(BinaryRows.CHUNK);
-  // The signature, no flags, no header extension.
-  private at = this.buf.write("PGCOPY\n\xff\r\n\0", "latin1") + 8;
+/** The tables the load writes, vacuumed after it. */
+const INDEX_TABLES = [
+  "nft_transfers",
+  "nft_1155_transfers",
+  "nft_owners",
+  "nft_balances",
+  "nft_holdings",
+  "nft_holder_counts",
+  "nft_addresses",
+  "indexer_networks",
+  "indexer_cursors",
+  "indexer_blocks",
+  "token_metadata",
+];
 
-  /** Starts a row of `fields` fields (at most 512 bytes). */
-  row(fields: number): void {
-    if (this.at + 512 > this.buf.length) this.flush();
-    this.at = this.buf.writeInt16BE(fields, this.at);
-  }
-  int2(v: number): void {
-    this.at = this.buf.writeInt16BE(v, this.buf.writeInt32BE(2, this.at));
-  }
-  int4(v: number): void {
-    this.at = this.buf.writeInt32BE(v, this.buf.writeInt32BE(4, this.at));
-  }
-  /** 0 ≤ v < 2^53. */
-  int8(v: number): void {
-    this.at = this.buf.writeUInt32BE(v >>> 0, this.buf.writeUInt32BE(Math.floor(v / 2 ** 32), this.buf.writeInt32BE(8, this.at)));
-  }
-  bytes(b: Buffer): void {
-    this.at = this.buf.writeInt32BE(b.length, this.at);
-    this.at += b.copy(this.buf, this.at);
-  }
-  /** An integer 0 ≤ v < 2^53: base-10000 digits, most significant first, trailing zero digits left out. */
-  numeric(v: number): void {
-    const digits: number[] = [];
-    for (let x = v; x > 0; x = Math.floor(x / 10000)) digits.unshift(x % 10000);
-    const weight = digits.length - 1;
-    while (digits.length > 0 && digits[digits.length - 1] === 0) digits.pop();
-    let at = this.buf.writeInt32BE(8 + 2 * digits.length, this.at);
-    at = this.buf.writeInt16BE(digits.length, at);
-    at = this.buf.writeInt16BE(digits.length === 0 ? 0 : weight, at);
-    // Positive, no digits after the point.
-    at = this.buf.writeInt32BE(0, at);
-    for (const d of digits) at = this.buf.writeInt16BE(d, at);
-    this.at = at;
-  }
-  /** The chunks full so far; with `end`, the rest and the trailer too. */
-  take(end = false): Buffer[] {
-    if (end) {
-      if (this.at + 2 > this.buf.length) this.flush();
-      this.at = this.buf.writeInt16BE(-1, this.at);
-      this.flush();
-    }
-    return this.chunks.splice(0);
-  }
-  private flush(): void {
-    this.chunks.push(this.buf.subarray(0, this.at));
-    this.buf = Buffer.alloc(BinaryRows.CHUNK);
-    this.at = 0;
-  }
-}
-
-/** Sends rows n in [from, to), each written by `write`, to `table` by one binary COPY on a connection of its own. */
-async function copyBinary(url: string, table: string, from: number, to: number, write: (w: BinaryRows, n: number) => void): Promise<void> {
-  function* chunks(): Generator<Buffer> {
-    const w = new BinaryRows();
-    for (let n = from; n < to; n++) {
-      write(w, n);
-      yield* w.take();
-    }
-    yield* w.take(true);
-  }
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query("SET synchronous_commit = off");
-    await pipeline(Readable.from(chunks()), client.query(copyFrom(`COPY ${table} FROM STDIN (FORMAT binary)`)));
-  } finally {
-    await client.end();
-  }
-}
-
-/** Each owner's holding of each contract and each contract's holder count, from the owners (ids turned into bytes). */
-async function fillHoldings(tx: Queryable, size: Size): Promise<void> {
-  await tx.query(
-    `INSERT INTO nft_holdings (network_id, contract, owner, count)
-     SELECT network_id, bench_address_bytes(1, contract_id - ${contractId(0)}), bench_address_bytes(2, owner_id - ${ownerId(size, 0)}), count(*)
-     FROM nft_owners GROUP BY network_id, contract_id, owner_id`,
+/**
+ * The loaded index has the rows the synthetic data makes: every transfer, one owner per token, one balance per
+ * ERC-1155 (id, holder) and sender left with a balance, and the cursor at the last block. Throws otherwise.
+ */
+async function checkRows(db: Database, size: Size): Promise<void> {
+  const e = erc1155Of(size);
+  const { rows } = await db.query<{ transfers: string; transfers1155: string; owners: string; cursor: string }>(
+    `SELECT (SELECT count(*) FROM nft_transfers)::text AS transfers, (SELECT count(*) FROM nft_1155_transfers)::text AS transfers1155,
+       (SELECT count(*) FROM nft_owners)::text AS owners, (SELECT block_number FROM indexer_cursors WHERE network = $1)::text AS cursor`,
+    [NETWORK],
   );
-  await tx.query(
-    `INSERT INTO nft_holder_counts (network_id, contract, holders) SELECT network_id, contract, count(*) FROM nft_holdings GROUP BY network_id, contract`,
-  );
+  const got = rows[0];
+  const want = { transfers: 3 * size.tokens, transfers1155: e.transfers, owners: size.tokens };
+  for (const [name, n] of Object.entries(want)) {
+    if (Number(got[name as keyof typeof want]) !== n)
+      throw new Error(`${size.name}: ${name}: ${got[name as keyof typeof want]} rows, not ${n}`);
+  }
 }
 
 /**
@@ -572,9 +531,7 @@ async function refresh(db: Database, size: Size, migrated: boolean, log: (messag
     const connection = await db.connect();
     try {
       await connection.query("SET maintenance_work_mem = '2GB'");
-      await connection.query(
-        "VACUUM (ANALYZE) nft_transfers, nft_owners, nft_holdings, nft_holder_counts, nft_addresses, indexer_networks, token_metadata, nft_1155_transfers, nft_balances, indexer_cursors",
-      );
+      await connection.query(`VACUUM (ANALYZE) ${INDEX_TABLES.join(", ")}`);
     } finally {
       connection.release();
     }
@@ -592,8 +549,11 @@ async function checkCached(app: Service, size: Size): Promise<void> {
   }
 }
 
-/** Drops the primary keys, unique constraints and indexes of `tables`; returns the statements that build them again. */
-async function dropIndexes(db: Database, tables: string[]): Promise<string[]> {
+/**
+ * Drops the primary keys, unique constraints and indexes of `tables`, but for the indexes whose definition matches
+ * `keep`; returns the statements that build them again.
+ */
+async function dropIndexes(db: Database, tables: string[], keep: RegExp): Promise<string[]> {
   const { rows: keys } = await db.query<{ table: string; name: string; definition: string }>(
     `SELECT conrelid::regclass::text AS table, conname AS name, pg_get_constraintdef(oid) AS definition
      FROM pg_constraint WHERE contype IN ('p', 'u') AND conrelid::regclass::text = ANY($1)`,
@@ -604,32 +564,45 @@ async function dropIndexes(db: Database, tables: string[]): Promise<string[]> {
      WHERE schemaname = 'public' AND tablename = ANY($1) AND indexname <> ALL($2)`,
     [tables, keys.map((k) => k.name)],
   );
+  const dropped = indexes.filter((i) => !keep.test(i.definition));
   for (const k of keys) await db.exec(`ALTER TABLE ${k.table} DROP CONSTRAINT ${k.name}`);
-  for (const i of indexes) await db.exec(`DROP INDEX ${i.name}`);
-  return [...keys.map((k) => `ALTER TABLE ${k.table} ADD CONSTRAINT ${k.name} ${k.definition}`), ...indexes.map((i) => i.definition)];
+  for (const i of dropped) await db.exec(`DROP INDEX ${i.name}`);
+  return [...keys.map((k) => `ALTER TABLE ${k.table} ADD CONSTRAINT ${k.name} ${k.definition}`), ...dropped.map((i) => i.definition)];
 }
 
-/** EXPLAIN (ANALYZE, BUFFERS) of each read's statement, with keys of the synthetic data. */
+/**
+ * EXPLAIN (ANALYZE, BUFFERS) of the statement each read of the store sends, with keys of the synthetic data: the
+ * store's read functions are called through a Queryable that records what they send, then each statement is explained.
+ */
 async function explain(db: Database, size: Size): Promise<string> {
   // Contract c and owner c, who holds its ids 0–999 (contract 0 at the small sizes, which have one contract).
   const c = 1 % size.contracts;
   const owner = address(2, c);
   const contract = address(1, c);
-  const max = ["9223372036854775807", "2147483647", "2147483647"];
-  const queries: Array<[string, string, unknown[]]> = [
-    ["inventory, first page", INVENTORY_SQL, [NETWORK, owner, contract, "-1", 101]],
-    ["contracts of an owner", CONTRACTS_SQL, [NETWORK, address(2, 12345 % size.owners), "", 101]],
-    ["holders, first page", HOLDERS_SQL, [NETWORK, contract, "", 101]],
-    ["holders count", HOLDER_COUNT_SQL, [NETWORK, contract]],
-    ["history of a token", TOKEN_HISTORY_SQL, [NETWORK, contract, ...max, 101, "5"]],
-    ["history of an owner", OWNER_HISTORY_SQL, [NETWORK, address(2, 12345 % size.owners), ...max, 101]],
-    // The token route sends three statements side by side.
-    ["token route: owner", TOKEN_SQL, [NETWORK, contract, "5"]],
+  const someone = address(2, 12345 % size.owners);
+  const reads: Array<[string, (q: Queryable) => Promise<unknown>]> = [
+    ["inventory, first page", (q) => inventoryPage(q, { network: NETWORK, owner, contract, limit: 100 })],
+    ["contracts of an owner", (q) => contractsPage(q, { network: NETWORK, owner: someone, limit: 100 })],
+    ["holders, first page", (q) => holdersPage(q, { network: NETWORK, contract, limit: 100 })],
+    ["holders count", (q) => holderCount(q, NETWORK, contract)],
+    ["history of a token", (q) => historyPage(q, { network: NETWORK, of: { contract, tokenId: "5" }, limit: 100 })],
+    ["history of an owner", (q) => historyPage(q, { network: NETWORK, of: { owner: someone }, limit: 100 })],
+    // The token route sends three statements side by side; the other two are explained as the service sent them.
+    ["token route: owner", (q) => tokenHolding(q, NETWORK, contract, 5n)],
   ];
   let out = "";
-  for (const [name, sql, params] of queries) {
-    const { rows } = await db.query<{ "QUERY PLAN": string }>(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params);
-    out += `\n-- ${name}\n${rows.map((r) => r["QUERY PLAN"]).join("\n")}\n`;
+  for (const [name, read] of reads) {
+    const sent: Array<{ sql: string; params?: readonly unknown[] }> = [];
+    await read(
+      withQueryHook(db, (sql, params, run) => {
+        sent.push({ sql, params });
+        return run();
+      }),
+    );
+    for (const { sql, params } of sent) {
+      const { rows } = await db.query<{ "QUERY PLAN": string }>(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params);
+      out += `\n-- ${name}\n${rows.map((r) => r["QUERY PLAN"]).join("\n")}\n`;
+    }
   }
   return out;
 }
@@ -639,6 +612,8 @@ interface Disk {
   text: string;
   /** nft_transfers and all its indexes, per transfer. */
   perTransfer: number;
+  /** nft_1155_transfers and all its indexes, per ERC-1155 transfer. */
+  perTransfer1155: number;
   /** nft_addresses and its indexes (the address dictionary), per transfer. */
   dictionaryPerTransfer: number;
   /** nft_owners, nft_holdings and nft_holder_counts with their indexes, per token. */
@@ -662,6 +637,7 @@ async function diskUsage(db: Database, size: Size): Promise<Disk> {
   const transfers = 3 * size.tokens;
   const disk = {
     perTransfer: of(["nft_transfers"]) / transfers,
+    perTransfer1155: of(["nft_1155_transfers"]) / erc1155Of(size).transfers,
     dictionaryPerTransfer: of(["nft_addresses"]) / transfers,
     ownersPerToken: of(["nft_owners", "nft_holdings", "nft_holder_counts"]) / size.tokens,
   };
@@ -677,6 +653,7 @@ async function diskUsage(db: Database, size: Size): Promise<Disk> {
         `  ${r.kind.padEnd(5)} ${r.name.padEnd(40)} ${mb(r.bytes).padStart(11)}  ${Math.round(r.rows).toLocaleString("en-US").padStart(12)}  ${perRow(r).padStart(9)}`,
     ),
     `  bytes per ERC-721 transfer (nft_transfers and its indexes): ${disk.perTransfer.toFixed(1)}; with the address dictionary (nft_addresses and its indexes, ${disk.dictionaryPerTransfer.toFixed(1)}): ${(disk.perTransfer + disk.dictionaryPerTransfer).toFixed(1)}`,
+    `  bytes per ERC-1155 transfer (nft_1155_transfers and its indexes, the same layout with an amount): ${disk.perTransfer1155.toFixed(1)}`,
     `  bytes per token for owners and holdings (nft_owners, nft_holdings, nft_holder_counts and their indexes): ${disk.ownersPerToken.toFixed(1)}` +
       ` (${(holdings / size.tokens).toFixed(2)} holdings per token, ${perHolding.toFixed(1)} bytes per holding with its indexes)`,
   ];
@@ -696,9 +673,10 @@ function diskRows(services: Array<{ size: Size; disk: Disk; loadSeconds: number 
   });
   return [
     row("disk per ERC-721 transfer (nft_transfers and its indexes)", (s) => s.disk.perTransfer, "bytes", 300),
+    row("disk per ERC-1155 transfer (nft_1155_transfers and its indexes)", (s) => s.disk.perTransfer1155, "bytes"),
     row("disk per ERC-721 transfer with the address dictionary", (s) => s.disk.perTransfer + s.disk.dictionaryPerTransfer, "bytes"),
     row("disk per token of owners and holdings (with indexes and holder counts)", (s) => s.disk.ownersPerToken, "bytes", 150),
-    row("load: rows written, indexes built, vacuum", (s) => s.loadSeconds, "s"),
+    row("load: rows written, tables compacted, indexes built, vacuum", (s) => s.loadSeconds, "s"),
   ];
 }
 

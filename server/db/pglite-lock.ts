@@ -32,11 +32,6 @@ const MAX_ATTEMPTS = 2 * (UNFINISHED_STALE_MS / PAUSE_MS);
 export interface LockOptions {
   /** When the lock was taken, as its holder says (`since`). */
   clock?: Clock;
-  /**
-   * Runs when a stale lock was found, before it is taken over: where another opener may take it over first. For
-   * the tests, which step in there.
-   */
-  beforeTakeOver?: () => void;
 }
 
 /**
@@ -44,7 +39,7 @@ export interface LockOptions {
  * live process, or this one). Answers the function that gives it back, which `close` calls; the process's exit gives
  * back whatever is still held.
  */
-export function lockDataDir(dataDir: string, { clock = systemClock, beforeTakeOver }: LockOptions = {}): () => void {
+export function lockDataDir(dataDir: string, { clock = systemClock }: LockOptions = {}): () => void {
   const dir = path.resolve(dataDir);
   const file = `${dir}.lock`;
   const own = held.get(file);
@@ -68,7 +63,6 @@ export function lockDataDir(dataDir: string, { clock = systemClock, beforeTakeOv
       continue;
     }
     if (found.state === "held" && alive(file, found.record.pid)) throw inUse(dir, found.record);
-    beforeTakeOver?.();
     takeOver(file, found.text, record);
   }
   throw new Error(`${file}: could not take the lock after ${MAX_ATTEMPTS} attempts`);

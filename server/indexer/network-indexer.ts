@@ -8,7 +8,7 @@ import { isDatabaseFull } from "../db/errors";
 import type { IndexerMetrics } from "../metrics/metrics";
 import { readHeader, type Header } from "./headers";
 import { isRangeTooLarge, RANGE_MAX_ROWS, RangeSizer } from "./ranges";
-import { readCursor, recentBlocks, REORG_WINDOW, type Cursor } from "./store/blocks";
+import { readCursor, recentBlocks, REORG_WINDOW } from "./store/blocks";
 import { resetNetwork, rollBack } from "./store/rollback";
 import { writeRange } from "./store/writes";
 import { consecutiveIds, decodeLogs, INDEXED_TOPICS, logWeight, malformedLogs, type DecodedLogs, type RawLog } from "./transfers";
@@ -88,8 +88,6 @@ export class NetworkIndexer {
   private waits = 0;
   private wake?: () => void;
   private done?: Promise<void>;
-  /** Resolved each time a range is written (tests and benchmarks wait on it). */
-  onProgress: (cursor: Cursor) => void = () => {};
 
   constructor(private readonly options: IndexerOptions) {
     // Start narrow and grow while answers stay small: busy chains hold thousands of transfers per 100 blocks, and the
@@ -260,7 +258,6 @@ export class NetworkIndexer {
       seconds: (performance.now() - started) / 1000,
       timestamp: last.timestamp,
     });
-    this.onProgress(end);
     return true;
   }
 

@@ -29,7 +29,7 @@ export type HistoryOf = { owner: string } | { contract: string; tokenId: string 
  * row names the address as its sender or its receiver: only the other side is looked up.
  * $1 network, $2 address, $3 block, $4 log index, $5 batch index (the key: rows before it), $6 limit.
  */
-export const OWNER_HISTORY_SQL = `SELECT c.block_number AS indexed, t.block_number, t.log_index, t.batch_index, t.block_time,
+const OWNER_HISTORY_SQL = `SELECT c.block_number AS indexed, t.block_number, t.log_index, t.batch_index, t.block_time,
     '0x' || encode(t.tx_hash, 'hex') AS tx_hash,
     (SELECT '0x' || encode(a.address, 'hex') FROM nft_addresses a WHERE a.id = t.contract_id) AS contract,
     t.token_id,
@@ -70,7 +70,7 @@ export const OWNER_HISTORY_SQL = `SELECT c.block_number AS indexed, t.block_numb
  * sender and the receiver are looked up.
  * $1 network, $2 contract, $3 block, $4 log index, $5 batch index (the key: rows before it), $6 limit, $7 token id.
  */
-export const TOKEN_HISTORY_SQL = `SELECT c.block_number AS indexed, t.block_number, t.log_index, t.batch_index, t.block_time,
+const TOKEN_HISTORY_SQL = `SELECT c.block_number AS indexed, t.block_number, t.log_index, t.batch_index, t.block_time,
     '0x' || encode(t.tx_hash, 'hex') AS tx_hash,
     CASE WHEN t.contract_id = k.id THEN lower($2) END AS contract,
     t.token_id,

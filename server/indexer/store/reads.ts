@@ -8,7 +8,7 @@ import type { ChangeKind } from "./changes";
  * cursor (the block the index is complete to, `X-Indexed-Block`) with the items, so both come from one snapshot: it
  * starts from the cursor row, joined with the network's id in the compact tables (n.id, NULL when they hold nothing of
  * it yet, which matches no row). No cursor row means the network's index has not started, and a read answers
- * `undefined`. The statements are exported for the scale benchmark's plans.
+ * `undefined`.
  */
 
 /**
@@ -48,7 +48,7 @@ export interface InventoryItem {
  * ERC-721 owners and ERC-1155 balances in one id order (a contract is one or the other).
  * $1 network, $2 owner, $3 contract, $4 after this token id, $5 limit.
  */
-export const INVENTORY_SQL = `SELECT c.block_number AS indexed, o.token_id, o.balance
+const INVENTORY_SQL = `SELECT c.block_number AS indexed, o.token_id, o.balance
   FROM indexer_cursors c LEFT JOIN indexer_networks n ON n.name = c.network
   LEFT JOIN LATERAL (
     (SELECT token_id, NULL::numeric AS balance FROM nft_owners
@@ -88,7 +88,7 @@ export async function inventoryPage(
 }
 
 /** From the holdings: one row per contract held. $1 network, $2 owner, $3 after this contract, $4 limit. */
-export const CONTRACTS_SQL = `SELECT c.block_number AS indexed, '0x' || encode(h.contract, 'hex') AS contract
+const CONTRACTS_SQL = `SELECT c.block_number AS indexed, '0x' || encode(h.contract, 'hex') AS contract
   FROM indexer_cursors c LEFT JOIN indexer_networks n ON n.name = c.network
   LEFT JOIN LATERAL (
     SELECT contract FROM nft_holdings
@@ -119,7 +119,7 @@ export interface HolderItem {
 }
 
 /** From the holdings. $1 network, $2 contract, $3 after this owner, $4 limit. */
-export const HOLDERS_SQL = `SELECT c.block_number AS indexed, '0x' || encode(h.owner, 'hex') AS owner, h.count
+const HOLDERS_SQL = `SELECT c.block_number AS indexed, '0x' || encode(h.owner, 'hex') AS owner, h.count
   FROM indexer_cursors c LEFT JOIN indexer_networks n ON n.name = c.network
   LEFT JOIN LATERAL (
     SELECT owner, count FROM nft_holdings
@@ -132,7 +132,7 @@ export const HOLDERS_SQL = `SELECT c.block_number AS indexed, '0x' || encode(h.o
  * ERC-721 owner and ERC-1155 balances of one token in one address order (of their bytes, which sort as their hex).
  * $1 network, $2 contract, $3 after this owner, $4 limit, $5 token id.
  */
-export const TOKEN_HOLDERS_SQL = `SELECT c.block_number AS indexed, '0x' || encode(h.owner, 'hex') AS owner, h.count
+const TOKEN_HOLDERS_SQL = `SELECT c.block_number AS indexed, '0x' || encode(h.owner, 'hex') AS owner, h.count
   FROM indexer_cursors c LEFT JOIN indexer_networks n ON n.name = c.network
   LEFT JOIN LATERAL (
     (SELECT a.address AS owner, 1::numeric AS count FROM nft_owners o JOIN nft_addresses a ON a.id = o.owner_id
@@ -168,7 +168,7 @@ export async function holdersPage(
 }
 
 /** $1 network, $2 contract. */
-export const HOLDER_COUNT_SQL = `SELECT c.block_number AS indexed, h.holders
+const HOLDER_COUNT_SQL = `SELECT c.block_number AS indexed, h.holders
   FROM indexer_cursors c LEFT JOIN indexer_networks n ON n.name = c.network
   LEFT JOIN nft_holder_counts h ON h.network_id = n.id AND h.contract = decode(substr($2, 3), 'hex')
   WHERE c.network = $1`;
@@ -191,7 +191,7 @@ export type Holding = { standard: "erc721"; owner: string } | { standard: "erc11
 export const MAX_BALANCES = 100;
 
 /** A token's owner (ERC-721) or its largest balances (ERC-1155). $1 network, $2 contract, $3 token id. */
-export const TOKEN_SQL = `SELECT c.block_number AS indexed,
+const TOKEN_SQL = `SELECT c.block_number AS indexed,
   (SELECT '0x' || encode(a.address, 'hex') FROM nft_owners o JOIN nft_addresses a ON a.id = o.owner_id
    WHERE o.network_id = n.id
      AND o.contract_id = (SELECT id FROM nft_addresses WHERE address = decode(substr($2, 3), 'hex'))

@@ -15,7 +15,7 @@ import { systemClock } from "../../../server/lib/clock";
 import { testConfig } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";
-import { withQueryHook } from "../../helpers/query-hook";
+import { withQueryHook } from "../../../support/query-hook";
 import { expectRefusal } from "../../helpers/refusal";
 
 /** The models whose adapter calls the holding depends on (clients are read through CachedClients, not held). */

@@ -27,6 +27,26 @@ process.stdin.once("data", () => {
   process.stdin.resume();
 });`;
 
+/**
+ * A process midway through taking over the stale lock of LOCK_TEST_DIR, as lockDataDir does it: it holds the takeover
+ * file (`<lock>.takeover`) and says so; told on stdin, it waits a little (the other opener is at the lock by then),
+ * puts its own lock in place of the stale one in one step (a rename: between a removal and a create, the other opener
+ * could create it first, which is not the race this is about) and removes the takeover file, then holds on until killed.
+ */
+const TAKER = `const fs = require("node:fs");
+const file = require("node:path").resolve(process.env.LOCK_TEST_DIR) + ".lock";
+const record = JSON.stringify({ pid: process.pid, command: "node", since: new Date().toISOString(), token: "taker" });
+fs.writeFileSync(file + ".takeover", record, { flag: "wx" });
+console.log("taking");
+process.stdin.once("data", () => {
+  setTimeout(() => {
+    fs.writeFileSync(file + ".mine", record);
+    fs.renameSync(file + ".mine", file);
+    fs.rmSync(file + ".takeover");
+  }, 300);
+  setInterval(() => {}, 60_000);
+});`;
+
 /** The pid of a process that has exited. */
 async function gonePid(): Promise<number> {
   return Number((await runNodeProcess(["-e", "console.log(process.pid)"], {})).stdout);
@@ -142,22 +162,25 @@ describe("PGlite directory lock", function () {
 
   it("takes over a stale lock only while it is still that one: an opener that found it stale too late is refused", async function () {
     await leaveStaleLock(dataDir);
-    let release: (() => void) | undefined;
+    // Another opener found the lock stale first and is taking it over: it holds the takeover file, as one does for the
+    // few system calls of a takeover. Once told to, it replaces the stale lock by its own and lets the takeover go.
+    const other = await startNodeProcess([...LOADER, "-e", TAKER], { LOCK_TEST_DIR: dataDir }, /^taking$/m);
+    children.push(other);
+    other.child.stdin!.write("go\n");
+    // This opener finds the lock stale too, and waits on the takeover file until the other one is done with it.
     let refusal: unknown;
     try {
-      // This opener has found the lock stale; before it takes it over, another one finds it stale too and takes it.
-      lockDataDir(dataDir, { beforeTakeOver: () => (release ??= lockDataDir(dataDir)) });
+      lockDataDir(dataDir);
     } catch (error) {
       refusal = error;
     }
     const { pid, command, since } = lockOf(dataDir);
-    expect(pid).to.equal(process.pid);
+    expect(pid).to.equal(other.child.pid);
     expect(refusal).to.be.instanceOf(DatabaseInUse);
     expect((refusal as Error).message).to.equal(
-      `The embedded database in ${dataDir} is already open in this process, ${command} (pid ${pid}, since ${since}): close it before opening it again.`,
+      `The embedded database in ${dataDir} is in use by ${command} (pid ${pid}, since ${since}): stop that process first ` +
+        "(Ctrl-C in its terminal), or set DATABASE_URL to a PostgreSQL database to run several processes on one database.",
     );
-    // The lock file is the other opener's: giving it back removes it.
-    release!();
-    expect(fs.existsSync(`${dataDir}.lock`)).to.equal(false);
+    expect(fs.existsSync(`${dataDir}.lock.takeover`)).to.equal(false);
   });
 });

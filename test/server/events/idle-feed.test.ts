@@ -6,7 +6,7 @@ import { ChangeFeed, type ChangeEvent } from "../../../server/events/feed";
 import { lastChangeId } from "../../../server/indexer/store/reads";
 import { appendSyntheticChanges } from "../../helpers/changes";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";
-import { withQueryHook } from "../../helpers/query-hook";
+import { withQueryHook } from "../../../support/query-hook";
 import { subscribeCollectors } from "../../helpers/sse";
 
 const ADDRESSES = { contract: `0x${"0c".repeat(20)}`, from: `0x${"0a".repeat(20)}`, to: `0x${"0b".repeat(20)}` };

@@ -5,7 +5,7 @@ import { migrate } from "../../../server/db/migrate";
 import { ChangeFeed, REPLAY_READS, REPLAY_SCAN, type ChangeEvent } from "../../../server/events/feed";
 import { appendSyntheticChanges } from "../../helpers/changes";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";
-import { withQueryHook } from "../../helpers/query-hook";
+import { withQueryHook } from "../../../support/query-hook";
 import { subscribeCollectors } from "../../helpers/sse";
 
 const CHANGES = 2 * REPLAY_SCAN + 5_000;

@@ -2,9 +2,10 @@ import { expect } from "chai";
 import type { Database } from "../../../server/db/database";
 import { migrate } from "../../../server/db/migrate";
 import { addressId, bytes, networkIdOf } from "../../helpers/index-sql";
-import { HISTORY_KEY_MAX, OWNER_HISTORY_SQL, TOKEN_HISTORY_SQL } from "../../../server/indexer/store/history";
+import { historyPage, type HistoryOf } from "../../../server/indexer/store/history";
 import { ZERO_ADDRESS } from "../../../server/indexer/transfers";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";
+import { withQueryHook } from "../../../support/query-hook";
 
 /** A plan node of `EXPLAIN (ANALYZE, FORMAT JSON)`, with the fields read here. */
 interface PlanNode {
@@ -88,8 +89,19 @@ describe(`history pages' address lookups (${process.env.DATABASE_URL ? "PostgreS
     await testDb?.drop();
   });
 
-  /** The rows of `sql` and the lookups of its plan by address id (loops of scans of the dictionary's key). */
-  async function run(sql: string, params: unknown[]) {
+  /**
+   * The statement historyPage sends for a first page of 100 transfers of `of`, run again for its rows and explained
+   * for the lookups of its plan by address id (loops of scans of the dictionary's key).
+   */
+  async function run(of: HistoryOf) {
+    const sent: Array<{ sql: string; params: readonly unknown[] }> = [];
+    const recorded = withQueryHook(db, (sql, params, send) => {
+      sent.push({ sql, params: params ?? [] });
+      return send();
+    });
+    await historyPage(recorded, { network: "mainnet", of, limit: 100 });
+    expect(sent).to.have.length(1);
+    const [{ sql, params }] = sent;
     const { rows } = await db.query<{
       from_address: string;
       to_address: string;
@@ -115,10 +127,8 @@ describe(`history pages' address lookups (${process.env.DATABASE_URL ? "PostgreS
     expect(lookups.reduce((heap, n) => heap + (n["Heap Fetches"] ?? 0), 0)).to.equal(0);
   }
 
-  const max = HISTORY_KEY_MAX.map(String);
-
   it("an owner's page looks up the other side of each transfer and its contract, from the key alone", async function () {
-    const { rows, lookups } = await run(OWNER_HISTORY_SQL, ["mainnet", OWNER, ...max, 101]);
+    const { rows, lookups } = await run({ owner: OWNER });
     expect(rows.map((r) => [r.contract, Number(r.token_id), r.from_address, r.to_address])).to.deep.equal(
       transfers.map(([, contract, id, from, to]) => [contract, id, from, to]).reverse(),
     );
@@ -129,12 +139,12 @@ describe(`history pages' address lookups (${process.env.DATABASE_URL ? "PostgreS
 
   it("an owner given in capitals reads the same page, its own address in lower case", async function () {
     const upper = `0x${OWNER.slice(2).toUpperCase()}`;
-    const { rows } = await run(OWNER_HISTORY_SQL, ["mainnet", upper, ...max, 101]);
+    const { rows } = await run({ owner: upper });
     expect(rows.map((r) => [r.from_address, r.to_address])).to.deep.equal(transfers.map(([, , , from, to]) => [from, to]).reverse());
   });
 
   it("a token's page looks up each transfer's sender and receiver, not its contract", async function () {
-    const { rows, lookups } = await run(TOKEN_HISTORY_SQL, ["mainnet", CONTRACTS[1], ...max, 101, "3"]);
+    const { rows, lookups } = await run({ contract: CONTRACTS[1], tokenId: "3" });
     const mine = transfers.filter(([, contract, id]) => contract === CONTRACTS[1] && id === 3).reverse();
     expect(rows.map((r) => [r.contract, r.from_address, r.to_address])).to.deep.equal(mine.map(([, c, , from, to]) => [c, from, to]));
     expectKeyOnly(lookups);
@@ -153,7 +163,7 @@ describe(`history pages' address lookups (${process.env.DATABASE_URL ? "PostgreS
   }
 
   it("an ERC-1155 page reads the transfers by the history indexes, not the whole table, and looks up as an ERC-721 one", async function () {
-    const owner = await run(OWNER_HISTORY_SQL, ["mainnet", OWNER_1155, ...max, 101]);
+    const owner = await run({ owner: OWNER_1155 });
     expect(owner.rows.map((r) => [r.contract, Number(r.token_id), r.from_address, r.to_address, r.amount])).to.deep.equal(
       transfers1155.map(([, , id, from, to, amount]) => [CONTRACT_1155, id, from, to, String(amount)]).reverse(),
     );
@@ -162,7 +172,7 @@ describe(`history pages' address lookups (${process.env.DATABASE_URL ? "PostgreS
     expect(owner.lookups.reduce((loops, n) => loops + n["Actual Loops"], 0)).to.equal(2 * transfers1155.length);
     expectErc1155ByIndex(owner.plan, ["nft_1155_transfers_from", "nft_1155_transfers_to"]);
 
-    const token = await run(TOKEN_HISTORY_SQL, ["mainnet", CONTRACT_1155, ...max, 101, "7"]);
+    const token = await run({ contract: CONTRACT_1155, tokenId: "7" });
     const mine = transfers1155.filter(([, , id]) => id === 7).reverse();
     expect(token.rows.map((r) => [r.from_address, r.to_address, r.amount])).to.deep.equal(mine.map(([, , , f, t, a]) => [f, t, String(a)]));
     expectKeyOnly(token.lookups);
@@ -171,7 +181,7 @@ describe(`history pages' address lookups (${process.env.DATABASE_URL ? "PostgreS
   });
 
   it("an address the index never saw reads an empty page", async function () {
-    const { rows } = await run(OWNER_HISTORY_SQL, ["mainnet", address(2, 99), ...max, 101]);
+    const { rows } = await run({ owner: address(2, 99) });
     expect(rows).to.have.length(1);
     expect(rows[0].from_address).to.equal(null);
   });

@@ -1,8 +1,8 @@
-import type { Database, QueryResult } from "../../server/db/database";
+import type { Database, QueryResult } from "../server/db/database";
 
 /**
- * `db` with each `query` passed to `hook`, which runs the statement (`run`) itself: a test counts, records or slows the
- * statements it watches. Everything else of `db` is left as it is.
+ * `db` with each `query` passed to `hook`, which runs the statement (`run`) itself: a test or a bench counts, records
+ * or slows the statements it watches. Everything else of `db` is left as it is.
  */
 export function withQueryHook(
   db: Database,
