@@ -23,4 +23,6 @@ export { isIncomplete } from "./store/skipped";
 export { pruneMarks, staleCachedTokens, STALE_ENTRY } from "./store/marks";
 export { CHANGES_CHANNEL } from "./store/changes";
 export type { IndexReads } from "./index-reads";
+export { COLLECTION_TOKEN_ID } from "./transfers";
 export type { TransferRow } from "./transfers";
+export { contractSummaries, ownerSummariesPage, type ContractSummary } from "./store/summaries";
