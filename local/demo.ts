@@ -21,6 +21,8 @@ export interface Demo extends Deployment {
   metadataNft: string;
   /** Hash of block 0 of the chain it was deployed on (a new Hardhat node is a new chain). */
   genesisHash: string;
+  /** The block Alice 1–10 were minted in: the first block of Alice's holders (the examples' block). */
+  aliceMinted: number;
 }
 
 const DEMO_TOKENS = Array.from({ length: 10 }, (_, i) => BigInt(i + 1));
@@ -48,7 +50,12 @@ export async function prepareDemo(rpcUrl: string, dataDir: string, log: (line: s
     const genesisHash = (await provider.getBlock(0))!.hash!;
     if (fs.existsSync(file)) {
       const recorded = JSON.parse(fs.readFileSync(file, "utf8")) as Demo;
-      if (recorded.genesisHash === genesisHash && recorded.metadataNft && (await provider.getCode(recorded.converter)) !== "0x")
+      if (
+        recorded.genesisHash === genesisHash &&
+        recorded.metadataNft &&
+        recorded.aliceMinted &&
+        (await provider.getCode(recorded.converter)) !== "0x"
+      )
         return recorded;
       log("new chain: deploying the demo again");
     }
@@ -58,14 +65,21 @@ export async function prepareDemo(rpcUrl: string, dataDir: string, log: (line: s
     const alice = AliceNFT__factory.connect(deployment.alice, deployer);
     const bob = BobNFT__factory.connect(deployment.bob, deployer);
     const converter = NFTConverter__factory.connect(deployment.converter, deployer);
-    await (await alice.mintBatch(user, DEMO_TOKENS)).wait();
+    const aliceMinted = (await (await alice.mintBatch(user, DEMO_TOKENS)).wait())!.blockNumber;
     await (await bob.mintBatch(deployment.converter, DEMO_TOKENS)).wait();
     await (await converter.registerPairs(DEMO_TOKENS, DEMO_TOKENS)).wait();
     const wallet = await new SingleOwnerWallet__factory(deployer).deploy(user);
     await wallet.waitForDeployment();
     const metadataNft = await new MetadataNFT__factory(deployer).deploy();
     await (await metadataNft.mint(user, 1n, DEMO_TOKEN_URI)).wait();
-    const demo: Demo = { ...deployment, user, wallet: await wallet.getAddress(), metadataNft: await metadataNft.getAddress(), genesisHash };
+    const demo: Demo = {
+      ...deployment,
+      user,
+      wallet: await wallet.getAddress(),
+      metadataNft: await metadataNft.getAddress(),
+      genesisHash,
+      aliceMinted,
+    };
     fs.mkdirSync(dataDir, { recursive: true });
     fs.writeFileSync(file, `${JSON.stringify(demo, null, 2)}\n`);
     return demo;

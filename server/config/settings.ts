@@ -411,6 +411,15 @@ export const SETTINGS = [
       "requests per minute and IP (an IPv6 address by its /64) on all the data routes together, `/token` and its refresh and each `/events` stream included (then 429)",
   },
   {
+    name: "HOLDERS_SNAPSHOT_MAX_TRANSFERS",
+    path: "snapshots.maxTransfers",
+    parse: int(1, 100_000_000),
+    default: "1000000",
+    group: "service",
+    description:
+      "most transfers a contract may have in the index for its holders at a block (`GET /holders/…?block=`), which reads them all for each page; past it, 400 `snapshot_too_large`",
+  },
+  {
     name: "CONVERTER_RATE_LIMIT",
     path: "rateLimits.converter",
     parse: int(1, 1_000_000),

@@ -11,6 +11,11 @@ const CODES = {
   invalid_token_id: [400, "a token id is not a decimal uint256"],
   invalid_block_number: [400, "num is not a decimal block number"],
   invalid_cursor: [400, "cursor is not one this service gave for this list"],
+  block_out_of_range: [400, "block is before the contract's first indexed block or past the block the index is complete to"],
+  snapshot_too_large: [
+    400,
+    "the contract has more indexed transfers than HOLDERS_SNAPSHOT_MAX_TRANSFERS: its holders at a block cost more than that bound",
+  ],
   unknown_network: [400, "the network is not one of the registry's names"],
   not_erc721: [400, "the contract has no code, or does not answer as an ERC-721"],
   invalid_client: [400, "client_id names no registered client"],

@@ -26,3 +26,4 @@ export type { IndexReads } from "./index-reads";
 export { COLLECTION_TOKEN_ID } from "./transfers";
 export type { TransferRow } from "./transfers";
 export { contractSummaries, ownerSummariesPage, type ContractSummary } from "./store/summaries";
+export { holderCountAt, holdersAt } from "./store/snapshots";
