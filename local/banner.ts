@@ -87,6 +87,7 @@ export function printBanner(
           `    user          ${demo.user}  (Hardhat account #1: holds Alice 1–10)`,
           `    wallet        ${demo.wallet}  (EIP-1271 wallet owned by the user)`,
           `    MetadataNFT   ${demo.metadataNft}  (token 1, held by the user: metadata and image in a data: tokenURI)`,
+          `    spam airdrop  ${demo.spamAirdrop}  (a lure in its name, airdropped to the user and 29 others: flagged as spam)`,
         ]
       : []),
     "",
@@ -109,6 +110,10 @@ export function printBanner(
           `    curl '${base}/inventory/localhost/${demo.user}/${demo.metadataNft}?metadata=true'`,
           `    curl -i '${base}/holders/localhost/${demo.alice}?limit=3'`,
           `    curl ${base}/holders/localhost/${demo.alice}/count`,
+          `    curl '${base}/holders/localhost/${demo.alice}?block=${demo.aliceMinted}&format=csv'`,
+          `    curl ${base}/collection/localhost/${demo.alice}`,
+          `    curl ${base}/collection/localhost/${demo.spamAirdrop}`,
+          `    curl '${base}/inventory/localhost/${demo.user}?details=true&spam=exclude'`,
           `    curl ${base}/transfers/localhost/${demo.alice}/1`,
           `    curl ${base}/transfers/localhost/owner/${demo.user}`,
           `    curl -N '${base}/events/localhost?owner=${demo.user}'`,

@@ -1,11 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
-import { JsonRpcProvider } from "ethers";
+import { getAddress, id, JsonRpcProvider } from "ethers";
 import { deployConverter } from "../scripts/lib/deploy";
 import type { Deployment } from "../scripts/lib/deployment";
 import {
   AliceNFT__factory,
   BobNFT__factory,
+  CollectionNFT__factory,
   MetadataNFT__factory,
   NFTConverter__factory,
   SingleOwnerWallet__factory,
@@ -23,9 +24,13 @@ export interface Demo extends Deployment {
   genesisHash: string;
   /** The block Alice 1–10 were minted in: the first block of Alice's holders (the examples' block). */
   aliceMinted: number;
+  /** A spam airdrop (a lure in its name, minted to the user and 29 others in one transaction): the collections' spam flag to see. */
+  spamAirdrop: string;
 }
 
 const DEMO_TOKENS = Array.from({ length: 10 }, (_, i) => BigInt(i + 1));
+/** Who the demo's spam airdrop reaches besides the user: addresses nobody holds a key of. */
+const SPAM_RECIPIENTS = Array.from({ length: 29 }, (_, i) => getAddress(id(`demo spam recipient ${i}`).slice(0, 42)));
 
 const DEMO_SVG =
   "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 100 100'><rect width='100' height='100' fill='#f4b400'/><text x='50' y='58' font-size='20' text-anchor='middle'>Demo #1</text></svg>";
@@ -72,6 +77,8 @@ export async function prepareDemo(rpcUrl: string, dataDir: string, log: (line: s
     await wallet.waitForDeployment();
     const metadataNft = await new MetadataNFT__factory(deployer).deploy();
     await (await metadataNft.mint(user, 1n, DEMO_TOKEN_URI)).wait();
+    const spamAirdrop = await new CollectionNFT__factory(deployer).deploy("Claim your reward at visit-airdrop.xyz", "CLAIM", "");
+    await (await spamAirdrop.airdrop([user, ...SPAM_RECIPIENTS])).wait();
     const demo: Demo = {
       ...deployment,
       user,
@@ -79,6 +86,7 @@ export async function prepareDemo(rpcUrl: string, dataDir: string, log: (line: s
       metadataNft: await metadataNft.getAddress(),
       genesisHash,
       aliceMinted,
+      spamAirdrop: await spamAirdrop.getAddress(),
     };
     fs.mkdirSync(dataDir, { recursive: true });
     fs.writeFileSync(file, `${JSON.stringify(demo, null, 2)}\n`);

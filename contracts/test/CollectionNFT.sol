@@ -15,6 +15,7 @@ contract CollectionNFT is ERC721 {
     uint256 private _minted;
     uint256 private _burned;
     uint256 private _supplySkew;
+    bool private _locked;
 
     constructor(string memory name_, string memory symbol_, string memory contractUri_) ERC721("", "") {
         _name = name_;
@@ -68,6 +69,17 @@ contract CollectionNFT is ERC721 {
         for (uint256 i; i < to.length; ++i) {
             _mint(to[i], ++_minted);
         }
+    }
+
+    /// @notice Locks transfers (a honeypot: what was received cannot be moved; mints still work).
+    function setLocked(bool locked) external {
+        _locked = locked;
+    }
+
+    function _update(address to, uint256 tokenId, address auth) internal override returns (address) {
+        address from = _ownerOf(tokenId);
+        require(!_locked || from == address(0), "locked");
+        return super._update(to, tokenId, auth);
     }
 
     /// @notice Burns `id` (its owner or an approved operator).

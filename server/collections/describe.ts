@@ -1,14 +1,11 @@
 import { getAddress } from "ethers";
-import type { BlockCalls } from "../chain/calls";
-import type { HeadCache } from "../chain/head";
-import type { Networks } from "../chain/networks";
-import type { Database } from "../db/database";
-import type { ContractSummary } from "../indexer";
+import { spamVerdicts, type ContractSummary, type SpamVerdict } from "../indexer";
 import type { Clock } from "../lib/clock";
-import type { Gateways, TokenMetadataResolver } from "../token-metadata";
 import { readChainFacts } from "./chain-facts";
+import type { CollectionReaders } from "./readers";
 import { collectionMetadata, type CollectionMetadata } from "./contract-metadata";
 import { findDeployment, type Deployment } from "./deployment";
+import { servedVerdict, type SpamOverrides } from "./spam-rules";
 import { saveDeployment, storedDeployments } from "./store";
 
 /** How long a failed search for a deployment is kept before a read looks again (the node may have been down). */
@@ -29,6 +26,8 @@ export interface Collection {
   indexComplete: boolean;
   deployment: { block: number | null; deployer: string | null; tx: string | null; reason?: string };
   metadata: CollectionMetadata;
+  /** The spam verdict: the classifier's, or the operator's. */
+  spam: SpamVerdict;
   /** The block name, symbol and totalSupply were read at. */
   chainBlock: number;
 }
@@ -43,17 +42,7 @@ const NOT_LOOKED_UP = "not looked up yet: GET /collection/{network}/{contract} f
  * reads only those stored, so that its cost does not grow with calls per contract.
  */
 export class Collections {
-  constructor(
-    private readonly deps: {
-      db: Database;
-      networks: Networks;
-      heads: HeadCache;
-      calls: BlockCalls;
-      tokenMetadata: TokenMetadataResolver;
-      gateways: Gateways;
-      clock: Clock;
-    },
-  ) {}
+  constructor(private readonly deps: CollectionReaders & { clock: Clock; overrides: SpamOverrides }) {}
 
   private readonly searches = new Map<string, Promise<Deployment>>();
 
@@ -82,8 +71,19 @@ export class Collections {
       indexComplete: !s.incomplete,
       deployment: wireDeployment(deployments.get(s.contract)),
       metadata: collectionMetadata(documents.get(s.contract)!, gateways),
+      spam: servedVerdict(network, s.contract, s.spam, this.deps.overrides),
       chainBlock,
     }));
+  }
+
+  /**
+   * Which of `contracts` (lower case) are flagged as spam, the operator's lists applied: one statement for all of them.
+   * The one filter of `?spam=exclude` (and of any feed that leaves spam out).
+   */
+  async flagged(network: string, contracts: readonly string[]): Promise<Set<string>> {
+    const unique = [...new Set(contracts)];
+    const stored = await spamVerdicts(this.deps.db, network, unique);
+    return new Set(unique.filter((c) => servedVerdict(network, c, stored.get(c), this.deps.overrides).flag));
   }
 
   private async deployments(network: string, summaries: readonly ContractSummary[], find: boolean): Promise<Map<string, Deployment>> {

@@ -10,6 +10,7 @@ import { INDEX, NODE, refusals } from "../http/refusals";
 import { AddressParam, IndexHeaders, NetworkParam } from "../http/schemas";
 import { sendJson } from "../http/wire";
 import { contractSummaries } from "../indexer";
+import { SpamClassifier } from "./classifier";
 import { Collections } from "./describe";
 import { Collection, COLLECTION_EXAMPLE } from "./schemas";
 
@@ -63,18 +64,22 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 export default fp(
   async function collections(app: FastifyInstance) {
     const { ipfsGateway: ipfs, arweaveGateway: arweave } = app.config.tokenMetadata;
-    app.decorate(
-      "collections",
-      new Collections({
-        db: app.db,
-        networks: app.networks,
-        heads: app.heads,
-        calls: app.calls,
-        tokenMetadata: app.tokenMetadata,
-        gateways: { ipfs, arweave },
-        clock: app.clock,
-      }),
+    const { contracts: spam = [], notContracts: notSpam = [], intervalMs } = app.config.spam;
+    const keys = (list: Array<{ network: string; address: string }>) => new Set(list.map((c) => `${c.network}:${c.address.toLowerCase()}`));
+    const deps = {
+      db: app.db,
+      networks: app.networks,
+      heads: app.heads,
+      calls: app.calls,
+      tokenMetadata: app.tokenMetadata,
+      gateways: { ipfs, arweave },
+    };
+    app.decorate("collections", new Collections({ ...deps, clock: app.clock, overrides: { spam: keys(spam), notSpam: keys(notSpam) } }));
+    const classifier = new SpamClassifier(deps, intervalMs, (error) =>
+      app.log.warn({ err: error }, "collections: spam classification failed"),
     );
+    app.addHook("onReady", async () => classifier.start());
+    app.addHook("preClose", () => classifier.stop());
     await app.register(routes);
   },
   { name: "collections", dependencies: ["db", "chain", "token-metadata"] },

@@ -51,6 +51,17 @@ export const Collection = Type.Object({
     { description: "Found by bisection of eth_getCode, then the block's transactions (docs/reference/collections.md#deployment)" },
   ),
   metadata: CollectionMetadata,
+  spam: Type.Object(
+    {
+      flag: Type.Boolean({ description: "true: leave it out of a wallet's first screen (`?spam=exclude` does)" }),
+      reasons: Type.Array(Type.String(), {
+        description:
+          "The rules that fired (LureText, DishonestTotalSupply, MassAirdrop, MintedToOthers, NeverMoved), the operator's word " +
+          "(OperatorMarkedSpam, OperatorMarkedNotSpam) first, or Unclassified (docs/reference/collections.md#spam)",
+      }),
+    },
+    { description: "Computed when the index changes, never per read: stable between reads" },
+  ),
   chainBlock: Type.Integer({ minimum: 0, description: "The block name, symbol and totalSupply were read at" }),
 });
 
@@ -68,5 +79,14 @@ export const COLLECTION_EXAMPLE = {
   indexComplete: true,
   deployment: { block: 1, deployer: "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266", tx: "0x…" },
   metadata: { contractURI: null, error: "contractURI() reverted" },
+  spam: { flag: false, reasons: [] },
   chainBlock: 42,
 };
+
+/** `?spam=`: whether flagged collections are left out (default include). */
+export const SpamQuery = Type.Optional(
+  Type.Union([Type.Literal("include"), Type.Literal("exclude")], {
+    description: "exclude: leave out what belongs to collections flagged as spam (docs/reference/collections.md#spam); default include",
+    examples: ["exclude"],
+  }),
+);

@@ -7,6 +7,7 @@ import { Address, AddressParam, IndexHeaders, NetworkParam } from "../http/schem
 import { AddressPaging, PAGED_FROM_INDEX } from "./schemas";
 import { INDEX, refusals } from "../http/refusals";
 import { example } from "../http/openapi-examples";
+import { SpamQuery } from "../collections";
 import { sendSnapshot, snapshotCount, snapshotFormat, snapshotOf } from "./snapshot";
 
 const Holder = Type.Object({
@@ -57,6 +58,7 @@ const holders: FastifyPluginAsyncTypebox = async (app) => {
             }),
           ),
           block: SnapshotBlock,
+          spam: SpamQuery,
           format: Type.Optional(
             Type.Union([Type.Literal("json"), Type.Literal("ndjson"), Type.Literal("csv")], {
               description:
@@ -90,14 +92,16 @@ const holders: FastifyPluginAsyncTypebox = async (app) => {
       const id = request.query.id === undefined ? undefined : parseTokenId(request.query.id).toString();
       const limit = pageLimit(request.query.limit);
       const after = decodeKeyCursor(request.query.cursor, "address");
+      const excluded = request.query.spam === "exclude" && (await app.collections.flagged(network, [contract])).size > 0;
       if (request.query.block !== undefined) {
         const { block } = await snapshotOf(app, reply, { network, contract, block: request.query.block });
         const format = snapshotFormat(request.query.format, request.headers.accept);
-        return sendSnapshot(app, request, reply, { network, contract, block, tokenId: id, after, limit, format });
+        return sendSnapshot(app, request, reply, { network, contract, block, tokenId: id, after, limit, format, excluded });
       }
       const page = await fromIndex(app.indexReads, app.networks, reply, network, contract, (db) =>
         holdersPage(db, { network, contract, tokenId: id, after, limit }),
       );
+      if (excluded) return sendPage(request, reply, { indexed: page.indexed, items: [] }, [], limit);
       // Counts are the database's canonical decimals: written as they are, JSON numbers with all their digits.
       const body = `[${page.items.map((r) => `{"owner":"${checksum(r.owner)}","count":${r.count}}`).join(",")}]`;
       return sendPage(request, reply, page, body, limit);

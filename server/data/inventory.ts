@@ -8,7 +8,7 @@ import { MetadataOmitted } from "../token-metadata";
 import { Address, AddressParam, NetworkParam } from "../http/schemas";
 import { AddressPaging, IdPaging, PAGED_FROM_INDEX } from "./schemas";
 import { INDEX, NODE, refusals } from "../http/refusals";
-import { Collection } from "../collections";
+import { Collection, SpamQuery } from "../collections";
 
 const Item = Type.Object({
   contract: Address,
@@ -51,6 +51,7 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
         }),
         querystring: Type.Object({
           ...IdPaging.properties,
+          spam: SpamQuery,
           metadata: Type.Optional(
             Type.Boolean({
               description:
@@ -76,6 +77,8 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
       const page = await fromIndex(app.indexReads, app.networks, reply, network, contract, (db) =>
         inventoryPage(db, { network, owner, contract, after, limit }),
       );
+      if (request.query.spam === "exclude" && (await app.collections.flagged(network, [contract])).size > 0)
+        return sendPage(request, reply, { indexed: page.indexed, items: [] }, [], limit);
       // Written directly (the hot path of the service): ids and balances are the database's canonical decimals, so
       // they go out as JSON numbers with all their digits; contract and owner are the same in every item.
       const head = `{"contract":"${checksum(contract)}","id":`;
@@ -109,6 +112,7 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
         params: Type.Object({ network: NetworkParam, owner: AddressParam("Owner", "owner") }),
         querystring: Type.Object({
           ...AddressPaging.properties,
+          spam: SpamQuery,
           details: Type.Optional(
             Type.Boolean({ description: "Each contract as a collection (GET /collection) instead of its address", examples: [true] }),
           ),
@@ -129,12 +133,16 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
         const page = await fromIndex(app.indexReads, app.networks, reply, network, undefined, (db) =>
           ownerSummariesPage(db, { network, owner, after, limit }),
         );
-        return sendPage(request, reply, page, await app.collections.describe(network, page.items, page.indexed, false), limit);
+        const described = await app.collections.describe(network, page.items, page.indexed, false);
+        const shown = request.query.spam === "exclude" ? described.filter((c) => !c.spam.flag) : described;
+        return sendPage(request, reply, page, shown, limit);
       }
       const page = await fromIndex(app.indexReads, app.networks, reply, network, undefined, (db) =>
         contractsPage(db, { network, owner, after, limit }),
       );
-      return sendPage(request, reply, page, page.items.map(checksum), limit);
+      // A page with spam left out may hold fewer items; its Link still follows on from the last contract read.
+      const flagged = request.query.spam === "exclude" ? await app.collections.flagged(network, page.items) : new Set<string>();
+      return sendPage(request, reply, page, page.items.filter((c) => !flagged.has(c)).map(checksum), limit);
     },
   );
 };

@@ -66,12 +66,24 @@ export async function sendSnapshot(
   app: FastifyInstance,
   request: FastifyRequest,
   reply: FastifyReply,
-  query: { network: string; contract: string; block: number; tokenId?: string; after?: string; limit: number; format: SnapshotFormat },
+  query: {
+    network: string;
+    contract: string;
+    block: number;
+    tokenId?: string;
+    after?: string;
+    limit: number;
+    format: SnapshotFormat;
+    /** Left out (`?spam=exclude` of a flagged collection): no holders. */
+    excluded: boolean;
+  },
 ): Promise<FastifyReply> {
   const checksum = checksummer();
-  const { format, limit, ...at } = query;
+  const { format, limit, excluded, ...at } = query;
+  const read = (after: string | undefined, limit: number) =>
+    excluded ? Promise.resolve({ items: [], more: false }) : holdersAt(app.db, { ...at, after, limit });
   if (format === "json") {
-    const { items, more } = await holdersAt(app.db, { ...at, limit });
+    const { items, more } = await read(at.after, limit);
     if (more) {
       const url = new URL(request.url, "http://service");
       url.searchParams.set("limit", String(limit));
@@ -90,7 +102,7 @@ export async function sendSnapshot(
     if (format === "csv") yield "owner,count\n";
     let after = at.after;
     for (;;) {
-      const { items, more } = await holdersAt(app.db, { ...at, after, limit: EXPORT_PAGE });
+      const { items, more }: { items: Array<{ owner: string; count: string }>; more: boolean } = await read(after, EXPORT_PAGE);
       yield items.map(line).join("");
       if (!more) return;
       after = items[items.length - 1].owner;

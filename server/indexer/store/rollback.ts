@@ -98,6 +98,7 @@ export async function resetNetwork(tx: Queryable, network: string): Promise<void
     "DELETE FROM nft_holdings WHERE network_id = (SELECT id FROM indexer_networks WHERE name = $1)",
     "DELETE FROM nft_holder_counts WHERE network_id = (SELECT id FROM indexer_networks WHERE name = $1)",
     "DELETE FROM nft_contract_summaries WHERE network_id = (SELECT id FROM indexer_networks WHERE name = $1)",
+    "DELETE FROM nft_spam_flags WHERE network_id = (SELECT id FROM indexer_networks WHERE name = $1)",
   ]) {
     await tx.query(statement, [network]);
   }

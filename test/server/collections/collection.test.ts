@@ -61,7 +61,10 @@ describe("GET /collection/:network/:contract", function () {
     await (await made.mint(b.address, 2n)).wait();
     multi = await new TestERC1155__factory(deployer).deploy();
     await (await multi.mintBatch(a.address, [1n, 2n], [10n, 2n ** 70n])).wait();
-    t = await startTestApp({ env: { RPC_URL_LOCALHOST: node.url, INDEXER_POLL_MS: "50", METADATA_FETCH_WAIT_MS: "5000" } });
+    // The classifier waits past the tests: answers say Unclassified (test/server/collections/spam.test.ts classifies).
+    t = await startTestApp({
+      env: { RPC_URL_LOCALHOST: node.url, INDEXER_POLL_MS: "50", METADATA_FETCH_WAIT_MS: "5000", SPAM_CLASSIFY_INTERVAL_MS: "600000" },
+    });
     await indexedTo(t.app.db, "localhost", provider);
   });
   after(async function () {
@@ -106,6 +109,7 @@ describe("GET /collection/:network/:contract", function () {
         collaborators: ["0x70997970C51812dc3A010C7d01b50e0d17dc79C8"],
         error: null,
       },
+      spam: { flag: false, reasons: ["Unclassified"] },
       chainBlock: Math.max(indexed, body.chainBlock),
     });
     expect(body.chainBlock).to.be.within(indexed, await head());
