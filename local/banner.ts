@@ -113,6 +113,7 @@ export function printBanner(
           `    curl '${base}/holders/localhost/${demo.alice}?block=${demo.aliceMinted}&format=csv'`,
           `    curl ${base}/collection/localhost/${demo.alice}`,
           `    curl ${base}/collection/localhost/${demo.spamAirdrop}`,
+          `    curl -X POST ${base}/collection/localhost/${demo.metadataNft}/refresh`,
           `    curl '${base}/inventory/localhost/${demo.user}?details=true&spam=exclude'`,
           `    curl ${base}/transfers/localhost/${demo.alice}/1`,
           `    curl ${base}/transfers/localhost/owner/${demo.user}`,

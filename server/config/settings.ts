@@ -449,6 +449,15 @@ export const SETTINGS = [
       "how often each instance classifies the collections whose transfers changed (at most 100 per network and pass): the rules run when the index changes, never per read",
   },
   {
+    name: "COLLECTION_REFRESH_COOLDOWN_MS",
+    path: "collectionRefresh.cooldownMs",
+    parse: int(0, 7 * DAY_MS),
+    default: String(3_600_000),
+    group: "token metadata",
+    description:
+      "after a contract-wide metadata refresh (`POST /collection/…/refresh`) ends, how long a new one of the same contract is refused on this instance (429 `refresh_cooldown`)",
+  },
+  {
     name: "CONVERTER_RATE_LIMIT",
     path: "rateLimits.converter",
     parse: int(1, 1_000_000),

@@ -27,4 +27,5 @@ export { COLLECTION_TOKEN_ID } from "./transfers";
 export type { TransferRow } from "./transfers";
 export { contractSummaries, ownerSummariesPage, type ContractSummary } from "./store/summaries";
 export { holderCountAt, holdersAt } from "./store/snapshots";
+export { tokenIdsAfter } from "./store/tokens";
 export { contractsToClassify, recordSpamVerdicts, sampleMints, spamVerdicts, type SpamVerdict } from "./store/spam";
