@@ -5,6 +5,7 @@ import { writeResult, type SuiteResult } from "../support/bench-report";
 import { beforeRefOf } from "./lib/before";
 import { printTable, type BenchContext, type Row, type Suite } from "./lib/suite";
 import { runTags } from "./lib/tags";
+import collections from "./suites/collections";
 import consecutive from "./suites/consecutive";
 import indexer from "./suites/indexer";
 import latestBlock from "./suites/latest-block";
@@ -30,6 +31,7 @@ const SUITES: Record<string, Suite> = {
   metadata,
   indexer,
   consecutive,
+  collections,
   login,
   "login-profile": loginProfile,
   token,

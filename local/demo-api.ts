@@ -59,7 +59,7 @@ export function demoApiExamples(demo: Demo, client: DemoClient, statements: Demo
     operator: demo.converter,
     converter: demo.converter,
     metadataContract: demo.metadataNft,
-    block: "1",
+    block: String(demo.aliceMinted),
     clientId: client.id,
     redirectUri: client.redirectUri,
     nftStatement: statements.nft,

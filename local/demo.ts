@@ -1,11 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
-import { JsonRpcProvider } from "ethers";
+import { getAddress, id, JsonRpcProvider } from "ethers";
 import { deployConverter } from "../scripts/lib/deploy";
 import type { Deployment } from "../scripts/lib/deployment";
 import {
   AliceNFT__factory,
   BobNFT__factory,
+  CollectionNFT__factory,
   MetadataNFT__factory,
   NFTConverter__factory,
   SingleOwnerWallet__factory,
@@ -21,9 +22,15 @@ export interface Demo extends Deployment {
   metadataNft: string;
   /** Hash of block 0 of the chain it was deployed on (a new Hardhat node is a new chain). */
   genesisHash: string;
+  /** The block Alice 1–10 were minted in: the first block of Alice's holders (the examples' block). */
+  aliceMinted: number;
+  /** A spam airdrop (a lure in its name, minted to the user and 29 others in one transaction): the collections' spam flag to see. */
+  spamAirdrop: string;
 }
 
 const DEMO_TOKENS = Array.from({ length: 10 }, (_, i) => BigInt(i + 1));
+/** Who the demo's spam airdrop reaches besides the user: addresses nobody holds a key of. */
+const SPAM_RECIPIENTS = Array.from({ length: 29 }, (_, i) => getAddress(id(`demo spam recipient ${i}`).slice(0, 42)));
 
 const DEMO_SVG =
   "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 100 100'><rect width='100' height='100' fill='#f4b400'/><text x='50' y='58' font-size='20' text-anchor='middle'>Demo #1</text></svg>";
@@ -48,7 +55,12 @@ export async function prepareDemo(rpcUrl: string, dataDir: string, log: (line: s
     const genesisHash = (await provider.getBlock(0))!.hash!;
     if (fs.existsSync(file)) {
       const recorded = JSON.parse(fs.readFileSync(file, "utf8")) as Demo;
-      if (recorded.genesisHash === genesisHash && recorded.metadataNft && (await provider.getCode(recorded.converter)) !== "0x")
+      if (
+        recorded.genesisHash === genesisHash &&
+        recorded.metadataNft &&
+        recorded.aliceMinted &&
+        (await provider.getCode(recorded.converter)) !== "0x"
+      )
         return recorded;
       log("new chain: deploying the demo again");
     }
@@ -58,14 +70,24 @@ export async function prepareDemo(rpcUrl: string, dataDir: string, log: (line: s
     const alice = AliceNFT__factory.connect(deployment.alice, deployer);
     const bob = BobNFT__factory.connect(deployment.bob, deployer);
     const converter = NFTConverter__factory.connect(deployment.converter, deployer);
-    await (await alice.mintBatch(user, DEMO_TOKENS)).wait();
+    const aliceMinted = (await (await alice.mintBatch(user, DEMO_TOKENS)).wait())!.blockNumber;
     await (await bob.mintBatch(deployment.converter, DEMO_TOKENS)).wait();
     await (await converter.registerPairs(DEMO_TOKENS, DEMO_TOKENS)).wait();
     const wallet = await new SingleOwnerWallet__factory(deployer).deploy(user);
     await wallet.waitForDeployment();
     const metadataNft = await new MetadataNFT__factory(deployer).deploy();
     await (await metadataNft.mint(user, 1n, DEMO_TOKEN_URI)).wait();
-    const demo: Demo = { ...deployment, user, wallet: await wallet.getAddress(), metadataNft: await metadataNft.getAddress(), genesisHash };
+    const spamAirdrop = await new CollectionNFT__factory(deployer).deploy("Claim your reward at visit-airdrop.xyz", "CLAIM", "");
+    await (await spamAirdrop.airdrop([user, ...SPAM_RECIPIENTS])).wait();
+    const demo: Demo = {
+      ...deployment,
+      user,
+      wallet: await wallet.getAddress(),
+      metadataNft: await metadataNft.getAddress(),
+      genesisHash,
+      aliceMinted,
+      spamAirdrop: await spamAirdrop.getAddress(),
+    };
     fs.mkdirSync(dataDir, { recursive: true });
     fs.writeFileSync(file, `${JSON.stringify(demo, null, 2)}\n`);
     return demo;

@@ -30,6 +30,7 @@ import indexReads from "./indexer/index-reads";
 import metadata from "./signed-metadata/plugin";
 import metrics from "./metrics/plugin";
 import tokenMetadata from "./token-metadata/plugin";
+import collections from "./collections/plugin";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -136,6 +137,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(auth);
   // Before data: the inventory adds token metadata on request.
   await app.register(tokenMetadata);
+  await app.register(collections);
   await app.register(data);
   await app.register(metadata);
   await app.register(converter);

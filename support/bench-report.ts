@@ -60,6 +60,7 @@ const TITLES: Record<string, string> = {
   "latest-block": "Latest block",
   indexer: "Indexer and data reads",
   consecutive: "ERC-2309 ranges",
+  collections: "Collections and holders at a block",
   scale: "At scale",
   migration: "Moving an index to the compact layout",
   metrics: "Metrics",

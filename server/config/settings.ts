@@ -411,6 +411,53 @@ export const SETTINGS = [
       "requests per minute and IP (an IPv6 address by its /64) on all the data routes together, `/token` and its refresh and each `/events` stream included (then 429)",
   },
   {
+    name: "HOLDERS_SNAPSHOT_MAX_TRANSFERS",
+    path: "snapshots.maxTransfers",
+    parse: int(1, 100_000_000),
+    default: "1000000",
+    group: "service",
+    description:
+      "most transfers a contract may have in the index for its holders at a block (`GET /holders/…?block=`), which reads them all for each page; past it, 400 `snapshot_too_large`",
+  },
+  {
+    name: "SPAM_CONTRACTS",
+    path: "spam.contracts",
+    parse: converters,
+    defaultText: "none",
+    group: "service",
+    example: "mainnet:0xAbc…",
+    description:
+      "collections the operator marks as spam whatever the rules say: comma-separated `<network>:<address>`; their verdict's reason is `OperatorMarkedSpam` (docs/reference/collections.md#spam)",
+  },
+  {
+    name: "NOT_SPAM_CONTRACTS",
+    path: "spam.notContracts",
+    parse: converters,
+    defaultText: "none",
+    group: "service",
+    example: "mainnet:0xDef…",
+    description:
+      "collections the operator marks as not spam whatever the rules say: comma-separated `<network>:<address>`; their verdict's reason is `OperatorMarkedNotSpam`",
+  },
+  {
+    name: "SPAM_CLASSIFY_INTERVAL_MS",
+    path: "spam.intervalMs",
+    parse: int(50, 600_000),
+    default: "2000",
+    group: "service",
+    description:
+      "how often each instance classifies the collections whose transfers changed (at most 100 per network and pass): the rules run when the index changes, never per read",
+  },
+  {
+    name: "COLLECTION_REFRESH_COOLDOWN_MS",
+    path: "collectionRefresh.cooldownMs",
+    parse: int(0, 7 * DAY_MS),
+    default: String(3_600_000),
+    group: "token metadata",
+    description:
+      "after a contract-wide metadata refresh (`POST /collection/…/refresh`) ends, how long a new one of the same contract is refused on this instance (429 `refresh_cooldown`)",
+  },
+  {
     name: "CONVERTER_RATE_LIMIT",
     path: "rateLimits.converter",
     parse: int(1, 1_000_000),

@@ -8,6 +8,7 @@ import { decodeCursor, fromIndex, pageHeaders, pageLimit, sendPage } from "./pag
 import { Address, AddressParam, NetworkParam, TokenIdParam } from "../http/schemas";
 import { paging, PAGED_FROM_INDEX } from "./schemas";
 import { INDEX, refusals } from "../http/refusals";
+import { SpamQuery } from "../collections";
 
 /** One transfer on the wire, as the history routes and the live event stream give it. */
 export const TransferItem = Type.Object({
@@ -80,7 +81,7 @@ const history: FastifyPluginAsyncTypebox = async (app) => {
   const page = async (
     request: FastifyRequest,
     reply: FastifyReply,
-    query: { limit?: number; cursor?: string },
+    query: { limit?: number; cursor?: string; spam?: "include" | "exclude" },
     network: string,
     of: HistoryOf,
   ) => {
@@ -89,11 +90,20 @@ const history: FastifyPluginAsyncTypebox = async (app) => {
     const found = await fromIndex(app.indexReads, app.networks, reply, network, "contract" in of ? of.contract : undefined, (db) =>
       historyPage(db, { network, of, before, limit }),
     );
+    // A page with spam left out may hold fewer items; its Link still follows on from the last transfer read.
+    const flagged =
+      query.spam === "exclude"
+        ? await app.collections.flagged(
+            network,
+            found.items.map((r) => r.contract),
+          )
+        : undefined;
+    const items = flagged ? found.items.filter((r) => !flagged.has(r.contract)) : found.items;
     return sendPage(
       request,
       reply,
       found,
-      found.items.map((r) => transferItem(r, checksum)),
+      items.map((r) => transferItem(r, checksum)),
       limit,
     );
   };
@@ -106,7 +116,7 @@ const history: FastifyPluginAsyncTypebox = async (app) => {
         summary: "Transfers from or to an address, newest first, from the index",
         description: `Transfers the address sent or received (one to itself is listed once). ${ORDER} ${PAGED_FROM_INDEX}`,
         params: Type.Object({ network: NetworkParam, owner: AddressParam("Sender or receiver", "owner") }),
-        querystring: Paging,
+        querystring: Type.Object({ ...Paging.properties, spam: SpamQuery }),
         response,
       },
     },
@@ -130,7 +140,7 @@ const history: FastifyPluginAsyncTypebox = async (app) => {
           contract: AddressParam("ERC-721 or ERC-1155 contract", "contract"),
           id: TokenIdParam,
         }),
-        querystring: Paging,
+        querystring: Type.Object({ ...Paging.properties, spam: SpamQuery }),
         response,
       },
     },

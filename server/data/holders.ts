@@ -7,6 +7,8 @@ import { Address, AddressParam, IndexHeaders, NetworkParam } from "../http/schem
 import { AddressPaging, PAGED_FROM_INDEX } from "./schemas";
 import { INDEX, refusals } from "../http/refusals";
 import { example } from "../http/openapi-examples";
+import { SpamQuery } from "../collections";
+import { sendSnapshot, snapshotCount, snapshotFormat, snapshotOf } from "./snapshot";
 
 const Holder = Type.Object({
   owner: Address,
@@ -16,9 +18,21 @@ const Holder = Type.Object({
   }),
 });
 const Contract = AddressParam("ERC-721 or ERC-1155 contract", "contract");
+const SnapshotBlock = Type.Optional(
+  Type.String({
+    maxLength: 15,
+    description:
+      "As at the end of this block (decimal), from the transfers the index holds: from the contract's first indexed block to X-Indexed-Block " +
+      "(docs/reference/collections.md#holders-at-a-block)",
+    ...example("block"),
+  }),
+);
+const SnapshotHeaders = { "X-Snapshot-Block": { type: "integer", description: "With block: the block the holders are as at" } };
+const SNAPSHOT_REFUSALS = ["invalid_block_number", "block_out_of_range", "snapshot_too_large", "not_found"] as const;
 
 /**
- * Holders of a collection from the index, in address order (the paging order): each owner once with what it holds.
+ * Holders of a collection from the index, in address order (the paging order): each owner once with what it holds,
+ * now or (`block`) as at the end of a block.
  * Counting them reads one row the indexer keeps as it writes, however large the collection.
  */
 const holders: FastifyPluginAsyncTypebox = async (app) => {
@@ -43,14 +57,31 @@ const holders: FastifyPluginAsyncTypebox = async (app) => {
               ...example("tokenId"),
             }),
           ),
+          block: SnapshotBlock,
+          spam: SpamQuery,
+          format: Type.Optional(
+            Type.Union([Type.Literal("json"), Type.Literal("ndjson"), Type.Literal("csv")], {
+              description:
+                "With block: `ndjson` or `csv` streams every holder (an export) instead of a page; the default is Accept's choice, else a JSON page",
+              examples: ["csv"],
+            }),
+          ),
         }),
         response: {
           200: {
             ...Type.Array(Holder),
-            headers: pageHeaders,
+            headers: { ...pageHeaders, ...SnapshotHeaders },
             examples: [[{ owner: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", count: 10 }]],
           },
-          ...refusals(...INDEX, "invalid_address", "invalid_token_id", "invalid_cursor", "uri_too_long", "too_many_requests"),
+          ...refusals(
+            ...INDEX,
+            ...SNAPSHOT_REFUSALS,
+            "invalid_address",
+            "invalid_token_id",
+            "invalid_cursor",
+            "uri_too_long",
+            "too_many_requests",
+          ),
         },
       },
     },
@@ -61,9 +92,16 @@ const holders: FastifyPluginAsyncTypebox = async (app) => {
       const id = request.query.id === undefined ? undefined : parseTokenId(request.query.id).toString();
       const limit = pageLimit(request.query.limit);
       const after = decodeKeyCursor(request.query.cursor, "address");
+      const excluded = request.query.spam === "exclude" && (await app.collections.flagged(network, [contract])).size > 0;
+      if (request.query.block !== undefined) {
+        const { block } = await snapshotOf(app, reply, { network, contract, block: request.query.block });
+        const format = snapshotFormat(request.query.format, request.headers.accept);
+        return sendSnapshot(app, request, reply, { network, contract, block, tokenId: id, after, limit, format, excluded });
+      }
       const page = await fromIndex(app.indexReads, app.networks, reply, network, contract, (db) =>
         holdersPage(db, { network, contract, tokenId: id, after, limit }),
       );
+      if (excluded) return sendPage(request, reply, { indexed: page.indexed, items: [] }, [], limit);
       // Counts are the database's canonical decimals: written as they are, JSON numbers with all their digits.
       const body = `[${page.items.map((r) => `{"owner":"${checksum(r.owner)}","count":${r.count}}`).join(",")}]`;
       return sendPage(request, reply, page, body, limit);
@@ -80,15 +118,16 @@ const holders: FastifyPluginAsyncTypebox = async (app) => {
           "`{holders: n}`, 0 for a contract nobody holds: one row the indexer keeps as it writes, however large the collection. " +
           "`X-Indexed-Block` says how fresh.",
         params: Type.Object({ network: NetworkParam, contract: Contract }),
+        querystring: Type.Object({ block: SnapshotBlock }),
         response: {
           200: {
             ...Type.Object({
               holders: Type.Integer({ minimum: 0, description: "Owners holding at least one token (ERC-1155: one unit)" }),
             }),
-            headers: IndexHeaders,
+            headers: { ...IndexHeaders, ...SnapshotHeaders },
             examples: [{ holders: 1234 }],
           },
-          ...refusals(...INDEX, "invalid_address", "uri_too_long", "too_many_requests"),
+          ...refusals(...INDEX, ...SNAPSHOT_REFUSALS, "invalid_address", "uri_too_long", "too_many_requests"),
         },
       },
     },
@@ -96,6 +135,10 @@ const holders: FastifyPluginAsyncTypebox = async (app) => {
       const { network } = request.params;
       app.networks.info(network);
       const contract = parseAddress(request.params.contract, "contract").toLowerCase();
+      if (request.query.block !== undefined) {
+        const { block } = await snapshotOf(app, reply, { network, contract, block: request.query.block });
+        return { holders: await snapshotCount(app, { network, contract, block }) };
+      }
       const count = await fromIndex(app.indexReads, app.networks, reply, network, contract, (db) => holderCount(db, network, contract));
       reply.header("x-indexed-block", String(count.indexed));
       return { holders: count.holders };

@@ -1,13 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import { checksummer, parseAddress } from "../chain/values";
-import { contractsPage, inventoryPage } from "../indexer";
+import { contractsPage, inventoryPage, ownerSummariesPage } from "../indexer";
 import { decodeKeyCursor, fromIndex, pageHeaders as headers, pageLimit, sendPage } from "./paging";
 import { sentAndClosed } from "../http/wire";
 import { MetadataOmitted } from "../token-metadata";
 import { Address, AddressParam, NetworkParam } from "../http/schemas";
 import { AddressPaging, IdPaging, PAGED_FROM_INDEX } from "./schemas";
-import { INDEX, refusals } from "../http/refusals";
+import { INDEX, NODE, refusals } from "../http/refusals";
+import { Collection, SpamQuery } from "../collections";
 
 const Item = Type.Object({
   contract: Address,
@@ -50,6 +51,7 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
         }),
         querystring: Type.Object({
           ...IdPaging.properties,
+          spam: SpamQuery,
           metadata: Type.Optional(
             Type.Boolean({
               description:
@@ -75,6 +77,8 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
       const page = await fromIndex(app.indexReads, app.networks, reply, network, contract, (db) =>
         inventoryPage(db, { network, owner, contract, after, limit }),
       );
+      if (request.query.spam === "exclude" && (await app.collections.flagged(network, [contract])).size > 0)
+        return sendPage(request, reply, { indexed: page.indexed, items: [] }, [], limit);
       // Written directly (the hot path of the service): ids and balances are the database's canonical decimals, so
       // they go out as JSON numbers with all their digits; contract and owner are the same in every item.
       const head = `{"contract":"${checksum(contract)}","id":`;
@@ -101,12 +105,21 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ["data"],
         summary: "Contracts an owner holds tokens of, each once, from the index",
-        description: `The contracts (ERC-721 and ERC-1155) the owner holds at least one token of, in address order. ${PAGED_FROM_INDEX}`,
+        description:
+          `The contracts (ERC-721 and ERC-1155) the owner holds at least one token of, in address order. ${PAGED_FROM_INDEX} ` +
+          "With details=true each is a collection as GET /collection gives it (docs/reference/collections.md), the page's " +
+          "summaries read in one statement and name, symbol and totalSupply in multicalls; a deployment not found before has a reason instead.",
         params: Type.Object({ network: NetworkParam, owner: AddressParam("Owner", "owner") }),
-        querystring: AddressPaging,
+        querystring: Type.Object({
+          ...AddressPaging.properties,
+          spam: SpamQuery,
+          details: Type.Optional(
+            Type.Boolean({ description: "Each contract as a collection (GET /collection) instead of its address", examples: [true] }),
+          ),
+        }),
         response: {
-          200: { ...Type.Array(Address), headers },
-          ...refusals(...INDEX, "invalid_address", "invalid_cursor", "uri_too_long", "too_many_requests"),
+          200: { ...Type.Union([Type.Array(Address), Type.Array(Collection)]), headers },
+          ...refusals(...INDEX, ...NODE, "invalid_address", "invalid_cursor", "uri_too_long", "too_many_requests"),
         },
       },
     },
@@ -116,10 +129,20 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
       const owner = parseAddress(request.params.owner, "owner").toLowerCase();
       const limit = pageLimit(request.query.limit);
       const after = decodeKeyCursor(request.query.cursor, "address");
+      if (request.query.details) {
+        const page = await fromIndex(app.indexReads, app.networks, reply, network, undefined, (db) =>
+          ownerSummariesPage(db, { network, owner, after, limit }),
+        );
+        const described = await app.collections.describe(network, page.items, page.indexed, false);
+        const shown = request.query.spam === "exclude" ? described.filter((c) => !c.spam.flag) : described;
+        return sendPage(request, reply, page, shown, limit);
+      }
       const page = await fromIndex(app.indexReads, app.networks, reply, network, undefined, (db) =>
         contractsPage(db, { network, owner, after, limit }),
       );
-      return sendPage(request, reply, page, page.items.map(checksum), limit);
+      // A page with spam left out may hold fewer items; its Link still follows on from the last contract read.
+      const flagged = request.query.spam === "exclude" ? await app.collections.flagged(network, page.items) : new Set<string>();
+      return sendPage(request, reply, page, page.items.filter((c) => !flagged.has(c)).map(checksum), limit);
     },
   );
 };

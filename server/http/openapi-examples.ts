@@ -35,7 +35,7 @@ export interface ApiExamples {
   converter: string;
   /** An ERC-721 collection whose token `tokenId` has metadata to read. */
   metadataContract: string;
-  /** A block number at or below the head. */
+  /** A block number at or below the head, at or after the first transfer of `contract` the index holds. */
   block: string;
   /** A registered login client and one of its redirect URIs. */
   clientId: string;

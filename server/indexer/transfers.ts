@@ -15,7 +15,14 @@ export const BATCH_METADATA_UPDATE_TOPIC = id("BatchMetadataUpdate(uint256,uint2
 /** topic0 of ERC-1155's `URI(string value, uint256 indexed id)`. */
 export const URI_TOPIC = id("URI(string,uint256)");
 /** The events that say a token's metadata changed. */
-export const METADATA_TOPICS = [METADATA_UPDATE_TOPIC, BATCH_METADATA_UPDATE_TOPIC, URI_TOPIC];
+/** topic0 of ERC-7572's `ContractURIUpdated()`: the contract-level metadata changed. */
+export const CONTRACT_URI_UPDATED_TOPIC = id("ContractURIUpdated()");
+/**
+ * The id a mark names the contract-level metadata by: no token has it (ids are unsigned), and the metadata cache keeps
+ * the collection's document under it.
+ */
+export const COLLECTION_TOKEN_ID = -1n;
+export const METADATA_TOPICS = [METADATA_UPDATE_TOPIC, BATCH_METADATA_UPDATE_TOPIC, URI_TOPIC, CONTRACT_URI_UPDATED_TOPIC];
 /** What the indexer asks eth_getLogs for: transfers and metadata changes. */
 export const INDEXED_TOPICS = [...NFT_TOPICS, ...METADATA_TOPICS];
 export const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000";
@@ -217,7 +224,8 @@ const word = (data: string, index: number) => BigInt(`0x${data.slice(2 + index *
 
 /**
  * ERC-4906 `MetadataUpdate(uint256)` (one id in data), `BatchMetadataUpdate(uint256,uint256)` (the inclusive range in
- * data; `type(uint256).max` as its end names the whole collection) and ERC-1155 `URI(string, uint256 indexed id)`.
+ * data; `type(uint256).max` as its end names the whole collection), ERC-1155 `URI(string, uint256 indexed id)` and
+ * ERC-7572 `ContractURIUpdated()` (the contract-level metadata: {@link COLLECTION_TOKEN_ID}).
  * A range is one mark whatever its width: nothing is expanded per id. A reversed range or another shape is none.
  */
 export function decodeMetadataMark(log: RawLog): MetadataMark | undefined {
@@ -241,6 +249,8 @@ export function decodeMetadataMark(log: RawLog): MetadataMark | undefined {
     const id = BigInt(log.topics[1]);
     return { ...base, fromTokenId: id, toTokenId: id };
   }
+  if (topic0 === CONTRACT_URI_UPDATED_TOPIC && log.topics.length === 1)
+    return { ...base, fromTokenId: COLLECTION_TOKEN_ID, toTokenId: COLLECTION_TOKEN_ID };
   return undefined;
 }
 

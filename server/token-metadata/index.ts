@@ -5,4 +5,4 @@
  */
 export { MetadataOmitted } from "./token";
 export { browserUrl, type Gateways } from "./uri";
-export type { Standard, TokenMetadataResolver } from "./resolver";
+export type { Omitted, Resolved, Standard, TokenMetadataResolver } from "./resolver";

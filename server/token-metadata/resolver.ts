@@ -7,9 +7,10 @@ import type { Networks } from "../chain/networks";
 import type { TokenMetadataConfig } from "../config";
 import type { Database } from "../db/database";
 import type { Clock } from "../lib/clock";
+import { COLLECTION_TOKEN_ID } from "../indexer";
 import { fetchDocument, firstAddress } from "./fetch-document";
 import { KeyedLimiter, QueueFull } from "../lib/keyed-limiter";
-import { cachedMetadata, cacheExpiry, saveMetadata, type CachedMetadata, type TokenKey } from "./store";
+import { cachedCollections, cachedMetadata, cacheExpiry, saveMetadata, type CachedMetadata, type TokenKey } from "./store";
 import { fieldsWithin, type BudgetedFields } from "./token";
 import {
   browserUrl,
@@ -44,6 +45,7 @@ const readName = (key: TokenKey) => `${key.network}:${key.contract}:${key.tokenI
 const TOKEN_URI = new Interface([
   "function tokenURI(uint256 tokenId) view returns (string)",
   "function uri(uint256 id) view returns (string)",
+  "function contractURI() view returns (string)",
 ]);
 
 interface Logger {
@@ -179,6 +181,49 @@ export class TokenMetadataResolver {
     return cached.get(id.toString())?.entry?.image ?? null;
   }
 
+  /**
+   * The contract-level metadata of a contract (ERC-7572: the document its `contractURI()` names), read through the same
+   * queue, guarded fetcher and cache as tokens' (cached under COLLECTION_TOKEN_ID; a ContractURIUpdated log makes the
+   * entry stale as a MetadataUpdate makes a token's). Waits at most METADATA_FETCH_WAIT_MS for a read, then answers
+   * what the cache holds ("pending" when nothing yet). `tokenUri` is then the contractURI.
+   */
+  async collection(network: string, contract: string): Promise<Resolved> {
+    const key = { network, contract, tokenId: COLLECTION_TOKEN_ID };
+    const expiresAt = (await this.expiry(network, contract, [COLLECTION_TOKEN_ID])).get(COLLECTION_TOKEN_ID.toString());
+    let transient: Resolved | undefined;
+    if (!expiresAt || expiresAt.getTime() <= this.clock()) {
+      let timer: NodeJS.Timeout | undefined;
+      const read = this.read(key, "erc721", false).then((read) => void (transient = read));
+      await Promise.race([read, new Promise((resolve) => (timer = setTimeout(resolve, this.config.waitMs)))]);
+      clearTimeout(timer);
+    }
+    const cached = await cachedMetadata(this.db, network, contract, [COLLECTION_TOKEN_ID], this.config.answersMaxBytes);
+    return cached.get(COLLECTION_TOKEN_ID.toString())?.entry ?? transient ?? PENDING;
+  }
+
+  /**
+   * The cached contract-level metadata of some contracts of a network, in one statement, by contract: within
+   * METADATA_ANSWERS_MAX_BYTES (in contract order; the others OMITTED), "pending" for those never read. Those missing
+   * or stale are read in the background (at most METADATA_FETCH_CONCURRENCY new reads per call), not waited for.
+   */
+  async collections(network: string, contracts: readonly string[]): Promise<Map<string, Resolved | Omitted>> {
+    const cached = await cachedCollections(this.db, network, contracts, this.config.answersMaxBytes);
+    const now = this.clock();
+    let startable = this.config.concurrency;
+    const answers = new Map<string, Resolved | Omitted>();
+    for (const contract of contracts) {
+      const entry = cached.get(contract);
+      answers.set(contract, entry ? (entry.entry ?? OMITTED) : PENDING);
+      if (entry && entry.expiresAt.getTime() > now) continue;
+      const key = { network, contract, tokenId: COLLECTION_TOKEN_ID };
+      if (this.inFlight.has(readName(key)) || startable === 0) continue;
+      startable--;
+      // Nobody waits for it: a failure to store is the next ask's to see.
+      this.read(key, "erc721", false).catch(() => undefined);
+    }
+    return answers;
+  }
+
   /** Stops reading: fetches in flight are aborted and nothing more is stored. */
   close(): void {
     this.closing.abort();
@@ -227,27 +272,26 @@ export class TokenMetadataResolver {
     await saveMetadata(this.db, key, resolved, new Date(this.clock() + ttlMs));
   }
 
-  /** tokenURI(id) (ERC-721) or uri(id) with {id} substituted (ERC-1155). */
+  /** tokenURI(id) (ERC-721), uri(id) with {id} substituted (ERC-1155), or contractURI() (the collection's). */
   private async readTokenUri(key: TokenKey, standard: Standard): Promise<string> {
-    const fn = standard === "erc721" ? "tokenURI" : "uri";
-    const outcome = await callOutcome(
-      key.network,
-      rawCall(this.networks.provider(key.network), { to: key.contract, data: TOKEN_URI.encodeFunctionData(fn, [key.tokenId]) }),
-    );
-    if (!outcome.ok) throw new MetadataError(`${fn}(${key.tokenId}) reverted`);
+    const collection = key.tokenId === COLLECTION_TOKEN_ID;
+    const fn = collection ? "contractURI" : standard === "erc721" ? "tokenURI" : "uri";
+    const call = `${fn}(${collection ? "" : key.tokenId})`;
+    const data = collection ? TOKEN_URI.encodeFunctionData(fn) : TOKEN_URI.encodeFunctionData(fn, [key.tokenId]);
+    const outcome = await callOutcome(key.network, rawCall(this.networks.provider(key.network), { to: key.contract, data }));
+    if (!outcome.ok) throw new MetadataError(`${call} reverted`);
     let uri: string;
     try {
       uri = decodeResult(TOKEN_URI, fn, outcome.data) as string;
     } catch {
-      throw new MetadataError(`${fn}(${key.tokenId}) did not return a string`);
+      throw new MetadataError(`${call} did not return a string`);
     }
     // A data: URI may be a little larger than its decoded document; anything longer is refused before it is kept.
-    if (uri.length > this.config.maxBytes * 2)
-      throw new MetadataError(`${fn}(${key.tokenId}) is longer than ${this.config.maxBytes * 2} characters`);
+    if (uri.length > this.config.maxBytes * 2) throw new MetadataError(`${call} is longer than ${this.config.maxBytes * 2} characters`);
     // Text columns cannot hold NUL; a URI with control characters is broken anyway.
     uri = uri.replace(/\u0000/g, "\uFFFD");
-    if (uri.trim() === "") throw new MetadataError(`${fn}(${key.tokenId}) is empty`);
-    if (standard === "erc721") return uri;
+    if (uri.trim() === "") throw new MetadataError(`${call} is empty`);
+    if (standard === "erc721" || collection) return uri;
     // Each "{id}" grows to 64 digits: the limit holds for what is stored and served, so it is checked before the
     // substituted text is made.
     if (substitutedLength(uri) > this.config.maxBytes * 2)

@@ -1,5 +1,5 @@
 import type { Queryable } from "../db/database";
-import { STALE_ENTRY } from "../indexer";
+import { COLLECTION_TOKEN_ID, STALE_ENTRY } from "../indexer";
 
 /** A token's metadata as cached: what the tokenURI gave, or why it gave nothing. */
 export interface CachedMetadata {
@@ -104,5 +104,42 @@ export async function saveMetadata(db: Queryable, key: TokenKey, entry: Omit<Cac
        error = CASE WHEN ${KEEP} THEN NULL ELSE excluded.error END,
        token_uri = excluded.token_uri, fetched_at = excluded.fetched_at, expires_at = excluded.expires_at`,
     [key.network, key.contract, key.tokenId.toString(), entry.tokenUri, entry.metadata, entry.image, entry.error, expiresAt],
+  );
+}
+
+/**
+ * The collections' cached documents (contractURI, under COLLECTION_TOKEN_ID) of some contracts of a network, in one
+ * statement: in contract order, the content of each entry only while the running total of the entries' sizes stays
+ * within the budget, and its expiry (the epoch when a ContractURIUpdated mark made it stale).
+ * $1 network, $2 contracts (lower case), $3 budget in bytes, $4 COLLECTION_TOKEN_ID.
+ */
+const CACHED_COLLECTIONS_SQL = `SELECT contract, running <= $3 AS loaded,
+    CASE WHEN ${STALE_ENTRY} THEN 'epoch'::timestamptz ELSE expires_at END AS expires_at,
+    CASE WHEN running <= $3 THEN token_uri END AS token_uri, CASE WHEN running <= $3 THEN metadata END AS metadata,
+    CASE WHEN running <= $3 THEN image END AS image, CASE WHEN running <= $3 THEN error END AS error
+  FROM (SELECT network, contract, token_id, fetched_at, token_uri, metadata, image, error, expires_at,
+      sum(coalesce(octet_length(token_uri), 0) + coalesce(octet_length(metadata), 0) + coalesce(octet_length(image), 0)
+        + coalesce(octet_length(error), 0)) OVER (ORDER BY contract) AS running
+    FROM token_metadata WHERE network = $1 AND contract = ANY ($2::text[]) AND token_id = $4) t`;
+
+/** The cached collection documents of some contracts (lower case), by contract (expired entries included), within `budget` bytes. */
+export async function cachedCollections(
+  db: Queryable,
+  network: string,
+  contracts: readonly string[],
+  budget: number,
+): Promise<Map<string, CachedEntry>> {
+  if (contracts.length === 0) return new Map();
+  const { rows } = await db.query<Row & { contract: string; loaded: boolean }>(CACHED_COLLECTIONS_SQL, [
+    network,
+    contracts,
+    budget,
+    COLLECTION_TOKEN_ID.toString(),
+  ]);
+  return new Map(
+    rows.map((row) => {
+      const { expiresAt, ...entry } = fromRow(row);
+      return [row.contract, row.loaded ? { expiresAt, entry } : { expiresAt }];
+    }),
   );
 }

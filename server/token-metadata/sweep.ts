@@ -1,7 +1,7 @@
 import type { Database } from "../db/database";
 import type { Clock } from "../lib/clock";
 import { Repeating } from "../lib/repeating";
-import { pruneMarks, staleCachedTokens, tokenHolding } from "../indexer";
+import { COLLECTION_TOKEN_ID, pruneMarks, staleCachedTokens, tokenHolding } from "../indexer";
 import type { Standard } from "./resolver";
 import type { TokenKey } from "./store";
 
@@ -64,9 +64,10 @@ export class MetadataSweeper {
     await Promise.all(
       stale.map(async ({ network, contract, token_id }) => {
         const tokenId = BigInt(token_id);
-        const { holding } = await tokenHolding(this.db, network, contract, tokenId);
-        const stored =
-          holding !== undefined && !this.stopped && (await this.resolver.reread({ network, contract, tokenId }, holding.standard));
+        // A collection's document (contractURI) is read again whatever its tokens; a token's only while the index holds it.
+        const standard =
+          tokenId === COLLECTION_TOKEN_ID ? "erc721" : (await tokenHolding(this.db, network, contract, tokenId)).holding?.standard;
+        const stored = standard !== undefined && !this.stopped && (await this.resolver.reread({ network, contract, tokenId }, standard));
         if (!stored) this.backoff.set(`${network}:${contract}:${token_id}`, this.options.clock() + this.options.backoffMs);
         this.report.swept(stored ? "stored" : "kept");
       }),

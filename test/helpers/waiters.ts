@@ -17,3 +17,15 @@ export function untilSettled(waiters: Set<() => void>, check: () => boolean, tim
   waiters.add(run);
   run();
 }
+
+/**
+ * Asks `check` every 50 ms until it answers true, or fails after `timeoutMs` naming `what`: for state a background
+ * task reaches (a classification, a sweep) that announces nothing a test could listen to.
+ */
+export async function pollUntil(what: string, check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`${what}: not reached within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -5,6 +5,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { expect } from "chai";
 import { START_NODE_ARGS } from "../../local/start-command";
+import { pollUntil } from "../helpers/waiters";
 import { runCliProcess } from "../helpers/cli";
 
 const ROOT = path.resolve(__dirname, "..", "..");
@@ -158,6 +159,12 @@ describe("npm start (local/start.ts)", function () {
     };
     expect(demoToken.metadata.name).to.equal("Demo #1");
     expect(demoToken.image).to.match(/^data:image\/svg\+xml;base64,/);
+    // The demo's spam airdrop is flagged once the classifier has seen it, with the rules that say so.
+    const spamAirdrop = /spam airdrop\s+(0x[0-9a-fA-F]{40})/.exec(banner)![1];
+    const flagged = async () =>
+      ((await (await fetch(`${service}/collection/localhost/${spamAirdrop}`)).json()) as { spam: { reasons: string[] } }).spam;
+    await pollUntil("the demo's spam airdrop classified", async () => !(await flagged()).reasons.includes("Unclassified"));
+    expect(await flagged()).to.deep.equal({ flag: true, reasons: ["LureText", "MassAirdrop", "NeverMoved"] });
 
     // The front page, and one host in every URL of the banner: the issuer's (discovery's, the OpenAPI document's).
     const front = await fetch(`${service}/`);

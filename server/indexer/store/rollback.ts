@@ -6,6 +6,7 @@ import { adjustHoldings, HoldingSums } from "./holdings";
 import { networkId } from "./ids";
 import { rollBackMarks } from "./marks";
 import { rollBackSkipped } from "./skipped";
+import { rollBackSummaries } from "./summaries";
 import { addToBalances } from "./writes";
 
 /**
@@ -20,6 +21,7 @@ export async function rollBack(tx: Queryable, network: string, ancestor: Cursor)
      SELECT DISTINCT contract_id, token_id FROM nft_transfers WHERE network_id = $1 AND block_number > $2`,
     [net, ancestor.block],
   );
+  const sumAgain = await rollBackSummaries(tx, net, ancestor.block);
   await appendTransfers(tx, {
     network,
     networkId: net,
@@ -79,6 +81,7 @@ export async function rollBack(tx: Queryable, network: string, ancestor: Cursor)
     });
   // $1 network id, $2 the ancestor's block
   await tx.query("DELETE FROM nft_1155_transfers WHERE network_id = $1 AND block_number > $2", [net, ancestor.block]);
+  await sumAgain();
   await rollBackSkipped(tx, network, ancestor.block);
   await rollBackMarks(tx, network, ancestor.block);
   await rollBackBlocks(tx, network, ancestor);
@@ -94,6 +97,8 @@ export async function resetNetwork(tx: Queryable, network: string): Promise<void
     "DELETE FROM nft_balances WHERE network_id = (SELECT id FROM indexer_networks WHERE name = $1)",
     "DELETE FROM nft_holdings WHERE network_id = (SELECT id FROM indexer_networks WHERE name = $1)",
     "DELETE FROM nft_holder_counts WHERE network_id = (SELECT id FROM indexer_networks WHERE name = $1)",
+    "DELETE FROM nft_contract_summaries WHERE network_id = (SELECT id FROM indexer_networks WHERE name = $1)",
+    "DELETE FROM nft_spam_flags WHERE network_id = (SELECT id FROM indexer_networks WHERE name = $1)",
   ]) {
     await tx.query(statement, [network]);
   }

@@ -9,6 +9,7 @@ import { adjustHoldings, HoldingSums } from "./holdings";
 import { addressesOf, addressIds, networkId } from "./ids";
 import { recordMarks } from "./marks";
 import { recordSkipped } from "./skipped";
+import { addToSummaries } from "./summaries";
 import { oneStandardPerContract } from "./standards";
 
 /** One range of blocks as the indexer read it, to write in one transaction. */
@@ -42,12 +43,15 @@ export async function writeRange(tx: Queryable, range: IndexedRange): Promise<vo
   if (transfers1155.length > 0) await write1155(tx, net, transfers1155);
   await recordSkipped(tx, network, skipped);
   if (transfers.length > 0) await write721(tx, net, transfers);
+  await addToSummaries(tx, net, transfers, transfers1155);
   await recordBlocks(tx, { network, hashes, last: last.block });
   if (live && transfers.length + transfers1155.length > 0) {
     const blocks = blockSpan(transfers, transfers1155);
     await appendTransfers(tx, { network, networkId: net, kind: "transfer", firstBlock: blocks.first, lastBlock: blocks.last });
   }
-  if (live) await appendMetadataChanges(tx, network, marks);
+  // The change log announces tokens' metadata; a collection's (ContractURIUpdated) is read on its next ask.
+  const tokenMarks = marks.filter((m) => m.fromTokenId >= 0n);
+  if (live) await appendMetadataChanges(tx, network, tokenMarks);
   await moveCursor(tx, network, last);
 }
 

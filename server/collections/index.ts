@@ -1,0 +1,7 @@
+/**
+ * What other features use of collections: the describer the app carries (`app.collections`, whose `describe` the
+ * contracts-of-an-owner route calls for its details, and whose `flagged` is the one filter of `?spam=exclude`), the
+ * schema of a collection on the wire and of the `spam` query.
+ */
+export type { Collection as CollectionAnswer, Collections } from "./describe";
+export { Collection, SpamQuery } from "./schemas";

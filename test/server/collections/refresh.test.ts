@@ -1,0 +1,81 @@
+import { expect } from "chai";
+import type { JsonRpcProvider, JsonRpcSigner } from "ethers";
+import type { LocalNode } from "../../../local/node";
+import { MetadataNFT__factory, type MetadataNFT } from "../../../typechain-types";
+import { startTestApp, type TestApp } from "../../helpers/app";
+import { providerFor, startLocalNode } from "../../helpers/chain";
+import { indexedTo } from "../../helpers/index-check";
+import { expectRefusal } from "../../helpers/refusal";
+import { pollUntil } from "../../helpers/waiters";
+
+const TOKENS = 20;
+const uri = (id: number, version: number) => `data:application/json,${encodeURIComponent(JSON.stringify({ name: `#${id} v${version}` }))}`;
+
+describe("POST /collection/:network/:contract/refresh", function () {
+  let node: LocalNode;
+  let provider: JsonRpcProvider;
+  let holder: JsonRpcSigner;
+  let nft: MetadataNFT;
+  let address: string;
+  let t: TestApp;
+
+  before(async function () {
+    node = await startLocalNode();
+    provider = providerFor(node.url);
+    holder = await provider.getSigner(1);
+    nft = await new MetadataNFT__factory(await provider.getSigner(0)).deploy();
+    address = await nft.getAddress();
+    for (let id = 1; id <= TOKENS; id++) await (await nft.mint(holder.address, BigInt(id), uri(id, 1))).wait();
+    t = await startTestApp({
+      env: { RPC_URL_LOCALHOST: node.url, INDEXER_POLL_MS: "50", METADATA_FETCH_WAIT_MS: "5000", SPAM_CLASSIFY_INTERVAL_MS: "600000" },
+    });
+    await indexedTo(t.app.db, "localhost", provider);
+  });
+  after(async function () {
+    await t?.close();
+    provider?.destroy();
+    await node?.stop();
+  });
+
+  const name = async (id: number) =>
+    ((await (await t.fetch(`/token/localhost/${address}/${id}`)).json()) as { metadata: { name: string } }).metadata.name;
+  const refresh = () => t.fetch(`/collection/localhost/${address}/refresh`, { method: "POST" });
+
+  it("reads every token again in the background, joins a refresh under way, then cools down", async function () {
+    for (let id = 1; id <= TOKENS; id++) expect(await name(id)).to.equal(`#${id} v1`);
+    // The tokenURIs change without an event: the cache keeps the first documents.
+    for (let id = 1; id <= TOKENS; id++) await (await nft.setTokenURI(BigInt(id), uri(id, 2))).wait();
+    expect(await name(1)).to.equal("#1 v1");
+
+    const [first, second] = await Promise.all([refresh(), refresh()]);
+    expect([first.status, second.status]).to.deep.equal([202, 202]);
+    const answers = [await first.json(), await second.json()] as Array<{ state: string; joined: boolean }>;
+    expect(answers.map((a) => a.joined).sort()).to.deep.equal([false, true]);
+    expect(answers[0]).to.include.keys("state", "startedAt", "finishedAt", "read", "stored");
+
+    const status = async () =>
+      (await (await t.fetch(`/collection/localhost/${address}/refresh`)).json()) as { state: string; read: number; stored: number };
+    await pollUntil("the refresh done", async () => (await status()).state === "done");
+    expect(await status()).to.deep.include({ state: "done", read: TOKENS, stored: TOKENS });
+    for (let id = 1; id <= TOKENS; id++) expect(await name(id)).to.equal(`#${id} v2`);
+
+    await expectRefusal(await refresh(), 429, "refresh_cooldown", {
+      message: /was refreshed at .*; a new refresh may start in \d+ s$/,
+      headers: { "retry-after": /^\d+$/ },
+    });
+  });
+
+  it("refuses a contract the index holds nothing of, and says none when there is no refresh to tell of", async function () {
+    await expectRefusal(await t.fetch(`/collection/localhost/${holder.address}/refresh`, { method: "POST" }), 404, "not_found", {
+      message: `The index of localhost holds no transfer of ${holder.address.toLowerCase()}`,
+    });
+    expect(await (await t.fetch(`/collection/localhost/${holder.address}/refresh`)).json()).to.deep.equal({
+      state: "none",
+      startedAt: null,
+      finishedAt: null,
+      read: 0,
+      stored: 0,
+    });
+    await expectRefusal(await t.fetch(`/collection/nowhere/${address}/refresh`, { method: "POST" }), 400, "unknown_network");
+  });
+});

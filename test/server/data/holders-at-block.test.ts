@@ -1,0 +1,186 @@
+import { expect } from "chai";
+import type { JsonRpcProvider, JsonRpcSigner } from "ethers";
+import type { LocalNode } from "../../../local/node";
+import { CollectionNFT__factory, TestERC1155__factory, type CollectionNFT, type TestERC1155 } from "../../../typechain-types";
+import { startTestApp, type TestApp } from "../../helpers/app";
+import { providerFor, startLocalNode } from "../../helpers/chain";
+import { indexedTo } from "../../helpers/index-check";
+import { expectRefusal } from "../../helpers/refusal";
+
+describe("holders at a block", function () {
+  let node: LocalNode;
+  let provider: JsonRpcProvider;
+  let a: JsonRpcSigner;
+  let b: JsonRpcSigner;
+  let c: JsonRpcSigner;
+  let cats: CollectionNFT;
+  let multi: TestERC1155;
+  let catsAddress: string;
+  let multiAddress: string;
+  let t: TestApp;
+  /** The block each step was mined in. */
+  const at: Record<string, number> = {};
+
+  const mined = async (name: string, sent: Promise<{ wait(): Promise<{ blockNumber: number } | null> }>) => {
+    at[name] = (await (await sent).wait())!.blockNumber;
+  };
+
+  before(async function () {
+    node = await startLocalNode();
+    provider = providerFor(node.url);
+    const deployer = await provider.getSigner(0);
+    [a, b, c] = await Promise.all([1, 2, 3].map((i) => provider.getSigner(i)));
+    cats = await new CollectionNFT__factory(deployer).deploy("Cats", "CAT", "");
+    multi = await new TestERC1155__factory(deployer).deploy();
+    [catsAddress, multiAddress] = await Promise.all([cats.getAddress(), multi.getAddress()]);
+    await mined("mintA", cats.mint(a.address, 3n));
+    await mined("mintB", cats.mint(b.address, 1n));
+    await mined("send", cats.connect(a).transferFrom(a.address, c.address, 1n));
+    await mined("burn", cats.connect(b).burn(4n));
+    await mined("multiMint", multi.mintBatch(a.address, [1n, 2n], [10n, 5n]));
+    await mined("multiSend", multi.connect(a).safeTransferFrom(a.address, b.address, 1n, 4n, "0x"));
+    await mined("multiOn", multi.connect(b).safeTransferFrom(b.address, c.address, 1n, 4n, "0x"));
+    t = await startTestApp({ env: { RPC_URL_LOCALHOST: node.url, INDEXER_POLL_MS: "50" } });
+    await indexedTo(t.app.db, "localhost", provider);
+  });
+  after(async function () {
+    await t?.close();
+    provider?.destroy();
+    await node?.stop();
+  });
+
+  async function get(path: string, headers: Record<string, string> = {}) {
+    const response = await t.fetch(path, { headers });
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, text };
+  }
+  const holders = async (contract: string, query: string) => {
+    const answer = await get(`/holders/localhost/${contract}?${query}`);
+    expect(answer.status, answer.text).to.equal(200);
+    return JSON.parse(answer.text) as Array<{ owner: string; count: number }>;
+  };
+  const ordered = (...list: Array<{ owner: string; count: number }>) =>
+    list.sort((x, y) => (x.owner.toLowerCase() < y.owner.toLowerCase() ? -1 : 1));
+  const count = async (contract: string, block: number) =>
+    JSON.parse((await get(`/holders/localhost/${contract}/count?block=${block}`)).text).holders as number;
+
+  it("lists ERC-721 holders as at the end of each block, and counts them", async function () {
+    expect(await holders(catsAddress, `block=${at.mintA}`)).to.deep.equal([{ owner: a.address, count: 3 }]);
+    expect(await holders(catsAddress, `block=${at.mintB}`)).to.deep.equal(
+      ordered({ owner: a.address, count: 3 }, { owner: b.address, count: 1 }),
+    );
+    expect(await holders(catsAddress, `block=${at.send}`)).to.deep.equal(
+      ordered({ owner: a.address, count: 2 }, { owner: b.address, count: 1 }, { owner: c.address, count: 1 }),
+    );
+    expect(await holders(catsAddress, `block=${at.burn}`)).to.deep.equal(
+      ordered({ owner: a.address, count: 2 }, { owner: c.address, count: 1 }),
+    );
+    expect(await Promise.all([at.mintA, at.mintB, at.send, at.burn].map((block) => count(catsAddress, block)))).to.deep.equal([1, 2, 3, 2]);
+    const { headers } = await get(`/holders/localhost/${catsAddress}?block=${at.send}`);
+    expect(headers.get("x-snapshot-block")).to.equal(String(at.send));
+    expect(Number(headers.get("x-indexed-block"))).to.be.at.least(at.multiOn);
+  });
+
+  it("sums ERC-1155 balances as at a block, a holding that reached zero left out, and gives one id's holders", async function () {
+    expect(await holders(multiAddress, `block=${at.multiMint}`)).to.deep.equal([{ owner: a.address, count: 15 }]);
+    expect(await holders(multiAddress, `block=${at.multiSend}`)).to.deep.equal(
+      ordered({ owner: a.address, count: 11 }, { owner: b.address, count: 4 }),
+    );
+    expect(await holders(multiAddress, `block=${at.multiOn}`)).to.deep.equal(
+      ordered({ owner: a.address, count: 11 }, { owner: c.address, count: 4 }),
+    );
+    expect(await holders(multiAddress, `block=${at.multiSend}&id=1`)).to.deep.equal(
+      ordered({ owner: a.address, count: 6 }, { owner: b.address, count: 4 }),
+    );
+    expect(await count(multiAddress, at.multiOn)).to.equal(2);
+  });
+
+  it("names a token's owner at a block, and none before its mint or after its burn", async function () {
+    expect(await holders(catsAddress, `block=${at.mintA}&id=1`)).to.deep.equal([{ owner: a.address, count: 1 }]);
+    expect(await holders(catsAddress, `block=${at.send}&id=1`)).to.deep.equal([{ owner: c.address, count: 1 }]);
+    expect(await holders(catsAddress, `block=${at.mintA}&id=4`)).to.deep.equal([]);
+    expect(await holders(catsAddress, `block=${at.burn}&id=4`)).to.deep.equal([]);
+  });
+
+  it("agrees with today's holders at the block the index is complete to", async function () {
+    const head = await provider.getBlockNumber();
+    for (const contract of [catsAddress, multiAddress])
+      expect(await holders(contract, `block=${head}`)).to.deep.equal(await holders(contract, ""));
+  });
+
+  it("pages with limit and Link rel=next, every holder once", async function () {
+    const first = await get(`/holders/localhost/${catsAddress}?block=${at.send}&limit=2`);
+    const next = /^<([^>]+)>; rel="next"$/.exec(first.headers.get("link") ?? "")![1];
+    expect(next).to.include(`block=${at.send}`);
+    const second = await get(next);
+    expect(second.headers.get("link")).to.equal(null);
+    expect([...JSON.parse(first.text), ...JSON.parse(second.text)]).to.deep.equal(await holders(catsAddress, `block=${at.send}`));
+  });
+
+  it("streams every holder as NDJSON or CSV, by format or Accept", async function () {
+    const expected = await holders(catsAddress, `block=${at.send}`);
+    const ndjson = await get(`/holders/localhost/${catsAddress}?block=${at.send}&limit=1&format=ndjson`);
+    expect(ndjson.headers.get("content-type")).to.equal("application/x-ndjson; charset=utf-8");
+    expect(ndjson.headers.get("link")).to.equal(null);
+    expect(ndjson.text).to.equal(expected.map((h) => `${JSON.stringify(h)}\n`).join(""));
+    const csv = await get(`/holders/localhost/${catsAddress}?block=${at.send}`, { accept: "text/csv" });
+    expect(csv.headers.get("content-type")).to.equal("text/csv; charset=utf-8");
+    expect(csv.text).to.equal(`owner,count\n${expected.map((h) => `${h.owner},${h.count}\n`).join("")}`);
+    const byAccept = await get(`/holders/localhost/${catsAddress}?block=${at.send}`, { accept: "application/x-ndjson" });
+    expect(byAccept.text).to.equal(ndjson.text);
+  });
+
+  it("refuses a block outside what the index holds, a malformed one, a contract it does not hold, and a bad format", async function () {
+    const head = await provider.getBlockNumber();
+    const indexed = Number((await get(`/holders/localhost/${catsAddress}`)).headers.get("x-indexed-block"));
+    const first = at.mintA;
+    const lower = catsAddress.toLowerCase();
+    await expectRefusal(await get(`/holders/localhost/${catsAddress}?block=${first - 1}`), 400, "block_out_of_range", {
+      message: `block ${first - 1} is outside what the index holds of ${lower}: from its first indexed block ${first} to ${indexed}, the block the index is complete to`,
+    });
+    await expectRefusal(await get(`/holders/localhost/${catsAddress}/count?block=${head + 5}`), 400, "block_out_of_range", {
+      message: `block ${head + 5} is outside what the index holds of ${lower}: from its first indexed block ${first} to ${indexed}, the block the index is complete to`,
+    });
+    for (const block of ["abc", "-1", "1.5", "1e3"])
+      await expectRefusal(await get(`/holders/localhost/${catsAddress}?block=${block}`), 400, "invalid_block_number", {
+        message: "block must be a decimal block number",
+        label: block,
+      });
+    await expectRefusal(await get(`/holders/localhost/${a.address}?block=${first}`), 404, "not_found", {
+      message: `The index of localhost holds no transfer of ${a.address.toLowerCase()}`,
+    });
+    await expectRefusal(await get(`/holders/localhost/${catsAddress}?block=${first}&format=xml`), 400, "invalid_request");
+  });
+
+  it("refuses, with the bound named, a contract with more transfers than HOLDERS_SNAPSHOT_MAX_TRANSFERS", async function () {
+    const small = await startTestApp({ env: { RPC_URL_LOCALHOST: node.url, INDEXER_POLL_MS: "50", HOLDERS_SNAPSHOT_MAX_TRANSFERS: "4" } });
+    try {
+      await indexedTo(small.app.db, "localhost", provider);
+      const refused = await small.fetch(`/holders/localhost/${catsAddress}?block=${at.burn}`);
+      await expectRefusal(refused, 400, "snapshot_too_large", {
+        message: `${catsAddress.toLowerCase()} has 6 indexed transfers, more than HOLDERS_SNAPSHOT_MAX_TRANSFERS (4): its holders at a block are not computed`,
+      });
+      expect((await small.fetch(`/holders/localhost/${multiAddress}?block=${at.multiOn}`)).status).to.equal(200);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it("gives a block's holders as the chain that won a reorg has them, and earlier blocks as before", async function () {
+    const before = await holders(catsAddress, `block=${at.send}`);
+    const snapshot = await provider.send("evm_snapshot", []);
+    const { blockNumber: lost } = (await (await cats.connect(a).transferFrom(a.address, b.address, 2n)).wait())!;
+    await indexedTo(t.app.db, "localhost", provider);
+    expect(await holders(catsAddress, `block=${lost}`)).to.deep.equal(
+      ordered({ owner: a.address, count: 1 }, { owner: b.address, count: 1 }, { owner: c.address, count: 1 }),
+    );
+    await provider.send("evm_revert", [snapshot]);
+    await (await cats.mint(b.address, 1n)).wait();
+    await provider.send("hardhat_mine", ["0x2"]);
+    await indexedTo(t.app.db, "localhost", provider);
+    expect(await holders(catsAddress, `block=${lost}`)).to.deep.equal(
+      ordered({ owner: a.address, count: 2 }, { owner: b.address, count: 1 }, { owner: c.address, count: 1 }),
+    );
+    expect(await holders(catsAddress, `block=${at.send}`)).to.deep.equal(before);
+  });
+});
