@@ -34,6 +34,7 @@ const hostedPageRoutes: FastifyPluginAsyncTypebox<{ provider: Provider }> = asyn
       return hostedPage(reply, {
         params,
         clientName: client?.name,
+        holdings: client?.holdings,
         acceptLanguage: request.headers["accept-language"],
         networks: app.networks,
         localDemo: app.config.localChain,
