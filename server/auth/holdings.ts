@@ -136,6 +136,51 @@ export function holdingsConfigJson(config: HoldingsConfig): Record<string, unkno
   return { collections: config.collections.map(condition), ...(config.gate ? { gate: gate(config.gate) } : {}) };
 }
 
+/**
+ * What the `claims` request parameter (OpenID Connect Core 5.5) asks of holdings: whether it asks for the claim (as
+ * a member of `id_token` or `userinfo`), and the collections it names in the claim's `collections` member (5.5.1 lets
+ * a request define members of its own), checked as a client's are (their networks are not: authorize checks them).
+ * Throws an Error for a parameter that is not such JSON.
+ */
+export function holdingsAsked(claims: string | undefined): { asked: boolean; collections: Collection[] } {
+  if (claims === undefined) return { asked: false, collections: [] };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(claims);
+  } catch {
+    throw new Error("claims must be a JSON object (OpenID Connect Core 5.5)");
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+    throw new Error("claims must be a JSON object (OpenID Connect Core 5.5)");
+  let asked = false;
+  const collections: unknown[] = [];
+  for (const target of ["id_token", "userinfo"]) {
+    const members = (parsed as Record<string, unknown>)[target];
+    if (typeof members !== "object" || members === null || !(HOLDINGS_CLAIM in members)) continue;
+    asked = true;
+    const request = (members as Record<string, unknown>)[HOLDINGS_CLAIM];
+    const named = typeof request === "object" && request !== null ? (request as Record<string, unknown>).collections : undefined;
+    if (named === undefined) continue;
+    if (!Array.isArray(named)) throw new Error(`claims.${target}.${HOLDINGS_CLAIM}.collections must be an array`);
+    collections.push(...named);
+  }
+  return { asked, collections: parseHoldingsConfig({ collections }, null)?.collections ?? [] };
+}
+
+/** The client's configuration with more collections to report (a login's own, or those a login reported). */
+export function withCollections(config: HoldingsConfig | null, more: Collection[]): HoldingsConfig | null {
+  if (more.length === 0) return config;
+  return { collections: [...(config?.collections ?? []), ...more], gate: config?.gate ?? null };
+}
+
+/** The collections a holdings claim reports, to read them again (a refresh, userinfo); none from anything else. */
+export function collectionsOfClaim(claim: unknown): Collection[] {
+  if (!Array.isArray(claim)) return [];
+  const entries = claim.filter((entry): entry is HoldingsClaimEntry => typeof entry === "object" && entry !== null);
+  const collections = entries.map(({ network, contract, token_ids, min_count }) => ({ network, contract, token_ids, min_count }));
+  return parseHoldingsConfig({ collections }, null)?.collections ?? [];
+}
+
 /** Every condition of the gate, in order. */
 function conditionsOf(gate: Gate | null): Collection[] {
   if (gate === null) return [];

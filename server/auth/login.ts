@@ -26,7 +26,17 @@ import { randomString } from "../lib/random";
 import { redeemLogin } from "./login-statement";
 import { wantsSiweProof } from "./siwe-proofs";
 import { caip10Subject } from "./subjects";
-import { checkHoldings, claimedCollections, gateRefusalText, HOLDINGS_CLAIM, HOLDINGS_SCOPE, type HoldingsConfig } from "./holdings";
+import {
+  checkHoldings,
+  claimedCollections,
+  gateRefusalText,
+  holdingsAsked,
+  HOLDINGS_CLAIM,
+  HOLDINGS_SCOPE,
+  withCollections,
+  type Collection,
+  type HoldingsConfig,
+} from "./holdings";
 
 /**
  * The login service (docs/reference/login.md): `authorize` hands out a message to sign, bound to an authorization
@@ -76,6 +86,8 @@ export interface AuthorizeRequest {
   lang?: string;
   message_format?: string;
   network?: string;
+  /** OpenID Connect's `claims` request parameter (JSON): the holdings claim, and collections of this login only. */
+  claims?: string;
 }
 
 /** `/api/login`'s body. */
@@ -113,8 +125,10 @@ export async function authorize(deps: LoginDeps, request: AuthorizeRequest, clie
   const client = await knownClient(deps.clients, request.client_id);
   const redirectUri = registeredRedirect(client, request.redirect_uri);
   if (request.response_type !== "code") throw refuse.unsupportedResponseType();
-  const scope = grantedScope(request.scope, client.holdings);
-  if (client.holdings) checkIndexed(networks, client.holdings);
+  const loginHoldings = holdingsOfRequest(request.claims);
+  const holdings = withCollections(client.holdings, loginHoldings.collections);
+  const scope = grantedScope(request.scope, holdings !== null || loginHoldings.asked);
+  if (holdings) checkIndexed(networks, holdings);
   if (request.address === undefined) throw refuse.invalidRequest("address is required");
   const address = parseAddress(request.address);
   const lang = oneOf(request.lang ?? "en", LANGS, () => refuse.invalidLang('lang must be "en" or "ja"')) as Lang;
@@ -160,6 +174,7 @@ export async function authorize(deps: LoginDeps, request: AuthorizeRequest, clie
         message,
         format,
         requester: requesterOf(clientIp),
+        holdings: loginHoldings.collections.length > 0 ? { collections: loginHoldings.collections, gate: null } : null,
       },
       expiresAt,
       settings.maxOpenChallenges,
@@ -277,7 +292,8 @@ async function useChallenge(
   const account = subjectFor(proven.address, proven.kind, proven.chainId);
   const client = await deps.clients.find(challenge.clientId);
   // Of the address that signed, whichever wallet kind, on the networks the client names (not the message's chain).
-  const holdings = client?.holdings ? await checkHoldings(db, proven.address, client.holdings) : undefined;
+  const config = withCollections(client?.holdings ?? null, challenge.holdings?.collections ?? []);
+  const holdings = config ? await checkHoldings(db, proven.address, config) : undefined;
   if (holdings && !holdings.meetsGate)
     throw refuse.accessDenied(
       gateRefusalText({ address: proven.address, clientName: client!.name, gate: client!.holdings!.gate!, check: holdings, lang }),
@@ -342,8 +358,23 @@ function registeredRedirect(client: LoginClient, uri: string | undefined): strin
   return uri;
 }
 
-/** The scopes asked for that we grant; a client with holdings gets the holdings scope whether it asks or not. */
-function grantedScope(scope: string | undefined, holdings: HoldingsConfig | null): string {
+/**
+ * The collections a login names in its `claims` parameter (holdings.ts), checked as a client's are, and whether it
+ * asks for the holdings claim at all.
+ */
+function holdingsOfRequest(claims: string | undefined): { asked: boolean; collections: Collection[] } {
+  try {
+    return holdingsAsked(claims);
+  } catch (error) {
+    throw refuse.invalidRequest((error as Error).message);
+  }
+}
+
+/**
+ * The scopes asked for that we grant; a login with holdings (the client's, or its own) gets the holdings scope whether
+ * it asks for it or not.
+ */
+function grantedScope(scope: string | undefined, holdings: boolean): string {
   const asked = (scope ?? "").split(" ").filter(Boolean);
   if (!asked.includes("openid")) throw refuse.invalidScope();
   if (holdings) asked.push(HOLDINGS_SCOPE);

@@ -22,7 +22,7 @@ export const PAGE_ASSETS: Record<string, PageAsset> = {
 };
 
 /** The authorization request's parameters the page passes on to /api/authorize. */
-const PASSED = ["client_id", "redirect_uri", "scope", "state", "nonce", "code_challenge", "code_challenge_method"];
+const PASSED = ["client_id", "redirect_uri", "scope", "state", "nonce", "code_challenge", "code_challenge_method", "claims"];
 
 export interface PageInput {
   params?: Record<string, unknown>;

@@ -7,7 +7,7 @@ import { CachedClients } from "./clients";
 import { loadKeys, publicPems } from "./keys";
 import type { LoginDeps } from "./login";
 import { createProvider, MintedCodes, type CurrentHoldings } from "./oidc";
-import { checkHoldings, gateRefusalText } from "./holdings";
+import { checkHoldings, collectionsOfClaim, gateRefusalText, withCollections } from "./holdings";
 import apiRoutes from "./routes/api";
 import clientInfoRoutes from "./routes/client-info";
 import hostedPageRoutes from "./routes/hosted-page";
@@ -42,11 +42,12 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
     : undefined;
   if (ens) app.addHook("preClose", async () => ens.close());
   // A refresh and userinfo read a client's holdings again, on the primary: a token sold must not pass on a lagging replica.
-  const currentHoldings: CurrentHoldings = async (clientId, address) => {
+  const currentHoldings: CurrentHoldings = async (clientId, address, reported) => {
     const client = await clients.find(clientId);
-    if (!client?.holdings) return undefined;
-    const check = await checkHoldings(app.db, address, client.holdings);
-    const { gate } = client.holdings;
+    const config = withCollections(client?.holdings ?? null, collectionsOfClaim(reported));
+    if (!client || !config) return undefined;
+    const check = await checkHoldings(app.db, address, config);
+    const { gate } = config;
     return {
       claim: check.claim,
       refusal: check.meetsGate || !gate ? undefined : gateRefusalText({ address, clientName: client.name, gate, check, lang: "en" }),

@@ -19,10 +19,14 @@ import { HOLDINGS_CLAIM, HOLDINGS_SCOPE } from "../holdings";
 import { grantClaims } from "./grant-claims";
 
 /**
- * What a client's holdings configuration says of an address now (holdings.ts): the claim, and why it no longer meets
- * the gate; undefined for a client without one.
+ * What a client's holdings configuration, and the collections its login reported (`reported`, that login's claim),
+ * say of an address now (holdings.ts): the claim, and why it no longer meets the gate; undefined when there are none.
  */
-export type CurrentHoldings = (clientId: string, address: string) => Promise<{ claim: unknown; refusal?: string } | undefined>;
+export type CurrentHoldings = (
+  clientId: string,
+  address: string,
+  reported: unknown,
+) => Promise<{ claim: unknown; refusal?: string } | undefined>;
 
 /** The paths oidc-provider answers (all at the root, next to our /api ones). */
 export const OIDC_ROUTES = {
@@ -95,7 +99,7 @@ export async function createProvider(
       let holdings: unknown;
       if (token?.kind === "AuthorizationCode") holdings = grantClaims(token.grantId)?.[HOLDINGS_CLAIM];
       else if ((token?.kind === "RefreshToken" || token?.kind === "AccessToken") && token.clientId) {
-        const now = await currentHoldings(token.clientId, address);
+        const now = await currentHoldings(token.clientId, address, grantClaims(token.grantId)?.[HOLDINGS_CLAIM]);
         // RFC 6749's error of a refresh token that no longer works, with the gate's words (InvalidGrant keeps a
         // description of its own otherwise, and shows the one it is given to its log only).
         if (now?.refusal !== undefined && token.kind === "RefreshToken")
@@ -182,6 +186,8 @@ export async function createProvider(
       // There is no session to end (logout-page.ts): the request is checked and the browser sent back.
       rpInitiatedLogout: { enabled: true, logoutSource, postLogoutSuccessSource },
       pushedAuthorizationRequests: { enabled: false },
+      // The `claims` request parameter reaches the hosted page, which hands it to /api/authorize (holdings.ts).
+      claimsParameter: { enabled: true },
       dPoP: { enabled: false },
     },
     // Errors shown instead of redirecting, e.g. a bad redirect_uri: the hosted page's error page.

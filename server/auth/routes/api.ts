@@ -22,6 +22,11 @@ const AuthorizeQuery = Type.Object({
   lang: Str('"en" (default) or "ja"', 8, "en"),
   message_format: Str('"text" (default: the four-line message) or "siwe" (EIP-4361)', 8, "text"),
   network: Str("Chain whose wallet contracts are asked (EIP-1271); also the SIWE Chain ID", 64, { name: "network" }),
+  claims: Str(
+    'OpenID Connect claims request parameter (JSON): {"id_token": {"holdings": {"collections": [...]}}} asks for the holdings claim of these collections, for this login',
+    4096,
+    '{"id_token":{"holdings":null}}',
+  ),
 });
 
 const Opt = (description: string, maxLength: number) => Type.Optional(Type.String({ description, maxLength }));

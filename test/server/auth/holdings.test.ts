@@ -213,6 +213,53 @@ describe("holdings claims and gates", function () {
     await expectRefusal(refused, 403, "access_denied");
   });
 
+  it("reports the collections a login names in the claims parameter, for that login and its refreshes, beside the client's", async function () {
+    const claims = JSON.stringify({
+      id_token: { holdings: { collections: [{ network: "localhost", contract: multiAddress, token_ids: ["7"] }] } },
+    });
+    const wallet = Wallet.createRandom();
+    const { claims: idToken, tokens, config } = await relyingPartyLogin(t, claiming, eoaSigner(wallet), { extra: { claims } });
+    expect(entries(idToken).map((e) => [e.count, e.meets])).to.deep.equal([
+      ["0", false],
+      ["0", false],
+    ]);
+    expect((idToken.holdings as Array<{ contract: string; token_ids?: string[] }>)[1]).to.deep.include({
+      contract: multiAddress,
+      token_ids: ["7"],
+    });
+    await (await multi.mint(wallet.address, 7n, 2n)).wait();
+    await indexed();
+    // A refresh reads again what the login reported, its own collection too.
+    const refreshed = await oidc.refreshTokenGrant(config, tokens.refresh_token!);
+    expect(entries(refreshed.claims()!).map((e) => e.count)).to.deep.equal(["0", "2"]);
+    // The claim alone, without collections, asks for the client's.
+    const { claims: plain } = await relyingPartyLogin(t, claiming, eoaSigner(wallet), {
+      extra: { claims: JSON.stringify({ userinfo: { holdings: null } }) },
+    });
+    expect(entries(plain)).to.have.length(1);
+  });
+
+  it("refuses a claims parameter that is not JSON of the claim, or names a network not indexed, before anyone signs", async function () {
+    const address = Wallet.createRandom().address;
+    const ask = (claims: string) => getJson(t, `/api/authorize?${authorizeQuery(claiming, address, { claims })}`);
+    await expectRefusal(await ask("{"), 400, "invalid_request", { message: "claims must be a JSON object (OpenID Connect Core 5.5)" });
+    await expectRefusal(await ask(JSON.stringify({ id_token: { holdings: { collections: {} } } })), 400, "invalid_request", {
+      message: "claims.id_token.holdings.collections must be an array",
+    });
+    await expectRefusal(
+      await ask(JSON.stringify({ id_token: { holdings: { collections: [{ network: "localhost", contract: "0x12" }] } } })),
+      400,
+      "invalid_request",
+      { message: "holdings.collections[0]: contract must be an address (0x and 40 hex digits)" },
+    );
+    await expectRefusal(
+      await ask(JSON.stringify({ id_token: { holdings: { collections: [{ network: "mainnet", contract: aliceAddress }] } } })),
+      400,
+      "unindexed_network",
+      { message: "This client asks for holdings on network mainnet, which this service does not index (indexed: localhost)" },
+    );
+  });
+
   it("refuses at authorization a client whose holdings name a network this service does not index", async function () {
     const client = await register("Elsewhere RP", { collections: [{ network: "localhost", contract: aliceAddress }] });
     await updateClient(t.app.db, client.id, {

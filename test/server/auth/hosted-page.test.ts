@@ -558,6 +558,18 @@ describe("hosted login page (headless Chromium)", function () {
           await context.close();
         }
       }
+      // A collection the request names in its claims parameter is listed too, before anyone signs.
+      const asked = JSON.stringify({ id_token: { holdings: { collections: [{ network: "localhost", contract, token_ids: ["1"] }] } } });
+      const asking = await openPage({ address: holderKey.address, sign: async () => "0x" }, "eip6963");
+      try {
+        await asking.page.goto((await relyingPartyRequest(t, gated, oidc.ClientSecretPost(secret!), { claims: asked })).url.href);
+        expect(await asking.page.locator("#holdings li").allTextContents()).to.deep.equal([
+          `${contract} on localhost`,
+          `token 1 of ${contract} on localhost`,
+        ]);
+      } finally {
+        await asking.context.close();
+      }
       // The holder passes, and the relying party finds the claim in the ID token and userinfo.
       const holder = { address: holderKey.address, sign: (hex: string) => holderKey.signMessage(getBytes(hex)) };
       const { claims, info } = await logIn(holder, "eip6963", /Test Wallet/, await request());
