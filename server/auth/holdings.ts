@@ -15,7 +15,7 @@ export const HOLDINGS_SCOPE = "holdings";
 export const HOLDINGS_CLAIM = "holdings";
 
 /** Bounds of a client's configuration: they bound the statement a login sends and the size of the claim. */
-export const HOLDINGS_LIMITS = { collections: 16, tokenIdsPerCollection: 100, gateDepth: 4, idsListed: 100 } as const;
+export const HOLDINGS_LIMITS = { collections: 16, tokenIdsPerCollection: 100, gateDepth: 4, idsListed: 20 } as const;
 
 /** A condition: at least `minCount` of the contract's tokens (of `tokenIds` only, when given) held on `network`. */
 export interface Collection {

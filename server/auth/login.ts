@@ -32,6 +32,7 @@ import {
   gateRefusalText,
   holdingsAsked,
   HOLDINGS_CLAIM,
+  HOLDINGS_LIMITS,
   HOLDINGS_SCOPE,
   withCollections,
   type Collection,
@@ -127,6 +128,9 @@ export async function authorize(deps: LoginDeps, request: AuthorizeRequest, clie
   if (request.response_type !== "code") throw refuse.unsupportedResponseType();
   const loginHoldings = holdingsOfRequest(request.claims);
   const holdings = withCollections(client.holdings, loginHoldings.collections);
+  // The client's and the login's together: the bound of the statement a login sends and of its claim.
+  if (holdings && claimedCollections(holdings).length > HOLDINGS_LIMITS.collections)
+    throw refuse.invalidRequest(`claims: at most ${HOLDINGS_LIMITS.collections} collections in all, the client's included`);
   const scope = grantedScope(request.scope, holdings !== null || loginHoldings.asked);
   if (holdings) checkIndexed(networks, holdings);
   if (request.address === undefined) throw refuse.invalidRequest("address is required");

@@ -252,6 +252,10 @@ describe("holdings claims and gates", function () {
       "invalid_request",
       { message: "holdings.collections[0]: contract must be an address (0x and 40 hex digits)" },
     );
+    const sixteen = Array.from({ length: 16 }, (_, i) => ({ network: "localhost", contract: aliceAddress, token_ids: [String(i)] }));
+    await expectRefusal(await ask(JSON.stringify({ id_token: { holdings: { collections: sixteen } } })), 400, "invalid_request", {
+      message: "claims: at most 16 collections in all, the client's included",
+    });
     await expectRefusal(
       await ask(JSON.stringify({ id_token: { holdings: { collections: [{ network: "mainnet", contract: aliceAddress }] } } })),
       400,
