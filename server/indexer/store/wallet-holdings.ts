@@ -26,8 +26,10 @@ export interface CollectionHolding {
  * What `owner` holds of each collection, in one statement whatever their number, so that a login reads it in one round
  * trip. Each collection's count comes from nft_holdings (one row), or with ids from nft_owners and nft_balances by
  * their keys; its ids from the owner's inventory indexes; its cursor from indexer_cursors in the same snapshot.
- * $1 owner, then a column each: $2 networks, $3 contracts, $4 token ids (comma-separated decimals, or null for all),
- * $5 the most ids listed per collection plus one.
+ * $1 owner, $2 the collections as a JSON array of {i, network, contract, ids} (ids: comma-separated decimals, or null
+ * for all), $3 the most ids listed per collection plus one. The collections go in as JSON rather than as arrays: the
+ * planner estimates jsonb_to_recordset's rows alike with and without their values, so that the prepared statement
+ * settles on its generic plan instead of being planned again at each login (planning cost more than running it).
  */
 const HOLDINGS_SQL = `SELECT q.i, c.block_number AS indexed,
     CASE WHEN q.ids IS NULL THEN
@@ -44,16 +46,16 @@ const HOLDINGS_SQL = `SELECT q.i, c.block_number AS indexed,
       (SELECT o.token_id FROM nft_owners o
         WHERE o.network_id = n.id AND o.owner_id = oa.id AND o.contract_id = ca.id
           AND (q.ids IS NULL OR o.token_id = ANY (string_to_array(q.ids, ',')::numeric[]))
-        ORDER BY o.token_id LIMIT $5)
+        ORDER BY o.token_id LIMIT $3)
       UNION ALL
       (SELECT b.token_id FROM nft_balances b
         WHERE b.network_id = n.id AND b.owner = decode(substr($1, 3), 'hex') AND b.contract = decode(substr(q.contract, 3), 'hex')
           AND b.balance > 0 AND (q.ids IS NULL OR b.token_id = ANY (string_to_array(q.ids, ',')::numeric[]))
-        ORDER BY b.token_id LIMIT $5)
-      ORDER BY 1 LIMIT $5
+        ORDER BY b.token_id LIMIT $3)
+      ORDER BY 1 LIMIT $3
     )::text[] AS ids,
     EXISTS (SELECT 1 FROM nft_skipped_ranges s WHERE s.network = q.network AND s.contract = q.contract) AS incomplete
-  FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS q(network, contract, ids, i)
+  FROM jsonb_to_recordset($2::jsonb) AS q(i integer, network text, contract text, ids text)
     LEFT JOIN indexer_cursors c ON c.network = q.network
     LEFT JOIN indexer_networks n ON n.name = q.network
     LEFT JOIN nft_addresses ca ON ca.address = decode(substr(q.contract, 3), 'hex')
@@ -72,9 +74,9 @@ export async function walletHoldings(
     HOLDINGS_SQL,
     [
       owner,
-      collections.map((c) => c.network),
-      collections.map((c) => c.contract),
-      collections.map((c) => (c.tokenIds ? c.tokenIds.join(",") : null)),
+      JSON.stringify(
+        collections.map((c, i) => ({ i, network: c.network, contract: c.contract, ids: c.tokenIds ? c.tokenIds.join(",") : null })),
+      ),
       maxIds + 1,
     ],
     { prepare: true },
