@@ -1,16 +1,21 @@
 import { performance } from "node:perf_hooks";
 import type * as Clients from "../../server/auth/clients";
+import type * as Holdings from "../../server/auth/holdings";
 import { moduleOf } from "./before";
 import { ServerCpu } from "./cpu";
 import { KeepAliveConnection } from "./keep-alive-client";
 import { startService, type Service } from "./service";
 import { personalSign } from "./sign";
 
-/** A service for login benches, with its CPU meter and one confidential client registered for `redirectUri`. */
+/**
+ * A service for login benches, with its CPU meter and one confidential client registered for `redirectUri`; with
+ * `holdings`, a second one (`gated`) registered with that holdings configuration (docs/reference/login.md).
+ */
 export interface LoginService {
   app: Service;
   cpu: ServerCpu;
   client: { id: string; secret: string; redirectUri: string };
+  gated?: { id: string; secret: string; redirectUri: string };
 }
 
 /** Starts the service as the login benches run it (`env` added to their settings) and registers its client. */
@@ -18,22 +23,30 @@ export async function startLoginService(
   nodeUrl: string,
   redirectUri: string,
   env: Record<string, string>,
-  options: { tree?: string; countQueries?: boolean } = {},
+  options: { tree?: string; countQueries?: boolean; holdings?: unknown } = {},
 ): Promise<LoginService> {
   let client: { id: string; secret: string } | undefined;
-  // No indexer polling the node in the background: the CPU measured is the logins'.
+  let gated: { id: string; secret: string } | undefined;
+  // No indexer polling the node and no sweep of token metadata in the background: the CPU measured and the
+  // statements counted are the logins'.
   const app = await startService(
-    { RPC_URL_LOCALHOST: nodeUrl, DEFAULT_NETWORK: "localhost", INDEXER: "false", ...env },
+    { RPC_URL_LOCALHOST: nodeUrl, DEFAULT_NETWORK: "localhost", INDEXER: "false", METADATA_SWEEP_BATCH: "0", ...env },
     async (db) => {
       // The client is written by the code of the tree measured: a later column is not in a before ref's database.
       const { addClient } = moduleOf<typeof Clients>(options.tree, "server/auth/clients");
       const added = await addClient(db, { name: "Bench RP", redirectUris: [redirectUri], public: false });
       client = { id: added.client.id, secret: added.secret! };
+      if (options.holdings !== undefined) {
+        const { parseHoldingsConfig } = moduleOf<typeof Holdings>(options.tree, "server/auth/holdings");
+        const holdings = parseHoldingsConfig(options.holdings, ["localhost"]);
+        const withGate = await addClient(db, { name: "Gated Bench RP", redirectUris: [redirectUri], public: false, holdings });
+        gated = { id: withGate.client.id, secret: withGate.secret! };
+      }
     },
     options,
   );
   const cpu = await ServerCpu.open(app.pid, app.database.config.kind === "postgres" ? app.database.config.url : undefined);
-  return { app, cpu, client: { ...client!, redirectUri } };
+  return { app, cpu, client: { ...client!, redirectUri }, ...(gated ? { gated: { ...gated, redirectUri } } : {}) };
 }
 
 /**

@@ -3,6 +3,8 @@ import { performance } from "node:perf_hooks";
 import { getBytes, hashMessage, recoverAddress, Signature, Wallet } from "ethers";
 import { SignJWT } from "jose";
 import { startLocalNode } from "../../local/node";
+import { providerFor } from "../../support/chain";
+import { AliceNFT__factory } from "../../typechain-types";
 import { verifyEoa } from "../../server/chain/signatures";
 import { BEFORE_ENV, withBeforeTree } from "../lib/before";
 import { ServerCpu } from "../lib/cpu";
@@ -18,7 +20,10 @@ const COUNTED_LOGINS = 20;
 const SAMPLES = 400;
 const WARMUP_SECONDS = 10;
 
-type VariantName = "before" | "now";
+type VariantName = "before" | "now" | "gated";
+
+/** The gated client's collections: three ERC-721 contracts, each of which every user holds a token of. */
+const GATED_COLLECTIONS = 3;
 
 /**
  * How many times `fn` runs per second of this process's CPU time, over `ms` of wall time: one core's rate, whatever
@@ -51,6 +56,8 @@ const login: Suite = {
     'The code as it was ("before", checked out from the before ref with its switches to ethers\' secp256k1 and the old login path) and as it is ("now") run side by side, in alternating slices, each after 10 seconds of warm-up logins.',
     "Server CPU per login is the service process and its PostgreSQL backends, read from their CPU times in `/proc`; statements and round trips per login are counted by a proxy in front of the database.",
     "The bare costs of one recovery and one RS256 ID token are measured on one core beside them: the floor of a login.",
+    'Beside them, on the "now" service, a gated client ("gated"): a gate of three ERC-721 collections (all of them), each held by every user, whose logins read the holdings from the index and carry the holdings claim; its slices run between the plain ones, and its figures are compared with the plain login of the same service.',
+    "That service runs its indexer (polling the idle chain once a minute) to have the holdings indexed; the budget on statements counts those sent at least every other login, which leaves out the indexer's and the live-event feed's timers.",
   ],
   run: (context) => withBeforeTree(context.beforeRef, context.log, (beforeTree) => runLogin(context, beforeTree)),
 };
@@ -67,28 +74,42 @@ async function runLogin({ seconds, database, log }: BenchContext, beforeTree: st
   // One connection per client and service, kept alive: a dApp backend talks to the service the same way.
   const connections: KeepAliveConnection[] = [];
   try {
-    for (const variant of VARIANTS) {
-      const started = await startLoginService(node.url, redirectUri, variant.env, { tree: variant.tree, countQueries: true });
-      services.push({ name: variant.name, ...started });
-    }
-
     type User = { key: Uint8Array; address: string; connections: Map<VariantName, KeepAliveConnection> };
-    const once = async (service: (typeof services)[number], user: User) => {
-      await fullLogin(keptConnection(user.connections, service, connections), service.client, user.key, user.address);
-    };
     const users: User[] = Array.from({ length: Math.max(...CONCURRENCY) }, () => {
       const wallet = Wallet.createRandom();
       return { key: getBytes(wallet.privateKey), address: wallet.address, connections: new Map() };
     });
+    log(`minting a token of each of ${GATED_COLLECTIONS} collections to each of ${users.length} users`);
+    const { contracts, head } = await mintToEach(node.url, users, GATED_COLLECTIONS);
+    const holdings = { gate: { all: contracts.map((contract) => ({ network: "localhost", contract })) } };
+    for (const variant of VARIANTS) {
+      const now = variant.name === "now";
+      const started = await startLoginService(
+        node.url,
+        redirectUri,
+        { ...variant.env, ...(now ? { INDEXER: "true", INDEXER_POLL_MS: "60000" } : {}) },
+        { tree: variant.tree, countQueries: true, ...(now ? { holdings } : {}) },
+      );
+      services.push({ name: variant.name, ...started });
+    }
+    const nowService = services.find((service) => service.name === "now")!;
+    // The gated client's logins, on the same service as the plain ones.
+    const gated = { ...nowService, name: "gated" as const, client: nowService.gated! };
+    await holdingsIndexed(nowService.app.url, contracts[0], head);
+    const runs = [...services, gated];
+
+    const once = async (service: (typeof runs)[number], user: User) => {
+      await fullLogin(keptConnection(user.connections, service, connections), service.client, user.key, user.address);
+    };
 
     // Until V8 has optimized the hot paths of both services (a few thousand logins): measured before that, the first
     // slices would count the JIT's work and unoptimized code, and the 8-client figures would be worse than steady state.
     log(`warming up, ${WARMUP_SECONDS} s per service`);
-    for (const service of services) await eachUntil(users, WARMUP_SECONDS, (u) => once(service, u));
+    for (const service of runs) await eachUntil(users, WARMUP_SECONDS, (u) => once(service, u));
 
     log(`queries of one login (${COUNTED_LOGINS} logins, one at a time)`);
     const queries = new Map<VariantName, { statements: number; roundTrips: number; bySql: [string, number][] }>();
-    for (const service of services) {
+    for (const service of runs) {
       const before = service.app.queryCounts();
       for (let i = 0; i < COUNTED_LOGINS; i++) await once(service, users[0]);
       const after = service.app.queryCounts();
@@ -102,10 +123,10 @@ async function runLogin({ seconds, database, log }: BenchContext, beforeTree: st
 
     const measures = new Map<string, Measure>();
     for (const clients of CONCURRENCY) {
-      // Slices in the order A B B A, so that whatever else the machine does weighs on both alike.
+      // Slices in the order A B C C B A, so that whatever else the machine does weighs on each alike.
       const slice = seconds / 2;
-      log(`full logins, ${clients} concurrent clients, ${seconds} s each (before/now/now/before)`);
-      for (const service of [services[0], services[1], services[1], services[0]]) {
+      log(`full logins, ${clients} concurrent clients, ${seconds} s each (before/now/gated/gated/now/before)`);
+      for (const service of [services[0], services[1], gated, gated, services[1], services[0]]) {
         const key = `${service.name}@${clients}`;
         const m = measures.get(key) ?? { logins: 0, seconds: 0, latencies: [], serviceCpuMs: 0, databaseCpuMs: 0, clientCpuMs: 0 };
         measures.set(key, m);
@@ -238,8 +259,71 @@ async function runLogin({ seconds, database, log }: BenchContext, beforeTree: st
         },
       );
     }
+    for (const clients of CONCURRENCY) {
+      const plain = stat("now", clients);
+      const withGate = stat("gated", clients);
+      rows.push(
+        {
+          suite: "login",
+          metric: `gated client (gate of ${GATED_COLLECTIONS} collections): full logins/s, ${clients} clients`,
+          value: withGate.rate,
+          unit: "/s",
+          reference: { label: "plain", value: plain.rate },
+          ratio: withGate.rate / plain.rate,
+          budget: { text: "≥ 0.85", met: withGate.rate >= 0.85 * plain.rate },
+        },
+        {
+          suite: "login",
+          metric: `gated client: server CPU per login, ${clients} clients`,
+          value: withGate.service + withGate.db,
+          unit: "ms",
+          reference: { label: "plain", value: plain.service + plain.db },
+          ratio: (withGate.service + withGate.db) / (plain.service + plain.db),
+        },
+        {
+          suite: "login",
+          metric: `  of which the service process, ${clients} clients`,
+          value: withGate.service,
+          unit: "ms",
+          reference: { label: "plain", value: plain.service },
+        },
+        ...(onPostgres
+          ? [
+              {
+                suite: "login",
+                metric: `  of which PostgreSQL backends, ${clients} clients`,
+                value: withGate.db,
+                unit: "ms",
+                reference: { label: "plain", value: plain.db },
+              },
+            ]
+          : []),
+      );
+    }
     const q = (name: VariantName) => queries.get(name)!;
-    if (queries.size === 2) {
+    if (queries.size === 3) {
+      // The service of both runs its indexer and its live-event feed, whose timers send a statement now and then
+      // (a twentieth of one per login, say): the budget counts the statements sent at least every other login.
+      const everyLogin = (name: VariantName) => q(name).bySql.reduce((sum, [, n]) => sum + (n >= 0.5 ? n : 0), 0);
+      rows.push(
+        {
+          suite: "login",
+          metric: "gated client: queries per login (statements)",
+          value: q("gated").statements,
+          unit: "",
+          reference: { label: "plain", value: q("now").statements },
+        },
+        {
+          suite: "login",
+          metric: "gated client: statements every login sends",
+          value: everyLogin("gated"),
+          unit: "",
+          reference: { label: "plain", value: everyLogin("now") },
+          budget: { text: "≤ plain + 1", met: everyLogin("gated") <= everyLogin("now") + 1 },
+        },
+      );
+    }
+    if (queries.size >= 2) {
       rows.push(
         {
           suite: "login",
@@ -292,6 +376,42 @@ async function runLogin({ seconds, database, log }: BenchContext, beforeTree: st
       await service.app.stop();
     }
     await node.stop();
+  }
+}
+
+/**
+ * Deploys `collections` ERC-721 contracts and mints one token of each to each user: their addresses (lower case), and
+ * the head block after the mints.
+ */
+async function mintToEach(
+  nodeUrl: string,
+  users: Array<{ address: string }>,
+  collections: number,
+): Promise<{ contracts: string[]; head: number }> {
+  const provider = providerFor(nodeUrl);
+  try {
+    const deployer = await provider.getSigner(0);
+    const contracts: string[] = [];
+    for (let c = 0; c < collections; c++) {
+      const nft = await new AliceNFT__factory(deployer).deploy(deployer.address);
+      for (const [i, user] of users.entries()) await (await nft.mint(user.address, BigInt(i + 1))).wait();
+      contracts.push((await nft.getAddress()).toLowerCase());
+    }
+    return { contracts, head: await provider.getBlockNumber() };
+  } finally {
+    provider.destroy();
+  }
+}
+
+/** Resolves once the service's index has reached `block` (its holders route says the block it answered at). */
+async function holdingsIndexed(url: string, contract: string, block: number): Promise<void> {
+  const deadline = performance.now() + 60_000;
+  for (;;) {
+    const answer = await fetch(`${url}/holders/localhost/${contract}/count`);
+    await answer.body?.cancel();
+    if (answer.ok && Number(answer.headers.get("x-indexed-block")) >= block) return;
+    if (performance.now() > deadline) throw new Error(`the service's index did not reach block ${block}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 

@@ -3,6 +3,7 @@ import { deleteExpiredRows } from "../db/expired-rows";
 import { BoundedCache } from "../lib/bounded-cache";
 import type { Clock } from "../lib/clock";
 import { randomString } from "../lib/random";
+import { holdingsConfigJson, parseHoldingsConfig, type HoldingsConfig } from "./holdings";
 
 export interface Challenge {
   id: string;
@@ -19,6 +20,8 @@ export interface Challenge {
   format: "text" | "siwe";
   /** Who asked for it (`requesterOf` in lib/requester.ts). */
   requester: string;
+  /** The collections this login asked for with the `claims` parameter (holdings.ts); null: none. */
+  holdings: HoldingsConfig | null;
 }
 
 interface Row {
@@ -35,6 +38,7 @@ interface Row {
   message: string;
   format: "text" | "siwe";
   requester: string;
+  holdings: unknown;
 }
 
 const fromRow = (row: Row): Challenge => ({
@@ -51,6 +55,7 @@ const fromRow = (row: Row): Challenge => ({
   message: row.message,
   format: row.format,
   requester: row.requester,
+  holdings: parseHoldingsConfig(row.holdings, null),
 });
 
 /** Open challenges one requester may hold for one address: a new one beyond this retires the requester's oldest. */
@@ -86,14 +91,15 @@ export async function saveChallenge(
     challenge.format,
     expiresAt,
     challenge.requester,
+    challenge.holdings ? JSON.stringify(holdingsConfigJson(challenge.holdings)) : null,
   ];
-  // The lock, the DELETE and the INSERT below, in one round trip (migration 0113). Committed without waiting for the
+  // The lock, the DELETE and the INSERT below, in one round trip (migrations 0113 and 0121). Committed without waiting for the
   // WAL to reach the disk (synchronous_commit off for this transaction only): the requester's lock is released at once
   // instead of after a disk flush, so one requester's saves no longer queue behind each other's flushes. A crash of
   // PostgreSQL can then forget the challenges of its last fraction of a second, which their users ask for again;
   // redeeming a challenge commits as before, and with it every challenge saved until then.
   const { rows } = await db.query<{ saved: boolean }>(
-    "SELECT set_config('synchronous_commit', 'off', true), login_save_challenge($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::timestamptz, $14, $15::int, $16::int) AS saved",
+    "SELECT set_config('synchronous_commit', 'off', true), login_save_challenge($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::timestamptz, $14, $15::jsonb, $16::int, $17::int) AS saved",
     [...values, OPEN_PER_ADDRESS, maxOpen],
     { prepare: true },
   );

@@ -4,6 +4,7 @@ import { BoundedCache } from "../lib/bounded-cache";
 import { systemClock, type Clock } from "../lib/clock";
 import { LANGS, type Lang } from "./messages";
 import { SUBJECT_FORMATS, type SubjectFormat } from "./subjects";
+import { holdingsConfigJson, parseHoldingsConfig, type HoldingsConfig } from "./holdings";
 
 export interface LoginClient {
   id: string;
@@ -19,6 +20,8 @@ export interface LoginClient {
   subjectFormat: SubjectFormat;
   /** Where RP-initiated logout may send the browser back to (compared byte for byte, like redirect URIs). */
   postLogoutRedirectUris: string[];
+  /** The collections its logins report and the gate they must meet (holdings.ts); null: none. */
+  holdings: HoldingsConfig | null;
 }
 
 /** Texts by language ("en", "ja"); English is the fallback. */
@@ -44,6 +47,7 @@ interface Row {
   home_url: string | null;
   subject_format: SubjectFormat;
   post_logout_redirect_uris: string[];
+  holdings: unknown;
 }
 
 /**
@@ -71,6 +75,7 @@ const fromRow = (row: Row): LoginClient => ({
   profile: { title: safeTexts(row.title), description: safeTexts(row.description), logoUrl: row.logo_url, homeUrl: row.home_url },
   subjectFormat: row.subject_format,
   postLogoutRedirectUris: row.post_logout_redirect_uris.filter((uri) => !INVISIBLE.test(uri)),
+  holdings: parseHoldingsConfig(row.holdings, null),
 });
 
 /**
@@ -150,14 +155,16 @@ export async function addClient(
     profile?: ProfileChange;
     subjectFormat?: SubjectFormat;
     postLogoutRedirectUris?: string[];
+    /** Checked by parseHoldingsConfig against the networks indexed, before it comes here. */
+    holdings?: HoldingsConfig | null;
   },
 ): Promise<{ client: LoginClient; secret?: string }> {
   const profile = checkClientInput(input);
   const id = randomBytes(16).toString("base64url");
   const secret = input.public ? undefined : randomBytes(32).toString("base64url");
   const { rows } = await db.query<Row>(
-    `INSERT INTO login_clients (id, name, secret_hash, redirect_uris, title, description, logo_url, home_url, subject_format, post_logout_redirect_uris)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING *`,
+    `INSERT INTO login_clients (id, name, secret_hash, redirect_uris, title, description, logo_url, home_url, subject_format, post_logout_redirect_uris, holdings)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING *`,
     [
       id,
       input.name,
@@ -169,6 +176,7 @@ export async function addClient(
       profile.homeUrl,
       input.subjectFormat ?? "address",
       input.postLogoutRedirectUris ?? [],
+      holdingsColumn(input.holdings ?? null),
     ],
   );
   return { client: fromRow(rows[0]), secret };
@@ -275,20 +283,27 @@ function applyProfileChange(profile: ClientProfile, change: ProfileChange): Clie
 }
 
 /**
- * Changes a client's name, profile, subject format and post-logout redirect URIs (`postLogoutRedirectUris` replaces
- * the list); undefined when there is no such client. Secret and redirect URIs stay.
+ * Changes a client's name, profile, subject format, post-logout redirect URIs (`postLogoutRedirectUris` replaces
+ * the list) and holdings configuration (null removes it); undefined when there is no such client. Secret and redirect
+ * URIs stay.
  */
 export async function updateClient(
   db: Queryable,
   id: string,
-  change: { name?: string; profile?: ProfileChange; subjectFormat?: SubjectFormat; postLogoutRedirectUris?: string[] },
+  change: {
+    name?: string;
+    profile?: ProfileChange;
+    subjectFormat?: SubjectFormat;
+    postLogoutRedirectUris?: string[];
+    holdings?: HoldingsConfig | null;
+  },
 ): Promise<LoginClient | undefined> {
   checkClientInput(change);
   const current = await findClient(db, id);
   if (!current) return undefined;
   const profile = applyProfileChange(current.profile, change.profile ?? {});
   const { rows } = await db.query<Row>(
-    "UPDATE login_clients SET name = $2, title = $3, description = $4, logo_url = $5, home_url = $6, subject_format = $7, post_logout_redirect_uris = $8 WHERE id = $1 RETURNING *",
+    "UPDATE login_clients SET name = $2, title = $3, description = $4, logo_url = $5, home_url = $6, subject_format = $7, post_logout_redirect_uris = $8, holdings = $9 WHERE id = $1 RETURNING *",
     [
       id,
       change.name ?? current.name,
@@ -298,10 +313,13 @@ export async function updateClient(
       profile.homeUrl,
       change.subjectFormat ?? current.subjectFormat,
       change.postLogoutRedirectUris ?? current.postLogoutRedirectUris,
+      holdingsColumn(change.holdings === undefined ? current.holdings : change.holdings),
     ],
   );
   return rows[0] ? fromRow(rows[0]) : undefined;
 }
+
+const holdingsColumn = (holdings: HoldingsConfig | null) => (holdings ? JSON.stringify(holdingsConfigJson(holdings)) : null);
 
 /** The predecessor's client description: every value a string (its Go client decodes them into strings). */
 export interface ClientInfo {

@@ -67,3 +67,14 @@ export const tooManyChallenges = (maxOpen: number) =>
     `This client address holds ${maxOpen} open sign-in messages; sign or wait for one to expire (5 minutes)`,
     60,
   );
+
+/** A client's holdings configuration names a network this service does not index: the operator's to fix. */
+export const unindexedNetwork = (network: string, indexed: readonly string[]) =>
+  new DomainError(
+    "invalid",
+    "unindexed_network",
+    `This client asks for holdings on network ${network}, which this service does not index (indexed: ${indexed.join(", ") || "none"})`,
+  );
+
+/** The signature proves the address, but it does not meet the client's gate (holdings.ts says why, in the user's language). */
+export const accessDenied = (message: string) => new DomainError("forbidden", "access_denied", message);

@@ -5,7 +5,7 @@ import { parseAddress } from "../chain/values";
 import type { Database } from "../db/database";
 import { isForeignKeyViolation } from "../db/errors";
 import type { Clock } from "../lib/clock";
-import { holdWrites, mintCode, SCOPES, subjectFor, type MintedCodes, type Provider } from "./oidc";
+import { holdWrites, mintCode, SCOPES, subjectFor, withGrantClaims, type MintedCodes, type Provider } from "./oidc";
 import { requesterOf } from "../lib/requester";
 import { openChallenges, saveChallenge, type Challenge, type RecentChallenges } from "./challenges";
 import type { CachedClients, LoginClient } from "./clients";
@@ -26,6 +26,18 @@ import { randomString } from "../lib/random";
 import { redeemLogin } from "./login-statement";
 import { wantsSiweProof } from "./siwe-proofs";
 import { caip10Subject } from "./subjects";
+import {
+  checkHoldings,
+  claimedCollections,
+  gateRefusalText,
+  holdingsAsked,
+  HOLDINGS_CLAIM,
+  HOLDINGS_LIMITS,
+  HOLDINGS_SCOPE,
+  withCollections,
+  type Collection,
+  type HoldingsConfig,
+} from "./holdings";
 
 /**
  * The login service (docs/reference/login.md): `authorize` hands out a message to sign, bound to an authorization
@@ -75,6 +87,8 @@ export interface AuthorizeRequest {
   lang?: string;
   message_format?: string;
   network?: string;
+  /** OpenID Connect's `claims` request parameter (JSON): the holdings claim, and collections of this login only. */
+  claims?: string;
 }
 
 /** `/api/login`'s body. */
@@ -90,6 +104,8 @@ export interface RedeemRequest {
   network?: string;
   /** Narrows the candidates to this exact message. */
   message?: string;
+  /** The language of a refusal's message that users read (a gate's): "en" (default) or "ja". */
+  lang?: string;
 }
 
 export interface Redeemed {
@@ -110,7 +126,13 @@ export async function authorize(deps: LoginDeps, request: AuthorizeRequest, clie
   const client = await knownClient(deps.clients, request.client_id);
   const redirectUri = registeredRedirect(client, request.redirect_uri);
   if (request.response_type !== "code") throw refuse.unsupportedResponseType();
-  const scope = grantedScope(request.scope);
+  const loginHoldings = holdingsOfRequest(request.claims);
+  const holdings = withCollections(client.holdings, loginHoldings.collections);
+  // The client's and the login's together: the bound of the statement a login sends and of its claim.
+  if (holdings && claimedCollections(holdings).length > HOLDINGS_LIMITS.collections)
+    throw refuse.invalidRequest(`claims: at most ${HOLDINGS_LIMITS.collections} collections in all, the client's included`);
+  const scope = grantedScope(request.scope, holdings !== null || loginHoldings.asked);
+  if (holdings) checkIndexed(networks, holdings);
   if (request.address === undefined) throw refuse.invalidRequest("address is required");
   const address = parseAddress(request.address);
   const lang = oneOf(request.lang ?? "en", LANGS, () => refuse.invalidLang('lang must be "en" or "ja"')) as Lang;
@@ -156,6 +178,7 @@ export async function authorize(deps: LoginDeps, request: AuthorizeRequest, clie
         message,
         format,
         requester: requesterOf(clientIp),
+        holdings: loginHoldings.collections.length > 0 ? { collections: loginHoldings.collections, gate: null } : null,
       },
       expiresAt,
       settings.maxOpenChallenges,
@@ -179,6 +202,7 @@ export async function authorize(deps: LoginDeps, request: AuthorizeRequest, clie
 export async function redeem(deps: LoginDeps, request: RedeemRequest, clientIp: string): Promise<Redeemed> {
   const { db, networks, settings } = deps;
   const address = parseAddress(request.address);
+  const lang = oneOf(request.lang ?? "en", LANGS, () => refuse.invalidLang('lang must be "en" or "ja"')) as Lang;
   if (request.network !== undefined) networks.info(request.network);
   const where = {
     address,
@@ -194,7 +218,7 @@ export async function redeem(deps: LoginDeps, request: RedeemRequest, clientIp: 
   if (recent && verifyEoa(address, hashMessage(recent.message), request.signature).ok) {
     const network = walletNetwork(networks, recent, request);
     const proven: Proven = { address, kind: "eoa", chainId: networks.info(network).chainId };
-    const code = await useChallenge(deps, recent, proven, request.signature);
+    const code = await useChallenge(deps, recent, proven, request.signature, lang);
     if (code !== undefined) return redeemed(recent, code, request, settings);
   }
   // Challenges exist only for registered clients (foreign key), so the client is looked up only to explain a miss.
@@ -221,7 +245,7 @@ export async function redeem(deps: LoginDeps, request: RedeemRequest, clientIp: 
       continue;
     }
     const proven: Proven = { address, kind: result.kind, chainId: networks.info(network).chainId };
-    const code = await useChallenge(deps, challenge, proven, request.signature);
+    const code = await useChallenge(deps, challenge, proven, request.signature, lang);
     if (code === undefined) throw refuse.challengeGone();
     return redeemed(challenge, code, request, settings);
   }
@@ -256,13 +280,28 @@ interface Proven {
  * Marks the challenge used, mints its code and records the login in the account's history; undefined when another
  * login used it first (or it was retired or expired meanwhile). The code and its grant, and the login's record, are
  * stored by the statement that redeems the challenge (nothing is stored when it was already used): one round trip
- * instead of four (login-statement.ts). The instance remembers the code for its exchange.
+ * instead of four (login-statement.ts). The instance remembers the code for its exchange. A client with holdings has
+ * them read from the index first, one statement more: a login that does not meet its gate is refused, and its
+ * challenge stays open (a login once the index has the token succeeds with it).
  */
-async function useChallenge(deps: LoginDeps, challenge: Challenge, proven: Proven, signature: string): Promise<string | undefined> {
+async function useChallenge(
+  deps: LoginDeps,
+  challenge: Challenge,
+  proven: Proven,
+  signature: string,
+  lang: Lang,
+): Promise<string | undefined> {
   const { db, provider, recent, minted } = deps;
   // The account in the predecessor's form keys the login history; the client's format makes the sub it is issued.
   const account = subjectFor(proven.address, proven.kind, proven.chainId);
   const client = await deps.clients.find(challenge.clientId);
+  // Of the address that signed, whichever wallet kind, on the networks the client names (not the message's chain).
+  const config = withCollections(client?.holdings ?? null, challenge.holdings?.collections ?? []);
+  const holdings = config ? await checkHoldings(db, proven.address, config) : undefined;
+  if (holdings && !holdings.meetsGate)
+    throw refuse.accessDenied(
+      gateRefusalText({ address: proven.address, clientName: client!.name, gate: client!.holdings!.gate!, check: holdings, lang }),
+    );
   const sub = client?.subjectFormat === "caip10" ? caip10Subject(proven.address, proven.kind, proven.chainId) : account;
   const mint = () =>
     mintCode(provider, {
@@ -275,6 +314,7 @@ async function useChallenge(deps: LoginDeps, challenge: Challenge, proven: Prove
       codeChallengeMethod: challenge.codeChallengeMethod,
     });
   const held = await holdWrites(mint);
+  if (holdings && challenge.scope.split(" ").includes(HOLDINGS_SCOPE)) withGrantClaims(held.writes, { [HOLDINGS_CLAIM]: holdings.claim });
   // Used now or before, it is open no longer.
   recent.forget(challenge);
   const redeemed = await redeemLogin(db, {
@@ -322,10 +362,33 @@ function registeredRedirect(client: LoginClient, uri: string | undefined): strin
   return uri;
 }
 
-function grantedScope(scope: string | undefined): string {
+/**
+ * The collections a login names in its `claims` parameter (holdings.ts), checked as a client's are, and whether it
+ * asks for the holdings claim at all.
+ */
+function holdingsOfRequest(claims: string | undefined): { asked: boolean; collections: Collection[] } {
+  try {
+    return holdingsAsked(claims);
+  } catch (error) {
+    throw refuse.invalidRequest((error as Error).message);
+  }
+}
+
+/**
+ * The scopes asked for that we grant; a login with holdings (the client's, or its own) gets the holdings scope whether
+ * it asks for it or not.
+ */
+function grantedScope(scope: string | undefined, holdings: boolean): string {
   const asked = (scope ?? "").split(" ").filter(Boolean);
   if (!asked.includes("openid")) throw refuse.invalidScope();
+  if (holdings) asked.push(HOLDINGS_SCOPE);
   return SCOPES.filter((s) => asked.includes(s)).join(" ");
+}
+
+/** A client's collections on a network this service does not index (any more): refused before anyone signs. */
+function checkIndexed(networks: Networks, holdings: HoldingsConfig): void {
+  const indexed = networks.configured();
+  for (const { network } of claimedCollections(holdings)) if (!indexed.includes(network)) throw refuse.unindexedNetwork(network, indexed);
 }
 
 function oneOf(value: string, allowed: readonly string[], refusal: () => Error): string {

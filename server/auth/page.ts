@@ -10,7 +10,8 @@ import { escapeHtml } from "../lib/html";
 import { fillText } from "../lib/template";
 import type { LoginClient } from "./clients";
 import { backLink, errorMain } from "./error-page";
-import { TEXT } from "./text";
+import { TEXT, type Lang } from "./text";
+import { claimedCollections, describeCollection, describeGate, type HoldingsConfig } from "./holdings";
 
 const STATIC = path.join(__dirname, "static");
 
@@ -21,7 +22,7 @@ export const PAGE_ASSETS: Record<string, PageAsset> = {
 };
 
 /** The authorization request's parameters the page passes on to /api/authorize. */
-const PASSED = ["client_id", "redirect_uri", "scope", "state", "nonce", "code_challenge", "code_challenge_method"];
+const PASSED = ["client_id", "redirect_uri", "scope", "state", "nonce", "code_challenge", "code_challenge_method", "claims"];
 
 export interface PageInput {
   params?: Record<string, unknown>;
@@ -36,6 +37,25 @@ export interface PageInput {
   acceptLanguage?: string;
   /** The local demo of `npm start`: without a wallet, the page says how to log in without one. */
   localDemo?: boolean;
+  /** The client's holdings configuration: the page says, before anyone signs, what the client will learn. */
+  holdings?: HoldingsConfig | null;
+}
+
+/** What the client will learn of the signer's holdings and what its gate requires, said before the user signs. */
+function holdingsConsent(holdings: HoldingsConfig | null | undefined, client: string, lang: Lang): string {
+  if (!holdings) return "";
+  const text = TEXT[lang];
+  const items = claimedCollections(holdings)
+    .map((c) => `<li>${escapeHtml(describeCollection(c, lang))}</li>`)
+    .join("");
+  const gate = holdings.gate
+    ? `\n<p id="gate">${escapeHtml(fillText(text.gateIntro, { client, gate: describeGate(holdings.gate, lang) }))}</p>`
+    : "";
+  return `<section id="holdings">
+<p>${escapeHtml(fillText(text.holdingsIntro, { client }))}</p>
+<ul>${items}</ul>${gate}
+</section>
+`;
 }
 
 export function hostedPage(reply: FastifyReply, input: PageInput) {
@@ -55,7 +75,7 @@ export function hostedPage(reply: FastifyReply, input: PageInput) {
     : `<main id="login" data-request="${escapeHtml(JSON.stringify(request))}" data-networks="${escapeHtml(JSON.stringify(networks))}" data-text="${escapeHtml(JSON.stringify(text))}">
 <h1>${escapeHtml(text.title)}</h1>
 <p>${escapeHtml(fillText(text.intro, { client: input.clientName ?? String(request.client_id ?? "") }))}</p>
-<div id="wallets" role="group" aria-label="${escapeHtml(text.title)}"></div>
+${holdingsConsent(input.holdings, input.clientName ?? String(request.client_id ?? ""), lang)}<div id="wallets" role="group" aria-label="${escapeHtml(text.title)}"></div>
 <p id="status" role="status" aria-live="polite">${escapeHtml(text.looking)}</p>
 <p id="alert" role="alert"></p>
 ${noWalletHelp(lang, input.localDemo ? text.demoLogin : undefined)}

@@ -6,7 +6,8 @@ import { RecentChallenges } from "./challenges";
 import { CachedClients } from "./clients";
 import { loadKeys, publicPems } from "./keys";
 import type { LoginDeps } from "./login";
-import { createProvider, MintedCodes } from "./oidc";
+import { createProvider, MintedCodes, type CurrentHoldings } from "./oidc";
+import { checkHoldings, collectionsOfClaim, gateRefusalText, withCollections } from "./holdings";
 import apiRoutes from "./routes/api";
 import clientInfoRoutes from "./routes/client-info";
 import hostedPageRoutes from "./routes/hosted-page";
@@ -40,7 +41,27 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
       })
     : undefined;
   if (ens) app.addHook("preClose", async () => ens.close());
-  const provider = await createProvider(app.config, app.db, clients, keys, minted, ens && ((sub, address) => ens.claims(sub, address)));
+  // A refresh and userinfo read a client's holdings again, on the primary: a token sold must not pass on a lagging replica.
+  const currentHoldings: CurrentHoldings = async (clientId, address, reported) => {
+    const client = await clients.find(clientId);
+    const config = withCollections(client?.holdings ?? null, collectionsOfClaim(reported));
+    if (!client || !config) return undefined;
+    const check = await checkHoldings(app.db, address, config);
+    const { gate } = config;
+    return {
+      claim: check.claim,
+      refusal: check.meetsGate || !gate ? undefined : gateRefusalText({ address, clientName: client.name, gate, check, lang: "en" }),
+    };
+  };
+  const provider = await createProvider(
+    app.config,
+    app.db,
+    clients,
+    keys,
+    minted,
+    ens && ((sub, address) => ens.claims(sub, address)),
+    currentHoldings,
+  );
   const login: LoginDeps = {
     db: app.db,
     clients,

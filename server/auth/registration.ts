@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type { Queryable } from "../db/database";
 import { DomainError } from "../lib/domain-error";
 import { addClient, checkRedirectUri, type LoginClient } from "./clients";
+import { holdingsConfigJson, parseHoldingsConfig, type HoldingsConfig } from "./holdings";
 
 /**
  * Dynamic client registration (RFC 7591; docs/reference/login.md): a client registers itself with the initial access token of
@@ -29,8 +30,15 @@ export function authorizedToRegister(authorization: string | undefined, token: s
   return timingSafeEqual(digest(match[1]), digest(token));
 }
 
-/** Registers the client `metadata` describes (RFC 7591 §2); the answer of §3.2.1, its secret shown this once. */
-export async function registerClient(db: Queryable, metadata: Record<string, unknown>): Promise<Record<string, unknown>> {
+/**
+ * Registers the client `metadata` describes (RFC 7591 §2); the answer of §3.2.1, its secret shown this once. `indexed`:
+ * the networks this service indexes, the only ones its `holdings` may name.
+ */
+export async function registerClient(
+  db: Queryable,
+  metadata: Record<string, unknown>,
+  indexed: readonly string[],
+): Promise<Record<string, unknown>> {
   const strings = (field: string, required: boolean): string[] | undefined => {
     const value = metadata[field];
     if (value === undefined && !required) return undefined;
@@ -66,6 +74,12 @@ export async function registerClient(db: Queryable, metadata: Record<string, unk
     if (unsupported !== undefined) throw refuse("invalid_client_metadata", `${field}: ${unsupported} is not supported`);
   }
   const subjectFormat = text("subject_format");
+  let holdings: HoldingsConfig | null;
+  try {
+    holdings = parseHoldingsConfig(metadata.holdings, indexed);
+  } catch (error) {
+    throw refuse("invalid_client_metadata", (error as Error).message);
+  }
   let added: { client: LoginClient; secret?: string };
   try {
     added = await addClient(db, {
@@ -75,6 +89,7 @@ export async function registerClient(db: Queryable, metadata: Record<string, unk
       profile: { logoUrl: text("logo_uri"), homeUrl: text("client_uri") },
       subjectFormat: subjectFormat as LoginClient["subjectFormat"] | undefined,
       postLogoutRedirectUris: strings("post_logout_redirect_uris", false),
+      holdings,
     });
   } catch (error) {
     // addClient's checks (clients.ts): the same refusals, in the same words, as `npm run client -- add`.
@@ -94,5 +109,6 @@ export async function registerClient(db: Queryable, metadata: Record<string, unk
     subject_format: client.subjectFormat,
     ...(client.profile.logoUrl ? { logo_uri: client.profile.logoUrl } : {}),
     ...(client.profile.homeUrl ? { client_uri: client.profile.homeUrl } : {}),
+    ...(client.holdings ? { holdings: holdingsConfigJson(client.holdings) } : {}),
   };
 }

@@ -22,6 +22,8 @@ const en = {
   backHome: "Back to the home page",
   demoLogin:
     "Trying the local demo without a wallet? In a terminal in the project, {command} logs the demo user in through the JSON API and prints its ID token.",
+  holdingsIntro: "{client} will learn what the address you sign with holds of these collections, as this service has indexed them:",
+  gateIntro: "{client} admits only addresses that hold {gate}.",
 };
 
 const ja: typeof en = {
@@ -47,6 +49,8 @@ const ja: typeof en = {
   backHome: "ホームページに戻る",
   demoLogin:
     "ウォレットなしでローカルデモを試すには、プロジェクトのターミナルで {command} を実行してください。デモユーザーとして JSON API でログインし、ID トークンを表示します。",
+  holdingsIntro: "{client} は、署名するアドレスが次のコレクションを保有しているか（このサービスのインデックスによる）を知ることになります:",
+  gateIntro: "{client} にログインできるのは、{gate} を保有するアドレスだけです。",
 };
 
 export const TEXT = { en, ja };

@@ -11,6 +11,8 @@ import {
   type ProfileChange,
 } from "../auth/clients";
 import type { SubjectFormat } from "../auth/subjects";
+import { holdingsConfigJson, parseHoldingsConfig, type HoldingsConfig } from "../auth/holdings";
+import { loadConfig } from "../config";
 import { commandLine, runAsProcess, withDatabase, type CliIo, type CommandLine } from "./run";
 
 const USAGE = `Registers the relying parties of the login service, in the service's database (DATABASE_URL, or the
@@ -18,9 +20,10 @@ embedded PGlite database under DATA_DIR, default .data/). PGlite is open in one 
 before running this on it, and start it again after.
 
   npm run client -- add --name "My dApp" --redirect-uri https://app.example/callback [--redirect-uri ...] [--public]
-                        [--subject-format address|caip10] [--post-logout-redirect-uri URI ...] [profile options] [--json]
-  npm run client -- update <client_id> [--name "My dApp"] [--subject-format address|caip10] [--post-logout-redirect-uri URI ...]
+                        [--subject-format address|caip10] [--post-logout-redirect-uri URI ...] [--holdings JSON]
                         [profile options] [--json]
+  npm run client -- update <client_id> [--name "My dApp"] [--subject-format address|caip10] [--post-logout-redirect-uri URI ...]
+                        [--holdings JSON] [profile options] [--json]
   npm run client -- list [--json]
   npm run client -- remove <client_id>
 
@@ -38,7 +41,12 @@ PKCE (S256). Redirect URIs are compared byte for byte: register each exactly as 
 the predecessor issued it) or caip10 (eip155:<chainId>:<checksummed address>). A change applies to logins from then on.
 
 --post-logout-redirect-uri: where RP-initiated logout may send the browser back to (repeat it for several); in update
-the URIs given replace the registered ones, and one empty value clears them.`;
+the URIs given replace the registered ones, and one empty value clears them.
+
+--holdings: the collections whose holdings the client's logins report in the holdings claim, and the gate a login
+must meet, as JSON (docs/reference/login.md, holdings and gates), e.g.
+  '{"collections":[{"network":"mainnet","contract":"0x…"}],"gate":{"any":[{"network":"mainnet","contract":"0x…","min_count":2}]}}'
+Each network must be one this service indexes (an RPC_URL_<NETWORK> set). In update an empty value removes them.`;
 
 const cli: CommandLine = commandLine("client", USAGE);
 
@@ -56,6 +64,7 @@ const OPTIONS = {
     "home-url": { type: "string" },
     "subject-format": { type: "string" },
     "post-logout-redirect-uri": { type: "string", multiple: true },
+    holdings: { type: "string" },
     json: { type: "boolean" },
   },
 } satisfies ParseArgsConfig;
@@ -103,8 +112,10 @@ export const main = cli.main(ARGS, async ({ values, positionals }, io) => {
   } else if (command === "remove") {
     if (rest.length !== 1) cli.fail("remove takes one client_id");
   }
+  let holdings: HoldingsConfig | null | undefined;
   try {
     checkClientInput({ name: values.name, profile, subjectFormat, postLogoutRedirectUris, ...(command === "add" ? { redirectUris } : {}) });
+    holdings = values.holdings === undefined ? undefined : readHoldings(values.holdings, io.env);
   } catch (error) {
     cli.fail((error as Error).message);
   }
@@ -120,6 +131,7 @@ export const main = cli.main(ARGS, async ({ values, positionals }, io) => {
           profile,
           subjectFormat,
           postLogoutRedirectUris,
+          holdings,
         });
       } catch (error) {
         cli.fail((error as Error).message);
@@ -138,7 +150,7 @@ export const main = cli.main(ARGS, async ({ values, positionals }, io) => {
     } else if (command === "update") {
       let updated;
       try {
-        updated = await updateClient(db, rest[0], { name: values.name, profile, subjectFormat, postLogoutRedirectUris });
+        updated = await updateClient(db, rest[0], { name: values.name, profile, subjectFormat, postLogoutRedirectUris, holdings });
       } catch (error) {
         cli.fail((error as Error).message);
       }
@@ -191,7 +203,23 @@ function describe(client: LoginClient) {
     home_url: client.profile.homeUrl,
     subject_format: client.subjectFormat,
     post_logout_redirect_uris: client.postLogoutRedirectUris,
+    holdings: client.holdings ? holdingsConfigJson(client.holdings) : null,
   };
+}
+
+/** --holdings: JSON, checked against the networks this configuration indexes; "" removes them. */
+function readHoldings(text: string, env: NodeJS.ProcessEnv): HoldingsConfig | null {
+  if (text === "") return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new Error("--holdings must be JSON (docs/reference/login.md, holdings and gates)");
+  }
+  const config = loadConfig(env);
+  // npm start's own chain is indexed without an RPC URL in the environment.
+  const indexed = [...Object.keys(config.rpcUrls), ...(config.localChain && !config.rpcUrls.localhost ? ["localhost"] : [])];
+  return parseHoldingsConfig(value, indexed);
 }
 
 function printProfile(io: CliIo, client: LoginClient) {
@@ -204,4 +232,5 @@ function printProfile(io: CliIo, client: LoginClient) {
   if (en.home_url) io.out(`  home_url       ${en.home_url}`);
   io.out(`  subject_format ${client.subjectFormat}`);
   for (const uri of client.postLogoutRedirectUris) io.out(`  post_logout    ${uri}`);
+  if (client.holdings) io.out(`  holdings       ${JSON.stringify(holdingsConfigJson(client.holdings))}`);
 }

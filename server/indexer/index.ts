@@ -18,6 +18,7 @@ export {
   type IndexPage,
 } from "./store/reads";
 export { readCursor } from "./store/blocks";
+export { walletHoldings, type CollectionHolding, type CollectionQuery } from "./store/wallet-holdings";
 export { HISTORY_KEY_MAX, historyPage, type HistoryOf } from "./store/history";
 export { isIncomplete } from "./store/skipped";
 export { pruneMarks, staleCachedTokens, STALE_ENTRY } from "./store/marks";

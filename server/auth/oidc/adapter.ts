@@ -8,6 +8,7 @@ import { DomainError } from "../../lib/domain-error";
 import type { CachedClients } from "../clients";
 import { consumeOrHold, providerRequest, saveOrHold, type HeldWrite, type StoredRecord } from "./held-writes";
 import { READ_BEFORE_THEIR_GRANT } from "./internals";
+import { noteGrantClaims } from "./grant-claims";
 
 /** oidc-provider's errors class for a reused code, handed in (the library is loaded once, in provider.ts). */
 export type ReuseError = new (description?: string) => Error;
@@ -181,6 +182,7 @@ function payloadAdapter(db: Database, kind: string, reuseError: ReuseError, mint
       row = rows[0];
     }
     if (!row) return undefined;
+    if (kind === "Grant") noteGrantClaims(value, row.payload);
     return row.consumed_at ? { ...row.payload, consumed: Math.floor(row.consumed_at.getTime() / 1000) } : row.payload;
   };
   const revokeByGrantId = async (grantId: string) => {

@@ -66,6 +66,8 @@ export interface ProviderRequest {
   exchange: Exchange;
   /** Of a database refusal the adapter turned into a 503: when to try again (seconds), for the Retry-After header. */
   retryAfterSeconds: number | undefined;
+  /** The claims stored with the grants read in this request (grant-claims.ts), by grant id. */
+  grantClaims: Map<string, Record<string, unknown>>;
 }
 
 /** `mintCode` run by /api/login: every write is held and handed to login.ts, which stores them with its own. */
@@ -79,7 +81,14 @@ const requestScope = new AsyncLocalStorage<ProviderRequest | Minting>();
 /** Runs one oidc-provider request (`basic`: whether it authenticates its client with a Basic header) in its scope. */
 export function inRequestScope<T>(basic: boolean, fn: () => T): T {
   return requestScope.run(
-    { kind: "provider-request", basic, grantsAhead: new Map(), exchange: { phase: "no-code" }, retryAfterSeconds: undefined },
+    {
+      kind: "provider-request",
+      basic,
+      grantsAhead: new Map(),
+      exchange: { phase: "no-code" },
+      retryAfterSeconds: undefined,
+      grantClaims: new Map(),
+    },
     fn,
   );
 }

@@ -6,6 +6,7 @@
  */
 export type { Provider } from "oidc-provider";
 export { deleteClientPayloads, deleteExpiredPayloads, heldColumns, MintedCodes } from "./adapter";
+export { grantClaims, withGrantClaims } from "./grant-claims";
 export { holdWrites, inRequestScope, type HeldWrite } from "./held-writes";
 export { assertPatched, loadOidcLibrary, loadOidcLibraryOrExit, UnpatchedLibraryError } from "./internals";
-export { createProvider, mintCode, OIDC_ROUTES, SCOPES, subjectFor, type MintInput } from "./provider";
+export { createProvider, mintCode, OIDC_ROUTES, SCOPES, subjectFor, type CurrentHoldings, type MintInput } from "./provider";

@@ -15,6 +15,18 @@ import { findProof, SIWE_CLAIMS, SIWE_SCOPE, wantsSiweProof } from "../siwe-proo
 import { accountOfSubject } from "../subjects";
 import { REGISTRATION_PATH } from "../registration";
 import type { ProfileClaims } from "../ens/profiles";
+import { HOLDINGS_CLAIM, HOLDINGS_SCOPE } from "../holdings";
+import { grantClaims } from "./grant-claims";
+
+/**
+ * What a client's holdings configuration, and the collections its login reported (`reported`, that login's claim),
+ * say of an address now (holdings.ts): the claim, and why it no longer meets the gate; undefined when there are none.
+ */
+export type CurrentHoldings = (
+  clientId: string,
+  address: string,
+  reported: unknown,
+) => Promise<{ claim: unknown; refusal?: string } | undefined>;
 
 /** The paths oidc-provider answers (all at the root, next to our /api ones). */
 export const OIDC_ROUTES = {
@@ -28,7 +40,7 @@ export const OIDC_ROUTES = {
 } as const;
 
 /** Scopes we grant; anything else asked for is dropped (RFC 6749 §3.3 lets the server narrow the scope). */
-export const SCOPES = ["openid", "profile", "offline_access", SIWE_SCOPE] as const;
+export const SCOPES = ["openid", "profile", "offline_access", SIWE_SCOPE, HOLDINGS_SCOPE] as const;
 
 export const CODE_TTL_SECONDS = 60;
 
@@ -59,6 +71,7 @@ export async function createProvider(
   minted: MintedCodes,
   /** The `profile` scope's claims of an address, as far as they are known now (never waits for a lookup). */
   profileClaims: (sub: string, address: string) => ProfileClaims = () => ({}),
+  currentHoldings: CurrentHoldings = async () => undefined,
 ): Promise<Provider> {
   const { Provider, errors } = await loadOidcLibrary();
   const provider = new Provider(config.issuer, {
@@ -73,13 +86,27 @@ export async function createProvider(
       openid: ["sub", "address", "since", "first_service", "services"],
       [SIWE_SCOPE]: [...SIWE_CLAIMS],
       profile: ["preferred_username", "picture"],
+      [HOLDINGS_SCOPE]: [HOLDINGS_CLAIM],
     },
     // The ID token carries the claims of every scope granted (the siwe scope's proof, the ENS profile that dApps read
     // from it), not of openid alone; what each use gets is findAccount's choice.
     conformIdTokenClaims: false,
-    async findAccount(_ctx: unknown, sub: string, token?: { grantId?: string }) {
+    async findAccount(_ctx: unknown, sub: string, token?: { grantId?: string; kind?: string; clientId?: string }) {
       const address = addressOfSubject(sub);
       if (!address) return undefined;
+      // Holdings: the code exchange hands on what the login read (grant-claims.ts); a refresh reads them again and
+      // checks the gate again, so a token sold after the login stops renewing access; userinfo reads them now.
+      let holdings: unknown;
+      if (token?.kind === "AuthorizationCode") holdings = grantClaims(token.grantId)?.[HOLDINGS_CLAIM];
+      else if ((token?.kind === "RefreshToken" || token?.kind === "AccessToken") && token.clientId) {
+        const now = await currentHoldings(token.clientId, address, grantClaims(token.grantId)?.[HOLDINGS_CLAIM]);
+        // RFC 6749's error of a refresh token that no longer works, with the gate's words (InvalidGrant keeps a
+        // description of its own otherwise, and shows the one it is given to its log only).
+        if (now?.refusal !== undefined && token.kind === "RefreshToken")
+          throw Object.assign(new errors.InvalidGrant(now.refusal), { error_description: now.refusal });
+        holdings = now?.claim;
+      }
+      const held = holdings === undefined ? {} : { [HOLDINGS_CLAIM]: holdings };
       return {
         accountId: sub,
         async claims(use: string, scope: string) {
@@ -87,9 +114,17 @@ export async function createProvider(
           // filtered by the token's scopes: without `profile` they are left out.
           const proof = wantsSiweProof(scope) && token?.grantId ? await findProof(db, token.grantId) : undefined;
           const profile = profileClaims(sub, address);
-          if (use !== "userinfo") return { sub, address, ...profile, ...proof };
+          if (use !== "userinfo") return { sub, address, ...profile, ...proof, ...held };
           const { since, firstService, services } = await loginHistory(db, accountOfSubject(sub));
-          return { sub, address, ...(since !== undefined ? { since, first_service: firstService } : {}), services, ...profile, ...proof };
+          return {
+            sub,
+            address,
+            ...(since !== undefined ? { since, first_service: firstService } : {}),
+            services,
+            ...profile,
+            ...proof,
+            ...held,
+          };
         },
       };
     },
@@ -151,6 +186,8 @@ export async function createProvider(
       // There is no session to end (logout-page.ts): the request is checked and the browser sent back.
       rpInitiatedLogout: { enabled: true, logoutSource, postLogoutSuccessSource },
       pushedAuthorizationRequests: { enabled: false },
+      // The `claims` request parameter reaches the hosted page, which hands it to /api/authorize (holdings.ts).
+      claimsParameter: { enabled: true },
       dPoP: { enabled: false },
     },
     // Errors shown instead of redirecting, e.g. a bad redirect_uri: the hosted page's error page.

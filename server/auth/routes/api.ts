@@ -13,7 +13,7 @@ const AuthorizeQuery = Type.Object({
   client_id: Str("Registered client id", 256, { name: "clientId" }),
   redirect_uri: Str("One of the client's redirect URIs, byte for byte", 2048, { name: "redirectUri" }),
   response_type: Str('"code"', 64, "code"),
-  scope: Str('Space-separated; must contain "openid" (profile and offline_access are also granted)', 512, "openid"),
+  scope: Str('Space-separated; must contain "openid" (profile, offline_access, siwe and holdings are also granted)', 512, "openid"),
   address: Str("The address that will sign", 64, { name: "owner" }),
   state: Str("Opaque value echoed in the redirect", 1024, "af0ifjsldkj"),
   nonce: Str("Echoed in the ID token", 1024, "n-0S6_WzA2Mj"),
@@ -22,6 +22,11 @@ const AuthorizeQuery = Type.Object({
   lang: Str('"en" (default) or "ja"', 8, "en"),
   message_format: Str('"text" (default: the four-line message) or "siwe" (EIP-4361)', 8, "text"),
   network: Str("Chain whose wallet contracts are asked (EIP-1271); also the SIWE Chain ID", 64, { name: "network" }),
+  claims: Str(
+    'OpenID Connect claims request parameter (JSON): {"id_token": {"holdings": {"collections": [...]}}} asks for the holdings claim of these collections, for this login',
+    4096,
+    '{"id_token":{"holdings":null}}',
+  ),
 });
 
 const Opt = (description: string, maxLength: number) => Type.Optional(Type.String({ description, maxLength }));
@@ -38,6 +43,7 @@ const LoginBody = Type.Object(
     state: Opt("Echoed in the answer and the redirect URL (falls back to the one given to /api/authorize)", 1024),
     network: Opt("Chain on which a contract wallet is asked (defaults to the challenge's)", 64),
     message: Opt("The message signed (optional: the open challenges of address and client are tried)", 4096),
+    lang: Opt('Language of a gate\'s refusal: "en" (default) or "ja"', 8),
   },
   // The signature must be the wallet's, over a message /api/authorize just handed out: the example shows the shape.
   example("loginRequest"),
@@ -70,6 +76,7 @@ const apiRoutes: FastifyPluginAsyncTypebox<{ login: LoginDeps }> = async (app, {
             "invalid_address",
             "invalid_lang",
             "unknown_network",
+            "unindexed_network",
             "too_many_requests",
             "too_many_challenges",
             ...DATABASE_WRITE,
@@ -104,12 +111,14 @@ const apiRoutes: FastifyPluginAsyncTypebox<{ login: LoginDeps }> = async (app, {
             "invalid_client",
             "invalid_redirect_uri",
             "invalid_address",
+            "invalid_lang",
             "unknown_network",
             "malformed_signature",
             "network_mismatch",
             "unsupported_network",
             "invalid_challenge",
             "invalid_signature",
+            "access_denied",
             "too_many_requests",
             "upstream_error",
             "upstream_timeout",

@@ -4,6 +4,16 @@ import { servePageAssets } from "../../http/page-assets";
 import { findClient } from "../clients";
 import type { Provider } from "../oidc";
 import { hostedPage, PAGE_ASSETS } from "../page";
+import { holdingsAsked, withCollections, type Collection } from "../holdings";
+
+/** The collections the request's `claims` parameter names; none when it is malformed (/api/authorize refuses it, in words). */
+function collectionsAskedIn(claims: unknown): Collection[] {
+  try {
+    return typeof claims === "string" ? holdingsAsked(claims).collections : [];
+  } catch {
+    return [];
+  }
+}
 
 /**
  * The hosted login page, where oidc-provider's authorization endpoint sends the browser (`/interaction/:uid`), and
@@ -34,6 +44,7 @@ const hostedPageRoutes: FastifyPluginAsyncTypebox<{ provider: Provider }> = asyn
       return hostedPage(reply, {
         params,
         clientName: client?.name,
+        holdings: withCollections(client?.holdings ?? null, collectionsAskedIn(params.claims)),
         acceptLanguage: request.headers["accept-language"],
         networks: app.networks,
         localDemo: app.config.localChain,

@@ -42,7 +42,7 @@ const registrationRoutes: FastifyPluginAsyncTypebox<{ accessToken: string }> = a
       },
     },
     async (request, reply) => {
-      const registered = await registerClient(app.db, request.body);
+      const registered = await registerClient(app.db, request.body, app.networks.configured());
       return reply.code(201).header("cache-control", "no-store").send(registered);
     },
   );

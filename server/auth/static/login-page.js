@@ -69,7 +69,14 @@ function main(root) {
 
       say(text.verifying);
       /** @type {Record<string, string>} */
-      const body = { address, signature, client_id: request.client_id, redirect_uri: request.redirect_uri, message: challenge.message };
+      const body = {
+        address,
+        signature,
+        client_id: request.client_id,
+        redirect_uri: request.redirect_uri,
+        message: challenge.message,
+        lang: text.lang,
+      };
       if (request.state) body.state = request.state;
       if (network) body.network = network;
       const result = await call(
@@ -79,6 +86,8 @@ function main(root) {
       window.location.assign(result.redirect_url);
     } catch (error) {
       say(text.failed + " " + errorMessage(error), "error");
+      // The refusal's code (e.g. access_denied, a gate not met), for scripts and tests, as the error pages name theirs.
+      element("alert").dataset.error = error instanceof RefusalError ? error.code : "";
       for (const button of buttons()) button.disabled = false;
     }
   }
@@ -91,8 +100,20 @@ function main(root) {
  */
 async function call(response) {
   const body = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(body.message || body.error_description || response.statusText);
+  if (!response.ok) throw new RefusalError(body.message || body.error_description || response.statusText, String(body.error || ""));
   return body;
+}
+
+/** A refusal of the service: its message, and its code. */
+class RefusalError extends Error {
+  /**
+   * @param {string} message
+   * @param {string} code
+   */
+  constructor(message, code) {
+    super(message);
+    this.code = code;
+  }
 }
 
 /** @param {string} message */

@@ -20,6 +20,7 @@ function client(
     profile: { title, description: {}, logoUrl: null, homeUrl },
     subjectFormat: "address",
     postLogoutRedirectUris: [],
+    holdings: null,
   };
 }
 

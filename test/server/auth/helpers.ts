@@ -250,6 +250,7 @@ export function challengeFields(requester: string, over: Partial<Omit<Challenge,
     message: `a message for ${requester}`,
     format: "text",
     requester,
+    holdings: null,
     ...over,
   };
 }
@@ -264,10 +265,13 @@ export async function relyingPartyLogin(
   t: TestApp,
   client: RegisteredClient,
   signer: { address: string; sign(message: string): Promise<string> },
-  options: { scope?: string; clientAuth?: oidc.ClientAuth } = {},
+  options: { scope?: string; clientAuth?: oidc.ClientAuth; extra?: Record<string, string> } = {},
 ) {
   const clientAuth = options.clientAuth ?? (client.secret ? oidc.ClientSecretPost(client.secret) : oidc.None());
-  const { config, verifier, nonce, state, url } = await relyingPartyRequest(t, client, clientAuth, { scope: options.scope ?? "openid" });
+  const { config, verifier, nonce, state, url } = await relyingPartyRequest(t, client, clientAuth, {
+    scope: options.scope ?? "openid",
+    ...options.extra,
+  });
   const query = new URLSearchParams(url.search);
   query.set("address", signer.address);
   query.set("message_format", "siwe");

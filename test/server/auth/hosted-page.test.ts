@@ -11,6 +11,11 @@ import type { TestSigner } from "../../helpers/signers";
 import { deploySigners, getJson, registerClient, relyingPartyRequest, startLoginApp, type RegisteredClient } from "./helpers";
 import { expectRefusal } from "../../helpers/refusal";
 import { PAGE_CSP } from "../../../server/http/html-page";
+import { addClient } from "../../../server/auth/clients";
+import { parseHoldingsConfig } from "../../../server/auth/holdings";
+import { AliceNFT__factory } from "../../../typechain-types";
+import { providerFor } from "../../helpers/chain";
+import { indexedTo } from "../../helpers/index-check";
 
 // Functions below run in the page (tsconfig has no DOM library): these name its globals for the type checker.
 declare const window: PageWindow & {
@@ -64,9 +69,10 @@ describe("hosted login page (headless Chromium)", function () {
   let browser: Browser;
   let client: RegisteredClient;
   let wallet1271: TestSigner;
+  let nodeUrl: string;
 
   before(async function () {
-    const nodeUrl = (await sharedNode()).url;
+    nodeUrl = (await sharedNode()).url;
     wallet1271 = (await deploySigners(nodeUrl)).single;
     // It listens: Chromium opens the pages, and openid-client, the relying party, fetches the service by itself.
     t = await startLoginApp(nodeUrl, { listen: true });
@@ -106,8 +112,9 @@ describe("hosted login page (headless Chromium)", function () {
     wallet: { address: string; sign(hex: string): Promise<string> },
     mode: "eip6963" | "window.ethereum",
     buttonName: RegExp,
+    request?: Awaited<ReturnType<typeof relyingParty>>,
   ) {
-    const rp = await relyingParty();
+    const rp = request ?? (await relyingParty());
     const { page, context, errors } = await openPage(wallet, mode);
     try {
       await page.goto(rp.url.href);
@@ -487,6 +494,89 @@ describe("hosted login page (headless Chromium)", function () {
       expect(await axeViolations(errorPage.page)).to.deep.equal([]);
     } finally {
       await errorPage.context.close();
+    }
+  });
+
+  it("says before the user signs which collections a gated client learns about, and shows a gate's refusal (en and ja)", async function () {
+    const provider = providerFor(nodeUrl);
+    try {
+      const deployer = await provider.getSigner(0);
+      const nft = await new AliceNFT__factory(deployer).deploy(deployer.address);
+      const contract = await nft.getAddress();
+      const holderKey = Wallet.createRandom();
+      await (await nft.mint(holderKey.address, 1n)).wait();
+      await indexedTo(t.app.db, "localhost", provider);
+      const condition = { network: "localhost", contract };
+      const { client: added, secret } = await addClient(t.app.db, {
+        name: "Gated Club",
+        redirectUris: [`${RP}/callback`],
+        public: false,
+        holdings: parseHoldingsConfig({ collections: [condition], gate: condition }, ["localhost"]),
+      });
+      const gated: RegisteredClient = { id: added.id, secret, redirectUri: `${RP}/callback`, name: "Gated Club" };
+      const request = () => relyingPartyRequest(t, gated, oidc.ClientSecretPost(secret!));
+      const cases = [
+        {
+          locale: "en-US",
+          intro: "Gated Club will learn what the address you sign with holds of these collections, as this service has indexed them:",
+          item: `${contract} on localhost`,
+          gate: `Gated Club admits only addresses that hold at least 1 of ${contract} on localhost.`,
+          refusal: new RegExp(
+            `^Sign-in failed: 0x[0-9a-fA-F]{40} does not meet the holdings Gated Club requires, as indexed at block \\d+ of localhost\\.`,
+          ),
+        },
+        {
+          locale: "ja-JP",
+          intro:
+            "Gated Club は、署名するアドレスが次のコレクションを保有しているか（このサービスのインデックスによる）を知ることになります:",
+          item: `localhost の ${contract} のトークン`,
+          gate: `Gated Club にログインできるのは、localhost の ${contract} のトークンを 1 個以上 を保有するアドレスだけです。`,
+          refusal:
+            /^ログインできませんでした: 0x[0-9a-fA-F]{40} は Gated Club が求める保有条件を満たしていません（localhost のブロック \d+ 時点のインデックス）。/,
+        },
+      ];
+      for (const c of cases) {
+        const stranger = Wallet.createRandom();
+        const { page, context, errors } = await openPage(
+          { address: stranger.address, sign: (hex) => stranger.signMessage(getBytes(hex)) },
+          "eip6963",
+          c.locale,
+        );
+        try {
+          await page.goto((await request()).url.href);
+          expect(await page.locator("#holdings p").first().textContent(), c.locale).to.equal(c.intro);
+          expect(await page.locator("#holdings li").allTextContents(), c.locale).to.deep.equal([c.item]);
+          expect(await page.locator("#gate").textContent(), c.locale).to.equal(c.gate);
+          await page.getByRole("button", { name: /Test Wallet/ }).click();
+          await page.locator('#alert[data-error="access_denied"]').waitFor();
+          expect(await page.getByRole("alert").textContent(), c.locale).to.match(c.refusal);
+          expect(await axeViolations(page), c.locale).to.deep.equal([]);
+          // The browser logs the refused request itself; nothing else may go wrong.
+          const unexpected = errors.filter((error) => !/the server responded with a status of 403/.test(error));
+          expect(unexpected, unexpected.join("\n")).to.deep.equal([]);
+        } finally {
+          await context.close();
+        }
+      }
+      // A collection the request names in its claims parameter is listed too, before anyone signs.
+      const asked = JSON.stringify({ id_token: { holdings: { collections: [{ network: "localhost", contract, token_ids: ["1"] }] } } });
+      const asking = await openPage({ address: holderKey.address, sign: async () => "0x" }, "eip6963");
+      try {
+        await asking.page.goto((await relyingPartyRequest(t, gated, oidc.ClientSecretPost(secret!), { claims: asked })).url.href);
+        expect(await asking.page.locator("#holdings li").allTextContents()).to.deep.equal([
+          `${contract} on localhost`,
+          `token 1 of ${contract} on localhost`,
+        ]);
+      } finally {
+        await asking.context.close();
+      }
+      // The holder passes, and the relying party finds the claim in the ID token and userinfo.
+      const holder = { address: holderKey.address, sign: (hex: string) => holderKey.signMessage(getBytes(hex)) };
+      const { claims, info } = await logIn(holder, "eip6963", /Test Wallet/, await request());
+      expect((claims.holdings as Array<{ count: string }>)[0].count).to.equal("1");
+      expect(info.holdings).to.deep.equal(claims.holdings);
+    } finally {
+      provider.destroy();
     }
   });
 });

@@ -19,6 +19,8 @@ import {
   type RegisteredClient,
 } from "./helpers";
 import { expectRefusal } from "../../helpers/refusal";
+import { addClient } from "../../../server/auth/clients";
+import { parseHoldingsConfig } from "../../../server/auth/holdings";
 
 /** The statements one full login sends to the database: each record is read once and written once. */
 describe("queries of one login (authorize, login, token)", function () {
@@ -54,7 +56,7 @@ describe("queries of one login (authorize, login, token)", function () {
     const run: string[] = [];
     for (const [sql, n] of Object.entries(after)) {
       if (
-        !/login_challenges|login_save_challenge|oidc_payloads|login_clients|login_history/.test(sql) ||
+        !/login_challenges|login_save_challenge|oidc_payloads|login_clients|login_history|^SELECT q\.i, c\.block_number/.test(sql) ||
         /^DELETE .* expires_at </.test(sql)
       )
         continue;
@@ -66,7 +68,8 @@ describe("queries of one login (authorize, login, token)", function () {
   const payloadRows = async () => Number((await t.app.db.query<{ n: string }>("SELECT count(*) AS n FROM oidc_payloads")).rows[0].n);
 
   /** A full login: authorize and login at `first`, the code exchanged at `second`; the statements each sent. */
-  async function login(first: TestApp, loginAt: TestApp, second: TestApp) {
+  async function login(first: TestApp, loginAt: TestApp, second: TestApp, rp: RegisteredClient = client) {
+    const client = rp;
     const wallet = Wallet.createRandom();
     const query = authorizeQuery(client, wallet.address);
     let tokens: Awaited<ReturnType<typeof postForm>> | undefined;
@@ -136,6 +139,36 @@ describe("queries of one login (authorize, login, token)", function () {
         "SELECT kind, payload,", // token, at the first again: the code and its grant, in one query
         "WITH consumed AS", // token: the code consumed, as above
       ].sort(),
+    );
+  });
+
+  it("costs one statement more for a client with holdings (three collections): their read from the index, whose claim the code's grant carries", async function () {
+    const collections = ["0x" + "a1".repeat(20), "0x" + "b2".repeat(20), "0x" + "c3".repeat(20)].map((contract) => ({
+      network: "localhost",
+      contract,
+    }));
+    const { client: added, secret } = await addClient(t.app.db, {
+      name: "Holdings RP",
+      redirectUris: ["https://rp.example/callback"],
+      public: false,
+      holdings: parseHoldingsConfig({ collections }, ["localhost"]),
+    });
+    const holdings: RegisteredClient = { id: added.id, secret, redirectUri: "https://rp.example/callback", name: added.name };
+    // The code exchanged at the other instance: the claim comes with the grant read from the database.
+    const { statements, tokens } = await login(t, t, other, holdings);
+    // (Counted by text, so in no particular order.)
+    expect(heads(statements).sort()).to.deep.equal(
+      [
+        "SELECT set_config('synchronous_commit', 'off',", // authorize
+        "SELECT q.i, c.block_number", // login: what the signer holds of the three collections, with the index's cursor
+        "WITH consumed AS", // login: the challenge redeemed, the grant carrying the claim
+        "SELECT kind, payload,", // token, at the other instance: the code and its grant
+        "WITH consumed AS", // token: the code consumed
+      ].sort(),
+    );
+    const claims = JSON.parse(Buffer.from(tokens.id_token.split(".")[1], "base64url").toString("utf8"));
+    expect(claims.holdings.map((entry: { contract: string; count: string }) => [entry.contract.toLowerCase(), entry.count])).to.deep.equal(
+      collections.map((c) => [c.contract, "0"]),
     );
   });
 

@@ -93,6 +93,41 @@ describe("dynamic client registration (RFC 7591)", function () {
     expect(claims.sub).to.equal(`eip155:1:${wallet.address}`);
   });
 
+  it("registers holdings and a gate, answered as registered; refuses a network this service does not index", async function () {
+    const contract = "0x5FbDB2315678afecb367f032d93F642f64180aa3";
+    const holdings = {
+      collections: [{ network: "localhost", contract, token_ids: ["2", 1] }],
+      gate: { all: [{ network: "localhost", contract }] },
+    };
+    const config = await register({ client_name: "Gated", redirect_uris: ["https://g.example/cb"], holdings });
+    expect(config.clientMetadata().holdings).to.deep.equal({
+      collections: [{ network: "localhost", contract: contract.toLowerCase(), token_ids: ["1", "2"], min_count: "1" }],
+      gate: { all: [{ network: "localhost", contract: contract.toLowerCase(), min_count: "1" }] },
+    });
+    const stored = (await listClients(t.app.db)).find((c) => c.id === config.clientMetadata().client_id);
+    expect(stored?.holdings?.gate).to.deep.equal({ all: [{ network: "localhost", contract: contract.toLowerCase(), minCount: "1" }] });
+    await expectRefusal(
+      await refusal({
+        client_name: "Elsewhere",
+        redirect_uris: ["https://g.example/cb"],
+        holdings: { collections: [{ network: "mainnet", contract }] },
+      }),
+      400,
+      "invalid_client_metadata",
+      { dialect: "oauth", message: 'holdings.collections[0]: network "mainnet" is not indexed by this service (indexed: localhost)' },
+    );
+    await expectRefusal(
+      await refusal({
+        client_name: "Deep",
+        redirect_uris: ["https://g.example/cb"],
+        holdings: { gate: { any: [{ all: [{ any: [{ all: [{ any: [] }] }] }] }] } },
+      }),
+      400,
+      "invalid_client_metadata",
+      { dialect: "oauth", message: "holdings: a gate nests at most 4 groups deep" },
+    );
+  });
+
   it("refuses a registration without the initial access token, or with another, as RFC 6750 says", async function () {
     for (const token of [undefined, "another-token-that-is-long-enough-000000"]) {
       const response = await fetch(`${t.config.issuer}/register`, {

@@ -241,6 +241,44 @@ describe("npm run client", function () {
     expect(refused.stderr.split("\n")[0]).to.equal("client: post-logout a redirect URI must not have a fragment: https://p.example/#x");
   });
 
+  it("registers holdings and a gate with --holdings on add, replaces and removes them on update, and refuses a network not indexed", async function () {
+    const contract = "0x5FbDB2315678afecb367f032d93F642f64180aa3";
+    const holdings = {
+      collections: [{ network: "localhost", contract }],
+      gate: { any: [{ network: "localhost", contract, min_count: 2 }] },
+    };
+    const indexedEnv = { ...env, RPC_URL_LOCALHOST: "http://127.0.0.1:8545" };
+    const added = await run(
+      ["add", "--name", "Gated", "--redirect-uri", "https://g.example/cb", "--holdings", JSON.stringify(holdings), "--json"],
+      indexedEnv,
+    );
+    const client = added.code === 0 ? JSON.parse(added.stdout) : expect.fail(added.stderr);
+    const stored = {
+      collections: [{ network: "localhost", contract: contract.toLowerCase(), min_count: "1" }],
+      gate: { any: [{ network: "localhost", contract: contract.toLowerCase(), min_count: "2" }] },
+    };
+    expect(client.holdings).to.deep.equal(stored);
+    const text = await run(["update", client.client_id, "--name", "Gated 2"], indexedEnv);
+    expect(text.stdout).to.include(`holdings       ${JSON.stringify(stored)}`);
+    const removed = await run(["update", client.client_id, "--holdings", "", "--json"], indexedEnv);
+    expect(JSON.parse(removed.stdout).holdings).to.equal(null);
+    const refused = await run(["add", "--name", "x", "--redirect-uri", "https://g.example/cb", "--holdings", JSON.stringify(holdings)], {
+      DATABASE_URL: "postgres://nobody@127.0.0.1:1/none",
+      RPC_URL_SEPOLIA: "http://127.0.0.1:8545",
+    });
+    expect(refused.code).to.equal(2);
+    expect(refused.stderr.split("\n")[0]).to.equal(
+      'client: holdings.collections[0]: network "localhost" is not indexed by this service (indexed: sepolia)',
+    );
+    const malformed = await run(["add", "--name", "x", "--redirect-uri", "https://g.example/cb", "--holdings", "{"], {
+      DATABASE_URL: "postgres://nobody@127.0.0.1:1/none",
+    });
+    expect([malformed.code, malformed.stderr.split("\n")[0]]).to.deep.equal([
+      2,
+      "client: --holdings must be JSON (docs/reference/login.md, holdings and gates)",
+    ]);
+  });
+
   it("refuses bad input with a message and exit code 2", async function () {
     for (const args of [
       [],
