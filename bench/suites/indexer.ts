@@ -18,10 +18,12 @@ import { startService } from "../lib/service";
 import type { Row, Suite } from "../lib/suite";
 
 const CONNECTIONS = 32;
-const TRANSFERS = 100_000;
+/** Transfers minted, rounds of the cold sync comparison (an odd count: medians of runs) and samples of the head lag. */
+const FULL = { transfers: 100_000, rounds: 3, lagSamples: 40 };
+const SMOKE = { transfers: 2_000, rounds: 1, lagSamples: 3 };
+type Sizes = typeof FULL;
 const PER_TX = 500;
 const HOLDER_TOKENS = 1_000;
-const LAG_SAMPLES = 40;
 /** The indexer's widest `eth_getLogs` range in the cold sync, and the bare loop's. */
 const MAX_RANGE = 10_000;
 
@@ -34,7 +36,9 @@ const indexer: Suite = {
     "The lag from a mined block to the inventory route showing it, with the indexer polling every second.",
     "The data routes at 32 connections, the service in its own process and the load generator beside it.",
   ],
-  async run({ seconds, log, database, beforeRef }) {
+  async run({ seconds, log, database, beforeRef, smoke }) {
+    const sizes = smoke ? SMOKE : FULL;
+    const TRANSFERS = sizes.transfers;
     const node = await startLocalNode();
     const provider = providerFor(node.url);
     const rows: Row[] = [];
@@ -52,8 +56,10 @@ const indexer: Suite = {
       }
       const head = await provider.getBlockNumber();
 
-      rows.push(...(await coldSync(provider, node.url, node.process.pid!, head, beforeRef, log)));
-      rows.push(...(await http({ node: node.url, provider, token, contract, holder: holderAddress, head, seconds, log, database })));
+      rows.push(
+        ...(await coldSync({ provider, nodeUrl: node.url, nodePid: node.process.pid!, head, beforeRef, smoke, rounds: sizes.rounds, log })),
+      );
+      rows.push(...(await http({ node: node.url, provider, token, contract, holder: holderAddress, head, seconds, log, database, sizes })));
       return rows;
     } finally {
       provider.destroy();
@@ -67,9 +73,6 @@ const indexer: Suite = {
  * before the compact layout (addresses and hashes as hex text, 0260/0261 not there yet).
  */
 export const INDEXER_BEFORE_REF = "0c9097d732a70c0f98c7e545ce062662c2a14e2c";
-
-/** Rounds of the cold sync comparison: each runs the bare loop, this tree's sync and the ref's once (an odd count: medians of runs). */
-const ROUNDS = 3;
 
 const ROOT = path.resolve(__dirname, "..", "..");
 
@@ -187,19 +190,31 @@ async function syncOnce(tree: string, nodeUrl: string, nodePid: number, head: nu
   }
 }
 
-async function coldSync(
-  provider: JsonRpcProvider,
-  nodeUrl: string,
-  nodePid: number,
-  head: number,
-  beforeRef: string,
-  log: (message: string) => void,
-): Promise<Row[]> {
+/** The cold syncs of this tree and of the ref beside bare `eth_getLogs`, `rounds` times each (each round runs the three once). */
+async function coldSync({
+  provider,
+  nodeUrl,
+  nodePid,
+  head,
+  beforeRef,
+  smoke,
+  rounds: ROUNDS,
+  log,
+}: {
+  provider: JsonRpcProvider;
+  nodeUrl: string;
+  nodePid: number;
+  head: number;
+  beforeRef: string;
+  smoke: boolean;
+  rounds: number;
+  log: (message: string) => void;
+}): Promise<Row[]> {
   const ref = beforeRef === DEFAULT_BEFORE_REF ? INDEXER_BEFORE_REF : beforeRef;
   const short = ref.slice(0, 7);
   // The budget is the text layout's CPU; another ref is an A/B of two trees, with no budget.
   const textLayout = ref === INDEXER_BEFORE_REF;
-  return withBeforeTree(ref, log, async (before) => {
+  return withBeforeTree(ref, { log, smoke }, async (before) => {
     const bare: number[] = [];
     const bareNode: number[] = [];
     const seconds = (micros: number) => (micros / 1e6).toFixed(1);
@@ -331,8 +346,10 @@ async function http(options: {
   seconds: number;
   database: string;
   log: (message: string) => void;
+  sizes: Sizes;
 }): Promise<Row[]> {
   const { provider, token, contract, holder, seconds, log } = options;
+  const { transfers: TRANSFERS, lagSamples: LAG_SAMPLES } = options.sizes;
   const app = await startService({ RPC_URL_LOCALHOST: options.node, INDEXER_POLL_MS: "1000" });
   try {
     log("service: waiting for its index to reach the head");

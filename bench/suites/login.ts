@@ -10,13 +10,15 @@ import { KeepAliveConnection } from "../lib/keep-alive-client";
 import type { QueryCounts } from "../lib/pg-count-proxy";
 import { percentile } from "../lib/load";
 import { eachUntil, fullLogin, keptConnection, startLoginService, type LoginService } from "../lib/login-flow";
+import { startTogether } from "../lib/service";
 import { personalSign } from "../lib/sign";
 import { fmt, type BenchContext, type Row, type Suite } from "../lib/suite";
 
 const CONCURRENCY = [8, 32];
-const COUNTED_LOGINS = 20;
+/** Logins counted, seconds of warm-up and ms of each bare cost: the full run's, then the smoke's. */
+const FULL = { counted: 20, warmUpSeconds: 10, bareMs: 1500 };
+const SMOKE = { counted: 2, warmUpSeconds: 1, bareMs: 100 };
 const SAMPLES = 400;
-const WARMUP_SECONDS = 10;
 
 type VariantName = "before" | "now";
 
@@ -52,10 +54,11 @@ const login: Suite = {
     "Server CPU per login is the service process and its PostgreSQL backends, read from their CPU times in `/proc`; statements and round trips per login are counted by a proxy in front of the database.",
     "The bare costs of one recovery and one RS256 ID token are measured on one core beside them: the floor of a login.",
   ],
-  run: (context) => withBeforeTree(context.beforeRef, context.log, (beforeTree) => runLogin(context, beforeTree)),
+  run: (context) => withBeforeTree(context.beforeRef, context, (beforeTree) => runLogin(context, beforeTree)),
 };
 
-async function runLogin({ seconds, database, log }: BenchContext, beforeTree: string): Promise<Row[]> {
+async function runLogin({ seconds, database, log, smoke }: BenchContext, beforeTree: string): Promise<Row[]> {
+  const { counted: COUNTED_LOGINS, warmUpSeconds: WARMUP_SECONDS, bareMs } = smoke ? SMOKE : FULL;
   // The code as it was (the checkout of the "before" ref, with its switches to the old path) and as it is.
   const VARIANTS = [
     { name: "before" as const, env: BEFORE_ENV, tree: beforeTree },
@@ -67,10 +70,10 @@ async function runLogin({ seconds, database, log }: BenchContext, beforeTree: st
   // One connection per client and service, kept alive: a dApp backend talks to the service the same way.
   const connections: KeepAliveConnection[] = [];
   try {
-    for (const variant of VARIANTS) {
-      const started = await startLoginService(node.url, redirectUri, variant.env, { tree: variant.tree, countQueries: true });
-      services.push({ name: variant.name, ...started });
-    }
+    await startTogether(
+      VARIANTS.map((variant) => () => startLoginService(node.url, redirectUri, variant.env, { tree: variant.tree, countQueries: true })),
+      (started, i) => services.push({ name: VARIANTS[i].name, ...started }),
+    );
 
     type User = { key: Uint8Array; address: string; connections: Map<VariantName, KeepAliveConnection> };
     const once = async (service: (typeof services)[number], user: User) => {
@@ -138,17 +141,17 @@ async function runLogin({ seconds, database, log }: BenchContext, beforeTree: st
       const hash = hashMessage(`bench message ${i}`);
       return { hash, signature: personalSign(getBytes(signer.privateKey), `bench message ${i}`) };
     });
-    const recoveries = await perCpuSecond(1500, (i) => {
+    const recoveries = await perCpuSecond(bareMs, (i) => {
       const sample = samples[i % SAMPLES];
       if (!verifyEoa(signer.address, sample.hash, sample.signature).ok) throw new Error("recovery failed");
     });
-    const ethersRecoveries = await perCpuSecond(1500, (i) => {
+    const ethersRecoveries = await perCpuSecond(bareMs, (i) => {
       const sample = samples[i % SAMPLES];
       if (recoverAddress(sample.hash, Signature.from(sample.signature)) !== signer.address) throw new Error("recovery failed");
     });
     // An ID token as the token endpoint signs it: RS256 with a 2048-bit key, the claims of one login.
     const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
-    const rs256 = await perCpuSecond(1500, async (i) => {
+    const rs256 = await perCpuSecond(bareMs, async (i) => {
       await new SignJWT({
         sub: users[0].address.toLowerCase(),
         address: users[0].address,

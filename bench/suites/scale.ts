@@ -13,7 +13,6 @@ const CONNECTIONS = 32;
 const NETWORK = "mainnet";
 /** Tokens of each contract (ids 0–999) held by one owner, so the inventory's first page is full. */
 const WHALE_TOKENS = 1000;
-const WARM_UP_SECONDS = 2;
 
 interface Size {
   name: string;
@@ -29,7 +28,9 @@ const size = (tokens: number): Size => ({
   owners: Math.max(1, Math.round(tokens / 10)),
   contracts: Math.max(1, Math.round(tokens / 10_000)),
 });
-const SIZES: Size[] = [size(LARGE_TOKENS / 100), size(LARGE_TOKENS)];
+/** The smoke's large size: small enough to load in a second or two. */
+const SMOKE_TOKENS = 10_000;
+const sizesOf = (large: number): Size[] => [size(large / 100), size(large)];
 
 /** A size's label: 10k, 1M, 33.3M (three significant digits). */
 function fmtSize(n: number) {
@@ -40,8 +41,12 @@ function fmtSize(n: number) {
 // the number in hex. Cheap to make at 30 million rows; lookups by address cost the same whatever the digits.
 const address = (kind: 1 | 2 | 3, n: number) => `0x${kind}${n.toString(16).padStart(39, "0")}`;
 const random = (n: number) => Math.floor(Math.random() * n);
-/** Rounds of measurement per read and size, alternating sizes (the machine is shared: load from others varies). */
-const ROUNDS = 3;
+/**
+ * Rounds of measurement per read and size, alternating sizes (the machine is shared: load from others varies), and
+ * seconds of warm-up before each: the full run's, then the smoke's.
+ */
+const FULL = { rounds: 3, warmUpSeconds: 2 };
+const SMOKE = { rounds: 1, warmUpSeconds: 0 };
 /** Keys drawn per read (paths made before the load, so making them costs the load generator nothing). */
 const KEYS = 20_000;
 /**
@@ -69,7 +74,9 @@ const scale: Suite = {
     "Disk (`pg_relation_size`): the ERC-721 transfers with their indexes must take at most 300 bytes per transfer (also shown with the address dictionary's share, and beside the ERC-1155 transfers' bytes per transfer, the same layout with an amount), and the owners, holdings and holder counts with their indexes at most 150 bytes per token.",
   ],
   onlyWhenNamed: true,
-  async run({ seconds, log, database }) {
+  async run({ seconds, log, database, smoke }) {
+    const SIZES = sizesOf(smoke ? SMOKE_TOKENS : LARGE_TOKENS);
+    const { rounds: ROUNDS, warmUpSeconds: WARM_UP_SECONDS } = smoke ? SMOKE : FULL;
     if (database !== "PostgreSQL") {
       log("scale: needs PostgreSQL (DATABASE_URL); skipped");
       return [];
@@ -79,7 +86,7 @@ const scale: Suite = {
     try {
       for (const size of SIZES) {
         const entry = { size, plans: "", disk: undefined as Disk | undefined, loadSeconds: 0 };
-        const { database, loadSeconds } = await databaseFor(size, log);
+        const { database, loadSeconds } = await databaseFor(size, !smoke && REUSE, log);
         const app = await startService(
           { RPC_URL_MAINNET: "http://127.0.0.1:9", INDEXER: "false" },
           async (db, applied) => {
@@ -113,7 +120,8 @@ const scale: Suite = {
             let n = 0;
             const next = () => ({ path: paths[n++ % paths.length] });
             log(`${size.name}: ${name}, round ${round + 1}/${ROUNDS}, ${CONNECTIONS} connections, ${WARM_UP_SECONDS} + ${seconds} s`);
-            await load({ what: `${name}, warm-up`, url: app.url, connections: CONNECTIONS, seconds: WARM_UP_SECONDS, next });
+            if (WARM_UP_SECONDS > 0)
+              await load({ what: `${name}, warm-up`, url: app.url, connections: CONNECTIONS, seconds: WARM_UP_SECONDS, next });
             const result = await load({ what: name, url: app.url, connections: CONNECTIONS, seconds, next });
             samples[i].push({ rps: result.requestsPerSecond, p99: result.p99Ms });
           }
@@ -440,8 +448,12 @@ async function checkRows(db: Database, size: Size): Promise<void> {
  * The database of one size: a fresh one (dropped after the run), or with BENCH_SCALE_REUSE=1 the kept one named by
  * its size, reused when a fill of this version completed in it (else made again, empty).
  */
-async function databaseFor(size: Size, log: (message: string) => void): Promise<{ database: TestDatabase; loadSeconds?: number }> {
-  if (!REUSE) return { database: await createTestDatabase() };
+async function databaseFor(
+  size: Size,
+  reuse: boolean,
+  log: (message: string) => void,
+): Promise<{ database: TestDatabase; loadSeconds?: number }> {
+  if (!reuse) return { database: await createTestDatabase() };
   const serverUrl = process.env.DATABASE_URL!;
   // Named by the exact number of tokens: two sizes with the same label are different data.
   const name = `bench_scale_${size.tokens}`;
