@@ -9,7 +9,8 @@ import type { Database } from "../db/database";
 import type { Clock } from "../lib/clock";
 import { fetchDocument, firstAddress } from "./fetch-document";
 import { KeyedLimiter, QueueFull } from "../lib/keyed-limiter";
-import { cachedMetadata, cacheExpiry, saveMetadata, type CachedMetadata, type TokenKey } from "./store";
+import { cachedMetadata, saveMetadata, type CachedMetadata, type TokenKey } from "./store";
+import { cacheExpiry } from "../indexer";
 import { fieldsWithin, type BudgetedFields } from "./token";
 import {
   browserUrl,

@@ -1,5 +1,4 @@
 import type { Queryable } from "../db/database";
-import { STALE_ENTRY } from "../indexer";
 
 /** A token's metadata as cached: what the tokenURI gave, or why it gave nothing. */
 export interface CachedMetadata {
@@ -70,20 +69,6 @@ export async function cachedMetadata(
       return [row.token_id, row.loaded ? { expiresAt, entry } : { expiresAt }];
     }),
   );
-}
-
-/**
- * When the cache entries of some ids of one contract expire, by decimal id (their content is not read). An entry a
- * metadata-change mark made stale (fetched before the mark) has expired already: the Unix epoch.
- */
-export async function cacheExpiry(db: Queryable, network: string, contract: string, ids: readonly bigint[]): Promise<Map<string, Date>> {
-  if (ids.length === 0) return new Map();
-  const { rows } = await db.query<{ token_id: string; expires_at: Date }>(
-    `SELECT token_id, CASE WHEN ${STALE_ENTRY} THEN 'epoch'::timestamptz ELSE expires_at END AS expires_at
-     FROM token_metadata t WHERE network = $1 AND contract = $2 AND token_id = ANY($3::numeric[])`,
-    [network, contract, ids.map(String)],
-  );
-  return new Map(rows.map((row) => [row.token_id, row.expires_at]));
 }
 
 /** The new read failed, the old one had metadata, and both are of the same tokenURI. */
