@@ -69,6 +69,7 @@ const scale: Suite = {
     "The index is written by the store's own writer (`writeRange`), one range of 1,000 blocks (100,000 ERC-721 and 5,000 ERC-1155 transfers) per transaction as a cold sync would, so the rows, address ids, owners, balances, holdings and holder counts are laid out by the code the service runs; the metadata cache is written by SQL beside it.",
     "The transfer tables' indexes the writer does not read are built after the load, once the tables are compacted (`VACUUM FULL`: the writer's moves of owners and holdings leave old row versions behind), then the tables are analyzed; the token route reads a small cached document per token.",
     "Both sizes are served at once by two service processes and each read is measured on them in alternation, 3 rounds at 32 connections after a warm-up, medians shown; every request draws its keys at random over the whole data set.",
+    "The ERC-1155 reads (a holder's inventory in a contract, a contract's holders and their count, a token's history) are measured and budgeted as the ERC-721 ones; the owner history reads both standards.",
     "Then the owner history is measured once more, after `pg_prewarm` read the transfers, their sender and receiver indexes and the address dictionary of both databases through the page cache: no budget applies to it, it tells the layout's cost from the disk's.",
     "The full size must keep at least 0.7× the requests per second and at most 1.5× the p99 of the small one; the bench prints the plan (`EXPLAIN (ANALYZE, BUFFERS)`) of the statement each read of the store sends, recorded as the store's read functions send it, and the bytes per row of each table and index.",
     "Disk (`pg_relation_size`): the ERC-721 transfers with their indexes must take at most 300 bytes per transfer (also shown with the address dictionary's share, and beside the ERC-1155 transfers' bytes per transfer, the same layout with an amount), and the owners, holdings and holder counts with their indexes at most 150 bytes per token.",
@@ -238,6 +239,20 @@ function reads(size: Size): Array<{ name: string; path: () => string }> {
     { name: "history of an owner, first page", path: () => `/transfers/${NETWORK}/owner/${owner(random(size.owners))}` },
     // Its owner, its metadata from the cache (filled by fill(), fresh) and its signed metadata (none here).
     { name: "token route from cache", path: () => `/token/${NETWORK}/${token()}` },
+    // ERC-1155, held to the same growth budgets: the same routes over nft_balances, nft_holdings and nft_1155_transfers.
+    {
+      name: "ERC-1155 inventory of a holder, first page of 100",
+      path: () => {
+        const { holder, contract } = erc1155Mint(size, random(erc1155Of(size).transfers / 2));
+        return `/inventory/${NETWORK}/${owner(holder)}/${address(3, contract)}`;
+      },
+    },
+    { name: "ERC-1155 holders, first page of 100", path: () => `/holders/${NETWORK}/${address(3, random(erc1155Of(size).contracts))}` },
+    { name: "ERC-1155 holders count", path: () => `/holders/${NETWORK}/${address(3, random(erc1155Of(size).contracts))}/count` },
+    {
+      name: "ERC-1155 history of a token, first page",
+      path: () => `/transfers/${NETWORK}/${address(3, random(erc1155Of(size).contracts))}/${random(ERC1155_IDS)}`,
+    },
   ];
 }
 
@@ -256,6 +271,20 @@ function ownerOf({ owners: O, contracts: C }: Size, i: number, k: number): numbe
   if (Math.floor(i / C) < WHALE_TOKENS) return i % C;
   // i × 2654435761 passes 2^53 from 3.4 million tokens.
   return Number((BigInt(i) * 2654435761n) % BigInt(O));
+}
+
+/**
+ * Mint m of the ERC-1155 data (the first half of its transfers, rangeOf): id ⌊m / contracts⌋ mod ERC1155_IDS of
+ * contract m mod contracts (kind 3) to `holder`; the transfer m of the second half moves 4 of it to `receiver`.
+ */
+function erc1155Mint(size: Size, m: number): { contract: number; tokenId: number; holder: number; receiver: number } {
+  const { contracts } = erc1155Of(size);
+  return {
+    contract: m % contracts,
+    tokenId: Math.floor(m / contracts) % ERC1155_IDS,
+    holder: (m * 40503 + 17) % size.owners,
+    receiver: (m * 69069 + 1) % size.owners,
+  };
 }
 
 /** The ERC-1155 transfers of the synthetic data, and the contracts they are spread over. */
@@ -300,15 +329,14 @@ function rangeOf(size: Size, first: number, last: number): IndexedRange {
   }
   const transfers1155: Transfer1155[] = [];
   for (let j = first * ERC1155_PER_BLOCK; j < Math.min(last * ERC1155_PER_BLOCK, e.transfers); j++) {
-    const m = j % half;
-    const holder = (m * 40503 + 17) % size.owners;
+    const mint = erc1155Mint(size, j % half);
     transfers1155.push({
       ...base(Math.floor(j / ERC1155_PER_BLOCK), 100 + (j % ERC1155_PER_BLOCK), 3 * T + j),
       batchIndex: 0,
-      contract: address(3, m % e.contracts),
-      tokenId: BigInt(Math.floor(m / e.contracts) % ERC1155_IDS),
-      from: j < half ? ZERO_ADDRESS : address(2, holder),
-      to: address(2, j < half ? holder : (m * 69069 + 1) % size.owners),
+      contract: address(3, mint.contract),
+      tokenId: BigInt(mint.tokenId),
+      from: j < half ? ZERO_ADDRESS : address(2, mint.holder),
+      to: address(2, j < half ? mint.holder : mint.receiver),
       amount: j < half ? 10n : 4n,
     });
   }
@@ -592,6 +620,8 @@ async function explain(db: Database, size: Size): Promise<string> {
   const owner = address(2, c);
   const contract = address(1, c);
   const someone = address(2, 12345 % size.owners);
+  const mint = erc1155Mint(size, 12345 % (erc1155Of(size).transfers / 2));
+  const contract1155 = address(3, mint.contract);
   const reads: Array<[string, (q: Queryable) => Promise<unknown>]> = [
     ["inventory, first page", (q) => inventoryPage(q, { network: NETWORK, owner, contract, limit: 100 })],
     ["contracts of an owner", (q) => contractsPage(q, { network: NETWORK, owner: someone, limit: 100 })],
@@ -601,6 +631,16 @@ async function explain(db: Database, size: Size): Promise<string> {
     ["history of an owner", (q) => historyPage(q, { network: NETWORK, of: { owner: someone }, limit: 100 })],
     // The token route sends three statements side by side; the other two are explained as the service sent them.
     ["token route: owner", (q) => tokenHolding(q, NETWORK, contract, 5n)],
+    [
+      "ERC-1155 inventory of a holder",
+      (q) => inventoryPage(q, { network: NETWORK, owner: address(2, mint.holder), contract: contract1155, limit: 100 }),
+    ],
+    ["ERC-1155 holders, first page", (q) => holdersPage(q, { network: NETWORK, contract: contract1155, limit: 100 })],
+    ["ERC-1155 holders count", (q) => holderCount(q, NETWORK, contract1155)],
+    [
+      "ERC-1155 history of a token",
+      (q) => historyPage(q, { network: NETWORK, of: { contract: contract1155, tokenId: String(mint.tokenId) }, limit: 100 }),
+    ],
   ];
   let out = "";
   for (const [name, read] of reads) {
