@@ -61,9 +61,12 @@ const holders: FastifyPluginAsyncTypebox = async (app) => {
       const id = request.query.id === undefined ? undefined : parseTokenId(request.query.id).toString();
       const limit = pageLimit(request.query.limit);
       const after = decodeKeyCursor(request.query.cursor, "address");
-      const page = await fromIndex(app.indexReads, app.networks, reply, network, contract, (db) =>
-        holdersPage(db, { network, contract, tokenId: id, after, limit }),
-      );
+      const page = await fromIndex({
+        app,
+        reply,
+        network,
+        read: (db) => holdersPage(db, { network, contract, tokenId: id, after, limit }),
+      });
       // Counts are the database's canonical decimals: written as they are, JSON numbers with all their digits.
       const body = `[${page.items.map((r) => `{"owner":"${checksum(r.owner)}","count":${r.count}}`).join(",")}]`;
       return sendPage(request, reply, page, body, limit);
@@ -96,7 +99,7 @@ const holders: FastifyPluginAsyncTypebox = async (app) => {
       const { network } = request.params;
       app.networks.info(network);
       const contract = parseAddress(request.params.contract, "contract").toLowerCase();
-      const count = await fromIndex(app.indexReads, app.networks, reply, network, contract, (db) => holderCount(db, network, contract));
+      const count = await fromIndex({ app, reply, network, read: (db) => holderCount(db, network, contract) });
       reply.header("x-indexed-block", String(count.indexed));
       return { holders: count.holders };
     },

@@ -72,9 +72,7 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
       const contract = parseAddress(request.params.assetContract, "assetContract").toLowerCase();
       const limit = pageLimit(request.query.limit);
       const after = decodeKeyCursor(request.query.cursor, "id");
-      const page = await fromIndex(app.indexReads, app.networks, reply, network, contract, (db) =>
-        inventoryPage(db, { network, owner, contract, after, limit }),
-      );
+      const page = await fromIndex({ app, reply, network, read: (db) => inventoryPage(db, { network, owner, contract, after, limit }) });
       // Written directly (the hot path of the service): ids and balances are the database's canonical decimals, so
       // they go out as JSON numbers with all their digits; contract and owner are the same in every item.
       const head = `{"contract":"${checksum(contract)}","id":`;
@@ -116,9 +114,7 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
       const owner = parseAddress(request.params.owner, "owner").toLowerCase();
       const limit = pageLimit(request.query.limit);
       const after = decodeKeyCursor(request.query.cursor, "address");
-      const page = await fromIndex(app.indexReads, app.networks, reply, network, undefined, (db) =>
-        contractsPage(db, { network, owner, after, limit }),
-      );
+      const page = await fromIndex({ app, reply, network, read: (db) => contractsPage(db, { network, owner, after, limit }) });
       return sendPage(request, reply, page, page.items.map(checksum), limit);
     },
   );

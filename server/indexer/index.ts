@@ -19,7 +19,6 @@ export {
 } from "./store/reads";
 export { readCursor } from "./store/blocks";
 export { HISTORY_KEY_MAX, historyPage, type HistoryOf } from "./store/history";
-export { isIncomplete } from "./store/skipped";
 export { cacheExpiry, pruneMarks, staleCachedTokens } from "./store/marks";
 export { CHANGES_CHANNEL } from "./store/changes";
 export type { IndexReads } from "./index-reads";
