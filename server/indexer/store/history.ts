@@ -110,7 +110,8 @@ export async function historyPage(
   return pageOf(
     rows,
     limit,
-    (r) => (r.block_number === null ? null : (r as TransferRow)),
+    // An item is the transfer's columns only: the page's own (the cursor, completeness) stay on the page.
+    ({ indexed: _, incomplete: __, ...r }) => (r.block_number === null ? null : (r as TransferRow)),
     (t) => [t.block_number, String(t.log_index), String(t.batch_index ?? 0)],
   );
 }
