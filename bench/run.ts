@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -25,6 +26,10 @@ import token from "./suites/token";
  * commit, to bench/results/<suite>-<commit>-<timestamp>.json (`npm run bench:report` makes docs/reference/benchmarks.md of the
  * newest of each suite). Set DATABASE_URL to measure on PostgreSQL. `--before <ref>`: the git ref whose code the
  * suites that compare with the code as it was run as their "before" (see lib/before.ts).
+ *
+ * `npm run bench -- --smoke`: every suite, those run only when named and the Hardhat ones included, on small data
+ * with loads of a second, to show in CI that each still runs; nothing is written and no budget is judged. `--smoke
+ * --list` prints the suites it would run, one a line, and runs none.
  */
 const SUITES: Record<string, Suite> = {
   "latest-block": latestBlock,
@@ -42,8 +47,10 @@ const SUITES: Record<string, Suite> = {
   migration,
 };
 
-/** The suite files that run through Hardhat instead of this runner (`npm run bench:gas`). */
+/** The suite files that run through Hardhat instead of this runner (`npm run bench:gas`); the smoke runs them so too. */
 const HARDHAT_SUITES = ["gas"];
+/** Seconds of each HTTP load in the smoke. */
+const SMOKE_SECONDS = 1;
 
 /** Each suite is the file of its name in suites/: a suite named otherwise, or a file left out of SUITES, stops the run. */
 function checkSuiteFiles(): void {
@@ -63,25 +70,46 @@ function checkSuiteFiles(): void {
 
 async function main() {
   checkSuiteFiles();
-  const { ref: beforeRef, rest: wanted } = beforeRefOf(process.argv.slice(2));
+  const { ref: beforeRef, rest } = beforeRefOf(process.argv.slice(2));
+  const smoke = rest.includes("--smoke");
+  const wanted = rest.filter((arg) => arg !== "--smoke" && arg !== "--list");
+  if (smoke && rest.includes("--list")) {
+    for (const name of [...Object.keys(SUITES), ...HARDHAT_SUITES]) console.log(name);
+    return;
+  }
+  if (smoke && wanted.length > 0) {
+    console.error("--smoke runs every suite: name none");
+    process.exit(2);
+  }
   const unknown = wanted.filter((name) => !Object.hasOwn(SUITES, name));
   if (unknown.length > 0) {
     console.error(`unknown suite(s): ${unknown.join(", ")}; known: ${Object.keys(SUITES).join(", ")}`);
     process.exit(2);
   }
   const context: BenchContext = {
-    seconds: Number(process.env.BENCH_SECONDS ?? 5),
+    seconds: smoke ? SMOKE_SECONDS : Number(process.env.BENCH_SECONDS ?? 5),
+    smoke,
     database: process.env.DATABASE_URL ? "PostgreSQL" : "PGlite",
     beforeRef,
     log: (message) => console.error(`  · ${message}`),
   };
   const tags = await runTags(process.env.DATABASE_URL);
   const rows: Row[] = [];
-  const chosen = Object.entries(SUITES).filter(([name, suite]) => (wanted.length === 0 && !suite.onlyWhenNamed) || wanted.includes(name));
+  const chosen = Object.entries(SUITES).filter(
+    ([name, suite]) => smoke || (wanted.length === 0 && !suite.onlyWhenNamed) || wanted.includes(name),
+  );
+  const started = performance.now();
   for (const [name, suite] of chosen) {
     console.error(name);
     const loadAtStart = os.loadavg()[0];
+    const suiteStarted = performance.now();
     const suiteRows = await suite.run(context);
+    if (smoke) {
+      // The smoke's figures come from small data and short loads: shown, never judged nor written.
+      rows.push(...suiteRows.map(({ budget: _, ...row }) => row));
+      console.error(`  · ran in ${((performance.now() - suiteStarted) / 1000).toFixed(1)} s`);
+      continue;
+    }
     rows.push(...suiteRows);
     const result: SuiteResult = {
       suite: name,
@@ -93,12 +121,30 @@ async function main() {
     };
     console.error(`  · written to ${path.relative(process.cwd(), writeResult(result))}`);
   }
+  if (smoke) {
+    for (const name of HARDHAT_SUITES) {
+      console.error(name);
+      execFileSync("npx", ["hardhat", "run", path.join(__dirname, "suites", `${name}.ts`)], {
+        env: { ...process.env, BENCH_SMOKE: "1" },
+        stdio: ["ignore", "ignore", "inherit"],
+      });
+    }
+    console.log(
+      `\nBenchmark smoke (${tags.database}, ${context.seconds} s per load, node ${tags.node}, ${tags.commit}): every suite ran in ${((performance.now() - started) / 1000).toFixed(0)} s; small data, no budget judged\n`,
+    );
+    printTable(rows);
+    return;
+  }
   console.log(`\nBenchmarks (${tags.database}, ${context.seconds} s per load, node ${tags.node}, ${tags.commit})\n`);
   printTable(rows);
   process.exit(rows.some((row) => row.budget && !row.budget.met) ? 1 : 0);
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+main().then(
+  // The suites' processes and sockets are closed; a handle a library keeps must not hold the run.
+  () => process.exit(0),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import type { BenchContext } from "./suite";
 
 /**
  * The last commit that still had the code the login and metadata suites compare against (ethers' JavaScript
@@ -19,9 +20,15 @@ const git = (args: string[], cwd = ROOT) => execFileSync("git", args, { cwd, enc
  * Runs `fn` with a checkout of `ref` beside this tree (a detached `git worktree` in a temporary directory next to it),
  * compiled, and removes it afterwards. Its node_modules is a symlink to this tree's when both have the same
  * package-lock.json (seconds instead of a minute of `npm ci`, and the same dependencies measured on both sides), else
- * `npm ci` runs there.
+ * `npm ci` runs there. In the smoke, `fn` gets this tree: checking out and compiling a ref would take most of its time,
+ * and the suite's own steps run the same on either tree.
  */
-export async function withBeforeTree<T>(ref: string, log: (message: string) => void, fn: (tree: string) => Promise<T>): Promise<T> {
+export async function withBeforeTree<T>(
+  ref: string,
+  { log, smoke }: Pick<BenchContext, "log" | "smoke">,
+  fn: (tree: string) => Promise<T>,
+): Promise<T> {
+  if (smoke) return fn(ROOT);
   const commit = git(["rev-parse", "--verify", `${ref}^{commit}`]);
   const tree = fs.mkdtempSync(path.join(path.dirname(ROOT), `${path.basename(ROOT)}-before-`));
   log(`checking out ${ref} (${commit.slice(0, 12)}) in ${tree}`);

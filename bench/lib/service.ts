@@ -123,3 +123,16 @@ export async function startService(
     },
   };
 }
+
+/**
+ * Starts several things at once (services, each seconds of start-up): each one that started goes to `keep`, in the
+ * order given, so that the caller's cleanup stops it; then the first failure, if any, is thrown.
+ */
+export async function startTogether<T>(starts: Array<() => Promise<T>>, keep: (started: T, i: number) => void): Promise<void> {
+  const settled = await Promise.allSettled(starts.map((start) => start()));
+  settled.forEach((result, i) => {
+    if (result.status === "fulfilled") keep(result.value, i);
+  });
+  const failed = settled.find((result) => result.status === "rejected");
+  if (failed) throw failed.reason;
+}

@@ -12,8 +12,13 @@ export interface Suite {
 }
 
 export interface BenchContext {
-  /** Seconds each HTTP load lasts (BENCH_SECONDS, default 5). */
+  /** Seconds each HTTP load lasts (BENCH_SECONDS, default 5; 1 in the smoke). */
   seconds: number;
+  /**
+   * The smoke run (`npm run bench -- --smoke`, in CI): every suite on small data with short loads, to show that it
+   * still runs; its figures say nothing and its budgets are not judged.
+   */
+  smoke: boolean;
   /** Whether the service runs on PostgreSQL (DATABASE_URL) or the embedded PGlite. */
   database: "PostgreSQL" | "PGlite";
   /** The git ref whose code a suite's "before" runs (`--before <ref>`, default DEFAULT_BEFORE_REF in before.ts). */

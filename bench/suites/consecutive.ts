@@ -7,13 +7,16 @@ import { ConsecutiveNFT__factory } from "../../typechain-types";
 import { cursorReached } from "../lib/cursor";
 import type { Suite } from "../lib/suite";
 
-const CONSECUTIVE_IDS = 5_000;
+/** Ids of the one ConsecutiveTransfer (100 in the smoke). */
+const FULL_IDS = 5_000;
+const SMOKE_IDS = 100;
 
 const consecutive: Suite = {
   method: [
     "The largest ERC-2309 range the index expands: one constructor minting 5,000 ids in one `ConsecutiveTransfer`, indexed on a fresh database as a live range (it also fills the change log).",
   ],
-  async run({ log }) {
+  async run({ log, smoke }) {
+    const CONSECUTIVE_IDS = smoke ? SMOKE_IDS : FULL_IDS;
     const node = await startLocalNode();
     const provider = providerFor(node.url);
     const database = await createTestDatabase();

@@ -44,6 +44,8 @@ async function main() {
   const loadAtStart = os.loadavg()[0];
   const figures = await measureConverterGas(await ethers.getSigners());
   printGasTable(figures);
+  // The smoke of `npm run bench -- --smoke` shows that the suite runs: nothing written, no budget judged.
+  if (process.env.BENCH_SMOKE === "1") return;
   const tags = { ...(await runTags(undefined)), database: "no database (Hardhat's in-process network)" };
   const load = { start: loadAtStart, end: os.loadavg()[0] };
   const file = writeResult({ suite: "gas", tags, seconds: 0, method: METHOD, load, rows: gasRows(figures) });

@@ -6,12 +6,13 @@ import { deployEns } from "../../support/ens";
 import { processCpuMs, ServerCpu } from "../lib/cpu";
 import { KeepAliveConnection } from "../lib/keep-alive-client";
 import type { BenchContext, Row, Suite } from "../lib/suite";
+import { startTogether } from "../lib/service";
 import { eachUntil, fullLogin, keptConnection, startLoginService, type LoginService } from "../lib/login-flow";
 
 const CLIENTS = 8;
-const WARMUP_SECONDS = 10;
-/** Rounds of A B B A slices: more rounds spread whatever else the shared machine does over both runs alike. */
-const ROUNDS = 3;
+/** Seconds of warm-up and rounds: the full run's, then the smoke's. */
+const FULL = { warmUpSeconds: 10, rounds: 3 };
+const SMOKE = { warmUpSeconds: 1, rounds: 1 };
 /** The 10 % the `profile` scope may cost, on logins/s and on server CPU per login. */
 const BUDGET = 0.1;
 
@@ -36,7 +37,9 @@ interface Measure {
   nodeCpuMs: number;
 }
 
-async function runLoginProfile({ seconds, database, log }: BenchContext): Promise<Row[]> {
+async function runLoginProfile({ seconds, database, log, smoke }: BenchContext): Promise<Row[]> {
+  // Rounds of A B B A slices: more rounds spread whatever else the shared machine does over both runs alike.
+  const { warmUpSeconds: WARMUP_SECONDS, rounds: ROUNDS } = smoke ? SMOKE : FULL;
   const node = await startLocalNode();
   const provider = new JsonRpcProvider(node.url, undefined, { staticNetwork: true });
   const redirectUri = "https://rp.example/callback";
@@ -55,10 +58,11 @@ async function runLoginProfile({ seconds, database, log }: BenchContext): Promis
       await ens.setPrimary(user.address, name, user.wallet);
     }
 
-    for (const name of ["openid", "openid profile"] as const) {
-      const started = await startLoginService(node.url, redirectUri, { LOGIN_ENS_NETWORK: "localhost", LOGIN_ENS_TTL_MS: "1000" });
-      services.push({ name, ...started });
-    }
+    const names = ["openid", "openid profile"] as const;
+    await startTogether(
+      names.map(() => () => startLoginService(node.url, redirectUri, { LOGIN_ENS_NETWORK: "localhost", LOGIN_ENS_TTL_MS: "1000" })),
+      (started, i) => services.push({ name: names[i], ...started }),
+    );
 
     const once = (service: (typeof services)[number], user: (typeof users)[number]) =>
       fullLogin(keptConnection(user.connections, service, connections), service.client, user.key, user.address, service.name);

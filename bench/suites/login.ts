@@ -12,13 +12,15 @@ import { KeepAliveConnection } from "../lib/keep-alive-client";
 import type { QueryCounts } from "../lib/pg-count-proxy";
 import { percentile } from "../lib/load";
 import { eachUntil, fullLogin, keptConnection, startLoginService, type LoginService } from "../lib/login-flow";
+import { startTogether } from "../lib/service";
 import { personalSign } from "../lib/sign";
 import { fmt, type BenchContext, type Row, type Suite } from "../lib/suite";
 
 const CONCURRENCY = [8, 32];
-const COUNTED_LOGINS = 20;
+/** Logins counted, seconds of warm-up and ms of each bare cost: the full run's, then the smoke's. */
+const FULL = { counted: 20, warmUpSeconds: 10, bareMs: 1500 };
+const SMOKE = { counted: 2, warmUpSeconds: 1, bareMs: 100 };
 const SAMPLES = 400;
-const WARMUP_SECONDS = 10;
 
 type VariantName = "before" | "now" | "gated";
 
@@ -59,10 +61,11 @@ const login: Suite = {
     'Beside them, on the "now" service, a gated client ("gated"): a gate of three ERC-721 collections (all of them), each held by every user, whose logins read the holdings from the index and carry the holdings claim; its slices run between the plain ones, and its figures are compared with the plain login of the same service.',
     "That service runs its indexer (polling the idle chain once a minute) to have the holdings indexed; the budget on statements counts those sent at least every other login, which leaves out the indexer's and the live-event feed's timers.",
   ],
-  run: (context) => withBeforeTree(context.beforeRef, context.log, (beforeTree) => runLogin(context, beforeTree)),
+  run: (context) => withBeforeTree(context.beforeRef, context, (beforeTree) => runLogin(context, beforeTree)),
 };
 
-async function runLogin({ seconds, database, log }: BenchContext, beforeTree: string): Promise<Row[]> {
+async function runLogin({ seconds, database, log, smoke }: BenchContext, beforeTree: string): Promise<Row[]> {
+  const { counted: COUNTED_LOGINS, warmUpSeconds: WARMUP_SECONDS, bareMs } = smoke ? SMOKE : FULL;
   // The code as it was (the checkout of the "before" ref, with its switches to the old path) and as it is.
   const VARIANTS = [
     { name: "before" as const, env: BEFORE_ENV, tree: beforeTree },
@@ -82,16 +85,18 @@ async function runLogin({ seconds, database, log }: BenchContext, beforeTree: st
     log(`minting a token of each of ${GATED_COLLECTIONS} collections to each of ${users.length} users`);
     const { contracts, head } = await mintToEach(node.url, users, GATED_COLLECTIONS);
     const holdings = { gate: { all: contracts.map((contract) => ({ network: "localhost", contract })) } };
-    for (const variant of VARIANTS) {
-      const now = variant.name === "now";
-      const started = await startLoginService(
-        node.url,
-        redirectUri,
-        { ...variant.env, ...(now ? { INDEXER: "true", INDEXER_POLL_MS: "60000" } : {}) },
-        { tree: variant.tree, countQueries: true, ...(now ? { holdings } : {}) },
-      );
-      services.push({ name: variant.name, ...started });
-    }
+    await startTogether(
+      VARIANTS.map((variant) => () => {
+        const now = variant.name === "now";
+        return startLoginService(
+          node.url,
+          redirectUri,
+          { ...variant.env, ...(now ? { INDEXER: "true", INDEXER_POLL_MS: "60000" } : {}) },
+          { tree: variant.tree, countQueries: true, ...(now ? { holdings } : {}) },
+        );
+      }),
+      (started, i) => services.push({ name: VARIANTS[i].name, ...started }),
+    );
     const nowService = services.find((service) => service.name === "now")!;
     // The gated client's logins, on the same service as the plain ones.
     const gated = { ...nowService, name: "gated" as const, client: nowService.gated! };
@@ -159,17 +164,17 @@ async function runLogin({ seconds, database, log }: BenchContext, beforeTree: st
       const hash = hashMessage(`bench message ${i}`);
       return { hash, signature: personalSign(getBytes(signer.privateKey), `bench message ${i}`) };
     });
-    const recoveries = await perCpuSecond(1500, (i) => {
+    const recoveries = await perCpuSecond(bareMs, (i) => {
       const sample = samples[i % SAMPLES];
       if (!verifyEoa(signer.address, sample.hash, sample.signature).ok) throw new Error("recovery failed");
     });
-    const ethersRecoveries = await perCpuSecond(1500, (i) => {
+    const ethersRecoveries = await perCpuSecond(bareMs, (i) => {
       const sample = samples[i % SAMPLES];
       if (recoverAddress(sample.hash, Signature.from(sample.signature)) !== signer.address) throw new Error("recovery failed");
     });
     // An ID token as the token endpoint signs it: RS256 with a 2048-bit key, the claims of one login.
     const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
-    const rs256 = await perCpuSecond(1500, async (i) => {
+    const rs256 = await perCpuSecond(bareMs, async (i) => {
       await new SignJWT({
         sub: users[0].address.toLowerCase(),
         address: users[0].address,

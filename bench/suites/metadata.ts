@@ -3,29 +3,33 @@ import { startLocalNode } from "../../local/node";
 import { boundText, encodeMetadata } from "../../server/signed-metadata/signed-text";
 import { BEFORE_ENV, withBeforeTree } from "../lib/before";
 import { load, type LoadResult } from "../lib/load";
-import { startService, type Service } from "../lib/service";
+import { startService, startTogether, type Service } from "../lib/service";
 import { personalSign } from "../lib/sign";
 import type { Suite } from "../lib/suite";
 
 const CONNECTIONS = 32;
-/** Posts per slice; each variant gets two slices (before, now, now, before) of different statements. */
-const SLICE = 2_000;
+/** Posts per slice (in the smoke, 100); each variant gets two slices (before, now, now, before) of different statements. */
+const FULL_SLICE = 2_000;
+const SMOKE_SLICE = 100;
 
 const metadata: Suite = {
   method: [
     "Signed-metadata posts and reads per second at 32 connections; every post is a new statement by an EOA issuer, signed in advance.",
     "Posts are measured on the code as it was (\"before\": ethers' secp256k1 and the node asked for the issuer's code first, checked out from the before ref) and as it is, side by side in the same run; reads on the current code.",
   ],
-  run: ({ seconds, log, beforeRef }) =>
-    withBeforeTree(beforeRef, log, async (beforeTree) => {
+  run: ({ seconds, log, beforeRef, smoke }) =>
+    withBeforeTree(beforeRef, { log, smoke }, async (beforeTree) => {
+      const SLICE = smoke ? SMOKE_SLICE : FULL_SLICE;
       const node = await startLocalNode();
       const services: { name: "before" | "now"; app: Service }[] = [];
       try {
-        services.push({
-          name: "before",
-          app: await startService({ RPC_URL_LOCALHOST: node.url, ...BEFORE_ENV }, undefined, { tree: beforeTree }),
-        });
-        services.push({ name: "now", app: await startService({ RPC_URL_LOCALHOST: node.url }) });
+        await startTogether(
+          [
+            () => startService({ RPC_URL_LOCALHOST: node.url, ...BEFORE_ENV }, undefined, { tree: beforeTree }),
+            () => startService({ RPC_URL_LOCALHOST: node.url }),
+          ],
+          (app, i) => services.push({ name: i === 0 ? "before" : "now", app }),
+        );
         const issuer = Wallet.createRandom();
         const contract = Wallet.createRandom().address.toLowerCase();
         log(`signing ${2 * SLICE} statements`);

@@ -6,13 +6,15 @@ import { startService } from "../lib/service";
 import type { Row, Suite } from "../lib/suite";
 
 const CONNECTIONS = 32;
-const SCRAPES = 50;
+const FULL_SCRAPES = 50;
+const SMOKE_SCRAPES = 5;
 
 const metrics: Suite = {
   method: [
     "What collecting metrics costs: the latest-block route at 32 connections with `METRICS` on and off, and the median of 50 scrapes of `GET /metrics` once the service has answered some load.",
   ],
-  async run({ seconds, log }) {
+  async run({ seconds, log, smoke }) {
+    const SCRAPES = smoke ? SMOKE_SCRAPES : FULL_SCRAPES;
     const node = await startLocalNode();
     try {
       const loadOf = async (enabled: boolean): Promise<{ route: LoadResult; scrape?: { ms: number; bytes: number } }> => {

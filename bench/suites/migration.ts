@@ -16,8 +16,9 @@ import {
 } from "../../support/legacy-index";
 import type { Row, Suite } from "../lib/suite";
 
-/** ERC-721 transfers moved (three per token), and as many ERC-1155 ones: BENCH_MIGRATION_TRANSFERS, default a million. */
-const TRANSFERS = Number(process.env.BENCH_MIGRATION_TRANSFERS ?? 1_000_002);
+/** ERC-721 transfers moved (three per token), and as many ERC-1155 ones: BENCH_MIGRATION_TRANSFERS, default a million; 3,000 in the smoke. */
+const FULL_TRANSFERS = Number(process.env.BENCH_MIGRATION_TRANSFERS ?? 1_000_002);
+const SMOKE_TRANSFERS = 3_000;
 /** The migrations that move the ERC-721 rows (0260–0263), then the one that moves the ERC-1155 rows (0264). */
 const ERC721_MOVE: [number, number] = [260, 264];
 const ERC1155_MOVE: [number, number] = [264, 265];
@@ -29,8 +30,8 @@ const migration: Suite = {
     "After each, a sample of every read (histories, inventories, contracts of an owner, holders, counts, owners) is compared with the same read over the old tables: the run fails on any difference.",
   ],
   onlyWhenNamed: true,
-  async run({ log }) {
-    const tokens = Math.ceil(TRANSFERS / 3);
+  async run({ log, smoke }) {
+    const tokens = Math.ceil((smoke ? SMOKE_TRANSFERS : FULL_TRANSFERS) / 3);
     const shape: LegacyShape = {
       tokens,
       contracts: Math.max(1, Math.round(tokens / 3_000)),

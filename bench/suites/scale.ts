@@ -13,7 +13,6 @@ const CONNECTIONS = 32;
 const NETWORK = "mainnet";
 /** Tokens of each contract (ids 0–999) held by one owner, so the inventory's first page is full. */
 const WHALE_TOKENS = 1000;
-const WARM_UP_SECONDS = 2;
 
 interface Size {
   name: string;
@@ -29,7 +28,9 @@ const size = (tokens: number): Size => ({
   owners: Math.max(1, Math.round(tokens / 10)),
   contracts: Math.max(1, Math.round(tokens / 10_000)),
 });
-const SIZES: Size[] = [size(LARGE_TOKENS / 100), size(LARGE_TOKENS)];
+/** The smoke's large size: small enough to load in a second or two. */
+const SMOKE_TOKENS = 10_000;
+const sizesOf = (large: number): Size[] => [size(large / 100), size(large)];
 
 /** A size's label: 10k, 1M, 33.3M (three significant digits). */
 function fmtSize(n: number) {
@@ -40,8 +41,12 @@ function fmtSize(n: number) {
 // the number in hex. Cheap to make at 30 million rows; lookups by address cost the same whatever the digits.
 const address = (kind: 1 | 2 | 3, n: number) => `0x${kind}${n.toString(16).padStart(39, "0")}`;
 const random = (n: number) => Math.floor(Math.random() * n);
-/** Rounds of measurement per read and size, alternating sizes (the machine is shared: load from others varies). */
-const ROUNDS = 3;
+/**
+ * Rounds of measurement per read and size, alternating sizes (the machine is shared: load from others varies), and
+ * seconds of warm-up before each: the full run's, then the smoke's.
+ */
+const FULL = { rounds: 3, warmUpSeconds: 2 };
+const SMOKE = { rounds: 1, warmUpSeconds: 0 };
 /** Keys drawn per read (paths made before the load, so making them costs the load generator nothing). */
 const KEYS = 20_000;
 /**
@@ -62,14 +67,17 @@ const scale: Suite = {
   method: [
     "The reads of the data service over a large index: synthetic transfers (not mined) at two sizes, the full size (`BENCH_SCALE_TOKENS` ERC-721 tokens over a tenth as many owners, three transfers per token, and ERC-1155 transfers a twentieth as many in contracts of their own) and 1/100 of it.",
     "The index is written by the store's own writer (`writeRange`), one range of 1,000 blocks (100,000 ERC-721 and 5,000 ERC-1155 transfers) per transaction as a cold sync would, so the rows, address ids, owners, balances, holdings and holder counts are laid out by the code the service runs; the metadata cache is written by SQL beside it.",
-    "The transfer tables' indexes the writer does not read are built after the load, once the tables are compacted (`VACUUM FULL`: the writer's moves of owners and holdings leave old row versions behind), then the tables are analyzed; the token route reads a small cached document per token.",
+    "The indexes the writer does not read (of the transfers, and the owners', holdings' and balances' by owner) are built after the load, once the tables are compacted (`VACUUM FULL`: the writer's moves of owners and holdings leave old row versions behind), then the tables are analyzed; the token route reads a small cached document per token.",
     "Both sizes are served at once by two service processes and each read is measured on them in alternation, 3 rounds at 32 connections after a warm-up, medians shown; every request draws its keys at random over the whole data set.",
+    "The ERC-1155 reads (a holder's inventory in a contract, a contract's holders and their count, a token's history) are measured and budgeted as the ERC-721 ones; the owner history reads both standards.",
     "Then the owner history is measured once more, after `pg_prewarm` read the transfers, their sender and receiver indexes and the address dictionary of both databases through the page cache: no budget applies to it, it tells the layout's cost from the disk's.",
     "The full size must keep at least 0.7× the requests per second and at most 1.5× the p99 of the small one; the bench prints the plan (`EXPLAIN (ANALYZE, BUFFERS)`) of the statement each read of the store sends, recorded as the store's read functions send it, and the bytes per row of each table and index.",
     "Disk (`pg_relation_size`): the ERC-721 transfers with their indexes must take at most 300 bytes per transfer (also shown with the address dictionary's share, and beside the ERC-1155 transfers' bytes per transfer, the same layout with an amount), and the owners, holdings and holder counts with their indexes at most 150 bytes per token.",
   ],
   onlyWhenNamed: true,
-  async run({ seconds, log, database }) {
+  async run({ seconds, log, database, smoke }) {
+    const SIZES = sizesOf(smoke ? SMOKE_TOKENS : LARGE_TOKENS);
+    const { rounds: ROUNDS, warmUpSeconds: WARM_UP_SECONDS } = smoke ? SMOKE : FULL;
     if (database !== "PostgreSQL") {
       log("scale: needs PostgreSQL (DATABASE_URL); skipped");
       return [];
@@ -79,7 +87,7 @@ const scale: Suite = {
     try {
       for (const size of SIZES) {
         const entry = { size, plans: "", disk: undefined as Disk | undefined, loadSeconds: 0 };
-        const { database, loadSeconds } = await databaseFor(size, log);
+        const { database, loadSeconds } = await databaseFor(size, !smoke && REUSE, log);
         const app = await startService(
           { RPC_URL_MAINNET: "http://127.0.0.1:9", INDEXER: "false" },
           async (db, applied) => {
@@ -113,7 +121,8 @@ const scale: Suite = {
             let n = 0;
             const next = () => ({ path: paths[n++ % paths.length] });
             log(`${size.name}: ${name}, round ${round + 1}/${ROUNDS}, ${CONNECTIONS} connections, ${WARM_UP_SECONDS} + ${seconds} s`);
-            await load({ what: `${name}, warm-up`, url: app.url, connections: CONNECTIONS, seconds: WARM_UP_SECONDS, next });
+            if (WARM_UP_SECONDS > 0)
+              await load({ what: `${name}, warm-up`, url: app.url, connections: CONNECTIONS, seconds: WARM_UP_SECONDS, next });
             const result = await load({ what: name, url: app.url, connections: CONNECTIONS, seconds, next });
             samples[i].push({ rps: result.requestsPerSecond, p99: result.p99Ms });
           }
@@ -230,6 +239,20 @@ function reads(size: Size): Array<{ name: string; path: () => string }> {
     { name: "history of an owner, first page", path: () => `/transfers/${NETWORK}/owner/${owner(random(size.owners))}` },
     // Its owner, its metadata from the cache (filled by fill(), fresh) and its signed metadata (none here).
     { name: "token route from cache", path: () => `/token/${NETWORK}/${token()}` },
+    // ERC-1155, held to the same growth budgets: the same routes over nft_balances, nft_holdings and nft_1155_transfers.
+    {
+      name: "ERC-1155 inventory of a holder, first page of 100",
+      path: () => {
+        const { holder, contract } = erc1155Mint(size, random(erc1155Of(size).transfers / 2));
+        return `/inventory/${NETWORK}/${owner(holder)}/${address(3, contract)}`;
+      },
+    },
+    { name: "ERC-1155 holders, first page of 100", path: () => `/holders/${NETWORK}/${address(3, random(erc1155Of(size).contracts))}` },
+    { name: "ERC-1155 holders count", path: () => `/holders/${NETWORK}/${address(3, random(erc1155Of(size).contracts))}/count` },
+    {
+      name: "ERC-1155 history of a token, first page",
+      path: () => `/transfers/${NETWORK}/${address(3, random(erc1155Of(size).contracts))}/${random(ERC1155_IDS)}`,
+    },
   ];
 }
 
@@ -248,6 +271,20 @@ function ownerOf({ owners: O, contracts: C }: Size, i: number, k: number): numbe
   if (Math.floor(i / C) < WHALE_TOKENS) return i % C;
   // i × 2654435761 passes 2^53 from 3.4 million tokens.
   return Number((BigInt(i) * 2654435761n) % BigInt(O));
+}
+
+/**
+ * Mint m of the ERC-1155 data (the first half of its transfers, rangeOf): id ⌊m / contracts⌋ mod ERC1155_IDS of
+ * contract m mod contracts (kind 3) to `holder`; the transfer m of the second half moves 4 of it to `receiver`.
+ */
+function erc1155Mint(size: Size, m: number): { contract: number; tokenId: number; holder: number; receiver: number } {
+  const { contracts } = erc1155Of(size);
+  return {
+    contract: m % contracts,
+    tokenId: Math.floor(m / contracts) % ERC1155_IDS,
+    holder: (m * 40503 + 17) % size.owners,
+    receiver: (m * 69069 + 1) % size.owners,
+  };
 }
 
 /** The ERC-1155 transfers of the synthetic data, and the contracts they are spread over. */
@@ -292,15 +329,14 @@ function rangeOf(size: Size, first: number, last: number): IndexedRange {
   }
   const transfers1155: Transfer1155[] = [];
   for (let j = first * ERC1155_PER_BLOCK; j < Math.min(last * ERC1155_PER_BLOCK, e.transfers); j++) {
-    const m = j % half;
-    const holder = (m * 40503 + 17) % size.owners;
+    const mint = erc1155Mint(size, j % half);
     transfers1155.push({
       ...base(Math.floor(j / ERC1155_PER_BLOCK), 100 + (j % ERC1155_PER_BLOCK), 3 * T + j),
       batchIndex: 0,
-      contract: address(3, m % e.contracts),
-      tokenId: BigInt(Math.floor(m / e.contracts) % ERC1155_IDS),
-      from: j < half ? ZERO_ADDRESS : address(2, holder),
-      to: address(2, j < half ? holder : (m * 69069 + 1) % size.owners),
+      contract: address(3, mint.contract),
+      tokenId: BigInt(mint.tokenId),
+      from: j < half ? ZERO_ADDRESS : address(2, mint.holder),
+      to: address(2, j < half ? mint.holder : mint.receiver),
       amount: j < half ? 10n : 4n,
     });
   }
@@ -317,8 +353,8 @@ function rangeOf(size: Size, first: number, last: number): IndexedRange {
 /**
  * Writes the synthetic index through the store's own writer (writeRange), one range of RANGE_BLOCKS blocks per
  * transaction, as a cold sync would: the store gives the address ids and keeps the owners, holdings, balances and
- * holder counts. The indexes of the transfer tables that the writer does not read (all but the one by contract, which
- * tells a contract's standard) are dropped for the load; then the tables are compacted (VACUUM FULL: the writer's
+ * holder counts. The indexes that the writer does not read (of the transfer tables all but the one by contract, which
+ * tells a contract's standard; of the owners, holdings and balances all but their keys) are dropped for the load; then the tables are compacted (VACUUM FULL: the writer's
  * moves of owners and holdings leave old row versions behind), those indexes built (as a restore would), and the
  * tables analyzed. The metadata cache is written by SQL beside it. Returns the seconds it took.
  */
@@ -329,7 +365,11 @@ async function fill(db: Database, size: Size, log: (message: string) => void): P
     CREATE FUNCTION bench_address(kind int, n bigint) RETURNS text IMMUTABLE LANGUAGE sql
       AS $$ SELECT '0x' || kind || lpad(to_hex(n), 39, '0') $$;
   `);
-  const saved = await dropIndexes(db, ["nft_transfers", "nft_1155_transfers", "token_metadata"], /\(network_id, contract_id\b/);
+  const saved = [
+    ...(await dropIndexes(db, ["nft_transfers", "nft_1155_transfers", "token_metadata"], /\(network_id, contract_id\b/)),
+    // The writer reads owners, holdings and balances by their keys only: their inventory indexes wait for the end too.
+    ...(await dropIndexes(db, ["nft_owners", "nft_holdings", "nft_balances"], /^PRIMARY KEY\b/)),
+  ];
   const started = performance.now();
   // Each step's own time, then the time since the load started.
   let step = started;
@@ -440,8 +480,12 @@ async function checkRows(db: Database, size: Size): Promise<void> {
  * The database of one size: a fresh one (dropped after the run), or with BENCH_SCALE_REUSE=1 the kept one named by
  * its size, reused when a fill of this version completed in it (else made again, empty).
  */
-async function databaseFor(size: Size, log: (message: string) => void): Promise<{ database: TestDatabase; loadSeconds?: number }> {
-  if (!REUSE) return { database: await createTestDatabase() };
+async function databaseFor(
+  size: Size,
+  reuse: boolean,
+  log: (message: string) => void,
+): Promise<{ database: TestDatabase; loadSeconds?: number }> {
+  if (!reuse) return { database: await createTestDatabase() };
   const serverUrl = process.env.DATABASE_URL!;
   // Named by the exact number of tokens: two sizes with the same label are different data.
   const name = `bench_scale_${size.tokens}`;
@@ -550,8 +594,8 @@ async function checkCached(app: Service, size: Size): Promise<void> {
 }
 
 /**
- * Drops the primary keys, unique constraints and indexes of `tables`, but for the indexes whose definition matches
- * `keep`; returns the statements that build them again.
+ * Drops the primary keys, unique constraints and indexes of `tables`, but for those whose definition matches `keep`;
+ * returns the statements that build them again.
  */
 async function dropIndexes(db: Database, tables: string[], keep: RegExp): Promise<string[]> {
   const { rows: keys } = await db.query<{ table: string; name: string; definition: string }>(
@@ -564,10 +608,14 @@ async function dropIndexes(db: Database, tables: string[], keep: RegExp): Promis
      WHERE schemaname = 'public' AND tablename = ANY($1) AND indexname <> ALL($2)`,
     [tables, keys.map((k) => k.name)],
   );
+  const droppedKeys = keys.filter((k) => !keep.test(k.definition));
   const dropped = indexes.filter((i) => !keep.test(i.definition));
-  for (const k of keys) await db.exec(`ALTER TABLE ${k.table} DROP CONSTRAINT ${k.name}`);
+  for (const k of droppedKeys) await db.exec(`ALTER TABLE ${k.table} DROP CONSTRAINT ${k.name}`);
   for (const i of dropped) await db.exec(`DROP INDEX ${i.name}`);
-  return [...keys.map((k) => `ALTER TABLE ${k.table} ADD CONSTRAINT ${k.name} ${k.definition}`), ...dropped.map((i) => i.definition)];
+  return [
+    ...droppedKeys.map((k) => `ALTER TABLE ${k.table} ADD CONSTRAINT ${k.name} ${k.definition}`),
+    ...dropped.map((i) => i.definition),
+  ];
 }
 
 /**
@@ -580,6 +628,8 @@ async function explain(db: Database, size: Size): Promise<string> {
   const owner = address(2, c);
   const contract = address(1, c);
   const someone = address(2, 12345 % size.owners);
+  const mint = erc1155Mint(size, 12345 % (erc1155Of(size).transfers / 2));
+  const contract1155 = address(3, mint.contract);
   const reads: Array<[string, (q: Queryable) => Promise<unknown>]> = [
     ["inventory, first page", (q) => inventoryPage(q, { network: NETWORK, owner, contract, limit: 100 })],
     ["contracts of an owner", (q) => contractsPage(q, { network: NETWORK, owner: someone, limit: 100 })],
@@ -589,6 +639,16 @@ async function explain(db: Database, size: Size): Promise<string> {
     ["history of an owner", (q) => historyPage(q, { network: NETWORK, of: { owner: someone }, limit: 100 })],
     // The token route sends three statements side by side; the other two are explained as the service sent them.
     ["token route: owner", (q) => tokenHolding(q, NETWORK, contract, 5n)],
+    [
+      "ERC-1155 inventory of a holder",
+      (q) => inventoryPage(q, { network: NETWORK, owner: address(2, mint.holder), contract: contract1155, limit: 100 }),
+    ],
+    ["ERC-1155 holders, first page", (q) => holdersPage(q, { network: NETWORK, contract: contract1155, limit: 100 })],
+    ["ERC-1155 holders count", (q) => holderCount(q, NETWORK, contract1155)],
+    [
+      "ERC-1155 history of a token",
+      (q) => historyPage(q, { network: NETWORK, of: { contract: contract1155, tokenId: String(mint.tokenId) }, limit: 100 }),
+    ],
   ];
   let out = "";
   for (const [name, read] of reads) {

@@ -1,12 +1,12 @@
 import { startLocalNode } from "../../local/node";
 import { load, type LoadResult } from "../lib/load";
-import { startService, type Service } from "../lib/service";
+import { startService, startTogether, type Service } from "../lib/service";
 import type { Row, Suite } from "../lib/suite";
 
 const CONNECTIONS = 32;
-const COUNTED = 2_000;
-const WARM_UP = 5_000;
-const ROUNDS = 3;
+/** Requests counted, of warm-up, and rounds: the full run's, then the smoke's. */
+const FULL = { counted: 2_000, warmUp: 5_000, rounds: 3 };
+const SMOKE = { counted: 100, warmUp: 100, rounds: 1 };
 const PATH = "/block/localhost/latest";
 
 /** Requests from many clients: each request names another address (TRUST_PROXY is on in this suite). */
@@ -26,7 +26,8 @@ const sharedLimits: Suite = {
     "Each service first answers 5,000 requests of warm-up; statements per request are counted on the wire over 2,000 requests from one client at 4 connections.",
     "On PGlite there is nothing to compare (its counts are always in memory): the suite says so and measures nothing.",
   ],
-  async run({ seconds, log, database }) {
+  async run({ seconds, log, database, smoke }) {
+    const { counted: COUNTED, warmUp: WARM_UP, rounds: ROUNDS } = smoke ? SMOKE : FULL;
     if (database !== "PostgreSQL") {
       log("skipped: the shared store needs PostgreSQL (set DATABASE_URL)");
       return [];
@@ -35,8 +36,11 @@ const sharedLimits: Suite = {
     const env = { RPC_URL_LOCALHOST: node.url, TRUST_PROXY: "true" };
     const services: Record<"database" | "memory", Service | undefined> = { database: undefined, memory: undefined };
     try {
-      for (const store of ["database", "memory"] as const)
-        services[store] = await startService({ ...env, RATE_LIMIT_STORE: store }, undefined, { countQueries: true });
+      const stores = ["database", "memory"] as const;
+      await startTogether(
+        stores.map((store) => () => startService({ ...env, RATE_LIMIT_STORE: store }, undefined, { countQueries: true })),
+        (service, i) => (services[stores[i]] = service),
+      );
       // Warmed up alike, so that neither is measured while its code is still compiled.
       for (const service of [services.memory!, services.database!])
         await load({ what: "warm-up", url: `${service.url}${PATH}`, connections: CONNECTIONS, amount: WARM_UP });

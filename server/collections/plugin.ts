@@ -48,9 +48,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     const { network } = params;
     app.networks.info(network);
     const contract = parseAddress(params.contract, "contract").toLowerCase();
-    const { indexed, summaries } = await fromIndex(app.indexReads, app.networks, reply, network, undefined, (db) =>
-      contractSummaries(db, network, [contract]),
-    );
+    const { indexed, summaries } = await fromIndex({ app, reply, network, read: (db) => contractSummaries(db, network, [contract]) });
     const summary = summaries.get(contract);
     if (!summary) throw notFound(`The index of ${network} holds no transfer of ${contract}`);
     return { network, contract, indexed, summary };

@@ -87,9 +87,7 @@ const history: FastifyPluginAsyncTypebox = async (app) => {
   ) => {
     const limit = pageLimit(query.limit);
     const before = historyCursor(query.cursor);
-    const found = await fromIndex(app.indexReads, app.networks, reply, network, "contract" in of ? of.contract : undefined, (db) =>
-      historyPage(db, { network, of, before, limit }),
-    );
+    const found = await fromIndex({ app, reply, network, read: (db) => historyPage(db, { network, of, before, limit }) });
     // A page with spam left out may hold fewer items; its Link still follows on from the last transfer read.
     const flagged =
       query.spam === "exclude"

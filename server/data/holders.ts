@@ -98,9 +98,12 @@ const holders: FastifyPluginAsyncTypebox = async (app) => {
         const format = snapshotFormat(request.query.format, request.headers.accept);
         return sendSnapshot(app, request, reply, { network, contract, block, tokenId: id, after, limit, format, excluded });
       }
-      const page = await fromIndex(app.indexReads, app.networks, reply, network, contract, (db) =>
-        holdersPage(db, { network, contract, tokenId: id, after, limit }),
-      );
+      const page = await fromIndex({
+        app,
+        reply,
+        network,
+        read: (db) => holdersPage(db, { network, contract, tokenId: id, after, limit }),
+      });
       if (excluded) return sendPage(request, reply, { indexed: page.indexed, items: [] }, [], limit);
       // Counts are the database's canonical decimals: written as they are, JSON numbers with all their digits.
       const body = `[${page.items.map((r) => `{"owner":"${checksum(r.owner)}","count":${r.count}}`).join(",")}]`;
@@ -139,7 +142,7 @@ const holders: FastifyPluginAsyncTypebox = async (app) => {
         const { block } = await snapshotOf(app, reply, { network, contract, block: request.query.block });
         return { holders: await snapshotCount(app, { network, contract, block }) };
       }
-      const count = await fromIndex(app.indexReads, app.networks, reply, network, contract, (db) => holderCount(db, network, contract));
+      const count = await fromIndex({ app, reply, network, read: (db) => holderCount(db, network, contract) });
       reply.header("x-indexed-block", String(count.indexed));
       return { holders: count.holders };
     },

@@ -74,9 +74,7 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
       const contract = parseAddress(request.params.assetContract, "assetContract").toLowerCase();
       const limit = pageLimit(request.query.limit);
       const after = decodeKeyCursor(request.query.cursor, "id");
-      const page = await fromIndex(app.indexReads, app.networks, reply, network, contract, (db) =>
-        inventoryPage(db, { network, owner, contract, after, limit }),
-      );
+      const page = await fromIndex({ app, reply, network, read: (db) => inventoryPage(db, { network, owner, contract, after, limit }) });
       if (request.query.spam === "exclude" && (await app.collections.flagged(network, [contract])).size > 0)
         return sendPage(request, reply, { indexed: page.indexed, items: [] }, [], limit);
       // Written directly (the hot path of the service): ids and balances are the database's canonical decimals, so
@@ -130,16 +128,12 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
       const limit = pageLimit(request.query.limit);
       const after = decodeKeyCursor(request.query.cursor, "address");
       if (request.query.details) {
-        const page = await fromIndex(app.indexReads, app.networks, reply, network, undefined, (db) =>
-          ownerSummariesPage(db, { network, owner, after, limit }),
-        );
+        const page = await fromIndex({ app, reply, network, read: (db) => ownerSummariesPage(db, { network, owner, after, limit }) });
         const described = await app.collections.describe(network, page.items, page.indexed, false);
         const shown = request.query.spam === "exclude" ? described.filter((c) => !c.spam.flag) : described;
         return sendPage(request, reply, page, shown, limit);
       }
-      const page = await fromIndex(app.indexReads, app.networks, reply, network, undefined, (db) =>
-        contractsPage(db, { network, owner, after, limit }),
-      );
+      const page = await fromIndex({ app, reply, network, read: (db) => contractsPage(db, { network, owner, after, limit }) });
       // A page with spam left out may hold fewer items; its Link still follows on from the last contract read.
       const flagged = request.query.spam === "exclude" ? await app.collections.flagged(network, page.items) : new Set<string>();
       return sendPage(request, reply, page, page.items.filter((c) => !flagged.has(c)).map(checksum), limit);

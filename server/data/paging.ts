@@ -3,7 +3,7 @@ import type { Networks } from "../chain/networks";
 import { badRequest } from "../http/http-error";
 import { JSON_TYPE, sendJson } from "../http/wire";
 import { IndexHeaders } from "../http/schemas";
-import { isIncomplete, type IndexPage, type IndexReads } from "../indexer";
+import type { IndexPage, IndexReads } from "../indexer";
 import type { Queryable } from "../db/database";
 import { DomainError } from "../lib/domain-error";
 
@@ -14,29 +14,21 @@ export const pageHeaders = {
 };
 
 /**
- * One answer's read of the index: `read` and, with `contract` (lower case), whether the index of that contract misses
- * ranges it did not expand (`X-Index-Complete: false`), both on one database: a read replica when one serves and is
- * not too far behind, so that the items and the block they are complete to (`X-Indexed-Block`) come from one place.
- * `read` gives undefined where that database has no index of `network`: `not_indexed`.
+ * One answer's read of the index, on one database: a read replica when one serves and is not too far behind. The
+ * store's statement gives the items, the block they are complete to (`X-Indexed-Block`) and, for an answer about one
+ * contract, whether its index misses ranges it did not expand (`incomplete`: `X-Index-Complete: false`), all from one
+ * snapshot. `read` gives undefined where that database has no index of `network`: `not_indexed`.
  */
-export async function fromIndex<T extends { indexed: number }>(
-  reads: IndexReads,
-  networks: Networks,
-  reply: FastifyReply,
-  network: string,
-  contract: string | undefined,
-  read: (db: Queryable) => Promise<T | undefined>,
-): Promise<T> {
-  const { found, incomplete } = await reads.read(
-    network,
-    async (db) => {
-      const found = await read(db);
-      return { found, incomplete: found !== undefined && contract !== undefined && (await isIncomplete(db, network, contract)) };
-    },
-    (answer) => answer.found?.indexed,
-  );
-  if (incomplete) reply.header("x-index-complete", "false");
-  return indexed(networks, network, found);
+export async function fromIndex<T extends { indexed: number; incomplete?: boolean }>(options: {
+  app: { indexReads: IndexReads; networks: Networks };
+  reply: FastifyReply;
+  network: string;
+  read: (db: Queryable) => Promise<T | undefined>;
+}): Promise<T> {
+  const { app, reply, network, read } = options;
+  const found = await app.indexReads.read(network, read, (answer) => answer?.indexed);
+  if (found?.incomplete) reply.header("x-index-complete", "false");
+  return indexed(app.networks, network, found);
 }
 
 /** Opaque paging cursors: base64url of the last item's sort key. */

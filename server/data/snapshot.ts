@@ -38,9 +38,16 @@ export async function snapshotOf(
   const { network, contract } = query;
   if (!/^\d{1,15}$/.test(query.block)) throw badRequest("invalid_block_number", "block must be a decimal block number");
   const block = Number(query.block);
-  const { indexed, summaries } = await fromIndex(app.indexReads, app.networks, reply, network, contract, (db) =>
-    contractSummaries(db, network, [contract]),
-  );
+  const { indexed, summaries } = await fromIndex({
+    app,
+    reply,
+    network,
+    // The contract's summary says whether its index is complete: X-Index-Complete as on the other pages about one contract.
+    read: async (db) => {
+      const found = await contractSummaries(db, network, [contract]);
+      return found && { ...found, incomplete: found.summaries.get(contract)?.incomplete };
+    },
+  });
   const summary = summaries.get(contract);
   if (!summary) throw notFound(`The index of ${network} holds no transfer of ${contract}`);
   if (block < summary.firstBlock || block > indexed)

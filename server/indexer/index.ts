@@ -20,8 +20,7 @@ export {
 export { readCursor } from "./store/blocks";
 export { walletHoldings, type CollectionHolding, type CollectionQuery } from "./store/wallet-holdings";
 export { HISTORY_KEY_MAX, historyPage, type HistoryOf } from "./store/history";
-export { isIncomplete } from "./store/skipped";
-export { pruneMarks, staleCachedTokens, STALE_ENTRY } from "./store/marks";
+export { cacheExpiry, pruneMarks, staleCachedTokens } from "./store/marks";
 export { CHANGES_CHANNEL } from "./store/changes";
 export type { IndexReads } from "./index-reads";
 export { COLLECTION_TOKEN_ID } from "./transfers";

@@ -38,7 +38,7 @@ async function main() {
       (error: unknown) => log.error({ err: error }, "metrics: the listener did not open; indexing without it"),
     );
   }
-  const running = startIndexers(config, db, networks, log, metrics?.indexer);
+  const running = startIndexers({ config, db, networks, log, metrics: metrics?.indexer });
   log.info({ networks: networks.configured() }, "indexer started");
   let stopping = false;
   const stop = async () => {

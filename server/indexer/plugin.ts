@@ -11,7 +11,7 @@ export default fp(
     if (!app.config.indexer.enabled) return;
     let running: ReturnType<typeof startIndexers> | undefined;
     app.addHook("onReady", async () => {
-      running = startIndexers(app.config, app.db, app.networks, app.log, app.metrics?.indexer);
+      running = startIndexers({ config: app.config, db: app.db, networks: app.networks, log: app.log, metrics: app.metrics?.indexer });
     });
     app.addHook("preClose", async () => {
       await running?.stop();

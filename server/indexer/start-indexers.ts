@@ -9,13 +9,19 @@ export interface RunningIndexers {
 }
 
 /** Starts one indexer per configured network (each writes only while it holds that network's lock). */
-export function startIndexers(
-  config: Config,
-  db: Database,
-  networks: Networks,
-  log: IndexerOptions["log"],
-  metrics?: IndexerMetrics,
-): RunningIndexers {
+export function startIndexers({
+  config,
+  db,
+  networks,
+  log,
+  metrics,
+}: {
+  config: Config;
+  db: Database;
+  networks: Networks;
+  log: IndexerOptions["log"];
+  metrics?: IndexerMetrics;
+}): RunningIndexers {
   const indexers = networks.configured().map((network) => {
     const indexer = new NetworkIndexer({
       network,

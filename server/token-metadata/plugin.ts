@@ -39,9 +39,14 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     // answer budget, once any read is done). The holding from the index, which a read replica may answer; the metadata
     // cache and the statements from the primary: this service writes them, and a client may read right after writing.
     const [{ indexed, holding }, expiry, signed] = await Promise.all([
-      fromIndex(app.indexReads, app.networks, reply, network, contract, async (db) => {
-        const read = await tokenHolding(db, network, contract, id);
-        return read.indexed === null ? undefined : { ...read, indexed: read.indexed };
+      fromIndex({
+        app,
+        reply,
+        network,
+        read: async (db) => {
+          const read = await tokenHolding(db, network, contract, id);
+          return read.indexed === null ? undefined : { ...read, indexed: read.indexed };
+        },
       }),
       app.tokenMetadata.expiry(network, contract, [id]),
       signedMetadataJson(app.db, network, contract, id),

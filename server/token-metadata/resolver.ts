@@ -7,10 +7,10 @@ import type { Networks } from "../chain/networks";
 import type { TokenMetadataConfig } from "../config";
 import type { Database } from "../db/database";
 import type { Clock } from "../lib/clock";
-import { COLLECTION_TOKEN_ID } from "../indexer";
+import { cacheExpiry, COLLECTION_TOKEN_ID } from "../indexer";
 import { fetchDocument, firstAddress } from "./fetch-document";
 import { KeyedLimiter, QueueFull } from "../lib/keyed-limiter";
-import { cachedCollections, cachedMetadata, cacheExpiry, saveMetadata, type CachedMetadata, type TokenKey } from "./store";
+import { cachedCollections, cachedMetadata, saveMetadata, type CachedMetadata, type TokenKey } from "./store";
 import { fieldsWithin, type BudgetedFields } from "./token";
 import {
   browserUrl,

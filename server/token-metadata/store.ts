@@ -1,5 +1,5 @@
 import type { Queryable } from "../db/database";
-import { COLLECTION_TOKEN_ID, STALE_ENTRY } from "../indexer";
+import { COLLECTION_TOKEN_ID } from "../indexer";
 
 /** A token's metadata as cached: what the tokenURI gave, or why it gave nothing. */
 export interface CachedMetadata {
@@ -72,20 +72,6 @@ export async function cachedMetadata(
   );
 }
 
-/**
- * When the cache entries of some ids of one contract expire, by decimal id (their content is not read). An entry a
- * metadata-change mark made stale (fetched before the mark) has expired already: the Unix epoch.
- */
-export async function cacheExpiry(db: Queryable, network: string, contract: string, ids: readonly bigint[]): Promise<Map<string, Date>> {
-  if (ids.length === 0) return new Map();
-  const { rows } = await db.query<{ token_id: string; expires_at: Date }>(
-    `SELECT token_id, CASE WHEN ${STALE_ENTRY} THEN 'epoch'::timestamptz ELSE expires_at END AS expires_at
-     FROM token_metadata t WHERE network = $1 AND contract = $2 AND token_id = ANY($3::numeric[])`,
-    [network, contract, ids.map(String)],
-  );
-  return new Map(rows.map((row) => [row.token_id, row.expires_at]));
-}
-
 /** The new read failed, the old one had metadata, and both are of the same tokenURI. */
 const KEEP = "excluded.metadata IS NULL AND t.metadata IS NOT NULL AND excluded.token_uri IS NOT DISTINCT FROM t.token_uri";
 
@@ -108,21 +94,11 @@ export async function saveMetadata(db: Queryable, key: TokenKey, entry: Omit<Cac
 }
 
 /**
- * The collections' cached documents (contractURI, under COLLECTION_TOKEN_ID) of some contracts of a network, in one
- * statement: in contract order, the content of each entry only while the running total of the entries' sizes stays
- * within the budget, and its expiry (the epoch when a ContractURIUpdated mark made it stale).
- * $1 network, $2 contracts (lower case), $3 budget in bytes, $4 COLLECTION_TOKEN_ID.
+ * The collections' cached documents (contractURI, under COLLECTION_TOKEN_ID) of some contracts (lower case) of a
+ * network, by contract, in one statement: in contract order, the content of each entry only while the running total of
+ * the entries' sizes stays within `budget` bytes, and its expiry (the epoch when a ContractURIUpdated mark made it
+ * stale; expired entries included).
  */
-const CACHED_COLLECTIONS_SQL = `SELECT contract, running <= $3 AS loaded,
-    CASE WHEN ${STALE_ENTRY} THEN 'epoch'::timestamptz ELSE expires_at END AS expires_at,
-    CASE WHEN running <= $3 THEN token_uri END AS token_uri, CASE WHEN running <= $3 THEN metadata END AS metadata,
-    CASE WHEN running <= $3 THEN image END AS image, CASE WHEN running <= $3 THEN error END AS error
-  FROM (SELECT network, contract, token_id, fetched_at, token_uri, metadata, image, error, expires_at,
-      sum(coalesce(octet_length(token_uri), 0) + coalesce(octet_length(metadata), 0) + coalesce(octet_length(image), 0)
-        + coalesce(octet_length(error), 0)) OVER (ORDER BY contract) AS running
-    FROM token_metadata WHERE network = $1 AND contract = ANY ($2::text[]) AND token_id = $4) t`;
-
-/** The cached collection documents of some contracts (lower case), by contract (expired entries included), within `budget` bytes. */
 export async function cachedCollections(
   db: Queryable,
   network: string,
@@ -130,12 +106,21 @@ export async function cachedCollections(
   budget: number,
 ): Promise<Map<string, CachedEntry>> {
   if (contracts.length === 0) return new Map();
-  const { rows } = await db.query<Row & { contract: string; loaded: boolean }>(CACHED_COLLECTIONS_SQL, [
-    network,
-    contracts,
-    budget,
-    COLLECTION_TOKEN_ID.toString(),
-  ]);
+  // $1 network, $2 contracts, $3 budget in bytes, $4 COLLECTION_TOKEN_ID
+  const { rows } = await db.query<Row & { contract: string; loaded: boolean }>(
+    `SELECT contract, running <= $3 AS loaded,
+       CASE WHEN EXISTS (SELECT 1 FROM nft_metadata_updates u
+           WHERE u.network = t.network AND u.contract = t.contract AND u.from_token_id <= t.token_id AND u.to_token_id >= t.token_id
+             AND u.marked_at > t.fetched_at)
+         THEN 'epoch'::timestamptz ELSE expires_at END AS expires_at,
+       CASE WHEN running <= $3 THEN token_uri END AS token_uri, CASE WHEN running <= $3 THEN metadata END AS metadata,
+       CASE WHEN running <= $3 THEN image END AS image, CASE WHEN running <= $3 THEN error END AS error
+     FROM (SELECT network, contract, token_id, fetched_at, token_uri, metadata, image, error, expires_at,
+         sum(coalesce(octet_length(token_uri), 0) + coalesce(octet_length(metadata), 0) + coalesce(octet_length(image), 0)
+           + coalesce(octet_length(error), 0)) OVER (ORDER BY contract) AS running
+       FROM token_metadata WHERE network = $1 AND contract = ANY ($2::text[]) AND token_id = $4) t`,
+    [network, contracts, budget, COLLECTION_TOKEN_ID.toString()],
+  );
   return new Map(
     rows.map((row) => {
       const { expiresAt, ...entry } = fromRow(row);

@@ -66,8 +66,8 @@ const OWNER_HISTORY_SQL = `SELECT c.block_number AS indexed, t.block_number, t.l
   ORDER BY t.block_number DESC, t.log_index DESC, t.batch_index DESC`;
 
 /**
- * One token's transfers, of the table of its contract's standard. The contract is the one the page is of: only the
- * sender and the receiver are looked up.
+ * One token's transfers, of the table of its contract's standard, and whether the index of its contract is
+ * incomplete (reads.ts). The contract is the one the page is of: only the sender and the receiver are looked up.
  * $1 network, $2 contract, $3 block, $4 log index, $5 batch index (the key: rows before it), $6 limit, $7 token id.
  */
 const TOKEN_HISTORY_SQL = `SELECT c.block_number AS indexed, t.block_number, t.log_index, t.batch_index, t.block_time,
@@ -76,7 +76,8 @@ const TOKEN_HISTORY_SQL = `SELECT c.block_number AS indexed, t.block_number, t.l
     t.token_id,
     (SELECT '0x' || encode(a.address, 'hex') FROM nft_addresses a WHERE a.id = t.from_id) AS from_address,
     (SELECT '0x' || encode(a.address, 'hex') FROM nft_addresses a WHERE a.id = t.to_id) AS to_address,
-    t.amount
+    t.amount,
+    EXISTS (SELECT 1 FROM nft_skipped_ranges WHERE network = $1 AND contract = lower($2)) AS incomplete
   FROM indexer_cursors c LEFT JOIN indexer_networks n ON n.name = c.network
   CROSS JOIN LATERAL (SELECT (SELECT id FROM nft_addresses WHERE address = decode(substr($2, 3), 'hex')) AS id) k
   LEFT JOIN LATERAL (
@@ -101,7 +102,7 @@ export async function historyPage(
 ): Promise<IndexPage<TransferRow> | undefined> {
   const { network, of, before = HISTORY_KEY_MAX.map(String), limit } = query;
   const [block, log, batch] = before;
-  type Row = { indexed: string } & { [K in keyof TransferRow]: TransferRow[K] | null };
+  type Row = { indexed: string; incomplete?: boolean } & { [K in keyof TransferRow]: TransferRow[K] | null };
   const { rows } =
     "owner" in of
       ? await db.query<Row>(OWNER_HISTORY_SQL, [network, of.owner, block, log, batch, limit + 1])
@@ -109,7 +110,8 @@ export async function historyPage(
   return pageOf(
     rows,
     limit,
-    (r) => (r.block_number === null ? null : (r as TransferRow)),
+    // An item is the transfer's columns only: the page's own (the cursor, completeness) stay on the page.
+    ({ indexed: _, incomplete: __, ...r }) => (r.block_number === null ? null : (r as TransferRow)),
     (t) => [t.block_number, String(t.log_index), String(t.batch_index ?? 0)],
   );
 }

@@ -52,11 +52,14 @@ export async function adjustHoldings(tx: Queryable, networkId: number, sums: Hol
      ON CONFLICT (network_id, contract) DO UPDATE SET holders = nft_holder_counts.holders + EXCLUDED.holders`,
     params,
   );
+  // Only a holding that lost tokens can have reached zero: a cold sync's mints skip this statement.
+  const losing = moved.filter((m) => m.delta < 0n);
+  if (losing.length === 0) return;
   // $1 network id, $2 contracts, $3 owners (hex)
   await tx.query(
     `DELETE FROM nft_holdings h USING unnest($2::text[], $3::text[]) AS k(contract, owner)
      WHERE h.network_id = $1 AND h.contract = decode(substr(k.contract, 3), 'hex') AND h.owner = decode(substr(k.owner, 3), 'hex')
        AND h.count = 0`,
-    params.slice(0, 3),
+    [networkId, ...columnLiterals(losing, ["contract", "owner"])],
   );
 }

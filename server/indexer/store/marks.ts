@@ -43,12 +43,24 @@ export async function pruneMarks(db: Queryable, retentionMs: number): Promise<vo
 }
 
 /**
- * SQL condition true when the token_metadata row aliased `t` was fetched before a mark covering its id: its document
- * is stale and is read again (lazily when asked, or by the background sweep).
+ * When the metadata cache's entries (token_metadata rows) of some ids of one contract expire, by decimal id (their
+ * content is not read): an entry fetched before a mark covering its id is stale and has expired already, the Unix
+ * epoch, so it is read again (lazily when asked, or by the background sweep).
  */
-export const STALE_ENTRY = `EXISTS (SELECT 1 FROM nft_metadata_updates u
-  WHERE u.network = t.network AND u.contract = t.contract AND u.from_token_id <= t.token_id AND u.to_token_id >= t.token_id
-    AND u.marked_at > t.fetched_at)`;
+export async function cacheExpiry(db: Queryable, network: string, contract: string, ids: readonly bigint[]): Promise<Map<string, Date>> {
+  if (ids.length === 0) return new Map();
+  // $1 network, $2 contract, $3 decimal ids
+  const { rows } = await db.query<{ token_id: string; expires_at: Date }>(
+    `SELECT token_id,
+       CASE WHEN EXISTS (SELECT 1 FROM nft_metadata_updates u
+           WHERE u.network = t.network AND u.contract = t.contract AND u.from_token_id <= t.token_id AND u.to_token_id >= t.token_id
+             AND u.marked_at > t.fetched_at)
+         THEN 'epoch'::timestamptz ELSE expires_at END AS expires_at
+     FROM token_metadata t WHERE network = $1 AND contract = $2 AND token_id = ANY($3::numeric[])`,
+    [network, contract, ids.map(String)],
+  );
+  return new Map(rows.map((row) => [row.token_id, row.expires_at]));
+}
 
 /**
  * Up to `limit` cached entries (token_metadata rows) that a mark made stale, driven from the marks (few) rather than

@@ -8,7 +8,9 @@ import type { ChangeKind } from "./changes";
  * cursor (the block the index is complete to, `X-Indexed-Block`) with the items, so both come from one snapshot: it
  * starts from the cursor row, joined with the network's id in the compact tables (n.id, NULL when they hold nothing of
  * it yet, which matches no row). No cursor row means the network's index has not started, and a read answers
- * `undefined`.
+ * `undefined`. A statement about one contract also tells, in the same snapshot, whether the index of that contract
+ * misses ConsecutiveTransfer ranges it did not expand (nft_skipped_ranges, skipped.ts): `incomplete`, computed once
+ * per statement (it names parameters only), so an answer needs no statement of its own to say so.
  */
 
 /**
@@ -19,6 +21,8 @@ export interface IndexPage<T> {
   indexed: number;
   items: T[];
   next?: string[];
+  /** Present (true) when the page is of one contract whose index misses ranges it did not expand (`X-Index-Complete: false`). */
+  incomplete?: true;
 }
 
 /**
@@ -26,7 +30,7 @@ export interface IndexPage<T> {
  * row at all: the network has no cursor row. A row whose item columns are null is the LEFT JOIN's row of an empty
  * page (`item` gives null).
  */
-export function pageOf<R extends { indexed: string }, T>(
+export function pageOf<R extends { indexed: string; incomplete?: boolean }, T>(
   rows: R[],
   limit: number,
   item: (row: R) => T | null,
@@ -35,7 +39,12 @@ export function pageOf<R extends { indexed: string }, T>(
   if (rows.length === 0) return undefined;
   const found = rows.map(item).filter((i): i is T => i !== null);
   const items = found.slice(0, limit);
-  return { indexed: Number(rows[0].indexed), items, next: found.length > limit ? key(items[items.length - 1]) : undefined };
+  return {
+    indexed: Number(rows[0].indexed),
+    items,
+    next: found.length > limit ? key(items[items.length - 1]) : undefined,
+    ...(rows[0].incomplete ? { incomplete: true } : {}),
+  };
 }
 
 /** A token of an inventory page: its id and, for ERC-1155, the owner's balance (the database's canonical decimals). */
@@ -48,7 +57,8 @@ export interface InventoryItem {
  * ERC-721 owners and ERC-1155 balances in one id order (a contract is one or the other).
  * $1 network, $2 owner, $3 contract, $4 after this token id, $5 limit.
  */
-const INVENTORY_SQL = `SELECT c.block_number AS indexed, o.token_id, o.balance
+const INVENTORY_SQL = `SELECT c.block_number AS indexed, o.token_id, o.balance,
+    EXISTS (SELECT 1 FROM nft_skipped_ranges WHERE network = $1 AND contract = $3) AS incomplete
   FROM indexer_cursors c LEFT JOIN indexer_networks n ON n.name = c.network
   LEFT JOIN LATERAL (
     (SELECT token_id, NULL::numeric AS balance FROM nft_owners
@@ -72,13 +82,10 @@ export async function inventoryPage(
   query: { network: string; owner: string; contract: string; after?: string; limit: number },
 ): Promise<IndexPage<InventoryItem> | undefined> {
   const { network, owner, contract, after = "-1", limit } = query;
-  const { rows } = await db.query<{ indexed: string; token_id: string | null; balance: string | null }>(INVENTORY_SQL, [
-    network,
-    owner,
-    contract,
-    after,
-    limit + 1,
-  ]);
+  const { rows } = await db.query<{ indexed: string; token_id: string | null; balance: string | null; incomplete: boolean }>(
+    INVENTORY_SQL,
+    [network, owner, contract, after, limit + 1],
+  );
   return pageOf(
     rows,
     limit,
@@ -119,7 +126,8 @@ export interface HolderItem {
 }
 
 /** From the holdings. $1 network, $2 contract, $3 after this owner, $4 limit. */
-const HOLDERS_SQL = `SELECT c.block_number AS indexed, '0x' || encode(h.owner, 'hex') AS owner, h.count
+const HOLDERS_SQL = `SELECT c.block_number AS indexed, '0x' || encode(h.owner, 'hex') AS owner, h.count,
+    EXISTS (SELECT 1 FROM nft_skipped_ranges WHERE network = $1 AND contract = $2) AS incomplete
   FROM indexer_cursors c LEFT JOIN indexer_networks n ON n.name = c.network
   LEFT JOIN LATERAL (
     SELECT owner, count FROM nft_holdings
@@ -132,7 +140,8 @@ const HOLDERS_SQL = `SELECT c.block_number AS indexed, '0x' || encode(h.owner, '
  * ERC-721 owner and ERC-1155 balances of one token in one address order (of their bytes, which sort as their hex).
  * $1 network, $2 contract, $3 after this owner, $4 limit, $5 token id.
  */
-const TOKEN_HOLDERS_SQL = `SELECT c.block_number AS indexed, '0x' || encode(h.owner, 'hex') AS owner, h.count
+const TOKEN_HOLDERS_SQL = `SELECT c.block_number AS indexed, '0x' || encode(h.owner, 'hex') AS owner, h.count,
+    EXISTS (SELECT 1 FROM nft_skipped_ranges WHERE network = $1 AND contract = $2) AS incomplete
   FROM indexer_cursors c LEFT JOIN indexer_networks n ON n.name = c.network
   LEFT JOIN LATERAL (
     (SELECT a.address AS owner, 1::numeric AS count FROM nft_owners o JOIN nft_addresses a ON a.id = o.owner_id
@@ -154,7 +163,7 @@ export async function holdersPage(
   query: { network: string; contract: string; tokenId?: string; after?: string; limit: number },
 ): Promise<IndexPage<HolderItem> | undefined> {
   const { network, contract, tokenId, after = "", limit } = query;
-  type Row = { indexed: string; owner: string | null; count: string | null };
+  type Row = { indexed: string; owner: string | null; count: string | null; incomplete: boolean };
   const { rows } =
     tokenId === undefined
       ? await db.query<Row>(HOLDERS_SQL, [network, contract, after, limit + 1])
@@ -168,7 +177,8 @@ export async function holdersPage(
 }
 
 /** $1 network, $2 contract. */
-const HOLDER_COUNT_SQL = `SELECT c.block_number AS indexed, h.holders
+const HOLDER_COUNT_SQL = `SELECT c.block_number AS indexed, h.holders,
+    EXISTS (SELECT 1 FROM nft_skipped_ranges WHERE network = $1 AND contract = $2) AS incomplete
   FROM indexer_cursors c LEFT JOIN indexer_networks n ON n.name = c.network
   LEFT JOIN nft_holder_counts h ON h.network_id = n.id AND h.contract = decode(substr($2, 3), 'hex')
   WHERE c.network = $1`;
@@ -178,10 +188,11 @@ export async function holderCount(
   db: Queryable,
   network: string,
   contract: string,
-): Promise<{ indexed: number; holders: number } | undefined> {
-  const { rows } = await db.query<{ indexed: string; holders: string | null }>(HOLDER_COUNT_SQL, [network, contract]);
+): Promise<{ indexed: number; holders: number; incomplete?: true } | undefined> {
+  const { rows } = await db.query<{ indexed: string; holders: string | null; incomplete: boolean }>(HOLDER_COUNT_SQL, [network, contract]);
   if (rows.length === 0) return undefined;
-  return { indexed: Number(rows[0].indexed), holders: Number(rows[0].holders ?? 0) };
+  const { indexed, holders, incomplete } = rows[0];
+  return { indexed: Number(indexed), holders: Number(holders ?? 0), ...(incomplete ? { incomplete: true as const } : {}) };
 }
 
 /** Who holds a token, from the index: its owner (ERC-721) or its holders' balances (ERC-1155). */
@@ -199,29 +210,34 @@ const TOKEN_SQL = `SELECT c.block_number AS indexed,
   (SELECT json_agg(json_build_object('owner', '0x' || encode(b.owner, 'hex'), 'balance', b.balance::text) ORDER BY b.balance DESC, b.owner)
    FROM (SELECT owner, balance FROM nft_balances
          WHERE network_id = n.id AND contract = decode(substr($2, 3), 'hex') AND token_id = $3 AND balance > 0
-         ORDER BY balance DESC, owner LIMIT ${MAX_BALANCES}) b) AS balances
+         ORDER BY balance DESC, owner LIMIT ${MAX_BALANCES}) b) AS balances,
+  EXISTS (SELECT 1 FROM nft_skipped_ranges WHERE network = $1 AND contract = $2) AS incomplete
   FROM indexer_cursors c LEFT JOIN indexer_networks n ON n.name = c.network
   WHERE c.network = $1`;
 
 /**
  * The block the index of `network` is complete to (null before it started) and the token's holding in the same
- * statement (undefined when the index has no such token: never minted, burned, or a contract not indexed).
+ * statement (undefined when the index has no such token: never minted, burned, or a contract not indexed), and
+ * whether the index of its contract is incomplete.
  */
 export async function tokenHolding(
   db: Queryable,
   network: string,
   contract: string,
   id: bigint,
-): Promise<{ indexed: number | null; holding?: Holding }> {
-  const { rows } = await db.query<{ indexed: string; owner: string | null; balances: Array<{ owner: string; balance: string }> | null }>(
-    TOKEN_SQL,
-    [network, contract, id.toString()],
-  );
+): Promise<{ indexed: number | null; holding?: Holding; incomplete?: true }> {
+  const { rows } = await db.query<{
+    indexed: string;
+    owner: string | null;
+    balances: Array<{ owner: string; balance: string }> | null;
+    incomplete: boolean;
+  }>(TOKEN_SQL, [network, contract, id.toString()]);
   if (rows.length === 0) return { indexed: null };
   const { indexed, owner, balances } = rows[0];
-  if (owner !== null) return { indexed: Number(indexed), holding: { standard: "erc721", owner } };
-  if (balances && balances.length > 0) return { indexed: Number(indexed), holding: { standard: "erc1155", balances } };
-  return { indexed: Number(indexed) };
+  const incomplete = rows[0].incomplete ? { incomplete: true as const } : {};
+  if (owner !== null) return { indexed: Number(indexed), holding: { standard: "erc721", owner }, ...incomplete };
+  if (balances && balances.length > 0) return { indexed: Number(indexed), holding: { standard: "erc1155", balances }, ...incomplete };
+  return { indexed: Number(indexed), ...incomplete };
 }
 
 /** Whether the index holds ERC-721 transfers of `contract` (lower case): the contract is an ERC-721 it indexes. */

@@ -3,7 +3,7 @@ import type { SkippedRange } from "../transfers";
 
 /**
  * The ConsecutiveTransfer ranges the indexer did not expand (nft_skipped_ranges): a contract with one is not fully
- * indexed, and the answers about it say so. Written in the indexer's range transaction; a reorg removes the ranges
+ * indexed, and the answers about it say so (each page statement about one contract reads it, reads.ts). Written in the indexer's range transaction; a reorg removes the ranges
  * of the blocks it undoes (rollBack) and a reset all of a network's.
  */
 export async function recordSkipped(tx: Queryable, network: string, ranges: SkippedRange[]): Promise<void> {
@@ -31,11 +31,4 @@ export async function recordSkipped(tx: Queryable, network: string, ranges: Skip
 export async function rollBackSkipped(tx: Queryable, network: string, ancestor: number): Promise<void> {
   // $1 network, $2 the ancestor's block
   await tx.query("DELETE FROM nft_skipped_ranges WHERE network = $1 AND block_number > $2", [network, ancestor]);
-}
-
-/** Whether the index of `contract` (lower case) misses ranges it did not expand. */
-export async function isIncomplete(db: Queryable, network: string, contract: string): Promise<boolean> {
-  // $1 network, $2 contract
-  const { rows } = await db.query("SELECT 1 FROM nft_skipped_ranges WHERE network = $1 AND contract = $2 LIMIT 1", [network, contract]);
-  return rows.length > 0;
 }

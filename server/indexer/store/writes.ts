@@ -135,19 +135,19 @@ async function write721(tx: Queryable, net: number, transfers: Transfer[]): Prom
     changed.push(last);
     (minted && last.to !== ZERO_ADDRESS ? fresh : held).push(last);
   }
-  const [, previousRows] = await Promise.all([inserted, ownersBefore(tx, net, ids, held)]);
-  if (fresh.length === 0) return moveOwners(tx, net, ids, changed, previousRows);
+  const [, previousRows] = await Promise.all([inserted, ownersBefore(tx, { net, ids, tokens: held })]);
+  if (fresh.length === 0) return moveOwners(tx, { net, ids, changed, previousRows });
   await tx.query("SAVEPOINT fresh_mints");
   try {
-    await moveOwners(tx, net, ids, changed, previousRows);
+    await moveOwners(tx, { net, ids, changed, previousRows });
     await tx.query("RELEASE SAVEPOINT fresh_mints");
   } catch (error) {
     // A contract that mints an id someone holds (no standard contract does): its row is there, and the COPY of the new
     // owners stopped at it. The range's owners are moved again from the rows of all its tokens.
     if (!isUniqueViolation(error)) throw error;
     await tx.query("ROLLBACK TO SAVEPOINT fresh_mints");
-    const mintedRows = await ownersBefore(tx, net, ids, fresh);
-    await moveOwners(tx, net, ids, changed, [...previousRows, ...mintedRows]);
+    const mintedRows = await ownersBefore(tx, { net, ids, tokens: fresh });
+    await moveOwners(tx, { net, ids, changed, previousRows: [...previousRows, ...mintedRows] });
   }
 }
 
@@ -157,8 +157,14 @@ interface OwnerRow {
   owner_id: number;
 }
 
-/** The owner rows of `tokens` before the range (`ids`: the writer's address ids, as moveOwners takes them). */
-async function ownersBefore(tx: Queryable, net: number, ids: Map<string, number>, tokens: Transfer[]): Promise<OwnerRow[]> {
+/** The ids a range's rows are written with: its network's, and each of its addresses' (ids.ts). */
+interface RangeIds {
+  net: number;
+  ids: Map<string, number>;
+}
+
+/** The owner rows of `tokens` before the range. */
+async function ownersBefore(tx: Queryable, { net, ids, tokens }: RangeIds & { tokens: Transfer[] }): Promise<OwnerRow[]> {
   if (tokens.length === 0) return [];
   const id = (address: string) => ids.get(address)!;
   // $1 network id, $2 contract ids, $3 token ids
@@ -179,10 +185,7 @@ async function ownersBefore(tx: Queryable, net: number, ids: Map<string, number>
  */
 async function moveOwners(
   tx: Queryable,
-  net: number,
-  ids: Map<string, number>,
-  changed: Transfer[],
-  previousRows: OwnerRow[],
+  { net, ids, changed, previousRows }: RangeIds & { changed: Transfer[]; previousRows: OwnerRow[] },
 ): Promise<void> {
   const id = (address: string) => ids.get(address)!;
   const previous = new TokenMap<number>();
