@@ -173,6 +173,24 @@ export const SETTINGS = [
     description: "how long a request waits for a free connection of the pool; then it is answered 503 `database_busy`",
   },
   {
+    name: "DATABASE_STATEMENT_TIMEOUT_MS",
+    path: "database.statementTimeoutMs",
+    parse: int(100, 3_600_000),
+    default: "10000",
+    group: "database",
+    description:
+      "longest a statement may run: PostgreSQL cancels it then (`statement_timeout`, set when each connection starts), and the service gives up on it 1 s later if PostgreSQL did not; then 503 `database_busy`",
+  },
+  {
+    name: "DATABASE_LONG_STATEMENT_TIMEOUT_MS",
+    path: "database.longStatementTimeoutMs",
+    parse: int(1_000, 86_400_000),
+    default: "3600000",
+    group: "database",
+    description:
+      "the same bound for the few statements that need longer: the migrations at start, and the indexer's writes and rollbacks of a range",
+  },
+  {
     name: "DATABASE_READ_URLS",
     path: "database.replicas.urls",
     parse: postgresUrls,
@@ -214,6 +232,15 @@ export const SETTINGS = [
     default: "1000",
     group: "database",
     description: "how long connecting to a replica (or waiting for a free connection to it) may take before the read goes to the primary",
+  },
+  {
+    name: "DATABASE_READ_TIMEOUT_MS",
+    path: "database.replicas.readTimeoutMs",
+    parse: int(100, 600_000),
+    default: "2000",
+    group: "database",
+    description:
+      "longest a read on a replica may take (the same two bounds as `DATABASE_STATEMENT_TIMEOUT_MS`); past it the replica is skipped as down and the read goes to the primary",
   },
   // Networks and the embedded chain
   {

@@ -235,17 +235,20 @@ export class NetworkIndexer {
     const end = { block: to, hash: last.hash };
     // Near the head the range is news for live subscribers; older ranges (a cold sync) are history only.
     const live = to + REORG_WINDOW >= head;
-    await connection.transaction((tx) =>
-      writeRange(tx, {
-        network,
-        transfers,
-        transfers1155,
-        last: end,
-        hashes: [...hashes].map(([block, hash]) => ({ block, hash })),
-        live,
-        skipped,
-        marks,
-      }),
+    await connection.transaction(
+      (tx) =>
+        writeRange(tx, {
+          network,
+          transfers,
+          transfers1155,
+          last: end,
+          hashes: [...hashes].map(([block, hash]) => ({ block, hash })),
+          live,
+          skipped,
+          marks,
+        }),
+      // A range of a cold sync is thousands of rows through COPY and the owners' updates: the long bound.
+      { long: true },
     );
     if (skipped.length > 0) this.options.metrics?.skippedRanges(network, skipped.length);
     if (marks.length > 0) this.options.metrics?.metadataMarks(network, marks.length);
@@ -410,7 +413,7 @@ export class NetworkIndexer {
       if (!onChain && known.block <= head) return false;
       if (onChain?.hash === known.hash) {
         log.warn({ network, ancestor: known.block }, "indexer: reorg; rolling back to the common ancestor");
-        await connection.transaction((tx) => rollBack(tx, network, known));
+        await connection.transaction((tx) => rollBack(tx, network, known), { long: true });
         return true;
       }
     }
@@ -418,7 +421,7 @@ export class NetworkIndexer {
       { network },
       "indexer: the indexed chain is gone (new chain, or a reorg deeper than the window); indexing again from the start",
     );
-    await connection.transaction((tx) => resetNetwork(tx, network));
+    await connection.transaction((tx) => resetNetwork(tx, network), { long: true });
     return true;
   }
 
