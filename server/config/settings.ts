@@ -255,6 +255,15 @@ export const SETTINGS = [
       'JSON-RPC URL of a network, e.g. `RPC_URL_MAINNET`, `RPC_URL_MATIC_MAINNET` (dashes become underscores); several, comma-separated, are used with failover: each call goes to the healthy one that answers fastest (docs/operations/running.md, "Several providers per network")',
   },
   {
+    name: "RPC_PROBE_INTERVAL_MS",
+    path: "rpcProbeIntervalMs",
+    parse: int(100, 3_600_000),
+    default: "30000",
+    group: "chain",
+    description:
+      "how long a provider URL may go without a call before the instance sends it an `eth_blockNumber` of its own, so that its health and `rpc_provider_up` stay current when the instance is idle",
+  },
+  {
     name: "RPC_COOLDOWN_MS",
     path: "rpcCooldownMs",
     parse: int(100, 600_000),
