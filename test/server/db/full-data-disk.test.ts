@@ -1,14 +1,12 @@
 import { expect } from "chai";
-import { Wallet } from "ethers";
 import pg from "pg";
-import { boundText, encodeMetadata } from "../../../server/signed-metadata/signed-text";
 import type { TestApp } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
 import { postgresServerBinaries, startPostgresServer, type PostgresServer } from "../../helpers/postgres-server";
+import { MetadataPosts } from "../../helpers/metadata-posts";
 import { expectRefusal } from "../../helpers/refusal";
 import { getJson, startLoginApp } from "../auth/helpers";
 
-const CONTRACT = "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed";
 const DATA_DISK_MB = 96;
 
 /**
@@ -23,8 +21,7 @@ describe("a full data disk (tmpfs)", function () {
   let server: PostgresServer | undefined;
   let t: TestApp | undefined;
   let filler: pg.Client | undefined;
-  let nextId = 1;
-  const acknowledged: number[] = [];
+  let posts: MetadataPosts;
 
   before(async function () {
     const binaries = postgresServerBinaries();
@@ -39,6 +36,7 @@ describe("a full data disk (tmpfs)", function () {
       database: server.database,
       env: { INDEXER: "false", DATABASE_POOL_SIZE: "2" },
     });
+    posts = new MetadataPosts(t);
     filler = new pg.Client({ connectionString: server.url });
     await filler.connect();
     // Stored as it is, uncompressed: each row takes its size on the disk.
@@ -50,22 +48,6 @@ describe("a full data disk (tmpfs)", function () {
     await t?.close();
     await server?.remove();
   });
-
-  async function post() {
-    const id = nextId++;
-    const wallet = Wallet.createRandom();
-    const metadata = encodeMetadata({ name: `full ${id}` });
-    const sig = await wallet.signMessage(
-      boundText({ kind: "nft", network: "localhost", contract: CONTRACT, tokenId: BigInt(id) }, metadata),
-    );
-    const response = await t!.fetch(`/metadata/localhost/${CONTRACT}/${id}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ iss: wallet.address, sig, metadata }),
-    });
-    if (response.status === 200) acknowledged.push(id);
-    return response;
-  }
 
   /** Inserts rows of `bytes` until PostgreSQL refuses one for the disk; resolves with how many went in. */
   async function fill(bytes: number): Promise<number> {
@@ -80,13 +62,13 @@ describe("a full data disk (tmpfs)", function () {
   }
 
   it("writes answer 503 database_full with Retry-After, reads go on, nothing acknowledged is lost, and writes resume once space is back", async function () {
-    expect((await post()).status).to.equal(200);
+    expect((await posts.post()).status).to.equal(200);
     // Large rows first, then ever smaller ones: no page of the filler has room left either.
     for (const bytes of [1_048_576, 65_536, 4_096, 512]) await fill(bytes);
 
     const answers: Array<{ status: number; error?: string; retryAfter: string | null }> = [];
     for (let i = 0; i < 60; i++) {
-      const response = await post();
+      const response = await posts.post();
       const body = (await response.json()) as { error?: string };
       answers.push({ status: response.status, error: body.error, retryAfter: response.headers.get("retry-after") });
     }
@@ -98,19 +80,14 @@ describe("a full data disk (tmpfs)", function () {
       answers.slice(first).filter((a) => !documented(a)),
       JSON.stringify(answers),
     ).to.deep.equal([]);
-    await expectRefusal(await t!.fetch(`/metadata/localhost/${CONTRACT}/999999`), 404, "not_found");
+    await expectRefusal(await t!.fetch(`/metadata/localhost/${posts.contract}/999999`), 404, "not_found");
     expect((await getJson(t!, "/health")).status).to.equal(200);
 
     // Space back: the filler's files are truncated at its drop, and the same process writes again.
     await filler!.query("DROP TABLE test_filler");
     let back = false;
-    for (let i = 0; i < 20 && !back; i++) back = (await post()).status === 200;
+    for (let i = 0; i < 20 && !back; i++) back = (await posts.post()).status === 200;
     expect(back, "a write once space is back").to.equal(true);
-    const { rows } = await t!.app.db.query<{ token_id: string }>("SELECT token_id::text FROM metadata_posts WHERE target = $1", [CONTRACT]);
-    const stored = new Set(rows.map((row) => Number(row.token_id)));
-    expect(
-      acknowledged.filter((id) => !stored.has(id)),
-      "acknowledged posts missing",
-    ).to.deep.equal([]);
+    await posts.expectAcknowledgedStored();
   });
 });
