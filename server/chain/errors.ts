@@ -176,12 +176,54 @@ export function nodeErrorOf(error: unknown): NodeRpcError | undefined {
 }
 
 /**
- * For an HTTP 429: the pause its Retry-After asks for (ms), or null without a usable one; undefined for any other
- * error. Reads ethers' errors (`response`) and rawRpc's alike.
+ * A rate limit a provider reports inside an HTTP 200, as a JSON-RPC error: Infura's -32005 "limit exceeded" (and its
+ * "daily request count exceeded, request rate limited"), others' "rate limit", "too many requests", "exceeded its
+ * compute units" or "capacity". Infura's -32005 also refuses an eth_getLogs range ("query returned more than 10000
+ * results"), which is the node's answer, not a rate limit: the words tell them apart.
+ */
+const RATE_LIMIT_WORDS = /^limit exceeded$|rate.?limit|too many requests|compute units|exceeded .*capacity|request count exceeded/i;
+
+/**
+ * "header not found": a load-balanced provider whose backend does not have the block asked about (or the head it
+ * announced). The chain has it; this backend does not, so the provider failed, as a transport error fails.
+ */
+const MISSING_HEADER_WORDS = /^header not found$/i;
+
+/**
+ * The provider's fault that a JSON-RPC error inside an HTTP 200 reports: a rate limit (treated as an HTTP 429: the
+ * provider's backoff, failover, `rate_limited`) or a missing header (a transport error: failover, `transport_error`);
+ * undefined for an answer of the node (a revert, a refused range) and for any other error.
+ */
+export function faultInAnswer(error: unknown): "rate_limited" | "transport_error" | undefined {
+  const message = nodeErrorOf(error)?.message;
+  if (typeof message !== "string") return undefined;
+  if (RATE_LIMIT_WORDS.test(message.trim())) return "rate_limited";
+  if (MISSING_HEADER_WORDS.test(message.trim())) return "transport_error";
+  return undefined;
+}
+
+/**
+ * `results`, the answers of one JSON-RPC send as ethers' `_send` resolves them (errors included, not thrown), or a
+ * ChainError for the first whose error reports the provider's fault ({@link faultInAnswer}): thrown where the pool of
+ * providers sees it, so that it pauses or cools that provider down and sends the call elsewhere.
+ */
+export function withFaultsThrown<R extends object>(results: R[]): R[] {
+  for (const result of results) {
+    // ethers types them as results; an error answer is one too at run time.
+    const error = (result as { error?: NodeRpcError }).error;
+    if (error && faultInAnswer(result)) throw new ChainError(String(error.message), "UNKNOWN_ERROR", { error });
+  }
+  return results;
+}
+
+/**
+ * For an HTTP 429, or a rate limit reported inside an HTTP 200 ({@link faultInAnswer}): the pause its Retry-After asks
+ * for (ms), or null without a usable one; undefined for any other error. Reads ethers' errors (`response`) and
+ * rawRpc's alike.
  */
 export function rateLimitOf(error: unknown): number | null | undefined {
   const response = (error as { response?: { statusCode?: number; headers?: Record<string, string> } } | null)?.response;
-  if (response?.statusCode !== 429) return undefined;
+  if (response?.statusCode !== 429) return faultInAnswer(error) === "rate_limited" ? null : undefined;
   const header = response.headers?.["retry-after"]?.trim();
   if (!header) return null;
   if (/^\d+$/.test(header)) return Number(header) * 1000;

@@ -2,7 +2,7 @@ import { JsonRpcProvider, Network } from "ethers";
 import { systemClock, type Clock } from "../lib/clock";
 import { ProviderBackoff, withoutEthersRetries } from "./backoff";
 import { jsonRpcRequest } from "./ethers-transport";
-import { DEFAULT_MAX_ANSWER_BYTES, networkUnavailable, unknownNetwork, upstreamError, wrongChain } from "./errors";
+import { DEFAULT_MAX_ANSWER_BYTES, networkUnavailable, unknownNetwork, upstreamError, withFaultsThrown, wrongChain } from "./errors";
 import { ProviderHealth, ProviderPool, providerLabels, type PoolEvents } from "./pool";
 import { NETWORKS, type NetworkInfo } from "./registry";
 
@@ -16,6 +16,8 @@ export interface NetworksOptions {
   onProvider?: (network: string, provider: JsonRpcProvider) => void;
   /** Health changes, answers and failures of each URL (metrics, log lines). */
   events?: PoolEvents;
+  /** How long a URL may go without a call before a probe asks it (RPC_PROBE_INTERVAL_MS); absent: no probes. */
+  probeIntervalMs?: number;
 }
 
 /** The pool behind each network's provider, for the calls that bypass ethers (`rawRpc`). */
@@ -49,6 +51,7 @@ export async function rpc<T>(network: string, call: Promise<T>): Promise<T> {
 export class Networks {
   private readonly providers = new Map<string, JsonRpcProvider>();
   private readonly urlProviders: JsonRpcProvider[] = [];
+  private probes: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly rpcUrls: Readonly<Record<string, string | readonly string[]>>,
@@ -99,7 +102,8 @@ export class Networks {
     const pool = new ProviderPool(name, members, events, clock);
     // The network's provider never sends itself: each call goes to the pool, which sends it on one URL's provider.
     provider = this.jsonRpcProvider(urls[0], chainId);
-    provider._send = (payload) => pool.run((member) => member.provider._send(payload));
+    // ethers resolves a JSON-RPC error as an answer: one that reports the provider's fault is thrown for the pool.
+    provider._send = (payload) => pool.run(async (member) => withFaultsThrown(await member.provider._send(payload)));
     pools.set(provider, pool);
     this.providers.set(name, provider);
     return provider;
@@ -125,7 +129,34 @@ export class Networks {
     if (chainId !== expected) throw wrongChain(name, chainId, expected);
   }
 
+  /**
+   * Probes every configured network's URLs every RPC_PROBE_INTERVAL_MS (those that were sent nothing for as long):
+   * without it, a URL's health changed only when a call happened, and an idle instance reported a dead provider as up.
+   */
+  startProbes(): void {
+    const { probeIntervalMs } = this.options;
+    if (probeIntervalMs === undefined || this.probes) return;
+    const probeAll = async () => {
+      for (const name of this.configured()) {
+        const pool = poolOf(this.provider(name));
+        await pool?.probe(probeIntervalMs, async (member, payload) => withFaultsThrown(await member.provider._send(payload)));
+      }
+    };
+    let running = false;
+    this.probes = setInterval(() => {
+      // One round at a time: a round waits at most RPC_TIMEOUT_MS per URL.
+      if (running) return;
+      running = true;
+      probeAll()
+        .catch(() => undefined)
+        .finally(() => (running = false));
+    }, probeIntervalMs);
+    this.probes.unref();
+  }
+
   close(): void {
+    clearInterval(this.probes);
+    this.probes = undefined;
     for (const provider of [...this.providers.values(), ...this.urlProviders]) provider.destroy();
     this.providers.clear();
     this.urlProviders.length = 0;

@@ -27,8 +27,10 @@ export default fp(
       clock: app.clock,
       onProvider: metrics && ((network, provider) => instrumentProvider(metrics, network, provider)),
       events: providerEvents(app.log, metrics),
+      probeIntervalMs: app.config.rpcProbeIntervalMs,
     });
     app.decorate("networks", networks);
+    app.addHook("onReady", async () => networks.startProbes());
     const heads = new HeadCache(networks, app.config.headCacheMs, app.clock);
     app.decorate("heads", heads);
     app.decorate("calls", new BlockCalls(networks, heads));

@@ -2,7 +2,7 @@ import type { JsonRpcProvider } from "ethers";
 import { systemClock, type Clock } from "../lib/clock";
 import { DomainError } from "../lib/domain-error";
 import { ProviderBackoff } from "./backoff";
-import { ANSWER_TOO_LARGE, errorCodeOf, nodeErrorOf, rateLimitOf, upstreamError } from "./errors";
+import { ANSWER_TOO_LARGE, errorCodeOf, faultInAnswer, nodeErrorOf, rateLimitOf, upstreamError } from "./errors";
 
 /** Weight of the newest answer in a provider's latency average: a provider that slows down loses its lead within a few calls. */
 const LATENCY_WEIGHT = 0.3;
@@ -70,6 +70,9 @@ export interface PoolMember {
   readonly health: ProviderHealth;
 }
 
+/** The call a probe sends: the cheapest every node answers. */
+const PROBE = { jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] } as const;
+
 /** The host of `url`, never its path, query or credentials (where paid providers put their keys). */
 export function redactedHost(url: string): string {
   try {
@@ -105,6 +108,9 @@ export class ProviderPool {
     private readonly clock: Clock = systemClock,
   ) {}
 
+  /** When each URL was last sent a call (the clock's milliseconds), for the probes of idle ones. */
+  private readonly lastSent = new Map<PoolMember, number>();
+
   async run<T>(send: (member: PoolMember) => Promise<T>): Promise<T> {
     const left = [...this.members];
     for (;;) {
@@ -118,6 +124,7 @@ export class ProviderPool {
         const result = await member.backoff.run(
           () => {
             started = performance.now();
+            this.lastSent.set(member, this.clock());
             return send(member);
           },
           { wait },
@@ -131,6 +138,29 @@ export class ProviderPool {
         if (left.length === 0) throw error;
       }
     }
+  }
+
+  /**
+   * Sends `eth_blockNumber` to each URL that was sent nothing for `idleMs` (a cooling one included, not one paused by
+   * a 429, whose pause is known), and records how it answered as a call's answer or fault: an idle instance's health
+   * of its providers, and `rpc_provider_up`, stay current. `send` sends on one URL's provider.
+   */
+  async probe(idleMs: number, send: (member: PoolMember, payload: typeof PROBE) => Promise<unknown>): Promise<void> {
+    const now = this.clock();
+    const idle = this.members.filter((member) => now - (this.lastSent.get(member) ?? 0) >= idleMs && !member.backoff.paused(now));
+    await Promise.all(
+      idle.map(async (member) => {
+        this.lastSent.set(member, now);
+        const started = performance.now();
+        try {
+          await send(member, PROBE);
+          this.answered(member, performance.now() - started);
+        } catch (error) {
+          const fault = faultOf(error);
+          if (fault) this.failed(member, fault, false);
+        }
+      }),
+    );
   }
 
   /** The provider a call goes to next among `left`. */
@@ -167,13 +197,16 @@ export class ProviderPool {
 
 /**
  * The provider's fault in `error`, or undefined for anything else: an answer of the node (it carries a JSON-RPC
- * `error`: a revert, a refused range), an answer larger than we read (every provider holds the same chain), a pause
+ * `error`: a revert, a refused range; but a rate limit or a missing header inside an HTTP 200 is the provider's), an answer larger than we read (every provider holds the same chain), a pause
  * of ours that had not ended (`upstream_rate_limited` thrown before sending), our own bugs.
  */
 export function faultOf(error: unknown): ProviderFault | undefined {
   if (error instanceof DomainError) return undefined;
-  if (nodeErrorOf(error)) return undefined;
   if (rateLimitOf(error) !== undefined) return "rate_limited";
+  // A JSON-RPC error that reports the provider's fault (a missing header) rather than the node's answer.
+  const inAnswer = faultInAnswer(error);
+  if (inAnswer) return inAnswer;
+  if (nodeErrorOf(error)) return undefined;
   const code = errorCodeOf(error);
   if (code === undefined) return undefined;
   if (code === "TIMEOUT") return "timeout";

@@ -173,6 +173,24 @@ export const SETTINGS = [
     description: "how long a request waits for a free connection of the pool; then it is answered 503 `database_busy`",
   },
   {
+    name: "DATABASE_STATEMENT_TIMEOUT_MS",
+    path: "database.statementTimeoutMs",
+    parse: int(100, 3_600_000),
+    default: "10000",
+    group: "database",
+    description:
+      "longest a statement may run: PostgreSQL cancels it then (`statement_timeout`, set when each connection starts), and the service gives up on it 1 s later if PostgreSQL did not; then 503 `database_busy`",
+  },
+  {
+    name: "DATABASE_LONG_STATEMENT_TIMEOUT_MS",
+    path: "database.longStatementTimeoutMs",
+    parse: int(1_000, 86_400_000),
+    default: "3600000",
+    group: "database",
+    description:
+      "the same bound for the few statements that need longer: the migrations at start, and the indexer's writes and rollbacks of a range",
+  },
+  {
     name: "DATABASE_READ_URLS",
     path: "database.replicas.urls",
     parse: postgresUrls,
@@ -215,6 +233,15 @@ export const SETTINGS = [
     group: "database",
     description: "how long connecting to a replica (or waiting for a free connection to it) may take before the read goes to the primary",
   },
+  {
+    name: "DATABASE_READ_TIMEOUT_MS",
+    path: "database.replicas.readTimeoutMs",
+    parse: int(100, 600_000),
+    default: "2000",
+    group: "database",
+    description:
+      "longest a read on a replica may take (the same two bounds as `DATABASE_STATEMENT_TIMEOUT_MS`); past it the replica is skipped as down and the read goes to the primary",
+  },
   // Networks and the embedded chain
   {
     name: RPC_URLS,
@@ -226,6 +253,15 @@ export const SETTINGS = [
     example: "https://eth.example/v1",
     description:
       'JSON-RPC URL of a network, e.g. `RPC_URL_MAINNET`, `RPC_URL_MATIC_MAINNET` (dashes become underscores); several, comma-separated, are used with failover: each call goes to the healthy one that answers fastest (docs/operations/running.md, "Several providers per network")',
+  },
+  {
+    name: "RPC_PROBE_INTERVAL_MS",
+    path: "rpcProbeIntervalMs",
+    parse: int(100, 3_600_000),
+    default: "30000",
+    group: "chain",
+    description:
+      "how long a provider URL may go without a call before the instance sends it an `eth_blockNumber` of its own, so that its health and `rpc_provider_up` stay current when the instance is idle",
   },
   {
     name: "RPC_COOLDOWN_MS",

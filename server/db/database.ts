@@ -16,6 +16,14 @@ export interface QueryOptions {
   prepare?: boolean;
 }
 
+export interface TransactionOptions {
+  /**
+   * Its statements get DATABASE_LONG_STATEMENT_TIMEOUT_MS instead of DATABASE_STATEMENT_TIMEOUT_MS: for the few that
+   * need it (migrations, the indexer's writes of a range). PGlite, in process, bounds no statement.
+   */
+  long?: boolean;
+}
+
 /** Something SQL can be sent to: the database, a transaction, or one dedicated connection. */
 export interface Queryable {
   /**
@@ -35,7 +43,7 @@ export interface Queryable {
 /** A connection kept for one holder (e.g. to keep a session-level advisory lock and write under it). */
 export interface Connection extends Queryable {
   /** Runs `fn` in one transaction on this connection. */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** Hands the connection back; `destroy` closes it instead (which also drops its session locks). */
   release(destroy?: boolean): void;
   /** Called at most once if the connection fails while held (its session locks are gone with it). */
@@ -49,7 +57,7 @@ export interface Connection extends Queryable {
 export interface Database extends Queryable {
   readonly kind: "postgres" | "pglite";
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** A dedicated connection. On PGlite, which has one session, it is the database itself. */
   connect(): Promise<Connection>;
   /**

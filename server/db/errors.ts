@@ -16,6 +16,10 @@ const SQLSTATE = {
   untranslatableCharacter: "22P05",
   /** On a hot standby, also a statement canceled for a conflict with recovery. */
   serializationFailure: "40001",
+  /** A write sent to a server that is (now) a standby: after a failover, the address names the old primary. */
+  readOnlySqlTransaction: "25006",
+  /** A statement canceled: by statement_timeout, or by a cancel request. */
+  queryCanceled: "57014",
   diskFull: "53100",
   outOfMemory: "53200",
   insufficientResources: "53000",
@@ -82,6 +86,18 @@ export function databaseFull(): DomainError {
   return new DomainError("unavailable", "database_full", "The database has no space left to store this; try again later", 60);
 }
 
+/**
+ * The service gave up on a statement that ran past its bound and PostgreSQL did not cancel (a stalled server, a pooler
+ * that does not carry the bound): database_busy, marked so that its connection, which may still be running it, is
+ * closed rather than reused.
+ */
+export function statementAbandoned(boundMs: number): DomainError {
+  return Object.assign(databaseBusy(), {
+    cause: new Error(`the statement did not end within ${boundMs} ms, and PostgreSQL did not cancel it`),
+    connectionBroken: true,
+  });
+}
+
 /** Whether `error` is a write refused for a full disk, as {@link translated} makes it. */
 export function isDatabaseFull(error: unknown): boolean {
   return error instanceof DomainError && error.code === "database_full";
@@ -94,6 +110,14 @@ const SHORT_OF_MEMORY = new Set<string>([SQLSTATE.outOfMemory, SQLSTATE.insuffic
 function isAcquireTimeout(error: unknown): boolean {
   const message = error instanceof Error ? error.message : "";
   return message === "timeout exceeded when trying to connect" || message === "Connection terminated due to connection timeout";
+}
+
+/**
+ * A pooler's refusal of a startup parameter it does not track (PgBouncer: `unsupported startup parameter: …`, a
+ * protocol violation): the connection can be opened without it.
+ */
+export function isStartupParameterRefused(error: unknown): boolean {
+  return error instanceof Error && /^unsupported startup parameter/.test(error.message);
 }
 
 /** Socket errors of a server that is down or unreachable. */
@@ -132,10 +156,17 @@ export async function translated<T>(promise: Promise<T>): Promise<T> {
   try {
     return await promise;
   } catch (error) {
+    // Already said (a statement the service gave up on).
+    if (error instanceof DomainError) throw error;
     if (isAcquireTimeout(error)) throw databaseBusy();
     if (isConnectionLoss(error)) throw Object.assign(databaseUnavailable(), { cause: error });
     const code = codeOf(error);
     if (code === SQLSTATE.diskFull) throw Object.assign(databaseFull(), { cause: error });
+    // Past DATABASE_STATEMENT_TIMEOUT_MS (or its long bound): the database is too slow right now, not the request wrong.
+    if (code === SQLSTATE.queryCanceled) throw Object.assign(databaseBusy(), { cause: error });
+    // The address now names a standby (a failover moved the primary): the connection is dropped, so that the next
+    // one reaches whatever the address names once it is writable again.
+    if (code === SQLSTATE.readOnlySqlTransaction) throw Object.assign(databaseUnavailable(), { cause: error, connectionBroken: true });
     if (code !== undefined && SHORT_OF_MEMORY.has(code)) throw Object.assign(databaseBusy(), { cause: error });
     throw error;
   }

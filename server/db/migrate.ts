@@ -60,42 +60,46 @@ export function readMigrations(dir = MIGRATIONS_DIR): Migration[] {
 
 /**
  * Applies the migrations not applied yet, all in one transaction under an advisory lock: instances starting
- * together wait for each other, and a failing migration leaves the database as it was. A migration whose SQL changed
+ * together wait for each other, and a failing migration leaves the database as it was. Its statements have the long
+ * bound (DATABASE_LONG_STATEMENT_TIMEOUT_MS): an index built on a large table takes minutes. A migration whose SQL changed
  * after it was applied stops the start (fix forward with a new migration instead); its comment lines may be reworded.
  */
 export async function migrate(db: Database, migrations = readMigrations()): Promise<Migration[]> {
-  return db.transaction(async (tx) => {
-    await tx.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
-    await tx.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+  return db.transaction(
+    async (tx) => {
+      await tx.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
+      await tx.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
       version integer PRIMARY KEY,
       name text NOT NULL,
       checksum text NOT NULL,
       applied_at timestamptz NOT NULL DEFAULT now()
     )`);
-    const { rows } = await tx.query<{ version: number; name: string; checksum: string }>(
-      "SELECT version, name, checksum FROM schema_migrations",
-    );
-    const applied = new Map(rows.map((row) => [row.version, row]));
-    const pending: Migration[] = [];
-    for (const migration of migrations) {
-      const done = applied.get(migration.version);
-      if (!done) {
-        pending.push(migration);
-      } else if (done.checksum !== migration.checksum) {
-        if (done.checksum !== migration.wholeTextChecksum && done.checksum !== REWORDED[migration.version]) {
-          throw new Error(`migration ${migration.version}_${migration.name} was changed after it was applied`);
+      const { rows } = await tx.query<{ version: number; name: string; checksum: string }>(
+        "SELECT version, name, checksum FROM schema_migrations",
+      );
+      const applied = new Map(rows.map((row) => [row.version, row]));
+      const pending: Migration[] = [];
+      for (const migration of migrations) {
+        const done = applied.get(migration.version);
+        if (!done) {
+          pending.push(migration);
+        } else if (done.checksum !== migration.checksum) {
+          if (done.checksum !== migration.wholeTextChecksum && done.checksum !== REWORDED[migration.version]) {
+            throw new Error(`migration ${migration.version}_${migration.name} was changed after it was applied`);
+          }
+          await tx.query("UPDATE schema_migrations SET checksum = $2 WHERE version = $1", [migration.version, migration.checksum]);
         }
-        await tx.query("UPDATE schema_migrations SET checksum = $2 WHERE version = $1", [migration.version, migration.checksum]);
       }
-    }
-    for (const migration of pending) {
-      await tx.exec(migration.sql);
-      await tx.query("INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)", [
-        migration.version,
-        migration.name,
-        migration.checksum,
-      ]);
-    }
-    return pending;
-  });
+      for (const migration of pending) {
+        await tx.exec(migration.sql);
+        await tx.query("INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)", [
+          migration.version,
+          migration.name,
+          migration.checksum,
+        ]);
+      }
+      return pending;
+    },
+    { long: true },
+  );
 }

@@ -2,8 +2,17 @@ import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import { copyStatement } from "./binary-copy";
 import { settingDefaults } from "../config";
-import { translated } from "./errors";
-import { withTimeout, type Connection, type Database, type Queryable, type QueryOptions, type QueryResult } from "./database";
+import { sendCancelRequest } from "./cancel-request";
+import { isStartupParameterRefused, statementAbandoned, translated } from "./errors";
+import {
+  withTimeout,
+  type Connection,
+  type Database,
+  type Queryable,
+  type QueryOptions,
+  type QueryResult,
+  type TransactionOptions,
+} from "./database";
 
 export interface PostgresOptions {
   /** DATABASE_POOL_SIZE as loadConfig read it; a config the tests make without one gets its default. */
@@ -18,7 +27,17 @@ export interface PostgresOptions {
   preparedStatements?: boolean;
   /** DATABASE_ACQUIRE_TIMEOUT_MS: how long a query waits for a free connection of the pool. */
   acquireTimeoutMs?: number;
+  /** DATABASE_STATEMENT_TIMEOUT_MS: the longest a statement may run. */
+  statementTimeoutMs?: number;
+  /** DATABASE_LONG_STATEMENT_TIMEOUT_MS: the same, in a transaction opened with `{ long: true }`. */
+  longStatementTimeoutMs?: number;
 }
+
+/**
+ * How long after its bound the service waits for PostgreSQL to cancel a statement before it gives up on it itself:
+ * enough for the server's own cancel to arrive first whenever the server runs.
+ */
+export const GIVE_UP_GRACE_MS = 1_000;
 
 /** How the service's connections show in `pg_stat_activity`: pooled ones, and the sessions of their own. */
 export const APPLICATION_NAME = "wallet-login-nft-service";
@@ -30,6 +49,28 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   const sessionUrl = options.sessionUrl ?? url;
   const preparedStatements = options.preparedStatements ?? defaults.preparedStatements;
   const acquireTimeoutMs = options.acquireTimeoutMs ?? defaults.acquireTimeoutMs;
+  const statementTimeoutMs = options.statementTimeoutMs ?? defaults.statementTimeoutMs;
+  const longStatementTimeoutMs = options.longStatementTimeoutMs ?? defaults.longStatementTimeoutMs;
+  // PostgreSQL's own bound, a parameter of the connection's startup packet: no statement sent on it can skip it, and
+  // it costs no round trip. A pooler (PgBouncer) refuses startup parameters it does not track: the URLs where it was
+  // refused open their connections without it from then on, and the service's own bound (`bounded`) holds there.
+  const refusedAt = new Set<string>();
+  const serverBound = (at: string) => (refusedAt.has(at) ? {} : { statement_timeout: statementTimeoutMs });
+  /** `open()` a connection to `at`, once more without the bound if a pooler refused it. */
+  const openBounded = async <T>(at: string, open: () => Promise<T>, forget: () => void = () => {}): Promise<T> => {
+    try {
+      return await open();
+    } catch (error) {
+      if (refusedAt.has(at) || !isStartupParameterRefused(error)) throw error;
+      refusedAt.add(at);
+      forget();
+      return open();
+    }
+  };
+  /** A pool's next connections go without the bound (pg-pool hands its options to each new client). */
+  const unbound = (target: pg.Pool) => () => {
+    delete (target.options as { statement_timeout?: number }).statement_timeout;
+  };
   const pool = new pg.Pool({
     connectionString: url,
     application_name: APPLICATION_NAME,
@@ -37,6 +78,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
     connectionTimeoutMillis: acquireTimeoutMs,
     idleTimeoutMillis: 30_000,
     keepAlive: true,
+    ...serverBound(url),
   });
   // An idle client that loses its server (restart, network cut) is dropped by the pool; without a listener
   // the 'error' event would crash the process.
@@ -52,6 +94,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
         max: poolSize,
         connectionTimeoutMillis: acquireTimeoutMs,
         keepAlive: true,
+        ...serverBound(sessionUrl),
       });
       sessionPool.on("error", () => {});
     }
@@ -67,82 +110,133 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
     return name;
   };
 
-  const run = async <R>(
-    client: pg.Pool | pg.PoolClient,
-    sql: string,
-    params?: readonly unknown[],
-    options?: QueryOptions,
-  ): Promise<QueryResult<R>> => {
-    // On the pool, a query first waits for a connection.
-    const result = await translated(
-      options?.prepare && preparedStatements
-        ? client.query({ name: nameOf(sql), text: sql, values: params as unknown[] | undefined })
-        : client.query(sql, params as unknown[] | undefined),
-    );
-    return { rows: result.rows as R[], rowCount: result.rowCount ?? result.rows.length };
+  /**
+   * `work`, a statement sent on `client`, within `boundMs`: PostgreSQL cancels it at the bound where the connection
+   * carries it; if no answer came `GIVE_UP_GRACE_MS` later (a stalled server, a pooler that does not carry the bound),
+   * the service asks PostgreSQL to cancel it (waiting at most CANCEL_TIMEOUT_MS for the request to be taken), then gives
+   * up on the connection (`abandon`) and fails with database_busy.
+   */
+  const bounded = <T>(client: pg.ClientBase, work: Promise<T>, boundMs: number, abandon: (error: Error) => void): Promise<T> => {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        void sendCancelRequest(client).then(() => {
+          const error = statementAbandoned(boundMs);
+          abandon(error);
+          reject(error);
+        });
+      }, boundMs + GIVE_UP_GRACE_MS);
+    });
+    return translated(Promise.race([work, deadline])).finally(() => clearTimeout(timer));
   };
 
-  const scope = (client: pg.Pool | pg.PoolClient): Queryable => ({
-    query: (sql, params, options) => run(client, sql, params, options),
+  const send = <R>(client: pg.ClientBase, sql: string, params?: readonly unknown[], options?: QueryOptions) =>
+    options?.prepare && preparedStatements
+      ? client.query<R & pg.QueryResultRow>({ name: nameOf(sql), text: sql, values: params as unknown[] | undefined })
+      : client.query<R & pg.QueryResultRow>(sql, params as unknown[] | undefined);
+
+  /** A connection's end when the service gave up on a statement it was running: its socket goes, and the session with it. */
+  const endConnection = (client: pg.ClientBase) => () => {
+    (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+  };
+
+  /** One statement on a connection of the pool, taken for it and handed back (closed if it was given up on). */
+  const onPool = async <T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
+    // Waiting for a connection is bounded by the pool's acquire timeout (database_busy).
+    const client = await translated(openBounded(url, () => pool.connect(), unbound(pool)));
+    let broken = false;
+    const onError = () => {
+      broken = true;
+    };
+    client.on("error", onError);
+    try {
+      return await work(client);
+    } catch (error) {
+      broken ||= (error as { connectionBroken?: boolean }).connectionBroken === true;
+      throw error;
+    } finally {
+      client.off("error", onError);
+      client.release(broken);
+    }
+  };
+
+  const toResult = <R>(result: pg.QueryResult): QueryResult<R> => ({
+    rows: result.rows as R[],
+    rowCount: result.rowCount ?? result.rows.length,
+  });
+
+  /** Statements on one client (a transaction's, a dedicated connection's), each within `boundMs`. */
+  const scope = (client: pg.ClientBase, boundMs: number, abandon: (error: Error) => void): Queryable => ({
+    query: async (sql, params, options) => toResult(await bounded(client, send(client, sql, params, options), boundMs, abandon)),
     async exec(sql) {
-      await translated(client.query(sql));
+      await bounded(client, client.query(sql), boundMs, abandon);
     },
     async copyBinary(table, columns, rows) {
-      // On the pool, COPY needs a connection of its own for the time of the statement: a transaction's, which also
-      // keeps watch for the server closing it.
-      if (client instanceof pg.Pool) return db.transaction((tx) => tx.copyBinary(table, columns, rows));
       const stream = client.query(copyFrom(copyStatement(table, columns, "STDIN")));
       // 'finish' comes once the server has confirmed the COPY (pg-copy-streams waits for it before finishing).
-      await translated(
+      await bounded(
+        client,
         new Promise<void>((resolve, reject) => {
           stream.on("finish", resolve);
           stream.on("error", reject);
           stream.end(rows);
         }),
+        boundMs,
+        abandon,
       );
       return stream.rowCount;
     },
   });
 
-  /** BEGIN … COMMIT on one client; a failed ROLLBACK marks the error so the client is not reused. */
-  const inTransaction = async <T>(client: pg.PoolClient, fn: (tx: Queryable) => Promise<T>): Promise<T> => {
-    await translated(client.query("BEGIN"));
+  /** Statements on the pool: each on a connection taken for it. */
+  const pooled: Queryable = {
+    query: (sql, params, options) =>
+      onPool(async (client) =>
+        toResult(await bounded(client, send(client, sql, params, options), statementTimeoutMs, endConnection(client))),
+      ),
+    exec: (sql) => onPool((client) => scope(client, statementTimeoutMs, endConnection(client)).exec(sql)),
+    // COPY needs a connection of its own for the time of the statement: a transaction's, which also keeps watch for
+    // the server closing it.
+    copyBinary: (table, columns, rows) => db.transaction((tx) => tx.copyBinary(table, columns, rows)),
+  };
+
+  /**
+   * BEGIN … COMMIT on one client, its statements within the transaction's bound (the long one for `{ long: true }`,
+   * set for the transaction alone with SET LOCAL, which a pooler in transaction mode carries). A failed ROLLBACK, or a
+   * statement given up on, marks the error so the client is not reused; no ROLLBACK is sent on a connection given up
+   * on (it would wait behind the stalled statement): closing it rolls the transaction back.
+   */
+  const inTransaction = async <T>(
+    client: pg.ClientBase,
+    fn: (tx: Queryable) => Promise<T>,
+    options: TransactionOptions | undefined,
+    abandon: (error: Error) => void,
+  ): Promise<T> => {
+    const boundMs = options?.long ? longStatementTimeoutMs : statementTimeoutMs;
+    const tx = scope(client, boundMs, abandon);
+    await tx.exec(options?.long ? `BEGIN; SET LOCAL statement_timeout = ${longStatementTimeoutMs}` : "BEGIN");
     try {
-      const result = await fn(scope(client));
-      await translated(client.query("COMMIT"));
+      const result = await fn(tx);
+      await tx.exec("COMMIT");
       return result;
     } catch (error) {
-      await client.query("ROLLBACK").catch(() => {
-        if (error && typeof error === "object") (error as { connectionBroken?: boolean }).connectionBroken = true;
-      });
+      if ((error as { connectionBroken?: boolean }).connectionBroken !== true)
+        await client.query("ROLLBACK").catch(() => {
+          if (error && typeof error === "object") (error as { connectionBroken?: boolean }).connectionBroken = true;
+        });
       throw error;
     }
   };
 
   const db: Database = {
     kind: "postgres",
-    ...scope(pool),
-    async transaction(fn) {
-      const client = await translated(pool.connect());
-      let broken = false;
-      // A client taken from the pool has no 'error' listener of the pool's: the server closing its connection
-      // (a restart) would be an uncaught exception that ends the process. The query in flight fails on its own.
-      const onError = () => {
-        broken = true;
-      };
-      client.on("error", onError);
-      try {
-        return await inTransaction(client, fn);
-      } catch (error) {
-        broken ||= (error as { connectionBroken?: boolean }).connectionBroken === true;
-        throw error;
-      } finally {
-        client.off("error", onError);
-        client.release(broken);
-      }
-    },
+    ...pooled,
+    // A client taken from the pool has no 'error' listener of the pool's: the server closing its connection (a
+    // restart) would be an uncaught exception that ends the process; `onPool` listens while it is held.
+    transaction: (fn, options) => onPool((client) => inTransaction(client, fn, options, endConnection(client))),
     async connect(): Promise<Connection> {
-      const client = await translated(sessions().connect());
+      const target = sessions();
+      const client = await translated(openBounded(sessionUrl, () => target.connect(), unbound(target)));
       let lost: ((error: Error) => void) | undefined;
       const onError = (error: Error) => {
         const listener = lost;
@@ -150,9 +244,15 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
         listener?.(error);
       };
       client.on("error", onError);
+      // Giving up on a statement ends the connection, and with it the session's locks: its holder hears of it as of
+      // any other loss.
+      const abandon = (error: Error) => {
+        endConnection(client)();
+        onError(error);
+      };
       return {
-        ...scope(client),
-        transaction: (fn) => inTransaction(client, fn),
+        ...scope(client, statementTimeoutMs, abandon),
+        transaction: (fn, options) => inTransaction(client, fn, options, abandon),
         release(destroy = false) {
           client.off("error", onError);
           lost = undefined;
@@ -173,6 +273,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
           application_name: SESSION_APPLICATION_NAME,
           keepAlive: true,
           connectionTimeoutMillis: 5_000,
+          ...serverBound(sessionUrl),
         });
         next.on("notification", (message) => {
           if (message.channel === channel) onNotify(message.payload ?? "");
@@ -195,11 +296,11 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
         lost.end().catch(() => {});
         const attempt = () => {
           retry = undefined;
-          if (!closed) open().catch(() => (retry = setTimeout(attempt, 1_000)));
+          if (!closed) openBounded(sessionUrl, open).catch(() => (retry = setTimeout(attempt, 1_000)));
         };
         retry = setTimeout(attempt, 200);
       };
-      await open();
+      await openBounded(sessionUrl, open);
       return async () => {
         closed = true;
         clearTimeout(retry);

@@ -42,8 +42,8 @@ export function primaryOnly(primary: Database): ReadReplicas {
 }
 
 /**
- * A pool per replica (DATABASE_POOL_SIZE connections each, at most DATABASE_READ_CONNECT_TIMEOUT_MS to get one), in
- * front of `primary`. Connections are opened on first use: a replica that is down at start is skipped like one that
+ * A pool per replica (DATABASE_POOL_SIZE connections each, at most DATABASE_READ_CONNECT_TIMEOUT_MS to get one, at
+ * most DATABASE_READ_TIMEOUT_MS per statement), in front of `primary`. Connections are opened on first use: a replica that is down at start is skipped like one that
  * goes down later.
  */
 export async function openReadReplicas(
@@ -59,6 +59,8 @@ export async function openReadReplicas(
         poolSize: options.poolSize,
         preparedStatements: options.preparedStatements,
         acquireTimeoutMs: config.connectTimeoutMs,
+        // A replica that accepts connections and stalls its statements is down as much as one that refuses them.
+        statementTimeoutMs: config.readTimeoutMs,
       }),
       /** Left out until then (the clock's milliseconds); 0: in turn. */
       restUntil: 0,
@@ -96,7 +98,8 @@ export async function openReadReplicas(
       try {
         result = await run(replica.db);
       } catch (error) {
-        // Unreachable, or no connection within DATABASE_READ_CONNECT_TIMEOUT_MS (database_busy).
+        // Unreachable, no connection within DATABASE_READ_CONNECT_TIMEOUT_MS, or no answer within
+        // DATABASE_READ_TIMEOUT_MS (database_busy).
         if (isConnectionLoss(error)) {
           skip(replica, "down", reasonOf(error));
           return onPrimary(run);

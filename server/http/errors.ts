@@ -193,6 +193,12 @@ function notFoundAnswer(routes: RouteMethods, request: FastifyRequest): ReturnTy
   return { status: 404, body: { error: "not_found", message: `Route ${request.method} ${path} not found${docs}` }, headers: {} };
 }
 
+/** The statuses that ask the client to come back later: each carries Retry-After. */
+export const TRY_AGAIN_STATUSES: ReadonlySet<number> = new Set([STATUS_OF_KIND.too_many, STATUS_OF_KIND.unavailable]);
+
+/** Retry-After of a 503 or 429 whose cause gives no time of its own (a failing `/ready`, a network without a node). */
+export const DEFAULT_RETRY_AFTER_SECONDS = 1;
+
 /** The page of the OpenAPI document (http/openapi.ts). */
 const DOCS = "/docs";
 
@@ -205,6 +211,9 @@ export default fp(
     // Every answer names its request, so a user's report can be found in the logs.
     app.addHook("onSend", async (request, reply) => {
       reply.header("x-request-id", request.id);
+      // Every 503 and 429 tells the client when to come back, also those whose cause has no time of its own.
+      if (TRY_AGAIN_STATUSES.has(reply.statusCode) && !reply.hasHeader("retry-after"))
+        reply.header("retry-after", String(DEFAULT_RETRY_AFTER_SECONDS));
     });
   },
   { name: "errors" },

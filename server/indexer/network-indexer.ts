@@ -178,10 +178,11 @@ export class NetworkIndexer {
     const cursor = await readCursor(connection, network);
     const head = await retryUpstream(network, () => provider.getBlockNumber());
     if (cursor) {
+      if (head < cursor.block) return (await this.headBelowCursor(connection, head)) ? true : "wait";
       const onChain = await this.header(cursor.block);
       // Null at or below the head: not served yet (a backend behind the one that answered the head), not a reorg.
-      if (!onChain && cursor.block <= head) return "wait";
-      if (!onChain || onChain.hash !== cursor.hash) {
+      if (!onChain) return "wait";
+      if (onChain.hash !== cursor.hash) {
         this.prefetched = undefined;
         return (await this.recover(connection, head)) ? true : "wait";
       }
@@ -235,17 +236,20 @@ export class NetworkIndexer {
     const end = { block: to, hash: last.hash };
     // Near the head the range is news for live subscribers; older ranges (a cold sync) are history only.
     const live = to + REORG_WINDOW >= head;
-    await connection.transaction((tx) =>
-      writeRange(tx, {
-        network,
-        transfers,
-        transfers1155,
-        last: end,
-        hashes: [...hashes].map(([block, hash]) => ({ block, hash })),
-        live,
-        skipped,
-        marks,
-      }),
+    await connection.transaction(
+      (tx) =>
+        writeRange(tx, {
+          network,
+          transfers,
+          transfers1155,
+          last: end,
+          hashes: [...hashes].map(([block, hash]) => ({ block, hash })),
+          live,
+          skipped,
+          marks,
+        }),
+      // A range of a cold sync is thousands of rows through COPY and the owners' updates: the long bound.
+      { long: true },
     );
     if (skipped.length > 0) this.options.metrics?.skippedRanges(network, skipped.length);
     if (marks.length > 0) this.options.metrics?.metadataMarks(network, marks.length);
@@ -400,25 +404,46 @@ export class NetworkIndexer {
   }
 
   /**
-   * After a mismatch: roll back to the newest block the index and the chain agree on, or start over. Returns false,
-   * changing nothing, when a block at or below `head` has no header yet: the comparison waits for it.
+   * A head below the cursor: a node behind the one the index was read from (a load-balanced backend, a node restarted
+   * from an older state) or a chain that became shorter. Only another hash for a kept block at or below that head
+   * tells the second: then it is a reorg ({@link recover}); a matching one, or none kept that low (a node further
+   * behind than the window), is a node behind, and the index waits. Rolling back on it would drop blocks the chain
+   * still has, and one further behind than the window would start the index over. Returns whether it rolled back.
+   */
+  private async headBelowCursor(connection: Connection, head: number): Promise<boolean> {
+    const newest = (await recentBlocks(connection, this.options.network)).find((known) => known.block <= head);
+    if (!newest) return false;
+    const onChain = await this.header(newest.block);
+    if (!onChain || onChain.hash === newest.hash) return false;
+    return this.recover(connection, head);
+  }
+
+  /**
+   * After a mismatch: roll back to the newest block the index and the chain agree on, or start over when every kept
+   * block at or below `head` has another hash. Returns false, changing nothing, when a kept block at or below `head`
+   * has no header yet (the comparison waits for it) or none is that low (nothing to compare: a node behind).
    */
   private async recover(connection: Connection, head: number): Promise<boolean> {
     const { network, log } = this.options;
+    let compared = 0;
     for (const known of await recentBlocks(connection, network)) {
+      // Above the node's head: nothing to compare it with.
+      if (known.block > head) continue;
       const onChain = await this.header(known.block);
-      if (!onChain && known.block <= head) return false;
+      if (!onChain) return false;
+      compared++;
       if (onChain?.hash === known.hash) {
         log.warn({ network, ancestor: known.block }, "indexer: reorg; rolling back to the common ancestor");
-        await connection.transaction((tx) => rollBack(tx, network, known));
+        await connection.transaction((tx) => rollBack(tx, network, known), { long: true });
         return true;
       }
     }
+    if (compared === 0) return false;
     log.warn(
       { network },
       "indexer: the indexed chain is gone (new chain, or a reorg deeper than the window); indexing again from the start",
     );
-    await connection.transaction((tx) => resetNetwork(tx, network));
+    await connection.transaction((tx) => resetNetwork(tx, network), { long: true });
     return true;
   }
 

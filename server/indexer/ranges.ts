@@ -1,4 +1,4 @@
-import { ANSWER_TOO_LARGE, errorCodeOf, failureWords } from "../chain/errors";
+import { ANSWER_TOO_LARGE, errorCodeOf, failureWords, rateLimitOf } from "../chain/errors";
 
 /**
  * Whether an eth_getLogs failure means "ask for a smaller range": providers refuse ranges that span too many blocks
@@ -6,8 +6,10 @@ import { ANSWER_TOO_LARGE, errorCodeOf, failureWords } from "../chain/errors";
  * and an answer larger than we read (RPC_MAX_ANSWER_BYTES).
  */
 export function isRangeTooLarge(error: unknown): boolean {
+  // A rate limit, whatever its code and words ("limit exceeded"), is the provider's pause, not the range's size.
+  if (rateLimitOf(error) !== undefined) return false;
   const { rpcCode, responseStatus, text } = failureWords(error);
-  if (rpcCode === -32005) return true; // "limit exceeded" (Infura and others)
+  if (rpcCode === -32005) return true; // "query returned more than 10000 results" (Infura and others)
   if (/^413\b/.test(responseStatus)) return true;
   const code = errorCodeOf(error);
   if (code === "TIMEOUT" || code === ANSWER_TOO_LARGE) return true;

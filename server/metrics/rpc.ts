@@ -1,5 +1,5 @@
 import type { JsonRpcPayload, JsonRpcProvider } from "ethers";
-import { ANSWER_TOO_LARGE, errorCodeOf, nodeErrorOf, rateLimitOf } from "../chain/errors";
+import { ANSWER_TOO_LARGE, errorCodeOf, faultInAnswer, nodeErrorOf, rateLimitOf } from "../chain/errors";
 import type { Metrics, RpcOutcome } from "./metrics";
 
 type Observer = (method: string, outcome: RpcOutcome, seconds: number) => void;
@@ -20,8 +20,10 @@ export function instrumentProvider(metrics: Metrics, network: string, provider: 
     const method = (Array.isArray(payload) ? payload[0] : payload)?.method ?? "batch";
     try {
       const results = await send(payload);
-      const failed = results.some((result) => "error" in result && result.error);
-      observe(method, failed ? "rpc_error" : "ok", (performance.now() - started) / 1000);
+      // An error answer that reports the provider's fault counts as that fault (faultInAnswer), any other as the node's.
+      const failed = results.find((result) => "error" in result && result.error);
+      const fault = failed && faultInAnswer(failed);
+      observe(method, fault ?? (failed ? "rpc_error" : "ok"), (performance.now() - started) / 1000);
       return results;
     } catch (error) {
       observe(method, outcomeOf(error), (performance.now() - started) / 1000);
@@ -52,7 +54,9 @@ function outcomeOf(error: unknown): RpcOutcome {
   // An answer past RPC_MAX_ANSWER_BYTES, which the transport stopped reading.
   if (code === ANSWER_TOO_LARGE) return "too_large";
   if (rateLimitOf(error) !== undefined) return "rate_limited";
-  // An answer that carries a JSON-RPC error object (a revert, a refused range) came from the node.
+  // A JSON-RPC error object that reports the provider's fault (a missing header) is counted as the fault it means.
+  if (faultInAnswer(error)) return "transport_error";
+  // Any other answer that carries a JSON-RPC error object (a revert, a refused range) came from the node.
   if (nodeErrorOf(error)) return "rpc_error";
   return "transport_error";
 }

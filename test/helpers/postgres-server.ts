@@ -64,17 +64,25 @@ export interface PostgresServer {
 
 /**
  * initdb and pg_ctl on a free port of 127.0.0.1, without a Unix socket, in a temporary directory. initdb refuses
- * root: as root they run as the `postgres` user.
+ * root: as root they run as the `postgres` user. `dataDiskMb`: the data directory on a tmpfs of that size of its own
+ * (mounting needs root), the WAL outside it, so that filling it makes PostgreSQL refuse writes with 53100 (disk_full)
+ * instead of stopping, as a full WAL disk does; `remove` unmounts it.
  */
-export async function startPostgresServer(binaries: string): Promise<PostgresServer> {
+export async function startPostgresServer(binaries: string, { dataDiskMb }: { dataDiskMb?: number } = {}): Promise<PostgresServer> {
   const asRoot = process.getuid?.() === 0;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pg-drill-"));
   const data = path.join(dir, "data");
   const log = path.join(dir, "server.log");
-  if (asRoot) await run("chown", ["postgres:postgres", dir]);
+  if (dataDiskMb !== undefined) {
+    if (!asRoot) throw new Error("a data disk of its own needs root (mount -t tmpfs)");
+    fs.mkdirSync(data);
+    await run("mount", ["-t", "tmpfs", "-o", `size=${dataDiskMb}m,mode=0700`, "tmpfs", data]);
+  }
+  if (asRoot) await run("chown", ["-R", "postgres:postgres", dir]);
   const pg = (tool: string, args: string[]) => runServerTool(binaries, tool, args, { log });
   const port = await freePort();
-  await pg("initdb", ["-D", data, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--no-sync"]);
+  const wal = dataDiskMb === undefined ? [] : ["--waldir", path.join(dir, "wal")];
+  await pg("initdb", ["-D", data, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--no-sync", ...wal]);
   // fsync off: a stopped or killed server keeps what it wrote in the operating system's cache; only a machine crash
   // would need it, and the drills do not crash the machine.
   const options = `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories= -c fsync=off -c max_connections=50`;
@@ -83,6 +91,7 @@ export async function startPostgresServer(binaries: string): Promise<PostgresSer
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   const database = postgresTestDatabase(url, async () => {
     await pg("pg_ctl", ["-D", data, "-w", "-m", "immediate", "stop"]).catch(() => {});
+    if (dataDiskMb !== undefined) await run("umount", [data]).catch(() => {});
     fs.rmSync(dir, { recursive: true, force: true });
   });
   return {

@@ -103,6 +103,13 @@ export class PostgresServers {
     return this.serve(dir, await freePort());
   }
 
+  /** Promotes `replica` to a primary (`pg_ctl promote`): it stops replaying and takes writes. */
+  async promote(replica: PostgresServer): Promise<void> {
+    const entry = this.servers.find((each) => each.server === replica);
+    if (!entry) throw new Error("not a server of these");
+    await this.tool("pg_ctl", ["-D", entry.dir, "-w", "promote"]);
+  }
+
   /** Stops every server still running (replicas first) and removes the folder. */
   async close(): Promise<void> {
     for (const entry of [...this.servers].reverse()) {

@@ -3,7 +3,8 @@ import { atLocalPort } from "../../support/net";
 
 /**
  * A TCP proxy the test controls, standing between the service and its database or node: `cut()` resets
- * every open connection and every new one (an outage), `restore()` lets traffic through again.
+ * every open connection and every new one (an outage), `restore()` lets traffic through again, `retarget()` sends
+ * the next connections elsewhere (an address that moved to another server, as after a failover).
  */
 export interface TcpProxy {
   port: number;
@@ -11,11 +12,13 @@ export interface TcpProxy {
   url(target: string): string;
   cut(): void;
   restore(): void;
+  retarget(port: number): void;
   close(): Promise<void>;
 }
 
 export async function startTcpProxy(targetHost: string, targetPort: number): Promise<TcpProxy> {
   let open = true;
+  let target = targetPort;
   const sockets = new Set<net.Socket>();
   const track = (socket: net.Socket) => {
     sockets.add(socket);
@@ -25,7 +28,7 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
   const server = net.createServer((client) => {
     track(client);
     if (!open) return void client.resetAndDestroy();
-    const upstream = net.connect(targetPort, targetHost);
+    const upstream = net.connect(target, targetHost);
     track(upstream);
     client.pipe(upstream).pipe(client);
     client.once("close", () => upstream.destroy());
@@ -42,6 +45,9 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     },
     restore() {
       open = true;
+    },
+    retarget(port) {
+      target = port;
     },
     async close() {
       for (const socket of sockets) socket.destroy();

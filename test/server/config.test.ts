@@ -38,6 +38,8 @@ describe("config", function () {
         sessionUrl: "postgres://u@db:5432/app",
         preparedStatements: true,
         acquireTimeoutMs: 5000,
+        statementTimeoutMs: 10000,
+        longStatementTimeoutMs: 3600000,
       });
       expect(config.rpcUrls).to.deep.equal({ mainnet: ["https://eth.example/v1"], "matic-mainnet": ["https://polygon.example"] });
       expect(config.localChain).to.equal(false);

@@ -1,7 +1,7 @@
 import type { Adapter, AdapterPayload } from "oidc-provider";
 import type { Database, Queryable } from "../../db/database";
 import { deleteExpiredRows } from "../../db/expired-rows";
-import { STATUS_OF_KIND } from "../../http/errors";
+import { DEFAULT_RETRY_AFTER_SECONDS, STATUS_OF_KIND, TRY_AGAIN_STATUSES } from "../../http/errors";
 import { BoundedCache } from "../../lib/bounded-cache";
 import type { Clock } from "../../lib/clock";
 import { DomainError } from "../../lib/domain-error";
@@ -58,16 +58,19 @@ function refusingWhenUnavailable(adapter: Adapter): Adapter {
 }
 
 /**
- * oidc-provider middleware: a 503 the adapter caused carries `Retry-After`, as our own routes' 503s do (oidc-provider's
- * error handler has set the status and body by the time `next` returns; the answer has not gone out yet).
+ * oidc-provider middleware: every 503 and 429 of the provider carries `Retry-After`, as our own routes' do: the time of
+ * the database refusal the adapter turned into it, or the default for one oidc-provider made itself (its error handler
+ * has set the status and body by the time `next` returns; the answer has not gone out yet).
  */
 export async function retryAfterWhenUnavailable(
-  ctx: { status: number; set(name: string, value: string): void },
+  ctx: { status: number; set(name: string, value: string): void; response: { get(name: string): string } },
   next: () => Promise<void>,
 ) {
   await next();
+  if (!TRY_AGAIN_STATUSES.has(ctx.status)) return;
   const seconds = providerRequest()?.retryAfterSeconds;
-  if (seconds !== undefined && ctx.status === STATUS_OF_KIND.unavailable) ctx.set("retry-after", String(seconds));
+  if (seconds !== undefined) ctx.set("retry-after", String(seconds));
+  else if (!ctx.response.get("retry-after")) ctx.set("retry-after", String(DEFAULT_RETRY_AFTER_SECONDS));
 }
 
 /**

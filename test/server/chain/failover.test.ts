@@ -134,6 +134,29 @@ describe("several providers per network (failover, health, latency)", function (
     expect(text).not.to.include("secret-");
   });
 
+  it("an idle instance probes its providers every RPC_PROBE_INTERVAL_MS: a provider that fails, then heals, shows so without a call", async function () {
+    const { a, b, scrape, providerLines } = await twoProviders(
+      { a: { refuse: () => NODE_ERRORS.badGateway } },
+      { RPC_PROBE_INTERVAL_MS: "100" },
+    );
+    const up = async (proxy: FaultProxy) => sample(await scrape(), "rpc_provider_up", { network: "localhost", provider: host(proxy) });
+    const until = async (done: () => Promise<boolean>, what: string) => {
+      const deadline = Date.now() + 20_000;
+      while (!(await done())) {
+        if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
+    // No request was made: the probes alone find `a` down and `b` up.
+    await until(async () => (await up(a)) === 0 && (await up(b)) === 1, "the probes' first round");
+    expect(a.calls.map((call) => call.method)).to.include("eth_blockNumber");
+    expect(providerLines()[0]).to.deep.include({ msg: "rpc provider down", provider: host(a), fault: "transport_error" });
+    // Healed: a probe (which a cool-down does not hold back) finds it up again.
+    a.plan = {};
+    await until(async () => (await up(a)) === 1, "a probe of the healed provider");
+    expect(providerLines().at(-1)).to.deep.include({ msg: "rpc provider up", provider: host(a) });
+  });
+
   it("sends calls to the provider that answers faster", async function () {
     const slow = () => new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 200));
     const { a, b, t } = await twoProviders({ a: { refuse: slow } });
@@ -160,6 +183,38 @@ describe("several providers per network (failover, health, latency)", function (
       expect(sample(await scrape(), "rpc_provider_failures_total", labels)).to.equal(refused);
       for (const closable of open.splice(0).reverse()) await closable.close();
     }
+  });
+
+  it("a rate limit or a missing header inside an HTTP 200 is the fault it means: a pause or a cool-down, failover, metrics", async function () {
+    for (const [refusal, fault] of [
+      [NODE_ERRORS.rateLimitedInBody, "rate_limited"],
+      [{ rpcError: { code: -32005, message: "limit exceeded" } }, "rate_limited"],
+      [NODE_ERRORS.headerNotFound, "transport_error"],
+    ] as const) {
+      const { a, b, t, scrape, providerLines } = await twoProviders({ a: { refuse: () => refusal } });
+      await owners(t);
+      // Found failing once, then passed over: every later call went to the other.
+      expect(a.calls.length, fault).to.equal(1);
+      expect(b.calls.length, fault).to.be.at.least(ids.length);
+      expect(providerLines()[0], fault).to.deep.include({ level: 40, msg: "rpc provider down", provider: host(a), fault });
+      const text = await scrape();
+      expect(sample(text, "rpc_provider_up", { network: "localhost", provider: host(a) }), fault).to.equal(0);
+      const labels = { network: "localhost", provider: host(a), fault, failed_over: "true" };
+      expect(sample(text, "rpc_provider_failures_total", labels), fault).to.equal(1);
+      const method = a.calls[0].method;
+      expect(sample(text, "rpc_calls_total", { network: "localhost", method, outcome: fault }), fault).to.equal(1);
+      for (const closable of open.splice(0).reverse()) await closable.close();
+    }
+  });
+
+  it("a provider alone that reports a rate limit inside an HTTP 200 is waited out like a 429, then 503 upstream_rate_limited", async function () {
+    const a = await startFaultProxy(node.url, { seed: 3, plan: { refuse: () => NODE_ERRORS.rateLimitedInBody } });
+    open.push(a);
+    const t = await startTestApp({ env: { RPC_URL_LOCALHOST: a.url, RPC_TIMEOUT_MS: "1000", HEAD_CACHE_MS: "0", INDEXER: "false" } });
+    open.push(t);
+    await expectRefusal(await t.fetch(`/localhost/${alice}/1`), 503, "upstream_rate_limited", { headers: { "retry-after": true } });
+    // Paused between tries, doubling from 500 ms within its 1 s deadline: a few calls, not a burst.
+    expect(a.calls.length).to.be.within(1, 3);
   });
 
   it("all providers rate limited: each is asked once, and the call is a 503 upstream_rate_limited within its deadline", async function () {

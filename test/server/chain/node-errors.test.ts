@@ -50,7 +50,6 @@ describe("node errors on eth_call", function () {
   const failing = (refusal: Refusal) => (proxy.plan = { refuse: (call) => (call.method === "eth_call" ? refusal : undefined) });
 
   for (const [name, refusal] of [
-    ["a rate-limit error in an HTTP 200", NODE_ERRORS.rateLimitedInBody],
     ["header not found", NODE_ERRORS.headerNotFound],
     ["an internal error", NODE_ERRORS.internal],
   ] as const) {

@@ -60,13 +60,20 @@ describe("provider pool", function () {
   });
 
   describe("faultOf", function () {
-    it("is the provider's fault for transport, HTTP and timeout failures and 429s, not for the node's answers or our errors", function () {
+    it("is the provider's fault for transport, HTTP and timeout failures, 429s and their words in a 200, not for the node's answers or our errors", function () {
       const http = (statusCode: number) => ({ code: "SERVER_ERROR", response: { statusCode, headers: {} } });
       expect(faultOf(http(429))).to.equal("rate_limited");
       expect(faultOf(http(502))).to.equal("transport_error");
       expect(faultOf({ code: "TIMEOUT" })).to.equal("timeout");
       expect(faultOf({ code: "ECONNREFUSED" })).to.equal("transport_error");
-      expect(faultOf({ code: "UNKNOWN_ERROR", error: { code: -32000, message: "header not found" } })).to.equal(undefined);
+      // A JSON-RPC error that reports the provider's fault: a backend without the block, a rate limit.
+      expect(faultOf({ code: "UNKNOWN_ERROR", error: { code: -32000, message: "header not found" } })).to.equal("transport_error");
+      expect(faultOf({ code: "UNKNOWN_ERROR", error: { code: -32005, message: "limit exceeded" } })).to.equal("rate_limited");
+      // The node's answers: a refused range (Infura's -32005 too, in other words), a revert.
+      expect(faultOf({ code: "UNKNOWN_ERROR", error: { code: -32005, message: "query returned more than 10000 results" } })).to.equal(
+        undefined,
+      );
+      expect(faultOf({ code: "UNKNOWN_ERROR", error: { code: -32000, message: "execution reverted" } })).to.equal(undefined);
       expect(faultOf({ code: "CALL_EXCEPTION" })).to.equal(undefined);
       expect(faultOf(rateLimited("mainnet", 3))).to.equal(undefined);
       expect(faultOf(new TypeError("a bug"))).to.equal(undefined);

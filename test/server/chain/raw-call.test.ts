@@ -86,7 +86,6 @@ describe("rawCall: an eth_call read as ethers' provider.call reads it", function
   it("throws the node's failure (upstream_error) for JSON-RPC errors that are not reverts, HTTP errors and an answer that is not hex", async function () {
     const data = ERC721.encodeFunctionData("ownerOf", [1n]);
     for (const [label, refusal] of [
-      ["rate limit in a 200", NODE_ERRORS.rateLimitedInBody],
       ["header not found", NODE_ERRORS.headerNotFound],
       ["internal error", NODE_ERRORS.internal],
       ["502", NODE_ERRORS.badGateway],
@@ -104,5 +103,11 @@ describe("rawCall: an eth_call read as ethers' provider.call reads it", function
       proxy.plan = { refuse: (call) => (call.method === "eth_call" ? refusal : undefined) };
       expect(await settle(rawCall(provider, { to: token, data })), label).to.deep.equal({ threw: "upstream_error" });
     }
+  });
+
+  it("throws a rate limit reported inside an HTTP 200 as the provider's rate limit (upstream_rate_limited), as an HTTP 429", async function () {
+    const data = ERC721.encodeFunctionData("ownerOf", [1n]);
+    proxy.plan = { refuse: (call) => (call.method === "eth_call" ? NODE_ERRORS.rateLimitedInBody : undefined) };
+    expect(await settle(rawCall(provider, { to: token, data }))).to.deep.equal({ threw: "upstream_rate_limited" });
   });
 });

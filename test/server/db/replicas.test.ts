@@ -3,7 +3,8 @@ import { Wallet, type JsonRpcProvider } from "ethers";
 import { AliceNFT__factory } from "../../../typechain-types";
 import { ConfigError, loadConfig, type DatabaseConfig } from "../../../server/config";
 import type { Database } from "../../../server/db/database";
-import { openPostgres } from "../../../server/db/postgres";
+import { CANCEL_TIMEOUT_MS } from "../../../server/db/cancel-request";
+import { APPLICATION_NAME, GIVE_UP_GRACE_MS, openPostgres } from "../../../server/db/postgres";
 import { exchangeCode, registerClient, signedLogin, startLoginApp } from "../auth/helpers";
 import type { TestApp } from "../../helpers/app";
 import { providerFor, sharedNode } from "../../helpers/chain";
@@ -36,6 +37,7 @@ describe("read replicas: settings", function () {
         lagCheckMs: 1000,
         retryMs: 5000,
         connectTimeoutMs: 1000,
+        readTimeoutMs: 2000,
       },
     });
   });
@@ -51,6 +53,7 @@ describe("read replicas: a primary and a streaming replica", function () {
   const MAX_LAG = 2;
   const LAG_CHECK_MS = 1_000;
   const RETRY_MS = 5_000;
+  const READ_TIMEOUT_MS = 1_000;
   let servers: PostgresServers;
   let primary: PostgresServer;
   let replica: PostgresServer;
@@ -102,6 +105,7 @@ describe("read replicas: a primary and a streaming replica", function () {
         DATABASE_READ_LAG_CHECK_MS: String(LAG_CHECK_MS),
         DATABASE_READ_RETRY_MS: String(RETRY_MS),
         DATABASE_READ_CONNECT_TIMEOUT_MS: "2000",
+        DATABASE_READ_TIMEOUT_MS: String(READ_TIMEOUT_MS),
         INDEXER_POLL_MS: "50",
         INDEXER_CONTRACTS_LOCALHOST: contract,
         METADATA_FETCH_WAIT_MS: "50",
@@ -246,6 +250,44 @@ describe("read replicas: a primary and a streaming replica", function () {
     const response = await t.fetch(`/holders/localhost/${contract}/count`);
     expect(response.status).to.equal(200);
     expect(await response.json()).to.deep.equal({ holders: 1 });
+    expect(await counter("db_routed_reads_total", 'target="1"')).to.equal(served + 1);
+  });
+
+  it("a replica that stalls (replay paused, its backends stopped with SIGSTOP) is skipped within its read bound", async function () {
+    // The instance's connections to the replica, opened by the reads before; a stopped backend takes a statement and
+    // never answers it, nor PostgreSQL's own statement_timeout, nor a cancel request.
+    await t.fetch(`/holders/localhost/${contract}/count`);
+    await replicaDb.query("SELECT pg_wal_replay_pause()");
+    const { rows } = await replicaDb.query<{ pid: number }>(
+      "SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()",
+      [APPLICATION_NAME],
+    );
+    expect(rows.length, "the instance's connections to the replica").to.be.above(0);
+    for (const { pid } of rows) process.kill(pid, "SIGSTOP");
+    const downBefore = await counter("db_replica_skipped_total", 'replica="1",reason="down"');
+    try {
+      await mint([10n]);
+      const primaryBlock = await cursorOf(t.app.db);
+      const started = Date.now();
+      const response = await t.fetch(`/inventory/localhost/${holder}/${contract}`);
+      const took = Date.now() - started;
+      expect(response.status, await response.clone().text()).to.equal(200);
+      expect(response.headers.get("x-indexed-block")).to.equal(String(primaryBlock));
+      expect(((await response.json()) as Array<{ id: number }>).map((item) => item.id)).to.include(10);
+      expect(await counter("db_replica_skipped_total", 'replica="1",reason="down"')).to.equal(downBefore + 1);
+      const skipped = replicaLines().at(-1)!;
+      expect(skipped).to.deep.include({ msg: "read replica skipped: its reads go to the primary", replica: 1, reason: "down" });
+      expect(String(skipped.detail)).to.match(new RegExp(`did not end within ${READ_TIMEOUT_MS} ms`));
+      // The documented bound (docs/operations/running.md, read replicas), with room for a loaded machine.
+      expect(took).to.be.below(READ_TIMEOUT_MS + GIVE_UP_GRACE_MS + CANCEL_TIMEOUT_MS + 3_000);
+    } finally {
+      for (const { pid } of rows) process.kill(pid, "SIGCONT");
+      await replicaDb.query("SELECT pg_wal_replay_resume()");
+    }
+    await caughtUp();
+    t.clock.advance(RETRY_MS);
+    const served = await counter("db_routed_reads_total", 'target="1"');
+    expect((await t.fetch(`/holders/localhost/${contract}/count`)).status).to.equal(200);
     expect(await counter("db_routed_reads_total", 'target="1"')).to.equal(served + 1);
   });
 

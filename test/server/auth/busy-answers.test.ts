@@ -1,0 +1,95 @@
+import { expect } from "chai";
+import { Wallet } from "ethers";
+import type { Connection } from "../../../server/db/database";
+import type { TestApp } from "../../helpers/app";
+import { sharedNode } from "../../helpers/chain";
+import { usingPostgres } from "../../helpers/database";
+import { expectRefusal } from "../../helpers/refusal";
+import { authorizeQuery, exchangeCode, getJson, postForm, postJson, registerClient, startLoginApp, type RegisteredClient } from "./helpers";
+
+/**
+ * Every 503 and 429 of the login service carries Retry-After and the documented error shape in its dialect
+ * (docs/reference/api.md, docs/reference/login.md#errors): ours and oidc-provider's endpoints alike, with the database
+ * pool taken (503 database_busy) and past the rate limit (429 too_many_requests).
+ */
+describe("the login service's 503 and 429 answers", function () {
+  this.timeout(60_000);
+  let t: TestApp;
+  let client: RegisteredClient;
+
+  before(async function () {
+    // PGlite is one in-process connection, without a pool to take.
+    if (!usingPostgres()) return this.skip();
+    t = await startLoginApp((await sharedNode()).url, {
+      env: { INDEXER: "false", DATABASE_POOL_SIZE: "1", DATABASE_ACQUIRE_TIMEOUT_MS: "100", LOGIN_RATE_LIMIT: "1000" },
+    });
+    client = await registerClient(t);
+  });
+  after(async () => t?.close());
+
+  it("with the pool taken, every endpoint that needs the database answers 503 database_busy with Retry-After", async function () {
+    // What each request needs, made while the database answers.
+    const wallet = Wallet.createRandom();
+    const { body } = await getJson(t, `/api/authorize?${authorizeQuery(client, wallet.address)}`);
+    const signature = await wallet.signMessage(body.message);
+    const first = await postJson(t, "/api/login", { address: wallet.address, signature, client_id: client.id });
+    expect(first.status, JSON.stringify(first.body)).to.equal(200);
+    const tokens = await exchangeCode(t, client, first.body.code);
+    expect(tokens.status).to.equal(200);
+    const again = Wallet.createRandom();
+    const second = await getJson(t, `/api/authorize?${authorizeQuery(client, again.address)}`);
+    const secondSignature = await again.signMessage(second.body.message);
+    const pending = await postJson(t, "/api/login", { address: again.address, signature: secondSignature, client_id: client.id });
+    expect(pending.status).to.equal(200);
+
+    const held: Connection = await t.app.db.connect();
+    try {
+      const busy = { headers: { "retry-after": "1" } };
+      await expectRefusal(
+        await getJson(t, `/api/authorize?${authorizeQuery(client, Wallet.createRandom().address)}`),
+        503,
+        "database_busy",
+        {
+          ...busy,
+          label: "GET /api/authorize",
+        },
+      );
+      const wallet3 = Wallet.createRandom();
+      await expectRefusal(
+        await postJson(t, "/api/login", { address: wallet3.address, signature: await wallet3.signMessage("x"), client_id: client.id }),
+        503,
+        "database_busy",
+        { ...busy, label: "POST /api/login" },
+      );
+      await expectRefusal(await exchangeCode(t, client, pending.body.code), 503, "database_busy", {
+        ...busy,
+        dialect: "oauth",
+        label: "POST /token (code)",
+      });
+      await expectRefusal(
+        await postForm(t, "/token", {
+          grant_type: "refresh_token",
+          refresh_token: tokens.body.refresh_token,
+          client_id: client.id,
+          client_secret: client.secret!,
+        }),
+        503,
+        "database_busy",
+        { ...busy, dialect: "oauth", label: "POST /token (refresh)" },
+      );
+      await expectRefusal(
+        await getJson(t, "/userinfo", { headers: { authorization: `Bearer ${tokens.body.access_token}` } }),
+        503,
+        "database_busy",
+        { ...busy, dialect: "oauth", label: "GET /userinfo" },
+      );
+      const ready = await getJson(t, "/ready");
+      expect(ready.status, "GET /ready").to.equal(503);
+      expect(ready.headers.get("retry-after"), "GET /ready").to.equal("1");
+    } finally {
+      held.release();
+    }
+    // Once the pool has a connection again, the code held back during the refusal still redeems.
+    expect((await exchangeCode(t, client, pending.body.code)).status).to.equal(200);
+  });
+});

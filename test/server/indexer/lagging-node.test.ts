@@ -1,0 +1,128 @@
+import { expect } from "chai";
+import type { JsonRpcProvider, JsonRpcSigner } from "ethers";
+import type { LocalNode } from "../../../local/node";
+import { REORG_WINDOW } from "../../../server/indexer/store/blocks";
+import { AliceNFT__factory, type AliceNFT } from "../../../typechain-types";
+import { startTestApp, type TestApp } from "../../helpers/app";
+import { providerFor, startLocalNode } from "../../helpers/chain";
+import { startFaultProxy, type FaultProxy } from "../../helpers/fault-proxy";
+import { expectHoldingsMatchRecount } from "../../helpers/holdings-check";
+import { expectIndexMatchesChain, indexedTo } from "../../helpers/index-check";
+
+/**
+ * A node whose head goes backwards (a load-balanced provider whose backends differ, a node restarted from an older
+ * state) answers an older head and no header above it. That is no reorg: the index keeps what it has, waits, and
+ * goes on once the node serves the blocks again, even when the node is further behind than the reorg window, where
+ * taking it as a reorg would reindex the network from scratch.
+ */
+describe("indexer behind a node whose head goes backwards", function () {
+  this.timeout(180_000);
+  let node: LocalNode;
+  let provider: JsonRpcProvider;
+  let deployer: JsonRpcSigner;
+  let users: string[];
+  let alice: AliceNFT;
+  let nextId = 1n;
+  const minted: bigint[] = [];
+  let t: TestApp;
+  let proxy: FaultProxy;
+  const lines: Array<Record<string, unknown>> = [];
+
+  before(async function () {
+    node = await startLocalNode();
+    provider = providerFor(node.url);
+    deployer = await provider.getSigner(0);
+    users = await Promise.all([1, 2].map(async (i) => (await provider.getSigner(i)).getAddress()));
+    alice = await new AliceNFT__factory(deployer).deploy(await deployer.getAddress());
+    proxy = await startFaultProxy(node.url);
+    t = await startTestApp({
+      env: { RPC_URL_LOCALHOST: proxy.url, INDEXER_POLL_MS: "50", RPC_TIMEOUT_MS: "3000", LOG_LEVEL: "info" },
+      logStream: { write: (line) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
+    });
+  });
+  after(async function () {
+    await t?.close();
+    await proxy?.close();
+    provider?.destroy();
+    await node?.stop();
+  });
+
+  async function mintOneByOne(count: number): Promise<void> {
+    for (let i = 0; i < count; i++) {
+      const id = nextId++;
+      minted.push(id);
+      await (await alice.mint(users[i % users.length], id)).wait();
+    }
+  }
+
+  const cursor = async () =>
+    Number(
+      (await t.app.db.query<{ b: string }>("SELECT block_number AS b FROM indexer_cursors WHERE network = 'localhost'")).rows[0]?.b ?? -1,
+    );
+  const rollbacks = () => lines.filter((line) => /reorg|indexed chain is gone/.test(String(line.msg)));
+
+  /** The node answers as if its head were `lagHead`: that head, and no header above it. */
+  function behindAt(lagHead: number) {
+    proxy.plan = {
+      refuse: (call) => {
+        if (call.method === "eth_blockNumber") return { result: `0x${lagHead.toString(16)}` };
+        if (call.method === "eth_getBlockByNumber" && typeof call.params[0] === "string" && call.params[0].startsWith("0x"))
+          return Number(call.params[0]) > lagHead ? { result: null } : undefined;
+        return undefined;
+      },
+    };
+  }
+
+  /** Waits while the indexer asks the lagging node `steps` more heads: it had every chance to act on what it saw. */
+  async function whileItAsks(steps: number) {
+    const asked = () => proxy.calls.filter((call) => call.method === "eth_blockNumber").length;
+    const target = asked() + steps;
+    const deadline = Date.now() + 60_000;
+    while (asked() < target) {
+      if (Date.now() > deadline) throw new Error("the indexer stopped asking for the head");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  async function expectIndexEqualsChain() {
+    await indexedTo(t.app.db, "localhost", provider, undefined, 60_000);
+    await expectIndexMatchesChain(t.app.db, provider, "localhost", await alice.getAddress(), [...minted, nextId]);
+    await expectHoldingsMatchRecount(t.app.db, "localhost");
+  }
+
+  async function expectNoRollback() {
+    const { rows } = await t.app.db.query<{ kind: string; n: number }>(
+      "SELECT kind, count(*)::int AS n FROM nft_changes WHERE network_id = (SELECT id FROM indexer_networks WHERE name = 'localhost') AND kind <> 'transfer' GROUP BY kind",
+    );
+    expect(rows, "removed changes").to.deep.equal([]);
+    expect(rollbacks(), "reorg log lines").to.deep.equal([]);
+  }
+
+  /**
+   * The node falls `lag` blocks behind the indexed block while a token is minted: the cursor stays while it is behind,
+   * then the index catches up, equal to the chain, with nothing rolled back.
+   */
+  async function behindBy(lag: number) {
+    await indexedTo(t.app.db, "localhost", provider, undefined, 120_000);
+    const indexed = await cursor();
+    behindAt(indexed - lag);
+    await mintOneByOne(1);
+    await whileItAsks(6);
+    expect(await cursor()).to.equal(indexed);
+    proxy.plan = {};
+    await expectIndexEqualsChain();
+    await expectNoRollback();
+  }
+
+  it("a head a few blocks back: no rollback, the cursor stays, and the index goes on once the node is back", async function () {
+    await mintOneByOne(4);
+    await behindBy(3);
+  });
+
+  it(`a node behind by more than the reorg window (${REORG_WINDOW} blocks): no reindex from scratch`, async function () {
+    // Block by block: hardhat_mine's many blocks at once do not chain their hashes as mined blocks do.
+    for (let i = 0; i < REORG_WINDOW + 50; i++) await provider.send("evm_mine", []);
+    await mintOneByOne(1);
+    await behindBy(REORG_WINDOW + 20);
+  });
+});
