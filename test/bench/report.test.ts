@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect } from "chai";
-import { benchmarksPage, readResults, type SuiteResult } from "../../support/bench-report";
+import { BENCHMARKS_PAGE, benchmarksPage, readResults, type SuiteResult } from "../../support/bench-report";
 
 const tags = (date: string, commit: string) => ({
   machine: { cpu: "Test CPU @ 2.0GHz", cores: 2, memoryGiB: 7.8 },
@@ -13,6 +13,13 @@ const tags = (date: string, commit: string) => ({
 });
 
 describe("the benchmarks page (npm run bench:report)", function () {
+  it("rewrites the page the README and the docs link to, not a page of its own", function () {
+    const linked = fs.readFileSync(path.resolve(__dirname, "../../README.md"), "utf8");
+    expect(linked).to.include("(docs/reference/benchmarks.md)");
+    expect(BENCHMARKS_PAGE).to.equal(path.resolve(__dirname, "../../docs/reference/benchmarks.md"));
+    expect(fs.existsSync(BENCHMARKS_PAGE)).to.equal(true);
+  });
+
   it("shows the newest result of each suite, with its budgets and the tags of its run", function () {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-results-"));
     try {
