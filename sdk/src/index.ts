@@ -1,0 +1,7 @@
+export { createDataClient, DataClient, type DataClientOptions, type ListOptions } from "./data.ts";
+export { ApiError } from "./errors.ts";
+export type { CallOptions, ClientOptions, RetryOptions } from "./http.ts";
+export { parseJson } from "./json.ts";
+export type { List, Page } from "./pages.ts";
+export type { Address, HolderCount, Holder, InventoryItem, Token, Transfer, Uint, UintInput } from "./types.ts";
+export type { paths } from "./generated/openapi.ts";
