@@ -1,4 +1,5 @@
 import { Http, type CallOptions, type ClientOptions } from "./http.ts";
+import { subscribe, type LiveEvent, type SubscribeOptions } from "./events.ts";
 import { list, type List } from "./pages.ts";
 import type { Address, HolderCount, Holder, InventoryItem, Token, Transfer, Uint, UintInput } from "./types.ts";
 
@@ -103,6 +104,15 @@ export class DataClient {
   /** The transfers of one token, newest first. */
   transfers(contract: Address, id: UintInput, options: ListOptions = {}): List<Transfer> {
     return list(this.http, this.path("transfers", this.network, contract, decimal(id)), { limit: options.limit });
+  }
+
+  /**
+   * The live events (transfers, reorgs' removals, resets, metadata changes) as they are indexed:
+   * `for await (const event of client.events({ owner }))`. Reconnects by itself after a disconnect, resuming after the
+   * last event it gave; ends when `signal` aborts.
+   */
+  events(options: SubscribeOptions = {}): AsyncIterable<LiveEvent> {
+    return subscribe(this.http, this.network, options);
   }
 
   /** The transfers from or to `owner`, newest first. */

@@ -39,12 +39,15 @@ export class Http {
   private readonly fetch: typeof fetch;
   private readonly headers: Record<string, string>;
   private readonly retry: Required<RetryOptions> | undefined;
+  /** How the SDK waits (the retry options' `wait`, else a timer). */
+  readonly wait: (ms: number, signal: AbortSignal | undefined) => Promise<void>;
 
   constructor(options: ClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, "");
     this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.headers = options.headers ?? {};
     this.retry = options.retry === false ? undefined : { retries: 2, maxDelayMs: 10_000, wait: waitFor, ...options.retry };
+    this.wait = (options.retry && options.retry.wait) || waitFor;
   }
 
   /** The absolute URL of `path` (a path of the service, or a URL it gave, such as a `Link`). */
@@ -54,11 +57,16 @@ export class Http {
     return url.toString();
   }
 
+  /** Sends the request once, with the client's headers, whatever its answer. */
+  open(url: string, init: RequestInit & { signal?: AbortSignal } = {}): Promise<Response> {
+    return this.fetch(url, { ...init, headers: { ...this.headers, ...(init.headers as Record<string, string>) } });
+  }
+
   /** Sends the request (again on 429/503, as {@link RetryOptions} say) and resolves with a 2xx answer, else throws {@link ApiError}. */
   async send(url: string, init: RequestInit & { signal?: AbortSignal } = {}): Promise<Response> {
     for (let attempt = 0; ; attempt++) {
       init.signal?.throwIfAborted();
-      const response = await this.fetch(url, { ...init, headers: { ...this.headers, ...(init.headers as Record<string, string>) } });
+      const response = await this.open(url, init);
       if (response.ok) return response;
       const error = await refusal(response);
       const delay = error.retryAfterMs ?? FIRST_BACKOFF_MS * 2 ** attempt;

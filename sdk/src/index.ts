@@ -1,5 +1,6 @@
 export { createDataClient, DataClient, type DataClientOptions, type ListOptions } from "./data.ts";
 export { ApiError } from "./errors.ts";
+export type { LiveEvent, MetadataChange, SubscribeOptions } from "./events.ts";
 export type { CallOptions, ClientOptions, RetryOptions } from "./http.ts";
 export { parseJson } from "./json.ts";
 export type { List, Page } from "./pages.ts";
