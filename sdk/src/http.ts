@@ -76,8 +76,12 @@ export class Http {
   }
 
   /** GET `url` as JSON, integers as decimal strings (json.ts). */
-  async json<T>(url: string, options: CallOptions & { method?: string } = {}): Promise<{ body: T; headers: Headers }> {
-    const response = await this.send(url, { method: options.method, signal: options.signal, headers: { accept: "application/json" } });
+  async json<T>(
+    url: string,
+    options: CallOptions & { method?: string; headers?: Record<string, string> } = {},
+  ): Promise<{ body: T; headers: Headers }> {
+    const headers = { accept: "application/json", ...options.headers };
+    const response = await this.send(url, { method: options.method, signal: options.signal, headers });
     return { body: parseJson(await response.text()) as T, headers: response.headers };
   }
 }

@@ -4,5 +4,5 @@ export type { LiveEvent, MetadataChange, SubscribeOptions } from "./events.ts";
 export type { CallOptions, ClientOptions, RetryOptions } from "./http.ts";
 export { parseJson } from "./json.ts";
 export type { List, Page } from "./pages.ts";
-export type { Address, HolderCount, Holder, InventoryItem, Token, Transfer, Uint, UintInput } from "./types.ts";
+export type { Address, ClientInfo, HolderCount, Holder, InventoryItem, Token, Tokens, Transfer, Uint, UintInput } from "./types.ts";
 export type { paths } from "./generated/openapi.ts";

@@ -1,3 +1,4 @@
+import { getBytes } from "ethers";
 import type { Page } from "playwright-core";
 import type { PageWindow } from "./page-globals";
 
@@ -6,6 +7,32 @@ declare const window: PageWindow & {
   /** The test wallet's signer in Node, exposed by the test. */
   __testSign(hex: string): Promise<string>;
 };
+import type { Eip1193Provider } from "../../sdk/src/login";
+
+/**
+ * An EIP-1193 provider over an EOA in Node, as a wallet extension answers a dApp: its account, its chain, and
+ * `personal_sign` of the hex bytes it is given.
+ */
+export function eoaProvider(
+  wallet: { address: string; signMessage(message: Uint8Array): Promise<string> },
+  chainId = 31337,
+): Eip1193Provider & { calls: string[] } {
+  const calls: string[] = [];
+  return {
+    calls,
+    async request({ method, params }) {
+      calls.push(method);
+      if (method === "eth_requestAccounts" || method === "eth_accounts") return [wallet.address];
+      if (method === "eth_chainId") return `0x${chainId.toString(16)}`;
+      if (method === "personal_sign") {
+        const [data, address] = params as string[];
+        if (address.toLowerCase() !== wallet.address.toLowerCase()) throw Object.assign(new Error("unknown account"), { code: 4100 });
+        return wallet.signMessage(getBytes(data));
+      }
+      throw Object.assign(new Error(`unsupported ${method}`), { code: 4200 });
+    },
+  };
+}
 
 /**
  * A test EIP-1193 wallet injected into the page before its scripts run. It announces itself through EIP-6963 (or

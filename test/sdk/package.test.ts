@@ -54,10 +54,21 @@ describe("SDK package", function () {
     fs.writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "consumer", private: true }));
     await sh(project, "npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", tarball]);
     const use = `createDataClient({ baseUrl: process.argv[2], network: "localhost" }).latestBlock().then((block) => console.log(typeof block, /^\\d+$/.test(block)))`;
-    fs.writeFileSync(path.join(project, "required.cjs"), `const { createDataClient } = require("wallet-login-nft-sdk");\n${use}\n`);
-    fs.writeFileSync(path.join(project, "imported.mjs"), `import { createDataClient } from "wallet-login-nft-sdk";\n${use}\n`);
+    const entries = `typeof signIn, typeof discoverWallets, typeof createLoginServer`;
+    fs.writeFileSync(
+      path.join(project, "required.cjs"),
+      `const { createDataClient } = require("wallet-login-nft-sdk");\nconst { signIn, discoverWallets } = require("wallet-login-nft-sdk/login");\nconst { createLoginServer } = require("wallet-login-nft-sdk/server");\nconsole.log(${entries});\n${use}\n`,
+    );
+    fs.writeFileSync(
+      path.join(project, "imported.mjs"),
+      `import { createDataClient } from "wallet-login-nft-sdk";\nimport { signIn, discoverWallets } from "wallet-login-nft-sdk/login";\nimport { createLoginServer } from "wallet-login-nft-sdk/server";\nconsole.log(${entries});\n${use}\n`,
+    );
     const typed = [
       `import { ApiError, createDataClient, type Transfer, type Uint } from "wallet-login-nft-sdk";`,
+      `import { signIn, type Eip1193Provider } from "wallet-login-nft-sdk/login";`,
+      `import { createLoginServer } from "wallet-login-nft-sdk/server";`,
+      `export const login = (provider: Eip1193Provider) => signIn({ baseUrl: "http://127.0.0.1", provider, clientId: "c", redirectUri: "https://rp/cb" });`,
+      `export const subject = async (code: string) => (await createLoginServer({ issuer: "http://127.0.0.1", clientId: "c" }).exchangeCode({ code, redirectUri: "https://rp/cb" })).claims.sub;`,
       `const client = createDataClient({ baseUrl: "http://127.0.0.1", network: "mainnet" });`,
       `export async function newest(owner: string): Promise<Uint | undefined> {`,
       `  for await (const transfer of client.transfersOf(owner)) return transfer.id;`,
@@ -74,7 +85,7 @@ describe("SDK package", function () {
     const t: TestApp = await startTestApp({ listen: true, env: { RPC_URL_LOCALHOST: (await sharedNode()).url, INDEXER: "false" } });
     try {
       for (const file of ["required.cjs", "imported.mjs"]) {
-        expect(await sh(project, process.execPath, [file, t.url]), file).to.equal("string true\n");
+        expect(await sh(project, process.execPath, [file, t.url]), file).to.equal("function function function\nstring true\n");
       }
     } finally {
       await t.close();
@@ -82,6 +93,8 @@ describe("SDK package", function () {
     const strict = [
       "--noEmit",
       "--strict",
+      "--target",
+      "es2022",
       "--skipLibCheck",
       "false",
       "--types",
