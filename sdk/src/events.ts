@@ -37,6 +37,12 @@ export interface SubscribeOptions {
   maxReconnectDelayMs?: number;
 }
 
+/**
+ * The longest event (its lines together) the SDK reads, in characters: the service's events are a few hundred; past
+ * this the connection is dropped and opened again, so a stream cannot fill the memory of its reader.
+ */
+export const MAX_EVENT_CHARS = 1 << 20;
+
 /** The service's `retry:` until it says otherwise. */
 const DEFAULT_RECONNECT_MS = 2_000;
 
@@ -49,40 +55,50 @@ interface RawEvent {
 
 /**
  * Reads Server-Sent Events off `body` as the WHATWG parser does (lines end in CRLF, LF or CR; `:` comments; `data`
- * lines joined), calling `onRetry` for a `retry:` field.
+ * lines joined), calling `on.retry` for a `retry:` field and `on.line` for each whole line (heartbeats included).
  */
-async function* serverSentEvents(body: ReadableStream<Uint8Array>, onRetry: (ms: number) => void): AsyncGenerator<RawEvent> {
+async function* serverSentEvents(
+  body: ReadableStream<Uint8Array>,
+  on: { retry(ms: number): void; line(): void },
+): AsyncGenerator<RawEvent> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let buffer = "";
   let id: string | undefined;
   let event = "";
   let data: string[] = [];
+  /** The characters of the event being read, in `data`. */
+  let pending = 0;
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) return;
       buffer += decoder.decode(value, { stream: true });
+      if (buffer.length + pending > MAX_EVENT_CHARS) throw new Error(`an event of the stream is longer than ${MAX_EVENT_CHARS} characters`);
       let end: number;
       while ((end = buffer.search(/\r\n|\r|\n/)) >= 0) {
         // A CR at the end of the buffer may be the first half of a CRLF: wait for the next chunk.
         if (buffer[end] === "\r" && end === buffer.length - 1) break;
         const line = buffer.slice(0, end);
         buffer = buffer.slice(end + (buffer.startsWith("\r\n", end) ? 2 : 1));
+        on.line();
         if (line === "") {
           if (data.length > 0) yield { id, event: event || "message", data: data.join("\n") };
           event = "";
           data = [];
+          pending = 0;
           continue;
         }
         if (line.startsWith(":")) continue;
         const colon = line.indexOf(":");
         const field = colon < 0 ? line : line.slice(0, colon);
         const value = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");
-        if (field === "data") data.push(value);
-        else if (field === "event") event = value;
+        if (field === "data") {
+          data.push(value);
+          pending += value.length;
+        } else if (field === "event") event = value;
         else if (field === "id" && !value.includes("\0")) id = value;
-        else if (field === "retry" && /^\d+$/.test(value)) onRetry(Number(value));
+        else if (field === "retry" && /^\d+$/.test(value)) on.retry(Number(value));
       }
     }
   } finally {
@@ -132,8 +148,9 @@ export async function* subscribe(http: Http, network: string, options: Subscribe
       } else if (!response.body || !response.headers.get("content-type")?.startsWith("text/event-stream")) {
         throw new ApiError({ status: response.status, code: "unexpected_response", message: "the answer is not an event stream" });
       } else {
-        failures = 0;
-        for await (const raw of serverSentEvents(response.body, (ms) => (reconnectMs = ms))) {
+        // A stream that sends whole lines (events, heartbeats) works: its next drop waits the stream's interval again.
+        const on = { retry: (ms: number) => (reconnectMs = ms), line: () => (failures = 0) };
+        for await (const raw of serverSentEvents(response.body, on)) {
           if (raw.id === undefined) continue;
           // The service resumes after Last-Event-ID; an id at or below the last one (a proxy's replay) is not news.
           if (lastId !== undefined && /^\d+$/.test(lastId) && /^\d+$/.test(raw.id) && BigInt(raw.id) <= BigInt(lastId)) continue;

@@ -1,4 +1,6 @@
 import { expect } from "chai";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import type { JsonRpcProvider, JsonRpcSigner } from "ethers";
 import type { LocalNode } from "../../local/node";
 import { createDataClient, type LiveEvent } from "../../sdk/src/index";
@@ -211,6 +213,45 @@ describe("SDK live events when the chain is replaced", function () {
       expect(reset).to.deep.include({ type: "reset", network: "localhost" });
     } finally {
       stop.abort();
+    }
+  });
+});
+
+describe("SDK live events from a stream that never ends its event", function () {
+  it("drops a connection whose event outgrows MAX_EVENT_CHARS and connects again", async function () {
+    let connections = 0;
+    // Not the service: a server that sends one endless data line (the service's own lines are bounded).
+    const server = http.createServer((_request, response) => {
+      connections++;
+      response.writeHead(200, { "content-type": "text/event-stream" });
+      const chunk = `data: ${"x".repeat(64 * 1024)}`;
+      response.write(chunk);
+      const timer = setInterval(() => response.write("x".repeat(64 * 1024)), 1);
+      response.on("close", () => clearInterval(timer));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const stop = new AbortController();
+    const waits: number[] = [];
+    const client = createDataClient({
+      baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      network: "localhost",
+      retry: {
+        wait: async (ms) => {
+          waits.push(ms);
+          if (waits.length === 2) stop.abort();
+        },
+      },
+    });
+    try {
+      const live = read(client.events({ signal: stop.signal }));
+      expect(await live.ended).to.equal(undefined);
+      expect(live.events).to.deep.equal([]);
+      expect(connections).to.equal(2);
+      expect(waits).to.deep.equal([2_000, 4_000]);
+    } finally {
+      stop.abort();
+      server.closeAllConnections();
+      server.close();
     }
   });
 });
