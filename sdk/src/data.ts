@@ -1,7 +1,7 @@
 import { Http, type CallOptions, type ClientOptions } from "./http.ts";
 import { subscribe, type LiveEvent, type SubscribeOptions } from "./events.ts";
 import { list, type List } from "./pages.ts";
-import type { Address, HolderCount, Holder, InventoryItem, Token, Transfer, Uint, UintInput } from "./types.ts";
+import type { Address, Converter, ConverterPairs, HolderCount, Holder, InventoryItem, Token, Transfer, Uint, UintInput } from "./types.ts";
 
 export interface DataClientOptions extends ClientOptions {
   /** The network every call reads, as the service names it (`mainnet`, `matic-mainnet`, `localhost`…). */
@@ -104,6 +104,21 @@ export class DataClient {
   /** The transfers of one token, newest first. */
   transfers(contract: Address, id: UintInput, options: ListOptions = {}): List<Transfer> {
     return list(this.http, this.path("transfers", this.network, contract, decimal(id)), { limit: options.limit });
+  }
+
+  /** A converter's tokens, pause and reverse switches, and stock (docs/reference/converter.md#routes). */
+  converter(converter: Address, options?: CallOptions): Promise<Converter> {
+    return this.get(this.path("converter", this.network, converter), options);
+  }
+
+  /** Per token id of one side (`aliceIds` or `bobIds`): its counterpart, and whether it converts now (and why not). */
+  converterPairs(
+    converter: Address,
+    ids: { aliceIds: UintInput[] } | { bobIds: UintInput[] },
+    options?: CallOptions,
+  ): Promise<ConverterPairs> {
+    const [side, list] = "aliceIds" in ids ? ["aliceIds", ids.aliceIds] : ["bobIds", ids.bobIds];
+    return this.get(this.path("converter", this.network, converter, "pairs"), options, { [side]: list.map(decimal).join(",") });
   }
 
   /**

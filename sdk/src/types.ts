@@ -30,3 +30,5 @@ export type ClientInfo = AnswerOf<"/api/client", "get">;
 export type LoginAnswer = AnswerOf<"/api/login", "post">;
 export type AuthorizeAnswer = AnswerOf<"/api/authorize", "get">;
 export type Tokens = AnswerOf<"/token", "post">;
+export type Converter = AnswerOf<"/converter/{network}/{converter}", "get">;
+export type ConverterPairs = AnswerOf<"/converter/{network}/{converter}/pairs", "get">;
