@@ -16,6 +16,7 @@ import { parseHoldingsConfig } from "../../../server/auth/holdings";
 import { AliceNFT__factory } from "../../../typechain-types";
 import { providerFor } from "../../helpers/chain";
 import { indexedTo } from "../../helpers/index-check";
+import { injectWallet } from "../../helpers/test-wallet";
 
 // Functions below run in the page (tsconfig has no DOM library): these name its globals for the type checker.
 declare const window: PageWindow & {
@@ -25,43 +26,6 @@ declare const window: PageWindow & {
 declare const document: PageDocument;
 
 const RP = "https://rp.example";
-
-/**
- * A test EIP-1193 wallet injected into the page before its scripts run. It announces itself through EIP-6963 (or
- * only sets window.ethereum) and forwards personal_sign to `__testSign`, exposed by the test, which signs with a
- * real key in Node.
- */
-function injectWallet(
-  page: Page,
-  options: { address: string; chainId: number; mode: "eip6963" | "window.ethereum" | "none"; name?: string },
-) {
-  return page.addInitScript((o) => {
-    if (o.mode === "none") return;
-    const provider = {
-      async request({ method, params }: { method: string; params?: unknown[] }) {
-        if (method === "eth_requestAccounts" || method === "eth_accounts") return [o.address];
-        if (method === "eth_chainId") return `0x${o.chainId.toString(16)}`;
-        if (method === "personal_sign") return window.__testSign((params as string[])[0]);
-        throw Object.assign(new Error(`unsupported ${method}`), { code: 4200 });
-      },
-      on() {},
-      removeListener() {},
-    };
-    if (o.mode === "window.ethereum") {
-      window.ethereum = provider;
-      return;
-    }
-    const info = {
-      uuid: "8f6c9a3e-1d2b-4c5d-9e8f-0a1b2c3d4e5f",
-      name: o.name ?? "Test Wallet",
-      icon: "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg'/%3E",
-      rdns: "org.example.testwallet",
-    };
-    const announce = () => window.dispatchEvent(new CustomEvent("eip6963:announceProvider", { detail: Object.freeze({ info, provider }) }));
-    window.addEventListener("eip6963:requestProvider", announce);
-    announce();
-  }, options);
-}
 
 describe("hosted login page (headless Chromium)", function () {
   this.timeout(120_000);

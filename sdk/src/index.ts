@@ -1,0 +1,22 @@
+export { createDataClient, DataClient, type DataClientOptions, type ListOptions } from "./data.ts";
+export { conversionTransaction, type TransactionRequest } from "./converter.ts";
+export { ApiError } from "./errors.ts";
+export type { LiveEvent, MetadataChange, SubscribeOptions } from "./events.ts";
+export type { CallOptions, ClientOptions, RetryOptions } from "./http.ts";
+export { parseJson } from "./json.ts";
+export type { List, Page } from "./pages.ts";
+export type {
+  Address,
+  ClientInfo,
+  Converter,
+  ConverterPairs,
+  HolderCount,
+  Holder,
+  InventoryItem,
+  Token,
+  Tokens,
+  Transfer,
+  Uint,
+  UintInput,
+} from "./types.ts";
+export type { paths } from "./generated/openapi.ts";

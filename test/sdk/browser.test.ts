@@ -1,0 +1,131 @@
+import { expect } from "chai";
+import { build } from "esbuild";
+import { Wallet, type HDNodeWallet } from "ethers";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import type { Browser, Page } from "playwright-core";
+import type * as Sdk from "../../sdk/src/index";
+import type * as Login from "../../sdk/src/login";
+import { createLoginServer } from "../../sdk/src/server";
+import { AliceNFT__factory, type AliceNFT } from "../../typechain-types";
+import type { TestApp } from "../helpers/app";
+import { launchBrowser } from "../helpers/browser";
+import { providerFor, sharedNode } from "../helpers/chain";
+import { indexedTo } from "../helpers/index-check";
+import type { PageWindow } from "../helpers/page-globals";
+import { injectWallet } from "../helpers/test-wallet";
+import { registerClient, startLoginApp, type RegisteredClient } from "../server/auth/helpers";
+
+/** The SDK as a dApp's bundle puts it in the page (the test's page script reads it as `window.sdk`). */
+type PageSdk = typeof Sdk & typeof Login;
+// Functions below run in the page (tsconfig has no DOM library): these name its globals for the type checker.
+declare const window: PageWindow & { sdk: PageSdk; seen: Sdk.LiveEvent[] };
+
+describe("SDK in a browser (headless Chromium)", function () {
+  this.timeout(120_000);
+  let t: TestApp;
+  let browser: Browser;
+  let client: RegisteredClient;
+  let alice: AliceNFT;
+  /**
+   * A dApp's page, served by a server of its own on the loopback (Chromium refuses a public page's requests to a
+   * loopback address): every request to the service is a cross-origin one.
+   */
+  let dappServer: http.Server;
+  let dappUrl: string;
+
+  before(async function () {
+    const node = await sharedNode();
+    const provider = providerFor(node.url);
+    alice = await new AliceNFT__factory(await provider.getSigner(0)).deploy(await (await provider.getSigner(0)).getAddress());
+    t = await startLoginApp(node.url, { listen: true, env: { INDEXER_POLL_MS: "50" } });
+    await indexedTo(t.app.db, "localhost", provider);
+    client = await registerClient(t, { name: "Browser dApp", redirectUris: ["https://dapp.example/callback"] });
+    const built = await build({
+      stdin: {
+        contents: 'export * from "./index.ts"; export * from "./login.ts";',
+        resolveDir: path.join(__dirname, "../../sdk/src"),
+        loader: "ts",
+      },
+      bundle: true,
+      format: "iife",
+      globalName: "sdk",
+      platform: "browser",
+      write: false,
+      logLevel: "silent",
+    });
+    const page = `<!doctype html><title>dApp</title><script>${built.outputFiles[0].text}</script>`;
+    dappServer = http.createServer((_request, response) => response.writeHead(200, { "content-type": "text/html" }).end(page));
+    await new Promise<void>((resolve) => dappServer.listen(0, "localhost", resolve));
+    dappUrl = `http://localhost:${(dappServer.address() as AddressInfo).port}/`;
+    browser = await launchBrowser();
+  });
+  after(async function () {
+    await browser?.close();
+    await t?.close();
+    dappServer?.close();
+  });
+
+  async function dapp(wallet: HDNodeWallet, mode: "eip6963" | "window.ethereum"): Promise<Page> {
+    const page = await browser.newPage();
+    await page.exposeFunction("__testSign", (hex: string) => wallet.signMessage(Buffer.from(hex.slice(2), "hex")));
+    await injectWallet(page, { address: wallet.address, chainId: 31337, mode, name: "Test Wallet" });
+    await page.goto(dappUrl);
+    return page;
+  }
+
+  for (const mode of ["eip6963", "window.ethereum"] as const) {
+    it(`finds the wallet (${mode}) and logs in through the JSON flow; the dApp's server exchanges the code`, async function () {
+      const wallet = Wallet.createRandom();
+      const page = await dapp(wallet, mode);
+      const login = await page.evaluate(
+        async ({ baseUrl, clientId, redirectUri }) => {
+          const wallets = await window.sdk.discoverWallets();
+          const result = await window.sdk.signIn({ baseUrl, clientId, redirectUri, provider: wallets[0].provider, nonce: "browser" });
+          return { names: wallets.map((found) => found.info.name), ...result };
+        },
+        { baseUrl: t.url, clientId: client.id, redirectUri: client.redirectUri },
+      );
+      expect(login.names).to.deep.equal([mode === "eip6963" ? "Test Wallet" : "Injected wallet"]);
+      expect(login.address).to.equal(wallet.address);
+      const server = createLoginServer({ issuer: t.config.issuer, clientId: client.id, clientSecret: client.secret });
+      const { claims } = await server.exchangeCode({ code: login.code, redirectUri: client.redirectUri, nonce: "browser" });
+      expect(claims.sub).to.equal(wallet.address.toLowerCase());
+      await page.close();
+    });
+  }
+
+  it("reads the data routes and follows live events, without EventSource", async function () {
+    const wallet = Wallet.createRandom();
+    const page = await dapp(wallet, "eip6963");
+    const contract = await alice.getAddress();
+    const latest = await page.evaluate(
+      async ({ baseUrl, contract }) => {
+        const client = window.sdk.createDataClient({ baseUrl, network: "localhost" });
+        window.seen = [];
+        void (async () => {
+          for await (const event of client.events({ contract })) window.seen.push(event);
+        })();
+        return client.latestBlock();
+      },
+      { baseUrl: t.url, contract },
+    );
+    expect(latest).to.match(/^\d+$/);
+    const receipt = (await (await alice.mint(wallet.address, 1n)).wait())!;
+    await page.waitForFunction((tx) => window.seen.some((event) => event.type === "transfer" && event.transfer.tx === tx), receipt.hash, {
+      timeout: 30_000,
+    });
+    const owned = await page.evaluate(
+      async ({ baseUrl, owner, contract }) => {
+        const items = [];
+        for await (const item of window.sdk.createDataClient({ baseUrl, network: "localhost" }).inventory(owner, contract))
+          items.push(item);
+        return items;
+      },
+      { baseUrl: t.url, owner: wallet.address, contract },
+    );
+    expect(owned).to.deep.equal([{ contract, id: "1", owner: wallet.address }]);
+    await page.close();
+  });
+});
