@@ -30,6 +30,7 @@ import indexReads from "./indexer/index-reads";
 import metadata from "./signed-metadata/plugin";
 import metrics from "./metrics/plugin";
 import tokenMetadata from "./token-metadata/plugin";
+import webhooks from "./webhooks/plugin";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -142,6 +143,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(home);
   await app.register(indexer);
   await app.register(events);
+  await app.register(webhooks);
 
   return app;
 }

@@ -1,6 +1,14 @@
 import { setImmediate } from "node:timers/promises";
 import type { Database } from "../db/database";
-import { CHANGES_CHANNEL, CHANGES_PAGE, changesAfter, lastChangeId, networkChangesAfter, type ChangeRow } from "../indexer";
+import {
+  CHANGES_CHANNEL,
+  CHANGES_PAGE,
+  changesAfter,
+  lastChangeId,
+  networkChangesAfter,
+  type ChangeRow,
+  type ChangeSelection,
+} from "../indexer";
 import { transferItem } from "../data";
 import { toJson } from "../http/wire";
 import { KeyedLimiter } from "../lib/keyed-limiter";
@@ -198,7 +206,9 @@ export class ChangeFeed {
       }
       const scanTo = upTo < subscriber.last + BigInt(REPLAY_SCAN) ? upTo : subscriber.last + BigInt(REPLAY_SCAN);
       const after = subscriber.last;
-      const rows = await this.replayReads.run("", () => networkChangesAfter(this.db, after, scanTo, subscriber.filter, REPLAY_PAGE));
+      const rows = await this.replayReads.run("", () =>
+        networkChangesAfter(this.db, after, scanTo, selectionOf(subscriber.filter), REPLAY_PAGE),
+      );
       for (const row of rows) {
         if (this.deliver(subscriber, row)) continue;
         if (subscriber.sink.closed || !(await subscriber.sink.drained())) return;
@@ -222,14 +232,17 @@ export class ChangeFeed {
 
   /** The event a row is sent as. */
   private event(row: ChangeRow): ChangeEvent {
-    const data =
-      row.kind === "reset"
-        ? { network: row.network }
-        : row.kind === "metadata"
-          ? metadataItem(row, this.checksum)
-          : transferItem(row, this.checksum);
-    return { id: row.id, event: row.kind, json: toJson(data) };
+    return { id: row.id, event: row.kind, json: toJson(changeData(row, this.checksum)) };
   }
+}
+
+/** What a change carries as an event's data, on every channel that sends it (the stream, webhooks). */
+export function changeData(row: ChangeRow, checksum: (address: string) => string) {
+  return row.kind === "reset"
+    ? { network: row.network }
+    : row.kind === "metadata"
+      ? metadataItem(row, checksum)
+      : transferItem(row, checksum);
 }
 
 /** A metadata change as the stream carries it: the inclusive range of ids whose metadata changed. */
@@ -243,6 +256,11 @@ function metadataItem(row: ChangeRow, checksum: (address: string) => string) {
     fromId: BigInt(row.token_id),
     toId: BigInt(row.to_token_id!),
   };
+}
+
+/** The change log's selection of what a stream's filter matches. */
+function selectionOf({ network, owner, contract }: ChangeFilter): ChangeSelection {
+  return { network, owners: owner === undefined ? undefined : [owner], contracts: contract === undefined ? undefined : [contract] };
 }
 
 function matches(filter: ChangeFilter, row: ChangeRow): boolean {

@@ -14,6 +14,7 @@ export {
   networkChangesAfter,
   tokenHolding,
   type ChangeRow,
+  type ChangeSelection,
   type Holding,
   type IndexPage,
 } from "./store/reads";
@@ -21,6 +22,6 @@ export { readCursor } from "./store/blocks";
 export { HISTORY_KEY_MAX, historyPage, type HistoryOf } from "./store/history";
 export { isIncomplete } from "./store/skipped";
 export { pruneMarks, staleCachedTokens, STALE_ENTRY } from "./store/marks";
-export { CHANGES_CHANNEL } from "./store/changes";
+export { CHANGES_CHANNEL, holdChanges } from "./store/changes";
 export type { IndexReads } from "./index-reads";
 export type { TransferRow } from "./transfers";

@@ -1,3 +1,4 @@
+import { arrayLiteral } from "../../db/arrays";
 import type { Queryable } from "../../db/database";
 import type { TransferRow } from "../transfers";
 import type { ChangeKind } from "./changes";
@@ -275,18 +276,30 @@ export async function changesAfter(db: Queryable, after: bigint): Promise<Change
   return rows;
 }
 
+/** Which changes of one network a reader wants: every list left out (or empty) matches all. */
+export interface ChangeSelection {
+  network: string;
+  /** Lower case; a transfer matches when its sender or receiver is one of them (a metadata change names none). */
+  owners?: readonly string[];
+  /** Lower case. */
+  contracts?: readonly string[];
+  /** The kinds wanted; resets are otherwise always wanted, whatever the owners and contracts. */
+  kinds?: readonly ChangeRow["kind"][];
+}
+
 /**
- * As {@link changesAfter}, up to id `upTo`, `limit` at most, and of one network only: its resets, and its transfers
- * whose sender or receiver is `owner` and whose contract is `contract` (lower case; either left out matches all).
+ * As {@link changesAfter}, up to id `upTo`, `limit` at most, and of one network only: its resets, and its changes
+ * whose sender or receiver is one of `owners` and whose contract is one of `contracts`, of the `kinds` wanted.
  */
 export async function networkChangesAfter(
   db: Queryable,
   after: bigint,
   upTo: bigint,
-  filter: { network: string; owner?: string; contract?: string },
+  selection: ChangeSelection,
   limit = CHANGES_PAGE,
 ): Promise<ChangeRow[]> {
-  // $1 after this id, $2 up to this id, $3 network, $4 owner or null, $5 contract or null, $6 limit
+  const list = (values?: readonly string[]) => (values && values.length > 0 ? arrayLiteral(values) : null);
+  // $1 after this id, $2 up to this id, $3 network, $4 owners or null, $5 contracts or null, $6 limit, $7 kinds or null
   const { rows } = await db.query<ChangeRow>(
     `SELECT c.id, n.name AS network, c.kind, c.block_number, c.log_index, c.batch_index, c.block_time, '0x' || encode(c.tx_hash, 'hex') AS tx_hash,
        '0x' || encode(ca.address, 'hex') AS contract, c.token_id, c.to_token_id,
@@ -296,12 +309,22 @@ export async function networkChangesAfter(
        LEFT JOIN nft_addresses fa ON fa.id = c.from_id
        LEFT JOIN nft_addresses ta ON ta.id = c.to_id
      WHERE c.id > $1 AND c.id <= $2 AND c.network_id = (SELECT id FROM indexer_networks WHERE name = $3)
-       AND (c.kind = 'reset' OR (($4::text IS NULL
-         OR c.from_id = (SELECT id FROM nft_addresses WHERE address = decode(substr($4, 3), 'hex'))
-         OR c.to_id = (SELECT id FROM nft_addresses WHERE address = decode(substr($4, 3), 'hex')))
-         AND ($5::text IS NULL OR c.contract_id = (SELECT id FROM nft_addresses WHERE address = decode(substr($5, 3), 'hex')))))
+       AND ($7::text[] IS NULL OR c.kind = ANY($7::text[]))
+       AND (c.kind = 'reset' OR (($4::text[] IS NULL
+         OR c.from_id IN (SELECT id FROM nft_addresses WHERE address IN (SELECT decode(substr(a, 3), 'hex') FROM unnest($4::text[]) a))
+         OR c.to_id IN (SELECT id FROM nft_addresses WHERE address IN (SELECT decode(substr(a, 3), 'hex') FROM unnest($4::text[]) a)))
+         AND ($5::text[] IS NULL
+           OR c.contract_id IN (SELECT id FROM nft_addresses WHERE address IN (SELECT decode(substr(a, 3), 'hex') FROM unnest($5::text[]) a)))))
      ORDER BY c.id LIMIT $6`,
-    [after.toString(), upTo.toString(), filter.network, filter.owner ?? null, filter.contract ?? null, Math.min(limit, CHANGES_PAGE)],
+    [
+      after.toString(),
+      upTo.toString(),
+      selection.network,
+      list(selection.owners),
+      list(selection.contracts),
+      Math.min(limit, CHANGES_PAGE),
+      selection.kinds && selection.kinds.length > 0 ? `{${selection.kinds.join(",")}}` : null,
+    ],
   );
   return rows;
 }

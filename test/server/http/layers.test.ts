@@ -7,7 +7,7 @@ const SERVER = path.resolve(__dirname, "..", "..", "..", "server");
 const graph = new SourceImports(SERVER);
 
 /** The feature folders of server/: each imports another only through that one's public module, `<feature>/index.ts`. */
-const FEATURES = ["auth", "converter", "data", "events", "home", "indexer", "signed-metadata", "token-metadata"];
+const FEATURES = ["auth", "converter", "data", "events", "home", "indexer", "signed-metadata", "token-metadata", "webhooks"];
 /** The shared layers below the features: they import no feature at all. */
 const SHARED = ["lib", "http", "db", "chain", "config", "metrics", "rate-limits", "outbound"];
 
