@@ -58,7 +58,7 @@ export const GROUPS: Record<Group, string> = {
   "signed metadata": "Signed metadata (statements posted to `/api/metadata`)",
   "token metadata": "Token metadata (the documents tokenURIs point at)",
   events: "Live events",
-  webhooks: "Webhooks ([webhooks.md](webhooks.md))",
+  webhooks: "Webhooks (pushed events)",
   metrics: "Metrics",
 };
 

@@ -1,6 +1,17 @@
+import { randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
+
+/** The env of an app that delivers webhooks to receivers on this machine, a delivery timing out after a second. */
+export const WEBHOOKS_ENV = {
+  WEBHOOKS_SECRET_KEYS: randomBytes(32).toString("base64"),
+  WEBHOOKS_ALLOW_PRIVATE: "true",
+  WEBHOOKS_ALLOW_HTTP: "true",
+  WEBHOOKS_TIMEOUT_MS: "1000",
+  WEBHOOKS_DISABLE_AFTER_MS: "60000",
+  INDEXER_POLL_MS: "100",
+};
 
 /** One request a receiver took, as it came. */
 export interface Received {

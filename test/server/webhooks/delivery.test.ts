@@ -8,17 +8,7 @@ import { AliceNFT__factory, type AliceNFT } from "../../../typechain-types";
 import { startTestApp, type TestApp } from "../../helpers/app";
 import { providerFor, startLocalNode } from "../../helpers/chain";
 import { indexedTo } from "../../helpers/index-check";
-import { startReceiver, type Answer, type Receiver } from "../../helpers/webhook-receiver";
-
-/** The env of an app that delivers webhooks to receivers on this machine, a delivery timing out after a second. */
-export const WEBHOOKS_ENV = {
-  WEBHOOKS_SECRET_KEYS: randomBytes(32).toString("base64"),
-  WEBHOOKS_ALLOW_PRIVATE: "true",
-  WEBHOOKS_ALLOW_HTTP: "true",
-  WEBHOOKS_TIMEOUT_MS: "1000",
-  WEBHOOKS_DISABLE_AFTER_MS: "60000",
-  INDEXER_POLL_MS: "100",
-};
+import { startReceiver, WEBHOOKS_ENV, type Answer, type Receiver } from "../../helpers/webhook-receiver";
 
 describe("webhooks: delivery", function () {
   this.timeout(120_000);
