@@ -8,4 +8,4 @@ export type { Provider } from "oidc-provider";
 export { deleteClientPayloads, deleteExpiredPayloads, heldColumns, MintedCodes } from "./adapter";
 export { holdWrites, inRequestScope, type HeldWrite } from "./held-writes";
 export { assertPatched, loadOidcLibrary, loadOidcLibraryOrExit, UnpatchedLibraryError } from "./internals";
-export { createProvider, mintCode, OIDC_ROUTES, SCOPES, subjectFor, type MintInput } from "./provider";
+export { clientOfAccessToken, createProvider, mintCode, OIDC_ROUTES, SCOPES, subjectFor, type MintInput } from "./provider";

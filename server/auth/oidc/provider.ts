@@ -111,6 +111,7 @@ export async function createProvider(
     ttl: {
       AuthorizationCode: CODE_TTL_SECONDS,
       AccessToken: 3600,
+      ClientCredentials: 3600,
       IdToken: 3600,
       RefreshToken: 14 * 24 * 3600,
       Grant: 14 * 24 * 3600,
@@ -150,6 +151,9 @@ export async function createProvider(
       },
       // There is no session to end (logout-page.ts): the request is checked and the browser sent back.
       rpInitiatedLogout: { enabled: true, logoutSource, postLogoutSuccessSource },
+      // A confidential client's own access token, with no user behind it, for the APIs that manage the client's own
+      // resources (its webhook subscriptions).
+      clientCredentials: { enabled: true },
       pushedAuthorizationRequests: { enabled: false },
       dPoP: { enabled: false },
     },
@@ -180,6 +184,18 @@ export async function createProvider(
   // The predecessor's Go client accepts an ID token only when its audience contains the client's home_url.
   addIdTokenAudience(provider, async (clientId) => (await clients.find(clientId))?.profile.homeUrl ?? undefined);
   return provider;
+}
+
+/** The shape of oidc-provider's opaque access tokens: anything else is not looked up. */
+const OPAQUE_TOKEN = /^[A-Za-z0-9_-]{20,128}$/;
+
+/**
+ * The client a client-credentials access token was issued to; undefined when the token is unknown, expired or
+ * revoked, or is not a client's own (a user's access token from a login does not count).
+ */
+export async function clientOfAccessToken(provider: Provider, token: string): Promise<string | undefined> {
+  if (!OPAQUE_TOKEN.test(token)) return undefined;
+  return (await provider.ClientCredentials.find(token))?.clientId;
 }
 
 export interface MintInput {
