@@ -2,6 +2,7 @@ import { expect } from "chai";
 import { Wallet } from "ethers";
 import type { TestApp } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
+import { expectRefusal } from "../../helpers/refusal";
 import { exchangeCode, postForm, registerClient, signedLogin, startLoginApp } from "./helpers";
 
 describe("login: the client_credentials grant (a confidential client's own access token)", function () {
@@ -34,15 +35,13 @@ describe("login: the client_credentials grant (a confidential client's own acces
   it("refuses a public client and a wrong secret; a user's access token from a login is not a client's own", async function () {
     const publicClient = await registerClient(t, { public: true });
     const refused = await postForm(t, "/token", { grant_type: "client_credentials", client_id: publicClient.id });
-    expect(refused.status).to.equal(400);
-    expect(refused.body).to.deep.equal({
-      error: "invalid_request",
-      error_description: "requested grant type is not allowed for this client",
+    await expectRefusal(refused, 400, "invalid_request", {
+      dialect: "oauth",
+      message: "requested grant type is not allowed for this client",
     });
     const client = await registerClient(t);
     const wrong = await postForm(t, "/token", { grant_type: "client_credentials", client_id: client.id, client_secret: "nope" });
-    expect(wrong.status).to.equal(401);
-    expect(wrong.body).to.deep.equal({ error: "invalid_client", error_description: "client authentication failed" });
+    await expectRefusal(wrong, 401, "invalid_client", { dialect: "oauth", message: "client authentication failed" });
     const login = await signedLogin(t, client, Wallet.createRandom());
     const tokens = await exchangeCode(t, client, login.body.code as string);
     expect(tokens.status).to.equal(200);
