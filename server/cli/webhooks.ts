@@ -2,6 +2,7 @@ import type { ParseArgsConfig } from "node:util";
 import { loadConfig } from "../config";
 import { DomainError } from "../lib/domain-error";
 import { findSubscription, listSubscriptions, removeSubscription, setEnabled, type Subscription } from "../webhooks/subscriptions";
+import { describe } from "../webhooks/wire";
 import { subscribe } from "../webhooks/subscribe";
 import { commandLine, runAsProcess, withDatabase, type CliIo, type CommandLine } from "./run";
 
@@ -119,29 +120,6 @@ export const main = cli.main(OPTIONS, async ({ values, positionals }, io) => {
 });
 
 if (require.main === module) runAsProcess(main);
-
-/** A subscription as `--json` prints it: the HTTP API's form. */
-export function describe(s: Subscription) {
-  return {
-    id: s.id,
-    client_id: s.clientId,
-    network: s.network,
-    url: s.url,
-    description: s.description,
-    kinds: s.kinds,
-    contracts: s.contracts,
-    owners: s.owners,
-    enabled: s.enabled,
-    disabled_reason: s.disabledReason,
-    disabled_at: s.disabledAt?.toISOString() ?? null,
-    cursor: s.cursor,
-    attempts: s.attempts,
-    failing_since: s.failingSince?.toISOString() ?? null,
-    last_error: s.lastError,
-    next_attempt_at: s.nextAttemptAt.toISOString(),
-    created_at: s.createdAt.toISOString(),
-  };
-}
 
 function print(io: CliIo, s: Subscription) {
   io.out(`  id       ${s.id}`);

@@ -4,7 +4,9 @@
  */
 export {
   CHANGES_PAGE,
+  changeLogPositions,
   changesAfter,
+  firstChangeTimesAfter,
   contractsPage,
   holderCount,
   holdersPage,

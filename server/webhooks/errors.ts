@@ -26,3 +26,12 @@ export function subscriptionNotFound(id: string): DomainError {
 export function webhooksOff(): DomainError {
   return new DomainError("unavailable", "webhooks_off", "webhooks are off on this service: its operator has not set WEBHOOKS_SECRET_KEYS");
 }
+
+/** A replay from before the oldest change the log keeps. */
+export function replayOutOfRange(oldest: Date | null): DomainError {
+  return new DomainError(
+    "conflict",
+    "replay_out_of_range",
+    oldest === null ? "the change log keeps nothing to replay" : `the change log keeps changes from ${oldest.toISOString()} on`,
+  );
+}

@@ -1,5 +1,6 @@
 import { parseAddress } from "../chain/values";
-import type { Queryable } from "../db/database";
+import type { Database, Queryable } from "../db/database";
+import { deleteExpiredRows } from "../db/expired-rows";
 import { holdChanges, lastChangeId, type ChangeRow } from "../indexer";
 import { randomString } from "../lib/random";
 import { invalidSubscription, subscriptionNotFound, tooManyFilters, tooManySubscriptions } from "./errors";
@@ -256,22 +257,55 @@ export async function claimDue(
   }));
 }
 
+/** An attempt as the delivery log keeps it. */
+export interface Attempt {
+  /** The receiver's status, when it answered. */
+  status: number | null;
+  /** Null: accepted. */
+  failure: string | null;
+  message: string | null;
+  milliseconds: number;
+}
+
+/** How long the delivery log keeps an attempt. */
+export const DELIVERY_LOG_MS = 3 * 24 * 3_600_000;
+
 /**
- * Moves the subscription's cursor to `cursor` (delivered, or passed as matching nothing) and renews its lease; false
- * when the lease is no longer this worker's (it ran out and another took over): the worker stops.
+ * Moves the subscription's cursor from `from` to `cursor` (a delivered change, logged with its `attempt`, or changes
+ * passed as matching nothing) and renews its lease; false when the lease is no longer this worker's (it ran out and
+ * another took over) or the cursor moved meanwhile (a replay): the worker stops.
  */
 export async function advance(
   db: Queryable,
-  step: { id: string; token: string; cursor: string; now: number; leaseMs: number },
+  step: { id: string; token: string; from: string; cursor: string; now: number; leaseMs: number; attempt?: Attempt },
 ): Promise<boolean> {
-  // $1 id, $2 lease token, $3 cursor, $4 now (ms), $5 lease (ms)
-  const { rowCount } = await db.query(
-    `UPDATE webhook_subscriptions SET cursor = greatest(cursor, $3::bigint), attempts = 0, failing_since = NULL, last_error = NULL,
-       lease_until = to_timestamp(($4::float8 + $5) / 1000)
-     WHERE id = $1 AND lease_token = $2`,
-    [step.id, step.token, step.cursor, step.now, step.leaseMs],
+  const { attempt } = step;
+  // $1 id, $2 lease token, $3 cursor, $4 now (ms), $5 lease (ms), $6 the cursor it moves from, $7 logged (an attempt),
+  // $8 status, $9 milliseconds, $10 log retention (ms)
+  const { rows } = await db.query<{ moved: number }>(
+    `WITH moved AS (
+       UPDATE webhook_subscriptions SET cursor = $3::bigint, attempts = 0, failing_since = NULL, last_error = NULL,
+         lease_until = to_timestamp(($4::float8 + $5) / 1000)
+       WHERE id = $1 AND lease_token = $2 AND cursor = $6::bigint
+       RETURNING id),
+     logged AS (
+       INSERT INTO webhook_deliveries (subscription_id, change_id, attempted_at, status, milliseconds, expires_at)
+       SELECT id, $3::bigint, to_timestamp($4::float8 / 1000), $8, $9, to_timestamp(($4::float8 + $10) / 1000) FROM moved WHERE $7)
+     SELECT count(*)::int AS moved FROM moved`,
+    [
+      step.id,
+      step.token,
+      step.cursor,
+      step.now,
+      step.leaseMs,
+      step.from,
+      attempt !== undefined,
+      attempt?.status ?? null,
+      attempt?.milliseconds ?? 0,
+      DELIVERY_LOG_MS,
+    ],
   );
-  return rowCount > 0;
+  return rows[0].moved > 0;
 }
 
 /** Hands the subscription back (nothing more to deliver now), when the lease is still this worker's. */
@@ -281,23 +315,125 @@ export async function release(db: Queryable, id: string, token: string): Promise
 }
 
 /**
- * Records a failed attempt and hands the subscription back: retried at `retryAt`, or disabled with `disable` as the
- * reason (410 Gone, or failing for longer than the caller allows).
+ * Records a failed attempt at change `changeId` and hands the subscription back: retried at `retryAt`, or disabled
+ * with `disable` as the reason (410 Gone, or failing for longer than the caller allows).
  */
 export async function recordFailure(
   db: Queryable,
-  failure: { id: string; token: string; error: string; now: number; retryAt: number; disable?: string },
+  failure: { id: string; token: string; changeId: string; attempt: Attempt; now: number; retryAt: number; disable?: string },
 ): Promise<void> {
-  // $1 id, $2 lease token, $3 error, $4 now (ms), $5 retry at (ms), $6 disabled for this reason (null: retried)
+  const { attempt } = failure;
+  // $1 id, $2 lease token, $3 error, $4 now (ms), $5 retry at (ms), $6 disabled for this reason (null: retried),
+  // $7 change id, $8 status, $9 failure class, $10 milliseconds, $11 log retention (ms)
   await db.query(
-    `UPDATE webhook_subscriptions SET attempts = attempts + 1, last_error = $3,
-       failing_since = coalesce(failing_since, to_timestamp($4::float8 / 1000)),
-       next_attempt_at = to_timestamp($5::float8 / 1000),
-       enabled = $6::text IS NULL, disabled_reason = $6, disabled_at = CASE WHEN $6::text IS NULL THEN NULL ELSE to_timestamp($4::float8 / 1000) END,
-       lease_token = NULL, lease_until = NULL
-     WHERE id = $1 AND lease_token = $2`,
-    [failure.id, failure.token, failure.error, failure.now, failure.retryAt, failure.disable ?? null],
+    `WITH failed AS (
+       UPDATE webhook_subscriptions SET attempts = attempts + 1, last_error = $3,
+         failing_since = coalesce(failing_since, to_timestamp($4::float8 / 1000)),
+         next_attempt_at = to_timestamp($5::float8 / 1000),
+         enabled = $6::text IS NULL, disabled_reason = $6,
+         disabled_at = CASE WHEN $6::text IS NULL THEN NULL ELSE to_timestamp($4::float8 / 1000) END,
+         lease_token = NULL, lease_until = NULL
+       WHERE id = $1 AND lease_token = $2
+       RETURNING id)
+     INSERT INTO webhook_deliveries (subscription_id, change_id, attempted_at, status, failure, message, milliseconds, expires_at)
+     SELECT id, $7::bigint, to_timestamp($4::float8 / 1000), $8, $9, $3, $10, to_timestamp(($4::float8 + $11) / 1000) FROM failed`,
+    [
+      failure.id,
+      failure.token,
+      attempt.message,
+      failure.now,
+      failure.retryAt,
+      failure.disable ?? null,
+      failure.changeId,
+      attempt.status,
+      attempt.failure,
+      attempt.milliseconds,
+      DELIVERY_LOG_MS,
+    ],
   );
+}
+
+/** A subscription's delivery log, newest first, at most `limit` attempts; refused as not found when it is not `clientId`'s. */
+export async function listDeliveries(
+  db: Queryable,
+  query: { id: string; clientId: string | null; limit: number },
+): Promise<Array<Attempt & { changeId: string; attemptedAt: Date }>> {
+  await findSubscription(db, query.id, query.clientId);
+  // $1 id, $2 limit
+  const { rows } = await db.query<{
+    change_id: string;
+    attempted_at: Date;
+    status: number | null;
+    failure: string | null;
+    message: string | null;
+    milliseconds: number;
+  }>(
+    `SELECT change_id::text, attempted_at, status, failure, message, milliseconds FROM webhook_deliveries
+     WHERE subscription_id = $1 ORDER BY attempted_at DESC, change_id DESC LIMIT $2`,
+    [query.id, query.limit],
+  );
+  return rows.map((r) => ({
+    changeId: r.change_id,
+    attemptedAt: r.attempted_at,
+    status: r.status,
+    failure: r.failure,
+    message: r.message,
+    milliseconds: r.milliseconds,
+  }));
+}
+
+/** Deletes delivery-log rows past their retention, at most `rows` at a time. */
+export function pruneDeliveries(db: Queryable, now: number, rows = 10_000): Promise<number> {
+  return deleteExpiredRows(db, "webhook_deliveries", new Date(now), rows);
+}
+
+/**
+ * Gives the subscription a new secret (answered once) and keeps the one it replaces signing beside it until
+ * `now + overlapMs`, so that a receiver can switch without refusing a delivery.
+ */
+export async function rotateSecret(
+  db: Queryable,
+  rotation: { id: string; clientId: string | null; keys: readonly Buffer[]; now: number; overlapMs: number },
+): Promise<{ secret: string; previousUntil: Date }> {
+  const secret = newSecret();
+  // $1 id, $2 client or null, $3 sealed secret, $4 the old secret signs until (ms)
+  const { rows } = await db.query<{ until: Date }>(
+    `UPDATE webhook_subscriptions SET previous_secret = secret, secret = $3, previous_secret_until = to_timestamp($4::float8 / 1000)
+     WHERE id = $1 AND ($2::text IS NULL OR client_id = $2)
+     RETURNING previous_secret_until AS until`,
+    [rotation.id, rotation.clientId, sealSecret(secret, rotation.id, rotation.keys), rotation.now + rotation.overlapMs],
+  );
+  if (rows.length === 0) throw subscriptionNotFound(rotation.id);
+  return { secret, previousUntil: rows[0].until };
+}
+
+/**
+ * Moves the subscription's cursor back (or forward) so that it delivers again every change it matches after `after`,
+ * its failures forgotten, at once; the change log's hold is lowered with it in the same transaction, so nothing it
+ * is to read is pruned meanwhile. A worker delivering it stops at its next step (the cursor moved under it).
+ */
+export async function replayFrom(
+  db: Database,
+  replay: { id: string; clientId: string | null; after: bigint; now: number },
+): Promise<Subscription> {
+  return db.transaction(async (tx) => {
+    // $1 id, $2 client or null, $3 cursor, $4 now (ms)
+    const { rows } = await tx.query<Row>(
+      `UPDATE webhook_subscriptions SET cursor = $3, attempts = 0, failing_since = NULL, last_error = NULL,
+         next_attempt_at = to_timestamp($4::float8 / 1000)
+       WHERE id = $1 AND ($2::text IS NULL OR client_id = $2)
+       RETURNING ${COLUMNS}`,
+      [replay.id, replay.clientId, replay.after.toString(), replay.now],
+    );
+    if (rows.length === 0) throw subscriptionNotFound(replay.id);
+    // $1 the lowest cursor
+    const { rows: held } = await tx.query<{ low: string }>(
+      "SELECT min(cursor)::text AS low FROM webhook_subscriptions WHERE enabled OR id = $1",
+      [replay.id],
+    );
+    await holdChanges(tx, HOLDER, BigInt(held[0].low));
+    return subscriptionOf(rows[0]);
+  });
 }
 
 /**
@@ -312,4 +448,45 @@ export async function holdForSubscriptions(db: Queryable, now: number, retention
     [now, retentionMs],
   );
   await holdChanges(db, HOLDER, rows[0].low === null ? null : BigInt(rows[0].low));
+}
+
+/** What a test delivery needs of a subscription: where it goes and its sealed secrets; refused when not `clientId`'s. */
+export async function sealedSubscription(
+  db: Queryable,
+  id: string,
+  clientId: string | null,
+): Promise<Pick<ClaimedSubscription, "id" | "url" | "network" | "secret" | "previousSecret" | "previousSecretUntil">> {
+  // $1 id, $2 client or null
+  const { rows } = await db.query<{
+    url: string;
+    network: string;
+    secret: Buffer;
+    previous_secret: Buffer | null;
+    previous_secret_until: Date | null;
+  }>(
+    `SELECT url, network, secret, previous_secret, previous_secret_until FROM webhook_subscriptions
+     WHERE id = $1 AND ($2::text IS NULL OR client_id = $2)`,
+    [id, clientId],
+  );
+  if (rows.length === 0) throw subscriptionNotFound(id);
+  const row = rows[0];
+  return {
+    id,
+    url: row.url,
+    network: row.network,
+    secret: row.secret,
+    previousSecret: row.previous_secret,
+    previousSecretUntil: row.previous_secret_until,
+  };
+}
+
+/** The enabled subscriptions' cursors, and how many are disabled (metrics). */
+export async function subscriptionPositions(db: Queryable): Promise<{ cursors: Array<{ id: string; cursor: bigint }>; disabled: number }> {
+  const { rows } = await db.query<{ id: string; cursor: string; enabled: boolean }>(
+    "SELECT id, cursor::text, enabled FROM webhook_subscriptions",
+  );
+  return {
+    cursors: rows.filter((r) => r.enabled).map((r) => ({ id: r.id, cursor: BigInt(r.cursor) })),
+    disabled: rows.filter((r) => !r.enabled).length,
+  };
 }

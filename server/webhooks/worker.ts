@@ -5,10 +5,19 @@ import { toJson } from "../http/wire";
 import type { Clock } from "../lib/clock";
 import { randomString } from "../lib/random";
 import type { WebhooksConfig } from "../config/settings";
-import { Deliverer, type DeliveryOutcome } from "./delivery";
+import type { Deliverer, DeliveryOutcome } from "./delivery";
 import { retryAfterMs, retryDelay } from "./retries";
 import { openSecret, signature } from "./secrets";
-import { advance, claimDue, holdForSubscriptions, recordFailure, release, type ClaimedSubscription } from "./subscriptions";
+import {
+  advance,
+  claimDue,
+  holdForSubscriptions,
+  pruneDeliveries,
+  recordFailure,
+  release,
+  type Attempt,
+  type ClaimedSubscription,
+} from "./subscriptions";
 
 /** Changes one read of a subscription's backlog returns at most. */
 const PAGE = 100;
@@ -19,8 +28,13 @@ const HOLD_INTERVAL_MS = 60_000;
 
 /** What the worker reports, for logs and metrics. */
 export interface WorkerEvents {
-  delivered(subscription: ClaimedSubscription, row: ChangeRow): void;
-  failed(subscription: ClaimedSubscription, outcome: Extract<DeliveryOutcome, { ok: false }>, disabled: string | undefined): void;
+  delivered(subscription: ClaimedSubscription, row: ChangeRow, milliseconds: number): void;
+  failed(
+    subscription: ClaimedSubscription,
+    outcome: Extract<DeliveryOutcome, { ok: false }>,
+    disabled: string | undefined,
+    milliseconds: number,
+  ): void;
   error(error: unknown): void;
 }
 
@@ -34,7 +48,6 @@ export interface WorkerEvents {
  */
 export class WebhookWorker {
   private readonly running = new Set<Promise<void>>();
-  private readonly deliverer: Deliverer;
   private readonly cancel = new AbortController();
   private readonly token = randomString(12, "base64url");
   private readonly leaseMs: number;
@@ -51,9 +64,9 @@ export class WebhookWorker {
     private readonly checksum: (address: string) => string,
     private readonly events: WorkerEvents,
     private readonly pollMs: number,
+    private readonly deliverer: Deliverer,
   ) {
     this.leaseMs = 2 * config.timeoutMs;
-    this.deliverer = new Deliverer({ allowPrivate: config.allowPrivate, timeoutMs: config.timeoutMs, maxSockets: config.concurrency });
   }
 
   async start(): Promise<void> {
@@ -72,7 +85,6 @@ export class WebhookWorker {
     this.cancel.abort();
     await this.pumping;
     await Promise.all(this.running);
-    this.deliverer.close();
   }
 
   /** Claims what is due while slots are free (one claim at a time; a wake meanwhile claims again after). */
@@ -96,6 +108,7 @@ export class WebhookWorker {
   private async hold(): Promise<void> {
     try {
       await holdForSubscriptions(this.db, this.clock(), this.config.retentionMs);
+      await pruneDeliveries(this.db, this.clock());
     } catch (error) {
       this.events.error(error);
     }
@@ -123,7 +136,7 @@ export class WebhookWorker {
    */
   private async deliverAll(subscription: ClaimedSubscription, last: bigint): Promise<void> {
     const { id } = subscription;
-    const secrets = this.secretsOf(subscription);
+    const secrets = secretsOf(subscription, this.config.secretKeys, this.clock());
     const selection = {
       network: subscription.network,
       owners: subscription.owners,
@@ -131,29 +144,47 @@ export class WebhookWorker {
       kinds: subscription.kinds,
     };
     let cursor = BigInt(subscription.cursor);
+    /** Moves the cursor to `to`; false when the subscription is no longer this worker's to deliver. */
+    const moveTo = async (to: bigint, attempt?: Attempt) => {
+      const moved = await advance(this.db, {
+        id,
+        token: this.token,
+        from: cursor.toString(),
+        cursor: to.toString(),
+        now: this.clock(),
+        leaseMs: this.leaseMs,
+        attempt,
+      });
+      if (moved) cursor = to;
+      return moved;
+    };
     while (cursor < last && !this.stopped) {
       const upTo = cursor + SCAN < last ? cursor + SCAN : last;
       const rows = await networkChangesAfter(this.db, cursor, upTo, selection, PAGE);
       for (const row of rows) {
         if (this.stopped) return release(this.db, id, this.token);
+        const started = performance.now();
         const outcome = await this.deliverer.send(this.request(subscription, secrets, row), this.cancel.signal);
+        const milliseconds = Math.round(performance.now() - started);
         // Cancelled at shutdown: not the receiver's failure; the change is sent again after the lease.
         if (this.stopped) return release(this.db, id, this.token);
-        if (!outcome.ok) return this.failed(subscription, outcome);
-        if (!(await advance(this.db, { id, token: this.token, cursor: row.id, now: this.clock(), leaseMs: this.leaseMs }))) return;
-        cursor = BigInt(row.id);
-        this.events.delivered(subscription, row);
+        if (!outcome.ok) return this.failed(subscription, row, outcome, milliseconds);
+        if (!(await moveTo(BigInt(row.id), { status: outcome.status, failure: null, message: null, milliseconds })))
+          return release(this.db, id, this.token);
+        this.events.delivered(subscription, row, milliseconds);
       }
       // A short page: nothing else up to `upTo` is the subscription's.
-      if (rows.length < PAGE && cursor < upTo) {
-        if (!(await advance(this.db, { id, token: this.token, cursor: upTo.toString(), now: this.clock(), leaseMs: this.leaseMs }))) return;
-        cursor = upTo;
-      }
+      if (rows.length < PAGE && cursor < upTo && !(await moveTo(upTo))) return release(this.db, id, this.token);
     }
     await release(this.db, id, this.token);
   }
 
-  private async failed(subscription: ClaimedSubscription, outcome: Extract<DeliveryOutcome, { ok: false }>): Promise<void> {
+  private async failed(
+    subscription: ClaimedSubscription,
+    row: ChangeRow,
+    outcome: Extract<DeliveryOutcome, { ok: false }>,
+    milliseconds: number,
+  ): Promise<void> {
     const now = this.clock();
     const failingFor = subscription.failingSince === null ? 0 : now - subscription.failingSince.getTime();
     const disable =
@@ -163,17 +194,16 @@ export class WebhookWorker {
           ? `deliveries failed for ${Math.round(failingFor / 60_000)} minutes; the last: ${outcome.message}`
           : undefined;
     const delay = retryDelay(subscription.attempts + 1, retryAfterMs(outcome.retryAfter, now));
-    await recordFailure(this.db, { id: subscription.id, token: this.token, error: outcome.message, now, retryAt: now + delay, disable });
-    this.events.failed(subscription, outcome, disable);
-  }
-
-  /** The secrets that sign: the current one, and the previous one while its overlap lasts. */
-  private secretsOf(subscription: ClaimedSubscription): string[] {
-    const keys = this.config.secretKeys;
-    const secrets = [openSecret(subscription.secret, subscription.id, keys)];
-    if (subscription.previousSecret && subscription.previousSecretUntil && subscription.previousSecretUntil.getTime() > this.clock())
-      secrets.push(openSecret(subscription.previousSecret, subscription.id, keys));
-    return secrets;
+    await recordFailure(this.db, {
+      id: subscription.id,
+      token: this.token,
+      changeId: row.id,
+      attempt: { status: outcome.status ?? null, failure: outcome.failure, message: outcome.message, milliseconds },
+      now,
+      retryAt: now + delay,
+      disable,
+    });
+    this.events.failed(subscription, outcome, disable, milliseconds);
   }
 
   private request(subscription: ClaimedSubscription, secrets: string[], row: ChangeRow) {
@@ -186,6 +216,18 @@ export class WebhookWorker {
       now: this.clock(),
     });
   }
+}
+
+/** The secrets that sign a subscription's deliveries: the current one, and the previous one while its overlap lasts. */
+export function secretsOf(
+  subscription: Pick<ClaimedSubscription, "id" | "secret" | "previousSecret" | "previousSecretUntil">,
+  keys: readonly Buffer[],
+  now: number,
+): string[] {
+  const secrets = [openSecret(subscription.secret, subscription.id, keys)];
+  if (subscription.previousSecret && subscription.previousSecretUntil && subscription.previousSecretUntil.getTime() > now)
+    secrets.push(openSecret(subscription.previousSecret, subscription.id, keys));
+  return secrets;
 }
 
 /**

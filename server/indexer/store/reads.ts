@@ -257,6 +257,44 @@ export async function lastChangeId(db: Queryable): Promise<bigint> {
 }
 
 /**
+ * Where the change log stands: the id before its oldest change (a reader positioned there reads everything it keeps)
+ * and when that change was logged, and the id of the newest change logged before `time` (null when none is kept).
+ */
+export async function changeLogPositions(
+  db: Queryable,
+  time: Date,
+): Promise<{ before: bigint; oldestAt: Date | null; beforeTime: bigint | null }> {
+  // $1 time
+  const { rows } = await db.query<{ oldest: string | null; oldest_at: Date | null; before_time: string | null }>(
+    `SELECT (SELECT min(id) FROM nft_changes)::text AS oldest,
+       (SELECT created_at FROM nft_changes ORDER BY id LIMIT 1) AS oldest_at,
+       (SELECT max(id) FROM nft_changes WHERE created_at < $1)::text AS before_time`,
+    [time],
+  );
+  const { oldest, oldest_at, before_time } = rows[0];
+  return {
+    before: oldest === null ? await lastChangeId(db) : BigInt(oldest) - 1n,
+    oldestAt: oldest_at,
+    beforeTime: before_time === null ? null : BigInt(before_time),
+  };
+}
+
+/**
+ * When the first change after each of `ids` was logged (null when none follows): how long a reader positioned at an
+ * id has left something unread.
+ */
+export async function firstChangeTimesAfter(db: Queryable, ids: readonly bigint[]): Promise<Array<Date | null>> {
+  if (ids.length === 0) return [];
+  // $1 ids
+  const { rows } = await db.query<{ at: Date | null }>(
+    `SELECT (SELECT created_at FROM nft_changes WHERE id > p.id ORDER BY id LIMIT 1) AS at
+     FROM unnest($1::bigint[]) WITH ORDINALITY AS p(id, n) ORDER BY p.n`,
+    [arrayLiteral(ids)],
+  );
+  return rows.map((row) => row.at);
+}
+
+/**
  * Up to {@link CHANGES_PAGE} changes after id `after`, in id order, as the API reads them (network names, hex
  * addresses and hashes; a reset or a metadata change has no sender or receiver).
  */

@@ -1,45 +1,29 @@
 import { randomBytes } from "node:crypto";
 import { expect } from "chai";
 import { Wallet, type JsonRpcProvider } from "ethers";
-import type { LocalNode } from "../../../local/node";
 import { subscribe } from "../../../server/webhooks/subscribe";
 import { setEnabled, type SubscriptionInput } from "../../../server/webhooks/subscriptions";
-import { AliceNFT__factory, type AliceNFT } from "../../../typechain-types";
-import { startTestApp, type TestApp } from "../../helpers/app";
-import { providerFor, startLocalNode } from "../../helpers/chain";
+import type { TestApp } from "../../helpers/app";
+import { startWebhookApp, type WebhookApp } from "../../helpers/webhook-app";
 import { indexedTo } from "../../helpers/index-check";
-import { startReceiver, WEBHOOKS_ENV, type Answer, type Receiver } from "../../helpers/webhook-receiver";
+import type { Answer } from "../../helpers/webhook-receiver";
 
 describe("webhooks: delivery", function () {
   this.timeout(120_000);
-  let node: LocalNode;
-  let provider: JsonRpcProvider;
-  let alice: AliceNFT;
+  let w: WebhookApp;
   let t: TestApp;
-  let nextId = 1n;
-  const receivers: Receiver[] = [];
+  let provider: JsonRpcProvider;
 
   before(async function () {
-    node = await startLocalNode();
-    provider = providerFor(node.url);
-    const deployer = await provider.getSigner(0);
-    alice = await new AliceNFT__factory(deployer).deploy(deployer.address);
-    t = await startTestApp({ env: { RPC_URL_LOCALHOST: node.url, ...WEBHOOKS_ENV } });
-    await indexedTo(t.app.db, "localhost", provider);
+    w = await startWebhookApp();
+    ({ t, provider } = w);
   });
-  afterEach(async function () {
-    for (const receiver of receivers.splice(0)) await receiver.close();
-  });
-  after(async function () {
-    await t?.close();
-    provider?.destroy();
-    await node?.stop();
-  });
+  afterEach(async () => w.closeReceivers());
+  after(async () => w?.close());
 
   /** A receiver answering as `answer` says, and a subscription to the transfers of a fresh owner delivered to it. */
   async function subscribed(answer?: (request: unknown, count: number) => Answer, input: Partial<SubscriptionInput> = {}) {
-    const receiver = await startReceiver(answer);
-    receivers.push(receiver);
+    const receiver = await w.receiver(answer);
     const owner = Wallet.createRandom().address;
     const { subscription, secret } = await subscribe(t.app.db, {
       input: { network: "localhost", url: receiver.url, owners: [owner], ...input },
@@ -50,7 +34,6 @@ describe("webhooks: delivery", function () {
     });
     return { receiver, owner, subscription, secret };
   }
-  const mint = async (to: string) => (await (await alice.mint(to, nextId++)).wait())!.hash;
   const state = async (id: string) =>
     (
       await t.app.db.query<{
@@ -70,7 +53,7 @@ describe("webhooks: delivery", function () {
   it("delivers each matching change once, in change-log order, signed as Standard Webhooks verifies it", async function () {
     const { receiver, owner, subscription, secret } = await subscribed();
     const other = Wallet.createRandom().address;
-    const txs = [await mint(owner), await mint(other), await mint(owner)];
+    const txs = [await w.mint(owner), await w.mint(other), await w.mint(owner)];
     await receiver.until((r) => r.length >= 2, "two deliveries");
     const deliveries = receiver.verified(secret, t.clock.now);
     expect(deliveries.map((d) => d.data.tx)).to.deep.equal([txs[0], txs[2]]);
@@ -84,7 +67,7 @@ describe("webhooks: delivery", function () {
     expect(deliveries[0].data).to.include({
       to: owner,
       from: "0x0000000000000000000000000000000000000000",
-      contract: await alice.getAddress(),
+      contract: await w.alice.getAddress(),
     });
     // A wrong secret does not verify.
     expect(() => receiver.verified(`whsec_${randomBytes(24).toString("base64")}`, t.clock.now)).to.throw(/No matching signature/);
@@ -92,7 +75,7 @@ describe("webhooks: delivery", function () {
 
   it("retries a receiver that fails with exponential backoff, then delivers everything in order", async function () {
     const { receiver, owner, subscription, secret } = await subscribed((_, count) => (count <= 2 ? { status: 500 } : { status: 200 }));
-    const txs = [await mint(owner), await mint(owner)];
+    const txs = [await w.mint(owner), await w.mint(owner)];
     await receiver.until((r) => r.length === 1, "the first attempt");
     await untilState(subscription.id, (s) => s.attempts === 1);
     const first = await state(subscription.id);
@@ -115,7 +98,7 @@ describe("webhooks: delivery", function () {
     const { receiver, owner, subscription, secret } = await subscribed((_, count) =>
       count === 1 ? { status: 429, headers: { "retry-after": "50" } } : count === 2 ? "reset" : { status: 204 },
     );
-    const tx = await mint(owner);
+    const tx = await w.mint(owner);
     await untilState(subscription.id, (s) => s.attempts === 1);
     const limited = await state(subscription.id);
     expect(limited.last_error).to.equal("the endpoint answered 429 Too Many Requests");
@@ -132,7 +115,7 @@ describe("webhooks: delivery", function () {
   it("a receiver that never answers times out and holds only its own subscription", async function () {
     const slow = await subscribed(() => "hang");
     const fast = await subscribed(undefined, { owners: [slow.owner] });
-    const tx = await mint(slow.owner);
+    const tx = await w.mint(slow.owner);
     await fast.receiver.until((r) => r.length === 1, "the fast receiver's delivery");
     expect(fast.receiver.verified(fast.secret, t.clock.now).map((d) => d.data.tx)).to.deep.equal([tx]);
     await untilState(slow.subscription.id, (s) => s.attempts === 1);
@@ -143,10 +126,10 @@ describe("webhooks: delivery", function () {
   it("410 Gone disables the subscription with the reason kept; enabling it resumes where it stopped", async function () {
     let gone = true;
     const { receiver, owner, subscription, secret } = await subscribed(() => (gone ? { status: 410 } : { status: 200 }));
-    const first = await mint(owner);
+    const first = await w.mint(owner);
     await untilState(subscription.id, (s) => !s.enabled);
     expect(await state(subscription.id)).to.include({ enabled: false, disabled_reason: "the endpoint answered 410 Gone" });
-    const second = await mint(owner);
+    const second = await w.mint(owner);
     await indexedTo(t.app.db, "localhost", provider);
     gone = false;
     await setEnabled(t.app.db, { id: subscription.id, clientId: null, enabled: true, now: t.clock.now() });
@@ -156,7 +139,7 @@ describe("webhooks: delivery", function () {
 
   it("sustained failure disables the subscription after WEBHOOKS_DISABLE_AFTER_MS, with the last failure as its reason", async function () {
     const { owner, subscription } = await subscribed(() => ({ status: 503 }));
-    await mint(owner);
+    await w.mint(owner);
     await untilState(subscription.id, (s) => s.attempts === 1);
     t.clock.advance(40_000);
     await untilState(subscription.id, (s) => s.attempts === 2);
@@ -171,12 +154,12 @@ describe("webhooks: delivery", function () {
   it("a reorg delivers removed for the transfer it undid, after it, then what replaced it", async function () {
     const { receiver, owner, secret } = await subscribed();
     const snapshot = await provider.send("evm_snapshot", []);
-    const undone = await mint(owner);
+    const undone = await w.mint(owner);
     await receiver.until((r) => r.length === 1, "the transfer");
     await provider.send("evm_revert", [snapshot]);
-    nextId += 100n;
-    const replacement = await mint(owner);
-    await mint(Wallet.createRandom().address);
+    w.skipIds(100n);
+    const replacement = await w.mint(owner);
+    await w.mint(Wallet.createRandom().address);
     await receiver.until((r) => r.length === 3, "the removal and the replacement");
     const deliveries = receiver.verified(secret, t.clock.now);
     expect(deliveries.map((d) => [d.type, d.data.tx])).to.deep.equal([
@@ -189,7 +172,7 @@ describe("webhooks: delivery", function () {
 
   it("the change log keeps what a subscription has not delivered past its day; what every subscription delivered goes", async function () {
     const { receiver, owner, subscription } = await subscribed(() => ({ status: 500 }));
-    const tx = await mint(owner);
+    const tx = await w.mint(owner);
     await untilState(subscription.id, (s) => s.attempts === 1);
     // Every change is two days old; the hold is set as each instance sets it every minute.
     await t.app.db.query("UPDATE nft_changes SET created_at = now() - interval '2 days'");
@@ -197,7 +180,7 @@ describe("webhooks: delivery", function () {
       "INSERT INTO nft_change_holds (holder, after_id) SELECT 'webhooks', min(cursor) FROM webhook_subscriptions WHERE enabled ON CONFLICT (holder) DO UPDATE SET after_id = excluded.after_id",
     );
     // The next range written near the head prunes.
-    await mint(Wallet.createRandom().address);
+    await w.mint(Wallet.createRandom().address);
     await indexedTo(t.app.db, "localhost", provider);
     const { rows } = await t.app.db.query<{ id: string; created_at: Date }>("SELECT id::text, created_at FROM nft_changes ORDER BY id");
     const cursor = BigInt(
