@@ -1,14 +1,6 @@
 import { setImmediate } from "node:timers/promises";
 import type { Database } from "../db/database";
-import {
-  CHANGES_CHANNEL,
-  CHANGES_PAGE,
-  changesAfter,
-  lastChangeId,
-  networkChangesAfter,
-  type ChangeRow,
-  type ChangeSelection,
-} from "../indexer";
+import { CHANGES_CHANNEL, CHANGES_PAGE, changesAfter, lastChangeId, networkChangesAfter, type ChangeRow } from "../indexer";
 import { transferItem } from "../data";
 import { toJson } from "../http/wire";
 import { KeyedLimiter } from "../lib/keyed-limiter";
@@ -206,9 +198,7 @@ export class ChangeFeed {
       }
       const scanTo = upTo < subscriber.last + BigInt(REPLAY_SCAN) ? upTo : subscriber.last + BigInt(REPLAY_SCAN);
       const after = subscriber.last;
-      const rows = await this.replayReads.run("", () =>
-        networkChangesAfter(this.db, after, scanTo, selectionOf(subscriber.filter), REPLAY_PAGE),
-      );
+      const rows = await this.replayReads.run("", () => networkChangesAfter(this.db, after, scanTo, subscriber.filter, REPLAY_PAGE));
       for (const row of rows) {
         if (this.deliver(subscriber, row)) continue;
         if (subscriber.sink.closed || !(await subscriber.sink.drained())) return;
@@ -256,11 +246,6 @@ function metadataItem(row: ChangeRow, checksum: (address: string) => string) {
     fromId: BigInt(row.token_id),
     toId: BigInt(row.to_token_id!),
   };
-}
-
-/** The change log's selection of what a stream's filter matches. */
-function selectionOf({ network, owner, contract }: ChangeFilter): ChangeSelection {
-  return { network, owners: owner === undefined ? undefined : [owner], contracts: contract === undefined ? undefined : [contract] };
 }
 
 function matches(filter: ChangeFilter, row: ChangeRow): boolean {

@@ -14,6 +14,7 @@ export {
   inventoryPage,
   lastChangeId,
   networkChangesAfter,
+  selectedChangesAfter,
   tokenHolding,
   type ChangeRow,
   type ChangeSelection,

@@ -1,6 +1,6 @@
 import type { Database } from "../db/database";
 import { changeData } from "../events";
-import { CHANGES_CHANNEL, lastChangeId, networkChangesAfter, type ChangeRow } from "../indexer";
+import { CHANGES_CHANNEL, lastChangeId, selectedChangesAfter, type ChangeRow } from "../indexer";
 import { toJson } from "../http/wire";
 import type { Clock } from "../lib/clock";
 import { randomString } from "../lib/random";
@@ -160,7 +160,7 @@ export class WebhookWorker {
     };
     while (cursor < last && !this.stopped) {
       const upTo = cursor + SCAN < last ? cursor + SCAN : last;
-      const rows = await networkChangesAfter(this.db, cursor, upTo, selection, PAGE);
+      const rows = await selectedChangesAfter(this.db, cursor, upTo, selection, PAGE);
       for (const row of rows) {
         if (this.stopped) return release(this.db, id, this.token);
         const started = performance.now();

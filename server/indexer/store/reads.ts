@@ -314,6 +314,37 @@ export async function changesAfter(db: Queryable, after: bigint): Promise<Change
   return rows;
 }
 
+/**
+ * As {@link changesAfter}, up to id `upTo`, `limit` at most, and of one network only: its resets, and its transfers
+ * whose sender or receiver is `owner` and whose contract is `contract` (lower case; either left out matches all).
+ */
+export async function networkChangesAfter(
+  db: Queryable,
+  after: bigint,
+  upTo: bigint,
+  filter: { network: string; owner?: string; contract?: string },
+  limit = CHANGES_PAGE,
+): Promise<ChangeRow[]> {
+  // $1 after this id, $2 up to this id, $3 network, $4 owner or null, $5 contract or null, $6 limit
+  const { rows } = await db.query<ChangeRow>(
+    `SELECT c.id, n.name AS network, c.kind, c.block_number, c.log_index, c.batch_index, c.block_time, '0x' || encode(c.tx_hash, 'hex') AS tx_hash,
+       '0x' || encode(ca.address, 'hex') AS contract, c.token_id, c.to_token_id,
+       '0x' || encode(fa.address, 'hex') AS from_address, '0x' || encode(ta.address, 'hex') AS to_address, c.amount
+     FROM nft_changes c JOIN indexer_networks n ON n.id = c.network_id
+       LEFT JOIN nft_addresses ca ON ca.id = c.contract_id
+       LEFT JOIN nft_addresses fa ON fa.id = c.from_id
+       LEFT JOIN nft_addresses ta ON ta.id = c.to_id
+     WHERE c.id > $1 AND c.id <= $2 AND c.network_id = (SELECT id FROM indexer_networks WHERE name = $3)
+       AND (c.kind = 'reset' OR (($4::text IS NULL
+         OR c.from_id = (SELECT id FROM nft_addresses WHERE address = decode(substr($4, 3), 'hex'))
+         OR c.to_id = (SELECT id FROM nft_addresses WHERE address = decode(substr($4, 3), 'hex')))
+         AND ($5::text IS NULL OR c.contract_id = (SELECT id FROM nft_addresses WHERE address = decode(substr($5, 3), 'hex')))))
+     ORDER BY c.id LIMIT $6`,
+    [after.toString(), upTo.toString(), filter.network, filter.owner ?? null, filter.contract ?? null, Math.min(limit, CHANGES_PAGE)],
+  );
+  return rows;
+}
+
 /** Which changes of one network a reader wants: every list left out (or empty) matches all. */
 export interface ChangeSelection {
   network: string;
@@ -326,10 +357,10 @@ export interface ChangeSelection {
 }
 
 /**
- * As {@link changesAfter}, up to id `upTo`, `limit` at most, and of one network only: its resets, and its changes
- * whose sender or receiver is one of `owners` and whose contract is one of `contracts`, of the `kinds` wanted.
+ * As {@link networkChangesAfter}, for lists of owners and contracts and the kinds wanted: what a webhook subscription
+ * reads (the event stream's one owner and one contract keep their own statement, which its backlog reads are tuned to).
  */
-export async function networkChangesAfter(
+export async function selectedChangesAfter(
   db: Queryable,
   after: bigint,
   upTo: bigint,

@@ -59,9 +59,9 @@ describe(`the change log's migration to the compact layout (${process.env.DATABA
     expect(await changesAfter(db, 0n)).to.deep.equal(before);
     expect(await changesAfter(db, BigInt(before[1].id))).to.deep.equal(before.slice(2));
     const upTo = BigInt(before[4].id);
-    expect(await networkChangesAfter(db, 0n, upTo, { network: "mainnet", owners: [HOLDER] })).to.deep.equal([before[1], before[3]]);
-    expect(await networkChangesAfter(db, 0n, upTo, { network: "mainnet", contracts: [CONTRACT] })).to.deep.equal([before[0], before[2]]);
-    expect(await networkChangesAfter(db, 0n, upTo, { network: "mainnet", owners: [address("99")] })).to.deep.equal([]);
+    expect(await networkChangesAfter(db, 0n, upTo, { network: "mainnet", owner: HOLDER })).to.deep.equal([before[1], before[3]]);
+    expect(await networkChangesAfter(db, 0n, upTo, { network: "mainnet", contract: CONTRACT })).to.deep.equal([before[0], before[2]]);
+    expect(await networkChangesAfter(db, 0n, upTo, { network: "mainnet", owner: address("99") })).to.deep.equal([]);
     expect(await networkChangesAfter(db, 0n, upTo, { network: "sepolia" })).to.deep.equal([before[4]]);
 
     await db.transaction((tx) => appendReset(tx, "mainnet"));
