@@ -31,6 +31,7 @@ import metadata from "./signed-metadata/plugin";
 import metrics from "./metrics/plugin";
 import tokenMetadata from "./token-metadata/plugin";
 import collections from "./collections/plugin";
+import webhooks from "./webhooks/plugin";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -144,6 +145,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(home);
   await app.register(indexer);
   await app.register(events);
+  await app.register(webhooks);
 
   return app;
 }

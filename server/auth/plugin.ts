@@ -6,7 +6,8 @@ import { RecentChallenges } from "./challenges";
 import { CachedClients } from "./clients";
 import { loadKeys, publicPems } from "./keys";
 import type { LoginDeps } from "./login";
-import { createProvider, MintedCodes, type CurrentHoldings } from "./oidc";
+import fp from "fastify-plugin";
+import { clientOfAccessToken, createProvider, MintedCodes, type CurrentHoldings, type Provider } from "./oidc";
 import { checkHoldings, collectionsOfClaim, gateRefusalText, withCollections } from "./holdings";
 import apiRoutes from "./routes/api";
 import clientInfoRoutes from "./routes/client-info";
@@ -16,13 +17,20 @@ import registrationRoutes from "./routes/registration";
 import x509Routes from "./routes/x509";
 import { LOGIN_SWEEP, LoginSweeper } from "./sweep";
 
+declare module "fastify" {
+  interface FastifyInstance {
+    /** The OAuth client a client-credentials access token (a `Bearer` of the APIs a client manages its own things with) names. */
+    clientTokens: { clientOf(token: string): Promise<string | undefined> };
+  }
+}
+
 /**
  * The login service (docs/reference/login.md): the JSON API (`/api/authorize`, `/api/login`) that dApps and the hosted
  * page use, oidc-provider mounted for the standard endpoints, the hosted page, and the predecessor's `/api/client` and
  * `/api/metadata/x509`. This plugin wires them: the signing keys, the provider, forms, the rate limit and the sweep of
  * expired rows.
  */
-const auth: FastifyPluginAsyncTypebox = async (app) => {
+const auth: FastifyPluginAsyncTypebox<{ onProvider(provider: Provider): void }> = async (app, { onProvider }) => {
   const { issuer, defaultNetwork, login: settings } = app.config;
   const keys = await loadKeys(app.db, settings.jwks);
   const minted = new MintedCodes(app.clock);
@@ -53,15 +61,16 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
       refusal: check.meetsGate || !gate ? undefined : gateRefusalText({ address, clientName: client.name, gate, check, lang: "en" }),
     };
   };
-  const provider = await createProvider(
-    app.config,
-    app.db,
+  const provider = await createProvider({
+    config: app.config,
+    db: app.db,
     clients,
     keys,
     minted,
-    ens && ((sub, address) => ens.claims(sub, address)),
+    profileClaims: ens && ((sub, address) => ens.claims(sub, address)),
     currentHoldings,
-  );
+  });
+  onProvider(provider);
   const login: LoginDeps = {
     db: app.db,
     clients,
@@ -93,4 +102,17 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
   if (settings.registrationAccessToken) await app.register(registrationRoutes, { accessToken: settings.registrationAccessToken });
 };
 
-export default auth;
+/**
+ * The login service in a scope of its own (its forms and rate limit stay inside), with `app.clientTokens` for the
+ * features beside it.
+ */
+export default fp(
+  async (app) => {
+    let provider: Provider | undefined;
+    app.decorate("clientTokens", {
+      clientOf: async (token: string) => (provider ? clientOfAccessToken(provider, token) : undefined),
+    });
+    await app.register(auth, { onProvider: (made) => (provider = made) });
+  },
+  { name: "auth" },
+);

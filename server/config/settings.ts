@@ -46,7 +46,8 @@ export interface Setting {
   example?: string;
 }
 
-export type Group = "service" | "database" | "chain" | "indexer" | "login" | "signed metadata" | "token metadata" | "events" | "metrics";
+export type Group =
+  "service" | "database" | "chain" | "indexer" | "login" | "signed metadata" | "token metadata" | "events" | "webhooks" | "metrics";
 
 export const GROUPS: Record<Group, string> = {
   service: "The service",
@@ -57,6 +58,7 @@ export const GROUPS: Record<Group, string> = {
   "signed metadata": "Signed metadata (statements posted to `/api/metadata`)",
   "token metadata": "Token metadata (the documents tokenURIs point at)",
   events: "Live events",
+  webhooks: "Webhooks (pushed events)",
   metrics: "Metrics",
 };
 
@@ -742,6 +744,81 @@ export const SETTINGS = [
     group: "events",
     description: "how long a live-event stream waits for its client to take what it holds before it is destroyed",
   },
+  // Webhooks
+  {
+    name: "WEBHOOKS_SECRET_KEYS",
+    path: "webhooks.secretKeys",
+    parse: secretKeys,
+    defaultText: "a fixed development key with the embedded chain; else unset, and webhooks are off",
+    group: "webhooks",
+    example: "base64 of 32 random bytes (openssl rand -base64 32)",
+    description:
+      "keys that encrypt the webhook signing secrets in the database, comma-separated base64 of 32 bytes each: the first encrypts, every one decrypts (rotation)",
+  },
+  {
+    name: "WEBHOOKS_ALLOW_PRIVATE",
+    path: "webhooks.allowPrivate",
+    parse: bool,
+    defaultText: "`true` with the embedded chain, else `false`",
+    group: "webhooks",
+    description: "let webhook endpoints be loopback, private and link-local addresses (never in production)",
+  },
+  {
+    name: "WEBHOOKS_ALLOW_HTTP",
+    path: "webhooks.allowHttp",
+    parse: bool,
+    defaultText: "`true` with the embedded chain, else `false`",
+    group: "webhooks",
+    description: "let webhook endpoints be `http://` URLs (else `https://` only)",
+  },
+  {
+    name: "WEBHOOKS_TIMEOUT_MS",
+    path: "webhooks.timeoutMs",
+    parse: int(100, 60_000),
+    default: "10000",
+    group: "webhooks",
+    description: "one delivery, connection and answer included; past it the attempt failed",
+  },
+  {
+    name: "WEBHOOKS_CONCURRENCY",
+    path: "webhooks.concurrency",
+    parse: int(0, 1_000),
+    default: "16",
+    group: "webhooks",
+    description: "subscriptions one instance delivers to at once, one request each (0: this instance delivers none)",
+  },
+  {
+    name: "WEBHOOKS_DISABLE_AFTER_MS",
+    path: "webhooks.disableAfterMs",
+    parse: int(60_000, 30 * DAY_MS),
+    default: String(DAY_MS),
+    group: "webhooks",
+    description: "a subscription whose deliveries fail for this long is disabled, with the last failure kept as the reason",
+  },
+  {
+    name: "WEBHOOKS_RETENTION_MS",
+    path: "webhooks.retentionMs",
+    parse: int(DAY_MS, 90 * DAY_MS),
+    default: String(7 * DAY_MS),
+    group: "webhooks",
+    description: "how long the change log keeps what a disabled subscription has not delivered, for it to resume when enabled again",
+  },
+  {
+    name: "WEBHOOKS_MAX_FILTERS",
+    path: "webhooks.maxFilters",
+    parse: int(1, 100_000),
+    default: "1000",
+    group: "webhooks",
+    description: "contracts and owners one subscription may name, together",
+  },
+  {
+    name: "WEBHOOKS_MAX_PER_CLIENT",
+    path: "webhooks.maxPerClient",
+    parse: int(1, 100_000),
+    default: "25",
+    group: "webhooks",
+    description: "subscriptions one OAuth client may hold",
+  },
   // Metrics
   {
     name: "METRICS",
@@ -807,7 +884,7 @@ export type Refuse = (path: SettingPath, expected: string, shown?: string) => ne
  * data directory) and what needs a network with an RPC URL.
  */
 export function compose(settings: Settings, refuse: Refuse) {
-  const { rpcUrls, login, tokenMetadata } = settings;
+  const { rpcUrls, login, tokenMetadata, webhooks } = settings;
   const localChain = settings.localChain ?? Object.keys(rpcUrls).length === 0;
   const usable = (network: string) => rpcUrls[network] !== undefined || (localChain && network === "localhost");
   // ENS on mainnet when its node is configured, on the embedded chain in `npm start`.
@@ -827,6 +904,14 @@ export function compose(settings: Settings, refuse: Refuse) {
     login: { ...login, ensNetwork: ensNetwork === "off" ? undefined : ensNetwork },
     // The local demo serves its own metadata from this machine.
     tokenMetadata: { ...tokenMetadata, allowPrivate: tokenMetadata.allowPrivate ?? localChain },
+    // The local demo delivers to receivers on this machine, over http, with a key that protects nothing: the embedded
+    // chain never runs in production (server/main.ts refuses it).
+    webhooks: {
+      ...webhooks,
+      secretKeys: webhooks.secretKeys ?? (localChain ? [LOCAL_WEBHOOKS_KEY] : undefined),
+      allowPrivate: webhooks.allowPrivate ?? localChain,
+      allowHttp: webhooks.allowHttp ?? localChain,
+    },
   };
 }
 
@@ -868,6 +953,11 @@ function database({ database: { url, replicas, ...pool }, dataDir }: Settings, r
 }
 
 export type TokenMetadataConfig = Config["tokenMetadata"];
+
+export type WebhooksConfig = Config["webhooks"];
+
+/** The key of the embedded chain's webhooks: a constant, as the local demo's data protects nothing. */
+const LOCAL_WEBHOOKS_KEY = Buffer.alloc(32, "local development only");
 
 export type ConverterRef = Config["converters"][number];
 
@@ -919,6 +1009,13 @@ function accessToken(value: string): string {
   if (value.length < 32 || /\s/.test(value))
     throw new Invalid("at least 32 characters, no spaces", "(a shorter value, or one with spaces)");
   return value;
+}
+
+/** Comma-separated base64 of 32 bytes each (AES-256 keys); never shown back. */
+function secretKeys(value: string): Buffer[] {
+  const keys = value.split(",").map((key) => Buffer.from(key.trim(), "base64"));
+  if (keys.some((key) => key.length !== 32)) throw new Invalid("comma-separated base64 of 32 bytes each", "(a value that is not)");
+  return keys;
 }
 
 function jwks(value: string): { keys: Record<string, unknown>[] } {

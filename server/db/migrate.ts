@@ -39,7 +39,7 @@ const withoutCommentLines = (sql: string) =>
 
 /**
  * Migrations are `NNNN_name.sql` files applied in version order. Version ranges keep features apart:
- * 0001–0099 core, 0100–0199 login, 0200–0299 data and indexer, 0300–0399 metadata.
+ * 0001–0099 core, 0100–0199 login, 0200–0299 data and indexer, 0300–0399 metadata, 0500–0599 webhooks.
  */
 export function readMigrations(dir = MIGRATIONS_DIR): Migration[] {
   const migrations = fs

@@ -222,14 +222,17 @@ export class ChangeFeed {
 
   /** The event a row is sent as. */
   private event(row: ChangeRow): ChangeEvent {
-    const data =
-      row.kind === "reset"
-        ? { network: row.network }
-        : row.kind === "metadata"
-          ? metadataItem(row, this.checksum)
-          : transferItem(row, this.checksum);
-    return { id: row.id, event: row.kind, json: toJson(data) };
+    return { id: row.id, event: row.kind, json: toJson(changeData(row, this.checksum)) };
   }
+}
+
+/** What a change carries as an event's data, on every channel that sends it (the stream, webhooks). */
+export function changeData(row: ChangeRow, checksum: (address: string) => string) {
+  return row.kind === "reset"
+    ? { network: row.network }
+    : row.kind === "metadata"
+      ? metadataItem(row, checksum)
+      : transferItem(row, checksum);
 }
 
 /** A metadata change as the stream carries it: the inclusive range of ids whose metadata changed. */

@@ -83,6 +83,15 @@ export default fp<OpenApiOptions>(
             "The examples work against the deployment that serves this document: on `npm start`'s local demo, its network, contracts and user.",
         },
         servers: [{ url: app.config.issuer }],
+        components: {
+          securitySchemes: {
+            bearer: {
+              type: "http",
+              scheme: "bearer",
+              description: "A client_credentials access token of a registered client (POST /token)",
+            },
+          },
+        },
       },
       transformObject: (built) => {
         const document = (built as { openapiObject: Parameters<typeof fillExamples>[0] }).openapiObject;

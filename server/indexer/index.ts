@@ -4,7 +4,9 @@
  */
 export {
   CHANGES_PAGE,
+  changeLogPositions,
   changesAfter,
+  firstChangeTimesAfter,
   contractsPage,
   holderCount,
   holdersPage,
@@ -12,8 +14,10 @@ export {
   inventoryPage,
   lastChangeId,
   networkChangesAfter,
+  selectedChangesAfter,
   tokenHolding,
   type ChangeRow,
+  type ChangeSelection,
   type Holding,
   type IndexPage,
 } from "./store/reads";
@@ -21,7 +25,7 @@ export { readCursor } from "./store/blocks";
 export { walletHoldings, type CollectionHolding, type CollectionQuery } from "./store/wallet-holdings";
 export { HISTORY_KEY_MAX, historyPage, type HistoryOf } from "./store/history";
 export { cacheExpiry, pruneMarks, staleCachedTokens } from "./store/marks";
-export { CHANGES_CHANNEL } from "./store/changes";
+export { CHANGES_CHANNEL, holdChanges } from "./store/changes";
 export type { IndexReads } from "./index-reads";
 export { COLLECTION_TOKEN_ID } from "./transfers";
 export type { TransferRow } from "./transfers";

@@ -236,6 +236,62 @@ export class Metrics {
     this.metadataSweepReads.inc({ outcome });
   }
 
+  private readonly webhookDeliveries = new Counter({
+    name: "webhook_deliveries_total",
+    help: "Webhook delivery attempts, by result: delivered, or the failure's class (status, rate_limited, gone, redirect, timeout, connection, refused_address, dns)",
+    labelNames: ["result"] as const,
+    registers: [this.registry],
+  });
+  private readonly webhookDuration = new Histogram({
+    name: "webhook_delivery_duration_seconds",
+    help: "Time from sending a webhook delivery to its receiver's answer (or its failure)",
+    buckets: BUCKETS,
+    registers: [this.registry],
+  });
+  /** What the webhooks report at each scrape: set by `webhookState` (absent where webhooks are off). */
+  private webhookReader?: () => Promise<{ disabled: number; oldest: Array<{ subscription: string; seconds: number }> }>;
+  private readonly webhookOldest = new Gauge({
+    name: "webhook_oldest_undelivered_seconds",
+    help: "Per enabled webhook subscription, how long ago the oldest change it has not delivered was logged (0: nothing waits)",
+    labelNames: ["subscription"] as const,
+    registers: [this.registry],
+    collect: async () => {
+      const state = await this.readWebhooks();
+      this.webhookOldest.reset();
+      for (const { subscription, seconds } of state?.oldest ?? []) this.webhookOldest.set({ subscription }, seconds);
+    },
+  });
+  private readonly webhookDisabled = new Gauge({
+    name: "webhook_subscriptions_disabled",
+    help: "Webhook subscriptions disabled (by their owner, a 410, or sustained failure)",
+    registers: [this.registry],
+    collect: async () => {
+      const state = await this.readWebhooks();
+      if (state) this.webhookDisabled.set(state.disabled);
+    },
+  });
+  private webhookRead?: Promise<{ disabled: number; oldest: Array<{ subscription: string; seconds: number }> } | undefined>;
+
+  /** One delivery attempt: `delivered`, or the class of its failure. */
+  webhookDelivery(result: string, seconds: number): void {
+    this.webhookDeliveries.inc({ result });
+    this.webhookDuration.observe(seconds);
+  }
+
+  /** Where the webhook gauges read their figures at each scrape (one read for both). */
+  webhookState(read: () => Promise<{ disabled: number; oldest: Array<{ subscription: string; seconds: number }> }>): void {
+    this.webhookReader = read;
+  }
+
+  private readWebhooks() {
+    if (!this.webhookReader) return Promise.resolve(undefined);
+    // Both gauges collect in one scrape: they share one read.
+    this.webhookRead ??= this.webhookReader()
+      .catch(() => undefined)
+      .finally(() => setImmediate(() => (this.webhookRead = undefined)));
+    return this.webhookRead;
+  }
+
   /** Pool gauges read at each scrape from `stats` (the database is opened after the metrics exist). */
   databasePool(kind: () => string | undefined, stats: () => PoolStats | undefined): void {
     const registers = [this.registry];

@@ -1,11 +1,9 @@
-import { lookup as dnsLookup, promises as dns, type LookupAddress } from "node:dns";
+import type { LookupAddress } from "node:dns";
 import http from "node:http";
 import https from "node:https";
-import type { LookupFunction } from "node:net";
-import { isIP } from "node:net";
 import { errorCodeOf } from "../chain/errors";
 import { ACCEPTED_ENCODINGS, readDecoded } from "../lib/bounded-read";
-import { forbiddenAddress } from "./address-guard";
+import { checkedLookup, checkLiteralHost, OutboundRefusal, pinnedLookup, resolveHost } from "../outbound/guarded-lookup";
 import { isJsonMediaType, MetadataError, tooLarge } from "./uri";
 
 export interface FetchOptions {
@@ -35,21 +33,18 @@ const USER_AGENT = "nft-data-service metadata fetcher";
  * when any of its addresses is forbidden (as `fetchDocument` would refuse it).
  */
 export async function firstAddress(url: URL, guarded: boolean): Promise<LookupAddress> {
-  const hostname = url.hostname.replace(/^\[|\]$/g, "");
-  const family = isIP(hostname);
-  if (family !== 0) return { address: hostname, family };
-  let addresses: LookupAddress[];
   try {
-    addresses = await dns.lookup(hostname, { all: true });
+    return (await resolveHost(url, guarded))[0];
   } catch (error) {
-    const code = errorCodeOf(error);
-    if (code === "ENOTFOUND" || code === "EAI_AGAIN" || code === "ENODATA") throw new MetadataError(`${hostname} does not resolve`);
-    throw new MetadataError(`resolving ${hostname} failed${code ? ` (${code})` : ""}`);
+    throw error instanceof OutboundRefusal ? asRefusal(error) : error;
   }
-  if (addresses.length === 0) throw new MetadataError(`${hostname} does not resolve`);
-  const bad = guarded ? addresses.map((a) => forbiddenAddress(a.address)).find((why) => why !== undefined) : undefined;
-  if (bad) throw new MetadataError(`refused to fetch ${hostname}: ${bad}`);
-  return addresses[0];
+}
+
+/** The metadata error an outbound refusal is shown as. */
+function asRefusal(refusal: OutboundRefusal): MetadataError {
+  if (refusal.reason === "forbidden") return new MetadataError(`refused to fetch ${refusal.host}: ${refusal.detail}`);
+  if (refusal.reason === "unresolved") return new MetadataError(`${refusal.host} does not resolve`);
+  return new MetadataError(refusal.detail.replace("resolving", `resolving ${refusal.host}`));
 }
 
 /**
@@ -67,9 +62,12 @@ export async function fetchDocument(start: URL, options: FetchOptions): Promise<
   let url = start;
   for (let hop = 0; ; hop++) {
     const guarded = !options.allowPrivate && !(hop === 0 && options.trustedFirstHop);
-    if (guarded && isIP(url.hostname.replace(/^\[|\]$/g, ""))) {
-      const why = forbiddenAddress(url.hostname);
-      if (why) throw new MetadataError(`refused to fetch ${url.host}: ${why}`);
+    if (guarded) {
+      try {
+        checkLiteralHost(url);
+      } catch (error) {
+        throw error instanceof OutboundRefusal ? asRefusal(error) : error;
+      }
     }
     let response: http.IncomingMessage;
     try {
@@ -129,25 +127,6 @@ function get(url: URL, guarded: boolean, signal: AbortSignal, address?: LookupAd
   });
 }
 
-/** dns.lookup, refusing a host when any address it resolves to is forbidden (both the one- and all-address forms). */
-const checkedLookup: LookupFunction = (hostname, options, callback) => {
-  dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
-    if (error) return callback(error, "", 0);
-    const bad = addresses.map((a) => forbiddenAddress(a.address)).find((why) => why !== undefined);
-    if (bad) return callback(Object.assign(new MetadataError(`refused to fetch ${hostname}: ${bad}`), { code: "EFORBIDDEN" }), "", 0);
-    if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
-    callback(null, addresses[0].address, addresses[0].family);
-  });
-};
-
-/** A lookup that answers `address` (already resolved, and checked when the fetch is guarded). */
-const pinnedLookup =
-  (address: LookupAddress): LookupFunction =>
-  (_hostname, options, callback) => {
-    if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, [address]);
-    callback(null, address.address, address.family);
-  };
-
 function readBody(response: http.IncomingMessage, maxBytes: number): Promise<Buffer> {
   return readDecoded(response, maxBytes, {
     tooLarge: () => tooLarge(maxBytes),
@@ -157,9 +136,10 @@ function readBody(response: http.IncomingMessage, maxBytes: number): Promise<Buf
 
 function asMetadataError(error: unknown, url: URL, deadline: AbortSignal, timeoutMs: number): MetadataError {
   if (error instanceof MetadataError) return error;
+  if (error instanceof OutboundRefusal) return asRefusal(error);
   if (deadline.aborted) return new MetadataError(`${url.host} did not answer within ${timeoutMs} ms`);
   const cause = (error as { cause?: unknown }).cause;
-  if (cause instanceof MetadataError) return cause;
+  if (cause instanceof OutboundRefusal) return asRefusal(cause);
   const code = errorCodeOf(error);
   if (code === "ABORT_ERR") return new MetadataError("the fetch was cancelled");
   if (code === "ENOTFOUND" || code === "EAI_AGAIN") return new MetadataError(`${url.hostname} does not resolve`);

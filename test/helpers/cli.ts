@@ -4,7 +4,7 @@ import type { CliMain } from "../../server/cli/run";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 
-export type CliTool = "client" | "login-keys" | "sign-metadata";
+export type CliTool = "client" | "login-keys" | "sign-metadata" | "webhooks";
 
 export interface CliRun {
   code: number;

@@ -292,7 +292,10 @@ function clientAdapter(clients: CachedClients): Adapter {
         redirect_uris: client.redirectUris,
         post_logout_redirect_uris: client.postLogoutRedirectUris,
         response_types: ["code"],
-        grant_types: ["authorization_code", "refresh_token"],
+        // A public client has no secret to prove itself with, so no token of its own.
+        grant_types: client.public
+          ? ["authorization_code", "refresh_token"]
+          : ["authorization_code", "refresh_token", "client_credentials"],
         id_token_signed_response_alg: "RS256",
         ...(client.public
           ? { token_endpoint_auth_method: "none" }

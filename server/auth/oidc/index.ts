@@ -9,4 +9,13 @@ export { deleteClientPayloads, deleteExpiredPayloads, heldColumns, MintedCodes }
 export { grantClaims, withGrantClaims } from "./grant-claims";
 export { holdWrites, inRequestScope, type HeldWrite } from "./held-writes";
 export { assertPatched, loadOidcLibrary, loadOidcLibraryOrExit, UnpatchedLibraryError } from "./internals";
-export { createProvider, mintCode, OIDC_ROUTES, SCOPES, subjectFor, type CurrentHoldings, type MintInput } from "./provider";
+export {
+  clientOfAccessToken,
+  createProvider,
+  mintCode,
+  OIDC_ROUTES,
+  SCOPES,
+  subjectFor,
+  type CurrentHoldings,
+  type MintInput,
+} from "./provider";

@@ -63,16 +63,18 @@ export function addressOfSubject(sub: string): string | undefined {
  * oidc-provider configured for wallet logins. There are no passwords and no sessions here: the authorization
  * endpoint sends the browser to our hosted page, and every code is minted by /api/login after a signature.
  */
-export async function createProvider(
-  config: Config,
-  db: Database,
-  clients: CachedClients,
-  keys: LoginKeys,
-  minted: MintedCodes,
+export async function createProvider(options: {
+  config: Config;
+  db: Database;
+  clients: CachedClients;
+  keys: LoginKeys;
+  minted: MintedCodes;
   /** The `profile` scope's claims of an address, as far as they are known now (never waits for a lookup). */
-  profileClaims: (sub: string, address: string) => ProfileClaims = () => ({}),
-  currentHoldings: CurrentHoldings = async () => undefined,
-): Promise<Provider> {
+  profileClaims?: (sub: string, address: string) => ProfileClaims;
+  /** A client's holdings claim and gate for a refresh or userinfo, read again now. */
+  currentHoldings?: CurrentHoldings;
+}): Promise<Provider> {
+  const { config, db, clients, keys, minted, profileClaims = () => ({}), currentHoldings = async () => undefined } = options;
   const { Provider, errors } = await loadOidcLibrary();
   const provider = new Provider(config.issuer, {
     adapter: createAdapterFactory(db, clients, errors.InvalidGrant, minted),
@@ -146,6 +148,7 @@ export async function createProvider(
     ttl: {
       AuthorizationCode: CODE_TTL_SECONDS,
       AccessToken: 3600,
+      ClientCredentials: 3600,
       IdToken: 3600,
       RefreshToken: 14 * 24 * 3600,
       Grant: 14 * 24 * 3600,
@@ -185,6 +188,9 @@ export async function createProvider(
       },
       // There is no session to end (logout-page.ts): the request is checked and the browser sent back.
       rpInitiatedLogout: { enabled: true, logoutSource, postLogoutSuccessSource },
+      // A confidential client's own access token, with no user behind it, for the APIs that manage the client's own
+      // resources (its webhook subscriptions).
+      clientCredentials: { enabled: true },
       pushedAuthorizationRequests: { enabled: false },
       // The `claims` request parameter reaches the hosted page, which hands it to /api/authorize (holdings.ts).
       claimsParameter: { enabled: true },
@@ -217,6 +223,18 @@ export async function createProvider(
   // The predecessor's Go client accepts an ID token only when its audience contains the client's home_url.
   addIdTokenAudience(provider, async (clientId) => (await clients.find(clientId))?.profile.homeUrl ?? undefined);
   return provider;
+}
+
+/** The shape of oidc-provider's opaque access tokens: anything else is not looked up. */
+const OPAQUE_TOKEN = /^[A-Za-z0-9_-]{20,128}$/;
+
+/**
+ * The client a client-credentials access token was issued to; undefined when the token is unknown, expired or
+ * revoked, or is not a client's own (a user's access token from a login does not count).
+ */
+export async function clientOfAccessToken(provider: Provider, token: string): Promise<string | undefined> {
+  if (!OPAQUE_TOKEN.test(token)) return undefined;
+  return (await provider.ClientCredentials.find(token))?.clientId;
 }
 
 export interface MintInput {

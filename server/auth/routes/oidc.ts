@@ -19,9 +19,9 @@ import type { SwaggerTransform } from "@fastify/swagger";
 /** The token endpoint's refusals (oidc-provider's, and ours in its dialect). */
 const TOKEN_REFUSALS = oauthRefusals({
   400: {
-    invalid_request: "a field is missing or malformed, or the body is not a form",
+    invalid_request: "a field is missing or malformed, the body is not a form, or a public client asked for client_credentials",
     invalid_grant: "the code or refresh token is unknown, used, expired, or was issued to another client or redirect_uri (or PKCE failed)",
-    unsupported_grant_type: "grant_type is not authorization_code or refresh_token",
+    unsupported_grant_type: "grant_type is not authorization_code, refresh_token or client_credentials",
   },
   401: { invalid_client: "the client is unknown or its secret is wrong" },
   500: { server_error: "our fault: the details are in the log under the x-request-id" },
@@ -33,7 +33,9 @@ const Field = (description: string) => Type.Optional(Type.String({ description }
 /** The token endpoint's form, as oidc-provider reads it. */
 const TokenForm = Type.Object(
   {
-    grant_type: Type.String({ description: "authorization_code or refresh_token" }),
+    grant_type: Type.String({
+      description: "authorization_code, refresh_token, or client_credentials (a confidential client's own token)",
+    }),
     code: Field("authorization_code: the code /api/login answered (it works once)"),
     redirect_uri: Field("authorization_code: the redirect_uri the code was asked for"),
     code_verifier: Field("authorization_code: the PKCE verifier, when the code was asked with a code_challenge"),

@@ -8,7 +8,10 @@ export const CHANGES_CHANNEL = "nft_changes";
 /** Arbitrary constant: the transaction lock that makes change ids commit in the order they were drawn. */
 const CHANGES_LOCK = 7_301_955_210;
 
-/** How long the change log keeps rows (a subscriber away for longer resumes with a gap event). */
+/**
+ * How long the change log keeps rows (a subscriber away for longer resumes with a gap event), unless a hold keeps
+ * them longer (`holdChanges`).
+ */
 export const CHANGES_RETENTION = "1 day";
 
 export type ChangeKind = "transfer" | "removed";
@@ -90,8 +93,30 @@ export async function appendReset(tx: Queryable, network: string): Promise<void>
   await notifyAndPrune(tx, network);
 }
 
+/**
+ * Keeps every change after `afterId` in the log, however old, until the holder moves its hold on (or drops it with
+ * null): a reader with a durable position (a webhook subscription) reads what it has not delivered even after the
+ * log's day. The holder bounds how far back it holds.
+ */
+export async function holdChanges(db: Queryable, holder: string, afterId: bigint | null): Promise<void> {
+  if (afterId === null) {
+    // $1 holder
+    await db.query("DELETE FROM nft_change_holds WHERE holder = $1", [holder]);
+    return;
+  }
+  // $1 holder, $2 keep every change after this id
+  await db.query(
+    `INSERT INTO nft_change_holds (holder, after_id) VALUES ($1, $2)
+     ON CONFLICT (holder) DO UPDATE SET after_id = excluded.after_id`,
+    [holder, afterId.toString()],
+  );
+}
+
 async function notifyAndPrune(tx: Queryable, network: string): Promise<void> {
-  await tx.query(`DELETE FROM nft_changes WHERE created_at < now() - interval '${CHANGES_RETENTION}'`);
+  await tx.query(
+    `DELETE FROM nft_changes WHERE created_at < now() - interval '${CHANGES_RETENTION}'
+       AND id <= (SELECT coalesce(min(after_id), 9223372036854775807) FROM nft_change_holds)`,
+  );
   // $1 channel, $2 network
   await tx.query("SELECT pg_notify($1, $2)", [CHANGES_CHANNEL, network]);
 }

@@ -1,3 +1,4 @@
+import { arrayLiteral } from "../../db/arrays";
 import type { Queryable } from "../../db/database";
 import type { TransferRow } from "../transfers";
 import type { ChangeKind } from "./changes";
@@ -272,6 +273,44 @@ export async function lastChangeId(db: Queryable): Promise<bigint> {
 }
 
 /**
+ * Where the change log stands: the id before its oldest change (a reader positioned there reads everything it keeps)
+ * and when that change was logged, and the id of the newest change logged before `time` (null when none is kept).
+ */
+export async function changeLogPositions(
+  db: Queryable,
+  time: Date,
+): Promise<{ before: bigint; oldestAt: Date | null; beforeTime: bigint | null }> {
+  // $1 time
+  const { rows } = await db.query<{ oldest: string | null; oldest_at: Date | null; before_time: string | null }>(
+    `SELECT (SELECT min(id) FROM nft_changes)::text AS oldest,
+       (SELECT created_at FROM nft_changes ORDER BY id LIMIT 1) AS oldest_at,
+       (SELECT max(id) FROM nft_changes WHERE created_at < $1)::text AS before_time`,
+    [time],
+  );
+  const { oldest, oldest_at, before_time } = rows[0];
+  return {
+    before: oldest === null ? await lastChangeId(db) : BigInt(oldest) - 1n,
+    oldestAt: oldest_at,
+    beforeTime: before_time === null ? null : BigInt(before_time),
+  };
+}
+
+/**
+ * When the first change after each of `ids` was logged (null when none follows): how long a reader positioned at an
+ * id has left something unread.
+ */
+export async function firstChangeTimesAfter(db: Queryable, ids: readonly bigint[]): Promise<Array<Date | null>> {
+  if (ids.length === 0) return [];
+  // $1 ids
+  const { rows } = await db.query<{ at: Date | null }>(
+    `SELECT (SELECT created_at FROM nft_changes WHERE id > p.id ORDER BY id LIMIT 1) AS at
+     FROM unnest($1::bigint[]) WITH ORDINALITY AS p(id, n) ORDER BY p.n`,
+    [arrayLiteral(ids)],
+  );
+  return rows.map((row) => row.at);
+}
+
+/**
  * Up to {@link CHANGES_PAGE} changes after id `after`, in id order, as the API reads them (network names, hex
  * addresses and hashes; a reset or a metadata change has no sender or receiver).
  */
@@ -318,6 +357,59 @@ export async function networkChangesAfter(
          AND ($5::text IS NULL OR c.contract_id = (SELECT id FROM nft_addresses WHERE address = decode(substr($5, 3), 'hex')))))
      ORDER BY c.id LIMIT $6`,
     [after.toString(), upTo.toString(), filter.network, filter.owner ?? null, filter.contract ?? null, Math.min(limit, CHANGES_PAGE)],
+  );
+  return rows;
+}
+
+/** Which changes of one network a reader wants: every list left out (or empty) matches all. */
+export interface ChangeSelection {
+  network: string;
+  /** Lower case; a transfer matches when its sender or receiver is one of them (a metadata change names none). */
+  owners?: readonly string[];
+  /** Lower case. */
+  contracts?: readonly string[];
+  /** The kinds wanted; resets are otherwise always wanted, whatever the owners and contracts. */
+  kinds?: readonly ChangeRow["kind"][];
+}
+
+/**
+ * As {@link networkChangesAfter}, for lists of owners and contracts and the kinds wanted: what a webhook subscription
+ * reads (the event stream's one owner and one contract keep their own statement, which its backlog reads are tuned to).
+ */
+export async function selectedChangesAfter(
+  db: Queryable,
+  after: bigint,
+  upTo: bigint,
+  selection: ChangeSelection,
+  limit = CHANGES_PAGE,
+): Promise<ChangeRow[]> {
+  const list = (values?: readonly string[]) => (values && values.length > 0 ? arrayLiteral(values) : null);
+  // $1 after this id, $2 up to this id, $3 network, $4 owners or null, $5 contracts or null, $6 limit, $7 kinds or null
+  const { rows } = await db.query<ChangeRow>(
+    `SELECT c.id, n.name AS network, c.kind, c.block_number, c.log_index, c.batch_index, c.block_time, '0x' || encode(c.tx_hash, 'hex') AS tx_hash,
+       '0x' || encode(ca.address, 'hex') AS contract, c.token_id, c.to_token_id,
+       '0x' || encode(fa.address, 'hex') AS from_address, '0x' || encode(ta.address, 'hex') AS to_address, c.amount
+     FROM nft_changes c JOIN indexer_networks n ON n.id = c.network_id
+       LEFT JOIN nft_addresses ca ON ca.id = c.contract_id
+       LEFT JOIN nft_addresses fa ON fa.id = c.from_id
+       LEFT JOIN nft_addresses ta ON ta.id = c.to_id
+     WHERE c.id > $1 AND c.id <= $2 AND c.network_id = (SELECT id FROM indexer_networks WHERE name = $3)
+       AND ($7::text[] IS NULL OR c.kind = ANY($7::text[]))
+       AND (c.kind = 'reset' OR (($4::text[] IS NULL
+         OR c.from_id IN (SELECT id FROM nft_addresses WHERE address IN (SELECT decode(substr(a, 3), 'hex') FROM unnest($4::text[]) a))
+         OR c.to_id IN (SELECT id FROM nft_addresses WHERE address IN (SELECT decode(substr(a, 3), 'hex') FROM unnest($4::text[]) a)))
+         AND ($5::text[] IS NULL
+           OR c.contract_id IN (SELECT id FROM nft_addresses WHERE address IN (SELECT decode(substr(a, 3), 'hex') FROM unnest($5::text[]) a)))))
+     ORDER BY c.id LIMIT $6`,
+    [
+      after.toString(),
+      upTo.toString(),
+      selection.network,
+      list(selection.owners),
+      list(selection.contracts),
+      Math.min(limit, CHANGES_PAGE),
+      selection.kinds && selection.kinds.length > 0 ? `{${selection.kinds.join(",")}}` : null,
+    ],
   );
   return rows;
 }

@@ -70,7 +70,7 @@ describe("held writes: oidc-provider's order of adapter calls and the statements
     const config = testConfig({ ISSUER: url, RPC_URL_LOCALHOST: nodeUrl, DEFAULT_NETWORK: "localhost" }, database.config);
     const keys = await loadKeys(opened);
     for (const instance of Object.values(instances)) {
-      const provider = await createProvider(config, db, new CachedClients(opened), keys, instance.minted);
+      const provider = await createProvider({ config, db, clients: new CachedClients(opened), keys, minted: instance.minted });
       instance.provider = provider;
       for (const model of MODELS) {
         const adapter = provider[model].adapter;

@@ -38,7 +38,7 @@ describe("login service (login.ts)", function () {
     const config = testConfig({ ISSUER: issuer, RPC_URL_LOCALHOST: nodeUrl, DEFAULT_NETWORK: "localhost" }, database.config);
     const minted = new MintedCodes(systemClock);
     const clients = new CachedClients(db);
-    const provider = await createProvider(config, db, clients, await loadKeys(db), minted);
+    const provider = await createProvider({ config, db, clients, keys: await loadKeys(db), minted });
     // Only localhost has a node: a contract wallet's login on any other network is refused as unsupported_network.
     const networks = new Networks({ localhost: nodeUrl }, 10_000);
     deps = {

@@ -7,9 +7,9 @@ const SERVER = path.resolve(__dirname, "..", "..", "..", "server");
 const graph = new SourceImports(SERVER);
 
 /** The feature folders of server/: each imports another only through that one's public module, `<feature>/index.ts`. */
-const FEATURES = ["auth", "collections", "converter", "data", "events", "home", "indexer", "signed-metadata", "token-metadata"];
+const FEATURES = ["auth", "collections", "converter", "data", "events", "home", "indexer", "signed-metadata", "token-metadata", "webhooks"];
 /** The shared layers below the features: they import no feature at all. */
-const SHARED = ["lib", "http", "db", "chain", "config", "metrics", "rate-limits"];
+const SHARED = ["lib", "http", "db", "chain", "config", "metrics", "rate-limits", "outbound"];
 
 /** The folder of server/ a path (relative to server/) is in; undefined for a file at the top (app.ts, main.ts). */
 const folderOf = (file: string): string | undefined => (file.includes(path.sep) ? file.split(path.sep)[0] : undefined);

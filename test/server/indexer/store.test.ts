@@ -11,6 +11,7 @@ import {
   inventoryPage,
   lastChangeId,
   networkChangesAfter,
+  selectedChangesAfter,
   tokenHolding,
 } from "../../../server/indexer/store/reads";
 import { rollBack } from "../../../server/indexer/store/rollback";
@@ -170,6 +171,15 @@ describe("index store reads", function () {
     const ofErc721 = await networkChangesAfter(db, 0n, BigInt(all[1].id), { network, contract: ERC721 });
     expect(ofErc721.map((c) => c.id)).to.deep.equal([all[0].id, all[1].id]);
     expect(await networkChangesAfter(db, 0n, last, { network: "mainnet" })).to.deep.equal([]);
+    // Lists: any of the owners, any of the contracts; only the kinds asked for.
+    // A webhook subscription's selection: any of the owners, any of the contracts, only the kinds asked for.
+    expect(await selectedChangesAfter(db, 0n, last, { network, owners: [B] })).to.deep.equal(toB);
+    const toAOrB = await selectedChangesAfter(db, 0n, last, { network, owners: [A, B] });
+    expect(toAOrB.length).to.be.greaterThan(toB.length);
+    expect(toAOrB.filter((c) => c.from_address === B || c.to_address === B)).to.deep.equal(toB);
+    expect(await selectedChangesAfter(db, 0n, BigInt(all[1].id), { network, contracts: [ERC721, A] })).to.deep.equal(ofErc721);
+    expect(await selectedChangesAfter(db, 0n, last, { network, kinds: ["transfer"] })).to.deep.equal(all);
+    expect(await selectedChangesAfter(db, 0n, last, { network, kinds: ["removed", "metadata"] })).to.deep.equal([]);
   });
   it("logs a live range's transfers as they were written: both standards in log order, a range's ids in their order, a cold range not at all", async function () {
     const after = await lastChangeId(db);

@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import zlib from "node:zlib";
 import { expect } from "chai";
-import { forbiddenAddress } from "../../../server/token-metadata/address-guard";
+import { forbiddenAddress } from "../../../server/outbound/address-guard";
 import { fetchDocument, type FetchOptions } from "../../../server/token-metadata/fetch-document";
 import { KeyedLimiter, QueueFull } from "../../../server/lib/keyed-limiter";
 import {

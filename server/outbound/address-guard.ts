@@ -2,9 +2,10 @@ import { BlockList, isIPv4, isIPv6 } from "node:net";
 import ipaddr from "ipaddr.js";
 
 /**
- * Addresses a metadata fetch must never reach: this machine, private and carrier networks, link-local (where
- * cloud metadata services answer, 169.254.169.254, fd00:ec2::254), documentation, multicast and reserved ranges.
- * A tokenURI is chosen by whoever deployed the contract, so it is untrusted input.
+ * Addresses a request to a host someone else named must never reach: this machine, private and carrier networks,
+ * link-local (where cloud metadata services answer, 169.254.169.254, fd00:ec2::254), documentation, multicast and
+ * reserved ranges. A tokenURI is chosen by whoever deployed the contract and a webhook endpoint by whoever subscribed:
+ * both are untrusted input.
  */
 const FORBIDDEN = new BlockList();
 for (const [network, prefix] of [
@@ -71,7 +72,7 @@ function expandIPv6(address: string): number[] | undefined {
   return ipaddr.IPv6.isValid(address) ? ipaddr.IPv6.parse(address).parts : undefined;
 }
 
-/** Why `address` (an IP literal) may not be fetched from, or undefined when it is a public address. */
+/** Why `address` (an IP literal) may not be reached, or undefined when it is a public address. */
 export function forbiddenAddress(address: string): string | undefined {
   const bare = address.replace(/^\[|\]$/g, "");
   if (isIPv4(bare)) return FORBIDDEN.check(bare, "ipv4") ? `${bare} is a loopback, private, link-local or reserved address` : undefined;

@@ -1,0 +1,121 @@
+import http from "node:http";
+import https from "node:https";
+import { errorCodeOf } from "../chain/errors";
+import { checkedLookup, OutboundRefusal } from "../outbound/guarded-lookup";
+
+/** Bytes of a receiver's answer read at most: what it says past them is not waited for (the socket is closed). */
+export const MAX_ANSWER_BYTES = 1_024;
+
+/** Why a delivery failed, as metrics and the delivery log count it. */
+export type FailureClass = "status" | "rate_limited" | "gone" | "redirect" | "timeout" | "connection" | "refused_address" | "dns";
+
+export type DeliveryOutcome =
+  { ok: true; status: number } | { ok: false; failure: FailureClass; message: string; status?: number; retryAfter?: string };
+
+/** One delivery's request: the endpoint, the headers the signature made, the JSON body. */
+export interface DeliveryRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+const USER_AGENT = "nft-data-service webhooks";
+
+/**
+ * POSTs deliveries to their endpoints, defending the service against the receiver, whom anyone subscribing chooses:
+ * each connection goes to an address checked as it resolves (unless private ones are allowed), redirects are not
+ * followed (a 3xx is a failure), the whole exchange has one deadline, and at most `MAX_ANSWER_BYTES` of the answer are
+ * read. Connections are kept alive between deliveries; a socket is only ever one that was checked when it connected.
+ */
+export class Deliverer {
+  private readonly agents: { http: http.Agent; https: https.Agent };
+
+  constructor(private readonly options: { allowPrivate: boolean; timeoutMs: number; maxSockets: number }) {
+    const agentOptions = {
+      keepAlive: true,
+      maxSockets: options.maxSockets,
+      maxFreeSockets: options.maxSockets,
+      lookup: options.allowPrivate ? undefined : checkedLookup,
+    };
+    this.agents = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) };
+  }
+
+  /** Closes the kept-alive sockets (at shutdown). */
+  close(): void {
+    this.agents.http.destroy();
+    this.agents.https.destroy();
+  }
+
+  /** Sends one delivery; never throws: a failure is an outcome. `cancel` aborts it (shutdown), as the deadline does. */
+  async send(request: DeliveryRequest, cancel?: AbortSignal): Promise<DeliveryOutcome> {
+    const deadline = AbortSignal.timeout(this.options.timeoutMs);
+    const signal = cancel ? AbortSignal.any([deadline, cancel]) : deadline;
+    try {
+      const status = await this.post(request, signal);
+      return outcomeOf(status.code, status.retryAfter);
+    } catch (error) {
+      if (deadline.aborted) return { ok: false, failure: "timeout", message: `no answer within ${this.options.timeoutMs} ms` };
+      return failureOf(error);
+    }
+  }
+
+  private post(request: DeliveryRequest, signal: AbortSignal): Promise<{ code: number; retryAfter?: string }> {
+    const url = new URL(request.url);
+    const client = url.protocol === "https:" ? https : http;
+    return new Promise((resolve, reject) => {
+      const outgoing = client.request(url, {
+        method: "POST",
+        signal,
+        agent: url.protocol === "https:" ? this.agents.https : this.agents.http,
+        headers: {
+          ...request.headers,
+          "content-type": "application/json",
+          "content-length": String(Buffer.byteLength(request.body)),
+          "user-agent": USER_AGENT,
+        },
+      });
+      outgoing.once("error", reject);
+      outgoing.once("response", (response) => {
+        const code = response.statusCode ?? 0;
+        const retryAfter = typeof response.headers["retry-after"] === "string" ? response.headers["retry-after"] : undefined;
+        // The answer's body is read only so that its socket can serve the next delivery; past the bound it is closed.
+        let size = 0;
+        response.on("data", (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > MAX_ANSWER_BYTES) {
+            response.destroy();
+            resolve({ code, retryAfter });
+          }
+        });
+        response.once("end", () => resolve({ code, retryAfter }));
+        response.once("error", () => resolve({ code, retryAfter }));
+        response.once("close", () => resolve({ code, retryAfter }));
+      });
+      outgoing.end(request.body);
+    });
+  }
+}
+
+function outcomeOf(status: number, retryAfter: string | undefined): DeliveryOutcome {
+  if (status >= 200 && status < 300) return { ok: true, status };
+  if (status === 410) return { ok: false, failure: "gone", status, message: "the endpoint answered 410 Gone" };
+  if (status === 429)
+    return { ok: false, failure: "rate_limited", status, retryAfter, message: "the endpoint answered 429 Too Many Requests" };
+  if (status >= 300 && status < 400)
+    return { ok: false, failure: "redirect", status, message: `the endpoint answered ${status} (redirects are not followed)` };
+  return {
+    ok: false,
+    failure: "status",
+    status,
+    retryAfter: status === 503 ? retryAfter : undefined,
+    message: `the endpoint answered ${status}`,
+  };
+}
+
+function failureOf(error: unknown): DeliveryOutcome {
+  const refusal = error instanceof OutboundRefusal ? error : (error as { cause?: unknown })?.cause;
+  if (refusal instanceof OutboundRefusal) return { ok: false, failure: "refused_address", message: `refused endpoint ${refusal.message}` };
+  const code = errorCodeOf(error);
+  if (code === "ENOTFOUND" || code === "EAI_AGAIN") return { ok: false, failure: "dns", message: "the endpoint's host does not resolve" };
+  return { ok: false, failure: "connection", message: `the connection failed${code ? ` (${code})` : ""}` };
+}

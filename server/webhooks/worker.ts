@@ -1,0 +1,264 @@
+import type { Database } from "../db/database";
+import { changeData } from "../events";
+import { CHANGES_CHANNEL, lastChangeId, selectedChangesAfter, type ChangeRow } from "../indexer";
+import { toJson } from "../http/wire";
+import type { Clock } from "../lib/clock";
+import { randomString } from "../lib/random";
+import type { WebhooksConfig } from "../config/settings";
+import type { Deliverer, DeliveryOutcome } from "./delivery";
+import { retryAfterMs, retryDelay } from "./retries";
+import { openSecret, signature } from "./secrets";
+import {
+  advance,
+  claimDue,
+  holdForSubscriptions,
+  pruneDeliveries,
+  recordFailure,
+  release,
+  type Attempt,
+  type ClaimedSubscription,
+} from "./subscriptions";
+
+/** Changes one read of a subscription's backlog returns at most. */
+const PAGE = 100;
+/** Change ids one read looks through at most: a filter that matches little does not read the whole log at once. */
+const SCAN = 10_000n;
+/** How often an instance sets the subscriptions' hold on the change log. */
+const HOLD_INTERVAL_MS = 60_000;
+
+/** What the worker reports, for logs and metrics. */
+export interface WorkerEvents {
+  delivered(subscription: ClaimedSubscription, row: ChangeRow, milliseconds: number): void;
+  failed(
+    subscription: ClaimedSubscription,
+    outcome: Extract<DeliveryOutcome, { ok: false }>,
+    disabled: string | undefined,
+    milliseconds: number,
+  ): void;
+  error(error: unknown): void;
+}
+
+/**
+ * Delivers the change log to webhook subscriptions, in every instance. A subscription is claimed (its row leased by
+ * `claimDue`, FOR UPDATE SKIP LOCKED), its changes after its cursor read and sent one at a time in log order, the
+ * cursor moved past each once its receiver answered 2xx (which renews the lease): so each subscription has at most
+ * one delivery in flight, on one instance, and a change is never skipped. A failure schedules a retry (exponential
+ * backoff with jitter, `Retry-After` honoured) and hands the subscription back; an instance that dies holds it only
+ * until its lease runs out (twice WEBHOOKS_TIMEOUT_MS), then another instance resumes at the cursor.
+ */
+export class WebhookWorker {
+  private readonly running = new Set<Promise<void>>();
+  private readonly cancel = new AbortController();
+  private readonly token = randomString(12, "base64url");
+  private readonly leaseMs: number;
+  private pumping?: Promise<void>;
+  private again = false;
+  private stopped = false;
+  private timers: NodeJS.Timeout[] = [];
+  private unlisten?: () => Promise<void>;
+
+  constructor(
+    private readonly db: Database,
+    private readonly config: WebhooksConfig & { secretKeys: Buffer[] },
+    private readonly clock: Clock,
+    private readonly checksum: (address: string) => string,
+    private readonly events: WorkerEvents,
+    private readonly pollMs: number,
+    private readonly deliverer: Deliverer,
+  ) {
+    this.leaseMs = 2 * config.timeoutMs;
+  }
+
+  async start(): Promise<void> {
+    this.unlisten = await this.db.listen(CHANGES_CHANNEL, () => this.wake());
+    this.timers.push(setInterval(() => this.wake(), this.pollMs));
+    this.timers.push(setInterval(() => this.hold(), HOLD_INTERVAL_MS));
+    await this.hold();
+    this.wake();
+  }
+
+  /** Stops claiming, cancels the deliveries in flight (they are sent again, by this or another instance) and waits for them. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const timer of this.timers) clearInterval(timer);
+    await this.unlisten?.();
+    this.cancel.abort();
+    await this.pumping;
+    await Promise.all(this.running);
+  }
+
+  /** Claims what is due while slots are free (one claim at a time; a wake meanwhile claims again after). */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.pumping) {
+      this.again = true;
+      return;
+    }
+    this.pumping = this.pump()
+      .catch((error) => this.events.error(error))
+      .finally(() => {
+        this.pumping = undefined;
+        if (this.again) {
+          this.again = false;
+          this.wake();
+        }
+      });
+  }
+
+  private async hold(): Promise<void> {
+    try {
+      await holdForSubscriptions(this.db, this.clock(), this.config.retentionMs);
+      await pruneDeliveries(this.db, this.clock());
+    } catch (error) {
+      this.events.error(error);
+    }
+  }
+
+  private async pump(): Promise<void> {
+    const free = this.config.concurrency - this.running.size;
+    if (free <= 0) return;
+    const last = await lastChangeId(this.db);
+    const claimed = await claimDue(this.db, { now: this.clock(), last, limit: free, leaseMs: this.leaseMs, token: this.token });
+    for (const subscription of claimed) {
+      const run: Promise<void> = this.deliverAll(subscription, last)
+        .catch((error) => this.events.error(error))
+        .finally(() => {
+          this.running.delete(run);
+          this.wake();
+        });
+      this.running.add(run);
+    }
+  }
+
+  /**
+   * Sends the subscription's changes after its cursor up to `last`, in order, until they are all delivered, one fails,
+   * the lease is lost or the worker stops; then hands the subscription back.
+   */
+  private async deliverAll(subscription: ClaimedSubscription, last: bigint): Promise<void> {
+    const { id } = subscription;
+    const secrets = secretsOf(subscription, this.config.secretKeys, this.clock());
+    const selection = {
+      network: subscription.network,
+      owners: subscription.owners,
+      contracts: subscription.contracts,
+      kinds: subscription.kinds,
+    };
+    let cursor = BigInt(subscription.cursor);
+    /** Moves the cursor to `to`; false when the subscription is no longer this worker's to deliver. */
+    const moveTo = async (to: bigint, attempt?: Attempt) => {
+      const moved = await advance(this.db, {
+        id,
+        token: this.token,
+        from: cursor.toString(),
+        cursor: to.toString(),
+        now: this.clock(),
+        leaseMs: this.leaseMs,
+        attempt,
+      });
+      if (moved) cursor = to;
+      return moved;
+    };
+    while (cursor < last && !this.stopped) {
+      const upTo = cursor + SCAN < last ? cursor + SCAN : last;
+      const rows = await selectedChangesAfter(this.db, cursor, upTo, selection, PAGE);
+      for (const row of rows) {
+        if (this.stopped) return release(this.db, id, this.token);
+        const started = performance.now();
+        const outcome = await this.deliverer.send(this.request(subscription, secrets, row), this.cancel.signal);
+        const milliseconds = Math.round(performance.now() - started);
+        // Cancelled at shutdown: not the receiver's failure; the change is sent again after the lease.
+        if (this.stopped) return release(this.db, id, this.token);
+        if (!outcome.ok) return this.failed(subscription, row, outcome, milliseconds);
+        if (!(await moveTo(BigInt(row.id), { status: outcome.status, failure: null, message: null, milliseconds })))
+          return release(this.db, id, this.token);
+        this.events.delivered(subscription, row, milliseconds);
+      }
+      // A short page: nothing else up to `upTo` is the subscription's.
+      if (rows.length < PAGE && cursor < upTo && !(await moveTo(upTo))) return release(this.db, id, this.token);
+    }
+    await release(this.db, id, this.token);
+  }
+
+  private async failed(
+    subscription: ClaimedSubscription,
+    row: ChangeRow,
+    outcome: Extract<DeliveryOutcome, { ok: false }>,
+    milliseconds: number,
+  ): Promise<void> {
+    const now = this.clock();
+    const failingFor = subscription.failingSince === null ? 0 : now - subscription.failingSince.getTime();
+    const disable =
+      outcome.failure === "gone"
+        ? outcome.message
+        : failingFor >= this.config.disableAfterMs
+          ? `deliveries failed for ${Math.round(failingFor / 60_000)} minutes; the last: ${outcome.message}`
+          : undefined;
+    const delay = retryDelay(subscription.attempts + 1, retryAfterMs(outcome.retryAfter, now));
+    await recordFailure(this.db, {
+      id: subscription.id,
+      token: this.token,
+      changeId: row.id,
+      attempt: { status: outcome.status ?? null, failure: outcome.failure, message: outcome.message, milliseconds },
+      now,
+      retryAt: now + delay,
+      disable,
+    });
+    this.events.failed(subscription, outcome, disable, milliseconds);
+  }
+
+  private request(subscription: ClaimedSubscription, secrets: string[], row: ChangeRow) {
+    return deliveryRequest({
+      url: subscription.url,
+      subscription: subscription.id,
+      secrets,
+      row,
+      checksum: this.checksum,
+      now: this.clock(),
+    });
+  }
+}
+
+/** The secrets that sign a subscription's deliveries: the current one, and the previous one while its overlap lasts. */
+export function secretsOf(
+  subscription: Pick<ClaimedSubscription, "id" | "secret" | "previousSecret" | "previousSecretUntil">,
+  keys: readonly Buffer[],
+  now: number,
+): string[] {
+  const secrets = [openSecret(subscription.secret, subscription.id, keys)];
+  if (subscription.previousSecret && subscription.previousSecretUntil && subscription.previousSecretUntil.getTime() > now)
+    secrets.push(openSecret(subscription.previousSecret, subscription.id, keys));
+  return secrets;
+}
+
+/**
+ * One change as a Standard Webhooks delivery: `webhook-id` the change-log id (the same on every retry: a receiver
+ * drops what it saw), `webhook-timestamp` the time of sending in seconds, `webhook-signature` one `v1,` signature per
+ * secret, separated by spaces; the body `{id, type, network, subscription, data}`, data as the event stream sends it.
+ */
+export function deliveryRequest(input: {
+  url: string;
+  subscription: string;
+  secrets: readonly string[];
+  row: ChangeRow;
+  checksum: (address: string) => string;
+  now: number;
+}) {
+  const { row } = input;
+  const body = toJson({
+    id: row.id,
+    type: row.kind,
+    network: row.network,
+    subscription: input.subscription,
+    data: changeData(row, input.checksum),
+  });
+  const timestamp = Math.floor(input.now / 1_000);
+  return {
+    url: input.url,
+    body,
+    headers: {
+      "webhook-id": row.id,
+      "webhook-timestamp": String(timestamp),
+      "webhook-signature": input.secrets.map((secret) => signature(secret, row.id, timestamp, body)).join(" "),
+    },
+  };
+}

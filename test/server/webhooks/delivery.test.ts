@@ -1,0 +1,206 @@
+import { randomBytes } from "node:crypto";
+import { expect } from "chai";
+import { Wallet, type JsonRpcProvider } from "ethers";
+import { subscribe } from "../../../server/webhooks/subscribe";
+import { setEnabled, type SubscriptionInput } from "../../../server/webhooks/subscriptions";
+import type { TestApp } from "../../helpers/app";
+import { startWebhookApp, type WebhookApp } from "../../helpers/webhook-app";
+import { indexedTo } from "../../helpers/index-check";
+import type { Answer } from "../../helpers/webhook-receiver";
+
+describe("webhooks: delivery", function () {
+  this.timeout(120_000);
+  let w: WebhookApp;
+  let t: TestApp;
+  let provider: JsonRpcProvider;
+
+  before(async function () {
+    w = await startWebhookApp();
+    ({ t, provider } = w);
+  });
+  afterEach(async () => w.closeReceivers());
+  after(async () => w?.close());
+
+  /** A receiver answering as `answer` says, and a subscription to the transfers of a fresh owner delivered to it. */
+  async function subscribed(answer?: (request: unknown, count: number) => Answer, input: Partial<SubscriptionInput> = {}) {
+    const receiver = await w.receiver(answer);
+    const owner = Wallet.createRandom().address;
+    const { subscription, secret } = await subscribe(t.app.db, {
+      input: { network: "localhost", url: receiver.url, owners: [owner], ...input },
+      clientId: null,
+      config: t.config.webhooks,
+      served: ["localhost"],
+      now: t.clock.now(),
+    });
+    return { receiver, owner, subscription, secret };
+  }
+  const state = async (id: string) =>
+    (
+      await t.app.db.query<{
+        enabled: boolean;
+        attempts: number;
+        last_error: string | null;
+        disabled_reason: string | null;
+        wait_ms: number;
+      }>(
+        `SELECT enabled, attempts, last_error, disabled_reason,
+           (extract(epoch FROM next_attempt_at) * 1000 - extract(epoch FROM coalesce(failing_since, now())) * 1000)::float8 AS wait_ms
+         FROM webhook_subscriptions WHERE id = $1`,
+        [id],
+      )
+    ).rows[0];
+
+  it("delivers each matching change once, in change-log order, signed as Standard Webhooks verifies it", async function () {
+    const { receiver, owner, subscription, secret } = await subscribed();
+    const other = Wallet.createRandom().address;
+    const txs = [await w.mint(owner), await w.mint(other), await w.mint(owner)];
+    await receiver.until((r) => r.length >= 2, "two deliveries");
+    const deliveries = receiver.verified(secret, t.clock.now);
+    expect(deliveries.map((d) => d.data.tx)).to.deep.equal([txs[0], txs[2]]);
+    expect(deliveries.map((d) => [d.type, d.network, d.subscription])).to.deep.equal([
+      ["transfer", "localhost", subscription.id],
+      ["transfer", "localhost", subscription.id],
+    ]);
+    // The webhook-id is the change log's id: the event stream's id of the same change.
+    expect(receiver.received.map((r) => r.id)).to.deep.equal(deliveries.map((d) => d.id));
+    expect(BigInt(deliveries[1].id)).to.be.above(BigInt(deliveries[0].id));
+    expect(deliveries[0].data).to.include({
+      to: owner,
+      from: "0x0000000000000000000000000000000000000000",
+      contract: await w.alice.getAddress(),
+    });
+    // A wrong secret does not verify.
+    expect(() => receiver.verified(`whsec_${randomBytes(24).toString("base64")}`, t.clock.now)).to.throw(/No matching signature/);
+  });
+
+  it("retries a receiver that fails with exponential backoff, then delivers everything in order", async function () {
+    const { receiver, owner, subscription, secret } = await subscribed((_, count) => (count <= 2 ? { status: 500 } : { status: 200 }));
+    const txs = [await w.mint(owner), await w.mint(owner)];
+    await receiver.until((r) => r.length === 1, "the first attempt");
+    await untilState(subscription.id, (s) => s.attempts === 1);
+    const first = await state(subscription.id);
+    expect(first.last_error).to.equal("the endpoint answered 500");
+    // 30 s ± 20 %.
+    expect(first.wait_ms).to.be.within(24_000, 36_000);
+    t.clock.advance(40_000);
+    await receiver.until((r) => r.length === 2, "the second attempt");
+    await untilState(subscription.id, (s) => s.attempts === 2);
+    // 60 s ± 20 % after the second failure: so at most 40 + 72 s after the first.
+    expect((await state(subscription.id)).wait_ms).to.be.within(40_000 + 48_000, 40_000 + 72_000 + 1_000);
+    t.clock.advance(80_000);
+    await receiver.until((r) => r.length === 4, "both deliveries");
+    expect(receiver.received.map((r) => r.id)).to.deep.equal([...new Array(3).fill(receiver.received[0].id), receiver.received[3].id]);
+    expect(receiver.verified(secret, t.clock.now).map((d) => d.data.tx)).to.deep.equal(txs);
+    await untilState(subscription.id, (s) => s.attempts === 0 && s.last_error === null);
+  });
+
+  it("waits as long as a 429's Retry-After says, and retries a reset connection", async function () {
+    const { receiver, owner, subscription, secret } = await subscribed((_, count) =>
+      count === 1 ? { status: 429, headers: { "retry-after": "50" } } : count === 2 ? "reset" : { status: 204 },
+    );
+    const tx = await w.mint(owner);
+    await untilState(subscription.id, (s) => s.attempts === 1);
+    const limited = await state(subscription.id);
+    expect(limited.last_error).to.equal("the endpoint answered 429 Too Many Requests");
+    // Longer than the first step of the backoff (30 s ± 20 %): the receiver's word counts.
+    expect(limited.wait_ms).to.be.within(50_000, 51_000);
+    t.clock.advance(51_000);
+    await untilState(subscription.id, (s) => s.attempts === 2);
+    expect((await state(subscription.id)).last_error).to.match(/^the connection failed/);
+    t.clock.advance(80_000);
+    await receiver.until((r) => r.length === 3, "the delivery");
+    expect(receiver.verified(secret, t.clock.now).map((d) => d.data.tx)).to.deep.equal([tx]);
+  });
+
+  it("a receiver that never answers times out and holds only its own subscription", async function () {
+    const slow = await subscribed(() => "hang");
+    const fast = await subscribed(undefined, { owners: [slow.owner] });
+    const tx = await w.mint(slow.owner);
+    await fast.receiver.until((r) => r.length === 1, "the fast receiver's delivery");
+    expect(fast.receiver.verified(fast.secret, t.clock.now).map((d) => d.data.tx)).to.deep.equal([tx]);
+    await untilState(slow.subscription.id, (s) => s.attempts === 1);
+    expect((await state(slow.subscription.id)).last_error).to.equal("no answer within 1000 ms");
+    expect(slow.receiver.received).to.have.length(1);
+  });
+
+  it("410 Gone disables the subscription with the reason kept; enabling it resumes where it stopped", async function () {
+    let gone = true;
+    const { receiver, owner, subscription, secret } = await subscribed(() => (gone ? { status: 410 } : { status: 200 }));
+    const first = await w.mint(owner);
+    await untilState(subscription.id, (s) => !s.enabled);
+    expect(await state(subscription.id)).to.include({ enabled: false, disabled_reason: "the endpoint answered 410 Gone" });
+    const second = await w.mint(owner);
+    await indexedTo(t.app.db, "localhost", provider);
+    gone = false;
+    await setEnabled(t.app.db, { id: subscription.id, clientId: null, enabled: true, now: t.clock.now() });
+    await receiver.until((r) => r.length === 3, "both deliveries after enabling");
+    expect(receiver.verified(secret, t.clock.now).map((d) => d.data.tx)).to.deep.equal([first, second]);
+  });
+
+  it("sustained failure disables the subscription after WEBHOOKS_DISABLE_AFTER_MS, with the last failure as its reason", async function () {
+    const { owner, subscription } = await subscribed(() => ({ status: 503 }));
+    await w.mint(owner);
+    await untilState(subscription.id, (s) => s.attempts === 1);
+    t.clock.advance(40_000);
+    await untilState(subscription.id, (s) => s.attempts === 2);
+    expect((await state(subscription.id)).enabled).to.equal(true);
+    t.clock.advance(80_000);
+    await untilState(subscription.id, (s) => !s.enabled);
+    expect((await state(subscription.id)).disabled_reason).to.match(
+      /^deliveries failed for 2 minutes; the last: the endpoint answered 503$/,
+    );
+  });
+
+  it("a reorg delivers removed for the transfer it undid, after it, then what replaced it", async function () {
+    const { receiver, owner, secret } = await subscribed();
+    const snapshot = await provider.send("evm_snapshot", []);
+    const undone = await w.mint(owner);
+    await receiver.until((r) => r.length === 1, "the transfer");
+    await provider.send("evm_revert", [snapshot]);
+    w.skipIds(100n);
+    const replacement = await w.mint(owner);
+    await w.mint(Wallet.createRandom().address);
+    await receiver.until((r) => r.length === 3, "the removal and the replacement");
+    const deliveries = receiver.verified(secret, t.clock.now);
+    expect(deliveries.map((d) => [d.type, d.data.tx])).to.deep.equal([
+      ["transfer", undone],
+      ["removed", undone],
+      ["transfer", replacement],
+    ]);
+    expect(deliveries[1].data).to.deep.equal(deliveries[0].data);
+  });
+
+  it("the change log keeps what a subscription has not delivered past its day; what every subscription delivered goes", async function () {
+    const { receiver, owner, subscription } = await subscribed(() => ({ status: 500 }));
+    const tx = await w.mint(owner);
+    await untilState(subscription.id, (s) => s.attempts === 1);
+    // Every change is two days old; the hold is set as each instance sets it every minute.
+    await t.app.db.query("UPDATE nft_changes SET created_at = now() - interval '2 days'");
+    await t.app.db.query(
+      "INSERT INTO nft_change_holds (holder, after_id) SELECT 'webhooks', min(cursor) FROM webhook_subscriptions WHERE enabled ON CONFLICT (holder) DO UPDATE SET after_id = excluded.after_id",
+    );
+    // The next range written near the head prunes.
+    await w.mint(Wallet.createRandom().address);
+    await indexedTo(t.app.db, "localhost", provider);
+    const { rows } = await t.app.db.query<{ id: string; created_at: Date }>("SELECT id::text, created_at FROM nft_changes ORDER BY id");
+    const cursor = BigInt(
+      (await t.app.db.query<{ cursor: string }>("SELECT min(cursor)::text AS cursor FROM webhook_subscriptions WHERE enabled")).rows[0]
+        .cursor,
+    );
+    expect(rows.filter((r) => BigInt(r.id) <= cursor && r.created_at.getTime() < Date.now() - 86_400_000)).to.deep.equal([]);
+    expect(rows.some((r) => BigInt(r.id) > cursor && r.created_at.getTime() < Date.now() - 86_400_000)).to.equal(true);
+    receiver.answer = () => ({ status: 200 });
+    t.clock.advance(40_000);
+    await receiver.until((r) => r.some((d) => typeof d.answer === "object" && d.answer.status === 200), "the delivery");
+    expect(JSON.parse(receiver.accepted[0].body).data.tx).to.equal(tx);
+  });
+
+  /** Waits for the subscription's stored state to hold `done`. */
+  async function untilState(id: string, done: (s: Awaited<ReturnType<typeof state>>) => boolean, timeoutMs = 30_000) {
+    const deadline = Date.now() + timeoutMs;
+    while (!done(await state(id))) {
+      if (Date.now() > deadline) throw new Error(`subscription ${id}: gave up waiting (${JSON.stringify(await state(id))})`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+});

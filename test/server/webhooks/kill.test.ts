@@ -1,0 +1,95 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { expect } from "chai";
+import { Wallet, type JsonRpcProvider } from "ethers";
+import type { LocalNode } from "../../../local/node";
+import { openDatabase, openMigratedDatabase, type Database } from "../../../server/db/database";
+import { subscribe } from "../../../server/webhooks/subscribe";
+import { AliceNFT__factory } from "../../../typechain-types";
+import { providerFor, startLocalNode } from "../../helpers/chain";
+import { startNodeProcess, type RunningProcess } from "../../helpers/cli";
+import { createTestDatabase, openFreshPglite, usingPostgres, type TestDatabase } from "../../helpers/database";
+import { testConfig } from "../../helpers/app";
+import { startReceiver, WEBHOOKS_ENV, type Receiver } from "../../helpers/webhook-receiver";
+
+const LOADER = ["-r", "ts-node/register/transpile-only"];
+
+describe("webhooks: the delivering process killed mid-request", function () {
+  this.timeout(180_000);
+  let node: LocalNode;
+  let provider: JsonRpcProvider;
+  let root: string;
+  let database: TestDatabase | undefined;
+  let receiver: Receiver;
+  const services: RunningProcess[] = [];
+
+  before(async function () {
+    node = await startLocalNode();
+    provider = providerFor(node.url);
+    root = fs.mkdtempSync(path.join(os.tmpdir(), "webhooks-kill-"));
+  });
+  after(async function () {
+    for (const service of services) if (service.child.exitCode === null) service.child.kill("SIGKILL");
+    await Promise.all(services.map((service) => service.exited));
+    await receiver?.close();
+    await database?.drop();
+    fs.rmSync(root, { recursive: true, force: true });
+    provider?.destroy();
+    await node?.stop();
+  });
+
+  /** The service as its own process, on PostgreSQL when the suites run on it, else on PGlite under `root`. */
+  const serviceEnv = () => ({
+    ...WEBHOOKS_ENV,
+    LOCAL_CHAIN: "false",
+    RPC_URL_LOCALHOST: node.url,
+    PORT: "0",
+    METRICS_PORT: "0",
+    LOG_LEVEL: "info",
+    DATA_DIR: root,
+    DATABASE_URL: database ? (database.config as { url: string }).url : "",
+  });
+
+  it("delivers every change afterwards, in order, the interrupted one again under the same webhook-id", async function () {
+    let db: Database;
+    if (usingPostgres()) {
+      database = await createTestDatabase();
+      ({ db } = await openMigratedDatabase(database.config));
+    } else {
+      await (await openFreshPglite(path.join(root, "pglite"))).close();
+      db = await openDatabase({ kind: "pglite", dataDir: path.join(root, "pglite") });
+    }
+    // The first delivery is never answered: the process is killed while it waits.
+    receiver = await startReceiver((_, count) => (count === 1 ? "hang" : { status: 200 }));
+    const owner = Wallet.createRandom().address;
+    const config = testConfig(serviceEnv());
+    const { secret } = await subscribe(db, {
+      input: { network: "localhost", url: receiver.url, owners: [owner] },
+      clientId: null,
+      config: config.webhooks,
+      served: ["localhost"],
+      now: Date.now(),
+    });
+    await db.close();
+
+    const first = await startNodeProcess([...LOADER, "server/main.ts"], serviceEnv(), /Server listening at/);
+    services.push(first);
+    const deployer = await provider.getSigner(0);
+    const alice = await new AliceNFT__factory(deployer).deploy(deployer.address);
+    const txs: string[] = [];
+    for (const id of [1n, 2n, 3n]) txs.push((await (await alice.mint(owner, id)).wait())!.hash);
+    await receiver.until((r) => r.length === 1, "the first delivery, left unanswered");
+    first.child.kill("SIGKILL");
+    await first.exited;
+
+    const second = await startNodeProcess([...LOADER, "server/main.ts"], serviceEnv(), /Server listening at/);
+    services.push(second);
+    // Once the dead instance's lease runs out (twice WEBHOOKS_TIMEOUT_MS), the second resumes at the cursor.
+    await receiver.until((r) => r.filter((d) => typeof d.answer === "object").length === 3, "every delivery", 60_000);
+    const deliveries = receiver.verified(secret, Date.now);
+    expect(deliveries.map((d) => d.data.tx)).to.deep.equal(txs);
+    expect(receiver.received[0].id).to.equal(receiver.received[1].id);
+    expect(receiver.received.map((r) => r.id)).to.deep.equal([deliveries[0].id, ...deliveries.map((d) => d.id)]);
+  });
+});
