@@ -8,6 +8,7 @@ import { boundText, encodeMetadata, type Target } from "../../../server/signed-m
 import { startTestApp, type TestApp } from "../../helpers/app";
 import { providerFor, sharedNode } from "../../helpers/chain";
 import { indexedTo } from "../../helpers/index-check";
+import { pollUntil } from "../../helpers/waiters";
 import { parseRawAnswer, rawRequest } from "../../helpers/raw-http";
 import { jsonAnswerProblem, statementReadPaths, unreadableAnswers, type StatementTargets } from "../../helpers/statement-reads";
 import { registerClient, startLoginApp } from "../auth/helpers";
@@ -434,6 +435,7 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
       CONVERTER_RATE_LIMIT: "1000000",
       METADATA_POST_RATE_LIMIT: "1000000",
       INDEXER_POLL_MS: "200",
+      SPAM_CLASSIFY_INTERVAL_MS: "50",
       INDEXER_CONTRACTS_LOCALHOST: await nft.getAddress(),
       // On, behind a token the fuzz does not know: what an attacker reaches.
       LOGIN_REGISTRATION_ACCESS_TOKEN: randomBytes(24).toString("hex"),
@@ -442,6 +444,16 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
   let statements: StatementTargets;
   try {
     await indexedTo(t.app.db, "localhost", provider);
+    // The spam classifier writes a verdict per indexed collection in the background: made before the fuzz starts,
+    // so that the fuzz's check that nothing stored changed sees only what requests did.
+    await pollUntil("every indexed collection classified", async () => {
+      const { rows } = await t.app.db.query<{ n: string }>(
+        `SELECT count(*)::text AS n FROM nft_contract_summaries s
+         LEFT JOIN nft_spam_flags f ON f.network_id = s.network_id AND f.contract = s.contract
+         WHERE f.contract IS NULL OR f.classified_transfers <> s.transfers`,
+      );
+      return rows[0].n === "0";
+    });
     const client = await registerClient(t);
     const user = Wallet.createRandom();
     const query = new URLSearchParams({
