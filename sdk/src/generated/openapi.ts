@@ -213,7 +213,7 @@ export interface paths {
            */
           response_type?: string;
           /**
-           * @description Space-separated; must contain "openid" (profile and offline_access are also granted)
+           * @description Space-separated; must contain "openid" (profile, offline_access, siwe and holdings are also granted)
            * @example openid
            */
           scope?: string;
@@ -257,6 +257,11 @@ export interface paths {
            * @example mainnet
            */
           network?: string;
+          /**
+           * @description OpenID Connect claims request parameter (JSON): {"id_token": {"holdings": {"collections": [...]}}} asks for the holdings claim of these collections, for this login
+           * @example {"id_token":{"holdings":null}}
+           */
+          claims?: string;
         };
         header?: never;
         path?: never;
@@ -275,7 +280,7 @@ export interface paths {
             };
           };
         };
-        /** @description `invalid_request`: a field is missing or malformed (the message names it), or the request holds a control character; `invalid_client`: client_id names no registered client; `invalid_redirect_uri`: redirect_uri is not registered for this client; `unsupported_response_type`: response_type is not "code"; `invalid_scope`: scope does not contain "openid"; `invalid_address`: an address is not 0x + 40 hex digits, or its mixed case fails its EIP-55 checksum; `invalid_lang`: lang is not a language tag; `unknown_network`: the network is not one of the registry's names */
+        /** @description `invalid_request`: a field is missing or malformed (the message names it), or the request holds a control character; `invalid_client`: client_id names no registered client; `invalid_redirect_uri`: redirect_uri is not registered for this client; `unsupported_response_type`: response_type is not "code"; `invalid_scope`: scope does not contain "openid"; `invalid_address`: an address is not 0x + 40 hex digits, or its mixed case fails its EIP-55 checksum; `invalid_lang`: lang is not a language tag; `unknown_network`: the network is not one of the registry's names; `unindexed_network`: the client's holdings name a network this service does not index */
         400: {
           headers: {
             [name: string]: unknown;
@@ -294,7 +299,8 @@ export interface paths {
                 | "invalid_scope"
                 | "invalid_address"
                 | "invalid_lang"
-                | "unknown_network";
+                | "unknown_network"
+                | "unindexed_network";
               /** @description What was wrong, for people */
               message: string;
             };
@@ -406,6 +412,8 @@ export interface paths {
             network?: string;
             /** @description The message signed (optional: the open challenges of address and client are tried) */
             message?: string;
+            /** @description Language of a gate's refusal: "en" (default) or "ja" */
+            lang?: string;
           };
         };
       };
@@ -423,7 +431,7 @@ export interface paths {
             };
           };
         };
-        /** @description `invalid_request`: a field is missing or malformed (the message names it), or the request holds a control character; `malformed_json`: the body is not JSON; `invalid_client`: client_id names no registered client; `invalid_redirect_uri`: redirect_uri is not registered for this client; `invalid_address`: an address is not 0x + 40 hex digits, or its mixed case fails its EIP-55 checksum; `unknown_network`: the network is not one of the registry's names; `malformed_signature`: the signature is not hex bytes of a signature (wrong length, high s); `network_mismatch`: the signed message names another network; `unsupported_network`: a contract wallet's signature on a network this service has no node for */
+        /** @description `invalid_request`: a field is missing or malformed (the message names it), or the request holds a control character; `malformed_json`: the body is not JSON; `invalid_client`: client_id names no registered client; `invalid_redirect_uri`: redirect_uri is not registered for this client; `invalid_address`: an address is not 0x + 40 hex digits, or its mixed case fails its EIP-55 checksum; `invalid_lang`: lang is not a language tag; `unknown_network`: the network is not one of the registry's names; `malformed_signature`: the signature is not hex bytes of a signature (wrong length, high s); `network_mismatch`: the signed message names another network; `unsupported_network`: a contract wallet's signature on a network this service has no node for */
         400: {
           headers: {
             [name: string]: unknown;
@@ -440,6 +448,7 @@ export interface paths {
                 | "invalid_client"
                 | "invalid_redirect_uri"
                 | "invalid_address"
+                | "invalid_lang"
                 | "unknown_network"
                 | "malformed_signature"
                 | "network_mismatch"
@@ -461,6 +470,23 @@ export interface paths {
                * @enum {string}
                */
               error: "invalid_challenge" | "invalid_signature";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `access_denied`: the signer does not meet the client's holdings gate, as indexed at the blocks the message names */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "access_denied";
               /** @description What was wrong, for people */
               message: string;
             };
@@ -828,7 +854,7 @@ export interface paths {
            *     }
            */
           "application/x-www-form-urlencoded": {
-            /** @description authorization_code or refresh_token */
+            /** @description authorization_code, refresh_token, or client_credentials (a confidential client's own token) */
             grant_type: string;
             /** @description authorization_code: the code /api/login answered (it works once) */
             code?: string;
@@ -865,7 +891,7 @@ export interface paths {
             };
           };
         };
-        /** @description `invalid_request`: a field is missing or malformed, or the body is not a form; `invalid_grant`: the code or refresh token is unknown, used, expired, or was issued to another client or redirect_uri (or PKCE failed); `unsupported_grant_type`: grant_type is not authorization_code or refresh_token */
+        /** @description `invalid_request`: a field is missing or malformed, the body is not a form, or a public client asked for client_credentials; `invalid_grant`: the code or refresh token is unknown, used, expired, or was issued to another client or redirect_uri (or PKCE failed); `unsupported_grant_type`: grant_type is not authorization_code, refresh_token or client_credentials */
         400: {
           headers: {
             [name: string]: unknown;
@@ -990,7 +1016,7 @@ export interface paths {
            *     }
            */
           "application/x-www-form-urlencoded": {
-            /** @description authorization_code or refresh_token */
+            /** @description authorization_code, refresh_token, or client_credentials (a confidential client's own token) */
             grant_type: string;
             /** @description authorization_code: the code /api/login answered (it works once) */
             code?: string;
@@ -1027,7 +1053,7 @@ export interface paths {
             };
           };
         };
-        /** @description `invalid_request`: a field is missing or malformed, or the body is not a form; `invalid_grant`: the code or refresh token is unknown, used, expired, or was issued to another client or redirect_uri (or PKCE failed); `unsupported_grant_type`: grant_type is not authorization_code or refresh_token */
+        /** @description `invalid_request`: a field is missing or malformed, the body is not a form, or a public client asked for client_credentials; `invalid_grant`: the code or refresh token is unknown, used, expired, or was issued to another client or redirect_uri (or PKCE failed); `unsupported_grant_type`: grant_type is not authorization_code, refresh_token or client_credentials */
         400: {
           headers: {
             [name: string]: unknown;
@@ -1502,6 +1528,572 @@ export interface paths {
         };
       };
     };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/collection/{network}/{contract}/refresh": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The status of a collection's metadata refresh on this instance
+     * @description The last contract-wide refresh this instance ran or runs of the contract; `state: "none"` when there is none.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /**
+           * @description Network name, e.g. mainnet, sepolia, matic-mainnet
+           * @example mainnet
+           */
+          network: string;
+          /**
+           * @description ERC-721 or ERC-1155 contract: 0x + 40 hex digits (mixed case must pass EIP-55)
+           * @example 0x1111111111111111111111111111111111111111
+           */
+          contract: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description A contract-wide metadata refresh on this instance (docs/reference/collections.md#refreshing-a-collections-metadata) */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /** @description none: this instance has not refreshed the collection (or forgot it) */
+              state: "none" | "running" | "done" | "failed";
+              /** @description ISO 8601; null for none */
+              startedAt: string | null;
+              /** @description ISO 8601; null while it runs */
+              finishedAt: string | null;
+              /** @description Tokens read again so far */
+              read: string;
+              /** @description Of those, reads that stored an answer (a document, or why there is none) */
+              stored: string;
+            };
+          };
+        };
+        /** @description `invalid_request`: a field is missing or malformed (the message names it), or the request holds a control character; `unknown_network`: the network is not one of the registry's names; `invalid_address`: an address is not 0x + 40 hex digits, or its mixed case fails its EIP-55 checksum */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "invalid_request" | "unknown_network" | "invalid_address";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `uri_too_long`: a path parameter is over 100 characters */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "uri_too_long";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `too_many_requests`: this client's rate limit for the minute is used up (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "too_many_requests";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `internal_error`: our fault: the details are in the log under the x-request-id */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "internal_error";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    /**
+     * Read every indexed token's metadata of a collection again, in the background
+     * @description Starts reading the tokenURI and document of every token the index holds of the contract again, through the token metadata queue and its limits per address and per contract, and answers 202 with its status; a refresh asked while one runs joins it (`joined: true`). 429 `refresh_cooldown` within COLLECTION_REFRESH_COOLDOWN_MS of the last one's end on this instance; counts against METADATA_FETCH_REFRESH_RATE_LIMIT. No body.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /**
+           * @description Network name, e.g. mainnet, sepolia, matic-mainnet
+           * @example mainnet
+           */
+          network: string;
+          /**
+           * @description ERC-721 or ERC-1155 contract: 0x + 40 hex digits (mixed case must pass EIP-55)
+           * @example 0x1111111111111111111111111111111111111111
+           */
+          contract: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        202: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /** @description none: this instance has not refreshed the collection (or forgot it) */
+              state: "none" | "running" | "done" | "failed";
+              /** @description ISO 8601; null for none */
+              startedAt: string | null;
+              /** @description ISO 8601; null while it runs */
+              finishedAt: string | null;
+              /** @description Tokens read again so far */
+              read: string;
+              /** @description Of those, reads that stored an answer (a document, or why there is none) */
+              stored: string;
+              /** @description true: it joined the refresh under way */
+              joined: boolean;
+            };
+          };
+        };
+        /** @description `invalid_request`: a field is missing or malformed (the message names it), or the request holds a control character; `unknown_network`: the network is not one of the registry's names; `invalid_address`: an address is not 0x + 40 hex digits, or its mixed case fails its EIP-55 checksum */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "invalid_request" | "unknown_network" | "invalid_address";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `not_found`: nothing to answer (the message says what) */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "not_found";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `uri_too_long`: a path parameter is over 100 characters */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "uri_too_long";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `refresh_cooldown`: this collection was refreshed too recently on this instance (Retry-After); `too_many_requests`: this client's rate limit for the minute is used up (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "refresh_cooldown" | "too_many_requests";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `internal_error`: our fault: the details are in the log under the x-request-id */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "internal_error";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `network_unavailable`: the network is known but this service has no node for it (no RPC URL); `not_indexed`: the network's index has not started yet (Retry-After); `database_busy`: the database is overloaded (Retry-After); `database_unavailable`: the database is unreachable (Retry-After); `refresh_busy`: this instance runs as many collection refreshes as it takes (Retry-After) */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "network_unavailable" | "not_indexed" | "database_busy" | "database_unavailable" | "refresh_busy";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/collection/{network}/{contract}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A collection: standard, name, symbol, supply, holders, indexed blocks, deployment, contract-level metadata
+     * @description What the index holds of a contract (its summary, kept as the index writes: one row) beside what the contract answers (name(), symbol(), totalSupply() at chainBlock, cached per block), where it was deployed (found once, stored) and its ERC-7572 contract-level metadata (contractURI(), through the token metadata fetcher and cache, read again after a ContractURIUpdated log). 404 `not_found` for a contract the index holds no transfer of.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /**
+           * @description Network name, e.g. mainnet, sepolia, matic-mainnet
+           * @example mainnet
+           */
+          network: string;
+          /**
+           * @description ERC-721 or ERC-1155 contract: 0x + 40 hex digits (mixed case must pass EIP-55)
+           * @example 0x1111111111111111111111111111111111111111
+           */
+          contract: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            /** @description The block the index is complete to */
+            "X-Indexed-Block"?: string;
+            /** @description "false" when the contract emitted a ConsecutiveTransfer range the index did not expand (docs/reference/indexer.md) */
+            "X-Index-Complete"?: string;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "contract": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+             *       "standard": "erc721",
+             *       "name": "Alice",
+             *       "symbol": "ALICE",
+             *       "totalSupply": 10,
+             *       "indexedSupply": 10,
+             *       "holders": 1,
+             *       "transfers": 10,
+             *       "firstIndexedBlock": 2,
+             *       "latestIndexedBlock": 2,
+             *       "indexComplete": true,
+             *       "deployment": {
+             *         "block": 1,
+             *         "deployer": "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
+             *         "tx": "0x…"
+             *       },
+             *       "metadata": {
+             *         "contractURI": null,
+             *         "error": "contractURI() reverted"
+             *       },
+             *       "spam": {
+             *         "flag": false,
+             *         "reasons": []
+             *       },
+             *       "chainBlock": 42
+             *     }
+             */
+            "application/json": {
+              /** @description EIP-55 checksummed address */
+              contract: string;
+              /** @description The standard the index reads it as */
+              standard: "erc721" | "erc1155";
+              /** @description name() as the contract answers, cleaned and cut to 200 characters; absent when it has none */
+              name?: string;
+              /** @description symbol() as the contract answers, cleaned and cut to 50 characters; absent when it has none */
+              symbol?: string;
+              /** @description totalSupply() as the contract answers at chainBlock (all digits); absent when it has none */
+              totalSupply?: string;
+              /** @description ERC-721 tokens (ERC-1155 units) the index holds: minted less burned */
+              indexedSupply: string;
+              /** @description Owners holding at least one token (as GET /holders/…/count) */
+              holders: string;
+              /** @description Transfers the index holds (ERC-1155: one per id moved) */
+              transfers: string;
+              /** @description Block number */
+              firstIndexedBlock: string;
+              /** @description Block number */
+              latestIndexedBlock: string;
+              /** @description false when a ConsecutiveTransfer range was not expanded */
+              indexComplete: boolean;
+              /** @description Found by bisection of eth_getCode, then the block's transactions (docs/reference/collections.md#deployment) */
+              deployment: {
+                /** @description The first block whose state holds the contract's code */
+                block: string | null;
+                /** @description The account whose transaction created it; null when a contract did */
+                deployer: string | null;
+                /** @description That transaction */
+                tx: string | null;
+                /** @description Why block or deployer is null */
+                reason?: string;
+              };
+              /** @description Contract-level metadata (ERC-7572) from contractURI(), through the token metadata fetcher and cache */
+              metadata: {
+                /** @description What contractURI() answered; null when it reverted or was not read */
+                contractURI: string | null;
+                /** @description The document's name, cleaned (invisible characters as U+FFFD) and cut to 200 characters */
+                name?: string;
+                /** @description The document's description, cleaned, cut to 2,000 characters */
+                description?: string;
+                /** @description image: a URL a browser can load (gateways applied) */
+                image?: string;
+                /** @description banner_image: a URL a browser can load (gateways applied) */
+                bannerImage?: string;
+                /** @description featured_image: a URL a browser can load (gateways applied) */
+                featuredImage?: string;
+                /** @description external_link, when it is an http(s) URL */
+                externalLink?: string;
+                /** @description collaborators that are addresses (at most 50), checksummed */
+                collaborators?: string[];
+                /** @description Why there are no fields: contractURI() reverted, the document failed, or "pending" (being read; ask again) */
+                error: string | null;
+                /**
+                 * @description Left out: the answer's metadata reached METADATA_ANSWERS_MAX_BYTES
+                 * @enum {boolean}
+                 */
+                omitted?: true;
+              };
+              /** @description Computed when the index changes, never per read: stable between reads */
+              spam: {
+                /** @description true: leave it out of a wallet's first screen (`?spam=exclude` does) */
+                flag: boolean;
+                /** @description The rules that fired (LureText, DishonestTotalSupply, MassAirdrop, MintedToOthers, NeverMoved), the operator's word (OperatorMarkedSpam, OperatorMarkedNotSpam) first, or Unclassified (docs/reference/collections.md#spam) */
+                reasons: string[];
+              };
+              /** @description The block name, symbol and totalSupply were read at */
+              chainBlock: string;
+            };
+          };
+        };
+        /** @description `invalid_request`: a field is missing or malformed (the message names it), or the request holds a control character; `unknown_network`: the network is not one of the registry's names; `invalid_address`: an address is not 0x + 40 hex digits, or its mixed case fails its EIP-55 checksum */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "invalid_request" | "unknown_network" | "invalid_address";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `not_found`: nothing to answer (the message says what) */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "not_found";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `uri_too_long`: a path parameter is over 100 characters */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "uri_too_long";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `too_many_requests`: this client's rate limit for the minute is used up (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "too_many_requests";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `internal_error`: our fault: the details are in the log under the x-request-id */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "internal_error";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `upstream_error`: the network's node failed (transport, HTTP, or a JSON-RPC error that is not a revert) */
+        502: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "upstream_error";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `network_unavailable`: the network is known but this service has no node for it (no RPC URL); `not_indexed`: the network's index has not started yet (Retry-After); `database_busy`: the database is overloaded (Retry-After); `database_unavailable`: the database is unreachable (Retry-After); `upstream_rate_limited`: the node's provider rate-limits this service (Retry-After) */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "network_unavailable" | "not_indexed" | "database_busy" | "database_unavailable" | "upstream_rate_limited";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `upstream_timeout`: the network's node did not answer in time */
+        504: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "upstream_timeout";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -2047,6 +2639,11 @@ export interface paths {
            */
           cursor?: string;
           /**
+           * @description exclude: leave out what belongs to collections flagged as spam (docs/reference/collections.md#spam); default include
+           * @example exclude
+           */
+          spam?: "include" | "exclude";
+          /**
            * @description Add tokenURI, metadata, image and metadataError to each item (as GET /token gives them). All items' metadata together stays within METADATA_ANSWERS_MAX_BYTES: the items after that carry metadataOmitted (counted in X-Metadata-Omitted).
            * @example true
            */
@@ -2209,7 +2806,7 @@ export interface paths {
     };
     /**
      * Contracts an owner holds tokens of, each once, from the index
-     * @description The contracts (ERC-721 and ERC-1155) the owner holds at least one token of, in address order. Read from our own index, not the node: `X-Indexed-Block` says how fresh (the block the index is complete to), `X-Index-Complete: false` that the contract has ranges the index did not expand. Pages with `limit` (default 100) and `cursor`; the next page is in `Link: <...>; rel="next"` (absent on the last page), and the body stays a plain array.
+     * @description The contracts (ERC-721 and ERC-1155) the owner holds at least one token of, in address order. Read from our own index, not the node: `X-Indexed-Block` says how fresh (the block the index is complete to), `X-Index-Complete: false` that the contract has ranges the index did not expand. Pages with `limit` (default 100) and `cursor`; the next page is in `Link: <...>; rel="next"` (absent on the last page), and the body stays a plain array. With details=true each is a collection as GET /collection gives it (docs/reference/collections.md), the page's summaries read in one statement and name, symbol and totalSupply in multicalls; a deployment not found before has a reason instead.
      */
     get: {
       parameters: {
@@ -2224,6 +2821,16 @@ export interface paths {
            * @example WyIweDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAiXQ
            */
           cursor?: string;
+          /**
+           * @description exclude: leave out what belongs to collections flagged as spam (docs/reference/collections.md#spam); default include
+           * @example exclude
+           */
+          spam?: "include" | "exclude";
+          /**
+           * @description Each contract as a collection (GET /collection) instead of its address
+           * @example true
+           */
+          details?: boolean;
         };
         header?: never;
         path: {
@@ -2254,7 +2861,78 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": string[];
+            "application/json":
+              | string[]
+              | {
+                  /** @description EIP-55 checksummed address */
+                  contract: string;
+                  /** @description The standard the index reads it as */
+                  standard: "erc721" | "erc1155";
+                  /** @description name() as the contract answers, cleaned and cut to 200 characters; absent when it has none */
+                  name?: string;
+                  /** @description symbol() as the contract answers, cleaned and cut to 50 characters; absent when it has none */
+                  symbol?: string;
+                  /** @description totalSupply() as the contract answers at chainBlock (all digits); absent when it has none */
+                  totalSupply?: string;
+                  /** @description ERC-721 tokens (ERC-1155 units) the index holds: minted less burned */
+                  indexedSupply: string;
+                  /** @description Owners holding at least one token (as GET /holders/…/count) */
+                  holders: string;
+                  /** @description Transfers the index holds (ERC-1155: one per id moved) */
+                  transfers: string;
+                  /** @description Block number */
+                  firstIndexedBlock: string;
+                  /** @description Block number */
+                  latestIndexedBlock: string;
+                  /** @description false when a ConsecutiveTransfer range was not expanded */
+                  indexComplete: boolean;
+                  /** @description Found by bisection of eth_getCode, then the block's transactions (docs/reference/collections.md#deployment) */
+                  deployment: {
+                    /** @description The first block whose state holds the contract's code */
+                    block: string | null;
+                    /** @description The account whose transaction created it; null when a contract did */
+                    deployer: string | null;
+                    /** @description That transaction */
+                    tx: string | null;
+                    /** @description Why block or deployer is null */
+                    reason?: string;
+                  };
+                  /** @description Contract-level metadata (ERC-7572) from contractURI(), through the token metadata fetcher and cache */
+                  metadata: {
+                    /** @description What contractURI() answered; null when it reverted or was not read */
+                    contractURI: string | null;
+                    /** @description The document's name, cleaned (invisible characters as U+FFFD) and cut to 200 characters */
+                    name?: string;
+                    /** @description The document's description, cleaned, cut to 2,000 characters */
+                    description?: string;
+                    /** @description image: a URL a browser can load (gateways applied) */
+                    image?: string;
+                    /** @description banner_image: a URL a browser can load (gateways applied) */
+                    bannerImage?: string;
+                    /** @description featured_image: a URL a browser can load (gateways applied) */
+                    featuredImage?: string;
+                    /** @description external_link, when it is an http(s) URL */
+                    externalLink?: string;
+                    /** @description collaborators that are addresses (at most 50), checksummed */
+                    collaborators?: string[];
+                    /** @description Why there are no fields: contractURI() reverted, the document failed, or "pending" (being read; ask again) */
+                    error: string | null;
+                    /**
+                     * @description Left out: the answer's metadata reached METADATA_ANSWERS_MAX_BYTES
+                     * @enum {boolean}
+                     */
+                    omitted?: true;
+                  };
+                  /** @description Computed when the index changes, never per read: stable between reads */
+                  spam: {
+                    /** @description true: leave it out of a wallet's first screen (`?spam=exclude` does) */
+                    flag: boolean;
+                    /** @description The rules that fired (LureText, DishonestTotalSupply, MassAirdrop, MintedToOthers, NeverMoved), the operator's word (OperatorMarkedSpam, OperatorMarkedNotSpam) first, or Unclassified (docs/reference/collections.md#spam) */
+                    reasons: string[];
+                  };
+                  /** @description The block name, symbol and totalSupply were read at */
+                  chainBlock: string;
+                }[];
           };
         };
         /** @description `invalid_request`: a field is missing or malformed (the message names it), or the request holds a control character; `unknown_network`: the network is not one of the registry's names; `invalid_address`: an address is not 0x + 40 hex digits, or its mixed case fails its EIP-55 checksum; `invalid_cursor`: cursor is not one this service gave for this list */
@@ -2325,7 +3003,24 @@ export interface paths {
             };
           };
         };
-        /** @description `network_unavailable`: the network is known but this service has no node for it (no RPC URL); `not_indexed`: the network's index has not started yet (Retry-After); `database_busy`: the database is overloaded (Retry-After); `database_unavailable`: the database is unreachable (Retry-After) */
+        /** @description `upstream_error`: the network's node failed (transport, HTTP, or a JSON-RPC error that is not a revert) */
+        502: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "upstream_error";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `network_unavailable`: the network is known but this service has no node for it (no RPC URL); `not_indexed`: the network's index has not started yet (Retry-After); `database_busy`: the database is overloaded (Retry-After); `database_unavailable`: the database is unreachable (Retry-After); `upstream_rate_limited`: the node's provider rate-limits this service (Retry-After) */
         503: {
           headers: {
             [name: string]: unknown;
@@ -2336,7 +3031,24 @@ export interface paths {
                * @description snake_case code, stable: what programs compare
                * @enum {string}
                */
-              error: "network_unavailable" | "not_indexed" | "database_busy" | "database_unavailable";
+              error: "network_unavailable" | "not_indexed" | "database_busy" | "database_unavailable" | "upstream_rate_limited";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `upstream_timeout`: the network's node did not answer in time */
+        504: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "upstream_timeout";
               /** @description What was wrong, for people */
               message: string;
             };
@@ -2381,6 +3093,21 @@ export interface paths {
            * @example 1
            */
           id?: string;
+          /**
+           * @description As at the end of this block (decimal), from the transfers the index holds: from the contract's first indexed block to X-Indexed-Block (docs/reference/collections.md#holders-at-a-block)
+           * @example 1
+           */
+          block?: string;
+          /**
+           * @description exclude: leave out what belongs to collections flagged as spam (docs/reference/collections.md#spam); default include
+           * @example exclude
+           */
+          spam?: "include" | "exclude";
+          /**
+           * @description With block: `ndjson` or `csv` streams every holder (an export) instead of a page; the default is Accept's choice, else a JSON page
+           * @example csv
+           */
+          format?: "json" | "ndjson" | "csv";
         };
         header?: never;
         path: {
@@ -2408,6 +3135,8 @@ export interface paths {
             "X-Index-Complete"?: string;
             /** @description `<...>; rel="next"` when there are more items */
             Link?: string;
+            /** @description With block: the block the holders are as at */
+            "X-Snapshot-Block"?: string;
             [name: string]: unknown;
           };
           content: {
@@ -2427,7 +3156,7 @@ export interface paths {
             }[];
           };
         };
-        /** @description `invalid_request`: a field is missing or malformed (the message names it), or the request holds a control character; `unknown_network`: the network is not one of the registry's names; `invalid_address`: an address is not 0x + 40 hex digits, or its mixed case fails its EIP-55 checksum; `invalid_token_id`: a token id is not a decimal uint256; `invalid_cursor`: cursor is not one this service gave for this list */
+        /** @description `invalid_request`: a field is missing or malformed (the message names it), or the request holds a control character; `unknown_network`: the network is not one of the registry's names; `invalid_block_number`: num is not a decimal block number; `block_out_of_range`: block is before the contract's first indexed block or past the block the index is complete to; `snapshot_too_large`: the contract has more indexed transfers than HOLDERS_SNAPSHOT_MAX_TRANSFERS: its holders at a block cost more than that bound; `invalid_address`: an address is not 0x + 40 hex digits, or its mixed case fails its EIP-55 checksum; `invalid_token_id`: a token id is not a decimal uint256; `invalid_cursor`: cursor is not one this service gave for this list */
         400: {
           headers: {
             [name: string]: unknown;
@@ -2438,7 +3167,32 @@ export interface paths {
                * @description snake_case code, stable: what programs compare
                * @enum {string}
                */
-              error: "invalid_request" | "unknown_network" | "invalid_address" | "invalid_token_id" | "invalid_cursor";
+              error:
+                | "invalid_request"
+                | "unknown_network"
+                | "invalid_block_number"
+                | "block_out_of_range"
+                | "snapshot_too_large"
+                | "invalid_address"
+                | "invalid_token_id"
+                | "invalid_cursor";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `not_found`: nothing to answer (the message says what) */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "not_found";
               /** @description What was wrong, for people */
               message: string;
             };
@@ -2535,7 +3289,13 @@ export interface paths {
      */
     get: {
       parameters: {
-        query?: never;
+        query?: {
+          /**
+           * @description As at the end of this block (decimal), from the transfers the index holds: from the contract's first indexed block to X-Indexed-Block (docs/reference/collections.md#holders-at-a-block)
+           * @example 1
+           */
+          block?: string;
+        };
         header?: never;
         path: {
           /**
@@ -2560,6 +3320,8 @@ export interface paths {
             "X-Indexed-Block"?: string;
             /** @description "false" when the contract emitted a ConsecutiveTransfer range the index did not expand (docs/reference/indexer.md) */
             "X-Index-Complete"?: string;
+            /** @description With block: the block the holders are as at */
+            "X-Snapshot-Block"?: string;
             [name: string]: unknown;
           };
           content: {
@@ -2574,7 +3336,7 @@ export interface paths {
             };
           };
         };
-        /** @description `invalid_request`: a field is missing or malformed (the message names it), or the request holds a control character; `unknown_network`: the network is not one of the registry's names; `invalid_address`: an address is not 0x + 40 hex digits, or its mixed case fails its EIP-55 checksum */
+        /** @description `invalid_request`: a field is missing or malformed (the message names it), or the request holds a control character; `unknown_network`: the network is not one of the registry's names; `invalid_block_number`: num is not a decimal block number; `block_out_of_range`: block is before the contract's first indexed block or past the block the index is complete to; `snapshot_too_large`: the contract has more indexed transfers than HOLDERS_SNAPSHOT_MAX_TRANSFERS: its holders at a block cost more than that bound; `invalid_address`: an address is not 0x + 40 hex digits, or its mixed case fails its EIP-55 checksum */
         400: {
           headers: {
             [name: string]: unknown;
@@ -2585,7 +3347,30 @@ export interface paths {
                * @description snake_case code, stable: what programs compare
                * @enum {string}
                */
-              error: "invalid_request" | "unknown_network" | "invalid_address";
+              error:
+                | "invalid_request"
+                | "unknown_network"
+                | "invalid_block_number"
+                | "block_out_of_range"
+                | "snapshot_too_large"
+                | "invalid_address";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `not_found`: nothing to answer (the message says what) */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "not_found";
               /** @description What was wrong, for people */
               message: string;
             };
@@ -2693,6 +3478,11 @@ export interface paths {
            * @example WyI5MjIzMzcyMDM2ODU0Nzc1ODA3IiwiMjE0NzQ4MzY0NyIsIjIxNDc0ODM2NDciXQ
            */
           cursor?: string;
+          /**
+           * @description exclude: leave out what belongs to collections flagged as spam (docs/reference/collections.md#spam); default include
+           * @example exclude
+           */
+          spam?: "include" | "exclude";
         };
         header?: never;
         path: {
@@ -2880,6 +3670,11 @@ export interface paths {
            * @example WyI5MjIzMzcyMDM2ODU0Nzc1ODA3IiwiMjE0NzQ4MzY0NyIsIjIxNDc0ODM2NDciXQ
            */
           cursor?: string;
+          /**
+           * @description exclude: leave out what belongs to collections flagged as spam (docs/reference/collections.md#spam); default include
+           * @example exclude
+           */
+          spam?: "include" | "exclude";
         };
         header?: never;
         path: {
@@ -5218,6 +6013,1690 @@ export interface paths {
     };
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/webhooks/subscriptions": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The client's subscriptions
+     * @description Every subscription of the client whose token authenticates the request, oldest first, with where delivery stands (cursor, failures, disabled reason).
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              subscriptions: {
+                id: string;
+                client_id: string | null;
+                network: string;
+                url: string;
+                description: string;
+                kinds: string[];
+                contracts: string[];
+                owners: string[];
+                enabled: boolean;
+                disabled_reason: string | null;
+                disabled_at: string | null;
+                /** @description Every matching change up to this id was delivered */
+                cursor: string;
+                /** @description Failed attempts at the next change */
+                attempts: string;
+                failing_since: string | null;
+                last_error: string | null;
+                next_attempt_at: string;
+                created_at: string;
+              }[];
+            };
+          };
+        };
+        /** @description `invalid_request`: a field is missing or malformed (the message names it), or the request holds a control character */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "invalid_request";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `invalid_token`: no Authorization: Bearer token, or not a live client_credentials access token of a registered client */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "invalid_token";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `too_many_requests`: this client's rate limit for the minute is used up (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "too_many_requests";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `internal_error`: our fault: the details are in the log under the x-request-id */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "internal_error";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `database_busy`: the database is overloaded (Retry-After); `database_unavailable`: the database is unreachable (Retry-After); `database_full`: the database has no disk space left for a write (Retry-After) */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "database_busy" | "database_unavailable" | "database_full";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    /**
+     * Subscribe an endpoint to a network's events; the answer carries the signing secret, once
+     * @description The endpoint passes the outbound guard (https, public addresses only, checked for every address its host resolves to). Deliveries start with the changes logged from now on (docs/reference/webhooks.md). Authenticated by the client's client_credentials token.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          /**
+           * @example {
+           *       "network": "mainnet",
+           *       "url": "https://receiver.example/hook",
+           *       "kinds": [
+           *         "transfer",
+           *         "removed"
+           *       ],
+           *       "owners": [
+           *         "0x00000000000000000000000000000000000000aa"
+           *       ]
+           *     }
+           */
+          "application/json": {
+            /** @description Network name, e.g. mainnet */
+            network: string;
+            /** @description The endpoint: https, public addresses only */
+            url: string;
+            /** @description Event kinds (transfer, removed, metadata, reset); default all */
+            kinds?: string[];
+            /** @description Only changes of these contracts (lower or EIP-55 case); any of them matches */
+            contracts?: string[];
+            /** @description Only transfers from or to these addresses (lower or EIP-55 case); any of them matches */
+            owners?: string[];
+            description?: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /** @description A webhook subscription */
+              subscription: {
+                id: string;
+                client_id: string | null;
+                network: string;
+                url: string;
+                description: string;
+                kinds: string[];
+                contracts: string[];
+                owners: string[];
+                enabled: boolean;
+                disabled_reason: string | null;
+                disabled_at: string | null;
+                /** @description Every matching change up to this id was delivered */
+                cursor: string;
+                /** @description Failed attempts at the next change */
+                attempts: string;
+                failing_since: string | null;
+                last_error: string | null;
+                next_attempt_at: string;
+                created_at: string;
+              };
+              /** @description whsec_…: shown this once */
+              secret: string;
+            };
+          };
+        };
+        /** @description `invalid_request`: a field is missing or malformed (the message names it), or the request holds a control character; `malformed_json`: the body is not JSON; `unknown_network`: the network is not one of the registry's names; `invalid_address`: an address is not 0x + 40 hex digits, or its mixed case fails its EIP-55 checksum; `invalid_subscription`: a webhook subscription's kind, description or replay point is not one the service takes (the message says which); `endpoint_refused`: the webhook endpoint is not an https URL whose host resolves to public addresses only (the message says why) */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error:
+                "invalid_request" | "malformed_json" | "unknown_network" | "invalid_address" | "invalid_subscription" | "endpoint_refused";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `invalid_token`: no Authorization: Bearer token, or not a live client_credentials access token of a registered client */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "invalid_token";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `too_many_subscriptions`: the client holds WEBHOOKS_MAX_PER_CLIENT subscriptions already */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "too_many_subscriptions";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `payload_too_large`: the body is over BODY_LIMIT (or metadata over SIGNED_METADATA_MAX_BYTES); `too_many_filters`: the subscription names more than WEBHOOKS_MAX_FILTERS contracts and owners together */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "payload_too_large" | "too_many_filters";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `unsupported_media_type`: the body is not application/json */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "unsupported_media_type";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `too_many_requests`: this client's rate limit for the minute is used up (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "too_many_requests";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `internal_error`: our fault: the details are in the log under the x-request-id */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "internal_error";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `database_busy`: the database is overloaded (Retry-After); `database_unavailable`: the database is unreachable (Retry-After); `database_full`: the database has no disk space left for a write (Retry-After); `network_unavailable`: the network is known but this service has no node for it (no RPC URL); `webhooks_off`: the operator has not set WEBHOOKS_SECRET_KEYS: no webhooks here */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "database_busy" | "database_unavailable" | "database_full" | "network_unavailable" | "webhooks_off";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/webhooks/subscriptions/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One subscription
+     * @description A subscription of the client; another client's is answered as unknown (404).
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /**
+           * @description Subscription id (ws_…)
+           * @example ws_Jx3kq9VbT0aLm2Qe
+           */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description A webhook subscription */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              id: string;
+              client_id: string | null;
+              network: string;
+              url: string;
+              description: string;
+              kinds: string[];
+              contracts: string[];
+              owners: string[];
+              enabled: boolean;
+              disabled_reason: string | null;
+              disabled_at: string | null;
+              /** @description Every matching change up to this id was delivered */
+              cursor: string;
+              /** @description Failed attempts at the next change */
+              attempts: string;
+              failing_since: string | null;
+              last_error: string | null;
+              next_attempt_at: string;
+              created_at: string;
+            };
+          };
+        };
+        /** @description `invalid_request`: a field is missing or malformed (the message names it), or the request holds a control character */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "invalid_request";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `invalid_token`: no Authorization: Bearer token, or not a live client_credentials access token of a registered client */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "invalid_token";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `subscription_not_found`: no webhook subscription of this client has this id */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "subscription_not_found";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `too_many_requests`: this client's rate limit for the minute is used up (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "too_many_requests";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `internal_error`: our fault: the details are in the log under the x-request-id */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "internal_error";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `database_busy`: the database is overloaded (Retry-After); `database_unavailable`: the database is unreachable (Retry-After); `database_full`: the database has no disk space left for a write (Retry-After) */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "database_busy" | "database_unavailable" | "database_full";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    /**
+     * Remove a subscription (with its delivery log)
+     * @description Nothing more is delivered; a delivery in flight may still arrive.
+     */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /**
+           * @description Subscription id (ws_…)
+           * @example ws_Jx3kq9VbT0aLm2Qe
+           */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Removed */
+        204: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description `invalid_request`: a field is missing or malformed (the message names it), or the request holds a control character */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "invalid_request";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `invalid_token`: no Authorization: Bearer token, or not a live client_credentials access token of a registered client */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "invalid_token";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `subscription_not_found`: no webhook subscription of this client has this id */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "subscription_not_found";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `too_many_requests`: this client's rate limit for the minute is used up (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "too_many_requests";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `internal_error`: our fault: the details are in the log under the x-request-id */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "internal_error";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `database_busy`: the database is overloaded (Retry-After); `database_unavailable`: the database is unreachable (Retry-After); `database_full`: the database has no disk space left for a write (Retry-After) */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "database_busy" | "database_unavailable" | "database_full";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/webhooks/subscriptions/{id}/enable": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Enable a subscription: it resumes where it stopped, at once
+     * @description Its failures are forgotten and it delivers from its cursor: nothing it missed meanwhile is lost (within WEBHOOKS_RETENTION_MS).
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /**
+           * @description Subscription id (ws_…)
+           * @example ws_Jx3kq9VbT0aLm2Qe
+           */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description A webhook subscription */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              id: string;
+              client_id: string | null;
+              network: string;
+              url: string;
+              description: string;
+              kinds: string[];
+              contracts: string[];
+              owners: string[];
+              enabled: boolean;
+              disabled_reason: string | null;
+              disabled_at: string | null;
+              /** @description Every matching change up to this id was delivered */
+              cursor: string;
+              /** @description Failed attempts at the next change */
+              attempts: string;
+              failing_since: string | null;
+              last_error: string | null;
+              next_attempt_at: string;
+              created_at: string;
+            };
+          };
+        };
+        /** @description `invalid_request`: a field is missing or malformed (the message names it), or the request holds a control character */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "invalid_request";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `invalid_token`: no Authorization: Bearer token, or not a live client_credentials access token of a registered client */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "invalid_token";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `subscription_not_found`: no webhook subscription of this client has this id */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "subscription_not_found";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `too_many_requests`: this client's rate limit for the minute is used up (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "too_many_requests";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `internal_error`: our fault: the details are in the log under the x-request-id */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "internal_error";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `database_busy`: the database is overloaded (Retry-After); `database_unavailable`: the database is unreachable (Retry-After); `database_full`: the database has no disk space left for a write (Retry-After) */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "database_busy" | "database_unavailable" | "database_full";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/webhooks/subscriptions/{id}/disable": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Disable a subscription: it keeps its place (WEBHOOKS_RETENTION_MS)
+     * @description Nothing is delivered until it is enabled again.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /**
+           * @description Subscription id (ws_…)
+           * @example ws_Jx3kq9VbT0aLm2Qe
+           */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description A webhook subscription */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              id: string;
+              client_id: string | null;
+              network: string;
+              url: string;
+              description: string;
+              kinds: string[];
+              contracts: string[];
+              owners: string[];
+              enabled: boolean;
+              disabled_reason: string | null;
+              disabled_at: string | null;
+              /** @description Every matching change up to this id was delivered */
+              cursor: string;
+              /** @description Failed attempts at the next change */
+              attempts: string;
+              failing_since: string | null;
+              last_error: string | null;
+              next_attempt_at: string;
+              created_at: string;
+            };
+          };
+        };
+        /** @description `invalid_request`: a field is missing or malformed (the message names it), or the request holds a control character */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "invalid_request";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `invalid_token`: no Authorization: Bearer token, or not a live client_credentials access token of a registered client */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "invalid_token";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `subscription_not_found`: no webhook subscription of this client has this id */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "subscription_not_found";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `too_many_requests`: this client's rate limit for the minute is used up (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "too_many_requests";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `internal_error`: our fault: the details are in the log under the x-request-id */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "internal_error";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `database_busy`: the database is overloaded (Retry-After); `database_unavailable`: the database is unreachable (Retry-After); `database_full`: the database has no disk space left for a write (Retry-After) */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "database_busy" | "database_unavailable" | "database_full";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/webhooks/subscriptions/{id}/rotate-secret": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A new signing secret; the old one keeps signing beside it for 24 hours
+     * @description Deliveries carry both signatures in webhook-signature until previous_secret_expires_at, so a receiver switches to the new secret without refusing a delivery. The new secret is shown this once.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /**
+           * @description Subscription id (ws_…)
+           * @example ws_Jx3kq9VbT0aLm2Qe
+           */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              secret: string;
+              previous_secret_expires_at: string;
+            };
+          };
+        };
+        /** @description `invalid_request`: a field is missing or malformed (the message names it), or the request holds a control character */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "invalid_request";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `invalid_token`: no Authorization: Bearer token, or not a live client_credentials access token of a registered client */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "invalid_token";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `subscription_not_found`: no webhook subscription of this client has this id */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "subscription_not_found";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `too_many_requests`: this client's rate limit for the minute is used up (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "too_many_requests";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `internal_error`: our fault: the details are in the log under the x-request-id */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "internal_error";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `database_busy`: the database is overloaded (Retry-After); `database_unavailable`: the database is unreachable (Retry-After); `database_full`: the database has no disk space left for a write (Retry-After); `webhooks_off`: the operator has not set WEBHOOKS_SECRET_KEYS: no webhooks here */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "database_busy" | "database_unavailable" | "database_full" | "webhooks_off";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/webhooks/subscriptions/{id}/replay": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Deliver again from an event id (included) or a time, within what the change log keeps
+     * @description Moves the subscription's cursor: the changes it matches are delivered again, in order, under their webhook-ids. A point before the oldest change kept is refused (replay_out_of_range).
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /**
+           * @description Subscription id (ws_…)
+           * @example ws_Jx3kq9VbT0aLm2Qe
+           */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          /**
+           * @example {
+           *       "from_event": "42"
+           *     }
+           */
+          "application/json": {
+            /** @description A webhook-id: deliver it and what follows */
+            from_event?: string;
+            /** @description ISO 8601: deliver what was logged from then on */
+            from_time?: string;
+          };
+        };
+      };
+      responses: {
+        /** @description A webhook subscription */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              id: string;
+              client_id: string | null;
+              network: string;
+              url: string;
+              description: string;
+              kinds: string[];
+              contracts: string[];
+              owners: string[];
+              enabled: boolean;
+              disabled_reason: string | null;
+              disabled_at: string | null;
+              /** @description Every matching change up to this id was delivered */
+              cursor: string;
+              /** @description Failed attempts at the next change */
+              attempts: string;
+              failing_since: string | null;
+              last_error: string | null;
+              next_attempt_at: string;
+              created_at: string;
+            };
+          };
+        };
+        /** @description `invalid_request`: a field is missing or malformed (the message names it), or the request holds a control character; `malformed_json`: the body is not JSON; `invalid_subscription`: a webhook subscription's kind, description or replay point is not one the service takes (the message says which) */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "invalid_request" | "malformed_json" | "invalid_subscription";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `invalid_token`: no Authorization: Bearer token, or not a live client_credentials access token of a registered client */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "invalid_token";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `subscription_not_found`: no webhook subscription of this client has this id */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "subscription_not_found";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `replay_out_of_range`: the replay starts before the oldest change the log keeps (the message names it) */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "replay_out_of_range";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `payload_too_large`: the body is over BODY_LIMIT (or metadata over SIGNED_METADATA_MAX_BYTES) */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "payload_too_large";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `unsupported_media_type`: the body is not application/json */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "unsupported_media_type";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `too_many_requests`: this client's rate limit for the minute is used up (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "too_many_requests";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `internal_error`: our fault: the details are in the log under the x-request-id */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "internal_error";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `database_busy`: the database is overloaded (Retry-After); `database_unavailable`: the database is unreachable (Retry-After); `database_full`: the database has no disk space left for a write (Retry-After) */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "database_busy" | "database_unavailable" | "database_full";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/webhooks/subscriptions/{id}/deliveries": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The delivery log: attempts newest first (kept three days)
+     * @description Each attempt: the webhook-id, when, the receiver's status, the failure's class (null: accepted), and how long it took.
+     */
+    get: {
+      parameters: {
+        query?: {
+          /** @example 20 */
+          limit?: number;
+        };
+        header?: never;
+        path: {
+          /**
+           * @description Subscription id (ws_…)
+           * @example ws_Jx3kq9VbT0aLm2Qe
+           */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              deliveries: {
+                webhook_id: string;
+                attempted_at: string;
+                status: string | null;
+                /** @description null: accepted */
+                failure: string | null;
+                message: string | null;
+                milliseconds: string;
+              }[];
+            };
+          };
+        };
+        /** @description `invalid_request`: a field is missing or malformed (the message names it), or the request holds a control character */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "invalid_request";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `invalid_token`: no Authorization: Bearer token, or not a live client_credentials access token of a registered client */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "invalid_token";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `subscription_not_found`: no webhook subscription of this client has this id */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "subscription_not_found";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `too_many_requests`: this client's rate limit for the minute is used up (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "too_many_requests";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `internal_error`: our fault: the details are in the log under the x-request-id */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "internal_error";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `database_busy`: the database is overloaded (Retry-After); `database_unavailable`: the database is unreachable (Retry-After); `database_full`: the database has no disk space left for a write (Retry-After) */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "database_busy" | "database_unavailable" | "database_full";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/webhooks/subscriptions/{id}/test": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a signed test delivery (type test, webhook-id test_…) now and answer how the endpoint answered
+     * @description The delivery is signed like the others (with both secrets during a rotation's overlap) and sent at once, outside the subscription's order; it is neither retried nor logged.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /**
+           * @description Subscription id (ws_…)
+           * @example ws_Jx3kq9VbT0aLm2Qe
+           */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              ok: boolean;
+              status: string | null;
+              failure: string | null;
+              message: string | null;
+            };
+          };
+        };
+        /** @description `invalid_request`: a field is missing or malformed (the message names it), or the request holds a control character */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "invalid_request";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `invalid_token`: no Authorization: Bearer token, or not a live client_credentials access token of a registered client */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "invalid_token";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `subscription_not_found`: no webhook subscription of this client has this id */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "subscription_not_found";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `too_many_requests`: this client's rate limit for the minute is used up (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "too_many_requests";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `internal_error`: our fault: the details are in the log under the x-request-id */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "internal_error";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+        /** @description `database_busy`: the database is overloaded (Retry-After); `database_unavailable`: the database is unreachable (Retry-After); `database_full`: the database has no disk space left for a write (Retry-After); `webhooks_off`: the operator has not set WEBHOOKS_SECRET_KEYS: no webhooks here */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /**
+               * @description snake_case code, stable: what programs compare
+               * @enum {string}
+               */
+              error: "database_busy" | "database_unavailable" | "database_full" | "webhooks_off";
+              /** @description What was wrong, for people */
+              message: string;
+            };
+          };
+        };
+      };
+    };
     delete?: never;
     options?: never;
     head?: never;
