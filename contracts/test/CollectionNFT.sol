@@ -88,13 +88,3 @@ contract CollectionNFT is ERC721 {
         ++_burned;
     }
 }
-
-/// @title Creates CollectionNFTs from a contract: a factory-created collection, whose deployer no transaction names.
-contract CollectionFactory {
-    event Created(address collection);
-
-    function create(string calldata name_, string calldata symbol_) external returns (address collection) {
-        collection = address(new CollectionNFT(name_, symbol_, ""));
-        emit Created(collection);
-    }
-}
