@@ -19,6 +19,7 @@ import rpcPool from "./suites/rpc-pool";
 import scale from "./suites/scale";
 import sharedLimits from "./suites/shared-limits";
 import token from "./suites/token";
+import webhooks from "./suites/webhooks";
 
 /**
  * `npm run bench [-- suite ...] [--before <ref>]`: runs the benchmark suites one after another (never part of
@@ -45,6 +46,7 @@ const SUITES: Record<string, Suite> = {
   "rpc-pool": rpcPool,
   scale,
   migration,
+  webhooks,
 };
 
 /** The suite files that run through Hardhat instead of this runner (`npm run bench:gas`); the smoke runs them so too. */

@@ -67,6 +67,7 @@ const TITLES: Record<string, string> = {
   metrics: "Metrics",
   "shared-limits": "Rate limits shared by the instances",
   "rpc-pool": "Several RPC URLs per network",
+  webhooks: "Webhooks",
   gas: "Converter gas",
 };
 

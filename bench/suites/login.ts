@@ -8,6 +8,7 @@ import { AliceNFT__factory } from "../../typechain-types";
 import { verifyEoa } from "../../server/chain/signatures";
 import { BEFORE_ENV, withBeforeTree } from "../lib/before";
 import { ServerCpu } from "../lib/cpu";
+import { untilIndexed } from "../lib/indexed";
 import { KeepAliveConnection } from "../lib/keep-alive-client";
 import type { QueryCounts } from "../lib/pg-count-proxy";
 import { percentile } from "../lib/load";
@@ -100,7 +101,7 @@ async function runLogin({ seconds, database, log, smoke }: BenchContext, beforeT
     const nowService = services.find((service) => service.name === "now")!;
     // The gated client's logins, on the same service as the plain ones.
     const gated = { ...nowService, name: "gated" as const, client: nowService.gated! };
-    await holdingsIndexed(nowService.app.url, contracts[0], head);
+    await untilIndexed(nowService.app.url, `/holders/localhost/${contracts[0]}/count`, head);
     const runs = [...services, gated];
 
     const once = async (service: (typeof runs)[number], user: User) => {
@@ -405,18 +406,6 @@ async function mintToEach(
     return { contracts, head: await provider.getBlockNumber() };
   } finally {
     provider.destroy();
-  }
-}
-
-/** Resolves once the service's index has reached `block` (its holders route says the block it answered at). */
-async function holdingsIndexed(url: string, contract: string, block: number): Promise<void> {
-  const deadline = performance.now() + 60_000;
-  for (;;) {
-    const answer = await fetch(`${url}/holders/localhost/${contract}/count`);
-    await answer.body?.cancel();
-    if (answer.ok && Number(answer.headers.get("x-indexed-block")) >= block) return;
-    if (performance.now() > deadline) throw new Error(`the service's index did not reach block ${block}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
