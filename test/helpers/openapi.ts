@@ -11,6 +11,8 @@ export interface Operation {
   description?: string;
   parameters?: Parameter[];
   requestBody?: { content: Record<string, { example?: unknown }> };
+  /** The credentials it takes (the security schemes' names), absent or empty for an open route. */
+  security?: Array<Record<string, string[]>>;
   responses: Record<
     string,
     { description?: string; content?: Record<string, { schema?: { properties?: Record<string, { enum?: string[] }> } }> }
