@@ -208,6 +208,10 @@ describe("SDK live events when the chain is replaced", function () {
     const live = read(createDataClient({ baseUrl: t.url, network: "localhost" }).events({ signal: stop.signal }));
     try {
       await provider.send("evm_revert", [fork]);
+      // A branch with other blocks: a transaction in its first one (blocks mined empty by hardhat_mine on the same
+      // parent could carry the same hashes as the ones they replace, and then nothing was replaced).
+      const signer = await provider.getSigner(0);
+      await (await signer.sendTransaction({ to: await signer.getAddress(), value: 0 })).wait();
       await provider.send("hardhat_mine", ["0x6", "0x2"]);
       const reset = await live.until((event) => event.type === "reset");
       expect(reset).to.deep.include({ type: "reset", network: "localhost" });
