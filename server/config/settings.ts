@@ -582,6 +582,15 @@ export const SETTINGS = [
     replaces: [{ name: "METADATA_MAX_BYTES" }],
     description: "largest decoded signed metadata accepted, in bytes (then 413)",
   },
+  {
+    name: "SIGNED_METADATA_ANSWER_MAX_ISSUERS",
+    path: "metadata.answerMaxIssuers",
+    parse: int(1, 1000),
+    default: "16",
+    group: "signed metadata",
+    description:
+      "most issuers' statements one answer carries (`GET /metadata/…`, `signed` of `GET /token`): those named in `issuers` first, then the most recent; the others are counted in `X-Signed-Omitted`",
+  },
   // Token metadata
   {
     name: "IPFS_GATEWAY",

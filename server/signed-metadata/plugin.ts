@@ -9,7 +9,8 @@ import { readPost } from "./body";
 import { prove } from "./proof";
 import type { Target } from "./signed-text";
 import { byIssuer, metadataObject, rawRecord, servable } from "./served";
-import { currentStatements, saveStatement } from "./store";
+import { chosenStatements, issuerStatement, saveStatement } from "./store";
+import { IssuersQuery, namedIssuers, SignedOmittedHeaders } from "./chosen";
 import { AddressParam, NetworkParam, TokenIdParam } from "../http/schemas";
 import { example } from "../http/openapi-examples";
 import { DATABASE_READ, DATABASE_WRITE, JSON_BODY, refusals, type RefusalCode } from "../http/refusals";
@@ -17,6 +18,7 @@ import { DATABASE_READ, DATABASE_WRITE, JSON_BODY, refusals, type RefusalCode } 
 const tags = ["metadata"];
 const FORMATS = ["json", "raw"] as const;
 const Query = Type.Object({
+  issuers: IssuersQuery,
   iss: Type.Optional(
     Type.String({ description: "Only this issuer's statement (the metadata object itself in json format)", ...example("issuer") }),
   ),
@@ -66,7 +68,8 @@ const POSTED: RefusalCode[] = [
 const READ =
   "Reading needs no node. With iss, that issuer's statement alone: in json format the metadata object itself (what a " +
   "tokenURI can point at). format=raw gives per issuer the signed record (iss, sig, metadata, text, binding, signer, time, " +
-  "posted_at, data). 404 `not_found` when nothing is stored.";
+  "posted_at, data). Without iss, at most SIGNED_METADATA_ANSWER_MAX_ISSUERS issuers: those named in issuers first, then the " +
+  "most recently posted; X-Signed-Omitted counts the others. 404 `not_found` when nothing is stored.";
 const POST =
   "The body is {iss, sig, metadata} (also wrapped as {data: {...}}): metadata the standard Base64 of a UTF-8 JSON object, " +
   "sig iss's EIP-191 signature of the text naming this target (docs/reference/metadata.md; `npm run sign-metadata` makes one). " +
@@ -81,7 +84,7 @@ const readSchema = <Params extends TSchema>({ target, about, params }: { target:
   description: `The current statement of each issuer about ${about}: {issuer: metadata}. ${READ}`,
   params,
   querystring: Query,
-  response: { 200: Anything, ...READ_REFUSALS },
+  response: { 200: { ...Anything, headers: SignedOmittedHeaders }, ...READ_REFUSALS },
 });
 
 /**
@@ -170,15 +173,25 @@ async function read(
   app: FastifyInstance,
   reply: FastifyReply,
   target: Target,
-  query: { iss?: string; format?: "json" | "raw"; Format?: "json" | "raw" },
+  query: { iss?: string; issuers?: string; format?: "json" | "raw"; Format?: "json" | "raw" },
 ): Promise<FastifyReply> {
   if (query.format && query.Format && query.format !== query.Format) throw badRequest("invalid_request", "format and Format disagree");
+  if (query.iss !== undefined && query.issuers !== undefined) throw badRequest("invalid_request", "give iss or issuers, not both");
   const format = query.format ?? query.Format ?? "json";
-  const issuer = query.iss === undefined ? undefined : parseAddress(query.iss, "iss");
-  const served = servable(await currentStatements(app.db, target, issuer));
-  if (served.length === 0) throw notFound();
   const entry = format === "raw" ? rawRecord : metadataObject;
-  return reply.type(JSON_TYPE).send(issuer ? entry(served[0]) : byIssuer(served, entry));
+  if (query.iss !== undefined) {
+    const statement = await issuerStatement(app.db, target, parseAddress(query.iss, "iss"));
+    const served = servable(statement ? [statement] : []);
+    if (served.length === 0) throw notFound();
+    return reply.type(JSON_TYPE).send(entry(served[0]));
+  }
+  const max = app.config.metadata.answerMaxIssuers;
+  const named = namedIssuers(query.issuers, max);
+  const { statements, omitted } = await chosenStatements(app.db, { target, named, max });
+  const served = servable(statements);
+  if (served.length === 0) throw notFound();
+  if (omitted > 0) reply.header("x-signed-omitted", String(omitted));
+  return reply.type(JSON_TYPE).send(byIssuer(served, entry));
 }
 
 export default metadata;

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { arrayLiteral } from "../db/arrays";
 import type { Database, Queryable } from "../db/database";
 import { replayed } from "./errors";
 import type { Target } from "./signed-text";
@@ -80,38 +81,63 @@ export async function saveStatement(db: Database, target: Target, statement: New
   });
 }
 
-/** The statement `currentStatements` sends. */
-function currentStatementsQuery(target: Target, issuer?: string): { sql: string; params: unknown[] } {
-  const key = where(target, 1);
-  const byIssuer = issuer === undefined ? "" : ` AND issuer = $${key.params.length + 1}`;
-  return {
-    sql: `SELECT issuer, metadata_b64, signature, signed_text, binding, signer_kind, json_checked, posted_at FROM metadata_posts
-     WHERE ${key.sql} AND current${byIssuer} ORDER BY issuer`,
-    params: issuer === undefined ? key.params : [...key.params, issuer.toLowerCase()],
-  };
+const COLUMNS = "issuer, metadata_b64, signature, signed_text, binding, signer_kind, json_checked, posted_at";
+
+interface StatementRow {
+  issuer: string;
+  metadata_b64: string;
+  signature: string;
+  signed_text: string;
+  binding: "target" | "none";
+  signer_kind: string;
+  json_checked: boolean;
+  posted_at: Date;
 }
 
-/** The current statement of every issuer about `target` (or of one issuer), by issuer. */
-export async function currentStatements(db: Database, target: Target, issuer?: string): Promise<Statement[]> {
-  const { sql, params } = currentStatementsQuery(target, issuer);
-  const { rows } = await db.query<{
-    issuer: string;
-    metadata_b64: string;
-    signature: string;
-    signed_text: string;
-    binding: "target" | "none";
-    signer_kind: string;
-    json_checked: boolean;
-    posted_at: Date;
-  }>(sql, params);
-  return rows.map((row) => ({
-    issuer: row.issuer,
-    metadataB64: row.metadata_b64,
-    signature: row.signature,
-    signedText: row.signed_text,
-    binding: row.binding,
-    signerKind: row.signer_kind,
-    jsonChecked: row.json_checked,
-    postedAt: row.posted_at,
-  }));
+const statementOf = (row: StatementRow): Statement => ({
+  issuer: row.issuer,
+  metadataB64: row.metadata_b64,
+  signature: row.signature,
+  signedText: row.signed_text,
+  binding: row.binding,
+  signerKind: row.signer_kind,
+  jsonChecked: row.json_checked,
+  postedAt: row.posted_at,
+});
+
+/** One issuer's current statement about `target`, if it has one. */
+export async function issuerStatement(db: Database, target: Target, issuer: string): Promise<Statement | undefined> {
+  const key = where(target, 1);
+  const { rows } = await db.query<StatementRow>(
+    `SELECT ${COLUMNS} FROM metadata_posts WHERE ${key.sql} AND current AND issuer = $${key.params.length + 1}`,
+    [...key.params, issuer.toLowerCase()],
+  );
+  return rows[0] && statementOf(rows[0]);
+}
+
+/** The statements an answer carries, by issuer, and how many current ones it left out. */
+export interface ChosenStatements {
+  statements: Statement[];
+  omitted: number;
+}
+
+/**
+ * The current statements of at most `max` issuers about `target`, by issuer: those of the `named` issuers first, then
+ * the most recently posted (ties by issuer), so that an answer stays bounded however many keys post about one target,
+ * and a reader who names the issuers it trusts always gets theirs. `omitted` counts the current statements left out.
+ */
+export async function chosenStatements(
+  db: Database,
+  { target, named, max }: { target: Target; named: readonly string[]; max: number },
+): Promise<ChosenStatements> {
+  const key = where(target, 1);
+  const next = key.params.length + 1;
+  const { rows } = await db.query<StatementRow & { total: number }>(
+    `SELECT ${COLUMNS}, total FROM (
+       SELECT ${COLUMNS}, count(*) OVER ()::int AS total FROM metadata_posts WHERE ${key.sql} AND current
+       ORDER BY issuer = ANY($${next}::text[]) DESC, posted_at DESC, issuer LIMIT $${next + 1}
+     ) chosen ORDER BY issuer`,
+    [...key.params, arrayLiteral(named.map((issuer) => issuer.toLowerCase())), max],
+  );
+  return { statements: rows.map(statementOf), omitted: rows.length === 0 ? 0 : rows[0].total - rows.length };
 }

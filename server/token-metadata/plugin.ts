@@ -7,10 +7,11 @@ import { JSON_TYPE, sentAndClosed } from "../http/wire";
 import { parseAddress, parseTokenId } from "../chain/values";
 import { TokenMetadataResolver } from "./resolver";
 import { MetadataSweeper } from "./sweep";
+import { Type } from "typebox";
 import { Token, TokenParams, TokenRefusals } from "./schemas";
 import { tokenHolding } from "../indexer";
-import { tokenJson } from "./token";
-import { signedMetadataJson } from "../signed-metadata";
+import { signedJson, tokenJson } from "./token";
+import { IssuersQuery, namedIssuers, SignedOmittedHeaders, signedMetadataJson } from "../signed-metadata";
 import { fromIndex } from "../data";
 import { IndexHeaders } from "../http/schemas";
 
@@ -21,6 +22,8 @@ declare module "fastify" {
   }
 }
 
+const TokenQuery = Type.Object({ issuers: IssuersQuery });
+
 /**
  * `GET /token/:network/:contract/:id`: a token with its holder(s) from the index, its metadata read from its
  * tokenURI (cached) and the issuer-signed metadata of the metadata service; `POST …/refresh` reads it again.
@@ -30,11 +33,23 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   await limitRequests(app, { max: app.config.rateLimits.data, global: true, family: "data" });
   await limitRequests(app, { max: app.config.tokenMetadata.refreshRateLimit, global: false });
 
-  const answer = async (params: { network: string; contract: string; id: string }, reply: FastifyReply, refresh: boolean) => {
+  const answer = async ({
+    params,
+    query,
+    reply,
+    refresh,
+  }: {
+    params: { network: string; contract: string; id: string };
+    query: { issuers?: string };
+    reply: FastifyReply;
+    refresh: boolean;
+  }) => {
     const { network } = params;
     app.networks.info(network);
     const contract = parseAddress(params.contract, "contract").toLowerCase();
     const id = parseTokenId(params.id);
+    const max = app.config.metadata.answerMaxIssuers;
+    const named = namedIssuers(query.issuers, max);
     // Side by side: the holding, the statements and when the cached metadata expires (its content is read within the
     // answer budget, once any read is done). The holding from the index, which a read replica may answer; the metadata
     // cache and the statements from the primary: this service writes them, and a client may read right after writing.
@@ -49,16 +64,21 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         },
       }),
       app.tokenMetadata.expiry(network, contract, [id]),
-      signedMetadataJson(app.db, network, contract, id),
+      signedMetadataJson(app.db, { network, contract, id, named, max }),
     ]);
     if (!holding) throw notFound(`Token ${id} of ${contract} is not in the index of ${network} (never minted, burned, or not indexed)`);
     reply.header("x-indexed-block", String(indexed));
+    if (signed.omitted > 0) reply.header("x-signed-omitted", String(signed.omitted));
     await app.tokenMetadata.answer(
       network,
       contract,
       [{ id, standard: holding.standard }],
       ({ fields }) =>
-        sentAndClosed(reply, () => reply.type(JSON_TYPE).send(tokenJson(contract, id, holding, fields.get(id.toString())!, signed))),
+        sentAndClosed(reply, () =>
+          reply
+            .type(JSON_TYPE)
+            .send(tokenJson({ contract, id, holding, fields: fields.get(id.toString())!, signed: signedJson(signed, max) })),
+        ),
       { refresh, expiry },
     );
     return reply;
@@ -77,10 +97,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
           '(metadataError "pending" when nothing yet). 404 `not_found` when the index has no such token (never minted, burned, ' +
           "or not indexed). Counts against the data routes' rate limit.",
         params: TokenParams,
-        response: { 200: { ...Token, headers: IndexHeaders }, ...TokenRefusals },
+        querystring: TokenQuery,
+        response: { 200: { ...Token, headers: { ...IndexHeaders, ...SignedOmittedHeaders } }, ...TokenRefusals },
       },
     },
-    (request, reply) => answer(request.params, reply, false),
+    (request, reply) => answer({ params: request.params, query: request.query, reply, refresh: false }),
   );
 
   app.post(
@@ -94,10 +115,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
           "Reads the tokenURI and its document again whatever the cache holds, then answers as GET /token does. No body. " +
           "Counts against the data routes' rate limit and METADATA_FETCH_REFRESH_RATE_LIMIT per minute and client (429 `too_many_requests`).",
         params: TokenParams,
-        response: { 200: { ...Token, headers: IndexHeaders }, ...TokenRefusals },
+        querystring: TokenQuery,
+        response: { 200: { ...Token, headers: { ...IndexHeaders, ...SignedOmittedHeaders } }, ...TokenRefusals },
       },
     },
-    (request, reply) => answer(request.params, reply, true),
+    (request, reply) => answer({ params: request.params, query: request.query, reply, refresh: true }),
   );
 };
 

@@ -56,7 +56,17 @@ export const Token = Type.Object(
     }),
     metadataError: Type.Union([Type.String(), Type.Null()], { description: 'Why metadata is null; "pending" while it is being read' }),
     metadataOmitted: MetadataOmitted,
-    signed: Type.Record(Type.String(), Type.Unknown(), { description: "Issuer-signed metadata from the metadata service, by issuer" }),
+    signed: Type.Record(Type.String(), Type.Unknown(), {
+      description:
+        "Issuer-signed metadata from the metadata service, by issuer: at most SIGNED_METADATA_ANSWER_MAX_ISSUERS issuers, " +
+        "those named in the issuers parameter first, then the most recently posted",
+    }),
+    signedOmitted: Type.Optional(
+      Type.Integer({
+        description: "Present when signed left out issuers' statements (more than SIGNED_METADATA_ANSWER_MAX_ISSUERS): how many",
+      }),
+    ),
+    signedError: Type.Optional(Type.String({ description: "With signedOmitted: why, and how to ask for the others" })),
   },
   { examples: [EXAMPLE, PENDING_1155] },
 );

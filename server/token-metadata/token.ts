@@ -2,6 +2,7 @@ import { getAddress } from "ethers";
 import { Type } from "typebox";
 import type { Holding } from "../indexer";
 import type { Omitted, Resolved } from "./resolver";
+import { omissionMessage } from "../signed-metadata";
 
 /** `"tokenURI":…,"metadata":…,"image":…,"metadataError":…`, the metadata object as served (exact digits, key order). */
 function metadataFields(resolved: Resolved): string {
@@ -67,11 +68,35 @@ export function fieldsWithin(ids: readonly string[], resolved: Map<string, Resol
 const rawLength = (entry: Resolved) =>
   (entry.tokenUri?.length ?? 0) + (entry.metadata?.length ?? 0) + (entry.image?.length ?? 0) + (entry.error?.length ?? 0);
 
+/**
+ * `"signed":{…}`, and when the statements were more than an answer carries, how many it left out and how to ask for
+ * them (as the metadata budget's omissions say it).
+ */
+export function signedJson(signed: { json: string; omitted: number }, max: number): string {
+  const omitted =
+    signed.omitted > 0 ? `,"signedOmitted":${signed.omitted},"signedError":${JSON.stringify(omissionMessage(signed.omitted, max))}` : "";
+  return `"signed":${signed.json}${omitted}`;
+}
+
 /** The whole token answer as JSON text. */
-export function tokenJson(contract: string, id: bigint, holding: Holding, fields: string, signed: string): string {
+export function tokenJson({
+  contract,
+  id,
+  holding,
+  fields,
+  signed,
+}: {
+  contract: string;
+  id: bigint;
+  holding: Holding;
+  /** The metadata fields (`metadataFields`). */
+  fields: string;
+  /** The signed fields (`signedJson`). */
+  signed: string;
+}): string {
   const holders =
     holding.standard === "erc721"
       ? `"owner":${JSON.stringify(getAddress(holding.owner))}`
       : `"balances":[${holding.balances.map((b) => `{"owner":${JSON.stringify(getAddress(b.owner))},"balance":${b.balance}}`).join(",")}]`;
-  return `{"contract":${JSON.stringify(getAddress(contract))},"id":${id},"standard":"${holding.standard}",${holders},${fields},"signed":${signed}}`;
+  return `{"contract":${JSON.stringify(getAddress(contract))},"id":${id},"standard":"${holding.standard}",${holders},${fields},${signed}}`;
 }

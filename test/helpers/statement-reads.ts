@@ -57,16 +57,20 @@ export interface StatementTargets {
 }
 
 /**
- * Every read that embeds the statements of the targets: the token route, the NFT metadata routes on both prefixes
- * in each format, with and without `?iss=`, the account's metadata likewise, and the token inventory with metadata.
+ * Every read that embeds the statements of the targets: the token route (also naming the issuers), the NFT metadata
+ * routes on both prefixes in each format, with and without `?iss=`, and naming the issuers in `?issuers=`, the
+ * account's metadata likewise, and the token inventory with metadata.
  */
 export function statementReadPaths(targets: StatementTargets): string[] {
   const { network, contract, id, owner, account } = targets;
   const formats = ["", "?format=json", "?format=raw", "?Format=raw"];
   const byIssuer = targets.issuers.flatMap((iss) => [`?iss=${iss}`, `?iss=${iss}&format=raw`]);
-  const queries = [...formats, ...byIssuer];
+  const named =
+    targets.issuers.length === 0 ? [] : [`?issuers=${targets.issuers.join(",")}`, `?issuers=${targets.issuers.join(",")}&format=raw`];
+  const queries = [...formats, ...byIssuer, ...named];
   return [
     `/token/${network}/${contract}/${id}`,
+    ...(targets.issuers.length === 0 ? [] : [`/token/${network}/${contract}/${id}?issuers=${targets.issuers.join(",")}`]),
     ...queries.map((q) => `/metadata/${network}/${contract}/${id}${q}`),
     ...queries.map((q) => `/metadata/ethereum/${network}/${contract}/${id}${q}`),
     ...queries.map((q) => `/metadata/ethereum/${network}/${account}${q}`),

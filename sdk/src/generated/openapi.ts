@@ -1159,7 +1159,13 @@ export interface paths {
      */
     get: {
       parameters: {
-        query?: never;
+        query?: {
+          /**
+           * @description Comma-separated issuers whose statements the answer carries first (at most SIGNED_METADATA_ANSWER_MAX_ISSUERS); the answer is filled up with the most recently posted ones
+           * @example 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC,0x90F79bf6EB2c4f870365E785982E1f101E93b906
+           */
+          issuers?: string;
+        };
         header?: never;
         path: {
           /**
@@ -1189,6 +1195,8 @@ export interface paths {
             "X-Indexed-Block"?: string;
             /** @description "false" when the contract emitted a ConsecutiveTransfer range the index did not expand (docs/reference/indexer.md) */
             "X-Index-Complete"?: string;
+            /** @description When the target has more current statements than SIGNED_METADATA_ANSWER_MAX_ISSUERS: how many the answer left out (it carries the issuers named in issuers first, then the most recent) */
+            "X-Signed-Omitted"?: string;
             [name: string]: unknown;
           };
           content: {
@@ -1221,10 +1229,14 @@ export interface paths {
                * @enum {boolean}
                */
               metadataOmitted?: true;
-              /** @description Issuer-signed metadata from the metadata service, by issuer */
+              /** @description Issuer-signed metadata from the metadata service, by issuer: at most SIGNED_METADATA_ANSWER_MAX_ISSUERS issuers, those named in the issuers parameter first, then the most recently posted */
               signed: {
                 [key: string]: unknown;
               };
+              /** @description Present when signed left out issuers' statements (more than SIGNED_METADATA_ANSWER_MAX_ISSUERS): how many */
+              signedOmitted?: string;
+              /** @description With signedOmitted: why, and how to ask for the others */
+              signedError?: string;
             };
           };
         };
@@ -1355,7 +1367,13 @@ export interface paths {
      */
     post: {
       parameters: {
-        query?: never;
+        query?: {
+          /**
+           * @description Comma-separated issuers whose statements the answer carries first (at most SIGNED_METADATA_ANSWER_MAX_ISSUERS); the answer is filled up with the most recently posted ones
+           * @example 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC,0x90F79bf6EB2c4f870365E785982E1f101E93b906
+           */
+          issuers?: string;
+        };
         header?: never;
         path: {
           /**
@@ -1385,6 +1403,8 @@ export interface paths {
             "X-Indexed-Block"?: string;
             /** @description "false" when the contract emitted a ConsecutiveTransfer range the index did not expand (docs/reference/indexer.md) */
             "X-Index-Complete"?: string;
+            /** @description When the target has more current statements than SIGNED_METADATA_ANSWER_MAX_ISSUERS: how many the answer left out (it carries the issuers named in issuers first, then the most recent) */
+            "X-Signed-Omitted"?: string;
             [name: string]: unknown;
           };
           content: {
@@ -1417,10 +1437,14 @@ export interface paths {
                * @enum {boolean}
                */
               metadataOmitted?: true;
-              /** @description Issuer-signed metadata from the metadata service, by issuer */
+              /** @description Issuer-signed metadata from the metadata service, by issuer: at most SIGNED_METADATA_ANSWER_MAX_ISSUERS issuers, those named in the issuers parameter first, then the most recently posted */
               signed: {
                 [key: string]: unknown;
               };
+              /** @description Present when signed left out issuers' statements (more than SIGNED_METADATA_ANSWER_MAX_ISSUERS): how many */
+              signedOmitted?: string;
+              /** @description With signedOmitted: why, and how to ask for the others */
+              signedError?: string;
             };
           };
         };
@@ -4222,11 +4246,16 @@ export interface paths {
     };
     /**
      * Current metadata of an NFT, by issuer
-     * @description The current statement of each issuer about the token: {issuer: metadata}. Reading needs no node. With iss, that issuer's statement alone: in json format the metadata object itself (what a tokenURI can point at). format=raw gives per issuer the signed record (iss, sig, metadata, text, binding, signer, time, posted_at, data). 404 `not_found` when nothing is stored.
+     * @description The current statement of each issuer about the token: {issuer: metadata}. Reading needs no node. With iss, that issuer's statement alone: in json format the metadata object itself (what a tokenURI can point at). format=raw gives per issuer the signed record (iss, sig, metadata, text, binding, signer, time, posted_at, data). Without iss, at most SIGNED_METADATA_ANSWER_MAX_ISSUERS issuers: those named in issuers first, then the most recently posted; X-Signed-Omitted counts the others. 404 `not_found` when nothing is stored.
      */
     get: {
       parameters: {
         query?: {
+          /**
+           * @description Comma-separated issuers whose statements the answer carries first (at most SIGNED_METADATA_ANSWER_MAX_ISSUERS); the answer is filled up with the most recently posted ones
+           * @example 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC,0x90F79bf6EB2c4f870365E785982E1f101E93b906
+           */
+          issuers?: string;
           /**
            * @description Only this issuer's statement (the metadata object itself in json format)
            * @example 0x3333333333333333333333333333333333333333
@@ -4268,6 +4297,8 @@ export interface paths {
         /** @description Issuer → metadata object (json) or signed record (raw) */
         200: {
           headers: {
+            /** @description When the target has more current statements than SIGNED_METADATA_ANSWER_MAX_ISSUERS: how many the answer left out (it carries the issuers named in issuers first, then the most recent) */
+            "X-Signed-Omitted"?: string;
             [name: string]: unknown;
           };
           content: {
@@ -4626,11 +4657,16 @@ export interface paths {
     };
     /**
      * Current metadata of an NFT, by issuer
-     * @description The current statement of each issuer about the token: {issuer: metadata}. Reading needs no node. With iss, that issuer's statement alone: in json format the metadata object itself (what a tokenURI can point at). format=raw gives per issuer the signed record (iss, sig, metadata, text, binding, signer, time, posted_at, data). 404 `not_found` when nothing is stored.
+     * @description The current statement of each issuer about the token: {issuer: metadata}. Reading needs no node. With iss, that issuer's statement alone: in json format the metadata object itself (what a tokenURI can point at). format=raw gives per issuer the signed record (iss, sig, metadata, text, binding, signer, time, posted_at, data). Without iss, at most SIGNED_METADATA_ANSWER_MAX_ISSUERS issuers: those named in issuers first, then the most recently posted; X-Signed-Omitted counts the others. 404 `not_found` when nothing is stored.
      */
     get: {
       parameters: {
         query?: {
+          /**
+           * @description Comma-separated issuers whose statements the answer carries first (at most SIGNED_METADATA_ANSWER_MAX_ISSUERS); the answer is filled up with the most recently posted ones
+           * @example 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC,0x90F79bf6EB2c4f870365E785982E1f101E93b906
+           */
+          issuers?: string;
           /**
            * @description Only this issuer's statement (the metadata object itself in json format)
            * @example 0x3333333333333333333333333333333333333333
@@ -4672,6 +4708,8 @@ export interface paths {
         /** @description Issuer → metadata object (json) or signed record (raw) */
         200: {
           headers: {
+            /** @description When the target has more current statements than SIGNED_METADATA_ANSWER_MAX_ISSUERS: how many the answer left out (it carries the issuers named in issuers first, then the most recent) */
+            "X-Signed-Omitted"?: string;
             [name: string]: unknown;
           };
           content: {
@@ -5030,11 +5068,16 @@ export interface paths {
     };
     /**
      * Current metadata of an account, by issuer
-     * @description The current statement of each issuer about the account: {issuer: metadata}. Reading needs no node. With iss, that issuer's statement alone: in json format the metadata object itself (what a tokenURI can point at). format=raw gives per issuer the signed record (iss, sig, metadata, text, binding, signer, time, posted_at, data). 404 `not_found` when nothing is stored.
+     * @description The current statement of each issuer about the account: {issuer: metadata}. Reading needs no node. With iss, that issuer's statement alone: in json format the metadata object itself (what a tokenURI can point at). format=raw gives per issuer the signed record (iss, sig, metadata, text, binding, signer, time, posted_at, data). Without iss, at most SIGNED_METADATA_ANSWER_MAX_ISSUERS issuers: those named in issuers first, then the most recently posted; X-Signed-Omitted counts the others. 404 `not_found` when nothing is stored.
      */
     get: {
       parameters: {
         query?: {
+          /**
+           * @description Comma-separated issuers whose statements the answer carries first (at most SIGNED_METADATA_ANSWER_MAX_ISSUERS); the answer is filled up with the most recently posted ones
+           * @example 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC,0x90F79bf6EB2c4f870365E785982E1f101E93b906
+           */
+          issuers?: string;
           /**
            * @description Only this issuer's statement (the metadata object itself in json format)
            * @example 0x3333333333333333333333333333333333333333
@@ -5071,6 +5114,8 @@ export interface paths {
         /** @description Issuer → metadata object (json) or signed record (raw) */
         200: {
           headers: {
+            /** @description When the target has more current statements than SIGNED_METADATA_ANSWER_MAX_ISSUERS: how many the answer left out (it carries the issuers named in issuers first, then the most recent) */
+            "X-Signed-Omitted"?: string;
             [name: string]: unknown;
           };
           content: {

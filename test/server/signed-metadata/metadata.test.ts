@@ -214,6 +214,81 @@ describe("metadata service", function () {
     });
   });
 
+  describe("many issuers about one target", function () {
+    const MAX = 16;
+    let target: NftTarget;
+    let issuers: ReturnType<typeof eoa>[];
+    const expected = (kept: ReturnType<typeof eoa>[]) =>
+      Object.fromEntries(kept.map((issuer) => [issuer.address, { i: issuers.indexOf(issuer) }]));
+
+    before(async function () {
+      expect(t.config.metadata.answerMaxIssuers).to.equal(MAX);
+      target = freshNft();
+      issuers = Array.from({ length: 40 }, eoa);
+      // One after the other, so that each is more recent than the one before.
+      for (const [i, issuer] of issuers.entries())
+        expect((await post(nftPath(target), await body(issuer, target, { i }))).status).to.equal(200);
+    });
+
+    it("answers the SIGNED_METADATA_ANSWER_MAX_ISSUERS most recent, by issuer, and counts the others in X-Signed-Omitted", async function () {
+      for (const format of ["", "?format=raw"]) {
+        const read = await get(`${nftPath(target)}${format}`);
+        expect(read.status).to.equal(200);
+        expect(read.headers.get("x-signed-omitted")).to.equal("24");
+        const kept = issuers.slice(24);
+        if (format === "") expect(read.body).to.deep.equal(expected(kept));
+        else {
+          expect(Object.keys(read.body)).to.have.members(kept.map((issuer) => issuer.address));
+          for (const issuer of kept) expect((read.body[issuer.address] as Answer).data).to.deep.equal({ i: issuers.indexOf(issuer) });
+        }
+        const keys = Object.keys(read.body);
+        expect(keys).to.deep.equal([...keys].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase())));
+      }
+    });
+
+    it("answers the issuers named in issuers first (any letter case, repeated or not), then the most recent", async function () {
+      const named = [issuers[3], issuers[0], issuers[30]];
+      const list = [named[0].address.toLowerCase(), named[1].address, named[2].address, named[0].address].join(",");
+      const read = await get(`${nftPath(target)}?issuers=${list}`);
+      expect(read.status).to.equal(200);
+      expect(read.body).to.deep.equal(expected([issuers[0], issuers[3], ...issuers.slice(26)]));
+      expect(read.headers.get("x-signed-omitted")).to.equal("24");
+      const all = await get(
+        `${nftPath(target)}?issuers=${issuers
+          .slice(0, MAX)
+          .map((issuer) => issuer.address)
+          .join(",")}`,
+      );
+      expect(all.body).to.deep.equal(expected(issuers.slice(0, MAX)));
+    });
+
+    it("still answers any one issuer with ?iss=, and no X-Signed-Omitted within the limit", async function () {
+      expect((await get(`${nftPath(target)}?iss=${issuers[0].address}`)).body).to.deep.equal({ i: 0 });
+      const few = freshNft();
+      await post(nftPath(few), await body(issuers[0], few, { i: 0 }));
+      const read = await get(nftPath(few));
+      expect(read.body).to.deep.equal({ [issuers[0].address]: { i: 0 } });
+      expect(read.headers.get("x-signed-omitted")).to.equal(null);
+    });
+
+    it("refuses more than SIGNED_METADATA_ANSWER_MAX_ISSUERS named issuers, a bad one, or issuers with iss", async function () {
+      const path = nftPath(target);
+      const tooMany = issuers
+        .slice(0, MAX + 1)
+        .map((issuer) => issuer.address)
+        .join(",");
+      await expectRefusal(await t.fetch(`${path}?issuers=${tooMany}`), 400, "invalid_request", {
+        message: "issuers names at most 16 issuers (SIGNED_METADATA_ANSWER_MAX_ISSUERS)",
+      });
+      await expectRefusal(await t.fetch(`${path}?issuers=${issuers[0].address},`), 400, "invalid_address", {
+        message: "issuers must be 0x followed by 40 hex digits",
+      });
+      await expectRefusal(await t.fetch(`${path}?issuers=${issuers[0].address}&iss=${issuers[1].address}`), 400, "invalid_request", {
+        message: "give iss or issuers, not both",
+      });
+    });
+  });
+
   describe("refusals", function () {
     it("a missing iss, sig or metadata is a 400 naming the field", async function () {
       const target = freshNft();
@@ -544,9 +619,12 @@ describe("metadata service", function () {
       const bodies = await Promise.all(issuers.map((issuer, i) => body(issuer, target, { i })));
       const answers = await Promise.all(bodies.map((b) => post(nftPath(target), b)));
       expect(answers.every((a) => a.status === 200 && (a.body as unknown) === "ok")).to.equal(true);
+      // An answer carries at most SIGNED_METADATA_ANSWER_MAX_ISSUERS of them; each one is there for whoever names it.
       const read = await get(nftPath(target));
-      expect(Object.keys(read.body)).to.have.length(50);
-      issuers.forEach((issuer, i) => expect(read.body[issuer.address]).to.deep.equal({ i }));
+      expect(Object.keys(read.body)).to.have.length(t.config.metadata.answerMaxIssuers);
+      expect(read.headers.get("x-signed-omitted")).to.equal(String(50 - t.config.metadata.answerMaxIssuers));
+      for (const [i, issuer] of issuers.entries())
+        expect((await get(`${nftPath(target)}?iss=${issuer.address}`)).body).to.deep.equal({ i });
     });
 
     it("ends concurrent posts by one issuer with exactly one current version and the whole history", async function () {

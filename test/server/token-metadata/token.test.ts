@@ -238,10 +238,9 @@ describe("token route: metadata from tokenURIs", function () {
       });
     });
 
-    it("adds the issuer-signed metadata of the metadata service", async function () {
-      const id = await mint(dataJson({ name: "Shield" }));
-      const issuer = Wallet.createRandom();
-      const metadata = encodeMetadata({ rarity: "legendary", score: 98765432109876540000 });
+    type Signer = ReturnType<typeof Wallet.createRandom>;
+    /** Posts `metadata` about token `id` of the NFT contract, signed by `issuer` over the token's text. */
+    async function postSigned(id: bigint, issuer: Signer, metadata: string) {
       const target = { kind: "nft" as const, network: "localhost", contract: nftAddress.toLowerCase(), tokenId: id };
       const posted = await request(`/metadata/localhost/${nftAddress}/${id}`, {
         method: "POST",
@@ -249,9 +248,60 @@ describe("token route: metadata from tokenURIs", function () {
         body: JSON.stringify({ iss: issuer.address, sig: await issuer.signMessage(boundText(target, metadata)), metadata }),
       });
       expect(posted.status).to.equal(200);
-      const { text, body } = await token(id);
+    }
+
+    it("adds the issuer-signed metadata of the metadata service", async function () {
+      const id = await mint(dataJson({ name: "Shield" }));
+      const issuer = Wallet.createRandom();
+      const metadata = encodeMetadata({ rarity: "legendary", score: 98765432109876540000 });
+      await postSigned(id, issuer, metadata);
+      const { text, body, headers } = await token(id);
       expect(body.signed).to.have.keys([issuer.address]);
       expect(text).to.contain(`"signed":{"${issuer.address}":${Buffer.from(metadata, "base64").toString("utf8")}}`);
+      expect(body).not.to.have.any.keys("signedOmitted", "signedError");
+      expect(headers.get("x-signed-omitted")).to.equal(null);
+    });
+
+    it("carries at most SIGNED_METADATA_ANSWER_MAX_ISSUERS issuers' statements: those named in issuers first, then the most recent, saying what it left out", async function () {
+      const max = t.config.metadata.answerMaxIssuers;
+      const id = await mint(dataJson({ name: "Popular" }));
+      const issuers = Array.from({ length: max + 4 }, () => Wallet.createRandom());
+      // One after the other, so that each is more recent than the one before.
+      for (const [i, issuer] of issuers.entries()) await postSigned(id, issuer, encodeMetadata({ i }));
+      const message =
+        "omitted: 4 more issuers' statements; an answer carries at most SIGNED_METADATA_ANSWER_MAX_ISSUERS (16), those named in " +
+        "issuers first, then the most recent; name the issuers you want with ?issuers=0x…,0x… or read one with GET /metadata/…?iss=";
+      const expected = (kept: Signer[]) => Object.fromEntries(kept.map((issuer) => [issuer.address, { i: issuers.indexOf(issuer) }]));
+
+      for (const read of [token(id), refresh(id)]) {
+        const { status, headers, body } = await read;
+        expect(status).to.equal(200);
+        expect(body.signed).to.deep.equal(expected(issuers.slice(4)));
+        expect(body).to.deep.include({ signedOmitted: 4, signedError: message });
+        expect(headers.get("x-signed-omitted")).to.equal("4");
+      }
+
+      const named = [issuers[0], issuers[2]];
+      const chosen = await request(`/token/localhost/${nftAddress}/${id}?issuers=${named.map((w) => w.address.toLowerCase()).join(",")}`);
+      expect(chosen.status).to.equal(200);
+      expect(chosen.body.signed).to.deep.equal(expected([...named, ...issuers.slice(6)]));
+      expect(chosen.body).to.deep.include({ signedOmitted: 4, signedError: message });
+
+      const tooMany = issuers
+        .slice(0, max + 1)
+        .map((w) => w.address)
+        .join(",");
+      await expectRefusal(await t.fetch(`/token/localhost/${nftAddress}/${id}?issuers=${tooMany}`), 400, "invalid_request", {
+        message: "issuers names at most 16 issuers (SIGNED_METADATA_ANSWER_MAX_ISSUERS)",
+      });
+      await expectRefusal(
+        await t.fetch(`/token/localhost/${nftAddress}/${id}?issuers=${issuers[0].address},0x12`),
+        400,
+        "invalid_address",
+        {
+          message: "issuers must be 0x followed by 40 hex digits",
+        },
+      );
     });
 
     it("serves the cache without fetching again until refreshed; refresh reads the new document", async function () {
