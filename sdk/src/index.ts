@@ -21,3 +21,4 @@ export type {
   UintInput,
 } from "./types.ts";
 export type { paths } from "./generated/openapi.ts";
+export { verifyWebhook, WebhookVerificationError, type VerifyWebhookOptions, type WebhookDelivery } from "./webhooks.ts";
