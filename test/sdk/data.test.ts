@@ -152,6 +152,8 @@ describe("SDK data client against the service", function () {
     const owners = [a.address, b.address].sort((x, y) => (x.toLowerCase() < y.toLowerCase() ? -1 : 1));
     const atBlock = client.holders(aliceAddress, { block: String(beforeMove), limit: 1 });
     const pages = await collect(atBlock.pages());
+    expect(pages.map((page) => page.snapshotBlock)).to.deep.equal([String(beforeMove), String(beforeMove)]);
+    expect((await client.holders(aliceAddress).page()).snapshotBlock).to.equal(null);
     expect(pages.map((page) => page.items)).to.deep.equal(owners.map((owner) => [{ owner, count: owner === a.address ? "6" : "1" }]));
     expect(await collect(client.holders(aliceAddress, { block: beforeMove, id: 5 }))).to.deep.equal([{ owner: a.address, count: "1" }]);
     expect(await collect(client.holders(aliceAddress, { block: beforeMove + 1, id: 5 }))).to.deep.equal([{ owner: b.address, count: "1" }]);
