@@ -1,7 +1,19 @@
 import { Http, type CallOptions, type ClientOptions } from "./http.ts";
 import { subscribe, type LiveEvent, type SubscribeOptions } from "./events.ts";
 import { list, type List } from "./pages.ts";
-import type { Address, Converter, ConverterPairs, HolderCount, Holder, InventoryItem, Token, Transfer, Uint, UintInput } from "./types.ts";
+import type {
+  Address,
+  Collection,
+  Converter,
+  ConverterPairs,
+  HolderCount,
+  Holder,
+  InventoryItem,
+  Token,
+  Transfer,
+  Uint,
+  UintInput,
+} from "./types.ts";
 
 export interface DataClientOptions extends ClientOptions {
   /** The network every call reads, as the service names it (`mainnet`, `matic-mainnet`, `localhost`…). */
@@ -13,6 +25,11 @@ export interface ListOptions {
   limit?: number;
 }
 
+export interface SpamOption {
+  /** `exclude` leaves out what belongs to collections flagged as spam (a page may then hold fewer items, even none); default `include`. */
+  spam?: "include" | "exclude";
+}
+
 /** A decimal string of an unsigned integer given as a string, bigint or safe integer. */
 function decimal(value: UintInput): string {
   if (typeof value === "number" && !Number.isSafeInteger(value))
@@ -21,6 +38,7 @@ function decimal(value: UintInput): string {
 }
 
 const segment = (value: string) => encodeURIComponent(value);
+const optional = (value: UintInput | undefined) => (value === undefined ? undefined : decimal(value));
 
 /**
  * The data service of one network: every read route as a method (docs/reference/data-api.md). Lists are
@@ -81,29 +99,43 @@ export class DataClient {
   }
 
   /** The tokens of `contract` that `owner` holds, in id order; `metadata: true` adds each one's metadata. */
-  inventory(owner: Address, contract: Address, options: ListOptions & { metadata?: boolean } = {}): List<InventoryItem> {
-    return list(this.http, this.path("inventory", this.network, owner, contract), { limit: options.limit, metadata: options.metadata });
+  inventory(owner: Address, contract: Address, options: ListOptions & SpamOption & { metadata?: boolean } = {}): List<InventoryItem> {
+    const { limit, spam, metadata } = options;
+    return list(this.http, this.path("inventory", this.network, owner, contract), { limit, spam, metadata });
   }
 
   /** The contracts `owner` holds tokens of, each once, in address order. */
-  inventoryContracts(owner: Address, options: ListOptions = {}): List<Address> {
-    return list(this.http, this.path("inventory", this.network, owner), { limit: options.limit });
+  inventoryContracts(owner: Address, options: ListOptions & SpamOption = {}): List<Address> {
+    return list(this.http, this.path("inventory", this.network, owner), { limit: options.limit, spam: options.spam });
   }
 
-  /** The holders of `contract` (or of its token `id`) with what each holds, in address order. */
-  holders(contract: Address, options: ListOptions & { id?: UintInput } = {}): List<Holder> {
-    const id = options.id === undefined ? undefined : decimal(options.id);
-    return list(this.http, this.path("holders", this.network, contract), { limit: options.limit, id });
+  /** The contracts `owner` holds tokens of, each as a {@link collection}, in address order (`?details=true`). */
+  collectionsOf(owner: Address, options: ListOptions & SpamOption = {}): List<Collection> {
+    return list(this.http, this.path("inventory", this.network, owner), { limit: options.limit, spam: options.spam, details: true });
   }
 
-  /** How many owners hold tokens of `contract` (`{holders}`). */
-  holderCount(contract: Address, options?: CallOptions): Promise<HolderCount> {
-    return this.get(this.path("holders", this.network, contract, "count"), options);
+  /** A collection: name, symbol, supplies, holders, indexed blocks, deployment, contract-level metadata, spam verdict. */
+  collection(contract: Address, options?: CallOptions): Promise<Collection> {
+    return this.get(this.path("collection", this.network, contract), options);
+  }
+
+  /**
+   * The holders of `contract` (or of its token `id`) with what each holds, in address order; with `block`, as they were
+   * at the end of that block.
+   */
+  holders(contract: Address, options: ListOptions & SpamOption & { id?: UintInput; block?: UintInput } = {}): List<Holder> {
+    const query = { limit: options.limit, spam: options.spam, id: optional(options.id), block: optional(options.block) };
+    return list(this.http, this.path("holders", this.network, contract), query);
+  }
+
+  /** How many owners hold tokens of `contract` (`{holders}`); with `block`, at the end of that block. */
+  holderCount(contract: Address, options: CallOptions & { block?: UintInput } = {}): Promise<HolderCount> {
+    return this.get(this.path("holders", this.network, contract, "count"), options, { block: optional(options.block) });
   }
 
   /** The transfers of one token, newest first. */
-  transfers(contract: Address, id: UintInput, options: ListOptions = {}): List<Transfer> {
-    return list(this.http, this.path("transfers", this.network, contract, decimal(id)), { limit: options.limit });
+  transfers(contract: Address, id: UintInput, options: ListOptions & SpamOption = {}): List<Transfer> {
+    return list(this.http, this.path("transfers", this.network, contract, decimal(id)), { limit: options.limit, spam: options.spam });
   }
 
   /** A converter's tokens, pause and reverse switches, and stock (docs/reference/converter.md#routes). */
@@ -131,8 +163,8 @@ export class DataClient {
   }
 
   /** The transfers from or to `owner`, newest first. */
-  transfersOf(owner: Address, options: ListOptions = {}): List<Transfer> {
-    return list(this.http, this.path("transfers", this.network, "owner", owner), { limit: options.limit });
+  transfersOf(owner: Address, options: ListOptions & SpamOption = {}): List<Transfer> {
+    return list(this.http, this.path("transfers", this.network, "owner", owner), { limit: options.limit, spam: options.spam });
   }
 }
 

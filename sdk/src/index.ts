@@ -1,4 +1,4 @@
-export { createDataClient, DataClient, type DataClientOptions, type ListOptions } from "./data.ts";
+export { createDataClient, DataClient, type DataClientOptions, type ListOptions, type SpamOption } from "./data.ts";
 export { conversionTransaction, type TransactionRequest } from "./converter.ts";
 export { ApiError } from "./errors.ts";
 export type { LiveEvent, MetadataChange, SubscribeOptions } from "./events.ts";
@@ -8,6 +8,7 @@ export type { List, Page } from "./pages.ts";
 export type {
   Address,
   ClientInfo,
+  Collection,
   Converter,
   ConverterPairs,
   HolderCount,
@@ -20,3 +21,4 @@ export type {
   UintInput,
 } from "./types.ts";
 export type { paths } from "./generated/openapi.ts";
+export { verifyWebhook, WebhookVerificationError, type VerifyWebhookOptions, type WebhookDelivery } from "./webhooks.ts";

@@ -9,6 +9,8 @@ export interface Page<Item> {
   cursor: string | null;
   /** `X-Indexed-Block`: the block the index was complete to when it answered. */
   indexedBlock: Uint | null;
+  /** `X-Snapshot-Block`: the block a list asked `block` answers as at the end of, else `null`. */
+  snapshotBlock: Uint | null;
   /** `false` when `X-Index-Complete: false`: the index does not hold the whole contract (docs/reference/indexer.md). */
   indexComplete: boolean;
 }
@@ -48,6 +50,7 @@ export function list<Item>(http: Http, path: string, query: Record<string, strin
       items,
       cursor: next === null ? null : new URL(next, http.baseUrl).searchParams.get("cursor"),
       indexedBlock: response.headers.get("x-indexed-block"),
+      snapshotBlock: response.headers.get("x-snapshot-block"),
       indexComplete: response.headers.get("x-index-complete") !== "false",
     };
   };

@@ -26,6 +26,7 @@ export type Holder = AnswerOf<"/holders/{network}/{contract}", "get">[number];
 export type Transfer = AnswerOf<"/transfers/{network}/{contract}/{id}", "get">[number];
 export type Token = AnswerOf<"/token/{network}/{contract}/{id}", "get">;
 export type HolderCount = AnswerOf<"/holders/{network}/{contract}/count", "get">;
+export type Collection = AnswerOf<"/collection/{network}/{contract}", "get">;
 export type ClientInfo = AnswerOf<"/api/client", "get">;
 export type LoginAnswer = AnswerOf<"/api/login", "post">;
 export type AuthorizeAnswer = AnswerOf<"/api/authorize", "get">;

@@ -23,6 +23,8 @@ describe("SDK data client against the service", function () {
   let alice: AliceNFT;
   let aliceAddress: string;
   let multiAddress: string;
+  let onlyA: number; // the block at whose end a held every Alice token minted so far, and b none
+  let beforeMove: number; // the last block before token 5 went from a to b
   let t: TestApp;
   let client: DataClient;
 
@@ -34,16 +36,18 @@ describe("SDK data client against the service", function () {
     const multi = await new TestERC1155__factory(deployer).deploy();
     [aliceAddress, multiAddress] = await Promise.all([alice.getAddress(), multi.getAddress()]);
     await (await alice.mintBatch(a.address, [1n, 2n, 3n, 4n, 5n])).wait();
-    await (await alice.mint(a.address, BIG_ID)).wait();
+    onlyA = (await (await alice.mint(a.address, BIG_ID)).wait())!.blockNumber;
     await (await alice.mint(b.address, 7n)).wait();
     await (await multi.mint(a.address, 9n, BIG_AMOUNT)).wait();
-    await (await alice.connect(a).transferFrom(a.address, b.address, 5n)).wait();
+    beforeMove = (await (await alice.connect(a).transferFrom(a.address, b.address, 5n)).wait())!.blockNumber - 1;
     t = await startTestApp({
       listen: true,
       env: {
         RPC_URL_LOCALHOST: (await sharedNode()).url,
         INDEXER_POLL_MS: "50",
         INDEXER_CONTRACTS_LOCALHOST: `${aliceAddress},${multiAddress}`,
+        // The operator's word flags the ERC-1155 contract as spam at once, without waiting for the classifier.
+        SPAM_CONTRACTS: `localhost:${multiAddress}`,
       },
     });
     await indexedTo(t.app.db, "localhost", provider);
@@ -120,6 +124,57 @@ describe("SDK data client against the service", function () {
     expect(token).to.include({ contract: aliceAddress, id: BIG_ID.toString(), standard: "erc721", owner: a.address });
     const multi = await client.token(multiAddress, 9);
     expect(multi.balances).to.deep.equal([{ owner: a.address, balance: BIG_AMOUNT.toString() }]);
+  });
+
+  it("reads a collection, and the contracts of an owner as collections, figures as decimal strings", async function () {
+    const collection = await client.collection(aliceAddress);
+    expect(collection).to.include({ contract: aliceAddress, standard: "erc721", indexedSupply: "7", holders: "2", transfers: "8" });
+    expect(collection.spam.flag).to.equal(false);
+    expect(collection.chainBlock).to.match(/^\d+$/);
+    expect(collection.deployment.block).to.match(/^\d+$/);
+
+    const owned = client.collectionsOf(a.address, { limit: 1 });
+    const pages = await collect(owned.pages());
+    expect(pages.map((page) => page.items.length)).to.deep.equal([1, 1]);
+    const byContract = new Map(pages.flatMap((page) => page.items).map((item) => [item.contract, item]));
+    expect([...byContract.keys()]).to.have.members([aliceAddress, multiAddress]);
+    expect(byContract.get(aliceAddress)).to.include({ standard: "erc721", indexedSupply: "7", holders: "2" });
+    expect(byContract.get(multiAddress)).to.include({ standard: "erc1155", indexedSupply: BIG_AMOUNT.toString(), holders: "1" });
+    expect(byContract.get(multiAddress)!.spam).to.deep.include({ flag: true });
+    expect(byContract.get(multiAddress)!.spam.reasons[0]).to.equal("OperatorMarkedSpam");
+
+    await expectRefusal(sdkRefusal(await rejection(client.collection(b.address))), 404, "not_found");
+  });
+
+  it("lists holders and counts them at a block, page after page", async function () {
+    expect(await collect(client.holders(aliceAddress, { block: onlyA }))).to.deep.equal([{ owner: a.address, count: "6" }]);
+    expect(await client.holderCount(aliceAddress, { block: BigInt(onlyA) })).to.deep.equal({ holders: "1" });
+    const owners = [a.address, b.address].sort((x, y) => (x.toLowerCase() < y.toLowerCase() ? -1 : 1));
+    const atBlock = client.holders(aliceAddress, { block: String(beforeMove), limit: 1 });
+    const pages = await collect(atBlock.pages());
+    expect(pages.map((page) => page.snapshotBlock)).to.deep.equal([String(beforeMove), String(beforeMove)]);
+    expect((await client.holders(aliceAddress).page()).snapshotBlock).to.equal(null);
+    expect(pages.map((page) => page.items)).to.deep.equal(owners.map((owner) => [{ owner, count: owner === a.address ? "6" : "1" }]));
+    expect(await collect(client.holders(aliceAddress, { block: beforeMove, id: 5 }))).to.deep.equal([{ owner: a.address, count: "1" }]);
+    expect(await collect(client.holders(aliceAddress, { block: beforeMove + 1, id: 5 }))).to.deep.equal([{ owner: b.address, count: "1" }]);
+
+    await expectRefusal(sdkRefusal(await rejection(client.holderCount(aliceAddress, { block: 0 }))), 400, "block_out_of_range");
+    await expectRefusal(sdkRefusal(await rejection(client.holders(aliceAddress, { block: 0 }).page())), 400, "block_out_of_range");
+  });
+
+  it("leaves out what belongs to collections flagged as spam when asked, on every list that takes it", async function () {
+    expect(await collect(client.inventoryContracts(a.address))).to.have.members([aliceAddress, multiAddress]);
+    expect(await collect(client.inventoryContracts(a.address, { spam: "exclude" }))).to.deep.equal([aliceAddress]);
+    expect((await collect(client.collectionsOf(a.address, { spam: "exclude" }))).map((c) => c.contract)).to.deep.equal([aliceAddress]);
+    expect(await collect(client.inventory(a.address, multiAddress))).to.have.length(1);
+    expect(await collect(client.inventory(a.address, multiAddress, { spam: "exclude" }))).to.deep.equal([]);
+    expect(await collect(client.holders(multiAddress, { spam: "include" }))).to.have.length(1);
+    expect(await collect(client.holders(multiAddress, { spam: "exclude" }))).to.deep.equal([]);
+    expect(await collect(client.transfers(multiAddress, 9, { spam: "exclude" }))).to.deep.equal([]);
+    const ofA = await collect(client.transfersOf(a.address, { spam: "exclude", limit: 2 }));
+    expect(ofA.length).to.be.above(0);
+    expect(ofA.every((transfer) => transfer.contract === aliceAddress)).to.equal(true);
+    expect((await collect(client.transfersOf(a.address))).some((transfer) => transfer.contract === multiAddress)).to.equal(true);
   });
 
   it("throws the service's refusal as an ApiError with its status, code and message", async function () {
