@@ -32,6 +32,7 @@ import metrics from "./metrics/plugin";
 import tokenMetadata from "./token-metadata/plugin";
 import collections from "./collections/plugin";
 import webhooks from "./webhooks/plugin";
+import { closeUnusedConnectionsOnClose } from "./http/unused-connections";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -146,6 +147,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(indexer);
   await app.register(events);
   await app.register(webhooks);
+  closeUnusedConnectionsOnClose(app);
 
   return app;
 }

@@ -11,7 +11,7 @@ import { indexedTo } from "../helpers/index-check";
 import { expectRefusal } from "../helpers/refusal";
 import { rejection, sdkRefusal } from "../helpers/sdk";
 import { startTcpProxy, type TcpProxy } from "../helpers/tcp-proxy";
-import { untilSettled } from "../helpers/waiters";
+import { pollUntil, untilSettled } from "../helpers/waiters";
 
 /** A subscription read in the background: `events` fills as they arrive; `until` waits for one. */
 interface Reading {
@@ -256,6 +256,43 @@ describe("SDK live events from a stream that never ends its event", function () 
       stop.abort();
       server.closeAllConnections();
       server.close();
+    }
+  });
+});
+
+describe("SDK live events aborted by their signal", function () {
+  let node: LocalNode;
+  let provider: JsonRpcProvider;
+
+  before(async function () {
+    node = await startLocalNode();
+    provider = providerFor(node.url);
+  });
+  after(async function () {
+    provider?.destroy();
+    await node?.stop();
+  });
+
+  it("lets the service close without waiting for the connection fetch opens after the abort", async function () {
+    const t = await startTestApp({ listen: true, env: { RPC_URL_LOCALHOST: node.url, INDEXER_POLL_MS: "50" } });
+    let closed = false;
+    try {
+      const deployer = await provider.getSigner(0);
+      const alice = await new AliceNFT__factory(deployer).deploy(deployer.address);
+      await indexedTo(t.app.db, "localhost", provider);
+      const stop = new AbortController();
+      const live = read(createDataClient({ baseUrl: t.url, network: "localhost" }).events({ signal: stop.signal }));
+      const receipt = (await (await alice.mint(deployer.address, 1n)).wait())!;
+      await live.until(transferOf(receipt.hash));
+      stop.abort();
+      expect(await live.ended).to.equal(undefined);
+      let done = false;
+      const closing = t.close().then(() => (done = true));
+      await pollUntil("the service closed", async () => done);
+      closed = true;
+      await closing;
+    } finally {
+      if (!closed) await t.close();
     }
   });
 });
