@@ -8,7 +8,9 @@ export const IssuersQuery = Type.Optional(
     description:
       "Comma-separated issuers whose statements the answer carries first (at most SIGNED_METADATA_ANSWER_MAX_ISSUERS); " +
       "the answer is filled up with the most recently posted ones",
-    examples: ["0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC,0x90F79bf6EB2c4f870365E785982E1f101E93b906"],
+    // Empty: the examples read one issuer with iss, which issuers may not join, and Swagger UI leaves an empty
+    // optional parameter out.
+    examples: [""],
   }),
 );
 

@@ -63,7 +63,13 @@ describe("the API document's examples on the local demo", function () {
       owner: demo.user,
       operator: demo.converter,
     });
-    expect(examples("/token/{network}/{contract}/{id}")).to.deep.equal({ network: "localhost", contract: demo.metadataNft, id: "1" });
+    // issuers: empty, so that Swagger UI leaves it out (the metadata reads' examples name one issuer with iss).
+    expect(examples("/token/{network}/{contract}/{id}")).to.deep.equal({
+      issuers: "",
+      network: "localhost",
+      contract: demo.metadataNft,
+      id: "1",
+    });
     expect(examples("/converter/{network}/{converter}")).to.deep.equal({ network: "localhost", converter: demo.converter });
     expect(examples("/api/client")).to.deep.equal({ client_id: client!.id, lang: "en" });
   });
@@ -140,7 +146,11 @@ describe("the API document's examples on the local demo", function () {
         await block.locator(".opblock-summary").first().click();
       }
       expect(statuses).to.deep.equal(expected);
-      expect(errors).to.deep.equal([]);
+      // The browser logs each 401 it was expected to get as a failed resource: those, and nothing else.
+      const unauthorized = Object.values(expected).filter((status) => status === "401").length;
+      expect(errors).to.deep.equal(
+        Array.from({ length: unauthorized }, () => "Failed to load resource: the server responded with a status of 401 (Unauthorized)"),
+      );
       await page.close();
     });
   });

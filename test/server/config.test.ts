@@ -263,7 +263,7 @@ describe("config", function () {
     it("still work, converted to the new unit, with one warning line naming each and its new name", function () {
       const { config, warning } = withWarning({ METADATA_TTL_SECONDS: "60", METADATA_MAX_BYTES: "1024", METADATA_REQUIRE_BINDING: "true" });
       expect(config.tokenMetadata.ttlMs).to.equal(60_000);
-      expect(config.metadata).to.deep.equal({ requireBinding: true, maxBytes: 1024 });
+      expect(config.metadata).to.deep.equal({ requireBinding: true, maxBytes: 1024, answerMaxIssuers: 16 });
       expect(warning).to.equal(
         "Configuration warning: renamed settings: METADATA_REQUIRE_BINDING is now SIGNED_METADATA_REQUIRE_BINDING; " +
           "METADATA_MAX_BYTES is now SIGNED_METADATA_MAX_BYTES; " +

@@ -1162,7 +1162,7 @@ export interface paths {
         query?: {
           /**
            * @description Comma-separated issuers whose statements the answer carries first (at most SIGNED_METADATA_ANSWER_MAX_ISSUERS); the answer is filled up with the most recently posted ones
-           * @example 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC,0x90F79bf6EB2c4f870365E785982E1f101E93b906
+           * @example
            */
           issuers?: string;
         };
@@ -1370,7 +1370,7 @@ export interface paths {
         query?: {
           /**
            * @description Comma-separated issuers whose statements the answer carries first (at most SIGNED_METADATA_ANSWER_MAX_ISSUERS); the answer is filled up with the most recently posted ones
-           * @example 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC,0x90F79bf6EB2c4f870365E785982E1f101E93b906
+           * @example
            */
           issuers?: string;
         };
@@ -4253,7 +4253,7 @@ export interface paths {
         query?: {
           /**
            * @description Comma-separated issuers whose statements the answer carries first (at most SIGNED_METADATA_ANSWER_MAX_ISSUERS); the answer is filled up with the most recently posted ones
-           * @example 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC,0x90F79bf6EB2c4f870365E785982E1f101E93b906
+           * @example
            */
           issuers?: string;
           /**
@@ -4664,7 +4664,7 @@ export interface paths {
         query?: {
           /**
            * @description Comma-separated issuers whose statements the answer carries first (at most SIGNED_METADATA_ANSWER_MAX_ISSUERS); the answer is filled up with the most recently posted ones
-           * @example 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC,0x90F79bf6EB2c4f870365E785982E1f101E93b906
+           * @example
            */
           issuers?: string;
           /**
@@ -5075,7 +5075,7 @@ export interface paths {
         query?: {
           /**
            * @description Comma-separated issuers whose statements the answer carries first (at most SIGNED_METADATA_ANSWER_MAX_ISSUERS); the answer is filled up with the most recently posted ones
-           * @example 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC,0x90F79bf6EB2c4f870365E785982E1f101E93b906
+           * @example
            */
           issuers?: string;
           /**
