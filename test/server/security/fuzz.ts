@@ -836,7 +836,8 @@ export async function fuzzEventStreams(target: FuzzTarget, options: FuzzOptions)
   const reader = await startTestApp({
     listen: true,
     database: target.t.database,
-    env: { RPC_URL_LOCALHOST: node.url, INDEXER: "false", EVENTS_STALL_MS: "200" },
+    // The rate limits count once for all instances: the target's requests of the same minute count against this one.
+    env: { RPC_URL_LOCALHOST: node.url, INDEXER: "false", EVENTS_STALL_MS: "200", DATA_RATE_LIMIT: "1000000" },
   });
   const result: StreamsResult = { requests: 0, streams: 0, stalled: 0, refused: {} };
   const headerEnd = (bytes: Buffer) => bytes.indexOf("\r\n\r\n");
