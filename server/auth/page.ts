@@ -51,9 +51,10 @@ function holdingsConsent(holdings: HoldingsConfig | null | undefined, client: st
   const gate = holdings.gate
     ? `\n<p id="gate">${escapeHtml(fillText(text.gateIntro, { client, gate: describeGate(holdings.gate, lang) }))}</p>`
     : "";
+  const delegation = holdings.delegation ? `\n<p id="delegation">${escapeHtml(fillText(text.delegationIntro, { client }))}</p>` : "";
   return `<section id="holdings">
 <p>${escapeHtml(fillText(text.holdingsIntro, { client }))}</p>
-<ul>${items}</ul>${gate}
+<ul>${items}</ul>${gate}${delegation}
 </section>
 `;
 }
