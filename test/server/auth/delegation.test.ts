@@ -15,6 +15,7 @@ import {
   postForm,
   registerHoldingsClient,
   relyingPartyLogin,
+  relyingPartyRequest,
   signedLogin,
   startLoginApp,
   type RegisteredClient,
@@ -86,6 +87,19 @@ describe("holdings delegated in the delegate.xyz v2 registry", function () {
     await t?.close();
     provider?.destroy();
     await node?.stop();
+  });
+
+  it("says on the hosted page, before the user signs, that delegated holdings count and that the client learns the vaults", async function () {
+    const { url } = await relyingPartyRequest(t, delegating, oidc.ClientSecretPost(delegating.secret!));
+    const authorize = await fetch(url, { redirect: "manual", headers: { "accept-language": "ja" } });
+    const cookies = authorize.headers.getSetCookie().map((cookie) => cookie.split(";")[0]);
+    const page = await fetch(new URL(authorize.headers.get("location")!, url), {
+      headers: { cookie: cookies.join("; "), "accept-language": "ja" },
+    });
+    expect(page.status).to.equal(200);
+    expect(await page.text()).to.include(
+      '<p id="delegation">delegate.xyz のレジストリで署名するアドレスに委任したウォレットのトークンも数えられ、Delegating RP はそのウォレットを知ることになります。</p>',
+    );
   });
 
   it("indexes the registry's DelegateAll, DelegateContract and DelegateERC721 logs, and no other contract's", async function () {
