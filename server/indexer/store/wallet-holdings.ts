@@ -46,19 +46,55 @@ const FULL_RIGHTS = `0x${"00".repeat(32)}`;
 
 /**
  * What `owner` holds of each collection, in one statement whatever their number, so that a login reads it in one round
- * trip; with delegations asked, the holdings of each vault whose enabled delegate.xyz delegation to the owner
- * (nft_delegations, its newest log) covers the collection come in the same statement. Each holding's count comes from
- * nft_holdings (one row), or with ids from nft_owners and nft_balances by their keys; its ids from the inventory
- * indexes; the cursor from indexer_cursors in the same snapshot. A vault with a whole-wallet or contract delegation
- * counts as the owner does; one with token delegations only counts the ERC-721 tokens it delegated (of the ids asked).
+ * trip. Each collection's count comes from nft_holdings (one row), or with ids from nft_owners and nft_balances by
+ * their keys; its ids from the owner's inventory indexes; its cursor from indexer_cursors in the same snapshot.
  * $1 owner, $2 the collections as a JSON array of {i, network, contract, ids} (ids: comma-separated decimals, or null
- * for all), $3 the most ids listed per holding plus one, $4 the rights counted beside full ones (32 bytes of hex; null:
- * no delegation read), $5 the most delegations read (the oldest first). The collections go in as JSON rather
- * than as arrays: the planner estimates jsonb_to_recordset's rows alike with and without their values, so that the
- * prepared statement settles on its generic plan instead of being planned again at each login (planning cost more
- * than running it). Rows: the owner's own first (vault null), then each vault's, per collection.
+ * for all), $3 the most ids listed per collection plus one. The collections go in as JSON rather than as arrays: the
+ * planner estimates jsonb_to_recordset's rows alike with and without their values, so that the prepared statement
+ * settles on its generic plan instead of being planned again at each login (planning cost more than running it).
  */
-const HOLDINGS_SQL = `WITH q AS (
+const HOLDINGS_SQL = `SELECT q.i, c.block_number AS indexed,
+    CASE WHEN q.ids IS NULL THEN
+      COALESCE((SELECT h.count FROM nft_holdings h
+        WHERE h.network_id = n.id AND h.contract = decode(substr(q.contract, 3), 'hex') AND h.owner = decode(substr($1, 3), 'hex')), 0)
+    ELSE
+      (SELECT count(*) FROM nft_owners o
+        WHERE o.network_id = n.id AND o.contract_id = ca.id AND o.owner_id = oa.id AND o.token_id = ANY (string_to_array(q.ids, ',')::numeric[]))
+      + COALESCE((SELECT sum(b.balance) FROM nft_balances b
+        WHERE b.network_id = n.id AND b.contract = decode(substr(q.contract, 3), 'hex') AND b.owner = decode(substr($1, 3), 'hex')
+          AND b.token_id = ANY (string_to_array(q.ids, ',')::numeric[]) AND b.balance > 0), 0)
+    END::text AS count,
+    ARRAY(
+      (SELECT o.token_id FROM nft_owners o
+        WHERE o.network_id = n.id AND o.owner_id = oa.id AND o.contract_id = ca.id
+          AND (q.ids IS NULL OR o.token_id = ANY (string_to_array(q.ids, ',')::numeric[]))
+        ORDER BY o.token_id LIMIT $3)
+      UNION ALL
+      (SELECT b.token_id FROM nft_balances b
+        WHERE b.network_id = n.id AND b.owner = decode(substr($1, 3), 'hex') AND b.contract = decode(substr(q.contract, 3), 'hex')
+          AND b.balance > 0 AND (q.ids IS NULL OR b.token_id = ANY (string_to_array(q.ids, ',')::numeric[]))
+        ORDER BY b.token_id LIMIT $3)
+      ORDER BY 1 LIMIT $3
+    )::text[] AS ids,
+    EXISTS (SELECT 1 FROM nft_skipped_ranges s WHERE s.network = q.network AND s.contract = q.contract) AS incomplete
+  FROM jsonb_to_recordset($2::jsonb) AS q(i integer, network text, contract text, ids text)
+    LEFT JOIN indexer_cursors c ON c.network = q.network
+    LEFT JOIN indexer_networks n ON n.name = q.network
+    LEFT JOIN nft_addresses ca ON ca.address = decode(substr(q.contract, 3), 'hex')
+    LEFT JOIN nft_addresses oa ON oa.address = decode(substr($1, 3), 'hex')
+  ORDER BY q.i`;
+
+/**
+ * HOLDINGS_SQL with delegations: in the same statement, the holdings of each vault whose enabled delegate.xyz
+ * delegation to the owner (nft_delegations, its newest log) covers the collection, read as the owner's are. A vault
+ * with a whole-wallet or contract delegation counts as the owner does; one with token delegations only counts the
+ * ERC-721 tokens it delegated (of the ids asked). A statement of its own, not HOLDINGS_SQL with the delegations
+ * switched off by a parameter: that form cost a login without delegation more database time (a larger plan to start
+ * and run), measured with pgbench beside this one. $1 to $3 as HOLDINGS_SQL's, $4 the rights counted beside full
+ * ones (32 bytes of hex), $5 the most delegations read (the oldest first). Rows: the owner's own first (vault null),
+ * then each vault's, per collection.
+ */
+const DELEGATED_HOLDINGS_SQL = `WITH q AS (
     SELECT * FROM jsonb_to_recordset($2::jsonb) AS q(i integer, network text, contract text, ids text)
   ),
   granted AS (
@@ -66,8 +102,7 @@ const HOLDINGS_SQL = `WITH q AS (
       SELECT DISTINCT ON (d.network_id, d.vault, d.kind, d.contract, d.token_id, d.rights)
         d.network_id, d.vault, d.kind, d.contract, d.token_id, d.enable, d.block_number, d.log_index
       FROM nft_delegations d
-      WHERE $4::text IS NOT NULL
-        AND d.network_id IN (SELECT n.id FROM indexer_networks n WHERE n.name IN (SELECT network FROM q))
+      WHERE d.network_id IN (SELECT n.id FROM indexer_networks n WHERE n.name IN (SELECT network FROM q))
         AND d.delegate = decode(substr($1, 3), 'hex') AND d.vault <> decode(substr($1, 3), 'hex')
         AND d.rights IN (decode(repeat('00', 32), 'hex'), decode(substr($4, 3), 'hex'))
       ORDER BY d.network_id, d.vault, d.kind, d.contract, d.token_id, d.rights, d.block_number DESC, d.log_index DESC
@@ -136,34 +171,32 @@ export async function walletHoldings(
 ): Promise<{ holdings: OwnerHolding[]; delegationsComplete: boolean }> {
   const { owner, collections, maxIds, delegation, maxDelegations } = input;
   if (collections.length === 0) return { holdings: [], delegationsComplete: true };
-  const { rows } = await db.query<{
-    i: number;
-    vault: string | null;
-    via: number | null;
-    indexed: string | null;
-    count: string;
-    ids: string[];
-    incomplete: boolean;
-    more_delegations: boolean;
-  }>(
-    HOLDINGS_SQL,
-    [
-      owner,
-      JSON.stringify(
-        collections.map((c, i) => ({ i, network: c.network, contract: c.contract, ids: c.tokenIds ? c.tokenIds.join(",") : null })),
-      ),
-      maxIds + 1,
-      delegation ? (delegation.rights ?? FULL_RIGHTS) : null,
-      maxDelegations,
-    ],
-    { prepare: true },
+  const asked = JSON.stringify(
+    collections.map((c, i) => ({ i, network: c.network, contract: c.contract, ids: c.tokenIds ? c.tokenIds.join(",") : null })),
   );
+  const { rows } = delegation
+    ? await db.query<HoldingRow>(DELEGATED_HOLDINGS_SQL, [owner, asked, maxIds + 1, delegation.rights ?? FULL_RIGHTS, maxDelegations], {
+        prepare: true,
+      })
+    : await db.query<HoldingRow>(HOLDINGS_SQL, [owner, asked, maxIds + 1], { prepare: true });
   const holdings: OwnerHolding[] = [];
   for (const row of rows) {
     const held = { count: row.count, ids: row.ids.slice(0, maxIds), more: row.ids.length > maxIds };
-    if (row.vault === null)
+    if (!row.vault)
       holdings[row.i] = { indexed: row.indexed === null ? null : Number(row.indexed), ...held, incomplete: row.incomplete, vaults: [] };
     else holdings[row.i].vaults.push({ vault: row.vault, via: VIA[row.via!], ...held });
   }
   return { holdings, delegationsComplete: !rows.some((row) => row.more_delegations) };
+}
+
+/** A row of either statement; `vault`, `via` and `more_delegations` only with delegations. */
+interface HoldingRow {
+  i: number;
+  vault?: string | null;
+  via?: number | null;
+  indexed: string | null;
+  count: string;
+  ids: string[];
+  incomplete: boolean;
+  more_delegations?: boolean;
 }
