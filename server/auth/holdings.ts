@@ -1,6 +1,6 @@
 import { getAddress } from "ethers";
 import type { Queryable } from "../db/database";
-import { walletHoldings, type CollectionHolding, type CollectionQuery } from "../indexer";
+import { walletHoldings, type CollectionQuery, type DelegationKind, type OwnerHolding } from "../indexer";
 import { fillText } from "../lib/template";
 import type { Lang } from "./messages";
 
@@ -15,7 +15,7 @@ export const HOLDINGS_SCOPE = "holdings";
 export const HOLDINGS_CLAIM = "holdings";
 
 /** Bounds of a client's configuration: they bound the statement a login sends and the size of the claim. */
-export const HOLDINGS_LIMITS = { collections: 16, tokenIdsPerCollection: 100, gateDepth: 4, idsListed: 20 } as const;
+export const HOLDINGS_LIMITS = { collections: 16, tokenIdsPerCollection: 100, gateDepth: 4, idsListed: 20, delegations: 64 } as const;
 
 /** A condition: at least `minCount` of the contract's tokens (of `tokenIds` only, when given) held on `network`. */
 export interface Collection {
@@ -30,11 +30,33 @@ export interface Collection {
 /** A gate: a condition, or all / any of several. */
 export type Gate = Collection | { all: Gate[] } | { any: Gate[] };
 
+/**
+ * Whether the holdings of vaults that delegated to the signer in the delegate.xyz v2 registry count: full-rights
+ * delegations do, and with `rights` (32 bytes of hex, lower case) delegations of these rights too, as the registry's
+ * own checks count them.
+ */
+export interface DelegationConfig {
+  rights: string | null;
+}
+
 export interface HoldingsConfig {
   /** Reported in the claim. */
   collections: Collection[];
   /** What a login must meet; its conditions are reported in the claim too. */
   gate: Gate | null;
+  /** Delegated holdings count too; null or absent: the signer's own only. */
+  delegation?: DelegationConfig | null;
+}
+
+/** What a vault that delegated to the signer holds of a collection, as far as its delegations cover it. */
+export interface DelegatedHolding {
+  /** Checksummed. */
+  vault: string;
+  /** The widest of the vault's delegations that cover the collection: the whole wallet, the contract, or tokens of it. */
+  via: DelegationKind;
+  count: string;
+  ids: string[];
+  ids_complete: boolean;
 }
 
 /** One collection of the `holdings` claim. */
@@ -53,6 +75,12 @@ export interface HoldingsClaimEntry {
   block: number | null;
   /** Whether the index of the contract is complete: started, and no ConsecutiveTransfer range left unexpanded. */
   complete: boolean;
+  /** With delegation: `count` plus the vaults' counts, what `meets` compares. */
+  total?: string;
+  /** With delegation: each vault that delegated to the signer and holds some of the collection. */
+  delegated?: DelegatedHolding[];
+  /** With delegation: false when the login read as many delegations as it may (there may be more). */
+  delegations_complete?: boolean;
 }
 
 /** What a login learnt of the signer's holdings, and whether it meets the gate. */
@@ -80,7 +108,8 @@ export function parseHoldingsConfig(value: unknown, indexed: readonly string[] |
   };
   const top = object(value, "holdings");
   for (const key of Object.keys(top))
-    if (key !== "collections" && key !== "gate") throw new Error(`holdings: unknown member "${key}" (collections, gate)`);
+    if (!["collections", "gate", "delegation"].includes(key))
+      throw new Error(`holdings: unknown member "${key}" (collections, gate, delegation)`);
   let conditions = 0;
   const condition = (v: unknown, where: string): Collection => {
     const c = object(v, where);
@@ -120,8 +149,31 @@ export function parseHoldingsConfig(value: unknown, indexed: readonly string[] |
   const listed = top.collections ?? [];
   if (!Array.isArray(listed)) throw new Error("holdings.collections must be an array");
   const collections = listed.map((c, i) => condition(c, `holdings.collections[${i}]`));
-  const parsed = { collections, gate: top.gate === undefined || top.gate === null ? null : gate(top.gate, "holdings.gate", 0) };
-  return parsed.collections.length === 0 && parsed.gate === null ? null : parsed;
+  const parsed = {
+    collections,
+    gate: top.gate === undefined || top.gate === null ? null : gate(top.gate, "holdings.gate", 0),
+    delegation: delegationOf(top.delegation),
+  };
+  if (parsed.collections.length === 0 && parsed.gate === null) {
+    if (parsed.delegation) throw new Error("holdings.delegation needs collections or a gate to count the delegated holdings of");
+    return null;
+  }
+  return parsed;
+}
+
+/** `delegation`: absent, null or false (off), true (full-rights delegations), or {"rights": "0x" and 64 hex digits}. */
+function delegationOf(value: unknown): DelegationConfig | null {
+  if (value === undefined || value === null || value === false) return null;
+  if (value === true) return { rights: null };
+  const rights = typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>).rights : undefined;
+  if (
+    typeof value !== "object" ||
+    Array.isArray(value) ||
+    Object.keys(value).some((key) => key !== "rights") ||
+    (rights !== undefined && rights !== null && (typeof rights !== "string" || !/^0x[0-9a-fA-F]{64}$/.test(rights)))
+  )
+    throw new Error('holdings.delegation must be true, false or {"rights": "0x" and 64 hex digits (the registry\'s bytes32 rights)}');
+  return { rights: typeof rights === "string" && !/^0x0{64}$/.test(rights) ? rights.toLowerCase() : null };
 }
 
 /** The configuration in the form parseHoldingsConfig reads (stored so, and shown so by the CLI and registration). */
@@ -133,7 +185,12 @@ export function holdingsConfigJson(config: HoldingsConfig): Record<string, unkno
     min_count: c.minCount,
   });
   const gate = (g: Gate): unknown => ("all" in g ? { all: g.all.map(gate) } : "any" in g ? { any: g.any.map(gate) } : condition(g));
-  return { collections: config.collections.map(condition), ...(config.gate ? { gate: gate(config.gate) } : {}) };
+  const { delegation } = config;
+  return {
+    collections: config.collections.map(condition),
+    ...(config.gate ? { gate: gate(config.gate) } : {}),
+    ...(delegation ? { delegation: delegation.rights ? { rights: delegation.rights } : true } : {}),
+  };
 }
 
 /**
@@ -170,7 +227,7 @@ export function holdingsAsked(claims: string | undefined): { asked: boolean; col
 /** The client's configuration with more collections to report (a login's own, or those a login reported). */
 export function withCollections(config: HoldingsConfig | null, more: Collection[]): HoldingsConfig | null {
   if (more.length === 0) return config;
-  return { collections: [...(config?.collections ?? []), ...more], gate: config?.gate ?? null };
+  return { collections: [...(config?.collections ?? []), ...more], gate: config?.gate ?? null, delegation: config?.delegation ?? null };
 }
 
 /** The collections a holdings claim reports, to read them again (a refresh, userinfo); none from anything else. */
@@ -198,7 +255,8 @@ export function claimedCollections(config: HoldingsConfig): Collection[] {
 }
 
 /**
- * Reads what `address` holds of the client's collections from the index, with one statement, and checks its gate.
+ * Reads what `address` holds of the client's collections from the index, with one statement, and checks its gate; with
+ * delegation on, the holdings of the vaults that delegated to it count too, read in the same statement.
  * `db`: where the index is read (the primary: a login must not be answered from a replica behind a transfer).
  */
 export async function checkHoldings(db: Queryable, address: string, config: HoldingsConfig): Promise<HoldingsCheck> {
@@ -210,12 +268,20 @@ export async function checkHoldings(db: Queryable, address: string, config: Hold
     indexOf.set(queryKeyOf(c), queries.length);
     queries.push({ network: c.network, contract: c.contract, tokenIds: c.tokenIds });
   }
-  const read = await walletHoldings(db, address.toLowerCase(), queries, HOLDINGS_LIMITS.idsListed);
-  const holdingOf = (c: Collection): CollectionHolding => read[indexOf.get(queryKeyOf(c))!];
-  const meets = (c: Collection) => BigInt(holdingOf(c).count) >= BigInt(c.minCount);
+  const delegation = config.delegation ?? null;
+  const read = await walletHoldings(db, {
+    owner: address.toLowerCase(),
+    collections: queries,
+    maxIds: HOLDINGS_LIMITS.idsListed,
+    delegation,
+    maxDelegations: HOLDINGS_LIMITS.delegations,
+  });
+  const holdingOf = (c: Collection): OwnerHolding => read.holdings[indexOf.get(queryKeyOf(c))!];
+  const total = (c: Collection) => holdingOf(c).vaults.reduce((sum, v) => sum + BigInt(v.count), BigInt(holdingOf(c).count));
+  const meets = (c: Collection) => total(c) >= BigInt(c.minCount);
   const passes = (g: Gate): boolean => (!isGroup(g) ? meets(g) : "all" in g ? g.all.every(passes) : g.any.some(passes));
   const blocks = new Map<string, number | null>();
-  for (const [i, q] of queries.entries()) blocks.set(q.network, read[i].indexed);
+  for (const [i, q] of queries.entries()) blocks.set(q.network, read.holdings[i].indexed);
   return {
     claim: claimed.map((c) => {
       const held = holdingOf(c);
@@ -230,6 +296,15 @@ export async function checkHoldings(db: Queryable, address: string, config: Hold
         ids_complete: !held.more,
         block: held.indexed,
         complete: held.indexed !== null && !held.incomplete,
+        ...(delegation
+          ? {
+              total: total(c).toString(),
+              delegated: held.vaults
+                .filter((v) => v.count !== "0")
+                .map((v) => ({ vault: getAddress(v.vault), via: v.via, count: v.count, ids: v.ids, ids_complete: !v.more })),
+              delegations_complete: read.delegationsComplete,
+            }
+          : {}),
       };
     }),
     meetsGate: config.gate === null || passes(config.gate),

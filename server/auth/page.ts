@@ -39,6 +39,8 @@ export interface PageInput {
   localDemo?: boolean;
   /** The client's holdings configuration: the page says, before anyone signs, what the client will learn. */
   holdings?: HoldingsConfig | null;
+  /** ISSUER: the `iss` of the error the page sends back to the client when a gate refuses (RFC 9207). */
+  issuer?: string;
 }
 
 /** What the client will learn of the signer's holdings and what its gate requires, said before the user signs. */
@@ -51,9 +53,10 @@ function holdingsConsent(holdings: HoldingsConfig | null | undefined, client: st
   const gate = holdings.gate
     ? `\n<p id="gate">${escapeHtml(fillText(text.gateIntro, { client, gate: describeGate(holdings.gate, lang) }))}</p>`
     : "";
+  const delegation = holdings.delegation ? `\n<p id="delegation">${escapeHtml(fillText(text.delegationIntro, { client }))}</p>` : "";
   return `<section id="holdings">
 <p>${escapeHtml(fillText(text.holdingsIntro, { client }))}</p>
-<ul>${items}</ul>${gate}
+<ul>${items}</ul>${gate}${delegation}
 </section>
 `;
 }
@@ -72,7 +75,7 @@ export function hostedPage(reply: FastifyReply, input: PageInput) {
   );
   const body = input.error
     ? errorMain({ code: input.error, title: text.title, problem: input.problem ?? text.expired, back: backLink(input.client, lang) })
-    : `<main id="login" data-request="${escapeHtml(JSON.stringify(request))}" data-networks="${escapeHtml(JSON.stringify(networks))}" data-text="${escapeHtml(JSON.stringify(text))}">
+    : `<main id="login" data-request="${escapeHtml(JSON.stringify(request))}" data-networks="${escapeHtml(JSON.stringify(networks))}" data-issuer="${escapeHtml(input.issuer ?? "")}" data-text="${escapeHtml(JSON.stringify(text))}">
 <h1>${escapeHtml(text.title)}</h1>
 <p>${escapeHtml(fillText(text.intro, { client: input.clientName ?? String(request.client_id ?? "") }))}</p>
 ${holdingsConsent(input.holdings, input.clientName ?? String(request.client_id ?? ""), lang)}<div id="wallets" role="group" aria-label="${escapeHtml(text.title)}"></div>

@@ -24,6 +24,8 @@ const en = {
     "Trying the local demo without a wallet? In a terminal in the project, {command} logs the demo user in through the JSON API and prints its ID token.",
   holdingsIntro: "{client} will learn what the address you sign with holds of these collections, as this service has indexed them:",
   gateIntro: "{client} admits only addresses that hold {gate}.",
+  delegationIntro:
+    "Tokens of wallets that delegated to the address you sign with in the delegate.xyz registry count too, and {client} will learn which wallets they are.",
 };
 
 const ja: typeof en = {
@@ -51,6 +53,8 @@ const ja: typeof en = {
     "ウォレットなしでローカルデモを試すには、プロジェクトのターミナルで {command} を実行してください。デモユーザーとして JSON API でログインし、ID トークンを表示します。",
   holdingsIntro: "{client} は、署名するアドレスが次のコレクションを保有しているか（このサービスのインデックスによる）を知ることになります:",
   gateIntro: "{client} にログインできるのは、{gate} を保有するアドレスだけです。",
+  delegationIntro:
+    "delegate.xyz のレジストリで署名するアドレスに委任したウォレットのトークンも数えられ、{client} はそのウォレットを知ることになります。",
 };
 
 export const TEXT = { en, ja };

@@ -22,7 +22,15 @@ export {
   type IndexPage,
 } from "./store/reads";
 export { readCursor } from "./store/blocks";
-export { walletHoldings, type CollectionHolding, type CollectionQuery } from "./store/wallet-holdings";
+export {
+  walletHoldings,
+  type CollectionHolding,
+  type CollectionQuery,
+  type DelegationQuery,
+  type OwnerHolding,
+  type VaultHolding,
+} from "./store/wallet-holdings";
+export { DELEGATE_REGISTRY, type DelegationKind } from "./delegations";
 export { HISTORY_KEY_MAX, historyPage, type HistoryOf } from "./store/history";
 export { cacheExpiry, pruneMarks, staleCachedTokens } from "./store/marks";
 export { CHANGES_CHANNEL, holdChanges } from "./store/changes";

@@ -6,6 +6,7 @@ import { retryUpstream } from "../chain/retry";
 import type { Connection, Database } from "../db/database";
 import { isDatabaseFull } from "../db/errors";
 import type { IndexerMetrics } from "../metrics/metrics";
+import { DELEGATE_REGISTRY } from "./delegations";
 import { readHeader, type Header } from "./headers";
 import { isRangeTooLarge, RANGE_MAX_ROWS, RangeSizer } from "./ranges";
 import { readCursor, recentBlocks, REORG_WINDOW } from "./store/blocks";
@@ -213,7 +214,7 @@ export class NetworkIndexer {
       };
     }
 
-    const { transfers, transfers1155, skipped, marks } = range.decoded;
+    const { transfers, transfers1155, skipped, marks, delegations } = range.decoded;
     for (const r of skipped)
       this.options.log.warn(
         {
@@ -247,6 +248,7 @@ export class NetworkIndexer {
           live,
           skipped,
           marks,
+          delegations,
         }),
       // A range of a cold sync is thousands of rows through COPY and the owners' updates: the long bound.
       { long: true },
@@ -360,8 +362,8 @@ export class NetworkIndexer {
 
   /** The logs of block `header` the indexer's filter matches, when they can be proven; undefined otherwise. */
   private async blockLogs(header: Header): Promise<RawLog[] | undefined> {
-    const { contracts, network, provider } = this.options;
-    if (!bloomMayMatch(header.logsBloom, INDEXED_TOPICS, contracts)) return [];
+    const { network, provider } = this.options;
+    if (!bloomMayMatch(header.logsBloom, INDEXED_TOPICS, this.addresses())) return [];
     try {
       const { fromBlock: _from, toBlock: _to, ...filter } = this.filter(header.number, header.number);
       const logs = await retryUpstream(
@@ -448,13 +450,19 @@ export class NetworkIndexer {
   }
 
   private filter(from: number, to: number) {
-    const { contracts } = this.options;
+    const addresses = this.addresses();
     return {
       fromBlock: `0x${from.toString(16)}`,
       toBlock: `0x${to.toString(16)}`,
       topics: [INDEXED_TOPICS],
-      ...(contracts.length > 0 ? { address: contracts } : {}),
+      ...(addresses.length > 0 ? { address: addresses } : {}),
     };
+  }
+
+  /** The contracts whose logs are asked for (none: every contract's); the delegate registry's with named contracts. */
+  private addresses(): string[] {
+    const { contracts } = this.options;
+    return contracts.length > 0 ? [...contracts, DELEGATE_REGISTRY] : contracts;
   }
 
   private header(number: number): Promise<Header | undefined> {

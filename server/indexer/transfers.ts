@@ -1,4 +1,5 @@
 import { AbiCoder, id } from "ethers";
+import { decodeDelegation, DELEGATION_TOPICS, type DelegationEvent } from "./delegations";
 
 /** topic0 of `Transfer(address,address,uint256)`: shared by ERC-20 and ERC-721. */
 export const TRANSFER_TOPIC = id("Transfer(address,address,uint256)");
@@ -23,8 +24,8 @@ export const CONTRACT_URI_UPDATED_TOPIC = id("ContractURIUpdated()");
  */
 export const COLLECTION_TOKEN_ID = -1n;
 export const METADATA_TOPICS = [METADATA_UPDATE_TOPIC, BATCH_METADATA_UPDATE_TOPIC, URI_TOPIC, CONTRACT_URI_UPDATED_TOPIC];
-/** What the indexer asks eth_getLogs for: transfers and metadata changes. */
-export const INDEXED_TOPICS = [...NFT_TOPICS, ...METADATA_TOPICS];
+/** What the indexer asks eth_getLogs for: transfers, metadata changes and the delegate registry's delegations. */
+export const INDEXED_TOPICS = [...NFT_TOPICS, ...METADATA_TOPICS, ...DELEGATION_TOPICS];
 export const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000";
 
 const topicAddress = (topic: string) => `0x${topic.slice(26)}`.toLowerCase();
@@ -254,12 +255,16 @@ export function decodeMetadataMark(log: RawLog): MetadataMark | undefined {
   return undefined;
 }
 
-/** What one range's logs hold, in log order: ERC-721 transfers (ConsecutiveTransfer ranges expanded), ERC-1155 ones, skipped ranges, metadata changes. */
+/**
+ * What one range's logs hold, in log order: ERC-721 transfers (ConsecutiveTransfer ranges expanded), ERC-1155 ones,
+ * skipped ranges, metadata changes, the delegate registry's delegations.
+ */
 export interface DecodedLogs {
   transfers: Transfer[];
   transfers1155: Transfer1155[];
   skipped: SkippedRange[];
   marks: MetadataMark[];
+  delegations: DelegationEvent[];
 }
 
 /**
@@ -268,7 +273,7 @@ export interface DecodedLogs {
  * claims thousands of ids, and a block holds thousands of such logs.
  */
 export function decodeLogs(logs: RawLog[], maxConsecutive: number, maxPerBlock: number): DecodedLogs {
-  const decoded: DecodedLogs = { transfers: [], transfers1155: [], skipped: [], marks: [] };
+  const decoded: DecodedLogs = { transfers: [], transfers1155: [], skipped: [], marks: [], delegations: [] };
   const shared = new SharedValues();
   let block: string | undefined;
   let expanded = 0;
@@ -281,6 +286,11 @@ export function decodeLogs(logs: RawLog[], maxConsecutive: number, maxPerBlock: 
     if (METADATA_TOPICS.includes(log.topics[0])) {
       const mark = decodeMetadataMark(log);
       if (mark) decoded.marks.push(mark);
+      continue;
+    }
+    if (DELEGATION_TOPICS.includes(log.topics[0])) {
+      const delegation = decodeDelegation(log);
+      if (delegation) decoded.delegations.push(delegation);
       continue;
     }
     if (log.blockNumber !== block) [block, expanded] = [log.blockNumber, 0];

@@ -48,6 +48,7 @@ const hostedPageRoutes: FastifyPluginAsyncTypebox<{ provider: Provider }> = asyn
         acceptLanguage: request.headers["accept-language"],
         networks: app.networks,
         localDemo: app.config.localChain,
+        issuer: app.config.issuer,
       });
     },
   );

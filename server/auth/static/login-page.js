@@ -86,6 +86,12 @@ function main(root) {
       window.location.assign(result.redirect_url);
     } catch (error) {
       say(text.failed + " " + errorMessage(error), "error");
+      // A gate's refusal is the resource owner's request refused: back to the client with OAuth's error (RFC 6749
+      // 4.1.2.1), which names it. Other refusals stay here, where the user can try again (another wallet, say).
+      if (error instanceof RefusalError && error.code === "access_denied" && request.redirect_uri) {
+        window.location.assign(errorRedirect(request, root.dataset.issuer || "", error));
+        return;
+      }
       // The refusal's code (e.g. access_denied, a gate not met), for scripts and tests, as the error pages name theirs.
       element("alert").dataset.error = error instanceof RefusalError ? error.code : "";
       for (const button of buttons()) button.disabled = false;
@@ -114,6 +120,20 @@ class RefusalError extends Error {
     super(message);
     this.code = code;
   }
+}
+
+/**
+ * The authorization request's redirect URI (checked against the client's registration before this page was shown,
+ * and again by /api/authorize) with the error, its description, the request's state and the issuer (RFC 9207).
+ * @param {Record<string, string>} request
+ * @param {string} issuer
+ * @param {RefusalError} refusal
+ */
+function errorRedirect(request, issuer, refusal) {
+  const params = new URLSearchParams({ error: refusal.code, error_description: refusal.message });
+  if (request.state) params.set("state", request.state);
+  if (issuer) params.set("iss", issuer);
+  return request.redirect_uri + (request.redirect_uri.includes("?") ? "&" : "?") + params.toString();
 }
 
 /** @param {string} message */

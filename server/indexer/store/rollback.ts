@@ -2,6 +2,7 @@ import type { Queryable } from "../../db/database";
 import { ZERO_ADDRESS } from "../transfers";
 import { rollBackBlocks, type Cursor } from "./blocks";
 import { appendReset, appendTransfers } from "./changes";
+import { rollBackDelegations } from "./delegations";
 import { adjustHoldings, HoldingSums } from "./holdings";
 import { networkId } from "./ids";
 import { rollBackMarks } from "./marks";
@@ -84,6 +85,7 @@ export async function rollBack(tx: Queryable, network: string, ancestor: Cursor)
   await sumAgain();
   await rollBackSkipped(tx, network, ancestor.block);
   await rollBackMarks(tx, network, ancestor.block);
+  await rollBackDelegations(tx, net, ancestor.block);
   await rollBackBlocks(tx, network, ancestor);
 }
 
@@ -99,6 +101,7 @@ export async function resetNetwork(tx: Queryable, network: string): Promise<void
     "DELETE FROM nft_holder_counts WHERE network_id = (SELECT id FROM indexer_networks WHERE name = $1)",
     "DELETE FROM nft_contract_summaries WHERE network_id = (SELECT id FROM indexer_networks WHERE name = $1)",
     "DELETE FROM nft_spam_flags WHERE network_id = (SELECT id FROM indexer_networks WHERE name = $1)",
+    "DELETE FROM nft_delegations WHERE network_id = (SELECT id FROM indexer_networks WHERE name = $1)",
   ]) {
     await tx.query(statement, [network]);
   }

@@ -2,11 +2,13 @@ import { arrayLiteral, columnLiterals } from "../../db/arrays";
 import { BinaryRows } from "../../db/binary-copy";
 import type { Queryable } from "../../db/database";
 import { isUniqueViolation } from "../../db/errors";
+import type { DelegationEvent } from "../delegations";
 import { ZERO_ADDRESS, type MetadataMark, type SkippedRange, type Transfer, type Transfer1155 } from "../transfers";
 import { moveCursor, recordBlocks, type Cursor } from "./blocks";
 import { appendMetadataChanges, appendTransfers } from "./changes";
 import { adjustHoldings, HoldingSums } from "./holdings";
 import { addressesOf, addressIds, networkId } from "./ids";
+import { recordDelegations } from "./delegations";
 import { recordMarks } from "./marks";
 import { recordSkipped } from "./skipped";
 import { addToSummaries } from "./summaries";
@@ -28,6 +30,8 @@ export interface IndexedRange {
   skipped?: SkippedRange[];
   /** The metadata changes of the range (stale marks for the metadata cache). */
   marks?: MetadataMark[];
+  /** The delegate registry's delegations of the range. */
+  delegations?: DelegationEvent[];
 }
 
 /**
@@ -36,10 +40,11 @@ export interface IndexedRange {
  * sync of old blocks does not flood it. A contract's events of a second standard are left out (oneStandardPerContract).
  */
 export async function writeRange(tx: Queryable, range: IndexedRange): Promise<void> {
-  const { network, last, hashes, live = false, skipped = [], marks = [] } = range;
+  const { network, last, hashes, live = false, skipped = [], marks = [], delegations = [] } = range;
   await recordMarks(tx, network, marks);
   const { transfers, transfers1155 } = await oneStandardPerContract(tx, network, range.transfers, range.transfers1155 ?? []);
-  const net = transfers.length + transfers1155.length > 0 ? await networkId(tx, network) : 0;
+  const net = transfers.length + transfers1155.length + delegations.length > 0 ? await networkId(tx, network) : 0;
+  await recordDelegations(tx, net, delegations);
   if (transfers1155.length > 0) await write1155(tx, net, transfers1155);
   await recordSkipped(tx, network, skipped);
   if (transfers.length > 0) await write721(tx, net, transfers);

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Challenge } from "../../../server/auth/challenges";
 import { addClient, type ProfileChange } from "../../../server/auth/clients";
+import { parseHoldingsConfig } from "../../../server/auth/holdings";
 import type { SubjectFormat } from "../../../server/auth/subjects";
 import type { DatabaseConfig } from "../../../server/config";
 import { openDatabase, type Database } from "../../../server/db/database";
@@ -298,3 +299,21 @@ export const eoaSigner = (wallet: { address: string; signMessage(message: string
   address: wallet.address,
   sign: (message: string) => wallet.signMessage(message),
 });
+
+/** A confidential client of https://rp.example/callback with `holdings` as `npm run client -- --holdings` takes them (on localhost). */
+export async function registerHoldingsClient(t: TestApp, name: string, holdings: unknown): Promise<RegisteredClient> {
+  const redirectUri = "https://rp.example/callback";
+  const { client, secret } = await addClient(t.app.db, {
+    name,
+    redirectUris: [redirectUri],
+    public: false,
+    holdings: parseHoldingsConfig(holdings, ["localhost"]),
+  });
+  return { id: client.id, secret, redirectUri, name };
+}
+
+/** The block localhost's index is complete to. */
+export async function localhostCursor(t: TestApp): Promise<number> {
+  const { rows } = await t.app.db.query<{ b: string }>("SELECT block_number AS b FROM indexer_cursors WHERE network = 'localhost'");
+  return Number(rows[0].b);
+}

@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { Wallet, type JsonRpcProvider, type JsonRpcSigner } from "ethers";
 import * as oidc from "openid-client";
 import type { LocalNode } from "../../../local/node";
-import { addClient, updateClient } from "../../../server/auth/clients";
+import { updateClient } from "../../../server/auth/clients";
 import { parseHoldingsConfig } from "../../../server/auth/holdings";
 import { AliceNFT__factory, TestERC1155__factory, type AliceNFT, type TestERC1155 } from "../../../typechain-types";
 import type { TestApp } from "../../helpers/app";
@@ -15,9 +15,11 @@ import {
   deploySigners,
   eoaSigner,
   getJson,
+  localhostCursor,
   postForm,
   postJson,
   relyingPartyLogin,
+  registerHoldingsClient,
   signedLogin,
   startLoginApp,
   type RegisteredClient,
@@ -41,20 +43,10 @@ describe("holdings claims and gates", function () {
   /** Claims alice; no gate. */
   let claiming: RegisteredClient;
 
-  async function register(name: string, holdings: unknown): Promise<RegisteredClient> {
-    const redirectUri = "https://rp.example/callback";
-    const { client, secret } = await addClient(t.app.db, {
-      name,
-      redirectUris: [redirectUri],
-      public: false,
-      holdings: parseHoldingsConfig(holdings, ["localhost"]),
-    });
-    return { id: client.id, secret, redirectUri, name };
-  }
+  const register = (name: string, holdings: unknown) => registerHoldingsClient(t, name, holdings);
   const entries = (claims: Record<string, unknown>) => claims.holdings as Array<{ count: string; meets: boolean; ids: string[] }>;
   const indexed = () => indexedTo(t.app.db, "localhost", provider);
-  const cursor = async () =>
-    Number((await t.app.db.query<{ b: string }>("SELECT block_number AS b FROM indexer_cursors WHERE network = 'localhost'")).rows[0].b);
+  const cursor = () => localhostCursor(t);
 
   before(async function () {
     node = await startLocalNode();

@@ -461,7 +461,7 @@ describe("hosted login page (headless Chromium)", function () {
     }
   });
 
-  it("says before the user signs which collections a gated client learns about, and shows a gate's refusal (en and ja)", async function () {
+  it("says before the user signs which collections a gated client learns about, and sends a gate's refusal back to the client as access_denied (en and ja)", async function () {
     const provider = providerFor(nodeUrl);
     try {
       const deployer = await provider.getSigner(0);
@@ -486,7 +486,7 @@ describe("hosted login page (headless Chromium)", function () {
           item: `${contract} on localhost`,
           gate: `Gated Club admits only addresses that hold at least 1 of ${contract} on localhost.`,
           refusal: new RegExp(
-            `^Sign-in failed: 0x[0-9a-fA-F]{40} does not meet the holdings Gated Club requires, as indexed at block \\d+ of localhost\\.`,
+            `^0x[0-9a-fA-F]{40} does not meet the holdings Gated Club requires, as indexed at block \\d+ of localhost\\.`,
           ),
         },
         {
@@ -495,8 +495,7 @@ describe("hosted login page (headless Chromium)", function () {
             "Gated Club は、署名するアドレスが次のコレクションを保有しているか（このサービスのインデックスによる）を知ることになります:",
           item: `localhost の ${contract} のトークン`,
           gate: `Gated Club にログインできるのは、localhost の ${contract} のトークンを 1 個以上 を保有するアドレスだけです。`,
-          refusal:
-            /^ログインできませんでした: 0x[0-9a-fA-F]{40} は Gated Club が求める保有条件を満たしていません（localhost のブロック \d+ 時点のインデックス）。/,
+          refusal: /^0x[0-9a-fA-F]{40} は Gated Club が求める保有条件を満たしていません（localhost のブロック \d+ 時点のインデックス）。/,
         },
       ];
       for (const c of cases) {
@@ -507,14 +506,32 @@ describe("hosted login page (headless Chromium)", function () {
           c.locale,
         );
         try {
-          await page.goto((await request()).url.href);
+          const rp = await request();
+          await page.goto(rp.url.href);
           expect(await page.locator("#holdings p").first().textContent(), c.locale).to.equal(c.intro);
           expect(await page.locator("#holdings li").allTextContents(), c.locale).to.deep.equal([c.item]);
           expect(await page.locator("#gate").textContent(), c.locale).to.equal(c.gate);
-          await page.getByRole("button", { name: /Test Wallet/ }).click();
-          await page.locator('#alert[data-error="access_denied"]').waitFor();
-          expect(await page.getByRole("alert").textContent(), c.locale).to.match(c.refusal);
           expect(await axeViolations(page), c.locale).to.deep.equal([]);
+          await page.getByRole("button", { name: /Test Wallet/ }).click();
+          // Back at the client with OAuth's error, the refusal's words, the request's state and the issuer.
+          await page.waitForURL(`${RP}/callback?**`, { timeout: 30_000 });
+          const answer = new URL(page.url());
+          expect(answer.searchParams.get("error"), c.locale).to.equal("access_denied");
+          expect(answer.searchParams.get("error_description"), c.locale).to.match(c.refusal);
+          expect([answer.searchParams.get("state"), answer.searchParams.get("iss")], c.locale).to.deep.equal([rp.state, t.config.issuer]);
+          expect(answer.searchParams.has("code"), c.locale).to.equal(false);
+          // openid-client checks iss and state, then reports the refusal.
+          const refused = await oidc
+            .authorizationCodeGrant(rp.config, answer, { pkceCodeVerifier: rp.verifier, expectedNonce: rp.nonce, expectedState: rp.state })
+            .then(
+              () => expect.fail("a code was exchanged"),
+              (error: unknown) => error as oidc.AuthorizationResponseError,
+            );
+          expect(refused, c.locale).to.be.instanceOf(oidc.AuthorizationResponseError);
+          expect([refused.error, refused.error_description], c.locale).to.deep.equal([
+            "access_denied",
+            answer.searchParams.get("error_description"),
+          ]);
           // The browser logs the refused request itself; nothing else may go wrong.
           const unexpected = errors.filter((error) => !/the server responded with a status of 403/.test(error));
           expect(unexpected, unexpected.join("\n")).to.deep.equal([]);

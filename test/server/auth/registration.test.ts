@@ -128,6 +128,50 @@ describe("dynamic client registration (RFC 7591)", function () {
     );
   });
 
+  it("registers a client that counts delegated holdings, with or without rights, and refuses a malformed delegation", async function () {
+    const contract = "0x5FbDB2315678afecb367f032d93F642f64180aa3";
+    const rights = "0x" + "6c6f67696e".padEnd(64, "0");
+    const collections = [{ network: "localhost", contract }];
+    for (const delegation of [true, { rights }]) {
+      const config = await register({
+        client_name: "Delegating",
+        redirect_uris: ["https://d.example/cb"],
+        holdings: { collections, delegation },
+      });
+      expect(config.clientMetadata().holdings).to.deep.equal({
+        collections: [{ network: "localhost", contract: contract.toLowerCase(), min_count: "1" }],
+        delegation,
+      });
+      const stored = (await listClients(t.app.db)).find((c) => c.id === config.clientMetadata().client_id);
+      expect(stored?.holdings?.delegation).to.deep.equal({ rights: delegation === true ? null : rights });
+    }
+    const refusals: Array<[oidc.JsonValue, string]> = [
+      [
+        { collections, delegation: "yes" },
+        'holdings.delegation must be true, false or {"rights": "0x" and 64 hex digits (the registry\'s bytes32 rights)}',
+      ],
+      [
+        { collections, delegation: { rights: "0x12" } },
+        'holdings.delegation must be true, false or {"rights": "0x" and 64 hex digits (the registry\'s bytes32 rights)}',
+      ],
+      [
+        { collections, delegation: { rights, registry: "0x" } },
+        'holdings.delegation must be true, false or {"rights": "0x" and 64 hex digits (the registry\'s bytes32 rights)}',
+      ],
+      [{ delegation: true }, "holdings.delegation needs collections or a gate to count the delegated holdings of"],
+    ];
+    for (const [holdings, message] of refusals)
+      await expectRefusal(
+        await refusal({ client_name: "Bad", redirect_uris: ["https://d.example/cb"], holdings }),
+        400,
+        "invalid_client_metadata",
+        {
+          dialect: "oauth",
+          message,
+        },
+      );
+  });
+
   it("refuses a registration without the initial access token, or with another, as RFC 6750 says", async function () {
     for (const token of [undefined, "another-token-that-is-long-enough-000000"]) {
       const response = await fetch(`${t.config.issuer}/register`, {

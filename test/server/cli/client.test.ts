@@ -279,6 +279,38 @@ describe("npm run client", function () {
     ]);
   });
 
+  it("registers a client that counts delegated holdings with --holdings, and refuses a malformed delegation with exit code 2", async function () {
+    const contract = "0x5FbDB2315678afecb367f032d93F642f64180aa3";
+    const indexedEnv = { ...env, RPC_URL_LOCALHOST: "http://127.0.0.1:8545" };
+    const holdings = { gate: { network: "localhost", contract }, delegation: true };
+    const added = await run(
+      ["add", "--name", "Delegating", "--redirect-uri", "https://d.example/cb", "--holdings", JSON.stringify(holdings), "--json"],
+      indexedEnv,
+    );
+    const client = added.code === 0 ? JSON.parse(added.stdout) : expect.fail(added.stderr);
+    expect(client.holdings).to.deep.equal({
+      collections: [],
+      gate: { network: "localhost", contract: contract.toLowerCase(), min_count: "1" },
+      delegation: true,
+    });
+    const refused = await run(
+      [
+        "add",
+        "--name",
+        "x",
+        "--redirect-uri",
+        "https://d.example/cb",
+        "--holdings",
+        JSON.stringify({ ...holdings, delegation: { rights: "login" } }),
+      ],
+      { DATABASE_URL: "postgres://nobody@127.0.0.1:1/none", RPC_URL_LOCALHOST: "http://127.0.0.1:8545" },
+    );
+    expect([refused.code, refused.stderr.split("\n")[0]]).to.deep.equal([
+      2,
+      'client: holdings.delegation must be true, false or {"rights": "0x" and 64 hex digits (the registry\'s bytes32 rights)}',
+    ]);
+  });
+
   it("refuses bad input with a message and exit code 2", async function () {
     for (const args of [
       [],

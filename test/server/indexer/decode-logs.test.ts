@@ -7,6 +7,7 @@ import {
   ZERO_ADDRESS,
   type RawLog,
 } from "../../../server/indexer/transfers";
+import { DELEGATE_ALL_TOPIC, DELEGATE_ERC721_TOPIC, DELEGATE_REGISTRY } from "../../../server/indexer/delegations";
 
 /** decodeLogs: what an eth_getLogs answer's logs move, each value read from its own log whatever the logs around it. */
 describe("decodeLogs: transfers of an answer whose logs repeat and change their values", function () {
@@ -88,5 +89,51 @@ describe("decodeLogs: transfers of an answer whose logs repeat and change their 
       expected(A, 5, 7, 3, bob, alice, 1),
     ]);
     expect(transfers1155).to.deep.equal([{ ...expected(B, 5, 7, 2, bob, alice, 4), batchIndex: 0, amount: 3n }]);
+  });
+
+  it("reads the delegate registry's delegations from its own logs only, and skips a log of another shape", async function () {
+    const rights = `0x${"6c6f67696e".padEnd(64, "0")}`;
+    const logs = [
+      log(DELEGATE_REGISTRY, 1, 1, 0, [DELEGATE_ALL_TOPIC, accountTopic(alice), accountTopic(bob)], `0x${word(0)}${word(1)}`),
+      log(
+        DELEGATE_REGISTRY,
+        1,
+        1,
+        1,
+        [DELEGATE_ERC721_TOPIC, accountTopic(alice), accountTopic(bob), accountTopic(A)],
+        `0x${word(7)}${rights.slice(2)}${word(0)}`,
+      ),
+      // The same event from another contract, an enable that is no boolean, a missing word, a missing topic.
+      log(A, 1, 1, 2, [DELEGATE_ALL_TOPIC, accountTopic(alice), accountTopic(bob)], `0x${word(0)}${word(1)}`),
+      log(DELEGATE_REGISTRY, 1, 1, 3, [DELEGATE_ALL_TOPIC, accountTopic(alice), accountTopic(bob)], `0x${word(0)}${word(2)}`),
+      log(DELEGATE_REGISTRY, 1, 1, 4, [DELEGATE_ALL_TOPIC, accountTopic(alice), accountTopic(bob)], `0x${word(1)}`),
+      log(DELEGATE_REGISTRY, 1, 1, 5, [DELEGATE_ERC721_TOPIC, accountTopic(alice), accountTopic(bob)], `0x${word(7)}${word(0)}${word(1)}`),
+    ];
+    const { delegations, transfers, transfers1155 } = decodeLogs(logs, 5_000, 50_000);
+    expect([transfers.length, transfers1155.length]).to.deep.equal([0, 0]);
+    expect(delegations).to.deep.equal([
+      {
+        blockNumber: 1,
+        logIndex: 0,
+        kind: "all",
+        vault: alice,
+        delegate: bob.toLowerCase(),
+        contract: null,
+        tokenId: null,
+        rights: hash(0),
+        enable: true,
+      },
+      {
+        blockNumber: 1,
+        logIndex: 1,
+        kind: "token",
+        vault: alice,
+        delegate: bob.toLowerCase(),
+        contract: A.toLowerCase(),
+        tokenId: 7n,
+        rights,
+        enable: false,
+      },
+    ]);
   });
 });
