@@ -117,7 +117,8 @@ async function syncOnce(nodeUrl: string, chain: CollectionsChain, classifier: bo
     if (!classifier) {
       // Off means off: nothing was classified.
       const left = await unclassified();
-      if (left !== chain.contracts.length) throw new Error(`the classifier was off, yet ${chain.contracts.length - left} collections have a verdict`);
+      if (left !== chain.contracts.length)
+        throw new Error(`the classifier was off, yet ${chain.contracts.length - left} collections have a verdict`);
       return { ms, cpuMicros };
     }
     const head = performance.now();
