@@ -55,7 +55,7 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
           metadata: Type.Optional(
             Type.Boolean({
               description:
-                "Add tokenURI, metadata, image and metadataError to each item (as GET /token gives them). All items' metadata " +
+                "Add tokenURI, metadata, image, metadataError and metadataUpdatedAt to each item (as GET /token gives them). All items' metadata " +
                 "together stays within METADATA_ANSWERS_MAX_BYTES: the items after that carry metadataOmitted (counted in X-Metadata-Omitted).",
               examples: [true],
             }),
