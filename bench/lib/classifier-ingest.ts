@@ -7,7 +7,7 @@ import type { Row } from "./suite";
 /** The indexer's widest `eth_getLogs` range here: the sync goes in many small steps, between which the classifier runs. */
 const MAX_RANGE = "20";
 /** The longest a sync (or the classification after it) may take before the bench gives up. */
-const TIMEOUT_MS = 600_000;
+const TIMEOUT_MS = 300_000;
 
 interface Ingest {
   ms: number;
@@ -97,8 +97,10 @@ async function syncOnce(nodeUrl: string, chain: CollectionsChain, classifier: bo
       // 503 not_indexed until the index's first step is written.
       const answer = await fetch(`${app.url}/inventory/localhost/${chain.holder}`);
       await answer.body?.cancel();
-      if (answer.ok && Number(answer.headers.get("x-indexed-block")) >= chain.head) break;
-      if (performance.now() - started > TIMEOUT_MS) throw new Error(`the service did not index block ${chain.head}`);
+      const indexed = answer.ok ? Number(answer.headers.get("x-indexed-block")) : `not yet (${answer.status})`;
+      if (typeof indexed === "number" && indexed >= chain.head) break;
+      if (performance.now() - started > TIMEOUT_MS)
+        throw new Error(`the service did not index block ${chain.head} in ${TIMEOUT_MS / 1000} s: it is at ${indexed}`);
       for (const [pid, ms] of (await cpu.sample()).backends) latest.set(pid, ms);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }

@@ -62,7 +62,8 @@ async function holdersSnapshots({ sizes, database, log }: { sizes: number[]; dat
     try {
       await migrate(db);
       log(`collections: writing ${transfers.toLocaleString("en-US")} transfers of one contract`);
-      const block = await fill(db, transfers);
+      // Written as the indexer writes a range: under the long statement bound (a million rows at once).
+      const block = await db.transaction((tx) => fill(tx, transfers), { long: true });
       const snapshot = await median(() => holdersAt(db, { network: NETWORK, contract: CONTRACT, block, limit: PAGE }));
       const count = await median(() => holderCountAt(db, { network: NETWORK, contract: CONTRACT, block }));
       const today = await median(() => holdersPage(db, { network: NETWORK, contract: CONTRACT, limit: PAGE }));
