@@ -2,71 +2,103 @@ import { migrate } from "../../server/db/migrate";
 import type { Queryable } from "../../server/db/database";
 import { holderCountAt, holdersAt, holdersPage } from "../../server/indexer";
 import { createTestDatabase } from "../../support/database";
+import { providerFor, startLocalNode } from "../../support/chain";
+import { ingestWithClassifier } from "../lib/classifier-ingest";
+import { collectionRoutes } from "../lib/collection-routes";
+import { deployCollections } from "../lib/collections-chain";
 import type { Row, Suite } from "../lib/suite";
 
 const NETWORK = "bench";
 const CONTRACT = `0x1${"0".repeat(39)}`;
 /** Transfers of the one contract, per size: half mints, half moves between owners (ten tokens per owner). */
 const SIZES = (process.env.BENCH_COLLECTIONS_TRANSFERS ?? "10000,1000000").split(",").map(Number);
+const SMOKE_SIZES = [2_000];
 const ROUNDS = 5;
 const PAGE = 100;
+/** The chain of the route and ingest measures: collections, mints per collection and tokens per mint; sync rounds. */
+const FULL = { contracts: 40, mintsPerContract: 12, tokensPerMint: 200, rounds: 3 };
+const SMOKE = { contracts: 4, mintsPerContract: 12, tokensPerMint: 10, rounds: 1 };
 
 /**
- * Holders at a block at 10,000 and 1,000,000 transfers of one contract, beside today's holders (one index-only page of
- * the holdings) of the same contract in the same run.
+ * The collection route, the contracts of an owner with details, the indexer's ingest with the spam classifier on and
+ * off, and holders at a block at 10,000 and 1,000,000 transfers of one contract.
  */
 const collections: Suite = {
   onlyWhenNamed: true,
   method: [
-    "One contract's transfers are written by SQL into a fresh database (BENCH_COLLECTIONS_TRANSFERS, default 10,000 and 1,000,000): half of them mints of one token each to one of a tenth as many owners, half moves of those tokens to another owner, a hundred per block, with the holdings and the summary the indexer keeps.",
+    "A local Hardhat node with 40 ERC-721 collections, each minted by its deployer in 12 transactions of 200 tokens (96,000 transfers): the first to one holder, the others to new addresses, nothing moved (airdrops the spam rules look at closely: the classifier asks the senders of their mints).",
+    "Ingest: the service (in its own process, `INDEXER_MAX_RANGE=20` so that the sync goes in many steps between which the classifier runs) syncs the chain on a fresh database with `SPAM_CLASSIFIER=true` beside `false`, three rounds in turn; the time and the server CPU (the service's process and, on PostgreSQL, its client backends, from /proc) from its start-up line to its index at the head, medians; then, classifier on, the time until every collection has a verdict.",
+    "The collection route through a JSON-RPC proxy that counts the service's calls to the node, once every verdict is in: each collection read once one after another (the first read finds the deployment), again after a block is mined (the chain facts are cached per block), again from the cache (medians), then the cached reads at 32 connections.",
+    "The holder's contracts (`GET /inventory/:network/:owner`, all 40 on one page) with `details=true` beside the same page without, 32 connections each.",
+    "Holders at a block: one contract's transfers are written by SQL into a fresh database (BENCH_COLLECTIONS_TRANSFERS, default 10,000 and 1,000,000): half of them mints of one token each to one of a tenth as many owners, half moves of those tokens to another owner, a hundred per block, with the holdings and the summary the indexer keeps.",
     "Each read runs 5 times at the last block and the median is kept: a page of 100 holders at a block and their count, beside a page of 100 of today's holders (the index-only read of `nft_holdings`).",
     "Peak memory is the largest sort or hash the database reports for the page's statement (`EXPLAIN (ANALYZE)`).",
   ],
-  async run({ log, database }) {
+  async run({ log, database, seconds, smoke }) {
+    const shape = smoke ? SMOKE : FULL;
+    const node = await startLocalNode();
+    const provider = providerFor(node.url);
     const rows: Row[] = [];
-    for (const transfers of SIZES) {
-      const created = await createTestDatabase();
-      const db = await created.open();
-      try {
-        await migrate(db);
-        log(`collections: writing ${transfers.toLocaleString("en-US")} transfers of one contract`);
-        const block = await fill(db, transfers);
-        const snapshot = await median(() => holdersAt(db, { network: NETWORK, contract: CONTRACT, block, limit: PAGE }));
-        const count = await median(() => holderCountAt(db, { network: NETWORK, contract: CONTRACT, block }));
-        const today = await median(() => holdersPage(db, { network: NETWORK, contract: CONTRACT, limit: PAGE }));
-        const size = transfers >= 1_000_000 ? `${transfers / 1_000_000}M` : `${transfers / 1000}k`;
-        const reference = { label: "today's holders, page of 100", value: today };
-        rows.push(
-          {
-            suite: "collections",
-            metric: `holders at a block, page of 100, ${size} transfers (${database})`,
-            value: snapshot,
-            unit: "ms",
-            reference,
-            ratio: snapshot / today,
-          },
-          {
-            suite: "collections",
-            metric: `holder count at a block, ${size} transfers (${database})`,
-            value: count,
-            unit: "ms",
-            reference,
-            ratio: count / today,
-          },
-          {
-            suite: "collections",
-            metric: `holders at a block, peak sort/hash memory, ${size} transfers (${database})`,
-            value: await peakMemory(db, block),
-            unit: "kB",
-          },
-        );
-      } finally {
-        await created.drop();
-      }
+    try {
+      log(`collections: deploying ${shape.contracts} collections, ${shape.mintsPerContract} mints of ${shape.tokensPerMint} tokens each`);
+      const chain = await deployCollections(provider, shape);
+      rows.push(...(await ingestWithClassifier({ nodeUrl: node.url, chain, rounds: shape.rounds, database, log })));
+      rows.push(...(await collectionRoutes({ nodeUrl: node.url, provider, chain, seconds, log })));
+    } finally {
+      provider.destroy();
+      await node.stop();
     }
+    rows.push(...(await holdersSnapshots({ sizes: smoke ? SMOKE_SIZES : SIZES, database, log })));
     return rows;
   },
 };
+
+/** Holders at a block, and their count, beside today's holders of the same contract, at each size. */
+async function holdersSnapshots({ sizes, database, log }: { sizes: number[]; database: string; log: (message: string) => void }) {
+  const rows: Row[] = [];
+  for (const transfers of sizes) {
+    const created = await createTestDatabase();
+    const db = await created.open();
+    try {
+      await migrate(db);
+      log(`collections: writing ${transfers.toLocaleString("en-US")} transfers of one contract`);
+      // Written as the indexer writes a range: under the long statement bound (a million rows at once).
+      const block = await db.transaction((tx) => fill(tx, transfers), { long: true });
+      const snapshot = await median(() => holdersAt(db, { network: NETWORK, contract: CONTRACT, block, limit: PAGE }));
+      const count = await median(() => holderCountAt(db, { network: NETWORK, contract: CONTRACT, block }));
+      const today = await median(() => holdersPage(db, { network: NETWORK, contract: CONTRACT, limit: PAGE }));
+      const size = transfers >= 1_000_000 ? `${transfers / 1_000_000}M` : `${transfers / 1000}k`;
+      const reference = { label: "today's holders, page of 100", value: today };
+      rows.push(
+        {
+          suite: "collections",
+          metric: `holders at a block, page of 100, ${size} transfers (${database})`,
+          value: snapshot,
+          unit: "ms",
+          reference,
+          ratio: snapshot / today,
+        },
+        {
+          suite: "collections",
+          metric: `holder count at a block, ${size} transfers (${database})`,
+          value: count,
+          unit: "ms",
+          reference,
+          ratio: count / today,
+        },
+        {
+          suite: "collections",
+          metric: `holders at a block, peak sort/hash memory, ${size} transfers (${database})`,
+          value: await peakMemory(db, block),
+          unit: "kB",
+        },
+      );
+    } finally {
+      await created.drop();
+    }
+  }
+  return rows;
+}
 
 /** Writes the contract's transfers, holdings, summary and the network's cursor; the last block. */
 async function fill(db: Queryable, transfers: number): Promise<number> {

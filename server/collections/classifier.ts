@@ -1,3 +1,4 @@
+import type { JsonRpcProvider } from "ethers";
 import { rpc } from "../chain/networks";
 import {
   contractsToClassify,
@@ -18,6 +19,8 @@ const BATCH = 100;
 /** Of a contract whose airdrop the senders would decide: its first transfers read, and the mint transactions whose sender is asked. */
 const SAMPLE_SCAN = 200;
 const SAMPLE_TRANSACTIONS = 8;
+/** Senders of mint transactions kept (a transaction's sender never changes): most contracts are classified many times. */
+const SENDERS_KEPT = 10_000;
 
 /**
  * Classifies collections as the index changes, never per read: each pass takes, per network, the contracts never
@@ -28,6 +31,8 @@ const SAMPLE_TRANSACTIONS = 8;
  */
 export class SpamClassifier {
   private readonly repeating: Repeating;
+  /** Sender of each sampled transaction already asked, by network and hash, oldest first (bounded: SENDERS_KEPT). */
+  private readonly senders = new Map<string, string>();
 
   constructor(
     private readonly deps: CollectionReaders,
@@ -104,12 +109,27 @@ export class SpamClassifier {
     let others = 0;
     let all = 0;
     for (const { tx, recipients } of sample) {
-      const sent = await rpc(network, provider.getTransaction(tx));
-      if (!sent) continue;
-      const sender = sent.from.toLowerCase();
+      const sender = await this.sender(network, tx, provider);
+      if (sender === undefined) continue;
       all += recipients.length;
       others += recipients.filter((r) => r !== sender).length;
     }
     return { others, all, transactions: sample.length };
+  }
+
+  /**
+   * The sender of a transaction (lower case), asked once: a contract whose transfers keep changing is classified again
+   * at each pass, and its first mints are the same. A reorg can only drop the transaction from the sample.
+   */
+  private async sender(network: string, tx: string, provider: JsonRpcProvider): Promise<string | undefined> {
+    const key = `${network}:${tx}`;
+    const known = this.senders.get(key);
+    if (known !== undefined) return known;
+    const sent = await rpc(network, provider.getTransaction(tx));
+    if (!sent) return undefined;
+    const sender = sent.from.toLowerCase();
+    this.senders.set(key, sender);
+    if (this.senders.size > SENDERS_KEPT) this.senders.delete(this.senders.keys().next().value!);
+    return sender;
   }
 }

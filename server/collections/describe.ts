@@ -77,8 +77,17 @@ export class Collections {
   }
 
   /**
-   * Which of `contracts` (lower case) are flagged as spam, the operator's lists applied: one statement for all of them.
-   * The one filter of `?spam=exclude` (and of any feed that leaves spam out).
+   * Whether a collection is served as spam, from its stored flag (null: never classified) as a page statement read it
+   * beside its items: the operator's lists applied, no statement of its own. The filter of `?spam=exclude`.
+   */
+  isSpam(network: string, contract: string, stored: boolean | null | undefined): boolean {
+    const verdict = stored === null || stored === undefined ? undefined : { flag: stored, reasons: [] };
+    return servedVerdict(network, contract, verdict, this.deps.overrides).flag;
+  }
+
+  /**
+   * Which of `contracts` (lower case) are flagged as spam, the operator's lists applied: one statement for all of them,
+   * for a feed whose own statement does not read the flags.
    */
   async flagged(network: string, contracts: readonly string[]): Promise<Set<string>> {
     const unique = [...new Set(contracts)];

@@ -1,6 +1,6 @@
 /**
  * What other features use of collections: the describer the app carries (`app.collections`, whose `describe` the
- * contracts-of-an-owner route calls for its details, and whose `flagged` is the one filter of `?spam=exclude`), the
+ * contracts-of-an-owner route calls for its details, and whose `isSpam` and `flagged` filter `?spam=exclude`), the
  * schema of a collection on the wire and of the `spam` query.
  */
 export type { Collection as CollectionAnswer, Collections } from "./describe";

@@ -139,7 +139,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 export default fp(
   async function collections(app: FastifyInstance) {
     const { ipfsGateway: ipfs, arweaveGateway: arweave } = app.config.tokenMetadata;
-    const { contracts: spam = [], notContracts: notSpam = [], intervalMs } = app.config.spam;
+    const { contracts: spam = [], notContracts: notSpam = [], intervalMs, classifier: classifying } = app.config.spam;
     const keys = (list: Array<{ network: string; address: string }>) => new Set(list.map((c) => `${c.network}:${c.address.toLowerCase()}`));
     const deps = {
       db: app.db,
@@ -157,11 +157,13 @@ export default fp(
         { cooldownMs: app.config.collectionRefresh.cooldownMs, maxRunning: 4, batch: app.config.tokenMetadata.concurrency },
       ),
     );
-    const classifier = new SpamClassifier(deps, intervalMs, (error) =>
-      app.log.warn({ err: error }, "collections: spam classification failed"),
-    );
-    app.addHook("onReady", async () => classifier.start());
-    app.addHook("preClose", () => classifier.stop());
+    if (classifying) {
+      const classifier = new SpamClassifier(deps, intervalMs, (error) =>
+        app.log.warn({ err: error }, "collections: spam classification failed"),
+      );
+      app.addHook("onReady", async () => classifier.start());
+      app.addHook("preClose", () => classifier.stop());
+    }
     await app.register(routes);
   },
   { name: "collections", dependencies: ["db", "chain", "token-metadata"] },

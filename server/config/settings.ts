@@ -478,6 +478,15 @@ export const SETTINGS = [
       "collections the operator marks as not spam whatever the rules say: comma-separated `<network>:<address>`; their verdict's reason is `OperatorMarkedNotSpam`",
   },
   {
+    name: "SPAM_CLASSIFIER",
+    path: "spam.classifier",
+    parse: bool,
+    default: "true",
+    group: "service",
+    description:
+      "run the spam classifier in this instance; `false` on all but one of many instances sharing a database (they all serve its verdicts, and each one running it repeats the same work)",
+  },
+  {
     name: "SPAM_CLASSIFY_INTERVAL_MS",
     path: "spam.intervalMs",
     parse: int(50, 600_000),

@@ -75,8 +75,12 @@ ${noWalletHelp(lang, input.localDemo ? text.demoLogin : undefined)}
 <section id="tokens" hidden>
 <p id="notice"></p>
 <h2 id="alice-heading"></h2>
+<p id="alice-collection" class="small" hidden></p>
+<p id="alice-spam" class="spam" hidden></p>
 <ul id="alice-list" aria-labelledby="alice-heading"></ul>
 <h2 id="bob-heading"></h2>
+<p id="bob-collection" class="small" hidden></p>
+<p id="bob-spam" class="spam" hidden></p>
 <ul id="bob-list" aria-labelledby="bob-heading"></ul>
 <button type="button" id="refresh" class="secondary">${escapeHtml(text.refresh)}</button>
 </section>

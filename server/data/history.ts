@@ -87,16 +87,10 @@ const history: FastifyPluginAsyncTypebox = async (app) => {
   ) => {
     const limit = pageLimit(query.limit);
     const before = historyCursor(query.cursor);
-    const found = await fromIndex({ app, reply, network, read: (db) => historyPage(db, { network, of, before, limit }) });
+    const spam = query.spam === "exclude";
+    const found = await fromIndex({ app, reply, network, read: (db) => historyPage(db, { network, of, before, limit, spam }) });
     // A page with spam left out may hold fewer items; its Link still follows on from the last transfer read.
-    const flagged =
-      query.spam === "exclude"
-        ? await app.collections.flagged(
-            network,
-            found.items.map((r) => r.contract),
-          )
-        : undefined;
-    const items = flagged ? found.items.filter((r) => !flagged.has(r.contract)) : found.items;
+    const items = spam ? found.items.filter((r) => !app.collections.isSpam(network, r.contract, r.spam)) : found.items;
     return sendPage(
       request,
       reply,

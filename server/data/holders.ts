@@ -92,19 +92,22 @@ const holders: FastifyPluginAsyncTypebox = async (app) => {
       const id = request.query.id === undefined ? undefined : parseTokenId(request.query.id).toString();
       const limit = pageLimit(request.query.limit);
       const after = decodeKeyCursor(request.query.cursor, "address");
-      const excluded = request.query.spam === "exclude" && (await app.collections.flagged(network, [contract])).size > 0;
+      const spam = request.query.spam === "exclude";
       if (request.query.block !== undefined) {
-        const { block } = await snapshotOf(app, reply, { network, contract, block: request.query.block });
+        const { block, summary } = await snapshotOf(app, reply, { network, contract, block: request.query.block });
         const format = snapshotFormat(request.query.format, request.headers.accept);
+        // The summary read to check the block carries the flag.
+        const excluded = spam && app.collections.isSpam(network, contract, summary.spam?.flag);
         return sendSnapshot(app, request, reply, { network, contract, block, tokenId: id, after, limit, format, excluded });
       }
       const page = await fromIndex({
         app,
         reply,
         network,
-        read: (db) => holdersPage(db, { network, contract, tokenId: id, after, limit }),
+        read: (db) => holdersPage(db, { network, contract, tokenId: id, after, limit, spam }),
       });
-      if (excluded) return sendPage(request, reply, { indexed: page.indexed, items: [] }, [], limit);
+      if (spam && app.collections.isSpam(network, contract, page.spam))
+        return sendPage(request, reply, { indexed: page.indexed, items: [] }, [], limit);
       // Counts are the database's canonical decimals: written as they are, JSON numbers with all their digits.
       const body = `[${page.items.map((r) => `{"owner":"${checksum(r.owner)}","count":${r.count}}`).join(",")}]`;
       return sendPage(request, reply, page, body, limit);

@@ -55,7 +55,7 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
           metadata: Type.Optional(
             Type.Boolean({
               description:
-                "Add tokenURI, metadata, image and metadataError to each item (as GET /token gives them). All items' metadata " +
+                "Add tokenURI, metadata, image, metadataError and metadataUpdatedAt to each item (as GET /token gives them). All items' metadata " +
                 "together stays within METADATA_ANSWERS_MAX_BYTES: the items after that carry metadataOmitted (counted in X-Metadata-Omitted).",
               examples: [true],
             }),
@@ -74,8 +74,14 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
       const contract = parseAddress(request.params.assetContract, "assetContract").toLowerCase();
       const limit = pageLimit(request.query.limit);
       const after = decodeKeyCursor(request.query.cursor, "id");
-      const page = await fromIndex({ app, reply, network, read: (db) => inventoryPage(db, { network, owner, contract, after, limit }) });
-      if (request.query.spam === "exclude" && (await app.collections.flagged(network, [contract])).size > 0)
+      const spam = request.query.spam === "exclude";
+      const page = await fromIndex({
+        app,
+        reply,
+        network,
+        read: (db) => inventoryPage(db, { network, owner, contract, after, limit, spam }),
+      });
+      if (spam && app.collections.isSpam(network, contract, page.spam))
         return sendPage(request, reply, { indexed: page.indexed, items: [] }, [], limit);
       // Written directly (the hot path of the service): ids and balances are the database's canonical decimals, so
       // they go out as JSON numbers with all their digits; contract and owner are the same in every item.
@@ -133,10 +139,17 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
         const shown = request.query.spam === "exclude" ? described.filter((c) => !c.spam.flag) : described;
         return sendPage(request, reply, page, shown, limit);
       }
-      const page = await fromIndex({ app, reply, network, read: (db) => contractsPage(db, { network, owner, after, limit }) });
+      const spam = request.query.spam === "exclude";
+      const page = await fromIndex({ app, reply, network, read: (db) => contractsPage(db, { network, owner, after, limit, spam }) });
       // A page with spam left out may hold fewer items; its Link still follows on from the last contract read.
-      const flagged = request.query.spam === "exclude" ? await app.collections.flagged(network, page.items) : new Set<string>();
-      return sendPage(request, reply, page, page.items.filter((c) => !flagged.has(c)).map(checksum), limit);
+      const shown = spam ? page.items.filter((c) => !app.collections.isSpam(network, c.contract, c.spam)) : page.items;
+      return sendPage(
+        request,
+        reply,
+        page,
+        shown.map((c) => checksum(c.contract)),
+        limit,
+      );
     },
   );
 };

@@ -27,7 +27,10 @@ import {
 export type Standard = "erc721" | "erc1155";
 
 /** What a read of a token's metadata gave; `error` says why `metadata` is null ("pending": not read yet). */
-export type Resolved = Omit<CachedMetadata, "expiresAt">;
+export type Resolved = Omit<CachedMetadata, "expiresAt" | "updatedAt"> & {
+  /** When the cache's entry was read; absent for what is not from the cache (pending, a read that stored nothing). */
+  updatedAt?: Date | null;
+};
 
 /** A token whose metadata an answer leaves out: it did not fit in the answer's budget. */
 export interface Omitted {
@@ -269,7 +272,8 @@ export class TokenMetadataResolver {
 
   private async store(key: TokenKey, resolved: Resolved, ttlMs: number): Promise<void> {
     if (this.closing.signal.aborted) return;
-    await saveMetadata(this.db, key, resolved, new Date(this.clock() + ttlMs));
+    const now = this.clock();
+    await saveMetadata(this.db, { key, entry: resolved, readAt: new Date(now), expiresAt: new Date(now + ttlMs) });
   }
 
   /** tokenURI(id) (ERC-721), uri(id) with {id} substituted (ERC-1155), or contractURI() (the collection's). */

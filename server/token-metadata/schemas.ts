@@ -1,7 +1,7 @@
 import { Type } from "typebox";
 import { Address, AddressParam, NetworkParam, TokenIdParam } from "../http/schemas";
 import { INDEX, refusals } from "../http/refusals";
-import { MetadataOmitted } from "./token";
+import { MetadataOmitted, MetadataUpdatedAt } from "./token";
 
 export const TokenParams = Type.Object({
   network: NetworkParam,
@@ -22,6 +22,7 @@ const EXAMPLE = {
   },
   image: "https://ipfs.io/ipfs/bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi/1.png",
   metadataError: null,
+  metadataUpdatedAt: "2026-11-28T12:00:00.000Z",
   signed: { "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC": { rarity: "legendary" } },
 };
 const PENDING_1155 = {
@@ -33,6 +34,7 @@ const PENDING_1155 = {
   metadata: null,
   image: null,
   metadataError: "pending",
+  metadataUpdatedAt: null,
   signed: {},
 };
 
@@ -55,6 +57,7 @@ export const Token = Type.Object(
       description: "The image as a URL a browser can load (ipfs:// and ar:// through the gateways)",
     }),
     metadataError: Type.Union([Type.String(), Type.Null()], { description: 'Why metadata is null; "pending" while it is being read' }),
+    metadataUpdatedAt: MetadataUpdatedAt,
     metadataOmitted: MetadataOmitted,
     signed: Type.Record(Type.String(), Type.Unknown(), {
       description:

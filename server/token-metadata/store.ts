@@ -8,6 +8,8 @@ export interface CachedMetadata {
   metadata: string | null;
   image: string | null;
   error: string | null;
+  /** When the document (or error) it holds was read; a failed read that kept the document before does not move it. */
+  updatedAt: Date | null;
   expiresAt: Date;
 }
 
@@ -24,6 +26,7 @@ interface Row {
   metadata: string | null;
   image: string | null;
   error: string | null;
+  updated_at: Date | null;
   expires_at: Date;
 }
 
@@ -32,6 +35,7 @@ const fromRow = (row: Row): CachedMetadata => ({
   metadata: row.metadata,
   image: row.image,
   error: row.error,
+  updatedAt: row.updated_at,
   expiresAt: row.expires_at,
 });
 
@@ -48,8 +52,9 @@ export interface CachedEntry {
  */
 const CACHED_METADATA_SQL = `SELECT token_id, expires_at, running <= $4 AS loaded,
     CASE WHEN running <= $4 THEN token_uri END AS token_uri, CASE WHEN running <= $4 THEN metadata END AS metadata,
-    CASE WHEN running <= $4 THEN image END AS image, CASE WHEN running <= $4 THEN error END AS error
-  FROM (SELECT token_id, token_uri, metadata, image, error, expires_at,
+    CASE WHEN running <= $4 THEN image END AS image, CASE WHEN running <= $4 THEN error END AS error,
+    CASE WHEN running <= $4 THEN coalesce(metadata_updated_at, fetched_at) END AS updated_at
+  FROM (SELECT token_id, token_uri, metadata, image, error, expires_at, metadata_updated_at, fetched_at,
       sum(coalesce(octet_length(token_uri), 0) + coalesce(octet_length(metadata), 0) + coalesce(octet_length(image), 0)
         + coalesce(octet_length(error), 0)) OVER (ORDER BY token_id) AS running
     FROM token_metadata WHERE network = $1 AND contract = $2 AND token_id = ANY($3::numeric[])) t`;
@@ -76,20 +81,36 @@ export async function cachedMetadata(
 const KEEP = "excluded.metadata IS NULL AND t.metadata IS NOT NULL AND excluded.token_uri IS NOT DISTINCT FROM t.token_uri";
 
 /**
- * Stores what a read of the token's metadata gave, valid until `expiresAt`: a failed read of the same tokenURI
- * keeps the metadata read before (the last good document beats an outage of its host), a failed read of another
- * tokenURI replaces it.
+ * Stores what a read of the token's metadata gave at `readAt`, valid until `expiresAt`: a failed read of the same
+ * tokenURI keeps the metadata read before (the last good document beats an outage of its host) and the time it was
+ * read, a failed read of another tokenURI replaces both.
  */
-export async function saveMetadata(db: Queryable, key: TokenKey, entry: Omit<CachedMetadata, "expiresAt">, expiresAt: Date): Promise<void> {
+export async function saveMetadata(
+  db: Queryable,
+  save: { key: TokenKey; entry: Omit<CachedMetadata, "expiresAt" | "updatedAt">; readAt: Date; expiresAt: Date },
+): Promise<void> {
+  const { key, entry } = save;
+  // $1 network, $2 contract, $3 token id, $4 tokenURI, $5 metadata, $6 image, $7 error, $8 expires at, $9 read at
   await db.query(
-    `INSERT INTO token_metadata AS t (network, contract, token_id, token_uri, metadata, image, error, fetched_at, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, now(), $8::timestamptz)
+    `INSERT INTO token_metadata AS t (network, contract, token_id, token_uri, metadata, image, error, fetched_at, expires_at, metadata_updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, now(), $8::timestamptz, $9::timestamptz)
      ON CONFLICT (network, contract, token_id) DO UPDATE SET
        metadata = CASE WHEN ${KEEP} THEN t.metadata ELSE excluded.metadata END,
        image = CASE WHEN ${KEEP} THEN t.image ELSE excluded.image END,
        error = CASE WHEN ${KEEP} THEN NULL ELSE excluded.error END,
+       metadata_updated_at = CASE WHEN ${KEEP} THEN coalesce(t.metadata_updated_at, t.fetched_at) ELSE excluded.metadata_updated_at END,
        token_uri = excluded.token_uri, fetched_at = excluded.fetched_at, expires_at = excluded.expires_at`,
-    [key.network, key.contract, key.tokenId.toString(), entry.tokenUri, entry.metadata, entry.image, entry.error, expiresAt],
+    [
+      key.network,
+      key.contract,
+      key.tokenId.toString(),
+      entry.tokenUri,
+      entry.metadata,
+      entry.image,
+      entry.error,
+      save.expiresAt,
+      save.readAt,
+    ],
   );
 }
 
@@ -114,8 +135,9 @@ export async function cachedCollections(
              AND u.marked_at > t.fetched_at)
          THEN 'epoch'::timestamptz ELSE expires_at END AS expires_at,
        CASE WHEN running <= $3 THEN token_uri END AS token_uri, CASE WHEN running <= $3 THEN metadata END AS metadata,
-       CASE WHEN running <= $3 THEN image END AS image, CASE WHEN running <= $3 THEN error END AS error
-     FROM (SELECT network, contract, token_id, fetched_at, token_uri, metadata, image, error, expires_at,
+       CASE WHEN running <= $3 THEN image END AS image, CASE WHEN running <= $3 THEN error END AS error,
+       CASE WHEN running <= $3 THEN coalesce(metadata_updated_at, fetched_at) END AS updated_at
+     FROM (SELECT network, contract, token_id, fetched_at, token_uri, metadata, image, error, expires_at, metadata_updated_at,
          sum(coalesce(octet_length(token_uri), 0) + coalesce(octet_length(metadata), 0) + coalesce(octet_length(image), 0)
            + coalesce(octet_length(error), 0)) OVER (ORDER BY contract) AS running
        FROM token_metadata WHERE network = $1 AND contract = ANY ($2::text[]) AND token_id = $4) t`,

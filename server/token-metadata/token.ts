@@ -4,13 +4,17 @@ import type { Holding } from "../indexer";
 import type { Omitted, Resolved } from "./resolver";
 import { omissionMessage } from "../signed-metadata";
 
-/** `"tokenURI":…,"metadata":…,"image":…,"metadataError":…`, the metadata object as served (exact digits, key order). */
+/**
+ * `"tokenURI":…,"metadata":…,"image":…,"metadataError":…,"metadataUpdatedAt":…`, the metadata object as served (exact
+ * digits, key order).
+ */
 function metadataFields(resolved: Resolved): string {
   return [
     `"tokenURI":${JSON.stringify(resolved.tokenUri)}`,
     `"metadata":${resolved.metadata ?? "null"}`,
     `"image":${JSON.stringify(resolved.image)}`,
     `"metadataError":${JSON.stringify(resolved.metadata === null ? (resolved.error ?? "no metadata") : null)}`,
+    `"metadataUpdatedAt":${JSON.stringify(resolved.updatedAt?.toISOString() ?? null)}`,
   ].join(",");
 }
 
@@ -18,16 +22,23 @@ function metadataFields(resolved: Resolved): string {
 const omittedFields = (budget: number) =>
   `"tokenURI":null,"metadata":null,"image":null,"metadataError":${JSON.stringify(
     `omitted: this answer's metadata would be larger than METADATA_ANSWERS_MAX_BYTES (${budget} bytes); ask for fewer items`,
-  )},"metadataOmitted":true`;
+  )},"metadataUpdatedAt":null,"metadataOmitted":true`;
 
 /** The schema of the omission marker, for the routes' TypeBox schemas. */
 export const MetadataOmitted = Type.Optional(
   Type.Literal(true, {
     description:
       "Present (true) when this item's metadata was left out because the answer's metadata reached METADATA_ANSWERS_MAX_BYTES; " +
-      "tokenURI, metadata and image are then null and metadataError says so. Ask for fewer items or for the token alone.",
+      "tokenURI, metadata, image and metadataUpdatedAt are then null and metadataError says so. Ask for fewer items or for the token alone.",
   }),
 );
+
+/** The schema of `metadataUpdatedAt`, for the routes' TypeBox schemas. */
+export const MetadataUpdatedAt = Type.Union([Type.String(), Type.Null()], {
+  description:
+    "When the service last read the document (or the error) metadata and metadataError come from (ISO 8601); a failed read that " +
+    "kept the document read before does not move it. null when it was never read (pending) or left out",
+});
 
 /** The metadata fields of an answer's tokens, in its order, and how many were left out. */
 export interface BudgetedFields {

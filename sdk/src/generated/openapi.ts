@@ -1224,8 +1224,10 @@ export interface paths {
               image: string | null;
               /** @description Why metadata is null; "pending" while it is being read */
               metadataError: string | null;
+              /** @description When the service last read the document (or the error) metadata and metadataError come from (ISO 8601); a failed read that kept the document read before does not move it. null when it was never read (pending) or left out */
+              metadataUpdatedAt: string | null;
               /**
-               * @description Present (true) when this item's metadata was left out because the answer's metadata reached METADATA_ANSWERS_MAX_BYTES; tokenURI, metadata and image are then null and metadataError says so. Ask for fewer items or for the token alone.
+               * @description Present (true) when this item's metadata was left out because the answer's metadata reached METADATA_ANSWERS_MAX_BYTES; tokenURI, metadata, image and metadataUpdatedAt are then null and metadataError says so. Ask for fewer items or for the token alone.
                * @enum {boolean}
                */
               metadataOmitted?: true;
@@ -1432,8 +1434,10 @@ export interface paths {
               image: string | null;
               /** @description Why metadata is null; "pending" while it is being read */
               metadataError: string | null;
+              /** @description When the service last read the document (or the error) metadata and metadataError come from (ISO 8601); a failed read that kept the document read before does not move it. null when it was never read (pending) or left out */
+              metadataUpdatedAt: string | null;
               /**
-               * @description Present (true) when this item's metadata was left out because the answer's metadata reached METADATA_ANSWERS_MAX_BYTES; tokenURI, metadata and image are then null and metadataError says so. Ask for fewer items or for the token alone.
+               * @description Present (true) when this item's metadata was left out because the answer's metadata reached METADATA_ANSWERS_MAX_BYTES; tokenURI, metadata, image and metadataUpdatedAt are then null and metadataError says so. Ask for fewer items or for the token alone.
                * @enum {boolean}
                */
               metadataOmitted?: true;
@@ -2668,7 +2672,7 @@ export interface paths {
            */
           spam?: "include" | "exclude";
           /**
-           * @description Add tokenURI, metadata, image and metadataError to each item (as GET /token gives them). All items' metadata together stays within METADATA_ANSWERS_MAX_BYTES: the items after that carry metadataOmitted (counted in X-Metadata-Omitted).
+           * @description Add tokenURI, metadata, image, metadataError and metadataUpdatedAt to each item (as GET /token gives them). All items' metadata together stays within METADATA_ANSWERS_MAX_BYTES: the items after that carry metadataOmitted (counted in X-Metadata-Omitted).
            * @example true
            */
           metadata?: boolean;
@@ -2719,7 +2723,7 @@ export interface paths {
               /** @description ERC-1155 only: how many of this id the owner holds (all digits) */
               balance?: string;
               /**
-               * @description Present (true) when this item's metadata was left out because the answer's metadata reached METADATA_ANSWERS_MAX_BYTES; tokenURI, metadata and image are then null and metadataError says so. Ask for fewer items or for the token alone.
+               * @description Present (true) when this item's metadata was left out because the answer's metadata reached METADATA_ANSWERS_MAX_BYTES; tokenURI, metadata, image and metadataUpdatedAt are then null and metadataError says so. Ask for fewer items or for the token alone.
                * @enum {boolean}
                */
               metadataOmitted?: true;

@@ -1,7 +1,8 @@
 // @ts-check
 // The converter page's script, an ES module (served as a file: the page's CSP allows no inline script).
 // Finds the wallet, brings it to the converter's chain, lists the holder's tokens with what each converts to (our
-// inventory and converter routes), and converts one token per transaction: safeTransferFrom(holder, converter, id)
+// inventory and converter routes) under each collection's name, holders, supply and spam flag (the collection route),
+// and converts one token per transaction: safeTransferFrom(holder, converter, id)
 // on the token, after an eth_call that shows whether it would revert. Every refusal is said in words; revert data is
 // decoded with the custom errors the page was given.
 import { errorMessage, messageLines } from "../static/messages.js";
@@ -37,6 +38,16 @@ import { discoverWallets, showNoWalletHelp, walletButton } from "../static/walle
  * @property {string | null} counterpart
  * @property {boolean} convertible
  * @property {string | null} reason why it cannot be converted now: a key of the texts' `reasons` (or a newer one)
+ */
+/**
+ * What the page shows of a collection (GET /collection/:network/:contract); supplies are strings here (see getJson).
+ * @typedef {object} Collection
+ * @property {string} [name]
+ * @property {string} [symbol]
+ * @property {{ name?: string }} metadata
+ * @property {number} holders
+ * @property {string} indexedSupply
+ * @property {{ flag: boolean, reasons: string[] }} spam
  */
 /** @typedef {Record<string, string | number | null>} Values the values a text's `{name}`s are filled with */
 
@@ -204,7 +215,7 @@ function main(root) {
    */
   async function getJson(url) {
     const response = await fetch(url, { headers: { accept: "application/json" } });
-    const body = JSON.parse((await response.text()).replace(/"(id|counterpart)":(\d+)/g, '"$1":"$2"'));
+    const body = JSON.parse((await response.text()).replace(/"(id|counterpart|indexedSupply|totalSupply)":(\d+)/g, '"$1":"$2"'));
     if (!response.ok) throw Object.assign(new Error(body.message || response.statusText), { status: response.status, body });
     return { body, response };
   }
@@ -225,6 +236,20 @@ function main(root) {
       url = next ? next[1] : undefined;
     }
     return ids;
+  }
+
+  /**
+   * The collection of `token`, or null when the service cannot describe it (the index holds none of its transfers yet,
+   * the node failed): the list is shown without it.
+   * @param {string} token
+   * @returns {Promise<Collection | null>}
+   */
+  async function collection(token) {
+    try {
+      return (await getJson("/collection/" + config.network + "/" + token)).body;
+    } catch {
+      return null;
+    }
   }
 
   /**
@@ -256,8 +281,12 @@ function main(root) {
       const sides = now.reverseConversionEnabled ? ["alice", "bob"] : ["alice"];
       /** @type {Partial<Record<Side, Pair[]>>} */
       const lists = {};
-      for (const side of sides) lists[side] = await pairs(side, await inventory(now[side]));
-      render(now, lists);
+      /** @type {Partial<Record<Side, Collection | null>>} */
+      const collections = {};
+      for (const side of sides) {
+        [lists[side], collections[side]] = await Promise.all([inventory(now[side]).then((ids) => pairs(side, ids)), collection(now[side])]);
+      }
+      render(now, lists, collections);
       say(fill(text.connected, { account, network: config.network }));
     } catch (error) {
       if (/** @type {{ body?: { error?: string } }} */ (error).body?.error === "not_indexed") {
@@ -274,8 +303,9 @@ function main(root) {
   /**
    * @param {State} state
    * @param {Partial<Record<Side, Pair[]>>} lists
+   * @param {Partial<Record<Side, Collection | null>>} collections
    */
-  function render(state, lists) {
+  function render(state, lists, collections) {
     const notices = [];
     if (state.paused) notices.push(text.paused);
     if (!state.reverseConversionEnabled) notices.push(fill(text.reverseOff, { alice: tokenName("alice"), bob: tokenName("bob") }));
@@ -286,12 +316,37 @@ function main(root) {
       const list = $(side + "-list");
       const pairs = lists[side];
       heading.hidden = list.hidden = !pairs;
+      describe(side, (pairs && collections[side]) || null);
       if (!pairs) continue;
       heading.textContent = fill(side === "alice" ? text.yourTokens : text.yourTokensBack, { token: tokenName(side) });
       list.replaceChildren(...pairs.map((pair) => item(side, pair)));
       if (pairs.length === 0) list.append(el("li", { textContent: fill(text.noTokens, { token: tokenName(side) }) }));
     }
     $("tokens").hidden = false;
+  }
+
+  /**
+   * Shows a side's collection above its list: its name, holders and supply, and its spam flag with the rules that
+   * raised it (a flagged one as a warning); nothing when it is not known.
+   * @param {Side} side
+   * @param {Collection | null} known
+   */
+  function describe(side, known) {
+    const summary = $(side + "-collection");
+    const warning = $(side + "-spam");
+    summary.hidden = warning.hidden = !known;
+    if (!known) return;
+    const values = {
+      name: known.name || known.metadata.name || tokenName(side),
+      symbol: known.symbol || null,
+      holders: known.holders,
+      supply: known.indexedSupply,
+      reasons: known.spam.reasons.join(", "),
+    };
+    const flag = known.spam.flag ? "" : " " + (known.spam.reasons.includes("Unclassified") ? text.unclassified : text.notSpam);
+    summary.textContent = fill(values.symbol ? text.collection : text.collectionNoSymbol, values) + flag;
+    warning.textContent = fill(text.spam, values);
+    warning.hidden = !known.spam.flag;
   }
 
   /**

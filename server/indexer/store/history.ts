@@ -27,11 +27,15 @@ export type HistoryOf = { owner: string } | { contract: string; tokenId: string 
 /**
  * An address's transfers, sent, then received (a transfer to oneself is listed once, as sent), of each table. Every
  * row names the address as its sender or its receiver: only the other side is looked up.
- * $1 network, $2 address, $3 block, $4 log index, $5 batch index (the key: rows before it), $6 limit.
+ * $1 network, $2 address, $3 block, $4 log index, $5 batch index (the key: rows before it), $6 limit, $7 whether to
+ * read each transfer's contract's spam flag.
  */
 const OWNER_HISTORY_SQL = `SELECT c.block_number AS indexed, t.block_number, t.log_index, t.batch_index, t.block_time,
     '0x' || encode(t.tx_hash, 'hex') AS tx_hash,
     (SELECT '0x' || encode(a.address, 'hex') FROM nft_addresses a WHERE a.id = t.contract_id) AS contract,
+    CASE WHEN $7::boolean THEN
+      (SELECT f.flag FROM nft_addresses a JOIN nft_spam_flags f ON f.network_id = n.id AND f.contract = a.address WHERE a.id = t.contract_id)
+    END AS spam,
     t.token_id,
     CASE WHEN t.from_id = k.id THEN lower($2) ELSE (SELECT '0x' || encode(a.address, 'hex') FROM nft_addresses a WHERE a.id = t.from_id) END
       AS from_address,
@@ -68,7 +72,8 @@ const OWNER_HISTORY_SQL = `SELECT c.block_number AS indexed, t.block_number, t.l
 /**
  * One token's transfers, of the table of its contract's standard, and whether the index of its contract is
  * incomplete (reads.ts). The contract is the one the page is of: only the sender and the receiver are looked up.
- * $1 network, $2 contract, $3 block, $4 log index, $5 batch index (the key: rows before it), $6 limit, $7 token id.
+ * $1 network, $2 contract, $3 block, $4 log index, $5 batch index (the key: rows before it), $6 limit, $7 token id,
+ * $8 whether to read the contract's spam flag.
  */
 const TOKEN_HISTORY_SQL = `SELECT c.block_number AS indexed, t.block_number, t.log_index, t.batch_index, t.block_time,
     '0x' || encode(t.tx_hash, 'hex') AS tx_hash,
@@ -77,7 +82,8 @@ const TOKEN_HISTORY_SQL = `SELECT c.block_number AS indexed, t.block_number, t.l
     (SELECT '0x' || encode(a.address, 'hex') FROM nft_addresses a WHERE a.id = t.from_id) AS from_address,
     (SELECT '0x' || encode(a.address, 'hex') FROM nft_addresses a WHERE a.id = t.to_id) AS to_address,
     t.amount,
-    EXISTS (SELECT 1 FROM nft_skipped_ranges WHERE network = $1 AND contract = lower($2)) AS incomplete
+    EXISTS (SELECT 1 FROM nft_skipped_ranges WHERE network = $1 AND contract = lower($2)) AS incomplete,
+    CASE WHEN $8::boolean THEN (SELECT flag FROM nft_spam_flags WHERE network_id = n.id AND contract = decode(substr($2, 3), 'hex')) END AS spam
   FROM indexer_cursors c LEFT JOIN indexer_networks n ON n.name = c.network
   CROSS JOIN LATERAL (SELECT (SELECT id FROM nft_addresses WHERE address = decode(substr($2, 3), 'hex')) AS id) k
   LEFT JOIN LATERAL (
@@ -95,23 +101,26 @@ const TOKEN_HISTORY_SQL = `SELECT c.block_number AS indexed, t.block_number, t.l
   WHERE c.network = $1
   ORDER BY t.block_number DESC, t.log_index DESC, t.batch_index DESC`;
 
-/** Transfers newest first (block, log index, batch index) before the key `before`. */
+/** A transfer of a history page, with its contract's stored spam flag when asked (else null). */
+export type HistoryItem = TransferRow & { spam: boolean | null };
+
+/** Transfers newest first (block, log index, batch index) before the key `before`; `spam`: with their contracts' flags. */
 export async function historyPage(
   db: Queryable,
-  query: { network: string; of: HistoryOf; before?: [string, string, string]; limit: number },
-): Promise<IndexPage<TransferRow> | undefined> {
-  const { network, of, before = HISTORY_KEY_MAX.map(String), limit } = query;
+  query: { network: string; of: HistoryOf; before?: [string, string, string]; limit: number; spam?: boolean },
+): Promise<IndexPage<HistoryItem> | undefined> {
+  const { network, of, before = HISTORY_KEY_MAX.map(String), limit, spam = false } = query;
   const [block, log, batch] = before;
-  type Row = { indexed: string; incomplete?: boolean } & { [K in keyof TransferRow]: TransferRow[K] | null };
+  type Row = { indexed: string; incomplete?: boolean; spam: boolean | null } & { [K in keyof TransferRow]: TransferRow[K] | null };
   const { rows } =
     "owner" in of
-      ? await db.query<Row>(OWNER_HISTORY_SQL, [network, of.owner, block, log, batch, limit + 1])
-      : await db.query<Row>(TOKEN_HISTORY_SQL, [network, of.contract, block, log, batch, limit + 1, of.tokenId]);
+      ? await db.query<Row>(OWNER_HISTORY_SQL, [network, of.owner, block, log, batch, limit + 1, spam])
+      : await db.query<Row>(TOKEN_HISTORY_SQL, [network, of.contract, block, log, batch, limit + 1, of.tokenId, spam]);
   return pageOf(
     rows,
     limit,
-    // An item is the transfer's columns only: the page's own (the cursor, completeness) stay on the page.
-    ({ indexed: _, incomplete: __, ...r }) => (r.block_number === null ? null : (r as TransferRow)),
+    // An item is the transfer's columns and its contract's flag: the page's own (the cursor, completeness) stay on the page.
+    ({ indexed: _, incomplete: __, ...r }) => (r.block_number === null ? null : (r as HistoryItem)),
     (t) => [t.block_number, String(t.log_index), String(t.batch_index ?? 0)],
   );
 }

@@ -11,7 +11,9 @@ import type { ChangeKind } from "./changes";
  * it yet, which matches no row). No cursor row means the network's index has not started, and a read answers
  * `undefined`. A statement about one contract also tells, in the same snapshot, whether the index of that contract
  * misses ConsecutiveTransfer ranges it did not expand (nft_skipped_ranges, skipped.ts): `incomplete`, computed once
- * per statement (it names parameters only), so an answer needs no statement of its own to say so.
+ * per statement (it names parameters only), so an answer needs no statement of its own to say so. Asked (`spam`), a
+ * page statement reads the stored spam flags (nft_spam_flags, spam.ts) beside its items in the same way: of its one
+ * contract, or of each item's, so that `?spam=exclude` costs no statement either (NULL when not asked or unclassified).
  */
 
 /**
@@ -24,6 +26,14 @@ export interface IndexPage<T> {
   next?: string[];
   /** Present (true) when the page is of one contract whose index misses ranges it did not expand (`X-Index-Complete: false`). */
   incomplete?: true;
+}
+
+/** A page of one contract, with the contract's stored spam flag when it was asked for (`spam: true` when flagged). */
+export type ContractPage<T> = IndexPage<T> & { spam?: true };
+
+/** `page` with the flag of its one contract, which each row of its statement carries. */
+function withSpamFlag<T>(page: IndexPage<T> | undefined, rows: Array<{ spam: boolean | null }>): ContractPage<T> | undefined {
+  return page && rows[0]?.spam ? { ...page, spam: true } : page;
 }
 
 /**
@@ -56,10 +66,11 @@ export interface InventoryItem {
 
 /**
  * ERC-721 owners and ERC-1155 balances in one id order (a contract is one or the other).
- * $1 network, $2 owner, $3 contract, $4 after this token id, $5 limit.
+ * $1 network, $2 owner, $3 contract, $4 after this token id, $5 limit, $6 whether to read the contract's spam flag.
  */
 const INVENTORY_SQL = `SELECT c.block_number AS indexed, o.token_id, o.balance,
-    EXISTS (SELECT 1 FROM nft_skipped_ranges WHERE network = $1 AND contract = $3) AS incomplete
+    EXISTS (SELECT 1 FROM nft_skipped_ranges WHERE network = $1 AND contract = $3) AS incomplete,
+    CASE WHEN $6::boolean THEN (SELECT flag FROM nft_spam_flags WHERE network_id = n.id AND contract = decode(substr($3, 3), 'hex')) END AS spam
   FROM indexer_cursors c LEFT JOIN indexer_networks n ON n.name = c.network
   LEFT JOIN LATERAL (
     (SELECT token_id, NULL::numeric AS balance FROM nft_owners
@@ -77,26 +88,34 @@ const INVENTORY_SQL = `SELECT c.block_number AS indexed, o.token_id, o.balance,
   ) o ON true
   WHERE c.network = $1`;
 
-/** The tokens of `contract` held by `owner` (lower case), in id order after `after`. */
+/** The tokens of `contract` held by `owner` (lower case), in id order after `after`; `spam`: read the contract's flag too. */
 export async function inventoryPage(
   db: Queryable,
-  query: { network: string; owner: string; contract: string; after?: string; limit: number },
-): Promise<IndexPage<InventoryItem> | undefined> {
-  const { network, owner, contract, after = "-1", limit } = query;
-  const { rows } = await db.query<{ indexed: string; token_id: string | null; balance: string | null; incomplete: boolean }>(
-    INVENTORY_SQL,
-    [network, owner, contract, after, limit + 1],
-  );
-  return pageOf(
+  query: { network: string; owner: string; contract: string; after?: string; limit: number; spam?: boolean },
+): Promise<ContractPage<InventoryItem> | undefined> {
+  const { network, owner, contract, after = "-1", limit, spam = false } = query;
+  const { rows } = await db.query<{
+    indexed: string;
+    token_id: string | null;
+    balance: string | null;
+    incomplete: boolean;
+    spam: boolean | null;
+  }>(INVENTORY_SQL, [network, owner, contract, after, limit + 1, spam]);
+  const page = pageOf(
     rows,
     limit,
     (r) => (r.token_id === null ? null : { tokenId: r.token_id, balance: r.balance }),
     (i) => [i.tokenId],
   );
+  return withSpamFlag(page, rows);
 }
 
-/** From the holdings: one row per contract held. $1 network, $2 owner, $3 after this contract, $4 limit. */
-const CONTRACTS_SQL = `SELECT c.block_number AS indexed, '0x' || encode(h.contract, 'hex') AS contract
+/**
+ * From the holdings: one row per contract held. $1 network, $2 owner, $3 after this contract, $4 limit, $5 whether to
+ * read each contract's spam flag.
+ */
+const CONTRACTS_SQL = `SELECT c.block_number AS indexed, '0x' || encode(h.contract, 'hex') AS contract,
+    CASE WHEN $5::boolean THEN (SELECT flag FROM nft_spam_flags f WHERE f.network_id = n.id AND f.contract = h.contract) END AS spam
   FROM indexer_cursors c LEFT JOIN indexer_networks n ON n.name = c.network
   LEFT JOIN LATERAL (
     SELECT contract FROM nft_holdings
@@ -105,18 +124,31 @@ const CONTRACTS_SQL = `SELECT c.block_number AS indexed, '0x' || encode(h.contra
   ) h ON true
   WHERE c.network = $1`;
 
-/** The contracts `owner` (lower case) holds tokens of, each once (lower case), in address order after `after`. */
+/** A contract an owner holds tokens of (lower case), with its stored spam flag when asked (else null). */
+export interface HeldContract {
+  contract: string;
+  spam: boolean | null;
+}
+
+/** The contracts `owner` (lower case) holds tokens of, each once, in address order after `after`; `spam`: with their flags. */
 export async function contractsPage(
   db: Queryable,
-  query: { network: string; owner: string; after?: string; limit: number },
-): Promise<IndexPage<string> | undefined> {
-  const { network, owner, after = "", limit } = query;
-  const { rows } = await db.query<{ indexed: string; contract: string | null }>(CONTRACTS_SQL, [network, owner, after, limit + 1]);
+  query: { network: string; owner: string; after?: string; limit: number; spam?: boolean },
+): Promise<IndexPage<HeldContract> | undefined> {
+  const { network, owner, after = "", limit, spam = false } = query;
+  const { rows } = await db.query<{ indexed: string; contract: string | null; spam: boolean | null }>(CONTRACTS_SQL, [
+    network,
+    owner,
+    after,
+    limit + 1,
+    spam,
+  ]);
   return pageOf(
     rows,
     limit,
-    (r) => r.contract,
-    (contract) => [contract],
+    // The flags are the items', not the page's.
+    (r) => (r.contract === null ? null : { contract: r.contract, spam: r.spam }),
+    (held) => [held.contract],
   );
 }
 
@@ -126,9 +158,10 @@ export interface HolderItem {
   count: string;
 }
 
-/** From the holdings. $1 network, $2 contract, $3 after this owner, $4 limit. */
+/** From the holdings. $1 network, $2 contract, $3 after this owner, $4 limit, $5 whether to read the contract's spam flag. */
 const HOLDERS_SQL = `SELECT c.block_number AS indexed, '0x' || encode(h.owner, 'hex') AS owner, h.count,
-    EXISTS (SELECT 1 FROM nft_skipped_ranges WHERE network = $1 AND contract = $2) AS incomplete
+    EXISTS (SELECT 1 FROM nft_skipped_ranges WHERE network = $1 AND contract = $2) AS incomplete,
+    CASE WHEN $5::boolean THEN (SELECT flag FROM nft_spam_flags WHERE network_id = n.id AND contract = decode(substr($2, 3), 'hex')) END AS spam
   FROM indexer_cursors c LEFT JOIN indexer_networks n ON n.name = c.network
   LEFT JOIN LATERAL (
     SELECT owner, count FROM nft_holdings
@@ -139,10 +172,11 @@ const HOLDERS_SQL = `SELECT c.block_number AS indexed, '0x' || encode(h.owner, '
 
 /**
  * ERC-721 owner and ERC-1155 balances of one token in one address order (of their bytes, which sort as their hex).
- * $1 network, $2 contract, $3 after this owner, $4 limit, $5 token id.
+ * $1 network, $2 contract, $3 after this owner, $4 limit, $5 token id, $6 whether to read the contract's spam flag.
  */
 const TOKEN_HOLDERS_SQL = `SELECT c.block_number AS indexed, '0x' || encode(h.owner, 'hex') AS owner, h.count,
-    EXISTS (SELECT 1 FROM nft_skipped_ranges WHERE network = $1 AND contract = $2) AS incomplete
+    EXISTS (SELECT 1 FROM nft_skipped_ranges WHERE network = $1 AND contract = $2) AS incomplete,
+    CASE WHEN $6::boolean THEN (SELECT flag FROM nft_spam_flags WHERE network_id = n.id AND contract = decode(substr($2, 3), 'hex')) END AS spam
   FROM indexer_cursors c LEFT JOIN indexer_networks n ON n.name = c.network
   LEFT JOIN LATERAL (
     (SELECT a.address AS owner, 1::numeric AS count FROM nft_owners o JOIN nft_addresses a ON a.id = o.owner_id
@@ -158,23 +192,27 @@ const TOKEN_HOLDERS_SQL = `SELECT c.block_number AS indexed, '0x' || encode(h.ow
   ) h ON true
   WHERE c.network = $1`;
 
-/** The holders of `contract` (or, with `tokenId`, of one token), in address order after `after`. */
+/**
+ * The holders of `contract` (or, with `tokenId`, of one token), in address order after `after`; `spam`: read the
+ * contract's flag too.
+ */
 export async function holdersPage(
   db: Queryable,
-  query: { network: string; contract: string; tokenId?: string; after?: string; limit: number },
-): Promise<IndexPage<HolderItem> | undefined> {
-  const { network, contract, tokenId, after = "", limit } = query;
-  type Row = { indexed: string; owner: string | null; count: string | null; incomplete: boolean };
+  query: { network: string; contract: string; tokenId?: string; after?: string; limit: number; spam?: boolean },
+): Promise<ContractPage<HolderItem> | undefined> {
+  const { network, contract, tokenId, after = "", limit, spam = false } = query;
+  type Row = { indexed: string; owner: string | null; count: string | null; incomplete: boolean; spam: boolean | null };
   const { rows } =
     tokenId === undefined
-      ? await db.query<Row>(HOLDERS_SQL, [network, contract, after, limit + 1])
-      : await db.query<Row>(TOKEN_HOLDERS_SQL, [network, contract, after, limit + 1, tokenId]);
-  return pageOf(
+      ? await db.query<Row>(HOLDERS_SQL, [network, contract, after, limit + 1, spam])
+      : await db.query<Row>(TOKEN_HOLDERS_SQL, [network, contract, after, limit + 1, tokenId, spam]);
+  const page = pageOf(
     rows,
     limit,
     (r) => (r.owner === null ? null : { owner: r.owner, count: r.count! }),
     (h) => [h.owner],
   );
+  return withSpamFlag(page, rows);
 }
 
 /** $1 network, $2 contract. */

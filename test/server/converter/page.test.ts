@@ -10,6 +10,7 @@ import { indexedTo } from "../../helpers/index-check";
 import type { PageDocument, PageWindow } from "../../helpers/page-globals";
 import { converterFixture, type ConverterFixture } from "./fixture";
 import { expectRefusal } from "../../helpers/refusal";
+import { pollUntil } from "../../helpers/waiters";
 
 type RpcError = { code: number; message: string; data?: unknown };
 
@@ -126,22 +127,22 @@ describe("converter page (headless Chromium, local chain)", function () {
   let provider: JsonRpcProvider;
   let nodeUrl: string;
   let f: ConverterFixture;
+  let env: Record<string, string>;
 
   before(async function () {
     nodeUrl = (await sharedNode()).url;
     provider = providerFor(nodeUrl);
     f = await converterFixture(provider, 8);
     // It listens: Chromium loads the page, its script and its API calls from the service.
-    t = await startTestApp({
-      listen: true,
-      env: {
-        RPC_URL_LOCALHOST: nodeUrl,
-        HEAD_CACHE_MS: "100",
-        INDEXER_POLL_MS: "50",
-        INDEXER_CONTRACTS_LOCALHOST: `${f.addresses.alice},${f.addresses.bob}`,
-        CONVERTERS: `localhost:${f.addresses.converter}`,
-      },
-    });
+    env = {
+      RPC_URL_LOCALHOST: nodeUrl,
+      HEAD_CACHE_MS: "100",
+      INDEXER_POLL_MS: "50",
+      SPAM_CLASSIFY_INTERVAL_MS: "100",
+      INDEXER_CONTRACTS_LOCALHOST: `${f.addresses.alice},${f.addresses.bob}`,
+      CONVERTERS: `localhost:${f.addresses.converter}`,
+    };
+    t = await startTestApp({ listen: true, env });
     await indexedTo(t.app.db, "localhost", provider);
     browser = await launchBrowser();
   });
@@ -157,6 +158,8 @@ describe("converter page (headless Chromium, local chain)", function () {
       path?: string;
       mode?: "eip6963" | "window.ethereum" | "none";
       viewport?: { width: number; height: number };
+      /** The app whose page is opened (default the file's). */
+      app?: TestApp;
     } = {},
   ) {
     const wallet = new TestWallet(f.holder, nodeUrl);
@@ -166,7 +169,7 @@ describe("converter page (headless Chromium, local chain)", function () {
     page.on("pageerror", (error) => errors.push(error.message));
     await page.exposeFunction("__wallet", (method: string, params: unknown) => wallet.handle(method, params));
     await injectWallet(page, options.mode ?? "eip6963");
-    const response = await page.goto(`${t.url}${options.path ?? "/convert"}`);
+    const response = await page.goto(`${(options.app ?? t).url}${options.path ?? "/convert"}`);
     return { page, context, wallet, errors, response: response! };
   }
 
@@ -229,6 +232,63 @@ describe("converter page (headless Chromium, local chain)", function () {
       expect(errors).to.deep.equal([]);
     } finally {
       await context.close();
+    }
+  });
+
+  it("shows each listed collection's name, holders, supply and spam flag, and warns of one flagged as spam (en and ja)", async function () {
+    type Described = { name: string; symbol: string; holders: number; spam: { flag: boolean; reasons: string[] } };
+    const described = async (token: string, app = t) => {
+      const text = await (await fetch(`${app.url}/collection/localhost/${token}`)).text();
+      // The supply as the page reads it: all its digits.
+      return { ...(JSON.parse(text) as Described), supply: /"indexedSupply":(\d+)/.exec(text)![1] };
+    };
+    // Verdicts come from the background classifier: the page says "not checked yet" before.
+    await pollUntil(
+      "the converter's collections classified",
+      async () => !(await described(f.addresses.alice)).spam.reasons.includes("Unclassified"),
+    );
+    const { page, context, errors } = await open();
+    try {
+      await connect(page);
+      const alice = await described(f.addresses.alice);
+      expect(alice.spam.flag).to.equal(false);
+      expect(await page.locator("#alice-collection").textContent()).to.equal(
+        `Collection ${alice.name} (${alice.symbol}): ${alice.holders} holders, ${alice.supply} tokens. Not flagged as spam.`,
+      );
+      expect(await page.locator("#alice-spam").isHidden()).to.equal(true);
+      expect(errors).to.deep.equal([]);
+    } finally {
+      await context.close();
+    }
+    // Another instance on the same database, whose operator marks the Alice collection as spam.
+    const marked = await startTestApp({
+      listen: true,
+      database: t.database,
+      env: { ...env, INDEXER: "false", SPAM_CLASSIFIER: "false", SPAM_CONTRACTS: `localhost:${f.addresses.alice}` },
+    });
+    try {
+      for (const [locale, warning] of [
+        ["en-US", "Flagged as spam (OperatorMarkedSpam): make sure this is the collection you expect before you convert."],
+        ["ja-JP", "スパムと判定されています (OperatorMarkedSpam)。変換する前に、期待しているコレクションか確かめてください。"],
+      ]) {
+        const flagged = await open({ app: marked, locale });
+        try {
+          await connect(flagged.page, locale === "en-US" ? "Connect Test Wallet" : "Test Wallet に接続");
+          const alice = await described(f.addresses.alice, marked);
+          expect(alice.spam).to.deep.equal({ flag: true, reasons: ["OperatorMarkedSpam"] });
+          expect(await flagged.page.locator("#alice-spam").isVisible()).to.equal(true);
+          expect(await flagged.page.locator("#alice-spam").textContent()).to.equal(warning);
+          const summary = await flagged.page.locator("#alice-collection").textContent();
+          expect(summary).to.contain(`${alice.name} (${alice.symbol})`).and.contain(String(alice.holders)).and.contain(alice.supply);
+          expect(summary).to.not.match(/Not flagged|判定されていません/);
+          expect(await axeViolations(flagged.page)).to.deep.equal([]);
+          expect(flagged.errors).to.deep.equal([]);
+        } finally {
+          await flagged.context.close();
+        }
+      }
+    } finally {
+      await marked.close();
     }
   });
 

@@ -100,10 +100,14 @@ describe("index store reads", function () {
   });
 
   it("pages the contracts an owner holds and the holders of a contract or of one token, and counts holders", async function () {
-    expect(await contractsPage(db, { network, owner: A, limit: 1 })).to.deep.equal({ indexed: 11, items: [ERC721], next: [ERC721] });
+    expect(await contractsPage(db, { network, owner: A, limit: 1 })).to.deep.equal({
+      indexed: 11,
+      items: [{ contract: ERC721, spam: null }],
+      next: [ERC721],
+    });
     expect(await contractsPage(db, { network, owner: A, after: ERC721, limit: 1 })).to.deep.equal({
       indexed: 11,
-      items: [ERC1155],
+      items: [{ contract: ERC1155, spam: null }],
       next: undefined,
     });
     expect(await holdersPage(db, { network, contract: ERC721, limit: 10 })).to.deep.equal({

@@ -134,6 +134,7 @@ describe("token metadata: answer sizes", function () {
         metadata: null,
         image: null,
         metadataError: `omitted: this answer's metadata would be larger than METADATA_ANSWERS_MAX_BYTES (${BUDGET} bytes); ask for fewer items`,
+        metadataUpdatedAt: null,
         metadataOmitted: true,
       });
     }

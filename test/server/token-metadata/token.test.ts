@@ -139,8 +139,10 @@ describe("token route: metadata from tokenURIs", function () {
         metadata,
         image: SVG,
         metadataError: null,
+        metadataUpdatedAt: body.metadataUpdatedAt,
         signed: {},
       });
+      expect(body.metadataUpdatedAt).to.be.a("string");
     });
 
     it("reads percent-encoded data: JSON and keeps big numbers and ids with all their digits", async function () {
@@ -326,6 +328,31 @@ describe("token route: metadata from tokenURIs", function () {
       expect((await token(id)).body.metadata).to.deep.equal({ version: 3 });
     });
 
+    it("says when the document served was read (metadataUpdatedAt, the app's clock): a read that stores moves it, a failed read that keeps the document does not", async function () {
+      host.routes["/dated"] = { body: '{"version":1}' };
+      const before = t.clock.now();
+      const id = await mint(`${host.url}/dated`);
+      const first = (await token(id)).body;
+      expect(first.metadata).to.deep.equal({ version: 1 });
+      const read = Date.parse(first.metadataUpdatedAt);
+      expect(new Date(read).toISOString()).to.equal(first.metadataUpdatedAt);
+      expect(read).to.be.within(before, t.clock.now());
+      // From the cache: the same time.
+      expect((await token(id)).body.metadataUpdatedAt).to.equal(first.metadataUpdatedAt);
+      t.clock.advance(5_000);
+      host.routes["/dated"] = { body: '{"version":2}' };
+      const second = (await refresh(id)).body;
+      expect(second.metadata).to.deep.equal({ version: 2 });
+      expect(Date.parse(second.metadataUpdatedAt)).to.be.at.least(read + 5_000);
+      // Its host fails: the document read before stays, and so does the time it was read.
+      t.clock.advance(5_000);
+      host.routes["/dated"] = { status: 503, body: "{}" };
+      expect((await refresh(id)).body).to.deep.include({ metadata: { version: 2 }, metadataUpdatedAt: second.metadataUpdatedAt });
+      // The same time on the contract's inventory with metadata.
+      const page = await request(`/inventory/localhost/${holder}/${nftAddress}?metadata=true&limit=1000`);
+      expect(page.body.find((item: { id: number }) => item.id === Number(id)).metadataUpdatedAt).to.equal(second.metadataUpdatedAt);
+    });
+
     it("answers an expired entry as it is while its new read is under way", async function () {
       host.routes["/stale"] = { body: '{"version":"old"}' };
       const id = await mint(`${host.url}/stale`);
@@ -408,7 +435,11 @@ describe("token route: metadata from tokenURIs", function () {
         expect((await token(known, guarded)).body).to.deep.include({ metadata: { name: "known" }, metadataError: null });
         const failed = await token(fresh, guarded);
         expect(failed.status).to.equal(200);
-        expect(failed.body).to.deep.include({ metadata: null, metadataError: "The localhost node failed to answer" });
+        expect(failed.body).to.deep.include({
+          metadata: null,
+          metadataError: "The localhost node failed to answer",
+          metadataUpdatedAt: null,
+        });
       } finally {
         proxy.restore();
       }
@@ -437,12 +468,12 @@ describe("token route: metadata from tokenURIs", function () {
   });
 
   describe("GET /inventory/:network/:owner/:assetContract?metadata=true", function () {
-    it("adds tokenURI, metadata, image and metadataError to each item, and keeps them on the next page's link", async function () {
+    it("adds tokenURI, metadata, image, metadataError and metadataUpdatedAt to each item, and keeps them on the next page's link", async function () {
       const page = await request(`/inventory/localhost/${holder}/${nftAddress}?limit=2&metadata=true`);
       expect(page.status).to.equal(200);
       expect(page.body).to.have.length(2);
       for (const item of page.body)
-        expect(item).to.have.keys(["contract", "id", "owner", "tokenURI", "metadata", "image", "metadataError"]);
+        expect(item).to.have.keys(["contract", "id", "owner", "tokenURI", "metadata", "image", "metadataError", "metadataUpdatedAt"]);
       expect(page.body[0]).to.deep.include({
         contract: nftAddress,
         owner: holder,
@@ -462,8 +493,10 @@ describe("token route: metadata from tokenURIs", function () {
           metadata: { name: "Potion", image: "https://cdn.example/potion.png" },
           image: "https://cdn.example/potion.png",
           metadataError: null,
+          metadataUpdatedAt: balances.body[0].metadataUpdatedAt,
         },
       ]);
+      expect(balances.body[0].metadataUpdatedAt).to.be.a("string");
       await expectRefusal(await request(`/inventory/localhost/${holder}/${nftAddress}?metadata=yes`), 400, "invalid_request");
     });
   });

@@ -1,0 +1,138 @@
+import type { JsonRpcProvider } from "ethers";
+import { startRpcProxy } from "../../support/rpc-proxy";
+import { expectOk } from "./answers";
+import type { CollectionsChain } from "./collections-chain";
+import { load, percentile } from "./load";
+import { startService } from "./service";
+import type { Row } from "./suite";
+
+const CONNECTIONS = 32;
+/** The longest the bench waits for the index, or for the classifier's verdicts, before it gives up. */
+const TIMEOUT_MS = 600_000;
+
+/**
+ * The collection route uncached (the first read of each collection, which finds its deployment, then a read of each
+ * at a block no read has seen) and cached, with the calls the service sends the node per collection counted by a
+ * JSON-RPC proxy in front of it; and the holder's contracts with `details=true` beside the same page without, at 32
+ * connections each.
+ */
+export async function collectionRoutes(options: {
+  nodeUrl: string;
+  provider: JsonRpcProvider;
+  chain: CollectionsChain;
+  seconds: number;
+  log: (message: string) => void;
+}): Promise<Row[]> {
+  const { chain, log, seconds } = options;
+  const proxy = await startRpcProxy(options.nodeUrl);
+  const app = await startService({ RPC_URL_LOCALHOST: proxy.url, INDEXER_POLL_MS: "100" });
+  try {
+    const inventory = `/inventory/localhost/${chain.holder}?limit=1000`;
+    log("collections: waiting for the index and every verdict (the classifier's calls are not the route's)");
+    await until("every collection indexed and classified", async () => {
+      const answer = await fetch(`${app.url}${inventory}&details=true`);
+      if (!answer.ok) return void (await answer.body?.cancel());
+      const listed = (await answer.json()) as Array<{ spam: { reasons: string[] } }>;
+      return listed.length === chain.contracts.length && listed.every((c) => !c.spam.reasons.includes("Unclassified"));
+    });
+
+    const path = (contract: string) => `/collection/localhost/${contract}`;
+    /** Reads each collection once, one after another: the median time of a read and the node's calls per read. */
+    const readEach = async (what: string) => {
+      const times: number[] = [];
+      const before = proxy.calls.length;
+      for (const contract of chain.contracts) {
+        const started = performance.now();
+        const answer = await expectOk(`${what} ${contract}`, await fetch(`${app.url}${path(contract)}`));
+        await answer.json();
+        times.push(performance.now() - started);
+      }
+      return { ms: percentile(times, 50), calls: (proxy.calls.length - before) / chain.contracts.length };
+    };
+    log(`GET /collection of each of ${chain.contracts.length} collections, never read (deployment found, chain facts read)`);
+    const first = await readEach("the first read of");
+    log("a block mined: GET /collection of each at a block no read has seen (chain facts read again)");
+    await options.provider.send("evm_mine", []);
+    const mined = await options.provider.getBlockNumber();
+    await until(`block ${mined} indexed`, async () => {
+      const answer = await fetch(`${app.url}${inventory}`);
+      await answer.body?.cancel();
+      return answer.ok && Number(answer.headers.get("x-indexed-block")) >= mined;
+    });
+    const newBlock = await readEach("a read at a new block of");
+    const cached1 = await readEach("a cached read of");
+
+    log(`GET /collection from the cache, ${CONNECTIONS} connections, ${seconds} s`);
+    let next = 0;
+    const before = proxy.calls.length;
+    const cached = await load({
+      what: "collections from the cache",
+      url: app.url,
+      connections: CONNECTIONS,
+      seconds,
+      next: () => ({ path: path(chain.contracts[next++ % chain.contracts.length]) }),
+    });
+    const cachedCalls = (proxy.calls.length - before) / Math.max(1, cached.requestsPerSecond * seconds);
+
+    log(`the holder's ${chain.contracts.length} contracts with and without details=true, ${CONNECTIONS} connections, ${seconds} s each`);
+    const plain = await load({ what: "contracts of an owner", url: `${app.url}${inventory}`, connections: CONNECTIONS, seconds });
+    const details = await load({
+      what: "contracts of an owner with details",
+      url: `${app.url}${inventory}&details=true`,
+      connections: CONNECTIONS,
+      seconds,
+    });
+    const n = chain.contracts.length;
+    return [
+      {
+        suite: "collections",
+        metric: "GET /collection never read (finds the deployment), median",
+        value: first.ms,
+        unit: "ms",
+        reference: { label: "cached, median", value: cached1.ms },
+        ratio: first.ms / cached1.ms,
+      },
+      { suite: "collections", metric: "  node calls per collection never read", value: first.calls, unit: "calls" },
+      {
+        suite: "collections",
+        metric: "GET /collection at a block no read has seen, median",
+        value: newBlock.ms,
+        unit: "ms",
+        reference: { label: "cached, median", value: cached1.ms },
+        ratio: newBlock.ms / cached1.ms,
+      },
+      { suite: "collections", metric: "  node calls per collection at a new block", value: newBlock.calls, unit: "calls" },
+      { suite: "collections", metric: `GET /collection cached, ${CONNECTIONS} conn`, value: cached.requestsPerSecond, unit: "req/s" },
+      { suite: "collections", metric: "  p99", value: cached.p99Ms, unit: "ms" },
+      { suite: "collections", metric: "  node calls per cached read", value: cachedCalls, unit: "calls" },
+      {
+        suite: "collections",
+        metric: `contracts of an owner (${n}) with details=true, ${CONNECTIONS} conn`,
+        value: details.requestsPerSecond,
+        unit: "req/s",
+        reference: { label: "same page without details", value: plain.requestsPerSecond },
+        ratio: details.requestsPerSecond / plain.requestsPerSecond,
+        budget: { text: "≥ 0.5", met: details.requestsPerSecond / plain.requestsPerSecond >= 0.5 },
+      },
+      {
+        suite: "collections",
+        metric: "  p99",
+        value: details.p99Ms,
+        unit: "ms",
+        reference: { label: "without details", value: plain.p99Ms },
+        ratio: details.p99Ms / plain.p99Ms,
+      },
+    ];
+  } finally {
+    await app.stop();
+    await proxy.close();
+  }
+}
+
+async function until(what: string, done: () => Promise<boolean | undefined>): Promise<void> {
+  const started = performance.now();
+  while (!(await done())) {
+    if (performance.now() - started > TIMEOUT_MS) throw new Error(`collections: gave up waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
