@@ -1,8 +1,6 @@
 import { expect } from "chai";
 import { build } from "esbuild";
 import { Wallet, type HDNodeWallet } from "ethers";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import type * as Sdk from "../../sdk/src/index";
@@ -11,6 +9,7 @@ import { createLoginServer } from "../../sdk/src/server";
 import { AliceNFT__factory, type AliceNFT } from "../../typechain-types";
 import type { TestApp } from "../helpers/app";
 import { launchBrowser } from "../helpers/browser";
+import { servePage, type PageServer } from "../helpers/page-server";
 import { providerFor, sharedNode } from "../helpers/chain";
 import { indexedTo } from "../helpers/index-check";
 import type { PageWindow } from "../helpers/page-globals";
@@ -28,12 +27,8 @@ describe("SDK in a browser (headless Chromium)", function () {
   let browser: Browser;
   let client: RegisteredClient;
   let alice: AliceNFT;
-  /**
-   * A dApp's page, served by a server of its own on the loopback (Chromium refuses a public page's requests to a
-   * loopback address): every request to the service is a cross-origin one.
-   */
-  let dappServer: http.Server;
-  let dappUrl: string;
+  /** A dApp's page: every request to the service is a cross-origin one. */
+  let dappPage: PageServer;
 
   before(async function () {
     const node = await sharedNode();
@@ -55,23 +50,20 @@ describe("SDK in a browser (headless Chromium)", function () {
       write: false,
       logLevel: "silent",
     });
-    const page = `<!doctype html><title>dApp</title><script>${built.outputFiles[0].text}</script>`;
-    dappServer = http.createServer((_request, response) => response.writeHead(200, { "content-type": "text/html" }).end(page));
-    await new Promise<void>((resolve) => dappServer.listen(0, "localhost", resolve));
-    dappUrl = `http://localhost:${(dappServer.address() as AddressInfo).port}/`;
+    dappPage = await servePage(`<!doctype html><title>dApp</title><script>${built.outputFiles[0].text}</script>`);
     browser = await launchBrowser();
   });
   after(async function () {
     await browser?.close();
     await t?.close();
-    dappServer?.close();
+    dappPage?.close();
   });
 
   async function dapp(wallet: HDNodeWallet, mode: "eip6963" | "window.ethereum"): Promise<Page> {
     const page = await browser.newPage();
     await page.exposeFunction("__testSign", (hex: string) => wallet.signMessage(Buffer.from(hex.slice(2), "hex")));
     await injectWallet(page, { address: wallet.address, chainId: 31337, mode, name: "Test Wallet" });
-    await page.goto(dappUrl);
+    await page.goto(dappPage.url);
     return page;
   }
 
