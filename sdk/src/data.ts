@@ -9,6 +9,7 @@ import type {
   HolderCount,
   Holder,
   InventoryItem,
+  InventoryItemWithMetadata,
   Token,
   Transfer,
   Uint,
@@ -99,6 +100,8 @@ export class DataClient {
   }
 
   /** The tokens of `contract` that `owner` holds, in id order; `metadata: true` adds each one's metadata. */
+  inventory(owner: Address, contract: Address, options: ListOptions & SpamOption & { metadata: true }): List<InventoryItemWithMetadata>;
+  inventory(owner: Address, contract: Address, options?: ListOptions & SpamOption & { metadata?: boolean }): List<InventoryItem>;
   inventory(owner: Address, contract: Address, options: ListOptions & SpamOption & { metadata?: boolean } = {}): List<InventoryItem> {
     const { limit, spam, metadata } = options;
     return list(this.http, this.path("inventory", this.network, owner, contract), { limit, spam, metadata });

@@ -14,6 +14,7 @@ export type {
   HolderCount,
   Holder,
   InventoryItem,
+  InventoryItemWithMetadata,
   Token,
   Tokens,
   Transfer,

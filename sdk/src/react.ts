@@ -14,7 +14,7 @@ import { createContext, createElement, useContext, useEffect, useRef, useState, 
 import type { DataClient, ListOptions, SpamOption } from "./data.ts";
 import type { LiveEvent } from "./events.ts";
 import type { List, Page } from "./pages.ts";
-import type { Address, Holder, InventoryItem, Token, Transfer, UintInput } from "./types.ts";
+import type { Address, Holder, InventoryItem, InventoryItemWithMetadata, Token, Transfer, UintInput } from "./types.ts";
 
 const DataClientContext = createContext<DataClient | null>(null);
 
@@ -83,10 +83,12 @@ function useList<Item>(
   });
 }
 
+type InventoryHookOptions = HookOptions & ListOptions & SpamOption & { owner: Address | undefined; contract: Address | undefined };
+
 /** The tokens of `contract` that `owner` holds, a page per fetch (`metadata: true` adds each one's metadata). */
-export function useInventory(
-  options: HookOptions & ListOptions & SpamOption & { owner: Address | undefined; contract: Address | undefined; metadata?: boolean },
-): ListQueryResult<InventoryItem> {
+export function useInventory(options: InventoryHookOptions & { metadata: true }): ListQueryResult<InventoryItemWithMetadata>;
+export function useInventory(options: InventoryHookOptions & { metadata?: boolean }): ListQueryResult<InventoryItem>;
+export function useInventory(options: InventoryHookOptions & { metadata?: boolean }): ListQueryResult<InventoryItem> {
   const client = useDataClient(options.client);
   const { owner, contract, limit, spam, metadata } = options;
   const params = { limit, spam, metadata };
