@@ -1,12 +1,8 @@
+import { firstAccount, personalSign, type Eip1193Provider } from "./eip1193.ts";
 import { Http, type CallOptions, type ClientOptions } from "./http.ts";
 import type { Address, AuthorizeAnswer, ClientInfo, LoginAnswer } from "./types.ts";
 
-export type { ClientInfo };
-
-/** An EIP-1193 provider: what wallets inject, and what viem's and ethers' wallets can be wrapped as. */
-export interface Eip1193Provider {
-  request(args: { method: string; params?: readonly unknown[] | object }): Promise<unknown>;
-}
+export type { ClientInfo, Eip1193Provider };
 
 /** What an EIP-6963 wallet says of itself. */
 export interface WalletInfo {
@@ -70,11 +66,6 @@ function base64url(bytes: Uint8Array): string {
     .replace(/=+$/, "");
 }
 
-/** `text` as the 0x-hex of its UTF-8 bytes, as `personal_sign` takes a message. */
-function utf8Hex(text: string): string {
-  return `0x${Array.from(new TextEncoder().encode(text), (byte) => byte.toString(16).padStart(2, "0")).join("")}`;
-}
-
 export interface SignInOptions extends ClientOptions, CallOptions {
   /** The wallet that signs (a {@link Wallet}'s provider, or any EIP-1193 provider). */
   provider: Eip1193Provider;
@@ -113,8 +104,7 @@ export interface SignInResult {
 export async function signIn(options: SignInOptions): Promise<SignInResult> {
   const http = new Http(options);
   const { provider, signal } = options;
-  const address = options.address ?? ((await provider.request({ method: "eth_requestAccounts" })) as Address[])[0];
-  if (!address) throw new Error("the wallet gave no account");
+  const address = options.address ?? (await firstAccount(provider));
   const authorize = http.url("/api/authorize", {
     client_id: options.clientId,
     redirect_uri: options.redirectUri,
@@ -130,7 +120,7 @@ export async function signIn(options: SignInOptions): Promise<SignInResult> {
     lang: options.lang,
   });
   const { body: challenge } = await http.json<AuthorizeAnswer>(authorize, { signal });
-  const signature = (await provider.request({ method: "personal_sign", params: [utf8Hex(challenge.message), address] })) as string;
+  const signature = await personalSign(provider, address, challenge.message);
   const response = await http.send(http.url("/api/login"), {
     method: "POST",
     signal,
