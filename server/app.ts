@@ -58,6 +58,18 @@ export interface AppOptions {
   requestLog?: boolean;
 }
 
+/** The answer headers a page of another origin may read (the SDK's lists, refusals and retries read them). */
+export const EXPOSED_HEADERS = [
+  "Link",
+  "Retry-After",
+  "X-Request-Id",
+  "X-Indexed-Block",
+  "X-Snapshot-Block",
+  "X-Index-Complete",
+  "X-Signed-Omitted",
+  "X-Metadata-Omitted",
+];
+
 /** A client-chosen request id is kept when it looks like one; anything else gets a fresh id. */
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
@@ -121,8 +133,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   // Only JSON (and, in the login plugin's scope, forms): text/plain on a JSON route is a 415, not a string body.
   app.removeContentTypeParser("text/plain");
   await app.register(securityHeaders);
-  // A public API called from dApps in browsers; no cookies are involved.
-  await app.register(cors, { origin: "*" });
+  // A public API called from dApps in browsers; no cookies are involved. A browser hides every answer header but a
+  // few from a page of another origin unless named here: the pages' cursors, the index's block, the retry hints.
+  await app.register(cors, { origin: "*", exposedHeaders: EXPOSED_HEADERS });
   await app.register(openapi, { examples: options.apiExamples });
   // Before the plugins whose figures it collects.
   await app.register(metrics);

@@ -1,5 +1,6 @@
 import { Http, type CallOptions, type ClientOptions } from "./http.ts";
 import { subscribe, type LiveEvent, type SubscribeOptions } from "./events.ts";
+import type { SignedMetadataBody, SignedMetadataRecord } from "./metadata.ts";
 import { list, type List } from "./pages.ts";
 import type {
   Address,
@@ -9,6 +10,7 @@ import type {
   HolderCount,
   Holder,
   InventoryItem,
+  InventoryItemWithMetadata,
   Token,
   Transfer,
   Uint,
@@ -19,6 +21,9 @@ export interface DataClientOptions extends ClientOptions {
   /** The network every call reads, as the service names it (`mainnet`, `matic-mainnet`, `localhost`…). */
   network: string;
 }
+
+/** What a signed statement is about, on the client's network: a token or an account. */
+export type MetadataSubject = { contract: Address; id: UintInput } | { account: Address };
 
 export interface ListOptions {
   /** Items per page, 1–1000 (the service's default is 100). */
@@ -99,6 +104,8 @@ export class DataClient {
   }
 
   /** The tokens of `contract` that `owner` holds, in id order; `metadata: true` adds each one's metadata. */
+  inventory(owner: Address, contract: Address, options: ListOptions & SpamOption & { metadata: true }): List<InventoryItemWithMetadata>;
+  inventory(owner: Address, contract: Address, options?: ListOptions & SpamOption & { metadata?: boolean }): List<InventoryItem>;
   inventory(owner: Address, contract: Address, options: ListOptions & SpamOption & { metadata?: boolean } = {}): List<InventoryItem> {
     const { limit, spam, metadata } = options;
     return list(this.http, this.path("inventory", this.network, owner, contract), { limit, spam, metadata });
@@ -160,6 +167,47 @@ export class DataClient {
    */
   events(options: SubscribeOptions = {}): AsyncIterable<LiveEvent> {
     return subscribe(this.http, this.network, options);
+  }
+
+  private metadataPath(about: MetadataSubject): string {
+    return "account" in about
+      ? this.path("metadata", "ethereum", this.network, about.account)
+      : this.path("metadata", this.network, about.contract, decimal(about.id));
+  }
+
+  /** Posts an issuer's signed statement about a token or an account ({@link signMetadata}'s body, for this network). */
+  async postSignedMetadata(about: MetadataSubject, body: SignedMetadataBody, options: CallOptions = {}): Promise<void> {
+    await this.http.send(this.http.url(this.metadataPath(about)), {
+      method: "POST",
+      signal: options.signal,
+      headers: { "content-type": "application/json", accept: "application/json" },
+      body: JSON.stringify(body),
+    });
+  }
+
+  /** The statement of each issuer about a token or an account; `records` gives them as signed ({@link SignedMetadataRecord}). */
+  signedMetadata(
+    about: MetadataSubject,
+    options: CallOptions & { issuers?: Address[]; records: true },
+  ): Promise<Record<Address, SignedMetadataRecord>>;
+  signedMetadata(
+    about: MetadataSubject,
+    options?: CallOptions & { issuers?: Address[]; records?: false },
+  ): Promise<Record<Address, Record<string, unknown>>>;
+  /**
+   * At most the service's limit of issuers (16 by default): those named in `issuers` first, then the most recent.
+   * The documents are read as their authors wrote them (numbers as `JSON.parse` reads them). `ApiError` `not_found` when none.
+   */
+  async signedMetadata(
+    about: MetadataSubject,
+    options: CallOptions & { issuers?: Address[]; records?: boolean } = {},
+  ): Promise<Record<Address, unknown>> {
+    const query = { issuers: options.issuers?.join(","), format: options.records ? "raw" : undefined };
+    const response = await this.http.send(this.http.url(this.metadataPath(about), query), {
+      signal: options.signal,
+      headers: { accept: "application/json" },
+    });
+    return (await response.json()) as Record<Address, unknown>;
   }
 
   /** The transfers from or to `owner`, newest first. */

@@ -1,4 +1,16 @@
-export { createDataClient, DataClient, type DataClientOptions, type ListOptions, type SpamOption } from "./data.ts";
+export { createDataClient, DataClient, type DataClientOptions, type ListOptions, type MetadataSubject, type SpamOption } from "./data.ts";
+export type { Eip1193Provider } from "./eip1193.ts";
+export {
+  encodeMetadata,
+  signedMetadataText,
+  signMetadata,
+  verifySignedMetadata,
+  type MessageSigner,
+  type MessageVerifier,
+  type MetadataTarget,
+  type SignedMetadataBody,
+  type SignedMetadataRecord,
+} from "./metadata.ts";
 export { conversionTransaction, type TransactionRequest } from "./converter.ts";
 export { ApiError } from "./errors.ts";
 export type { LiveEvent, MetadataChange, SubscribeOptions } from "./events.ts";
@@ -14,6 +26,7 @@ export type {
   HolderCount,
   Holder,
   InventoryItem,
+  InventoryItemWithMetadata,
   Token,
   Tokens,
   Transfer,

@@ -22,6 +22,8 @@ export type AnswerOf<Path extends keyof paths, Method extends keyof paths[Path]>
   : never;
 
 export type InventoryItem = AnswerOf<"/inventory/{network}/{owner}/{assetContract}", "get">[number];
+/** An inventory item asked with `metadata: true`: the token's metadata fields as `GET /token` gives them. */
+export type InventoryItemWithMetadata = InventoryItem & Pick<Token, "tokenURI" | "metadata" | "image" | "metadataError">;
 export type Holder = AnswerOf<"/holders/{network}/{contract}", "get">[number];
 export type Transfer = AnswerOf<"/transfers/{network}/{contract}/{id}", "get">[number];
 export type Token = AnswerOf<"/token/{network}/{contract}/{id}", "get">;

@@ -26,9 +26,10 @@ function offenders(dir: string, forbidden: string[]): Record<string, string[]> {
 /**
  * The homes of executables, one per kind (docs/guides/architecture.md, "Executables"): the service's processes and CLIs
  * (server/), the local setup (local/), build and release tooling (tools/), the benchmarks (bench/) and the fuzz run
- * (test/). scripts/ holds the converter's Hardhat tasks, which package.json reaches through `hardhat <task>`.
+ * (test/), the example dApp (examples/). scripts/ holds the converter's Hardhat tasks, which package.json reaches through
+ * `hardhat <task>`.
  */
-const EXECUTABLE_HOMES = ["bench", "local", "server", "test", "tools"];
+const EXECUTABLE_HOMES = ["bench", "examples", "local", "server", "test", "tools"];
 
 /** The source files package.json's scripts run, by path. */
 function filesRunByScripts(): string[] {
@@ -48,6 +49,11 @@ describe("boundaries between bench/, test/, support/ and the product", function 
   it("support/ imports neither bench/ nor test/, and the product none of the three", function () {
     expect(offenders("support", ["bench", "test"])).to.deep.equal({});
     expect(offenders("server", ["bench", "test", "support"])).to.deep.equal({});
+  });
+
+  it("the examples use the SDK alone, as a dApp that copies them can", function () {
+    expect(graph.sources("examples").length).to.be.above(0);
+    expect(offenders("examples", ["bench", "local", "scripts", "server", "support", "test", "tools"])).to.deep.equal({});
   });
 
   it("package.json's scripts run files only from the homes of executables, and each of them exists", function () {

@@ -1,8 +1,7 @@
 import { expect } from "chai";
 import { build } from "esbuild";
 import { Wallet, type HDNodeWallet } from "ethers";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+import { createHash } from "node:crypto";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import type * as Sdk from "../../sdk/src/index";
@@ -11,9 +10,12 @@ import { createLoginServer } from "../../sdk/src/server";
 import { AliceNFT__factory, type AliceNFT } from "../../typechain-types";
 import type { TestApp } from "../helpers/app";
 import { launchBrowser } from "../helpers/browser";
+import { servePage, type PageServer } from "../helpers/page-server";
 import { providerFor, sharedNode } from "../helpers/chain";
 import { indexedTo } from "../helpers/index-check";
 import type { PageWindow } from "../helpers/page-globals";
+import { expectRefusal } from "../helpers/refusal";
+import { rejection, sdkRefusal } from "../helpers/sdk";
 import { injectWallet } from "../helpers/test-wallet";
 import { registerClient, startLoginApp, type RegisteredClient } from "../server/auth/helpers";
 
@@ -28,12 +30,8 @@ describe("SDK in a browser (headless Chromium)", function () {
   let browser: Browser;
   let client: RegisteredClient;
   let alice: AliceNFT;
-  /**
-   * A dApp's page, served by a server of its own on the loopback (Chromium refuses a public page's requests to a
-   * loopback address): every request to the service is a cross-origin one.
-   */
-  let dappServer: http.Server;
-  let dappUrl: string;
+  /** A dApp's page: every request to the service is a cross-origin one. */
+  let dappPage: PageServer;
 
   before(async function () {
     const node = await sharedNode();
@@ -55,23 +53,20 @@ describe("SDK in a browser (headless Chromium)", function () {
       write: false,
       logLevel: "silent",
     });
-    const page = `<!doctype html><title>dApp</title><script>${built.outputFiles[0].text}</script>`;
-    dappServer = http.createServer((_request, response) => response.writeHead(200, { "content-type": "text/html" }).end(page));
-    await new Promise<void>((resolve) => dappServer.listen(0, "localhost", resolve));
-    dappUrl = `http://localhost:${(dappServer.address() as AddressInfo).port}/`;
+    dappPage = await servePage(`<!doctype html><title>dApp</title><script>${built.outputFiles[0].text}</script>`);
     browser = await launchBrowser();
   });
   after(async function () {
     await browser?.close();
     await t?.close();
-    dappServer?.close();
+    dappPage?.close();
   });
 
   async function dapp(wallet: HDNodeWallet, mode: "eip6963" | "window.ethereum"): Promise<Page> {
     const page = await browser.newPage();
     await page.exposeFunction("__testSign", (hex: string) => wallet.signMessage(Buffer.from(hex.slice(2), "hex")));
     await injectWallet(page, { address: wallet.address, chainId: 31337, mode, name: "Test Wallet" });
-    await page.goto(dappUrl);
+    await page.goto(dappPage.url);
     return page;
   }
 
@@ -95,6 +90,71 @@ describe("SDK in a browser (headless Chromium)", function () {
       await page.close();
     });
   }
+
+  it("logs in through the standard redirect flow with PKCE (S256), state and nonce; the dApp's server exchanges the code once", async function () {
+    const wallet = Wallet.createRandom();
+    const redirectUri = `${dappPage.url}callback`;
+    const spa = await registerClient(t, { name: "Redirect dApp", redirectUris: [redirectUri], public: true });
+    const page = await dapp(wallet, "eip6963");
+    const login = { issuer: t.config.issuer, clientId: spa.id, redirectUri };
+
+    const request = await page.evaluate((options) => window.sdk.authorizationRequest(options), login);
+    const sent = new URL(request.url).searchParams;
+    expect(Object.fromEntries(sent)).to.deep.include({
+      response_type: "code",
+      client_id: spa.id,
+      redirect_uri: redirectUri,
+      scope: "openid",
+      state: request.state,
+      nonce: request.nonce,
+      code_challenge_method: "S256",
+      code_challenge: createHash("sha256").update(request.codeVerifier).digest("base64url"),
+    });
+    expect(request.codeVerifier).to.match(/^[\w-]{43}$/);
+
+    await page.evaluate((options) => void window.sdk.redirectToLogin(options), login);
+    await page.waitForURL(/\/interaction\//, { timeout: 30_000 });
+    await page.getByRole("button", { name: /Test Wallet/ }).click();
+    await page.waitForURL(`${redirectUri}?**`, { timeout: 30_000 });
+    const callback = await page.evaluate(() => window.sdk.handleRedirectCallback());
+    expect(callback).to.include({ issuer: t.config.issuer, clientId: spa.id, redirectUri });
+    // The same callback a second time (a reload, a replay) finds no pending login.
+    const again = await page.evaluate(() => {
+      try {
+        window.sdk.handleRedirectCallback();
+        return null;
+      } catch (error) {
+        return { name: (error as Error).name, code: (error as Login.LoginRedirectError).code };
+      }
+    });
+    expect(again).to.deep.equal({ name: "LoginRedirectError", code: "state_mismatch" });
+
+    const server = createLoginServer({ issuer: t.config.issuer, clientId: spa.id });
+    const { claims } = await server.exchangeCode(callback);
+    expect(claims.sub).to.equal(wallet.address.toLowerCase());
+    expect(claims.nonce).to.equal(callback.nonce);
+    await expectRefusal(sdkRefusal(await rejection(server.exchangeCode(callback))), 400, "invalid_grant");
+    await page.close();
+  });
+
+  it("gives the service's error of a redirect login as a LoginRedirectError", async function () {
+    const redirectUri = `${dappPage.url}callback`;
+    const spa = await registerClient(t, { name: "Silent dApp", redirectUris: [redirectUri], public: true });
+    const page = await dapp(Wallet.createRandom(), "eip6963");
+    // prompt=none without a session at the service: it redirects back at once with login_required.
+    const login = { issuer: t.config.issuer, clientId: spa.id, redirectUri, params: { prompt: "none" } };
+    await page.evaluate((options) => void window.sdk.redirectToLogin(options), login);
+    await page.waitForURL(`${redirectUri}?**`, { timeout: 30_000 });
+    const refused = await page.evaluate(() => {
+      try {
+        return window.sdk.handleRedirectCallback();
+      } catch (error) {
+        return { name: (error as Error).name, code: (error as Login.LoginRedirectError).code };
+      }
+    });
+    expect(refused).to.deep.equal({ name: "LoginRedirectError", code: "login_required" });
+    await page.close();
+  });
 
   it("reads the data routes and follows live events, without EventSource", async function () {
     const wallet = Wallet.createRandom();

@@ -3,9 +3,10 @@ import { Wallet } from "ethers";
 import { clientInfo, pkce, signIn } from "../../sdk/src/login";
 import { createLoginServer } from "../../sdk/src/server";
 import type { TestApp } from "../helpers/app";
-import { sharedNode } from "../helpers/chain";
+import { providerFor, sharedNode } from "../helpers/chain";
 import { expectRefusal } from "../helpers/refusal";
 import { rejection, sdkRefusal } from "../helpers/sdk";
+import { deployTestSigners } from "../helpers/signers";
 import { eoaProvider } from "../helpers/test-wallet";
 import { registerClient, startLoginApp, type RegisteredClient } from "../server/auth/helpers";
 
@@ -80,6 +81,32 @@ describe("SDK login helpers against the service", function () {
     });
     const { claims } = await server.exchangeCode({ code: login2.code, redirectUri: publicClient.redirectUri, codeVerifier: verifier });
     expect(claims.sub).to.equal(wallet.address.toLowerCase());
+  });
+
+  it("logs contract wallets in (EIP-1271 single owner and 2-of-3 multisig, EIP-6492 not yet deployed), their owners signing", async function () {
+    const chain = providerFor((await sharedNode()).url);
+    const signers = await deployTestSigners(await chain.getSigner(0)).finally(() => chain.destroy());
+    const server = createLoginServer({ issuer: t.config.issuer, clientId: confidential.id, clientSecret: confidential.secret });
+    for (const kind of ["single", "multisig", "counterfactual"] as const) {
+      const signer = signers[kind];
+      // The wallet's provider answers for the contract's address and signs with its owners' keys, as a smart wallet does.
+      const provider = eoaProvider({ address: signer.address, signMessage: (message) => signer.sign(message) });
+      const login = await signIn({
+        baseUrl: t.url,
+        provider,
+        clientId: confidential.id,
+        redirectUri: confidential.redirectUri,
+        nonce: kind,
+      });
+      expect(login.address, kind).to.equal(signer.address);
+      const { claims } = await server.exchangeCode({ code: login.code, redirectUri: confidential.redirectUri, nonce: kind });
+      expect(claims, kind).to.include({ sub: `eip155:31337:${signer.address.toLowerCase()}`, address: signer.address });
+    }
+    // A wallet whose check fails (it answers a wrong value) is the service's 401, as an ApiError.
+    const wrong = signers.wrongValue;
+    const provider = eoaProvider({ address: wrong.address, signMessage: (message) => wrong.sign(message) });
+    const error = await rejection(signIn({ baseUrl: t.url, provider, clientId: confidential.id, redirectUri: confidential.redirectUri }));
+    await expectRefusal(sdkRefusal(error), 401, "invalid_signature");
   });
 
   it("refuses an ID token with another nonce, for another client, or with a forged signature", async function () {

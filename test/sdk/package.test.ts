@@ -15,6 +15,11 @@ const SDK = path.join(ROOT, "sdk");
 const BIN = path.join(ROOT, "node_modules", ".bin");
 const SIZE_BUDGET_BYTES = 10 * 1024;
 
+/** The version of a package the repository's root install holds. */
+function readVersion(name: string): string {
+  return (JSON.parse(fs.readFileSync(path.join(ROOT, "node_modules", name, "package.json"), "utf8")) as { version: string }).version;
+}
+
 /** Runs `command` (npm, or a tool of the root install) in `cwd`; rejects with its output when it fails. */
 async function sh(cwd: string, command: string, args: string[]): Promise<string> {
   try {
@@ -52,21 +57,25 @@ describe("SDK package", function () {
     const project = path.join(dir, "consumer");
     fs.mkdirSync(project);
     fs.writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "consumer", private: true }));
-    await sh(project, "npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", tarball]);
+    // React and TanStack Query are the react entry's optional peers: a dApp that uses it installs them beside the SDK.
+    const peers = ["react", "@types/react", "@tanstack/react-query"].map((name) => `${name}@${readVersion(name)}`);
+    await sh(project, "npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", tarball, ...peers]);
     const use = `createDataClient({ baseUrl: process.argv[2], network: "localhost" }).latestBlock().then((block) => console.log(typeof block, /^\\d+$/.test(block)))`;
-    const entries = `typeof signIn, typeof discoverWallets, typeof createLoginServer`;
+    const entries = `typeof signIn, typeof discoverWallets, typeof createLoginServer, typeof useInventory, typeof useLiveUpdates`;
     fs.writeFileSync(
       path.join(project, "required.cjs"),
-      `const { createDataClient } = require("wallet-login-nft-sdk");\nconst { signIn, discoverWallets } = require("wallet-login-nft-sdk/login");\nconst { createLoginServer } = require("wallet-login-nft-sdk/server");\nconsole.log(${entries});\n${use}\n`,
+      `const { createDataClient } = require("wallet-login-nft-sdk");\nconst { signIn, discoverWallets } = require("wallet-login-nft-sdk/login");\nconst { createLoginServer } = require("wallet-login-nft-sdk/server");\nconst { useInventory, useLiveUpdates } = require("wallet-login-nft-sdk/react");\nconsole.log(${entries});\n${use}\n`,
     );
     fs.writeFileSync(
       path.join(project, "imported.mjs"),
-      `import { createDataClient } from "wallet-login-nft-sdk";\nimport { signIn, discoverWallets } from "wallet-login-nft-sdk/login";\nimport { createLoginServer } from "wallet-login-nft-sdk/server";\nconsole.log(${entries});\n${use}\n`,
+      `import { createDataClient } from "wallet-login-nft-sdk";\nimport { signIn, discoverWallets } from "wallet-login-nft-sdk/login";\nimport { createLoginServer } from "wallet-login-nft-sdk/server";\nimport { useInventory, useLiveUpdates } from "wallet-login-nft-sdk/react";\nconsole.log(${entries});\n${use}\n`,
     );
     const typed = [
       `import { ApiError, createDataClient, type Transfer, type Uint } from "wallet-login-nft-sdk";`,
       `import { signIn, type Eip1193Provider } from "wallet-login-nft-sdk/login";`,
       `import { createLoginServer } from "wallet-login-nft-sdk/server";`,
+      `import { useInventory, type ListQueryResult } from "wallet-login-nft-sdk/react";`,
+      `export const useOwned = (owner: string, contract: string): ListQueryResult<{ id: string }> => useInventory({ owner, contract });`,
       `export const login = (provider: Eip1193Provider) => signIn({ baseUrl: "http://127.0.0.1", provider, clientId: "c", redirectUri: "https://rp/cb" });`,
       `export const subject = async (code: string) => (await createLoginServer({ issuer: "http://127.0.0.1", clientId: "c" }).exchangeCode({ code, redirectUri: "https://rp/cb" })).claims.sub;`,
       `const client = createDataClient({ baseUrl: "http://127.0.0.1", network: "mainnet" });`,
@@ -85,7 +94,9 @@ describe("SDK package", function () {
     const t: TestApp = await startTestApp({ listen: true, env: { RPC_URL_LOCALHOST: (await sharedNode()).url, INDEXER: "false" } });
     try {
       for (const file of ["required.cjs", "imported.mjs"]) {
-        expect(await sh(project, process.execPath, [file, t.url]), file).to.equal("function function function\nstring true\n");
+        expect(await sh(project, process.execPath, [file, t.url]), file).to.equal(
+          "function function function function function\nstring true\n",
+        );
       }
     } finally {
       await t.close();
@@ -104,6 +115,25 @@ describe("SDK package", function () {
     ];
     await sh(project, "tsc", [...strict, "--module", "nodenext", "--moduleResolution", "nodenext", "typed.mts", "typed.cts"]);
     await sh(project, "tsc", [...strict, "--module", "preserve", "--moduleResolution", "bundler", "--lib", "es2022,dom", "bundled.ts"]);
+  });
+
+  it("keeps React and TanStack Query out of every entry but the react one", async function () {
+    for (const entry of ["index", "login", "server"]) {
+      const bundle = await build({
+        entryPoints: [path.join(SDK, "src", `${entry}.ts`)],
+        bundle: true,
+        format: "esm",
+        platform: "browser",
+        write: false,
+        metafile: true,
+        logLevel: "silent",
+      });
+      const inputs = Object.keys(bundle.metafile.inputs);
+      expect(
+        inputs.filter((input) => /node_modules\/(react|react-dom|@tanstack)\//.test(input)),
+        entry,
+      ).to.deep.equal([]);
+    }
   });
 
   it("keeps its data client for browsers within budget, with no Node built-in and no dependency", async function () {

@@ -128,6 +128,16 @@ describe("error answers ({error, message} with the right status)", function () {
     }
   });
 
+  it("a page of another origin may read the headers of paging, the index and retries", async function () {
+    const r = await t.fetch("/health", { headers: { origin: "https://dapp.example" } });
+    expect(r.headers.get("access-control-allow-origin")).to.equal("*");
+    const exposed = r.headers
+      .get("access-control-expose-headers")!
+      .split(/,\s*/)
+      .map((name) => name.toLowerCase());
+    expect(exposed).to.include.members(["link", "retry-after", "x-request-id", "x-indexed-block", "x-snapshot-block", "x-index-complete"]);
+  });
+
   it("text the database refuses to store (NUL) is a 400 invalid_request, not a 500", async function () {
     const r = await call("/test/nul-in-sql");
     await expectRefusal(r, 400, "invalid_request", { message: "A field holds characters that cannot be stored (e.g. NUL)" });
