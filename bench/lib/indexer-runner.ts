@@ -90,8 +90,11 @@ async function main() {
 
   await expect("count");
   await indexer.stop();
+  // Both standards' transfers, in trees that have ERC-1155's table.
   const { rows } = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM nft_transfers");
-  console.log(`counted ${JSON.stringify({ transfers: rows[0].n, calls })}`);
+  const { rows: tables } = await db.query<{ erc1155: boolean }>("SELECT to_regclass('nft_1155_transfers') IS NOT NULL AS erc1155");
+  const erc1155 = tables[0].erc1155 ? (await db.query<{ n: number }>("SELECT count(*)::int AS n FROM nft_1155_transfers")).rows[0].n : 0;
+  console.log(`counted ${JSON.stringify({ transfers: rows[0].n + erc1155, calls })}`);
   while (!(await commands.next()).done);
   await db.close();
   provider.destroy();

@@ -310,20 +310,25 @@ export async function addToBalances(
   const holdings = new HoldingSums();
   for (const d of deltas) holdings.add(d.contract, d.owner, BigInt(d.delta));
   await adjustHoldings(tx, net, holdings);
-  const keys = [net, ...columnLiterals(deltas, ["contract", "tokenId", "owner"])];
+  // The balances that reached zero come back (none, for a range of mints), so that only they are deleted after: a
+  // statement cannot delete the rows its own upsert wrote.
   // $1 network id, $2 contracts (hex), $3 token ids, $4 owners (hex), $5 deltas
-  await tx.query(
-    `INSERT INTO nft_balances (network_id, contract, token_id, owner, balance)
-     SELECT $1, decode(substr(contract, 3), 'hex'), token_id, decode(substr(owner, 3), 'hex'), delta
-     FROM unnest($2::text[], $3::numeric[], $4::text[], $5::numeric[]) AS d(contract, token_id, owner, delta)
-     ON CONFLICT (network_id, contract, token_id, owner) DO UPDATE SET balance = nft_balances.balance + EXCLUDED.balance`,
-    [...keys, arrayLiteral(deltas.map((d) => d.delta))],
+  const { rows: emptied } = await tx.query<{ contract: string; token_id: string; owner: string }>(
+    `WITH moved AS (
+       INSERT INTO nft_balances (network_id, contract, token_id, owner, balance)
+       SELECT $1, decode(substr(contract, 3), 'hex'), token_id, decode(substr(owner, 3), 'hex'), delta
+       FROM unnest($2::text[], $3::numeric[], $4::text[], $5::numeric[]) AS d(contract, token_id, owner, delta)
+       ON CONFLICT (network_id, contract, token_id, owner) DO UPDATE SET balance = nft_balances.balance + EXCLUDED.balance
+       RETURNING contract, token_id, owner, balance)
+     SELECT '0x' || encode(contract, 'hex') AS contract, token_id::text, '0x' || encode(owner, 'hex') AS owner FROM moved WHERE balance = 0`,
+    [net, ...columnLiterals(deltas, ["contract", "tokenId", "owner"]), arrayLiteral(deltas.map((d) => d.delta))],
   );
+  if (emptied.length === 0) return;
   // $1 network id, $2 contracts (hex), $3 token ids, $4 owners (hex)
   await tx.query(
     `DELETE FROM nft_balances b USING unnest($2::text[], $3::numeric[], $4::text[]) AS k(contract, token_id, owner)
      WHERE b.network_id = $1 AND b.contract = decode(substr(k.contract, 3), 'hex') AND b.token_id = k.token_id
        AND b.owner = decode(substr(k.owner, 3), 'hex') AND b.balance = 0`,
-    keys,
+    [net, ...columnLiterals(emptied, ["contract", "token_id", "owner"])],
   );
 }

@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { AbiCoder } from "ethers";
 import {
   CONSECUTIVE_TRANSFER_TOPIC,
   decodeTransfer1155,
@@ -42,6 +43,30 @@ describe("logWeight: rows the logs of a range would write", function () {
     expect(logWeight([batch(separate(3))], 5_000)).to.equal(3);
     expect(decodeTransfer1155(batch(aliased(1_000)))).to.have.length(1_000);
     expect(logWeight([batch(aliased(1_000)), batch(separate(10))], 5_000)).to.equal(1_010);
+  });
+
+  it("reads a TransferBatch's ids and values as ethers' ABI decoder does, whatever the order and sharing of its arrays", function () {
+    const values = (n: number) => Array.from({ length: n }, (_, i) => word(100 + i)).join("");
+    const layouts: Array<[string, string]> = [
+      ["each array after the other", word(64) + word(64 + 32 + 3 * 32) + word(3) + ids(3) + word(3) + values(3)],
+      ["both at the same words", aliased(4)],
+      [
+        "the values before the ids, with a word to spare at the end",
+        word(64 + 32 + 2 * 32) + word(64) + word(2) + values(2) + word(2) + ids(2) + word(9),
+      ],
+      ["empty arrays", word(64) + word(64) + word(0)],
+    ];
+    for (const [label, data] of layouts) {
+      const [wantIds, wantValues] = AbiCoder.defaultAbiCoder().decode(["uint256[]", "uint256[]"], `0x${data}`) as unknown as [
+        bigint[],
+        bigint[],
+      ];
+      const got = decodeTransfer1155(batch(data));
+      expect(
+        got.map((t) => [t.batchIndex, t.tokenId, t.amount]),
+        label,
+      ).to.deep.equal([...wantIds].map((id, i) => [i, id, wantValues[i]]));
+    }
   });
 
   it("counts a TransferBatch that cannot decode as one log, whatever length it claims", function () {
