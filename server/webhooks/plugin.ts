@@ -54,6 +54,7 @@ const webhooks: FastifyPluginAsync = async (app) => {
     },
     app.db.kind === "pglite" ? 250 : 1_000,
     deliverer,
+    (network, contracts) => app.collections.flagged(network, contracts),
   );
   app.addHook("onReady", async () => {
     await worker.start();
@@ -63,4 +64,4 @@ const webhooks: FastifyPluginAsync = async (app) => {
   });
 };
 
-export default fp(webhooks, { name: "webhooks", dependencies: ["db", "config", "auth", "chain"] });
+export default fp(webhooks, { name: "webhooks", dependencies: ["db", "config", "auth", "chain", "collections"] });

@@ -1,10 +1,11 @@
 import type { Database } from "../db/database";
 import { changeData } from "../events";
-import { CHANGES_CHANNEL, lastChangeId, selectedChangesAfter, type ChangeRow } from "../indexer";
+import { changeLogHeads, changeRollbacks, CHANGES_CHANNEL, selectedChangesAfter, type ChangeRollback, type ChangeRow } from "../indexer";
 import { toJson } from "../http/wire";
 import type { Clock } from "../lib/clock";
 import { randomString } from "../lib/random";
 import type { WebhooksConfig } from "../config/settings";
+import { confirmationVerdict } from "./confirmations";
 import type { Deliverer, DeliveryOutcome } from "./delivery";
 import { retryAfterMs, retryDelay } from "./retries";
 import { openSecret, signature } from "./secrets";
@@ -25,6 +26,9 @@ const PAGE = 100;
 const SCAN = 10_000n;
 /** How often an instance sets the subscriptions' hold on the change log. */
 const HOLD_INTERVAL_MS = 60_000;
+
+/** Which of some contracts (lower case) of a network are flagged as spam: the collections' verdicts, the operator's lists applied. */
+export type SpamFlags = (network: string, contracts: readonly string[]) => Promise<Set<string>>;
 
 /** What the worker reports, for logs and metrics. */
 export interface WorkerEvents {
@@ -65,6 +69,7 @@ export class WebhookWorker {
     private readonly events: WorkerEvents,
     private readonly pollMs: number,
     private readonly deliverer: Deliverer,
+    private readonly flagged: SpamFlags,
   ) {
     this.leaseMs = 2 * config.timeoutMs;
   }
@@ -117,10 +122,10 @@ export class WebhookWorker {
   private async pump(): Promise<void> {
     const free = this.config.concurrency - this.running.size;
     if (free <= 0) return;
-    const last = await lastChangeId(this.db);
-    const claimed = await claimDue(this.db, { now: this.clock(), last, limit: free, leaseMs: this.leaseMs, token: this.token });
+    const { last, heads } = await changeLogHeads(this.db);
+    const claimed = await claimDue(this.db, { now: this.clock(), last, heads, limit: free, leaseMs: this.leaseMs, token: this.token });
     for (const subscription of claimed) {
-      const run: Promise<void> = this.deliverAll(subscription, last)
+      const run: Promise<void> = this.deliverAll(subscription, last, heads.get(subscription.network) ?? 0)
         .catch((error) => this.events.error(error))
         .finally(() => {
           this.running.delete(run);
@@ -132,9 +137,11 @@ export class WebhookWorker {
 
   /**
    * Sends the subscription's changes after its cursor up to `last`, in order, until they are all delivered, one fails,
-   * the lease is lost or the worker stops; then hands the subscription back.
+   * one must wait for confirmations (its network's index is at `head`, as it was when `last` was read), the lease is
+   * lost or the worker stops; then hands the subscription back. Changes that are not to be sent (undone before they
+   * were deep enough; of a collection flagged as spam, when the subscription leaves spam out) are passed unsent.
    */
-  private async deliverAll(subscription: ClaimedSubscription, last: bigint): Promise<void> {
+  private async deliverAll(subscription: ClaimedSubscription, last: bigint, head: number): Promise<void> {
     const { id } = subscription;
     const secrets = secretsOf(subscription, this.config.secretKeys, this.clock());
     const selection = {
@@ -158,11 +165,20 @@ export class WebhookWorker {
       if (moved) cursor = to;
       return moved;
     };
+    let rollbacks: ChangeRollback[] | undefined;
     while (cursor < last && !this.stopped) {
       const upTo = cursor + SCAN < last ? cursor + SCAN : last;
       const rows = await selectedChangesAfter(this.db, cursor, upTo, selection, PAGE);
+      if (subscription.confirmations > 0 && rows.length > 0) rollbacks ??= await changeRollbacks(this.db, subscription.network);
+      const spam = subscription.spam === "exclude" ? await this.spamOf(subscription.network, rows) : undefined;
       for (const row of rows) {
         if (this.stopped) return release(this.db, id, this.token);
+        const verdict = rollbacks ? confirmationVerdict(row, rollbacks, head, subscription.confirmations) : "send";
+        if (typeof verdict === "object") return release(this.db, id, this.token, verdict.waitFor);
+        if (verdict === "skip" || (row.kind !== "removed" && spam?.has(row.contract))) {
+          if (!(await moveTo(BigInt(row.id)))) return release(this.db, id, this.token);
+          continue;
+        }
         const started = performance.now();
         const outcome = await this.deliverer.send(this.request(subscription, secrets, row), this.cancel.signal);
         const milliseconds = Math.round(performance.now() - started);
@@ -177,6 +193,15 @@ export class WebhookWorker {
       if (rows.length < PAGE && cursor < upTo && !(await moveTo(upTo))) return release(this.db, id, this.token);
     }
     await release(this.db, id, this.token);
+  }
+
+  /**
+   * The contracts flagged as spam among the rows' transfers and metadata changes. A `removed` is sent whatever the
+   * verdict: the transfer it retracts may have been sent before its collection was flagged.
+   */
+  private async spamOf(network: string, rows: readonly ChangeRow[]): Promise<Set<string>> {
+    const contracts = rows.filter((r) => r.kind === "transfer" || r.kind === "metadata").map((r) => r.contract);
+    return contracts.length === 0 ? new Set() : this.flagged(network, contracts);
   }
 
   private async failed(
