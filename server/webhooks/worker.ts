@@ -30,6 +30,19 @@ const HOLD_INTERVAL_MS = 60_000;
 /** Which of some contracts (lower case) of a network are flagged as spam: the collections' verdicts, the operator's lists applied. */
 export type SpamFlags = (network: string, contracts: readonly string[]) => Promise<Set<string>>;
 
+/** What a worker works with: the database, its settings and clock, and how it checksums, reports, looks, sends and tells spam. */
+export interface WorkerDeps {
+  db: Database;
+  config: WebhooksConfig & { secretKeys: Buffer[] };
+  clock: Clock;
+  checksum: (address: string) => string;
+  events: WorkerEvents;
+  /** How often it looks for retries that came due. */
+  pollMs: number;
+  deliverer: Deliverer;
+  flagged: SpamFlags;
+}
+
 /** What the worker reports, for logs and metrics. */
 export interface WorkerEvents {
   delivered(subscription: ClaimedSubscription, row: ChangeRow, milliseconds: number): void;
@@ -46,7 +59,8 @@ export interface WorkerEvents {
  * Delivers the change log to webhook subscriptions, in every instance. A subscription is claimed (its row leased by
  * `claimDue`, FOR UPDATE SKIP LOCKED), its changes after its cursor read and sent one at a time in log order, the
  * cursor moved past each once its receiver answered 2xx (which renews the lease): so each subscription has at most
- * one delivery in flight, on one instance, and a change is never skipped. A failure schedules a retry (exponential
+ * one delivery in flight, on one instance, and a change is never skipped unless it is not to be sent (not yet
+ * confirmed and then undone, or of a collection flagged as spam for a subscription that leaves spam out). A failure schedules a retry (exponential
  * backoff with jitter, `Retry-After` honoured) and hands the subscription back; an instance that dies holds it only
  * until its lease runs out (twice WEBHOOKS_TIMEOUT_MS), then another instance resumes at the cursor.
  */
@@ -61,22 +75,20 @@ export class WebhookWorker {
   private timers: NodeJS.Timeout[] = [];
   private unlisten?: () => Promise<void>;
 
-  constructor(
-    private readonly db: Database,
-    private readonly config: WebhooksConfig & { secretKeys: Buffer[] },
-    private readonly clock: Clock,
-    private readonly checksum: (address: string) => string,
-    private readonly events: WorkerEvents,
-    private readonly pollMs: number,
-    private readonly deliverer: Deliverer,
-    private readonly flagged: SpamFlags,
-  ) {
-    this.leaseMs = 2 * config.timeoutMs;
+  private readonly db: Database;
+  private readonly config: WorkerDeps["config"];
+  private readonly clock: Clock;
+
+  constructor(private readonly deps: WorkerDeps) {
+    this.db = deps.db;
+    this.config = deps.config;
+    this.clock = deps.clock;
+    this.leaseMs = 2 * deps.config.timeoutMs;
   }
 
   async start(): Promise<void> {
     this.unlisten = await this.db.listen(CHANGES_CHANNEL, () => this.wake());
-    this.timers.push(setInterval(() => this.wake(), this.pollMs));
+    this.timers.push(setInterval(() => this.wake(), this.deps.pollMs));
     this.timers.push(setInterval(() => this.hold(), HOLD_INTERVAL_MS));
     await this.hold();
     this.wake();
@@ -100,7 +112,7 @@ export class WebhookWorker {
       return;
     }
     this.pumping = this.pump()
-      .catch((error) => this.events.error(error))
+      .catch((error) => this.deps.events.error(error))
       .finally(() => {
         this.pumping = undefined;
         if (this.again) {
@@ -115,7 +127,7 @@ export class WebhookWorker {
       await holdForSubscriptions(this.db, this.clock(), this.config.retentionMs);
       await pruneDeliveries(this.db, this.clock());
     } catch (error) {
-      this.events.error(error);
+      this.deps.events.error(error);
     }
   }
 
@@ -126,7 +138,7 @@ export class WebhookWorker {
     const claimed = await claimDue(this.db, { now: this.clock(), last, heads, limit: free, leaseMs: this.leaseMs, token: this.token });
     for (const subscription of claimed) {
       const run: Promise<void> = this.deliverAll(subscription, last, heads.get(subscription.network) ?? 0)
-        .catch((error) => this.events.error(error))
+        .catch((error) => this.deps.events.error(error))
         .finally(() => {
           this.running.delete(run);
           this.wake();
@@ -180,14 +192,14 @@ export class WebhookWorker {
           continue;
         }
         const started = performance.now();
-        const outcome = await this.deliverer.send(this.request(subscription, secrets, row), this.cancel.signal);
+        const outcome = await this.deps.deliverer.send(this.request(subscription, secrets, row), this.cancel.signal);
         const milliseconds = Math.round(performance.now() - started);
         // Cancelled at shutdown: not the receiver's failure; the change is sent again after the lease.
         if (this.stopped) return release(this.db, id, this.token);
         if (!outcome.ok) return this.failed(subscription, row, outcome, milliseconds);
         if (!(await moveTo(BigInt(row.id), { status: outcome.status, failure: null, message: null, milliseconds })))
           return release(this.db, id, this.token);
-        this.events.delivered(subscription, row, milliseconds);
+        this.deps.events.delivered(subscription, row, milliseconds);
       }
       // A short page: nothing else up to `upTo` is the subscription's.
       if (rows.length < PAGE && cursor < upTo && !(await moveTo(upTo))) return release(this.db, id, this.token);
@@ -201,7 +213,7 @@ export class WebhookWorker {
    */
   private async spamOf(network: string, rows: readonly ChangeRow[]): Promise<Set<string>> {
     const contracts = rows.filter((r) => r.kind === "transfer" || r.kind === "metadata").map((r) => r.contract);
-    return contracts.length === 0 ? new Set() : this.flagged(network, contracts);
+    return contracts.length === 0 ? new Set() : this.deps.flagged(network, contracts);
   }
 
   private async failed(
@@ -228,7 +240,7 @@ export class WebhookWorker {
       retryAt: now + delay,
       disable,
     });
-    this.events.failed(subscription, outcome, disable, milliseconds);
+    this.deps.events.failed(subscription, outcome, disable, milliseconds);
   }
 
   private request(subscription: ClaimedSubscription, secrets: string[], row: ChangeRow) {
@@ -237,7 +249,7 @@ export class WebhookWorker {
       subscription: subscription.id,
       secrets,
       row,
-      checksum: this.checksum,
+      checksum: this.deps.checksum,
       now: this.clock(),
     });
   }
