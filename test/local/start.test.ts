@@ -270,8 +270,12 @@ describe("npm start (local/start.ts)", function () {
     expect(user.address).to.equal(after.user);
     const transfer = await IERC721__factory.connect(after.alice, user).transferFrom(after.user, after.wallet, 1);
     await transfer.wait();
-    await pollUntil("the delivery printed", async () => output().includes("arrived at the local receiver, signature verified"));
-    const arrived = output().split("Ctrl-C stops everything.")[1].trim();
+    await pollUntil("the delivery printed", async () => output().includes(`transfer of ${after.alice} #1 `));
+    const arrived = output()
+      .split("Ctrl-C stops everything.")[1]
+      .split("\n")
+      .find((line) => line.includes(`transfer of ${after.alice} #1 `))!
+      .trim();
     expect(arrived).to.match(
       new RegExp(
         `^Webhook {3}\\d+ \\(transfer of ${after.alice} #1 from ${after.user} to ${after.wallet}\\) arrived at the local receiver, signature verified$`,
