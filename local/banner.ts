@@ -2,6 +2,7 @@ import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import { loadConfig, type Config } from "../server/config";
 import type { Demo } from "./demo";
+import type { DemoReceiver } from "./demo-webhook";
 import { demoClientFile, type DemoClient } from "./demo-client";
 import { isLoopbackUrl } from "./loopback";
 import type { LocalNode } from "./node";
@@ -55,15 +56,23 @@ function onHostOf(url: string, base: string): string {
 
 /**
  * What `npm start` prints once the service listens: its URLs, and with the local chain the demo contracts, curl lines
- * to try (each works as printed) and how to log in through the demo client.
+ * to try (each works as printed), how to log in through the demo client and what the local webhook receiver got.
  */
-export function printBanner(
-  config: Config,
-  app: FastifyInstance,
-  node: LocalNode | undefined,
-  demo: Demo | undefined,
-  demoClient?: DemoClient,
-): void {
+export function printBanner({
+  config,
+  app,
+  node,
+  demo,
+  demoClient,
+  receiver,
+}: {
+  config: Config;
+  app: FastifyInstance;
+  node?: LocalNode;
+  demo?: Demo;
+  demoClient?: DemoClient;
+  receiver?: DemoReceiver;
+}): void {
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   const base = bannerBase(config.issuer, port);
@@ -120,11 +129,18 @@ export function printBanner(
           `    curl -N '${base}/events/localhost?owner=${demo.user}'`,
         ]
       : []),
+    ...(receiver
+      ? [
+          "",
+          `  Webhooks: ${receiver.verified} signed deliveries of the demo user's transfers arrived at a local receiver and verified`,
+          `    (${receiver.url}, subscribed at start; each new one is printed below as it arrives: docs/reference/webhooks.md)`,
+        ]
+      : []),
     ...(demoClient ? loginLines(base, demoClient, demo?.user, config.dataDir) : []),
     ...(demo && node
       ? [
           "",
-          "  Convert Alice 1 to Bob 1 as the user, in one transaction (the events stream above shows it):",
+          "  Convert Alice 1 to Bob 1 as the user, in one transaction (the events stream above shows it, and the local webhook receiver prints it):",
           `    RPC_URL_LOCALHOST=${chainUrl} SIGNER_INDEX=1 npx hardhat convert --alice-id 1 --network localhost --converter ${demo.converter}`,
         ]
       : []),

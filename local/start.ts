@@ -10,6 +10,7 @@ import { printBanner } from "./banner";
 import { prepareDemo, type Demo } from "./demo";
 import { demoApiExamples, postDemoStatements, signDemoStatements, type DemoStatements } from "./demo-api";
 import { ensureDemoClient, type DemoClient } from "./demo-client";
+import { DemoReceiver } from "./demo-webhook";
 import { startLocalNode, type LocalNode } from "./node";
 
 /**
@@ -18,6 +19,8 @@ import { startLocalNode, type LocalNode } from "./node";
  * the service runs as server/main.ts has it; Ctrl-C stops it and then the node.
  */
 async function start(): Promise<void> {
+  // What the change log records from here on is this start's demo: the local receiver is sent it again.
+  const since = new Date();
   let config = loadConfig(process.env, { exitOnError: true });
   // A second start on a database already in use stops here, before it starts a chain or writes under DATA_DIR.
   if (config.database.kind === "pglite" && config.database.dataDir) checkDataDirFree(config.database.dataDir);
@@ -28,6 +31,7 @@ async function start(): Promise<void> {
   let node: LocalNode | undefined;
   let demo: Demo | undefined;
   let statements: DemoStatements | undefined;
+  let receiver: DemoReceiver | undefined;
   if (config.localChain) {
     const started = await startLocalNode({ port: config.localChainPort }).catch(() => startLocalNode({ port: 0 }));
     node = started;
@@ -37,6 +41,13 @@ async function start(): Promise<void> {
     statements = await signDemoStatements(started.url, demo);
     // The conversion page offers the demo converter unless CONVERTERS names others.
     if (config.converters.length === 0) config = { ...config, converters: [{ network: "localhost", address: demo.converter }] };
+    // A webhook receiver of the dApp's kind, on this machine (the local setup lets webhooks reach it over http).
+    if (config.webhooks.secretKeys && config.webhooks.concurrency > 0 && config.indexer.enabled) {
+      const started = new DemoReceiver((line) => console.log(line));
+      await started.start();
+      service.onShutdown(() => started.close());
+      receiver = started;
+    }
   }
 
   // The local setup gets a relying party to try logins with; a production deployment registers its own.
@@ -58,16 +69,20 @@ async function start(): Promise<void> {
   });
   // The printed inventory lines answer from the index: let it take in the demo first (a second or so).
   if (node && config.indexer.enabled) await indexedToHead(app);
+  if (receiver && demo) await receiver.subscribe(app.db, { config, user: demo.user, since });
   if (service.stopping) return;
-  printBanner(config, app, node, demo, demoClient);
+  printBanner({ config, app, node, demo, demoClient, receiver });
+  if (receiver) receiver.announce = true;
 }
 
 async function indexedToHead(app: FastifyInstance, timeoutMs = 20_000): Promise<void> {
-  const head = await app.networks.provider("localhost").getBlockNumber();
+  const provider = app.networks.provider("localhost");
+  const head = await provider.getBlockNumber();
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const cursor = await readCursor(app.db, "localhost");
-    if (cursor && cursor.block >= head) return;
+    // Of this chain: on a start after an earlier one's, the cursor first names the old chain's blocks.
+    if (cursor && cursor.block >= head && (await provider.getBlock(cursor.block))?.hash === cursor.hash) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   app.log.warn("the index of the local chain is still catching up; inventory answers 503 until it has started");

@@ -77,6 +77,8 @@ const webhooks: Suite = {
                 kinds: ["transfer"],
                 contracts: [contract.toLowerCase()],
                 owners: [],
+                confirmations: 0,
+                spam: "include",
                 keys: [key],
                 now: Date.now(),
               });

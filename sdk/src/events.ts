@@ -29,6 +29,8 @@ export interface SubscribeOptions {
   owner?: Address;
   /** Only this contract's events. */
   contract?: Address;
+  /** `exclude`: leave out the transfers and metadata changes of collections flagged as spam (default `include`). */
+  spam?: "include" | "exclude";
   /** Start after this event id (a {@link LiveEvent.id} kept from before): nothing missed, nothing twice. */
   lastEventId?: string;
   /** Ends the subscription: the iteration returns. */
@@ -129,7 +131,7 @@ function typed(raw: RawEvent & { id: string }): LiveEvent | undefined {
 export async function* subscribe(http: Http, network: string, options: SubscribeOptions = {}): AsyncGenerator<LiveEvent> {
   const { signal } = options;
   const maxDelay = options.maxReconnectDelayMs ?? 30_000;
-  const url = http.url(`/events/${encodeURIComponent(network)}`, { owner: options.owner, contract: options.contract });
+  const url = http.url(`/events/${encodeURIComponent(network)}`, { owner: options.owner, contract: options.contract, spam: options.spam });
   let lastId = options.lastEventId;
   let reconnectMs = DEFAULT_RECONNECT_MS;
   let failures = 0;

@@ -11,7 +11,8 @@ embedded PGlite database under DATA_DIR, default .data/). PGlite is open in one 
 before running this on it, and start it again after.
 
   npm run webhooks -- add --network N --url https://receiver.example/hook [--kind K ...] [--contract 0x... ...]
-                          [--owner 0x... ...] [--description D] [--client CLIENT_ID] [--json]
+                          [--owner 0x... ...] [--confirmations N] [--spam exclude] [--description D]
+                          [--client CLIENT_ID] [--json]
   npm run webhooks -- list [--client CLIENT_ID] [--json]
   npm run webhooks -- show <id> [--json]
   npm run webhooks -- disable <id> [--reason R]
@@ -20,7 +21,9 @@ before running this on it, and start it again after.
 
 --kind: transfer, removed, metadata or reset (repeat it for several; default all four). --contract and --owner filter
 as the live event stream's contract and owner do (repeat them for several: any of them matches). --client makes the
-subscription an OAuth client's, which then manages it through the HTTP API.
+subscription an OAuth client's, which then manages it through the HTTP API. --confirmations: blocks indexed on top of
+a change's block before it is delivered (0 to 512; default the network's in WEBHOOKS_CONFIRMATIONS, else 0: at once).
+--spam exclude leaves out the changes of collections flagged as spam (default include).
 
 The signing secret (whsec_...) is printed once: the database keeps it encrypted with WEBHOOKS_SECRET_KEYS.
 A subscription delivers what the indexer logs from its creation on. enable resumes a disabled subscription where it
@@ -37,6 +40,8 @@ const OPTIONS = {
     contract: { type: "string", multiple: true },
     owner: { type: "string", multiple: true },
     description: { type: "string" },
+    confirmations: { type: "string" },
+    spam: { type: "string" },
     client: { type: "string" },
     reason: { type: "string" },
     json: { type: "boolean" },
@@ -69,6 +74,8 @@ export const main = cli.main(OPTIONS, async ({ values, positionals }, io) => {
             contracts: values.contract,
             owners: values.owner,
             description: values.description,
+            confirmations: values.confirmations === undefined ? undefined : confirmationsOf(values.confirmations),
+            spam: values.spam,
           },
           clientId: values.client ?? null,
           config: config.webhooks,
@@ -121,6 +128,12 @@ export const main = cli.main(OPTIONS, async ({ values, positionals }, io) => {
 
 if (require.main === module) runAsProcess(main);
 
+/** `--confirmations` as a number: digits only (checked against its bound with the rest of the subscription). */
+function confirmationsOf(value: string): number {
+  if (!/^\d{1,6}$/.test(value)) cli.fail(`--confirmations takes a whole number of blocks, not "${value.slice(0, 40)}"`);
+  return Number(value);
+}
+
 function print(io: CliIo, s: Subscription) {
   io.out(`  id       ${s.id}`);
   io.out(`  state    ${s.enabled ? "enabled" : `disabled: ${s.disabledReason}`}`);
@@ -129,6 +142,8 @@ function print(io: CliIo, s: Subscription) {
   io.out(`  kinds    ${s.kinds.join(", ")}`);
   if (s.contracts.length > 0) io.out(`  contracts ${s.contracts.join(" ")}`);
   if (s.owners.length > 0) io.out(`  owners   ${s.owners.join(" ")}`);
+  if (s.confirmations > 0) io.out(`  confirmations ${s.confirmations} (delivered once that many blocks are indexed on top)`);
+  if (s.spam === "exclude") io.out("  spam     excluded (collections flagged as spam are left out)");
   if (s.clientId) io.out(`  client   ${s.clientId}`);
   io.out(`  cursor   ${s.cursor} (every matching change up to it delivered)`);
   if (s.lastError) io.out(`  failing  ${s.attempts} attempts since ${s.failingSince?.toISOString()}: ${s.lastError}`);

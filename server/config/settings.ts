@@ -830,6 +830,16 @@ export const SETTINGS = [
     description: "contracts and owners one subscription may name, together",
   },
   {
+    name: "WEBHOOKS_CONFIRMATIONS",
+    path: "webhooks.confirmations",
+    parse: networkCounts,
+    defaultText: "none: 0 on every network (deliver at once)",
+    group: "webhooks",
+    example: "mainnet:12,polygon:64",
+    description:
+      "blocks a new subscription waits for on top of a change's block before delivering it, per network, when it names none: comma-separated `<network>:<count>`, each count from 0 to 512 (docs/reference/webhooks.md#confirmations)",
+  },
+  {
     name: "WEBHOOKS_MAX_PER_CLIENT",
     path: "webhooks.maxPerClient",
     parse: int(1, 100_000),
@@ -1014,6 +1024,19 @@ function converters(value: string): { network: string; address: string }[] {
       throw new Invalid(`${expected} (${address} fails its EIP-55 checksum)`);
     }
   });
+}
+
+/** `<network>:<count>,…` of known networks, each count from 0 to the indexer's reorg window (512). */
+function networkCounts(value: string): Record<string, number> {
+  const expected = "comma-separated <network>:<count> of known networks, each count from 0 to 512";
+  const counts: Record<string, number> = {};
+  for (const entry of value.split(",")) {
+    const [network, count, ...rest] = entry.trim().split(":");
+    if (rest.length > 0 || !network || !Object.hasOwn(NETWORKS, network) || !/^\d{1,3}$/.test(count ?? "") || Number(count) > 512)
+      throw new Invalid(expected);
+    counts[network] = Number(count);
+  }
+  return counts;
 }
 
 function messageHeader(value: string): string {

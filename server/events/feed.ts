@@ -11,7 +11,12 @@ export interface ChangeFilter {
   owner?: string;
   /** Lower case. */
   contract?: string;
+  /** Leave out the transfers and metadata changes of collections flagged as spam (a `removed` is sent all the same). */
+  excludeSpam?: boolean;
 }
+
+/** Which of some contracts (lower case) of a network are flagged as spam (the collections' verdicts). */
+export type SpamFlags = (network: string, contracts: readonly string[]) => Promise<Set<string>>;
 
 /** One server-sent event: `id`, `event` and its data as JSON text, made once for all the streams it goes to. */
 export interface ChangeEvent {
@@ -84,7 +89,7 @@ export class ChangeFeed {
   constructor(
     private readonly db: Database,
     private readonly checksum: (address: string) => string,
-    private readonly options: { pollMs: number; onError(error: unknown): void },
+    private readonly options: { pollMs: number; onError(error: unknown): void; flagged?: SpamFlags },
   ) {}
 
   get size(): number {
@@ -153,6 +158,8 @@ export class ChangeFeed {
     }
     for (;;) {
       const rows = await changesAfter(this.db, this.last);
+      // Verdicts only when a stream leaves spam out; one that starts to meanwhile reads the log itself (`deliver`).
+      const flagged = [...this.subscribers].some((s) => s.filter.excludeSpam) ? await this.spamOf(rows) : undefined;
       // The rows are handed out and `last` moves in one step: a subscriber that turns live between two reads has
       // read the log up to `last` itself.
       for (const row of rows) {
@@ -160,7 +167,7 @@ export class ChangeFeed {
         let event: ChangeEvent | undefined;
         const made = () => (event ??= this.event(row));
         for (const subscriber of this.subscribers) {
-          if (subscriber.live && !this.deliver(subscriber, row, made)) this.catchUp(subscriber);
+          if (subscriber.live && !this.deliver(subscriber, row, flagged, made)) this.catchUp(subscriber);
         }
       }
       if (rows.length > 0) this.last = BigInt(rows[rows.length - 1].id);
@@ -199,8 +206,9 @@ export class ChangeFeed {
       const scanTo = upTo < subscriber.last + BigInt(REPLAY_SCAN) ? upTo : subscriber.last + BigInt(REPLAY_SCAN);
       const after = subscriber.last;
       const rows = await this.replayReads.run("", () => networkChangesAfter(this.db, after, scanTo, subscriber.filter, REPLAY_PAGE));
+      const flagged = subscriber.filter.excludeSpam ? await this.spamOf(rows) : undefined;
       for (const row of rows) {
-        if (this.deliver(subscriber, row)) continue;
+        if (this.deliver(subscriber, row, flagged)) continue;
         if (subscriber.sink.closed || !(await subscriber.sink.drained())) return;
       }
       // Short page: nothing else up to `scanTo` matches the filter.
@@ -209,15 +217,42 @@ export class ChangeFeed {
   }
 
   /**
-   * Sends the row, as `made` makes it, if it is new to the subscriber and matches; false when the subscriber's client
-   * must catch up.
+   * Sends the row, as `made` makes it, if it is new to the subscriber and matches (its collection not among `flagged`,
+   * `network:contract`, when the subscriber leaves spam out); false when the subscriber's client must catch up, or must
+   * read the row itself as no verdicts were read for it.
    */
-  private deliver(subscriber: Subscriber, row: ChangeRow, made = () => this.event(row)): boolean {
+  private deliver(subscriber: Subscriber, row: ChangeRow, flagged: Set<string> | undefined, made = () => this.event(row)): boolean {
     const id = BigInt(row.id);
     if (id <= subscriber.last) return true;
+    const { filter } = subscriber;
+    if (filter.excludeSpam && isCollectionChange(row) && matches(filter, row)) {
+      if (flagged === undefined) return false;
+      if (flagged.has(`${row.network}:${row.contract}`)) {
+        subscriber.last = id;
+        return true;
+      }
+    }
     subscriber.last = id;
-    if (!matches(subscriber.filter, row)) return true;
+    if (!matches(filter, row)) return true;
     return subscriber.sink.send(made());
+  }
+
+  /**
+   * The collections flagged as spam among the rows' transfers and metadata changes, as `network:contract` (none when
+   * the feed was given no verdicts).
+   */
+  private async spamOf(rows: readonly ChangeRow[]): Promise<Set<string>> {
+    const byNetwork = new Map<string, string[]>();
+    for (const row of rows) {
+      if (!isCollectionChange(row)) continue;
+      const contracts = byNetwork.get(row.network);
+      if (contracts) contracts.push(row.contract);
+      else byNetwork.set(row.network, [row.contract]);
+    }
+    const flagged = new Set<string>();
+    for (const [network, contracts] of byNetwork)
+      for (const contract of (await this.options.flagged?.(network, contracts)) ?? []) flagged.add(`${network}:${contract}`);
+    return flagged;
   }
 
   /** The event a row is sent as. */
@@ -246,6 +281,11 @@ function metadataItem(row: ChangeRow, checksum: (address: string) => string) {
     fromId: BigInt(row.token_id),
     toId: BigInt(row.to_token_id!),
   };
+}
+
+/** A change a spam verdict leaves out: a transfer or a metadata change (never a `removed`, which retracts one sent before). */
+function isCollectionChange(row: ChangeRow): boolean {
+  return row.kind === "transfer" || row.kind === "metadata";
 }
 
 function matches(filter: ChangeFilter, row: ChangeRow): boolean {

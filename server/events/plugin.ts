@@ -6,6 +6,7 @@ import { NetworkParam } from "../http/schemas";
 import { example } from "../http/openapi-examples";
 import { refusals } from "../http/refusals";
 import { TRANSFER_EXAMPLE } from "../data";
+import { SpamQuery } from "../collections";
 import { badRequest, HttpError } from "../http/http-error";
 import { limitRequests } from "../http/rate-limit";
 import { parseAddress } from "../chain/values";
@@ -27,6 +28,7 @@ const events: FastifyPluginAsyncTypebox = async (app) => {
   const feed = new ChangeFeed(app.db, checksummer(), {
     pollMs: app.db.kind === "pglite" ? 250 : 2_000,
     onError: (error) => app.log.warn({ err: error }, "events: reading the change log failed; retrying"),
+    flagged: (network, contracts) => app.collections.flagged(network, contracts),
   });
   /** Open streams, each counted until its socket closes: the cap counts sockets, not subscriptions. */
   const streams = new Set<EventStream>();
@@ -59,7 +61,8 @@ const events: FastifyPluginAsyncTypebox = async (app) => {
             "A `text/event-stream`. Events: `transfer` and `removed` (data: a transfer as the history routes give it), `reset` " +
             "(data: `{network}`; the network's index started over). Each has an `id`; reconnecting with `Last-Event-ID` " +
             "(or `?lastEventId=`) resumes after it. Comment lines are sent as heartbeats. The stream never ends by itself " +
-            "(Swagger UI waits for its end: try it with `curl -N`). Each stream counts as a request against the data routes' rate limit; " +
+            "(Swagger UI waits for its end: try it with `curl -N`). `?spam=exclude` leaves out the transfers and metadata changes of " +
+            "collections flagged as spam (a `removed` is sent all the same). Each stream counts as a request against the data routes' rate limit; " +
             "past EVENTS_MAX_SUBSCRIBERS streams on an instance, 503 `too_many_subscribers`.",
           params: Type.Object({ network: NetworkParam }),
           querystring: Type.Object({
@@ -67,6 +70,7 @@ const events: FastifyPluginAsyncTypebox = async (app) => {
               Type.String({ maxLength: 42, description: "Only transfers from or to this address", ...example("owner") }),
             ),
             contract: Type.Optional(Type.String({ maxLength: 42, description: "Only transfers of this contract", ...example("contract") })),
+            spam: SpamQuery,
             lastEventId: Type.Optional(
               Type.String({ maxLength: 19, description: "Resume after this event id (as the Last-Event-ID header)", examples: ["0"] }),
             ),
@@ -142,14 +146,20 @@ const events: FastifyPluginAsyncTypebox = async (app) => {
         stream.write("retry: 2000\n: connected\n\n");
         // A client gone before its stream began has no close to come: it is let go here.
         if (stream.closed) return stream.destroy();
-        subscription = feed.subscribe({ network, owner, contract }, stream, resume === undefined ? undefined : BigInt(resume), (error) => {
-          request.log.warn({ err: error }, "events: reading the backlog failed");
-          stream.destroy();
-        });
+        const excludeSpam = request.query.spam === "exclude";
+        subscription = feed.subscribe(
+          { network, owner, contract, excludeSpam },
+          stream,
+          resume === undefined ? undefined : BigInt(resume),
+          (error) => {
+            request.log.warn({ err: error }, "events: reading the backlog failed");
+            stream.destroy();
+          },
+        );
       },
     );
   };
   await app.register(route);
 };
 
-export default fp(events, { name: "events", dependencies: ["db", "chain"] });
+export default fp(events, { name: "events", dependencies: ["db", "chain", "collections"] });

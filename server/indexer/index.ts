@@ -4,7 +4,9 @@
  */
 export {
   CHANGES_PAGE,
+  changeLogHeads,
   changeLogPositions,
+  changeRollbacks,
   changesAfter,
   firstChangeTimesAfter,
   contractsPage,
@@ -16,12 +18,13 @@ export {
   networkChangesAfter,
   selectedChangesAfter,
   tokenHolding,
+  type ChangeRollback,
   type ChangeRow,
   type ChangeSelection,
   type Holding,
   type IndexPage,
 } from "./store/reads";
-export { readCursor } from "./store/blocks";
+export { readCursor, REORG_WINDOW } from "./store/blocks";
 export {
   walletHoldings,
   type CollectionHolding,

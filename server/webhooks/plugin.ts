@@ -39,12 +39,12 @@ const webhooks: FastifyPluginAsync = async (app) => {
     };
   });
   if (concurrency === 0) return;
-  const worker = new WebhookWorker(
-    app.db,
-    { ...config, secretKeys },
-    app.clock,
-    checksummer(),
-    {
+  const worker = new WebhookWorker({
+    db: app.db,
+    config: { ...config, secretKeys },
+    clock: app.clock,
+    checksum: checksummer(),
+    events: {
       delivered: (_subscription, _row, milliseconds) => metrics?.webhookDelivery("delivered", milliseconds / 1_000),
       failed: (subscription, outcome, disabled, milliseconds) => {
         metrics?.webhookDelivery(outcome.failure, milliseconds / 1_000);
@@ -52,9 +52,10 @@ const webhooks: FastifyPluginAsync = async (app) => {
       },
       error: (error) => app.log.warn({ err: error }, "webhooks: delivering failed; retrying"),
     },
-    app.db.kind === "pglite" ? 250 : 1_000,
+    pollMs: app.db.kind === "pglite" ? 250 : 1_000,
     deliverer,
-  );
+    flagged: (network, contracts) => app.collections.flagged(network, contracts),
+  });
   app.addHook("onReady", async () => {
     await worker.start();
   });
@@ -63,4 +64,4 @@ const webhooks: FastifyPluginAsync = async (app) => {
   });
 };
 
-export default fp(webhooks, { name: "webhooks", dependencies: ["db", "config", "auth", "chain"] });
+export default fp(webhooks, { name: "webhooks", dependencies: ["db", "config", "auth", "chain", "collections"] });

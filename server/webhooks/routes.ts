@@ -10,6 +10,8 @@ import { replay } from "./replay";
 import { subscribe } from "./subscribe";
 import {
   EVENT_KINDS,
+  MAX_CONFIRMATIONS,
+  SPAM_CHOICES,
   findSubscription,
   listDeliveries,
   listSubscriptions,
@@ -41,6 +43,19 @@ const SubscriptionBody = Type.Object(
     contracts: AddressList("Only changes of these contracts"),
     owners: AddressList("Only transfers from or to these addresses"),
     description: Type.Optional(Type.String({ maxLength: 400 })),
+    confirmations: Type.Optional(
+      Type.Integer({
+        description: `Blocks indexed on top of a change's block before it is delivered, 0 to ${MAX_CONFIRMATIONS} (else 400 invalid_subscription); default the network's (WEBHOOKS_CONFIRMATIONS), else 0: at once`,
+        examples: [12],
+      }),
+    ),
+    spam: Type.Optional(
+      Type.String({
+        maxLength: 40,
+        description: `${SPAM_CHOICES.join(" or ")}: exclude leaves out the transfers and metadata changes of collections flagged as spam (docs/reference/collections.md#spam); default include`,
+        examples: ["exclude"],
+      }),
+    ),
   },
   {
     additionalProperties: false,
@@ -70,6 +85,8 @@ const SubscriptionAnswer = Type.Object(
     kinds: Type.Array(Type.String()),
     contracts: Type.Array(Type.String()),
     owners: Type.Array(Type.String()),
+    confirmations: Type.Integer({ description: "Blocks on top of a change's block before it is delivered (0: at once)" }),
+    spam: Type.String({ description: "include, or exclude: the changes of collections flagged as spam are left out" }),
     enabled: Type.Boolean(),
     disabled_reason: Type.Union([Type.String(), Type.Null()]),
     disabled_at: Type.Union([Type.String(), Type.Null()]),

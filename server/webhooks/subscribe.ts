@@ -8,7 +8,8 @@ import { checkSubscriptionInput, createSubscription, type Subscription, type Sub
 
 /**
  * Makes a subscription for a client (null: the operator), the one way both the CLI and the HTTP API subscribe: the
- * network must be one this service indexes (`served`), the input is checked whole (kinds, filters and their number),
+ * network must be one this service indexes (`served`), the input is checked whole (kinds, filters and their number,
+ * confirmations, spam),
  * then the endpoint (its form and every address it resolves to); only then is it stored. Answers it with its secret.
  */
 export async function subscribe(
@@ -26,7 +27,11 @@ export async function subscribe(
   if (keys === undefined) throw webhooksOff();
   if (!Object.hasOwn(NETWORKS, input.network)) throw unknownNetwork(input.network, request.served);
   if (!request.served.includes(input.network)) throw networkUnavailable(input.network);
-  const checked = checkSubscriptionInput(input, config.maxFilters);
+  // A subscription that names no confirmations takes its network's default (WEBHOOKS_CONFIRMATIONS), else none.
+  const checked = checkSubscriptionInput(
+    { ...input, confirmations: input.confirmations ?? config.confirmations?.[input.network] },
+    config.maxFilters,
+  );
   const url = await checkEndpoint(input.url, config);
   return createSubscription(db, {
     ...checked,

@@ -1,7 +1,7 @@
 import { parseAddress } from "../chain/values";
 import type { Database, Queryable } from "../db/database";
 import { deleteExpiredRows } from "../db/expired-rows";
-import { holdChanges, lastChangeId, type ChangeRow } from "../indexer";
+import { holdChanges, lastChangeId, REORG_WINDOW, type ChangeRow } from "../indexer";
 import { randomString } from "../lib/random";
 import { invalidSubscription, subscriptionNotFound, tooManyFilters, tooManySubscriptions } from "./errors";
 import { newSecret, sealSecret } from "./secrets";
@@ -12,6 +12,16 @@ export type EventKind = (typeof EVENT_KINDS)[number];
 
 /** Longest description taken. */
 export const MAX_DESCRIPTION = 200;
+
+/**
+ * Most confirmations a subscription may wait for: the indexer's reorg window. A reorg deeper than it starts the index
+ * over (a `reset`), so waiting longer would guard against nothing more.
+ */
+export const MAX_CONFIRMATIONS = REORG_WINDOW;
+
+/** Whether a subscription leaves out the changes of collections flagged as spam (as `?spam=` on the data routes). */
+export const SPAM_CHOICES = ["include", "exclude"] as const;
+export type SpamChoice = (typeof SPAM_CHOICES)[number];
 
 /** The holder name of the subscriptions' hold on the change log. */
 const HOLDER = "webhooks";
@@ -28,6 +38,9 @@ export interface Subscription {
   /** Lower case; empty: all. */
   contracts: string[];
   owners: string[];
+  /** Blocks indexed on top of a change's block before it is delivered (0: at once). */
+  confirmations: number;
+  spam: SpamChoice;
   enabled: boolean;
   disabledReason: string | null;
   disabledAt: Date | null;
@@ -56,9 +69,11 @@ export interface SubscriptionInput {
   kinds?: readonly string[];
   contracts?: readonly string[];
   owners?: readonly string[];
+  confirmations?: number;
+  spam?: string;
 }
 
-const COLUMNS = `id, client_id, network, url, description, kinds, contracts, owners, enabled, disabled_reason, disabled_at,
+const COLUMNS = `id, client_id, network, url, description, kinds, contracts, owners, confirmations, spam, enabled, disabled_reason, disabled_at,
   cursor::text, attempts, failing_since, last_error, next_attempt_at, created_at`;
 
 interface Row {
@@ -70,6 +85,8 @@ interface Row {
   kinds: EventKind[];
   contracts: string[];
   owners: string[];
+  confirmations: number;
+  spam: SpamChoice;
   enabled: boolean;
   disabled_reason: string | null;
   disabled_at: Date | null;
@@ -90,6 +107,8 @@ const subscriptionOf = (row: Row): Subscription => ({
   kinds: row.kinds,
   contracts: row.contracts,
   owners: row.owners,
+  confirmations: row.confirmations,
+  spam: row.spam,
   enabled: row.enabled,
   disabledReason: row.disabled_reason,
   disabledAt: row.disabled_at,
@@ -103,13 +122,14 @@ const subscriptionOf = (row: Row): Subscription => ({
 
 /**
  * The subscription's kinds, filters and description as they will be stored, or a refusal: a known kind each (all four
- * when none is given), addresses (lower case, each once) no more than `maxFilters` together, a one-line description.
+ * when none is given), addresses (lower case, each once) no more than `maxFilters` together, a one-line description,
+ * confirmations from 0 to {@link MAX_CONFIRMATIONS} (0 when none is given) and a spam choice (include by default).
  * The network and the endpoint are checked by the caller (which networks are served, the endpoint's guard).
  */
 export function checkSubscriptionInput(
   input: Omit<SubscriptionInput, "network" | "url">,
   maxFilters: number,
-): { kinds: EventKind[]; contracts: string[]; owners: string[]; description: string } {
+): Pick<Subscription, "kinds" | "contracts" | "owners" | "description" | "confirmations" | "spam"> {
   const kinds = [...new Set(input.kinds ?? EVENT_KINDS)];
   if (kinds.length === 0) throw invalidSubscription("name at least one event kind");
   for (const kind of kinds) {
@@ -124,11 +144,19 @@ export function checkSubscriptionInput(
   const description = input.description ?? "";
   if (description.length > MAX_DESCRIPTION || /\p{Cc}/u.test(description))
     throw invalidSubscription(`the description is one line of at most ${MAX_DESCRIPTION} characters`);
+  const confirmations = input.confirmations ?? 0;
+  if (!Number.isInteger(confirmations) || confirmations < 0 || confirmations > MAX_CONFIRMATIONS)
+    throw invalidSubscription(`confirmations is an integer from 0 to ${MAX_CONFIRMATIONS}`);
+  const spam = input.spam ?? "include";
+  if (!(SPAM_CHOICES as readonly string[]).includes(spam))
+    throw invalidSubscription(`spam is ${SPAM_CHOICES.join(" or ")}, not ${JSON.stringify(spam.slice(0, 40))}`);
   return {
     kinds: kinds as EventKind[],
     contracts: addresses(input.contracts, "contract"),
     owners: addresses(input.owners, "owner"),
     description,
+    confirmations,
+    spam: spam as SpamChoice,
   };
 }
 
@@ -139,7 +167,10 @@ export function checkSubscriptionInput(
  */
 export async function createSubscription(
   db: Queryable,
-  input: Pick<Subscription, "clientId" | "network" | "url" | "description" | "kinds" | "contracts" | "owners"> & {
+  input: Pick<
+    Subscription,
+    "clientId" | "network" | "url" | "description" | "kinds" | "contracts" | "owners" | "confirmations" | "spam"
+  > & {
     keys: readonly Buffer[];
     now: number;
     maxPerClient?: number;
@@ -149,10 +180,11 @@ export async function createSubscription(
   const secret = newSecret();
   const cursor = await lastChangeId(db);
   // $1 id, $2 client, $3 network, $4 url, $5 description, $6 kinds, $7 contracts, $8 owners, $9 sealed secret,
-  // $10 cursor, $11 now (ms), $12 most subscriptions the client may hold (null: no bound)
+  // $10 cursor, $11 now (ms), $12 most subscriptions the client may hold (null: no bound), $13 confirmations, $14 spam
   const { rows } = await db.query<Row>(
-    `INSERT INTO webhook_subscriptions (id, client_id, network, url, description, kinds, contracts, owners, secret, cursor, next_attempt_at)
-     SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, to_timestamp($11::float8 / 1000)
+    `INSERT INTO webhook_subscriptions (id, client_id, network, url, description, kinds, contracts, owners, secret, cursor, next_attempt_at,
+       confirmations, spam)
+     SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, to_timestamp($11::float8 / 1000), $13, $14
      WHERE $12::int IS NULL OR (SELECT count(*) FROM webhook_subscriptions WHERE client_id = $2) < $12::int
      RETURNING ${COLUMNS}`,
     [
@@ -168,6 +200,8 @@ export async function createSubscription(
       cursor.toString(),
       input.now,
       input.maxPerClient ?? null,
+      input.confirmations,
+      input.spam,
     ],
   );
   if (rows.length === 0) throw tooManySubscriptions(input.maxPerClient!);
@@ -208,7 +242,8 @@ export async function setEnabled(
     `UPDATE webhook_subscriptions SET enabled = $3,
        disabled_reason = CASE WHEN $3 THEN NULL ELSE $4 END,
        disabled_at = CASE WHEN $3 THEN NULL ELSE to_timestamp($5::float8 / 1000) END,
-       attempts = 0, failing_since = NULL, next_attempt_at = to_timestamp($5::float8 / 1000), lease_token = NULL, lease_until = NULL
+       attempts = 0, failing_since = NULL, next_attempt_at = to_timestamp($5::float8 / 1000), lease_token = NULL, lease_until = NULL,
+       wait_block = NULL
      WHERE id = $1 AND ($2::text IS NULL OR client_id = $2)
      RETURNING ${COLUMNS}`,
     [change.id, change.clientId, change.enabled, change.reason ?? null, change.now],
@@ -228,25 +263,28 @@ export async function removeSubscription(db: Queryable, id: string, clientId: st
 }
 
 /**
- * Claims up to `limit` enabled subscriptions that are due and have changes after their cursor up to `last`, and
- * that no live lease holds: each is leased to `token` until `now + leaseMs`. Rows another instance is claiming are
+ * Claims up to `limit` enabled subscriptions that are due and have changes after their cursor up to `last`, that
+ * wait for no block their network's index (`heads`) has not reached, and that no live lease holds: each is leased to
+ * `token` until `now + leaseMs`. Rows another instance is claiming are
  * skipped (SKIP LOCKED), so two instances never claim one subscription; the lease keeps it theirs while they deliver.
  */
 export async function claimDue(
   db: Queryable,
-  claim: { now: number; last: bigint; limit: number; leaseMs: number; token: string },
+  claim: { now: number; last: bigint; heads: ReadonlyMap<string, number>; limit: number; leaseMs: number; token: string },
 ): Promise<ClaimedSubscription[]> {
-  // $1 now (ms), $2 the newest change id, $3 limit, $4 lease (ms), $5 lease token
+  // $1 now (ms), $2 the newest change id, $3 limit, $4 lease (ms), $5 lease token, $6 networks, $7 their indexed blocks
   const { rows } = await db.query<Row & { secret: Buffer; previous_secret: Buffer | null; previous_secret_until: Date | null }>(
     `UPDATE webhook_subscriptions SET lease_token = $5, lease_until = to_timestamp(($1::float8 + $4) / 1000)
      WHERE id IN (
        SELECT id FROM webhook_subscriptions
        WHERE enabled AND next_attempt_at <= to_timestamp($1::float8 / 1000) AND cursor < $2
          AND (lease_until IS NULL OR lease_until <= to_timestamp($1::float8 / 1000))
+         AND (wait_block IS NULL
+           OR wait_block <= (SELECT h.block FROM unnest($6::text[], $7::bigint[]) AS h(network, block) WHERE h.network = webhook_subscriptions.network))
        ORDER BY next_attempt_at LIMIT $3
        FOR UPDATE SKIP LOCKED)
      RETURNING ${COLUMNS}, secret, previous_secret, previous_secret_until`,
-    [claim.now, claim.last.toString(), claim.limit, claim.leaseMs, claim.token],
+    [claim.now, claim.last.toString(), claim.limit, claim.leaseMs, claim.token, [...claim.heads.keys()], [...claim.heads.values()]],
   );
   return rows.map((row) => ({
     ...subscriptionOf(row),
@@ -308,10 +346,16 @@ export async function advance(
   return rows[0].moved > 0;
 }
 
-/** Hands the subscription back (nothing more to deliver now), when the lease is still this worker's. */
-export async function release(db: Queryable, id: string, token: string): Promise<void> {
-  // $1 id, $2 lease token
-  await db.query("UPDATE webhook_subscriptions SET lease_token = NULL, lease_until = NULL WHERE id = $1 AND lease_token = $2", [id, token]);
+/**
+ * Hands the subscription back (nothing more to deliver now), when the lease is still this worker's; with `waitBlock`,
+ * not to be claimed again before its network's index reaches that block (its next change needs confirmations).
+ */
+export async function release(db: Queryable, id: string, token: string, waitBlock?: number): Promise<void> {
+  // $1 id, $2 lease token, $3 the block waited for (null: none)
+  await db.query(
+    "UPDATE webhook_subscriptions SET lease_token = NULL, lease_until = NULL, wait_block = $3 WHERE id = $1 AND lease_token = $2",
+    [id, token, waitBlock ?? null],
+  );
 }
 
 /**
@@ -420,7 +464,7 @@ export async function replayFrom(
     // $1 id, $2 client or null, $3 cursor, $4 now (ms)
     const { rows } = await tx.query<Row>(
       `UPDATE webhook_subscriptions SET cursor = $3, attempts = 0, failing_since = NULL, last_error = NULL,
-         next_attempt_at = to_timestamp($4::float8 / 1000)
+         next_attempt_at = to_timestamp($4::float8 / 1000), wait_block = NULL
        WHERE id = $1 AND ($2::text IS NULL OR client_id = $2)
        RETURNING ${COLUMNS}`,
       [replay.id, replay.clientId, replay.after.toString(), replay.now],

@@ -11,6 +11,8 @@ export function describe(s: Subscription) {
     kinds: s.kinds,
     contracts: s.contracts,
     owners: s.owners,
+    confirmations: s.confirmations,
+    spam: s.spam,
     enabled: s.enabled,
     disabled_reason: s.disabledReason,
     disabled_at: s.disabledAt?.toISOString() ?? null,

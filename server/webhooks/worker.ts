@@ -1,10 +1,11 @@
 import type { Database } from "../db/database";
 import { changeData } from "../events";
-import { CHANGES_CHANNEL, lastChangeId, selectedChangesAfter, type ChangeRow } from "../indexer";
+import { changeLogHeads, changeRollbacks, CHANGES_CHANNEL, selectedChangesAfter, type ChangeRollback, type ChangeRow } from "../indexer";
 import { toJson } from "../http/wire";
 import type { Clock } from "../lib/clock";
 import { randomString } from "../lib/random";
 import type { WebhooksConfig } from "../config/settings";
+import { confirmationVerdict } from "./confirmations";
 import type { Deliverer, DeliveryOutcome } from "./delivery";
 import { retryAfterMs, retryDelay } from "./retries";
 import { openSecret, signature } from "./secrets";
@@ -26,6 +27,22 @@ const SCAN = 10_000n;
 /** How often an instance sets the subscriptions' hold on the change log. */
 const HOLD_INTERVAL_MS = 60_000;
 
+/** Which of some contracts (lower case) of a network are flagged as spam: the collections' verdicts, the operator's lists applied. */
+export type SpamFlags = (network: string, contracts: readonly string[]) => Promise<Set<string>>;
+
+/** What a worker works with: the database, its settings and clock, and how it checksums, reports, looks, sends and tells spam. */
+export interface WorkerDeps {
+  db: Database;
+  config: WebhooksConfig & { secretKeys: Buffer[] };
+  clock: Clock;
+  checksum: (address: string) => string;
+  events: WorkerEvents;
+  /** How often it looks for retries that came due. */
+  pollMs: number;
+  deliverer: Deliverer;
+  flagged: SpamFlags;
+}
+
 /** What the worker reports, for logs and metrics. */
 export interface WorkerEvents {
   delivered(subscription: ClaimedSubscription, row: ChangeRow, milliseconds: number): void;
@@ -42,7 +59,8 @@ export interface WorkerEvents {
  * Delivers the change log to webhook subscriptions, in every instance. A subscription is claimed (its row leased by
  * `claimDue`, FOR UPDATE SKIP LOCKED), its changes after its cursor read and sent one at a time in log order, the
  * cursor moved past each once its receiver answered 2xx (which renews the lease): so each subscription has at most
- * one delivery in flight, on one instance, and a change is never skipped. A failure schedules a retry (exponential
+ * one delivery in flight, on one instance, and a change is never skipped unless it is not to be sent (not yet
+ * confirmed and then undone, or of a collection flagged as spam for a subscription that leaves spam out). A failure schedules a retry (exponential
  * backoff with jitter, `Retry-After` honoured) and hands the subscription back; an instance that dies holds it only
  * until its lease runs out (twice WEBHOOKS_TIMEOUT_MS), then another instance resumes at the cursor.
  */
@@ -57,21 +75,20 @@ export class WebhookWorker {
   private timers: NodeJS.Timeout[] = [];
   private unlisten?: () => Promise<void>;
 
-  constructor(
-    private readonly db: Database,
-    private readonly config: WebhooksConfig & { secretKeys: Buffer[] },
-    private readonly clock: Clock,
-    private readonly checksum: (address: string) => string,
-    private readonly events: WorkerEvents,
-    private readonly pollMs: number,
-    private readonly deliverer: Deliverer,
-  ) {
-    this.leaseMs = 2 * config.timeoutMs;
+  private readonly db: Database;
+  private readonly config: WorkerDeps["config"];
+  private readonly clock: Clock;
+
+  constructor(private readonly deps: WorkerDeps) {
+    this.db = deps.db;
+    this.config = deps.config;
+    this.clock = deps.clock;
+    this.leaseMs = 2 * deps.config.timeoutMs;
   }
 
   async start(): Promise<void> {
     this.unlisten = await this.db.listen(CHANGES_CHANNEL, () => this.wake());
-    this.timers.push(setInterval(() => this.wake(), this.pollMs));
+    this.timers.push(setInterval(() => this.wake(), this.deps.pollMs));
     this.timers.push(setInterval(() => this.hold(), HOLD_INTERVAL_MS));
     await this.hold();
     this.wake();
@@ -95,7 +112,7 @@ export class WebhookWorker {
       return;
     }
     this.pumping = this.pump()
-      .catch((error) => this.events.error(error))
+      .catch((error) => this.deps.events.error(error))
       .finally(() => {
         this.pumping = undefined;
         if (this.again) {
@@ -110,18 +127,18 @@ export class WebhookWorker {
       await holdForSubscriptions(this.db, this.clock(), this.config.retentionMs);
       await pruneDeliveries(this.db, this.clock());
     } catch (error) {
-      this.events.error(error);
+      this.deps.events.error(error);
     }
   }
 
   private async pump(): Promise<void> {
     const free = this.config.concurrency - this.running.size;
     if (free <= 0) return;
-    const last = await lastChangeId(this.db);
-    const claimed = await claimDue(this.db, { now: this.clock(), last, limit: free, leaseMs: this.leaseMs, token: this.token });
+    const { last, heads } = await changeLogHeads(this.db);
+    const claimed = await claimDue(this.db, { now: this.clock(), last, heads, limit: free, leaseMs: this.leaseMs, token: this.token });
     for (const subscription of claimed) {
-      const run: Promise<void> = this.deliverAll(subscription, last)
-        .catch((error) => this.events.error(error))
+      const run: Promise<void> = this.deliverAll(subscription, last, heads.get(subscription.network) ?? 0)
+        .catch((error) => this.deps.events.error(error))
         .finally(() => {
           this.running.delete(run);
           this.wake();
@@ -132,9 +149,11 @@ export class WebhookWorker {
 
   /**
    * Sends the subscription's changes after its cursor up to `last`, in order, until they are all delivered, one fails,
-   * the lease is lost or the worker stops; then hands the subscription back.
+   * one must wait for confirmations (its network's index is at `head`, as it was when `last` was read), the lease is
+   * lost or the worker stops; then hands the subscription back. Changes that are not to be sent (undone before they
+   * were deep enough; of a collection flagged as spam, when the subscription leaves spam out) are passed unsent.
    */
-  private async deliverAll(subscription: ClaimedSubscription, last: bigint): Promise<void> {
+  private async deliverAll(subscription: ClaimedSubscription, last: bigint, head: number): Promise<void> {
     const { id } = subscription;
     const secrets = secretsOf(subscription, this.config.secretKeys, this.clock());
     const selection = {
@@ -158,25 +177,43 @@ export class WebhookWorker {
       if (moved) cursor = to;
       return moved;
     };
+    let rollbacks: ChangeRollback[] | undefined;
     while (cursor < last && !this.stopped) {
       const upTo = cursor + SCAN < last ? cursor + SCAN : last;
       const rows = await selectedChangesAfter(this.db, cursor, upTo, selection, PAGE);
+      if (subscription.confirmations > 0 && rows.length > 0) rollbacks ??= await changeRollbacks(this.db, subscription.network);
+      const spam = subscription.spam === "exclude" ? await this.spamOf(subscription.network, rows) : undefined;
       for (const row of rows) {
         if (this.stopped) return release(this.db, id, this.token);
+        const verdict = rollbacks ? confirmationVerdict(row, rollbacks, head, subscription.confirmations) : "send";
+        if (typeof verdict === "object") return release(this.db, id, this.token, verdict.waitFor);
+        if (verdict === "skip" || (row.kind !== "removed" && spam?.has(row.contract))) {
+          if (!(await moveTo(BigInt(row.id)))) return release(this.db, id, this.token);
+          continue;
+        }
         const started = performance.now();
-        const outcome = await this.deliverer.send(this.request(subscription, secrets, row), this.cancel.signal);
+        const outcome = await this.deps.deliverer.send(this.request(subscription, secrets, row), this.cancel.signal);
         const milliseconds = Math.round(performance.now() - started);
         // Cancelled at shutdown: not the receiver's failure; the change is sent again after the lease.
         if (this.stopped) return release(this.db, id, this.token);
         if (!outcome.ok) return this.failed(subscription, row, outcome, milliseconds);
         if (!(await moveTo(BigInt(row.id), { status: outcome.status, failure: null, message: null, milliseconds })))
           return release(this.db, id, this.token);
-        this.events.delivered(subscription, row, milliseconds);
+        this.deps.events.delivered(subscription, row, milliseconds);
       }
       // A short page: nothing else up to `upTo` is the subscription's.
       if (rows.length < PAGE && cursor < upTo && !(await moveTo(upTo))) return release(this.db, id, this.token);
     }
     await release(this.db, id, this.token);
+  }
+
+  /**
+   * The contracts flagged as spam among the rows' transfers and metadata changes. A `removed` is sent whatever the
+   * verdict: the transfer it retracts may have been sent before its collection was flagged.
+   */
+  private async spamOf(network: string, rows: readonly ChangeRow[]): Promise<Set<string>> {
+    const contracts = rows.filter((r) => r.kind === "transfer" || r.kind === "metadata").map((r) => r.contract);
+    return contracts.length === 0 ? new Set() : this.deps.flagged(network, contracts);
   }
 
   private async failed(
@@ -203,7 +240,7 @@ export class WebhookWorker {
       retryAt: now + delay,
       disable,
     });
-    this.events.failed(subscription, outcome, disable, milliseconds);
+    this.deps.events.failed(subscription, outcome, disable, milliseconds);
   }
 
   private request(subscription: ClaimedSubscription, secrets: string[], row: ChangeRow) {
@@ -212,7 +249,7 @@ export class WebhookWorker {
       subscription: subscription.id,
       secrets,
       row,
-      checksum: this.checksum,
+      checksum: this.deps.checksum,
       now: this.clock(),
     });
   }

@@ -5,18 +5,20 @@ import { startTestApp, type TestApp } from "./app";
 import { providerFor, startLocalNode } from "./chain";
 import { indexedTo } from "./index-check";
 import { startReceiver, WEBHOOKS_ENV, type Receiver } from "./webhook-receiver";
+import { subscribe } from "../../server/webhooks/subscribe";
+import type { SubscriptionInput } from "../../server/webhooks/subscriptions";
 
 /**
  * A chain of its own (reorgs may be made on it) with an ERC-721 deployed, and an app that indexes it and delivers
- * webhooks to receivers on this machine (WEBHOOKS_ENV, then `env`); `receiver` starts receivers that
+ * webhooks to receivers on this machine (WEBHOOKS_ENV, then `env`; over HTTP with `listen`); `receiver` starts receivers that
  * `closeReceivers` (after each test) and `close` stop.
  */
-export async function startWebhookApp(env: Record<string, string> = {}) {
+export async function startWebhookApp(env: Record<string, string> = {}, options: { listen?: boolean } = {}) {
   const node: LocalNode = await startLocalNode();
   const provider: JsonRpcProvider = providerFor(node.url);
   const deployer = await provider.getSigner(0);
   const alice: AliceNFT = await new AliceNFT__factory(deployer).deploy(deployer.address);
-  const t: TestApp = await startTestApp({ env: { RPC_URL_LOCALHOST: node.url, ...WEBHOOKS_ENV, ...env } });
+  const t: TestApp = await startTestApp({ listen: options.listen, env: { RPC_URL_LOCALHOST: node.url, ...WEBHOOKS_ENV, ...env } });
   await indexedTo(t.app.db, "localhost", provider);
   const receivers: Receiver[] = [];
   let nextId = 1n;
@@ -35,6 +37,16 @@ export async function startWebhookApp(env: Record<string, string> = {}) {
       const started = await startReceiver(...args);
       receivers.push(started);
       return started;
+    },
+    /** The operator's subscription of `url` to the local chain, `input` as given (the network's default confirmations apply). */
+    subscribe(url: string, input: Partial<SubscriptionInput> = {}) {
+      return subscribe(t.app.db, {
+        input: { network: "localhost", url, ...input },
+        clientId: null,
+        config: t.config.webhooks,
+        served: ["localhost"],
+        now: t.clock.now(),
+      });
     },
     async closeReceivers(): Promise<void> {
       for (const receiver of receivers.splice(0)) await receiver.close();

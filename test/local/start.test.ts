@@ -4,7 +4,9 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { expect } from "chai";
+import { JsonRpcProvider } from "ethers";
 import { START_NODE_ARGS } from "../../local/start-command";
+import { IERC721__factory } from "../../typechain-types";
 import { pollUntil } from "../helpers/waiters";
 import { runCliProcess } from "../helpers/cli";
 
@@ -166,6 +168,17 @@ describe("npm start (local/start.ts)", function () {
     await pollUntil("the demo's spam airdrop classified", async () => !(await flagged()).reasons.includes("Unclassified"));
     expect(await flagged()).to.deep.equal({ flag: true, reasons: ["LureText", "MassAirdrop", "NeverMoved"] });
 
+    // The local webhook receiver got every transfer of the demo user's (what the history route lists), each verified.
+    const [, verified, receiverUrl] =
+      /Webhooks: (\d+) signed deliveries of the demo user's transfers arrived at a local receiver and verified\s+\((http:\/\/127\.0\.0\.1:\d+\/hook),/.exec(
+        banner,
+      ) ?? [];
+    expect(receiverUrl, banner).to.be.a("string");
+    const demoUser = JSON.parse(fs.readFileSync(path.join(dataDir, "demo.json"), "utf8")).user as string;
+    const userTransfers = (await (await fetch(`${service}/transfers/localhost/owner/${demoUser}?limit=100`)).json()) as unknown[];
+    expect(userTransfers.length).to.be.greaterThan(10);
+    expect(Number(verified)).to.equal(userTransfers.length);
+
     // The front page, and one host in every URL of the banner: the issuer's (discovery's, the OpenAPI document's).
     const front = await fetch(`${service}/`);
     expect(front.status).to.equal(200);
@@ -177,7 +190,12 @@ describe("npm start (local/start.ts)", function () {
     expect(servers.map((server) => server.url)).to.deep.equal([issuer]);
     // (The JSON log lines before the banner name the interface the service listens on.)
     const hosts = new Set(
-      [...banner.slice(banner.indexOf("  Service ")).matchAll(/https?:\/\/[^\s'"/?]+/g)].map(([url]) => new URL(url).hostname),
+      [
+        ...banner
+          .slice(banner.indexOf("  Service "))
+          .replace(receiverUrl, "")
+          .matchAll(/https?:\/\/[^\s'"/?]+/g),
+      ].map(([url]) => new URL(url).hostname),
     );
     expect([...hosts]).to.deep.equal([new URL(issuer).hostname]);
 
@@ -246,6 +264,24 @@ describe("npm start (local/start.ts)", function () {
     const demoClient = JSON.parse(fs.readFileSync(path.join(dataDir, "demo-client.json"), "utf8"));
     expect(banner).to.contain(`client_id      ${demoClient.client_id}`);
     expect(output().match(/client_id {6}\S+/g)).to.have.length(1);
+    // A transfer of the demo user's arrives at the local receiver, verified, and is printed under the banner.
+    const chain = new JsonRpcProvider(/Chain\s+(http:\/\/\S+)/.exec(banner)![1]);
+    const user = await chain.getSigner(1);
+    expect(user.address).to.equal(after.user);
+    const transfer = await IERC721__factory.connect(after.alice, user).transferFrom(after.user, after.wallet, 1);
+    await transfer.wait();
+    await pollUntil("the delivery printed", async () => output().includes(`transfer of ${after.alice} #1 `));
+    const arrived = output()
+      .split("Ctrl-C stops everything.")[1]
+      .split("\n")
+      .find((line) => line.includes(`transfer of ${after.alice} #1 `))!
+      .trim();
+    expect(arrived).to.match(
+      new RegExp(
+        `^Webhook {3}\\d+ \\(transfer of ${after.alice} #1 from ${after.user} to ${after.wallet}\\) arrived at the local receiver, signature verified$`,
+      ),
+    );
+    chain.destroy();
     child.kill("SIGTERM");
     expect(await exited(child)).to.equal(0);
   });

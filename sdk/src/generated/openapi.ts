@@ -5920,7 +5920,7 @@ export interface paths {
     };
     /**
      * Live transfers (Server-Sent Events) as the indexer commits them; reorgs as `removed` events
-     * @description A `text/event-stream`. Events: `transfer` and `removed` (data: a transfer as the history routes give it), `reset` (data: `{network}`; the network's index started over). Each has an `id`; reconnecting with `Last-Event-ID` (or `?lastEventId=`) resumes after it. Comment lines are sent as heartbeats. The stream never ends by itself (Swagger UI waits for its end: try it with `curl -N`). Each stream counts as a request against the data routes' rate limit; past EVENTS_MAX_SUBSCRIBERS streams on an instance, 503 `too_many_subscribers`.
+     * @description A `text/event-stream`. Events: `transfer` and `removed` (data: a transfer as the history routes give it), `reset` (data: `{network}`; the network's index started over). Each has an `id`; reconnecting with `Last-Event-ID` (or `?lastEventId=`) resumes after it. Comment lines are sent as heartbeats. The stream never ends by itself (Swagger UI waits for its end: try it with `curl -N`). `?spam=exclude` leaves out the transfers and metadata changes of collections flagged as spam (a `removed` is sent all the same). Each stream counts as a request against the data routes' rate limit; past EVENTS_MAX_SUBSCRIBERS streams on an instance, 503 `too_many_subscribers`.
      */
     get: {
       parameters: {
@@ -5935,6 +5935,11 @@ export interface paths {
            * @example 0x1111111111111111111111111111111111111111
            */
           contract?: string;
+          /**
+           * @description exclude: leave out what belongs to collections flagged as spam (docs/reference/collections.md#spam); default include
+           * @example exclude
+           */
+          spam?: "include" | "exclude";
           /**
            * @description Resume after this event id (as the Last-Event-ID header)
            * @example 0
@@ -6104,6 +6109,10 @@ export interface paths {
                 kinds: string[];
                 contracts: string[];
                 owners: string[];
+                /** @description Blocks on top of a change's block before it is delivered (0: at once) */
+                confirmations: string;
+                /** @description include, or exclude: the changes of collections flagged as spam are left out */
+                spam: string;
                 enabled: boolean;
                 disabled_reason: string | null;
                 disabled_at: string | null;
@@ -6245,6 +6254,16 @@ export interface paths {
             /** @description Only transfers from or to these addresses (lower or EIP-55 case); any of them matches */
             owners?: string[];
             description?: string;
+            /**
+             * @description Blocks indexed on top of a change's block before it is delivered, 0 to 512 (else 400 invalid_subscription); default the network's (WEBHOOKS_CONFIRMATIONS), else 0: at once
+             * @example 12
+             */
+            confirmations?: number;
+            /**
+             * @description include or exclude: exclude leaves out the transfers and metadata changes of collections flagged as spam (docs/reference/collections.md#spam); default include
+             * @example exclude
+             */
+            spam?: string;
           };
         };
       };
@@ -6266,6 +6285,10 @@ export interface paths {
                 kinds: string[];
                 contracts: string[];
                 owners: string[];
+                /** @description Blocks on top of a change's block before it is delivered (0: at once) */
+                confirmations: string;
+                /** @description include, or exclude: the changes of collections flagged as spam are left out */
+                spam: string;
                 enabled: boolean;
                 disabled_reason: string | null;
                 disabled_at: string | null;
@@ -6469,6 +6492,10 @@ export interface paths {
               kinds: string[];
               contracts: string[];
               owners: string[];
+              /** @description Blocks on top of a change's block before it is delivered (0: at once) */
+              confirmations: string;
+              /** @description include, or exclude: the changes of collections flagged as spam are left out */
+              spam: string;
               enabled: boolean;
               disabled_reason: string | null;
               disabled_at: string | null;
@@ -6767,6 +6794,10 @@ export interface paths {
               kinds: string[];
               contracts: string[];
               owners: string[];
+              /** @description Blocks on top of a change's block before it is delivered (0: at once) */
+              confirmations: string;
+              /** @description include, or exclude: the changes of collections flagged as spam are left out */
+              spam: string;
               enabled: boolean;
               disabled_reason: string | null;
               disabled_at: string | null;
@@ -6934,6 +6965,10 @@ export interface paths {
               kinds: string[];
               contracts: string[];
               owners: string[];
+              /** @description Blocks on top of a change's block before it is delivered (0: at once) */
+              confirmations: string;
+              /** @description include, or exclude: the changes of collections flagged as spam are left out */
+              spam: string;
               enabled: boolean;
               disabled_reason: string | null;
               disabled_at: string | null;
@@ -7265,6 +7300,10 @@ export interface paths {
               kinds: string[];
               contracts: string[];
               owners: string[];
+              /** @description Blocks on top of a change's block before it is delivered (0: at once) */
+              confirmations: string;
+              /** @description include, or exclude: the changes of collections flagged as spam are left out */
+              spam: string;
               enabled: boolean;
               disabled_reason: string | null;
               disabled_at: string | null;

@@ -84,6 +84,22 @@ export async function appendMetadataChanges(tx: Queryable, network: string, mark
   await notifyAndPrune(tx, network);
 }
 
+/**
+ * Records, before a rollback logs what it undoes, that the blocks of `network` above `ancestor` (-1: all of them, the
+ * index starting over) are undone, and the head its index had reached: a reader that waits for confirmations tells
+ * from these whether a change was undone before it was deep enough (docs/reference/webhooks.md#confirmations).
+ */
+export async function appendRollback(tx: Queryable, network: string, ancestor: number): Promise<void> {
+  await tx.query("SELECT pg_advisory_xact_lock($1)", [CHANGES_LOCK]);
+  // $1 network, $2 the ancestor's block. Under the lock no other writer appends: the rollback's own rows come after max(id).
+  await tx.query(
+    `INSERT INTO nft_change_rollbacks (network_id, change_id, ancestor_block, head_block)
+     SELECT n.id, (SELECT coalesce(max(id), 0) FROM nft_changes), $2, coalesce(c.block_number, $2)
+     FROM indexer_networks n LEFT JOIN indexer_cursors c ON c.network = n.name WHERE n.name = $1`,
+    [network, ancestor],
+  );
+}
+
 /** Records that a network's index started over (its chain was replaced): subscribers reload what they show. */
 export async function appendReset(tx: Queryable, network: string): Promise<void> {
   const net = await networkId(tx, network);
@@ -117,6 +133,8 @@ async function notifyAndPrune(tx: Queryable, network: string): Promise<void> {
     `DELETE FROM nft_changes WHERE created_at < now() - interval '${CHANGES_RETENTION}'
        AND id <= (SELECT coalesce(min(after_id), 9223372036854775807) FROM nft_change_holds)`,
   );
+  // A rollback is read with the changes logged before it: it goes once they have.
+  await tx.query("DELETE FROM nft_change_rollbacks WHERE change_id < (SELECT min(id) FROM nft_changes)");
   // $1 channel, $2 network
   await tx.query("SELECT pg_notify($1, $2)", [CHANGES_CHANNEL, network]);
 }

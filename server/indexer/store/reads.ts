@@ -311,6 +311,41 @@ export async function lastChangeId(db: Queryable): Promise<bigint> {
 }
 
 /**
+ * The id of the newest change and the block each network's index has reached, read together: the log up to that id
+ * is exactly what the index holds up to those blocks (both are written in one transaction).
+ */
+export async function changeLogHeads(db: Queryable): Promise<{ last: bigint; heads: Map<string, number> }> {
+  const { rows } = await db.query<{ last: string | null; networks: string[] | null; blocks: string[] | null }>(
+    `SELECT (SELECT max(id) FROM nft_changes)::text AS last,
+       (SELECT array_agg(network ORDER BY network) FROM indexer_cursors) AS networks,
+       (SELECT array_agg(block_number::text ORDER BY network) FROM indexer_cursors) AS blocks`,
+  );
+  const { last, networks, blocks } = rows[0];
+  return { last: BigInt(last ?? 0), heads: new Map((networks ?? []).map((network, i) => [network, Number(blocks![i])])) };
+}
+
+/** A rollback as the change log records it: blocks above `ancestor` undone (-1: all), the index at `head` before it. */
+export interface ChangeRollback {
+  /** The newest change logged before it. */
+  changeId: bigint;
+  ancestor: number;
+  head: number;
+}
+
+/** The rollbacks of a network the change log keeps, in the order they happened, the newest `limit` at most. */
+export async function changeRollbacks(db: Queryable, network: string, limit = 1_000): Promise<ChangeRollback[]> {
+  // $1 network, $2 limit
+  const { rows } = await db.query<{ change_id: string; ancestor_block: string; head_block: string }>(
+    `SELECT change_id::text, ancestor_block::text, head_block::text FROM (
+       SELECT id, change_id, ancestor_block, head_block FROM nft_change_rollbacks
+       WHERE network_id = (SELECT id FROM indexer_networks WHERE name = $1) ORDER BY id DESC LIMIT $2) r
+     ORDER BY id`,
+    [network, limit],
+  );
+  return rows.map((r) => ({ changeId: BigInt(r.change_id), ancestor: Number(r.ancestor_block), head: Number(r.head_block) }));
+}
+
+/**
  * Where the change log stands: the id before its oldest change (a reader positioned there reads everything it keeps)
  * and when that change was logged, and the id of the newest change logged before `time` (null when none is kept).
  */

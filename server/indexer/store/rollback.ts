@@ -1,7 +1,7 @@
 import type { Queryable } from "../../db/database";
 import { ZERO_ADDRESS } from "../transfers";
 import { rollBackBlocks, type Cursor } from "./blocks";
-import { appendReset, appendTransfers } from "./changes";
+import { appendReset, appendRollback, appendTransfers } from "./changes";
 import { rollBackDelegations } from "./delegations";
 import { adjustHoldings, HoldingSums } from "./holdings";
 import { networkId } from "./ids";
@@ -23,6 +23,7 @@ export async function rollBack(tx: Queryable, network: string, ancestor: Cursor)
     [net, ancestor.block],
   );
   const sumAgain = await rollBackSummaries(tx, net, ancestor.block);
+  await appendRollback(tx, network, ancestor.block);
   await appendTransfers(tx, {
     network,
     networkId: net,
@@ -91,6 +92,7 @@ export async function rollBack(tx: Queryable, network: string, ancestor: Cursor)
 
 /** Forgets a network's index entirely (its chain was replaced, or the reorg went deeper than the window). */
 export async function resetNetwork(tx: Queryable, network: string): Promise<void> {
+  await appendRollback(tx, network, -1);
   // The tables that name the network by its id (indexer_networks): each, $1 network.
   for (const statement of [
     "DELETE FROM nft_transfers WHERE network_id = (SELECT id FROM indexer_networks WHERE name = $1)",

@@ -63,7 +63,22 @@ describe("webhooks: the HTTP API of registered clients", function () {
     expect(made.status).to.equal(201);
     const { subscription, secret } = (await made.json()) as { subscription: { id: string }; secret: string };
     expect(secret).to.match(/^whsec_/);
-    expect(subscription).to.include({ client_id: mine.id, network: "localhost", url: hook.url, enabled: true });
+    expect(subscription).to.include({
+      client_id: mine.id,
+      network: "localhost",
+      url: hook.url,
+      enabled: true,
+      confirmations: 0,
+      spam: "include",
+    });
+    const waiting = await call("/webhooks/subscriptions", (await client()).auth, "POST", {
+      network: "localhost",
+      url: hook.url,
+      confirmations: 512,
+      spam: "exclude",
+    });
+    expect(waiting.status).to.equal(201);
+    expect(((await waiting.json()) as { subscription: object }).subscription).to.include({ confirmations: 512, spam: "exclude" });
     expect(
       ((await (await call("/webhooks/subscriptions", mine.auth)).json()) as { subscriptions: Array<{ id: string }> }).subscriptions.map(
         (s) => s.id,
@@ -130,6 +145,24 @@ describe("webhooks: the HTTP API of registered clients", function () {
       "endpoint_refused",
     );
     await expectRefusal(await call("/webhooks/subscriptions", mine.auth, "POST", { network: "localhost" }), 400, "invalid_request");
+    for (const confirmations of [513, -1])
+      await expectRefusal(
+        await call("/webhooks/subscriptions", mine.auth, "POST", { network: "localhost", url, confirmations }),
+        400,
+        "invalid_subscription",
+        { message: "confirmations is an integer from 0 to 512", label: String(confirmations) },
+      );
+    await expectRefusal(
+      await call("/webhooks/subscriptions", mine.auth, "POST", { network: "localhost", url, confirmations: 1.5 }),
+      400,
+      "invalid_request",
+    );
+    await expectRefusal(
+      await call("/webhooks/subscriptions", mine.auth, "POST", { network: "localhost", url, spam: "maybe" }),
+      400,
+      "invalid_subscription",
+      { message: 'spam is include or exclude, not "maybe"' },
+    );
     for (let i = 0; i < 2; i++)
       expect((await call("/webhooks/subscriptions", mine.auth, "POST", { network: "localhost", url, owners: owners(3) })).status).to.equal(
         201,

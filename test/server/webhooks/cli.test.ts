@@ -39,6 +39,10 @@ describe("npm run webhooks", function () {
       "transfer",
       "--kind",
       "removed",
+      "--confirmations",
+      "12",
+      "--spam",
+      "exclude",
       "--json",
     ]);
     expect(added.code, added.stderr).to.equal(0);
@@ -46,6 +50,7 @@ describe("npm run webhooks", function () {
     expect(subscription).to.include({ network: "localhost", url: "https://1.1.1.1/hook", enabled: true, client_id: null });
     expect(subscription.kinds).to.deep.equal(["transfer", "removed"]);
     expect(subscription.owners).to.deep.equal([OWNER]);
+    expect(subscription).to.include({ confirmations: 12, spam: "exclude" });
     expect(subscription.secret).to.match(/^whsec_[A-Za-z0-9+/]{32}$/);
 
     const listed = await run(["list", "--json"]);
@@ -128,6 +133,14 @@ describe("npm run webhooks", function () {
         1,
         "webhooks: webhooks are off on this service: its operator has not set WEBHOOKS_SECRET_KEYS",
       ],
+      [["add", "--network", "localhost", ...url, "--confirmations", "513"], {}, 2, "webhooks: confirmations is an integer from 0 to 512"],
+      [
+        ["add", "--network", "localhost", ...url, "--confirmations", "two"],
+        {},
+        2,
+        'webhooks: --confirmations takes a whole number of blocks, not "two"',
+      ],
+      [["add", "--network", "localhost", ...url, "--spam", "hide"], {}, 2, 'webhooks: spam is include or exclude, not "hide"'],
       [["add", "--url", "https://1.1.1.1/"], {}, 2, "webhooks: --network is required"],
       [["show"], {}, 2, "webhooks: show takes one subscription id"],
     ];

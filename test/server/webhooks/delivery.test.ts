@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { expect } from "chai";
 import { Wallet, type JsonRpcProvider } from "ethers";
-import { subscribe } from "../../../server/webhooks/subscribe";
 import { setEnabled, type SubscriptionInput } from "../../../server/webhooks/subscriptions";
 import type { TestApp } from "../../helpers/app";
 import { startWebhookApp, type WebhookApp } from "../../helpers/webhook-app";
@@ -25,13 +24,7 @@ describe("webhooks: delivery", function () {
   async function subscribed(answer?: (request: unknown, count: number) => Answer, input: Partial<SubscriptionInput> = {}) {
     const receiver = await w.receiver(answer);
     const owner = Wallet.createRandom().address;
-    const { subscription, secret } = await subscribe(t.app.db, {
-      input: { network: "localhost", url: receiver.url, owners: [owner], ...input },
-      clientId: null,
-      config: t.config.webhooks,
-      served: ["localhost"],
-      now: t.clock.now(),
-    });
+    const { subscription, secret } = await w.subscribe(receiver.url, { owners: [owner], ...input });
     return { receiver, owner, subscription, secret };
   }
   const state = async (id: string) =>
