@@ -73,8 +73,17 @@ const events: Suite = {
           const start = await cpu.sample();
           const second = await burst();
           const deadline = performance.now() + DELIVERY_TIMEOUT_MS;
+          let reported = performance.now();
+          const got = () => subscribers.reduce((sum, s) => sum + Math.min(s.count, sizes.burst), 0);
           while (subscribers.some((s) => s.count < sizes.burst && !s.failed)) {
-            if (performance.now() > deadline) throw new Error(`not every subscriber got every event within ${DELIVERY_TIMEOUT_MS} ms`);
+            if (performance.now() > deadline)
+              throw new Error(
+                `not every subscriber got every event within ${DELIVERY_TIMEOUT_MS} ms: ${got()} of ${sizes.burst * sizes.subscribers}`,
+              );
+            if (performance.now() - reported > 30_000) {
+              reported = performance.now();
+              log(`${got().toLocaleString("en-US")} of ${(sizes.burst * sizes.subscribers).toLocaleString("en-US")} events delivered`);
+            }
             await new Promise((resolve) => setTimeout(resolve, 20));
           }
           await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
