@@ -178,7 +178,7 @@ export class NetworkIndexer {
     const cursor = await readCursor(connection, network);
     const head = await retryUpstream(network, () => provider.getBlockNumber());
     if (cursor) {
-      if (head < cursor.block) return (await this.headBelowCursor(connection, head, cursor.block)) ? true : "wait";
+      if (head < cursor.block) return (await this.headBelowCursor(connection, head)) ? true : "wait";
       const onChain = await this.header(cursor.block);
       // Null at or below the head: not served yet (a backend behind the one that answered the head), not a reorg.
       if (!onChain) return "wait";
@@ -408,32 +408,27 @@ export class NetworkIndexer {
    * from an older state) or a chain that became shorter. Only another hash for a kept block at or below that head
    * tells the second: then it is a reorg ({@link recover}); a matching one, or none kept that low (a node further
    * behind than the window), is a node behind, and the index waits. Rolling back on it would drop blocks the chain
-   * still has, and one further behind than the window would start the index over. So does a node behind on a fork
-   * deeper than the window (a backend left on an abandoned branch): no kept block within the window agrees with it,
-   * and it is taken neither as a chain that is gone nor as a reorg to an older kept block; a chain that is gone shows
-   * once the node's head reaches the cursor. Returns whether it rolled back.
+   * still has, and one further behind than the window would start the index over. Returns whether it rolled back.
    */
-  private async headBelowCursor(connection: Connection, head: number, cursor: number): Promise<boolean> {
+  private async headBelowCursor(connection: Connection, head: number): Promise<boolean> {
     const newest = (await recentBlocks(connection, this.options.network)).find((known) => known.block <= head);
     if (!newest) return false;
     const onChain = await this.header(newest.block);
     if (!onChain || onChain.hash === newest.hash) return false;
-    return this.recover(connection, head, cursor - REORG_WINDOW);
+    return this.recover(connection, head);
   }
 
   /**
    * After a mismatch: roll back to the newest block the index and the chain agree on, or start over when every kept
    * block at or below `head` has another hash. Returns false, changing nothing, when a kept block at or below `head`
-   * has no header yet (the comparison waits for it) or none is that low (nothing to compare: a node behind), and, with
-   * `lowest`, when none at or above it agrees (a node behind on another branch: waited for, see headBelowCursor).
+   * has no header yet (the comparison waits for it) or none is that low (nothing to compare: a node behind).
    */
-  private async recover(connection: Connection, head: number, lowest?: number): Promise<boolean> {
+  private async recover(connection: Connection, head: number): Promise<boolean> {
     const { network, log } = this.options;
     let compared = 0;
     for (const known of await recentBlocks(connection, network)) {
       // Above the node's head: nothing to compare it with.
       if (known.block > head) continue;
-      if (lowest !== undefined && known.block < lowest) break;
       const onChain = await this.header(known.block);
       if (!onChain) return false;
       compared++;
@@ -444,13 +439,6 @@ export class NetworkIndexer {
       }
     }
     if (compared === 0) return false;
-    if (lowest !== undefined) {
-      log.warn(
-        { network, head },
-        "indexer: the node is behind, on a branch that left the indexed chain deeper than the window; waiting for it",
-      );
-      return false;
-    }
     log.warn(
       { network },
       "indexer: the indexed chain is gone (new chain, or a reorg deeper than the window); indexing again from the start",
