@@ -8,6 +8,7 @@ import { printTable, type BenchContext, type Row, type Suite } from "./lib/suite
 import { runTags } from "./lib/tags";
 import collections from "./suites/collections";
 import consecutive from "./suites/consecutive";
+import events from "./suites/events";
 import indexer from "./suites/indexer";
 import latestBlock from "./suites/latest-block";
 import login from "./suites/login";
@@ -47,6 +48,7 @@ const SUITES: Record<string, Suite> = {
   scale,
   migration,
   webhooks,
+  events,
 };
 
 /** The suite files that run through Hardhat instead of this runner (`npm run bench:gas`); the smoke runs them so too. */

@@ -33,6 +33,7 @@ import tokenMetadata from "./token-metadata/plugin";
 import collections from "./collections/plugin";
 import webhooks from "./webhooks/plugin";
 import { closeUnusedConnectionsOnClose } from "./http/unused-connections";
+import { closeSlowReaders } from "./http/send-deadline";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -161,6 +162,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(events);
   await app.register(webhooks);
   closeUnusedConnectionsOnClose(app);
+  closeSlowReaders(app, { timeoutMs: config.sendTimeoutMs, clock: options.clock ?? systemClock });
 
   return app;
 }

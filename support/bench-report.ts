@@ -68,6 +68,7 @@ const TITLES: Record<string, string> = {
   "shared-limits": "Rate limits shared by the instances",
   "rpc-pool": "Several RPC URLs per network",
   webhooks: "Webhooks",
+  events: "Live events at scale",
   gas: "Converter gas",
 };
 

@@ -113,6 +113,15 @@ export const SETTINGS = [
     description: "largest request body in bytes (then 413)",
   },
   {
+    name: "HTTP_SEND_TIMEOUT_MS",
+    path: "sendTimeoutMs",
+    parse: int(100, 3_600_000),
+    default: "60000",
+    group: "service",
+    description:
+      "how long a client may leave unread what the service has written for it (an answer, a part of an export or an event stream) before its connection is closed",
+  },
+  {
     name: "SHUTDOWN_TIMEOUT_MS",
     path: "shutdownTimeoutMs",
     parse: int(0, 600_000),
@@ -708,7 +717,8 @@ export const SETTINGS = [
     parse: int(1, 1_000),
     default: "4",
     group: "token metadata",
-    description: "answers with token metadata built and sent at once per instance; 16 more per slot wait, then 503 `metadata_busy`",
+    description:
+      "answers with token metadata being made at once per instance (each gives its slot back once it is handed to its connection); 16 more per slot wait, then 503 `metadata_busy`",
   },
   {
     name: "METADATA_SWEEP_BATCH",

@@ -3,7 +3,6 @@ import { Type } from "typebox";
 import { checksummer, parseAddress } from "../chain/values";
 import { contractsPage, inventoryPage, ownerSummariesPage } from "../indexer";
 import { decodeKeyCursor, fromIndex, pageHeaders as headers, pageLimit, sendPage } from "./paging";
-import { sentAndClosed } from "../http/wire";
 import { MetadataOmitted } from "../token-metadata";
 import { Address, AddressParam, NetworkParam } from "../http/schemas";
 import { AddressPaging, IdPaging, PAGED_FROM_INDEX } from "./schemas";
@@ -97,7 +96,7 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
       }));
       await app.tokenMetadata.answer(network, contract, tokens, ({ fields, omitted }) => {
         reply.header("x-metadata-omitted", String(omitted));
-        return sentAndClosed(reply, () => sendPage(request, reply, page, write(fields), limit));
+        void sendPage(request, reply, page, write(fields), limit);
       });
       return reply;
     },

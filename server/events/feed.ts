@@ -4,6 +4,7 @@ import { CHANGES_CHANNEL, CHANGES_PAGE, changesAfter, lastChangeId, networkChang
 import { transferItem } from "../data";
 import { toJson } from "../http/wire";
 import { KeyedLimiter } from "../lib/keyed-limiter";
+import { BoundedCache } from "../lib/bounded-cache";
 
 export interface ChangeFilter {
   network: string;
@@ -25,14 +26,28 @@ export interface ChangeEvent {
   json: string;
 }
 
+/**
+ * Events a stream is sent at once, with their Server-Sent Events text as bytes: made once for every stream they go to,
+ * so that a stream's own work per event is its share of one socket write.
+ */
+export interface Frames {
+  events: readonly ChangeEvent[];
+  bytes: Buffer;
+}
+
+/** The frames of `events`, in their order. */
+export function framesOf(events: readonly ChangeEvent[]): Frames {
+  return { events, bytes: Buffer.from(events.map((e) => `id: ${e.id}\nevent: ${e.event}\ndata: ${e.json}\n\n`).join("")) };
+}
+
 export interface Subscription {
   close(): void;
 }
 
 /** Where a subscriber's events go: a client's stream, written no faster than the client takes it. */
 export interface Sink {
-  /** Writes one event; false when the client should take what it has first (wait for `drained`) or is gone. */
-  send(event: ChangeEvent): boolean;
+  /** Writes some events; false when the client should take what it has first (wait for `drained`) or is gone. */
+  send(frames: Frames): boolean;
   /** Resolves true once the client has taken what it was sent, false when it went away instead. */
   drained(): Promise<boolean>;
   readonly closed: boolean;
@@ -40,6 +55,8 @@ export interface Sink {
 
 interface Subscriber {
   filter: ChangeFilter;
+  /** The filter as a key: live subscribers with the same one are sent the same frames. */
+  key: string;
   sink: Sink;
   /** Highest id sent (or skipped as not matching): nothing at or below it is sent again. */
   last: bigint;
@@ -65,6 +82,21 @@ export const REPLAY_SCAN = 10_000;
 export const REPLAY_READS = 4;
 
 /**
+ * Bytes of events a live stream is written at once, at most (about 200 transfers): a burst goes out in a few writes
+ * per stream, each under the smallest EVENTS_MAX_BUFFERED_BYTES with the socket's high-water mark on top.
+ */
+export const FRAMES_BYTES = 32 * 1024;
+
+/** Events an instance keeps once made (about 400 bytes each), for the streams that catch up through them. */
+export const EVENTS_KEPT = 10_000;
+
+/** Frames a live stream at the feed's position is written, and the id of the last event in them. */
+interface Chunk {
+  frames: Frames;
+  last: bigint;
+}
+
+/**
  * Reads the indexer's change log once per instance and hands each row to the subscribers whose filter it matches.
  * It reads when the indexer's commit notifies (LISTEN/NOTIFY), and also every `pollMs` in case a notification was
  * lost (a reconnect) or is not available. Ids are read in order and never twice, so a subscriber that resumes after
@@ -79,6 +111,8 @@ export class ChangeFeed {
   private readonly subscribers = new Set<Subscriber>();
   private readonly catchingUp = new Set<Promise<void>>();
   private readonly replayReads = new KeyedLimiter(REPLAY_READS, REPLAY_READS);
+  /** Events made lately, by change id (a change's event never changes): streams catching up make none again. */
+  private readonly made = new BoundedCache<ChangeEvent>(EVENTS_KEPT);
   private last = 0n;
   private reading?: Promise<void>;
   private again = false;
@@ -122,7 +156,8 @@ export class ChangeFeed {
    */
   subscribe(filter: ChangeFilter, sink: Sink, after: bigint | undefined, onError: (error: unknown) => void): Subscription {
     const behind = after !== undefined && after < this.last;
-    const subscriber: Subscriber = { filter, sink, last: behind ? after : this.last, live: true, onError };
+    const key = `${filter.network}\n${filter.owner ?? ""}\n${filter.contract ?? ""}\n${filter.excludeSpam ? "-spam" : ""}`;
+    const subscriber: Subscriber = { filter, key, sink, last: behind ? after : this.last, live: true, onError };
     this.subscribers.add(subscriber);
     if (behind) this.catchUp(subscriber);
     return { close: () => this.subscribers.delete(subscriber) };
@@ -158,21 +193,88 @@ export class ChangeFeed {
     }
     for (;;) {
       const rows = await changesAfter(this.db, this.last);
-      // Verdicts only when a stream leaves spam out; one that starts to meanwhile reads the log itself (`deliver`).
+      if (rows.length === 0) return;
+      const start = this.last;
+      const end = BigInt(rows[rows.length - 1].id);
+      const ids = rows.map((row) => BigInt(row.id));
+      // Verdicts only when a stream leaves spam out; one that starts to meanwhile reads the log itself.
       const flagged = [...this.subscribers].some((s) => s.filter.excludeSpam) ? await this.spamOf(rows) : undefined;
+      // Each row made into its event at most once, and each filter's frames at most once, whatever the number of
+      // streams they go to (their checksums, JSON and bytes are the cost).
+      const events: ChangeEvent[] = [];
+      const made = (i: number) => (events[i] ??= this.event(rows[i]));
+      const single: Frames[] = [];
+      const chunksByFilter = new Map<string, Chunk[]>();
       // The rows are handed out and `last` moves in one step: a subscriber that turns live between two reads has
       // read the log up to `last` itself.
-      for (const row of rows) {
-        // Made at most once, whatever the number of streams the row goes to (their checksums and JSON are the cost).
-        let event: ChangeEvent | undefined;
-        const made = () => (event ??= this.event(row));
-        for (const subscriber of this.subscribers) {
-          if (subscriber.live && !this.deliver(subscriber, row, flagged, made)) this.catchUp(subscriber);
+      for (const subscriber of this.subscribers) {
+        if (!subscriber.live) continue;
+        if (subscriber.filter.excludeSpam && flagged === undefined) {
+          this.catchUp(subscriber);
+          continue;
+        }
+        if (subscriber.last === start) {
+          let chunks = chunksByFilter.get(subscriber.key);
+          if (!chunks) chunksByFilter.set(subscriber.key, (chunks = this.chunks({ filter: subscriber.filter, rows, ids, made, flagged })));
+          if (!this.sendChunks(subscriber, chunks, end)) this.catchUp(subscriber);
+          continue;
+        }
+        for (let i = 0; i < rows.length; i++) {
+          if (!this.deliver(subscriber, rows[i], ids[i], flagged, () => (single[i] ??= framesOf([made(i)])))) {
+            this.catchUp(subscriber);
+            break;
+          }
         }
       }
-      if (rows.length > 0) this.last = BigInt(rows[rows.length - 1].id);
+      this.last = end;
       if (rows.length < CHANGES_PAGE) return;
     }
+  }
+
+  /** The rows `filter` passes (given the spam verdicts `flagged`) as frames of at most about FRAMES_BYTES each, in id order. */
+  private chunks({
+    filter,
+    rows,
+    ids,
+    made,
+    flagged,
+  }: {
+    filter: ChangeFilter;
+    rows: ChangeRow[];
+    ids: bigint[];
+    made: (i: number) => ChangeEvent;
+    flagged: Set<string> | undefined;
+  }): Chunk[] {
+    const chunks: Chunk[] = [];
+    let pending: ChangeEvent[] = [];
+    let bytes = 0;
+    for (let i = 0; i < rows.length; i++) {
+      if (!passes(filter, rows[i], flagged)) continue;
+      const event = made(i);
+      pending.push(event);
+      bytes += event.json.length + event.id.length + 24;
+      if (bytes >= FRAMES_BYTES) {
+        chunks.push({ frames: framesOf(pending), last: ids[i] });
+        pending = [];
+        bytes = 0;
+      }
+    }
+    // The rows after the last match do not match: the chunk covers them too.
+    if (pending.length > 0) chunks.push({ frames: framesOf(pending), last: ids[ids.length - 1] });
+    return chunks;
+  }
+
+  /**
+   * Writes a live subscriber at the feed's position its frames of a read, up to `end`; false when its client must catch
+   * up (from the last event written: the stream holds it).
+   */
+  private sendChunks(subscriber: Subscriber, chunks: Chunk[], end: bigint): boolean {
+    for (const chunk of chunks) {
+      subscriber.last = chunk.last;
+      if (!subscriber.sink.send(chunk.frames)) return false;
+    }
+    subscriber.last = end;
+    return true;
   }
 
   /** Stops handing the subscriber live rows and lets it read the log itself (one catch-up per subscriber that is not live). */
@@ -207,34 +309,41 @@ export class ChangeFeed {
       const after = subscriber.last;
       const rows = await this.replayReads.run("", () => networkChangesAfter(this.db, after, scanTo, subscriber.filter, REPLAY_PAGE));
       const flagged = subscriber.filter.excludeSpam ? await this.spamOf(rows) : undefined;
+      // The page's events go out a few at a time (at most about FRAMES_BYTES a write), each write once the client took
+      // what it had: the stream holds at most its high-water mark and one write.
+      let pending: ChangeEvent[] = [];
+      let bytes = 0;
+      const flush = async () => {
+        const frames = framesOf(pending);
+        pending = [];
+        bytes = 0;
+        return subscriber.sink.send(frames) || (!subscriber.sink.closed && (await subscriber.sink.drained()));
+      };
       for (const row of rows) {
-        if (this.deliver(subscriber, row, flagged)) continue;
-        if (subscriber.sink.closed || !(await subscriber.sink.drained())) return;
+        const id = BigInt(row.id);
+        if (id <= subscriber.last) continue;
+        subscriber.last = id;
+        if (!passes(subscriber.filter, row, flagged)) continue;
+        const event = this.event(row);
+        pending.push(event);
+        bytes += event.json.length + event.id.length + 24;
+        if (bytes >= FRAMES_BYTES && !(await flush())) return;
       }
+      if (pending.length > 0 && !(await flush())) return;
       // Short page: nothing else up to `scanTo` matches the filter.
       if (rows.length < REPLAY_PAGE && subscriber.last < scanTo) subscriber.last = scanTo;
     }
   }
 
   /**
-   * Sends the row, as `made` makes it, if it is new to the subscriber and matches (its collection not among `flagged`,
-   * `network:contract`, when the subscriber leaves spam out); false when the subscriber's client must catch up, or must
-   * read the row itself as no verdicts were read for it.
+   * Sends the row (`id`), as `frames` makes it, if it is new to the subscriber and passes its filter (given the spam
+   * verdicts `flagged`); false when the subscriber's client must catch up.
    */
-  private deliver(subscriber: Subscriber, row: ChangeRow, flagged: Set<string> | undefined, made = () => this.event(row)): boolean {
-    const id = BigInt(row.id);
+  private deliver(subscriber: Subscriber, row: ChangeRow, id: bigint, flagged: Set<string> | undefined, frames: () => Frames): boolean {
     if (id <= subscriber.last) return true;
-    const { filter } = subscriber;
-    if (filter.excludeSpam && isCollectionChange(row) && matches(filter, row)) {
-      if (flagged === undefined) return false;
-      if (flagged.has(`${row.network}:${row.contract}`)) {
-        subscriber.last = id;
-        return true;
-      }
-    }
     subscriber.last = id;
-    if (!matches(filter, row)) return true;
-    return subscriber.sink.send(made());
+    if (!passes(subscriber.filter, row, flagged)) return true;
+    return subscriber.sink.send(frames());
   }
 
   /**
@@ -255,9 +364,17 @@ export class ChangeFeed {
     return flagged;
   }
 
-  /** The event a row is sent as. */
+  /**
+   * The event a row is sent as, made once for every stream that is sent it: live ones in the same read, and those
+   * catching up through the same part of the log (kept for the last EVENTS_KEPT rows made).
+   */
   private event(row: ChangeRow): ChangeEvent {
-    return { id: row.id, event: row.kind, json: toJson(changeData(row, this.checksum)) };
+    let event = this.made.get(row.id);
+    if (!event) {
+      event = { id: row.id, event: row.kind, json: toJson(changeData(row, this.checksum)) };
+      this.made.set(row.id, event);
+    }
+    return event;
   }
 }
 
@@ -283,14 +400,20 @@ function metadataItem(row: ChangeRow, checksum: (address: string) => string) {
   };
 }
 
-/** A change a spam verdict leaves out: a transfer or a metadata change (never a `removed`, which retracts one sent before). */
-function isCollectionChange(row: ChangeRow): boolean {
-  return row.kind === "transfer" || row.kind === "metadata";
-}
-
 function matches(filter: ChangeFilter, row: ChangeRow): boolean {
   if (row.network !== filter.network) return false;
   if (row.kind === "reset") return true;
   if (filter.owner && row.from_address !== filter.owner && row.to_address !== filter.owner) return false;
   return !filter.contract || row.contract === filter.contract;
+}
+
+/** Whether the row goes to a stream with `filter`: it matches, and is not a change of a collection `flagged` as spam when the stream leaves spam out. */
+function passes(filter: ChangeFilter, row: ChangeRow, flagged: Set<string> | undefined): boolean {
+  if (!matches(filter, row)) return false;
+  return !(filter.excludeSpam && isCollectionChange(row) && flagged?.has(`${row.network}:${row.contract}`));
+}
+
+/** A change a spam verdict leaves out: a transfer or a metadata change (never a `removed`, which retracts one sent before). */
+function isCollectionChange(row: ChangeRow): boolean {
+  return row.kind === "transfer" || row.kind === "metadata";
 }

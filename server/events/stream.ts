@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import type { ChangeEvent, Sink } from "./feed";
+import type { Frames, Sink } from "./feed";
 
 export interface EventStreamOptions {
   /** Bytes a stream may hold unsent in this process; past them it is destroyed. */
@@ -49,7 +49,7 @@ export class EventStream implements Sink {
    * The one write path: writes `text` unless the stream is closed. False when the stream is closed or asks to wait
    * (write more only after `drained()`).
    */
-  write(text: string): boolean {
+  write(text: string | Buffer): boolean {
     if (this.closed) return false;
     const ready = this.response.write(text);
     if (this.response.writableLength > this.options.maxBuffered) {
@@ -60,8 +60,8 @@ export class EventStream implements Sink {
     return ready;
   }
 
-  send({ id, event, json }: ChangeEvent): boolean {
-    return this.write(`id: ${id}\nevent: ${event}\ndata: ${json}\n\n`);
+  send(frames: Frames): boolean {
+    return this.write(frames.bytes);
   }
 
   /** A comment line that keeps proxies from closing an idle stream; a stream waiting for its client has no need. */

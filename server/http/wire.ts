@@ -20,18 +20,3 @@ export const JSON_TYPE = "application/json; charset=utf-8";
 export function sendJson(reply: FastifyReply, value: unknown): FastifyReply {
   return reply.type(JSON_TYPE).send(toJson(value));
 }
-
-/**
- * Sends with `send` and settles once the answer is handed to the operating system ("finish") or its connection is
- * gone ("close"): until then the process holds its bytes, so a caller that bounds how many large answers are under
- * way holds its slot until this settles.
- */
-export function sentAndClosed(reply: FastifyReply, send: () => unknown): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const raw = reply.raw;
-    raw.once("finish", () => resolve());
-    raw.once("close", () => resolve());
-    send();
-    if (raw.destroyed || raw.writableFinished) resolve();
-  });
-}

@@ -122,9 +122,17 @@ export interface ChosenStatements {
 }
 
 /**
+ * How many of a target's current statements an answer counts at most: past it `omitted` stops growing, so that the
+ * count costs the same however many keys post about one target.
+ */
+export const OMITTED_COUNT_MAX = 10_000;
+
+/**
  * The current statements of at most `max` issuers about `target`, by issuer: those of the `named` issuers first, then
  * the most recently posted (ties by issuer), so that an answer stays bounded however many keys post about one target,
- * and a reader who names the issuers it trusts always gets theirs. `omitted` counts the current statements left out.
+ * and a reader who names the issuers it trusts always gets theirs. `omitted` counts the current statements left out,
+ * of the first OMITTED_COUNT_MAX. The statement reads at most `max` named rows, `max` recent ones (from the index in
+ * posting order) and OMITTED_COUNT_MAX index entries, however many statements the target has.
  */
 export async function chosenStatements(
   db: Database,
@@ -133,11 +141,21 @@ export async function chosenStatements(
   const key = where(target, 1);
   const next = key.params.length + 1;
   const { rows } = await db.query<StatementRow & { total: number }>(
-    `SELECT ${COLUMNS}, total FROM (
-       SELECT ${COLUMNS}, count(*) OVER ()::int AS total FROM metadata_posts WHERE ${key.sql} AND current
-       ORDER BY issuer = ANY($${next}::text[]) DESC, posted_at DESC, issuer LIMIT $${next + 1}
-     ) chosen ORDER BY issuer`,
-    [...key.params, arrayLiteral(named.map((issuer) => issuer.toLowerCase())), max],
+    `WITH named AS (
+       SELECT ${COLUMNS} FROM metadata_posts WHERE ${key.sql} AND current AND issuer = ANY($${next}::text[])
+     ), recent AS (
+       SELECT ${COLUMNS} FROM metadata_posts WHERE ${key.sql} AND current ORDER BY posted_at DESC, issuer LIMIT $${next + 1}
+     ), chosen AS (
+       SELECT * FROM (
+         SELECT ${COLUMNS}, true AS first FROM named
+         UNION ALL
+         SELECT ${COLUMNS}, false FROM recent WHERE NOT issuer = ANY($${next}::text[])
+       ) candidates ORDER BY first DESC, posted_at DESC, issuer LIMIT $${next + 1}
+     )
+     SELECT ${COLUMNS},
+       (SELECT count(*)::int FROM (SELECT 1 FROM metadata_posts WHERE ${key.sql} AND current LIMIT $${next + 2}) counted) AS total
+     FROM chosen ORDER BY issuer`,
+    [...key.params, arrayLiteral(named.map((issuer) => issuer.toLowerCase())), max, OMITTED_COUNT_MAX],
   );
   return { statements: rows.map(statementOf), omitted: rows.length === 0 ? 0 : rows[0].total - rows.length };
 }

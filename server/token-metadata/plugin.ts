@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply } from "fastify";
 import fp from "fastify-plugin";
 import { notFound } from "../http/http-error";
 import { limitRequests } from "../http/rate-limit";
-import { JSON_TYPE, sentAndClosed } from "../http/wire";
+import { JSON_TYPE } from "../http/wire";
 import { parseAddress, parseTokenId } from "../chain/values";
 import { TokenMetadataResolver } from "./resolver";
 import { MetadataSweeper } from "./sweep";
@@ -74,11 +74,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       contract,
       [{ id, standard: holding.standard }],
       ({ fields }) =>
-        sentAndClosed(reply, () =>
-          reply
-            .type(JSON_TYPE)
-            .send(tokenJson({ contract, id, holding, fields: fields.get(id.toString())!, signed: signedJson(signed, max) })),
-        ),
+        void reply
+          .type(JSON_TYPE)
+          .send(tokenJson({ contract, id, holding, fields: fields.get(id.toString())!, signed: signedJson(signed, max) })),
       { refresh, expiry },
     );
     return reply;

@@ -87,15 +87,17 @@ export class TokenMetadataResolver {
 
   /**
    * Answers the metadata of some tokens of one contract: `write` gets their fields (by decimal id, within
-   * METADATA_ANSWERS_MAX_BYTES) and sends them. Fresh cache entries need no read; the others are read (unless
-   * `refresh` every one), and the answer waits at most METADATA_WAIT_MS for them. The wait holds nothing but the
-   * entries' expiry; the content is read from the cache, within the budget, in an answer slot (see withAnswerSlot).
+   * METADATA_ANSWERS_MAX_BYTES), makes the answer and hands it to its connection. Fresh cache entries need no read; the
+   * others are read (unless `refresh` every one), and the answer waits at most METADATA_WAIT_MS for them. The wait
+   * holds nothing but the entries' expiry; the content is read from the cache, within the budget, and the answer made
+   * in an answer slot (see withAnswerSlot), given back as soon as the answer is handed over: how fast its client reads
+   * it is no concern of the slot's (HTTP_SEND_TIMEOUT_MS bounds that).
    */
   async answer(
     network: string,
     contract: string,
     tokens: ReadonlyArray<{ id: bigint; standard: Standard }>,
-    write: (fields: BudgetedFields) => Promise<void>,
+    write: (fields: BudgetedFields) => void,
     { refresh = false, expiry }: { refresh?: boolean; expiry?: Map<string, Date> } = {},
   ): Promise<void> {
     const ids = tokens.map((t) => t.id);
@@ -132,7 +134,7 @@ export class TokenMetadataResolver {
         const entry = cached.get(key);
         answers.set(key, entry ? (entry.entry ?? OMITTED) : (transient.get(key) ?? PENDING));
       }
-      await write(
+      write(
         fieldsWithin(
           ids.map((id) => id.toString()),
           answers,
@@ -148,9 +150,9 @@ export class TokenMetadataResolver {
   }
 
   /**
-   * Runs `answer` (which assembles and sends an answer that embeds metadata, and settles once it is sent) when fewer
-   * than METADATA_ANSWERS_CONCURRENCY such answers are under way: what the process holds for them is bounded, however
-   * many arrive at once. Beyond a short queue it refuses with 503 `metadata_busy`.
+   * Runs `answer` (which reads and assembles an answer that embeds metadata, and settles once it is handed to its
+   * connection) when fewer than METADATA_ANSWERS_CONCURRENCY such answers are being made: what the process holds to
+   * make them is bounded, however many arrive at once. Beyond a short queue it refuses with 503 `metadata_busy`.
    */
   withAnswerSlot<T>(answer: () => Promise<T>): Promise<T> {
     return this.answers.run("answers", answer).catch((error: unknown) => {

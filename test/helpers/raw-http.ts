@@ -88,3 +88,16 @@ export function parseRawAnswer(bytes: Buffer): { status: number; headers: string
   const rest = end < 0 ? Buffer.alloc(0) : bytes.subarray(end + 4);
   return { status, headers: head, body: length ? rest.subarray(0, Number(length[1])) : rest };
 }
+
+/**
+ * The open connections of `server`, waited for until `count` or fewer remain (or `timeoutMs` passed): what a test
+ * reads to see that the service closed the connections of clients that stopped reading.
+ */
+export async function connectionsDownTo(server: net.Server, count: number, timeoutMs = 90_000): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const open = await new Promise<number>((resolve, reject) => server.getConnections((error, n) => (error ? reject(error) : resolve(n))));
+    if (open <= count || Date.now() > deadline) return open;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

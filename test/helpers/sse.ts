@@ -108,7 +108,7 @@ export function subscribeCollectors(
 ): ChangeEvent[][] {
   return Array.from({ length: count }, () => {
     const events: ChangeEvent[] = [];
-    const sink: Sink = { send: (event) => events.push(event) > 0, drained: async () => true, closed: false };
+    const sink: Sink = { send: (frames) => events.push(...frames.events) > 0, drained: async () => true, closed: false };
     feed.subscribe(filter, sink, after, onError);
     return events;
   });

@@ -7,7 +7,7 @@ import { startTestApp, type TestApp } from "../../helpers/app";
 import { providerFor, startLocalNode } from "../../helpers/chain";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";
 import { indexedTo } from "../../helpers/index-check";
-import { parseRawAnswer, rawRequest, type RawClient } from "../../helpers/raw-http";
+import { connectionsDownTo, parseRawAnswer, rawRequest, type RawClient } from "../../helpers/raw-http";
 import { openSse, type SseClient } from "../../helpers/sse";
 import { expectRefusal } from "../../helpers/refusal";
 
@@ -81,20 +81,10 @@ describe("live events: a large backlog and clients that stop reading", function 
     startTestApp({ listen: true, database, env: { RPC_URL_LOCALHOST: node.url, INDEXER: "false", ...env } });
 
   /**
-   * Open sockets of the reader's HTTP server, waited for until `count` or fewer remain. A stream stalls only once its
-   * socket is full (megabytes on loopback), and on PGlite its pages are read one query at a time: under the whole
-   * suite on a busy machine, filling four took more than 30 s.
+   * A stream stalls only once its socket is full (megabytes on loopback), and on PGlite its pages are read one query at
+   * a time: under the whole suite on a busy machine, filling four took more than 30 s (connectionsDownTo waits 90 s).
    */
-  async function connectionsDownTo(reader: TestApp, count: number, timeoutMs = 90_000): Promise<number> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const open = await new Promise<number>((resolve, reject) =>
-        reader.app.server.getConnections((error, n) => (error ? reject(error) : resolve(n))),
-      );
-      if (open <= count || Date.now() > deadline) return open;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
+  const streamsDownTo = (reader: TestApp, count: number) => connectionsDownTo(reader.app.server, count);
 
   async function eventsUntil(client: SseClient, count: number, timeoutMs = 120_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
@@ -145,7 +135,7 @@ describe("live events: a large backlog and clients that stop reading", function 
       );
       raws.push(...stalled);
       // Not one socket stays open: each stream was destroyed, each refusal closed its connection.
-      expect(await connectionsDownTo(reader, 0)).to.equal(0);
+      expect(await streamsDownTo(reader, 0)).to.equal(0);
       const answers = await Promise.all(stalled.map((s) => s.readToClose()));
       expect(answers.map((a) => a.closed)).to.deep.equal(stalled.map(() => true));
       const parsed = answers.map((a) => parseRawAnswer(a.bytes));

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import type { JsonRpcProvider, JsonRpcSigner } from "ethers";
+import { keccak256, toUtf8Bytes, type JsonRpcProvider, type JsonRpcSigner } from "ethers";
 import type { LocalNode } from "../../../local/node";
 import { REORG_WINDOW } from "../../../server/indexer/store/blocks";
 import { AliceNFT__factory, type AliceNFT } from "../../../typechain-types";
@@ -124,5 +124,50 @@ describe("indexer behind a node whose head goes backwards", function () {
     for (let i = 0; i < REORG_WINDOW + 50; i++) await provider.send("evm_mine", []);
     await mintOneByOne(1);
     await behindBy(REORG_WINDOW + 20);
+  });
+
+  // Pending: the indexer starts over on such a node (the cursor falls back to the branch's head). Waiting for it instead
+  // breaks the start over on a new local chain shorter than the indexed one, which answers the same way; a fix has to
+  // tell the two apart (the genesis block, or a transaction the index holds from below the window, is still there on
+  // an abandoned branch and gone on a new chain).
+  it.skip(`a node behind on an abandoned branch deeper than the reorg window: no reindex from scratch, and the index equals the chain`, async function () {
+    // The previous test mined past the window; a token is minted here so that the index has one to lose.
+    await mintOneByOne(1);
+    await indexedTo(t.app.db, "localhost", provider, undefined, 120_000);
+    const indexed = await cursor();
+    const lagHead = indexed - 5;
+    const forkPoint = lagHead - REORG_WINDOW - 20;
+    expect(forkPoint).to.be.greaterThan(0);
+    // A backend left on a branch that left this chain after forkPoint: its own headers (hashes chained from the fork
+    // point) up to its head, and none of the chain's logs there.
+    const hex = (n: number) => `0x${n.toString(16)}`;
+    const forkHash = (n: number) => keccak256(toUtf8Bytes(`abandoned ${n}`));
+    const branch = new Map<number, Record<string, unknown>>();
+    for (let n = forkPoint + 1; n <= lagHead; n++) {
+      const header = (await provider.send("eth_getBlockByNumber", [hex(n), false])) as Record<string, unknown>;
+      branch.set(n, {
+        ...header,
+        hash: forkHash(n),
+        parentHash: n === forkPoint + 1 ? header.parentHash : forkHash(n - 1),
+        transactions: [],
+      });
+    }
+    proxy.plan = {
+      refuse: (call) => {
+        if (call.method === "eth_blockNumber") return { result: hex(lagHead) };
+        if (call.method === "eth_getBlockByNumber" && typeof call.params[0] === "string" && call.params[0].startsWith("0x")) {
+          const n = Number(call.params[0]);
+          return n > lagHead ? { result: null } : branch.has(n) ? { result: branch.get(n) } : undefined;
+        }
+        if (call.method === "eth_getLogs") return { result: [] };
+        return undefined;
+      },
+    };
+    await mintOneByOne(1);
+    await whileItAsks(6);
+    expect(await cursor()).to.equal(indexed);
+    proxy.plan = {};
+    await expectIndexEqualsChain();
+    await expectNoRollback();
   });
 });

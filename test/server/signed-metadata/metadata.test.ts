@@ -4,6 +4,8 @@ import { Networks } from "../../../server/chain/networks";
 import { NETWORKS } from "../../../server/chain/registry";
 import { DomainError } from "../../../server/lib/domain-error";
 import { prove } from "../../../server/signed-metadata/proof";
+import { chosenStatements, OMITTED_COUNT_MAX } from "../../../server/signed-metadata/store";
+import { withQueryHook } from "../../../support/query-hook";
 import { boundText, encodeMetadata, unboundText, type Target } from "../../../server/signed-metadata/signed-text";
 import { startOfMinute, startTestApp, type TestApp } from "../../helpers/app";
 import { providerFor, sharedNode } from "../../helpers/chain";
@@ -269,6 +271,49 @@ describe("metadata service", function () {
       const read = await get(nftPath(few));
       expect(read.body).to.deep.equal({ [issuers[0].address]: { i: 0 } });
       expect(read.headers.get("x-signed-omitted")).to.equal(null);
+    });
+
+    it("reads a bounded number of a target's statements however many it has, and counts the others up to a bound", async function () {
+      const crowded = freshNft();
+      const count = OMITTED_COUNT_MAX + 2_000;
+      // As many current statements as that many issuers' posts would leave, each more recent than the one before.
+      await t.app.db.query(
+        `INSERT INTO metadata_posts (kind, network, target, token_id, issuer, metadata_b64, body_hash, signature, signed_text, binding, signer_kind, json_checked, posted_at)
+         SELECT 'nft', $1, $2, $3, '0x' || lpad(to_hex(n), 40, '0'), encode(convert_to('{"i":' || n || '}', 'UTF8'), 'base64'),
+                sha256(int4send(n)), '0x', '', 'target', 'eoa', true, timestamptz '2026-01-01' + n * interval '1 second'
+         FROM generate_series(1, $4::int) n`,
+        [crowded.network, crowded.contract, crowded.tokenId.toString(), count],
+      );
+      await t.app.db.query("ANALYZE metadata_posts");
+      const issuer = (n: number) => getAddress(`0x${n.toString(16).padStart(40, "0")}`);
+
+      const read = await get(`${nftPath(crowded)}?issuers=${issuer(1)}`);
+      expect(read.status).to.equal(200);
+      expect(read.body).to.deep.equal(
+        Object.fromEntries([1, ...Array.from({ length: MAX - 1 }, (_, i) => count - i)].map((n) => [issuer(n), { i: n }])),
+      );
+      expect(read.headers.get("x-signed-omitted")).to.equal(String(OMITTED_COUNT_MAX - MAX));
+
+      // What the statement reads of metadata_posts, from its plan as run: its bound, not the target's statements.
+      let readRows = 0;
+      const explained = withQueryHook(t.app.db, async (sql, params, run) => {
+        const { rows } = await t.app.db.query<{ "QUERY PLAN": unknown }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, params);
+        const pending: unknown[] = [rows[0]["QUERY PLAN"]];
+        while (pending.length > 0) {
+          const node = pending.pop();
+          if (Array.isArray(node)) pending.push(...node);
+          else if (node && typeof node === "object") {
+            const plan = node as Record<string, unknown>;
+            if (plan["Relation Name"] === "metadata_posts") readRows += Number(plan["Actual Rows"]) * Number(plan["Actual Loops"]);
+            pending.push(...Object.values(plan));
+          }
+        }
+        return run();
+      });
+      const chosen = await chosenStatements(explained, { target: crowded, named: [issuer(1).toLowerCase()], max: MAX });
+      expect(chosen.statements).to.have.length(MAX);
+      expect(readRows).to.be.greaterThan(0);
+      expect(readRows).to.be.at.most(2 * MAX + OMITTED_COUNT_MAX);
     });
 
     it("refuses more than SIGNED_METADATA_ANSWER_MAX_ISSUERS named issuers, a bad one, or issuers with iss", async function () {

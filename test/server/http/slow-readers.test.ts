@@ -1,0 +1,161 @@
+import http from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { expect } from "chai";
+import type { JsonRpcProvider } from "ethers";
+import { MetadataNFT__factory } from "../../../typechain-types";
+import { startTestApp, type TestApp } from "../../helpers/app";
+import { providerFor, sharedNode } from "../../helpers/chain";
+import { indexedTo } from "../../helpers/index-check";
+import { connectionsDownTo, parseRawAnswer, rawRequest, type RawClient } from "../../helpers/raw-http";
+
+/**
+ * Tokens whose metadata documents are about a megabyte each (the fetch's default bound is a MiB): a page of all of them
+ * is about ten megabytes, more than Linux takes into its socket buffers for a client that does not read (between 3 and
+ * 5 MB on loopback), so the rest stays in the service's process until the client reads it.
+ */
+const TOKENS = 10;
+const DOCUMENT_BYTES = 1_000_000;
+
+/**
+ * Clients that send a request with a large answer and then do not read it: the answer is made, and the slots that made
+ * it given back, whatever the client does; its connection is closed when it leaves the answer unread past
+ * HTTP_SEND_TIMEOUT_MS.
+ */
+describe("slow readers: a client that does not read its answer holds no shared slot", function () {
+  this.timeout(300_000);
+  let provider: JsonRpcProvider;
+  let nodeUrl: string;
+  let host: http.Server;
+  let holder: string;
+  let contract: string;
+  /** Indexes and listens; one metadata answer at a time, so that one held slot would stop every other answer. */
+  let t: TestApp;
+  const raws: RawClient[] = [];
+  /** The service's end of each connection, by the client's port. */
+  const accepted = new Map<number, Socket>();
+
+  before(async function () {
+    host = http.createServer((request, response) => {
+      const id = /\/meta\/(\d+)$/.exec(request.url ?? "")?.[1] ?? "0";
+      const document = JSON.stringify({ name: `Big #${id}`, description: "x".repeat(DOCUMENT_BYTES - 100) });
+      response.writeHead(200, { "content-type": "application/json" }).end(document);
+    });
+    await new Promise<void>((resolve) => host.listen(0, "127.0.0.1", resolve));
+    const base = `http://127.0.0.1:${(host.address() as AddressInfo).port}`;
+    const node = await sharedNode();
+    nodeUrl = node.url;
+    provider = providerFor(node.url);
+    const deployer = await provider.getSigner(0);
+    holder = await (await provider.getSigner(12)).getAddress();
+    const nft = await new MetadataNFT__factory(deployer).deploy();
+    contract = await nft.getAddress();
+    for (let id = 1; id <= TOKENS; id++) await (await nft.mint(holder, id, `${base}/meta/${id}`)).wait();
+    t = await startTestApp({
+      listen: true,
+      env: {
+        RPC_URL_LOCALHOST: node.url,
+        INDEXER_POLL_MS: "50",
+        INDEXER_CONTRACTS_LOCALHOST: contract,
+        METADATA_FETCH_ALLOW_PRIVATE: "true",
+        METADATA_FETCH_WAIT_MS: "20000",
+        METADATA_ANSWERS_MAX_BYTES: String(16 * 1024 * 1024),
+        METADATA_ANSWERS_CONCURRENCY: "1",
+        // Longer than the test: here no client is let go for being slow.
+        HTTP_SEND_TIMEOUT_MS: "3600000",
+      },
+    });
+    t.app.server.on("connection", (socket: Socket) => accepted.set(socket.remotePort!, socket));
+    await indexedTo(t.app.db, "localhost", provider);
+    // Every document in the cache: the answers below are made from it.
+    for (let tries = 0; ; tries++) {
+      const items = (await (await t.fetch(pagePath())).json()) as Array<{ metadataError: string | null }>;
+      if (items.every((item) => item.metadataError === null)) break;
+      if (tries > 20) throw new Error(`metadata not read: ${JSON.stringify(items.map((item) => item.metadataError))}`);
+    }
+  });
+  afterEach(function () {
+    for (const raw of raws.splice(0)) raw.destroy();
+  });
+  after(async function () {
+    await t?.close();
+    host?.closeAllConnections();
+    host?.close();
+    provider?.destroy();
+  });
+
+  const pagePath = () => `/inventory/localhost/${holder}/${contract}?metadata=true&limit=${TOKENS}`;
+
+  /** A client that asks for the page of every token's metadata, takes the first bytes of its answer and stops reading. */
+  async function stalledPageReader(url: string): Promise<RawClient> {
+    const raw = await rawRequest(url, pagePath());
+    raws.push(raw);
+    const first = await raw.readUntil((bytes) => bytes.includes("\r\n\r\n"));
+    expect(parseRawAnswer(first).status, "no answer began: the answer slot is held by another client").to.equal(200);
+    return raw;
+  }
+
+  /** What the service still holds unsent for a client's connection. */
+  const unsent = (raw: RawClient) => accepted.get(raw.socket.localPort!)?.writableLength ?? 0;
+
+  it("answers other metadata requests while clients that do not read hold megabytes of metadata answers", async function () {
+    const stalled = [await stalledPageReader(t.url), await stalledPageReader(t.url), await stalledPageReader(t.url)];
+    // The answers are made and are waiting for their clients in the service's process, not in the kernel.
+    for (const raw of stalled) expect(unsent(raw)).to.be.greaterThan(1_000_000);
+
+    // With one answer slot, any answer still holding it would keep these waiting for as long as its client does not read.
+    const token = await t.fetch(`/token/localhost/${contract}/3`);
+    expect(token.status).to.equal(200);
+    expect(await token.json()).to.deep.include({ id: 3, metadataError: null });
+    const page = await t.fetch(`/inventory/localhost/${holder}/${contract}?metadata=true&limit=2`);
+    expect(page.status).to.equal(200);
+    expect(((await page.json()) as Array<{ metadata: { name: string } }>).map((item) => item.metadata.name)).to.deep.equal([
+      "Big #1",
+      "Big #2",
+    ]);
+    // The database is free as well: nothing waits for a connection.
+    expect(t.app.db.stats().waiting).to.equal(0);
+
+    // The slow clients lost nothing: each reads its whole answer when it reads at last.
+    for (const raw of stalled) {
+      expect(unsent(raw)).to.be.greaterThan(1_000_000);
+      const bytes = await raw.readUntil((read) => {
+        const answer = parseRawAnswer(read);
+        const length = /\r\ncontent-length: (\d+)/i.exec(answer.headers);
+        return length !== null && answer.body.length >= Number(length[1]);
+      }, 60_000);
+      const items = JSON.parse(parseRawAnswer(bytes).body.toString("utf8")) as Array<{ id: number; metadata: { name: string } }>;
+      expect(items.map((item) => item.metadata.name)).to.deep.equal(Array.from({ length: TOKENS }, (_, i) => `Big #${i + 1}`));
+    }
+  });
+
+  it("closes the connection of a client that leaves its answer unread past HTTP_SEND_TIMEOUT_MS, and not of one that reads", async function () {
+    const reader = await startTestApp({
+      listen: true,
+      database: t.database,
+      env: {
+        RPC_URL_LOCALHOST: nodeUrl,
+        INDEXER: "false",
+        METADATA_ANSWERS_MAX_BYTES: String(16 * 1024 * 1024),
+        HTTP_SEND_TIMEOUT_MS: "1000",
+      },
+    });
+    reader.app.server.on("connection", (socket: Socket) => accepted.set(socket.remotePort!, socket));
+    try {
+      const stalled = await stalledPageReader(reader.url);
+      expect(unsent(stalled)).to.be.greaterThan(1_000_000);
+      expect(await connectionsDownTo(reader.app.server, 0, 60_000)).to.equal(0);
+      const { bytes, closed } = await stalled.readToClose();
+      expect(closed).to.equal(true);
+      const answer = parseRawAnswer(bytes);
+      expect(answer.status).to.equal(200);
+      expect(answer.body.length).to.be.below(Number(/\r\ncontent-length: (\d+)/i.exec(answer.headers)![1]));
+
+      // A client that reads takes the same answer whole.
+      const page = await reader.fetch(pagePath());
+      expect(page.status).to.equal(200);
+      expect((await page.json()) as unknown[]).to.have.length(TOKENS);
+    } finally {
+      await reader.close();
+    }
+  });
+});
