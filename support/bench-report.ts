@@ -69,6 +69,7 @@ const TITLES: Record<string, string> = {
   "rpc-pool": "Several RPC URLs per network",
   webhooks: "Webhooks",
   gas: "Converter gas",
+  soak: "Soak",
 };
 
 /** A suite's place on the page: the order of TITLES, then unknown suites. */

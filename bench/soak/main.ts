@@ -9,12 +9,13 @@ import { writeResult, type Row } from "../../support/bench-report";
 import { startFaultProxy } from "../../support/fault-proxy";
 import { freePort } from "../../support/net";
 import { postgresServerBinaries, startPostgresServer } from "../../support/postgres-server";
+import { drawSamples } from "../../support/soak-graph";
+import { memoryCriteria, noneCriterion, p99Criteria, type Criterion } from "../../support/soak-verdict";
 import { startService } from "../lib/service";
 import { runTags } from "../lib/tags";
 import { Answers, documentedErrors } from "./answers";
 import { ChainDriver } from "./chain";
 import { cycleFaults, FAULT_KINDS } from "./faults";
-import { drawSamples } from "./graph";
 import { startMetadataHosts } from "./hosts";
 import { loop } from "./http";
 import { compareIndexWithChain } from "./index-check";
@@ -23,7 +24,6 @@ import { MetadataPosts, POSTS_CONTRACT } from "./posts";
 import { callRoute, dataRoutes } from "./routes";
 import { takeSample, type Sample } from "./sampler";
 import { StreamClients } from "./streams";
-import { memoryCriteria, noneCriterion, p99Criteria, type Criterion } from "./verdict";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 /** Where a published run draws its graphs: docs/reference/benchmarks.md shows it in its "Soak" section. */

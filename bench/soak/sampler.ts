@@ -1,29 +1,10 @@
 import fs from "node:fs";
 import os from "node:os";
 import type { Queryable } from "../../server/db/database";
+import type { Sample } from "../../support/soak-verdict";
 import type { Answers } from "./answers";
 
-/** One minute (or `--sample-seconds`) of the run, as the soak writes it and the verdict and the graph read it. */
-export interface Sample {
-  /** Seconds since the load started, at the end of the window. */
-  t: number;
-  at: string;
-  rssMiB: number;
-  heapUsedMiB: number;
-  /** The event loop's delay p99 over the window (prom-client's histogram, reset at each scrape). */
-  eventLoopP99Ms: number;
-  handles: number;
-  /** Sockets among the service's open file descriptors (clients, the database pool, the node, the metadata hosts). */
-  sockets: number;
-  /** The service's connections to its database, as PostgreSQL's pg_stat_activity counts them. */
-  databaseConnections: number;
-  /** The machine's 1-minute load average. */
-  load1: number;
-  /** Whether the PostgreSQL restart happened in this window or the one before ended with it. */
-  restart: boolean;
-  p99: Record<string, { p99: number; n: number }>;
-  answers: Record<string, number>;
-}
+export type { Sample } from "../../support/soak-verdict";
 
 /** A value of the Prometheus text exposition, the first series of `name` whose labels include `labels`. */
 function metric(text: string, name: string, labels = ""): number {

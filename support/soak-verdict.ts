@@ -1,4 +1,26 @@
-import type { Sample } from "./sampler";
+/** The soak's samples and verdicts (bench/soak/), here so that the tests check the criteria without running a soak. */
+
+/** One minute (or `--sample-seconds`) of the run, as the soak writes it and the verdict and the graph read it. */
+export interface Sample {
+  /** Seconds since the load started, at the end of the window. */
+  t: number;
+  at: string;
+  rssMiB: number;
+  heapUsedMiB: number;
+  /** The event loop's delay p99 over the window (prom-client's histogram, reset at each scrape). */
+  eventLoopP99Ms: number;
+  handles: number;
+  /** Sockets among the service's open file descriptors (clients, the database pool, the node, the metadata hosts). */
+  sockets: number;
+  /** The service's connections to its database, as PostgreSQL's pg_stat_activity counts them. */
+  databaseConnections: number;
+  /** The machine's 1-minute load average. */
+  load1: number;
+  /** Whether the PostgreSQL restart (from pg_ctl's start to its return) overlaps this window: its p99s are not judged. */
+  restart: boolean;
+  p99: Record<string, { p99: number; n: number }>;
+  answers: Record<string, number>;
+}
 
 export interface Criterion {
   name: string;

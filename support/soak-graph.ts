@@ -1,4 +1,4 @@
-import type { Sample } from "./sampler";
+import type { Sample } from "./soak-verdict";
 
 const WIDTH = 900;
 const PANEL = 190;
