@@ -37,7 +37,8 @@ function panel(options: {
   top: number;
   log?: boolean;
   warmup: number;
-  restarts: number[];
+  /** The windows the restart overlaps, as [start, end] seconds. */
+  restarts: Array<[number, number]>;
 }): string {
   const { ts, top } = options;
   const plotWidth = WIDTH - LEFT - RIGHT;
@@ -52,8 +53,10 @@ function panel(options: {
     `<text x="${LEFT}" y="${top - 8}" font-weight="bold">${escape(options.title)}</text>`,
     `<rect x="${LEFT}" y="${top}" width="${plotWidth}" height="${PANEL}" fill="none" stroke="#999"/>`,
   ];
-  for (const t of options.restarts) {
-    parts.push(`<rect x="${x(t) - 3}" y="${top}" width="6" height="${PANEL}" fill="#f4b6b6"><title>PostgreSQL restart</title></rect>`);
+  for (const [from, to] of options.restarts) {
+    parts.push(
+      `<rect x="${x(from)}" y="${top}" width="${x(to) - x(from)}" height="${PANEL}" fill="#f4b6b6"><title>PostgreSQL restart</title></rect>`,
+    );
   }
   if (options.warmup > 0 && options.warmup < tMax) {
     parts.push(
@@ -65,9 +68,17 @@ function panel(options: {
     const label = value >= 100 ? Math.round(value).toString() : Number(value.toPrecision(2)).toString();
     parts.push(`<text x="${LEFT - 6}" y="${y(value) + 4}" text-anchor="end" font-size="11">${label}</text>`);
   }
+  // Time along the bottom, a tick at each sixth of the run: minutes once the run is long enough.
+  for (let i = 0; i <= 6; i++) {
+    const t = (tMax * i) / 6;
+    const label = tMax >= 360 ? `${Math.round(t / 60)} min` : `${Math.round(t)} s`;
+    parts.push(`<text x="${x(t)}" y="${top + PANEL + 14}" text-anchor="middle" font-size="10" fill="#555">${label}</text>`);
+  }
   parts.push(
     `<text x="${LEFT - 45}" y="${top + PANEL / 2}" font-size="11" transform="rotate(-90 ${LEFT - 45} ${top + PANEL / 2})">${escape(options.unit)}</text>`,
   );
+  // The legend fits beside its panel and the gap below it, however many families there are.
+  const legendStep = Math.min(14, (PANEL + GAP - 10) / Math.max(1, options.series.length));
   options.series.forEach((series, i) => {
     const colour = COLOURS[i % COLOURS.length];
     const points = series.values
@@ -75,7 +86,9 @@ function panel(options: {
       .filter(Boolean)
       .join(" ");
     parts.push(`<polyline fill="none" stroke="${colour}" stroke-width="1.5" points="${points}"/>`);
-    parts.push(`<text x="${WIDTH - RIGHT + 10}" y="${top + 12 + i * 14}" font-size="11" fill="${colour}">${escape(series.label)}</text>`);
+    parts.push(
+      `<text x="${WIDTH - RIGHT + 10}" y="${top + 12 + i * legendStep}" font-size="${Math.min(11, legendStep)}" fill="${colour}">${escape(series.label)}</text>`,
+    );
   });
   return parts.join("\n");
 }
@@ -83,13 +96,13 @@ function panel(options: {
 /** The run's samples drawn as an SVG: memory, event loop and load, p99 per route family, sockets and connections. */
 export function drawSamples(samples: Sample[], options: { title: string; warmupSeconds: number }): string {
   const ts = samples.map((s) => s.t);
-  const restarts = samples.filter((s) => s.restart).map((s) => s.t);
+  const restarts = samples.flatMap((s, i) => (s.restart ? [[i > 0 ? samples[i - 1].t : 0, s.t] as [number, number]] : []));
   const families = [...new Set(samples.flatMap((s) => Object.keys(s.p99)))].sort();
   const base = { ts, warmup: options.warmupSeconds, restarts };
   const panels = [
     panel({
       ...base,
-      top: TOP + 20,
+      top: TOP + 40,
       title: "Service memory",
       unit: "MiB",
       series: [
@@ -99,7 +112,7 @@ export function drawSamples(samples: Sample[], options: { title: string; warmupS
     }),
     panel({
       ...base,
-      top: TOP + 20 + (PANEL + GAP),
+      top: TOP + 40 + (PANEL + GAP),
       title: "Event-loop delay p99 and the machine's load",
       unit: "ms / load",
       series: [
@@ -109,7 +122,7 @@ export function drawSamples(samples: Sample[], options: { title: string; warmupS
     }),
     panel({
       ...base,
-      top: TOP + 20 + 2 * (PANEL + GAP),
+      top: TOP + 40 + 2 * (PANEL + GAP),
       title: "p99 per route family (log scale)",
       unit: "ms",
       log: true,
@@ -117,7 +130,7 @@ export function drawSamples(samples: Sample[], options: { title: string; warmupS
     }),
     panel({
       ...base,
-      top: TOP + 20 + 3 * (PANEL + GAP),
+      top: TOP + 40 + 3 * (PANEL + GAP),
       title: "Open sockets, handles, database connections",
       unit: "count",
       series: [
@@ -127,12 +140,12 @@ export function drawSamples(samples: Sample[], options: { title: string; warmupS
       ],
     }),
   ];
-  const height = TOP + 20 + 4 * (PANEL + GAP) + 10;
+  const height = TOP + 40 + 4 * (PANEL + GAP) + 10;
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" font-family="sans-serif" font-size="12">`,
     `<rect width="100%" height="100%" fill="white"/>`,
     `<text x="${LEFT}" y="${TOP - 6}" font-size="14" font-weight="bold">${escape(options.title)}</text>`,
-    `<text x="${LEFT}" y="${TOP + 10}" font-size="11" fill="#555">x: seconds since the load started (${Math.max(...ts, 0)} s); dashed: end of the warm-up; red: the PostgreSQL restart</text>`,
+    `<text x="${LEFT}" y="${TOP + 10}" font-size="11" fill="#555">x: time since the load started; dashed: end of the warm-up; red: the PostgreSQL restart</text>`,
     ...panels,
     `</svg>`,
     "",
