@@ -70,6 +70,7 @@ const TITLES: Record<string, string> = {
   webhooks: "Webhooks",
   events: "Live events at scale",
   gas: "Converter gas",
+  soak: "Soak",
 };
 
 /** A suite's place on the page: the order of TITLES, then unknown suites. */
