@@ -127,9 +127,14 @@ async function runLogin({ seconds, database, log, smoke, profile }: BenchContext
       log(`profile: a service under the profiler, ${WARMUP_SECONDS} s of warm-up, then full logins at 8 clients for ${seconds} s`);
       const started = await startLoginService(node.url, redirectUri, {}, { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] });
       const profiled = { ...started, name: "now" as const };
-      const mine = new Map<VariantName, KeepAliveConnection>();
+      // One connection per client, as for the measured services.
+      const mine = new Map<User, Map<VariantName, KeepAliveConnection>>();
       const own: KeepAliveConnection[] = [];
-      const loginOnce = (u: User) => fullLogin(keptConnection(mine, profiled, own), profiled.client, u.key, u.address);
+      const connectionOf = (u: User) => {
+        if (!mine.has(u)) mine.set(u, new Map());
+        return keptConnection(mine.get(u)!, profiled, own);
+      };
+      const loginOnce = (u: User) => fullLogin(connectionOf(u), profiled.client, u.key, u.address);
       let logins = 0;
       let stopped = false;
       try {
