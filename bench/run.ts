@@ -76,7 +76,8 @@ async function main() {
   checkSuiteFiles();
   const { ref: beforeRef, rest } = beforeRefOf(process.argv.slice(2));
   const smoke = rest.includes("--smoke");
-  const wanted = rest.filter((arg) => arg !== "--smoke" && arg !== "--list");
+  const profile = rest.includes("--profile");
+  const wanted = rest.filter((arg) => arg !== "--smoke" && arg !== "--list" && arg !== "--profile");
   if (smoke && rest.includes("--list")) {
     for (const name of [...Object.keys(SUITES), ...HARDHAT_SUITES]) console.log(name);
     return;
@@ -95,6 +96,7 @@ async function main() {
     smoke,
     database: process.env.DATABASE_URL ? "PostgreSQL" : "PGlite",
     beforeRef,
+    profile,
     log: (message) => console.error(`  · ${message}`),
   };
   const tags = await runTags(process.env.DATABASE_URL);

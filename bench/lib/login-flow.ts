@@ -23,7 +23,7 @@ export async function startLoginService(
   nodeUrl: string,
   redirectUri: string,
   env: Record<string, string>,
-  options: { tree?: string; countQueries?: boolean; holdings?: unknown } = {},
+  options: { tree?: string; countQueries?: boolean; holdings?: unknown; nodeArgs?: string[] } = {},
 ): Promise<LoginService> {
   let client: { id: string; secret: string } | undefined;
   let gated: { id: string; secret: string } | undefined;

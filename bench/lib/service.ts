@@ -49,12 +49,12 @@ export interface Service {
  * migrated database before the service starts (e.g. to register a client), with the migrations applied just now.
  * `tree`: the checkout whose code runs (default this one; a bench's "before" is another, see before.ts), whose
  * migrations `prepare` gets. `countQueries`: on PostgreSQL, the service reaches its database through a proxy that counts
- * its statements on the wire (pg-count-proxy.ts).
+ * its statements on the wire (pg-count-proxy.ts). `nodeArgs`: node's options before those of `npm start` (`--cpu-prof`).
  */
 export async function startService(
   env: Record<string, string>,
   prepare?: (db: Database, applied: Migration[]) => Promise<void>,
-  options: { database?: TestDatabase; tree?: string; countQueries?: boolean } = {},
+  options: { database?: TestDatabase; tree?: string; countQueries?: boolean; nodeArgs?: string[] } = {},
 ): Promise<Service> {
   const tree = options.tree ?? path.resolve(__dirname, "..", "..");
   const database = options.database ?? (await createTestDatabase());
@@ -79,7 +79,7 @@ export async function startService(
   }
   const proxy: CountingProxy | undefined =
     options.countQueries && database.config.kind === "postgres" ? await startCountingProxy(database.config.url) : undefined;
-  const child = spawn(process.execPath, START_NODE_ARGS, {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...START_NODE_ARGS], {
     cwd: tree,
     env: {
       ...process.env,

@@ -23,6 +23,8 @@ export interface BenchContext {
   database: "PostgreSQL" | "PGlite";
   /** The git ref whose code a suite's "before" runs (`--before <ref>`, default DEFAULT_BEFORE_REF in before.ts). */
   beforeRef: string;
+  /** `--profile`: a suite that can (login) also writes a CPU profile of the service and a summary of it by layer. */
+  profile: boolean;
   log(message: string): void;
 }
 

@@ -3,6 +3,7 @@ import { deleteExpiredRows } from "../db/expired-rows";
 import { BoundedCache } from "../lib/bounded-cache";
 import type { Clock } from "../lib/clock";
 import { randomString } from "../lib/random";
+import { tooManyRequests, type StatementCount } from "../rate-limits";
 import { holdingsConfigJson, parseHoldingsConfig, type HoldingsConfig } from "./holdings";
 
 export interface Challenge {
@@ -74,7 +75,7 @@ export async function saveChallenge(
   challenge: Omit<Challenge, "id">,
   expiresAt: Date,
   maxOpen: number,
-  recent?: RecentChallenges,
+  { recent, count }: { recent?: RecentChallenges; count?: StatementCount } = {},
 ): Promise<boolean> {
   const values = [
     randomString(16, "hex"),
@@ -92,19 +93,37 @@ export async function saveChallenge(
     expiresAt,
     challenge.requester,
     challenge.holdings ? JSON.stringify(holdingsConfigJson(challenge.holdings)) : null,
+    OPEN_PER_ADDRESS,
+    maxOpen,
   ];
   // The lock, the DELETE and the INSERT below, in one round trip (migrations 0113 and 0121). Committed without waiting for the
   // WAL to reach the disk (synchronous_commit off for this transaction only): the requester's lock is released at once
   // instead of after a disk flush, so one requester's saves no longer queue behind each other's flushes. A crash of
   // PostgreSQL can then forget the challenges of its last fraction of a second, which their users ask for again;
   // redeeming a challenge commits as before, and with it every challenge saved until then.
-  const { rows } = await db.query<{ saved: boolean }>(
-    "SELECT set_config('synchronous_commit', 'off', true), login_save_challenge($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::timestamptz, $14, $15::jsonb, $16::int, $17::int) AS saved",
-    [...values, OPEN_PER_ADDRESS, maxOpen],
+  // With a rate-limit count to make, it is made first, one more on the requester's row of request_windows as
+  // server/rate-limits' own COUNT makes it (that module owns the table), and the challenge is saved only within the limit.
+  const { rows } = await db.query<{ saved: boolean | null; counted: number | null }>(
+    `WITH counted AS (
+       INSERT INTO request_windows AS w (family, requester, window_start, count)
+       SELECT $18::text, $19::text, $20::bigint, 1 WHERE $18::text IS NOT NULL
+       ON CONFLICT (family, requester, window_start) DO UPDATE SET count = w.count + 1
+       RETURNING count
+     )
+     SELECT set_config('synchronous_commit', 'off', true), (SELECT count FROM counted) AS counted,
+       CASE WHEN NOT EXISTS (SELECT 1 FROM counted WHERE count > $21::int)
+         THEN login_save_challenge($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::timestamptz, $14, $15::jsonb, $16::int, $17::int)
+       END AS saved`,
+    [...values, count?.family ?? null, count?.requester ?? null, count?.windowStart ?? null, count?.max ?? null],
     { prepare: true },
   );
-  if (rows[0].saved) recent?.remember({ ...challenge, id: values[0] as string, address: values[1] as string }, expiresAt);
-  return rows[0].saved;
+  const { counted } = rows[0];
+  if (count && counted !== null) {
+    count.counted(counted);
+    if (counted > count.max) throw tooManyRequests(count.ttl);
+  }
+  if (rows[0].saved === true) recent?.remember({ ...challenge, id: values[0] as string, address: values[1] as string }, expiresAt);
+  return rows[0].saved === true;
 }
 
 /**

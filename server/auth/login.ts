@@ -7,6 +7,7 @@ import { isForeignKeyViolation } from "../db/errors";
 import type { Clock } from "../lib/clock";
 import { holdWrites, mintCode, SCOPES, subjectFor, withGrantClaims, type MintedCodes, type Provider } from "./oidc";
 import { requesterOf } from "../lib/requester";
+import type { StatementCount } from "../rate-limits";
 import { openChallenges, saveChallenge, type Challenge, type RecentChallenges } from "./challenges";
 import type { CachedClients, LoginClient } from "./clients";
 import * as refuse from "./errors";
@@ -116,12 +117,22 @@ export interface Redeemed {
 }
 
 /**
+ * Who sent a login's request: its IP (as TRUST_PROXY resolves it), and the rate-limit count the request's statement is
+ * to make, when the counts are shared (server/http/rate-limit.ts, limitInStatement): a request past its limit is then
+ * refused by that statement, with nothing stored.
+ */
+export interface Caller {
+  ip: string;
+  count?: StatementCount;
+}
+
+/**
  * Checks an authorization request and stores the message for `address` to sign, within the quotas of the requester
- * (`clientIp`, as TRUST_PROXY resolves it). Returns the message. Of several problems the first is reported, the fields
+ * (`caller.ip`). Returns the message. Of several problems the first is reported, the fields
  * being checked in a fixed order: client, redirect_uri, response_type, scope, address, lang, message_format, network,
  * PKCE.
  */
-export async function authorize(deps: LoginDeps, request: AuthorizeRequest, clientIp: string): Promise<string> {
+export async function authorize(deps: LoginDeps, request: AuthorizeRequest, caller: Caller): Promise<string> {
   const { db, networks, settings } = deps;
   const client = await knownClient(deps.clients, request.client_id);
   const redirectUri = registeredRedirect(client, request.redirect_uri);
@@ -177,12 +188,12 @@ export async function authorize(deps: LoginDeps, request: AuthorizeRequest, clie
         network: network.name,
         message,
         format,
-        requester: requesterOf(clientIp),
+        requester: requesterOf(caller.ip),
         holdings: loginHoldings.collections.length > 0 ? { collections: loginHoldings.collections, gate: null } : null,
       },
       expiresAt,
       settings.maxOpenChallenges,
-      deps.recent,
+      { recent: deps.recent, count: caller.count },
     );
   } catch (error) {
     // The client was removed a moment ago (this instance had it cached).
@@ -199,7 +210,7 @@ export async function authorize(deps: LoginDeps, request: AuthorizeRequest, clie
  * and the first whose signature verifies is used up and mints the code. The login is recorded. The message this
  * instance remembers for the caller is tried first, without reading the open ones.
  */
-export async function redeem(deps: LoginDeps, request: RedeemRequest, clientIp: string): Promise<Redeemed> {
+export async function redeem(deps: LoginDeps, request: RedeemRequest, caller: Caller): Promise<Redeemed> {
   const { db, networks, settings } = deps;
   const address = parseAddress(request.address);
   const lang = oneOf(request.lang ?? "en", LANGS, () => refuse.invalidLang('lang must be "en" or "ja"')) as Lang;
@@ -207,7 +218,7 @@ export async function redeem(deps: LoginDeps, request: RedeemRequest, clientIp: 
   const where = {
     address,
     clientId: request.client_id,
-    requester: requesterOf(clientIp),
+    requester: requesterOf(caller.ip),
     redirectUri: request.redirect_uri,
     message: request.message,
   };
@@ -218,7 +229,7 @@ export async function redeem(deps: LoginDeps, request: RedeemRequest, clientIp: 
   if (recent && verifyEoa(address, hashMessage(recent.message), request.signature).ok) {
     const network = walletNetwork(networks, recent, request);
     const proven: Proven = { address, kind: "eoa", chainId: networks.info(network).chainId };
-    const code = await useChallenge(deps, recent, proven, request.signature, lang);
+    const code = await useChallenge(deps, recent, { proven, signature: request.signature, lang, count: caller.count });
     if (code !== undefined) return redeemed(recent, code, request, settings);
   }
   // Challenges exist only for registered clients (foreign key), so the client is looked up only to explain a miss.
@@ -245,7 +256,7 @@ export async function redeem(deps: LoginDeps, request: RedeemRequest, clientIp: 
       continue;
     }
     const proven: Proven = { address, kind: result.kind, chainId: networks.info(network).chainId };
-    const code = await useChallenge(deps, challenge, proven, request.signature, lang);
+    const code = await useChallenge(deps, challenge, { proven, signature: request.signature, lang, count: caller.count });
     if (code === undefined) throw refuse.challengeGone();
     return redeemed(challenge, code, request, settings);
   }
@@ -287,9 +298,7 @@ interface Proven {
 async function useChallenge(
   deps: LoginDeps,
   challenge: Challenge,
-  proven: Proven,
-  signature: string,
-  lang: Lang,
+  { proven, signature, lang, count }: { proven: Proven; signature: string; lang: Lang; count: StatementCount | undefined },
 ): Promise<string | undefined> {
   const { db, provider, recent, minted } = deps;
   // The account in the predecessor's form keys the login history; the client's format makes the sub it is issued.
@@ -323,6 +332,7 @@ async function useChallenge(
     account,
     clientId: challenge.clientId,
     proof: wantsSiweProof(challenge.scope) ? { message: challenge.message, signature } : null,
+    count,
   });
   if (!redeemed) return undefined;
   minted.remember(held.writes);

@@ -1,6 +1,6 @@
 import formbody from "@fastify/formbody";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { limitRequests } from "../http/rate-limit";
+import { limitInStatement, limitRequests } from "../http/rate-limit";
 import { EnsProfiles } from "./ens/profiles";
 import { RecentChallenges } from "./challenges";
 import { CachedClients } from "./clients";
@@ -91,8 +91,10 @@ const auth: FastifyPluginAsyncTypebox<{ onProvider(provider: Provider): void }> 
 
   // Forms (the predecessor's clients, the token endpoint) in this plugin's scope only.
   await app.register(formbody);
-  // For the routes that opt in (RATE_LIMITED).
+  // For the routes that opt in (RATE_LIMITED), and the login's three steps, whose own statements count them
+  // (COUNTED_IN_STATEMENT): one statement per step, the count included.
   await limitRequests(app, { max: settings.rateLimit, global: false });
+  await limitInStatement(app, { max: settings.rateLimit });
 
   await app.register(apiRoutes, { login });
   await app.register(x509Routes, { pems: await publicPems(keys.signing) });

@@ -156,20 +156,25 @@ export async function translated<T>(promise: Promise<T>): Promise<T> {
   try {
     return await promise;
   } catch (error) {
-    // Already said (a statement the service gave up on).
-    if (error instanceof DomainError) throw error;
-    if (isAcquireTimeout(error)) throw databaseBusy();
-    if (isConnectionLoss(error)) throw Object.assign(databaseUnavailable(), { cause: error });
-    const code = codeOf(error);
-    if (code === SQLSTATE.diskFull) throw Object.assign(databaseFull(), { cause: error });
-    // Past DATABASE_STATEMENT_TIMEOUT_MS (or its long bound): the database is too slow right now, not the request wrong.
-    if (code === SQLSTATE.queryCanceled) throw Object.assign(databaseBusy(), { cause: error });
-    // The address now names a standby (a failover moved the primary): the connection is dropped, so that the next
-    // one reaches whatever the address names once it is writable again.
-    if (code === SQLSTATE.readOnlySqlTransaction) throw Object.assign(databaseUnavailable(), { cause: error, connectionBroken: true });
-    if (code !== undefined && SHORT_OF_MEMORY.has(code)) throw Object.assign(databaseBusy(), { cause: error });
-    throw error;
+    throw translatedError(error);
   }
+}
+
+/** The error {@link translated} makes of `error`. */
+export function translatedError(error: unknown): unknown {
+  // Already said (a statement the service gave up on).
+  if (error instanceof DomainError) return error;
+  if (isAcquireTimeout(error)) return databaseBusy();
+  if (isConnectionLoss(error)) return Object.assign(databaseUnavailable(), { cause: error });
+  const code = codeOf(error);
+  if (code === SQLSTATE.diskFull) return Object.assign(databaseFull(), { cause: error });
+  // Past DATABASE_STATEMENT_TIMEOUT_MS (or its long bound): the database is too slow right now, not the request wrong.
+  if (code === SQLSTATE.queryCanceled) return Object.assign(databaseBusy(), { cause: error });
+  // The address now names a standby (a failover moved the primary): the connection is dropped, so that the next
+  // one reaches whatever the address names once it is writable again.
+  if (code === SQLSTATE.readOnlySqlTransaction) return Object.assign(databaseUnavailable(), { cause: error, connectionBroken: true });
+  if (code !== undefined && SHORT_OF_MEMORY.has(code)) return Object.assign(databaseBusy(), { cause: error });
+  return error;
 }
 
 /** Node's code of a system error about the embedded database's files or its holder's process (ENOENT, EEXIST, EPERM). */

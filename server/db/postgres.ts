@@ -3,7 +3,7 @@ import { from as copyFrom } from "pg-copy-streams";
 import { copyStatement } from "./binary-copy";
 import { settingDefaults } from "../config";
 import { sendCancelRequest } from "./cancel-request";
-import { isStartupParameterRefused, statementAbandoned, translated } from "./errors";
+import { isStartupParameterRefused, statementAbandoned, translated, translatedError } from "./errors";
 import {
   withTimeout,
   type Connection,
@@ -38,6 +38,24 @@ export interface PostgresOptions {
  * enough for the server's own cancel to arrive first whenever the server runs.
  */
 export const GIVE_UP_GRACE_MS = 1_000;
+
+/** How often the watchdog looks at the statements in flight: it gives up on one at most this much past its grace. */
+const WATCH_TICK_MS = 250;
+
+/** A connection's statement in flight, as the watchdog sees it (one record per connection, reused by its statements). */
+interface Watch {
+  client: pg.ClientBase;
+  /** The connection's statements so far: tells the one the watchdog gave up on from those after it. */
+  statement: number;
+  /** The watchdog's tick when the statement began. */
+  since: number;
+  boundMs: number;
+  abandon: (error: Error) => void;
+  /** A cancel request is on its way for this statement. */
+  givingUp: boolean;
+  /** The error of the statement given up on. */
+  abandoned: Error | undefined;
+}
 
 /** How the service's connections show in `pg_stat_activity`: pooled ones, and the sessions of their own. */
 export const APPLICATION_NAME = "wallet-login-nft-service";
@@ -110,24 +128,58 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
     return name;
   };
 
+  // The service's own bound, for a statement PostgreSQL did not cancel (a stalled server, a pooler that does not carry
+  // the bound): one sweep of the statements in flight every WATCH_TICK_MS, rather than a timer, a promise and a race per
+  // statement; a statement costs an entry in a set and a count of ticks read.
+  const inFlight = new Set<Watch>();
+  const watches = new WeakMap<pg.ClientBase, Watch>();
+  let ticks = 0;
+  const watchdog = setInterval(() => {
+    ticks++;
+    for (const watch of inFlight) {
+      // Ticks since the statement began, less the one it began in: at least this many whole ticks have passed.
+      if (watch.givingUp || (ticks - watch.since - 1) * WATCH_TICK_MS < watch.boundMs + GIVE_UP_GRACE_MS) continue;
+      watch.givingUp = true;
+      const statement = watch.statement;
+      void sendCancelRequest(watch.client).then(() => {
+        // Cancelled by the server meanwhile (the statement ended): the connection is sound and may already serve another.
+        if (!inFlight.has(watch) || watch.statement !== statement) return;
+        const error = statementAbandoned(watch.boundMs);
+        watch.abandoned = error;
+        watch.abandon(error);
+      });
+    }
+  }, WATCH_TICK_MS);
+  watchdog.unref();
+
   /**
    * `work`, a statement sent on `client`, within `boundMs`: PostgreSQL cancels it at the bound where the connection
-   * carries it; if no answer came `GIVE_UP_GRACE_MS` later (a stalled server, a pooler that does not carry the bound),
-   * the service asks PostgreSQL to cancel it (waiting at most CANCEL_TIMEOUT_MS for the request to be taken), then gives
-   * up on the connection (`abandon`) and fails with database_busy.
+   * carries it; if no answer came `GIVE_UP_GRACE_MS` later, the watchdog asks PostgreSQL to cancel it (waiting at most
+   * CANCEL_TIMEOUT_MS for the request to be taken), then gives up on the connection (`abandon`, which closes it and so
+   * ends `work`) and the statement fails with database_busy.
    */
-  const bounded = <T>(client: pg.ClientBase, work: Promise<T>, boundMs: number, abandon: (error: Error) => void): Promise<T> => {
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        void sendCancelRequest(client).then(() => {
-          const error = statementAbandoned(boundMs);
-          abandon(error);
-          reject(error);
-        });
-      }, boundMs + GIVE_UP_GRACE_MS);
-    });
-    return translated(Promise.race([work, deadline])).finally(() => clearTimeout(timer));
+  const bounded = async <T>(
+    client: pg.ClientBase,
+    work: () => Promise<T>,
+    boundMs: number,
+    abandon: (error: Error) => void,
+  ): Promise<T> => {
+    let watch = watches.get(client);
+    if (!watch) watches.set(client, (watch = { client, statement: 0, since: 0, boundMs, abandon, givingUp: false, abandoned: undefined }));
+    const statement = ++watch.statement;
+    watch.since = ticks;
+    watch.boundMs = boundMs;
+    watch.abandon = abandon;
+    watch.givingUp = false;
+    inFlight.add(watch);
+    try {
+      return await work();
+    } catch (error) {
+      // Once given up on, whatever the closed connection made of its statements is said as database_busy.
+      throw watch.abandoned ?? translatedError(error);
+    } finally {
+      if (watch.statement === statement) inFlight.delete(watch);
+    }
   };
 
   const send = <R>(client: pg.ClientBase, sql: string, params?: readonly unknown[], options?: QueryOptions) =>
@@ -167,20 +219,21 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
 
   /** Statements on one client (a transaction's, a dedicated connection's), each within `boundMs`. */
   const scope = (client: pg.ClientBase, boundMs: number, abandon: (error: Error) => void): Queryable => ({
-    query: async (sql, params, options) => toResult(await bounded(client, send(client, sql, params, options), boundMs, abandon)),
+    query: async (sql, params, options) => toResult(await bounded(client, () => send(client, sql, params, options), boundMs, abandon)),
     async exec(sql) {
-      await bounded(client, client.query(sql), boundMs, abandon);
+      await bounded(client, () => client.query(sql), boundMs, abandon);
     },
     async copyBinary(table, columns, rows) {
       const stream = client.query(copyFrom(copyStatement(table, columns, "STDIN")));
       // 'finish' comes once the server has confirmed the COPY (pg-copy-streams waits for it before finishing).
       await bounded(
         client,
-        new Promise<void>((resolve, reject) => {
-          stream.on("finish", resolve);
-          stream.on("error", reject);
-          stream.end(rows);
-        }),
+        () =>
+          new Promise<void>((resolve, reject) => {
+            stream.on("finish", resolve);
+            stream.on("error", reject);
+            stream.end(rows);
+          }),
         boundMs,
         abandon,
       );
@@ -192,7 +245,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   const pooled: Queryable = {
     query: (sql, params, options) =>
       onPool(async (client) =>
-        toResult(await bounded(client, send(client, sql, params, options), statementTimeoutMs, endConnection(client))),
+        toResult(await bounded(client, () => send(client, sql, params, options), statementTimeoutMs, endConnection(client))),
       ),
     exec: (sql) => onPool((client) => scope(client, statementTimeoutMs, endConnection(client)).exec(sql)),
     // COPY needs a connection of its own for the time of the statement: a transaction's, which also keeps watch for
@@ -312,6 +365,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
     },
     stats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: poolSize }),
     async close() {
+      clearInterval(watchdog);
       await Promise.all([pool.end(), sessionPool?.end()]);
     },
   };

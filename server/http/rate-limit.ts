@@ -3,14 +3,33 @@ import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import type { Clock } from "../lib/clock";
 import { requesterOf } from "../lib/requester";
-import { MemoryRateCounts, SharedRateCounts, type RateCounts } from "../rate-limits";
+import type { DomainError } from "../lib/domain-error";
+import { MemoryRateCounts, SharedRateCounts, tooManyRequests, type RateCounts, type StatementCount } from "../rate-limits";
 
 declare module "fastify" {
   interface FastifyInstance {
     /** Where every rate limit ({@link limitRequests}) counts: the database every instance shares, or this process. */
     rateCounts: RateCounts;
   }
+  interface FastifyRequest {
+    /** The count this request's own statement is to make ({@link limitInStatement}); undefined: none is to. */
+    countInStatement: CountInStatement | undefined;
+  }
 }
+
+/** A request's count that its route's statement makes, and what is done when none did. */
+export interface CountInStatement {
+  /** What the statement is handed. */
+  statement: StatementCount;
+  /**
+   * Counts the request now unless its statement did (it failed before it, or sent another): resolves to the refusal
+   * when the request is past its limit. Called once its answer is known, before it goes out.
+   */
+  settle(): Promise<DomainError | undefined>;
+}
+
+/** A route's `config` when its own statement counts it against the limit of {@link limitInStatement}. */
+export const COUNTED_IN_STATEMENT = { countedInStatement: true };
 
 const WINDOW_MS = 60_000;
 /** A count the database has not given by then is made in memory: a limited request never waits much longer for it. */
@@ -74,6 +93,55 @@ export async function limitRequests(scope: FastifyInstance, { max, global, famil
     store: function build() {
       return store;
     } as unknown as FastifyRateLimitStoreCtor,
+  });
+}
+
+/** The family a route counts in when it has none of its own: its method and path, as for the plugin's routes. */
+function familyOf(route: { method: string | string[]; url: string }): string {
+  return `${[route.method].flat().join(",")} ${route.url}`;
+}
+
+/**
+ * Counts the requests of `scope`'s routes whose config is {@link COUNTED_IN_STATEMENT} per requester and minute, each
+ * route on its own, as {@link limitRequests} does, but with no statement of its own where the counts are shared: the
+ * route's statement (a login's: docs/reference/login.md) adds the request to its row of `request_windows` and does its
+ * work only within `max`. A request whose statement did not count it (it failed before, or took another way) is
+ * counted before its answer goes out, and an error answer past the limit becomes the 429; a success is not taken
+ * back. A requester this instance saw past the limit is refused at once, before any work, for the rest of the window.
+ * The hijacked routes (oidc-provider's) settle their count themselves ({@link CountInStatement.settle}).
+ */
+export async function limitInStatement(scope: FastifyInstance, { max }: { max: number }): Promise<void> {
+  scope.decorateRequest("countInStatement", undefined);
+  scope.addHook("onRequest", async (request) => {
+    if ((request.routeOptions.config as { countedInStatement?: boolean }).countedInStatement !== true) return;
+    const family = familyOf(request.routeOptions as { method: string | string[]; url: string });
+    const requester = requesterOf(request.ip);
+    const now = scope.clock();
+    const later = scope.rateCounts.countInStatement?.(family, requester, now, WINDOW_MS, max);
+    if (later === "refused") throw tooManyRequests(WINDOW_MS - (now % WINDOW_MS));
+    if (later === undefined) {
+      const { current, ttl } = await scope.rateCounts.count(family, requester, now, WINDOW_MS, max);
+      if (current > max) throw tooManyRequests(ttl);
+      return;
+    }
+    let settled: Promise<DomainError | undefined> | undefined;
+    request.countInStatement = {
+      statement: later,
+      settle: () =>
+        (settled ??= (async () => {
+          if (later.current !== undefined) return later.current > max ? tooManyRequests(later.ttl) : undefined;
+          const { current, ttl } = await scope.rateCounts.count(family, requester, scope.clock(), WINDOW_MS, max);
+          return current > max ? tooManyRequests(ttl) : undefined;
+        })()),
+    };
+  });
+  scope.addHook("onSend", async (request, reply, payload) => {
+    const refusal = await request.countInStatement?.settle();
+    if (!refusal || reply.statusCode < 400 || reply.statusCode === 429) return payload;
+    reply.code(429);
+    reply.header("retry-after", String(refusal.retryAfterSeconds));
+    reply.header("content-type", "application/json; charset=utf-8");
+    return JSON.stringify({ error: refusal.code, message: refusal.message });
   });
 }
 

@@ -1,5 +1,6 @@
 import type { Queryable } from "../db/database";
 import { BoundedCache } from "../lib/bounded-cache";
+import { DomainError } from "../lib/domain-error";
 
 /** A requester's count in the current window, this request included, and the milliseconds until the window ends. */
 export interface RateCount {
@@ -14,6 +15,37 @@ export interface RateCounts {
    * @fastify/rate-limit awaits each count anyway, so the memory store's resolved promise costs one microtask, no wait.
    */
   count(family: string, requester: string, now: number, windowMs: number, max: number): Promise<RateCount>;
+  /**
+   * For a route whose own statement counts its request ({@link StatementCount}): the count that statement is to make,
+   * "refused" when this instance knows the requester is past `max` in this window, or undefined when the count must be
+   * made now with {@link count} (a store without a shared table, or one counting in memory while the database fails).
+   */
+  countInStatement?(family: string, requester: string, now: number, windowMs: number, max: number): StatementCount | "refused" | undefined;
+}
+
+/**
+ * A request counted by its route's own statement rather than by one of its own (a login's requests: docs/reference/login.md):
+ * the statement adds one to the requester's row of `request_windows` for this window, and does its work only when the
+ * new count is at most `max`. The key of the row, and the limit, as the statement's parameters.
+ */
+export interface StatementCount {
+  family: string;
+  requester: string;
+  /** Milliseconds since the epoch, a multiple of the window's length. */
+  windowStart: number;
+  max: number;
+  /** Milliseconds until the window ends, when this request came. */
+  ttl: number;
+  /** The count the statement made (this request included); undefined until one did. */
+  readonly current: number | undefined;
+  /** Called by the statement's caller with the count it returned: once. */
+  counted(current: number): void;
+}
+
+/** The refusal of a request past its limit (`ttlMs`: until the window ends), as every route words it. */
+export function tooManyRequests(ttlMs: number): DomainError {
+  const seconds = Math.max(1, Math.ceil(ttlMs / 1000));
+  return new DomainError("too_many", "too_many_requests", `Rate limit exceeded, retry in ${seconds} seconds`, seconds);
 }
 
 /** Requesters one family counts at once in memory: beyond it the least recently counted are forgotten (a bound on memory). */
@@ -111,6 +143,33 @@ export class SharedRateCounts implements RateCounts {
       this.retryAt = now + this.options.retryAfterMs;
       return this.counted(family, requester, now, windowMs, error);
     }
+  }
+
+  countInStatement(family: string, requester: string, now: number, windowMs: number, max: number): StatementCount | "refused" | undefined {
+    const start = now - (now % windowMs);
+    if (this.refused.known(family, requester, start)) {
+      void this.refused.count(family, requester, now, windowMs);
+      return "refused";
+    }
+    if (now < this.retryAt) return undefined;
+    if (start > this.sweptAt) void this.sweep(start, windowMs);
+    const refused = this.refused;
+    let current: number | undefined;
+    return {
+      family,
+      requester,
+      windowStart: start,
+      max,
+      ttl: start + windowMs - now,
+      get current() {
+        return current;
+      },
+      counted(count) {
+        current = count;
+        // As for a count of its own: this instance refuses the requester's next requests of the window at once.
+        if (count > max) refused.set(family, requester, start, count);
+      },
+    };
   }
 
   /**

@@ -1,1 +1,9 @@
-export { MemoryRateCounts, SharedRateCounts, SWEEP_ROWS, type RateCounts, type RateCount } from "./counts";
+export {
+  MemoryRateCounts,
+  SharedRateCounts,
+  SWEEP_ROWS,
+  tooManyRequests,
+  type RateCounts,
+  type RateCount,
+  type StatementCount,
+} from "./counts";

@@ -5,6 +5,7 @@ import { DEFAULT_RETRY_AFTER_SECONDS, STATUS_OF_KIND, TRY_AGAIN_STATUSES } from 
 import { BoundedCache } from "../../lib/bounded-cache";
 import type { Clock } from "../../lib/clock";
 import { DomainError } from "../../lib/domain-error";
+import { tooManyRequests } from "../../rate-limits";
 import type { CachedClients } from "../clients";
 import { consumeOrHold, providerRequest, saveOrHold, type HeldWrite, type StoredRecord } from "./held-writes";
 import { READ_BEFORE_THEIR_GRANT } from "./internals";
@@ -29,9 +30,10 @@ export function createAdapterFactory(db: Database, clients: CachedClients, reuse
 
 /**
  * `adapter`, with a database that is down, saturated or full (`database_unavailable`, `database_busy`,
- * `database_full`) told to the client as our own routes tell it, a 503 with that code: oidc-provider answers an error
- * it is told to expose with the error's status and code (RFC 6749's dialect, or the error page), and any other one as
- * a 500 `server_error`. It sets no headers from an error: the time to retry after is kept in the request's scope for
+ * `database_full`) told to the client as our own routes tell it, a 503 with that code, and a request past its rate
+ * limit (counted by the code's statement) as a 429 `too_many_requests`: oidc-provider answers an error it is told to
+ * expose with the error's status and code (RFC 6749's dialect, or the error page), and any other one as a 500
+ * `server_error`. It sets no headers from an error: the time to retry after is kept in the request's scope for
  * {@link retryAfterWhenUnavailable}.
  */
 function refusingWhenUnavailable(adapter: Adapter): Adapter {
@@ -41,14 +43,14 @@ function refusingWhenUnavailable(adapter: Adapter): Adapter {
       try {
         return await method.apply(adapter, args);
       } catch (error) {
-        if (!(error instanceof DomainError) || error.kind !== "unavailable") throw error;
+        if (!(error instanceof DomainError) || (error.kind !== "unavailable" && error.kind !== "too_many")) throw error;
         const scope = providerRequest();
         if (scope && error.retryAfterSeconds !== undefined) scope.retryAfterSeconds = error.retryAfterSeconds;
         throw Object.assign(new Error(error.code, { cause: error }), {
           error: error.code,
           error_description: error.message,
-          status: STATUS_OF_KIND.unavailable,
-          statusCode: STATUS_OF_KIND.unavailable,
+          status: STATUS_OF_KIND[error.kind],
+          statusCode: STATUS_OF_KIND[error.kind],
           expose: true,
         });
       }
@@ -137,17 +139,31 @@ export function heldColumns(writes: HeldWrite[]): unknown[][] {
   return Array.from({ length: 7 }, (_, column) => rows.map((row) => row[column]));
 }
 
-// Consumes a code and stores its tokens, only when it consumed it; one row per token stored.
-// $1 the code's kind, $2 its id; $3…$9 the tokens' columns as heldColumns gives them.
-const CONSUME_WITH = `WITH consumed AS (
-    UPDATE oidc_payloads SET consumed_at = now() WHERE kind = $1 AND id = $2 AND consumed_at IS NULL RETURNING id
+// Consumes a code and stores its tokens, only when it consumed it; one row per token stored. With a rate-limit count
+// to make (server/http/rate-limit.ts, limitInStatement), it is made first, one more on the requester's row of
+// request_windows as server/rate-limits' own COUNT makes it, and the code is consumed only within the limit: like the
+// login's statement (login-statement.ts), it writes the tables of two owners in one round trip, and request_windows'
+// other SQL stays with its owner.
+// $1 the code's kind, $2 its id; $3…$9 the tokens' columns as heldColumns gives them; $10 the count's family (null:
+// no count to make), $11 its requester, $12 its window start, $13 the limit.
+const CONSUME_WITH = `WITH counted AS (
+    INSERT INTO request_windows AS w (family, requester, window_start, count)
+    SELECT $10::text, $11::text, $12::bigint, 1 WHERE $10::text IS NOT NULL
+    ON CONFLICT (family, requester, window_start) DO UPDATE SET count = w.count + 1
+    RETURNING count
+  ), consumed AS (
+    UPDATE oidc_payloads SET consumed_at = now()
+    WHERE kind = $1 AND id = $2 AND consumed_at IS NULL AND NOT EXISTS (SELECT 1 FROM counted WHERE count > $13::int)
+    RETURNING id
+  ), stored AS (
+    INSERT INTO oidc_payloads (kind, id, payload, grant_id, user_code, uid, expires_at)
+    SELECT kind, id, payload::jsonb, grant_id, user_code, uid, expires_at
+    FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::timestamptz[])
+      AS w(kind, id, payload, grant_id, user_code, uid, expires_at)
+    WHERE EXISTS (SELECT 1 FROM consumed)
+    RETURNING kind
   )
-  INSERT INTO oidc_payloads (kind, id, payload, grant_id, user_code, uid, expires_at)
-  SELECT kind, id, payload::jsonb, grant_id, user_code, uid, expires_at
-  FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::timestamptz[])
-    AS w(kind, id, payload, grant_id, user_code, uid, expires_at)
-  WHERE EXISTS (SELECT 1 FROM consumed)
-  RETURNING kind`;
+  SELECT (SELECT count FROM counted) AS counted, (SELECT count(*) FROM stored)::int AS stored`;
 
 function payloadAdapter(db: Database, kind: string, reuseError: ReuseError, mintedCodes: MintedCodes): Adapter {
   const LIVE = "(expires_at IS NULL OR expires_at > now() - interval '1 hour')";
@@ -213,8 +229,20 @@ function payloadAdapter(db: Database, kind: string, reuseError: ReuseError, mint
    */
   const consumeWith = async (id: string, writes: HeldWrite[]) => {
     if (writes.length === 0) return consume(id);
-    const { rows } = await db.query(CONSUME_WITH, [kind, id, ...heldColumns(writes)], { prepare: true });
-    if (rows.length === 0) await refuseReuse(id);
+    const pending = providerRequest()?.count?.statement;
+    const count = pending?.current === undefined ? pending : undefined;
+    const { rows } = await db.query<{ counted: number | null; stored: number }>(
+      CONSUME_WITH,
+      [kind, id, ...heldColumns(writes), count?.family ?? null, count?.requester ?? null, count?.windowStart ?? null, count?.max ?? null],
+      { prepare: true },
+    );
+    const { counted, stored } = rows[0];
+    if (count && counted !== null) {
+      count.counted(counted);
+      // Past the limit nothing was consumed: the code stays good for an exchange within it.
+      if (counted > count.max) throw tooManyRequests(count.ttl);
+    }
+    if (stored === 0) await refuseReuse(id);
   };
 
   return {

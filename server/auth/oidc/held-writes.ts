@@ -1,5 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { AdapterPayload } from "oidc-provider";
+import type { DomainError } from "../../lib/domain-error";
+import type { StatementCount } from "../../rate-limits";
 
 /*
  * What the adapter holds back, and the order of oidc-provider's calls it relies on (docs/reference/oidc-provider.md).
@@ -8,7 +10,7 @@ import type { AdapterPayload } from "oidc-provider";
  * /api/login (login.ts, in holdWrites):
  *   Grant.upsert              - held
  *   AuthorizationCode.upsert  - held
- *   (login-statement.ts)      [1] WITH consumed AS (…challenge…) INSERT grant and code, login_history (siwe proof)
+ *   (login-statement.ts)      [1] WITH counted AS (…the request's count…), consumed AS (…challenge…) INSERT grant and code, login_history (siwe proof)
  *
  * /token, grant_type=authorization_code (routes/oidc.ts runs it in inRequestScope):
  *   AuthorizationCode.find    [1] SELECT the code and its grant (or none: the code minted here, from MintedCodes)
@@ -16,7 +18,7 @@ import type { AdapterPayload } from "oidc-provider";
  *   AuthorizationCode.consume - held                           phase no-code -> code-consumed
  *   AccessToken.upsert        - held (gty authorization_code)  phase code-consumed -> access-token-held
  *   issueRefreshToken hook    - if it answers false: [2] consume + access token (writeHeldTokens)
- *   RefreshToken.upsert       [2] WITH consumed AS (UPDATE … code) INSERT access + refresh token   -> written
+ *   RefreshToken.upsert       [2] WITH counted AS (…), consumed AS (UPDATE … code) INSERT access + refresh token   -> written
  *   end of request            - if anything is still held (the exchange failed after consume): [2] (writeHeldAfterRequest)
  *
  * /token, grant_type=refresh_token and /userinfo: the token's find reads its grant along ([1]); the grant's find is
@@ -68,6 +70,17 @@ export interface ProviderRequest {
   retryAfterSeconds: number | undefined;
   /** The claims stored with the grants read in this request (grant-claims.ts), by grant id. */
   grantClaims: Map<string, Record<string, unknown>>;
+  /**
+   * The request's rate-limit count, made by the code's statement of an exchange (adapter.ts), else before the answer
+   * goes out (counted-requests.ts); undefined when it was made before the request reached oidc-provider.
+   */
+  count: RequestCount | undefined;
+}
+
+/** A request's count for its statement to make, and its settling when none did (server/http/rate-limit.ts). */
+export interface RequestCount {
+  statement: StatementCount;
+  settle(): Promise<DomainError | undefined>;
 }
 
 /** `mintCode` run by /api/login: every write is held and handed to login.ts, which stores them with its own. */
@@ -78,12 +91,16 @@ interface Minting {
 
 const requestScope = new AsyncLocalStorage<ProviderRequest | Minting>();
 
-/** Runs one oidc-provider request (`basic`: whether it authenticates its client with a Basic header) in its scope. */
-export function inRequestScope<T>(basic: boolean, fn: () => T): T {
+/**
+ * Runs one oidc-provider request in its scope: `basic`, whether it authenticates its client with a Basic header;
+ * `count`, its rate-limit count when a statement of the request is to make it.
+ */
+export function inRequestScope<T>({ basic, count }: { basic: boolean; count?: RequestCount }, fn: () => T): T {
   return requestScope.run(
     {
       kind: "provider-request",
       basic,
+      count,
       grantsAhead: new Map(),
       exchange: { phase: "no-code" },
       retryAfterSeconds: undefined,

@@ -8,6 +8,7 @@ import { loginHistory } from "../login-history";
 import { errorPage } from "../error-page";
 import { PAGE_HEADERS } from "../../http/html-page";
 import { createAdapterFactory, retryAfterWhenUnavailable, type MintedCodes } from "./adapter";
+import { countAfterRequest } from "./counted-requests";
 import { writeHeldAfterRequest, writeHeldTokens } from "./held-writes";
 import { addIdTokenAudience, compareSecretsWith, loadOidcLibrary } from "./internals";
 import { logoutSource, postLogoutSuccessSource } from "../logout-page";
@@ -217,6 +218,7 @@ export async function createProvider(options: {
   // forwarded headers it reads only in proxy mode.
   provider.proxy = true;
   provider.use(retryAfterWhenUnavailable);
+  provider.use(countAfterRequest);
   provider.use(writeHeldAfterRequest);
 
   compareSecretsWith(provider, secretMatches);

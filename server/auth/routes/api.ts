@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import { authorize, redeem, type LoginDeps } from "../login";
-import { RATE_LIMITED } from "./rate-limited";
+import { COUNTED_IN_STATEMENT } from "./rate-limited";
 import { DATABASE_WRITE, JSON_BODY, refusals } from "../../http/refusals";
 import { example, type ExampleName } from "../../http/openapi-examples";
 
@@ -56,7 +56,7 @@ const apiRoutes: FastifyPluginAsyncTypebox<{ login: LoginDeps }> = async (app, {
   app.get(
     "/api/authorize",
     {
-      config: RATE_LIMITED,
+      config: COUNTED_IN_STATEMENT,
       schema: {
         tags,
         summary: "A message for the address to sign, bound to this authorization request",
@@ -87,14 +87,14 @@ const apiRoutes: FastifyPluginAsyncTypebox<{ login: LoginDeps }> = async (app, {
     async (request, reply) => {
       // Answers are single-use secrets in the making (challenges, codes): never cached (RFC 6749 §5.1).
       reply.header("cache-control", "no-store");
-      return { message: await authorize(login, request.query, request.ip) };
+      return { message: await authorize(login, request.query, { ip: request.ip, count: request.countInStatement?.statement }) };
     },
   );
 
   app.post(
     "/api/login",
     {
-      config: RATE_LIMITED,
+      config: COUNTED_IN_STATEMENT,
       schema: {
         tags,
         summary: "Redeem a signed message for an authorization code",
@@ -130,7 +130,10 @@ const apiRoutes: FastifyPluginAsyncTypebox<{ login: LoginDeps }> = async (app, {
     },
     async (request, reply) => {
       reply.header("cache-control", "no-store");
-      const { code, redirectUrl, state } = await redeem(login, request.body, request.ip);
+      const { code, redirectUrl, state } = await redeem(login, request.body, {
+        ip: request.ip,
+        count: request.countInStatement?.statement,
+      });
       return { code, redirect_url: redirectUrl, state };
     },
   );

@@ -11,7 +11,7 @@ import { errorPage } from "../error-page";
 import { checkForm, pinToIssuer, withBody } from "../oidc-guard";
 import { inRequestScope, OIDC_ROUTES, type Provider } from "../oidc";
 import { sendOAuthError } from "./oauth-error";
-import { RATE_LIMITED } from "./rate-limited";
+import { COUNTED_IN_STATEMENT, RATE_LIMITED } from "./rate-limited";
 import { OAUTH_LIMITS, oauthRefusals } from "../../http/refusals";
 import { example } from "../../http/openapi-examples";
 import type { SwaggerTransform } from "@fastify/swagger";
@@ -83,14 +83,14 @@ const oidcRoutes: FastifyPluginAsyncTypebox<{ provider: Provider; issuer: string
     pinToIssuer(request.raw, issuerUrl, request.ip);
     const raw = Buffer.isBuffer(request.body) ? withBody(request.raw, request.body) : request.raw;
     const basic = /^basic\s/i.test(request.headers.authorization ?? "");
-    inRequestScope(basic, () => oidc(raw, reply.raw as ServerResponse));
+    inRequestScope({ basic, count: request.countInStatement }, () => oidc(raw, reply.raw as ServerResponse));
   };
 
   for (const path of [OIDC_ROUTES.token, "/api/token"]) {
     scope.post(
       path,
       {
-        config: { ...RATE_LIMITED, swaggerTransform: documentTokenForm },
+        config: { ...COUNTED_IN_STATEMENT, swaggerTransform: documentTokenForm },
         errorHandler: oauthErrors,
         schema: {
           tags,

@@ -61,7 +61,7 @@ describe("held writes: oidc-provider's order of adapter calls and the statements
       const [, instance, path] = /^\/(here|elsewhere)(\/.*)$/.exec(request.url ?? "") ?? [];
       request.url = path;
       const basic = /^basic\s/i.test(request.headers.authorization ?? "");
-      inRequestScope(basic, () => route(instance).callback()(request, response));
+      inRequestScope({ basic }, () => route(instance).callback()(request, response));
     });
     server.listen(0, "127.0.0.1");
     await once(server, "listening");
@@ -114,8 +114,12 @@ describe("held writes: oidc-provider's order of adapter calls and the statements
   async function login(clientId = confidential.id, pkce: Record<string, string> = {}): Promise<string> {
     const wallet = Wallet.createRandom();
     const request = { client_id: clientId, redirect_uri: redirectUri, response_type: "code", scope: "openid offline_access", ...pkce };
-    const message = await authorize(deps, { ...request, address: wallet.address }, ip);
-    const { code } = await redeem(deps, { address: wallet.address, signature: await wallet.signMessage(message), client_id: clientId }, ip);
+    const message = await authorize(deps, { ...request, address: wallet.address }, { ip: ip });
+    const { code } = await redeem(
+      deps,
+      { address: wallet.address, signature: await wallet.signMessage(message), client_id: clientId },
+      { ip: ip },
+    );
     return code;
   }
 
@@ -135,16 +139,16 @@ describe("held writes: oidc-provider's order of adapter calls and the statements
   it("a login holds the grant and the code, and stores them with the statement that redeems the challenge", async function () {
     const wallet = Wallet.createRandom();
     const request = { client_id: confidential.id, redirect_uri: redirectUri, response_type: "code", scope: "openid offline_access" };
-    const message = await authorize(deps, { ...request, address: wallet.address }, ip);
+    const message = await authorize(deps, { ...request, address: wallet.address }, { ip: ip });
     const signature = await wallet.signMessage(message);
     const { answer, sequence } = await sequenceOf(() =>
-      redeem(deps, { address: wallet.address, signature, client_id: confidential.id }, ip),
+      redeem(deps, { address: wallet.address, signature, client_id: confidential.id }, { ip: ip }),
     );
     expect(answer.code).to.be.a("string");
     expect(sequence).to.deep.equal([
       "upsert Grant", // held (holdWrites)
       "upsert AuthorizationCode", // held
-      "sql WITH consumed AS", // the challenge redeemed, the grant and the code stored, the login recorded
+      "sql WITH counted AS", // the challenge redeemed, the grant and the code stored, the login recorded
     ]);
   });
 
@@ -159,7 +163,7 @@ describe("held writes: oidc-provider's order of adapter calls and the statements
       "consume AuthorizationCode", // held
       "upsert AccessToken", // held (gty authorization_code)
       "upsert RefreshToken", // takes the consumption and the access token along:
-      "sql WITH consumed AS",
+      "sql WITH counted AS",
     ]);
     await expectStored(code, answer.body);
   });
@@ -175,7 +179,7 @@ describe("held writes: oidc-provider's order of adapter calls and the statements
       "consume AuthorizationCode",
       "upsert AccessToken",
       "upsert RefreshToken",
-      "sql WITH consumed AS",
+      "sql WITH counted AS",
     ]);
     await expectStored(code, answer.body);
   });

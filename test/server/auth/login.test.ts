@@ -78,7 +78,7 @@ describe("login service (login.ts)", function () {
   describe("authorize", function () {
     it("stores the message for the requester's IP (an IPv6 address by its /64) and answers it", async function () {
       const wallet = Wallet.createRandom();
-      const message = await authorize(deps, request(wallet.address, { state: "s" }), "2001:db8:1:2::10");
+      const message = await authorize(deps, request(wallet.address, { state: "s" }), { ip: "2001:db8:1:2::10" });
       expect(message.split("\n").slice(0, 3)).to.deep.equal(["Wallet Login", "Log in to Example RP via login.example.", "---"]);
       const { rows } = await db.query<{ requester: string; message: string; state: string }>(
         "SELECT requester, message, state FROM login_challenges WHERE address = $1",
@@ -114,15 +114,16 @@ describe("login service (login.ts)", function () {
       };
       for (const [fix, expected] of steps) {
         current = { ...current, ...fix };
-        expect(await refusal(authorize(deps, current, ip)), JSON.stringify(fix)).to.equal(expected);
+        expect(await refusal(authorize(deps, current, { ip: ip })), JSON.stringify(fix)).to.equal(expected);
       }
-      const message = await authorize(deps, { ...current, code_challenge_method: undefined }, ip);
+      const message = await authorize(deps, { ...current, code_challenge_method: undefined }, { ip: ip });
       expect(message).to.include("Chain ID: 1\n");
     });
 
     it("asks PKCE of a public client, S256 only", async function () {
       const address = Wallet.createRandom().address;
-      const pkce = (extra: AuthorizeRequest) => refusal(authorize(deps, request(address, { client_id: publicClientId, ...extra }), ip));
+      const pkce = (extra: AuthorizeRequest) =>
+        refusal(authorize(deps, request(address, { client_id: publicClientId, ...extra }), { ip: ip }));
       expect(await pkce({})).to.equal("invalid invalid_request");
       expect(await pkce({ code_challenge: "x".repeat(43), code_challenge_method: "plain" })).to.equal("invalid invalid_request");
       expect(await pkce({ code_challenge: "short", code_challenge_method: "S256" })).to.equal("invalid invalid_request");
@@ -130,22 +131,23 @@ describe("login service (login.ts)", function () {
         await authorize(
           deps,
           request(address, { client_id: publicClientId, code_challenge: "x".repeat(43), code_challenge_method: "S256" }),
-          ip,
+          { ip: ip },
         ),
       ).to.be.a("string");
     });
 
     it("refuses a requester holding maxOpenChallenges open messages with too_many_challenges, retry after 60 s", async function () {
       const crowded = "203.0.113.50";
-      for (let i = 0; i < deps.settings.maxOpenChallenges; i++) await authorize(deps, request(Wallet.createRandom().address), crowded);
-      const error = await authorize(deps, request(Wallet.createRandom().address), crowded).catch((e: unknown) => e);
+      for (let i = 0; i < deps.settings.maxOpenChallenges; i++)
+        await authorize(deps, request(Wallet.createRandom().address), { ip: crowded });
+      const error = await authorize(deps, request(Wallet.createRandom().address), { ip: crowded }).catch((e: unknown) => e);
       expect(error).to.be.instanceOf(DomainError);
       expect(error).to.include({ kind: "too_many", code: "too_many_challenges", retryAfterSeconds: 60 });
       expect((error as Error).message).to.equal(
         "This client address holds 10 open sign-in messages; sign or wait for one to expire (5 minutes)",
       );
       // Another requester is not affected.
-      expect(await authorize(deps, request(Wallet.createRandom().address), "203.0.113.51")).to.be.a("string");
+      expect(await authorize(deps, request(Wallet.createRandom().address), { ip: "203.0.113.51" })).to.be.a("string");
     });
   });
 
@@ -157,8 +159,12 @@ describe("login service (login.ts)", function () {
 
     it("mints a stored code, records the login, and appends code, state and iss to the registered URI's own query", async function () {
       const wallet = Wallet.createRandom();
-      const message = await authorize(deps, request(wallet.address, { state: "from-authorize" }), ip);
-      const answer = await redeem(deps, { address: wallet.address, signature: await wallet.signMessage(message), client_id: clientId }, ip);
+      const message = await authorize(deps, request(wallet.address, { state: "from-authorize" }), { ip: ip });
+      const answer = await redeem(
+        deps,
+        { address: wallet.address, signature: await wallet.signMessage(message), client_id: clientId },
+        { ip: ip },
+      );
       const expected = new URLSearchParams({ code: answer.code, state: "from-authorize", iss: issuer });
       expect(answer).to.deep.equal({ code: answer.code, redirectUrl: `${redirectUri}&${expected}`, state: "from-authorize" });
       const { rows } = await db.query<{ payload: { accountId: string } }>(
@@ -168,7 +174,9 @@ describe("login service (login.ts)", function () {
       expect(rows.map((row) => row.payload.accountId)).to.deep.equal([wallet.address.toLowerCase()]);
       expect(await loginsOf(wallet.address.toLowerCase())).to.equal(1);
       expect(
-        await refusal(redeem(deps, { address: wallet.address, signature: await wallet.signMessage(message), client_id: clientId }, ip)),
+        await refusal(
+          redeem(deps, { address: wallet.address, signature: await wallet.signMessage(message), client_id: clientId }, { ip: ip }),
+        ),
       ).to.equal("unauthorized invalid_challenge");
     });
 
@@ -180,11 +188,11 @@ describe("login service (login.ts)", function () {
       ];
       for (const [authorizeState, loginState, expected] of cases) {
         const wallet = Wallet.createRandom();
-        const message = await authorize(deps, request(wallet.address, { state: authorizeState }), ip);
+        const message = await authorize(deps, request(wallet.address, { state: authorizeState }), { ip: ip });
         const answer = await redeem(
           deps,
           { address: wallet.address, signature: await wallet.signMessage(message), client_id: clientId, state: loginState },
-          ip,
+          { ip: ip },
         );
         expect(answer.state).to.equal(expected);
         expect(new URL(answer.redirectUrl).searchParams.get("state")).to.equal(expected);
@@ -196,37 +204,41 @@ describe("login service (login.ts)", function () {
       const sub = () => `eip155:31337:${single().address.toLowerCase()}`;
 
       it("is the SIWE message's own chain when the login names a network of another chain", async function () {
-        const message = await authorize(deps, request(single().address, { message_format: "siwe" }), ip);
+        const message = await authorize(deps, request(single().address, { message_format: "siwe" }), { ip: ip });
         expect(message).to.include("Chain ID: 31337\n");
         const before = await loginsOf(sub());
         // sepolia has no node here: had it been asked, the login would fail with unsupported_network.
         const answer = await redeem(
           deps,
           { address: single().address, signature: await single().sign(message), client_id: clientId, network: "sepolia" },
-          ip,
+          { ip: ip },
         );
         expect(answer.code).to.be.a("string");
         expect(await loginsOf(sub())).to.equal(before + 1);
       });
 
       it("is refused as network_mismatch when the login names the SIWE message and a network of another chain", async function () {
-        const message = await authorize(deps, request(single().address, { message_format: "siwe" }), ip);
+        const message = await authorize(deps, request(single().address, { message_format: "siwe" }), { ip: ip });
         const signature = await single().sign(message);
         expect(
-          await refusal(redeem(deps, { address: single().address, signature, client_id: clientId, network: "sepolia", message }, ip)),
+          await refusal(
+            redeem(deps, { address: single().address, signature, client_id: clientId, network: "sepolia", message }, { ip: ip }),
+          ),
         ).to.equal("invalid network_mismatch");
         // The message is still open.
-        expect((await redeem(deps, { address: single().address, signature, client_id: clientId, message }, ip)).code).to.be.a("string");
+        expect((await redeem(deps, { address: single().address, signature, client_id: clientId, message }, { ip: ip })).code).to.be.a(
+          "string",
+        );
       });
 
       it("is the network the login names for a text message, which names no chain", async function () {
-        const message = await authorize(deps, request(single().address), ip);
+        const message = await authorize(deps, request(single().address), { ip: ip });
         expect(
           await refusal(
             redeem(
               deps,
               { address: single().address, signature: await single().sign(message), client_id: clientId, network: "sepolia" },
-              ip,
+              { ip: ip },
             ),
           ),
         ).to.equal("invalid unsupported_network");
@@ -236,41 +248,41 @@ describe("login service (login.ts)", function () {
     it("answers from the database when the message this instance remembers was used or retired meanwhile", async function () {
       // Used: another instance redeemed it (its row is gone); this one still remembers it as open.
       const used = Wallet.createRandom();
-      const usedMessage = await authorize(deps, request(used.address), ip);
+      const usedMessage = await authorize(deps, request(used.address), { ip: ip });
       await db.query("DELETE FROM login_challenges WHERE message = $1", [usedMessage]);
       const signed = { address: used.address, signature: await used.signMessage(usedMessage), client_id: clientId };
-      expect(await refusal(redeem(deps, signed, ip))).to.equal("unauthorized invalid_challenge");
+      expect(await refusal(redeem(deps, signed, { ip: ip }))).to.equal("unauthorized invalid_challenge");
       expect(await loginsOf(used.address.toLowerCase())).to.equal(0);
 
       // Retired: the requester asked again from another instance, which retired this message (a newer one of another
       // requester is open); the signature of the retired message proves none of the open ones.
       const retired = Wallet.createRandom();
-      const retiredMessage = await authorize(deps, request(retired.address), ip);
+      const retiredMessage = await authorize(deps, request(retired.address), { ip: ip });
       await db.query("DELETE FROM login_challenges WHERE message = $1", [retiredMessage]);
-      await authorize(deps, request(retired.address), "203.0.113.9");
+      await authorize(deps, request(retired.address), { ip: "203.0.113.9" });
       const retiredLogin = { address: retired.address, signature: await retired.signMessage(retiredMessage), client_id: clientId };
-      expect(await refusal(redeem(deps, retiredLogin, ip))).to.equal("unauthorized invalid_signature");
+      expect(await refusal(redeem(deps, retiredLogin, { ip: ip }))).to.equal("unauthorized invalid_signature");
 
       // Remembered or not, what the database holds is what a login can use: here, the message of the other requester.
       const open = await db.query<{ message: string }>("SELECT message FROM login_challenges WHERE address = $1", [
         retired.address.toLowerCase(),
       ]);
       const openLogin = { ...retiredLogin, signature: await retired.signMessage(open.rows[0].message) };
-      expect((await redeem(deps, openLogin, ip)).code).to.be.a("string");
+      expect((await redeem(deps, openLogin, { ip: ip })).code).to.be.a("string");
     });
 
     it("refuses: an unknown client, no open message, a malformed signature, a signature by another key", async function () {
       const wallet = Wallet.createRandom();
       const login = (signature: string, client = clientId) =>
-        refusal(redeem(deps, { address: wallet.address, signature, client_id: client }, ip));
+        refusal(redeem(deps, { address: wallet.address, signature, client_id: client }, { ip: ip }));
       expect(await login("0x00", "nope")).to.equal("invalid invalid_client");
       expect(await login("0x00")).to.equal("unauthorized invalid_challenge");
-      const message = await authorize(deps, request(wallet.address), ip);
+      const message = await authorize(deps, request(wallet.address), { ip: ip });
       expect(await login("0x00")).to.equal("invalid malformed_signature");
       expect(await login(await Wallet.createRandom().signMessage(message))).to.equal("unauthorized invalid_signature");
-      expect(await refusal(redeem(deps, { address: "0x12", signature: "0x00", client_id: clientId, network: "atlantis" }, ip))).to.equal(
-        "invalid invalid_address",
-      );
+      expect(
+        await refusal(redeem(deps, { address: "0x12", signature: "0x00", client_id: clientId, network: "atlantis" }, { ip: ip })),
+      ).to.equal("invalid invalid_address");
     });
   });
 });

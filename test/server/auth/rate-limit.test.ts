@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { Wallet } from "ethers";
 import { startOfMinute, type TestApp } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
-import { authorizeQuery, getJson, postForm, postJson, registerClient, startLoginApp, type RegisteredClient } from "./helpers";
+import { authorizeQuery, exchangeCode, getJson, postForm, postJson, registerClient, startLoginApp, type RegisteredClient } from "./helpers";
 import { expectRefusal } from "../../helpers/refusal";
 
 describe("login rate limits (LOGIN_RATE_LIMIT per minute and IP)", function () {
@@ -49,6 +49,37 @@ describe("login rate limits (LOGIN_RATE_LIMIT per minute and IP)", function () {
     await expectRefusal(last!, 429, "too_many_requests", { dialect: "oauth", headers: { "retry-after": true } });
     expect(last!.body.error).to.equal("too_many_requests");
     expect(last!.body.error_description).to.be.a("string");
+  });
+
+  it("refuses a login step past the limit with nothing done: its message and its code stay good for the next minute", async function () {
+    // On PostgreSQL each step's own statement counts it (server/http/rate-limit.ts, limitInStatement): the refusal
+    // comes from the statement that would have redeemed the message or consumed the code, which then does neither.
+    startOfMinute(t.clock);
+    const wallet = Wallet.createRandom();
+    const { body } = await getJson(t, `/api/authorize?${authorizeQuery(client, wallet.address)}`);
+    const signature = await wallet.signMessage(body.message);
+    const login = () => postJson(t, `/api/login`, { address: wallet.address, signature, client_id: client.id });
+    for (let i = 0; i < 3; i++)
+      await expectRefusal(
+        await postJson(t, `/api/login`, { address: Wallet.createRandom().address, signature, client_id: client.id }),
+        401,
+        "invalid_challenge",
+      );
+    await expectRefusal(await login(), 429, "too_many_requests", { headers: { "retry-after": true } });
+    t.clock.advance(60_000);
+    const signed = await login();
+    expect(signed.status, JSON.stringify(signed.body)).to.equal(200);
+
+    for (let i = 0; i < 3; i++)
+      await expectRefusal(await exchangeCode(t, client, `unknown-${i}`), 400, "invalid_grant", { dialect: "oauth" });
+    await expectRefusal(await exchangeCode(t, client, signed.body.code), 429, "too_many_requests", {
+      dialect: "oauth",
+      headers: { "retry-after": true },
+    });
+    t.clock.advance(60_000);
+    const tokens = await exchangeCode(t, client, signed.body.code);
+    expect(tokens.status, JSON.stringify(tokens.body)).to.equal(200);
+    expect(tokens.body).to.include.keys("id_token", "access_token");
   });
 
   it("leaves the other routes alone", async function () {
