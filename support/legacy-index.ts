@@ -204,15 +204,17 @@ async function allPages<T>(read: (after: string[] | undefined) => Promise<IndexP
 /** The same reads as legacyReads, through the service's own reads of the index (paged `limit` items at a time). */
 export async function serviceReads(db: Queryable, sample: ReturnType<typeof legacySample>, limit = 7): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
-  // A page's rows carry the block the index is complete to: not part of a transfer.
+  // A page's rows carry the block the index is complete to and their collections' spam flags: not part of a transfer.
   const history = async (network: string, of: HistoryOf) =>
     (await allPages((after) => historyPage(db, { network, of, before: after as [string, string, string] | undefined, limit }))).map(
-      ({ indexed: _, ...row }: TransferRow & { indexed?: string }) => row,
+      ({ indexed: _, spam: __, ...row }: TransferRow & { indexed?: string; spam?: boolean | null }) => row,
     );
   for (const network of LEGACY_NETWORKS) {
     for (const owner of sample.owners) {
       out[`history ${network} ${owner}`] = await history(network, { owner });
-      out[`contracts ${network} ${owner}`] = await allPages((after) => contractsPage(db, { network, owner, after: after?.[0], limit }));
+      out[`contracts ${network} ${owner}`] = (
+        await allPages((after) => contractsPage(db, { network, owner, after: after?.[0], limit }))
+      ).map((c) => c.contract);
       for (const contract of sample.contracts) {
         out[`inventory ${network} ${owner} ${contract}`] = (
           await allPages((after) => inventoryPage(db, { network, owner, contract, after: after?.[0], limit }))
