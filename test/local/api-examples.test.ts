@@ -114,8 +114,11 @@ describe("the API document's examples on the local demo", function () {
     after(async () => browser?.close());
 
     it("runs under its CSP without a console error, and Try it out → Execute answers 200 for every read", async function () {
-      this.timeout(240_000);
+      this.timeout(480_000);
       const page = await browser.newPage();
+      // Each click waits for its button to stop moving (the block opening): on a loaded machine that took over the
+      // default 30 s once, with the page still right.
+      page.setDefaultTimeout(90_000);
       const errors: string[] = [];
       page.on("console", (message) => {
         if (message.type() === "error") errors.push(message.text());
