@@ -2,7 +2,9 @@
 // signing it with any wallet, and checking a statement read back. No ABI or crypto library: signing goes through the
 // wallet, and checking a signature through the caller's `verifyMessage` (viem's or ethers'), so the bundle stays small.
 import { firstAccount, personalSign, type Eip1193Provider } from "./eip1193.ts";
-import type { Address, UintInput } from "./types.ts";
+import type { Address, SignedMetadataRecord, UintInput } from "./types.ts";
+
+export type { SignedMetadataRecord };
 
 /** What a statement is about: a token (`contract` and `id`) or an account, on a network as the service names it. */
 export type MetadataTarget = { network: string; contract: Address; id: UintInput } | { network: string; account: Address };
@@ -12,23 +14,6 @@ export interface SignedMetadataBody {
   iss: Address;
   sig: string;
   metadata: string;
-}
-
-/**
- * A statement as `format: "raw"` reads it. Typed here because the service's document leaves the metadata answers'
- * shape open (a map from issuer to whatever that issuer wrote).
- */
-export interface SignedMetadataRecord extends SignedMetadataBody {
-  /** The exact text the signature is over. */
-  text: string;
-  /** `target` when the text names the target, `none` for the predecessor's signature of the Base64 alone. */
-  binding: "target" | "none";
-  signer: "eoa" | "erc1271" | "erc6492";
-  /** Unix seconds of the post. */
-  time: number;
-  posted_at: string;
-  /** The decoded metadata. */
-  data: Record<string, unknown>;
 }
 
 /** Signs a text with EIP-191 `personal_sign`: an EIP-1193 provider, or a function such as viem's or ethers' `signMessage`. */

@@ -35,3 +35,9 @@ export type AuthorizeAnswer = AnswerOf<"/api/authorize", "get">;
 export type Tokens = AnswerOf<"/token", "post">;
 export type Converter = AnswerOf<"/converter/{network}/{converter}", "get">;
 export type ConverterPairs = AnswerOf<"/converter/{network}/{converter}/pairs", "get">;
+
+/**
+ * A signed statement as `signedMetadata(…, {records: true})` reads it, per issuer: the signed text, how the signature
+ * was checked, and the metadata both as posted (Base64) and decoded (`data`, numbers as their author wrote them).
+ */
+export type SignedMetadataRecord = Extract<AnswerOf<"/metadata/{network}/{contract}/{id}", "get">, { sig: string }>;

@@ -75,7 +75,37 @@ const POST =
   "sig iss's EIP-191 signature of the text naming this target (docs/reference/metadata.md; `npm run sign-metadata` makes one). " +
   'Stored with its history; the issuer\'s current statement is replaced. Answers the JSON string "ok". ' +
   "Counts against METADATA_POST_RATE_LIMIT.";
-const Anything = Type.Unknown({ description: "Issuer → metadata object (json) or signed record (raw)" });
+const MetadataDocument = Type.Record(Type.String(), Type.Unknown(), {
+  description: "A metadata object as its issuer signed it (key order and the digits of numbers kept)",
+});
+const SignedRecord = Type.Object(
+  {
+    iss: Type.String({ description: "The issuer's address, EIP-55" }),
+    sig: Type.String({ description: "The issuer's EIP-191 signature of text" }),
+    metadata: Type.String({ description: "The standard Base64 of the metadata's UTF-8 JSON, as posted" }),
+    text: Type.String({ description: "The exact text the signature is over" }),
+    binding: Type.Union([Type.Literal("target"), Type.Literal("none")], {
+      description: "target: the text names this NFT or account; none: the predecessor's signature of the Base64 alone",
+    }),
+    signer: Type.Union([Type.Literal("eoa"), Type.Literal("erc1271"), Type.Literal("erc6492")], {
+      description: "How the signature was checked: an EOA's key, a contract wallet (EIP-1271), one not yet deployed (EIP-6492)",
+    }),
+    time: Type.Integer({ description: "Unix seconds of the post" }),
+    posted_at: Type.String({ description: "The post's time, ISO 8601" }),
+    data: MetadataDocument,
+  },
+  { description: "A signed record (format=raw): everything a reader needs to check the statement" },
+);
+// The answers are written as JSON text (the documents as signed): this schema describes them to the document and the
+// SDK's generated types, and the handlers' static type stays open, since they send text.
+const Answer = Type.Unsafe<unknown>(
+  Type.Union([
+    Type.Record(Type.String(), MetadataDocument, { description: "Without iss, format=json: issuer → metadata object" }),
+    Type.Record(Type.String(), SignedRecord, { description: "Without iss, format=raw: issuer → signed record" }),
+    MetadataDocument,
+    SignedRecord,
+  ]),
+);
 
 /** The schema of a read route: the NFT's and the account's differ only in what they name and their params. */
 const readSchema = <Params extends TSchema>({ target, about, params }: { target: string; about: string; params: Params }) => ({
@@ -84,7 +114,7 @@ const readSchema = <Params extends TSchema>({ target, about, params }: { target:
   description: `The current statement of each issuer about ${about}: {issuer: metadata}. ${READ}`,
   params,
   querystring: Query,
-  response: { 200: { ...Anything, headers: SignedOmittedHeaders }, ...READ_REFUSALS },
+  response: { 200: { ...Answer, headers: SignedOmittedHeaders }, ...READ_REFUSALS },
 });
 
 /**

@@ -1,12 +1,15 @@
 import { expect } from "chai";
-import type { JsonRpcProvider, JsonRpcSigner } from "ethers";
+import { Wallet, type JsonRpcProvider, type JsonRpcSigner } from "ethers";
 import { ApiError, createDataClient, type DataClient, type InventoryItem, type Page } from "../../sdk/src/index";
-import { AliceNFT__factory, TestERC1155__factory, type AliceNFT } from "../../typechain-types";
+import { AliceNFT__factory, MetadataNFT__factory, TestERC1155__factory, type AliceNFT } from "../../typechain-types";
 import { startOfMinute, startTestApp, type TestApp } from "../helpers/app";
 import { providerFor, sharedNode } from "../helpers/chain";
 import { indexedTo } from "../helpers/index-check";
 import { expectRefusal } from "../helpers/refusal";
 import { rejection, sdkRefusal } from "../helpers/sdk";
+
+/** A tokenURI whose document is `{name}`. */
+const uri = (name: string) => `data:application/json,${encodeURIComponent(JSON.stringify({ name }))}`;
 
 async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   const all: T[] = [];
@@ -23,6 +26,7 @@ describe("SDK data client against the service", function () {
   let alice: AliceNFT;
   let aliceAddress: string;
   let multiAddress: string;
+  let metadataAddress: string; // a MetadataNFT whose token 1 has the metadata {name: "Before"}
   let onlyA: number; // the block at whose end a held every Alice token minted so far, and b none
   let beforeMove: number; // the last block before token 5 went from a to b
   let t: TestApp;
@@ -39,13 +43,16 @@ describe("SDK data client against the service", function () {
     onlyA = (await (await alice.mint(a.address, BIG_ID)).wait())!.blockNumber;
     await (await alice.mint(b.address, 7n)).wait();
     await (await multi.mint(a.address, 9n, BIG_AMOUNT)).wait();
+    const metadataNft = await new MetadataNFT__factory(deployer).deploy();
+    metadataAddress = await metadataNft.getAddress();
+    await (await metadataNft.mint(Wallet.createRandom().address, 1n, uri("Before"))).wait();
     beforeMove = (await (await alice.connect(a).transferFrom(a.address, b.address, 5n)).wait())!.blockNumber - 1;
     t = await startTestApp({
       listen: true,
       env: {
         RPC_URL_LOCALHOST: (await sharedNode()).url,
         INDEXER_POLL_MS: "50",
-        INDEXER_CONTRACTS_LOCALHOST: `${aliceAddress},${multiAddress}`,
+        INDEXER_CONTRACTS_LOCALHOST: `${aliceAddress},${multiAddress},${metadataAddress}`,
         // The operator's word flags the ERC-1155 contract as spam at once, without waiting for the classifier.
         SPAM_CONTRACTS: `localhost:${multiAddress}`,
       },
@@ -144,6 +151,20 @@ describe("SDK data client against the service", function () {
     expect(byContract.get(multiAddress)!.spam.reasons[0]).to.equal("OperatorMarkedSpam");
 
     await expectRefusal(sdkRefusal(await rejection(client.collection(b.address))), 404, "not_found");
+  });
+
+  it("refreshes a token's metadata: the cached document until asked, the new one at once when asked", async function () {
+    const nft = MetadataNFT__factory.connect(metadataAddress, await provider.getSigner(0));
+    const contract = metadataAddress;
+    expect((await client.token(contract, 1)).metadata).to.deep.equal({ name: "Before" });
+    await (await nft.setTokenURI(1n, uri("After"))).wait();
+    // The contract emits no ERC-4906 event, so the cache holds the first document until a refresh reads again.
+    expect((await client.token(contract, 1)).metadata).to.deep.equal({ name: "Before" });
+    const refreshed = await client.refreshToken(contract, 1);
+    expect(refreshed).to.include({ contract, id: "1", tokenURI: uri("After") });
+    expect(refreshed.metadata).to.deep.equal({ name: "After" });
+    expect((await client.token(contract, 1)).metadata).to.deep.equal({ name: "After" });
+    await expectRefusal(sdkRefusal(await rejection(client.refreshToken(contract, 2))), 404, "not_found");
   });
 
   it("lists holders and counts them at a block, page after page", async function () {

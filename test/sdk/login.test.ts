@@ -83,6 +83,27 @@ describe("SDK login helpers against the service", function () {
     expect(claims.sub).to.equal(wallet.address.toLowerCase());
   });
 
+  it("logs in through an ethers provider's send, the local node signing with its account's key", async function () {
+    const chain = providerFor((await sharedNode()).url);
+    try {
+      const account = (await chain.getSigner(9)).address;
+      const login = await signIn({
+        baseUrl: t.url,
+        // As docs/reference/sdk-login.md shows it for an ethers BrowserProvider.
+        provider: { request: ({ method, params }) => chain.send(method, (params as unknown[]) ?? []) },
+        address: account, // a node answers no eth_requestAccounts
+        clientId: confidential.id,
+        redirectUri: confidential.redirectUri,
+      });
+      expect(login.address).to.equal(account);
+      const server = createLoginServer({ issuer: t.config.issuer, clientId: confidential.id, clientSecret: confidential.secret });
+      const { claims } = await server.exchangeCode({ code: login.code, redirectUri: confidential.redirectUri });
+      expect(claims.sub).to.equal(account.toLowerCase());
+    } finally {
+      chain.destroy();
+    }
+  });
+
   it("logs contract wallets in (EIP-1271 single owner and 2-of-3 multisig, EIP-6492 not yet deployed), their owners signing", async function () {
     const chain = providerFor((await sharedNode()).url);
     const signers = await deployTestSigners(await chain.getSigner(0)).finally(() => chain.destroy());

@@ -91,12 +91,20 @@ describe("SDK package", function () {
     fs.writeFileSync(path.join(project, "typed.cts"), typed);
     fs.writeFileSync(path.join(project, "bundled.ts"), typed);
 
+    // The package claims Node 20 and later, the repository 22 and 24 (which CI runs this test on): Node 20 comes from
+    // the npm registry's node@20, as CI's own Node versions do.
+    const node20 = path.join(dir, "node20");
+    await sh(dir, "npm", ["install", "--no-save", "--no-audit", "--no-fund", "--prefer-offline", "--prefix", node20, "node@20"]);
+    const nodes = [process.execPath, path.join(node20, "node_modules", ".bin", "node")];
+    expect(await sh(project, nodes[1], ["-v"])).to.match(/^v20\./);
     const t: TestApp = await startTestApp({ listen: true, env: { RPC_URL_LOCALHOST: (await sharedNode()).url, INDEXER: "false" } });
     try {
-      for (const file of ["required.cjs", "imported.mjs"]) {
-        expect(await sh(project, process.execPath, [file, t.url]), file).to.equal(
-          "function function function function function\nstring true\n",
-        );
+      for (const node of nodes) {
+        for (const file of ["required.cjs", "imported.mjs"]) {
+          expect(await sh(project, node, [file, t.url]), `${file} on ${node}`).to.equal(
+            "function function function function function\nstring true\n",
+          );
+        }
       }
     } finally {
       await t.close();
@@ -115,6 +123,25 @@ describe("SDK package", function () {
     ];
     await sh(project, "tsc", [...strict, "--module", "nodenext", "--moduleResolution", "nodenext", "typed.mts", "typed.cts"]);
     await sh(project, "tsc", [...strict, "--module", "preserve", "--moduleResolution", "bundler", "--lib", "es2022,dom", "bundled.ts"]);
+    // A browser bundle of the installed package's main and login entries: a bundler resolves them without a Node built-in.
+    fs.writeFileSync(
+      path.join(project, "page.mjs"),
+      `import { createDataClient } from "wallet-login-nft-sdk";\nimport { discoverWallets } from "wallet-login-nft-sdk/login";\nglobalThis.sdk = { createDataClient, discoverWallets };\n`,
+    );
+    const page = await build({
+      entryPoints: [path.join(project, "page.mjs")],
+      bundle: true,
+      platform: "browser",
+      format: "esm",
+      write: false,
+      metafile: true,
+      logLevel: "silent",
+    });
+    expect(
+      Object.keys(page.metafile.inputs).filter(
+        (input) => !input.includes("node_modules/wallet-login-nft-sdk/dist/esm/") && !input.endsWith("page.mjs"),
+      ),
+    ).to.deep.equal([]);
   });
 
   it("keeps React and TanStack Query out of every entry but the react one", async function () {

@@ -4298,7 +4298,7 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Issuer → metadata object (json) or signed record (raw) */
+        /** @description Default Response */
         200: {
           headers: {
             /** @description When the target has more current statements than SIGNED_METADATA_ANSWER_MAX_ISSUERS: how many the answer left out (it carries the issuers named in issuers first, then the most recent) */
@@ -4306,7 +4306,61 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": unknown;
+            "application/json":
+              | {
+                  [key: string]: {
+                    [key: string]: unknown;
+                  };
+                }
+              | {
+                  [key: string]: {
+                    /** @description The issuer's address, EIP-55 */
+                    iss: string;
+                    /** @description The issuer's EIP-191 signature of text */
+                    sig: string;
+                    /** @description The standard Base64 of the metadata's UTF-8 JSON, as posted */
+                    metadata: string;
+                    /** @description The exact text the signature is over */
+                    text: string;
+                    /** @description target: the text names this NFT or account; none: the predecessor's signature of the Base64 alone */
+                    binding: "target" | "none";
+                    /** @description How the signature was checked: an EOA's key, a contract wallet (EIP-1271), one not yet deployed (EIP-6492) */
+                    signer: "eoa" | "erc1271" | "erc6492";
+                    /** @description Unix seconds of the post */
+                    time: number;
+                    /** @description The post's time, ISO 8601 */
+                    posted_at: string;
+                    /** @description A metadata object as its issuer signed it (key order and the digits of numbers kept) */
+                    data: {
+                      [key: string]: unknown;
+                    };
+                  };
+                }
+              | {
+                  [key: string]: unknown;
+                }
+              | {
+                  /** @description The issuer's address, EIP-55 */
+                  iss: string;
+                  /** @description The issuer's EIP-191 signature of text */
+                  sig: string;
+                  /** @description The standard Base64 of the metadata's UTF-8 JSON, as posted */
+                  metadata: string;
+                  /** @description The exact text the signature is over */
+                  text: string;
+                  /** @description target: the text names this NFT or account; none: the predecessor's signature of the Base64 alone */
+                  binding: "target" | "none";
+                  /** @description How the signature was checked: an EOA's key, a contract wallet (EIP-1271), one not yet deployed (EIP-6492) */
+                  signer: "eoa" | "erc1271" | "erc6492";
+                  /** @description Unix seconds of the post */
+                  time: number;
+                  /** @description The post's time, ISO 8601 */
+                  posted_at: string;
+                  /** @description A metadata object as its issuer signed it (key order and the digits of numbers kept) */
+                  data: {
+                    [key: string]: unknown;
+                  };
+                };
           };
         };
         /** @description `invalid_request`: a field is missing or malformed (the message names it), or the request holds a control character; `unknown_network`: the network is not one of the registry's names; `invalid_address`: an address is not 0x + 40 hex digits, or its mixed case fails its EIP-55 checksum; `invalid_token_id`: a token id is not a decimal uint256 */
@@ -4709,7 +4763,7 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Issuer → metadata object (json) or signed record (raw) */
+        /** @description Default Response */
         200: {
           headers: {
             /** @description When the target has more current statements than SIGNED_METADATA_ANSWER_MAX_ISSUERS: how many the answer left out (it carries the issuers named in issuers first, then the most recent) */
@@ -4717,7 +4771,61 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": unknown;
+            "application/json":
+              | {
+                  [key: string]: {
+                    [key: string]: unknown;
+                  };
+                }
+              | {
+                  [key: string]: {
+                    /** @description The issuer's address, EIP-55 */
+                    iss: string;
+                    /** @description The issuer's EIP-191 signature of text */
+                    sig: string;
+                    /** @description The standard Base64 of the metadata's UTF-8 JSON, as posted */
+                    metadata: string;
+                    /** @description The exact text the signature is over */
+                    text: string;
+                    /** @description target: the text names this NFT or account; none: the predecessor's signature of the Base64 alone */
+                    binding: "target" | "none";
+                    /** @description How the signature was checked: an EOA's key, a contract wallet (EIP-1271), one not yet deployed (EIP-6492) */
+                    signer: "eoa" | "erc1271" | "erc6492";
+                    /** @description Unix seconds of the post */
+                    time: number;
+                    /** @description The post's time, ISO 8601 */
+                    posted_at: string;
+                    /** @description A metadata object as its issuer signed it (key order and the digits of numbers kept) */
+                    data: {
+                      [key: string]: unknown;
+                    };
+                  };
+                }
+              | {
+                  [key: string]: unknown;
+                }
+              | {
+                  /** @description The issuer's address, EIP-55 */
+                  iss: string;
+                  /** @description The issuer's EIP-191 signature of text */
+                  sig: string;
+                  /** @description The standard Base64 of the metadata's UTF-8 JSON, as posted */
+                  metadata: string;
+                  /** @description The exact text the signature is over */
+                  text: string;
+                  /** @description target: the text names this NFT or account; none: the predecessor's signature of the Base64 alone */
+                  binding: "target" | "none";
+                  /** @description How the signature was checked: an EOA's key, a contract wallet (EIP-1271), one not yet deployed (EIP-6492) */
+                  signer: "eoa" | "erc1271" | "erc6492";
+                  /** @description Unix seconds of the post */
+                  time: number;
+                  /** @description The post's time, ISO 8601 */
+                  posted_at: string;
+                  /** @description A metadata object as its issuer signed it (key order and the digits of numbers kept) */
+                  data: {
+                    [key: string]: unknown;
+                  };
+                };
           };
         };
         /** @description `invalid_request`: a field is missing or malformed (the message names it), or the request holds a control character; `unknown_network`: the network is not one of the registry's names; `invalid_address`: an address is not 0x + 40 hex digits, or its mixed case fails its EIP-55 checksum; `invalid_token_id`: a token id is not a decimal uint256 */
@@ -5115,7 +5223,7 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Issuer → metadata object (json) or signed record (raw) */
+        /** @description Default Response */
         200: {
           headers: {
             /** @description When the target has more current statements than SIGNED_METADATA_ANSWER_MAX_ISSUERS: how many the answer left out (it carries the issuers named in issuers first, then the most recent) */
@@ -5123,7 +5231,61 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": unknown;
+            "application/json":
+              | {
+                  [key: string]: {
+                    [key: string]: unknown;
+                  };
+                }
+              | {
+                  [key: string]: {
+                    /** @description The issuer's address, EIP-55 */
+                    iss: string;
+                    /** @description The issuer's EIP-191 signature of text */
+                    sig: string;
+                    /** @description The standard Base64 of the metadata's UTF-8 JSON, as posted */
+                    metadata: string;
+                    /** @description The exact text the signature is over */
+                    text: string;
+                    /** @description target: the text names this NFT or account; none: the predecessor's signature of the Base64 alone */
+                    binding: "target" | "none";
+                    /** @description How the signature was checked: an EOA's key, a contract wallet (EIP-1271), one not yet deployed (EIP-6492) */
+                    signer: "eoa" | "erc1271" | "erc6492";
+                    /** @description Unix seconds of the post */
+                    time: number;
+                    /** @description The post's time, ISO 8601 */
+                    posted_at: string;
+                    /** @description A metadata object as its issuer signed it (key order and the digits of numbers kept) */
+                    data: {
+                      [key: string]: unknown;
+                    };
+                  };
+                }
+              | {
+                  [key: string]: unknown;
+                }
+              | {
+                  /** @description The issuer's address, EIP-55 */
+                  iss: string;
+                  /** @description The issuer's EIP-191 signature of text */
+                  sig: string;
+                  /** @description The standard Base64 of the metadata's UTF-8 JSON, as posted */
+                  metadata: string;
+                  /** @description The exact text the signature is over */
+                  text: string;
+                  /** @description target: the text names this NFT or account; none: the predecessor's signature of the Base64 alone */
+                  binding: "target" | "none";
+                  /** @description How the signature was checked: an EOA's key, a contract wallet (EIP-1271), one not yet deployed (EIP-6492) */
+                  signer: "eoa" | "erc1271" | "erc6492";
+                  /** @description Unix seconds of the post */
+                  time: number;
+                  /** @description The post's time, ISO 8601 */
+                  posted_at: string;
+                  /** @description A metadata object as its issuer signed it (key order and the digits of numbers kept) */
+                  data: {
+                    [key: string]: unknown;
+                  };
+                };
           };
         };
         /** @description `invalid_request`: a field is missing or malformed (the message names it), or the request holds a control character; `unknown_network`: the network is not one of the registry's names; `invalid_address`: an address is not 0x + 40 hex digits, or its mixed case fails its EIP-55 checksum; `invalid_token_id`: a token id is not a decimal uint256 */
