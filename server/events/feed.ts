@@ -227,16 +227,18 @@ export class ChangeFeed {
       const end = BigInt(rows[rows.length - 1].id);
       // Verdicts only when a stream leaves spam out; one that starts to meanwhile reads the log itself.
       const flagged = [...this.subscribers].some((s) => s.filter.excludeSpam) ? await this.spamOf(rows) : undefined;
-      // Kept before they are handed out: a stream that falls behind in this read catches up through the ring.
+      // Kept before they are handed out, and `last` with them (the ring ends where the feed is): a stream that falls
+      // behind in this read catches up through the ring.
       const kept = this.ring.append(rows, end);
+      this.last = end;
       const ids = kept.map((entry) => entry.id);
       // Each row made into its event at most once, and each filter's frames at most once, whatever the number of
       // streams they go to (their checksums, JSON and bytes are the cost).
       const made = (i: number) => this.keptEvent(kept[i]);
       const single: Frames[] = [];
       const chunksByFilter = new Map<string, Chunk[]>();
-      // The rows are handed out and `last` moves in one step: a subscriber that turns live between two reads has
-      // read the log up to `last` itself.
+      // The rows are handed out and `last` moves in one step (nothing awaits from here): a subscriber that turns live
+      // between two reads has read the log up to `last` itself.
       for (const subscriber of this.subscribers) {
         if (!subscriber.live) continue;
         if (subscriber.filter.excludeSpam && flagged === undefined) {
@@ -265,7 +267,6 @@ export class ChangeFeed {
           }
         }
       }
-      this.last = end;
       if (rows.length < CHANGES_PAGE) return;
     }
   }
