@@ -33,7 +33,7 @@ const events: Suite = {
     "Then 1,000 subscribers (20 in the smoke) connect and a second burst of the same size is sent: the server CPU from its first transaction until every subscriber has every event, 2 s after, minus the first burst's, divided by the events delivered (transfers × subscribers), is the CPU per delivered event; the budget holds it to at most 0.1× the CPU per indexed transfer.",
     "Server CPU is the service process's CPU time (/proc/<pid>/stat) plus, on PostgreSQL, that of its database's client backends (`bench/lib/cpu.ts`); on PGlite the database runs inside the service's process.",
     "Every subscriber's events are checked: exactly the burst's transfers, each once, in increasing id order, the same sequence for all.",
-    "Delivery time: for every event at every subscriber, its arrival minus the moment its transaction was mined (the local node mines on arrival), p50 and p95; it includes the indexer's polling and writing.",
+    "Delivery time: for every event at every subscriber, its arrival minus the moment its transaction was mined (the local node mines on arrival), p50 and p95; it includes the indexer's polling and writing, and the subscribers' own reading: the bench's process reads every byte of every stream, and its CPU per delivered event is shown beside the server's (on a busy machine it waits for a core, and so do the events).",
     "With `--profile` the service runs under V8's profiler (its figures then include the profiler's cost), and the functions that took the most CPU themselves while the second burst was delivered are listed in the log.",
   ],
   async run({ log, smoke, profile }) {
@@ -84,6 +84,7 @@ const events: Suite = {
         );
         try {
           const start = await cpu.sample();
+          const clientStart = process.cpuUsage();
           delivery = { from: monotonicMicroseconds() };
           const second = await burst();
           const deadline = performance.now() + DELIVERY_TIMEOUT_MS;
@@ -104,6 +105,7 @@ const events: Suite = {
           await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
           const delivering = ServerCpu.between(start, await cpu.sample());
           const deliveringMs = delivering.service + delivering.database;
+          const client = process.cpuUsage(clientStart);
           checkSequences(subscribers, sizes.burst);
 
           const delivered = sizes.burst * sizes.subscribers;
@@ -126,6 +128,12 @@ const events: Suite = {
             { suite: "events", metric: `events delivered, ${sizes.subscribers} subscribers`, value: delivered, unit: "" },
             { suite: "events", metric: "mined → delivered p50", value: percentile(latencies, 50), unit: "ms" },
             { suite: "events", metric: "mined → delivered p95", value: percentile(latencies, 95), unit: "ms" },
+            {
+              suite: "events",
+              metric: "the subscribers' CPU per delivered event (the bench's process)",
+              value: (client.user + client.system) / delivered,
+              unit: "µs",
+            },
           ];
         } finally {
           for (const s of subscribers) s.close();
