@@ -3,7 +3,7 @@ import path from "node:path";
 
 /** The parts of V8's `.cpuprofile` (what `node --cpu-prof` writes) read here. */
 interface CpuProfile {
-  nodes: Array<{ id: number; callFrame: { functionName: string; url: string }; children?: number[] }>;
+  nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }>;
   /** Microseconds on the system's monotonic clock (the one `process.hrtime` reads in any process of the machine). */
   startTime: number;
   samples: number[];
@@ -80,6 +80,35 @@ export function cpuByLayer(file: string, fromUs: number, toUs: number): Map<stri
     if (layer) ms.set(layer, (ms.get(layer) ?? 0) + spent / 1000);
   }
   return ms;
+}
+
+/**
+ * The `limit` functions that took the most CPU themselves (their own samples, not their callees') between `fromUs`
+ * and `toUs`, in ms, as `name (file:line)` with the file relative to the checkout; the idle time left out.
+ */
+export function topFunctions(file: string, fromUs: number, toUs: number, limit: number): Array<[string, number]> {
+  const profile = JSON.parse(fs.readFileSync(file, "utf8")) as CpuProfile;
+  const nameOf = new Map(
+    profile.nodes.map(({ id, callFrame: { functionName, url, lineNumber } }) => [
+      id,
+      functionName === "(idle)" ? undefined : `${functionName || "(anonymous)"}${url ? ` (${shortUrl(url)}:${lineNumber + 1})` : ""}`,
+    ]),
+  );
+  const ms = new Map<string, number>();
+  let at = profile.startTime;
+  for (let i = 0; i < profile.samples.length; i++) {
+    at += profile.timeDeltas[i];
+    const spent = profile.timeDeltas[i + 1] ?? 0;
+    const name = nameOf.get(profile.samples[i]);
+    if (at < fromUs || at > toUs || name === undefined) continue;
+    ms.set(name, (ms.get(name) ?? 0) + spent / 1000);
+  }
+  return [...ms].sort((a, b) => b[1] - a[1]).slice(0, limit);
+}
+
+function shortUrl(url: string): string {
+  const checkout = path.resolve(__dirname, "..", "..");
+  return url.replace(/^file:\/\//, "").replace(`${checkout}/`, "");
 }
 
 /** The newest `.cpuprofile` in `dir`. */

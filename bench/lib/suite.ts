@@ -23,7 +23,7 @@ export interface BenchContext {
   database: "PostgreSQL" | "PGlite";
   /** The git ref whose code a suite's "before" runs (`--before <ref>`, default DEFAULT_BEFORE_REF in before.ts). */
   beforeRef: string;
-  /** `--profile`: a suite that can (login) also writes a CPU profile of the service and a summary of it by layer. */
+  /** `--profile`: the suites that can also write a CPU profile of the service and a summary of it (login by layer, events by function). */
   profile: boolean;
   log(message: string): void;
 }

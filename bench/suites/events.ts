@@ -1,9 +1,11 @@
 import http from "node:http";
+import path from "node:path";
 import { Wallet } from "ethers";
 import { startLocalNode } from "../../local/node";
 import { providerFor } from "../../support/chain";
 import { TransferFlood__factory } from "../../typechain-types";
 import { ServerCpu } from "../lib/cpu";
+import { monotonicMicroseconds, newestProfile, topFunctions } from "../lib/cpu-profile";
 import { untilIndexed } from "../lib/indexed";
 import { percentile } from "../lib/load";
 import { startService } from "../lib/service";
@@ -20,6 +22,8 @@ const INDEXER_POLL_MS = 1_000;
 const SETTLE_MS = 2_000;
 /** The longest the bench waits for every subscriber to get every event. */
 const DELIVERY_TIMEOUT_MS = 600_000;
+/** Functions `--profile` lists, by their own CPU time while the events are delivered. */
+const PROFILE_TOP = 20;
 
 const events: Suite = {
   method: [
@@ -29,9 +33,10 @@ const events: Suite = {
     "Then 1,000 subscribers (20 in the smoke) connect and a second burst of the same size is sent: the server CPU from its first transaction until every subscriber has every event, 2 s after, minus the first burst's, divided by the events delivered (transfers × subscribers), is the CPU per delivered event; the budget holds it to at most 0.1× the CPU per indexed transfer.",
     "Server CPU is the service process's CPU time (/proc/<pid>/stat) plus, on PostgreSQL, that of its database's client backends (`bench/lib/cpu.ts`); on PGlite the database runs inside the service's process.",
     "Every subscriber's events are checked: exactly the burst's transfers, each once, in increasing id order, the same sequence for all.",
-    "Delivery time: for every event at every subscriber, its arrival minus the moment its transaction was mined (the local node mines on arrival), p50 and p95; it includes the indexer's polling and writing.",
+    "Delivery time: for every event at every subscriber, its arrival minus the moment its transaction was mined (the local node mines on arrival), p50 and p95; it includes the indexer's polling and writing, and the subscribers' own reading: the bench's process reads every byte of every stream, and its CPU per delivered event is shown beside the server's (on a busy machine it waits for a core, and so do the events).",
+    "With `--profile` the service runs under V8's profiler (its figures then include the profiler's cost), and the functions that took the most CPU themselves while the second burst was delivered are listed in the log.",
   ],
-  async run({ log, smoke }) {
+  async run({ log, smoke, profile }) {
     const sizes = smoke ? SMOKE : FULL;
     const node = await startLocalNode();
     const provider = providerFor(node.url);
@@ -40,7 +45,15 @@ const events: Suite = {
       const flood = await new TransferFlood__factory(deployer).deploy();
       const contract = (await flood.getAddress()).toLowerCase();
       const holder = Wallet.createRandom().address;
-      const service = await startService({ RPC_URL_LOCALHOST: node.url, INDEXER_POLL_MS: String(INDEXER_POLL_MS) });
+      // With --profile, the service writes its CPU profile here when it stops (bench/results/ is not committed).
+      const profileDir = path.join(__dirname, "..", "results", "profiles", `events-${new Date().toISOString().replace(/[:.]/g, "-")}`);
+      const service = await startService(
+        { RPC_URL_LOCALHOST: node.url, INDEXER_POLL_MS: String(INDEXER_POLL_MS) },
+        undefined,
+        profile ? { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] } : {},
+      );
+      /** The delivery's span on the profile's clock: until every event arrived, or until the bench gave up. */
+      let delivery: { from: number; to?: number } | undefined;
       const cpu = await ServerCpu.open(service.pid, service.database.config.kind === "postgres" ? service.database.config.url : undefined);
       let nextId = 1;
       const burst = async (): Promise<{ mined: number[]; block: number }> => {
@@ -71,6 +84,8 @@ const events: Suite = {
         );
         try {
           const start = await cpu.sample();
+          const clientStart = process.cpuUsage();
+          delivery = { from: monotonicMicroseconds() };
           const second = await burst();
           const deadline = performance.now() + DELIVERY_TIMEOUT_MS;
           let reported = performance.now();
@@ -86,9 +101,11 @@ const events: Suite = {
             }
             await new Promise((resolve) => setTimeout(resolve, 20));
           }
+          delivery.to = monotonicMicroseconds();
           await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
           const delivering = ServerCpu.between(start, await cpu.sample());
           const deliveringMs = delivering.service + delivering.database;
+          const client = process.cpuUsage(clientStart);
           checkSequences(subscribers, sizes.burst);
 
           const delivered = sizes.burst * sizes.subscribers;
@@ -111,13 +128,27 @@ const events: Suite = {
             { suite: "events", metric: `events delivered, ${sizes.subscribers} subscribers`, value: delivered, unit: "" },
             { suite: "events", metric: "mined → delivered p50", value: percentile(latencies, 50), unit: "ms" },
             { suite: "events", metric: "mined → delivered p95", value: percentile(latencies, 95), unit: "ms" },
+            {
+              suite: "events",
+              metric: "the subscribers' CPU per delivered event (the bench's process)",
+              value: (client.user + client.system) / delivered,
+              unit: "µs",
+            },
           ];
         } finally {
           for (const s of subscribers) s.close();
         }
       } finally {
+        if (delivery) delivery.to ??= monotonicMicroseconds();
         await cpu.close();
         await service.stop();
+        if (profile && delivery) {
+          // The profile is written as the service exits.
+          const file = newestProfile(profileDir);
+          log(`CPU profile: ${file}; the functions that took the most CPU themselves while the events were delivered:`);
+          for (const [name, ms] of topFunctions(file, delivery.from, delivery.to!, PROFILE_TOP))
+            log(`${ms.toFixed(0).padStart(8)} ms  ${name}`);
+        }
       }
     } finally {
       provider.destroy();

@@ -772,6 +772,16 @@ export const SETTINGS = [
     group: "events",
     description: "how long a live-event stream waits for its client to take what it holds before it is destroyed",
   },
+  {
+    name: "EVENTS_RING_SIZE",
+    // About 1.5 kB each with its event: the default holds a burst of 10,000 transfers twice over in about 30 MB.
+    path: "events.ringSize",
+    parse: int(0, 1_000_000),
+    default: "20000",
+    group: "events",
+    description:
+      "latest changes an instance keeps in memory, from which a live-event stream that fell behind catches up (one further behind reads the change log)",
+  },
   // Webhooks
   {
     name: "WEBHOOKS_SECRET_KEYS",

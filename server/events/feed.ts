@@ -5,6 +5,7 @@ import { transferItem } from "../data";
 import { toJson } from "../http/wire";
 import { KeyedLimiter } from "../lib/keyed-limiter";
 import { BoundedCache } from "../lib/bounded-cache";
+import { ChangeRing, type KeptChange } from "./ring";
 
 export interface ChangeFilter {
   network: string;
@@ -87,10 +88,19 @@ export const REPLAY_READS = 4;
  */
 export const FRAMES_BYTES = 32 * 1024;
 
-/** Events an instance keeps once made (about 400 bytes each), for the streams that catch up through them. */
-export const EVENTS_KEPT = 10_000;
+/** Changes an instance keeps in memory by default (EVENTS_RING_SIZE), for the streams that fall behind the feed. */
+export const RING_SIZE = 20_000;
 
-/** Frames a live stream at the feed's position is written, and the id of the last event in them. */
+/**
+ * Frames an instance keeps made, by filter and the id they follow (each about FRAMES_BYTES): streams at the same point
+ * of the same filter are written the same bytes, made once. About as many as the default ring holds of one filter.
+ */
+export const CHUNKS_KEPT = 256;
+
+/** Backlog pages read from the log an instance keeps (each REPLAY_PAGE changes at most), for the streams at the same point. */
+export const PAGES_KEPT = 8;
+
+/** Frames a stream is written at once: the events of one filter after an id, up to `last`, which the stream then holds. */
 interface Chunk {
   frames: Frames;
   last: bigint;
@@ -103,16 +113,23 @@ interface Chunk {
  * its last id (Last-Event-ID) misses nothing and sees nothing twice.
  *
  * Nothing is pushed to a client faster than it reads: a subscriber whose client has enough to read (a backlog after
- * its Last-Event-ID, or a burst of live changes) stops taking live rows and reads the log itself, a page at a time,
+ * its Last-Event-ID, or a burst of live changes) stops taking live rows and catches up by itself, a chunk at a time,
  * each after the client took the one before, until it has caught up with the feed; then it takes live rows again.
- * So a slow client costs one page and its socket's buffer, however large the backlog, and misses nothing.
+ * It catches up from the ring of the latest changes the feed read while it is within it, else from the log, a page at
+ * a time. Chunks and pages are kept by filter and position, so the streams at the same point share them: a burst
+ * that leaves a thousand streams behind costs its events' bytes once, not once per stream. A slow client costs a
+ * reference to one shared chunk or page and its socket's buffer, however large the backlog, and misses nothing.
  */
 export class ChangeFeed {
   private readonly subscribers = new Set<Subscriber>();
   private readonly catchingUp = new Set<Promise<void>>();
   private readonly replayReads = new KeyedLimiter(REPLAY_READS, REPLAY_READS);
-  /** Events made lately, by change id (a change's event never changes): streams catching up make none again. */
-  private readonly made = new BoundedCache<ChangeEvent>(EVENTS_KEPT);
+  /** The latest changes read, up to `last`: what a stream catching up within it reads instead of the log. */
+  private readonly ring: ChangeRing<ChangeEvent>;
+  /** Chunks by `chunkKey` (a change's event and a filter's frames never change once the change is in the log). */
+  private readonly madeChunks = new BoundedCache<Chunk>(CHUNKS_KEPT);
+  /** Backlog pages by filter key and range: the chunks of each. */
+  private readonly pages = new BoundedCache<Chunk[]>(PAGES_KEPT);
   private last = 0n;
   private reading?: Promise<void>;
   private again = false;
@@ -123,8 +140,16 @@ export class ChangeFeed {
   constructor(
     private readonly db: Database,
     private readonly checksum: (address: string) => string,
-    private readonly options: { pollMs: number; onError(error: unknown): void; flagged?: SpamFlags },
-  ) {}
+    private readonly options: {
+      pollMs: number;
+      onError(error: unknown): void;
+      flagged?: SpamFlags;
+      /** Changes kept in memory (RING_SIZE unless given). */
+      ringSize?: number;
+    },
+  ) {
+    this.ring = new ChangeRing(options.ringSize ?? RING_SIZE);
+  }
 
   get size(): number {
     return this.subscribers.size;
@@ -137,6 +162,7 @@ export class ChangeFeed {
 
   async start(): Promise<void> {
     this.last = await lastChangeId(this.db);
+    this.ring.reset(this.last);
     this.unlisten = await this.db.listen(CHANGES_CHANNEL, () => this.wake());
     this.timer = setInterval(() => this.wake(), this.options.pollMs);
   }
@@ -187,7 +213,10 @@ export class ChangeFeed {
       // itself). One that subscribed meanwhile starts at the old position: then the changes are read for it.
       const last = await lastChangeId(this.db);
       if (this.subscribers.size === 0) {
-        if (last > this.last) this.last = last;
+        if (last > this.last) {
+          this.last = last;
+          this.ring.reset(last);
+        }
         return;
       }
     }
@@ -196,17 +225,20 @@ export class ChangeFeed {
       if (rows.length === 0) return;
       const start = this.last;
       const end = BigInt(rows[rows.length - 1].id);
-      const ids = rows.map((row) => BigInt(row.id));
       // Verdicts only when a stream leaves spam out; one that starts to meanwhile reads the log itself.
       const flagged = [...this.subscribers].some((s) => s.filter.excludeSpam) ? await this.spamOf(rows) : undefined;
+      // Kept before they are handed out, and `last` with them (the ring ends where the feed is): a stream that falls
+      // behind in this read catches up through the ring.
+      const kept = this.ring.append(rows, end);
+      this.last = end;
+      const ids = kept.map((entry) => entry.id);
       // Each row made into its event at most once, and each filter's frames at most once, whatever the number of
       // streams they go to (their checksums, JSON and bytes are the cost).
-      const events: ChangeEvent[] = [];
-      const made = (i: number) => (events[i] ??= this.event(rows[i]));
+      const made = (i: number) => this.keptEvent(kept[i]);
       const single: Frames[] = [];
       const chunksByFilter = new Map<string, Chunk[]>();
-      // The rows are handed out and `last` moves in one step: a subscriber that turns live between two reads has
-      // read the log up to `last` itself.
+      // The rows are handed out and `last` moves in one step (nothing awaits from here): a subscriber that turns live
+      // between two reads has read the log up to `last` itself.
       for (const subscriber of this.subscribers) {
         if (!subscriber.live) continue;
         if (subscriber.filter.excludeSpam && flagged === undefined) {
@@ -215,7 +247,16 @@ export class ChangeFeed {
         }
         if (subscriber.last === start) {
           let chunks = chunksByFilter.get(subscriber.key);
-          if (!chunks) chunksByFilter.set(subscriber.key, (chunks = this.chunks({ filter: subscriber.filter, rows, ids, made, flagged })));
+          if (!chunks) {
+            chunks = chunksOf({ filter: subscriber.filter, rows, ids, made, flagged, end });
+            chunksByFilter.set(subscriber.key, chunks);
+            // The streams of this filter that fall behind in them go on from where they stopped without making them again.
+            let after = start;
+            for (const chunk of chunks) {
+              this.madeChunks.set(chunkKey(subscriber.key, after), chunk);
+              after = chunk.last;
+            }
+          }
           if (!this.sendChunks(subscriber, chunks, end)) this.catchUp(subscriber);
           continue;
         }
@@ -226,42 +267,8 @@ export class ChangeFeed {
           }
         }
       }
-      this.last = end;
       if (rows.length < CHANGES_PAGE) return;
     }
-  }
-
-  /** The rows `filter` passes (given the spam verdicts `flagged`) as frames of at most about FRAMES_BYTES each, in id order. */
-  private chunks({
-    filter,
-    rows,
-    ids,
-    made,
-    flagged,
-  }: {
-    filter: ChangeFilter;
-    rows: ChangeRow[];
-    ids: bigint[];
-    made: (i: number) => ChangeEvent;
-    flagged: Set<string> | undefined;
-  }): Chunk[] {
-    const chunks: Chunk[] = [];
-    let pending: ChangeEvent[] = [];
-    let bytes = 0;
-    for (let i = 0; i < rows.length; i++) {
-      if (!passes(filter, rows[i], flagged)) continue;
-      const event = made(i);
-      pending.push(event);
-      bytes += event.json.length + event.id.length + 24;
-      if (bytes >= FRAMES_BYTES) {
-        chunks.push({ frames: framesOf(pending), last: ids[i] });
-        pending = [];
-        bytes = 0;
-      }
-    }
-    // The rows after the last match do not match: the chunk covers them too.
-    if (pending.length > 0) chunks.push({ frames: framesOf(pending), last: ids[ids.length - 1] });
-    return chunks;
   }
 
   /**
@@ -271,7 +278,7 @@ export class ChangeFeed {
   private sendChunks(subscriber: Subscriber, chunks: Chunk[], end: bigint): boolean {
     for (const chunk of chunks) {
       subscriber.last = chunk.last;
-      if (!subscriber.sink.send(chunk.frames)) return false;
+      if (chunk.frames.events.length > 0 && !subscriber.sink.send(chunk.frames)) return false;
     }
     subscriber.last = end;
     return true;
@@ -290,49 +297,79 @@ export class ChangeFeed {
   }
 
   /**
-   * Reads the log after the subscriber's last id a page at a time, each page once the client took what it had, until
-   * nothing is left up to what the feed has read: then the subscriber is live again (in the same step as the check,
-   * so no row falls between).
+   * Writes the subscriber the chunks after its last id, each once the client took what it had, from the ring while
+   * it covers that id, else from the log a page at a time, until nothing is left up to what the feed has read: then
+   * the subscriber is live again (in the same step as the check, so no row falls between).
    */
   private async replay(subscriber: Subscriber): Promise<void> {
     for (;;) {
-      // A page read from PGlite and written to a socket with room to spare settles without waiting for any I/O: without
-      // this turn of the event loop a long replay would keep every other request and connection waiting until it ends.
+      // Chunks kept in memory, or a page read from PGlite, written to a socket with room to spare settle without
+      // waiting for any I/O: without this turn of the event loop a long replay would keep every other request and
+      // connection waiting until it ends.
       await setImmediate();
       if (!this.subscribers.has(subscriber) || !(await subscriber.sink.drained()) || !this.subscribers.has(subscriber)) return;
-      const upTo = this.last;
-      if (subscriber.last >= upTo) {
+      if (subscriber.last >= this.last) {
         subscriber.live = true;
         return;
       }
-      const scanTo = upTo < subscriber.last + BigInt(REPLAY_SCAN) ? upTo : subscriber.last + BigInt(REPLAY_SCAN);
-      const after = subscriber.last;
-      const rows = await this.replayReads.run("", () => networkChangesAfter(this.db, after, scanTo, subscriber.filter, REPLAY_PAGE));
-      const flagged = subscriber.filter.excludeSpam ? await this.spamOf(rows) : undefined;
-      // The page's events go out a few at a time (at most about FRAMES_BYTES a write), each write once the client took
-      // what it had: the stream holds at most its high-water mark and one write.
-      let pending: ChangeEvent[] = [];
-      let bytes = 0;
-      const flush = async () => {
-        const frames = framesOf(pending);
-        pending = [];
-        bytes = 0;
-        return subscriber.sink.send(frames) || (!subscriber.sink.closed && (await subscriber.sink.drained()));
-      };
-      for (const row of rows) {
-        const id = BigInt(row.id);
-        if (id <= subscriber.last) continue;
-        subscriber.last = id;
-        if (!passes(subscriber.filter, row, flagged)) continue;
-        const event = this.event(row);
-        pending.push(event);
-        bytes += event.json.length + event.id.length + 24;
-        if (bytes >= FRAMES_BYTES && !(await flush())) return;
+      // A chunk made before serves even once the ring has moved past it.
+      const made = this.madeChunks.get(chunkKey(subscriber.key, subscriber.last));
+      const chunks = made
+        ? [made]
+        : this.ring.covers(subscriber.last)
+          ? [await this.ringChunk(subscriber)]
+          : await this.backlogPage(subscriber);
+      // Each chunk is at most about FRAMES_BYTES: the stream holds at most its high-water mark and one chunk.
+      for (const chunk of chunks) {
+        const sent = chunk.frames.events.length === 0 || subscriber.sink.send(chunk.frames);
+        subscriber.last = chunk.last;
+        if (!sent && (subscriber.sink.closed || !(await subscriber.sink.drained()))) return;
       }
-      if (pending.length > 0 && !(await flush())) return;
-      // Short page: nothing else up to `scanTo` matches the filter.
-      if (rows.length < REPLAY_PAGE && subscriber.last < scanTo) subscriber.last = scanTo;
     }
+  }
+
+  /**
+   * The subscriber's chunk after its last id, from the ring (which covers that id): made once for every stream of the
+   * same filter at the same point, up to about FRAMES_BYTES of events or the ring's end.
+   */
+  private ringChunk(subscriber: Subscriber): Promise<Chunk> {
+    const { filter, key, last: after } = subscriber;
+    return this.madeChunks.getOrLoad(chunkKey(key, after), async () => {
+      // Read from the ring in one step: nothing is appended or forgotten meanwhile.
+      const picked: KeptChange<ChangeEvent>[] = [];
+      let last = this.ring.to;
+      let bytes = 0;
+      for (const entry of this.ring.after(after)) {
+        if (!matches(filter, entry.row)) continue;
+        picked.push(entry);
+        bytes += eventBytes(this.keptEvent(entry));
+        if (bytes >= FRAMES_BYTES) {
+          last = entry.id;
+          break;
+        }
+      }
+      const flagged = filter.excludeSpam ? await this.spamOf(picked.map((entry) => entry.row)) : undefined;
+      return { frames: framesOf(picked.filter((entry) => passes(filter, entry.row, flagged)).map((entry) => entry.event!)), last };
+    });
+  }
+
+  /**
+   * The subscriber's next page of the log after its last id (which the ring no longer covers), up to where the ring
+   * begins, as chunks: one read for every stream of the same filter at the same point, at most REPLAY_READS at once.
+   */
+  private backlogPage(subscriber: Subscriber): Promise<Chunk[]> {
+    const { filter, key, last: after } = subscriber;
+    const upTo = this.ring.from;
+    const scanTo = upTo < after + BigInt(REPLAY_SCAN) ? upTo : after + BigInt(REPLAY_SCAN);
+    return this.pages.getOrLoad(`${chunkKey(key, after)}\n${scanTo}`, async () => {
+      const rows = await this.replayReads.run("", () => networkChangesAfter(this.db, after, scanTo, filter, REPLAY_PAGE));
+      const flagged = filter.excludeSpam ? await this.spamOf(rows) : undefined;
+      const events: ChangeEvent[] = [];
+      // Short page: nothing else up to `scanTo` matches the filter.
+      const end = rows.length < REPLAY_PAGE ? scanTo : BigInt(rows[rows.length - 1].id);
+      const ids = rows.map((row) => BigInt(row.id));
+      return chunksOf({ filter, rows, ids, made: (i) => (events[i] ??= this.event(rows[i])), flagged, end });
+    });
   }
 
   /**
@@ -364,18 +401,63 @@ export class ChangeFeed {
     return flagged;
   }
 
-  /**
-   * The event a row is sent as, made once for every stream that is sent it: live ones in the same read, and those
-   * catching up through the same part of the log (kept for the last EVENTS_KEPT rows made).
-   */
-  private event(row: ChangeRow): ChangeEvent {
-    let event = this.made.get(row.id);
-    if (!event) {
-      event = { id: row.id, event: row.kind, json: toJson(changeData(row, this.checksum)) };
-      this.made.set(row.id, event);
-    }
-    return event;
+  /** The event a kept change is sent as, made once for every stream that is sent it while the ring keeps it. */
+  private keptEvent(entry: KeptChange<ChangeEvent>): ChangeEvent {
+    return (entry.event ??= this.event(entry.row));
   }
+
+  private event(row: ChangeRow): ChangeEvent {
+    return { id: row.id, event: row.kind, json: toJson(changeData(row, this.checksum)) };
+  }
+}
+
+/** The key of the chunk of a filter's (`key`) events after id `after`. */
+function chunkKey(key: string, after: bigint): string {
+  return `${key}\n${after}`;
+}
+
+/** What an event adds to its frames' bytes, about. */
+function eventBytes(event: ChangeEvent): number {
+  return event.json.length + event.id.length + 24;
+}
+
+/**
+ * The rows `filter` passes (given the spam verdicts `flagged`) as chunks of at most about FRAMES_BYTES each, in id
+ * order, covering the ids up to `end` (the last chunk covers those after the last match; with none, a chunk without
+ * events does).
+ */
+function chunksOf({
+  filter,
+  rows,
+  ids,
+  made,
+  flagged,
+  end,
+}: {
+  filter: ChangeFilter;
+  rows: readonly ChangeRow[];
+  ids: readonly bigint[];
+  made: (i: number) => ChangeEvent;
+  flagged: Set<string> | undefined;
+  end: bigint;
+}): Chunk[] {
+  const chunks: Chunk[] = [];
+  let pending: ChangeEvent[] = [];
+  let bytes = 0;
+  for (let i = 0; i < rows.length; i++) {
+    if (!passes(filter, rows[i], flagged)) continue;
+    const event = made(i);
+    pending.push(event);
+    bytes += eventBytes(event);
+    if (bytes >= FRAMES_BYTES) {
+      chunks.push({ frames: framesOf(pending), last: ids[i] });
+      pending = [];
+      bytes = 0;
+    }
+  }
+  if (pending.length > 0 || chunks.length === 0 || chunks[chunks.length - 1].last < end)
+    chunks.push({ frames: framesOf(pending), last: end });
+  return chunks;
 }
 
 /** What a change carries as an event's data, on every channel that sends it (the stream, webhooks). */

@@ -24,11 +24,12 @@ const END_GRACE_MS = 2_000;
  * indexer's commit notifies them all through the database.
  */
 const events: FastifyPluginAsyncTypebox = async (app) => {
-  const { maxSubscribers, heartbeatMs, maxBufferedBytes, stallMs } = app.config.events;
+  const { maxSubscribers, heartbeatMs, maxBufferedBytes, stallMs, ringSize } = app.config.events;
   const feed = new ChangeFeed(app.db, checksummer(), {
     pollMs: app.db.kind === "pglite" ? 250 : 2_000,
     onError: (error) => app.log.warn({ err: error }, "events: reading the change log failed; retrying"),
     flagged: (network, contracts) => app.collections.flagged(network, contracts),
+    ringSize,
   });
   /** Open streams, each counted until its socket closes: the cap counts sockets, not subscriptions. */
   const streams = new Set<EventStream>();
