@@ -78,18 +78,22 @@ export class Deliverer {
       outgoing.once("response", (response) => {
         const code = response.statusCode ?? 0;
         const retryAfter = typeof response.headers["retry-after"] === "string" ? response.headers["retry-after"] : undefined;
-        // The answer's body is read only so that its socket can serve the next delivery; past the bound it is closed.
+        const answered = () => resolve({ code, retryAfter });
+        // The status decides; the body is read only so that its socket can serve the next delivery. Past the bound, at the
+        // deadline or on a reset the socket is closed, and the status stands.
+        outgoing.off("error", reject);
+        outgoing.once("error", answered);
         let size = 0;
         response.on("data", (chunk: Buffer) => {
           size += chunk.length;
           if (size > MAX_ANSWER_BYTES) {
             response.destroy();
-            resolve({ code, retryAfter });
+            answered();
           }
         });
-        response.once("end", () => resolve({ code, retryAfter }));
-        response.once("error", () => resolve({ code, retryAfter }));
-        response.once("close", () => resolve({ code, retryAfter }));
+        response.once("end", answered);
+        response.once("error", answered);
+        response.once("close", answered);
       });
       outgoing.end(request.body);
     });
