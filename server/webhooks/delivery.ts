@@ -1,7 +1,7 @@
 import http from "node:http";
 import https from "node:https";
 import { errorCodeOf } from "../chain/errors";
-import { checkedLookup, OutboundRefusal } from "../outbound/guarded-lookup";
+import { checkedLookup, checkLiteralHost, OutboundRefusal } from "../outbound/guarded-lookup";
 
 /** Bytes of a receiver's answer read at most: what it says past them is not waited for (the socket is closed). */
 export const MAX_ANSWER_BYTES = 1_024;
@@ -23,7 +23,7 @@ const USER_AGENT = "nft-data-service webhooks";
 
 /**
  * POSTs deliveries to their endpoints, defending the service against the receiver, whom anyone subscribing chooses:
- * each connection goes to an address checked as it resolves (unless private ones are allowed), redirects are not
+ * each connection goes to an address checked as it resolves, or as written (unless private ones are allowed), redirects are not
  * followed (a 3xx is a failure), the whole exchange has one deadline, and at most `MAX_ANSWER_BYTES` of the answer are
  * read. Connections are kept alive between deliveries; a socket is only ever one that was checked when it connected.
  */
@@ -62,6 +62,8 @@ export class Deliverer {
   private post(request: DeliveryRequest, signal: AbortSignal): Promise<{ code: number; retryAfter?: string }> {
     const url = new URL(request.url);
     const client = url.protocol === "https:" ? https : http;
+    // An address connects without a lookup: checked here, since it may have been taken while private ones were allowed.
+    if (!this.options.allowPrivate) checkLiteralHost(url);
     return new Promise((resolve, reject) => {
       const outgoing = client.request(url, {
         method: "POST",
