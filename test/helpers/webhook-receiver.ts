@@ -21,6 +21,8 @@ export interface Received {
   body: string;
   /** What it answered. */
   answer: Answer;
+  /** The sender's port of the connection it came on. */
+  remotePort: number;
   /** Of a streamed answer: the bytes of its body the socket took, and whether it was all written before the sender closed it. */
   streamed?: { written: number; complete: boolean; closed: boolean };
 }
@@ -33,7 +35,8 @@ export interface StreamedBody {
 }
 
 /** How a receiver answers a request: a status (with headers, a body or a streamed one), a reset of the connection, or never. */
-export type Answer = { status: number; headers?: Record<string, string>; body?: string; stream?: StreamedBody } | "reset" | "hang";
+export type Answer =
+  { status: number; headers?: Record<string, string>; body?: string; stream?: StreamedBody; delayMs?: number } | "reset" | "hang";
 
 /**
  * A webhook receiver on 127.0.0.1: it records every request and answers as `answer` says (2xx by default); `verified`
@@ -43,7 +46,11 @@ export async function startReceiver(answer: (request: Received, count: number) =
   const received: Received[] = [];
   const waiters = new Set<() => void>();
   const hanging = new Set<http.ServerResponse>();
+  let inFlight = 0;
   const server = http.createServer((request, response) => {
+    inFlight++;
+    receiver.mostInFlight = Math.max(receiver.mostInFlight, inFlight);
+    response.once("close", () => inFlight--);
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
@@ -54,6 +61,7 @@ export async function startReceiver(answer: (request: Received, count: number) =
         signature: header("webhook-signature"),
         body: Buffer.concat(chunks).toString("utf8"),
         answer: { status: 0 },
+        remotePort: request.socket.remotePort ?? 0,
       };
       entry.answer = receiver.answer(entry, received.length + 1);
       received.push(entry);
@@ -64,7 +72,10 @@ export async function startReceiver(answer: (request: Received, count: number) =
         hanging.add(response);
         return void streamBody(response, entry.answer, entry);
       }
-      response.writeHead(entry.answer.status, entry.answer.headers).end(entry.answer.body);
+      const { status, headers, body, delayMs } = entry.answer;
+      if (!delayMs) return void response.writeHead(status, headers).end(body);
+      hanging.add(response);
+      setTimeout(() => response.destroyed || response.writeHead(status, headers).end(body), delayMs);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -72,6 +83,8 @@ export async function startReceiver(answer: (request: Received, count: number) =
     answer,
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
     received,
+    /** The most requests it held at once (between a request's arrival and its answer's end). */
+    mostInFlight: 0,
     /** The requests answered 2xx. */
     get accepted(): Received[] {
       return received.filter((r) => typeof r.answer === "object" && r.answer.status >= 200 && r.answer.status < 300);
