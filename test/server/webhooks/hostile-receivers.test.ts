@@ -8,7 +8,7 @@ import type { Answer, Received } from "../../helpers/webhook-receiver";
 
 const MB = 1_024 * 1_024;
 
-describe("webhooks: receivers that answer 100 MB or redirect", function () {
+describe("webhooks: receivers that answer 100 MB, redirect or ask to wait", function () {
   this.timeout(120_000);
   let w: WebhookApp;
   let t: TestApp;
@@ -167,6 +167,34 @@ describe("webhooks: receivers that answer 100 MB or redirect", function () {
       expect(target.received).to.deep.equal([]);
     });
   }
+
+  it("waits as long as a 503's Retry-After date says, and counts the attempt as a failed status", async function () {
+    let unavailable = true;
+    const { receiver, owner, subscription, secret } = await subscribed(() =>
+      unavailable
+        ? { status: 503, headers: { "retry-after": new Date(Math.ceil((t.clock.now() + 120_000) / 1_000) * 1_000).toUTCString() } }
+        : { status: 200 },
+    );
+    const statuses = await counted("status");
+    const tx = await w.mint(owner);
+    const failed = await until(
+      () => state(subscription.id),
+      (s) => s.attempts === 1,
+      "the failed attempt",
+    );
+    const [logged] = await deliveries(subscription.id);
+    expect(logged).to.include({ status: 503, failure: "status", message: "the endpoint answered 503" });
+    // Two minutes, to the second the date names, instead of the backoff's 30 s.
+    expect(failed.next_attempt_at.getTime() - logged.attemptedAt.getTime()).to.be.within(119_000, 121_000);
+    expect(await counted("status")).to.equal(statuses + 1);
+    unavailable = false;
+    t.clock.advance(60_000);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(receiver.received).to.have.length(1);
+    t.clock.advance(62_000);
+    await receiver.until((r) => r.length === 2, "the delivery after the wait");
+    expect(receiver.verified(secret, t.clock.now).map((d) => d.data.tx)).to.deep.equal([tx]);
+  });
 
   it("does not read a redirect's 100 MB body either", async function () {
     const target = await w.receiver();
