@@ -7,7 +7,17 @@ import { checkedLookup, checkLiteralHost, OutboundRefusal } from "../outbound/gu
 export const MAX_ANSWER_BYTES = 1_024;
 
 /** Why a delivery failed, as metrics and the delivery log count it. */
-export type FailureClass = "status" | "rate_limited" | "gone" | "redirect" | "timeout" | "connection" | "refused_address" | "dns";
+export type FailureClass =
+  | "status"
+  | "rate_limited"
+  | "gone"
+  | "redirect"
+  | "timeout"
+  | "connection"
+  | "refused_address"
+  | "dns"
+  /** Nothing was sent: the subscription's secret opens with none of WEBHOOKS_SECRET_KEYS. */
+  | "secret";
 
 export type DeliveryOutcome =
   { ok: true; status: number } | { ok: false; failure: FailureClass; message: string; status?: number; retryAfter?: string };

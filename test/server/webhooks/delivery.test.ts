@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { expect } from "chai";
 import { Wallet, type JsonRpcProvider } from "ethers";
+import { sealSecret } from "../../../server/webhooks/secrets";
 import { DELIVERY_LOG_MS, pruneDeliveries, setEnabled, type SubscriptionInput } from "../../../server/webhooks/subscriptions";
 import type { TestApp } from "../../helpers/app";
 import { startWebhookApp, type WebhookApp } from "../../helpers/webhook-app";
@@ -187,6 +188,32 @@ describe("webhooks: delivery", function () {
     t.clock.advance(40_000);
     await receiver.until((r) => r.some((d) => typeof d.answer === "object" && d.answer.status === 200), "the delivery");
     expect(JSON.parse(receiver.accepted[0].body).data.tx).to.equal(tx);
+  });
+
+  it("a secret no key of WEBHOOKS_SECRET_KEYS opens fails as `secret`, sends nothing, and is retried: the key back, it delivers", async function () {
+    const { receiver, owner, subscription, secret } = await subscribed();
+    const stored = await t.app.db.query<{ secret: Buffer }>("SELECT secret FROM webhook_subscriptions WHERE id = $1", [subscription.id]);
+    // Sealed under a key the service no longer lists.
+    await t.app.db.query("UPDATE webhook_subscriptions SET secret = $2 WHERE id = $1", [
+      subscription.id,
+      sealSecret(secret, subscription.id, [randomBytes(32)]),
+    ]);
+    const tx = await w.mint(owner);
+    await untilState(subscription.id, (s) => s.attempts === 1);
+    expect(await state(subscription.id)).to.include({
+      enabled: true,
+      last_error: `the secret of webhook subscription ${subscription.id} opens with none of WEBHOOKS_SECRET_KEYS`,
+    });
+    const { rows } = await t.app.db.query<{ failure: string; status: number | null }>(
+      "SELECT failure, status FROM webhook_deliveries WHERE subscription_id = $1",
+      [subscription.id],
+    );
+    expect(rows).to.deep.equal([{ failure: "secret", status: null }]);
+    expect(receiver.received).to.deep.equal([]);
+    await t.app.db.query("UPDATE webhook_subscriptions SET secret = $2 WHERE id = $1", [subscription.id, stored.rows[0].secret]);
+    t.clock.advance(40_000);
+    await receiver.until((r) => r.length === 1, "the delivery once the key is back");
+    expect(receiver.verified(secret, t.clock.now).map((d) => d.data.tx)).to.deep.equal([tx]);
   });
 
   it("shows a failing subscription's oldest undelivered change and the disabled ones in the metrics; the log keeps attempts three days", async function () {
