@@ -1,7 +1,7 @@
 import http from "node:http";
 import https from "node:https";
 import { errorCodeOf } from "../chain/errors";
-import { checkedLookup, checkLiteralHost, OutboundRefusal } from "../outbound/guarded-lookup";
+import { checkLiteralHost, guardedLookup, OutboundRefusal, type ResolveAll } from "../outbound/guarded-lookup";
 
 /** Bytes of a receiver's answer read at most: what it says past them is not waited for (the socket is closed). */
 export const MAX_ANSWER_BYTES = 1_024;
@@ -40,12 +40,20 @@ const USER_AGENT = "nft-data-service webhooks";
 export class Deliverer {
   private readonly agents: { http: http.Agent; https: https.Agent };
 
-  constructor(private readonly options: { allowPrivate: boolean; timeoutMs: number; maxSockets: number }) {
+  constructor(
+    private readonly options: {
+      allowPrivate: boolean;
+      timeoutMs: number;
+      maxSockets: number;
+      /** How names resolve: the system's resolver unless a test gives its own. */
+      resolveAll?: ResolveAll;
+    },
+  ) {
     const agentOptions = {
       keepAlive: true,
       maxSockets: options.maxSockets,
       maxFreeSockets: options.maxSockets,
-      lookup: options.allowPrivate ? undefined : checkedLookup,
+      lookup: options.allowPrivate ? undefined : guardedLookup(options.resolveAll),
     };
     this.agents = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) };
   }

@@ -1,5 +1,9 @@
+import { isIP } from "node:net";
 import { expect } from "chai";
 import { Wallet } from "ethers";
+import type { ResolveAll } from "../../../server/outbound/guarded-lookup";
+import { Deliverer } from "../../../server/webhooks/delivery";
+import { checkEndpoint } from "../../../server/webhooks/endpoint";
 import { listDeliveries } from "../../../server/webhooks/subscriptions";
 import type { TestApp } from "../../helpers/app";
 import { sample } from "../../helpers/metrics";
@@ -59,6 +63,56 @@ describe("webhooks: the endpoint guard, with private addresses refused", functio
     }
     const listed = await t.fetch("/webhooks/subscriptions", { headers: auth });
     expect(((await listed.json()) as { subscriptions: unknown[] }).subscriptions).to.deep.equal([]);
+  });
+
+  /** A resolver answering `addresses` for every name, as an attacker's DNS server may (a private one beside a public one). */
+  const answering =
+    (...addresses: string[]): ResolveAll =>
+    (_hostname, _options, callback) =>
+      callback(
+        null,
+        addresses.map((address) => ({ address, family: isIP(address) })),
+      );
+
+  it("refuses a name when any address it resolves to is private, not only the first, when subscribing and as a delivery connects", async function () {
+    const cases: Array<[string[], string]> = [
+      [["93.184.216.34", "10.0.0.7"], "10.0.0.7"],
+      [["10.0.0.7", "93.184.216.34"], "10.0.0.7"],
+      [["2606:2800:220:1::1", "93.184.216.34", "::ffff:127.0.0.1"], "::ffff:127.0.0.1"],
+    ];
+    const why = (address: string) => `${address} is a loopback, private, link-local or reserved address`;
+    for (const [addresses, refused] of cases) {
+      const rules = { allowHttp: false, allowPrivate: false, resolveAll: answering(...addresses) };
+      let error: unknown;
+      await checkEndpoint("https://hook.example/x", rules).catch((e: unknown) => (error = e));
+      expect(error, addresses.join(" ")).to.include({
+        code: "endpoint_refused",
+        message: `refused endpoint hook.example: ${why(refused)}`,
+      });
+    }
+    expect(
+      await checkEndpoint("https://hook.example/x", { allowHttp: false, allowPrivate: false, resolveAll: answering("93.184.216.34") }),
+    ).to.equal("https://hook.example/x");
+
+    // As a delivery connects: the name answers a public address first and the receiver's after it; nothing is sent.
+    const receiver = await w.receiver();
+    const deliverer = new Deliverer({
+      allowPrivate: false,
+      timeoutMs: 1_000,
+      maxSockets: 1,
+      resolveAll: answering("93.184.216.34", "127.0.0.1"),
+    });
+    try {
+      const outcome = await deliverer.send({ url: `http://hook.example:${new URL(receiver.url).port}/hook`, headers: {}, body: "{}" });
+      expect(outcome).to.deep.equal({
+        ok: false,
+        failure: "refused_address",
+        message: `refused endpoint hook.example: ${why("127.0.0.1")}`,
+      });
+    } finally {
+      deliverer.close();
+    }
+    expect(receiver.received).to.deep.equal([]);
   });
 
   for (const [form, host] of [
