@@ -102,7 +102,7 @@ export class Deliverer {
         // The status decides; the body is read only so that its socket can serve the next delivery. Past the bound, at the
         // deadline or on a reset the socket is closed, and the status stands.
         outgoing.off("error", reject);
-        outgoing.once("error", answered);
+        outgoing.on("error", answered);
         let size = 0;
         response.on("data", (chunk: Buffer) => {
           size += chunk.length;
