@@ -238,7 +238,7 @@ export class Metrics {
 
   private readonly webhookDeliveries = new Counter({
     name: "webhook_deliveries_total",
-    help: "Webhook delivery attempts, by result: delivered, or the failure's class (status, rate_limited, gone, redirect, timeout, connection, refused_address, dns)",
+    help: "Webhook delivery attempts, by result: delivered, or the failure's class (status, rate_limited, gone, redirect, timeout, connection, refused_address, dns, secret)",
     labelNames: ["result"] as const,
     registers: [this.registry],
   });

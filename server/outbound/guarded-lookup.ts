@@ -1,4 +1,4 @@
-import { lookup as dnsLookup, promises as dns, type LookupAddress } from "node:dns";
+import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions } from "node:dns";
 import { isIP, type LookupFunction } from "node:net";
 import { errorCodeOf } from "../chain/errors";
 import { forbiddenAddress } from "./address-guard";
@@ -34,11 +34,20 @@ export function checkLiteralHost(url: URL): void {
   if (why) throw new OutboundRefusal("forbidden", url.host, why);
 }
 
+/** Every address a name resolves to, as `dns.lookup` with `all` answers them (the system's resolver, unless a test gives its own). */
+export type ResolveAll = (
+  hostname: string,
+  options: LookupAllOptions,
+  callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+) => void;
+
+const systemResolveAll: ResolveAll = (hostname, options, callback) => dnsLookup(hostname, { ...options, all: true }, callback);
+
 /**
  * Every address `url`'s host connects to: its IP literal, or its name resolved; `guarded`, refused (`OutboundRefusal`)
  * when any of them is forbidden, so that no DNS answer can slip a private address in beside a public one.
  */
-export async function resolveHost(url: URL, guarded: boolean): Promise<LookupAddress[]> {
+export async function resolveHost(url: URL, guarded: boolean, resolveAll: ResolveAll = systemResolveAll): Promise<LookupAddress[]> {
   const hostname = bareHost(url);
   const family = isIP(hostname);
   if (family !== 0) {
@@ -47,7 +56,9 @@ export async function resolveHost(url: URL, guarded: boolean): Promise<LookupAdd
   }
   let addresses: LookupAddress[];
   try {
-    addresses = await dns.lookup(hostname, { all: true });
+    addresses = await new Promise<LookupAddress[]>((resolve, reject) =>
+      resolveAll(hostname, { all: true }, (error, found) => (error ? reject(error) : resolve(found))),
+    );
   } catch (error) {
     const code = errorCodeOf(error);
     if (code === "ENOTFOUND" || code === "EAI_AGAIN" || code === "ENODATA")
@@ -65,15 +76,20 @@ export async function resolveHost(url: URL, guarded: boolean): Promise<LookupAdd
  * all-address forms): the connection goes to an address that was checked, with no second resolution an attacker's DNS
  * could answer differently. A socket a keep-alive agent with this lookup pools was checked when it connected.
  */
-export const checkedLookup: LookupFunction = (hostname, options, callback) => {
-  dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
-    if (error) return callback(error, "", 0);
-    const bad = addresses.map((a) => forbiddenAddress(a.address)).find((why) => why !== undefined);
-    if (bad) return callback(Object.assign(new OutboundRefusal("forbidden", hostname, bad), { code: FORBIDDEN_CODE }), "", 0);
-    if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
-    callback(null, addresses[0].address, addresses[0].family);
-  });
-};
+export const guardedLookup =
+  (resolveAll: ResolveAll = systemResolveAll): LookupFunction =>
+  (hostname, options, callback) => {
+    resolveAll(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, "", 0);
+      const bad = addresses.map((a) => forbiddenAddress(a.address)).find((why) => why !== undefined);
+      if (bad) return callback(Object.assign(new OutboundRefusal("forbidden", hostname, bad), { code: FORBIDDEN_CODE }), "", 0);
+      if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
+      callback(null, addresses[0].address, addresses[0].family);
+    });
+  };
+
+/** {@link guardedLookup} with the system's resolver. */
+export const checkedLookup: LookupFunction = guardedLookup();
 
 /** A lookup that answers `address` (already resolved, and checked when the request is guarded). */
 export const pinnedLookup =

@@ -1,13 +1,23 @@
 import http from "node:http";
 import https from "node:https";
 import { errorCodeOf } from "../chain/errors";
-import { checkedLookup, OutboundRefusal } from "../outbound/guarded-lookup";
+import { checkLiteralHost, guardedLookup, OutboundRefusal, type ResolveAll } from "../outbound/guarded-lookup";
 
 /** Bytes of a receiver's answer read at most: what it says past them is not waited for (the socket is closed). */
 export const MAX_ANSWER_BYTES = 1_024;
 
 /** Why a delivery failed, as metrics and the delivery log count it. */
-export type FailureClass = "status" | "rate_limited" | "gone" | "redirect" | "timeout" | "connection" | "refused_address" | "dns";
+export type FailureClass =
+  | "status"
+  | "rate_limited"
+  | "gone"
+  | "redirect"
+  | "timeout"
+  | "connection"
+  | "refused_address"
+  | "dns"
+  /** Nothing was sent: the subscription's secret opens with none of WEBHOOKS_SECRET_KEYS. */
+  | "secret";
 
 export type DeliveryOutcome =
   { ok: true; status: number } | { ok: false; failure: FailureClass; message: string; status?: number; retryAfter?: string };
@@ -23,19 +33,27 @@ const USER_AGENT = "nft-data-service webhooks";
 
 /**
  * POSTs deliveries to their endpoints, defending the service against the receiver, whom anyone subscribing chooses:
- * each connection goes to an address checked as it resolves (unless private ones are allowed), redirects are not
+ * each connection goes to an address checked as it resolves, or as written (unless private ones are allowed), redirects are not
  * followed (a 3xx is a failure), the whole exchange has one deadline, and at most `MAX_ANSWER_BYTES` of the answer are
  * read. Connections are kept alive between deliveries; a socket is only ever one that was checked when it connected.
  */
 export class Deliverer {
   private readonly agents: { http: http.Agent; https: https.Agent };
 
-  constructor(private readonly options: { allowPrivate: boolean; timeoutMs: number; maxSockets: number }) {
+  constructor(
+    private readonly options: {
+      allowPrivate: boolean;
+      timeoutMs: number;
+      maxSockets: number;
+      /** How names resolve: the system's resolver unless a test gives its own. */
+      resolveAll?: ResolveAll;
+    },
+  ) {
     const agentOptions = {
       keepAlive: true,
       maxSockets: options.maxSockets,
       maxFreeSockets: options.maxSockets,
-      lookup: options.allowPrivate ? undefined : checkedLookup,
+      lookup: options.allowPrivate ? undefined : guardedLookup(options.resolveAll),
     };
     this.agents = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) };
   }
@@ -62,6 +80,8 @@ export class Deliverer {
   private post(request: DeliveryRequest, signal: AbortSignal): Promise<{ code: number; retryAfter?: string }> {
     const url = new URL(request.url);
     const client = url.protocol === "https:" ? https : http;
+    // An address connects without a lookup: checked here, since it may have been taken while private ones were allowed.
+    if (!this.options.allowPrivate) checkLiteralHost(url);
     return new Promise((resolve, reject) => {
       const outgoing = client.request(url, {
         method: "POST",
@@ -78,18 +98,22 @@ export class Deliverer {
       outgoing.once("response", (response) => {
         const code = response.statusCode ?? 0;
         const retryAfter = typeof response.headers["retry-after"] === "string" ? response.headers["retry-after"] : undefined;
-        // The answer's body is read only so that its socket can serve the next delivery; past the bound it is closed.
+        const answered = () => resolve({ code, retryAfter });
+        // The status decides; the body is read only so that its socket can serve the next delivery. Past the bound, at the
+        // deadline or on a reset the socket is closed, and the status stands.
+        outgoing.off("error", reject);
+        outgoing.on("error", answered);
         let size = 0;
         response.on("data", (chunk: Buffer) => {
           size += chunk.length;
           if (size > MAX_ANSWER_BYTES) {
             response.destroy();
-            resolve({ code, retryAfter });
+            answered();
           }
         });
-        response.once("end", () => resolve({ code, retryAfter }));
-        response.once("error", () => resolve({ code, retryAfter }));
-        response.once("close", () => resolve({ code, retryAfter }));
+        response.once("end", answered);
+        response.once("error", answered);
+        response.once("close", answered);
       });
       outgoing.end(request.body);
     });

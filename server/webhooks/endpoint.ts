@@ -1,4 +1,4 @@
-import { OutboundRefusal, resolveHost } from "../outbound/guarded-lookup";
+import { OutboundRefusal, resolveHost, type ResolveAll } from "../outbound/guarded-lookup";
 import { endpointRefused } from "./errors";
 
 /** Longest endpoint URL taken. */
@@ -9,6 +9,8 @@ export interface EndpointRules {
   allowHttp: boolean;
   /** Loopback, private and link-local addresses too (the local setup, tests). */
   allowPrivate: boolean;
+  /** How names resolve: the system's resolver unless a test gives its own. */
+  resolveAll?: ResolveAll;
 }
 
 /**
@@ -33,7 +35,7 @@ export async function checkEndpoint(text: string, rules: EndpointRules): Promise
   if (url.username !== "" || url.password !== "") throw endpointRefused("the endpoint URL may not carry a user name or password");
   if (url.hash !== "" || text.includes("#")) throw endpointRefused("the endpoint URL may not have a fragment");
   try {
-    await resolveHost(url, !rules.allowPrivate);
+    await resolveHost(url, !rules.allowPrivate, rules.resolveAll);
   } catch (error) {
     if (!(error instanceof OutboundRefusal)) throw error;
     throw endpointRefused(

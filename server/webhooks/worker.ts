@@ -155,7 +155,7 @@ export class WebhookWorker {
    */
   private async deliverAll(subscription: ClaimedSubscription, last: bigint, head: number): Promise<void> {
     const { id } = subscription;
-    const secrets = secretsOf(subscription, this.config.secretKeys, this.clock());
+    let secrets: string[] | undefined;
     const selection = {
       network: subscription.network,
       owners: subscription.owners,
@@ -190,6 +190,13 @@ export class WebhookWorker {
         if (verdict === "skip" || (row.kind !== "removed" && spam?.has(row.contract))) {
           if (!(await moveTo(BigInt(row.id)))) return release(this.db, id, this.token);
           continue;
+        }
+        try {
+          secrets ??= secretsOf(subscription, this.config.secretKeys, this.clock());
+        } catch (error) {
+          // A key dropped from WEBHOOKS_SECRET_KEYS (maybe on this instance only): retried as a failure, so that
+          // putting it back, or another instance that has it, resumes the deliveries.
+          return this.failed(subscription, row, { ok: false, failure: "secret", message: (error as Error).message }, 0);
         }
         const started = performance.now();
         const outcome = await this.deps.deliverer.send(this.request(subscription, secrets, row), this.cancel.signal);

@@ -11,7 +11,7 @@ import type { SubscriptionInput } from "../../server/webhooks/subscriptions";
 /**
  * A chain of its own (reorgs may be made on it) with an ERC-721 deployed, and an app that indexes it and delivers
  * webhooks to receivers on this machine (WEBHOOKS_ENV, then `env`; over HTTP with `listen`); `receiver` starts receivers that
- * `closeReceivers` (after each test) and `close` stop.
+ * `closeReceivers` (after each test) and `close` stop; `instance` starts another instance on the same database.
  */
 export async function startWebhookApp(env: Record<string, string> = {}, options: { listen?: boolean } = {}) {
   const node: LocalNode = await startLocalNode();
@@ -21,6 +21,7 @@ export async function startWebhookApp(env: Record<string, string> = {}, options:
   const t: TestApp = await startTestApp({ listen: options.listen, env: { RPC_URL_LOCALHOST: node.url, ...WEBHOOKS_ENV, ...env } });
   await indexedTo(t.app.db, "localhost", provider);
   const receivers: Receiver[] = [];
+  const instances: TestApp[] = [];
   let nextId = 1n;
   return {
     t,
@@ -48,12 +49,22 @@ export async function startWebhookApp(env: Record<string, string> = {}, options:
         now: t.clock.now(),
       });
     },
+    /** Another instance of the service on the same database and chain, its indexer off (as `env` says then `extra`). */
+    async instance(extra: Record<string, string> = {}): Promise<TestApp> {
+      const other = await startTestApp({
+        database: t.database,
+        env: { RPC_URL_LOCALHOST: node.url, ...WEBHOOKS_ENV, ...env, INDEXER: "false", ...extra },
+      });
+      instances.push(other);
+      return other;
+    },
     async closeReceivers(): Promise<void> {
       for (const receiver of receivers.splice(0)) await receiver.close();
     },
     alice,
     async close(): Promise<void> {
       await this.closeReceivers();
+      for (const instance of instances.splice(0)) await instance.close();
       await t.close();
       provider.destroy();
       await node.stop();

@@ -1,10 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { expect } from "chai";
 import { Wallet, type JsonRpcProvider } from "ethers";
-import { setEnabled, type SubscriptionInput } from "../../../server/webhooks/subscriptions";
+import { sealSecret } from "../../../server/webhooks/secrets";
+import { DELIVERY_LOG_MS, pruneDeliveries, setEnabled, type SubscriptionInput } from "../../../server/webhooks/subscriptions";
 import type { TestApp } from "../../helpers/app";
 import { startWebhookApp, type WebhookApp } from "../../helpers/webhook-app";
 import { indexedTo } from "../../helpers/index-check";
+import { sample } from "../../helpers/metrics";
 import type { Answer } from "../../helpers/webhook-receiver";
 
 describe("webhooks: delivery", function () {
@@ -186,6 +188,76 @@ describe("webhooks: delivery", function () {
     t.clock.advance(40_000);
     await receiver.until((r) => r.some((d) => typeof d.answer === "object" && d.answer.status === 200), "the delivery");
     expect(JSON.parse(receiver.accepted[0].body).data.tx).to.equal(tx);
+  });
+
+  it("a secret no key of WEBHOOKS_SECRET_KEYS opens fails as `secret`, sends nothing, and is retried: the key back, it delivers", async function () {
+    const { receiver, owner, subscription, secret } = await subscribed();
+    const stored = await t.app.db.query<{ secret: Buffer }>("SELECT secret FROM webhook_subscriptions WHERE id = $1", [subscription.id]);
+    // Sealed under a key the service no longer lists.
+    await t.app.db.query("UPDATE webhook_subscriptions SET secret = $2 WHERE id = $1", [
+      subscription.id,
+      sealSecret(secret, subscription.id, [randomBytes(32)]),
+    ]);
+    const tx = await w.mint(owner);
+    await untilState(subscription.id, (s) => s.attempts === 1);
+    expect(await state(subscription.id)).to.include({
+      enabled: true,
+      last_error: `the secret of webhook subscription ${subscription.id} opens with none of WEBHOOKS_SECRET_KEYS`,
+    });
+    const { rows } = await t.app.db.query<{ failure: string; status: number | null }>(
+      "SELECT failure, status FROM webhook_deliveries WHERE subscription_id = $1",
+      [subscription.id],
+    );
+    expect(rows).to.deep.equal([{ failure: "secret", status: null }]);
+    expect(receiver.received).to.deep.equal([]);
+    await t.app.db.query("UPDATE webhook_subscriptions SET secret = $2 WHERE id = $1", [subscription.id, stored.rows[0].secret]);
+    t.clock.advance(40_000);
+    await receiver.until((r) => r.length === 1, "the delivery once the key is back");
+    expect(receiver.verified(secret, t.clock.now).map((d) => d.data.tx)).to.deep.equal([tx]);
+  });
+
+  it("shows a failing subscription's oldest undelivered change and the disabled ones in the metrics; the log keeps attempts three days", async function () {
+    // The earlier tests' subscriptions would change the counts meanwhile (moving the clock makes their retries due).
+    await t.app.db.query("DELETE FROM webhook_subscriptions");
+    const { owner, subscription } = await subscribed(() => ({ status: 500 }));
+    await w.mint(owner);
+    await untilState(subscription.id, (s) => s.attempts === 1);
+    t.clock.advance(600_000);
+    const metrics = async () => {
+      // One scrape's gauges share one read, until the next turn of the event loop (PGlite may answer within the same turn).
+      await new Promise((resolve) => setImmediate(resolve));
+      return t.app.metrics!.registry.metrics();
+    };
+    const logged = await t.app.db.query<{ created_at: Date }>(
+      "SELECT c.created_at FROM nft_changes c, webhook_subscriptions s WHERE s.id = $1 AND c.id > s.cursor ORDER BY c.id LIMIT 1",
+      [subscription.id],
+    );
+    const waited = (t.clock.now() - logged.rows[0].created_at.getTime()) / 1_000;
+    expect(waited).to.be.above(600);
+    expect(sample(await metrics(), "webhook_oldest_undelivered_seconds", { subscription: subscription.id })).to.be.within(
+      waited - 1,
+      waited + 5,
+    );
+    expect(sample(await metrics(), "webhook_subscriptions_disabled")).to.equal(0);
+    await setEnabled(t.app.db, { id: subscription.id, clientId: null, enabled: false, reason: "maintenance", now: t.clock.now() });
+    const text = await metrics();
+    expect(sample(text, "webhook_subscriptions_disabled")).to.equal(1);
+    // Disabled: no longer counted as waiting (the alert is about enabled subscriptions).
+    expect(sample(text, "webhook_oldest_undelivered_seconds", { subscription: subscription.id })).to.equal(undefined);
+
+    const { rows } = await t.app.db.query<{ attempted_at: Date; expires_at: Date }>(
+      "SELECT attempted_at, expires_at FROM webhook_deliveries WHERE subscription_id = $1",
+      [subscription.id],
+    );
+    expect(rows).to.have.length(1);
+    const expires = rows[0].attempted_at.getTime() + DELIVERY_LOG_MS;
+    expect(rows[0].expires_at.getTime()).to.equal(expires);
+    await pruneDeliveries(t.app.db, expires - 1_000);
+    const kept = await t.app.db.query("SELECT 1 FROM webhook_deliveries WHERE subscription_id = $1", [subscription.id]);
+    expect(kept.rows).to.have.length(1);
+    await pruneDeliveries(t.app.db, expires + 1_000);
+    const gone = await t.app.db.query("SELECT 1 FROM webhook_deliveries WHERE subscription_id = $1", [subscription.id]);
+    expect(gone.rows).to.deep.equal([]);
   });
 
   /** Waits for the subscription's stored state to hold `done`. */
