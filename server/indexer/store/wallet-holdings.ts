@@ -42,7 +42,7 @@ export interface DelegationQuery {
 }
 
 /** Full rights, as the registry writes them. */
-const FULL_RIGHTS = `0x${"00".repeat(32)}`;
+export const FULL_RIGHTS = `0x${"00".repeat(32)}`;
 
 /**
  * What `owner` holds of each collection, in one statement whatever their number, so that a login reads it in one round
@@ -168,17 +168,39 @@ const VIA: Record<number, DelegationKind> = Object.fromEntries(
 export async function walletHoldings(
   db: Queryable,
   input: { owner: string; collections: CollectionQuery[]; maxIds: number; delegation: DelegationQuery | null; maxDelegations: number },
-): Promise<{ holdings: OwnerHolding[]; delegationsComplete: boolean }> {
+): Promise<WalletHoldings> {
   const { owner, collections, maxIds, delegation, maxDelegations } = input;
   if (collections.length === 0) return { holdings: [], delegationsComplete: true };
-  const asked = JSON.stringify(
-    collections.map((c, i) => ({ i, network: c.network, contract: c.contract, ids: c.tokenIds ? c.tokenIds.join(",") : null })),
-  );
+  const asked = collectionsParameter(collections);
   const { rows } = delegation
     ? await db.query<HoldingRow>(DELEGATED_HOLDINGS_SQL, [owner, asked, maxIds + 1, delegation.rights ?? FULL_RIGHTS, maxDelegations], {
         prepare: true,
       })
     : await db.query<HoldingRow>(HOLDINGS_SQL, [owner, asked, maxIds + 1], { prepare: true });
+  return holdingsOfRows(rows, maxIds);
+}
+
+/** What a wallet holds of the collections asked, in their order, and whether every delegation to it was read. */
+export interface WalletHoldings {
+  holdings: OwnerHolding[];
+  delegationsComplete: boolean;
+}
+
+/**
+ * The collections asked, as the holdings statements take them ($2: a JSON array of {i, network, contract, ids}). Also
+ * for the login's statement that reads them where it redeems the challenge (server/auth/login-statement.ts).
+ */
+export function collectionsParameter(collections: CollectionQuery[]): string {
+  return JSON.stringify(
+    collections.map((c, i) => ({ i, network: c.network, contract: c.contract, ids: c.tokenIds ? c.tokenIds.join(",") : null })),
+  );
+}
+
+/**
+ * The holdings of the rows a holdings statement returned, in the order it returns them (the owner's own row of each
+ * collection before its vaults'); `maxIds` as asked (the statement lists one more).
+ */
+export function holdingsOfRows(rows: HoldingRow[], maxIds: number): WalletHoldings {
   const holdings: OwnerHolding[] = [];
   for (const row of rows) {
     const held = { count: row.count, ids: row.ids.slice(0, maxIds), more: row.ids.length > maxIds };
@@ -190,11 +212,12 @@ export async function walletHoldings(
 }
 
 /** A row of either statement; `vault`, `via` and `more_delegations` only with delegations. */
-interface HoldingRow {
+export interface HoldingRow {
   i: number;
   vault?: string | null;
   via?: number | null;
-  indexed: string | null;
+  /** A bigint: a string as a row's column, a number as a member of JSON. */
+  indexed: string | number | null;
   count: string;
   ids: string[];
   incomplete: boolean;

@@ -181,7 +181,9 @@ describe("queries of one login (authorize, login, token)", function () {
         ].sort(),
       );
       const redeemed = statements.find((sql) => /DELETE FROM login_challenges/.test(sql));
-      expect(redeemed, `delegation ${delegation}`).to.match(/FROM nft_holdings .*FROM nft_delegations |FROM nft_delegations .*FROM nft_holdings /s);
+      expect(redeemed, `delegation ${delegation}`).to.match(
+        /FROM nft_holdings .*FROM nft_delegations |FROM nft_delegations .*FROM nft_holdings /s,
+      );
       const claims = JSON.parse(Buffer.from(tokens.id_token.split(".")[1], "base64url").toString("utf8"));
       expect(
         claims.holdings.map((entry: { contract: string; count: string; total?: string }) => [
