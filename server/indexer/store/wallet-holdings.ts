@@ -45,8 +45,9 @@ export interface DelegationQuery {
 export const FULL_RIGHTS = `0x${"00".repeat(32)}`;
 
 /**
- * What `owner` holds of each collection, in one statement whatever their number, so that a login reads it in one round
- * trip. Each collection's count comes from nft_holdings (one row), or with ids from nft_owners and nft_balances by
+ * What `owner` holds of each collection, in one statement whatever their number, so that a refresh or userinfo reads it
+ * in one round trip (a login reads it as DELEGATED_HOLDINGS_SQL does, in the statement that redeems its challenge:
+ * server/auth/login-statement.ts, which only reads these tables). Each collection's count comes from nft_holdings (one row), or with ids from nft_owners and nft_balances by
  * their keys; its ids from the owner's inventory indexes; its cursor from indexer_cursors in the same snapshot.
  * $1 owner, $2 the collections as a JSON array of {i, network, contract, ids} (ids: comma-separated decimals, or null
  * for all), $3 the most ids listed per collection plus one. The collections go in as JSON rather than as arrays: the
@@ -89,7 +90,7 @@ const HOLDINGS_SQL = `SELECT q.i, c.block_number AS indexed,
  * delegation to the owner (nft_delegations, its newest log) covers the collection, read as the owner's are. A vault
  * with a whole-wallet or contract delegation counts as the owner does; one with token delegations only counts the
  * ERC-721 tokens it delegated (of the ids asked). A statement of its own, not HOLDINGS_SQL with the delegations
- * switched off by a parameter: that form cost a login without delegation more database time (a larger plan to start
+ * switched off by a parameter: that form cost a read without delegation more database time (a larger plan to start
  * and run), measured with pgbench beside this one. $1 to $3 as HOLDINGS_SQL's, $4 the rights counted beside full
  * ones (32 bytes of hex), $5 the most delegations read (the oldest first). Rows: the owner's own first (vault null),
  * then each vault's, per collection.
