@@ -1,6 +1,14 @@
 import { getAddress } from "ethers";
 import type { Queryable } from "../db/database";
-import { walletHoldings, type CollectionQuery, type DelegationKind, type OwnerHolding } from "../indexer";
+import {
+  holdingsOfRows,
+  walletHoldings,
+  type CollectionQuery,
+  type DelegationKind,
+  type HoldingRow,
+  type OwnerHolding,
+  type WalletHoldings,
+} from "../indexer";
 import { fillText } from "../lib/template";
 import type { Lang } from "./messages";
 
@@ -254,12 +262,29 @@ export function claimedCollections(config: HoldingsConfig): Collection[] {
   return [...config.collections, ...conditionsOf(config.gate)].filter((c) => !seen.has(keyOf(c)) && (seen.add(keyOf(c)), true));
 }
 
-/**
- * Reads what `address` holds of the client's collections from the index, with one statement, and checks its gate; with
- * delegation on, the holdings of the vaults that delegated to it count too, read in the same statement.
- * `db`: where the index is read (the primary: a login must not be answered from a replica behind a transfer).
- */
-export async function checkHoldings(db: Queryable, address: string, config: HoldingsConfig): Promise<HoldingsCheck> {
+/** What a login of a configuration asks the index: each collection once, whatever number of conditions name it. */
+export interface HoldingsQuestion {
+  collections: CollectionQuery[];
+  /** The most ids listed per collection. */
+  maxIds: number;
+  delegation: DelegationConfig | null;
+  maxDelegations: number;
+  /**
+   * The gate in disjunctive normal form: it is met when, for some term `t`, the holdings of each of its collections
+   * (`i`, an index into `collections`; the vaults' included) number at least `min`. Null: no gate.
+   */
+  gate: GateTerm[] | null;
+}
+
+/** One condition of a term of the gate (HoldingsQuestion.gate). */
+export interface GateTerm {
+  t: number;
+  i: number;
+  min: string;
+}
+
+/** Where each claimed collection's answer is among the questions: the collections asked, by their key. */
+function questionsOf(config: HoldingsConfig): { claimed: Collection[]; queries: CollectionQuery[]; indexOf: Map<string, number> } {
   const claimed = claimedCollections(config);
   const queries: CollectionQuery[] = [];
   const indexOf = new Map<string, number>();
@@ -268,14 +293,50 @@ export async function checkHoldings(db: Queryable, address: string, config: Hold
     indexOf.set(queryKeyOf(c), queries.length);
     queries.push({ network: c.network, contract: c.contract, tokenIds: c.tokenIds });
   }
-  const delegation = config.delegation ?? null;
-  const read = await walletHoldings(db, {
-    owner: address.toLowerCase(),
+  return { claimed, queries, indexOf };
+}
+
+/**
+ * What a login asks the index of `config`, the gate included, for the statement that reads the holdings where it
+ * redeems the challenge (login-statement.ts). The gate's normal form stays small: at most HOLDINGS_LIMITS.collections
+ * conditions make a few hundred terms at worst (all of five groups of any of three).
+ */
+export function holdingsQuestion(config: HoldingsConfig): HoldingsQuestion {
+  const { queries, indexOf } = questionsOf(config);
+  const termsOf = (g: Gate): Collection[][] =>
+    !isGroup(g)
+      ? [[g]]
+      : "any" in g
+        ? g.any.flatMap(termsOf)
+        : g.all.reduce<Collection[][]>((terms, member) => terms.flatMap((term) => termsOf(member).map((more) => [...term, ...more])), [[]]);
+  return {
     collections: queries,
     maxIds: HOLDINGS_LIMITS.idsListed,
-    delegation,
+    delegation: config.delegation ?? null,
     maxDelegations: HOLDINGS_LIMITS.delegations,
-  });
+    gate:
+      config.gate === null
+        ? null
+        : termsOf(config.gate).flatMap((term, t) => term.map((c) => ({ t, i: indexOf.get(queryKeyOf(c))!, min: c.minCount }))),
+  };
+}
+
+/**
+ * Reads what `address` holds of the client's collections from the index, with one statement, and checks its gate; with
+ * delegation on, the holdings of the vaults that delegated to it count too, read in the same statement (a refresh and
+ * userinfo: a login reads them in its redeeming statement, holdingsQuestion).
+ * `db`: where the index is read (the primary: a login must not be answered from a replica behind a transfer).
+ */
+export async function checkHoldings(db: Queryable, address: string, config: HoldingsConfig): Promise<HoldingsCheck> {
+  const question = holdingsQuestion(config);
+  const read = await walletHoldings(db, { owner: address.toLowerCase(), ...question });
+  return holdingsCheck(config, read);
+}
+
+/** The claim and the gate's answer of what the index said of `config`'s collections (asked as holdingsQuestion asks). */
+export function holdingsCheck(config: HoldingsConfig, read: WalletHoldings): HoldingsCheck {
+  const { claimed, queries, indexOf } = questionsOf(config);
+  const delegation = config.delegation ?? null;
   const holdingOf = (c: Collection): OwnerHolding => read.holdings[indexOf.get(queryKeyOf(c))!];
   const total = (c: Collection) => holdingOf(c).vaults.reduce((sum, v) => sum + BigInt(v.count), BigInt(holdingOf(c).count));
   const meets = (c: Collection) => total(c) >= BigInt(c.minCount);
@@ -310,6 +371,23 @@ export async function checkHoldings(db: Queryable, address: string, config: Hold
     meetsGate: config.gate === null || passes(config.gate),
     blocks: [...blocks].map(([network, block]) => ({ network, block })),
   };
+}
+
+/**
+ * What a code's grant stores of its login's holdings: the configuration read, and the rows the redeeming statement
+ * read (login-statement.ts adds them to the grant it stores); the claim is made of them when the grant is read.
+ */
+export interface StoredHoldings {
+  config: Record<string, unknown>;
+  rows?: HoldingRow[];
+}
+
+/** The claim of a grant's stored holdings; undefined for anything else. */
+export function claimOfStored(stored: unknown): HoldingsClaimEntry[] | undefined {
+  if (typeof stored !== "object" || stored === null || !Array.isArray((stored as StoredHoldings).rows)) return undefined;
+  const { config, rows } = stored as Required<StoredHoldings>;
+  const parsed = parseHoldingsConfig(config, null);
+  return parsed ? holdingsCheck(parsed, holdingsOfRows(rows, HOLDINGS_LIMITS.idsListed)).claim : undefined;
 }
 
 const TEXT = {

@@ -1,5 +1,7 @@
 import type { Queryable } from "../db/database";
 import { tooManyRequests, type StatementCount } from "../rate-limits";
+import { collectionsParameter, FULL_RIGHTS, holdingsOfRows, type HoldingRow, type WalletHoldings } from "../indexer";
+import type { HoldingsQuestion } from "./holdings";
 import { heldColumns, type HeldWrite } from "./oidc";
 
 /*
@@ -10,6 +12,13 @@ import { heldColumns, type HeldWrite } from "./oidc";
  * assembled from their owners' parts. Each of those tables' other SQL stays with its owner. Where the rate limits'
  * counts are shared, its second form also counts the request in request_windows (server/rate-limits owns that table
  * and its other SQL): one statement per login step, the count included (docs/reference/login.md).
+ *
+ * A login of a client with holdings (holdings.ts) sends its other form, which also reads what the signer holds of the
+ * client's collections from the index and redeems the challenge only when they meet the gate: the read decides the
+ * redemption, so it belongs to the same statement, and a gated login costs no round trip more than a plain one. That
+ * form is the login's, so it lives here with the rest of the login's statement; it only reads the index's tables
+ * (server/indexer owns them and writes them), as the index's own holdings statements read them
+ * (server/indexer/store/wallet-holdings.ts, which a refresh and userinfo send): a change of those tables changes both.
  */
 
 // A redeemed challenge is of no further use (only open ones are ever looked up): deleted, not kept marked. Nothing
@@ -51,6 +60,115 @@ const REDEEM = `WITH counted AS (
   )
   SELECT EXISTS (SELECT 1 FROM consumed) AS redeemed, (SELECT count FROM counted) AS counted`;
 
+// REDEEM, reading the signer's holdings first (the statement server/indexer/store/wallet-holdings.ts sends with
+// delegations, as `holdings`), their sum per collection checked against the gate's terms (`gate`); the challenge is
+// redeemed only when they meet it. The grant stored carries the rows read (in its payload's loginHoldings, when the
+// login put that member there: the claim is made of them when the grant is read, holdings.ts). $1 to $16 as REDEEM's;
+// $17 the signer (lower case); $18 the collections as a JSON array of {i, network, contract, ids}, $19 the most ids
+// listed per collection plus one, as the index's statement takes them; $20 the rights counted beside full ones, null
+// when delegations do not count; $21 the most delegations read; $22 the gate's terms as a JSON array of {t, i, min}
+// (met when every condition of some term is), null when there is no gate. Rows of `holdings`: the signer's own
+// first (vault null), then each vault's, per collection.
+const REDEEM_WITH_HOLDINGS = `WITH counted AS (
+    INSERT INTO request_windows AS w (family, requester, window_start, count)
+    SELECT $13::text, $14::text, $15::bigint, 1 WHERE $13::text IS NOT NULL
+    ON CONFLICT (family, requester, window_start) DO UPDATE SET count = w.count + 1
+    RETURNING count
+  ), q AS (
+    SELECT * FROM jsonb_to_recordset($18::jsonb) AS q(i integer, network text, contract text, ids text)
+  ), granted AS (
+    SELECT l.network_id, l.vault, l.kind, l.contract, l.token_id FROM (
+      SELECT DISTINCT ON (d.network_id, d.vault, d.kind, d.contract, d.token_id, d.rights)
+        d.network_id, d.vault, d.kind, d.contract, d.token_id, d.enable, d.block_number, d.log_index
+      FROM nft_delegations d
+      WHERE $20::text IS NOT NULL AND d.network_id IN (SELECT n.id FROM indexer_networks n WHERE n.name IN (SELECT network FROM q))
+        AND d.delegate = decode(substr($17, 3), 'hex') AND d.vault <> decode(substr($17, 3), 'hex')
+        AND d.rights IN (decode(repeat('00', 32), 'hex'), decode(substr($20, 3), 'hex'))
+      ORDER BY d.network_id, d.vault, d.kind, d.contract, d.token_id, d.rights, d.block_number DESC, d.log_index DESC
+    ) l
+    WHERE l.enable
+    ORDER BY l.block_number, l.log_index
+    LIMIT $21
+  ), holders AS (
+    SELECT q.i, NULL::bytea AS vault, NULL::smallint AS via, q.ids, false AS tokens_only FROM q
+    UNION ALL
+    SELECT q.i, g.vault, min(g.kind),
+      CASE WHEN min(g.kind) < 3 THEN q.ids ELSE string_agg(g.token_id::text, ',' ORDER BY g.token_id)
+        FILTER (WHERE q.ids IS NULL OR g.token_id = ANY (string_to_array(q.ids, ',')::numeric[])) END,
+      min(g.kind) = 3
+    FROM q JOIN indexer_networks n ON n.name = q.network
+      JOIN granted g ON g.network_id = n.id AND (g.kind = 1 OR g.contract = decode(substr(q.contract, 3), 'hex'))
+    GROUP BY q.i, q.ids, g.vault
+    HAVING min(g.kind) < 3 OR count(*) FILTER (WHERE q.ids IS NULL OR g.token_id = ANY (string_to_array(q.ids, ',')::numeric[])) > 0
+  ), holdings AS (
+    SELECT o.i, '0x' || encode(o.vault, 'hex') AS vault, o.via, c.block_number AS indexed,
+      CASE WHEN o.ids IS NULL THEN
+        COALESCE((SELECT h.count FROM nft_holdings h
+          WHERE h.network_id = n.id AND h.contract = decode(substr(q.contract, 3), 'hex') AND h.owner = w.address), 0)
+      ELSE
+        (SELECT count(*) FROM nft_owners x
+          WHERE x.network_id = n.id AND x.contract_id = ca.id AND x.owner_id = oa.id AND x.token_id = ANY (string_to_array(o.ids, ',')::numeric[]))
+        + COALESCE((SELECT sum(b.balance) FROM nft_balances b
+          WHERE NOT o.tokens_only AND b.network_id = n.id AND b.contract = decode(substr(q.contract, 3), 'hex') AND b.owner = w.address
+            AND b.token_id = ANY (string_to_array(o.ids, ',')::numeric[]) AND b.balance > 0), 0)
+      END::text AS count,
+      ARRAY(
+        (SELECT x.token_id FROM nft_owners x
+          WHERE x.network_id = n.id AND x.owner_id = oa.id AND x.contract_id = ca.id
+            AND (o.ids IS NULL OR x.token_id = ANY (string_to_array(o.ids, ',')::numeric[]))
+          ORDER BY x.token_id LIMIT $19)
+        UNION ALL
+        (SELECT b.token_id FROM nft_balances b
+          WHERE NOT o.tokens_only AND b.network_id = n.id AND b.owner = w.address AND b.contract = decode(substr(q.contract, 3), 'hex')
+            AND b.balance > 0 AND (o.ids IS NULL OR b.token_id = ANY (string_to_array(o.ids, ',')::numeric[]))
+          ORDER BY b.token_id LIMIT $19)
+        ORDER BY 1 LIMIT $19
+      )::text[] AS ids,
+      EXISTS (SELECT 1 FROM nft_skipped_ranges s WHERE s.network = q.network AND s.contract = q.contract) AS incomplete,
+      (SELECT count(*) FROM granted) >= $21 AS more_delegations
+    FROM holders o JOIN q ON q.i = o.i
+      CROSS JOIN LATERAL (SELECT COALESCE(o.vault, decode(substr($17, 3), 'hex')) AS address) w
+      LEFT JOIN indexer_cursors c ON c.network = q.network
+      LEFT JOIN indexer_networks n ON n.name = q.network
+      LEFT JOIN nft_addresses ca ON ca.address = decode(substr(q.contract, 3), 'hex')
+      LEFT JOIN nft_addresses oa ON oa.address = w.address
+  ), read AS (
+    SELECT COALESCE(jsonb_agg(to_jsonb(h) ORDER BY h.i, h.vault NULLS FIRST), '[]'::jsonb) AS rows FROM holdings h
+  ), gate AS (
+    SELECT $22::jsonb IS NULL OR EXISTS (
+      SELECT 1 FROM jsonb_to_recordset($22::jsonb) AS g(t integer, i integer, min numeric)
+      GROUP BY g.t
+      HAVING bool_and((SELECT sum(h.count::numeric) FROM holdings h WHERE h.i = g.i) >= g.min)
+    ) AS meets
+  ), consumed AS (
+    DELETE FROM login_challenges
+    WHERE id = $1 AND consumed_at IS NULL AND expires_at > now() AND NOT EXISTS (SELECT 1 FROM counted WHERE count > $16::int)
+      AND (SELECT meets FROM gate)
+    RETURNING id
+  ), held AS (
+    INSERT INTO oidc_payloads (kind, id, payload, grant_id, user_code, uid, expires_at)
+    SELECT kind, id,
+      CASE WHEN kind = 'Grant' AND payload::jsonb ? 'loginHoldings'
+        THEN jsonb_set(payload::jsonb, '{loginHoldings,rows}', (SELECT rows FROM read)) ELSE payload::jsonb END,
+      grant_id, user_code, uid, expires_at
+    FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::timestamptz[])
+      AS w(kind, id, payload, grant_id, user_code, uid, expires_at)
+    WHERE EXISTS (SELECT 1 FROM consumed)
+    RETURNING kind, id
+  ), history AS (
+    INSERT INTO login_history (account, client_id, first_at, last_at)
+    SELECT $9::text, $10::text, now(), now() WHERE EXISTS (SELECT 1 FROM consumed)
+    ON CONFLICT (account, client_id) DO UPDATE SET
+      first_at = LEAST(login_history.first_at, EXCLUDED.first_at),
+      last_at = GREATEST(login_history.last_at, EXCLUDED.last_at),
+      logins = login_history.logins + 1
+  ), proof AS (
+    INSERT INTO login_siwe_proofs (grant_id, message, signature)
+    SELECT id, $11::text, $12::text FROM held WHERE kind = 'Grant' AND $11::text IS NOT NULL
+  )
+  SELECT EXISTS (SELECT 1 FROM consumed) AS redeemed, (SELECT count FROM counted) AS counted,
+    (SELECT meets FROM gate) AS meets_gate, (SELECT rows FROM read) AS holdings`;
+
 /** What a login stores when its challenge is redeemed. */
 export interface Login {
   challengeId: string;
@@ -63,35 +181,63 @@ export interface Login {
   proof: { message: string; signature: string } | null;
   /** The request's rate-limit count, for this statement to make unless one did already. */
   count?: StatementCount;
+  /** With a client's holdings: what the statement reads of the signer's (lower case) before it redeems the challenge. */
+  holdings?: { owner: string; question: HoldingsQuestion };
+}
+
+/** Whether the challenge was redeemed; with holdings, what was read of them and whether they met the gate. */
+export interface Redemption {
+  redeemed: boolean;
+  holdings?: { read: WalletHoldings; meetsGate: boolean };
 }
 
 /**
- * Redeems the login's challenge and stores `login` with it; false when it was used already (or retired or expired).
+ * Redeems the login's challenge and stores `login` with it; not redeemed when it was used already (or retired or
+ * expired), or when the login's holdings do not meet the gate (the challenge stays open then).
  * A request its count puts past the limit is refused (too_many_requests), with nothing redeemed nor stored.
  */
-export async function redeemLogin(db: Queryable, login: Login): Promise<boolean> {
+export async function redeemLogin(db: Queryable, login: Login): Promise<Redemption> {
   // Made once per request: a second candidate's statement does not count it again.
   const count = login.count?.current === undefined ? login.count : undefined;
-  const { rows } = await db.query<{ redeemed: boolean; counted: number | null }>(
-    REDEEM,
-    [
-      login.challengeId,
-      ...heldColumns(login.held),
-      login.account,
-      login.clientId,
-      login.proof?.message ?? null,
-      login.proof?.signature ?? null,
-      count?.family ?? null,
-      count?.requester ?? null,
-      count?.windowStart ?? null,
-      count?.max ?? null,
-    ],
-    { prepare: true },
-  );
+  const params = [
+    login.challengeId,
+    ...heldColumns(login.held),
+    login.account,
+    login.clientId,
+    login.proof?.message ?? null,
+    login.proof?.signature ?? null,
+    count?.family ?? null,
+    count?.requester ?? null,
+    count?.windowStart ?? null,
+    count?.max ?? null,
+  ];
+  const asked = login.holdings;
+  const { rows } = asked
+    ? await db.query<RedeemRow & { meets_gate: boolean; holdings: HoldingRow[] }>(
+        REDEEM_WITH_HOLDINGS,
+        [
+          ...params,
+          asked.owner,
+          collectionsParameter(asked.question.collections),
+          asked.question.maxIds + 1,
+          asked.question.delegation ? (asked.question.delegation.rights ?? FULL_RIGHTS) : null,
+          asked.question.maxDelegations,
+          asked.question.gate && JSON.stringify(asked.question.gate),
+        ],
+        { prepare: true },
+      )
+    : await db.query<RedeemRow>(REDEEM, params, { prepare: true });
   const { redeemed, counted } = rows[0];
   if (count && counted !== null) {
     count.counted(counted);
     if (counted > count.max) throw tooManyRequests(count.ttl);
   }
-  return redeemed;
+  if (!asked) return { redeemed };
+  const row = rows[0] as RedeemRow & { meets_gate: boolean; holdings: HoldingRow[] };
+  return { redeemed, holdings: { read: holdingsOfRows(row.holdings, asked.question.maxIds), meetsGate: row.meets_gate } };
+}
+
+interface RedeemRow {
+  redeemed: boolean;
+  counted: number | null;
 }

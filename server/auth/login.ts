@@ -5,7 +5,7 @@ import { parseAddress } from "../chain/values";
 import type { Database } from "../db/database";
 import { isForeignKeyViolation } from "../db/errors";
 import type { Clock } from "../lib/clock";
-import { holdWrites, mintCode, SCOPES, subjectFor, withGrantClaims, type MintedCodes, type Provider } from "./oidc";
+import { holdWrites, mintCode, SCOPES, subjectFor, withGrantClaims, withGrantHoldings, type MintedCodes, type Provider } from "./oidc";
 import { requesterOf } from "../lib/requester";
 import type { StatementCount } from "../rate-limits";
 import { openChallenges, saveChallenge, type Challenge, type RecentChallenges } from "./challenges";
@@ -28,10 +28,12 @@ import { redeemLogin } from "./login-statement";
 import { wantsSiweProof } from "./siwe-proofs";
 import { caip10Subject } from "./subjects";
 import {
-  checkHoldings,
   claimedCollections,
   gateRefusalText,
   holdingsAsked,
+  holdingsCheck,
+  holdingsConfigJson,
+  holdingsQuestion,
   HOLDINGS_CLAIM,
   HOLDINGS_LIMITS,
   HOLDINGS_SCOPE,
@@ -292,8 +294,8 @@ interface Proven {
  * login used it first (or it was retired or expired meanwhile). The code and its grant, and the login's record, are
  * stored by the statement that redeems the challenge (nothing is stored when it was already used): one round trip
  * instead of four (login-statement.ts). The instance remembers the code for its exchange. A client with holdings has
- * them read from the index first, one statement more: a login that does not meet its gate is refused, and its
- * challenge stays open (a login once the index has the token succeeds with it).
+ * them read from the index by the same statement, which redeems the challenge only when they meet the gate: a login
+ * that does not is refused, and its challenge stays open (a login once the index has the token succeeds with it).
  */
 async function useChallenge(
   deps: LoginDeps,
@@ -306,11 +308,6 @@ async function useChallenge(
   const client = await deps.clients.find(challenge.clientId);
   // Of the address that signed, whichever wallet kind, on the networks the client names (not the message's chain).
   const config = withCollections(client?.holdings ?? null, challenge.holdings?.collections ?? []);
-  const holdings = config ? await checkHoldings(db, proven.address, config) : undefined;
-  if (holdings && !holdings.meetsGate)
-    throw refuse.accessDenied(
-      gateRefusalText({ address: proven.address, clientName: client!.name, gate: client!.holdings!.gate!, check: holdings, lang }),
-    );
   const sub = client?.subjectFormat === "caip10" ? caip10Subject(proven.address, proven.kind, proven.chainId) : account;
   const mint = () =>
     mintCode(provider, {
@@ -323,18 +320,27 @@ async function useChallenge(
       codeChallengeMethod: challenge.codeChallengeMethod,
     });
   const held = await holdWrites(mint);
-  if (holdings && challenge.scope.split(" ").includes(HOLDINGS_SCOPE)) withGrantClaims(held.writes, { [HOLDINGS_CLAIM]: holdings.claim });
-  // Used now or before, it is open no longer.
+  const claimed = config !== null && challenge.scope.split(" ").includes(HOLDINGS_SCOPE);
+  if (claimed) withGrantHoldings(held.writes, holdingsConfigJson(config));
+  // Used now or before, it is open no longer (unless its holdings do not meet the gate: then the database is asked).
   recent.forget(challenge);
-  const redeemed = await redeemLogin(db, {
+  const redemption = await redeemLogin(db, {
     challengeId: challenge.id,
     held: held.writes,
     account,
     clientId: challenge.clientId,
     proof: wantsSiweProof(challenge.scope) ? { message: challenge.message, signature } : null,
     count,
+    holdings: config ? { owner: proven.address.toLowerCase(), question: holdingsQuestion(config) } : undefined,
   });
-  if (!redeemed) return undefined;
+  const holdings = config && redemption.holdings ? holdingsCheck(config, redemption.holdings.read) : undefined;
+  if (holdings && !redemption.holdings!.meetsGate)
+    throw refuse.accessDenied(
+      gateRefusalText({ address: proven.address, clientName: client!.name, gate: config!.gate!, check: holdings, lang }),
+    );
+  if (!redemption.redeemed) return undefined;
+  // The grant this instance remembers carries the claim as made (the one stored, the rows read: grant-claims.ts).
+  if (holdings && claimed) withGrantClaims(held.writes, { [HOLDINGS_CLAIM]: holdings.claim });
   minted.remember(held.writes);
   if (challenge.scope.split(" ").includes("profile")) deps.ens?.refresh(challenge.address);
   return held.result;

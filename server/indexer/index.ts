@@ -26,8 +26,13 @@ export {
 } from "./store/reads";
 export { readCursor, REORG_WINDOW } from "./store/blocks";
 export {
+  collectionsParameter,
+  FULL_RIGHTS,
+  holdingsOfRows,
   walletHoldings,
   type CollectionHolding,
+  type HoldingRow,
+  type WalletHoldings,
   type CollectionQuery,
   type DelegationQuery,
   type OwnerHolding,

@@ -10,7 +10,8 @@ import type { StatementCount } from "../../rate-limits";
  * /api/login (login.ts, in holdWrites):
  *   Grant.upsert              - held
  *   AuthorizationCode.upsert  - held
- *   (login-statement.ts)      [1] WITH counted AS (…the request's count…), consumed AS (…challenge…) INSERT grant and code, login_history (siwe proof)
+ *   (login-statement.ts)      [1] WITH counted AS (…the request's count…), (with holdings: their read and the gate,)
+ *                                 consumed AS (…challenge…) INSERT grant and code, login_history (siwe proof)
  *
  * /token, grant_type=authorization_code (routes/oidc.ts runs it in inRequestScope):
  *   AuthorizationCode.find    [1] SELECT the code and its grant (or none: the code minted here, from MintedCodes)

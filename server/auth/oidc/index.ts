@@ -6,7 +6,7 @@
  */
 export type { Provider } from "oidc-provider";
 export { deleteClientPayloads, deleteExpiredPayloads, heldColumns, MintedCodes } from "./adapter";
-export { grantClaims, withGrantClaims } from "./grant-claims";
+export { grantClaims, withGrantClaims, withGrantHoldings } from "./grant-claims";
 export { holdWrites, inRequestScope, type HeldWrite } from "./held-writes";
 export { assertPatched, loadOidcLibrary, loadOidcLibraryOrExit, UnpatchedLibraryError } from "./internals";
 export {

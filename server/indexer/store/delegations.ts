@@ -5,7 +5,7 @@ import { DELEGATION_KINDS, type DelegationEvent } from "../delegations";
  * The delegate registry's delegations (nft_delegations): one row per DelegateAll, DelegateContract or DelegateERC721
  * log, so that a delegation's state is its newest row and a reorg only deletes rows. Written in the indexer's range
  * transaction; a reorg removes the rows of the blocks it undoes (rollBack) and a reset all of a network's. Read with the
- * holdings of a login (wallet-holdings.ts).
+ * holdings of a login (server/auth/login-statement.ts) and of a refresh (wallet-holdings.ts).
  */
 export async function recordDelegations(tx: Queryable, networkId: number, delegations: DelegationEvent[]): Promise<void> {
   if (delegations.length === 0) return;

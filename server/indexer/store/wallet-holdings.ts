@@ -42,11 +42,12 @@ export interface DelegationQuery {
 }
 
 /** Full rights, as the registry writes them. */
-const FULL_RIGHTS = `0x${"00".repeat(32)}`;
+export const FULL_RIGHTS = `0x${"00".repeat(32)}`;
 
 /**
- * What `owner` holds of each collection, in one statement whatever their number, so that a login reads it in one round
- * trip. Each collection's count comes from nft_holdings (one row), or with ids from nft_owners and nft_balances by
+ * What `owner` holds of each collection, in one statement whatever their number, so that a refresh or userinfo reads it
+ * in one round trip (a login reads it as DELEGATED_HOLDINGS_SQL does, in the statement that redeems its challenge:
+ * server/auth/login-statement.ts, which only reads these tables). Each collection's count comes from nft_holdings (one row), or with ids from nft_owners and nft_balances by
  * their keys; its ids from the owner's inventory indexes; its cursor from indexer_cursors in the same snapshot.
  * $1 owner, $2 the collections as a JSON array of {i, network, contract, ids} (ids: comma-separated decimals, or null
  * for all), $3 the most ids listed per collection plus one. The collections go in as JSON rather than as arrays: the
@@ -89,7 +90,7 @@ const HOLDINGS_SQL = `SELECT q.i, c.block_number AS indexed,
  * delegation to the owner (nft_delegations, its newest log) covers the collection, read as the owner's are. A vault
  * with a whole-wallet or contract delegation counts as the owner does; one with token delegations only counts the
  * ERC-721 tokens it delegated (of the ids asked). A statement of its own, not HOLDINGS_SQL with the delegations
- * switched off by a parameter: that form cost a login without delegation more database time (a larger plan to start
+ * switched off by a parameter: that form cost a read without delegation more database time (a larger plan to start
  * and run), measured with pgbench beside this one. $1 to $3 as HOLDINGS_SQL's, $4 the rights counted beside full
  * ones (32 bytes of hex), $5 the most delegations read (the oldest first). Rows: the owner's own first (vault null),
  * then each vault's, per collection.
@@ -168,17 +169,39 @@ const VIA: Record<number, DelegationKind> = Object.fromEntries(
 export async function walletHoldings(
   db: Queryable,
   input: { owner: string; collections: CollectionQuery[]; maxIds: number; delegation: DelegationQuery | null; maxDelegations: number },
-): Promise<{ holdings: OwnerHolding[]; delegationsComplete: boolean }> {
+): Promise<WalletHoldings> {
   const { owner, collections, maxIds, delegation, maxDelegations } = input;
   if (collections.length === 0) return { holdings: [], delegationsComplete: true };
-  const asked = JSON.stringify(
-    collections.map((c, i) => ({ i, network: c.network, contract: c.contract, ids: c.tokenIds ? c.tokenIds.join(",") : null })),
-  );
+  const asked = collectionsParameter(collections);
   const { rows } = delegation
     ? await db.query<HoldingRow>(DELEGATED_HOLDINGS_SQL, [owner, asked, maxIds + 1, delegation.rights ?? FULL_RIGHTS, maxDelegations], {
         prepare: true,
       })
     : await db.query<HoldingRow>(HOLDINGS_SQL, [owner, asked, maxIds + 1], { prepare: true });
+  return holdingsOfRows(rows, maxIds);
+}
+
+/** What a wallet holds of the collections asked, in their order, and whether every delegation to it was read. */
+export interface WalletHoldings {
+  holdings: OwnerHolding[];
+  delegationsComplete: boolean;
+}
+
+/**
+ * The collections asked, as the holdings statements take them ($2: a JSON array of {i, network, contract, ids}). Also
+ * for the login's statement that reads them where it redeems the challenge (server/auth/login-statement.ts).
+ */
+export function collectionsParameter(collections: CollectionQuery[]): string {
+  return JSON.stringify(
+    collections.map((c, i) => ({ i, network: c.network, contract: c.contract, ids: c.tokenIds ? c.tokenIds.join(",") : null })),
+  );
+}
+
+/**
+ * The holdings of the rows a holdings statement returned, in the order it returns them (the owner's own row of each
+ * collection before its vaults'); `maxIds` as asked (the statement lists one more).
+ */
+export function holdingsOfRows(rows: HoldingRow[], maxIds: number): WalletHoldings {
   const holdings: OwnerHolding[] = [];
   for (const row of rows) {
     const held = { count: row.count, ids: row.ids.slice(0, maxIds), more: row.ids.length > maxIds };
@@ -190,11 +213,12 @@ export async function walletHoldings(
 }
 
 /** A row of either statement; `vault`, `via` and `more_delegations` only with delegations. */
-interface HoldingRow {
+export interface HoldingRow {
   i: number;
   vault?: string | null;
   via?: number | null;
-  indexed: string | null;
+  /** A bigint: a string as a row's column, a number as a member of JSON. */
+  indexed: string | number | null;
   count: string;
   ids: string[];
   incomplete: boolean;

@@ -2,7 +2,17 @@ import { expect } from "chai";
 import { Wallet } from "ethers";
 import { startOfMinute, type TestApp } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
-import { authorizeQuery, exchangeCode, getJson, postForm, postJson, registerClient, startLoginApp, type RegisteredClient } from "./helpers";
+import {
+  authorizeQuery,
+  exchangeCode,
+  getJson,
+  postForm,
+  postJson,
+  registerClient,
+  registerHoldingsClient,
+  startLoginApp,
+  type RegisteredClient,
+} from "./helpers";
 import { expectRefusal } from "../../helpers/refusal";
 
 describe("login rate limits (LOGIN_RATE_LIMIT per minute and IP)", function () {
@@ -80,6 +90,24 @@ describe("login rate limits (LOGIN_RATE_LIMIT per minute and IP)", function () {
     const tokens = await exchangeCode(t, client, signed.body.code);
     expect(tokens.status, JSON.stringify(tokens.body)).to.equal(200);
     expect(tokens.body).to.include.keys("id_token", "access_token");
+  });
+
+  it("counts a gated login in the statement that reads the holdings: refused for the gate within the limit, for its rate past it, nothing stored", async function () {
+    // The gate asks for a token of a contract no one holds: every login is refused, and its message stays open.
+    const gated = await registerHoldingsClient(t, "Gated RP", { gate: { network: "localhost", contract: "0x" + "d4".repeat(20) } });
+    startOfMinute(t.clock);
+    const wallet = Wallet.createRandom();
+    const { body } = await getJson(t, `/api/authorize?${authorizeQuery(gated, wallet.address)}`);
+    const signature = await wallet.signMessage(body.message);
+    const login = () => postJson(t, `/api/login`, { address: wallet.address, signature, client_id: gated.id });
+    const stored = async () => (await t.app.db.query("SELECT 1 FROM oidc_payloads")).rows.length;
+    const before = await stored();
+    for (let i = 0; i < 3; i++)
+      await expectRefusal(await login(), 403, "access_denied", { message: /does not meet the holdings Gated RP requires/ });
+    await expectRefusal(await login(), 429, "too_many_requests", { headers: { "retry-after": true } });
+    t.clock.advance(60_000);
+    await expectRefusal(await login(), 403, "access_denied", { message: /does not meet the holdings Gated RP requires/ });
+    expect(await stored()).to.equal(before);
   });
 
   it("leaves the other routes alone", async function () {
