@@ -7,7 +7,7 @@ import { startTestApp, type TestApp } from "../../helpers/app";
 import { providerFor, startLocalNode } from "../../helpers/chain";
 import { startFaultProxy, type FaultProxy } from "../../helpers/fault-proxy";
 import { expectHoldingsMatchRecount } from "../../helpers/holdings-check";
-import { expectIndexMatchesChain, indexedTo } from "../../helpers/index-check";
+import { expectIndexMatchesChain, INDEXED_OWNERS, indexedTo } from "../../helpers/index-check";
 
 /**
  * A node whose head goes backwards (a load-balanced provider whose backends differ, a node restarted from an older
@@ -59,7 +59,7 @@ describe("indexer behind a node whose head goes backwards", function () {
     Number(
       (await t.app.db.query<{ b: string }>("SELECT block_number AS b FROM indexer_cursors WHERE network = 'localhost'")).rows[0]?.b ?? -1,
     );
-  const rollbacks = () => lines.filter((line) => /reorg|indexed chain is gone/.test(String(line.msg)));
+  const rollbacks = () => lines.filter((line) => /indexer: reorg|indexed chain is gone/.test(String(line.msg)));
 
   /** The node answers as if its head were `lagHead`: that head, and no header above it. */
   function behindAt(lagHead: number) {
@@ -126,11 +126,9 @@ describe("indexer behind a node whose head goes backwards", function () {
     await behindBy(REORG_WINDOW + 20);
   });
 
-  // Pending: the indexer starts over on such a node (the cursor falls back to the branch's head). Waiting for it instead
-  // breaks the start over on a new local chain shorter than the indexed one, which answers the same way; a fix has to
-  // tell the two apart (the genesis block, or a transaction the index holds from below the window, is still there on
-  // an abandoned branch and gone on a new chain).
-  it.skip(`a node behind on an abandoned branch deeper than the reorg window: no reindex from scratch, and the index equals the chain`, async function () {
+  // Every block of the window at or below the node's head has another hash there, as on a new chain shorter than the
+  // index (the next test): the blocks the index keeps below the window, which the branch still has, tell the two apart.
+  it(`a node behind on an abandoned branch deeper than the reorg window: no reindex from scratch, and the index equals the chain`, async function () {
     // The previous test mined past the window; a token is minted here so that the index has one to lose.
     await mintOneByOne(1);
     await indexedTo(t.app.db, "localhost", provider, undefined, 120_000);
@@ -169,5 +167,43 @@ describe("indexer behind a node whose head goes backwards", function () {
     proxy.plan = {};
     await expectIndexEqualsChain();
     await expectNoRollback();
+    expect(lines.filter((line) => /below the reorg window; waiting/.test(String(line.msg))).length, "waiting log lines").to.equal(1);
+    expect(lines.filter((line) => line.msg === "indexer: the node serves the indexed chain again").length).to.equal(1);
+  });
+
+  it(`a new chain shorter than the index by more than the reorg window (a devnet started again): indexed again from the start`, async function () {
+    await indexedTo(t.app.db, "localhost", provider, undefined, 120_000);
+    expect(await cursor()).to.be.greaterThan(REORG_WINDOW + 10);
+    const fresh = await startLocalNode();
+    const freshProvider = providerFor(fresh.url);
+    try {
+      const token = await new AliceNFT__factory(await freshProvider.getSigner(0)).deploy(users[0]);
+      await (await token.connect(await freshProvider.getSigner(1)).mint(users[1], 5n)).wait();
+      // The same URL now answers as the new node does: every call forwarded to it.
+      proxy.plan = {
+        refuse: async (call) => {
+          const answer = (await (
+            await fetch(fresh.url, {
+              method: "POST",
+              headers: { "content-type": "application/json" },
+              body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: call.method, params: call.params }),
+            })
+          ).json()) as { result?: unknown; error?: { code: number; message: string } };
+          return answer.error ? { rpcError: answer.error } : { result: answer.result };
+        },
+      };
+      await indexedTo(t.app.db, "localhost", freshProvider, await freshProvider.getBlockNumber(), 60_000);
+      const { rows } = await t.app.db.query<{ contract: string; owner: string }>(
+        `SELECT contract, owner FROM ${INDEXED_OWNERS} WHERE network = 'localhost'`,
+      );
+      expect(rows).to.deep.equal([{ contract: (await token.getAddress()).toLowerCase(), owner: users[1].toLowerCase() }]);
+      expect(lines.filter((line) => /indexed chain is gone/.test(String(line.msg))).length, "start-over log lines").to.equal(1);
+    } finally {
+      proxy.plan = {};
+      freshProvider.destroy();
+      await fresh.stop();
+    }
+    // Back on the first chain, the index of the new one is gone in turn.
+    await expectIndexEqualsChain();
   });
 });
