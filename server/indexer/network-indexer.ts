@@ -83,7 +83,8 @@ export const DEEP_REORG_CHECKS = 5;
  * it, so a writer whose connection (and lock) is gone cannot write at all; another instance waits and takes over.
  * Each range is written in one transaction with the cursor. Before every step the cursor block is checked against
  * the chain, and a new range must build on it (parent hash); on a mismatch the index rolls back to the common
- * ancestor, or starts over when the chain it indexed is gone (a new local chain).
+ * ancestor, waits for a node left on an abandoned branch, or starts over when the chain it indexed is gone (a new
+ * local chain).
  */
 export class NetworkIndexer {
   private readonly sizer: RangeSizer;
