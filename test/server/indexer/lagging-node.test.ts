@@ -1,13 +1,55 @@
 import { expect } from "chai";
 import { keccak256, toUtf8Bytes, type JsonRpcProvider, type JsonRpcSigner } from "ethers";
 import type { LocalNode } from "../../../local/node";
+import { DEEP_REORG_CHECKS } from "../../../server/indexer/network-indexer";
 import { REORG_WINDOW } from "../../../server/indexer/store/blocks";
 import { AliceNFT__factory, type AliceNFT } from "../../../typechain-types";
 import { startTestApp, type TestApp } from "../../helpers/app";
 import { providerFor, startLocalNode } from "../../helpers/chain";
-import { startFaultProxy, type FaultProxy } from "../../helpers/fault-proxy";
+import { startFaultProxy, type FaultPlan, type FaultProxy } from "../../helpers/fault-proxy";
 import { expectHoldingsMatchRecount } from "../../helpers/holdings-check";
 import { expectIndexMatchesChain, INDEXED_OWNERS, indexedTo } from "../../helpers/index-check";
+
+const hex = (n: number) => `0x${n.toString(16)}`;
+
+/**
+ * A node left on a branch that left the chain `provider` serves after `forkPoint`, with `head` as its head: its own
+ * headers above the fork point (hashes chained from it, numbers past the chain's head where the branch is longer), and
+ * none of the chain's logs there.
+ */
+async function onBranch(provider: JsonRpcProvider, { forkPoint, head }: { forkPoint: number; head: number }): Promise<FaultPlan> {
+  const forkHash = (n: number) => keccak256(toUtf8Bytes(`abandoned ${n}`));
+  const chainHead = await provider.getBlockNumber();
+  const branch = new Map<number, Record<string, unknown>>();
+  for (let n = forkPoint + 1; n <= head; n++) {
+    const header = (await provider.send("eth_getBlockByNumber", [hex(Math.min(n, chainHead)), false])) as Record<string, unknown>;
+    branch.set(n, {
+      ...header,
+      number: hex(n),
+      hash: forkHash(n),
+      parentHash: n === forkPoint + 1 ? header.parentHash : forkHash(n - 1),
+      transactions: [],
+    });
+  }
+  const branchHashes = new Set([...branch.values()].map((header) => header.hash));
+  return {
+    refuse: async (call) => {
+      if (call.method === "eth_blockNumber") return { result: hex(head) };
+      if (call.method === "eth_getBlockByNumber" && typeof call.params[0] === "string" && call.params[0].startsWith("0x")) {
+        const n = Number(call.params[0]);
+        return n > head ? { result: null } : branch.has(n) ? { result: branch.get(n) } : undefined;
+      }
+      if (call.method === "eth_getLogs") {
+        const filter = call.params[0] as { fromBlock?: string; toBlock?: string; blockHash?: string };
+        if (filter.blockHash) return branchHashes.has(filter.blockHash) ? { result: [] } : undefined;
+        if (Number(filter.fromBlock) > forkPoint) return { result: [] };
+        if (Number(filter.toBlock) > forkPoint)
+          return { result: await provider.send("eth_getLogs", [{ ...filter, toBlock: hex(forkPoint) }]) };
+      }
+      return undefined;
+    },
+  };
+}
 
 /**
  * A node whose head goes backwards (a load-balanced provider whose backends differ, a node restarted from an older
@@ -84,6 +126,14 @@ describe("indexer behind a node whose head goes backwards", function () {
     }
   }
 
+  async function until(done: () => Promise<boolean>, timeoutMs = 60_000) {
+    const deadline = Date.now() + timeoutMs;
+    while (!(await done())) {
+      if (Date.now() > deadline) throw new Error("timed out");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
   async function expectIndexEqualsChain() {
     await indexedTo(t.app.db, "localhost", provider, undefined, 60_000);
     await expectIndexMatchesChain(t.app.db, provider, "localhost", await alice.getAddress(), [...minted, nextId]);
@@ -136,31 +186,7 @@ describe("indexer behind a node whose head goes backwards", function () {
     const lagHead = indexed - 5;
     const forkPoint = lagHead - REORG_WINDOW - 20;
     expect(forkPoint).to.be.greaterThan(0);
-    // A backend left on a branch that left this chain after forkPoint: its own headers (hashes chained from the fork
-    // point) up to its head, and none of the chain's logs there.
-    const hex = (n: number) => `0x${n.toString(16)}`;
-    const forkHash = (n: number) => keccak256(toUtf8Bytes(`abandoned ${n}`));
-    const branch = new Map<number, Record<string, unknown>>();
-    for (let n = forkPoint + 1; n <= lagHead; n++) {
-      const header = (await provider.send("eth_getBlockByNumber", [hex(n), false])) as Record<string, unknown>;
-      branch.set(n, {
-        ...header,
-        hash: forkHash(n),
-        parentHash: n === forkPoint + 1 ? header.parentHash : forkHash(n - 1),
-        transactions: [],
-      });
-    }
-    proxy.plan = {
-      refuse: (call) => {
-        if (call.method === "eth_blockNumber") return { result: hex(lagHead) };
-        if (call.method === "eth_getBlockByNumber" && typeof call.params[0] === "string" && call.params[0].startsWith("0x")) {
-          const n = Number(call.params[0]);
-          return n > lagHead ? { result: null } : branch.has(n) ? { result: branch.get(n) } : undefined;
-        }
-        if (call.method === "eth_getLogs") return { result: [] };
-        return undefined;
-      },
-    };
+    proxy.plan = await onBranch(provider, { forkPoint, head: lagHead });
     await mintOneByOne(1);
     await whileItAsks(6);
     expect(await cursor()).to.equal(indexed);
@@ -169,6 +195,32 @@ describe("indexer behind a node whose head goes backwards", function () {
     await expectNoRollback();
     expect(lines.filter((line) => /below the reorg window; waiting/.test(String(line.msg))).length, "waiting log lines").to.equal(1);
     expect(lines.filter((line) => line.msg === "indexer: the node serves the indexed chain again").length).to.equal(1);
+  });
+
+  it(`a node whose chain left the index below the reorg window and is as long: rolled back that deep after ${DEEP_REORG_CHECKS} polls in a row`, async function () {
+    await mintOneByOne(1);
+    await indexedTo(t.app.db, "localhost", provider, undefined, 120_000);
+    const indexed = await cursor();
+    const forkPoint = indexed - REORG_WINDOW - 20;
+    const branchHead = indexed + 3;
+    const deep = () => lines.filter((line) => /^indexer: reorg deeper than the window/.test(String(line.msg)));
+    proxy.plan = await onBranch(provider, { forkPoint, head: branchHead });
+    // The chain the branch left: what it has after the fork point is not on the branch.
+    await mintOneByOne(1);
+    await until(async () => (await cursor()) === branchHead);
+    expect(deep().length, "deep rollbacks").to.equal(1);
+    expect(deep()[0]).to.include({ checks: DEEP_REORG_CHECKS });
+    expect(deep()[0].ancestor).to.be.at.most(forkPoint);
+    const { rows } = await t.app.db.query<{ newest: number | null }>(
+      "SELECT max(block_number)::int AS newest FROM nft_transfers WHERE network_id = (SELECT id FROM indexer_networks WHERE name = 'localhost')",
+    );
+    expect(rows[0].newest, "the newest transfer indexed on the branch").to.be.at.most(forkPoint);
+    // Back on the chain, longer than the branch by then: rolled back that deep again, and equal to it.
+    for (let i = 0; i < 5; i++) await provider.send("evm_mine", []);
+    proxy.plan = {};
+    await expectIndexEqualsChain();
+    expect(deep().length, "deep rollbacks").to.equal(2);
+    expect(lines.filter((line) => /indexed chain is gone/.test(String(line.msg)))).to.deep.equal([]);
   });
 
   it(`a new chain shorter than the index by more than the reorg window (a devnet started again): indexed again from the start`, async function () {
