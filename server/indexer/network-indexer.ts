@@ -100,6 +100,8 @@ export class NetworkIndexer {
    * how many steps in a row found it so (see {@link belowWindow}).
    */
   private diverged?: { agreed: number; checks: number };
+  /** The URLs found on a branch the others left (their labels: at most the network's URLs). */
+  private readonly reported = new Set<string>();
   private wake?: () => void;
   private done?: Promise<void>;
 
@@ -475,6 +477,7 @@ export class NetworkIndexer {
         }
       }
     } else if (anchors.length === 0) return false;
+    if (await this.passOverDiverging(kept[0])) return false;
     return this.belowWindow(connection, { head, cursor, anchors });
   }
 
@@ -487,8 +490,8 @@ export class NetworkIndexer {
    *   left on a fork); the index waits, as for any node behind, since rolling back would index a branch the chain
    *   no longer has;
    * - one agrees, and the node's chain is as long as the index: a reorg deeper than the window, or a backend on a
-   *   branch that went on growing. The index waits while another URL of the network still serves the indexed chain,
-   *   and rolls back to that anchor once {@link DEEP_REORG_CHECKS} steps in a row found the same.
+   *   branch that went on growing (with several URLs, {@link passOverDiverging} told the second already). The index
+   *   rolls back to that anchor once {@link DEEP_REORG_CHECKS} steps in a row found the same.
    * Returns whether it rolled back or started over.
    */
   private async belowWindow(connection: Connection, found: { head: number; cursor: Cursor; anchors: Cursor[] }): Promise<boolean> {
@@ -513,16 +516,13 @@ export class NetworkIndexer {
       return true;
     }
     const checks = this.diverged?.agreed === agreed.block ? this.diverged.checks + 1 : 1;
-    const still = head < cursor.block ? [] : await this.stillIndexed(cursor);
-    const rollBackNow = head >= cursor.block && still.length === 0 && checks >= DEEP_REORG_CHECKS;
+    const rollBackNow = head >= cursor.block && checks >= DEEP_REORG_CHECKS;
     if (!this.diverged && !rollBackNow) {
       log.warn(
-        { network, head, cursor: cursor.block, agreesTo: agreed.block, stillIndexed: still },
+        { network, head, cursor: cursor.block, agreesTo: agreed.block },
         head < cursor.block
           ? "indexer: the node is behind on a branch that left the indexed chain below the reorg window; waiting for it to serve the chain again"
-          : still.length > 0
-            ? "indexer: the node serves a branch that left the indexed chain below the reorg window while another URL serves the indexed chain; waiting"
-            : "indexer: the node's chain left the indexed one below the reorg window; rolling back if it stays so",
+          : "indexer: the node's chain left the indexed one below the reorg window; rolling back if it stays so",
       );
       this.options.metrics?.diverged(network, true);
     }
@@ -538,24 +538,39 @@ export class NetworkIndexer {
   }
 
   /**
-   * The URLs of the network (their labels) that serve the cursor's block with the index's hash: with several, the one
-   * that answered otherwise is alone on its branch. Each is asked once; one that fails counts as not serving it.
+   * With several URLs, when some serve `known` (a kept block at or below the node's head) with the index's hash and
+   * others with another, the others are alone on their branch (or on another chain): the pool passes them over for
+   * their cool-down, and the next steps read the indexed chain through the rest. Returns whether it did. Each URL is
+   * asked once; one that fails, or has no such block yet, is neither.
    */
-  private async stillIndexed(cursor: Cursor): Promise<string[]> {
-    const members = poolOf(this.options.provider)?.members ?? [];
-    if (members.length < 2) return [];
-    const serving = await Promise.all(
-      members.map(async (member) => {
+  private async passOverDiverging(known: Cursor): Promise<boolean> {
+    const { network, provider, log } = this.options;
+    const pool = poolOf(provider);
+    if (!pool || pool.members.length < 2) return false;
+    const answers = await Promise.all(
+      pool.members.map(async (member) => {
         const header = await rawRpc<{ hash: string } | null>(
           member.provider,
           "eth_getBlockByNumber",
-          [`0x${cursor.block.toString(16)}`, false],
+          [`0x${known.block.toString(16)}`, false],
           malformedHeader,
         ).catch(() => null);
-        return header?.hash === cursor.hash ? [member.label] : [];
+        return { member, hash: header?.hash };
       }),
     );
-    return serving.flat();
+    const serving = answers.filter(({ hash }) => hash === known.hash).map(({ member }) => member.label);
+    const diverging = answers.filter(({ hash }) => hash !== undefined && hash !== known.hash).map(({ member }) => member);
+    if (serving.length === 0 || diverging.length === 0) return false;
+    for (const member of diverging) pool.passOver(member, "diverged");
+    const labels = diverging.map((member) => member.label);
+    const fields = { network, block: known.block, diverging: labels, serving };
+    const message =
+      "indexer: a URL serves a branch that left the indexed chain below the reorg window while another serves the indexed chain; passed over";
+    // Once per URL at warn: it comes back after each cool-down and is passed over again.
+    if (labels.some((label) => !this.reported.has(label))) log.warn(fields, message);
+    else log.debug(fields, message);
+    for (const label of labels) this.reported.add(label);
+    return true;
   }
 
   /** The node's chain is the indexed one again: a divergence below the window, if one was seen, is over. */

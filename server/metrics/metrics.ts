@@ -171,7 +171,7 @@ export class Metrics {
   });
   private readonly providerFailures = new Counter({
     name: "rpc_provider_failures_total",
-    help: "Calls an RPC URL failed by its fault (rate_limited, timeout, transport_error), by network, provider host, fault and whether the call went on to another URL",
+    help: "Calls an RPC URL failed by its fault (rate_limited, timeout, transport_error), or times the indexer passed it over for serving a branch the other URLs left (diverged), by network, provider host, fault and whether the call went on to another URL",
     labelNames: ["network", "provider", "fault", "failed_over"] as const,
     registers: [this.registry],
   });

@@ -259,3 +259,76 @@ describe("indexer behind a node whose head goes backwards", function () {
     await expectIndexEqualsChain();
   });
 });
+
+/**
+ * With several URLs, one on a branch that left the chain below the reorg window is alone on it: it is passed over,
+ * and the index goes on through the others, with nothing rolled back, even where its branch is longer than the index.
+ */
+describe("indexer with several URLs, one on a branch that left the chain below the reorg window", function () {
+  this.timeout(180_000);
+  let node: LocalNode;
+  let provider: JsonRpcProvider;
+  let alice: AliceNFT;
+  let users: string[];
+  let a: FaultProxy;
+  let b: FaultProxy;
+  let t: TestApp;
+  const lines: Array<Record<string, unknown>> = [];
+
+  before(async function () {
+    node = await startLocalNode();
+    provider = providerFor(node.url);
+    const deployer = await provider.getSigner(0);
+    users = await Promise.all([1, 2].map(async (i) => (await provider.getSigner(i)).getAddress()));
+    alice = await new AliceNFT__factory(deployer).deploy(await deployer.getAddress());
+    a = await startFaultProxy(node.url);
+    // `b` answers later than `a`: the pool sends each call to `a` while it is up.
+    b = await startFaultProxy(node.url, { plan: { refuse: () => new Promise((resolve) => setTimeout(() => resolve(undefined), 20)) } });
+    t = await startTestApp({
+      env: {
+        RPC_URL_LOCALHOST: `${a.url},${b.url}`,
+        INDEXER_POLL_MS: "50",
+        RPC_TIMEOUT_MS: "3000",
+        RPC_COOLDOWN_MS: "60000",
+        LOG_LEVEL: "info",
+      },
+      logStream: { write: (line) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
+    });
+  });
+  after(async function () {
+    await t?.close();
+    await a?.close();
+    await b?.close();
+    provider?.destroy();
+    await node?.stop();
+  });
+
+  it("a longer branch on the fastest URL: that URL is passed over, the index goes on through the other, nothing rolled back", async function () {
+    await (await alice.mint(users[0], 1n)).wait();
+    for (let i = 0; i < REORG_WINDOW + 30; i++) await provider.send("evm_mine", []);
+    await indexedTo(t.app.db, "localhost", provider, undefined, 120_000);
+    const { rows } = await t.app.db.query<{ b: string }>("SELECT block_number AS b FROM indexer_cursors WHERE network = 'localhost'");
+    const indexed = Number(rows[0].b);
+    a.plan = await onBranch(provider, { forkPoint: indexed - REORG_WINDOW - 10, head: indexed + 5 });
+    await (await alice.mint(users[1], 2n)).wait();
+    await indexedTo(t.app.db, "localhost", provider, undefined, 60_000);
+    await expectIndexMatchesChain(t.app.db, provider, "localhost", await alice.getAddress(), [1n, 2n, 3n]);
+    await expectHoldingsMatchRecount(t.app.db, "localhost");
+    const host = new URL(a.url).host;
+    expect(lines.find((line) => String(line.msg).startsWith("indexer: a URL serves a branch"))).to.deep.include({
+      network: "localhost",
+      diverging: [host],
+      serving: [new URL(b.url).host],
+    });
+    expect(lines.find((line) => line.msg === "rpc provider down")).to.deep.include({
+      network: "localhost",
+      provider: host,
+      fault: "diverged",
+    });
+    expect(
+      lines.filter((line) => /indexer: reorg|indexed chain is gone|below the reorg window; waiting/.test(String(line.msg))),
+    ).to.deep.equal([]);
+    const { rows: changes } = await t.app.db.query<{ kind: string }>("SELECT DISTINCT kind FROM nft_changes WHERE kind <> 'transfer'");
+    expect(changes, "removed changes").to.deep.equal([]);
+  });
+});
