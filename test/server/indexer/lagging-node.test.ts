@@ -314,6 +314,11 @@ describe("indexer with several URLs, one on a branch that left the chain below t
     await indexedTo(t.app.db, "localhost", provider, undefined, 60_000);
     await expectIndexMatchesChain(t.app.db, provider, "localhost", await alice.getAddress(), [1n, 2n, 3n]);
     await expectHoldingsMatchRecount(t.app.db, "localhost");
+    expect(
+      lines.filter((line) => /indexer: reorg|indexed chain is gone|below the reorg window; waiting/.test(String(line.msg))),
+    ).to.deep.equal([]);
+    const { rows: changes } = await t.app.db.query<{ kind: string }>("SELECT DISTINCT kind FROM nft_changes WHERE kind <> 'transfer'");
+    expect(changes, "removed changes").to.deep.equal([]);
     const host = new URL(a.url).host;
     expect(lines.find((line) => String(line.msg).startsWith("indexer: a URL serves a branch"))).to.deep.include({
       network: "localhost",
@@ -325,10 +330,5 @@ describe("indexer with several URLs, one on a branch that left the chain below t
       provider: host,
       fault: "diverged",
     });
-    expect(
-      lines.filter((line) => /indexer: reorg|indexed chain is gone|below the reorg window; waiting/.test(String(line.msg))),
-    ).to.deep.equal([]);
-    const { rows: changes } = await t.app.db.query<{ kind: string }>("SELECT DISTINCT kind FROM nft_changes WHERE kind <> 'transfer'");
-    expect(changes, "removed changes").to.deep.equal([]);
   });
 });
