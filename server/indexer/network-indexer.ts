@@ -470,6 +470,9 @@ export class NetworkIndexer {
           const onChain = known === oldest ? onOldest : await this.header(known.block);
           if (!onChain) return false;
           if (onChain.hash !== known.hash) continue;
+          // The cursor's own block agrees now: the mismatch came from an answer the chain no longer gives (another
+          // URL's, or a chain that moved and moved back), and there is nothing above the cursor to undo.
+          if (known.block === cursor.block) return false;
           log.warn({ network, ancestor: known.block }, "indexer: reorg; rolling back to the common ancestor");
           await connection.transaction((tx) => rollBack(tx, network, known), { long: true });
           this.converged();
