@@ -55,10 +55,11 @@ export async function recordBlocks(tx: Queryable, range: { network: string; hash
     [network, hashes.map((h) => h.block), hashes.map((h) => h.hash)],
   );
   // $1 network, $2 the range's last block, $3 the window's width: below the window, each band of distances,
-  // floor(log2(distance / width)), keeps its oldest block.
+  // floor(log2(distance / width)), keeps its oldest block. The band is the position of the quotient's highest bit (a
+  // numeric logarithm took ten times as long, where a range pushes a thousand hashes out of the window).
   await tx.query(
     `DELETE FROM indexer_blocks d USING (
-       SELECT number, row_number() OVER (PARTITION BY floor(log(2, ($2::bigint - number)::numeric / $3::int)) ORDER BY number) AS nth
+       SELECT number, row_number() OVER (PARTITION BY 64 - position('1' in (($2::bigint - number) / $3::int)::bit(64)::text) ORDER BY number) AS nth
        FROM indexer_blocks WHERE network = $1 AND number < $2::bigint - $3::int
      ) below
      WHERE d.network = $1 AND d.number = below.number AND below.nth > 1`,
