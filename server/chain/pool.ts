@@ -9,8 +9,11 @@ const LATENCY_WEIGHT = 0.3;
 /** A cool-down doubles with each failure in a row up to this many times the first one. */
 const MAX_COOLDOWN_FACTOR = 32;
 
-/** Why a provider was passed over: the outcomes of `rpc_calls_total` that are the provider's fault. */
-export type ProviderFault = "rate_limited" | "timeout" | "transport_error";
+/**
+ * Why a provider was passed over: the outcomes of `rpc_calls_total` that are the provider's fault, or `diverged`: it
+ * serves a branch that left the chain the network's other URLs serve (the indexer finds it, {@link ProviderPool.passOver}).
+ */
+export type ProviderFault = "rate_limited" | "timeout" | "transport_error" | "diverged";
 
 /** What the pool tells its observers (metrics, log lines); every field is safe to log: `provider` is the redacted host. */
 export interface PoolEvents {
@@ -161,6 +164,14 @@ export class ProviderPool {
         }
       }),
     );
+  }
+
+  /**
+   * Passes `member` over for its cool-down, as after a failure of its own, for a fault no call saw (its answers are of
+   * a branch the other URLs left): its next answer, after the cool-down or to a probe, makes it up again.
+   */
+  passOver(member: PoolMember, fault: ProviderFault): void {
+    this.failed(member, fault, false);
   }
 
   /** The provider a call goes to next among `left`. */

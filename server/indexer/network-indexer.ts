@@ -2,14 +2,15 @@ import type { JsonRpcProvider } from "ethers";
 import { bloomMayMatch } from "../chain/bloom";
 import { ANSWER_TOO_LARGE, ChainError, upstreamError } from "../chain/errors";
 import { rawRpc } from "../chain/raw-rpc";
+import { poolOf } from "../chain/networks";
 import { retryUpstream } from "../chain/retry";
 import type { Connection, Database } from "../db/database";
 import { isDatabaseFull } from "../db/errors";
 import type { IndexerMetrics } from "../metrics/metrics";
 import { DELEGATE_REGISTRY } from "./delegations";
-import { readHeader, type Header } from "./headers";
+import { malformedHeader, readHeader, type Header } from "./headers";
 import { isRangeTooLarge, RANGE_MAX_ROWS, RangeSizer } from "./ranges";
-import { readCursor, recentBlocks, REORG_WINDOW } from "./store/blocks";
+import { readCursor, recentBlocks, REORG_WINDOW, type Cursor } from "./store/blocks";
 import { resetNetwork, rollBack } from "./store/rollback";
 import { writeRange } from "./store/writes";
 import { consecutiveIds, decodeLogs, INDEXED_TOPICS, logWeight, malformedLogs, type DecodedLogs, type RawLog } from "./transfers";
@@ -69,6 +70,12 @@ const LOCK_PREFIX = "nft-indexer:";
 const FIRST_RANGE_BLOCKS = 10;
 /** How often a waiting instance tries to take the writer's lock (the takeover delay when a writer dies). */
 export const LOCK_RETRY_MS = 2_000;
+/**
+ * Steps in a row that must find the node's chain parted from the index below the reorg window, and at least as long,
+ * before the index rolls back that deep: a load balancer that sent one call to a backend left on an abandoned branch
+ * sends the next ones elsewhere, and a real reorg that deep stays.
+ */
+export const DEEP_REORG_CHECKS = 5;
 
 /**
  * Follows one network's NFT transfer logs (docs/reference/indexer.md) into the database. One writer per network across instances: it
@@ -76,7 +83,8 @@ export const LOCK_RETRY_MS = 2_000;
  * it, so a writer whose connection (and lock) is gone cannot write at all; another instance waits and takes over.
  * Each range is written in one transaction with the cursor. Before every step the cursor block is checked against
  * the chain, and a new range must build on it (parent hash); on a mismatch the index rolls back to the common
- * ancestor, or starts over when the chain it indexed is gone (a new local chain).
+ * ancestor, waits for a node left on an abandoned branch, or starts over when the chain it indexed is gone (a new
+ * local chain).
  */
 export class NetworkIndexer {
   private readonly sizer: RangeSizer;
@@ -87,6 +95,13 @@ export class NetworkIndexer {
   private idle = false;
   /** Steps in a row that waited for a block the head announced but the node does not serve yet. */
   private waits = 0;
+  /**
+   * Set while the node's chain parts from the index below the reorg window: the newest kept block it agrees with, and
+   * how many steps in a row found it so (see {@link belowWindow}).
+   */
+  private diverged?: { agreed: number; checks: number };
+  /** The URLs found on a branch the others left (their labels: at most the network's URLs). */
+  private readonly reported = new Set<string>();
   private wake?: () => void;
   private done?: Promise<void>;
 
@@ -179,14 +194,15 @@ export class NetworkIndexer {
     // The cursor and the head at once: neither needs the other, and this is every poll's and the start's first wait.
     const [cursor, head] = await Promise.all([readCursor(connection, network), retryUpstream(network, () => provider.getBlockNumber())]);
     if (cursor) {
-      if (head < cursor.block) return (await this.headBelowCursor(connection, head)) ? true : "wait";
+      if (head < cursor.block) return (await this.headBelowCursor(connection, head, cursor)) ? true : "wait";
       const onChain = await this.header(cursor.block);
       // Null at or below the head: not served yet (a backend behind the one that answered the head), not a reorg.
       if (!onChain) return "wait";
       if (onChain.hash !== cursor.hash) {
         this.prefetched = undefined;
-        return (await this.recover(connection, head)) ? true : "wait";
+        return (await this.recover(connection, head, cursor)) ? true : "wait";
       }
+      this.converged();
     }
     const checked = performance.now();
     const from = cursor ? cursor.block + 1 : this.options.startBlock;
@@ -204,7 +220,7 @@ export class NetworkIndexer {
     if (range === "retry") return true;
     if (range === "wait") return "wait";
     if (cursor && range.first.parentHash !== cursor.hash) {
-      return (await this.recover(connection, head)) ? true : "wait";
+      return (await this.recover(connection, head, cursor)) ? true : "wait";
     }
     const fetched = performance.now();
     const { to, first, last, blockHashes } = range;
@@ -415,45 +431,157 @@ export class NetworkIndexer {
   /**
    * A head below the cursor: a node behind the one the index was read from (a load-balanced backend, a node restarted
    * from an older state) or a chain that became shorter. Only another hash for a kept block at or below that head
-   * tells the second: then it is a reorg ({@link recover}); a matching one, or none kept that low (a node further
-   * behind than the window), is a node behind, and the index waits. Rolling back on it would drop blocks the chain
-   * still has, and one further behind than the window would start the index over. Returns whether it rolled back.
+   * tells the second: then it is a reorg ({@link recover}); a matching one, or none kept that low, is a node behind,
+   * and the index waits. Rolling back on it would drop blocks the chain still has, and one further behind than the
+   * window would start the index over. Returns whether it rolled back.
    */
-  private async headBelowCursor(connection: Connection, head: number): Promise<boolean> {
+  private async headBelowCursor(connection: Connection, head: number, cursor: Cursor): Promise<boolean> {
     const newest = (await recentBlocks(connection, this.options.network)).find((known) => known.block <= head);
     if (!newest) return false;
     const onChain = await this.header(newest.block);
-    if (!onChain || onChain.hash === newest.hash) return false;
-    return this.recover(connection, head);
+    if (!onChain) return false;
+    if (onChain.hash === newest.hash) {
+      this.converged();
+      return false;
+    }
+    return this.recover(connection, head, cursor);
   }
 
   /**
-   * After a mismatch: roll back to the newest block the index and the chain agree on, or start over when every kept
-   * block at or below `head` has another hash. Returns false, changing nothing, when a kept block at or below `head`
-   * has no header yet (the comparison waits for it) or none is that low (nothing to compare: a node behind).
+   * After a mismatch: roll back to the newest block of the window the index and the chain agree on; when none of the
+   * window's blocks at or below `head` agrees, the chain parted below the window ({@link belowWindow}). Returns
+   * false, changing nothing, when a block it compares has no header yet (the comparison waits for it) or none is kept
+   * at or below `head` (nothing to compare: a node behind).
    */
-  private async recover(connection: Connection, head: number): Promise<boolean> {
+  private async recover(connection: Connection, head: number, cursor: Cursor): Promise<boolean> {
     const { network, log } = this.options;
-    let compared = 0;
-    for (const known of await recentBlocks(connection, network)) {
-      // Above the node's head: nothing to compare it with.
-      if (known.block > head) continue;
+    const kept = (await recentBlocks(connection, network)).filter((known) => known.block <= head);
+    const edge = cursor.block - REORG_WINDOW;
+    const window = kept.filter((known) => known.block >= edge);
+    const anchors = kept.filter((known) => known.block < edge);
+    // Two chains agree below the block where they part and nowhere above it: when the window's oldest block here
+    // has another hash, no newer one agrees, and the window is not read block by block for nothing.
+    const oldest = window.at(-1);
+    if (oldest) {
+      const onOldest = await this.header(oldest.block);
+      if (!onOldest) return false;
+      if (onOldest.hash === oldest.hash) {
+        for (const known of window) {
+          const onChain = known === oldest ? onOldest : await this.header(known.block);
+          if (!onChain) return false;
+          if (onChain.hash !== known.hash) continue;
+          // The cursor's own block agrees now: the mismatch came from an answer the chain no longer gives (another
+          // URL's, or a chain that moved and moved back), and there is nothing above the cursor to undo.
+          if (known.block === cursor.block) return false;
+          log.warn({ network, ancestor: known.block }, "indexer: reorg; rolling back to the common ancestor");
+          await connection.transaction((tx) => rollBack(tx, network, known), { long: true });
+          this.converged();
+          return true;
+        }
+      }
+    } else if (anchors.length === 0) return false;
+    if (await this.passOverDiverging(kept[0])) return false;
+    return this.belowWindow(connection, { head, cursor, anchors });
+  }
+
+  /**
+   * No block of the window at or below `head` agrees with the node's chain: it parted from the index below the window,
+   * or it is another chain. The anchors kept below the window tell which ({@link recordBlocks}):
+   * - none agrees (down to the first block the index read): another chain, a devnet started again from its genesis;
+   *   the index starts over;
+   * - one agrees, and the node's head is below the cursor: a node behind on a branch the chain abandoned (a backend
+   *   left on a fork); the index waits, as for any node behind, since rolling back would index a branch the chain
+   *   no longer has;
+   * - one agrees, and the node's chain is as long as the index: a reorg deeper than the window, or a backend on a
+   *   branch that went on growing (with several URLs, {@link passOverDiverging} told the second already). The index
+   *   rolls back to that anchor once {@link DEEP_REORG_CHECKS} steps in a row found the same.
+   * Returns whether it rolled back or started over.
+   */
+  private async belowWindow(connection: Connection, found: { head: number; cursor: Cursor; anchors: Cursor[] }): Promise<boolean> {
+    const { network, log } = this.options;
+    const { head, cursor, anchors } = found;
+    let agreed: Cursor | undefined;
+    for (const known of anchors) {
       const onChain = await this.header(known.block);
       if (!onChain) return false;
-      compared++;
-      if (onChain?.hash === known.hash) {
-        log.warn({ network, ancestor: known.block }, "indexer: reorg; rolling back to the common ancestor");
-        await connection.transaction((tx) => rollBack(tx, network, known), { long: true });
-        return true;
+      if (onChain.hash === known.hash) {
+        agreed = known;
+        break;
       }
     }
-    if (compared === 0) return false;
+    if (!agreed) {
+      log.warn(
+        { network, oldest: anchors.at(-1)?.block },
+        "indexer: the indexed chain is gone (a new chain: no block the index kept agrees, down to the oldest); indexing again from the start",
+      );
+      await connection.transaction((tx) => resetNetwork(tx, network), { long: true });
+      this.converged();
+      return true;
+    }
+    const checks = this.diverged?.agreed === agreed.block ? this.diverged.checks + 1 : 1;
+    const rollBackNow = head >= cursor.block && checks >= DEEP_REORG_CHECKS;
+    if (!this.diverged && !rollBackNow) {
+      log.warn(
+        { network, head, cursor: cursor.block, agreesTo: agreed.block },
+        head < cursor.block
+          ? "indexer: the node is behind on a branch that left the indexed chain below the reorg window; waiting for it to serve the chain again"
+          : "indexer: the node's chain left the indexed one below the reorg window; rolling back if it stays so",
+      );
+      this.options.metrics?.diverged(network, true);
+    }
+    this.diverged = { agreed: agreed.block, checks };
+    if (!rollBackNow) return false;
     log.warn(
-      { network },
-      "indexer: the indexed chain is gone (new chain, or a reorg deeper than the window); indexing again from the start",
+      { network, ancestor: agreed.block, depth: cursor.block - agreed.block, checks },
+      "indexer: reorg deeper than the window; rolling back to an older block the index and the chain agree on",
     );
-    await connection.transaction((tx) => resetNetwork(tx, network), { long: true });
+    await connection.transaction((tx) => rollBack(tx, network, agreed), { long: true });
+    this.converged();
     return true;
+  }
+
+  /**
+   * With several URLs, when some serve `known` (a kept block at or below the node's head) with the index's hash and
+   * others with another, the others are alone on their branch (or on another chain): the pool passes them over for
+   * their cool-down, and the next steps read the indexed chain through the rest. Returns whether it did. Each URL is
+   * asked once; one that fails, or has no such block yet, is neither.
+   */
+  private async passOverDiverging(known: Cursor): Promise<boolean> {
+    const { network, provider, log } = this.options;
+    const pool = poolOf(provider);
+    if (!pool || pool.members.length < 2) return false;
+    const answers = await Promise.all(
+      pool.members.map(async (member) => {
+        const header = await rawRpc<{ hash: string } | null>(
+          member.provider,
+          "eth_getBlockByNumber",
+          [`0x${known.block.toString(16)}`, false],
+          malformedHeader,
+        ).catch(() => null);
+        return { member, hash: header?.hash };
+      }),
+    );
+    const serving = answers.filter(({ hash }) => hash === known.hash).map(({ member }) => member.label);
+    const diverging = answers.filter(({ hash }) => hash !== undefined && hash !== known.hash).map(({ member }) => member);
+    if (serving.length === 0 || diverging.length === 0) return false;
+    for (const member of diverging) pool.passOver(member, "diverged");
+    const labels = diverging.map((member) => member.label);
+    const fields = { network, block: known.block, diverging: labels, serving };
+    const message =
+      "indexer: a URL serves a branch that left the indexed chain below the reorg window while another serves the indexed chain; passed over";
+    // Once per URL at warn: it comes back after each cool-down and is passed over again.
+    if (labels.some((label) => !this.reported.has(label))) log.warn(fields, message);
+    else log.debug(fields, message);
+    for (const label of labels) this.reported.add(label);
+    return true;
+  }
+
+  /** The node's chain is the indexed one again: a divergence below the window, if one was seen, is over. */
+  private converged(): void {
+    if (!this.diverged) return;
+    this.diverged = undefined;
+    this.options.log.info({ network: this.options.network }, "indexer: the node serves the indexed chain again");
+    this.options.metrics?.diverged(this.options.network, false);
   }
 
   private filter(from: number, to: number) {

@@ -32,6 +32,11 @@ export interface IndexerMetrics {
   standby(network: string): void;
   /** Metadata-change logs (ERC-4906, ERC-1155 URI) written as stale marks for the metadata cache. */
   metadataMarks(network: string, count: number): void;
+  /**
+   * The node's chain parted from the indexed one below the reorg window and the index waits (`true`: a node behind on
+   * an abandoned branch, or a deeper reorg not yet confirmed), or it serves the indexed chain again (`false`).
+   */
+  diverged(network: string, waiting: boolean): void;
 }
 
 export type RpcOutcome = "ok" | "rpc_error" | "rate_limited" | "timeout" | "too_large" | "transport_error";
@@ -97,6 +102,11 @@ export class Metrics {
     "indexer_ranges_skipped_total",
     "ERC-2309 ConsecutiveTransfer logs not expanded (more ids than INDEXER_MAX_CONSECUTIVE, or a reversed range)",
   );
+  private readonly divergedBelowWindow = this.perNetwork(
+    Gauge,
+    "indexer_diverged",
+    "1 while the node serves a chain that left the indexed one below the reorg window and the index waits instead of rolling back, 0 otherwise",
+  );
   private readonly metadataMarksWritten = this.perNetwork(
     Counter,
     "indexer_metadata_marks_total",
@@ -161,7 +171,7 @@ export class Metrics {
   });
   private readonly providerFailures = new Counter({
     name: "rpc_provider_failures_total",
-    help: "Calls an RPC URL failed by its fault (rate_limited, timeout, transport_error), by network, provider host, fault and whether the call went on to another URL",
+    help: "Calls an RPC URL failed by its fault (rate_limited, timeout, transport_error), or times the indexer passed it over for serving a branch the other URLs left (diverged), by network, provider host, fault and whether the call went on to another URL",
     labelNames: ["network", "provider", "fault", "failed_over"] as const,
     registers: [this.registry],
   });
@@ -223,11 +233,21 @@ export class Metrics {
       this.rangesSkipped.inc({ network }, count);
     },
     standby: (network) => {
-      for (const gauge of [this.lagBlocks, this.lagSeconds, this.indexedBlock, this.lastRangeBlocks, this.lastRangeSeconds])
+      for (const gauge of [
+        this.lagBlocks,
+        this.lagSeconds,
+        this.indexedBlock,
+        this.lastRangeBlocks,
+        this.lastRangeSeconds,
+        this.divergedBelowWindow,
+      ])
         gauge.remove({ network });
     },
     metadataMarks: (network, count) => {
       this.metadataMarksWritten.inc({ network }, count);
+    },
+    diverged: (network, waiting) => {
+      this.divergedBelowWindow.set({ network }, waiting ? 1 : 0);
     },
   };
 

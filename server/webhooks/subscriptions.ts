@@ -14,8 +14,9 @@ export type EventKind = (typeof EVENT_KINDS)[number];
 export const MAX_DESCRIPTION = 200;
 
 /**
- * Most confirmations a subscription may wait for: the indexer's reorg window. A reorg deeper than it starts the index
- * over (a `reset`), so waiting longer would guard against nothing more.
+ * Most confirmations a subscription may wait for: the indexer's reorg window, in which a reorg is found block by
+ * block. One deeper is found only from the few blocks the index keeps below the window and is undone back to one of
+ * them after several polls (docs/reference/indexer.md), as rare as the chain's finality makes it.
  */
 export const MAX_CONFIRMATIONS = REORG_WINDOW;
 

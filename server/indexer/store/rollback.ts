@@ -90,7 +90,7 @@ export async function rollBack(tx: Queryable, network: string, ancestor: Cursor)
   await rollBackBlocks(tx, network, ancestor);
 }
 
-/** Forgets a network's index entirely (its chain was replaced, or the reorg went deeper than the window). */
+/** Forgets a network's index entirely (its chain was replaced: no block the index kept is on the chain). */
 export async function resetNetwork(tx: Queryable, network: string): Promise<void> {
   await appendRollback(tx, network, -1);
   // The tables that name the network by its id (indexer_networks): each, $1 network.

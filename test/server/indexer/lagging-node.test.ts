@@ -1,13 +1,55 @@
 import { expect } from "chai";
 import { keccak256, toUtf8Bytes, type JsonRpcProvider, type JsonRpcSigner } from "ethers";
 import type { LocalNode } from "../../../local/node";
+import { DEEP_REORG_CHECKS } from "../../../server/indexer/network-indexer";
 import { REORG_WINDOW } from "../../../server/indexer/store/blocks";
 import { AliceNFT__factory, type AliceNFT } from "../../../typechain-types";
 import { startTestApp, type TestApp } from "../../helpers/app";
 import { providerFor, startLocalNode } from "../../helpers/chain";
-import { startFaultProxy, type FaultProxy } from "../../helpers/fault-proxy";
+import { startFaultProxy, type FaultPlan, type FaultProxy } from "../../helpers/fault-proxy";
 import { expectHoldingsMatchRecount } from "../../helpers/holdings-check";
-import { expectIndexMatchesChain, indexedTo } from "../../helpers/index-check";
+import { expectIndexMatchesChain, INDEXED_OWNERS, indexedTo } from "../../helpers/index-check";
+
+const hex = (n: number) => `0x${n.toString(16)}`;
+
+/**
+ * A node left on a branch that left the chain `provider` serves after `forkPoint`, with `head` as its head: its own
+ * headers above the fork point (hashes chained from it, numbers past the chain's head where the branch is longer), and
+ * none of the chain's logs there.
+ */
+async function onBranch(provider: JsonRpcProvider, { forkPoint, head }: { forkPoint: number; head: number }): Promise<FaultPlan> {
+  const forkHash = (n: number) => keccak256(toUtf8Bytes(`abandoned ${n}`));
+  const chainHead = await provider.getBlockNumber();
+  const branch = new Map<number, Record<string, unknown>>();
+  for (let n = forkPoint + 1; n <= head; n++) {
+    const header = (await provider.send("eth_getBlockByNumber", [hex(Math.min(n, chainHead)), false])) as Record<string, unknown>;
+    branch.set(n, {
+      ...header,
+      number: hex(n),
+      hash: forkHash(n),
+      parentHash: n === forkPoint + 1 ? header.parentHash : forkHash(n - 1),
+      transactions: [],
+    });
+  }
+  const branchHashes = new Set([...branch.values()].map((header) => header.hash));
+  return {
+    refuse: async (call) => {
+      if (call.method === "eth_blockNumber") return { result: hex(head) };
+      if (call.method === "eth_getBlockByNumber" && typeof call.params[0] === "string" && call.params[0].startsWith("0x")) {
+        const n = Number(call.params[0]);
+        return n > head ? { result: null } : branch.has(n) ? { result: branch.get(n) } : undefined;
+      }
+      if (call.method === "eth_getLogs") {
+        const filter = call.params[0] as { fromBlock?: string; toBlock?: string; blockHash?: string };
+        if (filter.blockHash) return branchHashes.has(filter.blockHash) ? { result: [] } : undefined;
+        if (Number(filter.fromBlock) > forkPoint) return { result: [] };
+        if (Number(filter.toBlock) > forkPoint)
+          return { result: await provider.send("eth_getLogs", [{ ...filter, toBlock: hex(forkPoint) }]) };
+      }
+      return undefined;
+    },
+  };
+}
 
 /**
  * A node whose head goes backwards (a load-balanced provider whose backends differ, a node restarted from an older
@@ -59,7 +101,7 @@ describe("indexer behind a node whose head goes backwards", function () {
     Number(
       (await t.app.db.query<{ b: string }>("SELECT block_number AS b FROM indexer_cursors WHERE network = 'localhost'")).rows[0]?.b ?? -1,
     );
-  const rollbacks = () => lines.filter((line) => /reorg|indexed chain is gone/.test(String(line.msg)));
+  const rollbacks = () => lines.filter((line) => /indexer: reorg|indexed chain is gone/.test(String(line.msg)));
 
   /** The node answers as if its head were `lagHead`: that head, and no header above it. */
   function behindAt(lagHead: number) {
@@ -80,6 +122,14 @@ describe("indexer behind a node whose head goes backwards", function () {
     const deadline = Date.now() + 60_000;
     while (asked() < target) {
       if (Date.now() > deadline) throw new Error("the indexer stopped asking for the head");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  async function until(done: () => Promise<boolean>, timeoutMs = 60_000) {
+    const deadline = Date.now() + timeoutMs;
+    while (!(await done())) {
+      if (Date.now() > deadline) throw new Error("timed out");
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
@@ -126,11 +176,9 @@ describe("indexer behind a node whose head goes backwards", function () {
     await behindBy(REORG_WINDOW + 20);
   });
 
-  // Pending: the indexer starts over on such a node (the cursor falls back to the branch's head). Waiting for it instead
-  // breaks the start over on a new local chain shorter than the indexed one, which answers the same way; a fix has to
-  // tell the two apart (the genesis block, or a transaction the index holds from below the window, is still there on
-  // an abandoned branch and gone on a new chain).
-  it.skip(`a node behind on an abandoned branch deeper than the reorg window: no reindex from scratch, and the index equals the chain`, async function () {
+  // Every block of the window at or below the node's head has another hash there, as on a new chain shorter than the
+  // index (the next test): the blocks the index keeps below the window, which the branch still has, tell the two apart.
+  it(`a node behind on an abandoned branch deeper than the reorg window: no reindex from scratch, and the index equals the chain`, async function () {
     // The previous test mined past the window; a token is minted here so that the index has one to lose.
     await mintOneByOne(1);
     await indexedTo(t.app.db, "localhost", provider, undefined, 120_000);
@@ -138,36 +186,153 @@ describe("indexer behind a node whose head goes backwards", function () {
     const lagHead = indexed - 5;
     const forkPoint = lagHead - REORG_WINDOW - 20;
     expect(forkPoint).to.be.greaterThan(0);
-    // A backend left on a branch that left this chain after forkPoint: its own headers (hashes chained from the fork
-    // point) up to its head, and none of the chain's logs there.
-    const hex = (n: number) => `0x${n.toString(16)}`;
-    const forkHash = (n: number) => keccak256(toUtf8Bytes(`abandoned ${n}`));
-    const branch = new Map<number, Record<string, unknown>>();
-    for (let n = forkPoint + 1; n <= lagHead; n++) {
-      const header = (await provider.send("eth_getBlockByNumber", [hex(n), false])) as Record<string, unknown>;
-      branch.set(n, {
-        ...header,
-        hash: forkHash(n),
-        parentHash: n === forkPoint + 1 ? header.parentHash : forkHash(n - 1),
-        transactions: [],
-      });
-    }
-    proxy.plan = {
-      refuse: (call) => {
-        if (call.method === "eth_blockNumber") return { result: hex(lagHead) };
-        if (call.method === "eth_getBlockByNumber" && typeof call.params[0] === "string" && call.params[0].startsWith("0x")) {
-          const n = Number(call.params[0]);
-          return n > lagHead ? { result: null } : branch.has(n) ? { result: branch.get(n) } : undefined;
-        }
-        if (call.method === "eth_getLogs") return { result: [] };
-        return undefined;
-      },
-    };
+    proxy.plan = await onBranch(provider, { forkPoint, head: lagHead });
     await mintOneByOne(1);
     await whileItAsks(6);
     expect(await cursor()).to.equal(indexed);
     proxy.plan = {};
     await expectIndexEqualsChain();
     await expectNoRollback();
+    expect(lines.filter((line) => /below the reorg window; waiting/.test(String(line.msg))).length, "waiting log lines").to.equal(1);
+    expect(lines.filter((line) => line.msg === "indexer: the node serves the indexed chain again").length).to.equal(1);
+  });
+
+  it(`a node whose chain left the index below the reorg window and is as long: rolled back that deep after ${DEEP_REORG_CHECKS} polls in a row`, async function () {
+    await mintOneByOne(1);
+    await indexedTo(t.app.db, "localhost", provider, undefined, 120_000);
+    const indexed = await cursor();
+    const forkPoint = indexed - REORG_WINDOW - 20;
+    const branchHead = indexed + 3;
+    const deep = () => lines.filter((line) => /^indexer: reorg deeper than the window/.test(String(line.msg)));
+    proxy.plan = await onBranch(provider, { forkPoint, head: branchHead });
+    // The chain the branch left: what it has after the fork point is not on the branch.
+    await mintOneByOne(1);
+    await until(async () => (await cursor()) === branchHead);
+    expect(deep().length, "deep rollbacks").to.equal(1);
+    expect(deep()[0]).to.include({ checks: DEEP_REORG_CHECKS });
+    expect(deep()[0].ancestor).to.be.at.most(forkPoint);
+    const { rows } = await t.app.db.query<{ newest: number | null }>(
+      "SELECT max(block_number)::int AS newest FROM nft_transfers WHERE network_id = (SELECT id FROM indexer_networks WHERE name = 'localhost')",
+    );
+    expect(rows[0].newest, "the newest transfer indexed on the branch").to.be.at.most(forkPoint);
+    // Back on the chain, longer than the branch by then: rolled back that deep again, and equal to it.
+    for (let i = 0; i < 5; i++) await provider.send("evm_mine", []);
+    proxy.plan = {};
+    await expectIndexEqualsChain();
+    expect(deep().length, "deep rollbacks").to.equal(2);
+    expect(lines.filter((line) => /indexed chain is gone/.test(String(line.msg)))).to.deep.equal([]);
+  });
+
+  it(`a new chain shorter than the index by more than the reorg window (a devnet started again): indexed again from the start`, async function () {
+    await indexedTo(t.app.db, "localhost", provider, undefined, 120_000);
+    expect(await cursor()).to.be.greaterThan(REORG_WINDOW + 10);
+    const fresh = await startLocalNode();
+    const freshProvider = providerFor(fresh.url);
+    try {
+      const token = await new AliceNFT__factory(await freshProvider.getSigner(0)).deploy(users[0]);
+      await (await token.connect(await freshProvider.getSigner(1)).mint(users[1], 5n)).wait();
+      // The same URL now answers as the new node does: every call forwarded to it.
+      proxy.plan = {
+        refuse: async (call) => {
+          const answer = (await (
+            await fetch(fresh.url, {
+              method: "POST",
+              headers: { "content-type": "application/json" },
+              body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: call.method, params: call.params }),
+            })
+          ).json()) as { result?: unknown; error?: { code: number; message: string } };
+          return answer.error ? { rpcError: answer.error } : { result: answer.result };
+        },
+      };
+      await indexedTo(t.app.db, "localhost", freshProvider, await freshProvider.getBlockNumber(), 60_000);
+      const { rows } = await t.app.db.query<{ contract: string; owner: string }>(
+        `SELECT contract, owner FROM ${INDEXED_OWNERS} WHERE network = 'localhost'`,
+      );
+      expect(rows).to.deep.equal([{ contract: (await token.getAddress()).toLowerCase(), owner: users[1].toLowerCase() }]);
+      expect(lines.filter((line) => /indexed chain is gone/.test(String(line.msg))).length, "start-over log lines").to.equal(1);
+    } finally {
+      proxy.plan = {};
+      freshProvider.destroy();
+      await fresh.stop();
+    }
+    // Back on the first chain, the index of the new one is gone in turn.
+    await expectIndexEqualsChain();
+  });
+});
+
+/**
+ * With several URLs, one on a branch that left the chain below the reorg window is alone on it: it is passed over,
+ * and the index goes on through the others, with nothing rolled back, even where its branch is longer than the index.
+ */
+describe("indexer with several URLs, one on a branch that left the chain below the reorg window", function () {
+  this.timeout(180_000);
+  let node: LocalNode;
+  let provider: JsonRpcProvider;
+  let alice: AliceNFT;
+  let users: string[];
+  let a: FaultProxy;
+  let b: FaultProxy;
+  let t: TestApp;
+  const lines: Array<Record<string, unknown>> = [];
+
+  before(async function () {
+    node = await startLocalNode();
+    provider = providerFor(node.url);
+    const deployer = await provider.getSigner(0);
+    users = await Promise.all([1, 2].map(async (i) => (await provider.getSigner(i)).getAddress()));
+    alice = await new AliceNFT__factory(deployer).deploy(await deployer.getAddress());
+    a = await startFaultProxy(node.url);
+    // `b` answers later than `a`: the pool sends each call to `a` while it is up.
+    b = await startFaultProxy(node.url, { plan: { refuse: () => new Promise((resolve) => setTimeout(() => resolve(undefined), 100)) } });
+    t = await startTestApp({
+      env: {
+        RPC_URL_LOCALHOST: `${a.url},${b.url}`,
+        INDEXER_POLL_MS: "50",
+        RPC_TIMEOUT_MS: "3000",
+        // Short: a call of `a` that failed while the node mined (it is passed over for this long) leaves it the faster URL soon.
+        RPC_COOLDOWN_MS: "2000",
+        LOG_LEVEL: "info",
+      },
+      logStream: { write: (line) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
+    });
+  });
+  after(async function () {
+    await t?.close();
+    await a?.close();
+    await b?.close();
+    provider?.destroy();
+    await node?.stop();
+  });
+
+  it("a longer branch on the fastest URL: that URL is passed over, the index goes on through the other, nothing rolled back", async function () {
+    await (await alice.mint(users[0], 1n)).wait();
+    for (let i = 0; i < REORG_WINDOW + 30; i++) await provider.send("evm_mine", []);
+    await indexedTo(t.app.db, "localhost", provider, undefined, 120_000);
+    const { rows } = await t.app.db.query<{ b: string }>("SELECT block_number AS b FROM indexer_cursors WHERE network = 'localhost'");
+    const indexed = Number(rows[0].b);
+    a.plan = await onBranch(provider, { forkPoint: indexed - REORG_WINDOW - 10, head: indexed + 5 });
+    const passedOver = () => lines.find((line) => String(line.msg).startsWith("indexer: a URL serves a branch"));
+    const deadline = Date.now() + 60_000;
+    while (!passedOver() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    await (await alice.mint(users[1], 2n)).wait();
+    await indexedTo(t.app.db, "localhost", provider, undefined, 60_000);
+    await expectIndexMatchesChain(t.app.db, provider, "localhost", await alice.getAddress(), [1n, 2n, 3n]);
+    await expectHoldingsMatchRecount(t.app.db, "localhost");
+    expect(
+      lines.filter((line) => /indexer: reorg|indexed chain is gone|below the reorg window; waiting/.test(String(line.msg))),
+    ).to.deep.equal([]);
+    const { rows: changes } = await t.app.db.query<{ kind: string }>("SELECT DISTINCT kind FROM nft_changes WHERE kind <> 'transfer'");
+    expect(changes, "removed changes").to.deep.equal([]);
+    const host = new URL(a.url).host;
+    expect(passedOver()).to.deep.include({
+      network: "localhost",
+      diverging: [host],
+      serving: [new URL(b.url).host],
+    });
+    expect(lines.find((line) => line.msg === "rpc provider down")).to.deep.include({
+      network: "localhost",
+      provider: host,
+      fault: "diverged",
+    });
   });
 });

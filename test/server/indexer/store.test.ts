@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import type { Database } from "../../../server/db/database";
 import { migrate } from "../../../server/db/migrate";
-import { readCursor } from "../../../server/indexer/store/blocks";
+import { readCursor, recentBlocks, REORG_WINDOW } from "../../../server/indexer/store/blocks";
 import { historyPage } from "../../../server/indexer/store/history";
 import {
   changesAfter,
@@ -345,5 +345,38 @@ describe("index store reads", function () {
     );
     expect(await held()).to.deep.equal(before);
     await expectHoldingsMatchRecount(db, network);
+  });
+});
+
+/** The block hashes the writer keeps: the whole reorg window, and below it a bounded few anchors, the first block among them. */
+describe("index store block hashes", function () {
+  const network = "localhost";
+  const hash = (n: number) => `0x${n.toString(16).padStart(64, "0")}`;
+  let database: TestDatabase;
+  let db: Database;
+
+  before(async function () {
+    database = await createTestDatabase();
+    db = await database.open();
+    await migrate(db);
+  });
+  after(async () => database?.drop());
+
+  it("keeps every block of the window and, below it, the oldest of each band of depths that doubles in width", async function () {
+    const RANGE = 256;
+    for (let from = 0; from < 64 * REORG_WINDOW; from += RANGE) {
+      const blocks = Array.from({ length: RANGE }, (_, i) => ({ block: from + i, hash: hash(from + i) }));
+      await db.transaction((tx) => writeRange(tx, { network, transfers: [], last: blocks[RANGE - 1], hashes: blocks }));
+    }
+    const kept = await recentBlocks(db, network);
+    const cursor = kept[0].block;
+    expect(cursor).to.equal(64 * REORG_WINDOW - 1);
+    const window = kept.filter((known) => known.block >= cursor - REORG_WINDOW);
+    expect(window.map((known) => known.block)).to.deep.equal(Array.from({ length: REORG_WINDOW + 1 }, (_, i) => cursor - i));
+    const anchors = kept.filter((known) => known.block < cursor - REORG_WINDOW);
+    const band = (block: number) => Math.floor(Math.log2((cursor - block) / REORG_WINDOW));
+    // Depths of 1 to 64 windows: six bands, one block each, the first block read among them.
+    expect(anchors.map((known) => band(known.block))).to.deep.equal([0, 1, 2, 3, 4, 5]);
+    expect(anchors.at(-1)).to.deep.equal({ block: 0, hash: hash(0) });
   });
 });
