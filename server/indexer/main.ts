@@ -1,12 +1,12 @@
 // First: every module loaded after it is compiled once and then read from the cache.
 import "../lib/compile-cache";
-import type { FastifyInstance } from "fastify";
 import pino from "pino";
 import { Networks } from "../chain/networks";
 import { providerEvents } from "../chain/provider-events";
 import { loadConfig } from "../config";
 import { openMigratedDatabase } from "../db/database";
 import { DatabaseInUse } from "../db/errors";
+import { metricsListener, type MetricsListener } from "../metrics/listener";
 import { Metrics } from "../metrics/metrics";
 import { instrumentProvider } from "../metrics/rpc";
 import { startIndexers } from "./start-indexers";
@@ -36,11 +36,10 @@ async function main() {
   // The start-up's parts, which `npm run bench -- indexer` reads to time the start to the first write.
   const startupMs = { modules: modulesMs, config: configMs - modulesMs, database: databaseMs - configMs };
   log.info({ networks: networks.configured(), startupMs }, "indexer started");
-  // The metrics listener (Fastify) is loaded and opened once the indexers are on their way: it is not on the path to
-  // the first write, and the metrics it serves are collected from the start.
-  let listener: FastifyInstance | undefined;
+  // The metrics listener is opened once the indexers are on their way: it is not on the path to the first write, and
+  // the metrics it serves are collected from the start.
+  let listener: MetricsListener | undefined;
   if (metrics) {
-    const { metricsListener, metricsUrl } = await import("../metrics/listener");
     const server = metricsListener(metrics);
     listener = server;
     metrics.databasePool(
@@ -49,7 +48,7 @@ async function main() {
     );
     const { host, port } = config.metrics;
     await server.listen({ host, port }).then(
-      () => log.info({ url: metricsUrl(server, host) }, "metrics listening"),
+      () => log.info({ url: server.url(host) }, "metrics listening"),
       (error: unknown) => log.error({ err: error }, "metrics: the listener did not open; indexing without it"),
     );
   }

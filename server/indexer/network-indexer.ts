@@ -320,13 +320,8 @@ export class NetworkIndexer {
     const again = await this.header(to);
     if (!again) return "wait";
     if (again.hash !== last.hash) return "retry";
-    if (
-      logs.some(
-        (l) =>
-          (Number(l.blockNumber) === to && l.blockHash !== last.hash) || (Number(l.blockNumber) === from && l.blockHash !== first.hash),
-      )
-    )
-      return "retry";
+    let blocks = blockRuns(logs);
+    if (blocks.some((b) => (b.number === to && b.hash !== last.hash) || (b.number === from && b.hash !== first.hash))) return "retry";
     const { maxConsecutive, maxConsecutivePerBlock } = this.options;
     // Expanded ids are rows in memory and in the range's transaction: a range of several blocks that would write more
     // rows than a range may, or expand more ids than one block may, is asked again in fewer blocks, before anything
@@ -337,19 +332,23 @@ export class NetworkIndexer {
       return "retry";
     }
     this.sizer.succeeded(to - from + 1, weight, Date.now() - started);
-    const proven = await this.provenEnd(from, to, head, logs, last);
+    const proven = await this.provenEnd(from, to, head, blocks, last);
     if (!proven) return "wait";
     const { end } = proven;
-    logs = logs.concat(proven.logs);
+    if (proven.logs.length > 0) {
+      logs = logs.concat(proven.logs);
+      blocks = blocks.concat(blockRuns(proven.logs));
+    }
     const endHeader = end === to ? last : await this.header(end);
     if (!endHeader) return "wait";
-    if (logs.some((l) => Number(l.blockNumber) === end && l.blockHash !== endHeader.hash)) return "retry";
+    if (blocks.some((b) => b.number === end && b.hash !== endHeader.hash)) return "retry";
     const times = await this.blockTimes(logs, [first, endHeader]);
     if (typeof times === "string") return times;
     const decoded = decodeLogs(logs, maxConsecutive, maxConsecutivePerBlock);
-    for (const t of [...decoded.transfers, ...decoded.transfers1155, ...decoded.marks]) t.blockTime = times.get(t.blockNumber);
+    for (const list of [decoded.transfers, decoded.transfers1155, decoded.marks])
+      for (const t of list) t.blockTime = times.get(t.blockNumber);
     const blockHashes = new Map<number, string>();
-    for (const l of logs) blockHashes.set(Number(l.blockNumber), l.blockHash);
+    for (const b of blocks) blockHashes.set(b.number, b.hash);
     return { from, to: end, first, last: endHeader, blockHashes, decoded };
   }
 
@@ -365,11 +364,11 @@ export class NetworkIndexer {
     from: number,
     to: number,
     head: number,
-    logs: RawLog[],
+    blocks: BlockRun[],
     last: Header,
   ): Promise<{ end: number; logs: RawLog[] } | undefined> {
     let end = Math.max(
-      logs.reduce((newest, l) => Math.max(newest, Number(l.blockNumber)), from - 1),
+      blocks.reduce((newest, b) => Math.max(newest, b.number), from - 1),
       Math.min(to, head - this.options.logLagBlocks),
     );
     const read: RawLog[] = [];
@@ -411,8 +410,11 @@ export class NetworkIndexer {
   private async blockTimes(logs: RawLog[], known: Header[]): Promise<Map<number, number> | "retry" | "wait"> {
     const times = new Map(known.map((h) => [h.number, h.timestamp]));
     const hashes = new Map<number, string>();
+    // The logs of a block are in a row: its number is read once.
+    let text: string | undefined;
+    let number = 0;
     for (const l of logs) {
-      const number = Number(l.blockNumber);
+      if (l.blockNumber !== text) number = Number((text = l.blockNumber));
       if (l.blockTimestamp !== undefined) times.set(number, Number(l.blockTimestamp));
       else if (!times.has(number)) hashes.set(number, l.blockHash);
     }
@@ -614,4 +616,27 @@ export class NetworkIndexer {
       this.wake = done;
     });
   }
+}
+
+/** A run of logs of one block (its number and the hash they give), in the order of the logs. */
+interface BlockRun {
+  number: number;
+  hash: string;
+}
+
+/**
+ * The blocks of `logs`, one entry per run of logs with the same block number and hash: the checks of a range read
+ * each block's number once, not each log's (thousands of logs a range, a few hundred blocks).
+ */
+function blockRuns(logs: RawLog[]): BlockRun[] {
+  const runs: BlockRun[] = [];
+  let text: string | undefined;
+  let hash: string | undefined;
+  for (const l of logs) {
+    if (l.blockNumber === text && l.blockHash === hash) continue;
+    text = l.blockNumber;
+    hash = l.blockHash;
+    runs.push({ number: Number(text), hash });
+  }
+  return runs;
 }

@@ -2,19 +2,33 @@ import type { IncomingMessage } from "node:http";
 import zlib from "node:zlib";
 
 /**
- * The chunks of `body` joined, read up to `maxBytes`: past it, reading stops (the stream is let go, as leaving a
- * `for await` does) and the error `tooLarge()` makes is thrown, so that no answer holds more memory than that,
- * whatever its headers said. The caller gives decompressed chunks when the bound is on what the body becomes.
+ * The chunks of `body` joined, read up to `maxBytes`: past it, reading stops (the caller destroys the stream) and the
+ * error `tooLarge()` makes is thrown, so that no answer holds more memory than that, whatever its headers said. The
+ * caller gives decompressed chunks when the bound is on what the body becomes. Read as 'data' events, each chunk as
+ * it arrived: an async iterator awaited a promise per read and joined the chunks buffered between reads into new
+ * buffers, a copy of a large answer before the copy that joins it.
  */
-async function readBounded(body: AsyncIterable<Uint8Array>, maxBytes: number, tooLarge: () => Error): Promise<Buffer> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.byteLength;
-    if (size > maxBytes) throw tooLarge();
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks, size);
+function readBounded(body: NodeJS.ReadableStream, maxBytes: number, tooLarge: () => Error): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const settle = (error: Error | undefined) => {
+      body.off("data", onData).off("end", onEnd).off("error", settle).off("close", onClose);
+      // An error after this (the stream destroyed as the caller lets it go) has nobody left to tell.
+      body.on("error", () => {});
+      if (error) reject(error);
+      else resolve(Buffer.concat(chunks, size));
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size > maxBytes) return settle(tooLarge());
+      chunks.push(chunk);
+    };
+    const onEnd = () => settle(undefined);
+    // Closed before its end with no error of its own (destroyed by the deadline's abort, or by the other side).
+    const onClose = () => settle(Object.assign(new Error("Premature close"), { code: "ERR_STREAM_PREMATURE_CLOSE" }));
+    body.on("data", onData).once("end", onEnd).once("error", settle).once("close", onClose);
+  });
 }
 
 /** The accept-encoding of a request whose answer `readDecoded` reads: every content-encoding it decompresses. */
@@ -56,7 +70,7 @@ export async function readDecoded(response: IncomingMessage, maxBytes: number, r
   const stream: NodeJS.ReadableStream = decoder ? response.pipe(decoder) : response;
   if (decoder) response.once("error", (error) => decoder.destroy(error));
   try {
-    return await readBounded(stream as AsyncIterable<Buffer>, maxBytes, refusals.tooLarge);
+    return await readBounded(stream, maxBytes, refusals.tooLarge);
   } finally {
     response.destroy();
     decoder?.destroy();

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
-import { metricsListener, metricsUrl } from "./listener";
+import { metricsListener, type MetricsListener } from "./listener";
 import { Metrics } from "./metrics";
 
 declare module "fastify" {
@@ -8,7 +8,7 @@ declare module "fastify" {
     /** The service's Prometheus figures; absent when METRICS=false. */
     metrics?: Metrics;
     /** The listener that serves GET /metrics (METRICS_HOST:METRICS_PORT); absent when METRICS=false. */
-    metricsServer?: FastifyInstance;
+    metricsServer?: MetricsListener;
   }
 }
 
@@ -48,11 +48,11 @@ export default fp(
     const server = metricsListener(metrics);
     app.decorate("metricsServer", server);
     // The service may close while the listener opens (a fast shutdown): it then closes right after opening.
-    let closing: Promise<undefined> | undefined;
+    let closing: Promise<void> | undefined;
     app.addHook("onListen", async () => {
       await server.listen({ host: settings.host, port: settings.port });
       if (closing) return void (await server.close());
-      app.log.info({ url: metricsUrl(server, settings.host) }, "metrics listening");
+      app.log.info({ url: server.url(settings.host) }, "metrics listening");
     });
     app.addHook("onClose", async () => {
       await (closing ??= server.close());

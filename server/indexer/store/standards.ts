@@ -15,7 +15,11 @@ export async function oneStandardPerContract(
   transfers1155: Transfer1155[],
 ): Promise<{ transfers: Transfer[]; transfers1155: Transfer1155[] }> {
   if (transfers.length === 0 && transfers1155.length === 0) return { transfers, transfers1155 };
-  const contracts = [...new Set([...transfers, ...transfers1155].map((t) => t.contract))];
+  // A range's transfers repeat few contracts: each is asked once, with no list of the transfers copied to find them.
+  const seen = new Set<string>();
+  for (const t of transfers) seen.add(t.contract);
+  for (const t of transfers1155) seen.add(t.contract);
+  const contracts = [...seen];
   // $1 network, $2 contracts
   const { rows } = await tx.query<{ contract: string; erc721: boolean; erc1155: boolean }>(
     `SELECT k.contract,
@@ -32,7 +36,8 @@ export async function oneStandardPerContract(
   const first1155 = new Map<string, Transfer1155>();
   for (const t of transfers1155) if (!first1155.has(t.contract)) first1155.set(t.contract, t);
   const first721 = new Map<string, Transfer>();
-  for (const t of transfers) if (!first721.has(t.contract)) first721.set(t.contract, t);
+  // Only the contracts with ERC-1155 events in the range compare their first events of both standards.
+  if (first1155.size > 0) for (const t of transfers) if (!first721.has(t.contract)) first721.set(t.contract, t);
   const before = (x: Transfer, y: Transfer | undefined) =>
     y === undefined || x.blockNumber < y.blockNumber || (x.blockNumber === y.blockNumber && x.logIndex < y.logIndex);
   const erc1155 = new Set(
@@ -42,8 +47,9 @@ export async function oneStandardPerContract(
       )
       .map((r) => r.contract),
   );
+  // Most ranges hold one standard per contract already: their lists are kept as they are.
   return {
-    transfers: transfers.filter((t) => !erc1155.has(t.contract)),
-    transfers1155: transfers1155.filter((t) => erc1155.has(t.contract)),
+    transfers: erc1155.size === 0 ? transfers : transfers.filter((t) => !erc1155.has(t.contract)),
+    transfers1155: erc1155.size === contracts.length ? transfers1155 : transfers1155.filter((t) => erc1155.has(t.contract)),
   };
 }

@@ -17,11 +17,9 @@ describe("metrics (GET /metrics on its own listener)", function () {
   let client: RegisteredClient;
   let metricsUrl: string;
 
-  /** The text the metrics listener serves right now. */
+  /** The figures of `app` right now, as its listener serves them (the listener itself is tested on its port below). */
   async function scrape(app = t.app): Promise<string> {
-    const answer = await app.metricsServer!.inject({ method: "GET", url: "/metrics" });
-    expect(answer.statusCode).to.equal(200);
-    return answer.body;
+    return app.metrics!.registry.metrics();
   }
 
   before(async function () {
@@ -64,13 +62,17 @@ describe("metrics (GET /metrics on its own listener)", function () {
     });
 
     it("answers only GET /metrics, and points to no API description (it serves none)", async function () {
-      await expectRefusal(await t.app.metricsServer!.inject({ method: "GET", url: "/" }), 404, "not_found", {
-        message: "Route GET / not found",
-      });
-      await expectRefusal(await t.app.metricsServer!.inject({ method: "POST", url: "/metrics" }), 405, "method_not_allowed", {
+      const root = new URL("/", metricsUrl).href;
+      await expectRefusal(await fetch(root), 404, "not_found", { message: "Route GET / not found" });
+      await expectRefusal(await fetch(`${metricsUrl}x`), 404, "not_found", { message: "Route GET /metricsx not found" });
+      await expectRefusal(await fetch(metricsUrl, { method: "POST", body: "x" }), 405, "method_not_allowed", {
         message: "/metrics takes GET or HEAD, not POST",
         headers: { allow: "GET, HEAD" },
       });
+      const head = await fetch(`${metricsUrl}?a=1`, { method: "HEAD" });
+      expect(head.status).to.equal(200);
+      expect(head.headers.get("cache-control")).to.equal("no-store");
+      expect(await head.text()).to.equal("");
     });
   });
 

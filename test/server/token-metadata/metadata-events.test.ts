@@ -205,9 +205,9 @@ describe("metadata-change events (ERC-4906, ERC-1155 URI)", function () {
     expect((await token(nftAddress, FIRST)).metadata).to.deep.equal({ name: `/nft/${FIRST} v4` });
     host.state.delayMs = 0;
 
-    const metrics = await t.app.metricsServer!.inject({ method: "GET", url: "/metrics" });
-    expect(metrics.body).to.match(/^indexer_metadata_marks_total\{network="localhost"\} 4$/m);
-    const swept = /^token_metadata_sweep_reads_total\{outcome="stored"\} (\d+)$/m.exec(metrics.body);
+    const metrics = await t.app.metrics!.registry.metrics();
+    expect(metrics).to.match(/^indexer_metadata_marks_total\{network="localhost"\} 4$/m);
+    const swept = /^token_metadata_sweep_reads_total\{outcome="stored"\} (\d+)$/m.exec(metrics);
     expect(Number(swept?.[1])).to.be.at.least(CACHED + 2);
   });
 
@@ -236,8 +236,8 @@ describe("metadata-change events (ERC-4906, ERC-1155 URI)", function () {
   // Last: it moves the app's clock past METADATA_FETCH_ERROR_TTL_MS.
   it("leaves a stale token it could not read alone for METADATA_FETCH_ERROR_TTL_MS on the app's clock, then tries it again", async function () {
     const kept = async () => {
-      const metrics = await t.app.metricsServer!.inject({ method: "GET", url: "/metrics" });
-      return Number(/^token_metadata_sweep_reads_total\{outcome="kept"\} (\d+)$/m.exec(metrics.body)?.[1] ?? 0);
+      const metrics = await t.app.metrics!.registry.metrics();
+      return Number(/^token_metadata_sweep_reads_total\{outcome="kept"\} (\d+)$/m.exec(metrics)?.[1] ?? 0);
     };
     const untilKept = async (count: number) => {
       for (let i = 0; i < 200 && (await kept()) < count; i++) await new Promise((resolve) => setTimeout(resolve, 50));
