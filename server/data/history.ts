@@ -54,6 +54,21 @@ export function transferItem(row: TransferRow, checksum: (address: string) => st
   };
 }
 
+/**
+ * The JSON text of {@link transferItem}: the same bytes, written out without an object and a replacer call per field
+ * (a history page is 100 of them). The hashes and addresses are hex, which JSON needs no escapes for.
+ */
+export function transferJson(row: TransferRow, checksum: (address: string) => string): string {
+  const time = row.block_time === null ? "null" : Number(row.block_time);
+  const batch = row.batch_index === null || row.amount === null ? "" : `,"batchIndex":${row.batch_index}`;
+  const value = row.amount === null ? "" : `,"value":${BigInt(row.amount)}`;
+  return (
+    `{"block":${Number(row.block_number)},"time":${time},"tx":"${row.tx_hash}","logIndex":${row.log_index}${batch},` +
+    `"from":"${checksum(row.from_address)}","to":"${checksum(row.to_address)}","contract":"${checksum(row.contract)}",` +
+    `"id":${BigInt(row.token_id)}${value}}`
+  );
+}
+
 /** The (block, log index, batch index) a history cursor holds: none, or values the columns it is compared with can hold. */
 function historyCursor(cursor: string | undefined): [string, string, string] | undefined {
   const key = decodeCursor(cursor, 3);
@@ -91,13 +106,7 @@ const history: FastifyPluginAsyncTypebox = async (app) => {
     const found = await fromIndex({ app, reply, network, read: (db) => historyPage(db, { network, of, before, limit, spam }) });
     // A page with spam left out may hold fewer items; its Link still follows on from the last transfer read.
     const items = spam ? found.items.filter((r) => !app.collections.isSpam(network, r.contract, r.spam)) : found.items;
-    return sendPage(
-      request,
-      reply,
-      found,
-      items.map((r) => transferItem(r, checksum)),
-      limit,
-    );
+    return sendPage(request, reply, found, `[${items.map((r) => transferJson(r, checksum)).join(",")}]`, limit);
   };
 
   app.get(

@@ -10,8 +10,8 @@ export interface QueryResult<R> {
 export interface QueryOptions {
   /**
    * On PostgreSQL, send it as a named prepared statement: each connection parses and plans it once, then only binds
-   * and runs it. For the few statements every login runs, whose text is one of a small fixed set (each distinct
-   * text is kept prepared on every connection of the pool). PGlite, in process, runs it as any other.
+   * and runs it. For the few statements every login or data page runs, whose text is one of a small fixed set (each
+   * distinct text is kept prepared on every connection of the pool). PGlite, in process, runs it as any other.
    */
   prepare?: boolean;
 }

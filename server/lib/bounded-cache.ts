@@ -64,6 +64,7 @@ export class BoundedCache<V> {
 
   private fresh(key: string): { value: V } | undefined {
     const entry = this.values.get(key);
-    return entry && this.now() - entry.storedAt < this.ttlMs ? entry : undefined;
+    // Without a time-to-live the clock is not read: a checksummer's lookups are hundreds a page.
+    return entry && (this.ttlMs === Infinity || this.now() - entry.storedAt < this.ttlMs) ? entry : undefined;
   }
 }

@@ -9,8 +9,10 @@ import { pageOf, type IndexPage } from "./reads";
  * How both statements work. Each arm selects one table's transfers that match, newest first and limited, walking its
  * own narrow index backwards from the key; the arms are merged and cut to one page, and only the page's rows are
  * turned back into hex. Both tables have one layout (ids, the hash's bytes); an ERC-721 row has no amount (NULL). The
- * address the page is of ($2) is looked up once (k.id); a row's other addresses are one dictionary lookup each, from
- * the key's index alone (it carries the address). batch_index is the id's position in its log in both tables (0 for a
+ * address the page is of ($2) is looked up once, joined (k.id: a value of the outer row the arms are run with, where
+ * a scalar subquery would be planned again, and run, in every arm that names it); a row's other addresses are one
+ * dictionary lookup each, from the key's index alone (it carries the address). Both are sent as prepared statements:
+ * planning the arms costs more than running them for a page of 100. batch_index is the id's position in its log in both tables (0 for a
  * Transfer or a TransferSingle, the offset in a ConsecutiveTransfer range, the position in a TransferBatch): it orders
  * and pages the ids of one log, and the wire shows it for ERC-1155 only (transferItem).
  */
@@ -43,7 +45,7 @@ const OWNER_HISTORY_SQL = `SELECT c.block_number AS indexed, t.block_number, t.l
       AS to_address,
     t.amount
   FROM indexer_cursors c LEFT JOIN indexer_networks n ON n.name = c.network
-  CROSS JOIN LATERAL (SELECT (SELECT id FROM nft_addresses WHERE address = decode(substr($2, 3), 'hex')) AS id) k
+  LEFT JOIN nft_addresses k ON k.address = decode(substr($2, 3), 'hex')
   LEFT JOIN LATERAL (
     (SELECT block_number, log_index, batch_index, block_time, tx_hash, contract_id, token_id, from_id, to_id, NULL::numeric AS amount
      FROM nft_transfers
@@ -85,7 +87,7 @@ const TOKEN_HISTORY_SQL = `SELECT c.block_number AS indexed, t.block_number, t.l
     EXISTS (SELECT 1 FROM nft_skipped_ranges WHERE network = $1 AND contract = lower($2)) AS incomplete,
     CASE WHEN $8::boolean THEN (SELECT flag FROM nft_spam_flags WHERE network_id = n.id AND contract = decode(substr($2, 3), 'hex')) END AS spam
   FROM indexer_cursors c LEFT JOIN indexer_networks n ON n.name = c.network
-  CROSS JOIN LATERAL (SELECT (SELECT id FROM nft_addresses WHERE address = decode(substr($2, 3), 'hex')) AS id) k
+  LEFT JOIN nft_addresses k ON k.address = decode(substr($2, 3), 'hex')
   LEFT JOIN LATERAL (
     (SELECT block_number, log_index, batch_index, block_time, tx_hash, contract_id, token_id, from_id, to_id, NULL::numeric AS amount
      FROM nft_transfers
@@ -114,13 +116,13 @@ export async function historyPage(
   type Row = { indexed: string; incomplete?: boolean; spam: boolean | null } & { [K in keyof TransferRow]: TransferRow[K] | null };
   const { rows } =
     "owner" in of
-      ? await db.query<Row>(OWNER_HISTORY_SQL, [network, of.owner, block, log, batch, limit + 1, spam])
-      : await db.query<Row>(TOKEN_HISTORY_SQL, [network, of.contract, block, log, batch, limit + 1, of.tokenId, spam]);
+      ? await db.query<Row>(OWNER_HISTORY_SQL, [network, of.owner, block, log, batch, limit + 1, spam], { prepare: true })
+      : await db.query<Row>(TOKEN_HISTORY_SQL, [network, of.contract, block, log, batch, limit + 1, of.tokenId, spam], { prepare: true });
   return pageOf(
     rows,
     limit,
-    // An item is the transfer's columns and its contract's flag: the page's own (the cursor, completeness) stay on the page.
-    ({ indexed: _, incomplete: __, ...r }) => (r.block_number === null ? null : (r as HistoryItem)),
+    // The row itself, not a copy without the page's own columns (the cursor, completeness): the wire form names its fields.
+    (r) => (r.block_number === null ? null : (r as HistoryItem)),
     (t) => [t.block_number, String(t.log_index), String(t.batch_index ?? 0)],
   );
 }
