@@ -129,8 +129,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const { network, indexed, summary } = await indexedSummary(request.params, reply);
       reply.header("x-indexed-block", String(indexed));
       if (summary.incomplete) reply.header("x-index-complete", "false");
-      const [collection] = await app.collections.describe(network, [summary], indexed, true);
-      return sendJson(reply, collection);
+      return sendJson(reply, await app.collections.describe(network, summary, indexed));
     },
   );
 };
