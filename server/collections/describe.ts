@@ -1,6 +1,5 @@
 import { checksumAddress } from "../chain/values";
 import { spamVerdicts, type ContractSummary, type SpamVerdict } from "../indexer";
-import { BoundedCache } from "../lib/bounded-cache";
 import type { Clock } from "../lib/clock";
 import type { CachedEntry, Omitted, Resolved } from "../token-metadata";
 import { readChainFacts, type ChainFacts } from "./chain-facts";
@@ -35,7 +34,7 @@ export interface Collection {
   chainBlock: number;
 }
 
-/** Contracts' decoded chain facts kept (per network, block and contract): a few pages' worth at the latest blocks. */
+/** Contracts' decoded chain facts kept per network (at its latest block read). */
 const FACTS_KEPT = 10_000;
 
 /** Why a list's collection has no deployment yet: the list only reads what was found before. */
@@ -52,8 +51,11 @@ export class Collections {
 
   private readonly searches = new Map<string, Promise<Deployment>>();
 
-  /** Name, symbol and totalSupply decoded and cleaned, by network, block and contract: a block's answers never change. */
-  private readonly decodedFacts = new BoundedCache<ChainFacts>(FACTS_KEPT);
+  /**
+   * Name, symbol and totalSupply decoded and cleaned at the latest block read of each network, by contract: a block's
+   * answers never change, and a newer block replaces them (at most FACTS_KEPT contracts, then it starts again).
+   */
+  private readonly decodedFacts = new Map<string, { block: number; facts: Map<string, ChainFacts> }>();
 
   /**
    * One collection's description (GET /collection): its deployment looked for when none is stored, or when a failed
@@ -123,14 +125,16 @@ export class Collections {
    * again at the same block decodes nothing (the calls are cached per block by BlockCalls, their decoding here).
    */
   private async facts(network: string, block: number, contracts: readonly string[]): Promise<ChainFacts[]> {
-    const key = (contract: string) => `${network}:${block}:${contract}`;
-    const known = contracts.map((c) => this.decodedFacts.get(key(c)));
-    const missing = contracts.filter((_c, i) => known[i] === undefined);
-    if (missing.length === 0) return known as ChainFacts[];
-    const read = await readChainFacts(this.deps.calls, network, block, missing);
-    missing.forEach((c, i) => this.decodedFacts.set(key(c), read[i]));
-    let next = 0;
-    return known.map((facts) => facts ?? read[next++]);
+    let kept = this.decodedFacts.get(network);
+    const known = kept?.block === block ? contracts.map((c) => kept!.facts.get(c)) : [];
+    if (known.length > 0 && known.every((f) => f !== undefined)) return known as ChainFacts[];
+    const read = await readChainFacts(this.deps.calls, network, block, contracts);
+    kept = this.decodedFacts.get(network);
+    // An older block's answers (a read that started before the head moved) are not kept.
+    if (!kept || kept.block < block || kept.facts.size + contracts.length > FACTS_KEPT)
+      this.decodedFacts.set(network, (kept = { block, facts: new Map() }));
+    if (kept.block === block) contracts.forEach((c, i) => kept.facts.set(c, read[i]));
+    return read;
   }
 
   /**
