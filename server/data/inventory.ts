@@ -7,7 +7,7 @@ import { MetadataOmitted } from "../token-metadata";
 import { Address, AddressParam, NetworkParam } from "../http/schemas";
 import { AddressPaging, IdPaging, PAGED_FROM_INDEX } from "./schemas";
 import { INDEX, NODE, refusals } from "../http/refusals";
-import { Collection, ownerCollectionsPage, SpamQuery } from "../collections";
+import { Collection, collectionJson, ownerCollectionsPage, SpamQuery } from "../collections";
 
 const Item = Type.Object({
   contract: Address,
@@ -146,7 +146,8 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
           request.query.spam === "exclude"
             ? page.items.filter((c) => !app.collections.isSpam(network, c.summary.contract, c.summary.spam?.flag))
             : page.items;
-        return sendPage(request, reply, page, await app.collections.describePage(network, kept, page.indexed), limit);
+        const described = await app.collections.describePage(network, kept, page.indexed);
+        return sendPage(request, reply, page, `[${described.map(collectionJson).join(",")}]`, limit);
       }
       const spam = request.query.spam === "exclude";
       const page = await fromIndex({ app, reply, network, read: (db) => contractsPage(db, { network, owner, after, limit, spam }) });
