@@ -1,10 +1,12 @@
-import { getAddress } from "ethers";
+import { checksumAddress } from "../chain/values";
 import { spamVerdicts, type ContractSummary, type SpamVerdict } from "../indexer";
 import type { Clock } from "../lib/clock";
-import { readChainFacts } from "./chain-facts";
+import type { CachedEntry, Omitted, Resolved } from "../token-metadata";
+import { readChainFacts, type ChainFacts } from "./chain-facts";
 import type { CollectionReaders } from "./readers";
 import { collectionMetadata, type CollectionMetadata } from "./contract-metadata";
 import { findDeployment, type Deployment } from "./deployment";
+import type { OwnerCollection } from "./owner-page";
 import { servedVerdict, type SpamOverrides } from "./spam-rules";
 import { saveDeployment, storedDeployments } from "./store";
 
@@ -32,48 +34,107 @@ export interface Collection {
   chainBlock: number;
 }
 
+/** Contracts' decoded chain facts kept per network (at its latest block read). */
+const FACTS_KEPT = 10_000;
+
 /** Why a list's collection has no deployment yet: the list only reads what was found before. */
 const NOT_LOOKED_UP = "not looked up yet: GET /collection/{network}/{contract} finds it";
 
 /**
  * Describes collections from their index summaries: name, symbol and totalSupply read at one block (cached per block,
  * three calls per contract sent as multicalls), the contract-level metadata through the token metadata cache, and the
- * deployment (stored once found). `find`: look for deployments not stored yet (one collection's answer); a list
- * reads only those stored, so that its cost does not grow with calls per contract.
+ * deployment (stored once found). One collection's answer looks for a deployment not stored yet; a page of them reads
+ * only those stored, so that its cost does not grow with calls per contract.
  */
 export class Collections {
   constructor(private readonly deps: CollectionReaders & { clock: Clock; overrides: SpamOverrides }) {}
 
   private readonly searches = new Map<string, Promise<Deployment>>();
 
-  async describe(network: string, summaries: readonly ContractSummary[], indexed: number, find: boolean): Promise<Collection[]> {
-    if (summaries.length === 0) return [];
-    const { calls, heads, tokenMetadata, gateways } = this.deps;
-    const contracts = summaries.map((s) => s.contract);
-    const chainBlock = Math.max(await heads.latest(network), indexed);
-    const single = find && summaries.length === 1;
-    const [facts, documents, deployments] = await Promise.all([
-      readChainFacts(calls, network, chainBlock, contracts),
-      single
-        ? tokenMetadata.collection(network, contracts[0]).then((resolved) => new Map([[contracts[0], resolved]]))
-        : tokenMetadata.collections(network, contracts),
-      this.deployments(network, summaries, find),
+  /**
+   * Name, symbol and totalSupply decoded and cleaned at the latest block read of each network, by contract: a block's
+   * answers never change, and a newer block replaces them (at most FACTS_KEPT contracts, then it starts again).
+   */
+  private readonly decodedFacts = new Map<string, { block: number; facts: Map<string, ChainFacts> }>();
+
+  /**
+   * One collection's description (GET /collection): its deployment looked for when none is stored, or when a failed
+   * search may be tried again, and its contract-level document waited for (within METADATA_FETCH_WAIT_MS) when the
+   * cache holds none fresh.
+   */
+  async describe(network: string, summary: ContractSummary, indexed: number): Promise<Collection> {
+    const { contract } = summary;
+    const chainBlock = Math.max(await this.deps.heads.latest(network), indexed);
+    const [[facts], document, deployment] = await Promise.all([
+      this.facts(network, chainBlock, [contract]),
+      this.deps.tokenMetadata.collection(network, contract),
+      this.deployment(network, summary),
     ]);
-    return summaries.map((s, i) => ({
-      contract: getAddress(s.contract),
+    return this.assemble(network, { summary, facts, document, deployment, chainBlock });
+  }
+
+  /**
+   * The collections of a page of the contracts of an owner, from what the page's one statement read of them
+   * (ownerCollectionsPage: summaries, stored deployments, cached documents): no statement of its own, and its cost
+   * does not grow with calls per contract. A deployment not found before has a reason instead; a document missing or
+   * stale is read in the background, not waited for.
+   */
+  async describePage(network: string, page: readonly OwnerCollection[], indexed: number): Promise<Collection[]> {
+    if (page.length === 0) return [];
+    const contracts = page.map((c) => c.summary.contract);
+    const chainBlock = Math.max(await this.deps.heads.latest(network), indexed);
+    const facts = await this.facts(network, chainBlock, contracts);
+    const cached = new Map<string, CachedEntry>();
+    for (const c of page) if (c.document) cached.set(c.summary.contract, c.document);
+    const documents = this.deps.tokenMetadata.collectionsCached(network, contracts, cached);
+    return page.map((c, i) =>
+      this.assemble(network, {
+        summary: c.summary,
+        facts: facts[i],
+        document: documents.get(c.summary.contract)!,
+        deployment: c.deployment?.deployment,
+        chainBlock,
+      }),
+    );
+  }
+
+  private assemble(
+    network: string,
+    parts: { summary: ContractSummary; facts: ChainFacts; document: Resolved | Omitted; deployment?: Deployment; chainBlock: number },
+  ): Collection {
+    const { summary: s, facts, document, deployment, chainBlock } = parts;
+    return {
+      contract: checksumAddress(s.contract),
       standard: s.standard,
-      ...facts[i],
+      ...facts,
       indexedSupply: BigInt(s.supply),
       holders: s.holders,
       transfers: s.transfers,
       firstIndexedBlock: s.firstBlock,
       latestIndexedBlock: s.lastBlock,
       indexComplete: !s.incomplete,
-      deployment: wireDeployment(deployments.get(s.contract)),
-      metadata: collectionMetadata(documents.get(s.contract)!, gateways),
+      deployment: wireDeployment(deployment),
+      metadata: collectionMetadata(document, this.deps.gateways),
       spam: servedVerdict(network, s.contract, s.spam, this.deps.overrides),
       chainBlock,
-    }));
+    };
+  }
+
+  /**
+   * name(), symbol() and totalSupply() of each contract at `block`, decoded once per block and contract: a page read
+   * again at the same block decodes nothing (the calls are cached per block by BlockCalls, their decoding here).
+   */
+  private async facts(network: string, block: number, contracts: readonly string[]): Promise<ChainFacts[]> {
+    let kept = this.decodedFacts.get(network);
+    const known = kept?.block === block ? contracts.map((c) => kept!.facts.get(c)) : [];
+    if (known.length > 0 && known.every((f) => f !== undefined)) return known as ChainFacts[];
+    const read = await readChainFacts(this.deps.calls, network, block, contracts);
+    kept = this.decodedFacts.get(network);
+    // An older block's answers (a read that started before the head moved) are not kept.
+    if (!kept || kept.block < block || kept.facts.size + contracts.length > FACTS_KEPT)
+      this.decodedFacts.set(network, (kept = { block, facts: new Map() }));
+    if (kept.block === block) contracts.forEach((c, i) => kept.facts.set(c, read[i]));
+    return read;
   }
 
   /**
@@ -95,20 +156,11 @@ export class Collections {
     return new Set(unique.filter((c) => servedVerdict(network, c, stored.get(c), this.deps.overrides).flag));
   }
 
-  private async deployments(network: string, summaries: readonly ContractSummary[], find: boolean): Promise<Map<string, Deployment>> {
-    const stored = await storedDeployments(
-      this.deps.db,
-      network,
-      summaries.map((s) => s.contract),
-    );
-    const found = new Map<string, Deployment>();
-    const now = this.deps.clock();
-    for (const s of summaries) {
-      const known = stored.get(s.contract);
-      if (known && (known.retryAt === null || known.retryAt.getTime() > now || !find)) found.set(s.contract, known.deployment);
-      else if (find) found.set(s.contract, await this.search(network, s));
-    }
-    return found;
+  /** The stored deployment, or a search's when none is stored or a failed one may be tried again. */
+  private async deployment(network: string, summary: ContractSummary): Promise<Deployment> {
+    const known = (await storedDeployments(this.deps.db, network, [summary.contract])).get(summary.contract);
+    if (known && (known.retryAt === null || known.retryAt.getTime() > this.deps.clock())) return known.deployment;
+    return this.search(network, summary);
   }
 
   /** One search per contract at a time on this instance; what it finds is stored (a failure with a time to retry). */
@@ -138,7 +190,7 @@ function wireDeployment(deployment: Deployment | undefined): Collection["deploym
   if (!deployment.found) return { block: null, deployer: null, tx: null, reason: deployment.reason };
   return {
     block: deployment.block,
-    deployer: deployment.deployer && getAddress(deployment.deployer),
+    deployer: deployment.deployer && checksumAddress(deployment.deployer),
     tx: deployment.tx,
     ...(deployment.reason ? { reason: deployment.reason } : {}),
   };

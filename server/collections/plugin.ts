@@ -8,12 +8,13 @@ import { notFound } from "../http/http-error";
 import { limitRequests } from "../http/rate-limit";
 import { INDEX, NODE, refusals } from "../http/refusals";
 import { AddressParam, IndexHeaders, NetworkParam } from "../http/schemas";
-import { sendJson } from "../http/wire";
+import { JSON_TYPE } from "../http/wire";
 import { contractSummaries } from "../indexer";
 import { SpamClassifier } from "./classifier";
 import { CollectionRefreshes } from "./refresh";
 import { Collections } from "./describe";
 import { Collection, COLLECTION_EXAMPLE } from "./schemas";
+import { collectionJson } from "./wire";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -129,8 +130,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const { network, indexed, summary } = await indexedSummary(request.params, reply);
       reply.header("x-indexed-block", String(indexed));
       if (summary.incomplete) reply.header("x-index-complete", "false");
-      const [collection] = await app.collections.describe(network, [summary], indexed, true);
-      return sendJson(reply, collection);
+      const collection = await app.collections.describe(network, summary, indexed);
+      // Its JSON is written directly (collectionJson), not by the route's serializer.
+      return (reply as FastifyReply).type(JSON_TYPE).send(collectionJson(collection));
     },
   );
 };

@@ -1,13 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import { checksummer, parseAddress } from "../chain/values";
-import { contractsPage, inventoryPage, ownerSummariesPage } from "../indexer";
+import { contractsPage, inventoryPage } from "../indexer";
 import { decodeKeyCursor, fromIndex, pageHeaders as headers, pageLimit, sendPage } from "./paging";
 import { MetadataOmitted } from "../token-metadata";
 import { Address, AddressParam, NetworkParam } from "../http/schemas";
 import { AddressPaging, IdPaging, PAGED_FROM_INDEX } from "./schemas";
 import { INDEX, NODE, refusals } from "../http/refusals";
-import { Collection, SpamQuery } from "../collections";
+import { Collection, collectionJson, ownerCollectionsPage, SpamQuery } from "../collections";
 
 const Item = Type.Object({
   contract: Address,
@@ -111,7 +111,8 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
         description:
           `The contracts (ERC-721 and ERC-1155) the owner holds at least one token of, in address order. ${PAGED_FROM_INDEX} ` +
           "With details=true each is a collection as GET /collection gives it (docs/reference/collections.md), the page's " +
-          "summaries read in one statement and name, symbol and totalSupply in multicalls; a deployment not found before has a reason instead.",
+          "summaries, deployments and cached documents read in one statement and name, symbol and totalSupply in multicalls; " +
+          "a deployment not found before has a reason instead.",
         params: Type.Object({ network: NetworkParam, owner: AddressParam("Owner", "owner") }),
         querystring: Type.Object({
           ...AddressPaging.properties,
@@ -133,10 +134,20 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
       const limit = pageLimit(request.query.limit);
       const after = decodeKeyCursor(request.query.cursor, "address");
       if (request.query.details) {
-        const page = await fromIndex({ app, reply, network, read: (db) => ownerSummariesPage(db, { network, owner, after, limit }) });
-        const described = await app.collections.describe(network, page.items, page.indexed, false);
-        const shown = request.query.spam === "exclude" ? described.filter((c) => !c.spam.flag) : described;
-        return sendPage(request, reply, page, shown, limit);
+        const budget = app.tokenMetadata.answersMaxBytes;
+        const page = await fromIndex({
+          app,
+          reply,
+          network,
+          read: (db) => ownerCollectionsPage(db, { network, owner, after, limit, budget }),
+        });
+        // Spam is left out before it is described: its chain facts and documents are not worked on.
+        const kept =
+          request.query.spam === "exclude"
+            ? page.items.filter((c) => !app.collections.isSpam(network, c.summary.contract, c.summary.spam?.flag))
+            : page.items;
+        const described = await app.collections.describePage(network, kept, page.indexed);
+        return sendPage(request, reply, page, `[${described.map(collectionJson).join(",")}]`, limit);
       }
       const spam = request.query.spam === "exclude";
       const page = await fromIndex({ app, reply, network, read: (db) => contractsPage(db, { network, owner, after, limit, spam }) });

@@ -14,6 +14,7 @@ export {
   holdersPage,
   indexesErc721,
   inventoryPage,
+  pageOf,
   lastChangeId,
   networkChangesAfter,
   selectedChangesAfter,
@@ -45,7 +46,7 @@ export { CHANGES_CHANNEL, holdChanges } from "./store/changes";
 export type { IndexReads } from "./index-reads";
 export { COLLECTION_TOKEN_ID } from "./transfers";
 export type { TransferRow } from "./transfers";
-export { contractSummaries, ownerSummariesPage, type ContractSummary } from "./store/summaries";
+export { contractSummaries, summaryOfRow, type ContractSummary, type SummaryRow } from "./store/summaries";
 export { holderCountAt, holdersAt } from "./store/snapshots";
 export { tokenIdsAfter } from "./store/tokens";
 export { contractsToClassify, recordSpamVerdicts, sampleMints, spamVerdicts, type SpamVerdict } from "./store/spam";

@@ -10,7 +10,7 @@ import type { Clock } from "../lib/clock";
 import { cacheExpiry, COLLECTION_TOKEN_ID } from "../indexer";
 import { fetchDocument, firstAddress } from "./fetch-document";
 import { KeyedLimiter, QueueFull } from "../lib/keyed-limiter";
-import { cachedCollections, cachedMetadata, saveMetadata, type CachedMetadata, type TokenKey } from "./store";
+import { cachedCollections, cachedMetadata, saveMetadata, type CachedEntry, type CachedMetadata, type TokenKey } from "./store";
 import { fieldsWithin, type BudgetedFields } from "./token";
 import {
   browserUrl,
@@ -212,7 +212,18 @@ export class TokenMetadataResolver {
    * or stale are read in the background (at most METADATA_FETCH_CONCURRENCY new reads per call), not waited for.
    */
   async collections(network: string, contracts: readonly string[]): Promise<Map<string, Resolved | Omitted>> {
-    const cached = await cachedCollections(this.db, network, contracts, this.config.answersMaxBytes);
+    return this.collectionsCached(network, contracts, await cachedCollections(this.db, network, contracts, this.config.answersMaxBytes));
+  }
+
+  /**
+   * As {@link collections}, from what a statement of the caller read of the cache (with the same budget, e.g. beside
+   * an index page): the answers by contract, and those missing or stale read in the background.
+   */
+  collectionsCached(
+    network: string,
+    contracts: readonly string[],
+    cached: ReadonlyMap<string, CachedEntry>,
+  ): Map<string, Resolved | Omitted> {
     const now = this.clock();
     let startable = this.config.concurrency;
     const answers = new Map<string, Resolved | Omitted>();
@@ -227,6 +238,11 @@ export class TokenMetadataResolver {
       this.read(key, "erc721", false).catch(() => undefined);
     }
     return answers;
+  }
+
+  /** The byte budget of one answer's metadata (METADATA_ANSWERS_MAX_BYTES): what a caller's own read of the cache keeps to. */
+  get answersMaxBytes(): number {
+    return this.config.answersMaxBytes;
   }
 
   /** Stops reading: fetches in flight are aborted and nothing more is stored. */

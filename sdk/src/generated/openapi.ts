@@ -2834,7 +2834,7 @@ export interface paths {
     };
     /**
      * Contracts an owner holds tokens of, each once, from the index
-     * @description The contracts (ERC-721 and ERC-1155) the owner holds at least one token of, in address order. Read from our own index, not the node: `X-Indexed-Block` says how fresh (the block the index is complete to), `X-Index-Complete: false` that the contract has ranges the index did not expand. Pages with `limit` (default 100) and `cursor`; the next page is in `Link: <...>; rel="next"` (absent on the last page), and the body stays a plain array. With details=true each is a collection as GET /collection gives it (docs/reference/collections.md), the page's summaries read in one statement and name, symbol and totalSupply in multicalls; a deployment not found before has a reason instead.
+     * @description The contracts (ERC-721 and ERC-1155) the owner holds at least one token of, in address order. Read from our own index, not the node: `X-Indexed-Block` says how fresh (the block the index is complete to), `X-Index-Complete: false` that the contract has ranges the index did not expand. Pages with `limit` (default 100) and `cursor`; the next page is in `Link: <...>; rel="next"` (absent on the last page), and the body stays a plain array. With details=true each is a collection as GET /collection gives it (docs/reference/collections.md), the page's summaries, deployments and cached documents read in one statement and name, symbol and totalSupply in multicalls; a deployment not found before has a reason instead.
      */
     get: {
       parameters: {

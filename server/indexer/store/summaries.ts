@@ -1,7 +1,6 @@
 import { arrayLiteral } from "../../db/arrays";
 import type { Queryable } from "../../db/database";
 import { ZERO_ADDRESS, type Transfer, type Transfer1155 } from "../transfers";
-import { pageOf, type IndexPage } from "./reads";
 import type { SpamVerdict } from "./spam";
 
 /**
@@ -139,7 +138,8 @@ export interface ContractSummary {
   spam?: SpamVerdict;
 }
 
-interface SummaryRow {
+/** A row of a statement that reads a contract's summary (also the one of an owner's page with details, in collections/). */
+export interface SummaryRow {
   indexed: string;
   contract: string | null;
   standard: "erc721" | "erc1155";
@@ -155,7 +155,8 @@ interface SummaryRow {
   spam_reasons: string[] | null;
 }
 
-const fromRow = (r: SummaryRow): ContractSummary => ({
+/** A summary from its row. */
+export const summaryOfRow = (r: SummaryRow): ContractSummary => ({
   contract: r.contract!,
   standard: r.standard,
   firstBlock: Number(r.first_block),
@@ -195,41 +196,6 @@ export async function contractSummaries(
   if (rows.length === 0) return undefined;
   return {
     indexed: Number(rows[0].indexed),
-    summaries: new Map(rows.filter((r) => r.contract !== null).map((r) => [r.contract!, fromRow(r)])),
+    summaries: new Map(rows.filter((r) => r.contract !== null).map((r) => [r.contract!, summaryOfRow(r)])),
   };
-}
-
-/**
- * The contracts an owner holds tokens of (from the holdings, in address order), each with its summary, in one
- * statement. $1 network, $2 owner, $3 after this contract, $4 limit.
- */
-const OWNER_SUMMARIES_SQL = `SELECT c.block_number AS indexed, '0x' || encode(o.contract, 'hex') AS contract, s.standard,
-    s.first_block, s.last_block, s.transfers, s.supply::text AS supply, s.moved, s.most_minted_to, hc.holders,
-    f.flag AS spam_flag, f.reasons AS spam_reasons,
-    EXISTS (SELECT 1 FROM nft_skipped_ranges r WHERE r.network = $1 AND r.contract = '0x' || encode(o.contract, 'hex')) AS incomplete
-  FROM indexer_cursors c LEFT JOIN indexer_networks n ON n.name = c.network
-  LEFT JOIN LATERAL (
-    SELECT contract FROM nft_holdings
-    WHERE network_id = n.id AND owner = decode(substr($2, 3), 'hex') AND contract > decode(substr($3, 3), 'hex')
-    ORDER BY contract LIMIT $4
-  ) o ON true
-  LEFT JOIN nft_contract_summaries s ON s.network_id = n.id AND s.contract = o.contract
-  LEFT JOIN nft_holder_counts hc ON hc.network_id = n.id AND hc.contract = o.contract
-  LEFT JOIN nft_spam_flags f ON f.network_id = n.id AND f.contract = o.contract
-  WHERE c.network = $1
-  ORDER BY o.contract`;
-
-/** The contracts `owner` (lower case) holds tokens of, in address order after `after`, each with its summary. */
-export async function ownerSummariesPage(
-  db: Queryable,
-  query: { network: string; owner: string; after?: string; limit: number },
-): Promise<IndexPage<ContractSummary> | undefined> {
-  const { network, owner, after = "", limit } = query;
-  const { rows } = await db.query<SummaryRow>(OWNER_SUMMARIES_SQL, [network, owner, after, limit + 1]);
-  return pageOf(
-    rows,
-    limit,
-    (r) => (r.contract === null ? null : fromRow(r)),
-    (s) => [s.contract],
-  );
 }
