@@ -4,7 +4,7 @@
  * it unhooks the signal from `outer`; the timer stays, as AbortSignal.timeout's does, so that what the exchange left
  * running (an answer's body being drained) is still cut off at the deadline.
  *
- * Not `AbortSignal.any([timeout, outer])`: Node records every signal made that way on each of its sources and forgets
+ * Not the two joined by `AbortSignal.any`: Node records every signal made that way on each of its sources and forgets
  * the record only when the source itself goes away, so one per exchange on a signal that lives as long as the process
  * grows the heap for as long as the process runs.
  */
