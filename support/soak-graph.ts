@@ -108,6 +108,8 @@ export function drawSamples(samples: Sample[], options: { title: string; warmupS
       series: [
         { label: "RSS", values: samples.map((s) => s.rssMiB) },
         { label: "heap used", values: samples.map((s) => s.heapUsedMiB) },
+        { label: "RSS after a full GC", values: samples.map((s) => s.liveRssMiB) },
+        { label: "heap after a full GC", values: samples.map((s) => s.liveHeapMiB) },
       ],
     }),
     panel({

@@ -1,3 +1,4 @@
+import { latencyBucket } from "../../support/soak-verdict";
 import { percentile } from "../lib/load";
 
 /** The error answers a route documents in the OpenAPI document, as `status code` (e.g. `503 database_busy`), by route. */
@@ -47,15 +48,30 @@ export class Answers {
     }
   }
 
-  /** The window's p99 (ms) and request count per family, and its answers by status and code; then a new window. */
-  take(): { p99: Record<string, { p99: number; n: number }>; answers: Record<string, number> } {
+  /**
+   * The window's p99 (ms), request count and latency histogram per family, and its answers by status and code; then a
+   * new window.
+   */
+  take(): {
+    p99: Record<string, { p99: number; n: number }>;
+    latencies: Record<string, Record<string, number>>;
+    answers: Record<string, number>;
+  } {
     const p99 = Object.fromEntries(
       [...this.latencies].map(([family, values]) => [family, { p99: Math.round(percentile(values, 99) * 10) / 10, n: values.length }]),
+    );
+    // The window's latencies as histograms, so that the verdict can pool windows into p99s of enough requests.
+    const latencies = Object.fromEntries(
+      [...this.latencies].map(([family, values]) => {
+        const histogram: Record<string, number> = {};
+        for (const ms of values) histogram[latencyBucket(ms)] = (histogram[latencyBucket(ms)] ?? 0) + 1;
+        return [family, histogram];
+      }),
     );
     const answers = Object.fromEntries(this.byCode);
     this.latencies = new Map();
     this.byCode = new Map();
-    return { p99, answers };
+    return { p99, latencies, answers };
   }
 }
 

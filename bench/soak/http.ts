@@ -74,3 +74,15 @@ export async function loop(running: () => boolean, pauseMs: number, each: () => 
     await new Promise((resolve) => setTimeout(resolve, pauseMs));
   }
 }
+
+/**
+ * Runs `each` at most once every `periodMs` until `running()` turns false: at a steady rate while the service keeps
+ * up, one run after the other (never two at once) when it does not.
+ */
+export async function paced(running: () => boolean, periodMs: number, each: () => Promise<unknown>): Promise<void> {
+  while (running()) {
+    const started = performance.now();
+    await each();
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, started + periodMs - performance.now())));
+  }
+}

@@ -17,11 +17,12 @@ import { Answers, documentedErrors } from "./answers";
 import { ChainDriver } from "./chain";
 import { cycleFaults, FAULT_KINDS } from "./faults";
 import { startMetadataHosts } from "./hosts";
-import { loop } from "./http";
+import { loop, paced } from "./http";
 import { compareIndexWithChain } from "./index-check";
 import { Logins } from "./logins";
 import { MetadataPosts, POSTS_CONTRACT } from "./posts";
 import { callRoute, dataRoutes } from "./routes";
+import { Inspector } from "./inspector";
 import { takeSample, type Sample } from "./sampler";
 import { StreamClients } from "./streams";
 
@@ -29,15 +30,17 @@ const ROOT = path.resolve(__dirname, "..", "..");
 /** Where a published run draws its graphs: docs/reference/benchmarks.md shows it in its "Soak" section. */
 const PUBLISHED_IMAGE = path.join(ROOT, "docs", "reference", "soak.svg");
 /** What the service's OpenAPI document does not describe (oidc-provider's authorization endpoint, the hosted page). */
+/** How often each data route is asked at most: 60 requests a minute, a pool of MIN_POOLED within nine minutes. */
+const ROUTE_PERIOD_MS = 1_000;
 const LOGIN_PAGES_REFUSALS = ["503 database_unavailable", "503 database_busy", "429 too_many_requests"];
 
 const METHOD = [
   "`npm run soak -- --minutes 60` runs the service (in its own process, as `npm start` does) on a PostgreSQL the soak starts itself with initdb and pg_ctl, in front of a Hardhat node that mines a block every tick (a mint and a transfer of a token whose tokenURI is inline, on a host that answers, on one that answers after 4 s, or on one that fails) and reorganises about six blocks every few minutes.",
   "The node is reached through the tests' fault proxy, which switches its fault kind six times a sampling window (none; HTTP 429 and 502; -32005 and `header not found` inside an HTTP 200; a log index 3 blocks behind; the newest 2 headers null; a slow node), so every window sees the same mix.",
-  "The load, from the soak's own process: logins by fresh wallets over the JSON API and by the OIDC redirect flow (PKCE, state, nonce), each code redeemed at `/token` and its refresh token used; every GET data route of the OpenAPI document and the token metadata refresh, their parameters taken from the chain; signed-metadata posts by fresh wallets; event-stream clients that read, drop, stall 20 s and resume with `Last-Event-ID`.",
+  "The load, from the soak's own process: logins by fresh wallets over the JSON API and by the OIDC redirect flow (PKCE, state, nonce), each code redeemed at `/token` and its refresh token used; every GET data route of the OpenAPI document and the token metadata refresh, each at most once a second, their parameters taken from the chain; signed-metadata posts by fresh wallets; event-stream clients that read, drop, stall 20 s and resume with `Last-Event-ID`, and two that read a moment each time.",
   "PostgreSQL is restarted once (`pg_ctl restart -m fast`) halfway through.",
-  "Each window (a minute) samples the service's RSS, heap, event-loop delay p99, active handles (from its metrics), its open sockets (/proc), its database connections (pg_stat_activity), the machine's load average, and, from the clients, the p99 of each route family and the answers by status and error code.",
-  "It passes when, after the warm-up (10 minutes), RSS and heap grow by at most 10 % (the least-squares line through the samples, from its first to its last), each family's p99 stays within 1.5× of its first window outside the restart's windows, every error answer is one the route documents in the OpenAPI document (never a 500, never no answer), the index equals the chain at the end (every Transfer log and every owner), every code of a 2xx login was redeemed, and every post answered `\"ok\"` is stored.",
+  "Each window (a minute) samples the service's RSS, heap, event-loop delay p99, active handles (from its metrics), then its RSS and heap right after a full garbage collection forced through its inspector, its open sockets (/proc), its database connections (pg_stat_activity), the machine's load average, and, from the clients, the latencies of each route family and the answers by status and error code.",
+  "It passes when, after the warm-up (10 minutes), RSS and heap after a full garbage collection grow by at most 10 % (the least-squares line through the samples, from its first to its last), each family's p99 over pools of at least 500 requests (consecutive windows outside the restart's) stays within 1.5× of its first pool's, every error answer is one the route documents in the OpenAPI document (never a 500, never no answer), the index equals the chain at the end (every Transfer log and every owner), every code of a 2xx login was redeemed, and every post answered `\"ok\"` is stored.",
   "The graphs of the run: ![the soak's samples](soak.svg)",
 ];
 
@@ -48,6 +51,7 @@ async function main() {
       "warmup-minutes": { type: "string" },
       "sample-seconds": { type: "string", default: "60" },
       "reorg-minutes": { type: "string", default: "3" },
+      "heap-snapshot-minutes": { type: "string", default: "0" },
       publish: { type: "boolean", default: false },
     },
   });
@@ -56,8 +60,11 @@ async function main() {
   // The issue's warm-up is 10 minutes; a short run keeps its first third as warm-up so that it can still be judged.
   const warmupMinutes = values["warmup-minutes"] !== undefined ? Number(values["warmup-minutes"]) : Math.min(10, minutes / 3);
   const reorgMs = Number(values["reorg-minutes"]) * 60_000;
-  if (![minutes, sampleMs, warmupMinutes, reorgMs].every((n) => Number.isFinite(n) && n >= 0) || minutes <= 0 || sampleMs <= 0)
-    throw new Error("usage: npm run soak -- [--minutes 60] [--warmup-minutes 10] [--sample-seconds 60] [--reorg-minutes 3] [--publish]");
+  const snapshotMs = Number(values["heap-snapshot-minutes"]) * 60_000;
+  if (![minutes, sampleMs, warmupMinutes, reorgMs, snapshotMs].every((n) => Number.isFinite(n) && n >= 0) || minutes <= 0 || sampleMs <= 0)
+    throw new Error(
+      "usage: npm run soak -- [--minutes 60] [--warmup-minutes 10] [--sample-seconds 60] [--reorg-minutes 3] [--heap-snapshot-minutes 0] [--publish]",
+    );
   const durationMs = minutes * 60_000;
   const log = (line: string) => console.log(`soak ${new Date().toISOString().slice(11, 19)} ${line}`);
 
@@ -79,6 +86,7 @@ async function main() {
     const proxy = await startFaultProxy(node.url, { seed: 53 });
     cleanups.push(proxy.close);
     const metricsPort = await freePort();
+    const inspectorPort = await freePort();
     const redirectUri = "https://rp.example/callback";
     let client!: { id: string; secret: string };
     const service = await startService(
@@ -93,10 +101,13 @@ async function main() {
         const added = await addClient(db, { name: "Soak RP", redirectUris: [redirectUri], public: false });
         client = { id: added.client.id, secret: added.secret! };
       },
-      { database: server.database },
+      // The inspector, on the loopback only, lets the sampler collect the service's garbage before it reads its memory.
+      { database: server.database, nodeArgs: [`--inspect=127.0.0.1:${inspectorPort}`] },
     );
     // stop() drops the database, which removes the server: being last, it runs first of the cleanups.
     cleanups.push(() => service.stop());
+    const inspector = await Inspector.connect(inspectorPort);
+    cleanups.push(async () => inspector.close());
     const db = await server.database.open();
     log(`service ${service.url} (pid ${service.pid}) on ${tags.database}, node ${node.url} behind the fault proxy ${proxy.url}`);
 
@@ -122,18 +133,19 @@ async function main() {
     );
     chain.start(1_500);
     const faults = cycleFaults(proxy, sampleMs);
-    streams.start(4);
-    let nextRoute = 0;
+    streams.start(4, 2);
     const workers = [
       loop(isRunning, 200, () => logins.json()),
       loop(isRunning, 200, () => logins.redirect()),
       loop(isRunning, 300, () => posts.post()),
-      ...[0, 1].map(() =>
-        loop(isRunning, 100, () =>
+      // Each data route at its own steady rate, so that even a family of one route gathers the requests its p99 is
+      // judged on (MIN_POOLED) within minutes.
+      ...routes.map((route) =>
+        paced(isRunning, ROUTE_PERIOD_MS, () =>
           callRoute({
             answers,
             base: service.url,
-            route: routes[nextRoute++ % routes.length],
+            route,
             chain,
             head,
             posted: { contract: POSTS_CONTRACT, ids: posts.acknowledged.slice(-40).map((post) => post.tokenId) },
@@ -147,9 +159,12 @@ async function main() {
     const samples: Sample[] = [];
     const outDir = path.join(ROOT, "bench", "results", "soak");
     fs.mkdirSync(outDir, { recursive: true });
-    const partialFile = path.join(outDir, `soak-partial-${tags.date.replace(/[:.]/g, "-")}.json`);
+    const stamp = tags.date.replace(/[:.]/g, "-");
+    const partialFile = path.join(outDir, `soak-partial-${stamp}.json`);
     let restart: { at: number; ms: number } | undefined;
     const restartTimes: { began?: number; ended?: number } = {};
+    /** Whether a heap snapshot was taken since the last sample: the window it paused is not judged for p99s. */
+    let snapshotTaken = false;
     const restarting = (async () => {
       // Halfway, in the middle of a window: one window holds it, unless it outlasts the window.
       await new Promise((resolve) => setTimeout(resolve, Math.floor(durationMs / 2 / sampleMs) * sampleMs + sampleMs / 2));
@@ -170,18 +185,27 @@ async function main() {
       const sample = await takeSample({
         pid: service.pid,
         metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
+        inspector,
         database: { db, name: "postgres" },
         answers,
         t: (performance.now() - started) / 1000,
         restart: inRestart,
       });
+      sample.snapshot = snapshotTaken;
+      snapshotTaken = false;
       proxy.calls.length = 0;
       samples.push(sample);
       // Written as the run goes, so that a run cut short still leaves what it sampled.
       fs.writeFileSync(partialFile, `${JSON.stringify({ tags, samples }, null, 1)}\n`);
       log(
-        `t=${sample.t}s rss ${sample.rssMiB} MiB heap ${sample.heapUsedMiB} MiB loop p99 ${sample.eventLoopP99Ms} ms sockets ${sample.sockets} db ${sample.databaseConnections} load ${sample.load1} answers ${JSON.stringify(sample.answers)}`,
+        `t=${sample.t}s rss ${sample.rssMiB} MiB heap ${sample.heapUsedMiB} MiB, after a full GC rss ${sample.liveRssMiB} MiB heap ${sample.liveHeapMiB} MiB (${JSON.stringify(sample.heapSpacesMiB)}), loop p99 ${sample.eventLoopP99Ms} ms sockets ${sample.sockets} db ${sample.databaseConnections} load ${sample.load1} answers ${JSON.stringify(sample.answers)}`,
       );
+      if (snapshotMs > 0 && Math.round((sample.t * 1000) / sampleMs) % Math.max(1, Math.round(snapshotMs / sampleMs)) === 0) {
+        const file = path.join(outDir, `soak-heap-${stamp}-${String(sample.t).padStart(5, "0")}s.heapsnapshot`);
+        await inspector.writeSnapshot(file);
+        snapshotTaken = true;
+        log(`heap snapshot ${file}`);
+      }
     }
 
     log("load stopped; the chain stops, the faults end, the index catches up");
@@ -196,7 +220,7 @@ async function main() {
     const warmupSeconds = warmupMinutes * 60;
 
     const criteria: Criterion[] = [
-      ...memoryCriteria(samples, warmupSeconds),
+      ...memoryCriteria(samples, warmupSeconds, { rssJudged: snapshotMs === 0 }),
       ...p99Criteria(samples),
       noneCriterion(
         "undocumented error answers",
@@ -225,7 +249,6 @@ async function main() {
 
     const loads = samples.map((s) => s.load1);
     const totals = Object.fromEntries([...answers.total].sort((a, b) => b[1] - a[1]));
-    const stamp = tags.date.replace(/[:.]/g, "-");
     const samplesFile = path.join(outDir, `soak-samples-${stamp}.json`);
     fs.writeFileSync(
       samplesFile,
@@ -233,7 +256,13 @@ async function main() {
         {
           tags,
           host: os.hostname(),
-          options: { minutes, warmupMinutes, sampleSeconds: sampleMs / 1000, reorgMinutes: reorgMs / 60_000 },
+          options: {
+            minutes,
+            warmupMinutes,
+            sampleSeconds: sampleMs / 1000,
+            reorgMinutes: reorgMs / 60_000,
+            heapSnapshotMinutes: snapshotMs / 60_000,
+          },
           faultKinds: FAULT_KINDS.map((k) => k.name),
           faultSwitches: faults.switches,
           restart,

@@ -3,6 +3,7 @@ import os from "node:os";
 import type { Queryable } from "../../server/db/database";
 import type { Sample } from "../../support/soak-verdict";
 import type { Answers } from "./answers";
+import type { Inspector } from "./inspector";
 
 export type { Sample } from "../../support/soak-verdict";
 
@@ -33,6 +34,7 @@ function socketsOf(pid: number): number {
 export async function takeSample(options: {
   pid: number;
   metricsUrl: string;
+  inspector: Inspector;
   database: { db: Queryable; name: string };
   answers: Answers;
   t: number;
@@ -45,11 +47,16 @@ export async function takeSample(options: {
     ])
     .catch(() => ({ rows: [{ n: NaN }] }));
   const mib = (bytes: number) => Math.round((bytes / 2 ** 20) * 10) / 10;
+  // After the scrape, so that the metrics show the heap as it was; the collection is the service's own, a full one.
+  const live = await options.inspector.liveMemory();
   return {
     t: Math.round(options.t),
     at: new Date().toISOString(),
     rssMiB: mib(metric(text, "process_resident_memory_bytes")),
     heapUsedMiB: mib(metric(text, "nodejs_heap_size_used_bytes")),
+    liveRssMiB: live.rssMiB,
+    liveHeapMiB: live.heapUsedMiB,
+    heapSpacesMiB: live.spacesMiB,
     eventLoopP99Ms: Math.round(metric(text, "nodejs_eventloop_lag_p99_seconds") * 10_000) / 10,
     handles: metric(text, "nodejs_active_handles_total"),
     sockets: socketsOf(options.pid),

@@ -4,8 +4,11 @@ import type { Answers } from "./answers";
 
 const ROUTE = "GET /events/{network}";
 
-/** What one stream connection does before the client goes away: read, or stop reading for a while first. */
-type Behaviour = "drop" | "stall";
+/**
+ * What one stream connection does before the client goes away: read a while, stop reading for a while first, or
+ * read a moment only (a client on a flaky network, which also gives the family's connect times enough requests).
+ */
+type Behaviour = "drop" | "stall" | "brief";
 
 /**
  * Event-stream clients that connect, read a while, drop the connection or stall (stop reading, so that the service's
@@ -24,9 +27,11 @@ export class StreamClients {
     private readonly base: string,
   ) {}
 
-  start(clients: number): void {
+  /** `clients` that read a while, drop or stall; `brief` more that read a moment each time. */
+  start(clients: number, brief: number): void {
     this.running = true;
-    for (let i = 0; i < clients; i++) this.loops.push(this.client(i));
+    for (let i = 0; i < clients; i++) this.loops.push(this.client(i, false));
+    for (let i = 0; i < brief; i++) this.loops.push(this.client(i, true));
   }
 
   async stop(): Promise<void> {
@@ -34,10 +39,10 @@ export class StreamClients {
     await Promise.all(this.loops);
   }
 
-  private async client(i: number): Promise<void> {
+  private async client(i: number, brief: boolean): Promise<void> {
     let lastId: string | undefined;
     for (let round = 0; this.running; round++) {
-      const behaviour: Behaviour = (round + i) % 3 === 2 ? "stall" : "drop";
+      const behaviour: Behaviour = brief ? "brief" : (round + i) % 3 === 2 ? "stall" : "drop";
       lastId = await this.connection(behaviour, lastId);
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
@@ -91,7 +96,7 @@ export class StreamClients {
           });
           response.on("end", done);
           response.on("error", done);
-          const readMs = 5_000 + Math.random() * 10_000;
+          const readMs = behaviour === "brief" ? 500 + Math.random() * 1_000 : 5_000 + Math.random() * 10_000;
           if (behaviour === "stall") {
             // Stops reading: the socket's buffers fill and the service must hold no more than its bound for it.
             setTimeout(() => {

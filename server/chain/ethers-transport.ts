@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { FetchRequest, type FetchCancelSignal, type FetchGetUrlFunc, type GetUrlResponse } from "ethers";
 import { ACCEPTED_ENCODINGS, readDecoded } from "../lib/bounded-read";
+import { Deadline } from "../lib/deadline";
 import { ChainError, DEFAULT_MAX_ANSWER_BYTES, answerRefusals } from "./errors";
 import { requestProvider } from "./http-request";
 
@@ -24,11 +25,12 @@ function boundedGetUrl(maxAnswerBytes: number): FetchGetUrlFunc {
     if (signal?.cancelled) throw new ChainError("request cancelled before sending", "CANCELLED");
     const cancel = new AbortController();
     signal?.addListener(() => cancel.abort());
-    const timeout = AbortSignal.timeout(request.timeout);
-    const deadline = AbortSignal.any([cancel.signal, timeout]);
+    // `cancel` lives no longer than the call, so the deadline needs no end().
+    const within = new Deadline(request.timeout, cancel.signal);
+    const deadline = within.signal;
     // The deadline or ethers' cancel ended the call: the error says so, whatever Node's stream said.
     const ended = () =>
-      timeout.aborted
+      within.timedOut
         ? new ChainError("request timeout", "TIMEOUT")
         : cancel.signal.aborted
           ? new ChainError("request cancelled", "CANCELLED")

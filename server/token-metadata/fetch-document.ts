@@ -3,6 +3,7 @@ import http from "node:http";
 import https from "node:https";
 import { errorCodeOf } from "../chain/errors";
 import { ACCEPTED_ENCODINGS, readDecoded } from "../lib/bounded-read";
+import { Deadline } from "../lib/deadline";
 import { checkedLookup, checkLiteralHost, OutboundRefusal, pinnedLookup, resolveHost } from "../outbound/guarded-lookup";
 import { isJsonMediaType, MetadataError, tooLarge } from "./uri";
 
@@ -56,9 +57,17 @@ function asRefusal(refusal: OutboundRefusal): MetadataError {
  * media types are read.
  */
 export async function fetchDocument(start: URL, options: FetchOptions): Promise<FetchedDocument> {
+  const deadline = new Deadline(options.timeoutMs, options.signal);
+  try {
+    return await fetchWithin(start, options, deadline);
+  } finally {
+    deadline.end();
+  }
+}
+
+async function fetchWithin(start: URL, options: FetchOptions, deadline: Deadline): Promise<FetchedDocument> {
   const maxRedirects = options.maxRedirects ?? 5;
-  const deadline = AbortSignal.timeout(options.timeoutMs);
-  const signal = options.signal ? AbortSignal.any([deadline, options.signal]) : deadline;
+  const { signal } = deadline;
   let url = start;
   for (let hop = 0; ; hop++) {
     const guarded = !options.allowPrivate && !(hop === 0 && options.trustedFirstHop);
@@ -134,10 +143,10 @@ function readBody(response: http.IncomingMessage, maxBytes: number): Promise<Buf
   });
 }
 
-function asMetadataError(error: unknown, url: URL, deadline: AbortSignal, timeoutMs: number): MetadataError {
+function asMetadataError(error: unknown, url: URL, deadline: Deadline, timeoutMs: number): MetadataError {
   if (error instanceof MetadataError) return error;
   if (error instanceof OutboundRefusal) return asRefusal(error);
-  if (deadline.aborted) return new MetadataError(`${url.host} did not answer within ${timeoutMs} ms`);
+  if (deadline.timedOut) return new MetadataError(`${url.host} did not answer within ${timeoutMs} ms`);
   const cause = (error as { cause?: unknown }).cause;
   if (cause instanceof OutboundRefusal) return asRefusal(cause);
   const code = errorCodeOf(error);

@@ -1,6 +1,7 @@
 import http from "node:http";
 import https from "node:https";
 import { errorCodeOf } from "../chain/errors";
+import { Deadline } from "../lib/deadline";
 import { checkLiteralHost, guardedLookup, OutboundRefusal, type ResolveAll } from "../outbound/guarded-lookup";
 
 /** Bytes of a receiver's answer read at most: what it says past them is not waited for (the socket is closed). */
@@ -66,14 +67,15 @@ export class Deliverer {
 
   /** Sends one delivery; never throws: a failure is an outcome. `cancel` aborts it (shutdown), as the deadline does. */
   async send(request: DeliveryRequest, cancel?: AbortSignal): Promise<DeliveryOutcome> {
-    const deadline = AbortSignal.timeout(this.options.timeoutMs);
-    const signal = cancel ? AbortSignal.any([deadline, cancel]) : deadline;
+    const deadline = new Deadline(this.options.timeoutMs, cancel);
     try {
-      const status = await this.post(request, signal);
+      const status = await this.post(request, deadline.signal);
       return outcomeOf(status.code, status.retryAfter);
     } catch (error) {
-      if (deadline.aborted) return { ok: false, failure: "timeout", message: `no answer within ${this.options.timeoutMs} ms` };
+      if (deadline.timedOut) return { ok: false, failure: "timeout", message: `no answer within ${this.options.timeoutMs} ms` };
       return failureOf(error);
+    } finally {
+      deadline.end();
     }
   }
 

@@ -5,6 +5,7 @@ import { expect } from "chai";
 import { forbiddenAddress } from "../../../server/outbound/address-guard";
 import { fetchDocument, type FetchOptions } from "../../../server/token-metadata/fetch-document";
 import { KeyedLimiter, QueueFull } from "../../../server/lib/keyed-limiter";
+import { signalsMadeFrom } from "../../helpers/abort-signals";
 import {
   browserUrl,
   decodeDataUri,
@@ -245,6 +246,25 @@ describe("token metadata: addresses, URIs and the guarded fetch", function () {
         `127.0.0.1:${port} did not answer within 300 ms`,
       );
       expect(await failure(fetchDocument(new URL("http://no-such-host.invalid/x"), open))).to.match(/does not resolve|failed/);
+    });
+
+    it("leaves nothing behind on the service's long-lived signal, and still stops when it aborts", async function () {
+      // The resolver passes its shutdown signal to every fetch: a record kept on it per fetch would never be freed.
+      const closing = new AbortController();
+      for (let i = 0; i < 50; i++)
+        expect((await fetchDocument(new URL(`${base}/ok.json`), { ...open, signal: closing.signal })).body.toString()).to.equal(
+          '{"name":"ok"}',
+        );
+      expect(await failure(fetchDocument(new URL(`${base}/hang`), { ...open, timeoutMs: 200, signal: closing.signal }))).to.equal(
+        `127.0.0.1:${port} did not answer within 200 ms`,
+      );
+      expect(signalsMadeFrom(closing.signal)).to.equal(0);
+      const hanging = failure(fetchDocument(new URL(`${base}/hang`), { ...open, signal: closing.signal }));
+      setTimeout(() => closing.abort(), 100);
+      expect(await hanging).to.equal("the fetch was cancelled");
+      expect(await failure(fetchDocument(new URL(`${base}/ok.json`), { ...open, signal: closing.signal }))).to.equal(
+        "the fetch was cancelled",
+      );
     });
   });
 
