@@ -204,10 +204,16 @@ async function allPages<T>(read: (after: string[] | undefined) => Promise<IndexP
 /** The same reads as legacyReads, through the service's own reads of the index (paged `limit` items at a time). */
 export async function serviceReads(db: Queryable, sample: ReturnType<typeof legacySample>, limit = 7): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
-  // A page's rows carry the block the index is complete to and their collections' spam flags: not part of a transfer.
+  // A page's rows carry the block the index is complete to, their collections' spam flags and, of a token's history,
+  // whether its contract has skipped ranges: not part of a transfer.
   const history = async (network: string, of: HistoryOf) =>
     (await allPages((after) => historyPage(db, { network, of, before: after as [string, string, string] | undefined, limit }))).map(
-      ({ indexed: _, spam: __, ...row }: TransferRow & { indexed?: string; spam?: boolean | null }) => row,
+      ({
+        indexed: _,
+        spam: __,
+        incomplete: ___,
+        ...row
+      }: TransferRow & { indexed?: string; spam?: boolean | null; incomplete?: boolean }) => row,
     );
   for (const network of LEGACY_NETWORKS) {
     for (const owner of sample.owners) {

@@ -49,10 +49,10 @@ function codeProbes(text: string): number[] {
 }
 
 /**
- * A SQLSTATE written as a string: five characters, the first two of one of PostgreSQL's error classes (so that a
- * number such as "10000" in a setting's default is not one).
+ * A SQLSTATE written as a string: five characters, the first two of one of PostgreSQL's error classes (so that most
+ * numbers, such as "10000", are not one), and not a setting's default (where "20000" is a number of entries).
  */
-const SQLSTATE_LITERAL = /(["'`])(?:0[0-9A-Z]|2[0-9A-F]|3[4-9BDF]|4[024]|5[3-8]|72|F0|HV|P0|XX)[0-9A-Z]{3}\1/;
+const SQLSTATE_LITERAL = /(?<!default: )(["'`])(?:0[0-9A-Z]|2[0-9A-F]|3[4-9BDF]|4[024]|5[3-8]|72|F0|HV|P0|XX)[0-9A-Z]{3}\1/;
 
 /** The 1-based lines of `text` that one of `patterns` matches. */
 function linesMatching(text: string, patterns: RegExp[]): number[] {
@@ -97,7 +97,7 @@ describe("one error channel: driver and library errors are read in one module pe
     for (const line of typed) expect(codeProbes(line), line).to.deep.equal([]);
     for (const state of ['"23505"', "'40001'", '"57P01"', '"53100"', '"22P05"', "`08006`"])
       expect(sqlStates(`x === ${state}`), state).to.deep.equal([1]);
-    for (const other of ['default: "10000"', 'default: "65536"', '"ECONNREFUSED"', '"23505x"', "SQLSTATE 53100"])
+    for (const other of ['default: "10000"', 'default: "65536"', 'default: "20000"', '"ECONNREFUSED"', '"23505x"', "SQLSTATE 53100"])
       expect(sqlStates(other), other).to.deep.equal([]);
   });
 
