@@ -61,18 +61,27 @@ export async function scriptDatabase(): Promise<{ database: TestDatabase; env: R
  */
 export async function startLoginApp(nodeUrl: string, options: TestAppOptions = {}): Promise<TestApp> {
   const listening = options.listen === true || options.port !== undefined;
-  const port = listening ? (options.port ?? (await freePort())) : undefined;
-  return startTestApp({
-    ...options,
-    port,
-    env: {
-      RPC_URL_LOCALHOST: nodeUrl,
-      DEFAULT_NETWORK: "localhost",
-      ISSUER: port === undefined ? INJECT_ORIGIN : `http://127.0.0.1:${port}`,
-      LOGIN_RATE_LIMIT: "100000",
-      ...options.env,
-    },
-  });
+  // The issuer names the port, so it is chosen before listening; another test process may take it in between (parallel
+  // workers): a few more free ports are tried then, each start cleaning up after itself.
+  for (let attempt = 1; ; attempt++) {
+    const port = listening ? (options.port ?? (await freePort())) : undefined;
+    try {
+      return await startTestApp({
+        ...options,
+        port,
+        env: {
+          RPC_URL_LOCALHOST: nodeUrl,
+          DEFAULT_NETWORK: "localhost",
+          ISSUER: port === undefined ? INJECT_ORIGIN : `http://127.0.0.1:${port}`,
+          LOGIN_RATE_LIMIT: "100000",
+          ...options.env,
+        },
+      });
+    } catch (error) {
+      const taken = (error as NodeJS.ErrnoException).code === "EADDRINUSE";
+      if (!taken || options.port !== undefined || attempt === 5) throw error;
+    }
+  }
 }
 
 export interface RegisteredClient {
