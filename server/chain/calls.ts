@@ -111,19 +111,25 @@ function isRevert(error: CallExceptionError): boolean {
 }
 
 /**
+ * Blocks whose calls are kept per network, the newest by number: the head's and the index's, with a few behind them
+ * for the reads still in flight. Calls are made at blocks the head cache or the index gave, so an answer at an older
+ * block is not asked for again: keeping it would only hold memory until the bound pushed it out.
+ */
+const BLOCKS_KEPT = 4;
+
+/**
  * `eth_call`s at the latest block, each answered once per block: the key names the head, so a new block asks the
  * node again and every request in between shares one answer. Outcomes as {@link callOutcome} gives them.
  */
 export class BlockCalls {
-  private readonly cache: BoundedCache<CallOutcome>;
+  /** By network, the calls of its newest {@link BLOCKS_KEPT} blocks, each block's bounded by `maxPerBlock`. */
+  private readonly blocks = new Map<string, Map<number, BoundedCache<CallOutcome>>>();
 
   constructor(
     private readonly networks: Networks,
     private readonly heads: HeadCache,
-    max = 20_000,
-  ) {
-    this.cache = new BoundedCache(max);
-  }
+    private readonly maxPerBlock = 5_000,
+  ) {}
 
   /**
    * The call at the latest block, and that block's number. `atLeast`: a block the caller already answered from (the
@@ -139,8 +145,8 @@ export class BlockCalls {
   }
 
   /** The call at `block` (a number the head cache gave, so that several reads see the same state). */
-  callAt(network: string, block: number, to: string, data: string): Promise<CallOutcome> {
-    return this.cache.getOrLoad(this.key(network, block, { to, data }), async () =>
+  async callAt(network: string, block: number, to: string, data: string): Promise<CallOutcome> {
+    return this.cacheOf(network, block).getOrLoad(this.key({ to, data }), async () =>
       callOutcome(network, this.networks.provider(network).call({ to, data, blockTag: block })),
     );
   }
@@ -151,12 +157,13 @@ export class BlockCalls {
    * instead of one per call, which is what a paid provider bills.
    */
   async callsAt(network: string, block: number, calls: Call[]): Promise<CallOutcome[]> {
+    const cache = this.cacheOf(network, block);
     const missing: Call[] = [];
     let batch: Promise<CallOutcome[]> | undefined;
     // getOrLoad calls its loader synchronously on a miss: every miss is in `missing` before the batch starts, after
     // this loop (a microtask later).
     const outcomes = calls.map((call) =>
-      this.cache.getOrLoad(this.key(network, block, call), async () => {
+      cache.getOrLoad(this.key(call), async () => {
         const index = missing.push(call) - 1;
         batch ??= Promise.resolve().then(() => this.multicall(network, block, missing));
         return (await batch)[index];
@@ -193,8 +200,25 @@ export class BlockCalls {
     return calls.map((_call, i) => (ok[i] ? { ok: true, data: results[i] } : { ok: false, revertData: results[i] }));
   }
 
-  private key(network: string, block: number, call: Call): string {
-    return `${network}:${block}:${call.to}:${call.data}`;
+  /**
+   * The calls of `block`, a new cache when it is among the newest blocks of `network`; an older block's calls are
+   * made (and shared while in flight) but not kept. Only configured networks get one: `provider` throws otherwise.
+   */
+  private cacheOf(network: string, block: number): BoundedCache<CallOutcome> {
+    this.networks.provider(network);
+    let byBlock = this.blocks.get(network);
+    if (!byBlock) this.blocks.set(network, (byBlock = new Map()));
+    let cache = byBlock.get(block);
+    if (!cache) {
+      cache = new BoundedCache(this.maxPerBlock);
+      byBlock.set(block, cache);
+      if (byBlock.size > BLOCKS_KEPT) byBlock.delete(Math.min(...byBlock.keys()));
+    }
+    return cache;
+  }
+
+  private key(call: Call): string {
+    return `${call.to}:${call.data}`;
   }
 }
 
