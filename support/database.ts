@@ -70,6 +70,17 @@ export async function createTestDatabase(options: { unmigrated?: boolean } = {})
   return postgresTestDatabase(url.toString(), () => admin(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
 }
 
+/**
+ * A fresh database for one suite with a connection of the test's own to it, migrated: the set-up of every test that
+ * reads and writes the tables directly rather than through an app.
+ */
+export async function openMigratedTestDatabase(): Promise<{ database: TestDatabase; db: Database }> {
+  const database = await createTestDatabase();
+  const db = await database.open();
+  await migrate(db);
+  return { database, db };
+}
+
 /** The PostgreSQL database at `url` as a {@link TestDatabase}: `drop` closes what `open` opened, then calls `remove`. */
 export function postgresTestDatabase(url: string, remove: () => Promise<void>): TestDatabase {
   const config: DatabaseConfig = { kind: "postgres", url };

@@ -2,9 +2,8 @@ import { expect } from "chai";
 import { RecentChallenges, saveChallenge, type Challenge } from "../../../server/auth/challenges";
 import { addClient } from "../../../server/auth/clients";
 import type { Connection, Database } from "../../../server/db/database";
-import { migrate } from "../../../server/db/migrate";
 import { TestClock } from "../../helpers/app";
-import { createTestDatabase, type TestDatabase } from "../../helpers/database";
+import { openMigratedTestDatabase, type TestDatabase } from "../../helpers/database";
 import { challengeFields } from "./helpers";
 
 describe("saveChallenge", function () {
@@ -13,9 +12,7 @@ describe("saveChallenge", function () {
   let clientId: string;
 
   before(async function () {
-    database = await createTestDatabase();
-    db = await database.open();
-    await migrate(db);
+    ({ database, db } = await openMigratedTestDatabase());
     ({
       client: { id: clientId },
     } = await addClient(db, { name: "RP", redirectUris: ["https://rp.example/cb"], public: false }));

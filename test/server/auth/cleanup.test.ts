@@ -4,9 +4,8 @@ import { deleteStaleChallenges, saveChallenge } from "../../../server/auth/chall
 import { addClient, removeClient } from "../../../server/auth/clients";
 import { KEPT_PAST_EXPIRY_MS, LoginSweeper } from "../../../server/auth/sweep";
 import type { Database } from "../../../server/db/database";
-import { migrate } from "../../../server/db/migrate";
 import { TestClock } from "../../helpers/app";
-import { createTestDatabase, type TestDatabase } from "../../helpers/database";
+import { openMigratedTestDatabase, type TestDatabase } from "../../helpers/database";
 import { challengeFields } from "./helpers";
 
 /** Rows nobody will use again go with the module that owns their table. */
@@ -15,9 +14,7 @@ describe("deleting login rows of no further use", function () {
   let db: Database;
 
   before(async function () {
-    database = await createTestDatabase();
-    db = await database.open();
-    await migrate(db);
+    ({ database, db } = await openMigratedTestDatabase());
   });
   after(async () => database?.drop());
 

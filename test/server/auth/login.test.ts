@@ -8,12 +8,11 @@ import { authorize, redeem, type AuthorizeRequest, type LoginDeps } from "../../
 import { createProvider, MintedCodes } from "../../../server/auth/oidc";
 import { Networks } from "../../../server/chain/networks";
 import type { Database } from "../../../server/db/database";
-import { migrate } from "../../../server/db/migrate";
 import { systemClock } from "../../../server/lib/clock";
 import { DomainError } from "../../../server/lib/domain-error";
 import { testConfig } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
-import { createTestDatabase, type TestDatabase } from "../../helpers/database";
+import { openMigratedTestDatabase, type TestDatabase } from "../../helpers/database";
 import type { TestSigner, TestSignerKind } from "../../helpers/signers";
 import { deploySigners } from "./helpers";
 
@@ -32,9 +31,7 @@ describe("login service (login.ts)", function () {
   before(async function () {
     const nodeUrl = (await sharedNode()).url;
     signers = await deploySigners(nodeUrl);
-    database = await createTestDatabase();
-    db = await database.open();
-    await migrate(db);
+    ({ database, db } = await openMigratedTestDatabase());
     const config = testConfig({ ISSUER: issuer, RPC_URL_LOCALHOST: nodeUrl, DEFAULT_NETWORK: "localhost" }, database.config);
     const minted = new MintedCodes(systemClock);
     const clients = new CachedClients(db);

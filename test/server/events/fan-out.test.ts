@@ -1,10 +1,9 @@
 import { expect } from "chai";
 import { checksummer } from "../../../server/chain/values";
 import type { Database } from "../../../server/db/database";
-import { migrate } from "../../../server/db/migrate";
 import { ChangeFeed, type ChangeEvent } from "../../../server/events/feed";
 import { appendSyntheticChanges } from "../../helpers/changes";
-import { createTestDatabase, type TestDatabase } from "../../helpers/database";
+import { openMigratedTestDatabase, type TestDatabase } from "../../helpers/database";
 import { subscribeCollectors } from "../../helpers/sse";
 
 const SUBSCRIBERS = 500;
@@ -20,9 +19,7 @@ describe("live events: one event text per change, whatever the number of streams
   let db: Database;
 
   before(async function () {
-    database = await createTestDatabase();
-    db = await database.open();
-    await migrate(db);
+    ({ database, db } = await openMigratedTestDatabase());
   });
   after(async () => {
     await db?.close();

@@ -1,11 +1,10 @@
 import { expect } from "chai";
 import { checksummer } from "../../../server/chain/values";
 import type { Database } from "../../../server/db/database";
-import { migrate } from "../../../server/db/migrate";
 import { ChangeFeed, type ChangeEvent } from "../../../server/events/feed";
 import { lastChangeId } from "../../../server/indexer/store/reads";
 import { appendSyntheticChanges } from "../../helpers/changes";
-import { createTestDatabase, type TestDatabase } from "../../helpers/database";
+import { openMigratedTestDatabase, type TestDatabase } from "../../helpers/database";
 import { withQueryHook } from "../../../support/query-hook";
 import { subscribeCollectors } from "../../helpers/sse";
 
@@ -23,9 +22,7 @@ describe("live events: a feed without streams reads no changes", function () {
   let rowsRead = 0;
 
   before(async function () {
-    database = await createTestDatabase();
-    db = await database.open();
-    await migrate(db);
+    ({ database, db } = await openMigratedTestDatabase());
   });
   after(async () => {
     await db?.close();

@@ -1,10 +1,9 @@
 import { expect } from "chai";
 import { checksummer } from "../../../server/chain/values";
 import type { Database } from "../../../server/db/database";
-import { migrate } from "../../../server/db/migrate";
 import { ChangeFeed, REPLAY_READS, REPLAY_SCAN, type ChangeEvent } from "../../../server/events/feed";
 import { appendSyntheticChanges } from "../../helpers/changes";
-import { createTestDatabase, type TestDatabase } from "../../helpers/database";
+import { openMigratedTestDatabase, type TestDatabase } from "../../helpers/database";
 import { withQueryHook } from "../../../support/query-hook";
 import { subscribeCollectors } from "../../helpers/sse";
 import type { Sink } from "../../../server/events/feed";
@@ -29,9 +28,7 @@ describe("live events: the reads of a backlog are bounded", function () {
   beforeEach(() => reads.splice(0));
 
   before(async function () {
-    database = await createTestDatabase();
-    db = await database.open();
-    await migrate(db);
+    ({ database, db } = await openMigratedTestDatabase());
     // Changes of other owners, then one of OWNER at the very end.
     await appendSyntheticChanges(db, CHANGES, {
       contract: `0x${"0c".repeat(20)}`,

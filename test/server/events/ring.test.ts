@@ -1,12 +1,11 @@
 import { expect } from "chai";
 import { checksummer } from "../../../server/chain/values";
 import type { Database } from "../../../server/db/database";
-import { migrate } from "../../../server/db/migrate";
 import { ChangeFeed, type ChangeEvent, type Sink } from "../../../server/events/feed";
 import { ChangeRing } from "../../../server/events/ring";
 import type { ChangeRow } from "../../../server/indexer";
 import { appendSyntheticChanges } from "../../helpers/changes";
-import { createTestDatabase, type TestDatabase } from "../../helpers/database";
+import { openMigratedTestDatabase, type TestDatabase } from "../../helpers/database";
 import { withQueryHook } from "../../../support/query-hook";
 
 const ADDRESSES = { contract: `0x${"0c".repeat(20)}`, from: `0x${"0a".repeat(20)}`, to: `0x${"0b".repeat(20)}` };
@@ -54,9 +53,7 @@ describe("live events: streams that fall behind catch up from the ring of recent
 
   beforeEach(async function () {
     reads.splice(0);
-    database = await createTestDatabase();
-    db = await database.open();
-    await migrate(db);
+    ({ database, db } = await openMigratedTestDatabase());
   });
   afterEach(async () => {
     await db?.close();

@@ -1,9 +1,8 @@
 import { expect } from "chai";
 import type { Database, Queryable } from "../../../server/db/database";
-import { migrate } from "../../../server/db/migrate";
 import { writeRange } from "../../../server/indexer/store/writes";
 import { ZERO_ADDRESS, type Transfer1155 } from "../../../server/indexer/transfers";
-import { createTestDatabase, type TestDatabase } from "../../helpers/database";
+import { openMigratedTestDatabase, type TestDatabase } from "../../helpers/database";
 import { expectHoldingsMatchRecount } from "../../helpers/holdings-check";
 import { hex, networkIdOf } from "../../helpers/index-sql";
 
@@ -67,9 +66,7 @@ describe("ERC-1155 balances written by a range", function () {
   const deletes = (statements: string[]) => statements.filter((sql) => /DELETE FROM nft_balances/.test(sql)).length;
 
   before(async function () {
-    database = await createTestDatabase();
-    db = await database.open();
-    await migrate(db);
+    ({ database, db } = await openMigratedTestDatabase());
   });
   after(async () => database?.drop());
 

@@ -1,10 +1,9 @@
 import { expect } from "chai";
 import type { Database } from "../../../server/db/database";
-import { migrate } from "../../../server/db/migrate";
 import { addressId, bytes, networkIdOf } from "../../helpers/index-sql";
 import { historyPage, type HistoryOf } from "../../../server/indexer/store/history";
 import { ZERO_ADDRESS } from "../../../server/indexer/transfers";
-import { createTestDatabase, type TestDatabase } from "../../helpers/database";
+import { openMigratedTestDatabase, type TestDatabase } from "../../helpers/database";
 import { withQueryHook } from "../../../support/query-hook";
 
 /** A plan node of `EXPLAIN (ANALYZE, FORMAT JSON)`, with the fields read here. */
@@ -50,9 +49,7 @@ describe(`history pages' address lookups (${process.env.DATABASE_URL ? "PostgreS
   ];
 
   before(async function () {
-    testDb = await createTestDatabase();
-    db = await testDb.open();
-    await migrate(db);
+    ({ database: testDb, db } = await openMigratedTestDatabase());
     await db.query("INSERT INTO indexer_cursors (network, block_number, block_hash) VALUES ('mainnet', 20, $1)", [`0x${"ab".repeat(32)}`]);
     await db.query("INSERT INTO indexer_networks (name) VALUES ('mainnet')");
     const named = [...new Set([...transfers.flatMap(([, contract, , from, to]) => [contract, from, to]), CONTRACT_1155, OWNER_1155])];

@@ -1,6 +1,5 @@
 import { expect } from "chai";
 import type { Database } from "../../../server/db/database";
-import { migrate } from "../../../server/db/migrate";
 import { readCursor, recentBlocks, REORG_WINDOW } from "../../../server/indexer/store/blocks";
 import { historyPage } from "../../../server/indexer/store/history";
 import {
@@ -17,7 +16,7 @@ import {
 import { rollBack } from "../../../server/indexer/store/rollback";
 import { writeRange } from "../../../server/indexer/store/writes";
 import { ZERO_ADDRESS, type Transfer, type Transfer1155 } from "../../../server/indexer/transfers";
-import { createTestDatabase, type TestDatabase } from "../../helpers/database";
+import { openMigratedTestDatabase, type TestDatabase } from "../../helpers/database";
 import { expectHoldingsMatchRecount } from "../../helpers/holdings-check";
 
 /** The index store's reads over a range written by its writer, without a chain: what each typed read gives back. */
@@ -57,9 +56,7 @@ describe("index store reads", function () {
     );
 
   before(async function () {
-    database = await createTestDatabase();
-    db = await database.open();
-    await migrate(db);
+    ({ database, db } = await openMigratedTestDatabase());
   });
   after(async () => database?.drop());
 
@@ -356,9 +353,7 @@ describe("index store block hashes", function () {
   let db: Database;
 
   before(async function () {
-    database = await createTestDatabase();
-    db = await database.open();
-    await migrate(db);
+    ({ database, db } = await openMigratedTestDatabase());
   });
   after(async () => database?.drop());
 
