@@ -99,4 +99,15 @@ describe("the contracts of an owner with details, described once", function () {
     await indexedTo(t.app.db, "localhost", provider);
     await pollUntil("the page shows the announced document", async () => (await one(cats))!.metadata.name === "Announced");
   });
+
+  it("reads an expired document again, though nothing the statement reads changed", async function () {
+    await pollUntil("the page shows the announced document", async () => (await one(cats))!.metadata.name === "Announced");
+    // A new document without ContractURIUpdated: the cached one is served until it expires (as the collection route does).
+    await (await cats.replaceContractURIQuietly(json({ name: "Quiet" }))).wait();
+    await indexedTo(t.app.db, "localhost", provider);
+    expect((await one(cats))!.metadata.name).to.equal("Announced");
+    expect((await one(cats))!.metadata.name).to.equal("Announced");
+    t.clock.advance(t.config.tokenMetadata.ttlMs + 1);
+    await pollUntil("the page shows the document read again", async () => (await one(cats))!.metadata.name === "Quiet");
+  });
 });
