@@ -6,7 +6,10 @@ import { readChainFacts, type ChainFacts } from "./chain-facts";
 import type { CollectionReaders } from "./readers";
 import { collectionMetadata, type CollectionMetadata } from "./contract-metadata";
 import { findDeployment, type Deployment } from "./deployment";
-import type { OwnerCollection } from "./owner-page";
+import type { Queryable } from "../db/database";
+import { DescribedPages, type DescribedPage } from "./described-pages";
+import { ownerCollectionsPage, type OwnerCollection, type OwnerCollectionsRead } from "./owner-page";
+import { collectionJson } from "./wire";
 import { servedVerdict, type SpamOverrides } from "./spam-rules";
 import { saveDeployment, storedDeployments } from "./store";
 
@@ -37,6 +40,16 @@ export interface Collection {
 /** Contracts' decoded chain facts kept per network (at its latest block read). */
 const FACTS_KEPT = 10_000;
 
+/** Described pages kept: by count, and by the characters of their JSON (a page of 1,000 collections is about 600,000). */
+const DESCRIBED_PAGES_KEPT = { entries: 1_000, chars: 16 * 1024 * 1024 };
+
+/** What the statement of a page of the contracts of an owner found, with the page's block (for the choice of replica). */
+export interface OwnerPageFound {
+  indexed: number;
+  incomplete?: true;
+  read: OwnerCollectionsRead;
+}
+
 /** Why a list's collection has no deployment yet: the list only reads what was found before. */
 const NOT_LOOKED_UP = "not looked up yet: GET /collection/{network}/{contract} finds it";
 
@@ -50,6 +63,9 @@ export class Collections {
   constructor(private readonly deps: CollectionReaders & { clock: Clock; overrides: SpamOverrides }) {}
 
   private readonly searches = new Map<string, Promise<Deployment>>();
+
+  /** Pages of the contracts of an owner with details, as served (describeOwnerPage). */
+  private readonly pages = new DescribedPages(DESCRIBED_PAGES_KEPT);
 
   /**
    * Name, symbol and totalSupply decoded and cleaned at the latest block read of each network, by contract: a block's
@@ -74,15 +90,60 @@ export class Collections {
   }
 
   /**
+   * A page of the contracts of an owner with details, as served (JSON), from its one statement (ownerCollectionsPage,
+   * run by `read`: on a replica or the primary). A page described before is served again without decoding or
+   * describing anything while the statement finds the same fingerprint (every value it reads: holdings, summaries,
+   * holder counts, spam flags, deployments, documents and their expiry), its chain facts' block is still the one and
+   * none of its documents is missing or stale (those are read again in the background, as a page described anew does).
+   */
+  async describeOwnerPage(
+    query: { network: string; owner: string; after?: string; limit: number; budget: number; excludeSpam: boolean },
+    read: (run: (db: Queryable) => Promise<OwnerPageFound | undefined>) => Promise<OwnerPageFound>,
+  ): Promise<DescribedPage> {
+    const { network, excludeSpam } = query;
+    const key = JSON.stringify([network, query.owner, query.after ?? "", query.limit, query.budget, excludeSpam]);
+    const kept = this.pages.get(key);
+    const known = kept && kept.refreshAt > this.deps.clock() && (await this.sameChainBlock(network, kept)) ? kept : undefined;
+    const found = await read(async (db) => {
+      const page = await ownerCollectionsPage(db, { ...query, known: known?.fingerprint });
+      if (!page) return undefined;
+      return page.unchanged ? { indexed: known!.indexed, incomplete: known!.incomplete, read: page } : { ...page.page, read: page };
+    });
+    if (found.read.unchanged) return known!;
+    const { fingerprint, page } = found.read;
+    // Spam is left out before it is described: its chain facts and documents are not worked on.
+    const items = excludeSpam ? page.items.filter((c) => !this.isSpam(network, c.summary.contract, c.summary.spam?.flag)) : page.items;
+    // A page without collections reads no chain facts, so it asks the node nothing (as its answer does not depend on it).
+    const chainBlock = items.length === 0 ? undefined : Math.max(await this.deps.heads.latest(network), page.indexed);
+    const described = chainBlock === undefined ? [] : await this.describePage(network, items, chainBlock);
+    const refreshAt = Math.min(...items.map((c) => (c.document ? c.document.expiresAt.getTime() : -Infinity)));
+    const { indexed, next, incomplete } = page;
+    const served: DescribedPage = {
+      fingerprint,
+      chainBlock,
+      refreshAt,
+      indexed,
+      next,
+      incomplete,
+      json: `[${described.map(collectionJson).join(",")}]`,
+    };
+    this.pages.set(key, served);
+    return served;
+  }
+
+  /** Whether a described page's chain facts were read at the block they would be read at now (or it has none). */
+  private async sameChainBlock(network: string, page: DescribedPage): Promise<boolean> {
+    return page.chainBlock === undefined || Math.max(await this.deps.heads.latest(network), page.indexed) === page.chainBlock;
+  }
+
+  /**
    * The collections of a page of the contracts of an owner, from what the page's one statement read of them
    * (ownerCollectionsPage: summaries, stored deployments, cached documents): no statement of its own, and its cost
    * does not grow with calls per contract. A deployment not found before has a reason instead; a document missing or
    * stale is read in the background, not waited for.
    */
-  async describePage(network: string, page: readonly OwnerCollection[], indexed: number): Promise<Collection[]> {
-    if (page.length === 0) return [];
+  private async describePage(network: string, page: readonly OwnerCollection[], chainBlock: number): Promise<Collection[]> {
     const contracts = page.map((c) => c.summary.contract);
-    const chainBlock = Math.max(await this.deps.heads.latest(network), indexed);
     const facts = await this.facts(network, chainBlock, contracts);
     const cached = new Map<string, CachedEntry>();
     for (const c of page) if (c.document) cached.set(c.summary.contract, c.document);

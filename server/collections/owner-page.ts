@@ -13,8 +13,7 @@ export interface OwnerCollection {
 }
 
 /** Times come as milliseconds since the epoch: a number is parsed far faster than a timestamp's text, on every row. */
-type Row = SummaryRow &
-  Omit<DeploymentRow, "contract" | "retry_at"> & {
+type Row = SummaryRow & { fingerprint: string; unchanged: boolean } & Omit<DeploymentRow, "contract" | "retry_at"> & {
     retry_ms: number | null;
     deployment_stored: boolean;
     document_cached: boolean;
@@ -36,9 +35,12 @@ type Row = SummaryRow &
  * contract order, the content of each only while the running total of their sizes stays within the budget; expired
  * at the epoch when a ContractURIUpdated mark is newer than the read). Each of those is a lookup by its key per
  * contract, whatever the planner guesses of the tables' sizes.
- * $1 network, $2 owner, $3 after this contract, $4 limit, $5 budget in bytes, $6 COLLECTION_TOKEN_ID.
+ * The page's fingerprint is a 64-bit hash of every value of every row (hash_record_extended, no text made of them):
+ * when it is $7, the one the caller's described page was made from, one row says so and the page is not sent again.
+ * $1 network, $2 owner, $3 after this contract, $4 limit, $5 budget in bytes, $6 COLLECTION_TOKEN_ID, $7 the known
+ * fingerprint ('' for none).
  */
-const OWNER_COLLECTIONS_SQL = `SELECT indexed, contract, standard, first_block, last_block, transfers, supply, moved, most_minted_to,
+const OWNER_COLLECTIONS_SQL = `WITH page AS (SELECT held, indexed, contract, standard, first_block, last_block, transfers, supply, moved, most_minted_to,
     holders, spam_flag, spam_reasons, incomplete, deployment_stored, block_number, deployer, tx_hash, reason, retry_ms,
     document_cached, running <= $5 AS loaded, expires_ms,
     CASE WHEN running <= $5 THEN token_uri END AS token_uri, CASE WHEN running <= $5 THEN metadata END AS metadata,
@@ -78,28 +80,50 @@ const OWNER_COLLECTIONS_SQL = `SELECT indexed, contract, standard, first_block, 
       FROM token_metadata t WHERE network = $1 AND contract = '0x' || encode(o.contract, 'hex') AND token_id = $6 LIMIT 1
     ) m ON true
     WHERE c.network = $1
-  ) page
-  ORDER BY held`;
+  ) described),
+  stamp AS (SELECT hash_array_extended(array_agg(hash_record_extended(page, 0) ORDER BY held), 0)::text AS fingerprint FROM page)
+  SELECT s.fingerprint, s.fingerprint = $7 AS unchanged, p.indexed, p.contract, p.standard, p.first_block, p.last_block,
+    p.transfers, p.supply, p.moved, p.most_minted_to, p.holders, p.spam_flag, p.spam_reasons, p.incomplete,
+    p.deployment_stored, p.block_number, p.deployer, p.tx_hash, p.reason, p.retry_ms, p.document_cached, p.loaded,
+    p.expires_ms, p.token_uri, p.metadata, p.image, p.error, p.updated_ms
+  FROM stamp s LEFT JOIN page p ON s.fingerprint IS DISTINCT FROM $7
+  -- No cursor of the network: no row, as without the stamp (the array of no rows is null, and so is its hash).
+  WHERE s.fingerprint IS NOT NULL
+  ORDER BY p.held`;
+
+/**
+ * What one statement read of a page: its fingerprint (a hash of every value the page's rows hold) and the page, or
+ * no page when the fingerprint is the one the caller said it knows (`unchanged`: the caller's description of it still holds).
+ */
+export type OwnerCollectionsRead =
+  { fingerprint: string; unchanged: false; page: IndexPage<OwnerCollection> } | { fingerprint: string; unchanged: true };
 
 /**
  * The contracts `owner` (lower case) holds tokens of, in address order after `after`, each with its summary, its
- * stored deployment and its cached contract-level document (within `budget` bytes), in one statement.
+ * stored deployment and its cached contract-level document (within `budget` bytes), in one statement; only the
+ * fingerprint when it is `known`. Undefined before the network's index started.
  */
 export async function ownerCollectionsPage(
   db: Queryable,
-  query: { network: string; owner: string; after?: string; limit: number; budget: number },
-): Promise<IndexPage<OwnerCollection> | undefined> {
-  const { network, owner, after = "", limit, budget } = query;
+  query: { network: string; owner: string; after?: string; limit: number; budget: number; known?: string },
+): Promise<OwnerCollectionsRead | undefined> {
+  const { network, owner, after = "", limit, budget, known = "" } = query;
   // Prepared: its many joins take longer to plan than to run.
-  const { rows } = await db.query<Row>(OWNER_COLLECTIONS_SQL, [network, owner, after, limit + 1, budget, COLLECTION_TOKEN_ID.toString()], {
-    prepare: true,
-  });
-  return pageOf(
+  const { rows } = await db.query<Row>(
+    OWNER_COLLECTIONS_SQL,
+    [network, owner, after, limit + 1, budget, COLLECTION_TOKEN_ID.toString(), known],
+    { prepare: true },
+  );
+  if (rows.length === 0) return undefined;
+  const { fingerprint } = rows[0];
+  if (rows[0].unchanged) return { fingerprint, unchanged: true };
+  const page = pageOf(
     rows,
     limit,
     (r) => (r.contract === null ? null : ownerCollection(r)),
     (c) => [c.summary.contract],
-  );
+  )!;
+  return { fingerprint, unchanged: false, page };
 }
 
 function ownerCollection(r: Row): OwnerCollection {

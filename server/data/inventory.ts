@@ -7,7 +7,7 @@ import { MetadataOmitted } from "../token-metadata";
 import { Address, AddressParam, NetworkParam } from "../http/schemas";
 import { AddressPaging, IdPaging, PAGED_FROM_INDEX } from "./schemas";
 import { INDEX, NODE, refusals } from "../http/refusals";
-import { Collection, collectionJson, ownerCollectionsPage, SpamQuery } from "../collections";
+import { Collection, SpamQuery } from "../collections";
 
 const Item = Type.Object({
   contract: Address,
@@ -134,20 +134,10 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
       const limit = pageLimit(request.query.limit);
       const after = decodeKeyCursor(request.query.cursor, "address");
       if (request.query.details) {
-        const budget = app.tokenMetadata.answersMaxBytes;
-        const page = await fromIndex({
-          app,
-          reply,
-          network,
-          read: (db) => ownerCollectionsPage(db, { network, owner, after, limit, budget }),
-        });
-        // Spam is left out before it is described: its chain facts and documents are not worked on.
-        const kept =
-          request.query.spam === "exclude"
-            ? page.items.filter((c) => !app.collections.isSpam(network, c.summary.contract, c.summary.spam?.flag))
-            : page.items;
-        const described = await app.collections.describePage(network, kept, page.indexed);
-        return sendPage(request, reply, page, `[${described.map(collectionJson).join(",")}]`, limit);
+        const excludeSpam = request.query.spam === "exclude";
+        const query = { network, owner, after, limit, budget: app.tokenMetadata.answersMaxBytes, excludeSpam };
+        const page = await app.collections.describeOwnerPage(query, (read) => fromIndex({ app, reply, network, read }));
+        return sendPage(request, reply, { ...page, items: [] }, page.json, limit);
       }
       const spam = request.query.spam === "exclude";
       const page = await fromIndex({ app, reply, network, read: (db) => contractsPage(db, { network, owner, after, limit, spam }) });
