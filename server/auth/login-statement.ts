@@ -68,22 +68,27 @@ const REDEEM = `WITH counted AS (
 // $17 the signer (lower case); $18 the collections as a JSON array of {i, network, contract, ids}, $19 the most ids
 // listed per collection plus one, as the index's statement takes them; $20 the gate's terms as a JSON array of
 // {t, i, min} (met when every condition of some term is), null when there is no gate. One row of `holdings` per
-// collection, shaped as REDEEM_WITH_DELEGATED_HOLDINGS's own rows (vault null).
+// collection, shaped as REDEEM_WITH_DELEGATED_HOLDINGS's own rows (vault null). Each contract and the signer are
+// decoded once, in `q` (materialized, so that the planner does not fold it back into the lookups): written in the
+// lookups, decode() ran again for every row they scanned, and the planner scans a small table rather than its index.
 const REDEEM_WITH_HOLDINGS = `WITH counted AS (
     INSERT INTO request_windows AS w (family, requester, window_start, count)
     SELECT $13::text, $14::text, $15::bigint, 1 WHERE $13::text IS NOT NULL
     ON CONFLICT (family, requester, window_start) DO UPDATE SET count = w.count + 1
     RETURNING count
+  ), q AS MATERIALIZED (
+    SELECT q.*, decode(substr(q.contract, 3), 'hex') AS contract_key, decode(substr($17, 3), 'hex') AS signer
+    FROM jsonb_to_recordset($18::jsonb) AS q(i integer, network text, contract text, ids text)
   ), holdings AS (
     SELECT q.i, NULL::text AS vault, NULL::smallint AS via, c.block_number AS indexed,
       CASE WHEN q.ids IS NULL THEN
         COALESCE((SELECT h.count FROM nft_holdings h
-          WHERE h.network_id = n.id AND h.contract = decode(substr(q.contract, 3), 'hex') AND h.owner = decode(substr($17, 3), 'hex')), 0)
+          WHERE h.network_id = n.id AND h.contract = q.contract_key AND h.owner = q.signer), 0)
       ELSE
         (SELECT count(*) FROM nft_owners x
           WHERE x.network_id = n.id AND x.contract_id = ca.id AND x.owner_id = oa.id AND x.token_id = ANY (string_to_array(q.ids, ',')::numeric[]))
         + COALESCE((SELECT sum(b.balance) FROM nft_balances b
-          WHERE b.network_id = n.id AND b.contract = decode(substr(q.contract, 3), 'hex') AND b.owner = decode(substr($17, 3), 'hex')
+          WHERE b.network_id = n.id AND b.contract = q.contract_key AND b.owner = q.signer
             AND b.token_id = ANY (string_to_array(q.ids, ',')::numeric[]) AND b.balance > 0), 0)
       END::text AS count,
       ARRAY(
@@ -93,18 +98,18 @@ const REDEEM_WITH_HOLDINGS = `WITH counted AS (
           ORDER BY x.token_id LIMIT $19)
         UNION ALL
         (SELECT b.token_id FROM nft_balances b
-          WHERE b.network_id = n.id AND b.owner = decode(substr($17, 3), 'hex') AND b.contract = decode(substr(q.contract, 3), 'hex')
+          WHERE b.network_id = n.id AND b.owner = q.signer AND b.contract = q.contract_key
             AND b.balance > 0 AND (q.ids IS NULL OR b.token_id = ANY (string_to_array(q.ids, ',')::numeric[]))
           ORDER BY b.token_id LIMIT $19)
         ORDER BY 1 LIMIT $19
       )::text[] AS ids,
       EXISTS (SELECT 1 FROM nft_skipped_ranges s WHERE s.network = q.network AND s.contract = q.contract) AS incomplete,
       false AS more_delegations
-    FROM jsonb_to_recordset($18::jsonb) AS q(i integer, network text, contract text, ids text)
+    FROM q
       LEFT JOIN indexer_cursors c ON c.network = q.network
       LEFT JOIN indexer_networks n ON n.name = q.network
-      LEFT JOIN nft_addresses ca ON ca.address = decode(substr(q.contract, 3), 'hex')
-      LEFT JOIN nft_addresses oa ON oa.address = decode(substr($17, 3), 'hex')
+      LEFT JOIN nft_addresses ca ON ca.address = q.contract_key
+      LEFT JOIN nft_addresses oa ON oa.address = q.signer
   ), read AS (
     SELECT COALESCE(jsonb_agg(to_jsonb(h) ORDER BY h.i), '[]'::jsonb) AS rows FROM holdings h
   ), gate AS (
@@ -148,14 +153,16 @@ const REDEEM_WITH_HOLDINGS = `WITH counted AS (
 // parameter: that one costs a client without delegation more database time (a larger plan to run), measured with
 // pgbench beside REDEEM_WITH_HOLDINGS. $1 to $19 as REDEEM_WITH_HOLDINGS's; $20 the rights counted beside full ones
 // (32 bytes of hex); $21 the most delegations read; $22 the gate's terms as REDEEM_WITH_HOLDINGS's $20. Rows of
-// `holdings`: the signer's own first (vault null), then each vault's, per collection.
+// `holdings`: the signer's own first (vault null), then each vault's, per collection. Contracts and signer decoded
+// once, in `q`, as REDEEM_WITH_HOLDINGS's.
 const REDEEM_WITH_DELEGATED_HOLDINGS = `WITH counted AS (
     INSERT INTO request_windows AS w (family, requester, window_start, count)
     SELECT $13::text, $14::text, $15::bigint, 1 WHERE $13::text IS NOT NULL
     ON CONFLICT (family, requester, window_start) DO UPDATE SET count = w.count + 1
     RETURNING count
   ), q AS (
-    SELECT * FROM jsonb_to_recordset($18::jsonb) AS q(i integer, network text, contract text, ids text)
+    SELECT q.*, decode(substr(q.contract, 3), 'hex') AS contract_key, decode(substr($17, 3), 'hex') AS signer
+    FROM jsonb_to_recordset($18::jsonb) AS q(i integer, network text, contract text, ids text)
   ), granted AS (
     SELECT l.network_id, l.vault, l.kind, l.contract, l.token_id FROM (
       SELECT DISTINCT ON (d.network_id, d.vault, d.kind, d.contract, d.token_id, d.rights)
@@ -177,19 +184,19 @@ const REDEEM_WITH_DELEGATED_HOLDINGS = `WITH counted AS (
         FILTER (WHERE q.ids IS NULL OR g.token_id = ANY (string_to_array(q.ids, ',')::numeric[])) END,
       min(g.kind) = 3
     FROM q JOIN indexer_networks n ON n.name = q.network
-      JOIN granted g ON g.network_id = n.id AND (g.kind = 1 OR g.contract = decode(substr(q.contract, 3), 'hex'))
+      JOIN granted g ON g.network_id = n.id AND (g.kind = 1 OR g.contract = q.contract_key)
     GROUP BY q.i, q.ids, g.vault
     HAVING min(g.kind) < 3 OR count(*) FILTER (WHERE q.ids IS NULL OR g.token_id = ANY (string_to_array(q.ids, ',')::numeric[])) > 0
   ), holdings AS (
     SELECT o.i, '0x' || encode(o.vault, 'hex') AS vault, o.via, c.block_number AS indexed,
       CASE WHEN o.ids IS NULL THEN
         COALESCE((SELECT h.count FROM nft_holdings h
-          WHERE h.network_id = n.id AND h.contract = decode(substr(q.contract, 3), 'hex') AND h.owner = w.address), 0)
+          WHERE h.network_id = n.id AND h.contract = q.contract_key AND h.owner = w.address), 0)
       ELSE
         (SELECT count(*) FROM nft_owners x
           WHERE x.network_id = n.id AND x.contract_id = ca.id AND x.owner_id = oa.id AND x.token_id = ANY (string_to_array(o.ids, ',')::numeric[]))
         + COALESCE((SELECT sum(b.balance) FROM nft_balances b
-          WHERE NOT o.tokens_only AND b.network_id = n.id AND b.contract = decode(substr(q.contract, 3), 'hex') AND b.owner = w.address
+          WHERE NOT o.tokens_only AND b.network_id = n.id AND b.contract = q.contract_key AND b.owner = w.address
             AND b.token_id = ANY (string_to_array(o.ids, ',')::numeric[]) AND b.balance > 0), 0)
       END::text AS count,
       ARRAY(
@@ -199,7 +206,7 @@ const REDEEM_WITH_DELEGATED_HOLDINGS = `WITH counted AS (
           ORDER BY x.token_id LIMIT $19)
         UNION ALL
         (SELECT b.token_id FROM nft_balances b
-          WHERE NOT o.tokens_only AND b.network_id = n.id AND b.owner = w.address AND b.contract = decode(substr(q.contract, 3), 'hex')
+          WHERE NOT o.tokens_only AND b.network_id = n.id AND b.owner = w.address AND b.contract = q.contract_key
             AND b.balance > 0 AND (o.ids IS NULL OR b.token_id = ANY (string_to_array(o.ids, ',')::numeric[]))
           ORDER BY b.token_id LIMIT $19)
         ORDER BY 1 LIMIT $19
@@ -207,10 +214,10 @@ const REDEEM_WITH_DELEGATED_HOLDINGS = `WITH counted AS (
       EXISTS (SELECT 1 FROM nft_skipped_ranges s WHERE s.network = q.network AND s.contract = q.contract) AS incomplete,
       (SELECT count(*) FROM granted) >= $21 AS more_delegations
     FROM holders o JOIN q ON q.i = o.i
-      CROSS JOIN LATERAL (SELECT COALESCE(o.vault, decode(substr($17, 3), 'hex')) AS address) w
+      CROSS JOIN LATERAL (SELECT COALESCE(o.vault, q.signer) AS address) w
       LEFT JOIN indexer_cursors c ON c.network = q.network
       LEFT JOIN indexer_networks n ON n.name = q.network
-      LEFT JOIN nft_addresses ca ON ca.address = decode(substr(q.contract, 3), 'hex')
+      LEFT JOIN nft_addresses ca ON ca.address = q.contract_key
       LEFT JOIN nft_addresses oa ON oa.address = w.address
   ), read AS (
     SELECT COALESCE(jsonb_agg(to_jsonb(h) ORDER BY h.i, h.vault NULLS FIRST), '[]'::jsonb) AS rows FROM holdings h
