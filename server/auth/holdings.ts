@@ -1,5 +1,6 @@
 import { getAddress } from "ethers";
 import type { Queryable } from "../db/database";
+import { checksumAddress } from "../chain/values";
 import {
   holdingsOfRows,
   walletHoldings,
@@ -348,7 +349,7 @@ export function holdingsCheck(config: HoldingsConfig, read: WalletHoldings): Hol
       const held = holdingOf(c);
       return {
         network: c.network,
-        contract: getAddress(c.contract),
+        contract: checksumAddress(c.contract),
         ...(c.tokenIds ? { token_ids: c.tokenIds } : {}),
         min_count: c.minCount,
         count: held.count,
@@ -362,7 +363,7 @@ export function holdingsCheck(config: HoldingsConfig, read: WalletHoldings): Hol
               total: total(c).toString(),
               delegated: held.vaults
                 .filter((v) => v.count !== "0")
-                .map((v) => ({ vault: getAddress(v.vault), via: v.via, count: v.count, ids: v.ids, ids_complete: !v.more })),
+                .map((v) => ({ vault: checksumAddress(v.vault), via: v.via, count: v.count, ids: v.ids, ids_complete: !v.more })),
               delegations_complete: read.delegationsComplete,
             }
           : {}),
@@ -418,7 +419,7 @@ export function describeCollection(c: Collection, lang: Lang): string {
   const text = TEXT[lang];
   return fillText(text.collection, {
     tokens: c.tokenIds ? fillText(text.ids, { ids: c.tokenIds.join(", ") }) : "",
-    contract: getAddress(c.contract),
+    contract: checksumAddress(c.contract),
     network: c.network,
   });
 }
@@ -431,7 +432,7 @@ export function describeGate(gate: Gate, lang: Lang): string {
       return fillText(text.condition, {
         count: g.minCount,
         tokens: g.tokenIds ? fillText(text.ids, { ids: g.tokenIds.join(", ") }) : "",
-        contract: getAddress(g.contract),
+        contract: checksumAddress(g.contract),
         network: g.network,
       });
     const [members, joint] = "all" in g ? [g.all, text.and] : [g.any, text.or];
