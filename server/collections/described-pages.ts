@@ -45,9 +45,4 @@ export class DescribedPages {
     this.pages.delete(key);
     this.size -= page.json.length;
   }
-
-  /** Pages and characters held (for tests of the bounds). */
-  get held(): { entries: number; chars: number } {
-    return { entries: this.pages.size, chars: this.size };
-  }
 }
