@@ -9,13 +9,13 @@ import { personalSign } from "./sign";
 
 /**
  * A service for login benches, with its CPU meter and one confidential client registered for `redirectUri`; with
- * `holdings`, a second one (`gated`) registered with that holdings configuration (docs/reference/login.md).
+ * `holdings`, one more per named holdings configuration (docs/reference/login.md), in `gated` by the same name.
  */
 export interface LoginService {
   app: Service;
   cpu: ServerCpu;
   client: { id: string; secret: string; redirectUri: string };
-  gated?: { id: string; secret: string; redirectUri: string };
+  gated: Record<string, { id: string; secret: string; redirectUri: string }>;
 }
 
 /** Starts the service as the login benches run it (`env` added to their settings) and registers its client. */
@@ -23,10 +23,10 @@ export async function startLoginService(
   nodeUrl: string,
   redirectUri: string,
   env: Record<string, string>,
-  options: { tree?: string; countQueries?: boolean; holdings?: unknown; nodeArgs?: string[] } = {},
+  options: { tree?: string; countQueries?: boolean; holdings?: Record<string, unknown>; nodeArgs?: string[] } = {},
 ): Promise<LoginService> {
   let client: { id: string; secret: string } | undefined;
-  let gated: { id: string; secret: string } | undefined;
+  const gated: LoginService["gated"] = {};
   // No indexer polling the node and no sweep of token metadata in the background: the CPU measured and the
   // statements counted are the logins'.
   const app = await startService(
@@ -36,17 +36,17 @@ export async function startLoginService(
       const { addClient } = moduleOf<typeof Clients>(options.tree, "server/auth/clients");
       const added = await addClient(db, { name: "Bench RP", redirectUris: [redirectUri], public: false });
       client = { id: added.client.id, secret: added.secret! };
-      if (options.holdings !== undefined) {
+      for (const [name, config] of Object.entries(options.holdings ?? {})) {
         const { parseHoldingsConfig } = moduleOf<typeof Holdings>(options.tree, "server/auth/holdings");
-        const holdings = parseHoldingsConfig(options.holdings, ["localhost"]);
-        const withGate = await addClient(db, { name: "Gated Bench RP", redirectUris: [redirectUri], public: false, holdings });
-        gated = { id: withGate.client.id, secret: withGate.secret! };
+        const holdings = parseHoldingsConfig(config, ["localhost"]);
+        const withGate = await addClient(db, { name: `Bench RP (${name})`, redirectUris: [redirectUri], public: false, holdings });
+        gated[name] = { id: withGate.client.id, secret: withGate.secret!, redirectUri };
       }
     },
     options,
   );
   const cpu = await ServerCpu.open(app.pid, app.database.config.kind === "postgres" ? app.database.config.url : undefined);
-  return { app, cpu, client: { ...client!, redirectUri }, ...(gated ? { gated: { ...gated, redirectUri } } : {}) };
+  return { app, cpu, client: { ...client!, redirectUri }, gated };
 }
 
 /**
