@@ -29,6 +29,8 @@ import { StreamClients } from "./streams";
 const ROOT = path.resolve(__dirname, "..", "..");
 /** Where a published run draws its graphs: docs/reference/benchmarks.md shows it in its "Soak" section. */
 const PUBLISHED_IMAGE = path.join(ROOT, "docs", "reference", "soak.svg");
+/** Where a published run's samples are kept beside its graphs, for whoever wants to draw or judge them again. */
+const PUBLISHED_SAMPLES = path.join(ROOT, "docs", "reference", "soak-samples.json");
 /** What the service's OpenAPI document does not describe (oidc-provider's authorization endpoint, the hosted page). */
 /** How often each data route is asked at most: 60 requests a minute, a pool of MIN_POOLED within nine minutes. */
 const ROUTE_PERIOD_MS = 1_000;
@@ -303,6 +305,7 @@ async function main() {
       { suite: "soak", metric: "PostgreSQL restart, down for", value: restart?.ms ?? NaN, unit: "ms" },
     ];
     if (values.publish) {
+      fs.copyFileSync(samplesFile, PUBLISHED_SAMPLES);
       const file = writeResult({
         suite: "soak",
         tags,
