@@ -18,6 +18,8 @@ export interface FaultPlan {
   failRate?: number;
   failMethods?: string[];
   failWith?: Refusal[];
+  /** Holds each call back for a time drawn between the two bounds (ms), then lets it through: a slow provider. */
+  delayMs?: [number, number];
   /** Answers a call itself when it returns a refusal (every eth_call fails, …); a promise holds the call back (a slow provider). */
   refuse?: (call: RpcCall) => Refusal | undefined | Promise<Refusal | undefined>;
 }
@@ -51,13 +53,19 @@ interface RawLog {
  * Every call is recorded; `injected` counts the faults it made.
  */
 export async function startFaultProxy(target: string, { seed = 1, plan = {} as FaultPlan } = {}) {
-  const random = seeded(seed);
+  let random = seeded(seed);
   const state = { plan, injected: 0 };
   const head = async (send: (method: string, params: unknown[]) => Promise<unknown>) => Number(await send("eth_blockNumber", []));
   const proxy = await startRpcProxy(
     target,
     (call) => {
-      const { failRate, failMethods, failWith, refuse } = state.plan;
+      const { failRate, failMethods, failWith, refuse, delayMs } = state.plan;
+      if (delayMs) {
+        state.injected++;
+        const [least, most] = delayMs;
+        const ms = least + random() * (most - least);
+        return new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), ms));
+      }
       const refusal = refuse?.(call);
       if (refusal) {
         state.injected++;
@@ -108,6 +116,10 @@ export async function startFaultProxy(target: string, { seed = 1, plan = {} as F
     },
     set plan(next: FaultPlan) {
       state.plan = next;
+    },
+    /** Starts the random choices over from `seed`: faults drawn after it are the same whatever was drawn before. */
+    reseed(next: number): void {
+      random = seeded(next);
     },
     /** How many faults the proxy made. */
     get injected(): number {

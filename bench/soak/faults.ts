@@ -2,7 +2,8 @@ import { NODE_ERRORS, type FaultPlan, type FaultProxy } from "../../support/faul
 
 /**
  * The fault kinds the proxy in front of the node switches between, one after another, each for an equal share of a
- * sampling window: every window sees the same mix, so a window's p99 is comparable with another's.
+ * sampling window, each time from the same seed: every window sees the same mix and the same draws (which call fails,
+ * how slow the node is), so a window's p99 is comparable with another's.
  */
 export const FAULT_KINDS: Array<{ name: string; plan: FaultPlan }> = [
   { name: "none", plan: {} },
@@ -15,7 +16,7 @@ export const FAULT_KINDS: Array<{ name: string; plan: FaultPlan }> = [
   { name: "newest 2 headers null", plan: { nullHeaders: 2 } },
   {
     name: "slow node (0.2 to 1.5 s a call)",
-    plan: { refuse: () => new Promise((resolve) => setTimeout(() => resolve(undefined), 200 + Math.random() * 1_300)) },
+    plan: { delayMs: [200, 1_500] },
   },
 ];
 
@@ -24,7 +25,9 @@ export function cycleFaults(proxy: FaultProxy, windowMs: number) {
   let kind = 0;
   const switches: Record<string, number> = {};
   const step = () => {
-    const { name, plan } = FAULT_KINDS[kind++ % FAULT_KINDS.length];
+    const index = kind++ % FAULT_KINDS.length;
+    const { name, plan } = FAULT_KINDS[index];
+    proxy.reseed(index + 1);
     proxy.plan = plan;
     switches[name] = (switches[name] ?? 0) + 1;
   };
