@@ -15,7 +15,7 @@ import { startService } from "../lib/service";
 import { runTags } from "../lib/tags";
 import { Answers, documentedErrors } from "./answers";
 import { ChainDriver } from "./chain";
-import { cycleFaults, FAULT_KINDS } from "./faults";
+import { cycleFaults, FAULT_KINDS } from "../../support/soak-faults";
 import { startMetadataHosts } from "./hosts";
 import { loop, paced } from "./http";
 import { compareIndexWithChain } from "./index-check";

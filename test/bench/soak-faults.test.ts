@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import type { LocalNode } from "../../local/node";
-import { FAULT_KINDS } from "../../bench/soak/faults";
+import { FAULT_KINDS } from "../../support/soak-faults";
 import { startLocalNode } from "../helpers/chain";
 import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy";
 

@@ -115,7 +115,8 @@ describe("SDK React hooks in a browser (headless Chromium, TanStack Query)", fun
 
     // Nothing in the page asks again by itself (staleTime is Infinity): only the stream's event can refresh it.
     const moved = (await (await alice.connect(owner).transferFrom(owner.address, other.address, 2n)).wait())!;
-    const fresh = await until(page, (s) => s.token.owner === other.address && s.inventory.ids.join() === "1,3");
+    // The hook sets its last event once the queries it invalidated are fetched again: the page may render them first.
+    const fresh = await until(page, (s) => s.token.owner === other.address && s.inventory.ids.join() === "1,3" && s.live.last !== null);
     expect(fresh.live).to.deep.equal({ last: "transfer", error: null });
     const afterMove = await until(page, (s) => s.holders.items.length === 2 && s.history.items[0]?.tx === moved.hash);
     const sorted = [owner.address, other.address].sort((x, y) => (x.toLowerCase() < y.toLowerCase() ? -1 : 1));

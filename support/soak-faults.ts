@@ -1,4 +1,4 @@
-import { NODE_ERRORS, type FaultPlan, type FaultProxy } from "../../support/fault-proxy";
+import { NODE_ERRORS, type FaultPlan, type FaultProxy } from "./fault-proxy";
 
 /**
  * The fault kinds the proxy in front of the node switches between, one after another, each for an equal share of a
