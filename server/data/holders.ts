@@ -107,7 +107,7 @@ const holders: FastifyPluginAsyncTypebox = async (app) => {
         read: (db) => holdersPage(db, { network, contract, tokenId: id, after, limit, spam }),
       });
       if (spam && app.collections.isSpam(network, contract, page.spam))
-        return sendPage(request, reply, { indexed: page.indexed, items: [] }, [], limit);
+        return sendPage(request, reply, { indexed: page.indexed }, [], limit);
       // Counts are the database's canonical decimals: written as they are, JSON numbers with all their digits.
       const body = `[${page.items.map((r) => `{"owner":"${checksum(r.owner)}","count":${r.count}}`).join(",")}]`;
       return sendPage(request, reply, page, body, limit);

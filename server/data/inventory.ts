@@ -81,7 +81,7 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
         read: (db) => inventoryPage(db, { network, owner, contract, after, limit, spam }),
       });
       if (spam && app.collections.isSpam(network, contract, page.spam))
-        return sendPage(request, reply, { indexed: page.indexed, items: [] }, [], limit);
+        return sendPage(request, reply, { indexed: page.indexed }, [], limit);
       // Written directly (the hot path of the service): ids and balances are the database's canonical decimals, so
       // they go out as JSON numbers with all their digits; contract and owner are the same in every item.
       const head = `{"contract":"${checksum(contract)}","id":`;
@@ -137,7 +137,7 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
         const excludeSpam = request.query.spam === "exclude";
         const query = { network, owner, after, limit, budget: app.tokenMetadata.answersMaxBytes, excludeSpam };
         const page = await app.collections.describeOwnerPage(query, (read) => fromIndex({ app, reply, network, read }));
-        return sendPage(request, reply, { ...page, items: [] }, page.json, limit);
+        return sendPage(request, reply, page, page.json, limit);
       }
       const spam = request.query.spam === "exclude";
       const page = await fromIndex({ app, reply, network, read: (db) => contractsPage(db, { network, owner, after, limit, spam }) });

@@ -62,7 +62,13 @@ export function decodeKeyCursor(cursor: string | undefined, kind: "address" | "i
  * the cursor of the page's `next`) when there is more. `items`: the page's items on the wire, or their JSON text
  * already written.
  */
-export function sendPage(request: FastifyRequest, reply: FastifyReply, page: IndexPage<unknown>, items: unknown[] | string, limit: number) {
+export function sendPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  page: Pick<IndexPage<unknown>, "indexed" | "next">,
+  items: unknown[] | string,
+  limit: number,
+) {
   const { indexed, next } = page;
   reply.header("x-indexed-block", String(indexed));
   if (next) {
