@@ -144,8 +144,8 @@ describe("indexer behind a node whose head goes backwards", function () {
     const { rows } = await t.app.db.query<{ kind: string; n: number }>(
       "SELECT kind, count(*)::int AS n FROM nft_changes WHERE network_id = (SELECT id FROM indexer_networks WHERE name = 'localhost') AND kind <> 'transfer' GROUP BY kind",
     );
-    expect(rows, "removed changes").to.deep.equal([]);
     expect(rollbacks(), "reorg log lines").to.deep.equal([]);
+    expect(rows, "removed changes").to.deep.equal([]);
   }
 
   /**
@@ -195,6 +195,32 @@ describe("indexer behind a node whose head goes backwards", function () {
     await expectNoRollback();
     expect(lines.filter((line) => /below the reorg window; waiting/.test(String(line.msg))).length, "waiting log lines").to.equal(1);
     expect(lines.filter((line) => line.msg === "indexer: the node serves the indexed chain again").length).to.equal(1);
+  });
+
+  // A load balancer may answer one call of a check from a backend on the branch and the next from one on the chain: the
+  // head and the first header from the branch, every answer after them from the chain.
+  it(`answers from a lagging branch and from the chain within one check: nothing rolled back`, async function () {
+    await mintOneByOne(1);
+    await indexedTo(t.app.db, "localhost", provider, undefined, 120_000);
+    const indexed = await cursor();
+    const lagHead = indexed - 5;
+    const branch = await onBranch(provider, { forkPoint: lagHead - REORG_WINDOW - 20, head: lagHead });
+    let served = false;
+    proxy.plan = {
+      refuse: async (call) => {
+        if (served) return undefined;
+        const answer = await branch.refuse!(call);
+        // The first header the branch serves (at or below its head) is its last answer: the chain answers from then on.
+        if (call.method === "eth_getBlockByNumber" && answer && "result" in answer && answer.result) served = true;
+        return answer;
+      },
+    };
+    await until(async () => served);
+    await mintOneByOne(1);
+    await whileItAsks(3);
+    proxy.plan = {};
+    await expectIndexEqualsChain();
+    await expectNoRollback();
   });
 
   it(`a node whose chain left the index below the reorg window and is as long: rolled back that deep after ${DEEP_REORG_CHECKS} polls in a row`, async function () {
