@@ -14,7 +14,7 @@ import { DEFAULT_BEFORE_REF, moduleOf, withBeforeTree } from "../lib/before";
 import { processCpuMs, ServerCpu } from "../lib/cpu";
 import { expectOk } from "../lib/answers";
 import { bareNodeMs, productionBuild, startupOnce, type Startup } from "../lib/indexer-startup";
-import { load, percentile, type LoadResult } from "../lib/load";
+import { load, percentile } from "../lib/load";
 import { startService } from "../lib/service";
 import type { Row, Suite } from "../lib/suite";
 
@@ -56,6 +56,7 @@ const indexer: Suite = {
     "The start of the standalone indexer from the production build (`npm run build` once, or a current `dist/`): `node dist/server/indexer/main.js` spawned with NODE_ENV=production on a migrated database with an empty index, timed from the spawn to its first range written (median of 5 starts, each on a fresh database), beside a bare `node -e 0` spawned to its exit; its parts come from its own log lines at debug level (`bench/lib/indexer-startup.ts`).",
     "ERC-1155 cold syncs beside the ERC-721 one, on chains of their own laid out alike (500 transfers a block, emitted by `TransferFlood1155`): as many `TransferSingle` mints, and as many ids in `TransferBatch` mints of 10 ids; their server CPU per transfer is held to the ERC-721 sync's of the same run.",
     "The data pages (an inventory, a contract's holders, an owner's history and a token's history, pages of 100) are held to the latest-block route measured in the same run before and after them (the mean of both): on PostgreSQL each must answer at least 0.25× its requests per second with a p99 at most 4× its p99.",
+    "Beside each, its server CPU per request, read from /proc over its load: the service process's (held beside the latest block's) and, on PostgreSQL, its backends' (the latest block reads none): where a page's cost goes.",
   ],
   async run({ seconds, log, database, beforeRef, smoke }) {
     const sizes = smoke ? SMOKE : FULL;
@@ -527,6 +528,8 @@ async function http(options: {
   const { provider, token, contract, holder, seconds, log } = options;
   const { transfers: TRANSFERS, lagSamples: LAG_SAMPLES } = options.sizes;
   const app = await startService({ RPC_URL_LOCALHOST: options.node, INDEXER_POLL_MS: "1000" });
+  const config = app.database.config;
+  const cpu = await ServerCpu.open(app.pid, config.kind === "postgres" ? config.url : undefined);
   try {
     log("service: waiting for its index to reach the head");
     for (;;) {
@@ -536,6 +539,14 @@ async function http(options: {
     }
 
     const rows: Row[] = [];
+    /** The server CPU per request of a load (µs): the service's, and its PostgreSQL backends'. */
+    const perRequest = async (metric: string, path: string) => {
+      const start = await cpu.sample();
+      const result = await measure(metric, path);
+      const used = ServerCpu.between(start, await cpu.sample());
+      const requests = result.requestsPerSecond * seconds;
+      return { result, service: (used.service * 1000) / requests, database: (used.database * 1000) / requests };
+    };
     const measure = (metric: string, path: string | (() => string)) => {
       log(`${metric}, ${CONNECTIONS} connections, ${seconds} s`);
       return load({
@@ -552,27 +563,31 @@ async function http(options: {
       rows.push({ suite: "indexer", metric: `${metric}, p99`, value: result.p99Ms, unit: "ms" });
     };
     // The floor the data pages are held to: the latest-block route, before and after them (their mean), in this run.
-    const floorLoads = [await measure("latest block", "/block/localhost/latest")];
-    const pages: Array<[string, LoadResult]> = [];
+    const floorLoads = [await perRequest("latest block", "/block/localhost/latest")];
+    const pages: Array<[string, Awaited<ReturnType<typeof perRequest>>]> = [];
     for (const [metric, path] of [
       ["inventory, owner of 1,000 (first page of 100)", `/inventory/localhost/${holder}/${contract}`],
       ["holders (first page of 100)", `/holders/localhost/${contract}`],
       ["history of an owner (first page of 100)", `/transfers/localhost/owner/${holder}`],
       [`history of a token moved ${options.sizes.tokenMoves} times (first page of 100)`, `/transfers/localhost/${contract}/${MOVED_TOKEN}`],
     ] as const) {
-      pages.push([metric, await measure(metric, path)]);
+      pages.push([metric, await perRequest(metric, path)]);
     }
-    floorLoads.push(await measure("latest block, again", "/block/localhost/latest"));
+    floorLoads.push(await perRequest("latest block, again", "/block/localhost/latest"));
+    const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
     const floor = {
-      rate: floorLoads.reduce((sum, r) => sum + r.requestsPerSecond, 0) / floorLoads.length,
-      p99: floorLoads.reduce((sum, r) => sum + r.p99Ms, 0) / floorLoads.length,
+      rate: mean(floorLoads.map(({ result }) => result.requestsPerSecond)),
+      p99: mean(floorLoads.map(({ result }) => result.p99Ms)),
+      service: mean(floorLoads.map(({ service }) => service)),
+      database: mean(floorLoads.map(({ database }) => database)),
     };
     rows.push(
       { suite: "indexer", metric: `latest block (mean of 2), ${CONNECTIONS} conn`, value: floor.rate, unit: "req/s" },
       { suite: "indexer", metric: "latest block (mean of 2), p99", value: floor.p99, unit: "ms" },
+      { suite: "indexer", metric: "latest block, server CPU per request: the service", value: floor.service, unit: "µs" },
     );
     const onPostgres = options.database === "PostgreSQL";
-    for (const [metric, result] of pages) {
+    for (const [metric, { result, service, database }] of pages) {
       const rate = result.requestsPerSecond / floor.rate;
       const p99 = result.p99Ms / floor.p99;
       const where = onPostgres ? "" : " (on PostgreSQL)";
@@ -595,6 +610,18 @@ async function http(options: {
           ratio: p99,
           budget: { text: `≤ ${PAGE_P99_MULTIPLE}${where}`, met: !onPostgres || p99 <= PAGE_P99_MULTIPLE },
         },
+        // Where a page's cost goes: the service's CPU beside the latest block's, and the database's (none for that route).
+        {
+          suite: "indexer",
+          metric: `${metric}, server CPU per request: the service`,
+          value: service,
+          unit: "µs",
+          reference: { label: "latest block", value: floor.service },
+          ratio: service / floor.service,
+        },
+        ...(onPostgres
+          ? [{ suite: "indexer", metric: `${metric}, server CPU per request: PostgreSQL backends`, value: database, unit: "µs" }]
+          : []),
       );
     }
     await route("inventory, owner of 1,000 (limit=1000)", `/inventory/localhost/${holder}/${contract}?limit=1000`);
@@ -634,6 +661,7 @@ async function http(options: {
     rows.push({ suite: "indexer", metric: "head lag p50", value: percentile(lags, 50), unit: "ms" });
     return rows;
   } finally {
+    await cpu.close();
     await app.stop();
   }
 }
