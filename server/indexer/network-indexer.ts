@@ -472,12 +472,10 @@ export class NetworkIndexer {
           const onChain = known === oldest ? onOldest : await this.header(known.block);
           if (!onChain) return false;
           if (onChain.hash !== known.hash) continue;
-          // The cursor's own block agrees now: the mismatch came from an answer the chain no longer gives (another
-          // URL's, or a chain that moved and moved back), and there is nothing above the cursor to undo.
-          if (known.block === cursor.block) return false;
-          // A load balancer may have answered the mismatch from a backend behind on a branch and this from one on the
-          // chain: when the chain serves the cursor's block as indexed, nothing above it is undone.
-          const atCursor = await this.header(cursor.block);
+          // The chain serves the cursor's block as indexed now: the mismatch came from an answer it no longer gives
+          // (another URL's, a load balancer's backend behind on a branch, a chain that moved and moved back), and
+          // there is nothing above the cursor to undo.
+          const atCursor = known.block === cursor.block ? onChain : await this.header(cursor.block);
           if (atCursor?.hash === cursor.hash) return false;
           log.warn({ network, ancestor: known.block }, "indexer: reorg; rolling back to the common ancestor");
           await connection.transaction((tx) => rollBack(tx, network, known), { long: true });
