@@ -579,7 +579,6 @@ async function http(options: {
       rate: mean(floorLoads.map(({ result }) => result.requestsPerSecond)),
       p99: mean(floorLoads.map(({ result }) => result.p99Ms)),
       service: mean(floorLoads.map(({ service }) => service)),
-      database: mean(floorLoads.map(({ database }) => database)),
     };
     rows.push(
       { suite: "indexer", metric: `latest block (mean of 2), ${CONNECTIONS} conn`, value: floor.rate, unit: "req/s" },
