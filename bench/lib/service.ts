@@ -9,6 +9,12 @@ import { readMigrations, type Migration } from "../../server/db/migrate";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 import { startCountingProxy, type CountingProxy, type QueryCounts } from "./pg-count-proxy";
 
+/**
+ * The statement bound of a suite's preparation (`prepare`): loading millions of rows or compacting a table is not a
+ * request, and the service's own bound (DATABASE_STATEMENT_TIMEOUT_MS, seconds) would cancel it.
+ */
+const PREPARE_STATEMENT_TIMEOUT_MS = 6 * 3_600_000;
+
 /** The value every per-client rate limit is lifted to: a limit per minute no suite's load reaches. */
 const RATE_LIMIT_CEILING = "1000000";
 
@@ -63,7 +69,9 @@ export async function startService(
     try {
       // Before the service starts: PGlite is one process at a time.
       const { db, applied } = await openMigratedDatabase(
-        database.config.kind === "postgres" ? database.config : { kind: "pglite", dataDir: path.join(dataDir, "pglite") },
+        database.config.kind === "postgres"
+          ? { ...database.config, statementTimeoutMs: PREPARE_STATEMENT_TIMEOUT_MS, longStatementTimeoutMs: PREPARE_STATEMENT_TIMEOUT_MS }
+          : { kind: "pglite", dataDir: path.join(dataDir, "pglite") },
         readMigrations(path.join(tree, "server", "db", "migrations")),
       );
       try {

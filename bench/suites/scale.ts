@@ -521,17 +521,13 @@ async function databaseFor(
   }
   if (!reused) await query(serverUrl, `CREATE DATABASE ${name}`);
   const config = { kind: "postgres" as const, url: url.toString() };
-  const FILL_STATEMENT_TIMEOUT_MS = 6 * 3_600_000;
   return {
     loadSeconds,
     database: {
       kind: "postgres",
       config,
       appOptions: async () => ({ database: config }),
-      // The fill's statements (every token's metadata in one INSERT, VACUUM FULL, the index builds) take minutes at
-      // the large sizes: their own bound, far past the service's.
-      open: () =>
-        openDatabase({ ...config, statementTimeoutMs: FILL_STATEMENT_TIMEOUT_MS, longStatementTimeoutMs: FILL_STATEMENT_TIMEOUT_MS }),
+      open: () => openDatabase(config),
       // Kept for the next run.
       drop: async () => {},
     },
