@@ -14,8 +14,13 @@ contract SingleOwnerWallet is IERC1271 {
     }
 
     /// @notice EIP-1271: the magic value when `signature` is the owner's over `hash`, else 0xffffffff.
-    function isValidSignature(bytes32 hash, bytes calldata signature) external view returns (bytes4) {
+    function isValidSignature(bytes32 hash, bytes calldata signature) external view virtual returns (bytes4) {
+        return _signedByOwner(hash, signature) ? IERC1271.isValidSignature.selector : bytes4(0xffffffff);
+    }
+
+    /// @dev Whether `signature` is the owner's over `hash` (a malformed signature is not).
+    function _signedByOwner(bytes32 hash, bytes calldata signature) internal view returns (bool) {
         (address signer, ECDSA.RecoverError error, ) = ECDSA.tryRecover(hash, signature);
-        return error == ECDSA.RecoverError.NoError && signer == owner ? IERC1271.isValidSignature.selector : bytes4(0xffffffff);
+        return error == ECDSA.RecoverError.NoError && signer == owner;
     }
 }

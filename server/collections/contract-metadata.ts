@@ -1,24 +1,11 @@
 import { getAddress, isAddress } from "ethers";
 import { displayText } from "../lib/display-text";
 import { browserUrl, type Gateways, type Omitted, type Resolved } from "../token-metadata";
+import type { CollectionMetadata } from "./schemas";
 
 /** Longest description served, in code points; at most this many collaborators. */
 export const MAX_DESCRIPTION = 2_000;
 export const MAX_COLLABORATORS = 50;
-
-/** A collection's contract-level metadata (ERC-7572) as served: its fields, cleaned and bounded, or why there are none. */
-export interface CollectionMetadata {
-  contractURI: string | null;
-  name?: string;
-  description?: string;
-  image?: string;
-  bannerImage?: string;
-  featuredImage?: string;
-  externalLink?: string;
-  collaborators?: string[];
-  error: string | null;
-  omitted?: true;
-}
 
 /**
  * The ERC-7572 fields of the document `contractURI()` named (as the metadata cache holds it): texts cleaned and cut

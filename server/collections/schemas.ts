@@ -1,4 +1,4 @@
-import { Type } from "typebox";
+import { Type, type Static } from "typebox";
 import { Address, BlockNumber } from "../http/schemas";
 
 const Text = (description: string) => Type.Optional(Type.String({ description }));
@@ -6,7 +6,7 @@ const Url = (description: string) =>
   Type.Optional(Type.String({ description: `${description}: a URL a browser can load (gateways applied)` }));
 
 /** The contract-level metadata of a collection (ERC-7572), as served. */
-const CollectionMetadata = Type.Object(
+export const CollectionMetadata = Type.Object(
   {
     contractURI: Type.Union([Type.String(), Type.Null()], {
       description: "What contractURI() answered; null when it reverted or was not read",
@@ -25,6 +25,8 @@ const CollectionMetadata = Type.Object(
   },
   { description: "Contract-level metadata (ERC-7572) from contractURI(), through the token metadata fetcher and cache" },
 );
+/** What contract-metadata.ts builds is typed by the schema that documents it, so the two cannot drift apart. */
+export type CollectionMetadata = Static<typeof CollectionMetadata>;
 
 /** A collection: what the index holds of a contract and what its contract and the chain say (docs/reference/collections.md). */
 export const Collection = Type.Object({

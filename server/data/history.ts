@@ -83,12 +83,16 @@ function historyCursor(cursor: string | undefined): [string, string, string] | u
  */
 const history: FastifyPluginAsyncTypebox = async (app) => {
   const checksum = checksummer();
-  const response = {
-    200: { ...Type.Array(TransferItem), headers: pageHeaders, examples: [[TRANSFER_EXAMPLE]] },
-    ...refusals(...INDEX, "invalid_address", "invalid_token_id", "invalid_cursor", "uri_too_long", "too_many_requests"),
-  };
   // Newest first: the first page is the one before the largest key.
   const Paging = paging(HISTORY_KEY_MAX.map(String));
+  /** What both lists take and answer: one page of transfers. */
+  const PageExchange = {
+    querystring: Type.Object({ ...Paging.properties, spam: SpamQuery }),
+    response: {
+      200: { ...Type.Array(TransferItem), headers: pageHeaders, examples: [[TRANSFER_EXAMPLE]] },
+      ...refusals(...INDEX, "invalid_address", "invalid_token_id", "invalid_cursor", "uri_too_long", "too_many_requests"),
+    },
+  };
   const ORDER =
     "ERC-721 and ERC-1155 transfers in one list, newest first (block, log index, batch index); transfers a reorg undid are gone with it.";
 
@@ -117,8 +121,7 @@ const history: FastifyPluginAsyncTypebox = async (app) => {
         summary: "Transfers from or to an address, newest first, from the index",
         description: `Transfers the address sent or received (one to itself is listed once). ${ORDER} ${PAGED_FROM_INDEX}`,
         params: Type.Object({ network: NetworkParam, owner: AddressParam("Sender or receiver", "owner") }),
-        querystring: Type.Object({ ...Paging.properties, spam: SpamQuery }),
-        response,
+        ...PageExchange,
       },
     },
     async (request, reply) => {
@@ -141,8 +144,7 @@ const history: FastifyPluginAsyncTypebox = async (app) => {
           contract: AddressParam("ERC-721 or ERC-1155 contract", "contract"),
           id: TokenIdParam,
         }),
-        querystring: Type.Object({ ...Paging.properties, spam: SpamQuery }),
-        response,
+        ...PageExchange,
       },
     },
     async (request, reply) => {

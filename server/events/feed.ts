@@ -5,6 +5,7 @@ import { transferItem } from "../data";
 import { toJson } from "../http/wire";
 import { KeyedLimiter } from "../lib/keyed-limiter";
 import { BoundedCache } from "../lib/bounded-cache";
+import { RunOnWake } from "../lib/run-on-wake";
 import { ChangeRing, type KeptChange } from "./ring";
 
 export interface ChangeFilter {
@@ -131,11 +132,13 @@ export class ChangeFeed {
   /** Backlog pages by filter key and range: the chunks of each. */
   private readonly pages = new BoundedCache<Chunk[]>(PAGES_KEPT);
   private last = 0n;
-  private reading?: Promise<void>;
-  private again = false;
+  /** Reads what was appended since the last read (one reader at a time; a wake during a read reads again after). */
+  private readonly reads = new RunOnWake(
+    () => this.read(),
+    (error) => this.options.onError(error),
+  );
   private timer?: NodeJS.Timeout;
   private unlisten?: () => Promise<void>;
-  private stopped = false;
 
   constructor(
     private readonly db: Database,
@@ -163,16 +166,16 @@ export class ChangeFeed {
   async start(): Promise<void> {
     this.last = await lastChangeId(this.db);
     this.ring.reset(this.last);
-    this.unlisten = await this.db.listen(CHANGES_CHANNEL, () => this.wake());
-    this.timer = setInterval(() => this.wake(), this.options.pollMs);
+    this.unlisten = await this.db.listen(CHANGES_CHANNEL, () => this.reads.wake());
+    this.timer = setInterval(() => this.reads.wake(), this.options.pollMs);
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
+    const reading = this.reads.stop();
     clearInterval(this.timer);
     await this.unlisten?.();
     this.subscribers.clear();
-    await this.reading;
+    await reading;
     await Promise.all(this.catchingUp);
   }
 
@@ -187,24 +190,6 @@ export class ChangeFeed {
     this.subscribers.add(subscriber);
     if (behind) this.catchUp(subscriber);
     return { close: () => this.subscribers.delete(subscriber) };
-  }
-
-  /** Reads what was appended since the last read (one reader at a time; a wake during a read reads again after). */
-  private wake(): void {
-    if (this.stopped) return;
-    if (this.reading) {
-      this.again = true;
-      return;
-    }
-    this.reading = this.read()
-      .catch((error) => this.options.onError(error))
-      .finally(() => {
-        this.reading = undefined;
-        if (this.again) {
-          this.again = false;
-          this.wake();
-        }
-      });
   }
 
   private async read(): Promise<void> {

@@ -22,7 +22,12 @@ declare module "fastify" {
   }
 }
 
-const TokenQuery = Type.Object({ issuers: IssuersQuery });
+/** What both routes take and answer: a refresh answers as GET does. */
+const TokenExchange = {
+  params: TokenParams,
+  querystring: Type.Object({ issuers: IssuersQuery }),
+  response: { 200: { ...Token, headers: { ...IndexHeaders, ...SignedOmittedHeaders } }, ...TokenRefusals },
+};
 
 /**
  * `GET /token/:network/:contract/:id`: a token with its holder(s) from the index, its metadata read from its
@@ -94,9 +99,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
           "instance shares it); a read waits at most METADATA_FETCH_WAIT_MS for it, then answers with what the cache holds " +
           '(metadataError "pending" when nothing yet). 404 `not_found` when the index has no such token (never minted, burned, ' +
           "or not indexed). Counts against the data routes' rate limit.",
-        params: TokenParams,
-        querystring: TokenQuery,
-        response: { 200: { ...Token, headers: { ...IndexHeaders, ...SignedOmittedHeaders } }, ...TokenRefusals },
+        ...TokenExchange,
       },
     },
     (request, reply) => answer({ params: request.params, query: request.query, reply, refresh: false }),
@@ -112,9 +115,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         description:
           "Reads the tokenURI and its document again whatever the cache holds, then answers as GET /token does. No body. " +
           "Counts against the data routes' rate limit and METADATA_FETCH_REFRESH_RATE_LIMIT per minute and client (429 `too_many_requests`).",
-        params: TokenParams,
-        querystring: TokenQuery,
-        response: { 200: { ...Token, headers: { ...IndexHeaders, ...SignedOmittedHeaders } }, ...TokenRefusals },
+        ...TokenExchange,
       },
     },
     (request, reply) => answer({ params: request.params, query: request.query, reply, refresh: true }),

@@ -77,27 +77,19 @@ export interface SubscriptionInput {
 const COLUMNS = `id, client_id, network, url, description, kinds, contracts, owners, confirmations, spam, enabled, disabled_reason, disabled_at,
   cursor::text, attempts, failing_since, last_error, next_attempt_at, created_at`;
 
-interface Row {
-  id: string;
+/** A stored row; the columns named as {@link Subscription}'s fields take their types from it, so the two cannot drift apart. */
+type Row = Pick<
+  Subscription,
+  "id" | "network" | "url" | "description" | "kinds" | "contracts" | "owners" | "confirmations" | "spam" | "enabled" | "cursor" | "attempts"
+> & {
   client_id: string | null;
-  network: string;
-  url: string;
-  description: string;
-  kinds: EventKind[];
-  contracts: string[];
-  owners: string[];
-  confirmations: number;
-  spam: SpamChoice;
-  enabled: boolean;
   disabled_reason: string | null;
   disabled_at: Date | null;
-  cursor: string;
-  attempts: number;
   failing_since: Date | null;
   last_error: string | null;
   next_attempt_at: Date;
   created_at: Date;
-}
+};
 
 const subscriptionOf = (row: Row): Subscription => ({
   id: row.id,

@@ -4,6 +4,7 @@ import { changeLogHeads, changeRollbacks, CHANGES_CHANNEL, selectedChangesAfter,
 import { toJson } from "../http/wire";
 import type { Clock } from "../lib/clock";
 import { randomString } from "../lib/random";
+import { RunOnWake } from "../lib/run-on-wake";
 import type { WebhooksConfig } from "../config/settings";
 import { confirmationVerdict } from "./confirmations";
 import type { Deliverer, DeliveryOutcome } from "./delivery";
@@ -69,8 +70,11 @@ export class WebhookWorker {
   private readonly cancel = new AbortController();
   private readonly token = randomString(12, "base64url");
   private readonly leaseMs: number;
-  private pumping?: Promise<void>;
-  private again = false;
+  /** Claims what is due while slots are free (one claim at a time; a wake meanwhile claims again after). */
+  private readonly claims = new RunOnWake(
+    () => this.pump(),
+    (error) => this.deps.events.error(error),
+  );
   private stopped = false;
   private timers: NodeJS.Timeout[] = [];
   private unlisten?: () => Promise<void>;
@@ -87,39 +91,22 @@ export class WebhookWorker {
   }
 
   async start(): Promise<void> {
-    this.unlisten = await this.db.listen(CHANGES_CHANNEL, () => this.wake());
-    this.timers.push(setInterval(() => this.wake(), this.deps.pollMs));
+    this.unlisten = await this.db.listen(CHANGES_CHANNEL, () => this.claims.wake());
+    this.timers.push(setInterval(() => this.claims.wake(), this.deps.pollMs));
     this.timers.push(setInterval(() => this.hold(), HOLD_INTERVAL_MS));
     await this.hold();
-    this.wake();
+    this.claims.wake();
   }
 
   /** Stops claiming, cancels the deliveries in flight (they are sent again, by this or another instance) and waits for them. */
   async stop(): Promise<void> {
     this.stopped = true;
+    const claiming = this.claims.stop();
     for (const timer of this.timers) clearInterval(timer);
     await this.unlisten?.();
     this.cancel.abort();
-    await this.pumping;
+    await claiming;
     await Promise.all(this.running);
-  }
-
-  /** Claims what is due while slots are free (one claim at a time; a wake meanwhile claims again after). */
-  wake(): void {
-    if (this.stopped) return;
-    if (this.pumping) {
-      this.again = true;
-      return;
-    }
-    this.pumping = this.pump()
-      .catch((error) => this.deps.events.error(error))
-      .finally(() => {
-        this.pumping = undefined;
-        if (this.again) {
-          this.again = false;
-          this.wake();
-        }
-      });
   }
 
   private async hold(): Promise<void> {
@@ -141,7 +128,7 @@ export class WebhookWorker {
         .catch((error) => this.deps.events.error(error))
         .finally(() => {
           this.running.delete(run);
-          this.wake();
+          this.claims.wake();
         });
       this.running.add(run);
     }
