@@ -2,11 +2,10 @@ import type { JsonRpcProvider } from "ethers";
 import { startRpcProxy } from "../../support/rpc-proxy";
 import { expectOk } from "./answers";
 import type { CollectionsChain } from "./collections-chain";
-import { load, percentile, type LoadResult } from "./load";
+import { CONNECTIONS, load, percentile, type LoadResult } from "./load";
 import { startService } from "./service";
 import type { Row } from "./suite";
 
-const CONNECTIONS = 32;
 /** Loads of the holder's contracts with details and without, each: medians are kept. */
 const PAGE_ROUNDS = 3;
 /** The longest the bench waits for the index, or for the classifier's verdicts, before it gives up. */

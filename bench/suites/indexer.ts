@@ -14,11 +14,10 @@ import { DEFAULT_BEFORE_REF, moduleOf, withBeforeTree } from "../lib/before";
 import { processCpuMs, ServerCpu } from "../lib/cpu";
 import { expectOk } from "../lib/answers";
 import { bareNodeMs, productionBuild, startupOnce, type Startup } from "../lib/indexer-startup";
-import { load, percentile } from "../lib/load";
+import { CONNECTIONS, load, percentile } from "../lib/load";
 import { startService } from "../lib/service";
 import type { Row, Suite } from "../lib/suite";
 
-const CONNECTIONS = 32;
 /** Transfers minted, rounds of the cold sync comparison (an odd count: medians of runs) and samples of the head lag. */
 const FULL = { transfers: 100_000, rounds: 3, lagSamples: 40, tokenMoves: 100, starts: 5 };
 const SMOKE = { transfers: 2_000, rounds: 1, lagSamples: 3, tokenMoves: 10, starts: 1 };

@@ -4,11 +4,10 @@ import { JsonRpcProvider } from "ethers";
 import { startLocalNode } from "../../local/node";
 import { MetadataERC1155__factory } from "../../typechain-types";
 import { expectOk } from "../lib/answers";
-import { load } from "../lib/load";
+import { CONNECTIONS, load } from "../lib/load";
 import { startService } from "../lib/service";
 import type { Suite } from "../lib/suite";
 
-const CONNECTIONS = 32;
 /** ERC-1155 ids read (100 in the smoke), minted BATCH at a time. */
 const FULL_TOKENS = 1_000;
 const SMOKE_TOKENS = 100;
