@@ -1,7 +1,7 @@
 import type { JsonRpcProvider } from "ethers";
 import { startRpcProxy } from "../../support/rpc-proxy";
 import { expectOk } from "./answers";
-import type { CollectionsChain } from "./collections-chain";
+import type { CollectionsRun } from "./collections-chain";
 import { CONNECTIONS, load, percentile, type LoadResult } from "./load";
 import { startService } from "./service";
 import type { Row } from "./suite";
@@ -17,13 +17,7 @@ const TIMEOUT_MS = 600_000;
  * JSON-RPC proxy in front of it; and the holder's contracts with `details=true` beside the same page without, at 32
  * connections each, in turn three times.
  */
-export async function collectionRoutes(options: {
-  nodeUrl: string;
-  provider: JsonRpcProvider;
-  chain: CollectionsChain;
-  seconds: number;
-  log: (message: string) => void;
-}): Promise<Row[]> {
+export async function collectionRoutes(options: CollectionsRun & { provider: JsonRpcProvider; seconds: number }): Promise<Row[]> {
   const { chain, log, seconds } = options;
   const proxy = await startRpcProxy(options.nodeUrl);
   const app = await startService({ RPC_URL_LOCALHOST: proxy.url, INDEXER_POLL_MS: "100" });

@@ -40,8 +40,9 @@ const collections: Suite = {
     await withLocalChain(async ({ node, provider }) => {
       log(`collections: deploying ${shape.contracts} collections, ${shape.mintsPerContract} mints of ${shape.tokensPerMint} tokens each`);
       const chain = await deployCollections(provider, shape);
-      rows.push(...(await ingestWithClassifier({ nodeUrl: node.url, chain, rounds: shape.rounds, database, log })));
-      rows.push(...(await collectionRoutes({ nodeUrl: node.url, provider, chain, seconds, log })));
+      const run = { nodeUrl: node.url, chain, log };
+      rows.push(...(await ingestWithClassifier({ ...run, rounds: shape.rounds, database })));
+      rows.push(...(await collectionRoutes({ ...run, provider, seconds })));
     });
     rows.push(...(await holdersSnapshots({ sizes: smoke ? SMOKE_SIZES : SIZES, database, log })));
     return rows;
