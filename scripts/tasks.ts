@@ -54,6 +54,11 @@ function positiveInt(value: string | undefined, flag: string, fallback: number):
   return Number(value);
 }
 
+/** A task that acts on a deployed converter: the one `--converter` names, else the network's deployment record (`converterAt`). */
+function converterTask(name: string, description: string) {
+  return task(name, description).addOptionalParam("converter", "converter address (default: deployments/<network>.json)");
+}
+
 async function converterAt(hre: HardhatRuntimeEnvironment, address: string | undefined) {
   const { NFTConverter__factory } = await import("../typechain-types");
   const { readDeployment } = await import("./lib/deployment");
@@ -76,10 +81,9 @@ task("deploy", "Deploys the NFTConverter (and test Alice/Bob tokens unless exist
     }),
   );
 
-task("register-pairs", "Registers Alice↔Bob pairs from a CSV or JSON file; pairs already registered are skipped")
+converterTask("register-pairs", "Registers Alice↔Bob pairs from a CSV or JSON file; pairs already registered are skipped")
   .addOptionalParam("file", "pairs.csv (alice_id,bob_id per line) or pairs.json ([[alice, bob], ...]) (required)")
   .addOptionalParam("batch", "pairs per transaction (default 100)")
-  .addOptionalParam("converter", "converter address (default: deployments/<network>.json)")
   .addFlag("dryRun", "print the plan and send nothing")
   .setAction(
     plainRefusals(async (given: { file?: string; batch?: string; converter?: string; dryRun: boolean }, hre) => {
@@ -125,12 +129,11 @@ task("register-pairs", "Registers Alice↔Bob pairs from a CSV or JSON file; pai
     }),
   );
 
-task("stock", "Moves the caller's Alice or Bob tokens into the converter's stock (operators)")
+converterTask("stock", "Moves the caller's Alice or Bob tokens into the converter's stock (operators)")
   .addOptionalParam("token", "alice or bob (required)")
   .addOptionalParam("ids", "comma-separated token ids")
   .addOptionalParam("file", "file of token ids, one per line")
   .addOptionalParam("batch", "ids per transaction (default 200)")
-  .addOptionalParam("converter", "converter address (default: deployments/<network>.json)")
   .setAction(
     plainRefusals(async (given: { token?: string; ids?: string; file?: string; batch?: string; converter?: string }, hre) => {
       const { IERC721__factory } = await import("../typechain-types");
@@ -160,10 +163,9 @@ task("stock", "Moves the caller's Alice or Bob tokens into the converter's stock
     }),
   );
 
-task("convert", "Converts one of your tokens in one transaction (safeTransferFrom into the converter)")
+converterTask("convert", "Converts one of your tokens in one transaction (safeTransferFrom into the converter)")
   .addOptionalParam("aliceId", "the Alice token to convert to its Bob token")
   .addOptionalParam("bobId", "the Bob token to convert back to its Alice token")
-  .addOptionalParam("converter", "converter address (default: deployments/<network>.json)")
   .setAction(
     plainRefusals(async (args: { aliceId?: string; bobId?: string; converter?: string }, hre) => {
       const { explainConversion } = await import("./lib/convert");

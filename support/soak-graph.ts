@@ -93,56 +93,39 @@ function panel(options: {
   return parts.join("\n");
 }
 
+/** The label of each figure of a sample drawn as a line of its own. */
+const LABELS = {
+  rssMiB: "RSS",
+  heapUsedMiB: "heap used",
+  liveRssMiB: "RSS after a full GC",
+  liveHeapMiB: "heap after a full GC",
+  eventLoopP99Ms: "event-loop p99 (ms)",
+  load1: "load average (1 min)",
+  sockets: "sockets",
+  handles: "handles",
+  databaseConnections: "database connections",
+} satisfies Partial<Record<keyof Sample, string>>;
+
 /** The run's samples drawn as an SVG: memory, event loop and load, p99 per route family, sockets and connections. */
 export function drawSamples(samples: Sample[], options: { title: string; warmupSeconds: number }): string {
   const ts = samples.map((s) => s.t);
   const restarts = samples.flatMap((s, i) => (s.restart ? [[i > 0 ? samples[i - 1].t : 0, s.t] as [number, number]] : []));
   const families = [...new Set(samples.flatMap((s) => Object.keys(s.p99)))].sort();
-  const base = { ts, warmup: options.warmupSeconds, restarts };
-  const panels = [
-    panel({
-      ...base,
-      top: TOP + 40,
-      title: "Service memory",
-      unit: "MiB",
-      series: [
-        { label: "RSS", values: samples.map((s) => s.rssMiB) },
-        { label: "heap used", values: samples.map((s) => s.heapUsedMiB) },
-        { label: "RSS after a full GC", values: samples.map((s) => s.liveRssMiB) },
-        { label: "heap after a full GC", values: samples.map((s) => s.liveHeapMiB) },
-      ],
-    }),
-    panel({
-      ...base,
-      top: TOP + 40 + (PANEL + GAP),
-      title: "Event-loop delay p99 and the machine's load",
-      unit: "ms / load",
-      series: [
-        { label: "event-loop p99 (ms)", values: samples.map((s) => s.eventLoopP99Ms) },
-        { label: "load average (1 min)", values: samples.map((s) => s.load1) },
-      ],
-    }),
-    panel({
-      ...base,
-      top: TOP + 40 + 2 * (PANEL + GAP),
+  const lines = (figures: Array<keyof typeof LABELS>): Series[] =>
+    figures.map((figure) => ({ label: LABELS[figure], values: samples.map((s) => s[figure]) }));
+  const specs: Array<{ title: string; unit: string; log?: boolean; series: Series[] }> = [
+    { title: "Service memory", unit: "MiB", series: lines(["rssMiB", "heapUsedMiB", "liveRssMiB", "liveHeapMiB"]) },
+    { title: "Event-loop delay p99 and the machine's load", unit: "ms / load", series: lines(["eventLoopP99Ms", "load1"]) },
+    {
       title: "p99 per route family (log scale)",
       unit: "ms",
       log: true,
       series: families.map((family) => ({ label: family, values: samples.map((s) => s.p99[family]?.p99 ?? NaN) })),
-    }),
-    panel({
-      ...base,
-      top: TOP + 40 + 3 * (PANEL + GAP),
-      title: "Open sockets, handles, database connections",
-      unit: "count",
-      series: [
-        { label: "sockets", values: samples.map((s) => s.sockets) },
-        { label: "handles", values: samples.map((s) => s.handles) },
-        { label: "database connections", values: samples.map((s) => s.databaseConnections) },
-      ],
-    }),
+    },
+    { title: "Open sockets, handles, database connections", unit: "count", series: lines(["sockets", "handles", "databaseConnections"]) },
   ];
-  const height = TOP + 40 + 4 * (PANEL + GAP) + 10;
+  const panels = specs.map((spec, i) => panel({ ...spec, ts, warmup: options.warmupSeconds, restarts, top: TOP + 40 + i * (PANEL + GAP) }));
+  const height = TOP + 40 + specs.length * (PANEL + GAP) + 10;
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" font-family="sans-serif" font-size="12">`,
     `<rect width="100%" height="100%" fill="white"/>`,

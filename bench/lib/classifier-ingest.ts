@@ -1,5 +1,5 @@
 import { expectOk } from "./answers";
-import type { CollectionsChain } from "./collections-chain";
+import type { CollectionsChain, CollectionsRun } from "./collections-chain";
 import { ServerCpu } from "./cpu";
 import { startService } from "./service";
 import type { Row } from "./suite";
@@ -22,13 +22,7 @@ interface Ingest {
  * turn (on first in even rounds), each on a fresh database: its rate and its server CPU per transfer from the service's
  * start-up line to its index at the head, medians of the rounds.
  */
-export async function ingestWithClassifier(options: {
-  nodeUrl: string;
-  chain: CollectionsChain;
-  rounds: number;
-  database: string;
-  log: (message: string) => void;
-}): Promise<Row[]> {
+export async function ingestWithClassifier(options: CollectionsRun & { rounds: number; database: string }): Promise<Row[]> {
   const { chain, log } = options;
   const runs: Record<"on" | "off", Ingest[]> = { on: [], off: [] };
   for (let round = 0; round < options.rounds; round++) {

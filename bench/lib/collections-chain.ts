@@ -1,5 +1,6 @@
 import { Wallet, type JsonRpcProvider } from "ethers";
 import { AliceNFT__factory } from "../../typechain-types";
+import type { BenchContext } from "./suite";
 
 /** The collections of the collections suite's chain: how many, and each one's mints. */
 export interface CollectionsShape {
@@ -17,6 +18,13 @@ export interface CollectionsChain {
   holder: string;
   transfers: number;
   head: number;
+}
+
+/** What each measure of the collections suite starts from: the chain deployed, the node that serves it, the suite's log. */
+export interface CollectionsRun {
+  nodeUrl: string;
+  chain: CollectionsChain;
+  log: BenchContext["log"];
 }
 
 /**

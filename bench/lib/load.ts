@@ -1,6 +1,9 @@
 import autocannon from "autocannon";
 import { expectAnswered } from "./answers";
 
+/** The connections of a suite's HTTP loads: one width in every suite, so that their figures compare. */
+export const CONNECTIONS = 32;
+
 export interface LoadResult {
   requestsPerSecond: number;
   p50Ms: number;

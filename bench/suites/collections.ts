@@ -2,10 +2,10 @@ import { migrate } from "../../server/db/migrate";
 import type { Queryable } from "../../server/db/database";
 import { holderCountAt, holdersAt, holdersPage } from "../../server/indexer";
 import { createTestDatabase } from "../../support/database";
-import { providerFor, startLocalNode } from "../../support/chain";
 import { ingestWithClassifier } from "../lib/classifier-ingest";
 import { collectionRoutes } from "../lib/collection-routes";
 import { deployCollections } from "../lib/collections-chain";
+import { withLocalChain } from "../lib/local-chain";
 import type { Row, Suite } from "../lib/suite";
 
 const NETWORK = "bench";
@@ -36,18 +36,14 @@ const collections: Suite = {
   ],
   async run({ log, database, seconds, smoke }) {
     const shape = smoke ? SMOKE : FULL;
-    const node = await startLocalNode();
-    const provider = providerFor(node.url);
     const rows: Row[] = [];
-    try {
+    await withLocalChain(async ({ node, provider }) => {
       log(`collections: deploying ${shape.contracts} collections, ${shape.mintsPerContract} mints of ${shape.tokensPerMint} tokens each`);
       const chain = await deployCollections(provider, shape);
-      rows.push(...(await ingestWithClassifier({ nodeUrl: node.url, chain, rounds: shape.rounds, database, log })));
-      rows.push(...(await collectionRoutes({ nodeUrl: node.url, provider, chain, seconds, log })));
-    } finally {
-      provider.destroy();
-      await node.stop();
-    }
+      const run = { nodeUrl: node.url, chain, log };
+      rows.push(...(await ingestWithClassifier({ ...run, rounds: shape.rounds, database })));
+      rows.push(...(await collectionRoutes({ ...run, provider, seconds })));
+    });
     rows.push(...(await holdersSnapshots({ sizes: smoke ? SMOKE_SIZES : SIZES, database, log })));
     return rows;
   },

@@ -1,10 +1,9 @@
 import pino from "pino";
-import { startLocalNode } from "../../local/node";
 import { NetworkIndexer } from "../../server/indexer/network-indexer";
-import { providerFor } from "../../support/chain";
 import { createTestDatabase } from "../../support/database";
 import { ConsecutiveNFT__factory } from "../../typechain-types";
 import { cursorReached } from "../lib/cursor";
+import { withLocalChain } from "../lib/local-chain";
 import type { Suite } from "../lib/suite";
 
 /** Ids of the one ConsecutiveTransfer (100 in the smoke). */
@@ -17,55 +16,53 @@ const consecutive: Suite = {
   ],
   async run({ log, smoke }) {
     const CONSECUTIVE_IDS = smoke ? SMOKE_IDS : FULL_IDS;
-    const node = await startLocalNode();
-    const provider = providerFor(node.url);
-    const database = await createTestDatabase();
-    const db = await database.open();
-    try {
-      const deployer = await provider.getSigner(0);
-      await (await new ConsecutiveNFT__factory(deployer).deploy(await deployer.getAddress(), CONSECUTIVE_IDS)).waitForDeployment();
-      const head = await provider.getBlockNumber();
-      const { migrate } = await import("../../server/db/migrate");
-      await migrate(db);
-      log(`indexing one ConsecutiveTransfer of ${CONSECUTIVE_IDS.toLocaleString("en-US")} ids`);
-      const indexer = new NetworkIndexer({
-        network: "localhost",
-        provider,
-        db,
-        startBlock: head,
-        contracts: [],
-        pollMs: 1_000,
-        maxRange: 1,
-        maxConsecutive: CONSECUTIVE_IDS,
-        maxConsecutivePerBlock: CONSECUTIVE_IDS,
-        logLagBlocks: 128,
-        fullDiskPauseMs: 60_000,
-        log: pino({ level: "error" }),
-      });
-      const started = performance.now();
-      indexer.start();
-      await cursorReached(db, "localhost", head);
-      const ms = performance.now() - started;
-      await indexer.stop();
-      const { rows } = await db.query<{ n: number }>(
-        `SELECT (SELECT count(*) FROM nft_transfers)::int + (SELECT count(*) FROM nft_owners)::int
+    return withLocalChain(async ({ provider }) => {
+      const database = await createTestDatabase();
+      const db = await database.open();
+      try {
+        const deployer = await provider.getSigner(0);
+        await (await new ConsecutiveNFT__factory(deployer).deploy(await deployer.getAddress(), CONSECUTIVE_IDS)).waitForDeployment();
+        const head = await provider.getBlockNumber();
+        const { migrate } = await import("../../server/db/migrate");
+        await migrate(db);
+        log(`indexing one ConsecutiveTransfer of ${CONSECUTIVE_IDS.toLocaleString("en-US")} ids`);
+        const indexer = new NetworkIndexer({
+          network: "localhost",
+          provider,
+          db,
+          startBlock: head,
+          contracts: [],
+          pollMs: 1_000,
+          maxRange: 1,
+          maxConsecutive: CONSECUTIVE_IDS,
+          maxConsecutivePerBlock: CONSECUTIVE_IDS,
+          logLagBlocks: 128,
+          fullDiskPauseMs: 60_000,
+          log: pino({ level: "error" }),
+        });
+        const started = performance.now();
+        indexer.start();
+        await cursorReached(db, "localhost", head);
+        const ms = performance.now() - started;
+        await indexer.stop();
+        const { rows } = await db.query<{ n: number }>(
+          `SELECT (SELECT count(*) FROM nft_transfers)::int + (SELECT count(*) FROM nft_owners)::int
               + (SELECT count(*) FROM nft_changes)::int + (SELECT count(*) FROM nft_holdings)::int AS n`,
-      );
-      return [
-        {
-          suite: "consecutive",
-          metric: `index a ${CONSECUTIVE_IDS.toLocaleString("en-US")}-id ConsecutiveTransfer`,
-          value: ms,
-          unit: "ms",
-        },
-        { suite: "consecutive", metric: "rows written (transfers, owners, change log, holdings)", value: rows[0].n, unit: "rows" },
-      ];
-    } finally {
-      await db.close();
-      await database.drop();
-      provider.destroy();
-      await node.stop();
-    }
+        );
+        return [
+          {
+            suite: "consecutive",
+            metric: `index a ${CONSECUTIVE_IDS.toLocaleString("en-US")}-id ConsecutiveTransfer`,
+            value: ms,
+            unit: "ms",
+          },
+          { suite: "consecutive", metric: "rows written (transfers, owners, change log, holdings)", value: rows[0].n, unit: "rows" },
+        ];
+      } finally {
+        await db.close();
+        await database.drop();
+      }
+    });
   },
 };
 

@@ -1,13 +1,12 @@
 import http from "node:http";
 import path from "node:path";
 import { Wallet } from "ethers";
-import { startLocalNode } from "../../local/node";
-import { providerFor } from "../../support/chain";
 import { TransferFlood__factory } from "../../typechain-types";
 import { ServerCpu } from "../lib/cpu";
 import { monotonicMicroseconds, newestProfile, topFunctions } from "../lib/cpu-profile";
 import { untilIndexed } from "../lib/indexed";
 import { percentile } from "../lib/load";
+import { withLocalChain } from "../lib/local-chain";
 import { startService } from "../lib/service";
 import type { Suite } from "../lib/suite";
 
@@ -38,9 +37,7 @@ const events: Suite = {
   ],
   async run({ log, smoke, profile }) {
     const sizes = smoke ? SMOKE : FULL;
-    const node = await startLocalNode();
-    const provider = providerFor(node.url);
-    try {
+    return withLocalChain(async ({ node, provider }) => {
       const deployer = await provider.getSigner(0);
       const flood = await new TransferFlood__factory(deployer).deploy();
       const contract = (await flood.getAddress()).toLowerCase();
@@ -150,10 +147,7 @@ const events: Suite = {
             log(`${ms.toFixed(0).padStart(8)} ms  ${name}`);
         }
       }
-    } finally {
-      provider.destroy();
-      await node.stop();
-    }
+    });
   },
 };
 

@@ -4,21 +4,19 @@ import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
 import { Wallet, type JsonRpcProvider } from "ethers";
-import { startLocalNode } from "../../local/node";
 import { rawRpc } from "../../server/chain/raw-rpc";
 import { TRANSFER_BATCH_TOPIC, TRANSFER_SINGLE_TOPIC, TRANSFER_TOPIC } from "../../server/indexer/transfers";
 import { createTestDatabase } from "../../support/database";
-import { providerFor } from "../../support/chain";
 import { AliceNFT__factory, TransferFlood1155__factory, type AliceNFT } from "../../typechain-types";
 import { DEFAULT_BEFORE_REF, moduleOf, withBeforeTree } from "../lib/before";
 import { processCpuMs, ServerCpu } from "../lib/cpu";
 import { expectOk } from "../lib/answers";
 import { bareNodeMs, productionBuild, startupOnce, type Startup } from "../lib/indexer-startup";
-import { load, percentile } from "../lib/load";
+import { CONNECTIONS, load, percentile } from "../lib/load";
+import { withLocalChain } from "../lib/local-chain";
 import { startService } from "../lib/service";
 import type { Row, Suite } from "../lib/suite";
 
-const CONNECTIONS = 32;
 /** Transfers minted, rounds of the cold sync comparison (an odd count: medians of runs) and samples of the head lag. */
 const FULL = { transfers: 100_000, rounds: 3, lagSamples: 40, tokenMoves: 100, starts: 5 };
 const SMOKE = { transfers: 2_000, rounds: 1, lagSamples: 3, tokenMoves: 10, starts: 1 };
@@ -61,10 +59,8 @@ const indexer: Suite = {
   async run({ seconds, log, database, beforeRef, smoke }) {
     const sizes = smoke ? SMOKE : FULL;
     const TRANSFERS = sizes.transfers;
-    const node = await startLocalNode();
-    const provider = providerFor(node.url);
-    const rows: Row[] = [];
-    try {
+    return withLocalChain(async ({ node, provider }) => {
+      const rows: Row[] = [];
       const deployer = await provider.getSigner(0);
       const token = await new AliceNFT__factory(deployer).deploy(await deployer.getAddress());
       const contract = await token.getAddress();
@@ -99,10 +95,7 @@ const indexer: Suite = {
       rows.push(...(await erc1155Syncs({ transfers: TRANSFERS, rounds: sizes.rounds, erc721Cpu: erc721.cpuPerTransfer, log })));
       rows.push(...(await http({ node: node.url, provider, token, contract, holder: holderAddress, head, seconds, log, database, sizes })));
       return rows;
-    } finally {
-      provider.destroy();
-      await node.stop();
-    }
+    });
   },
 };
 
@@ -455,9 +448,7 @@ async function erc1155Syncs({
   const onPostgres = Boolean(process.env.DATABASE_URL);
   const rows: Row[] = [];
   for (const kind of ["single", "batch"] as const) {
-    const node = await startLocalNode();
-    const provider = providerFor(node.url);
-    try {
+    await withLocalChain(async ({ node, provider }) => {
       const flood = await new TransferFlood1155__factory(await provider.getSigner(0)).deploy();
       const label = kind === "single" ? "TransferSingle" : `TransferBatch of ${PER_BATCH} ids`;
       log(`ERC-1155 ${label}: ${transfers.toLocaleString("en-US")} transfers, ${PER_TX} a block`);
@@ -505,10 +496,7 @@ async function erc1155Syncs({
           ratio: rate / bareRate,
         },
       );
-    } finally {
-      provider.destroy();
-      await node.stop();
-    }
+    });
   }
   return rows;
 }

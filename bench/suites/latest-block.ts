@@ -1,9 +1,7 @@
 import { startLocalNode } from "../../local/node";
-import { load } from "../lib/load";
+import { CONNECTIONS, load } from "../lib/load";
 import { startService } from "../lib/service";
 import type { Row, Suite } from "../lib/suite";
-
-const CONNECTIONS = 32;
 
 const latestBlock: Suite = {
   method: ["The latest-block route at 32 connections, beside bare `eth_blockNumber` calls to the same node: the node is the limit."],

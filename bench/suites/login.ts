@@ -283,6 +283,27 @@ async function runLogin({ seconds, database, log, smoke, profile }: BenchContext
         client: m.clientCpuMs / m.logins,
       };
     };
+    /** Where a variant's server CPU per login went, beside the same parts of the variant it is held to. */
+    const cpuParts = (clients: number, of: ReturnType<typeof stat>, reference: { label: string; of: ReturnType<typeof stat> }): Row[] => [
+      {
+        suite: "login",
+        metric: `  of which the service process, ${clients} clients`,
+        value: of.service,
+        unit: "ms",
+        reference: { label: reference.label, value: reference.of.service },
+      },
+      ...(onPostgres
+        ? [
+            {
+              suite: "login",
+              metric: `  of which PostgreSQL backends, ${clients} clients`,
+              value: of.db,
+              unit: "ms",
+              reference: { label: reference.label, value: reference.of.db },
+            },
+          ]
+        : []),
+    ];
     for (const clients of CONCURRENCY) {
       const before = stat("before", clients);
       const now = stat("now", clients);
@@ -315,24 +336,7 @@ async function runLogin({ seconds, database, log, smoke, profile }: BenchContext
             ? { budget: { text: "≤ 0.6", met: now.service + now.db <= 0.6 * (before.service + before.db) } }
             : {}),
         },
-        {
-          suite: "login",
-          metric: `  of which the service process, ${clients} clients`,
-          value: now.service,
-          unit: "ms",
-          reference: { label: "before", value: before.service },
-        },
-        ...(onPostgres
-          ? [
-              {
-                suite: "login",
-                metric: `  of which PostgreSQL backends, ${clients} clients`,
-                value: now.db,
-                unit: "ms",
-                reference: { label: "before", value: before.db },
-              },
-            ]
-          : []),
+        ...cpuParts(clients, now, { label: "before", of: before }),
         {
           suite: "login",
           metric: `  besides: the load generator (signing, 3 HTTP requests), ${clients} clients`,
@@ -365,24 +369,7 @@ async function runLogin({ seconds, database, log, smoke, profile }: BenchContext
             reference: { label: "plain", value: plain.service + plain.db },
             ratio: (withGate.service + withGate.db) / (plain.service + plain.db),
           },
-          {
-            suite: "login",
-            metric: `  of which the service process, ${clients} clients`,
-            value: withGate.service,
-            unit: "ms",
-            reference: { label: "plain", value: plain.service },
-          },
-          ...(onPostgres
-            ? [
-                {
-                  suite: "login",
-                  metric: `  of which PostgreSQL backends, ${clients} clients`,
-                  value: withGate.db,
-                  unit: "ms",
-                  reference: { label: "plain", value: plain.db },
-                },
-              ]
-            : []),
+          ...cpuParts(clients, withGate, { label: "plain", of: plain }),
         );
       }
     }

@@ -2,12 +2,11 @@ import { Wallet } from "ethers";
 import { startLocalNode } from "../../local/node";
 import { boundText, encodeMetadata } from "../../server/signed-metadata/signed-text";
 import { BEFORE_ENV, withBeforeTree } from "../lib/before";
-import { load, type LoadResult } from "../lib/load";
+import { CONNECTIONS, load, type LoadResult } from "../lib/load";
 import { startService, startTogether, type Service } from "../lib/service";
 import { personalSign } from "../lib/sign";
 import type { Suite } from "../lib/suite";
 
-const CONNECTIONS = 32;
 /** Posts per slice (in the smoke, 100); each variant gets two slices (before, now, now, before) of different statements. */
 const FULL_SLICE = 2_000;
 const SMOKE_SLICE = 100;

@@ -1,11 +1,10 @@
 import { startLocalNode } from "../../local/node";
 import { freePort } from "../../support/net";
 import { expectOk } from "../lib/answers";
-import { load, percentile, type LoadResult } from "../lib/load";
+import { CONNECTIONS, load, percentile, type LoadResult } from "../lib/load";
 import { startService } from "../lib/service";
 import type { Row, Suite } from "../lib/suite";
 
-const CONNECTIONS = 32;
 const FULL_SCRAPES = 50;
 const SMOKE_SCRAPES = 5;
 

@@ -5,11 +5,10 @@ import { writeRange, type IndexedRange } from "../../server/indexer/store/writes
 import { ZERO_ADDRESS, type Transfer, type Transfer1155 } from "../../server/indexer/transfers";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 import { withQueryHook } from "../../support/query-hook";
-import { load } from "../lib/load";
+import { CONNECTIONS, load } from "../lib/load";
 import { startService, type Service } from "../lib/service";
 import type { Row, Suite } from "../lib/suite";
 
-const CONNECTIONS = 32;
 const NETWORK = "mainnet";
 /** Tokens of each contract (ids 0–999) held by one owner, so the inventory's first page is full. */
 const WHALE_TOKENS = 1000;

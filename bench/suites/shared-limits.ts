@@ -1,9 +1,8 @@
 import { startLocalNode } from "../../local/node";
-import { load, type LoadResult } from "../lib/load";
+import { CONNECTIONS, load, type LoadResult } from "../lib/load";
 import { startService, startTogether, type Service } from "../lib/service";
 import type { Row, Suite } from "../lib/suite";
 
-const CONNECTIONS = 32;
 /** Requests counted, of warm-up, and rounds: the full run's, then the smoke's. */
 const FULL = { counted: 2_000, warmUp: 5_000, rounds: 3 };
 const SMOKE = { counted: 100, warmUp: 100, rounds: 1 };

@@ -1,14 +1,12 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { JsonRpcProvider } from "ethers";
-import { startLocalNode } from "../../local/node";
 import { MetadataERC1155__factory } from "../../typechain-types";
 import { expectOk } from "../lib/answers";
-import { load } from "../lib/load";
+import { CONNECTIONS, load } from "../lib/load";
+import { withLocalChain } from "../lib/local-chain";
 import { startService } from "../lib/service";
 import type { Suite } from "../lib/suite";
 
-const CONNECTIONS = 32;
 /** ERC-1155 ids read (100 in the smoke), minted BATCH at a time. */
 const FULL_TOKENS = 1_000;
 const SMOKE_TOKENS = 100;
@@ -32,99 +30,100 @@ const token: Suite = {
     });
     await new Promise<void>((resolve) => host.listen(0, "127.0.0.1", resolve));
     const hostUrl = `http://127.0.0.1:${(host.address() as AddressInfo).port}`;
-    const node = await startLocalNode();
-    const provider = new JsonRpcProvider(node.url, 31337, { staticNetwork: true });
-    const deployer = await provider.getSigner(0);
-    const holder = await (await provider.getSigner(1)).getAddress();
-    const contract = await new MetadataERC1155__factory(deployer).deploy(`${hostUrl}/meta/{id}.json`);
-    const address = await contract.getAddress();
-    log(`minting ${TOKENS} ERC-1155 ids`);
-    for (let first = 1; first <= TOKENS; first += BATCH) {
-      const ids = Array.from({ length: Math.min(BATCH, TOKENS - first + 1) }, (_, i) => BigInt(first + i));
-      await (
-        await contract.mintBatch(
-          holder,
-          ids,
-          ids.map(() => 1n),
-        )
-      ).wait();
-    }
-    const app = await startService({
-      RPC_URL_LOCALHOST: node.url,
-      INDEXER_POLL_MS: "100",
-      INDEXER_CONTRACTS_LOCALHOST: address,
-      METADATA_FETCH_ALLOW_PRIVATE: "true",
-      // Cold reads wait for their metadata: the figure is resolutions per second, not "pending" answers.
-      METADATA_FETCH_WAIT_MS: "30000",
-    });
     try {
-      const path = (id: number) => `/token/localhost/${address}/${id}`;
-      for (let tries = 0; (await fetch(`${app.url}${path(TOKENS)}`, { method: "HEAD" })).status !== 200; tries++) {
-        if (tries > 300) throw new Error("the index did not reach the minted tokens");
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      log(`GET ${TOKENS} tokens never read (each: eth_call, fetch, store), ${CONNECTIONS} connections`);
-      let cold = 1;
-      const resolving = await load({
-        what: "tokens never read",
-        url: app.url,
-        connections: CONNECTIONS,
-        amount: TOKENS - 1,
-        next: () => ({ path: path(cold++) }),
+      return await withLocalChain(async ({ node, provider }) => {
+        const deployer = await provider.getSigner(0);
+        const holder = await (await provider.getSigner(1)).getAddress();
+        const contract = await new MetadataERC1155__factory(deployer).deploy(`${hostUrl}/meta/{id}.json`);
+        const address = await contract.getAddress();
+        log(`minting ${TOKENS} ERC-1155 ids`);
+        for (let first = 1; first <= TOKENS; first += BATCH) {
+          const ids = Array.from({ length: Math.min(BATCH, TOKENS - first + 1) }, (_, i) => BigInt(first + i));
+          await (
+            await contract.mintBatch(
+              holder,
+              ids,
+              ids.map(() => 1n),
+            )
+          ).wait();
+        }
+        const app = await startService({
+          RPC_URL_LOCALHOST: node.url,
+          INDEXER_POLL_MS: "100",
+          INDEXER_CONTRACTS_LOCALHOST: address,
+          METADATA_FETCH_ALLOW_PRIVATE: "true",
+          // Cold reads wait for their metadata: the figure is resolutions per second, not "pending" answers.
+          METADATA_FETCH_WAIT_MS: "30000",
+        });
+        try {
+          const path = (id: number) => `/token/localhost/${address}/${id}`;
+          for (let tries = 0; (await fetch(`${app.url}${path(TOKENS)}`, { method: "HEAD" })).status !== 200; tries++) {
+            if (tries > 300) throw new Error("the index did not reach the minted tokens");
+            await new Promise((resolve) => setTimeout(resolve, 100));
+          }
+          log(`GET ${TOKENS} tokens never read (each: eth_call, fetch, store), ${CONNECTIONS} connections`);
+          let cold = 1;
+          const resolving = await load({
+            what: "tokens never read",
+            url: app.url,
+            connections: CONNECTIONS,
+            amount: TOKENS - 1,
+            next: () => ({ path: path(cold++) }),
+          });
+          const sample = (await (await expectOk(`GET ${path(7)}`, await fetch(`${app.url}${path(7)}`))).json()) as {
+            metadata: { name: string } | null;
+            metadataError: string | null;
+          };
+          if (sample.metadata?.name !== "Item #7") throw new Error(`token 7 did not resolve: ${sample.metadataError}`);
+          log(`GET tokens from the cache, ${CONNECTIONS} connections, ${seconds} s`);
+          let hot = 0;
+          const cached = await load({
+            what: "tokens from the cache",
+            url: app.url,
+            connections: CONNECTIONS,
+            seconds,
+            next: () => ({ path: path((hot++ % TOKENS) + 1) }),
+          });
+          const page = `/inventory/localhost/${holder}/${address}?limit=100`;
+          log(`inventory page of 100 with and without ?metadata=true, ${CONNECTIONS} connections, ${seconds} s each`);
+          const plain = await load({ what: "inventory page", url: `${app.url}${page}`, connections: CONNECTIONS, seconds });
+          const withMetadata = await load({
+            what: "inventory page with metadata",
+            url: `${app.url}${page}&metadata=true`,
+            connections: CONNECTIONS,
+            seconds,
+          });
+          return [
+            {
+              suite: "token",
+              metric: `GET /token, metadata never read (eth_call + fetch + store), ${CONNECTIONS} conn`,
+              value: resolving.requestsPerSecond,
+              unit: "req/s",
+            },
+            { suite: "token", metric: "GET /token never read, p99", value: resolving.p99Ms, unit: "ms" },
+            { suite: "token", metric: `GET /token from the cache, ${CONNECTIONS} conn`, value: cached.requestsPerSecond, unit: "req/s" },
+            { suite: "token", metric: "GET /token from the cache, p99", value: cached.p99Ms, unit: "ms" },
+            {
+              suite: "token",
+              metric: `inventory page of 100 ?metadata=true (cached), ${CONNECTIONS} conn`,
+              value: withMetadata.requestsPerSecond,
+              unit: "req/s",
+              reference: { label: "same page without metadata", value: plain.requestsPerSecond },
+              ratio: withMetadata.requestsPerSecond / plain.requestsPerSecond,
+            },
+            {
+              suite: "token",
+              metric: "inventory page of 100 ?metadata=true, p99",
+              value: withMetadata.p99Ms,
+              unit: "ms",
+              reference: { label: "without", value: plain.p99Ms },
+            },
+          ];
+        } finally {
+          await app.stop();
+        }
       });
-      const sample = (await (await expectOk(`GET ${path(7)}`, await fetch(`${app.url}${path(7)}`))).json()) as {
-        metadata: { name: string } | null;
-        metadataError: string | null;
-      };
-      if (sample.metadata?.name !== "Item #7") throw new Error(`token 7 did not resolve: ${sample.metadataError}`);
-      log(`GET tokens from the cache, ${CONNECTIONS} connections, ${seconds} s`);
-      let hot = 0;
-      const cached = await load({
-        what: "tokens from the cache",
-        url: app.url,
-        connections: CONNECTIONS,
-        seconds,
-        next: () => ({ path: path((hot++ % TOKENS) + 1) }),
-      });
-      const page = `/inventory/localhost/${holder}/${address}?limit=100`;
-      log(`inventory page of 100 with and without ?metadata=true, ${CONNECTIONS} connections, ${seconds} s each`);
-      const plain = await load({ what: "inventory page", url: `${app.url}${page}`, connections: CONNECTIONS, seconds });
-      const withMetadata = await load({
-        what: "inventory page with metadata",
-        url: `${app.url}${page}&metadata=true`,
-        connections: CONNECTIONS,
-        seconds,
-      });
-      return [
-        {
-          suite: "token",
-          metric: `GET /token, metadata never read (eth_call + fetch + store), ${CONNECTIONS} conn`,
-          value: resolving.requestsPerSecond,
-          unit: "req/s",
-        },
-        { suite: "token", metric: "GET /token never read, p99", value: resolving.p99Ms, unit: "ms" },
-        { suite: "token", metric: `GET /token from the cache, ${CONNECTIONS} conn`, value: cached.requestsPerSecond, unit: "req/s" },
-        { suite: "token", metric: "GET /token from the cache, p99", value: cached.p99Ms, unit: "ms" },
-        {
-          suite: "token",
-          metric: `inventory page of 100 ?metadata=true (cached), ${CONNECTIONS} conn`,
-          value: withMetadata.requestsPerSecond,
-          unit: "req/s",
-          reference: { label: "same page without metadata", value: plain.requestsPerSecond },
-          ratio: withMetadata.requestsPerSecond / plain.requestsPerSecond,
-        },
-        {
-          suite: "token",
-          metric: "inventory page of 100 ?metadata=true, p99",
-          value: withMetadata.p99Ms,
-          unit: "ms",
-          reference: { label: "without", value: plain.p99Ms },
-        },
-      ];
     } finally {
-      await app.stop();
-      provider.destroy();
-      await node.stop();
       host.closeAllConnections();
       host.close();
     }
