@@ -2,12 +2,11 @@ import { expect } from "chai";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { JsonRpcProvider, JsonRpcSigner } from "ethers";
-import type { LocalNode } from "../../local/node";
 import { createDataClient, type LiveEvent } from "../../sdk/src/index";
 import { AliceNFT__factory, type AliceNFT } from "../../typechain-types";
 import { startTestApp, type TestApp } from "../helpers/app";
-import { providerFor, startLocalNode } from "../helpers/chain";
 import { indexedTo } from "../helpers/index-check";
+import { SuiteChain } from "../helpers/suite-chain";
 import { expectRefusal } from "../helpers/refusal";
 import { rejection, sdkRefusal } from "../helpers/sdk";
 import { startTcpProxy, type TcpProxy } from "../helpers/tcp-proxy";
@@ -58,7 +57,7 @@ function read(events: AsyncIterable<LiveEvent>): Reading {
 const transferOf = (tx: string) => (event: LiveEvent) => event.type === "transfer" && event.transfer.tx === tx;
 
 describe("SDK live events against the service", function () {
-  let node: LocalNode;
+  let chain: SuiteChain;
   let provider: JsonRpcProvider;
   let a: JsonRpcSigner;
   let b: JsonRpcSigner;
@@ -69,23 +68,20 @@ describe("SDK live events against the service", function () {
   const stops: AbortController[] = [];
 
   before(async function () {
-    node = await startLocalNode();
-    provider = providerFor(node.url);
+    chain = await SuiteChain.ownNode();
+    provider = chain.provider;
     const deployer = await provider.getSigner(0);
     [a, b] = await Promise.all([1, 2].map((i) => provider.getSigner(i)));
     alice = await new AliceNFT__factory(deployer).deploy(deployer.address);
     aliceAddress = await alice.getAddress();
-    t = await startTestApp({ listen: true, env: { RPC_URL_LOCALHOST: node.url, INDEXER_POLL_MS: "50" } });
-    await indexedTo(t.app.db, "localhost", provider);
+    t = await chain.startIndexingApp({ listen: true });
     // Between the SDK and the service, so that a test can cut the connection.
     proxy = await startTcpProxy("127.0.0.1", Number(new URL(t.url).port));
   });
   afterEach(() => stops.splice(0).forEach((stop) => stop.abort()));
   after(async function () {
     await proxy?.close();
-    await t?.close();
-    provider?.destroy();
-    await node?.stop();
+    await chain?.close();
   });
 
   function subscribe(options: { owner?: string; lastEventId?: string } = {}, wait?: (ms: number) => Promise<void>): Reading {
@@ -180,30 +176,22 @@ describe("SDK live events against the service", function () {
 });
 
 describe("SDK live events when the chain is replaced", function () {
-  let node: LocalNode;
+  let chain: SuiteChain;
   let provider: JsonRpcProvider;
   let t: TestApp;
 
   before(async function () {
-    node = await startLocalNode();
-    provider = providerFor(node.url);
+    chain = await SuiteChain.ownNode();
+    provider = chain.provider;
   });
-  after(async function () {
-    await t?.close();
-    provider?.destroy();
-    await node?.stop();
-  });
+  after(async () => chain?.close());
 
   it("surfaces the index starting over (its chain replaced below its first block) as reset", async function () {
     const fork = await provider.send("evm_snapshot", []);
     const first = (await provider.getBlockNumber()) + 1;
     await provider.send("hardhat_mine", ["0x4"]);
     // The index starts above the fork, so none of the blocks it remembers is on the branch that replaces them.
-    t = await startTestApp({
-      listen: true,
-      env: { RPC_URL_LOCALHOST: node.url, INDEXER_POLL_MS: "50", INDEXER_START_BLOCK_LOCALHOST: String(first) },
-    });
-    await indexedTo(t.app.db, "localhost", provider);
+    t = await chain.startIndexingApp({ listen: true, env: { INDEXER_START_BLOCK_LOCALHOST: String(first) } });
     const stop = new AbortController();
     const live = read(createDataClient({ baseUrl: t.url, network: "localhost" }).events({ signal: stop.signal }));
     try {
@@ -261,20 +249,17 @@ describe("SDK live events from a stream that never ends its event", function () 
 });
 
 describe("SDK live events aborted by their signal", function () {
-  let node: LocalNode;
+  let chain: SuiteChain;
   let provider: JsonRpcProvider;
 
   before(async function () {
-    node = await startLocalNode();
-    provider = providerFor(node.url);
+    chain = await SuiteChain.ownNode();
+    provider = chain.provider;
   });
-  after(async function () {
-    provider?.destroy();
-    await node?.stop();
-  });
+  after(async () => chain?.close());
 
   it("lets the service close without waiting for the connection fetch opens after the abort", async function () {
-    const t = await startTestApp({ listen: true, env: { RPC_URL_LOCALHOST: node.url, INDEXER_POLL_MS: "50" } });
+    const t = await startTestApp({ listen: true, env: { RPC_URL_LOCALHOST: chain.url, INDEXER_POLL_MS: "50" } });
     let closed = false;
     try {
       const deployer = await provider.getSigner(0);

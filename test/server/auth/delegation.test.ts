@@ -1,13 +1,12 @@
 import { expect } from "chai";
 import { encodeBytes32String, Wallet, ZeroHash, type JsonRpcProvider, type JsonRpcSigner } from "ethers";
 import * as oidc from "openid-client";
-import type { LocalNode } from "../../../local/node";
 import { DELEGATE_REGISTRY } from "../../../server/indexer";
 import { deployDelegateRegistry } from "../../../support/delegate-registry";
 import { AliceNFT__factory, TestDelegateRegistry__factory, type AliceNFT, type TestDelegateRegistry } from "../../../typechain-types";
 import type { TestApp } from "../../helpers/app";
-import { providerFor, startLocalNode } from "../../helpers/chain";
 import { indexedTo } from "../../helpers/index-check";
+import { SuiteChain } from "../../helpers/suite-chain";
 import { expectRefusal } from "../../helpers/refusal";
 import {
   eoaSigner,
@@ -37,7 +36,7 @@ interface Entry {
  */
 describe("holdings delegated in the delegate.xyz v2 registry", function () {
   this.timeout(120_000);
-  let node: LocalNode;
+  let chain: SuiteChain;
   let provider: JsonRpcProvider;
   let t: TestApp;
   let registry: TestDelegateRegistry;
@@ -68,26 +67,22 @@ describe("holdings delegated in the delegate.xyz v2 registry", function () {
   }
 
   before(async function () {
-    node = await startLocalNode();
-    provider = providerFor(node.url);
+    chain = await SuiteChain.ownNode();
+    provider = chain.provider;
     deployer = await provider.getSigner(0);
     registry = await deployDelegateRegistry(deployer);
     alice = await new AliceNFT__factory(deployer).deploy(deployer.address);
     other = await new AliceNFT__factory(deployer).deploy(deployer.address);
     aliceAddress = await alice.getAddress();
     vault = await coldWallet(1, [1n, 2n, 3n]);
-    t = await startLoginApp(node.url, { listen: true, env: { INDEXER_POLL_MS: "50" } });
+    t = chain.closesWith(await startLoginApp(chain.url, { listen: true, env: { INDEXER_POLL_MS: "50" } }));
     const condition = { network: "localhost", contract: aliceAddress };
     delegating = await register("Delegating RP", { collections: [condition], gate: condition, delegation: true });
     plain = await register("Plain RP", { collections: [condition], gate: condition });
     scoped = await register("Scoped RP", { gate: { ...condition, min_count: 2 }, delegation: { rights: RIGHTS } });
     await indexed();
   });
-  after(async function () {
-    await t?.close();
-    provider?.destroy();
-    await node?.stop();
-  });
+  after(async () => chain?.close());
 
   it("says on the hosted page, before the user signs, that delegated holdings count and that the client learns the vaults", async function () {
     const { url } = await relyingPartyRequest(t, delegating, oidc.ClientSecretPost(delegating.secret!));

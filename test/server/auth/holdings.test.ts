@@ -1,13 +1,12 @@
 import { expect } from "chai";
 import { Wallet, type JsonRpcProvider, type JsonRpcSigner } from "ethers";
 import * as oidc from "openid-client";
-import type { LocalNode } from "../../../local/node";
 import { updateClient } from "../../../server/auth/clients";
 import { parseHoldingsConfig } from "../../../server/auth/holdings";
 import { AliceNFT__factory, TestERC1155__factory, type AliceNFT, type TestERC1155 } from "../../../typechain-types";
 import type { TestApp } from "../../helpers/app";
-import { providerFor, startLocalNode } from "../../helpers/chain";
 import { indexedTo } from "../../helpers/index-check";
+import { SuiteChain } from "../../helpers/suite-chain";
 import { expectRefusal } from "../../helpers/refusal";
 import type { TestSigner, TestSignerKind } from "../../helpers/signers";
 import {
@@ -28,7 +27,7 @@ import {
 /** Holdings as claims and gates (docs/reference/login.md#holdings-and-gates), with openid-client as the relying party. */
 describe("holdings claims and gates", function () {
   this.timeout(120_000);
-  let node: LocalNode;
+  let chain: SuiteChain;
   let provider: JsonRpcProvider;
   let t: TestApp;
   let alice: AliceNFT;
@@ -49,29 +48,25 @@ describe("holdings claims and gates", function () {
   const cursor = () => localhostCursor(t);
 
   before(async function () {
-    node = await startLocalNode();
-    provider = providerFor(node.url);
+    chain = await SuiteChain.ownNode();
+    provider = chain.provider;
     const deployer = await provider.getSigner(0);
     [holder, other] = await Promise.all([1, 2].map((i) => provider.getSigner(i)));
     alice = await new AliceNFT__factory(deployer).deploy(deployer.address);
     multi = await new TestERC1155__factory(deployer).deploy();
     [aliceAddress, multiAddress] = await Promise.all([alice.getAddress(), multi.getAddress()]);
-    signers = await deploySigners(node.url);
+    signers = await deploySigners(chain.url);
     await (await alice.mintBatch(holder.address, [1n, 2n, 3n])).wait();
     await (await multi.mint(other.address, 7n, 5n)).wait();
     await (await alice.mint(signers.single.address, 10n)).wait();
-    t = await startLoginApp(node.url, { listen: true, env: { INDEXER_POLL_MS: "50" } });
+    t = chain.closesWith(await startLoginApp(chain.url, { listen: true, env: { INDEXER_POLL_MS: "50" } }));
     const aliceCondition = { network: "localhost", contract: aliceAddress };
     const multiCondition = { network: "localhost", contract: multiAddress, token_ids: ["7"], min_count: "5" };
     gated = await register("Gated RP", { collections: [aliceCondition], gate: { any: [aliceCondition, multiCondition] } });
     claiming = await register("Claiming RP", { collections: [aliceCondition] });
     await indexed();
   });
-  after(async function () {
-    await t?.close();
-    provider?.destroy();
-    await node?.stop();
-  });
+  after(async () => chain?.close());
 
   it("is advertised in discovery: the holdings scope and claim", async function () {
     const { body } = await getJson(t, "/.well-known/openid-configuration");

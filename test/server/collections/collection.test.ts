@@ -1,7 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { expect } from "chai";
 import { getAddress, type JsonRpcProvider, type JsonRpcSigner } from "ethers";
-import type { LocalNode } from "../../../local/node";
 import {
   CollectionFactory__factory,
   CollectionNFT__factory,
@@ -9,15 +8,15 @@ import {
   type CollectionNFT,
   type TestERC1155,
 } from "../../../typechain-types";
-import { startTestApp, type TestApp } from "../../helpers/app";
-import { providerFor, startLocalNode } from "../../helpers/chain";
+import { fetchJson, type TestApp } from "../../helpers/app";
 import { indexedTo } from "../../helpers/index-check";
+import { SuiteChain } from "../../helpers/suite-chain";
 import { expectRefusal } from "../../helpers/refusal";
 
 const json = (value: unknown) => `data:application/json,${encodeURIComponent(JSON.stringify(value))}`;
 
 describe("GET /collection/:network/:contract", function () {
-  let node: LocalNode;
+  let chain: SuiteChain;
   let provider: JsonRpcProvider;
   let deployer: JsonRpcSigner;
   let a: JsonRpcSigner;
@@ -42,8 +41,8 @@ describe("GET /collection/:network/:contract", function () {
   };
 
   before(async function () {
-    node = await startLocalNode();
-    provider = providerFor(node.url);
+    chain = await SuiteChain.ownNode();
+    provider = chain.provider;
     deployer = await provider.getSigner(0);
     [a, b] = await Promise.all([1, 2].map((i) => provider.getSigner(i)));
     cats = await new CollectionNFT__factory(deployer).deploy("Cool Cats", "COOL", json(CATS_DOCUMENT));
@@ -63,22 +62,11 @@ describe("GET /collection/:network/:contract", function () {
     multi = await new TestERC1155__factory(deployer).deploy();
     await (await multi.mintBatch(a.address, [1n, 2n], [10n, 2n ** 70n])).wait();
     // The classifier waits past the tests: answers say Unclassified (test/server/collections/spam.test.ts classifies).
-    t = await startTestApp({
-      env: { RPC_URL_LOCALHOST: node.url, INDEXER_POLL_MS: "50", METADATA_FETCH_WAIT_MS: "5000", SPAM_CLASSIFY_INTERVAL_MS: "600000" },
-    });
-    await indexedTo(t.app.db, "localhost", provider);
+    t = await chain.startIndexingApp({ env: { METADATA_FETCH_WAIT_MS: "5000", SPAM_CLASSIFY_INTERVAL_MS: "600000" } });
   });
-  after(async function () {
-    await t?.close();
-    provider?.destroy();
-    await node?.stop();
-  });
+  after(async () => chain?.close());
 
-  async function get(path: string) {
-    const response = await t.fetch(path);
-    const text = await response.text();
-    return { status: response.status, headers: response.headers, text, body: JSON.parse(text) };
-  }
+  const get = (path: string) => fetchJson(t, path);
   const head = () => provider.getBlockNumber();
 
   it("describes a collection: standard, name, symbol, supplies, holders, indexed blocks, deployment and ERC-7572 metadata", async function () {

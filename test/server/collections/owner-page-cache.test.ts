@@ -1,11 +1,10 @@
 import { expect } from "chai";
 import type { JsonRpcProvider, JsonRpcSigner } from "ethers";
-import type { LocalNode } from "../../../local/node";
 import { recordSpamVerdicts } from "../../../server/indexer";
 import { CollectionNFT__factory, type CollectionNFT } from "../../../typechain-types";
-import { startTestApp, type TestApp } from "../../helpers/app";
-import { providerFor, startLocalNode } from "../../helpers/chain";
+import { type TestApp } from "../../helpers/app";
 import { indexedTo } from "../../helpers/index-check";
+import { SuiteChain } from "../../helpers/suite-chain";
 import { pollUntil } from "../../helpers/waiters";
 
 const json = (value: unknown) => `data:application/json,${encodeURIComponent(JSON.stringify(value))}`;
@@ -26,7 +25,7 @@ interface Described {
  * is seen at once, including those that come without a new block.
  */
 describe("the contracts of an owner with details, described once", function () {
-  let node: LocalNode;
+  let chain: SuiteChain;
   let provider: JsonRpcProvider;
   let a: JsonRpcSigner;
   let cats: CollectionNFT;
@@ -34,8 +33,8 @@ describe("the contracts of an owner with details, described once", function () {
   let t: TestApp;
 
   before(async function () {
-    node = await startLocalNode();
-    provider = providerFor(node.url);
+    chain = await SuiteChain.ownNode();
+    provider = chain.provider;
     const deployer = await provider.getSigner(0);
     a = await provider.getSigner(1);
     cats = await new CollectionNFT__factory(deployer).deploy("Cats", "CAT", json({ name: "Cats" }));
@@ -43,16 +42,9 @@ describe("the contracts of an owner with details, described once", function () {
     dogs = await new CollectionNFT__factory(deployer).deploy("Dogs", "DOG", json({ name: "Dogs" }));
     await (await dogs.mint(a.address, 1n)).wait();
     // The classifier waits past the test: a verdict changes only when the test writes one.
-    t = await startTestApp({
-      env: { RPC_URL_LOCALHOST: node.url, INDEXER_POLL_MS: "50", METADATA_FETCH_WAIT_MS: "5000", SPAM_CLASSIFY_INTERVAL_MS: "600000" },
-    });
-    await indexedTo(t.app.db, "localhost", provider);
+    t = await chain.startIndexingApp({ env: { METADATA_FETCH_WAIT_MS: "5000", SPAM_CLASSIFY_INTERVAL_MS: "600000" } });
   });
-  after(async function () {
-    await t?.close();
-    provider?.destroy();
-    await node?.stop();
-  });
+  after(async () => chain?.close());
 
   async function page(query = ""): Promise<Described[]> {
     const response = await t.fetch(`/inventory/localhost/${a.address}?details=true${query}`);

@@ -1,11 +1,10 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { expect } from "chai";
 import { Wallet, type JsonRpcProvider, type JsonRpcSigner } from "ethers";
-import type { LocalNode } from "../../../local/node";
 import { CollectionNFT__factory, ConsecutiveNFT__factory, type CollectionNFT } from "../../../typechain-types";
-import { startTestApp, type TestApp } from "../../helpers/app";
-import { providerFor, startLocalNode } from "../../helpers/chain";
+import { type TestApp } from "../../helpers/app";
 import { indexedTo } from "../../helpers/index-check";
+import { SuiteChain } from "../../helpers/suite-chain";
 import { pollUntil } from "../../helpers/waiters";
 
 /**
@@ -13,7 +12,7 @@ import { pollUntil } from "../../helpers/waiters";
  * legitimate patterns on the local chain, two of them made to fool the rules, with the verdict each should get.
  */
 describe("spam flags", function () {
-  let node: LocalNode;
+  let chain: SuiteChain;
   let provider: JsonRpcProvider;
   let signers: JsonRpcSigner[];
   let deployer: JsonRpcSigner;
@@ -29,8 +28,8 @@ describe("spam flags", function () {
     set.push({ name, address: await contract.getAddress(), spam, reasons });
 
   before(async function () {
-    node = await startLocalNode();
-    provider = providerFor(node.url);
+    chain = await SuiteChain.ownNode();
+    provider = chain.provider;
     signers = await Promise.all(Array.from({ length: 16 }, (_, i) => provider.getSigner(i)));
     deployer = signers[0];
     const buyers = signers.slice(1, 13);
@@ -84,26 +83,19 @@ describe("spam flags", function () {
     await (await washed.connect(signers[14]).transferFrom(signers[14].address, signers[15].address, 1n)).wait();
     await add("airdrop moved by its sender", washed, true, ["MassAirdrop"]);
 
-    t = await startTestApp({
+    t = await chain.startIndexingApp({
       env: {
-        RPC_URL_LOCALHOST: node.url,
-        INDEXER_POLL_MS: "50",
         SPAM_CLASSIFY_INTERVAL_MS: "50",
         SPAM_CONTRACTS: `localhost:${set.find((c) => c.name === "airdrop moved by its sender")!.address}`,
         NOT_SPAM_CONTRACTS: `localhost:${set.find((c) => c.name === "PFP named with a lure word")!.address}`,
       },
     });
-    await indexedTo(t.app.db, "localhost", provider);
     await pollUntil("every collection classified", async () => {
       const { rows } = await t.app.db.query<{ n: string }>("SELECT count(*)::text AS n FROM nft_spam_flags");
       return Number(rows[0].n) >= set.length;
     });
   });
-  after(async function () {
-    await t?.close();
-    provider?.destroy();
-    await node?.stop();
-  });
+  after(async () => chain?.close());
 
   const collectionOf = async (address: string) =>
     (await (await t.fetch(`/collection/localhost/${address}`)).json()) as {

@@ -1,12 +1,11 @@
 import { expect } from "chai";
 import type { JsonRpcProvider, JsonRpcSigner } from "ethers";
-import type { LocalNode } from "../../../local/node";
 import { toJson } from "../../../server/http/wire";
 import { ZERO_ADDRESS } from "../../../server/indexer/transfers";
 import { AliceNFT__factory, TestERC1155__factory, type AliceNFT, type TestERC1155 } from "../../../typechain-types";
-import { startTestApp, type TestApp } from "../../helpers/app";
-import { providerFor, startLocalNode } from "../../helpers/chain";
+import { fetchJson, type TestApp } from "../../helpers/app";
 import { indexedTo } from "../../helpers/index-check";
+import { SuiteChain } from "../../helpers/suite-chain";
 
 interface Item {
   block: number;
@@ -22,7 +21,7 @@ interface Item {
 }
 
 describe("transfer history routes", function () {
-  let node: LocalNode;
+  let chain: SuiteChain;
   let provider: JsonRpcProvider;
   let a: JsonRpcSigner;
   let b: JsonRpcSigner;
@@ -35,26 +34,18 @@ describe("transfer history routes", function () {
   const BIG_ID = 2n ** 64n + 7n;
 
   before(async function () {
-    node = await startLocalNode();
-    provider = providerFor(node.url);
+    chain = await SuiteChain.ownNode();
+    provider = chain.provider;
     const deployer = await provider.getSigner(0);
     [a, b, c] = await Promise.all([1, 2, 3].map((i) => provider.getSigner(i)));
     alice = await new AliceNFT__factory(deployer).deploy(deployer.address);
     multi = await new TestERC1155__factory(deployer).deploy();
     [aliceAddress, multiAddress] = await Promise.all([alice.getAddress(), multi.getAddress()]);
-    t = await startTestApp({ env: { RPC_URL_LOCALHOST: node.url, INDEXER_POLL_MS: "50" } });
+    t = await chain.startIndexingApp();
   });
-  after(async function () {
-    await t?.close();
-    provider?.destroy();
-    await node?.stop();
-  });
+  after(async () => chain?.close());
 
-  async function get(path: string) {
-    const response = await t.fetch(path);
-    const text = await response.text();
-    return { status: response.status, headers: response.headers, text, body: JSON.parse(text) };
-  }
+  const get = (path: string) => fetchJson(t, path);
   /** Every page through Link rel=next. */
   async function all(path: string): Promise<Item[]> {
     const items: Item[] = [];

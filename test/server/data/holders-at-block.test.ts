@@ -1,14 +1,13 @@
 import { expect } from "chai";
 import type { JsonRpcProvider, JsonRpcSigner } from "ethers";
-import type { LocalNode } from "../../../local/node";
 import { CollectionNFT__factory, TestERC1155__factory, type CollectionNFT, type TestERC1155 } from "../../../typechain-types";
 import { startTestApp, type TestApp } from "../../helpers/app";
-import { providerFor, startLocalNode } from "../../helpers/chain";
 import { indexedTo } from "../../helpers/index-check";
+import { SuiteChain } from "../../helpers/suite-chain";
 import { expectRefusal } from "../../helpers/refusal";
 
 describe("holders at a block", function () {
-  let node: LocalNode;
+  let chain: SuiteChain;
   let provider: JsonRpcProvider;
   let a: JsonRpcSigner;
   let b: JsonRpcSigner;
@@ -26,8 +25,8 @@ describe("holders at a block", function () {
   };
 
   before(async function () {
-    node = await startLocalNode();
-    provider = providerFor(node.url);
+    chain = await SuiteChain.ownNode();
+    provider = chain.provider;
     const deployer = await provider.getSigner(0);
     [a, b, c] = await Promise.all([1, 2, 3].map((i) => provider.getSigner(i)));
     cats = await new CollectionNFT__factory(deployer).deploy("Cats", "CAT", "");
@@ -40,14 +39,9 @@ describe("holders at a block", function () {
     await mined("multiMint", multi.mintBatch(a.address, [1n, 2n], [10n, 5n]));
     await mined("multiSend", multi.connect(a).safeTransferFrom(a.address, b.address, 1n, 4n, "0x"));
     await mined("multiOn", multi.connect(b).safeTransferFrom(b.address, c.address, 1n, 4n, "0x"));
-    t = await startTestApp({ env: { RPC_URL_LOCALHOST: node.url, INDEXER_POLL_MS: "50" } });
-    await indexedTo(t.app.db, "localhost", provider);
+    t = await chain.startIndexingApp();
   });
-  after(async function () {
-    await t?.close();
-    provider?.destroy();
-    await node?.stop();
-  });
+  after(async () => chain?.close());
 
   async function get(path: string, headers: Record<string, string> = {}) {
     const response = await t.fetch(path, { headers });
@@ -153,7 +147,7 @@ describe("holders at a block", function () {
   });
 
   it("refuses, with the bound named, a contract with more transfers than HOLDERS_SNAPSHOT_MAX_TRANSFERS", async function () {
-    const small = await startTestApp({ env: { RPC_URL_LOCALHOST: node.url, INDEXER_POLL_MS: "50", HOLDERS_SNAPSHOT_MAX_TRANSFERS: "4" } });
+    const small = await startTestApp({ env: { RPC_URL_LOCALHOST: chain.url, INDEXER_POLL_MS: "50", HOLDERS_SNAPSHOT_MAX_TRANSFERS: "4" } });
     try {
       await indexedTo(small.app.db, "localhost", provider);
       const refused = await small.fetch(`/holders/localhost/${catsAddress}?block=${at.burn}`);

@@ -1,17 +1,16 @@
 import { expect } from "chai";
 import { hex } from "../../helpers/index-sql";
 import type { JsonRpcProvider, JsonRpcSigner } from "ethers";
-import type { LocalNode } from "../../../local/node";
 import { migrate, readMigrations } from "../../../server/db/migrate";
 import { AliceNFT__factory, TestERC1155__factory, type AliceNFT, type TestERC1155 } from "../../../typechain-types";
-import { startTestApp, type TestApp } from "../../helpers/app";
-import { providerFor, startLocalNode } from "../../helpers/chain";
+import { fetchJson, type TestApp } from "../../helpers/app";
 import { createTestDatabase } from "../../helpers/database";
 import { expectHoldingsMatchRecount } from "../../helpers/holdings-check";
 import { indexedTo } from "../../helpers/index-check";
+import { SuiteChain } from "../../helpers/suite-chain";
 
 describe("holders routes", function () {
-  let node: LocalNode;
+  let chain: SuiteChain;
   let provider: JsonRpcProvider;
   let a: JsonRpcSigner;
   let b: JsonRpcSigner;
@@ -24,8 +23,8 @@ describe("holders routes", function () {
   const BIG_AMOUNT = 2n ** 70n;
 
   before(async function () {
-    node = await startLocalNode();
-    provider = providerFor(node.url);
+    chain = await SuiteChain.ownNode();
+    provider = chain.provider;
     const deployer = await provider.getSigner(0);
     [a, b, c] = await Promise.all([1, 2, 3].map((i) => provider.getSigner(i)));
     alice = await new AliceNFT__factory(deployer).deploy(deployer.address);
@@ -35,20 +34,11 @@ describe("holders routes", function () {
     await (await alice.mintBatch(b.address, [4n])).wait();
     await (await multi.mintBatch(a.address, [1n], [10n])).wait();
     await (await multi.mintBatch(b.address, [1n, 2n], [5n, BIG_AMOUNT])).wait();
-    t = await startTestApp({ env: { RPC_URL_LOCALHOST: node.url, INDEXER_POLL_MS: "50" } });
-    await indexedTo(t.app.db, "localhost", provider);
+    t = await chain.startIndexingApp();
   });
-  after(async function () {
-    await t?.close();
-    provider?.destroy();
-    await node?.stop();
-  });
+  after(async () => chain?.close());
 
-  async function get(path: string) {
-    const response = await t.fetch(path);
-    const text = await response.text();
-    return { status: response.status, headers: response.headers, text, body: JSON.parse(text) };
-  }
+  const get = (path: string) => fetchJson(t, path);
   /** Owners in the route's order (lower-case address order). */
   const ordered = (...holders: Array<{ owner: string; count: number | bigint }>) =>
     holders.sort((x, y) => (x.owner.toLowerCase() < y.owner.toLowerCase() ? -1 : 1));

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import type { JsonRpcProvider, JsonRpcSigner } from "ethers";
 import { AliceNFT__factory, BobNFT__factory, type AliceNFT } from "../../../typechain-types";
-import { startTestApp, type TestApp } from "../../helpers/app";
+import { fetchJson, startTestApp, type TestApp } from "../../helpers/app";
 import { providerFor, sharedNode } from "../../helpers/chain";
 import { indexedTo } from "../../helpers/index-check";
 import { expectRefusal } from "../../helpers/refusal";
@@ -44,11 +44,7 @@ describe("inventory routes", function () {
   /** The address with the case of one letter flipped: mixed case that fails EIP-55. */
   const badChecksum = (address: string) => address.replace(/[a-fA-F]/, (c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()));
 
-  async function get(path: string) {
-    const response = await t.fetch(path);
-    const text = await response.text();
-    return { status: response.status, headers: response.headers, text, body: JSON.parse(text) };
-  }
+  const get = (path: string) => fetchJson(t, path);
 
   /** Follows Link rel="next" to the end; returns the raw bodies and the pages' sizes. */
   async function allPages(path: string) {

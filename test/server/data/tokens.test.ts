@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { expect } from "chai";
 import { Wallet, type JsonRpcProvider, type JsonRpcSigner } from "ethers";
 import { AliceNFT__factory, PreErc165NFT__factory, TestERC20__factory, type AliceNFT } from "../../../typechain-types";
-import { startTestApp, type TestApp } from "../../helpers/app";
+import { fetchJson, startTestApp, type TestApp } from "../../helpers/app";
 import { providerFor, sharedNode } from "../../helpers/chain";
 import { indexedTo } from "../../helpers/index-check";
 import { startTcpProxy, type TcpProxy } from "../../helpers/tcp-proxy";
@@ -60,11 +60,7 @@ describe("data routes: approval, owner, block time, gas", function () {
     provider?.destroy();
   });
 
-  async function get(path: string) {
-    const response = await t.fetch(path);
-    const text = await response.text();
-    return { status: response.status, headers: response.headers, text, body: JSON.parse(text) };
-  }
+  const get = (path: string) => fetchJson(t, path);
   /** Moves the app's clock past the head cache: the next read asks the node for its block. */
   const settle = () => t.clock.advance(t.config.headCacheMs);
 

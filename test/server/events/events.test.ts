@@ -1,17 +1,16 @@
 import { expect } from "chai";
 import type { JsonRpcProvider, JsonRpcSigner } from "ethers";
-import type { LocalNode } from "../../../local/node";
 import { ZERO_ADDRESS } from "../../../server/indexer/transfers";
 import { AliceNFT__factory, type AliceNFT } from "../../../typechain-types";
 import { startTestApp, type TestApp } from "../../helpers/app";
-import { providerFor, startLocalNode } from "../../helpers/chain";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";
 import { indexedTo } from "../../helpers/index-check";
+import { SuiteChain } from "../../helpers/suite-chain";
 import { openSse, type SseClient, type SseEvent } from "../../helpers/sse";
 import { expectRefusal } from "../../helpers/refusal";
 
 describe("live events (GET /events/:network)", function () {
-  let node: LocalNode;
+  let chain: SuiteChain;
   let provider: JsonRpcProvider;
   let a: JsonRpcSigner;
   let b: JsonRpcSigner;
@@ -25,27 +24,24 @@ describe("live events (GET /events/:network)", function () {
   const open: SseClient[] = [];
 
   before(async function () {
-    node = await startLocalNode();
-    provider = providerFor(node.url);
+    chain = await SuiteChain.ownNode();
+    provider = chain.provider;
     const deployer = await provider.getSigner(0);
     [a, b] = await Promise.all([1, 2].map((i) => provider.getSigner(i)));
     alice = await new AliceNFT__factory(deployer).deploy(deployer.address);
     aliceAddress = await alice.getAddress();
     database = await createTestDatabase();
-    writer = await startTestApp({ database, env: { RPC_URL_LOCALHOST: node.url } });
+    writer = chain.closesWith(await startTestApp({ database, env: { RPC_URL_LOCALHOST: chain.url } }));
     // The readers listen: an event stream is read as a client reads it, chunk by chunk off a socket, until it ends.
-    reader = await startTestApp({ listen: true, database, env: { RPC_URL_LOCALHOST: node.url, INDEXER: "false" } });
+    reader = chain.closesWith(await startTestApp({ listen: true, database, env: { RPC_URL_LOCALHOST: chain.url, INDEXER: "false" } }));
     await indexedTo(writer.app.db, "localhost", provider);
   });
   afterEach(function () {
     for (const client of open.splice(0)) client.close();
   });
   after(async function () {
-    await reader?.close();
-    await writer?.close();
+    await chain?.close();
     await database?.drop();
-    provider?.destroy();
-    await node?.stop();
   });
 
   async function subscribe(query: string, headers: Record<string, string> = {}, app = reader) {
@@ -129,7 +125,7 @@ describe("live events (GET /events/:network)", function () {
     const small = await startTestApp({
       listen: true,
       database,
-      env: { RPC_URL_LOCALHOST: node.url, INDEXER: "false", EVENTS_HEARTBEAT_MS: "100", EVENTS_MAX_SUBSCRIBERS: "1" },
+      env: { RPC_URL_LOCALHOST: chain.url, INDEXER: "false", EVENTS_HEARTBEAT_MS: "100", EVENTS_MAX_SUBSCRIBERS: "1" },
     });
     let closed = false;
     try {
