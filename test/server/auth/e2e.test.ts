@@ -14,6 +14,7 @@ import {
   postJson,
   registerClient,
   signedLogin,
+  relyingPartyCodeGrant,
   relyingPartyRequest,
   startLoginApp,
   type RegisteredClient,
@@ -42,7 +43,8 @@ describe("login end to end", function () {
      */
     async function loginWith(signer: { address: string; sign(m: string): Promise<string> }, auth: "post" | "basic") {
       const clientAuth = auth === "post" ? oidc.ClientSecretPost(client.secret!) : oidc.ClientSecretBasic(client.secret!);
-      const { config, verifier, nonce, state, url } = await relyingPartyRequest(t, client, clientAuth);
+      const request = await relyingPartyRequest(t, client, clientAuth);
+      const { config, state, url } = request;
       expect(url.origin + url.pathname).to.equal(`${t.config.issuer}/authorize`);
       // The standard endpoint takes the request (it sends the browser to the hosted page) ...
       const hosted = await fetch(url, { redirect: "manual" });
@@ -62,12 +64,7 @@ describe("login end to end", function () {
       });
       expect(login.status, JSON.stringify(login.body)).to.equal(200);
 
-      const tokens = await oidc.authorizationCodeGrant(config, new URL(login.body.redirect_url), {
-        pkceCodeVerifier: verifier,
-        expectedNonce: nonce,
-        expectedState: state,
-        idTokenExpected: true,
-      });
+      const tokens = await relyingPartyCodeGrant(request, login.body.redirect_url);
       const claims = tokens.claims()!;
       const info = await oidc.fetchUserInfo(config, tokens.access_token, claims.sub);
       return { claims, info, tokens, config };

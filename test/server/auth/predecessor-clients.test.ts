@@ -10,6 +10,7 @@ import {
   postForm,
   postJson,
   registerClient,
+  relyingPartyCodeGrant,
   relyingPartyRequest,
   startLoginApp,
   type RegisteredClient,
@@ -273,7 +274,8 @@ describe("the predecessor's clients, call by call", function () {
 
   describe("openid-client v6 with the audience list", function () {
     it("accepts an ID token for [client_id, home_url] with azp, and refreshes", async function () {
-      const { config, verifier, nonce, state, url } = await relyingPartyRequest(t, game, oidc.ClientSecretPost(game.secret!));
+      const request = await relyingPartyRequest(t, game, oidc.ClientSecretPost(game.secret!));
+      const { config, state, url } = request;
       const wallet = Wallet.createRandom();
       const query = new URLSearchParams(url.search);
       query.set("address", wallet.address);
@@ -285,12 +287,7 @@ describe("the predecessor's clients, call by call", function () {
         state,
       });
       expect(login.status, JSON.stringify(login.body)).to.equal(200);
-      const tokens = await oidc.authorizationCodeGrant(config, new URL(login.body.redirect_url), {
-        pkceCodeVerifier: verifier,
-        expectedNonce: nonce,
-        expectedState: state,
-        idTokenExpected: true,
-      });
+      const tokens = await relyingPartyCodeGrant(request, login.body.redirect_url);
       const claims = tokens.claims()!;
       expect(claims.aud).to.deep.equal([game.id, HOME]);
       expect(claims.azp).to.equal(game.id);
