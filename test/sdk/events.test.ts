@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import type { JsonRpcProvider, JsonRpcSigner } from "ethers";
+import type { JsonRpcSigner } from "ethers";
 import { createDataClient, type LiveEvent } from "../../sdk/src/index";
 import { AliceNFT__factory, type AliceNFT } from "../../typechain-types";
 import { startTestApp, type TestApp } from "../helpers/app";
@@ -58,7 +58,6 @@ const transferOf = (tx: string) => (event: LiveEvent) => event.type === "transfe
 
 describe("SDK live events against the service", function () {
   let chain: SuiteChain;
-  let provider: JsonRpcProvider;
   let a: JsonRpcSigner;
   let b: JsonRpcSigner;
   let alice: AliceNFT;
@@ -69,9 +68,8 @@ describe("SDK live events against the service", function () {
 
   before(async function () {
     chain = await SuiteChain.ownNode();
-    provider = chain.provider;
-    const deployer = await provider.getSigner(0);
-    [a, b] = await Promise.all([1, 2].map((i) => provider.getSigner(i)));
+    const deployer = await chain.provider.getSigner(0);
+    [a, b] = await Promise.all([1, 2].map((i) => chain.provider.getSigner(i)));
     alice = await new AliceNFT__factory(deployer).deploy(deployer.address);
     aliceAddress = await alice.getAddress();
     t = await chain.startIndexingApp({ listen: true });
@@ -117,7 +115,7 @@ describe("SDK live events against the service", function () {
     proxy.cut();
     const missed = [];
     for (const id of [3n, 4n]) missed.push((await (await alice.mint(b.address, id)).wait())!.hash);
-    await indexedTo(t.app.db, "localhost", provider);
+    await indexedTo(t.app.db, "localhost", chain.provider);
     proxy.restore();
     restored();
     const after = (await (await alice.mint(b.address, 5n)).wait())!;
@@ -144,10 +142,10 @@ describe("SDK live events against the service", function () {
 
   it("surfaces what a reorg undid as removed", async function () {
     const live = subscribe();
-    const snapshot = await provider.send("evm_snapshot", []);
+    const snapshot = await chain.provider.send("evm_snapshot", []);
     const undone = (await (await alice.connect(a).transferFrom(a.address, b.address, 1n)).wait())!;
     const seen = await live.until(transferOf(undone.hash));
-    await provider.send("evm_revert", [snapshot]);
+    await chain.provider.send("evm_revert", [snapshot]);
     const replacement = (await (await alice.mint(b.address, 10n)).wait())!;
     await (await alice.mint(b.address, 11n)).wait();
     const removed = await live.until((event) => event.type === "removed" && event.transfer.tx === undone.hash);
@@ -177,30 +175,28 @@ describe("SDK live events against the service", function () {
 
 describe("SDK live events when the chain is replaced", function () {
   let chain: SuiteChain;
-  let provider: JsonRpcProvider;
   let t: TestApp;
 
   before(async function () {
     chain = await SuiteChain.ownNode();
-    provider = chain.provider;
   });
   after(async () => chain?.close());
 
   it("surfaces the index starting over (its chain replaced below its first block) as reset", async function () {
-    const fork = await provider.send("evm_snapshot", []);
-    const first = (await provider.getBlockNumber()) + 1;
-    await provider.send("hardhat_mine", ["0x4"]);
+    const fork = await chain.provider.send("evm_snapshot", []);
+    const first = (await chain.provider.getBlockNumber()) + 1;
+    await chain.provider.send("hardhat_mine", ["0x4"]);
     // The index starts above the fork, so none of the blocks it remembers is on the branch that replaces them.
     t = await chain.startIndexingApp({ listen: true, env: { INDEXER_START_BLOCK_LOCALHOST: String(first) } });
     const stop = new AbortController();
     const live = read(createDataClient({ baseUrl: t.url, network: "localhost" }).events({ signal: stop.signal }));
     try {
-      await provider.send("evm_revert", [fork]);
+      await chain.provider.send("evm_revert", [fork]);
       // A branch with other blocks: a transaction in its first one (blocks mined empty by hardhat_mine on the same
       // parent could carry the same hashes as the ones they replace, and then nothing was replaced).
-      const signer = await provider.getSigner(0);
+      const signer = await chain.provider.getSigner(0);
       await (await signer.sendTransaction({ to: await signer.getAddress(), value: 0 })).wait();
-      await provider.send("hardhat_mine", ["0x6", "0x2"]);
+      await chain.provider.send("hardhat_mine", ["0x6", "0x2"]);
       const reset = await live.until((event) => event.type === "reset");
       expect(reset).to.deep.include({ type: "reset", network: "localhost" });
     } finally {
@@ -250,11 +246,9 @@ describe("SDK live events from a stream that never ends its event", function () 
 
 describe("SDK live events aborted by their signal", function () {
   let chain: SuiteChain;
-  let provider: JsonRpcProvider;
 
   before(async function () {
     chain = await SuiteChain.ownNode();
-    provider = chain.provider;
   });
   after(async () => chain?.close());
 
@@ -262,9 +256,9 @@ describe("SDK live events aborted by their signal", function () {
     const t = await startTestApp({ listen: true, env: { RPC_URL_LOCALHOST: chain.url, INDEXER_POLL_MS: "50" } });
     let closed = false;
     try {
-      const deployer = await provider.getSigner(0);
+      const deployer = await chain.provider.getSigner(0);
       const alice = await new AliceNFT__factory(deployer).deploy(deployer.address);
-      await indexedTo(t.app.db, "localhost", provider);
+      await indexedTo(t.app.db, "localhost", chain.provider);
       const stop = new AbortController();
       const live = read(createDataClient({ baseUrl: t.url, network: "localhost" }).events({ signal: stop.signal }));
       const receipt = (await (await alice.mint(deployer.address, 1n)).wait())!;

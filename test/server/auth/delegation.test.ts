@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { encodeBytes32String, Wallet, ZeroHash, type JsonRpcProvider, type JsonRpcSigner } from "ethers";
+import { encodeBytes32String, Wallet, ZeroHash, type JsonRpcSigner } from "ethers";
 import * as oidc from "openid-client";
 import { DELEGATE_REGISTRY } from "../../../server/indexer";
 import { deployDelegateRegistry } from "../../../support/delegate-registry";
@@ -37,7 +37,6 @@ interface Entry {
 describe("holdings delegated in the delegate.xyz v2 registry", function () {
   this.timeout(120_000);
   let chain: SuiteChain;
-  let provider: JsonRpcProvider;
   let t: TestApp;
   let registry: TestDelegateRegistry;
   let alice: AliceNFT;
@@ -53,7 +52,7 @@ describe("holdings delegated in the delegate.xyz v2 registry", function () {
   let scoped: RegisteredClient;
 
   const RIGHTS = encodeBytes32String("login");
-  const indexed = () => indexedTo(t.app.db, "localhost", provider);
+  const indexed = () => indexedTo(t.app.db, "localhost", chain.provider);
   const entries = (claims: Record<string, unknown>) => claims.holdings as Entry[];
   const cursor = () => localhostCursor(t);
 
@@ -61,15 +60,14 @@ describe("holdings delegated in the delegate.xyz v2 registry", function () {
 
   /** A signer of the node (it pays its own delegations), holding `ids` of alice. */
   async function coldWallet(index: number, ids: bigint[]): Promise<JsonRpcSigner> {
-    const cold = await provider.getSigner(index);
+    const cold = await chain.provider.getSigner(index);
     if (ids.length > 0) await (await alice.mintBatch(cold.address, ids)).wait();
     return cold;
   }
 
   before(async function () {
     chain = await SuiteChain.ownNode();
-    provider = chain.provider;
-    deployer = await provider.getSigner(0);
+    deployer = await chain.provider.getSigner(0);
     registry = await deployDelegateRegistry(deployer);
     alice = await new AliceNFT__factory(deployer).deploy(deployer.address);
     other = await new AliceNFT__factory(deployer).deploy(deployer.address);
@@ -211,12 +209,12 @@ describe("holdings delegated in the delegate.xyz v2 registry", function () {
   it("follows a reorg that undoes a delegation: the next login is answered as the chain now is", async function () {
     const cold = await coldWallet(4, [30n]);
     const hot = Wallet.createRandom();
-    const snapshot = await provider.send("evm_snapshot", []);
+    const snapshot = await chain.provider.send("evm_snapshot", []);
     await (await registry.connect(cold).delegateAll(hot.address, ZeroHash, true)).wait();
     await indexed();
     expect((await signedLogin(t, delegating, hot)).status).to.equal(200);
-    await provider.send("evm_revert", [snapshot]);
-    for (let i = 0; i < 3; i++) await provider.send("evm_mine", []);
+    await chain.provider.send("evm_revert", [snapshot]);
+    for (let i = 0; i < 3; i++) await chain.provider.send("evm_mine", []);
     await indexed();
     await expectRefusal(await signedLogin(t, delegating, hot), 403, "access_denied");
   });

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { Wallet, type JsonRpcProvider, type JsonRpcSigner } from "ethers";
+import { Wallet, type JsonRpcSigner } from "ethers";
 import * as oidc from "openid-client";
 import { updateClient } from "../../../server/auth/clients";
 import { parseHoldingsConfig } from "../../../server/auth/holdings";
@@ -28,7 +28,6 @@ import {
 describe("holdings claims and gates", function () {
   this.timeout(120_000);
   let chain: SuiteChain;
-  let provider: JsonRpcProvider;
   let t: TestApp;
   let alice: AliceNFT;
   let multi: TestERC1155;
@@ -44,14 +43,13 @@ describe("holdings claims and gates", function () {
 
   const register = (name: string, holdings: unknown) => registerHoldingsClient(t, name, holdings);
   const entries = (claims: Record<string, unknown>) => claims.holdings as Array<{ count: string; meets: boolean; ids: string[] }>;
-  const indexed = () => indexedTo(t.app.db, "localhost", provider);
+  const indexed = () => indexedTo(t.app.db, "localhost", chain.provider);
   const cursor = () => localhostCursor(t);
 
   before(async function () {
     chain = await SuiteChain.ownNode();
-    provider = chain.provider;
-    const deployer = await provider.getSigner(0);
-    [holder, other] = await Promise.all([1, 2].map((i) => provider.getSigner(i)));
+    const deployer = await chain.provider.getSigner(0);
+    [holder, other] = await Promise.all([1, 2].map((i) => chain.provider.getSigner(i)));
     alice = await new AliceNFT__factory(deployer).deploy(deployer.address);
     multi = await new TestERC1155__factory(deployer).deploy();
     [aliceAddress, multiAddress] = await Promise.all([alice.getAddress(), multi.getAddress()]);
@@ -146,7 +144,7 @@ describe("holdings claims and gates", function () {
   });
 
   it("stops renewing the tokens of a holder who sells after signing in: the refresh is refused with invalid_grant", async function () {
-    const seller = await provider.getSigner(3);
+    const seller = await chain.provider.getSigner(3);
     await (await alice.mint(seller.address, 30n)).wait();
     await indexed();
     const { tokens, config } = await relyingPartyLogin(t, gated, eoaSigner(seller));
@@ -171,16 +169,16 @@ describe("holdings claims and gates", function () {
   });
 
   it("answers the next login after a reorg that undoes the transfer as the chain now is", async function () {
-    const seller = await provider.getSigner(4);
+    const seller = await chain.provider.getSigner(4);
     await (await alice.mint(seller.address, 40n)).wait();
     await indexed();
-    const snapshot = await provider.send("evm_snapshot", []);
+    const snapshot = await chain.provider.send("evm_snapshot", []);
     await (await alice.connect(seller).transferFrom(seller.address, other.address, 40n)).wait();
     await indexed();
     await expectRefusal(await signedLogin(t, gated, seller), 403, "access_denied");
-    await provider.send("evm_revert", [snapshot]);
+    await chain.provider.send("evm_revert", [snapshot]);
     // Another branch, longer than the one undone: the indexer replaces the transfer's block.
-    for (let i = 0; i < 3; i++) await provider.send("evm_mine", []);
+    for (let i = 0; i < 3; i++) await chain.provider.send("evm_mine", []);
     await indexed();
     const { claims } = await relyingPartyLogin(t, gated, eoaSigner(seller));
     expect(entries(claims)[0]).to.deep.include({ count: "1", ids: ["40"] });

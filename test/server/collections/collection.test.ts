@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { expect } from "chai";
-import { getAddress, type JsonRpcProvider, type JsonRpcSigner } from "ethers";
+import { getAddress, type JsonRpcSigner } from "ethers";
 import {
   CollectionFactory__factory,
   CollectionNFT__factory,
@@ -17,7 +17,6 @@ const json = (value: unknown) => `data:application/json,${encodeURIComponent(JSO
 
 describe("GET /collection/:network/:contract", function () {
   let chain: SuiteChain;
-  let provider: JsonRpcProvider;
   let deployer: JsonRpcSigner;
   let a: JsonRpcSigner;
   let b: JsonRpcSigner;
@@ -42,9 +41,8 @@ describe("GET /collection/:network/:contract", function () {
 
   before(async function () {
     chain = await SuiteChain.ownNode();
-    provider = chain.provider;
-    deployer = await provider.getSigner(0);
-    [a, b] = await Promise.all([1, 2].map((i) => provider.getSigner(i)));
+    deployer = await chain.provider.getSigner(0);
+    [a, b] = await Promise.all([1, 2].map((i) => chain.provider.getSigner(i)));
     cats = await new CollectionNFT__factory(deployer).deploy("Cool Cats", "COOL", json(CATS_DOCUMENT));
     const deployment = (await cats.deploymentTransaction()!.wait())!;
     [catsBlock, catsTx] = [deployment.blockNumber, deployment.hash];
@@ -67,7 +65,7 @@ describe("GET /collection/:network/:contract", function () {
   after(async () => chain?.close());
 
   const get = (path: string) => fetchJson(t, path);
-  const head = () => provider.getBlockNumber();
+  const head = () => chain.provider.getBlockNumber();
 
   it("describes a collection: standard, name, symbol, supplies, holders, indexed blocks, deployment and ERC-7572 metadata", async function () {
     const { status, headers, body } = await get(`/collection/localhost/${catsAddress}`);
@@ -135,10 +133,10 @@ describe("GET /collection/:network/:contract", function () {
   it("keeps the contract-level metadata cached until ContractURIUpdated, then reads it again", async function () {
     const path = `/collection/localhost/${catsAddress}`;
     await (await cats.replaceContractURIQuietly(json({ name: "Quiet" }))).wait();
-    await indexedTo(t.app.db, "localhost", provider);
+    await indexedTo(t.app.db, "localhost", chain.provider);
     expect((await get(path)).body.metadata.name).to.equal("Cool Cats \uFFFDevil");
     await (await cats.setContractURI(json({ name: "Announced" }))).wait();
-    await indexedTo(t.app.db, "localhost", provider);
+    await indexedTo(t.app.db, "localhost", chain.provider);
     expect((await get(path)).body.metadata).to.deep.equal({ contractURI: json({ name: "Announced" }), name: "Announced", error: null });
   });
 
@@ -183,13 +181,13 @@ describe("GET /collection/:network/:contract", function () {
   });
 
   it("keeps the summaries equal to a recount after transfers, burns and a reorg", async function () {
-    const snapshot = await provider.send("evm_snapshot", []);
+    const snapshot = await chain.provider.send("evm_snapshot", []);
     await (await cats.mint(b.address, 2n)).wait();
-    await indexedTo(t.app.db, "localhost", provider);
+    await indexedTo(t.app.db, "localhost", chain.provider);
     expect((await get(`/collection/localhost/${catsAddress}`)).body).to.deep.include({ indexedSupply: 5, transfers: 7, holders: 2 });
-    await provider.send("evm_revert", [snapshot]);
-    await provider.send("hardhat_mine", ["0x3"]);
-    await indexedTo(t.app.db, "localhost", provider);
+    await chain.provider.send("evm_revert", [snapshot]);
+    await chain.provider.send("hardhat_mine", ["0x3"]);
+    await indexedTo(t.app.db, "localhost", chain.provider);
     expect((await get(`/collection/localhost/${catsAddress}`)).body).to.deep.include({ indexedSupply: 3, transfers: 5, holders: 1 });
     const { rows } = await t.app.db.query<{ n: string }>(
       `SELECT count(*)::text AS n FROM nft_contract_summaries s

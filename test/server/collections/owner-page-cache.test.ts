@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import type { JsonRpcProvider, JsonRpcSigner } from "ethers";
+import type { JsonRpcSigner } from "ethers";
 import { recordSpamVerdicts } from "../../../server/indexer";
 import { CollectionNFT__factory, type CollectionNFT } from "../../../typechain-types";
 import { type TestApp } from "../../helpers/app";
@@ -26,7 +26,6 @@ interface Described {
  */
 describe("the contracts of an owner with details, described once", function () {
   let chain: SuiteChain;
-  let provider: JsonRpcProvider;
   let a: JsonRpcSigner;
   let cats: CollectionNFT;
   let dogs: CollectionNFT;
@@ -34,9 +33,8 @@ describe("the contracts of an owner with details, described once", function () {
 
   before(async function () {
     chain = await SuiteChain.ownNode();
-    provider = chain.provider;
-    const deployer = await provider.getSigner(0);
-    a = await provider.getSigner(1);
+    const deployer = await chain.provider.getSigner(0);
+    a = await chain.provider.getSigner(1);
     cats = await new CollectionNFT__factory(deployer).deploy("Cats", "CAT", json({ name: "Cats" }));
     await (await cats.mint(a.address, 2n)).wait();
     dogs = await new CollectionNFT__factory(deployer).deploy("Dogs", "DOG", json({ name: "Dogs" }));
@@ -82,13 +80,13 @@ describe("the contracts of an owner with details, described once", function () {
 
     // A new transfer: the page's counts are the collection's.
     await (await cats.mint(a.address, 1n)).wait();
-    await indexedTo(t.app.db, "localhost", provider);
+    await indexedTo(t.app.db, "localhost", chain.provider);
     const counted = await alone(cats);
     expect(await one(cats)).to.deep.include({ holders: counted.holders, transfers: 3, indexedSupply: 3 });
 
     // ContractURIUpdated: the document is read again, and the page shows the new one.
     await (await cats.setContractURI(json({ name: "Announced" }))).wait();
-    await indexedTo(t.app.db, "localhost", provider);
+    await indexedTo(t.app.db, "localhost", chain.provider);
     await pollUntil("the page shows the announced document", async () => (await one(cats))!.metadata.name === "Announced");
   });
 
@@ -96,7 +94,7 @@ describe("the contracts of an owner with details, described once", function () {
     await pollUntil("the page shows the announced document", async () => (await one(cats))!.metadata.name === "Announced");
     // A new document without ContractURIUpdated: the cached one is served until it expires (as the collection route does).
     await (await cats.replaceContractURIQuietly(json({ name: "Quiet" }))).wait();
-    await indexedTo(t.app.db, "localhost", provider);
+    await indexedTo(t.app.db, "localhost", chain.provider);
     expect((await one(cats))!.metadata.name).to.equal("Announced");
     expect((await one(cats))!.metadata.name).to.equal("Announced");
     t.clock.advance(t.config.tokenMetadata.ttlMs + 1);

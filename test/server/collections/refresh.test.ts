@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import type { JsonRpcProvider, JsonRpcSigner } from "ethers";
+import type { JsonRpcSigner } from "ethers";
 import { MetadataNFT__factory, type MetadataNFT } from "../../../typechain-types";
 import { type TestApp } from "../../helpers/app";
 import { SuiteChain } from "../../helpers/suite-chain";
@@ -11,7 +11,6 @@ const uri = (id: number, version: number) => `data:application/json,${encodeURIC
 
 describe("POST /collection/:network/:contract/refresh", function () {
   let chain: SuiteChain;
-  let provider: JsonRpcProvider;
   let holder: JsonRpcSigner;
   let nft: MetadataNFT;
   let address: string;
@@ -19,9 +18,8 @@ describe("POST /collection/:network/:contract/refresh", function () {
 
   before(async function () {
     chain = await SuiteChain.ownNode();
-    provider = chain.provider;
-    holder = await provider.getSigner(1);
-    nft = await new MetadataNFT__factory(await provider.getSigner(0)).deploy();
+    holder = await chain.provider.getSigner(1);
+    nft = await new MetadataNFT__factory(await chain.provider.getSigner(0)).deploy();
     address = await nft.getAddress();
     for (let id = 1; id <= TOKENS; id++) await (await nft.mint(holder.address, BigInt(id), uri(id, 1))).wait();
     t = await chain.startIndexingApp({ env: { METADATA_FETCH_WAIT_MS: "5000", SPAM_CLASSIFY_INTERVAL_MS: "600000" } });

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { expect } from "chai";
-import { Wallet, type JsonRpcProvider, type JsonRpcSigner } from "ethers";
+import { Wallet, type JsonRpcSigner } from "ethers";
 import { CollectionNFT__factory, ConsecutiveNFT__factory, type CollectionNFT } from "../../../typechain-types";
 import { type TestApp } from "../../helpers/app";
 import { indexedTo } from "../../helpers/index-check";
@@ -13,7 +13,6 @@ import { pollUntil } from "../../helpers/waiters";
  */
 describe("spam flags", function () {
   let chain: SuiteChain;
-  let provider: JsonRpcProvider;
   let signers: JsonRpcSigner[];
   let deployer: JsonRpcSigner;
   let t: TestApp;
@@ -29,8 +28,7 @@ describe("spam flags", function () {
 
   before(async function () {
     chain = await SuiteChain.ownNode();
-    provider = chain.provider;
-    signers = await Promise.all(Array.from({ length: 16 }, (_, i) => provider.getSigner(i)));
+    signers = await Promise.all(Array.from({ length: 16 }, (_, i) => chain.provider.getSigner(i)));
     deployer = signers[0];
     const buyers = signers.slice(1, 13);
 
@@ -145,7 +143,7 @@ describe("spam flags", function () {
     const pfp = set.find((c) => c.name === "PFP public sale")!;
     const cats = CollectionNFT__factory.connect(pfp.address, signers[1]);
     await (await cats.airdrop(randoms(30))).wait();
-    await indexedTo(t.app.db, "localhost", provider);
+    await indexedTo(t.app.db, "localhost", chain.provider);
     await pollUntil("the sale classified again", async () => (await collectionOf(pfp.address)).spam.reasons.includes("MassAirdrop"));
     expect((await collectionOf(pfp.address)).spam).to.deep.equal({ flag: false, reasons: ["MassAirdrop"] });
   });

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { hex } from "../../helpers/index-sql";
-import type { JsonRpcProvider, JsonRpcSigner } from "ethers";
+import type { JsonRpcSigner } from "ethers";
 import { migrate, readMigrations } from "../../../server/db/migrate";
 import { AliceNFT__factory, TestERC1155__factory, type AliceNFT, type TestERC1155 } from "../../../typechain-types";
 import { fetchJson, type TestApp } from "../../helpers/app";
@@ -11,7 +11,6 @@ import { SuiteChain } from "../../helpers/suite-chain";
 
 describe("holders routes", function () {
   let chain: SuiteChain;
-  let provider: JsonRpcProvider;
   let a: JsonRpcSigner;
   let b: JsonRpcSigner;
   let c: JsonRpcSigner;
@@ -24,9 +23,8 @@ describe("holders routes", function () {
 
   before(async function () {
     chain = await SuiteChain.ownNode();
-    provider = chain.provider;
-    const deployer = await provider.getSigner(0);
-    [a, b, c] = await Promise.all([1, 2, 3].map((i) => provider.getSigner(i)));
+    const deployer = await chain.provider.getSigner(0);
+    [a, b, c] = await Promise.all([1, 2, 3].map((i) => chain.provider.getSigner(i)));
     alice = await new AliceNFT__factory(deployer).deploy(deployer.address);
     multi = await new TestERC1155__factory(deployer).deploy();
     [aliceAddress, multiAddress] = await Promise.all([alice.getAddress(), multi.getAddress()]);
@@ -88,30 +86,30 @@ describe("holders routes", function () {
     it("follows transfers, burns and balances reaching zero as the index writes", async function () {
       await (await alice.connect(b).transferFrom(b.address, c.address, 4n)).wait();
       await (await multi.connect(a).safeTransferFrom(a.address, c.address, 1n, 10n, "0x")).wait();
-      await indexedTo(t.app.db, "localhost", provider);
+      await indexedTo(t.app.db, "localhost", chain.provider);
       expect(await count(aliceAddress)).to.equal(2);
       expect((await get(`/holders/localhost/${multiAddress}`)).body.map((h: { owner: string }) => h.owner)).to.have.members([
         b.address,
         c.address,
       ]);
       await (await alice.connect(c).burn(4n)).wait();
-      await indexedTo(t.app.db, "localhost", provider);
+      await indexedTo(t.app.db, "localhost", chain.provider);
       expect(await count(aliceAddress)).to.equal(1);
       await expectHoldingsMatchRecount(t.app.db, "localhost");
     });
 
     it("gives back what a reorg undoes", async function () {
       const before = [await count(aliceAddress), await count(multiAddress)];
-      const snapshot = await provider.send("evm_snapshot", []);
+      const snapshot = await chain.provider.send("evm_snapshot", []);
       await (await alice.connect(a).transferFrom(a.address, c.address, 1n)).wait();
       await (await multi.mint(a.address, 3n, 1n)).wait();
       await (await alice.mint(b.address, 50n)).wait();
-      await indexedTo(t.app.db, "localhost", provider);
+      await indexedTo(t.app.db, "localhost", chain.provider);
       expect([await count(aliceAddress), await count(multiAddress)]).to.deep.equal([3, 3]);
-      await provider.send("evm_revert", [snapshot]);
+      await chain.provider.send("evm_revert", [snapshot]);
       // The other branch, as long: the indexer must notice the replaced blocks.
       for (let i = 0; i < 3; i++) await (await alice.connect(a).transferFrom(a.address, a.address, 2n)).wait();
-      await indexedTo(t.app.db, "localhost", provider);
+      await indexedTo(t.app.db, "localhost", chain.provider);
       expect([await count(aliceAddress), await count(multiAddress)]).to.deep.equal(before);
       await expectHoldingsMatchRecount(t.app.db, "localhost");
     });

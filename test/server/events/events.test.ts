@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import type { JsonRpcProvider, JsonRpcSigner } from "ethers";
+import type { JsonRpcSigner } from "ethers";
 import { ZERO_ADDRESS } from "../../../server/indexer/transfers";
 import { AliceNFT__factory, type AliceNFT } from "../../../typechain-types";
 import { startTestApp, type TestApp } from "../../helpers/app";
@@ -11,7 +11,6 @@ import { expectRefusal } from "../../helpers/refusal";
 
 describe("live events (GET /events/:network)", function () {
   let chain: SuiteChain;
-  let provider: JsonRpcProvider;
   let a: JsonRpcSigner;
   let b: JsonRpcSigner;
   let alice: AliceNFT;
@@ -25,16 +24,15 @@ describe("live events (GET /events/:network)", function () {
 
   before(async function () {
     chain = await SuiteChain.ownNode();
-    provider = chain.provider;
-    const deployer = await provider.getSigner(0);
-    [a, b] = await Promise.all([1, 2].map((i) => provider.getSigner(i)));
+    const deployer = await chain.provider.getSigner(0);
+    [a, b] = await Promise.all([1, 2].map((i) => chain.provider.getSigner(i)));
     alice = await new AliceNFT__factory(deployer).deploy(deployer.address);
     aliceAddress = await alice.getAddress();
     database = await createTestDatabase();
     writer = chain.closesWith(await startTestApp({ database, env: { RPC_URL_LOCALHOST: chain.url } }));
     // The readers listen: an event stream is read as a client reads it, chunk by chunk off a socket, until it ends.
     reader = chain.closesWith(await startTestApp({ listen: true, database, env: { RPC_URL_LOCALHOST: chain.url, INDEXER: "false" } }));
-    await indexedTo(writer.app.db, "localhost", provider);
+    await indexedTo(writer.app.db, "localhost", chain.provider);
   });
   afterEach(function () {
     for (const client of open.splice(0)) client.close();
@@ -62,7 +60,7 @@ describe("live events (GET /events/:network)", function () {
     // How soon is the bench's to measure; the wait only bounds a test that would otherwise hang.
     const event = await client.next(isTransfer(receipt.hash), 30_000);
     expect(event.id).to.match(/^\d+$/);
-    const block = await provider.getBlock(receipt.blockNumber);
+    const block = await chain.provider.getBlock(receipt.blockNumber);
     expect(data(event)).to.deep.equal({
       block: receipt.blockNumber,
       time: block!.timestamp,
@@ -85,10 +83,10 @@ describe("live events (GET /events/:network)", function () {
 
   it("announces what a reorg undid as removed events", async function () {
     const client = await subscribe(`?contract=${aliceAddress}`);
-    const snapshot = await provider.send("evm_snapshot", []);
+    const snapshot = await chain.provider.send("evm_snapshot", []);
     const undone = await (await alice.connect(a).transferFrom(a.address, b.address, 1n)).wait();
     const seen = await client.next(isTransfer(undone!.hash));
-    await provider.send("evm_revert", [snapshot]);
+    await chain.provider.send("evm_revert", [snapshot]);
     const replacement = await (await alice.mint(b.address, 10n)).wait();
     await (await alice.mint(b.address, 11n)).wait();
     const removed = await client.next((e) => e.event === "removed" && data(e).tx === undone!.hash);
@@ -107,7 +105,7 @@ describe("live events (GET /events/:network)", function () {
     missed.push((await (await alice.mint(a.address, 21n)).wait())!.hash);
     await (await alice.mint(b.address, 22n)).wait();
     missed.push((await (await alice.connect(a).transferFrom(a.address, b.address, 21n)).wait())!.hash);
-    await indexedTo(writer.app.db, "localhost", provider);
+    await indexedTo(writer.app.db, "localhost", chain.provider);
     const again = await subscribe(`?owner=${a.address}`, { "last-event-id": last.id! });
     await again.next(isTransfer(missed[1]));
     const after = await (await alice.mint(a.address, 23n)).wait();
