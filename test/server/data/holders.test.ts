@@ -1,10 +1,9 @@
 import { expect } from "chai";
 import { hex } from "../../helpers/index-sql";
 import type { JsonRpcSigner } from "ethers";
-import { migrate, readMigrations } from "../../../server/db/migrate";
 import { AliceNFT__factory, TestERC1155__factory, type AliceNFT, type TestERC1155 } from "../../../typechain-types";
 import { fetchJson, type TestApp } from "../../helpers/app";
-import { createTestDatabase } from "../../helpers/database";
+import { beforeMigration } from "../../helpers/before-migration";
 import { expectHoldingsMatchRecount } from "../../helpers/holdings-check";
 import { indexedTo } from "../../helpers/index-check";
 import { SuiteChain } from "../../helpers/suite-chain";
@@ -116,14 +115,7 @@ describe("holders routes", function () {
   });
 
   it("counts what was indexed before the counts existed (the migration fills them in)", async function () {
-    const database = await createTestDatabase({ unmigrated: true });
-    const db = await database.open();
-    try {
-      const all = readMigrations();
-      await migrate(
-        db,
-        all.filter((m) => m.version < 210),
-      );
+    await beforeMigration(210, async (db, migrateRest) => {
       // Addresses as the indexer writes them (lower-case hex of 20 bytes): a later migration stores them as bytes.
       const [c1, c2, c3, a, b] = ["c1", "c2", "c3", "0a", "0b"].map((x) => `0x${x.padStart(40, "0")}`);
       await db.query(
@@ -135,7 +127,7 @@ describe("holders routes", function () {
         "INSERT INTO nft_balances (network, contract, token_id, owner, balance) VALUES ('n', $1, 1, $2, 4), ('n', $1, 2, $2, 5)",
         [c3, a],
       );
-      await migrate(db, all);
+      await migrateRest();
       const { rows } = await db.query(
         `SELECT ${hex("contract")} AS contract, ${hex("owner")} AS owner, count::text FROM nft_holdings ORDER BY 1, 2`,
       );
@@ -146,9 +138,7 @@ describe("holders routes", function () {
         { contract: c3, owner: a, count: "9" },
       ]);
       await expectHoldingsMatchRecount(db, "n");
-    } finally {
-      await database.drop();
-    }
+    });
   });
 
   describe("malformed input", function () {
