@@ -11,7 +11,7 @@ import { expectRefusal } from "../../helpers/refusal";
 import {
   eoaSigner,
   localhostCursor,
-  postForm,
+  refreshTokens,
   registerHoldingsClient,
   relyingPartyLogin,
   relyingPartyRequest,
@@ -227,12 +227,7 @@ describe("holdings delegated in the delegate.xyz v2 registry", function () {
     const { tokens } = await relyingPartyLogin(t, delegating, eoaSigner(hot));
     await (await registry.connect(cold).delegateContract(hot.address, aliceAddress, ZeroHash, false)).wait();
     await indexed();
-    const answer = await postForm(t, "/token", {
-      grant_type: "refresh_token",
-      refresh_token: tokens.refresh_token!,
-      client_id: delegating.id,
-      client_secret: delegating.secret!,
-    });
+    const answer = await refreshTokens(t, delegating, tokens.refresh_token!);
     await expectRefusal(answer, 400, "invalid_grant", { dialect: "oauth", message: /does not meet the holdings Delegating RP requires/ });
   });
 });

@@ -8,10 +8,12 @@ import { sharedNode } from "../../helpers/chain";
 import { createTestDatabase, usingPostgres, type TestDatabase } from "../../helpers/database";
 import type { TestSigner, TestSignerKind } from "../../helpers/signers";
 import {
+  authorizeQuery,
   deploySigners,
   getJson,
   postForm,
   postJson,
+  refreshTokens,
   registerClient,
   signedLogin,
   relyingPartyCodeGrant,
@@ -154,12 +156,7 @@ describe("login end to end", function () {
       expect(keys[kid!]).to.match(/^-----BEGIN RSA PUBLIC KEY-----\n/);
       const { payload } = await jwtVerify(token.body.id_token, createPublicKey(keys[kid!]));
       expect(payload.sub).to.equal(wallet.address.toLowerCase());
-      const refreshed = await postForm(t, `/api/token`, {
-        grant_type: "refresh_token",
-        refresh_token: token.body.refresh_token,
-        client_id: client.id,
-        client_secret: client.secret!,
-      });
+      const refreshed = await refreshTokens(t, client, token.body.refresh_token, "/api/token");
       expect(refreshed.status, JSON.stringify(refreshed.body)).to.equal(200);
       expect(refreshed.body.id_token).to.be.a("string");
     });
@@ -187,14 +184,7 @@ describe("login end to end", function () {
     it("redeems one signed challenge exactly once when both get it at the same moment", async function () {
       for (let round = 0; round < 5; round++) {
         const wallet = Wallet.createRandom();
-        const query = new URLSearchParams({
-          response_type: "code",
-          client_id: shared.id,
-          redirect_uri: shared.redirectUri,
-          scope: "openid",
-          address: wallet.address,
-        });
-        const { body } = await getJson(a, `/api/authorize?${query}`);
+        const { body } = await getJson(a, `/api/authorize?${authorizeQuery(shared, wallet.address)}`);
         const payload = { address: wallet.address, signature: await wallet.signMessage(body.message), client_id: shared.id };
         const answers = await Promise.all([postJson(a, `/api/login`, payload), postJson(b, `/api/login`, payload)]);
         const winners = answers.filter((x) => x.status === 200);

@@ -207,6 +207,16 @@ export function exchangeCode(t: Pick<TestApp, "fetch">, client: RegisteredClient
   });
 }
 
+/** The refresh a confidential client's backend makes: `refreshToken` for new tokens at `path` (the predecessor's is `/api/token`). */
+export function refreshTokens(t: Pick<TestApp, "fetch">, client: RegisteredClient, refreshToken: string, path = "/token") {
+  return postForm(t, path, {
+    grant_type: "refresh_token",
+    refresh_token: refreshToken,
+    client_id: client.id,
+    client_secret: client.secret!,
+  });
+}
+
 /** The test wallets of every kind, deployed on the node at `nodeUrl` (the CREATE2 one left undeployed). */
 export async function deploySigners(nodeUrl: string): Promise<Record<TestSignerKind, TestSigner>> {
   const provider = providerFor(nodeUrl);

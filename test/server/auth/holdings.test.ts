@@ -15,8 +15,8 @@ import {
   eoaSigner,
   getJson,
   localhostCursor,
-  postForm,
   postJson,
+  refreshTokens,
   relyingPartyLogin,
   registerHoldingsClient,
   signedLogin,
@@ -159,12 +159,7 @@ describe("holdings claims and gates", function () {
     expect(refusal.error).to.equal("invalid_grant");
     expect(refusal.error_description).to.include(`as indexed at block ${block} of localhost`);
     // The same, as the token endpoint answers it.
-    const answer = await postForm(t, "/token", {
-      grant_type: "refresh_token",
-      refresh_token: tokens.refresh_token!,
-      client_id: gated.id,
-      client_secret: gated.secret!,
-    });
+    const answer = await refreshTokens(t, gated, tokens.refresh_token!);
     await expectRefusal(answer, 400, "invalid_grant", { dialect: "oauth", message: /does not meet the holdings Gated RP requires/ });
   });
 

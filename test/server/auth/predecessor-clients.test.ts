@@ -7,8 +7,8 @@ import { sharedNode } from "../../helpers/chain";
 import {
   exchangeCode,
   getJson,
-  postForm,
   postJson,
+  refreshTokens,
   registerClient,
   relyingPartyCodeGrant,
   relyingPartyRequest,
@@ -161,12 +161,7 @@ describe("the predecessor's clients, call by call", function () {
 
     it("a refreshed ID token has the same audiences", async function () {
       const { token } = await goLogin(game);
-      const refreshed = await postForm(t, `/api/token`, {
-        grant_type: "refresh_token",
-        refresh_token: token.refresh_token,
-        client_id: game.id,
-        client_secret: game.secret!,
-      });
+      const refreshed = await refreshTokens(t, game, token.refresh_token, "/api/token");
       expect(refreshed.status, JSON.stringify(refreshed.body)).to.equal(200);
       const p = await goParseVerify(refreshed.body.id_token);
       expect(p.aud).to.deep.equal([game.id, HOME]);
