@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import { expect } from "chai";
 import { getAddress, type JsonRpcSigner } from "ethers";
 import {
@@ -12,6 +11,7 @@ import { fetchJson, type TestApp } from "../../helpers/app";
 import { indexedTo } from "../../helpers/index-check";
 import { SuiteChain } from "../../helpers/suite-chain";
 import { expectRefusal } from "../../helpers/refusal";
+import { recordRequestStatements } from "../../helpers/request-statements";
 
 const json = (value: unknown) => `data:application/json,${encodeURIComponent(JSON.stringify(value))}`;
 
@@ -155,17 +155,10 @@ describe("GET /collection/:network/:contract", function () {
     const alone = await Promise.all(
       [catsAddress, await hostile.getAddress(), await multi.getAddress()].map(async (c) => (await get(`/collection/localhost/${c}`)).body),
     );
-    // The statements the request sends, told from the indexer's and the classifier's by the request's async context.
-    const requestStatements = new AsyncLocalStorage<string[]>();
-    const query = t.app.db.query;
-    t.app.db.query = ((text: string, ...rest: unknown[]) => {
-      requestStatements.getStore()?.push(text);
-      return (query as (...args: unknown[]) => unknown).call(t.app.db, text, ...rest);
-    }) as typeof query;
-    const sent: string[] = [];
-    const page = await requestStatements
-      .run(sent, () => get(`/inventory/localhost/${a.address}?details=true`))
-      .finally(() => (t.app.db.query = query));
+    const recorder = recordRequestStatements(t);
+    const { answer: page, sent } = await recorder
+      .during(() => get(`/inventory/localhost/${a.address}?details=true`))
+      .finally(recorder.stop);
     expect(page.status).to.equal(200);
     const contracts = [catsAddress, await hostile.getAddress(), await multi.getAddress()].sort((x, y) =>
       x.toLowerCase() < y.toLowerCase() ? -1 : 1,

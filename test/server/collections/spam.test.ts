@@ -1,10 +1,10 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import { expect } from "chai";
 import { Wallet, type JsonRpcSigner } from "ethers";
 import { CollectionNFT__factory, ConsecutiveNFT__factory, type CollectionNFT } from "../../../typechain-types";
-import { type TestApp } from "../../helpers/app";
+import type { TestApp } from "../../helpers/app";
 import { indexedTo } from "../../helpers/index-check";
 import { SuiteChain } from "../../helpers/suite-chain";
+import { recordRequestStatements } from "../../helpers/request-statements";
 import { pollUntil } from "../../helpers/waiters";
 
 /**
@@ -171,16 +171,9 @@ describe("spam flags", function () {
     const forced = set.find((c) => c.name === "airdrop moved by its sender")!;
     const [massHolder] = (await (await t.fetch(`/holders/localhost/${mass.address}?limit=1`)).json()) as Array<{ owner: string }>;
     const { firstIndexedBlock } = (await (await t.fetch(`/collection/localhost/${mass.address}`)).json()) as { firstIndexedBlock: number };
-    // The statements a request sends, told from the indexer's and the classifier's by the request's async context.
-    const requestStatements = new AsyncLocalStorage<string[]>();
-    const query = t.app.db.query;
-    t.app.db.query = ((sql: string, ...rest: unknown[]) => {
-      requestStatements.getStore()?.push(sql);
-      return (query as (...args: unknown[]) => unknown).call(t.app.db, sql, ...rest);
-    }) as typeof query;
+    const recorder = recordRequestStatements(t);
     const statementsOf = async (path: string) => {
-      const sent: string[] = [];
-      const answer = await requestStatements.run(sent, () => t.fetch(path));
+      const { answer, sent } = await recorder.during(() => t.fetch(path));
       expect(answer.status, path).to.equal(200);
       return { sent, body: await answer.text() };
     };
@@ -206,7 +199,7 @@ describe("spam flags", function () {
         expect(excluded.body, path).to.not.equal(all.body);
       }
     } finally {
-      t.app.db.query = query;
+      recorder.stop();
     }
   });
 });
