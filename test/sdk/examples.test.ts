@@ -5,7 +5,7 @@ import { promisify } from "node:util";
 import { expect } from "chai";
 import { Wallet } from "ethers";
 import { AliceNFT__factory } from "../../typechain-types";
-import { type TestApp } from "../helpers/app";
+import type { TestApp } from "../helpers/app";
 import { SuiteChain } from "../helpers/suite-chain";
 import { ROOT } from "../helpers/docs";
 

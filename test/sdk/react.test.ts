@@ -7,7 +7,7 @@ import type { Holder, Transfer } from "../../sdk/src/index";
 import { isAffectedBy, queryKeys } from "../../sdk/src/react";
 import { createDataClient } from "../../sdk/src/index";
 import { AliceNFT__factory, type AliceNFT } from "../../typechain-types";
-import { type TestApp } from "../helpers/app";
+import type { TestApp } from "../helpers/app";
 import { launchBrowser } from "../helpers/browser";
 import { servePage, type PageServer } from "../helpers/page-server";
 import { SuiteChain } from "../helpers/suite-chain";

@@ -2,7 +2,7 @@ import { expect } from "chai";
 import type { JsonRpcSigner } from "ethers";
 import { recordSpamVerdicts } from "../../../server/indexer";
 import { CollectionNFT__factory, type CollectionNFT } from "../../../typechain-types";
-import { type TestApp } from "../../helpers/app";
+import type { TestApp } from "../../helpers/app";
 import { indexedTo } from "../../helpers/index-check";
 import { SuiteChain } from "../../helpers/suite-chain";
 import { pollUntil } from "../../helpers/waiters";

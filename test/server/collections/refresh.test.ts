@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import type { JsonRpcSigner } from "ethers";
 import { MetadataNFT__factory, type MetadataNFT } from "../../../typechain-types";
-import { type TestApp } from "../../helpers/app";
+import type { TestApp } from "../../helpers/app";
 import { SuiteChain } from "../../helpers/suite-chain";
 import { expectRefusal } from "../../helpers/refusal";
 import { pollUntil } from "../../helpers/waiters";

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import type { JsonRpcSigner } from "ethers";
 import { AliceNFT__factory, type AliceNFT } from "../../../typechain-types";
-import { type TestApp } from "../../helpers/app";
+import type { TestApp } from "../../helpers/app";
 import { SuiteChain } from "../../helpers/suite-chain";
 import { indexedTo } from "../../helpers/index-check";
 
