@@ -21,7 +21,7 @@ import {
   startLoginApp,
   type RegisteredClient,
 } from "./helpers";
-import { expectRefusal } from "../../helpers/refusal";
+import { expectRefusal, type RefusalExpectation } from "../../helpers/refusal";
 
 describe("login end to end", function () {
   let t: TestApp;
@@ -181,19 +181,30 @@ describe("login end to end", function () {
       await database?.drop();
     });
 
+    /** Of the same request sent to both instances at once, one succeeded and the other is refused with `status` and `code`. */
+    async function expectOneWon(
+      answers: Array<Awaited<ReturnType<typeof getJson>>>,
+      status: number,
+      code: string,
+      extra: RefusalExpectation = {},
+    ) {
+      const winners = answers.filter((x) => x.status === 200);
+      expect(winners, JSON.stringify(answers.map((x) => x.body))).to.have.length(1);
+      await expectRefusal(
+        answers.find((x) => x !== winners[0])!,
+        status,
+        code,
+        extra,
+      );
+    }
+
     it("redeems one signed challenge exactly once when both get it at the same moment", async function () {
       for (let round = 0; round < 5; round++) {
         const wallet = Wallet.createRandom();
         const { body } = await getJson(a, `/api/authorize?${authorizeQuery(shared, wallet.address)}`);
         const payload = { address: wallet.address, signature: await wallet.signMessage(body.message), client_id: shared.id };
         const answers = await Promise.all([postJson(a, `/api/login`, payload), postJson(b, `/api/login`, payload)]);
-        const winners = answers.filter((x) => x.status === 200);
-        expect(winners, JSON.stringify(answers.map((x) => x.body))).to.have.length(1);
-        await expectRefusal(
-          answers.find((x) => x !== winners[0])!,
-          401,
-          "invalid_challenge",
-        );
+        await expectOneWon(answers, 401, "invalid_challenge");
       }
     });
 
@@ -209,14 +220,7 @@ describe("login end to end", function () {
           client_secret: shared.secret!,
         };
         const answers = await Promise.all([postForm(a, `/token`, form), postForm(b, `/api/token`, form)]);
-        const winners = answers.filter((x) => x.status === 200);
-        expect(winners, JSON.stringify(answers.map((x) => x.body))).to.have.length(1);
-        await expectRefusal(
-          answers.find((x) => x !== winners[0])!,
-          400,
-          "invalid_grant",
-          { dialect: "oauth" },
-        );
+        await expectOneWon(answers, 400, "invalid_grant", { dialect: "oauth" });
       }
     });
   });
