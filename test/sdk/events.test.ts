@@ -10,7 +10,8 @@ import { SuiteChain } from "../helpers/suite-chain";
 import { expectRefusal } from "../helpers/refusal";
 import { rejection, sdkRefusal } from "../helpers/sdk";
 import { startTcpProxy, type TcpProxy } from "../helpers/tcp-proxy";
-import { pollUntil, untilSettled } from "../helpers/waiters";
+import { firstArrival, type Arrivals } from "../helpers/sse";
+import { pollUntil } from "../helpers/waiters";
 
 /** A subscription read in the background: `events` fills as they arrive; `until` waits for one. */
 interface Reading {
@@ -21,37 +22,22 @@ interface Reading {
 }
 
 function read(events: AsyncIterable<LiveEvent>): Reading {
-  const seen: LiveEvent[] = [];
-  const waiters = new Set<() => void>();
+  let done = false;
+  const arrivals: Arrivals<LiveEvent> = { items: [], waiters: new Set(), ended: () => done };
   const ended = (async () => {
     try {
       for await (const event of events) {
-        seen.push(event);
-        waiters.forEach((wake) => wake());
+        arrivals.items.push(event);
+        arrivals.waiters.forEach((wake) => wake());
       }
     } catch (error) {
       return error;
     } finally {
-      waiters.forEach((wake) => wake());
+      done = true;
+      arrivals.waiters.forEach((wake) => wake());
     }
   })();
-  return {
-    events: seen,
-    ended,
-    until: (match, timeoutMs = 30_000) =>
-      new Promise((resolve, reject) =>
-        untilSettled(
-          waiters,
-          () => {
-            const found = seen.find(match);
-            if (found) resolve(found);
-            return found !== undefined;
-          },
-          timeoutMs,
-          () => reject(new Error(`no such event within ${timeoutMs} ms; seen: ${JSON.stringify(seen)}`)),
-        ),
-      ),
-  };
+  return { events: arrivals.items, ended, until: (match, timeoutMs = 30_000) => firstArrival(arrivals, match, timeoutMs) };
 }
 
 const transferOf = (tx: string) => (event: LiveEvent) => event.type === "transfer" && event.transfer.tx === tx;
