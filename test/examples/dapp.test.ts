@@ -9,7 +9,7 @@ import { freePort } from "../../support/net";
 import { MetadataNFT__factory, type MetadataNFT } from "../../typechain-types";
 import type { TestApp } from "../helpers/app";
 import { launchBrowser } from "../helpers/browser";
-import { providerFor, sharedNode } from "../helpers/chain";
+import { SuiteChain } from "../helpers/suite-chain";
 import { indexedTo } from "../helpers/index-check";
 import { expectRefusal } from "../helpers/refusal";
 import { injectWallet } from "../helpers/test-wallet";
@@ -27,16 +27,16 @@ function tokenUri(name: string): string {
 
 describe("Example dApp (examples/dapp) in a browser (headless Chromium) against the service", function () {
   this.timeout(180_000);
+  let chain: SuiteChain;
   let t: TestApp;
   let dapp: Dapp;
   let browser: Browser;
   let nft: MetadataNFT;
 
   before(async function () {
-    const node = await sharedNode();
-    const provider = providerFor(node.url);
-    nft = await new MetadataNFT__factory(await provider.getSigner(0)).deploy();
-    t = await startLoginApp(node.url, { listen: true, env: { INDEXER_POLL_MS: "50" } });
+    chain = await SuiteChain.sharedNode();
+    nft = await new MetadataNFT__factory(await chain.provider.getSigner(0)).deploy();
+    t = chain.closesWith(await startLoginApp(chain.url, { listen: true, env: { INDEXER_POLL_MS: "50" } }));
     // As `npm start`'s demo client is: confidential, redirecting to the dApp's /callback.
     const redirectUri = `http://localhost:${await freePort()}/callback`;
     const client = await registerClient(t, { name: "Example dApp", redirectUris: [redirectUri] });
@@ -46,7 +46,7 @@ describe("Example dApp (examples/dapp) in a browser (headless Chromium) against 
   after(async function () {
     await browser?.close();
     await dapp?.close();
-    await t?.close();
+    await chain?.close();
   });
 
   async function images(page: Page): Promise<Array<{ id: string | null; src: string | null; alt: string | null }>> {
@@ -62,7 +62,7 @@ describe("Example dApp (examples/dapp) in a browser (headless Chromium) against 
   it("signs in with the injected wallet, shows its NFTs with their images, and shows a transfer as it arrives", async function () {
     const wallet = Wallet.createRandom();
     await (await nft.mint(wallet.address, 1n, tokenUri("First"))).wait();
-    await indexedTo(t.app.db, "localhost", providerFor((await sharedNode()).url));
+    await indexedTo(t.app.db, "localhost", chain.provider);
     const page = await browser.newPage();
     await page.exposeFunction("__testSign", (hex: string) => wallet.signMessage(Buffer.from(hex.slice(2), "hex")));
     await injectWallet(page, { address: wallet.address, chainId: 31337, mode: "eip6963" });

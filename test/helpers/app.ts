@@ -174,3 +174,10 @@ export function testConfig(env: Record<string, string> = {}, database?: Database
 }
 
 export type { Database };
+
+/** A request to the app whose answer is JSON: its status and headers, its body as sent and as parsed. */
+export async function fetchJson(t: Pick<TestApp, "fetch">, path: string, init?: RequestInit) {
+  const response = await t.fetch(path, init);
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, text, body: JSON.parse(text) };
+}

@@ -76,23 +76,36 @@ export async function openSse(url: string, headers: Record<string, string> = {})
     events,
     comments,
     ended,
-    next(match, timeoutMs = 10_000, from = 0) {
-      return new Promise((resolve, reject) =>
-        untilSettled(
-          waiters,
-          () => {
-            const found = events.slice(from).find(match);
-            if (found) resolve(found);
-            else if (done) reject(new Error("the stream ended"));
-            return found !== undefined || done;
-          },
-          timeoutMs,
-          () => reject(new Error(`no matching event within ${timeoutMs} ms; got ${JSON.stringify(events)}`)),
-        ),
-      );
-    },
+    next: (match, timeoutMs = 10_000, from = 0) => firstArrival({ items: events, waiters, ended: () => done }, match, timeoutMs, from),
     close: () => abort.abort(),
   };
+}
+
+/** Items of a stream as they arrive: `waiters` are woken at each arrival and at the end, after which `ended()` is true. */
+export interface Arrivals<T> {
+  items: T[];
+  waiters: Set<() => void>;
+  ended(): boolean;
+}
+
+/**
+ * The first item of `arrivals` from index `from` on that matches `match`, now or once it arrives, waited for up to
+ * `timeoutMs`; refused once the stream ended without it.
+ */
+export function firstArrival<T>(arrivals: Arrivals<T>, match: (item: T) => boolean, timeoutMs: number, from = 0): Promise<T> {
+  return new Promise((resolve, reject) =>
+    untilSettled(
+      arrivals.waiters,
+      () => {
+        const found = arrivals.items.slice(from).find(match);
+        if (found) resolve(found);
+        else if (arrivals.ended()) reject(new Error("the stream ended"));
+        return found !== undefined || arrivals.ended();
+      },
+      timeoutMs,
+      () => reject(new Error(`no matching event within ${timeoutMs} ms; got ${JSON.stringify(arrivals.items)}`)),
+    ),
+  );
 }
 
 /**

@@ -11,7 +11,7 @@ import { AliceNFT__factory, type AliceNFT } from "../../typechain-types";
 import type { TestApp } from "../helpers/app";
 import { launchBrowser } from "../helpers/browser";
 import { servePage, type PageServer } from "../helpers/page-server";
-import { providerFor, sharedNode } from "../helpers/chain";
+import { SuiteChain } from "../helpers/suite-chain";
 import { indexedTo } from "../helpers/index-check";
 import type { PageWindow } from "../helpers/page-globals";
 import { expectRefusal } from "../helpers/refusal";
@@ -26,6 +26,7 @@ declare const window: PageWindow & { sdk: PageSdk; seen: Sdk.LiveEvent[] };
 
 describe("SDK in a browser (headless Chromium)", function () {
   this.timeout(120_000);
+  let chain: SuiteChain;
   let t: TestApp;
   let browser: Browser;
   let client: RegisteredClient;
@@ -34,11 +35,10 @@ describe("SDK in a browser (headless Chromium)", function () {
   let dappPage: PageServer;
 
   before(async function () {
-    const node = await sharedNode();
-    const provider = providerFor(node.url);
-    alice = await new AliceNFT__factory(await provider.getSigner(0)).deploy(await (await provider.getSigner(0)).getAddress());
-    t = await startLoginApp(node.url, { listen: true, env: { INDEXER_POLL_MS: "50" } });
-    await indexedTo(t.app.db, "localhost", provider);
+    chain = await SuiteChain.sharedNode();
+    alice = await new AliceNFT__factory(await chain.provider.getSigner(0)).deploy(await (await chain.provider.getSigner(0)).getAddress());
+    t = chain.closesWith(await startLoginApp(chain.url, { listen: true, env: { INDEXER_POLL_MS: "50" } }));
+    await indexedTo(t.app.db, "localhost", chain.provider);
     client = await registerClient(t, { name: "Browser dApp", redirectUris: ["https://dapp.example/callback"] });
     const built = await build({
       stdin: {
@@ -58,7 +58,7 @@ describe("SDK in a browser (headless Chromium)", function () {
   });
   after(async function () {
     await browser?.close();
-    await t?.close();
+    await chain?.close();
     dappPage?.close();
   });
 

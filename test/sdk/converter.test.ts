@@ -1,33 +1,30 @@
 import { expect } from "chai";
-import type { JsonRpcProvider } from "ethers";
 import { conversionTransaction, createDataClient, type DataClient } from "../../sdk/src/index";
 import { startTestApp, type TestApp } from "../helpers/app";
-import { providerFor, sharedNode } from "../helpers/chain";
+import { SuiteChain } from "../helpers/suite-chain";
 import { expectRefusal } from "../helpers/refusal";
 import { rejection, sdkRefusal } from "../helpers/sdk";
 import { BIG_ID, converterFixture, type ConverterFixture } from "../server/converter/fixture";
 
 describe("SDK converter reads and its conversion transaction", function () {
   const HOLDER = 9;
-  let provider: JsonRpcProvider;
+  let chain: SuiteChain;
   let f: ConverterFixture;
   let t: TestApp;
   let client: DataClient;
 
   before(async function () {
-    const node = await sharedNode();
-    provider = providerFor(node.url);
-    f = await converterFixture(provider, HOLDER);
-    t = await startTestApp({
-      listen: true,
-      env: { RPC_URL_LOCALHOST: node.url, HEAD_CACHE_MS: "0", INDEXER: "false", CONVERTERS: `localhost:${f.addresses.converter}` },
-    });
+    chain = await SuiteChain.sharedNode();
+    f = await converterFixture(chain.provider, HOLDER);
+    t = chain.closesWith(
+      await startTestApp({
+        listen: true,
+        env: { RPC_URL_LOCALHOST: chain.url, HEAD_CACHE_MS: "0", INDEXER: "false", CONVERTERS: `localhost:${f.addresses.converter}` },
+      }),
+    );
     client = createDataClient({ baseUrl: t.url, network: "localhost" });
   });
-  after(async function () {
-    await t?.close();
-    provider?.destroy();
-  });
+  after(async () => chain?.close());
 
   it("reads a converter and its pairs, ids with all their digits", async function () {
     const converter = await client.converter(f.addresses.converter);
@@ -44,7 +41,7 @@ describe("SDK converter reads and its conversion transaction", function () {
   });
 
   it("builds the one transaction that converts, which any wallet sends", async function () {
-    const holder = await provider.getSigner(HOLDER);
+    const holder = await chain.provider.getSigner(HOLDER);
     const tx = conversionTransaction({ token: f.addresses.alice, holder: holder.address, converter: f.addresses.converter, id: BIG_ID });
     expect(tx.to).to.equal(f.addresses.alice);
     expect(tx.data).to.equal(

@@ -1,17 +1,17 @@
 import { expect } from "chai";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import type { JsonRpcProvider, JsonRpcSigner } from "ethers";
-import type { LocalNode } from "../../local/node";
+import type { JsonRpcSigner } from "ethers";
 import { createDataClient, type LiveEvent } from "../../sdk/src/index";
 import { AliceNFT__factory, type AliceNFT } from "../../typechain-types";
 import { startTestApp, type TestApp } from "../helpers/app";
-import { providerFor, startLocalNode } from "../helpers/chain";
 import { indexedTo } from "../helpers/index-check";
+import { SuiteChain } from "../helpers/suite-chain";
 import { expectRefusal } from "../helpers/refusal";
 import { rejection, sdkRefusal } from "../helpers/sdk";
 import { startTcpProxy, type TcpProxy } from "../helpers/tcp-proxy";
-import { pollUntil, untilSettled } from "../helpers/waiters";
+import { firstArrival, type Arrivals } from "../helpers/sse";
+import { pollUntil } from "../helpers/waiters";
 
 /** A subscription read in the background: `events` fills as they arrive; `until` waits for one. */
 interface Reading {
@@ -22,44 +22,28 @@ interface Reading {
 }
 
 function read(events: AsyncIterable<LiveEvent>): Reading {
-  const seen: LiveEvent[] = [];
-  const waiters = new Set<() => void>();
+  let done = false;
+  const arrivals: Arrivals<LiveEvent> = { items: [], waiters: new Set(), ended: () => done };
   const ended = (async () => {
     try {
       for await (const event of events) {
-        seen.push(event);
-        waiters.forEach((wake) => wake());
+        arrivals.items.push(event);
+        arrivals.waiters.forEach((wake) => wake());
       }
     } catch (error) {
       return error;
     } finally {
-      waiters.forEach((wake) => wake());
+      done = true;
+      arrivals.waiters.forEach((wake) => wake());
     }
   })();
-  return {
-    events: seen,
-    ended,
-    until: (match, timeoutMs = 30_000) =>
-      new Promise((resolve, reject) =>
-        untilSettled(
-          waiters,
-          () => {
-            const found = seen.find(match);
-            if (found) resolve(found);
-            return found !== undefined;
-          },
-          timeoutMs,
-          () => reject(new Error(`no such event within ${timeoutMs} ms; seen: ${JSON.stringify(seen)}`)),
-        ),
-      ),
-  };
+  return { events: arrivals.items, ended, until: (match, timeoutMs = 30_000) => firstArrival(arrivals, match, timeoutMs) };
 }
 
 const transferOf = (tx: string) => (event: LiveEvent) => event.type === "transfer" && event.transfer.tx === tx;
 
 describe("SDK live events against the service", function () {
-  let node: LocalNode;
-  let provider: JsonRpcProvider;
+  let chain: SuiteChain;
   let a: JsonRpcSigner;
   let b: JsonRpcSigner;
   let alice: AliceNFT;
@@ -69,23 +53,19 @@ describe("SDK live events against the service", function () {
   const stops: AbortController[] = [];
 
   before(async function () {
-    node = await startLocalNode();
-    provider = providerFor(node.url);
-    const deployer = await provider.getSigner(0);
-    [a, b] = await Promise.all([1, 2].map((i) => provider.getSigner(i)));
+    chain = await SuiteChain.ownNode();
+    const deployer = await chain.provider.getSigner(0);
+    [a, b] = await Promise.all([1, 2].map((i) => chain.provider.getSigner(i)));
     alice = await new AliceNFT__factory(deployer).deploy(deployer.address);
     aliceAddress = await alice.getAddress();
-    t = await startTestApp({ listen: true, env: { RPC_URL_LOCALHOST: node.url, INDEXER_POLL_MS: "50" } });
-    await indexedTo(t.app.db, "localhost", provider);
+    t = await chain.startIndexingApp({ listen: true });
     // Between the SDK and the service, so that a test can cut the connection.
     proxy = await startTcpProxy("127.0.0.1", Number(new URL(t.url).port));
   });
   afterEach(() => stops.splice(0).forEach((stop) => stop.abort()));
   after(async function () {
     await proxy?.close();
-    await t?.close();
-    provider?.destroy();
-    await node?.stop();
+    await chain?.close();
   });
 
   function subscribe(options: { owner?: string; lastEventId?: string } = {}, wait?: (ms: number) => Promise<void>): Reading {
@@ -121,7 +101,7 @@ describe("SDK live events against the service", function () {
     proxy.cut();
     const missed = [];
     for (const id of [3n, 4n]) missed.push((await (await alice.mint(b.address, id)).wait())!.hash);
-    await indexedTo(t.app.db, "localhost", provider);
+    await indexedTo(t.app.db, "localhost", chain.provider);
     proxy.restore();
     restored();
     const after = (await (await alice.mint(b.address, 5n)).wait())!;
@@ -148,10 +128,10 @@ describe("SDK live events against the service", function () {
 
   it("surfaces what a reorg undid as removed", async function () {
     const live = subscribe();
-    const snapshot = await provider.send("evm_snapshot", []);
+    const snapshot = await chain.provider.send("evm_snapshot", []);
     const undone = (await (await alice.connect(a).transferFrom(a.address, b.address, 1n)).wait())!;
     const seen = await live.until(transferOf(undone.hash));
-    await provider.send("evm_revert", [snapshot]);
+    await chain.provider.send("evm_revert", [snapshot]);
     const replacement = (await (await alice.mint(b.address, 10n)).wait())!;
     await (await alice.mint(b.address, 11n)).wait();
     const removed = await live.until((event) => event.type === "removed" && event.transfer.tx === undone.hash);
@@ -180,39 +160,29 @@ describe("SDK live events against the service", function () {
 });
 
 describe("SDK live events when the chain is replaced", function () {
-  let node: LocalNode;
-  let provider: JsonRpcProvider;
+  let chain: SuiteChain;
   let t: TestApp;
 
   before(async function () {
-    node = await startLocalNode();
-    provider = providerFor(node.url);
+    chain = await SuiteChain.ownNode();
   });
-  after(async function () {
-    await t?.close();
-    provider?.destroy();
-    await node?.stop();
-  });
+  after(async () => chain?.close());
 
   it("surfaces the index starting over (its chain replaced below its first block) as reset", async function () {
-    const fork = await provider.send("evm_snapshot", []);
-    const first = (await provider.getBlockNumber()) + 1;
-    await provider.send("hardhat_mine", ["0x4"]);
+    const fork = await chain.provider.send("evm_snapshot", []);
+    const first = (await chain.provider.getBlockNumber()) + 1;
+    await chain.provider.send("hardhat_mine", ["0x4"]);
     // The index starts above the fork, so none of the blocks it remembers is on the branch that replaces them.
-    t = await startTestApp({
-      listen: true,
-      env: { RPC_URL_LOCALHOST: node.url, INDEXER_POLL_MS: "50", INDEXER_START_BLOCK_LOCALHOST: String(first) },
-    });
-    await indexedTo(t.app.db, "localhost", provider);
+    t = await chain.startIndexingApp({ listen: true, env: { INDEXER_START_BLOCK_LOCALHOST: String(first) } });
     const stop = new AbortController();
     const live = read(createDataClient({ baseUrl: t.url, network: "localhost" }).events({ signal: stop.signal }));
     try {
-      await provider.send("evm_revert", [fork]);
+      await chain.provider.send("evm_revert", [fork]);
       // A branch with other blocks: a transaction in its first one (blocks mined empty by hardhat_mine on the same
       // parent could carry the same hashes as the ones they replace, and then nothing was replaced).
-      const signer = await provider.getSigner(0);
+      const signer = await chain.provider.getSigner(0);
       await (await signer.sendTransaction({ to: await signer.getAddress(), value: 0 })).wait();
-      await provider.send("hardhat_mine", ["0x6", "0x2"]);
+      await chain.provider.send("hardhat_mine", ["0x6", "0x2"]);
       const reset = await live.until((event) => event.type === "reset");
       expect(reset).to.deep.include({ type: "reset", network: "localhost" });
     } finally {
@@ -261,25 +231,20 @@ describe("SDK live events from a stream that never ends its event", function () 
 });
 
 describe("SDK live events aborted by their signal", function () {
-  let node: LocalNode;
-  let provider: JsonRpcProvider;
+  let chain: SuiteChain;
 
   before(async function () {
-    node = await startLocalNode();
-    provider = providerFor(node.url);
+    chain = await SuiteChain.ownNode();
   });
-  after(async function () {
-    provider?.destroy();
-    await node?.stop();
-  });
+  after(async () => chain?.close());
 
   it("lets the service close without waiting for the connection fetch opens after the abort", async function () {
-    const t = await startTestApp({ listen: true, env: { RPC_URL_LOCALHOST: node.url, INDEXER_POLL_MS: "50" } });
+    const t = await startTestApp({ listen: true, env: { RPC_URL_LOCALHOST: chain.url, INDEXER_POLL_MS: "50" } });
     let closed = false;
     try {
-      const deployer = await provider.getSigner(0);
+      const deployer = await chain.provider.getSigner(0);
       const alice = await new AliceNFT__factory(deployer).deploy(deployer.address);
-      await indexedTo(t.app.db, "localhost", provider);
+      await indexedTo(t.app.db, "localhost", chain.provider);
       const stop = new AbortController();
       const live = read(createDataClient({ baseUrl: t.url, network: "localhost" }).events({ signal: stop.signal }));
       const receipt = (await (await alice.mint(deployer.address, 1n)).wait())!;

@@ -5,10 +5,9 @@ import { promisify } from "node:util";
 import { expect } from "chai";
 import { Wallet } from "ethers";
 import { AliceNFT__factory } from "../../typechain-types";
-import { startTestApp, type TestApp } from "../helpers/app";
-import { providerFor, sharedNode } from "../helpers/chain";
+import type { TestApp } from "../helpers/app";
+import { SuiteChain } from "../helpers/suite-chain";
 import { ROOT } from "../helpers/docs";
-import { indexedTo } from "../helpers/index-check";
 
 const run = promisify(execFile);
 const EXAMPLES = path.join(ROOT, "examples", "sdk");
@@ -56,23 +55,18 @@ describe("SDK examples (examples/sdk), as the docs show them, run against the se
   this.timeout(120_000);
   const owner = Wallet.createRandom().address;
   let contract: string;
+  let chain: SuiteChain;
   let t: TestApp;
 
   before(async function () {
-    const node = await sharedNode();
-    const provider = providerFor(node.url);
-    const deployer = await provider.getSigner(0);
+    chain = await SuiteChain.sharedNode();
+    const deployer = await chain.provider.getSigner(0);
     const alice = await new AliceNFT__factory(deployer).deploy(deployer.address);
     contract = await alice.getAddress();
     await (await alice.mintBatch(owner, [1n, 2n, 3n])).wait();
-    t = await startTestApp({
-      listen: true,
-      env: { RPC_URL_LOCALHOST: node.url, INDEXER_POLL_MS: "50", INDEXER_CONTRACTS_LOCALHOST: contract },
-    });
-    await indexedTo(t.app.db, "localhost", provider);
-    provider.destroy();
+    t = await chain.startIndexingApp({ listen: true, env: { INDEXER_CONTRACTS_LOCALHOST: contract } });
   });
-  after(async () => t?.close());
+  after(async () => chain?.close());
 
   it("each SDK page opens with its examples, as a project that installed the package writes them", function () {
     for (const [page, files] of Object.entries(PAGES)) {

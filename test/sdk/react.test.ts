@@ -7,11 +7,10 @@ import type { Holder, Transfer } from "../../sdk/src/index";
 import { isAffectedBy, queryKeys } from "../../sdk/src/react";
 import { createDataClient } from "../../sdk/src/index";
 import { AliceNFT__factory, type AliceNFT } from "../../typechain-types";
-import { startTestApp, type TestApp } from "../helpers/app";
+import type { TestApp } from "../helpers/app";
 import { launchBrowser } from "../helpers/browser";
 import { servePage, type PageServer } from "../helpers/page-server";
-import { providerFor, sharedNode } from "../helpers/chain";
-import { indexedTo } from "../helpers/index-check";
+import { SuiteChain } from "../helpers/suite-chain";
 
 /** What the page shows in #state (test/sdk/pages/hooks-page.ts). */
 interface ListState<Item> {
@@ -35,6 +34,7 @@ declare const document: { getElementById(id: string): { textContent: string | nu
 
 describe("SDK React hooks in a browser (headless Chromium, TanStack Query)", function () {
   this.timeout(120_000);
+  let chain: SuiteChain;
   let t: TestApp;
   let browser: Browser;
   let alice: AliceNFT;
@@ -43,17 +43,12 @@ describe("SDK React hooks in a browser (headless Chromium, TanStack Query)", fun
   let hooksPage: PageServer;
 
   before(async function () {
-    const node = await sharedNode();
-    const provider = providerFor(node.url);
-    const deployer = await provider.getSigner(0);
-    [owner, other] = await Promise.all([8, 9].map((i) => provider.getSigner(i)));
+    chain = await SuiteChain.sharedNode();
+    const deployer = await chain.provider.getSigner(0);
+    [owner, other] = await Promise.all([8, 9].map((i) => chain.provider.getSigner(i)));
     alice = await new AliceNFT__factory(deployer).deploy(deployer.address);
     await (await alice.mintBatch(owner.address, [1n, 2n, 3n])).wait();
-    t = await startTestApp({
-      listen: true,
-      env: { RPC_URL_LOCALHOST: node.url, INDEXER_POLL_MS: "50", INDEXER_CONTRACTS_LOCALHOST: await alice.getAddress() },
-    });
-    await indexedTo(t.app.db, "localhost", provider);
+    t = await chain.startIndexingApp({ listen: true, env: { INDEXER_CONTRACTS_LOCALHOST: await alice.getAddress() } });
     const built = await build({
       entryPoints: [path.join(__dirname, "pages", "hooks-page.ts")],
       bundle: true,
@@ -69,7 +64,7 @@ describe("SDK React hooks in a browser (headless Chromium, TanStack Query)", fun
   });
   after(async function () {
     await browser?.close();
-    await t?.close();
+    await chain?.close();
     hooksPage?.close();
   });
 

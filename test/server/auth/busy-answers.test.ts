@@ -5,7 +5,16 @@ import type { TestApp } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
 import { usingPostgres } from "../../helpers/database";
 import { expectRefusal } from "../../helpers/refusal";
-import { authorizeQuery, exchangeCode, getJson, postForm, postJson, registerClient, startLoginApp, type RegisteredClient } from "./helpers";
+import {
+  authorizeQuery,
+  exchangeCode,
+  getJson,
+  postJson,
+  refreshTokens,
+  registerClient,
+  startLoginApp,
+  type RegisteredClient,
+} from "./helpers";
 
 /**
  * Every 503 and 429 of the login service carries Retry-After and the documented error shape in its dialect
@@ -66,17 +75,11 @@ describe("the login service's 503 and 429 answers", function () {
         dialect: "oauth",
         label: "POST /token (code)",
       });
-      await expectRefusal(
-        await postForm(t, "/token", {
-          grant_type: "refresh_token",
-          refresh_token: tokens.body.refresh_token,
-          client_id: client.id,
-          client_secret: client.secret!,
-        }),
-        503,
-        "database_busy",
-        { ...busy, dialect: "oauth", label: "POST /token (refresh)" },
-      );
+      await expectRefusal(await refreshTokens(t, client, tokens.body.refresh_token), 503, "database_busy", {
+        ...busy,
+        dialect: "oauth",
+        label: "POST /token (refresh)",
+      });
       await expectRefusal(
         await getJson(t, "/userinfo", { headers: { authorization: `Bearer ${tokens.body.access_token}` } }),
         503,

@@ -1,18 +1,17 @@
 import { expect } from "chai";
-import { encodeBytes32String, Wallet, ZeroHash, type JsonRpcProvider, type JsonRpcSigner } from "ethers";
+import { encodeBytes32String, Wallet, ZeroHash, type JsonRpcSigner } from "ethers";
 import * as oidc from "openid-client";
-import type { LocalNode } from "../../../local/node";
 import { DELEGATE_REGISTRY } from "../../../server/indexer";
 import { deployDelegateRegistry } from "../../../support/delegate-registry";
 import { AliceNFT__factory, TestDelegateRegistry__factory, type AliceNFT, type TestDelegateRegistry } from "../../../typechain-types";
 import type { TestApp } from "../../helpers/app";
-import { providerFor, startLocalNode } from "../../helpers/chain";
 import { indexedTo } from "../../helpers/index-check";
+import { SuiteChain } from "../../helpers/suite-chain";
 import { expectRefusal } from "../../helpers/refusal";
 import {
   eoaSigner,
   localhostCursor,
-  postForm,
+  refreshTokens,
   registerHoldingsClient,
   relyingPartyLogin,
   relyingPartyRequest,
@@ -37,8 +36,7 @@ interface Entry {
  */
 describe("holdings delegated in the delegate.xyz v2 registry", function () {
   this.timeout(120_000);
-  let node: LocalNode;
-  let provider: JsonRpcProvider;
+  let chain: SuiteChain;
   let t: TestApp;
   let registry: TestDelegateRegistry;
   let alice: AliceNFT;
@@ -54,7 +52,7 @@ describe("holdings delegated in the delegate.xyz v2 registry", function () {
   let scoped: RegisteredClient;
 
   const RIGHTS = encodeBytes32String("login");
-  const indexed = () => indexedTo(t.app.db, "localhost", provider);
+  const indexed = () => indexedTo(t.app.db, "localhost", chain.provider);
   const entries = (claims: Record<string, unknown>) => claims.holdings as Entry[];
   const cursor = () => localhostCursor(t);
 
@@ -62,32 +60,27 @@ describe("holdings delegated in the delegate.xyz v2 registry", function () {
 
   /** A signer of the node (it pays its own delegations), holding `ids` of alice. */
   async function coldWallet(index: number, ids: bigint[]): Promise<JsonRpcSigner> {
-    const cold = await provider.getSigner(index);
+    const cold = await chain.provider.getSigner(index);
     if (ids.length > 0) await (await alice.mintBatch(cold.address, ids)).wait();
     return cold;
   }
 
   before(async function () {
-    node = await startLocalNode();
-    provider = providerFor(node.url);
-    deployer = await provider.getSigner(0);
+    chain = await SuiteChain.ownNode();
+    deployer = await chain.provider.getSigner(0);
     registry = await deployDelegateRegistry(deployer);
     alice = await new AliceNFT__factory(deployer).deploy(deployer.address);
     other = await new AliceNFT__factory(deployer).deploy(deployer.address);
     aliceAddress = await alice.getAddress();
     vault = await coldWallet(1, [1n, 2n, 3n]);
-    t = await startLoginApp(node.url, { listen: true, env: { INDEXER_POLL_MS: "50" } });
+    t = chain.closesWith(await startLoginApp(chain.url, { listen: true, env: { INDEXER_POLL_MS: "50" } }));
     const condition = { network: "localhost", contract: aliceAddress };
     delegating = await register("Delegating RP", { collections: [condition], gate: condition, delegation: true });
     plain = await register("Plain RP", { collections: [condition], gate: condition });
     scoped = await register("Scoped RP", { gate: { ...condition, min_count: 2 }, delegation: { rights: RIGHTS } });
     await indexed();
   });
-  after(async function () {
-    await t?.close();
-    provider?.destroy();
-    await node?.stop();
-  });
+  after(async () => chain?.close());
 
   it("says on the hosted page, before the user signs, that delegated holdings count and that the client learns the vaults", async function () {
     const { url } = await relyingPartyRequest(t, delegating, oidc.ClientSecretPost(delegating.secret!));
@@ -216,12 +209,12 @@ describe("holdings delegated in the delegate.xyz v2 registry", function () {
   it("follows a reorg that undoes a delegation: the next login is answered as the chain now is", async function () {
     const cold = await coldWallet(4, [30n]);
     const hot = Wallet.createRandom();
-    const snapshot = await provider.send("evm_snapshot", []);
+    const snapshot = await chain.provider.send("evm_snapshot", []);
     await (await registry.connect(cold).delegateAll(hot.address, ZeroHash, true)).wait();
     await indexed();
     expect((await signedLogin(t, delegating, hot)).status).to.equal(200);
-    await provider.send("evm_revert", [snapshot]);
-    for (let i = 0; i < 3; i++) await provider.send("evm_mine", []);
+    await chain.provider.send("evm_revert", [snapshot]);
+    for (let i = 0; i < 3; i++) await chain.provider.send("evm_mine", []);
     await indexed();
     await expectRefusal(await signedLogin(t, delegating, hot), 403, "access_denied");
   });
@@ -234,12 +227,7 @@ describe("holdings delegated in the delegate.xyz v2 registry", function () {
     const { tokens } = await relyingPartyLogin(t, delegating, eoaSigner(hot));
     await (await registry.connect(cold).delegateContract(hot.address, aliceAddress, ZeroHash, false)).wait();
     await indexed();
-    const answer = await postForm(t, "/token", {
-      grant_type: "refresh_token",
-      refresh_token: tokens.refresh_token!,
-      client_id: delegating.id,
-      client_secret: delegating.secret!,
-    });
+    const answer = await refreshTokens(t, delegating, tokens.refresh_token!);
     await expectRefusal(answer, 400, "invalid_grant", { dialect: "oauth", message: /does not meet the holdings Delegating RP requires/ });
   });
 });

@@ -8,17 +8,20 @@ import { sharedNode } from "../../helpers/chain";
 import { createTestDatabase, usingPostgres, type TestDatabase } from "../../helpers/database";
 import type { TestSigner, TestSignerKind } from "../../helpers/signers";
 import {
+  authorizeQuery,
   deploySigners,
   getJson,
   postForm,
   postJson,
+  refreshTokens,
   registerClient,
   signedLogin,
+  relyingPartyCodeGrant,
   relyingPartyRequest,
   startLoginApp,
   type RegisteredClient,
 } from "./helpers";
-import { expectRefusal } from "../../helpers/refusal";
+import { expectRefusal, type RefusalExpectation } from "../../helpers/refusal";
 
 describe("login end to end", function () {
   let t: TestApp;
@@ -42,7 +45,8 @@ describe("login end to end", function () {
      */
     async function loginWith(signer: { address: string; sign(m: string): Promise<string> }, auth: "post" | "basic") {
       const clientAuth = auth === "post" ? oidc.ClientSecretPost(client.secret!) : oidc.ClientSecretBasic(client.secret!);
-      const { config, verifier, nonce, state, url } = await relyingPartyRequest(t, client, clientAuth);
+      const request = await relyingPartyRequest(t, client, clientAuth);
+      const { config, state, url } = request;
       expect(url.origin + url.pathname).to.equal(`${t.config.issuer}/authorize`);
       // The standard endpoint takes the request (it sends the browser to the hosted page) ...
       const hosted = await fetch(url, { redirect: "manual" });
@@ -62,12 +66,7 @@ describe("login end to end", function () {
       });
       expect(login.status, JSON.stringify(login.body)).to.equal(200);
 
-      const tokens = await oidc.authorizationCodeGrant(config, new URL(login.body.redirect_url), {
-        pkceCodeVerifier: verifier,
-        expectedNonce: nonce,
-        expectedState: state,
-        idTokenExpected: true,
-      });
+      const tokens = await relyingPartyCodeGrant(request, login.body.redirect_url);
       const claims = tokens.claims()!;
       const info = await oidc.fetchUserInfo(config, tokens.access_token, claims.sub);
       return { claims, info, tokens, config };
@@ -157,12 +156,7 @@ describe("login end to end", function () {
       expect(keys[kid!]).to.match(/^-----BEGIN RSA PUBLIC KEY-----\n/);
       const { payload } = await jwtVerify(token.body.id_token, createPublicKey(keys[kid!]));
       expect(payload.sub).to.equal(wallet.address.toLowerCase());
-      const refreshed = await postForm(t, `/api/token`, {
-        grant_type: "refresh_token",
-        refresh_token: token.body.refresh_token,
-        client_id: client.id,
-        client_secret: client.secret!,
-      });
+      const refreshed = await refreshTokens(t, client, token.body.refresh_token, "/api/token");
       expect(refreshed.status, JSON.stringify(refreshed.body)).to.equal(200);
       expect(refreshed.body.id_token).to.be.a("string");
     });
@@ -187,26 +181,30 @@ describe("login end to end", function () {
       await database?.drop();
     });
 
+    /** Of the same request sent to both instances at once, one succeeded and the other is refused with `status` and `code`. */
+    async function expectOneWon(
+      answers: Array<Awaited<ReturnType<typeof getJson>>>,
+      status: number,
+      code: string,
+      extra: RefusalExpectation = {},
+    ) {
+      const winners = answers.filter((x) => x.status === 200);
+      expect(winners, JSON.stringify(answers.map((x) => x.body))).to.have.length(1);
+      await expectRefusal(
+        answers.find((x) => x !== winners[0])!,
+        status,
+        code,
+        extra,
+      );
+    }
+
     it("redeems one signed challenge exactly once when both get it at the same moment", async function () {
       for (let round = 0; round < 5; round++) {
         const wallet = Wallet.createRandom();
-        const query = new URLSearchParams({
-          response_type: "code",
-          client_id: shared.id,
-          redirect_uri: shared.redirectUri,
-          scope: "openid",
-          address: wallet.address,
-        });
-        const { body } = await getJson(a, `/api/authorize?${query}`);
+        const { body } = await getJson(a, `/api/authorize?${authorizeQuery(shared, wallet.address)}`);
         const payload = { address: wallet.address, signature: await wallet.signMessage(body.message), client_id: shared.id };
         const answers = await Promise.all([postJson(a, `/api/login`, payload), postJson(b, `/api/login`, payload)]);
-        const winners = answers.filter((x) => x.status === 200);
-        expect(winners, JSON.stringify(answers.map((x) => x.body))).to.have.length(1);
-        await expectRefusal(
-          answers.find((x) => x !== winners[0])!,
-          401,
-          "invalid_challenge",
-        );
+        await expectOneWon(answers, 401, "invalid_challenge");
       }
     });
 
@@ -222,14 +220,7 @@ describe("login end to end", function () {
           client_secret: shared.secret!,
         };
         const answers = await Promise.all([postForm(a, `/token`, form), postForm(b, `/api/token`, form)]);
-        const winners = answers.filter((x) => x.status === 200);
-        expect(winners, JSON.stringify(answers.map((x) => x.body))).to.have.length(1);
-        await expectRefusal(
-          answers.find((x) => x !== winners[0])!,
-          400,
-          "invalid_grant",
-          { dialect: "oauth" },
-        );
+        await expectOneWon(answers, 400, "invalid_grant", { dialect: "oauth" });
       }
     });
   });

@@ -207,6 +207,16 @@ export function exchangeCode(t: Pick<TestApp, "fetch">, client: RegisteredClient
   });
 }
 
+/** The refresh a confidential client's backend makes: `refreshToken` for new tokens at `path` (the predecessor's is `/api/token`). */
+export function refreshTokens(t: Pick<TestApp, "fetch">, client: RegisteredClient, refreshToken: string, path = "/token") {
+  return postForm(t, path, {
+    grant_type: "refresh_token",
+    refresh_token: refreshToken,
+    client_id: client.id,
+    client_secret: client.secret!,
+  });
+}
+
 /** The test wallets of every kind, deployed on the node at `nodeUrl` (the CREATE2 one left undeployed). */
 export async function deploySigners(nodeUrl: string): Promise<Record<TestSignerKind, TestSigner>> {
   const provider = providerFor(nodeUrl);
@@ -245,6 +255,19 @@ export async function relyingPartyRequest(
   return { config, verifier, nonce, state, url };
 }
 
+/**
+ * The relying party's code exchange for the authorization response that came back to `redirectUrl`, checking the
+ * PKCE verifier, nonce and state of `request` (relyingPartyRequest's) as any OIDC library does.
+ */
+export function relyingPartyCodeGrant(request: Awaited<ReturnType<typeof relyingPartyRequest>>, redirectUrl: string) {
+  return oidc.authorizationCodeGrant(request.config, new URL(redirectUrl), {
+    pkceCodeVerifier: request.verifier,
+    expectedNonce: request.nonce,
+    expectedState: request.state,
+    idTokenExpected: true,
+  });
+}
+
 /** A challenge's fields as authorize stores them (a text message of its own), for tests that save or remember one. */
 export function challengeFields(requester: string, over: Partial<Omit<Challenge, "id">> = {}): Omit<Challenge, "id"> {
   return {
@@ -278,11 +301,8 @@ export async function relyingPartyLogin(
   options: { scope?: string; clientAuth?: oidc.ClientAuth; extra?: Record<string, string> } = {},
 ) {
   const clientAuth = options.clientAuth ?? (client.secret ? oidc.ClientSecretPost(client.secret) : oidc.None());
-  const { config, verifier, nonce, state, url } = await relyingPartyRequest(t, client, clientAuth, {
-    scope: options.scope ?? "openid",
-    ...options.extra,
-  });
-  const query = new URLSearchParams(url.search);
+  const request = await relyingPartyRequest(t, client, clientAuth, { scope: options.scope ?? "openid", ...options.extra });
+  const query = new URLSearchParams(request.url.search);
   query.set("address", signer.address);
   query.set("message_format", "siwe");
   const challenge = await getJson(t, `/api/authorize?${query}`);
@@ -294,13 +314,8 @@ export async function relyingPartyLogin(
     redirect_uri: client.redirectUri,
   });
   if (login.status !== 200) throw new Error(`login: ${login.status} ${JSON.stringify(login.body)}`);
-  const tokens = await oidc.authorizationCodeGrant(config, new URL(login.body.redirect_url), {
-    pkceCodeVerifier: verifier,
-    expectedNonce: nonce,
-    expectedState: state,
-    idTokenExpected: true,
-  });
-  return { config, tokens, claims: tokens.claims()!, message: challenge.body.message };
+  const tokens = await relyingPartyCodeGrant(request, login.body.redirect_url);
+  return { config: request.config, tokens, claims: tokens.claims()!, message: challenge.body.message };
 }
 
 /** An ethers wallet as relyingPartyLogin's signer. */

@@ -1,13 +1,12 @@
 import { expect } from "chai";
-import { Wallet, type JsonRpcProvider, type JsonRpcSigner } from "ethers";
+import { Wallet, type JsonRpcSigner } from "ethers";
 import * as oidc from "openid-client";
-import type { LocalNode } from "../../../local/node";
 import { updateClient } from "../../../server/auth/clients";
 import { parseHoldingsConfig } from "../../../server/auth/holdings";
 import { AliceNFT__factory, TestERC1155__factory, type AliceNFT, type TestERC1155 } from "../../../typechain-types";
 import type { TestApp } from "../../helpers/app";
-import { providerFor, startLocalNode } from "../../helpers/chain";
 import { indexedTo } from "../../helpers/index-check";
+import { SuiteChain } from "../../helpers/suite-chain";
 import { expectRefusal } from "../../helpers/refusal";
 import type { TestSigner, TestSignerKind } from "../../helpers/signers";
 import {
@@ -16,8 +15,8 @@ import {
   eoaSigner,
   getJson,
   localhostCursor,
-  postForm,
   postJson,
+  refreshTokens,
   relyingPartyLogin,
   registerHoldingsClient,
   signedLogin,
@@ -28,8 +27,7 @@ import {
 /** Holdings as claims and gates (docs/reference/login.md#holdings-and-gates), with openid-client as the relying party. */
 describe("holdings claims and gates", function () {
   this.timeout(120_000);
-  let node: LocalNode;
-  let provider: JsonRpcProvider;
+  let chain: SuiteChain;
   let t: TestApp;
   let alice: AliceNFT;
   let multi: TestERC1155;
@@ -45,33 +43,28 @@ describe("holdings claims and gates", function () {
 
   const register = (name: string, holdings: unknown) => registerHoldingsClient(t, name, holdings);
   const entries = (claims: Record<string, unknown>) => claims.holdings as Array<{ count: string; meets: boolean; ids: string[] }>;
-  const indexed = () => indexedTo(t.app.db, "localhost", provider);
+  const indexed = () => indexedTo(t.app.db, "localhost", chain.provider);
   const cursor = () => localhostCursor(t);
 
   before(async function () {
-    node = await startLocalNode();
-    provider = providerFor(node.url);
-    const deployer = await provider.getSigner(0);
-    [holder, other] = await Promise.all([1, 2].map((i) => provider.getSigner(i)));
+    chain = await SuiteChain.ownNode();
+    const deployer = await chain.provider.getSigner(0);
+    [holder, other] = await Promise.all([1, 2].map((i) => chain.provider.getSigner(i)));
     alice = await new AliceNFT__factory(deployer).deploy(deployer.address);
     multi = await new TestERC1155__factory(deployer).deploy();
     [aliceAddress, multiAddress] = await Promise.all([alice.getAddress(), multi.getAddress()]);
-    signers = await deploySigners(node.url);
+    signers = await deploySigners(chain.url);
     await (await alice.mintBatch(holder.address, [1n, 2n, 3n])).wait();
     await (await multi.mint(other.address, 7n, 5n)).wait();
     await (await alice.mint(signers.single.address, 10n)).wait();
-    t = await startLoginApp(node.url, { listen: true, env: { INDEXER_POLL_MS: "50" } });
+    t = chain.closesWith(await startLoginApp(chain.url, { listen: true, env: { INDEXER_POLL_MS: "50" } }));
     const aliceCondition = { network: "localhost", contract: aliceAddress };
     const multiCondition = { network: "localhost", contract: multiAddress, token_ids: ["7"], min_count: "5" };
     gated = await register("Gated RP", { collections: [aliceCondition], gate: { any: [aliceCondition, multiCondition] } });
     claiming = await register("Claiming RP", { collections: [aliceCondition] });
     await indexed();
   });
-  after(async function () {
-    await t?.close();
-    provider?.destroy();
-    await node?.stop();
-  });
+  after(async () => chain?.close());
 
   it("is advertised in discovery: the holdings scope and claim", async function () {
     const { body } = await getJson(t, "/.well-known/openid-configuration");
@@ -151,7 +144,7 @@ describe("holdings claims and gates", function () {
   });
 
   it("stops renewing the tokens of a holder who sells after signing in: the refresh is refused with invalid_grant", async function () {
-    const seller = await provider.getSigner(3);
+    const seller = await chain.provider.getSigner(3);
     await (await alice.mint(seller.address, 30n)).wait();
     await indexed();
     const { tokens, config } = await relyingPartyLogin(t, gated, eoaSigner(seller));
@@ -166,26 +159,21 @@ describe("holdings claims and gates", function () {
     expect(refusal.error).to.equal("invalid_grant");
     expect(refusal.error_description).to.include(`as indexed at block ${block} of localhost`);
     // The same, as the token endpoint answers it.
-    const answer = await postForm(t, "/token", {
-      grant_type: "refresh_token",
-      refresh_token: tokens.refresh_token!,
-      client_id: gated.id,
-      client_secret: gated.secret!,
-    });
+    const answer = await refreshTokens(t, gated, tokens.refresh_token!);
     await expectRefusal(answer, 400, "invalid_grant", { dialect: "oauth", message: /does not meet the holdings Gated RP requires/ });
   });
 
   it("answers the next login after a reorg that undoes the transfer as the chain now is", async function () {
-    const seller = await provider.getSigner(4);
+    const seller = await chain.provider.getSigner(4);
     await (await alice.mint(seller.address, 40n)).wait();
     await indexed();
-    const snapshot = await provider.send("evm_snapshot", []);
+    const snapshot = await chain.provider.send("evm_snapshot", []);
     await (await alice.connect(seller).transferFrom(seller.address, other.address, 40n)).wait();
     await indexed();
     await expectRefusal(await signedLogin(t, gated, seller), 403, "access_denied");
-    await provider.send("evm_revert", [snapshot]);
+    await chain.provider.send("evm_revert", [snapshot]);
     // Another branch, longer than the one undone: the indexer replaces the transfer's block.
-    for (let i = 0; i < 3; i++) await provider.send("evm_mine", []);
+    for (let i = 0; i < 3; i++) await chain.provider.send("evm_mine", []);
     await indexed();
     const { claims } = await relyingPartyLogin(t, gated, eoaSigner(seller));
     expect(entries(claims)[0]).to.deep.include({ count: "1", ids: ["40"] });

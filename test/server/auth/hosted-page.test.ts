@@ -8,7 +8,15 @@ import { launchBrowser } from "../../helpers/browser";
 import { sharedNode } from "../../helpers/chain";
 import type { PageDocument, PageWindow } from "../../helpers/page-globals";
 import type { TestSigner } from "../../helpers/signers";
-import { deploySigners, getJson, registerClient, relyingPartyRequest, startLoginApp, type RegisteredClient } from "./helpers";
+import {
+  deploySigners,
+  getJson,
+  registerClient,
+  relyingPartyCodeGrant,
+  relyingPartyRequest,
+  startLoginApp,
+  type RegisteredClient,
+} from "./helpers";
 import { expectRefusal } from "../../helpers/refusal";
 import { PAGE_CSP } from "../../../server/http/html-page";
 import { addClient } from "../../../server/auth/clients";
@@ -85,12 +93,7 @@ describe("hosted login page (headless Chromium)", function () {
       expect(page.url()).to.match(/\/interaction\/[\w-]+$/);
       await page.getByRole("button", { name: buttonName }).click();
       await page.waitForURL(`${RP}/callback?**`, { timeout: 30_000 });
-      const tokens = await oidc.authorizationCodeGrant(rp.config, new URL(page.url()), {
-        pkceCodeVerifier: rp.verifier,
-        expectedNonce: rp.nonce,
-        expectedState: rp.state,
-        idTokenExpected: true,
-      });
+      const tokens = await relyingPartyCodeGrant(rp, page.url());
       const claims = tokens.claims()!;
       const info = await oidc.fetchUserInfo(rp.config, tokens.access_token, claims.sub);
       expect(errors, errors.join("\n")).to.deep.equal([]);

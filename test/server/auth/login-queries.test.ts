@@ -13,6 +13,7 @@ import {
   getJson,
   postForm,
   postJson,
+  refreshTokens,
   registerClient,
   signedLogin,
   startLoginApp,
@@ -141,12 +142,7 @@ describe("queries of one login (authorize, login, token)", function () {
     const userinfo = await getJson(t, `/userinfo`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
     expect(userinfo.status).to.equal(200);
     expect(userinfo.body.sub).to.equal(wallet.address.toLowerCase());
-    const refreshed = await postForm(t, `/token`, {
-      grant_type: "refresh_token",
-      refresh_token: tokens.refresh_token,
-      client_id: client.id,
-      client_secret: client.secret!,
-    });
+    const refreshed = await refreshTokens(t, client, tokens.refresh_token);
     expect(refreshed.status, JSON.stringify(refreshed.body)).to.equal(200);
   });
 

@@ -4,7 +4,7 @@ import { Wallet } from "ethers";
 import { decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, jwtVerify } from "jose";
 import type { TestApp } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
-import { getJson, postForm, registerClient, signedLogin, startLoginApp, type RegisteredClient } from "./helpers";
+import { getJson, postForm, refreshTokens, registerClient, signedLogin, startLoginApp, type RegisteredClient } from "./helpers";
 import { expectRefusal } from "../../helpers/refusal";
 
 describe("OIDC engine (oidc-provider on our database)", function () {
@@ -169,12 +169,7 @@ describe("OIDC engine (oidc-provider on our database)", function () {
       const second = await exchange(codeForm(client, code));
       await expectRefusal(second, 400, "invalid_grant", { dialect: "oauth" });
       await expectRefusal(await userinfo(first.body.access_token), 401, "invalid_token", { dialect: "oauth", headers: BEARER_REFUSED });
-      const refresh = await exchange({
-        grant_type: "refresh_token",
-        refresh_token: first.body.refresh_token,
-        client_id: client.id,
-        client_secret: client.secret!,
-      });
+      const refresh = await refreshTokens(t, client, first.body.refresh_token);
       await expectRefusal(refresh, 400, "invalid_grant", { dialect: "oauth" });
     });
 

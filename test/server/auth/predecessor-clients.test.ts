@@ -7,9 +7,10 @@ import { sharedNode } from "../../helpers/chain";
 import {
   exchangeCode,
   getJson,
-  postForm,
   postJson,
+  refreshTokens,
   registerClient,
+  relyingPartyCodeGrant,
   relyingPartyRequest,
   startLoginApp,
   type RegisteredClient,
@@ -160,12 +161,7 @@ describe("the predecessor's clients, call by call", function () {
 
     it("a refreshed ID token has the same audiences", async function () {
       const { token } = await goLogin(game);
-      const refreshed = await postForm(t, `/api/token`, {
-        grant_type: "refresh_token",
-        refresh_token: token.refresh_token,
-        client_id: game.id,
-        client_secret: game.secret!,
-      });
+      const refreshed = await refreshTokens(t, game, token.refresh_token, "/api/token");
       expect(refreshed.status, JSON.stringify(refreshed.body)).to.equal(200);
       const p = await goParseVerify(refreshed.body.id_token);
       expect(p.aud).to.deep.equal([game.id, HOME]);
@@ -273,7 +269,8 @@ describe("the predecessor's clients, call by call", function () {
 
   describe("openid-client v6 with the audience list", function () {
     it("accepts an ID token for [client_id, home_url] with azp, and refreshes", async function () {
-      const { config, verifier, nonce, state, url } = await relyingPartyRequest(t, game, oidc.ClientSecretPost(game.secret!));
+      const request = await relyingPartyRequest(t, game, oidc.ClientSecretPost(game.secret!));
+      const { config, state, url } = request;
       const wallet = Wallet.createRandom();
       const query = new URLSearchParams(url.search);
       query.set("address", wallet.address);
@@ -285,12 +282,7 @@ describe("the predecessor's clients, call by call", function () {
         state,
       });
       expect(login.status, JSON.stringify(login.body)).to.equal(200);
-      const tokens = await oidc.authorizationCodeGrant(config, new URL(login.body.redirect_url), {
-        pkceCodeVerifier: verifier,
-        expectedNonce: nonce,
-        expectedState: state,
-        idTokenExpected: true,
-      });
+      const tokens = await relyingPartyCodeGrant(request, login.body.redirect_url);
       const claims = tokens.claims()!;
       expect(claims.aud).to.deep.equal([game.id, HOME]);
       expect(claims.azp).to.equal(game.id);

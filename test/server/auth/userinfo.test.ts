@@ -12,6 +12,7 @@ import {
   postForm,
   postJson,
   registerClient,
+  signedLogin,
   startLoginApp,
   type RegisteredClient,
 } from "./helpers";
@@ -31,13 +32,7 @@ describe("userinfo (/userinfo and /api/userinfo) and the login history", functio
 
   /** A login through the JSON API and the code exchange; returns the access token. */
   async function login(app: TestApp, client: RegisteredClient, signer: Signer, network = "localhost"): Promise<string> {
-    const query = authorizeQuery(client, signer.address, { network });
-    const { body } = await getJson(app, `/api/authorize?${query}`);
-    const answer = await postJson(app, `/api/login`, {
-      address: signer.address,
-      signature: await signer.sign(body.message),
-      client_id: client.id,
-    });
+    const answer = await signedLogin(app, client, { address: signer.address, signMessage: (message) => signer.sign(message) }, { network });
     expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
     const token = await exchangeCode(app, client, answer.body.code);
     expect(token.status, JSON.stringify(token.body)).to.equal(200);

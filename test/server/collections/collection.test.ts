@@ -1,7 +1,5 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import { expect } from "chai";
-import { getAddress, type JsonRpcProvider, type JsonRpcSigner } from "ethers";
-import type { LocalNode } from "../../../local/node";
+import { getAddress, type JsonRpcSigner } from "ethers";
 import {
   CollectionFactory__factory,
   CollectionNFT__factory,
@@ -9,16 +7,16 @@ import {
   type CollectionNFT,
   type TestERC1155,
 } from "../../../typechain-types";
-import { startTestApp, type TestApp } from "../../helpers/app";
-import { providerFor, startLocalNode } from "../../helpers/chain";
+import { fetchJson, type TestApp } from "../../helpers/app";
 import { indexedTo } from "../../helpers/index-check";
+import { SuiteChain } from "../../helpers/suite-chain";
 import { expectRefusal } from "../../helpers/refusal";
+import { recordRequestStatements } from "../../helpers/request-statements";
 
 const json = (value: unknown) => `data:application/json,${encodeURIComponent(JSON.stringify(value))}`;
 
 describe("GET /collection/:network/:contract", function () {
-  let node: LocalNode;
-  let provider: JsonRpcProvider;
+  let chain: SuiteChain;
   let deployer: JsonRpcSigner;
   let a: JsonRpcSigner;
   let b: JsonRpcSigner;
@@ -42,10 +40,9 @@ describe("GET /collection/:network/:contract", function () {
   };
 
   before(async function () {
-    node = await startLocalNode();
-    provider = providerFor(node.url);
-    deployer = await provider.getSigner(0);
-    [a, b] = await Promise.all([1, 2].map((i) => provider.getSigner(i)));
+    chain = await SuiteChain.ownNode();
+    deployer = await chain.provider.getSigner(0);
+    [a, b] = await Promise.all([1, 2].map((i) => chain.provider.getSigner(i)));
     cats = await new CollectionNFT__factory(deployer).deploy("Cool Cats", "COOL", json(CATS_DOCUMENT));
     const deployment = (await cats.deploymentTransaction()!.wait())!;
     [catsBlock, catsTx] = [deployment.blockNumber, deployment.hash];
@@ -63,23 +60,12 @@ describe("GET /collection/:network/:contract", function () {
     multi = await new TestERC1155__factory(deployer).deploy();
     await (await multi.mintBatch(a.address, [1n, 2n], [10n, 2n ** 70n])).wait();
     // The classifier waits past the tests: answers say Unclassified (test/server/collections/spam.test.ts classifies).
-    t = await startTestApp({
-      env: { RPC_URL_LOCALHOST: node.url, INDEXER_POLL_MS: "50", METADATA_FETCH_WAIT_MS: "5000", SPAM_CLASSIFY_INTERVAL_MS: "600000" },
-    });
-    await indexedTo(t.app.db, "localhost", provider);
+    t = await chain.startIndexingApp({ env: { METADATA_FETCH_WAIT_MS: "5000", SPAM_CLASSIFY_INTERVAL_MS: "600000" } });
   });
-  after(async function () {
-    await t?.close();
-    provider?.destroy();
-    await node?.stop();
-  });
+  after(async () => chain?.close());
 
-  async function get(path: string) {
-    const response = await t.fetch(path);
-    const text = await response.text();
-    return { status: response.status, headers: response.headers, text, body: JSON.parse(text) };
-  }
-  const head = () => provider.getBlockNumber();
+  const get = (path: string) => fetchJson(t, path);
+  const head = () => chain.provider.getBlockNumber();
 
   it("describes a collection: standard, name, symbol, supplies, holders, indexed blocks, deployment and ERC-7572 metadata", async function () {
     const { status, headers, body } = await get(`/collection/localhost/${catsAddress}`);
@@ -147,10 +133,10 @@ describe("GET /collection/:network/:contract", function () {
   it("keeps the contract-level metadata cached until ContractURIUpdated, then reads it again", async function () {
     const path = `/collection/localhost/${catsAddress}`;
     await (await cats.replaceContractURIQuietly(json({ name: "Quiet" }))).wait();
-    await indexedTo(t.app.db, "localhost", provider);
+    await indexedTo(t.app.db, "localhost", chain.provider);
     expect((await get(path)).body.metadata.name).to.equal("Cool Cats \uFFFDevil");
     await (await cats.setContractURI(json({ name: "Announced" }))).wait();
-    await indexedTo(t.app.db, "localhost", provider);
+    await indexedTo(t.app.db, "localhost", chain.provider);
     expect((await get(path)).body.metadata).to.deep.equal({ contractURI: json({ name: "Announced" }), name: "Announced", error: null });
   });
 
@@ -169,17 +155,10 @@ describe("GET /collection/:network/:contract", function () {
     const alone = await Promise.all(
       [catsAddress, await hostile.getAddress(), await multi.getAddress()].map(async (c) => (await get(`/collection/localhost/${c}`)).body),
     );
-    // The statements the request sends, told from the indexer's and the classifier's by the request's async context.
-    const requestStatements = new AsyncLocalStorage<string[]>();
-    const query = t.app.db.query;
-    t.app.db.query = ((text: string, ...rest: unknown[]) => {
-      requestStatements.getStore()?.push(text);
-      return (query as (...args: unknown[]) => unknown).call(t.app.db, text, ...rest);
-    }) as typeof query;
-    const sent: string[] = [];
-    const page = await requestStatements
-      .run(sent, () => get(`/inventory/localhost/${a.address}?details=true`))
-      .finally(() => (t.app.db.query = query));
+    const recorder = recordRequestStatements(t);
+    const { answer: page, sent } = await recorder
+      .during(() => get(`/inventory/localhost/${a.address}?details=true`))
+      .finally(recorder.stop);
     expect(page.status).to.equal(200);
     const contracts = [catsAddress, await hostile.getAddress(), await multi.getAddress()].sort((x, y) =>
       x.toLowerCase() < y.toLowerCase() ? -1 : 1,
@@ -195,13 +174,13 @@ describe("GET /collection/:network/:contract", function () {
   });
 
   it("keeps the summaries equal to a recount after transfers, burns and a reorg", async function () {
-    const snapshot = await provider.send("evm_snapshot", []);
+    const snapshot = await chain.provider.send("evm_snapshot", []);
     await (await cats.mint(b.address, 2n)).wait();
-    await indexedTo(t.app.db, "localhost", provider);
+    await indexedTo(t.app.db, "localhost", chain.provider);
     expect((await get(`/collection/localhost/${catsAddress}`)).body).to.deep.include({ indexedSupply: 5, transfers: 7, holders: 2 });
-    await provider.send("evm_revert", [snapshot]);
-    await provider.send("hardhat_mine", ["0x3"]);
-    await indexedTo(t.app.db, "localhost", provider);
+    await chain.provider.send("evm_revert", [snapshot]);
+    await chain.provider.send("hardhat_mine", ["0x3"]);
+    await indexedTo(t.app.db, "localhost", chain.provider);
     expect((await get(`/collection/localhost/${catsAddress}`)).body).to.deep.include({ indexedSupply: 3, transfers: 5, holders: 1 });
     const { rows } = await t.app.db.query<{ n: string }>(
       `SELECT count(*)::text AS n FROM nft_contract_summaries s

@@ -1,11 +1,10 @@
 import { expect } from "chai";
-import type { JsonRpcProvider, JsonRpcSigner } from "ethers";
-import type { LocalNode } from "../../../local/node";
+import type { JsonRpcSigner } from "ethers";
 import { recordSpamVerdicts } from "../../../server/indexer";
 import { CollectionNFT__factory, type CollectionNFT } from "../../../typechain-types";
-import { startTestApp, type TestApp } from "../../helpers/app";
-import { providerFor, startLocalNode } from "../../helpers/chain";
+import type { TestApp } from "../../helpers/app";
 import { indexedTo } from "../../helpers/index-check";
+import { SuiteChain } from "../../helpers/suite-chain";
 import { pollUntil } from "../../helpers/waiters";
 
 const json = (value: unknown) => `data:application/json,${encodeURIComponent(JSON.stringify(value))}`;
@@ -26,33 +25,24 @@ interface Described {
  * is seen at once, including those that come without a new block.
  */
 describe("the contracts of an owner with details, described once", function () {
-  let node: LocalNode;
-  let provider: JsonRpcProvider;
+  let chain: SuiteChain;
   let a: JsonRpcSigner;
   let cats: CollectionNFT;
   let dogs: CollectionNFT;
   let t: TestApp;
 
   before(async function () {
-    node = await startLocalNode();
-    provider = providerFor(node.url);
-    const deployer = await provider.getSigner(0);
-    a = await provider.getSigner(1);
+    chain = await SuiteChain.ownNode();
+    const deployer = await chain.provider.getSigner(0);
+    a = await chain.provider.getSigner(1);
     cats = await new CollectionNFT__factory(deployer).deploy("Cats", "CAT", json({ name: "Cats" }));
     await (await cats.mint(a.address, 2n)).wait();
     dogs = await new CollectionNFT__factory(deployer).deploy("Dogs", "DOG", json({ name: "Dogs" }));
     await (await dogs.mint(a.address, 1n)).wait();
     // The classifier waits past the test: a verdict changes only when the test writes one.
-    t = await startTestApp({
-      env: { RPC_URL_LOCALHOST: node.url, INDEXER_POLL_MS: "50", METADATA_FETCH_WAIT_MS: "5000", SPAM_CLASSIFY_INTERVAL_MS: "600000" },
-    });
-    await indexedTo(t.app.db, "localhost", provider);
+    t = await chain.startIndexingApp({ env: { METADATA_FETCH_WAIT_MS: "5000", SPAM_CLASSIFY_INTERVAL_MS: "600000" } });
   });
-  after(async function () {
-    await t?.close();
-    provider?.destroy();
-    await node?.stop();
-  });
+  after(async () => chain?.close());
 
   async function page(query = ""): Promise<Described[]> {
     const response = await t.fetch(`/inventory/localhost/${a.address}?details=true${query}`);
@@ -90,13 +80,13 @@ describe("the contracts of an owner with details, described once", function () {
 
     // A new transfer: the page's counts are the collection's.
     await (await cats.mint(a.address, 1n)).wait();
-    await indexedTo(t.app.db, "localhost", provider);
+    await indexedTo(t.app.db, "localhost", chain.provider);
     const counted = await alone(cats);
     expect(await one(cats)).to.deep.include({ holders: counted.holders, transfers: 3, indexedSupply: 3 });
 
     // ContractURIUpdated: the document is read again, and the page shows the new one.
     await (await cats.setContractURI(json({ name: "Announced" }))).wait();
-    await indexedTo(t.app.db, "localhost", provider);
+    await indexedTo(t.app.db, "localhost", chain.provider);
     await pollUntil("the page shows the announced document", async () => (await one(cats))!.metadata.name === "Announced");
   });
 
@@ -104,7 +94,7 @@ describe("the contracts of an owner with details, described once", function () {
     await pollUntil("the page shows the announced document", async () => (await one(cats))!.metadata.name === "Announced");
     // A new document without ContractURIUpdated: the cached one is served until it expires (as the collection route does).
     await (await cats.replaceContractURIQuietly(json({ name: "Quiet" }))).wait();
-    await indexedTo(t.app.db, "localhost", provider);
+    await indexedTo(t.app.db, "localhost", chain.provider);
     expect((await one(cats))!.metadata.name).to.equal("Announced");
     expect((await one(cats))!.metadata.name).to.equal("Announced");
     t.clock.advance(t.config.tokenMetadata.ttlMs + 1);

@@ -1,10 +1,8 @@
 import { expect } from "chai";
-import type { JsonRpcProvider, JsonRpcSigner } from "ethers";
-import type { LocalNode } from "../../../local/node";
+import type { JsonRpcSigner } from "ethers";
 import { MetadataNFT__factory, type MetadataNFT } from "../../../typechain-types";
-import { startTestApp, type TestApp } from "../../helpers/app";
-import { providerFor, startLocalNode } from "../../helpers/chain";
-import { indexedTo } from "../../helpers/index-check";
+import type { TestApp } from "../../helpers/app";
+import { SuiteChain } from "../../helpers/suite-chain";
 import { expectRefusal } from "../../helpers/refusal";
 import { pollUntil } from "../../helpers/waiters";
 
@@ -12,30 +10,21 @@ const TOKENS = 20;
 const uri = (id: number, version: number) => `data:application/json,${encodeURIComponent(JSON.stringify({ name: `#${id} v${version}` }))}`;
 
 describe("POST /collection/:network/:contract/refresh", function () {
-  let node: LocalNode;
-  let provider: JsonRpcProvider;
+  let chain: SuiteChain;
   let holder: JsonRpcSigner;
   let nft: MetadataNFT;
   let address: string;
   let t: TestApp;
 
   before(async function () {
-    node = await startLocalNode();
-    provider = providerFor(node.url);
-    holder = await provider.getSigner(1);
-    nft = await new MetadataNFT__factory(await provider.getSigner(0)).deploy();
+    chain = await SuiteChain.ownNode();
+    holder = await chain.provider.getSigner(1);
+    nft = await new MetadataNFT__factory(await chain.provider.getSigner(0)).deploy();
     address = await nft.getAddress();
     for (let id = 1; id <= TOKENS; id++) await (await nft.mint(holder.address, BigInt(id), uri(id, 1))).wait();
-    t = await startTestApp({
-      env: { RPC_URL_LOCALHOST: node.url, INDEXER_POLL_MS: "50", METADATA_FETCH_WAIT_MS: "5000", SPAM_CLASSIFY_INTERVAL_MS: "600000" },
-    });
-    await indexedTo(t.app.db, "localhost", provider);
+    t = await chain.startIndexingApp({ env: { METADATA_FETCH_WAIT_MS: "5000", SPAM_CLASSIFY_INTERVAL_MS: "600000" } });
   });
-  after(async function () {
-    await t?.close();
-    provider?.destroy();
-    await node?.stop();
-  });
+  after(async () => chain?.close());
 
   const name = async (id: number) =>
     ((await (await t.fetch(`/token/localhost/${address}/${id}`)).json()) as { metadata: { name: string } }).metadata.name;

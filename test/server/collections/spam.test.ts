@@ -1,11 +1,10 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import { expect } from "chai";
-import { Wallet, type JsonRpcProvider, type JsonRpcSigner } from "ethers";
-import type { LocalNode } from "../../../local/node";
+import { Wallet, type JsonRpcSigner } from "ethers";
 import { CollectionNFT__factory, ConsecutiveNFT__factory, type CollectionNFT } from "../../../typechain-types";
-import { startTestApp, type TestApp } from "../../helpers/app";
-import { providerFor, startLocalNode } from "../../helpers/chain";
+import type { TestApp } from "../../helpers/app";
 import { indexedTo } from "../../helpers/index-check";
+import { SuiteChain } from "../../helpers/suite-chain";
+import { recordRequestStatements } from "../../helpers/request-statements";
 import { pollUntil } from "../../helpers/waiters";
 
 /**
@@ -13,8 +12,7 @@ import { pollUntil } from "../../helpers/waiters";
  * legitimate patterns on the local chain, two of them made to fool the rules, with the verdict each should get.
  */
 describe("spam flags", function () {
-  let node: LocalNode;
-  let provider: JsonRpcProvider;
+  let chain: SuiteChain;
   let signers: JsonRpcSigner[];
   let deployer: JsonRpcSigner;
   let t: TestApp;
@@ -29,9 +27,8 @@ describe("spam flags", function () {
     set.push({ name, address: await contract.getAddress(), spam, reasons });
 
   before(async function () {
-    node = await startLocalNode();
-    provider = providerFor(node.url);
-    signers = await Promise.all(Array.from({ length: 16 }, (_, i) => provider.getSigner(i)));
+    chain = await SuiteChain.ownNode();
+    signers = await Promise.all(Array.from({ length: 16 }, (_, i) => chain.provider.getSigner(i)));
     deployer = signers[0];
     const buyers = signers.slice(1, 13);
 
@@ -84,26 +81,19 @@ describe("spam flags", function () {
     await (await washed.connect(signers[14]).transferFrom(signers[14].address, signers[15].address, 1n)).wait();
     await add("airdrop moved by its sender", washed, true, ["MassAirdrop"]);
 
-    t = await startTestApp({
+    t = await chain.startIndexingApp({
       env: {
-        RPC_URL_LOCALHOST: node.url,
-        INDEXER_POLL_MS: "50",
         SPAM_CLASSIFY_INTERVAL_MS: "50",
         SPAM_CONTRACTS: `localhost:${set.find((c) => c.name === "airdrop moved by its sender")!.address}`,
         NOT_SPAM_CONTRACTS: `localhost:${set.find((c) => c.name === "PFP named with a lure word")!.address}`,
       },
     });
-    await indexedTo(t.app.db, "localhost", provider);
     await pollUntil("every collection classified", async () => {
       const { rows } = await t.app.db.query<{ n: string }>("SELECT count(*)::text AS n FROM nft_spam_flags");
       return Number(rows[0].n) >= set.length;
     });
   });
-  after(async function () {
-    await t?.close();
-    provider?.destroy();
-    await node?.stop();
-  });
+  after(async () => chain?.close());
 
   const collectionOf = async (address: string) =>
     (await (await t.fetch(`/collection/localhost/${address}`)).json()) as {
@@ -153,7 +143,7 @@ describe("spam flags", function () {
     const pfp = set.find((c) => c.name === "PFP public sale")!;
     const cats = CollectionNFT__factory.connect(pfp.address, signers[1]);
     await (await cats.airdrop(randoms(30))).wait();
-    await indexedTo(t.app.db, "localhost", provider);
+    await indexedTo(t.app.db, "localhost", chain.provider);
     await pollUntil("the sale classified again", async () => (await collectionOf(pfp.address)).spam.reasons.includes("MassAirdrop"));
     expect((await collectionOf(pfp.address)).spam).to.deep.equal({ flag: false, reasons: ["MassAirdrop"] });
   });
@@ -181,16 +171,9 @@ describe("spam flags", function () {
     const forced = set.find((c) => c.name === "airdrop moved by its sender")!;
     const [massHolder] = (await (await t.fetch(`/holders/localhost/${mass.address}?limit=1`)).json()) as Array<{ owner: string }>;
     const { firstIndexedBlock } = (await (await t.fetch(`/collection/localhost/${mass.address}`)).json()) as { firstIndexedBlock: number };
-    // The statements a request sends, told from the indexer's and the classifier's by the request's async context.
-    const requestStatements = new AsyncLocalStorage<string[]>();
-    const query = t.app.db.query;
-    t.app.db.query = ((sql: string, ...rest: unknown[]) => {
-      requestStatements.getStore()?.push(sql);
-      return (query as (...args: unknown[]) => unknown).call(t.app.db, sql, ...rest);
-    }) as typeof query;
+    const recorder = recordRequestStatements(t);
     const statementsOf = async (path: string) => {
-      const sent: string[] = [];
-      const answer = await requestStatements.run(sent, () => t.fetch(path));
+      const { answer, sent } = await recorder.during(() => t.fetch(path));
       expect(answer.status, path).to.equal(200);
       return { sent, body: await answer.text() };
     };
@@ -216,7 +199,7 @@ describe("spam flags", function () {
         expect(excluded.body, path).to.not.equal(all.body);
       }
     } finally {
-      t.app.db.query = query;
+      recorder.stop();
     }
   });
 });

@@ -1,18 +1,10 @@
 import { expect } from "chai";
-import { migrate, readMigrations } from "../../../server/db/migrate";
-import { createTestDatabase } from "../../helpers/database";
+import { beforeMigration } from "../../helpers/before-migration";
 import { hex } from "../../helpers/index-sql";
 
 describe("contract summaries of what was indexed before them", function () {
   it("are filled by their migration from both transfer tables", async function () {
-    const database = await createTestDatabase({ unmigrated: true });
-    const db = await database.open();
-    try {
-      const all = readMigrations();
-      await migrate(
-        db,
-        all.filter((m) => m.version < 270),
-      );
+    await beforeMigration(270, async (db, migrateRest) => {
       const [zero, c721, a, b, c1155] = ["00", "c1", "0a", "0b", "c3"].map((x) => `0x${x.padStart(40, "0")}`);
       await db.query("INSERT INTO indexer_networks (id, name) VALUES (1, 'n')");
       await db.query(
@@ -28,7 +20,7 @@ describe("contract summaries of what was indexed before them", function () {
         `INSERT INTO nft_1155_transfers (block_number, log_index, batch_index, contract_id, from_id, to_id, network_id, tx_hash, token_id, amount)
          VALUES (8, 0, 0, 5, 1, 3, 1, '\\x04', 1, 10), (9, 0, 0, 5, 3, 4, 1, '\\x05', 1, 3)`,
       );
-      await migrate(db, all);
+      await migrateRest();
       const { rows } = await db.query(
         `SELECT ${hex("contract")} AS contract, standard, first_block::int, last_block::int, transfers::int, supply::text, moved::int,
            most_minted_to::int FROM nft_contract_summaries ORDER BY contract`,
@@ -37,8 +29,6 @@ describe("contract summaries of what was indexed before them", function () {
         { contract: c721, standard: "erc721", first_block: 5, last_block: 7, transfers: 4, supply: "1", moved: 1, most_minted_to: 2 },
         { contract: c1155, standard: "erc1155", first_block: 8, last_block: 9, transfers: 2, supply: "10", moved: 1, most_minted_to: 1 },
       ]);
-    } finally {
-      await database.drop();
-    }
+    });
   });
 });

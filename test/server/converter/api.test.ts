@@ -1,7 +1,6 @@
 import { expect } from "chai";
-import type { JsonRpcProvider } from "ethers";
-import { startTestApp, type TestApp } from "../../helpers/app";
-import { providerFor, sharedNode } from "../../helpers/chain";
+import { fetchJson, startTestApp, type TestApp } from "../../helpers/app";
+import { SuiteChain } from "../../helpers/suite-chain";
 import { startRpcProxy, type Refusal, type RpcCall } from "../../helpers/rpc-proxy";
 import { BIG_ID, converterFixture, type ConverterFixture } from "./fixture";
 import { expectRefusal } from "../../helpers/refusal";
@@ -9,7 +8,7 @@ import { expectRefusal } from "../../helpers/refusal";
 describe("converter routes", function () {
   this.timeout(120_000);
   let t: TestApp;
-  let provider: JsonRpcProvider;
+  let chain: SuiteChain;
   let f: ConverterFixture;
   let proxy: Awaited<ReturnType<typeof startRpcProxy>>;
   /** What the proxy answers every call with instead of the node, while set. */
@@ -19,31 +18,27 @@ describe("converter routes", function () {
   let base: string;
 
   before(async function () {
-    const node = await sharedNode();
-    provider = providerFor(node.url);
-    f = await converterFixture(provider, 7);
+    chain = await SuiteChain.sharedNode();
+    f = await converterFixture(chain.provider, 7);
     // Through a proxy that records the calls: reads are cached per block. HEAD_CACHE_MS=0: each request sees the head.
-    proxy = await startRpcProxy(node.url, (call) => nodeFailure ?? refuseCall?.(call));
-    t = await startTestApp({
-      env: { RPC_URL_LOCALHOST: proxy.url, HEAD_CACHE_MS: "0", INDEXER: "false", CONVERTERS: `localhost:${f.addresses.converter}` },
-    });
+    proxy = await startRpcProxy(chain.url, (call) => nodeFailure ?? refuseCall?.(call));
+    t = chain.closesWith(
+      await startTestApp({
+        env: { RPC_URL_LOCALHOST: proxy.url, HEAD_CACHE_MS: "0", INDEXER: "false", CONVERTERS: `localhost:${f.addresses.converter}` },
+      }),
+    );
     base = `/converter/localhost/${f.addresses.converter}`;
   });
   after(async function () {
-    await t?.close();
+    await chain?.close();
     await proxy?.close();
-    provider?.destroy();
   });
 
-  async function get(path: string) {
-    const response = await t.fetch(path);
-    const text = await response.text();
-    return { status: response.status, headers: response.headers, text, body: JSON.parse(text) };
-  }
+  const get = (path: string) => fetchJson(t, path);
 
   /** An answer read at the chain's current block (HEAD_CACHE_MS=0: the request asks the node for its head). */
   async function fresh(path: string) {
-    const head = await provider.getBlockNumber();
+    const head = await chain.provider.getBlockNumber();
     const answer = await get(path);
     expect(answer.body.block, path).to.be.at.least(head);
     return answer;
@@ -56,7 +51,7 @@ describe("converter routes", function () {
       expect(body).to.deep.equal({
         network: "localhost",
         converter: f.addresses.converter,
-        block: await provider.getBlockNumber(),
+        block: await chain.provider.getBlockNumber(),
         alice: f.addresses.alice,
         bob: f.addresses.bob,
         names: { alice: await f.alice.name(), bob: await f.bob.name() },
@@ -77,7 +72,7 @@ describe("converter routes", function () {
       const before = proxy.calls.filter((c) => c.method === "eth_call").length;
       await Promise.all(Array.from({ length: 5 }, () => get(base)));
       expect(proxy.calls.filter((c) => c.method === "eth_call").length).to.equal(before);
-      await provider.send("evm_mine", []);
+      await chain.provider.send("evm_mine", []);
       await fresh(base);
       expect(proxy.calls.filter((c) => c.method === "eth_call").length).to.be.greaterThan(before);
     });
@@ -179,14 +174,14 @@ describe("converter routes", function () {
     });
 
     it("reads 100 fresh ids at a new block with a few eth_calls at the node (one batch per round), answering as the chain does", async function () {
-      await provider.send("evm_mine", []);
+      await chain.provider.send("evm_mine", []);
       await fresh(base); // the state at the new block: what is counted is what the ids cost
       const ids = [...Array.from({ length: 99 }, (_, i) => BigInt(i + 1)), BIG_ID];
       const before = proxy.calls.filter((c) => c.method === "eth_call").length;
       const { status, text, body } = await get(`${base}/pairs?aliceIds=${ids.join(",")}`);
       const used = proxy.calls.filter((c) => c.method === "eth_call").length - before;
       expect(status).to.equal(200);
-      expect(body.block).to.equal(await provider.getBlockNumber());
+      expect(body.block).to.equal(await chain.provider.getBlockNumber());
       expect(used).to.be.at.most(4);
       expect(text).to.contain(`"pairs":[${await pairsOnChain(ids)}]`);
     });
@@ -198,7 +193,7 @@ describe("converter routes", function () {
           ? { rpcError: { code: 3, message: "execution reverted" } }
           : undefined;
       try {
-        await provider.send("evm_mine", []);
+        await chain.provider.send("evm_mine", []);
         await fresh(base);
         const ids = [1n, 4n, 5n, BIG_ID];
         const { status, text } = await get(`${base}/pairs?aliceIds=${ids.join(",")}`);

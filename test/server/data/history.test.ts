@@ -1,12 +1,11 @@
 import { expect } from "chai";
-import type { JsonRpcProvider, JsonRpcSigner } from "ethers";
-import type { LocalNode } from "../../../local/node";
+import type { JsonRpcSigner } from "ethers";
 import { toJson } from "../../../server/http/wire";
 import { ZERO_ADDRESS } from "../../../server/indexer/transfers";
 import { AliceNFT__factory, TestERC1155__factory, type AliceNFT, type TestERC1155 } from "../../../typechain-types";
-import { startTestApp, type TestApp } from "../../helpers/app";
-import { providerFor, startLocalNode } from "../../helpers/chain";
+import { fetchJson, type TestApp } from "../../helpers/app";
 import { indexedTo } from "../../helpers/index-check";
+import { SuiteChain } from "../../helpers/suite-chain";
 
 interface Item {
   block: number;
@@ -22,8 +21,7 @@ interface Item {
 }
 
 describe("transfer history routes", function () {
-  let node: LocalNode;
-  let provider: JsonRpcProvider;
+  let chain: SuiteChain;
   let a: JsonRpcSigner;
   let b: JsonRpcSigner;
   let c: JsonRpcSigner;
@@ -35,26 +33,17 @@ describe("transfer history routes", function () {
   const BIG_ID = 2n ** 64n + 7n;
 
   before(async function () {
-    node = await startLocalNode();
-    provider = providerFor(node.url);
-    const deployer = await provider.getSigner(0);
-    [a, b, c] = await Promise.all([1, 2, 3].map((i) => provider.getSigner(i)));
+    chain = await SuiteChain.ownNode();
+    const deployer = await chain.provider.getSigner(0);
+    [a, b, c] = await Promise.all([1, 2, 3].map((i) => chain.provider.getSigner(i)));
     alice = await new AliceNFT__factory(deployer).deploy(deployer.address);
     multi = await new TestERC1155__factory(deployer).deploy();
     [aliceAddress, multiAddress] = await Promise.all([alice.getAddress(), multi.getAddress()]);
-    t = await startTestApp({ env: { RPC_URL_LOCALHOST: node.url, INDEXER_POLL_MS: "50" } });
+    t = await chain.startIndexingApp();
   });
-  after(async function () {
-    await t?.close();
-    provider?.destroy();
-    await node?.stop();
-  });
+  after(async () => chain?.close());
 
-  async function get(path: string) {
-    const response = await t.fetch(path);
-    const text = await response.text();
-    return { status: response.status, headers: response.headers, text, body: JSON.parse(text) };
-  }
+  const get = (path: string) => fetchJson(t, path);
   /** Every page through Link rel=next. */
   async function all(path: string): Promise<Item[]> {
     const items: Item[] = [];
@@ -70,7 +59,7 @@ describe("transfer history routes", function () {
   /** What the chain says happened in a mined transaction: its block, time and the transfer log's index. */
   async function mined(sent: Promise<{ wait(): Promise<unknown> }>) {
     const receipt = (await (await sent).wait()) as { blockNumber: number; hash: string; logs: Array<{ index: number }> };
-    const block = await provider.getBlock(receipt.blockNumber);
+    const block = await chain.provider.getBlock(receipt.blockNumber);
     return { block: receipt.blockNumber, time: block!.timestamp, tx: receipt.hash, logIndex: receipt.logs[0].index };
   }
 
@@ -79,7 +68,7 @@ describe("transfer history routes", function () {
     const mint = await mined(alice.mint(a.address, BIG_ID));
     const send = await mined(alice.connect(a).transferFrom(a.address, b.address, BIG_ID));
     const back = await mined(alice.connect(b).transferFrom(b.address, a.address, BIG_ID));
-    await indexedTo(t.app.db, "localhost", provider);
+    await indexedTo(t.app.db, "localhost", chain.provider);
     const { status, headers, text, body } = await get(`/transfers/localhost/${aliceAddress}/${BIG_ID}`);
     expect(status).to.equal(200);
     expect(Number(headers.get("x-indexed-block"))).to.be.at.least(back.block);
@@ -96,7 +85,7 @@ describe("transfer history routes", function () {
   it("gives ERC-1155 transfers with value and batch index", async function () {
     const single = await mined(multi.mint(a.address, 1n, 5n));
     const batch = await mined(multi.connect(a).safeBatchTransferFrom(a.address, c.address, [1n], [2n], "0x"));
-    await indexedTo(t.app.db, "localhost", provider);
+    await indexedTo(t.app.db, "localhost", chain.provider);
     const expected = [
       { ...batch, batchIndex: 0, from: a.address, to: c.address, contract: multiAddress, id: 1, value: 2 },
       { ...single, batchIndex: 0, from: ZERO_ADDRESS, to: a.address, contract: multiAddress, id: 1, value: 5 },
@@ -114,22 +103,22 @@ describe("transfer history routes", function () {
     expect(mine.every((i) => i.from === a.address || i.to === a.address)).to.equal(true);
     // A transfer to oneself is listed once.
     await (await alice.connect(a).transferFrom(a.address, a.address, BIG_ID)).wait();
-    await indexedTo(t.app.db, "localhost", provider);
+    await indexedTo(t.app.db, "localhost", chain.provider);
     expect(await all(`/transfers/localhost/owner/${a.address}`)).to.have.length(6);
     expect(await all(`/transfers/localhost/owner/${c.address.toLowerCase()}`)).to.have.length(1);
-    expect((await get(`/transfers/localhost/owner/${(await provider.getSigner(9)).address}`)).body).to.deep.equal([]);
+    expect((await get(`/transfers/localhost/owner/${(await chain.provider.getSigner(9)).address}`)).body).to.deep.equal([]);
   });
 
   it("forgets transfers a reorg undid", async function () {
-    const snapshot = await provider.send("evm_snapshot", []);
+    const snapshot = await chain.provider.send("evm_snapshot", []);
     await (await alice.connect(a).transferFrom(a.address, c.address, BIG_ID)).wait();
     await (await multi.connect(c).safeTransferFrom(c.address, b.address, 1n, 1n, "0x")).wait();
-    await indexedTo(t.app.db, "localhost", provider);
+    await indexedTo(t.app.db, "localhost", chain.provider);
     expect((await get(`/transfers/localhost/${aliceAddress}/${BIG_ID}`)).body[0].to).to.equal(c.address);
     expect(await all(`/transfers/localhost/owner/${c.address}`)).to.have.length(3);
-    await provider.send("evm_revert", [snapshot]);
+    await chain.provider.send("evm_revert", [snapshot]);
     for (let i = 0; i < 3; i++) await (await alice.mint(b.address, 100n + BigInt(i))).wait();
-    await indexedTo(t.app.db, "localhost", provider);
+    await indexedTo(t.app.db, "localhost", chain.provider);
     const token = (await get(`/transfers/localhost/${aliceAddress}/${BIG_ID}`)).body as Item[];
     expect(token.slice(-3)).to.deep.equal(history);
     expect(token[0].to).to.equal(a.address);

@@ -1,15 +1,13 @@
 import { expect } from "chai";
-import type { JsonRpcProvider, JsonRpcSigner } from "ethers";
-import type { LocalNode } from "../../../local/node";
+import type { JsonRpcSigner } from "ethers";
 import { CollectionNFT__factory, TestERC1155__factory, type CollectionNFT, type TestERC1155 } from "../../../typechain-types";
 import { startTestApp, type TestApp } from "../../helpers/app";
-import { providerFor, startLocalNode } from "../../helpers/chain";
 import { indexedTo } from "../../helpers/index-check";
+import { SuiteChain } from "../../helpers/suite-chain";
 import { expectRefusal } from "../../helpers/refusal";
 
 describe("holders at a block", function () {
-  let node: LocalNode;
-  let provider: JsonRpcProvider;
+  let chain: SuiteChain;
   let a: JsonRpcSigner;
   let b: JsonRpcSigner;
   let c: JsonRpcSigner;
@@ -26,10 +24,9 @@ describe("holders at a block", function () {
   };
 
   before(async function () {
-    node = await startLocalNode();
-    provider = providerFor(node.url);
-    const deployer = await provider.getSigner(0);
-    [a, b, c] = await Promise.all([1, 2, 3].map((i) => provider.getSigner(i)));
+    chain = await SuiteChain.ownNode();
+    const deployer = await chain.provider.getSigner(0);
+    [a, b, c] = await Promise.all([1, 2, 3].map((i) => chain.provider.getSigner(i)));
     cats = await new CollectionNFT__factory(deployer).deploy("Cats", "CAT", "");
     multi = await new TestERC1155__factory(deployer).deploy();
     [catsAddress, multiAddress] = await Promise.all([cats.getAddress(), multi.getAddress()]);
@@ -40,14 +37,9 @@ describe("holders at a block", function () {
     await mined("multiMint", multi.mintBatch(a.address, [1n, 2n], [10n, 5n]));
     await mined("multiSend", multi.connect(a).safeTransferFrom(a.address, b.address, 1n, 4n, "0x"));
     await mined("multiOn", multi.connect(b).safeTransferFrom(b.address, c.address, 1n, 4n, "0x"));
-    t = await startTestApp({ env: { RPC_URL_LOCALHOST: node.url, INDEXER_POLL_MS: "50" } });
-    await indexedTo(t.app.db, "localhost", provider);
+    t = await chain.startIndexingApp();
   });
-  after(async function () {
-    await t?.close();
-    provider?.destroy();
-    await node?.stop();
-  });
+  after(async () => chain?.close());
 
   async function get(path: string, headers: Record<string, string> = {}) {
     const response = await t.fetch(path, { headers });
@@ -103,7 +95,7 @@ describe("holders at a block", function () {
   });
 
   it("agrees with today's holders at the block the index is complete to", async function () {
-    const head = await provider.getBlockNumber();
+    const head = await chain.provider.getBlockNumber();
     for (const contract of [catsAddress, multiAddress])
       expect(await holders(contract, `block=${head}`)).to.deep.equal(await holders(contract, ""));
   });
@@ -131,7 +123,7 @@ describe("holders at a block", function () {
   });
 
   it("refuses a block outside what the index holds, a malformed one, a contract it does not hold, and a bad format", async function () {
-    const head = await provider.getBlockNumber();
+    const head = await chain.provider.getBlockNumber();
     const indexed = Number((await get(`/holders/localhost/${catsAddress}`)).headers.get("x-indexed-block"));
     const first = at.mintA;
     const lower = catsAddress.toLowerCase();
@@ -153,9 +145,9 @@ describe("holders at a block", function () {
   });
 
   it("refuses, with the bound named, a contract with more transfers than HOLDERS_SNAPSHOT_MAX_TRANSFERS", async function () {
-    const small = await startTestApp({ env: { RPC_URL_LOCALHOST: node.url, INDEXER_POLL_MS: "50", HOLDERS_SNAPSHOT_MAX_TRANSFERS: "4" } });
+    const small = await startTestApp({ env: { RPC_URL_LOCALHOST: chain.url, INDEXER_POLL_MS: "50", HOLDERS_SNAPSHOT_MAX_TRANSFERS: "4" } });
     try {
-      await indexedTo(small.app.db, "localhost", provider);
+      await indexedTo(small.app.db, "localhost", chain.provider);
       const refused = await small.fetch(`/holders/localhost/${catsAddress}?block=${at.burn}`);
       await expectRefusal(refused, 400, "snapshot_too_large", {
         message: `${catsAddress.toLowerCase()} has 6 indexed transfers, more than HOLDERS_SNAPSHOT_MAX_TRANSFERS (4): its holders at a block are not computed`,
@@ -168,16 +160,16 @@ describe("holders at a block", function () {
 
   it("gives a block's holders as the chain that won a reorg has them, and earlier blocks as before", async function () {
     const before = await holders(catsAddress, `block=${at.send}`);
-    const snapshot = await provider.send("evm_snapshot", []);
+    const snapshot = await chain.provider.send("evm_snapshot", []);
     const { blockNumber: lost } = (await (await cats.connect(a).transferFrom(a.address, b.address, 2n)).wait())!;
-    await indexedTo(t.app.db, "localhost", provider);
+    await indexedTo(t.app.db, "localhost", chain.provider);
     expect(await holders(catsAddress, `block=${lost}`)).to.deep.equal(
       ordered({ owner: a.address, count: 1 }, { owner: b.address, count: 1 }, { owner: c.address, count: 1 }),
     );
-    await provider.send("evm_revert", [snapshot]);
+    await chain.provider.send("evm_revert", [snapshot]);
     await (await cats.mint(b.address, 1n)).wait();
-    await provider.send("hardhat_mine", ["0x2"]);
-    await indexedTo(t.app.db, "localhost", provider);
+    await chain.provider.send("hardhat_mine", ["0x2"]);
+    await indexedTo(t.app.db, "localhost", chain.provider);
     expect(await holders(catsAddress, `block=${lost}`)).to.deep.equal(
       ordered({ owner: a.address, count: 2 }, { owner: b.address, count: 1 }, { owner: c.address, count: 1 }),
     );

@@ -1,18 +1,15 @@
 import { expect } from "chai";
 import { hex } from "../../helpers/index-sql";
-import type { JsonRpcProvider, JsonRpcSigner } from "ethers";
-import type { LocalNode } from "../../../local/node";
-import { migrate, readMigrations } from "../../../server/db/migrate";
+import type { JsonRpcSigner } from "ethers";
 import { AliceNFT__factory, TestERC1155__factory, type AliceNFT, type TestERC1155 } from "../../../typechain-types";
-import { startTestApp, type TestApp } from "../../helpers/app";
-import { providerFor, startLocalNode } from "../../helpers/chain";
-import { createTestDatabase } from "../../helpers/database";
+import { fetchJson, type TestApp } from "../../helpers/app";
+import { beforeMigration } from "../../helpers/before-migration";
 import { expectHoldingsMatchRecount } from "../../helpers/holdings-check";
 import { indexedTo } from "../../helpers/index-check";
+import { SuiteChain } from "../../helpers/suite-chain";
 
 describe("holders routes", function () {
-  let node: LocalNode;
-  let provider: JsonRpcProvider;
+  let chain: SuiteChain;
   let a: JsonRpcSigner;
   let b: JsonRpcSigner;
   let c: JsonRpcSigner;
@@ -24,10 +21,9 @@ describe("holders routes", function () {
   const BIG_AMOUNT = 2n ** 70n;
 
   before(async function () {
-    node = await startLocalNode();
-    provider = providerFor(node.url);
-    const deployer = await provider.getSigner(0);
-    [a, b, c] = await Promise.all([1, 2, 3].map((i) => provider.getSigner(i)));
+    chain = await SuiteChain.ownNode();
+    const deployer = await chain.provider.getSigner(0);
+    [a, b, c] = await Promise.all([1, 2, 3].map((i) => chain.provider.getSigner(i)));
     alice = await new AliceNFT__factory(deployer).deploy(deployer.address);
     multi = await new TestERC1155__factory(deployer).deploy();
     [aliceAddress, multiAddress] = await Promise.all([alice.getAddress(), multi.getAddress()]);
@@ -35,20 +31,11 @@ describe("holders routes", function () {
     await (await alice.mintBatch(b.address, [4n])).wait();
     await (await multi.mintBatch(a.address, [1n], [10n])).wait();
     await (await multi.mintBatch(b.address, [1n, 2n], [5n, BIG_AMOUNT])).wait();
-    t = await startTestApp({ env: { RPC_URL_LOCALHOST: node.url, INDEXER_POLL_MS: "50" } });
-    await indexedTo(t.app.db, "localhost", provider);
+    t = await chain.startIndexingApp();
   });
-  after(async function () {
-    await t?.close();
-    provider?.destroy();
-    await node?.stop();
-  });
+  after(async () => chain?.close());
 
-  async function get(path: string) {
-    const response = await t.fetch(path);
-    const text = await response.text();
-    return { status: response.status, headers: response.headers, text, body: JSON.parse(text) };
-  }
+  const get = (path: string) => fetchJson(t, path);
   /** Owners in the route's order (lower-case address order). */
   const ordered = (...holders: Array<{ owner: string; count: number | bigint }>) =>
     holders.sort((x, y) => (x.owner.toLowerCase() < y.owner.toLowerCase() ? -1 : 1));
@@ -98,44 +85,37 @@ describe("holders routes", function () {
     it("follows transfers, burns and balances reaching zero as the index writes", async function () {
       await (await alice.connect(b).transferFrom(b.address, c.address, 4n)).wait();
       await (await multi.connect(a).safeTransferFrom(a.address, c.address, 1n, 10n, "0x")).wait();
-      await indexedTo(t.app.db, "localhost", provider);
+      await indexedTo(t.app.db, "localhost", chain.provider);
       expect(await count(aliceAddress)).to.equal(2);
       expect((await get(`/holders/localhost/${multiAddress}`)).body.map((h: { owner: string }) => h.owner)).to.have.members([
         b.address,
         c.address,
       ]);
       await (await alice.connect(c).burn(4n)).wait();
-      await indexedTo(t.app.db, "localhost", provider);
+      await indexedTo(t.app.db, "localhost", chain.provider);
       expect(await count(aliceAddress)).to.equal(1);
       await expectHoldingsMatchRecount(t.app.db, "localhost");
     });
 
     it("gives back what a reorg undoes", async function () {
       const before = [await count(aliceAddress), await count(multiAddress)];
-      const snapshot = await provider.send("evm_snapshot", []);
+      const snapshot = await chain.provider.send("evm_snapshot", []);
       await (await alice.connect(a).transferFrom(a.address, c.address, 1n)).wait();
       await (await multi.mint(a.address, 3n, 1n)).wait();
       await (await alice.mint(b.address, 50n)).wait();
-      await indexedTo(t.app.db, "localhost", provider);
+      await indexedTo(t.app.db, "localhost", chain.provider);
       expect([await count(aliceAddress), await count(multiAddress)]).to.deep.equal([3, 3]);
-      await provider.send("evm_revert", [snapshot]);
+      await chain.provider.send("evm_revert", [snapshot]);
       // The other branch, as long: the indexer must notice the replaced blocks.
       for (let i = 0; i < 3; i++) await (await alice.connect(a).transferFrom(a.address, a.address, 2n)).wait();
-      await indexedTo(t.app.db, "localhost", provider);
+      await indexedTo(t.app.db, "localhost", chain.provider);
       expect([await count(aliceAddress), await count(multiAddress)]).to.deep.equal(before);
       await expectHoldingsMatchRecount(t.app.db, "localhost");
     });
   });
 
   it("counts what was indexed before the counts existed (the migration fills them in)", async function () {
-    const database = await createTestDatabase({ unmigrated: true });
-    const db = await database.open();
-    try {
-      const all = readMigrations();
-      await migrate(
-        db,
-        all.filter((m) => m.version < 210),
-      );
+    await beforeMigration(210, async (db, migrateRest) => {
       // Addresses as the indexer writes them (lower-case hex of 20 bytes): a later migration stores them as bytes.
       const [c1, c2, c3, a, b] = ["c1", "c2", "c3", "0a", "0b"].map((x) => `0x${x.padStart(40, "0")}`);
       await db.query(
@@ -147,7 +127,7 @@ describe("holders routes", function () {
         "INSERT INTO nft_balances (network, contract, token_id, owner, balance) VALUES ('n', $1, 1, $2, 4), ('n', $1, 2, $2, 5)",
         [c3, a],
       );
-      await migrate(db, all);
+      await migrateRest();
       const { rows } = await db.query(
         `SELECT ${hex("contract")} AS contract, ${hex("owner")} AS owner, count::text FROM nft_holdings ORDER BY 1, 2`,
       );
@@ -158,9 +138,7 @@ describe("holders routes", function () {
         { contract: c3, owner: a, count: "9" },
       ]);
       await expectHoldingsMatchRecount(db, "n");
-    } finally {
-      await database.drop();
-    }
+    });
   });
 
   describe("malformed input", function () {

@@ -1,14 +1,15 @@
 import { expect } from "chai";
-import type { JsonRpcProvider, JsonRpcSigner } from "ethers";
+import type { JsonRpcSigner } from "ethers";
 import { AliceNFT__factory, BobNFT__factory, type AliceNFT } from "../../../typechain-types";
-import { startTestApp, type TestApp } from "../../helpers/app";
-import { providerFor, sharedNode } from "../../helpers/chain";
+import { fetchJson, startTestApp, type TestApp } from "../../helpers/app";
+import { sharedNode } from "../../helpers/chain";
+import { SuiteChain } from "../../helpers/suite-chain";
 import { indexedTo } from "../../helpers/index-check";
 import { expectRefusal } from "../../helpers/refusal";
 
 describe("inventory routes", function () {
   let t: TestApp;
-  let provider: JsonRpcProvider;
+  let chain: SuiteChain;
   let deployer: JsonRpcSigner;
   let alice: AliceNFT;
   let aliceAddress: string;
@@ -19,11 +20,10 @@ describe("inventory routes", function () {
   const ALICE_IDS = [0n, 1n, 2n, 3n, 4n, BIG_ID];
 
   before(async function () {
-    const node = await sharedNode();
-    provider = providerFor(node.url);
-    deployer = await provider.getSigner(0);
-    holder = await (await provider.getSigner(5)).getAddress();
-    other = await (await provider.getSigner(6)).getAddress();
+    chain = await SuiteChain.sharedNode();
+    deployer = await chain.provider.getSigner(0);
+    holder = await (await chain.provider.getSigner(5)).getAddress();
+    other = await (await chain.provider.getSigner(6)).getAddress();
     alice = await new AliceNFT__factory(deployer).deploy(await deployer.getAddress());
     aliceAddress = await alice.getAddress();
     const bob = await new BobNFT__factory(deployer).deploy(await deployer.getAddress());
@@ -31,24 +31,14 @@ describe("inventory routes", function () {
     await (await alice.mintBatch(holder, ALICE_IDS)).wait();
     await (await bob.mintBatch(holder, [7n, 8n])).wait();
     await (await alice.mintBatch(other, [100n])).wait();
-    t = await startTestApp({
-      env: { RPC_URL_LOCALHOST: node.url, INDEXER_POLL_MS: "50", INDEXER_CONTRACTS_LOCALHOST: `${aliceAddress},${bobAddress}` },
-    });
-    await indexedTo(t.app.db, "localhost", provider);
+    t = await chain.startIndexingApp({ env: { INDEXER_CONTRACTS_LOCALHOST: `${aliceAddress},${bobAddress}` } });
   });
-  after(async function () {
-    await t?.close();
-    provider?.destroy();
-  });
+  after(async () => chain?.close());
 
   /** The address with the case of one letter flipped: mixed case that fails EIP-55. */
   const badChecksum = (address: string) => address.replace(/[a-fA-F]/, (c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()));
 
-  async function get(path: string) {
-    const response = await t.fetch(path);
-    const text = await response.text();
-    return { status: response.status, headers: response.headers, text, body: JSON.parse(text) };
-  }
+  const get = (path: string) => fetchJson(t, path);
 
   /** Follows Link rel="next" to the end; returns the raw bodies and the pages' sizes. */
   async function allPages(path: string) {
@@ -98,14 +88,14 @@ describe("inventory routes", function () {
     });
 
     it("shows a transfer once its block is indexed", async function () {
-      await (await alice.connect(await provider.getSigner(6)).transferFrom(other, holder, 100n)).wait();
-      await indexedTo(t.app.db, "localhost", provider);
+      await (await alice.connect(await chain.provider.getSigner(6)).transferFrom(other, holder, 100n)).wait();
+      await indexedTo(t.app.db, "localhost", chain.provider);
       const mine = await get(`/inventory/localhost/${holder}/${aliceAddress}?limit=1000`);
       expect(mine.body.map((item: { id: number }) => item.id)).to.include(100);
       const theirs = await get(`/inventory/localhost/${other}/${aliceAddress}`);
       expect(theirs.body).to.deep.equal([]);
-      await (await alice.connect(await provider.getSigner(5)).transferFrom(holder, other, 100n)).wait();
-      await indexedTo(t.app.db, "localhost", provider);
+      await (await alice.connect(await chain.provider.getSigner(5)).transferFrom(holder, other, 100n)).wait();
+      await indexedTo(t.app.db, "localhost", chain.provider);
     });
 
     it("refuses malformed addresses, limits and cursors with a 400", async function () {
@@ -153,7 +143,7 @@ describe("inventory routes", function () {
     it("drops a contract once the owner has none of its tokens left", async function () {
       const { body } = await get(`/inventory/localhost/${other}`);
       expect(body).to.deep.equal([aliceAddress]);
-      const { body: nobody } = await get(`/inventory/localhost/${await (await provider.getSigner(9)).getAddress()}`);
+      const { body: nobody } = await get(`/inventory/localhost/${await (await chain.provider.getSigner(9)).getAddress()}`);
       expect(nobody).to.deep.equal([]);
     });
   });

@@ -1,45 +1,38 @@
 import { expect } from "chai";
-import type { JsonRpcProvider, JsonRpcSigner } from "ethers";
+import type { JsonRpcSigner } from "ethers";
 import { AliceNFT__factory, type AliceNFT } from "../../../typechain-types";
-import { startTestApp, type TestApp } from "../../helpers/app";
-import { providerFor, sharedNode } from "../../helpers/chain";
+import type { TestApp } from "../../helpers/app";
+import { SuiteChain } from "../../helpers/suite-chain";
 import { indexedTo } from "../../helpers/index-check";
 
 describe("data routes agree: a chain read is never older than what the index served", function () {
   this.timeout(60_000);
   let t: TestApp;
-  let provider: JsonRpcProvider;
+  let chain: SuiteChain;
   let holder: JsonRpcSigner;
   let buyer: string;
   let alice: AliceNFT;
   let aliceAddress: string;
 
   before(async function () {
-    const node = await sharedNode();
-    provider = providerFor(node.url);
-    const deployer = await provider.getSigner(0);
-    holder = await provider.getSigner(5);
-    buyer = await (await provider.getSigner(6)).getAddress();
-    const start = await provider.getBlockNumber();
+    chain = await SuiteChain.sharedNode();
+    const deployer = await chain.provider.getSigner(0);
+    holder = await chain.provider.getSigner(5);
+    buyer = await (await chain.provider.getSigner(6)).getAddress();
+    const start = await chain.provider.getBlockNumber();
     alice = await new AliceNFT__factory(deployer).deploy(await deployer.getAddress());
     aliceAddress = await alice.getAddress();
     await (await alice.mintBatch(holder.address, [1n])).wait();
-    t = await startTestApp({
+    t = await chain.startIndexingApp({
       env: {
-        RPC_URL_LOCALHOST: node.url,
-        INDEXER_POLL_MS: "50",
         INDEXER_CONTRACTS_LOCALHOST: aliceAddress,
         // A head cached for long: the window in which the owner route's head is older than the index is the whole test.
         HEAD_CACHE_MS: "60000",
         INDEXER_START_BLOCK_LOCALHOST: String(start),
       },
     });
-    await indexedTo(t.app.db, "localhost", provider);
   });
-  after(async function () {
-    await t?.close();
-    provider?.destroy();
-  });
+  after(async () => chain?.close());
 
   it("the owner route names the owner the inventory shows right after a transfer", async function () {
     const owner = async () => {
@@ -50,11 +43,11 @@ describe("data routes agree: a chain read is never older than what the index ser
     // Caches the head before the transfer.
     expect(await owner()).to.equal(holder.address);
     await (await alice.connect(holder).transferFrom(holder.address, buyer, 1n)).wait();
-    await indexedTo(t.app.db, "localhost", provider);
+    await indexedTo(t.app.db, "localhost", chain.provider);
     const inventory = await t.fetch(`/inventory/localhost/${buyer}/${aliceAddress}`);
     const indexed = Number(inventory.headers.get("x-indexed-block"));
     expect(((await inventory.json()) as Array<{ id: number }>).map((item) => item.id)).to.deep.equal([1]);
-    expect(indexed).to.equal(await provider.getBlockNumber());
+    expect(indexed).to.equal(await chain.provider.getBlockNumber());
     expect(await owner()).to.equal(buyer);
   });
 });

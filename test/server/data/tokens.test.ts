@@ -1,17 +1,17 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect } from "chai";
-import { Wallet, type JsonRpcProvider, type JsonRpcSigner } from "ethers";
+import { Wallet, type JsonRpcSigner } from "ethers";
 import { AliceNFT__factory, PreErc165NFT__factory, TestERC20__factory, type AliceNFT } from "../../../typechain-types";
-import { startTestApp, type TestApp } from "../../helpers/app";
-import { providerFor, sharedNode } from "../../helpers/chain";
+import { fetchJson, startTestApp, type TestApp } from "../../helpers/app";
+import { SuiteChain } from "../../helpers/suite-chain";
 import { indexedTo } from "../../helpers/index-check";
 import { startTcpProxy, type TcpProxy } from "../../helpers/tcp-proxy";
 import { expectRefusal } from "../../helpers/refusal";
 
 describe("data routes: approval, owner, block time, gas", function () {
   let t: TestApp;
-  let provider: JsonRpcProvider;
+  let chain: SuiteChain;
   let deployer: JsonRpcSigner;
   let alice: AliceNFT;
   let aliceAddress: string;
@@ -24,47 +24,43 @@ describe("data routes: approval, owner, block time, gas", function () {
   const rpcCalls: string[] = [];
 
   before(async function () {
-    const node = await sharedNode();
-    provider = providerFor(node.url);
-    deployer = await provider.getSigner(0);
-    holder = await (await provider.getSigner(3)).getAddress();
-    operator = await (await provider.getSigner(4)).getAddress();
+    chain = await SuiteChain.sharedNode();
+    deployer = await chain.provider.getSigner(0);
+    holder = await (await chain.provider.getSigner(3)).getAddress();
+    operator = await (await chain.provider.getSigner(4)).getAddress();
     alice = await new AliceNFT__factory(deployer).deploy(await deployer.getAddress());
     aliceAddress = await alice.getAddress();
     await (await alice.mintBatch(holder, [1n, BIG_ID])).wait();
-    await (await alice.connect(await provider.getSigner(3)).setApprovalForAll(operator, true)).wait();
+    await (await alice.connect(await chain.provider.getSigner(3)).setApprovalForAll(operator, true)).wait();
     const token = await new TestERC20__factory(deployer).deploy();
     erc20 = await token.getAddress();
-    const url = new URL(node.url);
+    const url = new URL(chain.url);
     proxy = await startTcpProxy(url.hostname, Number(url.port));
     hanging = http.createServer(() => {});
     await new Promise<void>((resolve) => hanging.listen(0, "127.0.0.1", resolve));
-    t = await startTestApp({
-      env: {
-        RPC_URL_LOCALHOST: proxy.url(node.url),
-        RPC_URL_SEPOLIA: `http://127.0.0.1:${(hanging.address() as AddressInfo).port}`,
-        RPC_TIMEOUT_MS: "500",
-        FINALITY_DEPTH: "2",
-        INDEXER: "false",
-      },
-    });
+    t = chain.closesWith(
+      await startTestApp({
+        env: {
+          RPC_URL_LOCALHOST: proxy.url(chain.url),
+          RPC_URL_SEPOLIA: `http://127.0.0.1:${(hanging.address() as AddressInfo).port}`,
+          RPC_TIMEOUT_MS: "500",
+          FINALITY_DEPTH: "2",
+          INDEXER: "false",
+        },
+      }),
+    );
     t.app.networks.provider("localhost").on("debug", (event: { action: string; payload?: { method: string } }) => {
       if (event.action === "sendRpcPayload" && event.payload) rpcCalls.push(event.payload.method);
     });
   });
   after(async function () {
-    await t?.close();
+    await chain?.close();
     await proxy?.close();
     hanging?.closeAllConnections();
     hanging?.close();
-    provider?.destroy();
   });
 
-  async function get(path: string) {
-    const response = await t.fetch(path);
-    const text = await response.text();
-    return { status: response.status, headers: response.headers, text, body: JSON.parse(text) };
-  }
+  const get = (path: string) => fetchJson(t, path);
   /** Moves the app's clock past the head cache: the next read asks the node for its block. */
   const settle = () => t.clock.advance(t.config.headCacheMs);
 
@@ -134,7 +130,7 @@ describe("data routes: approval, owner, block time, gas", function () {
     it("follows a transfer on the next block", async function () {
       const owner = await get(`/localhost/${aliceAddress}/1`);
       expect(owner.body).to.equal(holder);
-      await (await alice.connect(await provider.getSigner(3)).transferFrom(holder, operator, 1n)).wait();
+      await (await alice.connect(await chain.provider.getSigner(3)).transferFrom(holder, operator, 1n)).wait();
       settle();
       expect((await get(`/localhost/${aliceAddress}/1`)).body).to.equal(operator);
     });
@@ -154,19 +150,19 @@ describe("data routes: approval, owner, block time, gas", function () {
 
   describe("GET /block/:network/time/:num", function () {
     it("answers the block's timestamp in unix seconds", async function () {
-      const block = (await provider.getBlock(1))!;
+      const block = (await chain.provider.getBlock(1))!;
       expect(await get(`/block/localhost/time/1`)).to.deep.include({ status: 200, body: block.timestamp });
     });
 
     it("is a 404 beyond the head and a 400 for what is not a block number", async function () {
-      const head = await provider.getBlockNumber();
+      const head = await chain.provider.getBlockNumber();
       await expectRefusal(await get(`/block/localhost/time/${head + 1000}`), 404, "not_found");
       for (const num of ["-1", "latest", "1e3", "01"])
         expect((await get(`/block/localhost/time/${num}`)).body.error, num).to.equal("invalid_block_number");
     });
 
     it("keeps the timestamp of a final block: no second call to the node", async function () {
-      await provider.send("hardhat_mine", ["0x5"]);
+      await chain.provider.send("hardhat_mine", ["0x5"]);
       settle();
       await get(`/block/localhost/time/2`);
       rpcCalls.length = 0;
@@ -178,14 +174,14 @@ describe("data routes: approval, owner, block time, gas", function () {
 
   describe("GET /gas/:network/suggested-price", function () {
     it("answers eth_gasPrice in wei as a JSON number", async function () {
-      const price = BigInt(await provider.send("eth_gasPrice", []));
+      const price = BigInt(await chain.provider.send("eth_gasPrice", []));
       const answer = await get(`/gas/localhost/suggested-price`);
       expect(answer.status).to.equal(200);
       expect(BigInt(answer.text)).to.equal(price);
     });
 
     it("asks the node once per block however many requests come", async function () {
-      await provider.send("hardhat_mine", ["0x1"]);
+      await chain.provider.send("hardhat_mine", ["0x1"]);
       settle();
       rpcCalls.length = 0;
       const answers = await Promise.all(Array.from({ length: 30 }, () => get(`/gas/localhost/suggested-price`)));
@@ -202,36 +198,34 @@ describe("data routes: approval, owner, block time, gas", function () {
 
 describe("GET /:network/:assetContract/:id of a collection from before ERC-165", function () {
   let t: TestApp;
-  let provider: JsonRpcProvider;
+  let chain: SuiteChain;
   let legacy: string;
 
   before(async function () {
-    const node = await sharedNode();
-    provider = providerFor(node.url);
-    const deployer = await provider.getSigner(0);
+    chain = await SuiteChain.sharedNode();
+    const deployer = await chain.provider.getSigner(0);
     const token = await new PreErc165NFT__factory(deployer).deploy();
     legacy = await token.getAddress();
     await (await token.mint(deployer.address, 1n)).wait();
     // The shared node holds other tests' blocks: the index starts at the mint.
-    const start = String(await provider.getBlockNumber());
-    t = await startTestApp({
-      env: {
-        RPC_URL_LOCALHOST: node.url,
-        INDEXER_POLL_MS: "50",
-        INDEXER_START_BLOCK_LOCALHOST: start,
-        INDEXER_CONTRACTS_LOCALHOST: legacy,
-      },
-    });
-    await indexedTo(t.app.db, "localhost", provider, undefined, 60_000);
+    const start = String(await chain.provider.getBlockNumber());
+    t = chain.closesWith(
+      await startTestApp({
+        env: {
+          RPC_URL_LOCALHOST: chain.url,
+          INDEXER_POLL_MS: "50",
+          INDEXER_START_BLOCK_LOCALHOST: start,
+          INDEXER_CONTRACTS_LOCALHOST: legacy,
+        },
+      }),
+    );
+    await indexedTo(t.app.db, "localhost", chain.provider, undefined, 60_000);
   });
-  after(async function () {
-    await t?.close();
-    provider?.destroy();
-  });
+  after(async () => chain?.close());
 
   it("is a 404 for a missing id when the index holds the contract's transfers, though supportsInterface reverts", async function () {
     const owner = await t.fetch(`/localhost/${legacy}/1`);
-    expect([owner.status, await owner.json()]).to.deep.equal([200, (await provider.getSigner(0)).address]);
+    expect([owner.status, await owner.json()]).to.deep.equal([200, (await chain.provider.getSigner(0)).address]);
     const missing = await t.fetch(`/localhost/${legacy}/2`);
     expect([missing.status, await missing.json()]).to.deep.equal([
       404,

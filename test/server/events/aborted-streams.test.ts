@@ -1,10 +1,9 @@
 import { expect } from "chai";
 import net, { type Socket } from "node:net";
-import type { LocalNode } from "../../../local/node";
 import { startTestApp, type TestApp } from "../../helpers/app";
-import { startLocalNode } from "../../helpers/chain";
 import { expectRefusal } from "../../helpers/refusal";
 import { openSse } from "../../helpers/sse";
+import { SuiteChain } from "../../helpers/suite-chain";
 import { pollUntil } from "../../helpers/waiters";
 
 /**
@@ -14,19 +13,17 @@ import { pollUntil } from "../../helpers/waiters";
  * request open (it is not idle to it), so the shutdown waited for the client to drop it.
  */
 describe("live events: a client that aborts its stream", function () {
-  let node: LocalNode;
+  let chain: SuiteChain;
 
   before(async function () {
-    node = await startLocalNode();
+    chain = await SuiteChain.ownNode();
   });
-  after(async function () {
-    await node?.stop();
-  });
+  after(async () => chain?.close());
 
   it("frees the stream's place and shuts down without waiting for connections that never sent a request", async function () {
     const t: TestApp = await startTestApp({
       listen: true,
-      env: { RPC_URL_LOCALHOST: node.url, INDEXER: "false", EVENTS_MAX_SUBSCRIBERS: "1" },
+      env: { RPC_URL_LOCALHOST: chain.url, INDEXER: "false", EVENTS_MAX_SUBSCRIBERS: "1" },
     });
     let closed = false;
     const streamed: Socket[] = [];

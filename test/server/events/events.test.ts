@@ -1,18 +1,16 @@
 import { expect } from "chai";
-import type { JsonRpcProvider, JsonRpcSigner } from "ethers";
-import type { LocalNode } from "../../../local/node";
+import type { JsonRpcSigner } from "ethers";
 import { ZERO_ADDRESS } from "../../../server/indexer/transfers";
 import { AliceNFT__factory, type AliceNFT } from "../../../typechain-types";
 import { startTestApp, type TestApp } from "../../helpers/app";
-import { providerFor, startLocalNode } from "../../helpers/chain";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";
 import { indexedTo } from "../../helpers/index-check";
+import { SuiteChain } from "../../helpers/suite-chain";
 import { openSse, type SseClient, type SseEvent } from "../../helpers/sse";
 import { expectRefusal } from "../../helpers/refusal";
 
 describe("live events (GET /events/:network)", function () {
-  let node: LocalNode;
-  let provider: JsonRpcProvider;
+  let chain: SuiteChain;
   let a: JsonRpcSigner;
   let b: JsonRpcSigner;
   let alice: AliceNFT;
@@ -25,27 +23,23 @@ describe("live events (GET /events/:network)", function () {
   const open: SseClient[] = [];
 
   before(async function () {
-    node = await startLocalNode();
-    provider = providerFor(node.url);
-    const deployer = await provider.getSigner(0);
-    [a, b] = await Promise.all([1, 2].map((i) => provider.getSigner(i)));
+    chain = await SuiteChain.ownNode();
+    const deployer = await chain.provider.getSigner(0);
+    [a, b] = await Promise.all([1, 2].map((i) => chain.provider.getSigner(i)));
     alice = await new AliceNFT__factory(deployer).deploy(deployer.address);
     aliceAddress = await alice.getAddress();
     database = await createTestDatabase();
-    writer = await startTestApp({ database, env: { RPC_URL_LOCALHOST: node.url } });
+    writer = chain.closesWith(await startTestApp({ database, env: { RPC_URL_LOCALHOST: chain.url } }));
     // The readers listen: an event stream is read as a client reads it, chunk by chunk off a socket, until it ends.
-    reader = await startTestApp({ listen: true, database, env: { RPC_URL_LOCALHOST: node.url, INDEXER: "false" } });
-    await indexedTo(writer.app.db, "localhost", provider);
+    reader = chain.closesWith(await startTestApp({ listen: true, database, env: { RPC_URL_LOCALHOST: chain.url, INDEXER: "false" } }));
+    await indexedTo(writer.app.db, "localhost", chain.provider);
   });
   afterEach(function () {
     for (const client of open.splice(0)) client.close();
   });
   after(async function () {
-    await reader?.close();
-    await writer?.close();
+    await chain?.close();
     await database?.drop();
-    provider?.destroy();
-    await node?.stop();
   });
 
   async function subscribe(query: string, headers: Record<string, string> = {}, app = reader) {
@@ -66,7 +60,7 @@ describe("live events (GET /events/:network)", function () {
     // How soon is the bench's to measure; the wait only bounds a test that would otherwise hang.
     const event = await client.next(isTransfer(receipt.hash), 30_000);
     expect(event.id).to.match(/^\d+$/);
-    const block = await provider.getBlock(receipt.blockNumber);
+    const block = await chain.provider.getBlock(receipt.blockNumber);
     expect(data(event)).to.deep.equal({
       block: receipt.blockNumber,
       time: block!.timestamp,
@@ -89,10 +83,10 @@ describe("live events (GET /events/:network)", function () {
 
   it("announces what a reorg undid as removed events", async function () {
     const client = await subscribe(`?contract=${aliceAddress}`);
-    const snapshot = await provider.send("evm_snapshot", []);
+    const snapshot = await chain.provider.send("evm_snapshot", []);
     const undone = await (await alice.connect(a).transferFrom(a.address, b.address, 1n)).wait();
     const seen = await client.next(isTransfer(undone!.hash));
-    await provider.send("evm_revert", [snapshot]);
+    await chain.provider.send("evm_revert", [snapshot]);
     const replacement = await (await alice.mint(b.address, 10n)).wait();
     await (await alice.mint(b.address, 11n)).wait();
     const removed = await client.next((e) => e.event === "removed" && data(e).tx === undone!.hash);
@@ -111,7 +105,7 @@ describe("live events (GET /events/:network)", function () {
     missed.push((await (await alice.mint(a.address, 21n)).wait())!.hash);
     await (await alice.mint(b.address, 22n)).wait();
     missed.push((await (await alice.connect(a).transferFrom(a.address, b.address, 21n)).wait())!.hash);
-    await indexedTo(writer.app.db, "localhost", provider);
+    await indexedTo(writer.app.db, "localhost", chain.provider);
     const again = await subscribe(`?owner=${a.address}`, { "last-event-id": last.id! });
     await again.next(isTransfer(missed[1]));
     const after = await (await alice.mint(a.address, 23n)).wait();
@@ -129,7 +123,7 @@ describe("live events (GET /events/:network)", function () {
     const small = await startTestApp({
       listen: true,
       database,
-      env: { RPC_URL_LOCALHOST: node.url, INDEXER: "false", EVENTS_HEARTBEAT_MS: "100", EVENTS_MAX_SUBSCRIBERS: "1" },
+      env: { RPC_URL_LOCALHOST: chain.url, INDEXER: "false", EVENTS_HEARTBEAT_MS: "100", EVENTS_MAX_SUBSCRIBERS: "1" },
     });
     let closed = false;
     try {

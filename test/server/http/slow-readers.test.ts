@@ -1,11 +1,10 @@
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { expect } from "chai";
-import type { JsonRpcProvider } from "ethers";
 import { MetadataNFT__factory } from "../../../typechain-types";
 import { startTestApp, type TestApp } from "../../helpers/app";
-import { providerFor, sharedNode } from "../../helpers/chain";
 import { indexedTo } from "../../helpers/index-check";
+import { SuiteChain } from "../../helpers/suite-chain";
 import { connectionsDownTo, parseRawAnswer, rawRequest, type RawClient } from "../../helpers/raw-http";
 
 /**
@@ -23,8 +22,7 @@ const DOCUMENT_BYTES = 1_000_000;
  */
 describe("slow readers: a client that does not read its answer holds no shared slot", function () {
   this.timeout(300_000);
-  let provider: JsonRpcProvider;
-  let nodeUrl: string;
+  let chain: SuiteChain;
   let host: http.Server;
   let holder: string;
   let contract: string;
@@ -42,30 +40,30 @@ describe("slow readers: a client that does not read its answer holds no shared s
     });
     await new Promise<void>((resolve) => host.listen(0, "127.0.0.1", resolve));
     const base = `http://127.0.0.1:${(host.address() as AddressInfo).port}`;
-    const node = await sharedNode();
-    nodeUrl = node.url;
-    provider = providerFor(node.url);
-    const deployer = await provider.getSigner(0);
-    holder = await (await provider.getSigner(12)).getAddress();
+    chain = await SuiteChain.sharedNode();
+    const deployer = await chain.provider.getSigner(0);
+    holder = await (await chain.provider.getSigner(12)).getAddress();
     const nft = await new MetadataNFT__factory(deployer).deploy();
     contract = await nft.getAddress();
     for (let id = 1; id <= TOKENS; id++) await (await nft.mint(holder, id, `${base}/meta/${id}`)).wait();
-    t = await startTestApp({
-      listen: true,
-      env: {
-        RPC_URL_LOCALHOST: node.url,
-        INDEXER_POLL_MS: "50",
-        INDEXER_CONTRACTS_LOCALHOST: contract,
-        METADATA_FETCH_ALLOW_PRIVATE: "true",
-        METADATA_FETCH_WAIT_MS: "20000",
-        METADATA_ANSWERS_MAX_BYTES: String(16 * 1024 * 1024),
-        METADATA_ANSWERS_CONCURRENCY: "1",
-        // Longer than the test: here no client is let go for being slow.
-        HTTP_SEND_TIMEOUT_MS: "3600000",
-      },
-    });
+    t = chain.closesWith(
+      await startTestApp({
+        listen: true,
+        env: {
+          RPC_URL_LOCALHOST: chain.url,
+          INDEXER_POLL_MS: "50",
+          INDEXER_CONTRACTS_LOCALHOST: contract,
+          METADATA_FETCH_ALLOW_PRIVATE: "true",
+          METADATA_FETCH_WAIT_MS: "20000",
+          METADATA_ANSWERS_MAX_BYTES: String(16 * 1024 * 1024),
+          METADATA_ANSWERS_CONCURRENCY: "1",
+          // Longer than the test: here no client is let go for being slow.
+          HTTP_SEND_TIMEOUT_MS: "3600000",
+        },
+      }),
+    );
     t.app.server.on("connection", (socket: Socket) => accepted.set(socket.remotePort!, socket));
-    await indexedTo(t.app.db, "localhost", provider);
+    await indexedTo(t.app.db, "localhost", chain.provider);
     // Every document in the cache: the answers below are made from it.
     for (let tries = 0; ; tries++) {
       const items = (await (await t.fetch(pagePath())).json()) as Array<{ metadataError: string | null }>;
@@ -77,10 +75,9 @@ describe("slow readers: a client that does not read its answer holds no shared s
     for (const raw of raws.splice(0)) raw.destroy();
   });
   after(async function () {
-    await t?.close();
+    await chain?.close();
     host?.closeAllConnections();
     host?.close();
-    provider?.destroy();
   });
 
   const pagePath = () => `/inventory/localhost/${holder}/${contract}?metadata=true&limit=${TOKENS}`;
@@ -133,7 +130,7 @@ describe("slow readers: a client that does not read its answer holds no shared s
       listen: true,
       database: t.database,
       env: {
-        RPC_URL_LOCALHOST: nodeUrl,
+        RPC_URL_LOCALHOST: chain.url,
         INDEXER: "false",
         METADATA_ANSWERS_MAX_BYTES: String(16 * 1024 * 1024),
         HTTP_SEND_TIMEOUT_MS: "1000",
