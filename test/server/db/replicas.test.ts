@@ -10,7 +10,7 @@ import type { TestApp } from "../../helpers/app";
 import { providerFor, sharedNode } from "../../helpers/chain";
 import type { TestDatabase } from "../../helpers/database";
 import { indexedTo } from "../../helpers/index-check";
-import { postgresServerBinaries, PostgresServers, type PostgresServer } from "../../helpers/postgres-servers";
+import { postgresServerBinariesOrSkip, PostgresServers, type PostgresServer } from "../../helpers/postgres-servers";
 import { openSse } from "../../helpers/sse";
 
 describe("read replicas: settings", function () {
@@ -68,16 +68,8 @@ describe("read replicas: a primary and a streaming replica", function () {
   const replicaLines = () => logs.filter((line) => /^read replica/.test(String(line.msg)));
 
   before(async function () {
-    const bin = postgresServerBinaries();
-    if (!bin) {
-      console.log(
-        "      skipped: PostgreSQL's server programs (initdb, pg_ctl, pg_basebackup) are not installed (apt-get install postgresql)",
-      );
-      return this.skip();
-    }
-    servers = PostgresServers.create(bin);
-    primary = await servers.primary();
-    replica = await servers.replica(primary);
+    servers = PostgresServers.create(postgresServerBinariesOrSkip(this));
+    ({ primary, replica } = await servers.primaryAndReplica());
     replicaDb = await openPostgres(replica.url, { poolSize: 1 });
 
     const node = await sharedNode();
