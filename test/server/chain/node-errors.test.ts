@@ -1,7 +1,8 @@
 import { expect } from "chai";
 import { AliceNFT__factory } from "../../../typechain-types";
-import { startTestApp, type TestApp } from "../../helpers/app";
-import { NODE_ERRORS, startFaultProxy, type FaultProxy } from "../../helpers/fault-proxy";
+import type { TestApp } from "../../helpers/app";
+import { NODE_ERRORS, type FaultProxy } from "../../helpers/fault-proxy";
+import { startProxiedApp } from "../../helpers/proxied-app";
 import type { Refusal } from "../../helpers/rpc-proxy";
 import { SuiteChain } from "../../helpers/suite-chain";
 
@@ -24,15 +25,12 @@ describe("node errors on eth_call", function () {
     const token = await new AliceNFT__factory(deployer).deploy(await deployer.getAddress());
     await (await token.mint(owner, 1n)).wait();
     alice = await token.getAddress();
-    proxy = await startFaultProxy(chain.url);
     // INDEXER=false: the route cannot fall back on the index to know the contract is an ERC-721.
-    t = await startTestApp({ env: { RPC_URL_LOCALHOST: proxy.url, HEAD_CACHE_MS: "0", INDEXER: "false", RPC_TIMEOUT_MS: "3000" } });
+    ({ t, proxy } = chain.closesWith(
+      await startProxiedApp(chain.url, { env: { HEAD_CACHE_MS: "0", INDEXER: "false", RPC_TIMEOUT_MS: "3000" } }),
+    ));
   });
-  after(async function () {
-    await t?.close();
-    await proxy?.close();
-    await chain?.close();
-  });
+  after(async () => chain?.close());
 
   async function get(path: string): Promise<{ status: number; body: unknown }> {
     const response = await t.fetch(path);

@@ -1,7 +1,8 @@
 import { expect } from "chai";
 import { AliceNFT__factory } from "../../../typechain-types";
-import { startTestApp, type TestApp } from "../../helpers/app";
-import { NODE_ERRORS, startFaultProxy, type FaultProxy } from "../../helpers/fault-proxy";
+import type { TestApp } from "../../helpers/app";
+import { NODE_ERRORS, type FaultProxy } from "../../helpers/fault-proxy";
+import { startProxiedApp } from "../../helpers/proxied-app";
 import { SuiteChain } from "../../helpers/suite-chain";
 
 const TIMEOUT_MS = 3_000;
@@ -24,16 +25,11 @@ describe("rate-limited provider (HTTP 429)", function () {
     const token = await new AliceNFT__factory(deployer).deploy(await deployer.getAddress());
     await (await token.mintBatch(await deployer.getAddress(), [1n, 2n, 3n, 4n, 5n, 6n])).wait();
     alice = await token.getAddress();
-    proxy = await startFaultProxy(chain.url);
-    t = await startTestApp({
-      env: { RPC_URL_LOCALHOST: proxy.url, HEAD_CACHE_MS: "0", INDEXER: "false", RPC_TIMEOUT_MS: String(TIMEOUT_MS) },
-    });
+    ({ t, proxy } = chain.closesWith(
+      await startProxiedApp(chain.url, { env: { HEAD_CACHE_MS: "0", INDEXER: "false", RPC_TIMEOUT_MS: String(TIMEOUT_MS) } }),
+    ));
   });
-  after(async function () {
-    await t?.close();
-    await proxy?.close();
-    await chain?.close();
-  });
+  after(async () => chain?.close());
   afterEach(function () {
     proxy.plan = {};
     // Past a pause the last test left behind: the backoff reads the app's clock.

@@ -1,8 +1,8 @@
 import { expect } from "chai";
-import { startTestApp, type TestApp } from "../../helpers/app";
-import { NODE_ERRORS, startFaultProxy, type FaultPlan, type FaultProxy } from "../../helpers/fault-proxy";
+import { NODE_ERRORS, type FaultPlan, type FaultProxy } from "../../helpers/fault-proxy";
 import { indexedTo } from "../../helpers/index-check";
 import { OneByOneMints } from "../../helpers/one-by-one-mints";
+import { startProxiedApp } from "../../helpers/proxied-app";
 import { SuiteChain } from "../../helpers/suite-chain";
 
 /**
@@ -23,11 +23,8 @@ describe("indexer behind a faulty provider", function () {
   });
 
   /** An app indexing through a fault proxy with `plan`, with its proxy. */
-  async function faultyApp(plan: FaultPlan, env: Record<string, string> = {}, seed = 7): Promise<{ t: TestApp; proxy: FaultProxy }> {
-    const proxy = await startFaultProxy(chain.url, { seed, plan });
-    const t = await startTestApp({ env: { RPC_URL_LOCALHOST: proxy.url, INDEXER_POLL_MS: "50", RPC_TIMEOUT_MS: "3000", ...env } });
-    return { t, proxy };
-  }
+  const faultyApp = (plan: FaultPlan, env: Record<string, string> = {}, seed = 7) =>
+    startProxiedApp(chain.url, { proxy: { seed, plan }, env: { INDEXER_POLL_MS: "50", RPC_TIMEOUT_MS: "3000", ...env } });
 
   /** RPC calls per block indexed through `proxy`, printed for the record (a bench reports it; no test asserts on it). */
   async function reportCalls(name: string, proxy: FaultProxy, blocks: number): Promise<void> {
@@ -38,7 +35,7 @@ describe("indexer behind a faulty provider", function () {
   }
 
   it("loses no transfer when eth_getLogs answers from a backend whose log index trails its head", async function () {
-    const { t, proxy } = await faultyApp({ logsLag: 3 });
+    const { t, proxy, close } = await faultyApp({ logsLag: 3 });
     try {
       await indexedTo(t.app.db, "localhost", chain.provider, undefined, 60_000);
       const start = await chain.provider.getBlockNumber();
@@ -47,13 +44,12 @@ describe("indexer behind a faulty provider", function () {
       expect(proxy.injected).to.be.greaterThan(0);
       await reportCalls("lagging logs", proxy, (await chain.provider.getBlockNumber()) - start);
     } finally {
-      await t.close();
-      await proxy.close();
+      await close();
     }
   });
 
   it("takes a null header for a block not served yet: no rollback, no removed event, and it waits with a pause", async function () {
-    const { t, proxy } = await faultyApp({});
+    const { t, proxy, close } = await faultyApp({});
     try {
       await indexedTo(t.app.db, "localhost", chain.provider, undefined, 60_000);
       // The blocks the head announces are not served yet: the cursor's block among them.
@@ -70,15 +66,14 @@ describe("indexer behind a faulty provider", function () {
       );
       expect(rows).to.deep.equal([]);
     } finally {
-      await t.close();
-      await proxy.close();
+      await close();
     }
   });
 
   it("keeps indexing while a quarter of the calls fail: a failed call is tried again, not the whole step", async function () {
     // A cold sync of many blocks with transfers: one step reads a header per block (Hardhat's logs carry no time).
     await mints.mint(30);
-    const { t, proxy } = await faultyApp({
+    const { t, proxy, close } = await faultyApp({
       failRate: 0.25,
       failWith: [NODE_ERRORS.headerNotFound, NODE_ERRORS.internal, NODE_ERRORS.badGateway, NODE_ERRORS.tooManyRequests],
     });
@@ -87,8 +82,7 @@ describe("indexer behind a faulty provider", function () {
       expect(proxy.injected).to.be.greaterThan(0);
       await reportCalls("25 % failed calls", proxy, await chain.provider.getBlockNumber());
     } finally {
-      await t.close();
-      await proxy.close();
+      await close();
     }
   });
 });

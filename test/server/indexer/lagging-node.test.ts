@@ -8,6 +8,7 @@ import { startFaultProxy, type FaultPlan, type FaultProxy } from "../../helpers/
 import { expectHoldingsMatchRecount } from "../../helpers/holdings-check";
 import { expectIndexMatchesChain, INDEXED_OWNERS, indexedTo } from "../../helpers/index-check";
 import { OneByOneMints } from "../../helpers/one-by-one-mints";
+import { startProxiedApp } from "../../helpers/proxied-app";
 import { SuiteChain } from "../../helpers/suite-chain";
 
 const hex = (n: number) => `0x${n.toString(16)}`;
@@ -68,17 +69,14 @@ describe("indexer behind a node whose head goes backwards", function () {
   before(async function () {
     chain = await SuiteChain.ownNode();
     mints = await OneByOneMints.deploy(chain.provider, 2);
-    proxy = await startFaultProxy(chain.url);
-    t = await startTestApp({
-      env: { RPC_URL_LOCALHOST: proxy.url, INDEXER_POLL_MS: "50", RPC_TIMEOUT_MS: "3000", LOG_LEVEL: "info" },
-      logStream: { write: (line) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
-    });
+    ({ t, proxy } = chain.closesWith(
+      await startProxiedApp(chain.url, {
+        env: { INDEXER_POLL_MS: "50", RPC_TIMEOUT_MS: "3000", LOG_LEVEL: "info" },
+        logStream: { write: (line) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
+      }),
+    ));
   });
-  after(async function () {
-    await t?.close();
-    await proxy?.close();
-    await chain?.close();
-  });
+  after(async () => chain?.close());
 
   const cursor = async () =>
     Number(
