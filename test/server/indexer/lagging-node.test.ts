@@ -278,9 +278,11 @@ describe("indexer with several URLs, one on a branch that left the chain below t
     const deployer = await chain.provider.getSigner(0);
     users = await Promise.all([1, 2].map(async (i) => (await chain.provider.getSigner(i)).getAddress()));
     alice = await new AliceNFT__factory(deployer).deploy(await deployer.getAddress());
-    a = await startFaultProxy(chain.url);
+    a = chain.closesWith(await startFaultProxy(chain.url));
     // `b` answers later than `a`: the pool sends each call to `a` while it is up.
-    b = await startFaultProxy(chain.url, { plan: { refuse: () => new Promise((resolve) => setTimeout(() => resolve(undefined), 100)) } });
+    b = chain.closesWith(
+      await startFaultProxy(chain.url, { plan: { refuse: () => new Promise((resolve) => setTimeout(() => resolve(undefined), 100)) } }),
+    );
     t = await startTestApp({
       env: {
         RPC_URL_LOCALHOST: `${a.url},${b.url}`,
@@ -295,8 +297,6 @@ describe("indexer with several URLs, one on a branch that left the chain below t
   });
   after(async function () {
     await t?.close();
-    await a?.close();
-    await b?.close();
     await chain?.close();
   });
 
