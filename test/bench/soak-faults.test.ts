@@ -1,8 +1,7 @@
 import { expect } from "chai";
-import type { LocalNode } from "../../local/node";
 import { FAULT_KINDS } from "../../support/soak-faults";
-import { startLocalNode } from "../helpers/chain";
 import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy";
+import { SuiteChain } from "../helpers/suite-chain";
 
 /**
  * The soak's fault proxy draws each turn of a fault kind from the same seed (cycleFaults reseeds it), so every window
@@ -11,17 +10,14 @@ import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy";
  */
 describe("the soak's faults", function () {
   this.timeout(60_000);
-  let node: LocalNode;
+  let chain: SuiteChain;
   let proxy: FaultProxy;
 
   before(async function () {
-    node = await startLocalNode();
-    proxy = await startFaultProxy(node.url);
+    chain = await SuiteChain.ownNode();
+    proxy = chain.closesWith(await startFaultProxy(chain.url));
   });
-  after(async function () {
-    await proxy?.close();
-    await node?.stop();
-  });
+  after(async () => chain?.close());
 
   /** The HTTP status of each of `n` calls sent one after another. */
   async function statuses(n: number): Promise<number[]> {

@@ -5,7 +5,7 @@ import path from "node:path";
 import { freePort } from "../../support/net";
 import { runServerTool } from "./postgres-server";
 
-export { postgresServerBinaries } from "./postgres-server";
+export { postgresServerBinariesOrSkip } from "./postgres-server";
 
 /** A PostgreSQL server this test started, on 127.0.0.1 and a free port, with trust authentication for `postgres`. */
 export interface PostgresServer {
@@ -101,6 +101,12 @@ export class PostgresServers {
       "--no-sync",
     ]);
     return this.serve(dir, await freePort());
+  }
+
+  /** A new cluster and one hot standby streaming from it: the pair every replication drill starts from. */
+  async primaryAndReplica(): Promise<{ primary: PostgresServer; replica: PostgresServer }> {
+    const primary = await this.primary();
+    return { primary, replica: await this.replica(primary) };
   }
 
   /** Promotes `replica` to a primary (`pg_ctl promote`): it stops replaying and takes writes. */

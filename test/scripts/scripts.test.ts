@@ -2,12 +2,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect } from "chai";
-import type { JsonRpcProvider, JsonRpcSigner } from "ethers";
+import type { JsonRpcSigner } from "ethers";
 import { readDeployment, type Deployment } from "../../scripts/lib/deployment";
 import { AliceNFT__factory, BobNFT__factory, NFTConverter__factory } from "../../typechain-types";
-import { providerFor, startLocalNode } from "../helpers/chain";
-import type { LocalNode } from "../../local/node";
 import { runHardhat, type TaskRun } from "../helpers/hardhat-task";
+import { SuiteChain } from "../helpers/suite-chain";
 
 /** A refusal: a non-zero exit and one plain line on stderr containing `message`, no stack trace. */
 function expectRefusal(run: TaskRun, message: string, label = message) {
@@ -22,8 +21,7 @@ function expectRefusal(run: TaskRun, message: string, label = message) {
 
 describe("converter scripts (hardhat tasks against a node)", function () {
   this.timeout(300_000);
-  let node: LocalNode;
-  let provider: JsonRpcProvider;
+  let chain: SuiteChain;
   let deployer: JsonRpcSigner;
   let dir: string;
   let env: Record<string, string>;
@@ -38,15 +36,13 @@ describe("converter scripts (hardhat tasks against a node)", function () {
   const converter = () => NFTConverter__factory.connect(deployment.converter, deployer);
 
   before(async function () {
-    node = await startLocalNode();
-    provider = providerFor(node.url);
-    deployer = await provider.getSigner(0);
+    chain = await SuiteChain.ownNode();
+    deployer = await chain.provider.getSigner(0);
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "scripts-"));
-    env = { RPC_URL_LOCALHOST: node.url, DEPLOYMENTS_DIR: dir };
+    env = { RPC_URL_LOCALHOST: chain.url, DEPLOYMENTS_DIR: dir };
   });
   after(async function () {
-    provider?.destroy();
-    await node?.stop();
+    await chain?.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
@@ -58,7 +54,7 @@ describe("converter scripts (hardhat tasks against a node)", function () {
       expect(deployment).to.include({ network: "localhost", chainId: 31337, admin: await deployer.getAddress(), testTokens: true });
       expect(deployment.deployBlock).to.be.a("number").greaterThan(0);
       for (const address of [deployment.alice, deployment.bob, deployment.converter])
-        expect(await provider.getCode(address)).to.not.equal("0x");
+        expect(await chain.provider.getCode(address)).to.not.equal("0x");
       const c = converter();
       expect(await c.alice()).to.equal(deployment.alice);
       expect(await c.hasRole(await c.OPERATOR_ROLE(), await deployer.getAddress())).to.equal(true);
@@ -101,12 +97,12 @@ describe("converter scripts (hardhat tasks against a node)", function () {
     });
 
     it("registers nothing on a rerun, and says so", async function () {
-      const before = await provider.getTransactionCount(await deployer.getAddress());
+      const before = await chain.provider.getTransactionCount(await deployer.getAddress());
       const run = await task("register-pairs", "--file", path.join(dir, "pairs.csv"));
       expect(run.code, run.stderr).to.equal(0);
       expect(run.stdout).to.contain("5 already registered, 0 to register");
       expect(run.stdout).to.contain("nothing to register");
-      expect(await provider.getTransactionCount(await deployer.getAddress())).to.equal(before);
+      expect(await chain.provider.getTransactionCount(await deployer.getAddress())).to.equal(before);
     });
 
     it("registers only the new pairs of a JSON file with big ids", async function () {
@@ -119,16 +115,16 @@ describe("converter scripts (hardhat tasks against a node)", function () {
     });
 
     it("sends nothing with --dry-run", async function () {
-      const before = await provider.getTransactionCount(await deployer.getAddress());
+      const before = await chain.provider.getTransactionCount(await deployer.getAddress());
       const run = await task("register-pairs", "--file", file("more.csv", "20,120\n21,121\n"), "--dry-run");
       expect(run.code, run.stderr).to.equal(0);
       expect(run.stdout).to.contain("dry run: would send 1 transaction(s)");
-      expect(await provider.getTransactionCount(await deployer.getAddress())).to.equal(before);
+      expect(await chain.provider.getTransactionCount(await deployer.getAddress())).to.equal(before);
       expect(await converter().bobIdOf(20n)).to.deep.equal([false, 0n]);
     });
 
     it("refuses a malformed file before any transaction, naming the line", async function () {
-      const before = await provider.getTransactionCount(await deployer.getAddress());
+      const before = await chain.provider.getTransactionCount(await deployer.getAddress());
       const cases: Array<[string, string, string]> = [
         ["bad.csv", "30,130\n31,13x\n", 'bad.csv:2: bob id "13x" is not a decimal uint256'],
         ["cells.csv", "30,130\n31\n", 'cells.csv:2: expected "alice_id,bob_id", got "31"'],
@@ -140,22 +136,22 @@ describe("converter scripts (hardhat tasks against a node)", function () {
       for (const [name, content, message] of cases) {
         expectRefusal(await task("register-pairs", "--file", file(name, content)), message, name);
       }
-      expect(await provider.getTransactionCount(await deployer.getAddress())).to.equal(before);
+      expect(await chain.provider.getTransactionCount(await deployer.getAddress())).to.equal(before);
       expect(await converter().bobIdOf(30n)).to.deep.equal([false, 0n]);
     });
 
     it("refuses a file that conflicts with the chain before any transaction", async function () {
-      const before = await provider.getTransactionCount(await deployer.getAddress());
+      const before = await chain.provider.getTransactionCount(await deployer.getAddress());
       const run = await task("register-pairs", "--file", file("conflict.csv", "40,140\n1,999\n"));
       expectRefusal(run, "1 pair(s) conflict with the chain: conflict.csv:2: alice id 1 is already paired on chain with bob id 101");
-      expect(await provider.getTransactionCount(await deployer.getAddress())).to.equal(before);
+      expect(await chain.provider.getTransactionCount(await deployer.getAddress())).to.equal(before);
       expect(await converter().bobIdOf(40n)).to.deep.equal([false, 0n]);
     });
   });
 
   describe("stock and convert", function () {
     it("stocks Bob tokens, then a user converts an Alice token in one transaction", async function () {
-      const user = await provider.getSigner(1);
+      const user = await chain.provider.getSigner(1);
       const alice = AliceNFT__factory.connect(deployment.alice, deployer);
       const bob = BobNFT__factory.connect(deployment.bob, deployer);
       await (await bob.mintBatch(await deployer.getAddress(), [101n, 102n])).wait();

@@ -1,13 +1,13 @@
 import { expect } from "chai";
 import { AbiCoder, Interface } from "ethers";
 import { decodeAbiString, decodeResult } from "../../../server/chain/abi-string";
+import { word } from "../../helpers/raw-logs";
 
 // The resolver read tokenURI and uri answers with ethers' Interface.decodeFunctionResult: decodeAbiString must read
 // what it reads and refuse what it refuses.
 const TOKEN_URI = new Interface(["function uri(uint256 id) view returns (string)"]);
 const ethersDecode = (data: string) => TOKEN_URI.decodeFunctionResult("uri", data)[0] as string;
 const encode = (text: string) => AbiCoder.defaultAbiCoder().encode(["string"], [text]);
-const word = (n: bigint | number) => BigInt(n).toString(16).padStart(64, "0");
 
 /** Both read it the same, or both refuse it. */
 function expectSameAsEthers(data: string, label = data.slice(0, 80)) {

@@ -1,13 +1,11 @@
 import { expect } from "chai";
-import type { JsonRpcProvider } from "ethers";
-import type { LocalNode } from "../../../local/node";
 import { BlockCalls } from "../../../server/chain/calls";
 import { HeadCache } from "../../../server/chain/head";
 import { Networks } from "../../../server/chain/networks";
 import { systemClock } from "../../../server/lib/clock";
 import { AliceNFT__factory } from "../../../typechain-types";
-import { providerFor, startLocalNode } from "../../helpers/chain";
 import { startFaultProxy, type FaultProxy } from "../../helpers/fault-proxy";
+import { SuiteChain } from "../../helpers/suite-chain";
 
 /**
  * The calls of each block are asked of the node once and kept while the block is among the newest four asked for:
@@ -16,8 +14,7 @@ import { startFaultProxy, type FaultProxy } from "../../helpers/fault-proxy";
  */
 describe("BlockCalls", function () {
   this.timeout(60_000);
-  let node: LocalNode;
-  let provider: JsonRpcProvider;
+  let chain: SuiteChain;
   let proxy: FaultProxy;
   let calls: BlockCalls;
   let networks: Networks;
@@ -26,21 +23,19 @@ describe("BlockCalls", function () {
   const NAME = AliceNFT__factory.createInterface().encodeFunctionData("name");
 
   before(async function () {
-    node = await startLocalNode();
-    provider = providerFor(node.url);
-    const signer = await provider.getSigner(0);
+    chain = await SuiteChain.ownNode();
+    const signer = await chain.provider.getSigner(0);
     token = await (await new AliceNFT__factory(signer).deploy(await signer.getAddress())).getAddress();
-    first = await provider.getBlockNumber();
-    for (let i = 0; i < 6; i++) await provider.send("evm_mine", []);
-    proxy = await startFaultProxy(node.url);
+    first = await chain.provider.getBlockNumber();
+    for (let i = 0; i < 6; i++) await chain.provider.send("evm_mine", []);
+    proxy = await startFaultProxy(chain.url);
     networks = new Networks({ localhost: proxy.url }, 10_000);
     calls = new BlockCalls(networks, new HeadCache(networks, 1_000, systemClock));
   });
   after(async function () {
     networks?.close();
     await proxy?.close();
-    provider?.destroy();
-    await node?.stop();
+    await chain?.close();
   });
 
   const nodeCalls = () => proxy.countByMethod().eth_call ?? 0;

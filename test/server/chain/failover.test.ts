@@ -1,15 +1,13 @@
 import { expect } from "chai";
-import type { JsonRpcProvider } from "ethers";
-import type { LocalNode } from "../../../local/node";
 import { rpc } from "../../../server/chain/networks";
 import { TRANSFER_TOPIC } from "../../../server/indexer/transfers";
 import { AliceNFT__factory } from "../../../typechain-types";
 import { startTestApp, type TestApp } from "../../helpers/app";
-import { providerFor, startLocalNode } from "../../helpers/chain";
 import { NODE_ERRORS, startFaultProxy, type FaultPlan, type FaultProxy } from "../../helpers/fault-proxy";
 import { expectIndexMatchesChain, indexedTo } from "../../helpers/index-check";
 import { sample } from "../../helpers/metrics";
 import { expectRefusal } from "../../helpers/refusal";
+import { SuiteChain } from "../../helpers/suite-chain";
 
 const COOLDOWN_MS = 60_000;
 
@@ -21,17 +19,15 @@ const COOLDOWN_MS = 60_000;
  */
 describe("several providers per network (failover, health, latency)", function () {
   this.timeout(120_000);
-  let node: LocalNode;
-  let provider: JsonRpcProvider;
+  let chain: SuiteChain;
   let deployer: string;
   let alice: string;
   const ids = [1n, 2n, 3n, 4n, 5n, 6n];
   const open: Array<{ close(): Promise<void> }> = [];
 
   before(async function () {
-    node = await startLocalNode();
-    provider = providerFor(node.url);
-    const signer = await provider.getSigner(0);
+    chain = await SuiteChain.ownNode();
+    const signer = await chain.provider.getSigner(0);
     deployer = await signer.getAddress();
     const token = await new AliceNFT__factory(signer).deploy(deployer);
     await (await token.mintBatch(deployer, ids)).wait();
@@ -41,8 +37,7 @@ describe("several providers per network (failover, health, latency)", function (
     for (const closable of open.splice(0).reverse()) await closable.close();
   });
   after(async function () {
-    provider?.destroy();
-    await node?.stop();
+    await chain?.close();
   });
 
   /** The pool's URL of `proxy`, with a key in its path and query as a paid provider's URL has. */
@@ -51,8 +46,8 @@ describe("several providers per network (failover, health, latency)", function (
 
   /** Two proxies (`a` first in the list) and an app using both, its log lines collected. */
   async function twoProviders(plans: { a?: FaultPlan; b?: FaultPlan }, env: Record<string, string> = {}) {
-    const a = await startFaultProxy(node.url, { seed: 3, plan: plans.a });
-    const b = await startFaultProxy(node.url, { seed: 5, plan: plans.b });
+    const a = await startFaultProxy(chain.url, { seed: 3, plan: plans.a });
+    const b = await startFaultProxy(chain.url, { seed: 5, plan: plans.b });
     open.push(a, b);
     const lines: Array<Record<string, unknown>> = [];
     const t = await startTestApp({
@@ -87,7 +82,7 @@ describe("several providers per network (failover, health, latency)", function (
   async function blocks(t: TestApp, count = 3): Promise<void> {
     for (let i = 0; i < count; i++) {
       const answer = await rpc("localhost", t.app.networks.provider("localhost").send("eth_blockNumber", []));
-      expect(Number(answer)).to.equal(await provider.getBlockNumber());
+      expect(Number(answer)).to.equal(await chain.provider.getBlockNumber());
     }
   }
 
@@ -208,7 +203,7 @@ describe("several providers per network (failover, health, latency)", function (
   });
 
   it("a provider alone that reports a rate limit inside an HTTP 200 is waited out like a 429, then 503 upstream_rate_limited", async function () {
-    const a = await startFaultProxy(node.url, { seed: 3, plan: { refuse: () => NODE_ERRORS.rateLimitedInBody } });
+    const a = await startFaultProxy(chain.url, { seed: 3, plan: { refuse: () => NODE_ERRORS.rateLimitedInBody } });
     open.push(a);
     const t = await startTestApp({ env: { RPC_URL_LOCALHOST: a.url, RPC_TIMEOUT_MS: "1000", HEAD_CACHE_MS: "0", INDEXER: "false" } });
     open.push(t);
@@ -228,8 +223,8 @@ describe("several providers per network (failover, health, latency)", function (
   it("the indexer indexes the whole chain through the healthy provider while the other fails half its calls", async function () {
     const flaky: FaultPlan = { failRate: 0.5, failWith: [NODE_ERRORS.badGateway, NODE_ERRORS.tooManyRequests] };
     const { a, b, t } = await twoProviders({ a: flaky }, { INDEXER: "true", INDEXER_POLL_MS: "50", RPC_COOLDOWN_MS: "200" });
-    await indexedTo(t.app.db, "localhost", provider, undefined, 60_000);
-    await expectIndexMatchesChain(t.app.db, provider, "localhost", alice, [...ids, 7n]);
+    await indexedTo(t.app.db, "localhost", chain.provider, undefined, 60_000);
+    await expectIndexMatchesChain(t.app.db, chain.provider, "localhost", alice, [...ids, 7n]);
     expect(a.injected).to.be.greaterThan(0);
     expect(b.countByMethod().eth_getLogs).to.be.greaterThan(0);
   });
@@ -249,9 +244,9 @@ describe("several providers per network (failover, health, latency)", function (
     // `b` answers 150 ms later, so that the pool prefers `a` until `a` fails (then `a` cools down: the app's clock stands).
     const slower: FaultPlan = { refuse: () => new Promise((resolve) => setTimeout(() => resolve(undefined), 150)) };
     const { a, b, t, scrape } = await twoProviders({ a: malformed, b: slower }, { INDEXER: "true", INDEXER_POLL_MS: "50" });
-    await indexedTo(t.app.db, "localhost", provider, undefined, 60_000);
+    await indexedTo(t.app.db, "localhost", chain.provider, undefined, 60_000);
     // Token 9, which the forged log would have minted, has no owner: the index equals the chain.
-    await expectIndexMatchesChain(t.app.db, provider, "localhost", alice, [...ids, 7n, 9n]);
+    await expectIndexMatchesChain(t.app.db, chain.provider, "localhost", alice, [...ids, 7n, 9n]);
     expect(a.countByMethod().eth_getLogs).to.be.greaterThan(0);
     expect(b.countByMethod().eth_getLogs).to.be.greaterThan(0);
     const failures = { network: "localhost", provider: host(a), fault: "transport_error", failed_over: "true" };
@@ -262,14 +257,14 @@ describe("several providers per network (failover, health, latency)", function (
     const malformed: FaultPlan = {
       refuse: async (call) => {
         if (call.method !== "eth_getBlockByNumber") return undefined;
-        const block = await provider.send("eth_getBlockByNumber", call.params as unknown[]);
+        const block = await chain.provider.send("eth_getBlockByNumber", call.params as unknown[]);
         return { result: block && { ...block, hash: "0xnot-a-hash" } };
       },
     };
     const slower: FaultPlan = { refuse: () => new Promise((resolve) => setTimeout(() => resolve(undefined), 150)) };
     const { a, b, t, scrape } = await twoProviders({ a: malformed, b: slower }, { INDEXER: "true", INDEXER_POLL_MS: "50" });
-    await indexedTo(t.app.db, "localhost", provider, undefined, 60_000);
-    await expectIndexMatchesChain(t.app.db, provider, "localhost", alice, [...ids, 7n]);
+    await indexedTo(t.app.db, "localhost", chain.provider, undefined, 60_000);
+    await expectIndexMatchesChain(t.app.db, chain.provider, "localhost", alice, [...ids, 7n]);
     expect(a.countByMethod().eth_getBlockByNumber).to.be.greaterThan(0);
     expect(b.countByMethod().eth_getBlockByNumber).to.be.greaterThan(0);
     const failures = { network: "localhost", provider: host(a), fault: "transport_error", failed_over: "true" };

@@ -1,10 +1,10 @@
 import { expect } from "chai";
-import type { JsonRpcProvider } from "ethers";
 import { AliceNFT__factory } from "../../../typechain-types";
-import { startTestApp, type TestApp } from "../../helpers/app";
-import { providerFor, sharedNode } from "../../helpers/chain";
-import { NODE_ERRORS, startFaultProxy, type FaultProxy } from "../../helpers/fault-proxy";
+import type { TestApp } from "../../helpers/app";
+import { NODE_ERRORS, type FaultProxy } from "../../helpers/fault-proxy";
+import { startProxiedApp } from "../../helpers/proxied-app";
 import type { Refusal } from "../../helpers/rpc-proxy";
+import { SuiteChain } from "../../helpers/suite-chain";
 
 /**
  * A node's error is never an answer about a token: the owner and approval routes tell a revert (the contract's word)
@@ -12,29 +12,25 @@ import type { Refusal } from "../../helpers/rpc-proxy";
  */
 describe("node errors on eth_call", function () {
   this.timeout(60_000);
-  let provider: JsonRpcProvider;
+  let chain: SuiteChain;
   let proxy: FaultProxy;
   let t: TestApp;
   let alice: string;
   let owner: string;
 
   before(async function () {
-    const node = await sharedNode();
-    provider = providerFor(node.url);
-    const deployer = await provider.getSigner(0);
-    owner = await (await provider.getSigner(1)).getAddress();
+    chain = await SuiteChain.sharedNode();
+    const deployer = await chain.provider.getSigner(0);
+    owner = await (await chain.provider.getSigner(1)).getAddress();
     const token = await new AliceNFT__factory(deployer).deploy(await deployer.getAddress());
     await (await token.mint(owner, 1n)).wait();
     alice = await token.getAddress();
-    proxy = await startFaultProxy(node.url);
     // INDEXER=false: the route cannot fall back on the index to know the contract is an ERC-721.
-    t = await startTestApp({ env: { RPC_URL_LOCALHOST: proxy.url, HEAD_CACHE_MS: "0", INDEXER: "false", RPC_TIMEOUT_MS: "3000" } });
+    ({ t, proxy } = chain.closesWith(
+      await startProxiedApp(chain.url, { env: { HEAD_CACHE_MS: "0", INDEXER: "false", RPC_TIMEOUT_MS: "3000" } }),
+    ));
   });
-  after(async function () {
-    await t?.close();
-    await proxy?.close();
-    provider?.destroy();
-  });
+  after(async () => chain?.close());
 
   async function get(path: string): Promise<{ status: number; body: unknown }> {
     const response = await t.fetch(path);
@@ -43,8 +39,8 @@ describe("node errors on eth_call", function () {
 
   /** Mines a block, which the app sees at once (HEAD_CACHE_MS=0): cached answers are the last block's. */
   async function newBlock(): Promise<void> {
-    await provider.send("evm_mine", []);
-    expect((await get("/block/localhost/latest")).body).to.equal(await provider.getBlockNumber());
+    await chain.provider.send("evm_mine", []);
+    expect((await get("/block/localhost/latest")).body).to.equal(await chain.provider.getBlockNumber());
   }
 
   const failing = (refusal: Refusal) => (proxy.plan = { refuse: (call) => (call.method === "eth_call" ? refusal : undefined) });

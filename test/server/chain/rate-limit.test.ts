@@ -1,9 +1,9 @@
 import { expect } from "chai";
-import type { JsonRpcProvider } from "ethers";
 import { AliceNFT__factory } from "../../../typechain-types";
-import { startTestApp, type TestApp } from "../../helpers/app";
-import { providerFor, sharedNode } from "../../helpers/chain";
-import { NODE_ERRORS, startFaultProxy, type FaultProxy } from "../../helpers/fault-proxy";
+import type { TestApp } from "../../helpers/app";
+import { NODE_ERRORS, type FaultProxy } from "../../helpers/fault-proxy";
+import { startProxiedApp } from "../../helpers/proxied-app";
+import { SuiteChain } from "../../helpers/suite-chain";
 
 const TIMEOUT_MS = 3_000;
 
@@ -13,29 +13,23 @@ const TIMEOUT_MS = 3_000;
  */
 describe("rate-limited provider (HTTP 429)", function () {
   this.timeout(60_000);
-  let provider: JsonRpcProvider;
+  let chain: SuiteChain;
   let proxy: FaultProxy;
   let t: TestApp;
   let alice: string;
   const rateLimited = { error: "upstream_rate_limited", message: "The localhost node is rate limiting our calls; try again later" };
 
   before(async function () {
-    const node = await sharedNode();
-    provider = providerFor(node.url);
-    const deployer = await provider.getSigner(0);
+    chain = await SuiteChain.sharedNode();
+    const deployer = await chain.provider.getSigner(0);
     const token = await new AliceNFT__factory(deployer).deploy(await deployer.getAddress());
     await (await token.mintBatch(await deployer.getAddress(), [1n, 2n, 3n, 4n, 5n, 6n])).wait();
     alice = await token.getAddress();
-    proxy = await startFaultProxy(node.url);
-    t = await startTestApp({
-      env: { RPC_URL_LOCALHOST: proxy.url, HEAD_CACHE_MS: "0", INDEXER: "false", RPC_TIMEOUT_MS: String(TIMEOUT_MS) },
-    });
+    ({ t, proxy } = chain.closesWith(
+      await startProxiedApp(chain.url, { env: { HEAD_CACHE_MS: "0", INDEXER: "false", RPC_TIMEOUT_MS: String(TIMEOUT_MS) } }),
+    ));
   });
-  after(async function () {
-    await t?.close();
-    await proxy?.close();
-    provider?.destroy();
-  });
+  after(async () => chain?.close());
   afterEach(function () {
     proxy.plan = {};
     // Past a pause the last test left behind: the backoff reads the app's clock.
@@ -82,7 +76,7 @@ describe("rate-limited provider (HTTP 429)", function () {
     const first = get(`/localhost/${alice}/1`);
     while (refused === 0) await new Promise((resolve) => setTimeout(resolve, 10));
     const others = await Promise.all([2, 3, 4, 5, 6].map((id) => get(`/localhost/${alice}/${id}`)));
-    const deployer = await (await provider.getSigner(0)).getAddress();
+    const deployer = await (await chain.provider.getSigner(0)).getAddress();
     for (const answer of [await first, ...others]) expect(answer).to.deep.equal({ status: 200, body: deployer });
     expect(refused).to.equal(1);
   });

@@ -3,6 +3,7 @@ import { expect } from "chai";
 import { dataLength, hashMessage, recoverAddress, Signature, Wallet } from "ethers";
 import { verifyEoa, type VerifyResult } from "../../../server/chain/signatures";
 import { highS } from "../../helpers/signers";
+import { word } from "../../helpers/raw-logs";
 
 const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 const P = 0xfffffffffffffffffffffffffffffffffffffffffffffffffffffffefffffc2fn;
@@ -35,7 +36,6 @@ function verifyEoaWithEthers(address: string, hash: string, signature: string): 
     : { ok: false, reason: "invalid_signature", message: "the signature was not made by this address" };
 }
 
-const word = (value: bigint) => value.toString(16).padStart(64, "0");
 const hex = (bytes: number) => `0x${randomBytes(bytes).toString("hex")}`;
 
 describe("verifyEoa (libsecp256k1) against ethers", function () {

@@ -4,26 +4,26 @@ import { isEoa, isErc6492Signature, verifySignature, type VerifyResult } from ".
 import { DomainError } from "../../../server/lib/domain-error";
 import { providerFor, sharedNode } from "../../helpers/chain";
 import { deployTestSigners, highS, ownerSignature, wrap6492, type TestSigner, type TestSignerKind } from "../../helpers/signers";
+import { SuiteChain } from "../../helpers/suite-chain";
 import { startTcpProxy, type TcpProxy } from "../../helpers/tcp-proxy";
 
 describe("verifySignature", function () {
   const MESSAGE = "Wallet Login\nLog in to Demo via localhost.\n---\nq2mF1xYI3r8bTq0w2bVvJg";
-  let provider: JsonRpcProvider;
+  let chain: SuiteChain;
   let signers: Record<TestSignerKind, TestSigner>;
   let calls: string[] = [];
 
   before(async function () {
-    const node = await sharedNode();
-    provider = providerFor(node.url);
-    provider.on("debug", (event: { action: string; payload?: { method: string } }) => {
+    chain = await SuiteChain.sharedNode();
+    chain.provider.on("debug", (event: { action: string; payload?: { method: string } }) => {
       if (event.action === "sendRpcPayload" && event.payload) calls.push(event.payload.method);
     });
-    signers = await deployTestSigners(await provider.getSigner(0));
+    signers = await deployTestSigners(await chain.provider.getSigner(0));
   });
-  after(() => provider?.destroy());
+  after(async () => chain?.close());
 
   const verify = (address: string, signature: string, message: string | Uint8Array = MESSAGE): Promise<VerifyResult> =>
-    verifySignature({ provider, network: "localhost", address, message, signature });
+    verifySignature({ provider: chain.provider, network: "localhost", address, message, signature });
 
   describe("valid signatures", function () {
     for (const [kind, expected] of [
@@ -55,7 +55,7 @@ describe("verifySignature", function () {
       calls = [];
       expect(await verify(signer.address, signature)).to.deep.equal({ ok: true, kind: "erc6492" });
       expect(calls).to.deep.equal(["eth_call"]);
-      expect(await provider.getCode(signer.address)).to.equal("0x");
+      expect(await chain.provider.getCode(signer.address)).to.equal("0x");
     });
 
     it("accepts an EIP-6492 signature of a wallet that is already deployed", async function () {
@@ -67,7 +67,7 @@ describe("verifySignature", function () {
 
     it("accepts the key of an EOA that delegates to code (EIP-7702)", async function () {
       const eoa = Wallet.createRandom();
-      await provider.send("hardhat_setCode", [eoa.address, `0xef0100${signers.single.address.slice(2)}`]);
+      await chain.provider.send("hardhat_setCode", [eoa.address, `0xef0100${signers.single.address.slice(2)}`]);
       expect(await verify(eoa.address, await eoa.signMessage(MESSAGE))).to.deep.equal({ ok: true, kind: "eoa" });
     });
   });
@@ -83,10 +83,10 @@ describe("verifySignature", function () {
 
     it("counts an address without code and an EIP-7702 delegation as EOAs, a wallet contract not", async function () {
       const delegating = Wallet.createRandom();
-      await provider.send("hardhat_setCode", [delegating.address, `0xef0100${signers.single.address.slice(2)}`]);
-      expect(await isEoa(provider, "localhost", Wallet.createRandom().address)).to.equal(true);
-      expect(await isEoa(provider, "localhost", delegating.address)).to.equal(true);
-      expect(await isEoa(provider, "localhost", signers.single.address)).to.equal(false);
+      await chain.provider.send("hardhat_setCode", [delegating.address, `0xef0100${signers.single.address.slice(2)}`]);
+      expect(await isEoa(chain.provider, "localhost", Wallet.createRandom().address)).to.equal(true);
+      expect(await isEoa(chain.provider, "localhost", delegating.address)).to.equal(true);
+      expect(await isEoa(chain.provider, "localhost", signers.single.address)).to.equal(false);
     });
   });
 

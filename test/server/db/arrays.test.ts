@@ -1,10 +1,10 @@
 import { expect } from "chai";
 import { arrayLiteral, columnLiterals } from "../../../server/db/arrays";
 import type { Database } from "../../../server/db/database";
-import { createTestDatabase, type TestDatabase } from "../../helpers/database";
+import { backendName, createTestDatabase, type TestDatabase } from "../../helpers/database";
 
 // Runs on PostgreSQL when DATABASE_URL is set and on PGlite otherwise; CI runs it both ways.
-describe(`arrayLiteral (${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"})`, function () {
+describe(`arrayLiteral (${backendName})`, function () {
   let testDb: TestDatabase;
   let db: Database;
 

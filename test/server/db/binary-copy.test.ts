@@ -1,10 +1,10 @@
 import { expect } from "chai";
 import { BinaryRows, copyStatement } from "../../../server/db/binary-copy";
 import type { Database } from "../../../server/db/database";
-import { createTestDatabase, type TestDatabase } from "../../helpers/database";
+import { backendName, createTestDatabase, type TestDatabase } from "../../helpers/database";
 
 // Runs on PostgreSQL when DATABASE_URL is set and on PGlite otherwise; CI runs it both ways.
-describe(`binary COPY: BinaryRows and copyBinary (${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"})`, function () {
+describe(`binary COPY: BinaryRows and copyBinary (${backendName})`, function () {
   let testDb: TestDatabase;
   let db: Database;
   const COLUMNS = ["n", "small", "medium", "large", "hash", "id"];

@@ -3,7 +3,7 @@ import type { Database } from "../../../server/db/database";
 import { migrate, readMigrations } from "../../../server/db/migrate";
 import { changesAfter, networkChangesAfter } from "../../../server/indexer/store/reads";
 import { appendReset } from "../../../server/indexer/store/changes";
-import { createTestDatabase, type TestDatabase } from "../../helpers/database";
+import { backendName, createTestDatabase, type TestDatabase } from "../../helpers/database";
 
 const address = (byte: string) => `0x${byte.repeat(20)}`;
 const hash = (byte: string) => `0x${byte.repeat(32)}`;
@@ -18,7 +18,7 @@ const TEXT_COLUMNS =
  * resuming subscribers too), whatever its kind, including addresses the ERC-721 index never saw and a network it has
  * no id for; and ids go on after the last one, so a subscriber's Last-Event-ID still resumes where it stopped.
  */
-describe(`the change log's migration to the compact layout (${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"})`, function () {
+describe(`the change log's migration to the compact layout (${backendName})`, function () {
   let testDb: TestDatabase;
   let db: Database;
 

@@ -5,11 +5,11 @@ import { rawRpc } from "../../../server/chain/raw-rpc";
 import { decodeLogs, INDEXED_TOPICS, type RawLog } from "../../../server/indexer/transfers";
 import { AliceNFT__factory } from "../../../typechain-types";
 import { startTestApp } from "../../helpers/app";
-import { providerFor, startLocalNode } from "../../helpers/chain";
-import { createTestDatabase, type TestDatabase } from "../../helpers/database";
+import { backendName, createTestDatabase, type TestDatabase } from "../../helpers/database";
 import { expectHoldingsMatchRecount } from "../../helpers/holdings-check";
 import { expectIndexMatchesChain, indexedTo } from "../../helpers/index-check";
 import { ZERO_ADDRESS } from "../../../server/indexer/transfers";
+import { SuiteChain } from "../../helpers/suite-chain";
 import {
   fillLegacyIndex,
   LEGACY_NETWORKS,
@@ -32,7 +32,7 @@ const columns = async (db: Database, table: string) =>
     )
   ).rows.map((r) => r.column_name);
 
-describe(`the compact index layout's migration (${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"})`, function () {
+describe(`the compact index layout's migration (${backendName})`, function () {
   let testDb: TestDatabase;
   let db: Database;
   let before: Record<string, unknown>;
@@ -158,37 +158,36 @@ describe(`the compact index layout's migration (${process.env.DATABASE_URL ? "Po
   });
 
   it("an index of a real chain in the text layout: after the migration the indexer goes on from its cursor to the head", async function () {
-    const node = await startLocalNode();
-    const provider = providerFor(node.url);
+    const chain = await SuiteChain.ownNode();
     try {
-      const deployer = await provider.getSigner(0);
-      const [first, second] = await Promise.all([1, 2].map((i) => provider.getSigner(i)));
+      const deployer = await chain.provider.getSigner(0);
+      const [first, second] = await Promise.all([1, 2].map((i) => chain.provider.getSigner(i)));
       const alice = await new AliceNFT__factory(deployer).deploy(await deployer.getAddress());
       const contract = await alice.getAddress();
       await (await alice.mintBatch(first.address, [1n, 2n, 3n, 4n])).wait();
       await (await alice.connect(first).transferFrom(first.address, second.address, 2n)).wait();
       await (await alice.connect(first).burn(3n)).wait();
       // Indexed by the old layout up to here.
-      const cursor = await provider.getBlock("latest");
+      const cursor = await chain.provider.getBlock("latest");
       await (await alice.mintBatch(second.address, [5n, 6n])).wait();
       await (await alice.connect(second).transferFrom(second.address, first.address, 2n)).wait();
       await (await alice.connect(first).burn(1n)).wait();
 
-      const logs = await rawRpc<RawLog[]>(provider, "eth_getLogs", [
+      const logs = await rawRpc<RawLog[]>(chain.provider, "eth_getLogs", [
         { fromBlock: "0x0", toBlock: `0x${cursor!.number.toString(16)}`, topics: [INDEXED_TOPICS] },
       ]);
       const blocks = await Promise.all(
-        Array.from({ length: cursor!.number + 1 }, async (_, n) => ({ block: n, hash: (await provider.getBlock(n))!.hash! })),
+        Array.from({ length: cursor!.number + 1 }, async (_, n) => ({ block: n, hash: (await chain.provider.getBlock(n))!.hash! })),
       );
       await writeLegacyRange(db, "localhost", decodeLogs(logs, 5_000, 50_000).transfers, blocks, {
         block: cursor!.number,
         hash: cursor!.hash!,
       });
 
-      const app = await startTestApp({ database: testDb, env: { RPC_URL_LOCALHOST: node.url, INDEXER_POLL_MS: "50" } });
+      const app = await startTestApp({ database: testDb, env: { RPC_URL_LOCALHOST: chain.url, INDEXER_POLL_MS: "50" } });
       try {
-        await indexedTo(db, "localhost", provider);
-        await expectIndexMatchesChain(db, provider, "localhost", contract, [1n, 2n, 3n, 4n, 5n, 6n]);
+        await indexedTo(db, "localhost", chain.provider);
+        await expectIndexMatchesChain(db, chain.provider, "localhost", contract, [1n, 2n, 3n, 4n, 5n, 6n]);
         await expectHoldingsMatchRecount(db, "localhost");
         const history = (await (await app.fetch(`/transfers/localhost/${contract}/2`)).json()) as Array<{ to: string }>;
         expect(history.map((h) => h.to)).to.deep.equal([first.address, second.address, first.address]);
@@ -196,8 +195,7 @@ describe(`the compact index layout's migration (${process.env.DATABASE_URL ? "Po
         await app.close();
       }
     } finally {
-      provider.destroy();
-      await node.stop();
+      await chain.close();
     }
   });
 });

@@ -1,9 +1,9 @@
 import { expect } from "chai";
 import type { Database } from "../../../server/db/database";
-import { createTestDatabase, type TestDatabase } from "../../helpers/database";
+import { backendName, createTestDatabase, type TestDatabase } from "../../helpers/database";
 
 // Runs on PostgreSQL when DATABASE_URL is set and on PGlite otherwise; CI runs it both ways.
-describe(`database (${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"})`, function () {
+describe(`database (${backendName})`, function () {
   let testDb: TestDatabase;
   let db: Database;
 

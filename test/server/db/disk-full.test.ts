@@ -1,12 +1,11 @@
 import { expect } from "chai";
-import { Wallet, type JsonRpcProvider } from "ethers";
-import type { LocalNode } from "../../../local/node";
+import { Wallet } from "ethers";
 import { EventEmitterNFT__factory, type EventEmitterNFT } from "../../../typechain-types";
 import type { TestApp } from "../../helpers/app";
-import { providerFor, startLocalNode } from "../../helpers/chain";
 import { usingPostgres } from "../../helpers/database";
 import { indexedTo } from "../../helpers/index-check";
 import { expectRefusal } from "../../helpers/refusal";
+import { SuiteChain } from "../../helpers/suite-chain";
 import { authorizeQuery, registerClient, startLoginApp, type RegisteredClient } from "../auth/helpers";
 
 const PAUSE_MS = 1_000;
@@ -19,8 +18,7 @@ const PAUSE_MS = 1_000;
  */
 describe("a full disk", function () {
   this.timeout(120_000);
-  let node: LocalNode;
-  let provider: JsonRpcProvider;
+  let chain: SuiteChain;
   let t: TestApp;
   let client: RegisteredClient;
   let emitter: EventEmitterNFT;
@@ -29,16 +27,15 @@ describe("a full disk", function () {
   before(async function () {
     // PGlite writes its files from inside this process, with no SQLSTATE of its own for a full disk; CI runs this on PostgreSQL.
     if (!usingPostgres()) return this.skip();
-    node = await startLocalNode();
-    provider = providerFor(node.url);
-    emitter = await new EventEmitterNFT__factory(await provider.getSigner(0)).deploy();
+    chain = await SuiteChain.ownNode();
+    emitter = await new EventEmitterNFT__factory(await chain.provider.getSigner(0)).deploy();
     await emitter.waitForDeployment();
-    t = await startLoginApp(node.url, {
+    t = await startLoginApp(chain.url, {
       env: { INDEXER_POLL_MS: "50", INDEXER_FULL_DISK_PAUSE_MS: String(PAUSE_MS), LOG_LEVEL: "warn" },
       logStream: { write: (line) => void lines.push(line) },
     });
     client = await registerClient(t, { name: "Example RP", redirectUris: ["https://rp.example/callback"] });
-    await indexedTo(t.app.db, "localhost", provider);
+    await indexedTo(t.app.db, "localhost", chain.provider);
     await t.app.db.exec(
       `CREATE FUNCTION test_disk_full() RETURNS trigger LANGUAGE plpgsql AS $$
        BEGIN RAISE EXCEPTION 'could not extend file "base/1/2": No space left on device' USING ERRCODE = 'disk_full'; END $$`,
@@ -46,8 +43,7 @@ describe("a full disk", function () {
   });
   after(async function () {
     await t?.close();
-    provider?.destroy();
-    await node?.stop();
+    await chain?.close();
   });
 
   const fill = (table: string) =>
@@ -73,13 +69,13 @@ describe("a full disk", function () {
   });
 
   it("writes nothing of a range the disk refuses, pauses before trying it again, and indexes it once space is back", async function () {
-    const to = (await (await provider.getSigner(1)).getAddress()).toLowerCase();
+    const to = (await (await chain.provider.getSigner(1)).getAddress()).toLowerCase();
     await fill("nft_transfers");
     const logged = lines.length;
     let block: number;
     try {
       for (let id = 0; id < 3; id++) await (await emitter.transfer721("0x0000000000000000000000000000000000000000", to, id)).wait();
-      block = await provider.getBlockNumber();
+      block = await chain.provider.getBlockNumber();
       // Long enough for the indexer to meet the refusal and try once more after its pause, not for more tries.
       await new Promise((resolve) => setTimeout(resolve, 2.5 * PAUSE_MS));
       const refusals = lines
@@ -99,7 +95,7 @@ describe("a full disk", function () {
     } finally {
       await free("nft_transfers");
     }
-    await indexedTo(t.app.db, "localhost", provider, block, 10 * PAUSE_MS);
+    await indexedTo(t.app.db, "localhost", chain.provider, block, 10 * PAUSE_MS);
     const contract = await emitter.getAddress();
     const inventory = await t.fetch(`/inventory/localhost/${to}/${contract}`);
     expect(inventory.status).to.equal(200);

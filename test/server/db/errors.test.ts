@@ -1,10 +1,10 @@
 import { expect } from "chai";
 import type { Database } from "../../../server/db/database";
 import { isForeignKeyViolation, isUniqueViolation, isUnstorableText } from "../../../server/db/errors";
-import { createTestDatabase, type TestDatabase } from "../../helpers/database";
+import { backendName, createTestDatabase, type TestDatabase } from "../../helpers/database";
 
 // Runs on PostgreSQL when DATABASE_URL is set and on PGlite otherwise: both drivers' errors are read the same way.
-describe(`what a statement's refusal means (${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"})`, function () {
+describe(`what a statement's refusal means (${backendName})`, function () {
   let testDb: TestDatabase;
   let db: Database;
 

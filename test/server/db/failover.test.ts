@@ -1,11 +1,10 @@
 import { expect } from "chai";
 import type { TestApp } from "../../helpers/app";
-import { sharedNode } from "../../helpers/chain";
-import { postgresTestDatabase } from "../../helpers/database";
-import { MetadataPosts } from "../../helpers/metadata-posts";
-import { postgresServerBinaries, PostgresServers, type PostgresServer } from "../../helpers/postgres-servers";
+import { startDrillApp } from "../../helpers/drill-app";
+import type { MetadataPosts } from "../../helpers/metadata-posts";
+import { postgresServerBinariesOrSkip, PostgresServers, type PostgresServer } from "../../helpers/postgres-servers";
 import { startTcpProxy, type TcpProxy } from "../../helpers/tcp-proxy";
-import { getJson, startLoginApp } from "../auth/helpers";
+import { getJson } from "../auth/helpers";
 
 /**
  * A failover at one address: the service's DATABASE_URL names an address (a TCP proxy the test controls, as a DNS
@@ -24,23 +23,11 @@ describe("drill: the primary replaced by a promoted replica at the same address"
   let posts: MetadataPosts;
 
   before(async function () {
-    const bin = postgresServerBinaries();
-    if (!bin) {
-      console.log(
-        "      skipped: PostgreSQL's server programs (initdb, pg_ctl, pg_basebackup) are not installed (apt-get install postgresql)",
-      );
-      return this.skip();
-    }
-    servers = PostgresServers.create(bin);
-    primary = await servers.primary();
-    replica = await servers.replica(primary);
+    servers = PostgresServers.create(postgresServerBinariesOrSkip(this));
+    ({ primary, replica } = await servers.primaryAndReplica());
     address = await startTcpProxy("127.0.0.1", primary.port);
     const url = address.url(primary.url);
-    t = await startLoginApp((await sharedNode()).url, {
-      database: postgresTestDatabase(url, async () => {}),
-      env: { INDEXER: "false", DATABASE_POOL_SIZE: "2", DATABASE_ACQUIRE_TIMEOUT_MS: "1000" },
-    });
-    posts = new MetadataPosts(t);
+    ({ t, posts } = await startDrillApp(url));
   });
   after(async function () {
     await t?.close();

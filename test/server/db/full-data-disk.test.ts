@@ -2,7 +2,7 @@ import { expect } from "chai";
 import pg from "pg";
 import type { TestApp } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
-import { postgresServerBinaries, startPostgresServer, type PostgresServer } from "../../helpers/postgres-server";
+import { postgresServerBinariesOrSkip, startPostgresServer, type PostgresServer } from "../../helpers/postgres-server";
 import { MetadataPosts } from "../../helpers/metadata-posts";
 import { expectRefusal } from "../../helpers/refusal";
 import { getJson, startLoginApp } from "../auth/helpers";
@@ -24,11 +24,9 @@ describe("a full data disk (tmpfs)", function () {
   let posts: MetadataPosts;
 
   before(async function () {
-    const binaries = postgresServerBinaries();
-    if (!binaries || process.getuid?.() !== 0) {
-      console.log(
-        `      skipped: ${!binaries ? "needs PostgreSQL's server binaries (initdb, pg_ctl)" : "mounting a small tmpfs for the data directory needs root"}`,
-      );
+    const binaries = postgresServerBinariesOrSkip(this);
+    if (process.getuid?.() !== 0) {
+      console.log("      skipped: mounting a small tmpfs for the data directory needs root");
       return this.skip();
     }
     server = await startPostgresServer(binaries, { dataDiskMb: DATA_DISK_MB });

@@ -4,9 +4,9 @@ import os from "node:os";
 import path from "node:path";
 import { expect } from "chai";
 import { migrate, readMigrations } from "../../../server/db/migrate";
-import { createTestDatabase, type TestDatabase } from "../../helpers/database";
+import { backendName, createTestDatabase, type TestDatabase } from "../../helpers/database";
 
-describe(`migrate (${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"})`, function () {
+describe(`migrate (${backendName})`, function () {
   let testDb: TestDatabase;
   let dir: string;
 

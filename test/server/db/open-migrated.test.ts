@@ -5,10 +5,10 @@ import { expect } from "chai";
 import type { DatabaseConfig } from "../../../server/config";
 import { openMigratedDatabase } from "../../../server/db/database";
 import { readMigrations } from "../../../server/db/migrate";
-import { createTestDatabase, type TestDatabase } from "../../helpers/database";
+import { backendName, createTestDatabase, type TestDatabase } from "../../helpers/database";
 
 /** How the service, its CLIs and the standalone indexer open their database. */
-describe(`openMigratedDatabase (${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"})`, function () {
+describe(`openMigratedDatabase (${backendName})`, function () {
   let testDb: TestDatabase;
   let dir: string;
   let config: DatabaseConfig;

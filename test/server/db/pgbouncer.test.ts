@@ -1,15 +1,15 @@
 import { expect } from "chai";
-import { Wallet, type JsonRpcProvider } from "ethers";
+import { Wallet } from "ethers";
 import pg from "pg";
 import { AliceNFT__factory } from "../../../typechain-types";
 import type { DatabaseConfig } from "../../../server/config";
 import { openPostgres, SESSION_APPLICATION_NAME } from "../../../server/db/postgres";
 import { exchangeCode, registerClient, signedLogin, startLoginApp } from "../auth/helpers";
 import type { TestApp } from "../../helpers/app";
-import { providerFor, sharedNode } from "../../helpers/chain";
 import { createTestDatabase, usingPostgres, type TestDatabase } from "../../helpers/database";
 import { indexedTo } from "../../helpers/index-check";
 import { pgbouncerBinary, startPgBouncer, type PgBouncer } from "../../helpers/pgbouncer";
+import { SuiteChain } from "../../helpers/suite-chain";
 
 /**
  * The service behind PgBouncer in transaction mode (Debian's 1.18: no named prepared statements across transactions,
@@ -72,19 +72,18 @@ describe("through PgBouncer in transaction mode", function () {
 
   describe("the service", function () {
     let t: TestApp;
-    let provider: JsonRpcProvider;
+    let chain: SuiteChain;
     let holder: string;
     let alice: Awaited<ReturnType<AliceNFT__factory["deploy"]>>;
 
     before(async function () {
-      const node = await sharedNode();
-      provider = providerFor(node.url);
-      const deployer = await provider.getSigner(0);
-      holder = await (await provider.getSigner(7)).getAddress();
+      chain = await SuiteChain.sharedNode();
+      const deployer = await chain.provider.getSigner(0);
+      holder = await (await chain.provider.getSigner(7)).getAddress();
       alice = await new AliceNFT__factory(deployer).deploy(await deployer.getAddress());
       // The settings as an operator writes them; the app's DATABASE_URL is the pooler's.
       const config: DatabaseConfig = { kind: "postgres", url: bouncer.url };
-      t = await startLoginApp(node.url, {
+      t = await startLoginApp(chain.url, {
         database: { ...base, appOptions: async () => ({ database: config }) },
         env: {
           DATABASE_SESSION_URL: directUrl,
@@ -98,7 +97,7 @@ describe("through PgBouncer in transaction mode", function () {
     });
     after(async function () {
       await t?.close();
-      provider?.destroy();
+      await chain?.close();
     });
 
     it("logs users in: authorize, login and the code exchange, many at once", async function () {
@@ -117,7 +116,7 @@ describe("through PgBouncer in transaction mode", function () {
 
     it("indexes transfers, its writer's lock held on a session of PostgreSQL itself", async function () {
       await (await alice.mintBatch(holder, [1n, 2n, 3n])).wait();
-      await indexedTo(t.app.db, "localhost", provider);
+      await indexedTo(t.app.db, "localhost", chain.provider);
       const response = await t.fetch(`/inventory/localhost/${holder}/${await alice.getAddress()}`);
       expect(response.status).to.equal(200);
       expect(((await response.json()) as Array<{ id: string }>).map((item) => item.id)).to.deep.equal(["1", "2", "3"]);

@@ -1,12 +1,11 @@
 import { expect } from "chai";
 import pg from "pg";
 import type { TestApp } from "../../helpers/app";
-import { sharedNode } from "../../helpers/chain";
-import { postgresTestDatabase } from "../../helpers/database";
-import { postgresServerBinaries, startPostgresServer, type PostgresServer } from "../../helpers/postgres-server";
-import { MetadataPosts } from "../../helpers/metadata-posts";
+import { postgresServerBinariesOrSkip, startPostgresServer, type PostgresServer } from "../../helpers/postgres-server";
+import { startDrillApp } from "../../helpers/drill-app";
+import type { MetadataPosts } from "../../helpers/metadata-posts";
 import { expectRefusal } from "../../helpers/refusal";
-import { getJson, startLoginApp } from "../auth/helpers";
+import { getJson } from "../auth/helpers";
 
 /** The role's connections: the pool's, and what the test takes to reach the limit. */
 const CONNECTION_LIMIT = 3;
@@ -25,23 +24,14 @@ describe("PostgreSQL refusing for its state", function () {
   let posts: MetadataPosts;
 
   before(async function () {
-    const binaries = postgresServerBinaries();
-    if (!binaries) {
-      console.log("      skipped: needs PostgreSQL's server binaries (initdb, pg_ctl) under /usr/lib/postgresql/<version>/bin");
-      return this.skip();
-    }
-    server = await startPostgresServer(binaries);
+    server = await startPostgresServer(postgresServerBinariesOrSkip(this));
     admin = new pg.Client({ connectionString: server.url });
     await admin.connect();
     // A role of its own, not a superuser: PostgreSQL does not hold superusers to a connection limit.
     await admin.query(`CREATE ROLE app LOGIN CONNECTION LIMIT ${CONNECTION_LIMIT}`);
     await admin.query("CREATE DATABASE app OWNER app");
     const url = server.url.replace("postgres://postgres@", "postgres://app@").replace(/\/postgres$/, "/app");
-    t = await startLoginApp((await sharedNode()).url, {
-      database: postgresTestDatabase(url, async () => {}),
-      env: { INDEXER: "false", DATABASE_POOL_SIZE: "2", DATABASE_ACQUIRE_TIMEOUT_MS: "1000" },
-    });
-    posts = new MetadataPosts(t);
+    ({ t, posts } = await startDrillApp(url));
   });
   after(async function () {
     await t?.close();

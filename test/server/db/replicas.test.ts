@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { Wallet, type JsonRpcProvider } from "ethers";
+import { Wallet } from "ethers";
 import { AliceNFT__factory } from "../../../typechain-types";
 import { ConfigError, loadConfig, type DatabaseConfig } from "../../../server/config";
 import type { Database } from "../../../server/db/database";
@@ -7,11 +7,11 @@ import { CANCEL_TIMEOUT_MS } from "../../../server/db/cancel-request";
 import { APPLICATION_NAME, GIVE_UP_GRACE_MS, openPostgres } from "../../../server/db/postgres";
 import { exchangeCode, registerClient, signedLogin, startLoginApp } from "../auth/helpers";
 import type { TestApp } from "../../helpers/app";
-import { providerFor, sharedNode } from "../../helpers/chain";
 import type { TestDatabase } from "../../helpers/database";
 import { indexedTo } from "../../helpers/index-check";
-import { postgresServerBinaries, PostgresServers, type PostgresServer } from "../../helpers/postgres-servers";
+import { postgresServerBinariesOrSkip, PostgresServers, type PostgresServer } from "../../helpers/postgres-servers";
 import { openSse } from "../../helpers/sse";
+import { SuiteChain } from "../../helpers/suite-chain";
 
 describe("read replicas: settings", function () {
   it("DATABASE_READ_URLS without DATABASE_URL is refused at start: the embedded database has no replicas", function () {
@@ -59,7 +59,7 @@ describe("read replicas: a primary and a streaming replica", function () {
   let replica: PostgresServer;
   let replicaDb: Database;
   let t: TestApp;
-  let provider: JsonRpcProvider;
+  let chain: SuiteChain;
   let holder: string;
   let contract: string;
   let alice: Awaited<ReturnType<AliceNFT__factory["deploy"]>>;
@@ -68,22 +68,13 @@ describe("read replicas: a primary and a streaming replica", function () {
   const replicaLines = () => logs.filter((line) => /^read replica/.test(String(line.msg)));
 
   before(async function () {
-    const bin = postgresServerBinaries();
-    if (!bin) {
-      console.log(
-        "      skipped: PostgreSQL's server programs (initdb, pg_ctl, pg_basebackup) are not installed (apt-get install postgresql)",
-      );
-      return this.skip();
-    }
-    servers = PostgresServers.create(bin);
-    primary = await servers.primary();
-    replica = await servers.replica(primary);
+    servers = PostgresServers.create(postgresServerBinariesOrSkip(this));
+    ({ primary, replica } = await servers.primaryAndReplica());
     replicaDb = await openPostgres(replica.url, { poolSize: 1 });
 
-    const node = await sharedNode();
-    provider = providerFor(node.url);
-    const deployer = await provider.getSigner(0);
-    holder = await (await provider.getSigner(8)).getAddress();
+    chain = await SuiteChain.sharedNode();
+    const deployer = await chain.provider.getSigner(0);
+    holder = await (await chain.provider.getSigner(8)).getAddress();
     alice = await new AliceNFT__factory(deployer).deploy(await deployer.getAddress());
     contract = await alice.getAddress();
     const config: DatabaseConfig = { kind: "postgres", url: primary.url };
@@ -94,7 +85,7 @@ describe("read replicas: a primary and a streaming replica", function () {
       open: () => openPostgres(primary.url),
       drop: async () => {},
     };
-    t = await startLoginApp(node.url, {
+    t = await startLoginApp(chain.url, {
       database,
       listen: true,
       logStream: { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) },
@@ -120,15 +111,15 @@ describe("read replicas: a primary and a streaming replica", function () {
     t?.app.server.closeAllConnections();
     await t?.close();
     await replicaDb?.close();
-    provider?.destroy();
+    await chain?.close();
     await servers?.close();
   });
 
   /** Waits until the primary's index and the replica's have the chain's head. */
   async function caughtUp() {
-    const head = await provider.getBlockNumber();
-    await indexedTo(t.app.db, "localhost", provider, head);
-    await indexedTo(replicaDb, "localhost", provider, head);
+    const head = await chain.provider.getBlockNumber();
+    await indexedTo(t.app.db, "localhost", chain.provider, head);
+    await indexedTo(replicaDb, "localhost", chain.provider, head);
     // The primary's block the answers are compared with is read again.
     t.clock.advance(LAG_CHECK_MS);
   }
@@ -136,7 +127,7 @@ describe("read replicas: a primary and a streaming replica", function () {
   /** Blocks of the chain: mints each a block with one token to the holder, the index of the primary at the new head. */
   async function mint(ids: bigint[]) {
     for (const id of ids) await (await alice.mintBatch(holder, [id])).wait();
-    await indexedTo(t.app.db, "localhost", provider);
+    await indexedTo(t.app.db, "localhost", chain.provider);
     t.clock.advance(LAG_CHECK_MS);
   }
 

@@ -4,7 +4,7 @@ import { encodeMetadata, boundText } from "../../../server/signed-metadata/signe
 import type { TestApp } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
 import { expectRefusal } from "../../helpers/refusal";
-import { postgresServerBinaries, startPostgresServer, type PostgresServer } from "../../helpers/postgres-server";
+import { postgresServerBinariesOrSkip, startPostgresServer, type PostgresServer } from "../../helpers/postgres-server";
 import { authorizeQuery, exchangeCode, getJson, postJson, registerClient, startLoginApp, type RegisteredClient } from "../auth/helpers";
 
 const CONTRACT = "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed";
@@ -39,12 +39,7 @@ describe("drill: PostgreSQL restarts under load", function () {
   let tokenId = 1_000n;
 
   before(async function () {
-    const binaries = postgresServerBinaries();
-    if (!binaries) {
-      console.log("      skipped: needs PostgreSQL's server binaries (initdb, pg_ctl) under /usr/lib/postgresql/<version>/bin");
-      return this.skip();
-    }
-    server = await startPostgresServer(binaries);
+    server = await startPostgresServer(postgresServerBinariesOrSkip(this));
     // Pool waits stay short so that an outage is seen within the drill, not after DATABASE_ACQUIRE_TIMEOUT_MS's 5 s.
     t = await startLoginApp((await sharedNode()).url, {
       database: server.database,

@@ -1,11 +1,11 @@
 import { expect } from "chai";
-import { Wallet, type JsonRpcProvider } from "ethers";
-import type { LocalNode } from "../../../local/node";
+import { Wallet } from "ethers";
 import { AliceNFT__factory, type AliceNFT } from "../../../typechain-types";
 import { startTestApp, type TestApp } from "../../helpers/app";
-import { inOneBlock, providerFor, startLocalNode } from "../../helpers/chain";
+import { inOneBlock } from "../../helpers/chain";
 import { expectIndexMatchesChain, indexedTo } from "../../helpers/index-check";
 import { sample } from "../../helpers/metrics";
+import { SuiteChain } from "../../helpers/suite-chain";
 
 const BOUND = 1024 * 1024;
 /** Mints per transaction: 500 Transfer logs are about 290 KB of eth_getLogs answer from this node. */
@@ -18,17 +18,15 @@ const PER_TX = 500;
  */
 describe("indexer: eth_getLogs answers past RPC_MAX_ANSWER_BYTES", function () {
   this.timeout(180_000);
-  let node: LocalNode;
-  let provider: JsonRpcProvider;
+  let chain: SuiteChain;
   let alice: AliceNFT;
   let contract: string;
   let next = 0;
   const open: TestApp[] = [];
 
   before(async function () {
-    node = await startLocalNode();
-    provider = providerFor(node.url);
-    const deployer = await provider.getSigner(0);
+    chain = await SuiteChain.ownNode();
+    const deployer = await chain.provider.getSigner(0);
     alice = await new AliceNFT__factory(deployer).deploy(await deployer.getAddress());
     contract = await alice.getAddress();
   });
@@ -36,8 +34,7 @@ describe("indexer: eth_getLogs answers past RPC_MAX_ANSWER_BYTES", function () {
     for (const t of open.splice(0)) await t.close();
   });
   after(async function () {
-    provider?.destroy();
-    await node?.stop();
+    await chain?.close();
   });
 
   /** Mints PER_TX tokens to a new address in each of `transactions` transactions; in one block when `oneBlock`. */
@@ -49,14 +46,14 @@ describe("indexer: eth_getLogs answers past RPC_MAX_ANSWER_BYTES", function () {
       next += PER_TX;
       return () => alice.mintRange(Wallet.createRandom().address, first, PER_TX, { gasLimit: 16_000_000 });
     });
-    if (oneBlock) await inOneBlock(provider, sends);
+    if (oneBlock) await inOneBlock(chain.provider, sends);
     else for (const send of sends) await (await send()).wait();
     return ids;
   }
 
   async function app(env: Record<string, string>, lines?: Array<Record<string, unknown>>): Promise<TestApp> {
     const t = await startTestApp({
-      env: { RPC_URL_LOCALHOST: node.url, INDEXER: "true", INDEXER_POLL_MS: "50", ...(lines ? { LOG_LEVEL: "info" } : {}), ...env },
+      env: { RPC_URL_LOCALHOST: chain.url, INDEXER: "true", INDEXER_POLL_MS: "50", ...(lines ? { LOG_LEVEL: "info" } : {}), ...env },
       ...(lines ? { logStream: { write: (line: string) => void lines.push(JSON.parse(line)) } } : {}),
     });
     open.push(t);
@@ -66,8 +63,8 @@ describe("indexer: eth_getLogs answers past RPC_MAX_ANSWER_BYTES", function () {
   it("asks for fewer blocks when a range's answer passes the bound, and indexes every transfer", async function () {
     const ids = await mint(4);
     const t = await app({ RPC_MAX_ANSWER_BYTES: String(BOUND) });
-    await indexedTo(t.app.db, "localhost", provider, undefined, 120_000);
-    await expectIndexMatchesChain(t.app.db, provider, "localhost", contract, ids);
+    await indexedTo(t.app.db, "localhost", chain.provider, undefined, 120_000);
+    await expectIndexMatchesChain(t.app.db, chain.provider, "localhost", contract, ids);
     const metrics = await t.app.metrics!.registry.metrics();
     // The four blocks together pass the bound: that read was stopped, and no provider was blamed for it.
     expect(sample(metrics, "rpc_calls_total", { network: "localhost", method: "eth_getLogs", outcome: "too_large" })).to.be.greaterThan(0);
@@ -76,13 +73,13 @@ describe("indexer: eth_getLogs answers past RPC_MAX_ANSWER_BYTES", function () {
 
   it("stops at a block whose own logs pass the bound, says so, and goes on once the bound is raised", async function () {
     const before = await mint(1);
-    const head = await provider.getBlockNumber();
+    const head = await chain.provider.getBlockNumber();
     const ids = await mint(4, true);
-    const big = await provider.getBlockNumber();
+    const big = await chain.provider.getBlockNumber();
     expect(big).to.equal(head + 1);
     const lines: Array<Record<string, unknown>> = [];
     const stopped = await app({ RPC_MAX_ANSWER_BYTES: String(BOUND) }, lines);
-    await indexedTo(stopped.app.db, "localhost", provider, head, 120_000);
+    await indexedTo(stopped.app.db, "localhost", chain.provider, head, 120_000);
     const said = async () => {
       for (let i = 0; i < 200; i++) {
         const line = lines.find((l) => l.msg === "indexer: step failed; retrying");
@@ -103,7 +100,7 @@ describe("indexer: eth_getLogs answers past RPC_MAX_ANSWER_BYTES", function () {
     open.splice(open.indexOf(stopped), 1);
 
     const raised = await app({ RPC_MAX_ANSWER_BYTES: String(4 * BOUND) });
-    await indexedTo(raised.app.db, "localhost", provider, big, 120_000);
-    await expectIndexMatchesChain(raised.app.db, provider, "localhost", contract, [...before, ...ids]);
+    await indexedTo(raised.app.db, "localhost", chain.provider, big, 120_000);
+    await expectIndexMatchesChain(raised.app.db, chain.provider, "localhost", contract, [...before, ...ids]);
   });
 });

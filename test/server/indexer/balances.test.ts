@@ -5,6 +5,7 @@ import { ZERO_ADDRESS, type Transfer1155 } from "../../../server/indexer/transfe
 import { openMigratedTestDatabase, type TestDatabase } from "../../helpers/database";
 import { expectHoldingsMatchRecount } from "../../helpers/holdings-check";
 import { hex, networkIdOf } from "../../helpers/index-sql";
+import { hash } from "../../helpers/raw-logs";
 
 /**
  * ERC-1155 balances as a range's writer leaves them: a balance that reaches zero is deleted, whichever way it got
@@ -16,7 +17,6 @@ describe("ERC-1155 balances written by a range", function () {
   const A = `0x${"a".repeat(40)}`;
   const B = `0x${"b".repeat(40)}`;
   const CONTRACT = `0x${"2".repeat(40)}`;
-  const hash = (n: number) => `0x${n.toString(16).padStart(64, "0")}`;
   let database: TestDatabase;
   let db: Database;
 

@@ -1,13 +1,13 @@
 import { expect } from "chai";
-import { getAddress, ZeroAddress, type JsonRpcProvider } from "ethers";
-import type { LocalNode } from "../../../local/node";
+import { getAddress, ZeroAddress } from "ethers";
 import { RANGE_MAX_ROWS } from "../../../server/indexer/ranges";
 import { EventEmitterNFT__factory } from "../../../typechain-types";
 import { startTestApp, type TestApp } from "../../helpers/app";
-import { inOneBlock, providerFor, startLocalNode } from "../../helpers/chain";
+import { inOneBlock } from "../../helpers/chain";
 import { expectHoldingsMatchRecount } from "../../helpers/holdings-check";
 import { indexedTo } from "../../helpers/index-check";
 import { addressId, networkIdOf } from "../../helpers/index-sql";
+import { SuiteChain } from "../../helpers/suite-chain";
 
 const PER_LOG = 8_000;
 const BLOCKS = 3;
@@ -19,32 +19,29 @@ const BLOCKS = 3;
  */
 describe("indexer: ranges sized by the ids of ERC-1155 batches", function () {
   this.timeout(180_000);
-  let node: LocalNode;
-  let provider: JsonRpcProvider;
+  let chain: SuiteChain;
   let t: TestApp;
   let contract: string;
   let to: string;
 
   before(async function () {
-    node = await startLocalNode();
-    provider = providerFor(node.url);
-    const deployer = await provider.getSigner(0);
-    to = (await (await provider.getSigner(1)).getAddress()).toLowerCase();
+    chain = await SuiteChain.ownNode();
+    const deployer = await chain.provider.getSigner(0);
+    to = (await (await chain.provider.getSigner(1)).getAddress()).toLowerCase();
     const emitter = await new EventEmitterNFT__factory(deployer).deploy();
     contract = (await emitter.getAddress()).toLowerCase();
     // Three blocks of two batches: 16,000 ids each, 48,000 in the three, all within the indexer's first range.
     for (let block = 0; block < BLOCKS; block++)
       await inOneBlock(
-        provider,
+        chain.provider,
         [0, 1].map((i) => () => emitter.transferBatch1155(ZeroAddress, to, BigInt((block * 2 + i) * PER_LOG), BigInt(PER_LOG))),
       );
-    t = await startTestApp({ env: { RPC_URL_LOCALHOST: node.url, INDEXER_POLL_MS: "50", LOG_LEVEL: "warn" } });
-    await indexedTo(t.app.db, "localhost", provider, undefined, 150_000);
+    t = await startTestApp({ env: { RPC_URL_LOCALHOST: chain.url, INDEXER_POLL_MS: "50", LOG_LEVEL: "warn" } });
+    await indexedTo(t.app.db, "localhost", chain.provider, undefined, 150_000);
   });
   after(async function () {
     await t?.close();
-    provider?.destroy();
-    await node?.stop();
+    await chain?.close();
   });
 
   it("indexes every id, in ranges whose transactions write at most RANGE_MAX_ROWS transfers", async function () {

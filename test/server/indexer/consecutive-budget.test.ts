@@ -1,12 +1,12 @@
 import { expect } from "chai";
-import { ZeroAddress, type JsonRpcProvider, type JsonRpcSigner } from "ethers";
-import type { LocalNode } from "../../../local/node";
+import { ZeroAddress, type JsonRpcSigner } from "ethers";
 import { EventEmitterNFT__factory, type EventEmitterNFT } from "../../../typechain-types";
 import { startTestApp, type TestApp } from "../../helpers/app";
-import { inOneBlock, providerFor, startLocalNode } from "../../helpers/chain";
+import { inOneBlock } from "../../helpers/chain";
 import { expectHoldingsMatchRecount } from "../../helpers/holdings-check";
 import { INDEXED_OWNERS, indexedTo } from "../../helpers/index-check";
 import { sample } from "../../helpers/metrics";
+import { SuiteChain } from "../../helpers/suite-chain";
 
 const PER_LOG = 5_000;
 const PER_BLOCK = 12_000;
@@ -18,8 +18,7 @@ const PER_BLOCK = 12_000;
  */
 describe("indexer: ConsecutiveTransfer ids expanded per block (INDEXER_MAX_CONSECUTIVE_PER_BLOCK)", function () {
   this.timeout(180_000);
-  let node: LocalNode;
-  let provider: JsonRpcProvider;
+  let chain: SuiteChain;
   let deployer: JsonRpcSigner;
   let t: TestApp;
   /** Each block's logs fit the budget, but not their range's. */
@@ -39,10 +38,9 @@ describe("indexer: ConsecutiveTransfer ids expanded per block (INDEXER_MAX_CONSE
   const range = (from: number, count: number) => Array.from({ length: count }, (_, i) => from + i);
 
   before(async function () {
-    node = await startLocalNode();
-    provider = providerFor(node.url);
-    deployer = await provider.getSigner(0);
-    const to = await (await provider.getSigner(1)).getAddress();
+    chain = await SuiteChain.ownNode();
+    deployer = await chain.provider.getSigner(0);
+    const to = await (await chain.provider.getSigner(1)).getAddress();
     spread = await new EventEmitterNFT__factory(deployer).deploy();
     crowded = await new EventEmitterNFT__factory(deployer).deploy();
     const mint =
@@ -51,9 +49,9 @@ describe("indexer: ConsecutiveTransfer ids expanded per block (INDEXER_MAX_CONSE
         contract.consecutive(BigInt(first), BigInt(first + count - 1), ZeroAddress, to);
     // Three blocks of two full logs: 10,000 ids each, 30,000 in the three.
     for (let block = 0; block < 3; block++)
-      await inOneBlock(provider, [mint(spread, block * 2 * PER_LOG), mint(spread, (block * 2 + 1) * PER_LOG)]);
+      await inOneBlock(chain.provider, [mint(spread, block * 2 * PER_LOG), mint(spread, (block * 2 + 1) * PER_LOG)]);
     // One block: 5,000 + 5,000 fit; the third and fourth would pass 12,000; a last one of 2,000 still fits.
-    await inOneBlock(provider, [
+    await inOneBlock(chain.provider, [
       mint(crowded, 0),
       mint(crowded, 5_000),
       mint(crowded, 10_000),
@@ -62,19 +60,18 @@ describe("indexer: ConsecutiveTransfer ids expanded per block (INDEXER_MAX_CONSE
     ]);
     t = await startTestApp({
       env: {
-        RPC_URL_LOCALHOST: node.url,
+        RPC_URL_LOCALHOST: chain.url,
         INDEXER_POLL_MS: "50",
         INDEXER_MAX_CONSECUTIVE_PER_BLOCK: String(PER_BLOCK),
         LOG_LEVEL: "warn",
       },
       logStream: { write: (line) => void lines.push(JSON.parse(line)) },
     });
-    await indexedTo(t.app.db, "localhost", provider, undefined, 150_000);
+    await indexedTo(t.app.db, "localhost", chain.provider, undefined, 150_000);
   });
   after(async function () {
     await t?.close();
-    provider?.destroy();
-    await node?.stop();
+    await chain?.close();
   });
 
   it("expands every id of blocks within the budget, in ranges cut to fit it", async function () {
@@ -118,31 +115,28 @@ describe("indexer: ConsecutiveTransfer ids expanded per block (INDEXER_MAX_CONSE
 
 describe("indexer: a small INDEXER_MAX_CONSECUTIVE_PER_BLOCK and a range the sizer widens", function () {
   this.timeout(120_000);
-  let node: LocalNode;
-  let provider: JsonRpcProvider;
+  let chain: SuiteChain;
   let t: TestApp | undefined;
 
   before(async function () {
-    node = await startLocalNode();
-    provider = providerFor(node.url);
+    chain = await SuiteChain.ownNode();
   });
   after(async function () {
     await t?.close();
-    provider?.destroy();
-    await node?.stop();
+    await chain?.close();
   });
 
   it("goes on past two blocks whose ranges fit each alone but not together, however quick the answers", async function () {
-    const signer = await provider.getSigner(0);
-    const to = await (await provider.getSigner(1)).getAddress();
+    const signer = await chain.provider.getSigner(0);
+    const to = await (await chain.provider.getSigner(1)).getAddress();
     const emitter = await new EventEmitterNFT__factory(signer).deploy();
     // 600 ids in each of two blocks, with a budget of 1,000: a full first range of quick, small answers, which the
     // sizer widens, holds 1,200.
     await (await emitter.consecutive(0n, 599n, ZeroAddress, to)).wait();
     await (await emitter.consecutive(600n, 1_199n, ZeroAddress, to)).wait();
-    for (let i = 0; i < 30; i++) await provider.send("evm_mine", []);
-    t = await startTestApp({ env: { RPC_URL_LOCALHOST: node.url, INDEXER_POLL_MS: "50", INDEXER_MAX_CONSECUTIVE_PER_BLOCK: "1000" } });
-    await indexedTo(t.app.db, "localhost", provider, undefined, 60_000);
+    for (let i = 0; i < 30; i++) await chain.provider.send("evm_mine", []);
+    t = await startTestApp({ env: { RPC_URL_LOCALHOST: chain.url, INDEXER_POLL_MS: "50", INDEXER_MAX_CONSECUTIVE_PER_BLOCK: "1000" } });
+    await indexedTo(t.app.db, "localhost", chain.provider, undefined, 60_000);
     const { rows } = await t.app.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${INDEXED_OWNERS} WHERE contract = $1`, [
       (await emitter.getAddress()).toLowerCase(),
     ]);

@@ -3,15 +3,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect } from "chai";
-import type { JsonRpcProvider } from "ethers";
-import type { LocalNode } from "../../../local/node";
 import { settingDefaults } from "../../../server/config";
 import { openDatabase, type Database } from "../../../server/db/database";
 import { LOCK_RETRY_MS } from "../../../server/indexer/network-indexer";
 import { AliceNFT__factory, type AliceNFT } from "../../../typechain-types";
-import { providerFor, startLocalNode } from "../../helpers/chain";
 import { createTestDatabase, usingPostgres, type TestDatabase } from "../../helpers/database";
 import { expectIndexMatchesChain } from "../../helpers/index-check";
+import { SuiteChain } from "../../helpers/suite-chain";
 
 /** `npm run indexer` as a real child process, with its log lines (pino JSON) collected. */
 class IndexerProcess {
@@ -68,18 +66,16 @@ class IndexerProcess {
 
 describe("indexer process: crashes and takeover", function () {
   this.timeout(240_000);
-  let node: LocalNode;
-  let provider: JsonRpcProvider;
+  let chain: SuiteChain;
   let alice: AliceNFT;
   let ids: bigint[];
   const children: IndexerProcess[] = [];
 
   before(async function () {
-    node = await startLocalNode();
-    provider = providerFor(node.url);
-    const deployer = await provider.getSigner(0);
+    chain = await SuiteChain.ownNode();
+    const deployer = await chain.provider.getSigner(0);
     alice = await new AliceNFT__factory(deployer).deploy(await deployer.getAddress());
-    const holders = await Promise.all([1, 2, 3, 4].map((i) => provider.getSigner(i)));
+    const holders = await Promise.all([1, 2, 3, 4].map((i) => chain.provider.getSigner(i)));
     // 120 blocks of mints, then transfers of the same tokens: a token's owner depends on every range being
     // applied once and in order.
     ids = [];
@@ -96,12 +92,11 @@ describe("indexer process: crashes and takeover", function () {
   });
   after(async function () {
     await Promise.all(children.map((child) => child.kill()));
-    provider?.destroy();
-    await node?.stop();
+    await chain?.close();
   });
 
   function indexer(database: { DATABASE_URL?: string; DATA_DIR?: string }, env: Record<string, string> = {}) {
-    const child = new IndexerProcess({ RPC_URL_LOCALHOST: node.url, INDEXER_MAX_RANGE: "4", ...database, ...env });
+    const child = new IndexerProcess({ RPC_URL_LOCALHOST: chain.url, INDEXER_MAX_RANGE: "4", ...database, ...env });
     children.push(child);
     return child;
   }
@@ -132,11 +127,11 @@ describe("indexer process: crashes and takeover", function () {
   async function expectComplete(db: Database, head: number) {
     const { rows } = await db.query<{ block_number: string }>("SELECT block_number FROM indexer_cursors WHERE network = 'localhost'");
     expect(Number(rows[0].block_number)).to.equal(head);
-    await expectIndexMatchesChain(db, provider, "localhost", await alice.getAddress(), ids);
+    await expectIndexMatchesChain(db, chain.provider, "localhost", await alice.getAddress(), ids);
   }
 
   it("loses and duplicates nothing when killed with SIGKILL mid-sync, again and again", async function () {
-    const head = await provider.getBlockNumber();
+    const head = await chain.provider.getBlockNumber();
     if (usingPostgres()) {
       const database = await createTestDatabase();
       try {
@@ -163,7 +158,7 @@ describe("indexer process: crashes and takeover", function () {
   });
 
   it("serves its metrics on its own listener, as the service does: the index's block and lag, its RPC calls, its pool", async function () {
-    const head = await provider.getBlockNumber();
+    const head = await chain.provider.getBlockNumber();
     const database = usingPostgres() ? await createTestDatabase() : undefined;
     const dir = database ? undefined : mkdtempSync(path.join(os.tmpdir(), "indexer-metrics-"));
     try {
@@ -195,7 +190,7 @@ describe("indexer process: crashes and takeover", function () {
     const database: TestDatabase = await createTestDatabase();
     try {
       const url = (database.config as { url: string }).url;
-      let head = await provider.getBlockNumber();
+      let head = await chain.provider.getBlockNumber();
       const atHead = (child: IndexerProcess, block: number) =>
         child.lines.some((line) => line.msg === "indexer: at the head" && line.block === block);
       const first = indexer({ DATABASE_URL: url });
@@ -207,11 +202,11 @@ describe("indexer process: crashes and takeover", function () {
       const killedAt = Date.now();
       await first.kill();
       // Blocks mined after the writer died: only the second instance can index them.
-      const holder = await provider.getSigner(1); // minted token 2 in the first block
+      const holder = await chain.provider.getSigner(1); // minted token 2 in the first block
       await (
-        await alice.connect(holder).transferFrom(await holder.getAddress(), await (await provider.getSigner(7)).getAddress(), 2n)
+        await alice.connect(holder).transferFrom(await holder.getAddress(), await (await chain.provider.getSigner(7)).getAddress(), 2n)
       ).wait();
-      head = await provider.getBlockNumber();
+      head = await chain.provider.getBlockNumber();
       await second.until(() => atHead(second, head), "the takeover");
       expect(second.count("indexer: writing")).to.equal(1);
       // docs/operations/running.md: the standby takes the lock at its next try, LOCK_RETRY_MS after its last, and a try first

@@ -1,15 +1,13 @@
 import { expect } from "chai";
-import type { JsonRpcProvider, JsonRpcSigner } from "ethers";
-import type { LocalNode } from "../../../local/node";
+import type { JsonRpcSigner } from "ethers";
 import { TestERC1155__factory, type TestERC1155 } from "../../../typechain-types";
 import { startTestApp, type TestApp } from "../../helpers/app";
-import { providerFor, startLocalNode } from "../../helpers/chain";
 import { indexedTo } from "../../helpers/index-check";
 import { bytes, hex, networkIdOf } from "../../helpers/index-sql";
+import { SuiteChain } from "../../helpers/suite-chain";
 
 describe("ERC-1155 balances (TransferSingle, TransferBatch)", function () {
-  let node: LocalNode;
-  let provider: JsonRpcProvider;
+  let chain: SuiteChain;
   let a: JsonRpcSigner;
   let b: JsonRpcSigner;
   let token: TestERC1155;
@@ -20,22 +18,20 @@ describe("ERC-1155 balances (TransferSingle, TransferBatch)", function () {
   const IDS = [1n, 2n, 3n, BIG_ID];
 
   before(async function () {
-    node = await startLocalNode();
-    provider = providerFor(node.url);
-    [a, b] = await Promise.all([1, 2].map((i) => provider.getSigner(i)));
-    token = await new TestERC1155__factory(await provider.getSigner(0)).deploy();
+    chain = await SuiteChain.ownNode();
+    [a, b] = await Promise.all([1, 2].map((i) => chain.provider.getSigner(i)));
+    token = await new TestERC1155__factory(await chain.provider.getSigner(0)).deploy();
     contract = await token.getAddress();
-    t = await startTestApp({ env: { RPC_URL_LOCALHOST: node.url, INDEXER_POLL_MS: "50" } });
+    t = await startTestApp({ env: { RPC_URL_LOCALHOST: chain.url, INDEXER_POLL_MS: "50" } });
   });
   after(async function () {
     await t?.close();
-    provider?.destroy();
-    await node?.stop();
+    await chain?.close();
   });
 
   /** Every (id, owner) balance in the index equals balanceOf on chain. */
   async function expectBalancesMatchChain() {
-    await indexedTo(t.app.db, "localhost", provider);
+    await indexedTo(t.app.db, "localhost", chain.provider);
     const owners = [a.address, b.address];
     const { rows } = await t.app.db.query<{ token_id: string; owner: string; balance: string }>(
       `SELECT token_id, ${hex("owner")} AS owner, balance FROM nft_balances WHERE network_id = ${networkIdOf("'localhost'")} AND contract = ${bytes("$1")}`,
@@ -91,14 +87,14 @@ describe("ERC-1155 balances (TransferSingle, TransferBatch)", function () {
   });
 
   it("subtracts what a reorg undoes", async function () {
-    const snapshot = await provider.send("evm_snapshot", []);
+    const snapshot = await chain.provider.send("evm_snapshot", []);
     // Branch A, indexed then thrown away: b gives everything back and receives a fresh mint.
     await (await token.connect(b).safeBatchTransferFrom(b.address, a.address, [1n, 2n, 3n], [3n, 5n, 1n], "0x")).wait();
     await (await token.mint(b.address, BIG_ID, 9n)).wait();
     await expectBalancesMatchChain();
     expect(JSON.parse((await inventory(b.address)).text)).to.deep.equal([{ contract, id: Number(BIG_ID), owner: b.address, balance: 9 }]);
     // Branch B at the same heights.
-    await provider.send("evm_revert", [snapshot]);
+    await chain.provider.send("evm_revert", [snapshot]);
     await (await token.connect(a).safeTransferFrom(a.address, b.address, 1n, 7n, "0x")).wait();
     await (await token.mint(a.address, 2n, 4n)).wait();
     await (await token.mint(a.address, 3n, 2n)).wait();

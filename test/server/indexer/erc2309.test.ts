@@ -1,16 +1,14 @@
 import { expect } from "chai";
-import { getCreateAddress, ZeroAddress, type JsonRpcProvider, type JsonRpcSigner } from "ethers";
-import type { LocalNode } from "../../../local/node";
+import { getCreateAddress, ZeroAddress, type JsonRpcSigner } from "ethers";
 import { ConsecutiveNFT__factory, EventEmitterNFT__factory, type ConsecutiveNFT } from "../../../typechain-types";
 import { startTestApp, type TestApp } from "../../helpers/app";
-import { providerFor, startLocalNode } from "../../helpers/chain";
 import { expectHoldingsMatchRecount } from "../../helpers/holdings-check";
 import { expectIndexMatchesChain, indexedTo } from "../../helpers/index-check";
 import { openSse, type SseClient, type SseEvent } from "../../helpers/sse";
+import { SuiteChain } from "../../helpers/suite-chain";
 
 describe("ERC-2309 ConsecutiveTransfer", function () {
-  let node: LocalNode;
-  let provider: JsonRpcProvider;
+  let chain: SuiteChain;
   let deployer: JsonRpcSigner;
   let a: JsonRpcSigner;
   let b: JsonRpcSigner;
@@ -20,7 +18,7 @@ describe("ERC-2309 ConsecutiveTransfer", function () {
   let stream: SseClient;
   const MINTED = 5_000;
 
-  const head = () => provider.getBlockNumber();
+  const head = () => chain.provider.getBlockNumber();
   const get = async (path: string) => {
     const response = await t.fetch(path);
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -40,24 +38,22 @@ describe("ERC-2309 ConsecutiveTransfer", function () {
   }
 
   before(async function () {
-    node = await startLocalNode();
-    provider = providerFor(node.url);
-    [deployer, a, b] = await Promise.all([0, 1, 2].map((i) => provider.getSigner(i)));
-    t = await startTestApp({ listen: true, env: { RPC_URL_LOCALHOST: node.url, INDEXER_POLL_MS: "50" } });
+    chain = await SuiteChain.ownNode();
+    [deployer, a, b] = await Promise.all([0, 1, 2].map((i) => chain.provider.getSigner(i)));
+    t = await startTestApp({ listen: true, env: { RPC_URL_LOCALHOST: chain.url, INDEXER_POLL_MS: "50" } });
     // The stream of the collection's changes, opened before it exists (its address is known in advance).
-    contract = getCreateAddress({ from: deployer.address, nonce: await provider.getTransactionCount(deployer.address) });
+    contract = getCreateAddress({ from: deployer.address, nonce: await chain.provider.getTransactionCount(deployer.address) });
     stream = await openSse(`${t.url}/events/localhost?contract=${contract}`);
     collection = await new ConsecutiveNFT__factory(deployer).deploy(a.address, MINTED);
     expect(await collection.getAddress()).to.equal(contract);
     for (const id of [1n, 2n, 3n]) await (await collection.connect(a).transferFrom(a.address, b.address, id)).wait();
     await (await collection.connect(a).burn(4n)).wait();
-    await indexedTo(t.app.db, "localhost", provider, undefined, 120_000);
+    await indexedTo(t.app.db, "localhost", chain.provider, undefined, 120_000);
   });
   after(async function () {
     stream?.close();
     await t?.close();
-    provider?.destroy();
-    await node?.stop();
+    await chain?.close();
   });
 
   it("indexes each id of a constructor's 5,000-id mint as a transfer: owners, inventory, holders", async function () {
@@ -73,7 +69,7 @@ describe("ERC-2309 ConsecutiveTransfer", function () {
         { owner: b.address, count: 3 },
       ].sort((x, y) => (x.owner.toLowerCase() < y.owner.toLowerCase() ? -1 : 1)),
     );
-    await expectIndexMatchesChain(t.app.db, provider, "localhost", contract, [0n, 1n, 2n, 3n, 4n, 5n, 7n, 4_999n, 5_000n]);
+    await expectIndexMatchesChain(t.app.db, chain.provider, "localhost", contract, [0n, 1n, 2n, 3n, 4n, 5n, 7n, 4_999n, 5_000n]);
     await expectHoldingsMatchRecount(t.app.db, "localhost");
   });
 
@@ -117,22 +113,22 @@ describe("ERC-2309 ConsecutiveTransfer", function () {
   });
 
   it("rolls a range back with a reorg", async function () {
-    const snapshot = await provider.send("evm_snapshot", []);
+    const snapshot = await chain.provider.send("evm_snapshot", []);
     const forkPoint = await head();
     const gone = await new ConsecutiveNFT__factory(deployer).deploy(b.address, 100);
     await (await collection.connect(a).transferFrom(a.address, b.address, 9n)).wait();
-    await indexedTo(t.app.db, "localhost", provider, forkPoint + 2, 120_000);
+    await indexedTo(t.app.db, "localhost", chain.provider, forkPoint + 2, 120_000);
     expect(await inventoryIds(b.address, await gone.getAddress())).to.have.length(100);
-    await provider.send("evm_revert", [snapshot]);
+    await chain.provider.send("evm_revert", [snapshot]);
     const kept = await new ConsecutiveNFT__factory(deployer).deploy(a.address, 50);
     await (await collection.connect(a).transferFrom(a.address, b.address, 10n)).wait();
     await (await collection.connect(a).transferFrom(a.address, b.address, 11n)).wait();
-    await indexedTo(t.app.db, "localhost", provider, forkPoint + 3, 120_000);
+    await indexedTo(t.app.db, "localhost", chain.provider, forkPoint + 3, 120_000);
     expect(await inventoryIds(b.address, await gone.getAddress())).to.deep.equal([]);
     expect(await inventoryIds(a.address, await kept.getAddress())).to.have.length(50);
     expect(await inventoryIds(b.address)).to.deep.equal([1, 2, 3, 10, 11]);
-    await expectIndexMatchesChain(t.app.db, provider, "localhost", contract, [9n, 10n, 11n, 12n]);
-    await expectIndexMatchesChain(t.app.db, provider, "localhost", await kept.getAddress(), [0n, 49n, 50n]);
+    await expectIndexMatchesChain(t.app.db, chain.provider, "localhost", contract, [9n, 10n, 11n, 12n]);
+    await expectIndexMatchesChain(t.app.db, chain.provider, "localhost", await kept.getAddress(), [0n, 49n, 50n]);
     await expectHoldingsMatchRecount(t.app.db, "localhost");
   });
 
@@ -143,7 +139,7 @@ describe("ERC-2309 ConsecutiveTransfer", function () {
     // A reversed range is not a range: nothing to expand either.
     await (await emitter.consecutive(10n, 9n, ZeroAddress, a.address)).wait();
     await (await emitter.consecutive(100n, 101n, ZeroAddress, b.address)).wait();
-    await indexedTo(t.app.db, "localhost", provider, undefined, 120_000);
+    await indexedTo(t.app.db, "localhost", chain.provider, undefined, 120_000);
     expect(await inventoryIds(a.address, address)).to.deep.equal([]);
     expect(await inventoryIds(b.address, address)).to.deep.equal([100, 101]);
     // The statements the app sends meanwhile, as its database receives them.

@@ -1,12 +1,9 @@
 import { expect } from "chai";
-import type { JsonRpcProvider, JsonRpcSigner } from "ethers";
-import type { LocalNode } from "../../../local/node";
-import { AliceNFT__factory, type AliceNFT } from "../../../typechain-types";
-import { startTestApp, type TestApp } from "../../helpers/app";
-import { providerFor, startLocalNode } from "../../helpers/chain";
-import { NODE_ERRORS, startFaultProxy, type FaultPlan, type FaultProxy } from "../../helpers/fault-proxy";
-import { expectHoldingsMatchRecount } from "../../helpers/holdings-check";
-import { expectIndexMatchesChain, indexedTo } from "../../helpers/index-check";
+import { NODE_ERRORS, type FaultPlan, type FaultProxy } from "../../helpers/fault-proxy";
+import { indexedTo } from "../../helpers/index-check";
+import { OneByOneMints } from "../../helpers/one-by-one-mints";
+import { startProxiedApp } from "../../helpers/proxied-app";
+import { SuiteChain } from "../../helpers/suite-chain";
 
 /**
  * The indexer behind a misbehaving provider (a seeded fault-injecting proxy between it and a real node): whatever the
@@ -14,48 +11,20 @@ import { expectIndexMatchesChain, indexedTo } from "../../helpers/index-check";
  */
 describe("indexer behind a faulty provider", function () {
   this.timeout(120_000);
-  let node: LocalNode;
-  let provider: JsonRpcProvider;
-  let deployer: JsonRpcSigner;
-  let users: string[];
-  let alice: AliceNFT;
-  let nextId = 1n;
-  const minted: bigint[] = [];
+  let chain: SuiteChain;
+  let mints: OneByOneMints;
 
   before(async function () {
-    node = await startLocalNode();
-    provider = providerFor(node.url);
-    deployer = await provider.getSigner(0);
-    users = await Promise.all([1, 2, 3].map(async (i) => (await provider.getSigner(i)).getAddress()));
-    alice = await new AliceNFT__factory(deployer).deploy(await deployer.getAddress());
+    chain = await SuiteChain.ownNode();
+    mints = await OneByOneMints.deploy(chain.provider, 3);
   });
   after(async function () {
-    provider?.destroy();
-    await node?.stop();
+    await chain?.close();
   });
 
   /** An app indexing through a fault proxy with `plan`, with its proxy. */
-  async function faultyApp(plan: FaultPlan, env: Record<string, string> = {}, seed = 7): Promise<{ t: TestApp; proxy: FaultProxy }> {
-    const proxy = await startFaultProxy(node.url, { seed, plan });
-    const t = await startTestApp({ env: { RPC_URL_LOCALHOST: proxy.url, INDEXER_POLL_MS: "50", RPC_TIMEOUT_MS: "3000", ...env } });
-    return { t, proxy };
-  }
-
-  /** Mints `count` tokens, one block each, to the users in turn. */
-  async function mintOneByOne(count: number): Promise<void> {
-    for (let i = 0; i < count; i++) {
-      const id = nextId++;
-      minted.push(id);
-      await (await alice.mint(users[i % users.length], id)).wait();
-    }
-  }
-
-  /** The index equals the chain: every token's owner, every transfer, the holdings. */
-  async function expectIndexEqualsChain(t: TestApp): Promise<void> {
-    await indexedTo(t.app.db, "localhost", provider, undefined, 60_000);
-    await expectIndexMatchesChain(t.app.db, provider, "localhost", await alice.getAddress(), [...minted, nextId]);
-    await expectHoldingsMatchRecount(t.app.db, "localhost");
-  }
+  const faultyApp = (plan: FaultPlan, env: Record<string, string> = {}, seed = 7) =>
+    startProxiedApp(chain.url, { proxy: { seed, plan }, env: { INDEXER_POLL_MS: "50", RPC_TIMEOUT_MS: "3000", ...env } });
 
   /** RPC calls per block indexed through `proxy`, printed for the record (a bench reports it; no test asserts on it). */
   async function reportCalls(name: string, proxy: FaultProxy, blocks: number): Promise<void> {
@@ -66,57 +35,54 @@ describe("indexer behind a faulty provider", function () {
   }
 
   it("loses no transfer when eth_getLogs answers from a backend whose log index trails its head", async function () {
-    const { t, proxy } = await faultyApp({ logsLag: 3 });
+    const { t, proxy, close } = await faultyApp({ logsLag: 3 });
     try {
-      await indexedTo(t.app.db, "localhost", provider, undefined, 60_000);
-      const start = await provider.getBlockNumber();
-      await mintOneByOne(12);
-      await expectIndexEqualsChain(t);
+      await indexedTo(t.app.db, "localhost", chain.provider, undefined, 60_000);
+      const start = await chain.provider.getBlockNumber();
+      await mints.mint(12);
+      await mints.expectIndexEqualsChain(t.app.db);
       expect(proxy.injected).to.be.greaterThan(0);
-      await reportCalls("lagging logs", proxy, (await provider.getBlockNumber()) - start);
+      await reportCalls("lagging logs", proxy, (await chain.provider.getBlockNumber()) - start);
     } finally {
-      await t.close();
-      await proxy.close();
+      await close();
     }
   });
 
   it("takes a null header for a block not served yet: no rollback, no removed event, and it waits with a pause", async function () {
-    const { t, proxy } = await faultyApp({});
+    const { t, proxy, close } = await faultyApp({});
     try {
-      await indexedTo(t.app.db, "localhost", provider, undefined, 60_000);
+      await indexedTo(t.app.db, "localhost", chain.provider, undefined, 60_000);
       // The blocks the head announces are not served yet: the cursor's block among them.
       proxy.plan = { nullHeaders: 3 };
-      await mintOneByOne(4);
+      await mints.mint(4);
       const before = proxy.countByMethod().eth_getBlockByNumber ?? 0;
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       // A pause between tries, not a busy loop (hundreds of calls a second).
       expect((proxy.countByMethod().eth_getBlockByNumber ?? 0) - before).to.be.below(150);
       proxy.plan = {};
-      await expectIndexEqualsChain(t);
+      await mints.expectIndexEqualsChain(t.app.db);
       const { rows } = await t.app.db.query<{ kind: string; n: number }>(
         "SELECT kind, count(*)::int AS n FROM nft_changes WHERE network_id = (SELECT id FROM indexer_networks WHERE name = 'localhost') AND kind <> 'transfer' GROUP BY kind",
       );
       expect(rows).to.deep.equal([]);
     } finally {
-      await t.close();
-      await proxy.close();
+      await close();
     }
   });
 
   it("keeps indexing while a quarter of the calls fail: a failed call is tried again, not the whole step", async function () {
     // A cold sync of many blocks with transfers: one step reads a header per block (Hardhat's logs carry no time).
-    await mintOneByOne(30);
-    const { t, proxy } = await faultyApp({
+    await mints.mint(30);
+    const { t, proxy, close } = await faultyApp({
       failRate: 0.25,
       failWith: [NODE_ERRORS.headerNotFound, NODE_ERRORS.internal, NODE_ERRORS.badGateway, NODE_ERRORS.tooManyRequests],
     });
     try {
-      await expectIndexEqualsChain(t);
+      await mints.expectIndexEqualsChain(t.app.db);
       expect(proxy.injected).to.be.greaterThan(0);
-      await reportCalls("25 % failed calls", proxy, await provider.getBlockNumber());
+      await reportCalls("25 % failed calls", proxy, await chain.provider.getBlockNumber());
     } finally {
-      await t.close();
-      await proxy.close();
+      await close();
     }
   });
 });

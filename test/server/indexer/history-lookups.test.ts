@@ -3,7 +3,7 @@ import type { Database } from "../../../server/db/database";
 import { addressId, bytes, networkIdOf } from "../../helpers/index-sql";
 import { historyPage, type HistoryOf } from "../../../server/indexer/store/history";
 import { ZERO_ADDRESS } from "../../../server/indexer/transfers";
-import { openMigratedTestDatabase, type TestDatabase } from "../../helpers/database";
+import { backendName, openMigratedTestDatabase, type TestDatabase } from "../../helpers/database";
 import { withQueryHook } from "../../../support/query-hook";
 
 /** A plan node of `EXPLAIN (ANALYZE, FORMAT JSON)`, with the fields read here. */
@@ -27,7 +27,7 @@ const OWNER_1155 = address(2, 5);
  * What a history page costs in the address dictionary: every row's addresses are read from the dictionary's key alone,
  * and the address the page is of (the owner, or the token's contract) is not looked up per row.
  */
-describe(`history pages' address lookups (${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"})`, function () {
+describe(`history pages' address lookups (${backendName})`, function () {
   let testDb: TestDatabase;
   let db: Database;
   // [block, contract, token id, from, to]: received twice, sent twice, minted, sent to itself.

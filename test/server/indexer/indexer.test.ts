@@ -1,46 +1,42 @@
 import { expect } from "chai";
-import type { JsonRpcProvider, JsonRpcSigner } from "ethers";
-import type { LocalNode } from "../../../local/node";
+import type { JsonRpcSigner } from "ethers";
 import { AliceNFT__factory, BobNFT__factory, TestERC20__factory, type AliceNFT } from "../../../typechain-types";
 import { startTestApp, type TestApp } from "../../helpers/app";
-import { providerFor, startLocalNode } from "../../helpers/chain";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";
 import { expectIndexMatchesChain, INDEXED_OWNERS, INDEXED_TRANSFERS, indexedTo } from "../../helpers/index-check";
 import { startRpcProxy } from "../../helpers/rpc-proxy";
+import { SuiteChain } from "../../helpers/suite-chain";
 import { startTcpProxy } from "../../helpers/tcp-proxy";
 
 describe("ERC-721 indexer", function () {
-  let node: LocalNode;
-  let provider: JsonRpcProvider;
+  let chain: SuiteChain;
   let deployer: JsonRpcSigner;
   let users: string[];
   let alice: AliceNFT;
   let t: TestApp;
 
-  const head = () => provider.getBlockNumber();
+  const head = () => chain.provider.getBlockNumber();
   const app = (env: Record<string, string> = {}, database?: TestDatabase) =>
-    startTestApp({ database, env: { RPC_URL_LOCALHOST: node.url, INDEXER_POLL_MS: "50", ...env } });
+    startTestApp({ database, env: { RPC_URL_LOCALHOST: chain.url, INDEXER_POLL_MS: "50", ...env } });
 
   before(async function () {
-    node = await startLocalNode();
-    provider = providerFor(node.url);
-    deployer = await provider.getSigner(0);
-    users = await Promise.all([1, 2, 3].map(async (i) => (await provider.getSigner(i)).getAddress()));
+    chain = await SuiteChain.ownNode();
+    deployer = await chain.provider.getSigner(0);
+    users = await Promise.all([1, 2, 3].map(async (i) => (await chain.provider.getSigner(i)).getAddress()));
     alice = await new AliceNFT__factory(deployer).deploy(await deployer.getAddress());
     t = await app();
   });
   after(async function () {
     await t?.close();
-    provider?.destroy();
-    await node?.stop();
+    await chain?.close();
   });
 
   it("follows mints, transfers and burns into the current owners", async function () {
     await (await alice.mintBatch(users[0], [1n, 2n, 3n, 4n])).wait();
-    await (await alice.connect(await provider.getSigner(1)).transferFrom(users[0], users[1], 2n)).wait();
-    await (await alice.connect(await provider.getSigner(1)).burn(3n)).wait();
-    await indexedTo(t.app.db, "localhost", provider);
-    await expectIndexMatchesChain(t.app.db, provider, "localhost", await alice.getAddress(), [1n, 2n, 3n, 4n, 5n]);
+    await (await alice.connect(await chain.provider.getSigner(1)).transferFrom(users[0], users[1], 2n)).wait();
+    await (await alice.connect(await chain.provider.getSigner(1)).burn(3n)).wait();
+    await indexedTo(t.app.db, "localhost", chain.provider);
+    await expectIndexMatchesChain(t.app.db, chain.provider, "localhost", await alice.getAddress(), [1n, 2n, 3n, 4n, 5n]);
     const { rows } = await t.app.db.query(`SELECT token_id, owner FROM ${INDEXED_OWNERS} WHERE contract = $1 ORDER BY token_id`, [
       (await alice.getAddress()).toLowerCase(),
     ]);
@@ -54,17 +50,17 @@ describe("ERC-721 indexer", function () {
   it("does not mistake ERC-20 transfers for NFTs", async function () {
     const token = await new TestERC20__factory(deployer).deploy();
     await (await token.mint(users[0], 10n ** 18n)).wait();
-    await indexedTo(t.app.db, "localhost", provider);
+    await indexedTo(t.app.db, "localhost", chain.provider);
     const { rows } = await t.app.db.query(`SELECT count(*)::int AS n FROM ${INDEXED_TRANSFERS} WHERE contract = $1`, [
       (await token.getAddress()).toLowerCase(),
     ]);
     expect(rows[0]).to.deep.equal({ n: 0 });
-    expect((await provider.getLogs({ address: await token.getAddress() })).length).to.equal(1);
+    expect((await chain.provider.getLogs({ address: await token.getAddress() })).length).to.equal(1);
   });
 
   it("shrinks its eth_getLogs ranges when the provider refuses wide ones, and indexes everything", async function () {
     const database = await createTestDatabase();
-    const proxy = await startRpcProxy(node.url, (call) => {
+    const proxy = await startRpcProxy(chain.url, (call) => {
       if (call.method !== "eth_getLogs") return undefined;
       const { fromBlock, toBlock } = call.params[0] as { fromBlock: string; toBlock: string };
       return Number(toBlock) - Number(fromBlock) + 1 > 4
@@ -73,8 +69,8 @@ describe("ERC-721 indexer", function () {
     });
     const other = await startTestApp({ database, env: { RPC_URL_LOCALHOST: proxy.url, INDEXER_POLL_MS: "50" } });
     try {
-      await indexedTo(other.app.db, "localhost", provider);
-      await expectIndexMatchesChain(other.app.db, provider, "localhost", await alice.getAddress(), [1n, 2n, 3n, 4n]);
+      await indexedTo(other.app.db, "localhost", chain.provider);
+      await expectIndexMatchesChain(other.app.db, chain.provider, "localhost", await alice.getAddress(), [1n, 2n, 3n, 4n]);
       const ranges = proxy.calls
         .filter((c) => c.method === "eth_getLogs")
         .map((c) => c.params[0] as { fromBlock: string; toBlock: string });
@@ -89,14 +85,14 @@ describe("ERC-721 indexer", function () {
 
   it("waits out a node outage and goes on where it stopped", async function () {
     const database = await createTestDatabase();
-    const url = new URL(node.url);
+    const url = new URL(chain.url);
     const proxy = await startTcpProxy(url.hostname, Number(url.port));
     const other = await startTestApp({
       database,
-      env: { RPC_URL_LOCALHOST: proxy.url(node.url), INDEXER_POLL_MS: "50", RPC_TIMEOUT_MS: "500" },
+      env: { RPC_URL_LOCALHOST: proxy.url(chain.url), INDEXER_POLL_MS: "50", RPC_TIMEOUT_MS: "500" },
     });
     try {
-      await indexedTo(other.app.db, "localhost", provider);
+      await indexedTo(other.app.db, "localhost", chain.provider);
       proxy.cut();
       await (await alice.mintBatch(users[2], [30n, 31n])).wait();
       await new Promise((resolve) => setTimeout(resolve, 600)); // a few failed polls
@@ -105,8 +101,8 @@ describe("ERC-721 indexer", function () {
       );
       expect(Number(rows[0].block_number)).to.be.lessThan(await head());
       proxy.restore();
-      await indexedTo(other.app.db, "localhost", provider);
-      await expectIndexMatchesChain(other.app.db, provider, "localhost", await alice.getAddress(), [1n, 2n, 3n, 4n, 30n, 31n]);
+      await indexedTo(other.app.db, "localhost", chain.provider);
+      await expectIndexMatchesChain(other.app.db, chain.provider, "localhost", await alice.getAddress(), [1n, 2n, 3n, 4n, 30n, 31n]);
     } finally {
       await other.close();
       await proxy.close();
@@ -116,46 +112,46 @@ describe("ERC-721 indexer", function () {
   it("rolls back to the common ancestor when the chain reorganizes", async function () {
     const bob = await new BobNFT__factory(deployer).deploy(await deployer.getAddress());
     await (await bob.mintBatch(users[0], [1n, 2n])).wait();
-    await indexedTo(t.app.db, "localhost", provider);
-    const snapshot = await provider.send("evm_snapshot", []);
+    await indexedTo(t.app.db, "localhost", chain.provider);
+    const snapshot = await chain.provider.send("evm_snapshot", []);
     const forkPoint = await head();
     // Branch A: indexed, then thrown away.
     await (await bob.mintBatch(users[1], [10n, 11n])).wait();
-    await (await bob.connect(await provider.getSigner(1)).transferFrom(users[0], users[2], 1n)).wait();
-    await indexedTo(t.app.db, "localhost", provider, forkPoint + 2);
+    await (await bob.connect(await chain.provider.getSigner(1)).transferFrom(users[0], users[2], 1n)).wait();
+    await indexedTo(t.app.db, "localhost", chain.provider, forkPoint + 2);
     const { rows: before } = await t.app.db.query(`SELECT count(*)::int AS n FROM ${INDEXED_OWNERS} WHERE contract = $1`, [
       (await bob.getAddress()).toLowerCase(),
     ]);
     expect(before[0].n).to.equal(4);
     // Branch B: different blocks at the same heights, and one more.
-    await provider.send("evm_revert", [snapshot]);
+    await chain.provider.send("evm_revert", [snapshot]);
     await (await bob.mintBatch(users[2], [20n])).wait();
-    await (await bob.connect(await provider.getSigner(1)).transferFrom(users[0], users[1], 2n)).wait();
+    await (await bob.connect(await chain.provider.getSigner(1)).transferFrom(users[0], users[1], 2n)).wait();
     await (await bob.mintBatch(users[2], [21n])).wait();
-    await indexedTo(t.app.db, "localhost", provider, forkPoint + 3);
-    await expectIndexMatchesChain(t.app.db, provider, "localhost", await bob.getAddress(), [1n, 2n, 10n, 11n, 20n, 21n]);
+    await indexedTo(t.app.db, "localhost", chain.provider, forkPoint + 3);
+    await expectIndexMatchesChain(t.app.db, chain.provider, "localhost", await bob.getAddress(), [1n, 2n, 10n, 11n, 20n, 21n]);
     const hashes = await t.app.db.query<{ number: string; hash: string }>(
       "SELECT number, hash FROM indexer_blocks WHERE network = 'localhost' AND number > $1",
       [forkPoint],
     );
-    for (const { number, hash } of hashes.rows) expect(hash, `block ${number}`).to.equal((await provider.getBlock(Number(number)))!.hash);
+    for (const { number, hash } of hashes.rows)
+      expect(hash, `block ${number}`).to.equal((await chain.provider.getBlock(Number(number)))!.hash);
   });
 
   it("indexes again from the start when the chain it indexed is gone (a new local chain)", async function () {
     const database = await createTestDatabase();
-    const first = await startTestApp({ database, env: { RPC_URL_LOCALHOST: node.url, INDEXER_POLL_MS: "50" } });
-    await indexedTo(first.app.db, "localhost", provider);
+    const first = await startTestApp({ database, env: { RPC_URL_LOCALHOST: chain.url, INDEXER_POLL_MS: "50" } });
+    await indexedTo(first.app.db, "localhost", chain.provider);
     await first.close();
-    const fresh = await startLocalNode();
-    const freshProvider = providerFor(fresh.url);
+    const fresh = await SuiteChain.ownNode();
     try {
-      const token = await new AliceNFT__factory(await freshProvider.getSigner(0)).deploy(users[0]);
-      await (await token.connect(await freshProvider.getSigner(1)).mint(users[1], 5n)).wait();
+      const token = await new AliceNFT__factory(await fresh.provider.getSigner(0)).deploy(users[0]);
+      await (await token.connect(await fresh.provider.getSigner(1)).mint(users[1], 5n)).wait();
       const second = await startTestApp({ database, env: { RPC_URL_LOCALHOST: fresh.url, INDEXER_POLL_MS: "50" } });
       try {
-        const freshHead = await freshProvider.getBlockNumber();
+        const freshHead = await fresh.provider.getBlockNumber();
         // The old index was far ahead of this short chain: it must be replaced, not trusted.
-        await indexedTo(second.app.db, "localhost", freshProvider, freshHead);
+        await indexedTo(second.app.db, "localhost", fresh.provider, freshHead);
         const { rows } = await second.app.db.query<{ contract: string; owner: string }>(
           `SELECT contract, owner FROM ${INDEXED_OWNERS} WHERE network = 'localhost'`,
         );
@@ -168,8 +164,7 @@ describe("ERC-721 indexer", function () {
         await second.close();
       }
     } finally {
-      freshProvider.destroy();
-      await fresh.stop();
+      await fresh.close();
       await database.drop();
     }
   });

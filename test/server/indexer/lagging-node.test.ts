@@ -1,14 +1,15 @@
 import { expect } from "chai";
-import { keccak256, toUtf8Bytes, type JsonRpcProvider, type JsonRpcSigner } from "ethers";
-import type { LocalNode } from "../../../local/node";
+import { keccak256, toUtf8Bytes, type JsonRpcProvider } from "ethers";
 import { DEEP_REORG_CHECKS } from "../../../server/indexer/network-indexer";
 import { REORG_WINDOW } from "../../../server/indexer/store/blocks";
 import { AliceNFT__factory, type AliceNFT } from "../../../typechain-types";
 import { startTestApp, type TestApp } from "../../helpers/app";
-import { providerFor, startLocalNode } from "../../helpers/chain";
 import { startFaultProxy, type FaultPlan, type FaultProxy } from "../../helpers/fault-proxy";
 import { expectHoldingsMatchRecount } from "../../helpers/holdings-check";
 import { expectIndexMatchesChain, INDEXED_OWNERS, indexedTo } from "../../helpers/index-check";
+import { OneByOneMints } from "../../helpers/one-by-one-mints";
+import { startProxiedApp } from "../../helpers/proxied-app";
+import { SuiteChain } from "../../helpers/suite-chain";
 
 const hex = (n: number) => `0x${n.toString(16)}`;
 
@@ -59,43 +60,23 @@ async function onBranch(provider: JsonRpcProvider, { forkPoint, head }: { forkPo
  */
 describe("indexer behind a node whose head goes backwards", function () {
   this.timeout(180_000);
-  let node: LocalNode;
-  let provider: JsonRpcProvider;
-  let deployer: JsonRpcSigner;
-  let users: string[];
-  let alice: AliceNFT;
-  let nextId = 1n;
-  const minted: bigint[] = [];
+  let chain: SuiteChain;
+  let mints: OneByOneMints;
   let t: TestApp;
   let proxy: FaultProxy;
   const lines: Array<Record<string, unknown>> = [];
 
   before(async function () {
-    node = await startLocalNode();
-    provider = providerFor(node.url);
-    deployer = await provider.getSigner(0);
-    users = await Promise.all([1, 2].map(async (i) => (await provider.getSigner(i)).getAddress()));
-    alice = await new AliceNFT__factory(deployer).deploy(await deployer.getAddress());
-    proxy = await startFaultProxy(node.url);
-    t = await startTestApp({
-      env: { RPC_URL_LOCALHOST: proxy.url, INDEXER_POLL_MS: "50", RPC_TIMEOUT_MS: "3000", LOG_LEVEL: "info" },
-      logStream: { write: (line) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
-    });
+    chain = await SuiteChain.ownNode();
+    mints = await OneByOneMints.deploy(chain.provider, 2);
+    ({ t, proxy } = chain.closesWith(
+      await startProxiedApp(chain.url, {
+        env: { INDEXER_POLL_MS: "50", RPC_TIMEOUT_MS: "3000", LOG_LEVEL: "info" },
+        logStream: { write: (line) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
+      }),
+    ));
   });
-  after(async function () {
-    await t?.close();
-    await proxy?.close();
-    provider?.destroy();
-    await node?.stop();
-  });
-
-  async function mintOneByOne(count: number): Promise<void> {
-    for (let i = 0; i < count; i++) {
-      const id = nextId++;
-      minted.push(id);
-      await (await alice.mint(users[i % users.length], id)).wait();
-    }
-  }
+  after(async () => chain?.close());
 
   const cursor = async () =>
     Number(
@@ -134,12 +115,6 @@ describe("indexer behind a node whose head goes backwards", function () {
     }
   }
 
-  async function expectIndexEqualsChain() {
-    await indexedTo(t.app.db, "localhost", provider, undefined, 60_000);
-    await expectIndexMatchesChain(t.app.db, provider, "localhost", await alice.getAddress(), [...minted, nextId]);
-    await expectHoldingsMatchRecount(t.app.db, "localhost");
-  }
-
   async function expectNoRollback() {
     const { rows } = await t.app.db.query<{ kind: string; n: number }>(
       "SELECT kind, count(*)::int AS n FROM nft_changes WHERE network_id = (SELECT id FROM indexer_networks WHERE name = 'localhost') AND kind <> 'transfer' GROUP BY kind",
@@ -153,26 +128,26 @@ describe("indexer behind a node whose head goes backwards", function () {
    * then the index catches up, equal to the chain, with nothing rolled back.
    */
   async function behindBy(lag: number) {
-    await indexedTo(t.app.db, "localhost", provider, undefined, 120_000);
+    await indexedTo(t.app.db, "localhost", chain.provider, undefined, 120_000);
     const indexed = await cursor();
     behindAt(indexed - lag);
-    await mintOneByOne(1);
+    await mints.mint(1);
     await whileItAsks(6);
     expect(await cursor()).to.equal(indexed);
     proxy.plan = {};
-    await expectIndexEqualsChain();
+    await mints.expectIndexEqualsChain(t.app.db);
     await expectNoRollback();
   }
 
   it("a head a few blocks back: no rollback, the cursor stays, and the index goes on once the node is back", async function () {
-    await mintOneByOne(4);
+    await mints.mint(4);
     await behindBy(3);
   });
 
   it(`a node behind by more than the reorg window (${REORG_WINDOW} blocks): no reindex from scratch`, async function () {
     // Block by block: hardhat_mine's many blocks at once do not chain their hashes as mined blocks do.
-    for (let i = 0; i < REORG_WINDOW + 50; i++) await provider.send("evm_mine", []);
-    await mintOneByOne(1);
+    for (let i = 0; i < REORG_WINDOW + 50; i++) await chain.provider.send("evm_mine", []);
+    await mints.mint(1);
     await behindBy(REORG_WINDOW + 20);
   });
 
@@ -180,18 +155,18 @@ describe("indexer behind a node whose head goes backwards", function () {
   // index (the next test): the blocks the index keeps below the window, which the branch still has, tell the two apart.
   it(`a node behind on an abandoned branch deeper than the reorg window: no reindex from scratch, and the index equals the chain`, async function () {
     // The previous test mined past the window; a token is minted here so that the index has one to lose.
-    await mintOneByOne(1);
-    await indexedTo(t.app.db, "localhost", provider, undefined, 120_000);
+    await mints.mint(1);
+    await indexedTo(t.app.db, "localhost", chain.provider, undefined, 120_000);
     const indexed = await cursor();
     const lagHead = indexed - 5;
     const forkPoint = lagHead - REORG_WINDOW - 20;
     expect(forkPoint).to.be.greaterThan(0);
-    proxy.plan = await onBranch(provider, { forkPoint, head: lagHead });
-    await mintOneByOne(1);
+    proxy.plan = await onBranch(chain.provider, { forkPoint, head: lagHead });
+    await mints.mint(1);
     await whileItAsks(6);
     expect(await cursor()).to.equal(indexed);
     proxy.plan = {};
-    await expectIndexEqualsChain();
+    await mints.expectIndexEqualsChain(t.app.db);
     await expectNoRollback();
     expect(lines.filter((line) => /below the reorg window; waiting/.test(String(line.msg))).length, "waiting log lines").to.equal(1);
     expect(lines.filter((line) => line.msg === "indexer: the node serves the indexed chain again").length).to.equal(1);
@@ -200,11 +175,11 @@ describe("indexer behind a node whose head goes backwards", function () {
   // A load balancer may answer one call of a check from a backend on the branch and the next from one on the chain: the
   // head and the first header from the branch, every answer after them from the chain.
   it(`answers from a lagging branch and from the chain within one check: nothing rolled back`, async function () {
-    await mintOneByOne(1);
-    await indexedTo(t.app.db, "localhost", provider, undefined, 120_000);
+    await mints.mint(1);
+    await indexedTo(t.app.db, "localhost", chain.provider, undefined, 120_000);
     const indexed = await cursor();
     const lagHead = indexed - 5;
-    const branch = await onBranch(provider, { forkPoint: lagHead - REORG_WINDOW - 20, head: lagHead });
+    const branch = await onBranch(chain.provider, { forkPoint: lagHead - REORG_WINDOW - 20, head: lagHead });
     let served = false;
     proxy.plan = {
       refuse: async (call) => {
@@ -216,23 +191,23 @@ describe("indexer behind a node whose head goes backwards", function () {
       },
     };
     await until(async () => served);
-    await mintOneByOne(1);
+    await mints.mint(1);
     await whileItAsks(3);
     proxy.plan = {};
-    await expectIndexEqualsChain();
+    await mints.expectIndexEqualsChain(t.app.db);
     await expectNoRollback();
   });
 
-  it(`a node whose chain left the index below the reorg window and is as long: rolled back that deep after ${DEEP_REORG_CHECKS} polls in a row`, async function () {
-    await mintOneByOne(1);
-    await indexedTo(t.app.db, "localhost", provider, undefined, 120_000);
+  it(`a node whose own left the index below the reorg window and is as long: rolled back that deep after ${DEEP_REORG_CHECKS} polls in a row`, async function () {
+    await mints.mint(1);
+    await indexedTo(t.app.db, "localhost", chain.provider, undefined, 120_000);
     const indexed = await cursor();
     const forkPoint = indexed - REORG_WINDOW - 20;
     const branchHead = indexed + 3;
     const deep = () => lines.filter((line) => /^indexer: reorg deeper than the window/.test(String(line.msg)));
-    proxy.plan = await onBranch(provider, { forkPoint, head: branchHead });
+    proxy.plan = await onBranch(chain.provider, { forkPoint, head: branchHead });
     // The chain the branch left: what it has after the fork point is not on the branch.
-    await mintOneByOne(1);
+    await mints.mint(1);
     await until(async () => (await cursor()) === branchHead);
     expect(deep().length, "deep rollbacks").to.equal(1);
     expect(deep()[0]).to.include({ checks: DEEP_REORG_CHECKS });
@@ -242,21 +217,20 @@ describe("indexer behind a node whose head goes backwards", function () {
     );
     expect(rows[0].newest, "the newest transfer indexed on the branch").to.be.at.most(forkPoint);
     // Back on the chain, longer than the branch by then: rolled back that deep again, and equal to it.
-    for (let i = 0; i < 5; i++) await provider.send("evm_mine", []);
+    for (let i = 0; i < 5; i++) await chain.provider.send("evm_mine", []);
     proxy.plan = {};
-    await expectIndexEqualsChain();
+    await mints.expectIndexEqualsChain(t.app.db);
     expect(deep().length, "deep rollbacks").to.equal(2);
     expect(lines.filter((line) => /indexed chain is gone/.test(String(line.msg)))).to.deep.equal([]);
   });
 
   it(`a new chain shorter than the index by more than the reorg window (a devnet started again): indexed again from the start`, async function () {
-    await indexedTo(t.app.db, "localhost", provider, undefined, 120_000);
+    await indexedTo(t.app.db, "localhost", chain.provider, undefined, 120_000);
     expect(await cursor()).to.be.greaterThan(REORG_WINDOW + 10);
-    const fresh = await startLocalNode();
-    const freshProvider = providerFor(fresh.url);
+    const fresh = await SuiteChain.ownNode();
     try {
-      const token = await new AliceNFT__factory(await freshProvider.getSigner(0)).deploy(users[0]);
-      await (await token.connect(await freshProvider.getSigner(1)).mint(users[1], 5n)).wait();
+      const token = await new AliceNFT__factory(await fresh.provider.getSigner(0)).deploy(mints.users[0]);
+      await (await token.connect(await fresh.provider.getSigner(1)).mint(mints.users[1], 5n)).wait();
       // The same URL now answers as the new node does: every call forwarded to it.
       proxy.plan = {
         refuse: async (call) => {
@@ -270,19 +244,18 @@ describe("indexer behind a node whose head goes backwards", function () {
           return answer.error ? { rpcError: answer.error } : { result: answer.result };
         },
       };
-      await indexedTo(t.app.db, "localhost", freshProvider, await freshProvider.getBlockNumber(), 60_000);
+      await indexedTo(t.app.db, "localhost", fresh.provider, await fresh.provider.getBlockNumber(), 60_000);
       const { rows } = await t.app.db.query<{ contract: string; owner: string }>(
         `SELECT contract, owner FROM ${INDEXED_OWNERS} WHERE network = 'localhost'`,
       );
-      expect(rows).to.deep.equal([{ contract: (await token.getAddress()).toLowerCase(), owner: users[1].toLowerCase() }]);
+      expect(rows).to.deep.equal([{ contract: (await token.getAddress()).toLowerCase(), owner: mints.users[1].toLowerCase() }]);
       expect(lines.filter((line) => /indexed chain is gone/.test(String(line.msg))).length, "start-over log lines").to.equal(1);
     } finally {
       proxy.plan = {};
-      freshProvider.destroy();
-      await fresh.stop();
+      await fresh.close();
     }
     // Back on the first chain, the index of the new one is gone in turn.
-    await expectIndexEqualsChain();
+    await mints.expectIndexEqualsChain(t.app.db);
   });
 });
 
@@ -292,8 +265,7 @@ describe("indexer behind a node whose head goes backwards", function () {
  */
 describe("indexer with several URLs, one on a branch that left the chain below the reorg window", function () {
   this.timeout(180_000);
-  let node: LocalNode;
-  let provider: JsonRpcProvider;
+  let chain: SuiteChain;
   let alice: AliceNFT;
   let users: string[];
   let a: FaultProxy;
@@ -302,14 +274,15 @@ describe("indexer with several URLs, one on a branch that left the chain below t
   const lines: Array<Record<string, unknown>> = [];
 
   before(async function () {
-    node = await startLocalNode();
-    provider = providerFor(node.url);
-    const deployer = await provider.getSigner(0);
-    users = await Promise.all([1, 2].map(async (i) => (await provider.getSigner(i)).getAddress()));
+    chain = await SuiteChain.ownNode();
+    const deployer = await chain.provider.getSigner(0);
+    users = await Promise.all([1, 2].map(async (i) => (await chain.provider.getSigner(i)).getAddress()));
     alice = await new AliceNFT__factory(deployer).deploy(await deployer.getAddress());
-    a = await startFaultProxy(node.url);
+    a = chain.closesWith(await startFaultProxy(chain.url));
     // `b` answers later than `a`: the pool sends each call to `a` while it is up.
-    b = await startFaultProxy(node.url, { plan: { refuse: () => new Promise((resolve) => setTimeout(() => resolve(undefined), 100)) } });
+    b = chain.closesWith(
+      await startFaultProxy(chain.url, { plan: { refuse: () => new Promise((resolve) => setTimeout(() => resolve(undefined), 100)) } }),
+    );
     t = await startTestApp({
       env: {
         RPC_URL_LOCALHOST: `${a.url},${b.url}`,
@@ -324,25 +297,22 @@ describe("indexer with several URLs, one on a branch that left the chain below t
   });
   after(async function () {
     await t?.close();
-    await a?.close();
-    await b?.close();
-    provider?.destroy();
-    await node?.stop();
+    await chain?.close();
   });
 
   it("a longer branch on the fastest URL: that URL is passed over, the index goes on through the other, nothing rolled back", async function () {
     await (await alice.mint(users[0], 1n)).wait();
-    for (let i = 0; i < REORG_WINDOW + 30; i++) await provider.send("evm_mine", []);
-    await indexedTo(t.app.db, "localhost", provider, undefined, 120_000);
+    for (let i = 0; i < REORG_WINDOW + 30; i++) await chain.provider.send("evm_mine", []);
+    await indexedTo(t.app.db, "localhost", chain.provider, undefined, 120_000);
     const { rows } = await t.app.db.query<{ b: string }>("SELECT block_number AS b FROM indexer_cursors WHERE network = 'localhost'");
     const indexed = Number(rows[0].b);
-    a.plan = await onBranch(provider, { forkPoint: indexed - REORG_WINDOW - 10, head: indexed + 5 });
+    a.plan = await onBranch(chain.provider, { forkPoint: indexed - REORG_WINDOW - 10, head: indexed + 5 });
     const passedOver = () => lines.find((line) => String(line.msg).startsWith("indexer: a URL serves a branch"));
     const deadline = Date.now() + 60_000;
     while (!passedOver() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     await (await alice.mint(users[1], 2n)).wait();
-    await indexedTo(t.app.db, "localhost", provider, undefined, 60_000);
-    await expectIndexMatchesChain(t.app.db, provider, "localhost", await alice.getAddress(), [1n, 2n, 3n]);
+    await indexedTo(t.app.db, "localhost", chain.provider, undefined, 60_000);
+    await expectIndexMatchesChain(t.app.db, chain.provider, "localhost", await alice.getAddress(), [1n, 2n, 3n]);
     await expectHoldingsMatchRecount(t.app.db, "localhost");
     expect(
       lines.filter((line) => /indexer: reorg|indexed chain is gone|below the reorg window; waiting/.test(String(line.msg))),

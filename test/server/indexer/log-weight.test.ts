@@ -6,24 +6,13 @@ import {
   logWeight,
   TRANSFER_BATCH_TOPIC,
   TRANSFER_TOPIC,
-  type RawLog,
 } from "../../../server/indexer/transfers";
+import { hash, rawLog, word } from "../../helpers/raw-logs";
 
 /** logWeight: the rows a range's logs would write, which sizes the range before anything is written. */
 describe("logWeight: rows the logs of a range would write", function () {
-  const word = (n: number | bigint) => n.toString(16).padStart(64, "0");
-  const topic = (n: number) => `0x${word(n)}`;
-  const log = (topics: string[], data: string): RawLog => ({
-    address: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
-    topics,
-    data,
-    blockNumber: "0x1a",
-    blockHash: topic(1000),
-    transactionHash: topic(2000),
-    logIndex: "0x0",
-    removed: false,
-  });
-  const batch = (data: string) => log([TRANSFER_BATCH_TOPIC, topic(1), topic(0), topic(2)], `0x${data}`);
+  const log = (topics: string[], data: string) => rawLog(topics, { data });
+  const batch = (data: string) => log([TRANSFER_BATCH_TOPIC, hash(1), hash(0), hash(2)], `0x${data}`);
   const ids = (n: number) => Array.from({ length: n }, (_, i) => word(i + 1)).join("");
   /** ids and values as the ABI lays them out: each array after the other. */
   const separate = (n: number) => word(64) + word(64 + 32 + n * 32) + word(n) + ids(n) + word(n) + ids(n);
@@ -31,8 +20,8 @@ describe("logWeight: rows the logs of a range would write", function () {
   const aliased = (n: number) => word(64) + word(64) + word(n) + ids(n);
 
   it("counts a Transfer as one row and a ConsecutiveTransfer as the ids it expands to, up to the bound", function () {
-    const transfer = log([TRANSFER_TOPIC, topic(0), topic(1), topic(7)], "0x");
-    const consecutive = (last: number) => log([CONSECUTIVE_TRANSFER_TOPIC, topic(0), topic(0), topic(1)], `0x${word(last)}`);
+    const transfer = log([TRANSFER_TOPIC, hash(0), hash(1), hash(7)], "0x");
+    const consecutive = (last: number) => log([CONSECUTIVE_TRANSFER_TOPIC, hash(0), hash(0), hash(1)], `0x${word(last)}`);
     expect(logWeight([transfer, transfer], 5_000)).to.equal(2);
     expect(logWeight([consecutive(4_999)], 5_000)).to.equal(5_000);
     // Past the bound it is not expanded: one log.

@@ -1,20 +1,11 @@
 import { expect } from "chai";
 import { malformedHeader } from "../../../server/indexer/headers";
 import { malformedLogs, TRANSFER_TOPIC, ZERO_ADDRESS, type RawLog } from "../../../server/indexer/transfers";
+import { addressTopic, hash, rawLog } from "../../helpers/raw-logs";
 
 /** What eth_getLogs must answer for the indexer to use it; anything else is the provider's fault (failover.test.ts). */
 describe("malformedLogs: the shape of an eth_getLogs answer", function () {
-  const word = (n: number) => `0x${n.toString(16).padStart(64, "0")}`;
-  const log = (i: number): RawLog => ({
-    address: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
-    topics: [TRANSFER_TOPIC, word(0), `0x${ZERO_ADDRESS.slice(2).padStart(64, "0")}`, word(i)],
-    data: "0x",
-    blockNumber: "0x1a",
-    blockHash: word(1000),
-    transactionHash: word(2000),
-    logIndex: `0x${i.toString(16)}`,
-    removed: false,
-  });
+  const log = (i: number) => rawLog([TRANSFER_TOPIC, hash(0), addressTopic(ZERO_ADDRESS), hash(i)], { logIndex: `0x${i.toString(16)}` });
 
   it("takes well-formed logs: mixed-case hex, empty data as 0x or nothing, ERC-1155 data, no topics", function () {
     expect(malformedLogs([])).to.equal(undefined);
@@ -27,12 +18,12 @@ describe("malformedLogs: the shape of an eth_getLogs answer", function () {
     const cases: Array<[string, Partial<Record<keyof RawLog, unknown>>, string]> = [
       ["address not hex", { address: `0x${"zz".repeat(20)}` }, "a log whose address is not 20 bytes of hex"],
       ["address short", { address: "0x1234" }, "a log whose address is not 20 bytes of hex"],
-      ["block hash cut", { blockHash: word(1).slice(0, 60) }, "a log whose block hash is not 32 bytes of hex"],
+      ["block hash cut", { blockHash: hash(1).slice(0, 60) }, "a log whose block hash is not 32 bytes of hex"],
       ["transaction hash not hex", { transactionHash: `0x${"g".repeat(64)}` }, "a log whose transaction hash is not 32 bytes of hex"],
       ["transaction hash missing", { transactionHash: undefined }, "a log whose transaction hash is not 32 bytes of hex"],
-      ["a topic too long", { topics: [TRANSFER_TOPIC, `${word(1)}00`] }, "a log whose topics are not 32 bytes of hex each"],
+      ["a topic too long", { topics: [TRANSFER_TOPIC, `${hash(1)}00`] }, "a log whose topics are not 32 bytes of hex each"],
       ["topic0 unknown and not hex", { topics: ["Transfer"] }, "a log whose topics are not 32 bytes of hex each"],
-      ["five topics", { topics: [word(1), word(2), word(3), word(4), word(5)] }, "a log whose topics are not a list of at most four"],
+      ["five topics", { topics: [hash(1), hash(2), hash(3), hash(4), hash(5)] }, "a log whose topics are not a list of at most four"],
       ["topics not a list", { topics: "0x" }, "a log whose topics are not a list of at most four"],
       ["data of an odd length", { data: "0xabc" }, "a log whose data is not hex bytes"],
       ["data not a string", { data: null }, "a log whose data is not hex bytes"],

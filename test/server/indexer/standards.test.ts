@@ -1,13 +1,13 @@
 import { expect } from "chai";
-import { ZeroAddress, type JsonRpcProvider, type JsonRpcSigner } from "ethers";
+import { ZeroAddress, type JsonRpcSigner } from "ethers";
 import { EventEmitterNFT__factory, LegacyKitty__factory, type EventEmitterNFT } from "../../../typechain-types";
 import { startTestApp, type TestApp } from "../../helpers/app";
-import { providerFor, sharedNode } from "../../helpers/chain";
 import { expectHoldingsMatchRecount } from "../../helpers/holdings-check";
 import { indexedTo } from "../../helpers/index-check";
+import { SuiteChain } from "../../helpers/suite-chain";
 
 describe("which events the indexer reads (docs/reference/indexer.md)", function () {
-  let provider: JsonRpcProvider;
+  let chain: SuiteChain;
   let deployer: JsonRpcSigner;
   let a: string;
   let b: string;
@@ -25,12 +25,11 @@ describe("which events the indexer reads (docs/reference/indexer.md)", function 
   };
 
   before(async function () {
-    const node = await sharedNode();
-    provider = providerFor(node.url);
-    deployer = await provider.getSigner(0);
+    chain = await SuiteChain.sharedNode();
+    deployer = await chain.provider.getSigner(0);
     // The shared node holds other tests' blocks: the index starts at this test's first.
-    const start = (await provider.getBlockNumber()) + 1;
-    [a, b] = await Promise.all([5, 6].map(async (i) => (await provider.getSigner(i)).getAddress()));
+    const start = (await chain.provider.getBlockNumber()) + 1;
+    [a, b] = await Promise.all([5, 6].map(async (i) => (await chain.provider.getSigner(i)).getAddress()));
     erc721First = await new EventEmitterNFT__factory(deployer).deploy();
     erc1155First = await new EventEmitterNFT__factory(deployer).deploy();
     const legacy = await new LegacyKitty__factory(deployer).deploy();
@@ -43,24 +42,24 @@ describe("which events the indexer reads (docs/reference/indexer.md)", function 
     await (await legacy.transfer(a, 1n)).wait();
     t = await startTestApp({
       env: {
-        RPC_URL_LOCALHOST: node.url,
+        RPC_URL_LOCALHOST: chain.url,
         INDEXER_POLL_MS: "50",
         INDEXER_START_BLOCK_LOCALHOST: String(start),
         INDEXER_CONTRACTS_LOCALHOST: [...contracts, kitty].join(","),
       },
     });
-    await indexedTo(t.app.db, "localhost", provider, undefined, 60_000);
+    await indexedTo(t.app.db, "localhost", chain.provider, undefined, 60_000);
     // Live, one range per block.
     await (await erc721First.transferBoth(a, b, 2n, false)).wait();
     await (await erc721First.transfer1155(ZeroAddress, b, 7n, 2n)).wait();
     await (await erc1155First.transferBoth(a, b, 5n, false)).wait();
     await (await erc1155First.transfer721(ZeroAddress, b, 6n)).wait();
     await (await legacy.transfer(b, 1n)).wait();
-    await indexedTo(t.app.db, "localhost", provider, undefined, 60_000);
+    await indexedTo(t.app.db, "localhost", chain.provider, undefined, 60_000);
   });
   after(async function () {
     await t?.close();
-    provider?.destroy();
+    await chain?.close();
   });
 
   it("reads a contract that moves a token with both standards' events as the standard of its first event: each token once", async function () {

@@ -18,6 +18,7 @@ import { writeRange } from "../../../server/indexer/store/writes";
 import { ZERO_ADDRESS, type Transfer, type Transfer1155 } from "../../../server/indexer/transfers";
 import { openMigratedTestDatabase, type TestDatabase } from "../../helpers/database";
 import { expectHoldingsMatchRecount } from "../../helpers/holdings-check";
+import { hash } from "../../helpers/raw-logs";
 
 /** The index store's reads over a range written by its writer, without a chain: what each typed read gives back. */
 describe("index store reads", function () {
@@ -27,7 +28,6 @@ describe("index store reads", function () {
   const NOBODY = `0x${"c".repeat(40)}`;
   const ERC721 = `0x${"1".repeat(40)}`;
   const ERC1155 = `0x${"2".repeat(40)}`;
-  const hash = (n: number) => `0x${n.toString(16).padStart(64, "0")}`;
   let database: TestDatabase;
   let db: Database;
 
@@ -348,7 +348,6 @@ describe("index store reads", function () {
 /** The block hashes the writer keeps: the whole reorg window, and below it a bounded few anchors, the first block among them. */
 describe("index store block hashes", function () {
   const network = "localhost";
-  const hash = (n: number) => `0x${n.toString(16).padStart(64, "0")}`;
   let database: TestDatabase;
   let db: Database;
 

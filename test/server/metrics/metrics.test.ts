@@ -1,19 +1,20 @@
 import { expect } from "chai";
-import { Wallet, type JsonRpcProvider } from "ethers";
+import { Wallet } from "ethers";
 import { loadConfig } from "../../../server/config";
 import { Metrics } from "../../../server/metrics/metrics";
 import { AliceNFT__factory } from "../../../typechain-types";
 import { startTestApp, type TestApp } from "../../helpers/app";
 import { usingPostgres } from "../../helpers/database";
-import { providerFor, sharedNode } from "../../helpers/chain";
+import { sharedNode } from "../../helpers/chain";
 import { indexedTo } from "../../helpers/index-check";
 import { authorizeQuery, registerClient, startLoginApp, type RegisteredClient } from "../auth/helpers";
 import { sample } from "../../helpers/metrics";
 import { expectRefusal } from "../../helpers/refusal";
+import { SuiteChain } from "../../helpers/suite-chain";
 
 describe("metrics (GET /metrics on its own listener)", function () {
   let t: TestApp;
-  let provider: JsonRpcProvider;
+  let chain: SuiteChain;
   let client: RegisteredClient;
   let metricsUrl: string;
 
@@ -23,10 +24,9 @@ describe("metrics (GET /metrics on its own listener)", function () {
   }
 
   before(async function () {
-    const node = await sharedNode();
-    provider = providerFor(node.url);
+    chain = await SuiteChain.sharedNode();
     // The apps here listen: the metrics listener opens when the app listens, on a port of its own next to the app's.
-    t = await startLoginApp(node.url, {
+    t = await startLoginApp(chain.url, {
       listen: true,
       env: { INDEXER_POLL_MS: "50", RPC_URL_MAINNET: "http://127.0.0.1:1", RPC_TIMEOUT_MS: "1000" },
     });
@@ -39,7 +39,7 @@ describe("metrics (GET /metrics on its own listener)", function () {
   });
   after(async function () {
     await t?.close();
-    provider?.destroy();
+    await chain?.close();
   });
 
   describe("the listener", function () {
@@ -172,11 +172,11 @@ describe("metrics (GET /metrics on its own listener)", function () {
   describe("indexer", function () {
     it("reports the newest indexed block, the last range and no lag once at the head; blocks and transfers move", async function () {
       const before = await scrape();
-      const deployer = await provider.getSigner(0);
+      const deployer = await chain.provider.getSigner(0);
       const alice = await new AliceNFT__factory(deployer).deploy(await deployer.getAddress());
       await (await alice.mintBatch(await deployer.getAddress(), [1n, 2n, 3n])).wait();
-      const head = await provider.getBlockNumber();
-      await indexedTo(t.app.db, "localhost", provider, head);
+      const head = await chain.provider.getBlockNumber();
+      await indexedTo(t.app.db, "localhost", chain.provider, head);
       const network = { network: "localhost" };
       // The range is reported right after its commit; the poll that finds the head follows within INDEXER_POLL_MS.
       await new Promise((resolve) => setTimeout(resolve, 200));

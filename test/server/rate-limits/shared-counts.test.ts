@@ -5,7 +5,7 @@ import { requesterOf } from "../../../server/lib/requester";
 import { MemoryRateCounts, SharedRateCounts, SWEEP_ROWS } from "../../../server/rate-limits";
 import { startOfMinute, startTestApp, type TestApp } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
-import { createTestDatabase, usingPostgres } from "../../helpers/database";
+import { createTestDatabase, usingPostgres, type TestDatabase } from "../../helpers/database";
 import { expectRefusal } from "../../helpers/refusal";
 import { authorizeQuery, getJson, registerClient, startLoginApp } from "../auth/helpers";
 
@@ -26,26 +26,34 @@ describe("rate limits shared by the instances on one PostgreSQL database (RATE_L
     return { status: answer.statusCode, headers: answer.headers, body: answer.json() };
   };
 
-  async function twoInstances(env: Record<string, string>): Promise<[TestApp, TestApp]> {
-    const nodeEnv = { RPC_URL_LOCALHOST: (await sharedNode()).url, INDEXER: "false", ...env };
-    const a = await startTestApp({ env: nodeEnv });
-    try {
-      return [a, await startTestApp({ env: nodeEnv, database: a.database })];
-    } catch (error) {
-      await a.close();
-      throw error;
-    }
+  /**
+   * Two instances on one database, each started by `start` (the second on the first's database) before the
+   * describe's tests, and closed after them, the second first.
+   */
+  function twoInstances(start: (database?: TestDatabase) => Promise<TestApp>): { a: TestApp; b: TestApp } {
+    const instances = {} as { a: TestApp; b: TestApp };
+    before(async () => {
+      instances.a = await start();
+      instances.b = await start(instances.a.database);
+    });
+    after(async () => {
+      await instances.b?.close();
+      await instances.a?.close();
+    });
+    return instances;
   }
 
+  /** Instances of the data routes with `env`, the indexer off. */
+  const dataInstances = (env: Record<string, string>) =>
+    twoInstances(async (database) =>
+      startTestApp({ env: { RPC_URL_LOCALHOST: (await sharedNode()).url, INDEXER: "false", ...env }, database }),
+    );
+
   describe("the data routes, two instances", function () {
-    let a: TestApp, b: TestApp;
-    before(async () => ([a, b] = await twoInstances({ DATA_RATE_LIMIT: "4" })));
-    after(async () => {
-      await b?.close();
-      await a?.close();
-    });
+    const instances = dataInstances({ DATA_RATE_LIMIT: "4" });
 
     it("refuses the request past DATA_RATE_LIMIT whichever instance answers, not past twice it", async function () {
+      const { a, b } = instances;
       const ip = "192.0.2.30";
       startOfMinute(a.clock, b.clock);
       for (const t of [a, b, a, b]) expect((await block(t, ip)).status).to.equal(200);
@@ -79,18 +87,12 @@ describe("rate limits shared by the instances on one PostgreSQL database (RATE_L
   });
 
   describe("the login routes, two instances", function () {
-    let a: TestApp, b: TestApp;
-    before(async function () {
-      const node = (await sharedNode()).url;
-      a = await startLoginApp(node, { env: { LOGIN_RATE_LIMIT: "3" } });
-      b = await startLoginApp(node, { env: { LOGIN_RATE_LIMIT: "3" }, database: a.database });
-    });
-    after(async () => {
-      await b?.close();
-      await a?.close();
-    });
+    const instances = twoInstances(async (database) =>
+      startLoginApp((await sharedNode()).url, { env: { LOGIN_RATE_LIMIT: "3" }, database }),
+    );
 
     it("refuses the /api/authorize past LOGIN_RATE_LIMIT whichever instance answers", async function () {
+      const { a, b } = instances;
       const client = await registerClient(a);
       const authorize = (t: TestApp) => getJson(t, `/api/authorize?${authorizeQuery(client, Wallet.createRandom().address)}`);
       startOfMinute(a.clock, b.clock);
@@ -101,14 +103,10 @@ describe("rate limits shared by the instances on one PostgreSQL database (RATE_L
   });
 
   describe("RATE_LIMIT_STORE=memory, two instances", function () {
-    let a: TestApp, b: TestApp;
-    before(async () => ([a, b] = await twoInstances({ DATA_RATE_LIMIT: "2", RATE_LIMIT_STORE: "memory" })));
-    after(async () => {
-      await b?.close();
-      await a?.close();
-    });
+    const instances = dataInstances({ DATA_RATE_LIMIT: "2", RATE_LIMIT_STORE: "memory" });
 
     it("counts per instance: a client alternating between them gets twice the limit", async function () {
+      const { a, b } = instances;
       const ip = "192.0.2.40";
       startOfMinute(a.clock, b.clock);
       for (const t of [a, b, a, b]) expect((await block(t, ip)).status).to.equal(200);

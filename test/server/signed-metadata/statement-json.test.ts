@@ -1,12 +1,12 @@
 import { expect } from "chai";
-import { Wallet, type BaseWallet, type JsonRpcProvider } from "ethers";
+import { Wallet, type BaseWallet } from "ethers";
 import { boundText, type Target } from "../../../server/signed-metadata/signed-text";
 import { AliceNFT__factory } from "../../../typechain-types";
 import { startTestApp, type TestApp } from "../../helpers/app";
-import { providerFor, sharedNode } from "../../helpers/chain";
 import { indexedTo } from "../../helpers/index-check";
 import { statementReadPaths, unreadableAnswers, type StatementTargets } from "../../helpers/statement-reads";
 import { expectRefusal } from "../../helpers/refusal";
+import { SuiteChain } from "../../helpers/suite-chain";
 
 /**
  * What a stored statement serves: whatever bytes an issuer signs, every read that embeds statements answers JSON
@@ -15,34 +15,33 @@ import { expectRefusal } from "../../helpers/refusal";
 describe("metadata service: the JSON a statement serves", function () {
   this.timeout(120_000);
   let t: TestApp;
-  let provider: JsonRpcProvider;
+  let chain: SuiteChain;
   let contract: string;
   let owner: string;
   let nextId = 1n;
   const MINTED = 80n;
 
   before(async function () {
-    const node = await sharedNode();
-    provider = providerFor(node.url);
-    const deployer = await provider.getSigner(0);
-    owner = await (await provider.getSigner(5)).getAddress();
+    chain = await SuiteChain.sharedNode();
+    const deployer = await chain.provider.getSigner(0);
+    owner = await (await chain.provider.getSigner(5)).getAddress();
     const nft = await new AliceNFT__factory(deployer).deploy(await deployer.getAddress());
     await (await nft.mintRange(owner, 1, MINTED)).wait();
     contract = (await nft.getAddress()).toLowerCase();
     // Far more posts than a client may make in a minute: the limit has its own test.
     t = await startTestApp({
       env: {
-        RPC_URL_LOCALHOST: node.url,
+        RPC_URL_LOCALHOST: chain.url,
         INDEXER_POLL_MS: "50",
         INDEXER_CONTRACTS_LOCALHOST: contract,
         METADATA_POST_RATE_LIMIT: "1000000",
       },
     });
-    await indexedTo(t.app.db, "localhost", provider);
+    await indexedTo(t.app.db, "localhost", chain.provider);
   });
   after(async function () {
     await t?.close();
-    provider?.destroy();
+    await chain?.close();
   });
 
   /** A fresh indexed token and a fresh account, each with one ordinary statement already, so every read answers 200. */

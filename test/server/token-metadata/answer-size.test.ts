@@ -1,10 +1,9 @@
 import { expect } from "chai";
-import type { JsonRpcProvider } from "ethers";
 import { MetadataNFT__factory, RepeatedUriERC1155__factory, type MetadataNFT, type RepeatedUriERC1155 } from "../../../typechain-types";
 import { startTestApp, type TestApp } from "../../helpers/app";
-import { providerFor, sharedNode } from "../../helpers/chain";
 import { indexedTo } from "../../helpers/index-check";
 import { expectRefusal } from "../../helpers/refusal";
+import { SuiteChain } from "../../helpers/suite-chain";
 
 /** The per-answer metadata budget the app runs with (the smallest the setting takes). */
 const BUDGET = 65_536;
@@ -16,7 +15,7 @@ const dataJson = (value: object) => `data:application/json;base64,${Buffer.from(
 describe("token metadata: answer sizes", function () {
   this.timeout(300_000);
   let t: TestApp;
-  let provider: JsonRpcProvider;
+  let chain: SuiteChain;
   let holder: string;
   let repeated: RepeatedUriERC1155;
   let repeatedAddress: string;
@@ -26,10 +25,9 @@ describe("token metadata: answer sizes", function () {
   const BIG_DOCUMENTS = 16;
 
   before(async function () {
-    const node = await sharedNode();
-    provider = providerFor(node.url);
-    const deployer = await provider.getSigner(0);
-    holder = await (await provider.getSigner(9)).getAddress();
+    chain = await SuiteChain.sharedNode();
+    const deployer = await chain.provider.getSigner(0);
+    holder = await (await chain.provider.getSigner(9)).getAddress();
     // 1.12 MB of "{id}" (about what an eth_call's gas allows): under the 2 MiB tokenURI limit as the contract answers,
     // 18 MB once each "{id}" is 64 digits, and 32 of them more than a JavaScript string can hold.
     repeated = await new RepeatedUriERC1155__factory(deployer).deploy(280_000n);
@@ -48,18 +46,18 @@ describe("token metadata: answer sizes", function () {
       await (await nft.mint(holder, id, dataJson({ name: `Big #${id}`, description: "x".repeat(3000) }))).wait();
     t = await startTestApp({
       env: {
-        RPC_URL_LOCALHOST: node.url,
+        RPC_URL_LOCALHOST: chain.url,
         INDEXER_POLL_MS: "50",
         INDEXER_CONTRACTS_LOCALHOST: `${repeatedAddress},${nftAddress}`,
         METADATA_FETCH_WAIT_MS: "20000",
         METADATA_ANSWERS_MAX_BYTES: String(BUDGET),
       },
     });
-    await indexedTo(t.app.db, "localhost", provider);
+    await indexedTo(t.app.db, "localhost", chain.provider);
   });
   after(async function () {
     await t?.close();
-    provider?.destroy();
+    await chain?.close();
   });
 
   async function request(path: string) {

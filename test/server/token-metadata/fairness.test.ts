@@ -1,11 +1,10 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect } from "chai";
-import type { JsonRpcProvider } from "ethers";
 import { MetadataNFT__factory, type MetadataNFT } from "../../../typechain-types";
 import { startTestApp, type TestApp } from "../../helpers/app";
-import { providerFor, sharedNode } from "../../helpers/chain";
 import { indexedTo } from "../../helpers/index-check";
+import { SuiteChain } from "../../helpers/suite-chain";
 
 const dataJson = (value: object) => `data:application/json;base64,${Buffer.from(JSON.stringify(value)).toString("base64")}`;
 
@@ -17,7 +16,7 @@ const HOST_CONCURRENCY = 4;
 describe("token metadata: one slow origin does not starve the queue", function () {
   this.timeout(180_000);
   let t: TestApp;
-  let provider: JsonRpcProvider;
+  let chain: SuiteChain;
   let holder: string;
   let slow: MetadataNFT;
   let slowAddress: string;
@@ -39,10 +38,9 @@ describe("token metadata: one slow origin does not starve the queue", function (
     );
     await new Promise<void>((resolve) => fast.listen(0, "127.0.0.1", resolve));
     fastUrl = `http://127.0.0.1:${(fast.address() as AddressInfo).port}`;
-    const node = await sharedNode();
-    provider = providerFor(node.url);
-    const deployer = await provider.getSigner(0);
-    holder = await (await provider.getSigner(11)).getAddress();
+    chain = await SuiteChain.sharedNode();
+    const deployer = await chain.provider.getSigner(0);
+    holder = await (await chain.provider.getSigner(11)).getAddress();
     slow = await new MetadataNFT__factory(deployer).deploy();
     slowAddress = await slow.getAddress();
     other = await new MetadataNFT__factory(deployer).deploy();
@@ -56,7 +54,7 @@ describe("token metadata: one slow origin does not starve the queue", function (
     await (await other.mint(holder, 2, `${fastUrl}/2.json`)).wait();
     t = await startTestApp({
       env: {
-        RPC_URL_LOCALHOST: node.url,
+        RPC_URL_LOCALHOST: chain.url,
         INDEXER_POLL_MS: "50",
         INDEXER_CONTRACTS_LOCALHOST: `${slowAddress},${otherAddress}`,
         METADATA_FETCH_ALLOW_PRIVATE: "true",
@@ -67,7 +65,7 @@ describe("token metadata: one slow origin does not starve the queue", function (
         METADATA_FETCH_HOST_CONCURRENCY: String(HOST_CONCURRENCY),
       },
     });
-    await indexedTo(t.app.db, "localhost", provider);
+    await indexedTo(t.app.db, "localhost", chain.provider);
   });
   after(async function () {
     await t?.close();
@@ -77,7 +75,7 @@ describe("token metadata: one slow origin does not starve the queue", function (
     }
     fast?.closeAllConnections();
     fast?.close();
-    provider?.destroy();
+    await chain?.close();
   });
 
   const token = async (id: number) => (await (await t.fetch(`/token/localhost/${otherAddress}/${id}`)).json()) as Record<string, unknown>;

@@ -1,8 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect } from "chai";
-import type { JsonRpcProvider, JsonRpcSigner } from "ethers";
-import type { LocalNode } from "../../../local/node";
+import type { JsonRpcSigner } from "ethers";
 import {
   UpdatableMetadataNFT__factory,
   UriEventERC1155__factory,
@@ -10,9 +9,9 @@ import {
   type UriEventERC1155,
 } from "../../../typechain-types";
 import { startTestApp, type TestApp } from "../../helpers/app";
-import { providerFor, startLocalNode } from "../../helpers/chain";
 import { indexedTo } from "../../helpers/index-check";
 import { openSse } from "../../helpers/sse";
+import { SuiteChain } from "../../helpers/suite-chain";
 import { untilSettled } from "../../helpers/waiters";
 
 const MAX_UINT256 = 2n ** 256n - 1n;
@@ -64,8 +63,7 @@ async function startChangingHost() {
 
 describe("metadata-change events (ERC-4906, ERC-1155 URI)", function () {
   this.timeout(120_000);
-  let node: LocalNode;
-  let provider: JsonRpcProvider;
+  let chain: SuiteChain;
   let deployer: JsonRpcSigner;
   let holder: string;
   let host: Awaited<ReturnType<typeof startChangingHost>>;
@@ -76,10 +74,9 @@ describe("metadata-change events (ERC-4906, ERC-1155 URI)", function () {
   let multiAddress: string;
 
   before(async function () {
-    node = await startLocalNode();
-    provider = providerFor(node.url);
-    deployer = await provider.getSigner(0);
-    holder = await (await provider.getSigner(3)).getAddress();
+    chain = await SuiteChain.ownNode();
+    deployer = await chain.provider.getSigner(0);
+    holder = await (await chain.provider.getSigner(3)).getAddress();
     host = await startChangingHost();
     nft = await new UpdatableMetadataNFT__factory(deployer).deploy(`${host.url}/nft/`);
     nftAddress = await nft.getAddress();
@@ -88,7 +85,7 @@ describe("metadata-change events (ERC-4906, ERC-1155 URI)", function () {
     t = await startTestApp({
       listen: true,
       env: {
-        RPC_URL_LOCALHOST: node.url,
+        RPC_URL_LOCALHOST: chain.url,
         INDEXER_POLL_MS: "50",
         INDEXER_CONTRACTS_LOCALHOST: `${nftAddress},${multiAddress}`,
         METADATA_FETCH_ALLOW_PRIVATE: "true",
@@ -103,8 +100,7 @@ describe("metadata-change events (ERC-4906, ERC-1155 URI)", function () {
   after(async function () {
     await t?.close();
     host?.close();
-    provider?.destroy();
-    await node?.stop();
+    await chain?.close();
   });
 
   const token = async (contract: string, id: bigint) => {
@@ -116,7 +112,7 @@ describe("metadata-change events (ERC-4906, ERC-1155 URI)", function () {
 
   it("reads a token's document again after MetadataUpdate, in the background, and announces it on the stream", async function () {
     await (await nft.mintRange(holder, 1n, 1n)).wait();
-    await indexedTo(t.app.db, "localhost", provider);
+    await indexedTo(t.app.db, "localhost", chain.provider);
     expect((await token(nftAddress, 1n)).metadata).to.deep.equal({ name: "/nft/1 v1" });
     expect(hits("/nft/1")).to.equal(1);
 
@@ -134,7 +130,7 @@ describe("metadata-change events (ERC-4906, ERC-1155 URI)", function () {
       fromId: 1,
       toId: 1,
     });
-    await indexedTo(t.app.db, "localhost", provider);
+    await indexedTo(t.app.db, "localhost", chain.provider);
     expect(await token(nftAddress, 1n)).to.deep.include({ tokenURI: `${host.url}/nft/1`, metadata: { name: "/nft/1 v2" } });
     // Served from the cache the sweep filled: no fetch more.
     expect(hits("/nft/1")).to.equal(2);
@@ -142,23 +138,23 @@ describe("metadata-change events (ERC-4906, ERC-1155 URI)", function () {
 
   it("serves the new document on the first request after the event (the mark makes the cached one stale)", async function () {
     await (await nft.mintRange(holder, 2n, 1n)).wait();
-    await indexedTo(t.app.db, "localhost", provider);
+    await indexedTo(t.app.db, "localhost", chain.provider);
     expect((await token(nftAddress, 2n)).metadata).to.deep.equal({ name: "/nft/2 v2" });
     host.state.version = 3;
     await (await nft.announce(2n)).wait();
-    await indexedTo(t.app.db, "localhost", provider);
+    await indexedTo(t.app.db, "localhost", chain.provider);
     // Whether the sweep or this request reads it first, the answer is the new document, with no refresh call.
     expect((await token(nftAddress, 2n)).metadata).to.deep.equal({ name: "/nft/2 v3" });
   });
 
   it("follows ERC-1155 URI: the new tokenURI and its document", async function () {
     await (await multi.mint(holder, 5n, 2n)).wait();
-    await indexedTo(t.app.db, "localhost", provider);
+    await indexedTo(t.app.db, "localhost", chain.provider);
     const hex = 5n.toString(16).padStart(64, "0");
     expect(await token(multiAddress, 5n)).to.deep.include({ tokenURI: `${host.url}/multi/${hex}.json` });
     const stream = await openSse(`${t.url}/events/localhost?contract=${multiAddress}`);
     await (await multi.setURIFor(`${host.url}/moved/{id}.json`, 5n)).wait();
-    await indexedTo(t.app.db, "localhost", provider);
+    await indexedTo(t.app.db, "localhost", chain.provider);
     expect(await token(multiAddress, 5n)).to.deep.include({
       tokenURI: `${host.url}/moved/${hex}.json`,
       metadata: { name: `/moved/${hex}.json v${host.state.version}` },
@@ -172,7 +168,7 @@ describe("metadata-change events (ERC-4906, ERC-1155 URI)", function () {
     const FIRST = 100n;
     const CACHED = 12;
     await (await nft.mintRange(holder, FIRST, BigInt(CACHED + 1))).wait();
-    await indexedTo(t.app.db, "localhost", provider);
+    await indexedTo(t.app.db, "localhost", chain.provider);
     for (let i = 0n; i < BigInt(CACHED); i++) await token(nftAddress, FIRST + i);
     const uncached = `/nft/${FIRST + BigInt(CACHED)}`;
     expect(hits(uncached)).to.equal(0);
@@ -212,23 +208,23 @@ describe("metadata-change events (ERC-4906, ERC-1155 URI)", function () {
   });
 
   it("rolls a mark back with a reorg", async function () {
-    const snapshot = await provider.send("evm_snapshot", []);
+    const snapshot = await chain.provider.send("evm_snapshot", []);
     await (await nft.announceRange(7n, 9n)).wait();
-    await indexedTo(t.app.db, "localhost", provider);
+    await indexedTo(t.app.db, "localhost", chain.provider);
     const marks = () =>
       t.app.db
         .query<{ count: string }>("SELECT count(*)::text AS count FROM nft_metadata_updates WHERE from_token_id = 7")
         .then(({ rows }) => Number(rows[0].count));
     expect(await marks()).to.equal(1);
-    await provider.send("evm_revert", [snapshot]);
-    await provider.send("hardhat_mine", ["0x3"]);
-    await indexedTo(t.app.db, "localhost", provider);
+    await chain.provider.send("evm_revert", [snapshot]);
+    await chain.provider.send("hardhat_mine", ["0x3"]);
+    await indexedTo(t.app.db, "localhost", chain.provider);
     expect(await marks()).to.equal(0);
   });
 
   it("skips malformed metadata events and a reversed range", async function () {
     await (await nft.announceRange(9n, 8n)).wait();
-    await indexedTo(t.app.db, "localhost", provider);
+    await indexedTo(t.app.db, "localhost", chain.provider);
     const { rows } = await t.app.db.query("SELECT 1 FROM nft_metadata_updates WHERE from_token_id = 9");
     expect(rows).to.deep.equal([]);
   });
@@ -252,7 +248,7 @@ describe("metadata-change events (ERC-4906, ERC-1155 URI)", function () {
       [nftAddress.toLowerCase(), BURNED.toString(), `${host.url}/nft/${BURNED}`],
     );
     await (await nft.announce(BURNED)).wait();
-    await indexedTo(t.app.db, "localhost", provider);
+    await indexedTo(t.app.db, "localhost", chain.provider);
     await untilKept(start + 1);
     // A later pass reads another stale document again and leaves this token alone.
     const read = hits("/nft/1");

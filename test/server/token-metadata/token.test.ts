@@ -1,14 +1,14 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect } from "chai";
-import { Wallet, type JsonRpcProvider, type JsonRpcSigner } from "ethers";
+import { Wallet, type JsonRpcSigner } from "ethers";
 import { boundText, encodeMetadata } from "../../../server/signed-metadata/signed-text";
 import { MetadataERC1155__factory, MetadataNFT__factory, type MetadataERC1155, type MetadataNFT } from "../../../typechain-types";
 import { startOfMinute, startTestApp, type TestApp } from "../../helpers/app";
-import { providerFor, sharedNode } from "../../helpers/chain";
 import { indexedTo } from "../../helpers/index-check";
 import { startTcpProxy, type TcpProxy } from "../../helpers/tcp-proxy";
 import { expectRefusal } from "../../helpers/refusal";
+import { SuiteChain } from "../../helpers/suite-chain";
 
 /** A metadata host: answers by path, counts requests per path, and can hang. */
 async function startMetadataHost(
@@ -43,7 +43,7 @@ describe("token route: metadata from tokenURIs", function () {
   this.timeout(120_000);
   let t: TestApp;
   let guarded: TestApp;
-  let provider: JsonRpcProvider;
+  let chain: SuiteChain;
   let deployer: JsonRpcSigner;
   let nft: MetadataNFT;
   let nftAddress: string;
@@ -61,10 +61,9 @@ describe("token route: metadata from tokenURIs", function () {
   let nextId = 1000n;
 
   before(async function () {
-    const node = await sharedNode();
-    provider = providerFor(node.url);
-    deployer = await provider.getSigner(0);
-    holder = await (await provider.getSigner(7)).getAddress();
+    chain = await SuiteChain.sharedNode();
+    deployer = await chain.provider.getSigner(0);
+    holder = await (await chain.provider.getSigner(7)).getAddress();
     host = await startMetadataHost({});
     hanging = http.createServer(() => {});
     // Another address of this machine than the metadata host's: fetches are limited per address.
@@ -76,10 +75,10 @@ describe("token route: metadata from tokenURIs", function () {
     otherAddress = await other.getAddress();
     multi = await new MetadataERC1155__factory(deployer).deploy(`${host.url}/erc1155/{id}.json`);
     multiAddress = await multi.getAddress();
-    const nodeUrl = new URL(node.url);
+    const nodeUrl = new URL(chain.url);
     proxy = await startTcpProxy(nodeUrl.hostname, Number(nodeUrl.port));
     const env = {
-      RPC_URL_LOCALHOST: node.url,
+      RPC_URL_LOCALHOST: chain.url,
       INDEXER_POLL_MS: "50",
       INDEXER_CONTRACTS_LOCALHOST: `${nftAddress},${multiAddress},${otherAddress}`,
       IPFS_GATEWAY: `${host.url}/ipfs`,
@@ -95,7 +94,7 @@ describe("token route: metadata from tokenURIs", function () {
     // Its node is reached through a proxy the tests can cut.
     guarded = await startTestApp({
       database: t.database,
-      env: { ...env, RPC_URL_LOCALHOST: proxy.url(node.url), INDEXER: "false", METADATA_FETCH_REFRESH_RATE_LIMIT: "2" },
+      env: { ...env, RPC_URL_LOCALHOST: proxy.url(chain.url), INDEXER: "false", METADATA_FETCH_REFRESH_RATE_LIMIT: "2" },
     });
   });
   after(async function () {
@@ -105,13 +104,13 @@ describe("token route: metadata from tokenURIs", function () {
     host?.close();
     hanging?.closeAllConnections();
     hanging?.close();
-    provider?.destroy();
+    await chain?.close();
   });
 
   /** Mints a fresh ERC-721 token to the holder with `uri` as its tokenURI and waits for the index to have it. */
   async function mint(uri: string, id = nextId++): Promise<bigint> {
     await (await nft.mint(holder, id, uri)).wait();
-    await indexedTo(t.app.db, "localhost", provider);
+    await indexedTo(t.app.db, "localhost", chain.provider);
     return id;
   }
 
@@ -177,10 +176,10 @@ describe("token route: metadata from tokenURIs", function () {
     it("substitutes {id} in ERC-1155 uris and lists the holders' balances", async function () {
       const hex = 7n.toString(16).padStart(64, "0");
       host.routes[`/erc1155/${hex}.json`] = { body: '{"name":"Potion","image":"https://cdn.example/potion.png"}' };
-      const other = await (await provider.getSigner(8)).getAddress();
+      const other = await (await chain.provider.getSigner(8)).getAddress();
       await (await multi.mint(holder, 7n, 5n)).wait();
       await (await multi.mint(other, 7n, 12n)).wait();
-      await indexedTo(t.app.db, "localhost", provider);
+      await indexedTo(t.app.db, "localhost", chain.provider);
       const { status, body } = await request(`/token/localhost/${multiAddress}/7`);
       expect(status).to.equal(200);
       expect(body).to.deep.include({
@@ -372,7 +371,7 @@ describe("token route: metadata from tokenURIs", function () {
       for (let i = 0; i < 5; i++) slow.push(await mint(`${hangingUrl}/meta/${i}`));
       host.routes["/fast"] = { body: '{"name":"fast"}' };
       await (await other.mint(holder, 1n, `${host.url}/fast`)).wait();
-      await indexedTo(t.app.db, "localhost", provider);
+      await indexedTo(t.app.db, "localhost", chain.provider);
       const slowReads = slow.map((id) => token(id));
       // Asked while every slot the slow host (and its contract) may take is held by it, and its other tokens wait behind them.
       await new Promise((resolve) => setTimeout(resolve, 200));
@@ -565,7 +564,7 @@ describe("token route: metadata from tokenURIs", function () {
       const token = () => request(`/token/localhost/${otherAddress}/${id}`);
       host.routes["/ttl"] = { body: '{"version":1}' };
       await (await other.mint(holder, id, `${host.url}/ttl`)).wait();
-      await indexedTo(t.app.db, "localhost", provider);
+      await indexedTo(t.app.db, "localhost", chain.provider);
       expect((await token()).body.metadata).to.deep.equal({ version: 1 });
       host.routes["/ttl"] = { body: '{"version":2}' };
       t.clock.advance(t.config.tokenMetadata.ttlMs - 60_000);

@@ -41,6 +41,13 @@ describe("webhooks: receivers that answer 100 MB, redirect or ask to wait", func
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   }
+  /** The subscription's state once `attempts` deliveries in a row have failed. */
+  const failedAttempts = (id: string, attempts: number, what: string) =>
+    until(
+      () => state(id),
+      (s) => s.attempts === attempts,
+      what,
+    );
   const deliveries = (id: string) => listDeliveries(t.app.db, { id, clientId: null, limit: 100 });
   const counted = async (result: string) => sample(await t.app.metrics!.registry.metrics(), "webhook_deliveries_total", { result }) ?? 0;
 
@@ -130,11 +137,7 @@ describe("webhooks: receivers that answer 100 MB, redirect or ask to wait", func
       );
       const redirects = await counted("redirect");
       const tx = await w.mint(owner);
-      const failed = await until(
-        () => state(subscription.id),
-        (s) => s.attempts === 1,
-        "the failed attempt",
-      );
+      const failed = await failedAttempts(subscription.id, 1, "the failed attempt");
       expect(failed).to.include({ enabled: true, last_error: `the endpoint answered ${status} (redirects are not followed)` });
       const [logged] = await deliveries(subscription.id);
       // The first step of the backoff: 30 s ± 20 % after the attempt.
@@ -151,11 +154,7 @@ describe("webhooks: receivers that answer 100 MB, redirect or ask to wait", func
       await new Promise((resolve) => setTimeout(resolve, 1_500));
       expect(receiver.received).to.have.length(1);
       t.clock.advance(20_000);
-      const again = await until(
-        () => state(subscription.id),
-        (s) => s.attempts === 2,
-        "the second failed attempt",
-      );
+      const again = await failedAttempts(subscription.id, 2, "the second failed attempt");
       const [second] = await deliveries(subscription.id);
       expect(second).to.include({ changeId: logged.changeId, status, failure: "redirect" });
       // The second step: 60 s ± 20 %.
@@ -177,11 +176,7 @@ describe("webhooks: receivers that answer 100 MB, redirect or ask to wait", func
     );
     const statuses = await counted("status");
     const tx = await w.mint(owner);
-    const failed = await until(
-      () => state(subscription.id),
-      (s) => s.attempts === 1,
-      "the failed attempt",
-    );
+    const failed = await failedAttempts(subscription.id, 1, "the failed attempt");
     const [logged] = await deliveries(subscription.id);
     expect(logged).to.include({ status: 503, failure: "status", message: "the endpoint answered 503" });
     // Two minutes, to the second the date names, instead of the backoff's 30 s.
@@ -211,11 +206,7 @@ describe("webhooks: receivers that answer 100 MB, redirect or ask to wait", func
     );
     expect(receiver.received[0].streamed!).to.include({ complete: false });
     expect(receiver.received[0].streamed!.written).to.be.below(16 * MB);
-    await until(
-      () => state(subscription.id),
-      (s) => s.attempts === 1,
-      "the failed attempt",
-    );
+    await failedAttempts(subscription.id, 1, "the failed attempt");
     expect((await deliveries(subscription.id))[0]).to.include({ status: 302, failure: "redirect" });
     expect(target.received).to.deep.equal([]);
   });

@@ -2,31 +2,28 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect } from "chai";
-import { Wallet, type JsonRpcProvider } from "ethers";
-import type { LocalNode } from "../../../local/node";
+import { Wallet } from "ethers";
 import { openDatabase, openMigratedDatabase, type Database } from "../../../server/db/database";
 import { subscribe } from "../../../server/webhooks/subscribe";
 import { AliceNFT__factory } from "../../../typechain-types";
-import { providerFor, startLocalNode } from "../../helpers/chain";
 import { startNodeProcess, type RunningProcess } from "../../helpers/cli";
 import { createTestDatabase, openFreshPglite, usingPostgres, type TestDatabase } from "../../helpers/database";
 import { testConfig } from "../../helpers/app";
+import { SuiteChain } from "../../helpers/suite-chain";
 import { startReceiver, WEBHOOKS_ENV, type Receiver } from "../../helpers/webhook-receiver";
 
 const LOADER = ["-r", "ts-node/register/transpile-only"];
 
 describe("webhooks: the delivering process killed mid-request", function () {
   this.timeout(180_000);
-  let node: LocalNode;
-  let provider: JsonRpcProvider;
+  let chain: SuiteChain;
   let root: string;
   let database: TestDatabase | undefined;
   let receiver: Receiver;
   const services: RunningProcess[] = [];
 
   before(async function () {
-    node = await startLocalNode();
-    provider = providerFor(node.url);
+    chain = await SuiteChain.ownNode();
     root = fs.mkdtempSync(path.join(os.tmpdir(), "webhooks-kill-"));
   });
   after(async function () {
@@ -35,15 +32,14 @@ describe("webhooks: the delivering process killed mid-request", function () {
     await receiver?.close();
     await database?.drop();
     fs.rmSync(root, { recursive: true, force: true });
-    provider?.destroy();
-    await node?.stop();
+    await chain?.close();
   });
 
   /** The service as its own process, on PostgreSQL when the suites run on it, else on PGlite under `root`. */
   const serviceEnv = () => ({
     ...WEBHOOKS_ENV,
     LOCAL_CHAIN: "false",
-    RPC_URL_LOCALHOST: node.url,
+    RPC_URL_LOCALHOST: chain.url,
     PORT: "0",
     METRICS_PORT: "0",
     LOG_LEVEL: "info",
@@ -75,7 +71,7 @@ describe("webhooks: the delivering process killed mid-request", function () {
 
     const first = await startNodeProcess([...LOADER, "server/main.ts"], serviceEnv(), /Server listening at/);
     services.push(first);
-    const deployer = await provider.getSigner(0);
+    const deployer = await chain.provider.getSigner(0);
     const alice = await new AliceNFT__factory(deployer).deploy(deployer.address);
     const txs: string[] = [];
     for (const id of [1n, 2n, 3n]) txs.push((await (await alice.mint(owner, id)).wait())!.hash);
@@ -118,7 +114,7 @@ describe("webhooks: the delivering process killed mid-request", function () {
         await startNodeProcess([...LOADER, "server/main.ts"], env, /Server listening at/),
       ];
       services.push(...pair);
-      const deployer = await provider.getSigner(0);
+      const deployer = await chain.provider.getSigner(0);
       const alice = await new AliceNFT__factory(deployer).deploy(deployer.address);
       const txs = [(await (await alice.mint(owner, 1n)).wait())!.hash];
       await hook.until((r) => r.length === 1, "the first delivery, left unanswered");

@@ -1,43 +1,38 @@
 import { expect } from "chai";
-import type { JsonRpcProvider } from "ethers";
-import type { LocalNode } from "../../../local/node";
 import { subscribe } from "../../../server/webhooks/subscribe";
 import { startTestApp, type TestApp } from "../../helpers/app";
-import { providerFor, startLocalNode } from "../../helpers/chain";
 import { indexedTo } from "../../helpers/index-check";
 import { openSse, type SseClient } from "../../helpers/sse";
+import { SuiteChain } from "../../helpers/suite-chain";
 import { startReceiver, WEBHOOKS_ENV, type Receiver } from "../../helpers/webhook-receiver";
 
 describe("webhooks: the index starting over", function () {
   this.timeout(120_000);
-  let node: LocalNode;
-  let provider: JsonRpcProvider;
+  let chain: SuiteChain;
   let t: TestApp;
   let receiver: Receiver;
   let stream: SseClient | undefined;
 
   before(async function () {
-    node = await startLocalNode();
-    provider = providerFor(node.url);
+    chain = await SuiteChain.ownNode();
   });
   after(async function () {
     stream?.close();
     await receiver?.close();
     await t?.close();
-    provider?.destroy();
-    await node?.stop();
+    await chain?.close();
   });
 
   it("delivers reset, as the event stream sends it, when the chain is replaced below the index's first block", async function () {
-    const fork = await provider.send("evm_snapshot", []);
-    const first = (await provider.getBlockNumber()) + 1;
-    await provider.send("hardhat_mine", ["0x4"]);
+    const fork = await chain.provider.send("evm_snapshot", []);
+    const first = (await chain.provider.getBlockNumber()) + 1;
+    await chain.provider.send("hardhat_mine", ["0x4"]);
     // The index starts above the fork, so none of the blocks it remembers is on the branch that replaces them.
     t = await startTestApp({
       listen: true,
-      env: { RPC_URL_LOCALHOST: node.url, ...WEBHOOKS_ENV, INDEXER_POLL_MS: "50", INDEXER_START_BLOCK_LOCALHOST: String(first) },
+      env: { RPC_URL_LOCALHOST: chain.url, ...WEBHOOKS_ENV, INDEXER_POLL_MS: "50", INDEXER_START_BLOCK_LOCALHOST: String(first) },
     });
-    await indexedTo(t.app.db, "localhost", provider);
+    await indexedTo(t.app.db, "localhost", chain.provider);
     receiver = await startReceiver();
     const { secret } = await subscribe(t.app.db, {
       input: { network: "localhost", url: receiver.url, kinds: ["reset"] },
@@ -48,11 +43,11 @@ describe("webhooks: the index starting over", function () {
     });
     stream = await openSse(`${t.url}/events/localhost`);
 
-    await provider.send("evm_revert", [fork]);
+    await chain.provider.send("evm_revert", [fork]);
     // A branch with other blocks: a transaction in its first one, so that its blocks' hashes differ from the replaced ones.
-    const signer = await provider.getSigner(0);
+    const signer = await chain.provider.getSigner(0);
     await (await signer.sendTransaction({ to: await signer.getAddress(), value: 0 })).wait();
-    await provider.send("hardhat_mine", ["0x6", "0x2"]);
+    await chain.provider.send("hardhat_mine", ["0x6", "0x2"]);
 
     const sent = await stream.next((e) => e.event === "reset", 60_000);
     await receiver.until((r) => r.length >= 1, "the reset's delivery", 60_000);
