@@ -4,12 +4,12 @@
  * woken for is missed. A run that throws is reported to `failed`; the next wake runs it all the same.
  */
 export class RunOnWake {
-  private running?: Promise<void>;
+  private running?: Promise<unknown>;
   private again = false;
   private stopped = false;
 
   constructor(
-    private readonly task: () => Promise<void>,
+    private readonly task: () => Promise<unknown>,
     private readonly failed: (error: unknown) => void,
   ) {}
 

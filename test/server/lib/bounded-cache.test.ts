@@ -1,5 +1,6 @@
 import { expect } from "chai";
 import { BoundedCache } from "../../../server/lib/bounded-cache";
+import { heldCalls } from "../../helpers/held-calls";
 
 /** A clock the test moves forward (the cache's time-to-live is measured in it), instead of sleeping. */
 function manualClock() {
@@ -8,18 +9,6 @@ function manualClock() {
 }
 
 describe("BoundedCache", function () {
-  /** A load that counts its calls and answers with that count once `release()` is called. */
-  function countingLoad() {
-    let calls = 0;
-    let release: () => void = () => {};
-    const load = () => {
-      calls++;
-      const answer = calls;
-      return new Promise<number>((resolve) => (release = () => resolve(answer)));
-    };
-    return { load, calls: () => calls, release: () => release() };
-  }
-
   it("forgets its oldest entries beyond its bound", function () {
     const cache = new BoundedCache<number>(2);
     cache.set("a", 1);
@@ -70,7 +59,7 @@ describe("BoundedCache", function () {
     const cache = new BoundedCache<number>(10, { ttlMs: 20, now: clock.now });
     cache.set("head", 0);
     clock.advance(20);
-    const { load, calls, release } = countingLoad();
+    const { call: load, calls, release } = heldCalls();
     const asks = [cache.getOrLoad("head", load), cache.getOrLoad("head", load), cache.getOrLoad("head", load)];
     release();
     expect(await Promise.all(asks)).to.deep.equal([1, 1, 1]);

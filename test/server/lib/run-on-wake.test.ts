@@ -1,44 +1,35 @@
 import { expect } from "chai";
 import { RunOnWake } from "../../../server/lib/run-on-wake";
+import { heldCalls } from "../../helpers/held-calls";
 
 describe("RunOnWake", function () {
-  /** A task whose runs are counted, each held until `finish()` ends the one in progress. */
-  function heldTask() {
-    let runs = 0;
-    let finish: () => void = () => {};
-    const task = () => {
-      runs++;
-      return new Promise<void>((resolve) => (finish = resolve));
-    };
-    return { task, runs: () => runs, finish: () => finish() };
-  }
   const settle = () => new Promise((resolve) => setImmediate(resolve));
 
   it("runs once per wake when idle, never two runs at once", async function () {
-    const held = heldTask();
-    const runner = new RunOnWake(held.task, () => {});
+    const held = heldCalls();
+    const runner = new RunOnWake(held.call, () => {});
     runner.wake();
     runner.wake();
-    expect(held.runs()).to.equal(1);
-    held.finish();
+    expect(held.calls()).to.equal(1);
+    held.release();
     await settle();
     // The wake during the run asked for one more.
-    expect(held.runs()).to.equal(2);
-    held.finish();
+    expect(held.calls()).to.equal(2);
+    held.release();
     await settle();
-    expect(held.runs()).to.equal(2);
+    expect(held.calls()).to.equal(2);
   });
 
   it("folds any number of wakes during a run into one more run", async function () {
-    const held = heldTask();
-    const runner = new RunOnWake(held.task, () => {});
+    const held = heldCalls();
+    const runner = new RunOnWake(held.call, () => {});
     runner.wake();
     for (let i = 0; i < 10; i++) runner.wake();
-    held.finish();
+    held.release();
     await settle();
-    held.finish();
+    held.release();
     await settle();
-    expect(held.runs()).to.equal(2);
+    expect(held.calls()).to.equal(2);
   });
 
   it("reports a failed run and runs again on the next wake", async function () {
@@ -60,19 +51,19 @@ describe("RunOnWake", function () {
   });
 
   it("starts no run after stop, and stop waits for the run in progress", async function () {
-    const held = heldTask();
-    const runner = new RunOnWake(held.task, () => {});
+    const held = heldCalls();
+    const runner = new RunOnWake(held.call, () => {});
     runner.wake();
     runner.wake();
     let stopped = false;
     const stopping = runner.stop().then(() => (stopped = true));
     await settle();
     expect(stopped).to.equal(false);
-    held.finish();
+    held.release();
     await stopping;
     runner.wake();
     await settle();
     // Neither the wake asked for during the run nor the one after stop ran.
-    expect(held.runs()).to.equal(1);
+    expect(held.calls()).to.equal(1);
   });
 });

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { MetadataNFT__factory, RepeatedUriERC1155__factory, type MetadataNFT, type RepeatedUriERC1155 } from "../../../typechain-types";
-import { startTestApp, type TestApp } from "../../helpers/app";
+import { fetchJson, startTestApp, type TestApp } from "../../helpers/app";
 import { indexedTo } from "../../helpers/index-check";
 import { expectRefusal } from "../../helpers/refusal";
 import { SuiteChain } from "../../helpers/suite-chain";
@@ -60,19 +60,13 @@ describe("token metadata: answer sizes", function () {
     await chain?.close();
   });
 
-  async function request(path: string) {
-    const response = await t.fetch(path);
-    const text = await response.text();
-    return { status: response.status, headers: response.headers, text, body: JSON.parse(text) };
-  }
-
   /**
    * Asks until no item is "pending" or says the node failed (megabyte eth_calls on a loaded machine; such failures
    * are not stored, so the next ask reads again), at most 40 times.
    */
   async function settled(path: string) {
     for (let tries = 0; ; tries++) {
-      const answer = await request(path);
+      const answer = await fetchJson(t, path);
       const items: Array<{ metadataError: unknown }> = Array.isArray(answer.body) ? answer.body : [answer.body];
       const unsettled = items.some((item) => item.metadataError === "pending" || /^The localhost node /.test(String(item.metadataError)));
       if (tries >= 40 || !unsettled) return answer;
@@ -137,14 +131,14 @@ describe("token metadata: answer sizes", function () {
       });
     }
     // An item left out is there when asked for alone.
-    const alone = await request(`/token/localhost/${nftAddress}/${omitted[0].id}`);
+    const alone = await fetchJson(t, `/token/localhost/${nftAddress}/${omitted[0].id}`);
     expect(alone.body).to.deep.include({ metadataError: null });
     expect(alone.body).not.to.have.property("metadataOmitted");
   });
 
   it("answers parallel metadata pages each within the budget", async function () {
     const path = `/inventory/localhost/${holder}/${nftAddress}?metadata=true&limit=${BIG_DOCUMENTS}`;
-    const answers = await Promise.all(Array.from({ length: 8 }, () => request(path)));
+    const answers = await Promise.all(Array.from({ length: 8 }, () => fetchJson(t, path)));
     for (const { status, text, body } of answers) {
       expect(status).to.equal(200);
       expect(Buffer.byteLength(text)).to.be.at.most(BUDGET + PER_ITEM * BIG_DOCUMENTS);
