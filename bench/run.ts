@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { writeResult, type SuiteResult } from "../support/bench-report";
+import { backendName } from "../support/database";
 import { beforeRefOf } from "./lib/before";
 import { printTable, type BenchContext, type Row, type Suite } from "./lib/suite";
 import { runTags } from "./lib/tags";
@@ -94,7 +95,7 @@ async function main() {
   const context: BenchContext = {
     seconds: smoke ? SMOKE_SECONDS : Number(process.env.BENCH_SECONDS ?? 5),
     smoke,
-    database: process.env.DATABASE_URL ? "PostgreSQL" : "PGlite",
+    database: backendName,
     beforeRef,
     profile,
     log: (message) => console.error(`  · ${message}`),

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import type { DatabaseConfig } from "../server/config";
-import { openDatabase, type Database } from "../server/db/database";
-import { migrate } from "../server/db/migrate";
+import { openDatabase, openMigratedDatabase, type Database } from "../server/db/database";
+import { migrate, type Migration } from "../server/db/migrate";
 import { openPglite } from "../server/db/pglite";
 
 /**
@@ -23,6 +23,26 @@ export interface TestDatabase {
 }
 
 export const usingPostgres = () => Boolean(process.env.DATABASE_URL);
+
+/**
+ * The statement bound of work that fills a database before a service starts (a benchmark's data: tens of millions of
+ * rows, their compaction and index builds, single statements of minutes): not requests, so the service's own bound
+ * (DATABASE_STATEMENT_TIMEOUT_MS, seconds) would cancel them.
+ */
+const FILL_STATEMENT_TIMEOUT_MS = 6 * 3_600_000;
+
+/** The database of `config`, migrated, its statements under the fill's bound on PostgreSQL (PGlite has none). */
+export function openMigratedForFill(config: DatabaseConfig, migrations: Migration[]): Promise<{ db: Database; applied: Migration[] }> {
+  return openMigratedDatabase(
+    config.kind === "postgres"
+      ? { ...config, statementTimeoutMs: FILL_STATEMENT_TIMEOUT_MS, longStatementTimeoutMs: FILL_STATEMENT_TIMEOUT_MS }
+      : config,
+    migrations,
+  );
+}
+
+/** The database tests and benchmarks run on, by name: PostgreSQL with DATABASE_URL, else PGlite. */
+export const backendName = usingPostgres() ? "PostgreSQL" : "PGlite";
 
 let template: Promise<Blob> | undefined;
 

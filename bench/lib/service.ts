@@ -4,16 +4,10 @@ import os from "node:os";
 import path from "node:path";
 import { START_NODE_ARGS } from "../../local/start-command";
 import { SETTINGS } from "../../server/config/settings";
-import { openMigratedDatabase, type Database } from "../../server/db/database";
+import type { Database } from "../../server/db/database";
 import { readMigrations, type Migration } from "../../server/db/migrate";
-import { createTestDatabase, type TestDatabase } from "../../support/database";
+import { createTestDatabase, openMigratedForFill, type TestDatabase } from "../../support/database";
 import { startCountingProxy, type CountingProxy, type QueryCounts } from "./pg-count-proxy";
-
-/**
- * The statement bound of a suite's preparation (`prepare`): loading millions of rows or compacting a table is not a
- * request, and the service's own bound (DATABASE_STATEMENT_TIMEOUT_MS, seconds) would cancel it.
- */
-const PREPARE_STATEMENT_TIMEOUT_MS = 6 * 3_600_000;
 
 /** The value every per-client rate limit is lifted to: a limit per minute no suite's load reaches. */
 const RATE_LIMIT_CEILING = "1000000";
@@ -68,10 +62,9 @@ export async function startService(
   if (prepare) {
     try {
       // Before the service starts: PGlite is one process at a time.
-      const { db, applied } = await openMigratedDatabase(
-        database.config.kind === "postgres"
-          ? { ...database.config, statementTimeoutMs: PREPARE_STATEMENT_TIMEOUT_MS, longStatementTimeoutMs: PREPARE_STATEMENT_TIMEOUT_MS }
-          : { kind: "pglite", dataDir: path.join(dataDir, "pglite") },
+      // Under the fill's statement bound, not the service's: a suite's data is not a request.
+      const { db, applied } = await openMigratedForFill(
+        database.config.kind === "postgres" ? database.config : { kind: "pglite", dataDir: path.join(dataDir, "pglite") },
         readMigrations(path.join(tree, "server", "db", "migrations")),
       );
       try {
