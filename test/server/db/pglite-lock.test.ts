@@ -42,7 +42,11 @@ process.stdin.once("data", () => {
   setTimeout(() => {
     fs.writeFileSync(file + ".mine", record);
     fs.renameSync(file + ".mine", file);
-    fs.rmSync(file + ".takeover");
+    // The lock is its own a while before it lets the takeover go: an opener sees the one without the other.
+    setTimeout(() => {
+      fs.rmSync(file + ".takeover");
+      console.log("took");
+    }, 200);
   }, 300);
   setInterval(() => {}, 60_000);
 });`;
@@ -181,6 +185,8 @@ describe("PGlite directory lock", function () {
       `The embedded database in ${dataDir} is in use by ${command} (pid ${pid}, since ${since}): stop that process first ` +
         "(Ctrl-C in its terminal), or set DATABASE_URL to a PostgreSQL database to run several processes on one database.",
     );
+    // Refused as soon as the lock was the other's; once that one lets its takeover go, none is left behind.
+    await other.until(/^took$/m);
     expect(fs.existsSync(`${dataDir}.lock.takeover`)).to.equal(false);
   });
 });
