@@ -1,5 +1,6 @@
-import type { JsonRpcProvider } from "ethers";
+import type { JsonRpcProvider, JsonRpcSigner } from "ethers";
 import type { LocalNode } from "../../local/node";
+import { AliceNFT__factory, type AliceNFT } from "../../typechain-types";
 import { startTestApp, type TestApp, type TestAppOptions } from "./app";
 import { providerFor, sharedNode, startLocalNode } from "./chain";
 import { indexedTo } from "./index-check";
@@ -32,8 +33,38 @@ export class SuiteChain {
     return new SuiteChain(node, providerFor(node.url), false);
   }
 
+  /**
+   * A suite's chain and what `setUp` makes on it, made in the suite's `before` and closed in its `after` (the apps
+   * the chain closes with it, then the chain). A test reads it by calling the returned function, typed, where a suite
+   * would otherwise keep a list of `let`s assigned in `before`.
+   */
+  static forSuite<T extends object>(node: "own" | "shared", setUp: (chain: SuiteChain) => Promise<T>): () => T & { chain: SuiteChain } {
+    let chain: SuiteChain | undefined;
+    let state: (T & { chain: SuiteChain }) | undefined;
+    before(async function () {
+      chain = node === "own" ? await SuiteChain.ownNode() : await SuiteChain.sharedNode();
+      state = { ...(await setUp(chain)), chain };
+    });
+    after(async () => chain?.close());
+    return () => {
+      if (state === undefined) throw new Error("the suite's state is read before its before hook made it");
+      return state;
+    };
+  }
+
   get url(): string {
     return this.node.url;
+  }
+
+  /** Account `i` of the node; account 0 deploys the suites' contracts. */
+  signer(i = 0): Promise<JsonRpcSigner> {
+    return this.provider.getSigner(i);
+  }
+
+  /** A new AliceNFT owned by account 0, who may mint. */
+  async deployAlice(): Promise<AliceNFT> {
+    const deployer = await this.signer(0);
+    return new AliceNFT__factory(deployer).deploy(deployer.address);
   }
 
   /**

@@ -1,41 +1,27 @@
 import { expect } from "chai";
 import { hex } from "../../helpers/index-sql";
-import type { JsonRpcSigner } from "ethers";
-import { AliceNFT__factory, TestERC1155__factory, type AliceNFT, type TestERC1155 } from "../../../typechain-types";
-import { fetchJson, type TestApp } from "../../helpers/app";
+import { TestERC1155__factory } from "../../../typechain-types";
+import { fetchJson } from "../../helpers/app";
 import { beforeMigration } from "../../helpers/before-migration";
 import { expectHoldingsMatchRecount } from "../../helpers/holdings-check";
 import { indexedTo } from "../../helpers/index-check";
 import { SuiteChain } from "../../helpers/suite-chain";
 
 describe("holders routes", function () {
-  let chain: SuiteChain;
-  let a: JsonRpcSigner;
-  let b: JsonRpcSigner;
-  let c: JsonRpcSigner;
-  let alice: AliceNFT;
-  let multi: TestERC1155;
-  let aliceAddress: string;
-  let multiAddress: string;
-  let t: TestApp;
   const BIG_AMOUNT = 2n ** 70n;
-
-  before(async function () {
-    chain = await SuiteChain.ownNode();
-    const deployer = await chain.provider.getSigner(0);
-    [a, b, c] = await Promise.all([1, 2, 3].map((i) => chain.provider.getSigner(i)));
-    alice = await new AliceNFT__factory(deployer).deploy(deployer.address);
-    multi = await new TestERC1155__factory(deployer).deploy();
-    [aliceAddress, multiAddress] = await Promise.all([alice.getAddress(), multi.getAddress()]);
+  const suite = SuiteChain.forSuite("own", async (chain) => {
+    const [a, b, c] = await Promise.all([1, 2, 3].map((i) => chain.signer(i)));
+    const alice = await chain.deployAlice();
+    const multi = await new TestERC1155__factory(await chain.signer(0)).deploy();
+    const [aliceAddress, multiAddress] = await Promise.all([alice.getAddress(), multi.getAddress()]);
     await (await alice.mintBatch(a.address, [1n, 2n, 3n])).wait();
     await (await alice.mintBatch(b.address, [4n])).wait();
     await (await multi.mintBatch(a.address, [1n], [10n])).wait();
     await (await multi.mintBatch(b.address, [1n, 2n], [5n, BIG_AMOUNT])).wait();
-    t = await chain.startIndexingApp();
+    return { a, b, c, alice, multi, aliceAddress, multiAddress, t: await chain.startIndexingApp() };
   });
-  after(async () => chain?.close());
 
-  const get = (path: string) => fetchJson(t, path);
+  const get = (path: string) => fetchJson(suite().t, path);
   /** Owners in the route's order (lower-case address order). */
   const ordered = (...holders: Array<{ owner: string; count: number | bigint }>) =>
     holders.sort((x, y) => (x.owner.toLowerCase() < y.owner.toLowerCase() ? -1 : 1));
@@ -43,6 +29,7 @@ describe("holders routes", function () {
 
   describe("GET /holders/:network/:contract", function () {
     it("lists each ERC-721 owner once with the number of tokens it holds", async function () {
+      const { a, b, aliceAddress } = suite();
       const { status, headers, body } = await get(`/holders/localhost/${aliceAddress}`);
       expect(status).to.equal(200);
       expect(Number(headers.get("x-indexed-block"))).to.be.at.least(1);
@@ -51,6 +38,7 @@ describe("holders routes", function () {
     });
 
     it("gives ERC-1155 units held, all digits kept, and one id's holders with their balances", async function () {
+      const { a, b, aliceAddress, multiAddress } = suite();
       const all = await get(`/holders/localhost/${multiAddress}`);
       const expected = ordered({ owner: a.address, count: 10n }, { owner: b.address, count: 5n + BIG_AMOUNT });
       expect(all.text).to.equal(
@@ -65,6 +53,7 @@ describe("holders routes", function () {
     });
 
     it("pages with limit and cursor through Link rel=next, every holder once", async function () {
+      const { a, b, aliceAddress } = suite();
       const first = await get(`/holders/localhost/${aliceAddress}?limit=1`);
       const next = /^<([^>]+)>; rel="next"$/.exec(first.headers.get("link") ?? "")![1];
       const second = await get(next);
@@ -75,6 +64,7 @@ describe("holders routes", function () {
 
   describe("GET /holders/:network/:contract/count", function () {
     it("counts owners; a contract nobody holds has none", async function () {
+      const { c, aliceAddress, multiAddress } = suite();
       expect(await count(aliceAddress)).to.equal(2);
       expect(await count(multiAddress)).to.equal(2);
       const { status, headers, body } = await get(`/holders/localhost/${c.address}/count`);
@@ -83,6 +73,7 @@ describe("holders routes", function () {
     });
 
     it("follows transfers, burns and balances reaching zero as the index writes", async function () {
+      const { a, b, c, alice, multi, aliceAddress, multiAddress, t, chain } = suite();
       await (await alice.connect(b).transferFrom(b.address, c.address, 4n)).wait();
       await (await multi.connect(a).safeTransferFrom(a.address, c.address, 1n, 10n, "0x")).wait();
       await indexedTo(t.app.db, "localhost", chain.provider);
@@ -98,6 +89,7 @@ describe("holders routes", function () {
     });
 
     it("gives back what a reorg undoes", async function () {
+      const { a, b, c, alice, multi, aliceAddress, multiAddress, t, chain } = suite();
       const before = [await count(aliceAddress), await count(multiAddress)];
       const snapshot = await chain.provider.send("evm_snapshot", []);
       await (await alice.connect(a).transferFrom(a.address, c.address, 1n)).wait();
@@ -143,6 +135,7 @@ describe("holders routes", function () {
 
   describe("malformed input", function () {
     it("refuses bad networks, addresses, ids, limits and cursors with a 4xx {error, message}", async function () {
+      const { aliceAddress } = suite();
       const cases: Array<[string, number, string]> = [
         [`/holders/nowhere/${aliceAddress}`, 400, "unknown_network"],
         [`/holders/nowhere/${aliceAddress}/count`, 400, "unknown_network"],
