@@ -516,8 +516,7 @@ async function http(options: {
   const { provider, token, contract, holder, seconds, log } = options;
   const { transfers: TRANSFERS, lagSamples: LAG_SAMPLES } = options.sizes;
   const app = await startService({ RPC_URL_LOCALHOST: options.node, INDEXER_POLL_MS: "1000" });
-  const config = app.database.config;
-  const cpu = await ServerCpu.open(app.pid, config.kind === "postgres" ? config.url : undefined);
+  const cpu = await ServerCpu.forService(app);
   try {
     log("service: waiting for its index to reach the head");
     for (;;) {

@@ -266,8 +266,7 @@ async function throughput(options: {
   const delivered = () => receivers.reduce((sum, receiver) => sum + receiver.count, 0);
   const all = delivered() + options.backlog * receivers.length;
   await untilIndexed(app.url, `/inventory/localhost/${options.holder}`, await options.mintBacklog());
-  const config = app.database.config;
-  const cpu = await ServerCpu.open(app.pid, config.kind === "postgres" ? config.url : undefined);
+  const cpu = await ServerCpu.forService(app);
   try {
     log(`deliveries to ${receivers.length} subscription(s), ${seconds} s`);
     const before = { count: delivered(), cpu: await cpu.sample(), statements: app.queryCounts()?.statements, at: performance.now() };
