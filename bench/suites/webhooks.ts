@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { Wallet, type JsonRpcSigner } from "ethers";
 import { createSubscription } from "../../server/webhooks/subscriptions";
 import { createDataClient } from "../../sdk/src/index";
+import { listenLocally } from "../../support/net";
 import { AliceNFT__factory, type AliceNFT } from "../../typechain-types";
 import { ServerCpu } from "../lib/cpu";
 import { untilIndexed } from "../lib/indexed";
@@ -166,12 +166,9 @@ async function startReceiver(): Promise<Receiver> {
       response.writeHead(204).end();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
-  receiver.close = () => {
-    server.closeAllConnections();
-    return new Promise<void>((resolve) => server.close(() => resolve()));
-  };
+  const { url, close } = await listenLocally(server);
+  receiver.url = `${url}/hook`;
+  receiver.close = close;
   return receiver;
 }
 
