@@ -79,8 +79,7 @@ async function syncOnce(nodeUrl: string, chain: CollectionsChain, classifier: bo
     INDEXER_POLL_MS: "100",
     SPAM_CLASSIFIER: String(classifier),
   });
-  const config = app.database.config;
-  const cpu = await ServerCpu.open(app.pid, config.kind === "postgres" ? config.url : undefined);
+  const cpu = await ServerCpu.forService(app);
   try {
     const start = await cpu.sample();
     // The last CPU time seen of each backend: one the pool closes during the sync keeps what it used until then.

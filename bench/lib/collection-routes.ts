@@ -2,6 +2,7 @@ import type { JsonRpcProvider } from "ethers";
 import { startRpcProxy } from "../../support/rpc-proxy";
 import { expectOk } from "./answers";
 import type { CollectionsRun } from "./collections-chain";
+import { untilIndexed } from "./indexed";
 import { CONNECTIONS, load, percentile, type LoadResult } from "./load";
 import { startService } from "./service";
 import type { Row } from "./suite";
@@ -49,11 +50,7 @@ export async function collectionRoutes(options: CollectionsRun & { provider: Jso
     log("a block mined: GET /collection of each at a block no read has seen (chain facts read again)");
     await options.provider.send("evm_mine", []);
     const mined = await options.provider.getBlockNumber();
-    await until(`block ${mined} indexed`, async () => {
-      const answer = await fetch(`${app.url}${inventory}`);
-      await answer.body?.cancel();
-      return answer.ok && Number(answer.headers.get("x-indexed-block")) >= mined;
-    });
+    await untilIndexed(app.url, inventory, mined, TIMEOUT_MS);
     const newBlock = await readEach("a read at a new block of");
     const cached1 = await readEach("a cached read of");
 

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import pg from "pg";
+import type { Service } from "./service";
 
 /** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on every Linux this runs on). */
 const TICKS_PER_SECOND = 100;
@@ -37,6 +38,12 @@ export class ServerCpu {
       await monitor.connect();
     }
     return new ServerCpu(pid, monitor);
+  }
+
+  /** A bench service's CPU: on PGlite its database runs inside its process, on PostgreSQL in the backends of its database. */
+  static forService(service: Pick<Service, "pid" | "database">): Promise<ServerCpu> {
+    const { config } = service.database;
+    return ServerCpu.open(service.pid, config.kind === "postgres" ? config.url : undefined);
   }
 
   /** CPU used so far: the service's and its backends' (by pid). */

@@ -45,7 +45,7 @@ export async function startLoginService(
     },
     options,
   );
-  const cpu = await ServerCpu.open(app.pid, app.database.config.kind === "postgres" ? app.database.config.url : undefined);
+  const cpu = await ServerCpu.forService(app);
   return { app, cpu, client: { ...client!, redirectUri }, gated };
 }
 

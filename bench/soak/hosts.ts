@@ -1,5 +1,5 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenLocally } from "../../support/net";
 
 /** How long the slow host takes to answer: well past a client's patience, within METADATA_FETCH_TIMEOUT_MS (10 s). */
 const SLOW_MS = 4_000;
@@ -23,25 +23,9 @@ export async function startMetadataHosts() {
       else response.writeHead(500).end("failing");
     }),
   ];
-  const urls = await Promise.all(
-    servers.map(
-      (server) =>
-        new Promise<string>((resolve) =>
-          server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
-        ),
-    ),
-  );
+  const [good, slow, failing] = await Promise.all(servers.map(listenLocally));
   return {
-    hosts: { good: urls[0], slow: urls[1], failing: urls[2] },
-    close: () =>
-      Promise.all(
-        servers.map(
-          (server) =>
-            new Promise<void>((resolve) => {
-              server.closeAllConnections();
-              server.close(() => resolve());
-            }),
-        ),
-      ),
+    hosts: { good: good.url, slow: slow.url, failing: failing.url },
+    close: () => Promise.all([good, slow, failing].map((host) => host.close())),
   };
 }

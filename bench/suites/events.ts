@@ -51,7 +51,7 @@ const events: Suite = {
       );
       /** The delivery's span on the profile's clock: until every event arrived, or until the bench gave up. */
       let delivery: { from: number; to?: number } | undefined;
-      const cpu = await ServerCpu.open(service.pid, service.database.config.kind === "postgres" ? service.database.config.url : undefined);
+      const cpu = await ServerCpu.forService(service);
       let nextId = 1;
       const burst = async (): Promise<{ mined: number[]; block: number }> => {
         const mined: number[] = [];

@@ -11,6 +11,7 @@ import { AliceNFT__factory, TransferFlood1155__factory, type AliceNFT } from "..
 import { DEFAULT_BEFORE_REF, moduleOf, withBeforeTree } from "../lib/before";
 import { processCpuMs, ServerCpu } from "../lib/cpu";
 import { expectOk } from "../lib/answers";
+import { untilIndexed } from "../lib/indexed";
 import { bareNodeMs, productionBuild, startupOnce, type Startup } from "../lib/indexer-startup";
 import { CONNECTIONS, load, percentile } from "../lib/load";
 import { withLocalChain } from "../lib/local-chain";
@@ -42,6 +43,8 @@ const ERC1155_CPU_MULTIPLE = 1.5;
 const PER_BATCH = 10;
 /** From the spawn of the production build's standalone indexer to its first range written. */
 const STARTUP_BUDGET_MS = 500;
+/** The service's own cold sync of every transfer, before its routes are loaded: far more than one block to index. */
+const SERVICE_SYNC_TIMEOUT_MS = 600_000;
 
 const indexer: Suite = {
   method: [
@@ -516,15 +519,10 @@ async function http(options: {
   const { provider, token, contract, holder, seconds, log } = options;
   const { transfers: TRANSFERS, lagSamples: LAG_SAMPLES } = options.sizes;
   const app = await startService({ RPC_URL_LOCALHOST: options.node, INDEXER_POLL_MS: "1000" });
-  const config = app.database.config;
-  const cpu = await ServerCpu.open(app.pid, config.kind === "postgres" ? config.url : undefined);
+  const cpu = await ServerCpu.forService(app);
   try {
     log("service: waiting for its index to reach the head");
-    for (;;) {
-      const response = await fetch(`${app.url}/inventory/localhost/${holder}`);
-      if (response.ok && Number(response.headers.get("x-indexed-block")) >= options.head) break;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    await untilIndexed(app.url, `/inventory/localhost/${holder}`, options.head, SERVICE_SYNC_TIMEOUT_MS);
 
     const rows: Row[] = [];
     /** The server CPU per request of a load (µs): the service's, and its PostgreSQL backends'. */

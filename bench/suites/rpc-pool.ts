@@ -1,7 +1,6 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { Networks } from "../../server/chain/networks";
 import { startLocalNode } from "../../local/node";
+import { freePort } from "../../support/net";
 import type { Row, Suite } from "../lib/suite";
 
 const WORKERS = 16;
@@ -36,11 +35,8 @@ const rpcPool: Suite = {
   ],
   async run({ seconds, log }) {
     const node = await startLocalNode();
-    // A port that refuses: a listener closed at once.
-    const closed = http.createServer();
-    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
-    const dead = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
-    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    // A port that refuses: nothing listens on it.
+    const dead = `http://127.0.0.1:${await freePort()}`;
     const rows: Row[] = [];
     try {
       const measure = async (label: string, urls: string[]) => {

@@ -1,5 +1,5 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenLocally } from "../../support/net";
 import { MetadataERC1155__factory } from "../../typechain-types";
 import { expectOk } from "../lib/answers";
 import { CONNECTIONS, load } from "../lib/load";
@@ -28,8 +28,7 @@ const token: Suite = {
       };
       response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(metadata));
     });
-    await new Promise<void>((resolve) => host.listen(0, "127.0.0.1", resolve));
-    const hostUrl = `http://127.0.0.1:${(host.address() as AddressInfo).port}`;
+    const { url: hostUrl, close: closeHost } = await listenLocally(host);
     try {
       return await withLocalChain(async ({ node, provider }) => {
         const deployer = await provider.getSigner(0);
@@ -124,8 +123,7 @@ const token: Suite = {
         }
       });
     } finally {
-      host.closeAllConnections();
-      host.close();
+      await closeHost();
     }
   },
 };

@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { Wallet, type JsonRpcSigner } from "ethers";
 import { createSubscription } from "../../server/webhooks/subscriptions";
 import { createDataClient } from "../../sdk/src/index";
+import { listenLocally } from "../../support/net";
 import { AliceNFT__factory, type AliceNFT } from "../../typechain-types";
 import { ServerCpu } from "../lib/cpu";
 import { untilIndexed } from "../lib/indexed";
@@ -166,12 +166,9 @@ async function startReceiver(): Promise<Receiver> {
       response.writeHead(204).end();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
-  receiver.close = () => {
-    server.closeAllConnections();
-    return new Promise<void>((resolve) => server.close(() => resolve()));
-  };
+  const { url, close } = await listenLocally(server);
+  receiver.url = `${url}/hook`;
+  receiver.close = close;
   return receiver;
 }
 
@@ -266,8 +263,7 @@ async function throughput(options: {
   const delivered = () => receivers.reduce((sum, receiver) => sum + receiver.count, 0);
   const all = delivered() + options.backlog * receivers.length;
   await untilIndexed(app.url, `/inventory/localhost/${options.holder}`, await options.mintBacklog());
-  const config = app.database.config;
-  const cpu = await ServerCpu.open(app.pid, config.kind === "postgres" ? config.url : undefined);
+  const cpu = await ServerCpu.forService(app);
   try {
     log(`deliveries to ${receivers.length} subscription(s), ${seconds} s`);
     const before = { count: delivered(), cpu: await cpu.sample(), statements: app.queryCounts()?.statements, at: performance.now() };
