@@ -81,8 +81,8 @@ describe("indexer behind a node whose head goes backwards", function () {
   const rollbacks = () => lines.filter((line) => /indexer: reorg|indexed chain is gone/.test(String(line.msg)));
 
   /** The node answers as if its head were `lagHead`: that head, and no header above it. */
-  function behindAt(lagHead: number) {
-    suite().proxy.plan = {
+  function behindAt(lagHead: number): FaultPlan {
+    return {
       refuse: (call) => {
         if (call.method === "eth_blockNumber") return { result: `0x${lagHead.toString(16)}` };
         if (call.method === "eth_getBlockByNumber" && typeof call.params[0] === "string" && call.params[0].startsWith("0x"))
@@ -121,14 +121,15 @@ describe("indexer behind a node whose head goes backwards", function () {
   }
 
   /**
-   * The node falls `lag` blocks behind the indexed block while a token is minted: the cursor stays while it is behind,
-   * then the index catches up, equal to the chain, with nothing rolled back.
+   * The node answers as `lagging` plans from the indexed block (behind it, or on a branch) while a token is minted: the
+   * cursor stays while it does, then the index catches up once the node is back, equal to the chain, with nothing
+   * rolled back.
    */
-  async function behindBy(lag: number) {
+  async function whileLagging(lagging: (indexed: number) => FaultPlan | Promise<FaultPlan>) {
     const { t, chain, mints, proxy } = suite();
     await indexedTo(t.app.db, "localhost", chain.provider, undefined, 120_000);
     const indexed = await cursor();
-    behindAt(indexed - lag);
+    proxy.plan = await lagging(indexed);
     await mints.mint(1);
     await whileItAsks(6);
     expect(await cursor()).to.equal(indexed);
@@ -140,7 +141,7 @@ describe("indexer behind a node whose head goes backwards", function () {
   it("a head a few blocks back: no rollback, the cursor stays, and the index goes on once the node is back", async function () {
     const { mints } = suite();
     await mints.mint(4);
-    await behindBy(3);
+    await whileLagging((indexed) => behindAt(indexed - 3));
   });
 
   it(`a node behind by more than the reorg window (${REORG_WINDOW} blocks): no reindex from scratch`, async function () {
@@ -148,27 +149,21 @@ describe("indexer behind a node whose head goes backwards", function () {
     // Block by block: hardhat_mine's many blocks at once do not chain their hashes as mined blocks do.
     for (let i = 0; i < REORG_WINDOW + 50; i++) await chain.provider.send("evm_mine", []);
     await mints.mint(1);
-    await behindBy(REORG_WINDOW + 20);
+    await whileLagging((indexed) => behindAt(indexed - REORG_WINDOW - 20));
   });
 
   // Every block of the window at or below the node's head has another hash there, as on a new chain shorter than the
   // index (the next test): the blocks the index keeps below the window, which the branch still has, tell the two apart.
   it(`a node behind on an abandoned branch deeper than the reorg window: no reindex from scratch, and the index equals the chain`, async function () {
-    const { chain, mints, t, proxy } = suite();
+    const { chain, mints } = suite();
     // The previous test mined past the window; a token is minted here so that the index has one to lose.
     await mints.mint(1);
-    await indexedTo(t.app.db, "localhost", chain.provider, undefined, 120_000);
-    const indexed = await cursor();
-    const lagHead = indexed - 5;
-    const forkPoint = lagHead - REORG_WINDOW - 20;
-    expect(forkPoint).to.be.greaterThan(0);
-    proxy.plan = await onBranch(chain.provider, { forkPoint, head: lagHead });
-    await mints.mint(1);
-    await whileItAsks(6);
-    expect(await cursor()).to.equal(indexed);
-    proxy.plan = {};
-    await mints.expectIndexEqualsChain(t.app.db);
-    await expectNoRollback();
+    await whileLagging(async (indexed) => {
+      const lagHead = indexed - 5;
+      const forkPoint = lagHead - REORG_WINDOW - 20;
+      expect(forkPoint).to.be.greaterThan(0);
+      return onBranch(chain.provider, { forkPoint, head: lagHead });
+    });
     expect(lines.filter((line) => /below the reorg window; waiting/.test(String(line.msg))).length, "waiting log lines").to.equal(1);
     expect(lines.filter((line) => line.msg === "indexer: the node serves the indexed chain again").length).to.equal(1);
   });
