@@ -2,14 +2,13 @@ import { expect } from "chai";
 import { MetadataNFT__factory, RepeatedUriERC1155__factory } from "../../../typechain-types";
 import { fetchJson } from "../../helpers/app";
 import { expectRefusal } from "../../helpers/refusal";
+import { dataJson } from "../../helpers/data-uri";
 import { SuiteChain } from "../../helpers/suite-chain";
 
 /** The per-answer metadata budget the app runs with (the smallest the setting takes). */
 const BUDGET = 65_536;
 /** What an item may add beyond its metadata fields: ids, addresses, balance, the omission marker. */
 const PER_ITEM = 512;
-
-const dataJson = (value: object) => `data:application/json;base64,${Buffer.from(JSON.stringify(value)).toString("base64")}`;
 
 describe("token metadata: answer sizes", function () {
   this.timeout(300_000);

@@ -2,9 +2,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect } from "chai";
 import { MetadataNFT__factory } from "../../../typechain-types";
+import { dataJson } from "../../helpers/data-uri";
 import { SuiteChain } from "../../helpers/suite-chain";
-
-const dataJson = (value: object) => `data:application/json;base64,${Buffer.from(JSON.stringify(value)).toString("base64")}`;
 
 /** 127.0.0.2–127.0.0.7: six addresses of this machine (Linux answers all of 127/8), one slow origin. */
 const HANGING_ADDRESSES = [2, 3, 4, 5, 6, 7].map((n) => `127.0.0.${n}`);

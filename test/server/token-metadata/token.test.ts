@@ -8,6 +8,7 @@ import { fetchJson, startOfMinute, startTestApp, type TestApp } from "../../help
 import { indexedTo } from "../../helpers/index-check";
 import { startTcpProxy } from "../../helpers/tcp-proxy";
 import { expectRefusal } from "../../helpers/refusal";
+import { dataJson } from "../../helpers/data-uri";
 import { SuiteChain } from "../../helpers/suite-chain";
 
 /** A metadata host: answers by path, counts requests per path, and can hang. */
@@ -36,7 +37,6 @@ async function startMetadataHost(
   };
 }
 
-const dataJson = (value: object) => `data:application/json;base64,${Buffer.from(JSON.stringify(value)).toString("base64")}`;
 const SVG = "data:image/svg+xml;base64,PHN2ZyB4bWxucz0naHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmcnLz4=";
 
 describe("token route: metadata from tokenURIs", function () {
