@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { FAULT_KINDS } from "../../support/soak-faults";
-import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy";
+import { startFaultProxy } from "../helpers/fault-proxy";
 import { SuiteChain } from "../helpers/suite-chain";
 
 /**
@@ -10,20 +10,13 @@ import { SuiteChain } from "../helpers/suite-chain";
  */
 describe("the soak's faults", function () {
   this.timeout(60_000);
-  let chain: SuiteChain;
-  let proxy: FaultProxy;
-
-  before(async function () {
-    chain = await SuiteChain.ownNode();
-    proxy = chain.closesWith(await startFaultProxy(chain.url));
-  });
-  after(async () => chain?.close());
+  const suite = SuiteChain.forSuite("own", async (chain) => ({ proxy: chain.closesWith(await startFaultProxy(chain.url)) }));
 
   /** The HTTP status of each of `n` calls sent one after another. */
   async function statuses(n: number): Promise<number[]> {
     const seen: number[] = [];
     for (let id = 0; id < n; id++) {
-      const response = await fetch(proxy.url, {
+      const response = await fetch(suite().proxy.url, {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ jsonrpc: "2.0", id, method: "eth_chainId", params: [] }),
@@ -35,6 +28,7 @@ describe("the soak's faults", function () {
   }
 
   it("draws the same failures after each reseed, whatever was drawn before", async function () {
+    const { proxy } = suite();
     proxy.plan = FAULT_KINDS.find((kind) => kind.name === "HTTP 429 and 502")!.plan;
     proxy.reseed(2);
     const first = await statuses(40);
@@ -48,6 +42,7 @@ describe("the soak's faults", function () {
   });
 
   it("holds each call of the slow kind back for a time within its bounds", async function () {
+    const { proxy } = suite();
     proxy.plan = { delayMs: [150, 200] };
     proxy.reseed(6);
     const started = performance.now();

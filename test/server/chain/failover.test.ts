@@ -1,7 +1,6 @@
 import { expect } from "chai";
 import { rpc } from "../../../server/chain/networks";
 import { TRANSFER_TOPIC } from "../../../server/indexer/transfers";
-import { AliceNFT__factory } from "../../../typechain-types";
 import { startTestApp, type TestApp } from "../../helpers/app";
 import { NODE_ERRORS, startFaultProxy, type FaultPlan, type FaultProxy } from "../../helpers/fault-proxy";
 import { expectIndexMatchesChain, indexedTo } from "../../helpers/index-check";
@@ -19,25 +18,16 @@ const COOLDOWN_MS = 60_000;
  */
 describe("several providers per network (failover, health, latency)", function () {
   this.timeout(120_000);
-  let chain: SuiteChain;
-  let deployer: string;
-  let alice: string;
   const ids = [1n, 2n, 3n, 4n, 5n, 6n];
   const open: Array<{ close(): Promise<void> }> = [];
-
-  before(async function () {
-    chain = await SuiteChain.ownNode();
-    const signer = await chain.provider.getSigner(0);
-    deployer = await signer.getAddress();
-    const token = await new AliceNFT__factory(signer).deploy(deployer);
+  const suite = SuiteChain.forSuite("own", async (chain) => {
+    const deployer = (await chain.signer(0)).address;
+    const token = await chain.deployAlice();
     await (await token.mintBatch(deployer, ids)).wait();
-    alice = await token.getAddress();
+    return { deployer, alice: await token.getAddress() };
   });
   afterEach(async function () {
     for (const closable of open.splice(0).reverse()) await closable.close();
-  });
-  after(async function () {
-    await chain?.close();
   });
 
   /** The pool's URL of `proxy`, with a key in its path and query as a paid provider's URL has. */
@@ -46,6 +36,7 @@ describe("several providers per network (failover, health, latency)", function (
 
   /** Two proxies (`a` first in the list) and an app using both, its log lines collected. */
   async function twoProviders(plans: { a?: FaultPlan; b?: FaultPlan }, env: Record<string, string> = {}) {
+    const { chain } = suite();
     const a = await startFaultProxy(chain.url, { seed: 3, plan: plans.a });
     const b = await startFaultProxy(chain.url, { seed: 5, plan: plans.b });
     open.push(a, b);
@@ -69,6 +60,7 @@ describe("several providers per network (failover, health, latency)", function (
   }
 
   async function owners(t: TestApp): Promise<void> {
+    const { alice, deployer } = suite();
     for (const id of ids) {
       const response = await t.fetch(`/localhost/${alice}/${id}`);
       expect({ status: response.status, body: await response.json() }, `token ${id}`).to.deep.equal({ status: 200, body: deployer });
@@ -80,6 +72,7 @@ describe("several providers per network (failover, health, latency)", function (
    * for a moment, and the routes cache per block): what the pool does with each is what the test reads.
    */
   async function blocks(t: TestApp, count = 3): Promise<void> {
+    const { chain } = suite();
     for (let i = 0; i < count; i++) {
       const answer = await rpc("localhost", t.app.networks.provider("localhost").send("eth_blockNumber", []));
       expect(Number(answer)).to.equal(await chain.provider.getBlockNumber());
@@ -162,6 +155,7 @@ describe("several providers per network (failover, health, latency)", function (
   });
 
   it("a 429 pauses every call of the instance to that provider, with or without Retry-After: the others go elsewhere", async function () {
+    const { alice } = suite();
     for (const refusal of [NODE_ERRORS.retryAfter(30), NODE_ERRORS.tooManyRequests]) {
       const { a, b, t, scrape } = await twoProviders({ a: { refuse: () => refusal } });
       const answers = await Promise.all(ids.map((id) => t.fetch(`/localhost/${alice}/${id}`)));
@@ -203,6 +197,7 @@ describe("several providers per network (failover, health, latency)", function (
   });
 
   it("a provider alone that reports a rate limit inside an HTTP 200 is waited out like a 429, then 503 upstream_rate_limited", async function () {
+    const { chain, alice } = suite();
     const a = await startFaultProxy(chain.url, { seed: 3, plan: { refuse: () => NODE_ERRORS.rateLimitedInBody } });
     open.push(a);
     const t = await startTestApp({ env: { RPC_URL_LOCALHOST: a.url, RPC_TIMEOUT_MS: "1000", HEAD_CACHE_MS: "0", INDEXER: "false" } });
@@ -213,6 +208,7 @@ describe("several providers per network (failover, health, latency)", function (
   });
 
   it("all providers rate limited: each is asked once, and the call is a 503 upstream_rate_limited within its deadline", async function () {
+    const { alice } = suite();
     const limited = { refuse: () => NODE_ERRORS.retryAfter(30) };
     const { a, b, t } = await twoProviders({ a: limited, b: limited });
     await expectRefusal(await t.fetch(`/localhost/${alice}/1`), 503, "upstream_rate_limited");
@@ -221,6 +217,7 @@ describe("several providers per network (failover, health, latency)", function (
   });
 
   it("the indexer indexes the whole chain through the healthy provider while the other fails half its calls", async function () {
+    const { chain, alice } = suite();
     const flaky: FaultPlan = { failRate: 0.5, failWith: [NODE_ERRORS.badGateway, NODE_ERRORS.tooManyRequests] };
     const { a, b, t } = await twoProviders({ a: flaky }, { INDEXER: "true", INDEXER_POLL_MS: "50", RPC_COOLDOWN_MS: "200" });
     await indexedTo(t.app.db, "localhost", chain.provider, undefined, 60_000);
@@ -229,6 +226,7 @@ describe("several providers per network (failover, health, latency)", function (
     expect(b.countByMethod().eth_getLogs).to.be.greaterThan(0);
   });
   it("the indexer takes a malformed eth_getLogs answer as that provider's fault: it goes on through the other and writes none of it", async function () {
+    const { chain, alice } = suite();
     // A log whose contract address and transaction hash are not hex, in every eth_getLogs answer of `a`.
     const forged = {
       address: `0x${"zz".repeat(20)}`,
@@ -253,6 +251,7 @@ describe("several providers per network (failover, health, latency)", function (
     expect(sample(await scrape(), "rpc_provider_failures_total", failures)).to.be.greaterThan(0);
   });
   it("the indexer takes a malformed block header as that provider's fault: it goes on through the other, with no reorg", async function () {
+    const { chain, alice } = suite();
     // Every header `a` answers has a hash that is not hex: compared with the cursor's, it would read as a reorg.
     const malformed: FaultPlan = {
       refuse: async (call) => {

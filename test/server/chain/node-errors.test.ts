@@ -1,7 +1,5 @@
 import { expect } from "chai";
-import { AliceNFT__factory } from "../../../typechain-types";
-import type { TestApp } from "../../helpers/app";
-import { NODE_ERRORS, type FaultProxy } from "../../helpers/fault-proxy";
+import { NODE_ERRORS } from "../../helpers/fault-proxy";
 import { startProxiedApp } from "../../helpers/proxied-app";
 import type { Refusal } from "../../helpers/rpc-proxy";
 import { SuiteChain } from "../../helpers/suite-chain";
@@ -12,44 +10,37 @@ import { SuiteChain } from "../../helpers/suite-chain";
  */
 describe("node errors on eth_call", function () {
   this.timeout(60_000);
-  let chain: SuiteChain;
-  let proxy: FaultProxy;
-  let t: TestApp;
-  let alice: string;
-  let owner: string;
-
-  before(async function () {
-    chain = await SuiteChain.sharedNode();
-    const deployer = await chain.provider.getSigner(0);
-    owner = await (await chain.provider.getSigner(1)).getAddress();
-    const token = await new AliceNFT__factory(deployer).deploy(await deployer.getAddress());
+  const suite = SuiteChain.forSuite("shared", async (chain) => {
+    const owner = (await chain.signer(1)).address;
+    const token = await chain.deployAlice();
     await (await token.mint(owner, 1n)).wait();
-    alice = await token.getAddress();
     // INDEXER=false: the route cannot fall back on the index to know the contract is an ERC-721.
-    ({ t, proxy } = chain.closesWith(
+    const { t, proxy } = chain.closesWith(
       await startProxiedApp(chain.url, { env: { HEAD_CACHE_MS: "0", INDEXER: "false", RPC_TIMEOUT_MS: "3000" } }),
-    ));
+    );
+    return { t, proxy, owner, alice: await token.getAddress() };
   });
-  after(async () => chain?.close());
 
   async function get(path: string): Promise<{ status: number; body: unknown }> {
-    const response = await t.fetch(path);
+    const response = await suite().t.fetch(path);
     return { status: response.status, body: await response.json() };
   }
 
   /** Mines a block, which the app sees at once (HEAD_CACHE_MS=0): cached answers are the last block's. */
   async function newBlock(): Promise<void> {
-    await chain.provider.send("evm_mine", []);
-    expect((await get("/block/localhost/latest")).body).to.equal(await chain.provider.getBlockNumber());
+    const { provider } = suite().chain;
+    await provider.send("evm_mine", []);
+    expect((await get("/block/localhost/latest")).body).to.equal(await provider.getBlockNumber());
   }
 
-  const failing = (refusal: Refusal) => (proxy.plan = { refuse: (call) => (call.method === "eth_call" ? refusal : undefined) });
+  const failing = (refusal: Refusal) => (suite().proxy.plan = { refuse: (call) => (call.method === "eth_call" ? refusal : undefined) });
 
   for (const [name, refusal] of [
     ["header not found", NODE_ERRORS.headerNotFound],
     ["an internal error", NODE_ERRORS.internal],
   ] as const) {
     it(`answers 502 upstream_error, not 404 or 400, while eth_call fails with ${name}; then the truth`, async function () {
+      const { proxy, alice, owner } = suite();
       await newBlock();
       failing(refusal);
       const node = { error: "upstream_error", message: "The localhost node failed to answer" };
@@ -71,6 +62,7 @@ describe("node errors on eth_call", function () {
   }
 
   it('reads geth\'s revert answers (code 3 with data, -32000 "execution reverted" without) as reverts', async function () {
+    const { proxy, alice } = suite();
     const geth: Refusal[] = [
       { rpcError: { code: 3, message: "execution reverted", data: "0x" } },
       { rpcError: { code: -32000, message: "execution reverted" } },
@@ -91,6 +83,7 @@ describe("node errors on eth_call", function () {
   });
 
   it("still reads a revert as the contract's answer: 404 for a token that does not exist", async function () {
+    const { alice } = suite();
     expect(await get(`/localhost/${alice}/12345`)).to.deep.equal({
       status: 404,
       body: { error: "not_found", message: `Token 12345 does not exist in ${alice} on localhost` },

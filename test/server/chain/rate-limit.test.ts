@@ -1,7 +1,5 @@
 import { expect } from "chai";
-import { AliceNFT__factory } from "../../../typechain-types";
-import type { TestApp } from "../../helpers/app";
-import { NODE_ERRORS, type FaultProxy } from "../../helpers/fault-proxy";
+import { NODE_ERRORS } from "../../helpers/fault-proxy";
 import { startProxiedApp } from "../../helpers/proxied-app";
 import { SuiteChain } from "../../helpers/suite-chain";
 
@@ -13,35 +11,29 @@ const TIMEOUT_MS = 3_000;
  */
 describe("rate-limited provider (HTTP 429)", function () {
   this.timeout(60_000);
-  let chain: SuiteChain;
-  let proxy: FaultProxy;
-  let t: TestApp;
-  let alice: string;
   const rateLimited = { error: "upstream_rate_limited", message: "The localhost node is rate limiting our calls; try again later" };
-
-  before(async function () {
-    chain = await SuiteChain.sharedNode();
-    const deployer = await chain.provider.getSigner(0);
-    const token = await new AliceNFT__factory(deployer).deploy(await deployer.getAddress());
-    await (await token.mintBatch(await deployer.getAddress(), [1n, 2n, 3n, 4n, 5n, 6n])).wait();
-    alice = await token.getAddress();
-    ({ t, proxy } = chain.closesWith(
+  const suite = SuiteChain.forSuite("shared", async (chain) => {
+    const token = await chain.deployAlice();
+    await (await token.mintBatch((await chain.signer(0)).address, [1n, 2n, 3n, 4n, 5n, 6n])).wait();
+    const { t, proxy } = chain.closesWith(
       await startProxiedApp(chain.url, { env: { HEAD_CACHE_MS: "0", INDEXER: "false", RPC_TIMEOUT_MS: String(TIMEOUT_MS) } }),
-    ));
+    );
+    return { t, proxy, alice: await token.getAddress() };
   });
-  after(async () => chain?.close());
   afterEach(function () {
+    const { t, proxy } = suite();
     proxy.plan = {};
     // Past a pause the last test left behind: the backoff reads the app's clock.
     t.clock.advance(2_100);
   });
 
   async function get(path: string): Promise<{ status: number; body: unknown }> {
-    const response = await t.fetch(path);
+    const response = await suite().t.fetch(path);
     return { status: response.status, body: await response.json() };
   }
 
   it("reads Retry-After as seconds: one call is sent twice in its 3 s, not 12 times in 50 ms, then a 503", async function () {
+    const { proxy } = suite();
     proxy.plan = { refuse: () => NODE_ERRORS.retryAfter(2) };
     const sent = proxy.calls.length;
     expect(await get("/block/localhost/latest")).to.deep.equal({ status: 503, body: rateLimited });
@@ -52,6 +44,7 @@ describe("rate-limited provider (HTTP 429)", function () {
   });
 
   it("keeps to RPC_TIMEOUT_MS without Retry-After: a 503 within the deadline, not a 504 after 4-31 s", async function () {
+    const { proxy } = suite();
     proxy.plan = { refuse: () => NODE_ERRORS.tooManyRequests };
     const sent = proxy.calls.length;
     const started = Date.now();
@@ -62,6 +55,7 @@ describe("rate-limited provider (HTTP 429)", function () {
   });
 
   it("slows every call to the provider after a 429: calls made during the pause wait instead of being sent", async function () {
+    const { proxy, alice, chain } = suite();
     let until: number | undefined;
     let refused = 0;
     proxy.plan = {
@@ -76,7 +70,7 @@ describe("rate-limited provider (HTTP 429)", function () {
     const first = get(`/localhost/${alice}/1`);
     while (refused === 0) await new Promise((resolve) => setTimeout(resolve, 10));
     const others = await Promise.all([2, 3, 4, 5, 6].map((id) => get(`/localhost/${alice}/${id}`)));
-    const deployer = await (await chain.provider.getSigner(0)).getAddress();
+    const deployer = (await chain.signer(0)).address;
     for (const answer of [await first, ...others]) expect(answer).to.deep.equal({ status: 200, body: deployer });
     expect(refused).to.equal(1);
   });

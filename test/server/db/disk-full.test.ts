@@ -1,12 +1,11 @@
 import { expect } from "chai";
 import { Wallet } from "ethers";
-import { EventEmitterNFT__factory, type EventEmitterNFT } from "../../../typechain-types";
-import type { TestApp } from "../../helpers/app";
+import { EventEmitterNFT__factory } from "../../../typechain-types";
 import { usingPostgres } from "../../helpers/database";
 import { indexedTo } from "../../helpers/index-check";
 import { expectRefusal } from "../../helpers/refusal";
 import { SuiteChain } from "../../helpers/suite-chain";
-import { authorizeQuery, registerClient, startLoginApp, type RegisteredClient } from "../auth/helpers";
+import { authorizeQuery, registerClient, startLoginApp } from "../auth/helpers";
 
 const PAUSE_MS = 1_000;
 
@@ -18,40 +17,41 @@ const PAUSE_MS = 1_000;
  */
 describe("a full disk", function () {
   this.timeout(120_000);
-  let chain: SuiteChain;
-  let t: TestApp;
-  let client: RegisteredClient;
-  let emitter: EventEmitterNFT;
   const lines: string[] = [];
 
-  before(async function () {
+  // Ahead of the suite's chain: a before hook that skips leaves the later ones unrun, so no node is started for nothing.
+  before(function () {
     // PGlite writes its files from inside this process, with no SQLSTATE of its own for a full disk; CI runs this on PostgreSQL.
-    if (!usingPostgres()) return this.skip();
-    chain = await SuiteChain.ownNode();
-    emitter = await new EventEmitterNFT__factory(await chain.provider.getSigner(0)).deploy();
+    if (!usingPostgres()) this.skip();
+  });
+  const suite = SuiteChain.forSuite("own", async (chain) => {
+    const emitter = await new EventEmitterNFT__factory(await chain.signer(0)).deploy();
     await emitter.waitForDeployment();
-    t = await startLoginApp(chain.url, {
-      env: { INDEXER_POLL_MS: "50", INDEXER_FULL_DISK_PAUSE_MS: String(PAUSE_MS), LOG_LEVEL: "warn" },
-      logStream: { write: (line) => void lines.push(line) },
-    });
-    client = await registerClient(t, { name: "Example RP", redirectUris: ["https://rp.example/callback"] });
+    const t = chain.closesWith(
+      await startLoginApp(chain.url, {
+        env: { INDEXER_POLL_MS: "50", INDEXER_FULL_DISK_PAUSE_MS: String(PAUSE_MS), LOG_LEVEL: "warn" },
+        logStream: { write: (line) => void lines.push(line) },
+      }),
+    );
+    const client = await registerClient(t, { name: "Example RP", redirectUris: ["https://rp.example/callback"] });
     await indexedTo(t.app.db, "localhost", chain.provider);
     await t.app.db.exec(
       `CREATE FUNCTION test_disk_full() RETURNS trigger LANGUAGE plpgsql AS $$
        BEGIN RAISE EXCEPTION 'could not extend file "base/1/2": No space left on device' USING ERRCODE = 'disk_full'; END $$`,
     );
-  });
-  after(async function () {
-    await t?.close();
-    await chain?.close();
+    return { t, client, emitter };
   });
 
   const fill = (table: string) =>
-    t.app.db.exec(`CREATE TRIGGER disk_full BEFORE INSERT ON ${table} FOR EACH ROW EXECUTE FUNCTION test_disk_full()`);
-  const free = (table: string) => t.app.db.exec(`DROP TRIGGER disk_full ON ${table}`);
-  const authorize = () => t.fetch(`/api/authorize?${authorizeQuery(client, Wallet.createRandom().address)}`);
+    suite().t.app.db.exec(`CREATE TRIGGER disk_full BEFORE INSERT ON ${table} FOR EACH ROW EXECUTE FUNCTION test_disk_full()`);
+  const free = (table: string) => suite().t.app.db.exec(`DROP TRIGGER disk_full ON ${table}`);
+  const authorize = () => {
+    const { t, client } = suite();
+    return t.fetch(`/api/authorize?${authorizeQuery(client, Wallet.createRandom().address)}`);
+  };
 
   it("answers a write 503 database_full with Retry-After, serves reads meanwhile, and writes again once space is back", async function () {
+    const { t } = suite();
     await fill("login_challenges");
     try {
       await expectRefusal(await authorize(), 503, "database_full", {
@@ -69,7 +69,8 @@ describe("a full disk", function () {
   });
 
   it("writes nothing of a range the disk refuses, pauses before trying it again, and indexes it once space is back", async function () {
-    const to = (await (await chain.provider.getSigner(1)).getAddress()).toLowerCase();
+    const { t, chain, emitter } = suite();
+    const to = (await chain.signer(1)).address.toLowerCase();
     await fill("nft_transfers");
     const logged = lines.length;
     let block: number;

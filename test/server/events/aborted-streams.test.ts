@@ -13,14 +13,10 @@ import { pollUntil } from "../../helpers/waiters";
  * request open (it is not idle to it), so the shutdown waited for the client to drop it.
  */
 describe("live events: a client that aborts its stream", function () {
-  let chain: SuiteChain;
-
-  before(async function () {
-    chain = await SuiteChain.ownNode();
-  });
-  after(async () => chain?.close());
+  const suite = SuiteChain.forSuite("own", async () => ({}));
 
   it("frees the stream's place and shuts down without waiting for connections that never sent a request", async function () {
+    const { chain } = suite();
     const t: TestApp = await startTestApp({
       listen: true,
       env: { RPC_URL_LOCALHOST: chain.url, INDEXER: "false", EVENTS_MAX_SUBSCRIBERS: "1" },

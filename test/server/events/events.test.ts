@@ -1,48 +1,35 @@
 import { expect } from "chai";
-import type { JsonRpcSigner } from "ethers";
 import { ZERO_ADDRESS } from "../../../server/indexer/transfers";
-import { AliceNFT__factory, type AliceNFT } from "../../../typechain-types";
-import { startTestApp, type TestApp } from "../../helpers/app";
-import { createTestDatabase, type TestDatabase } from "../../helpers/database";
+import { startTestApp } from "../../helpers/app";
+import { createTestDatabase } from "../../helpers/database";
 import { indexedTo } from "../../helpers/index-check";
 import { SuiteChain } from "../../helpers/suite-chain";
 import { openSse, type SseClient, type SseEvent } from "../../helpers/sse";
 import { expectRefusal } from "../../helpers/refusal";
 
 describe("live events (GET /events/:network)", function () {
-  let chain: SuiteChain;
-  let a: JsonRpcSigner;
-  let b: JsonRpcSigner;
-  let alice: AliceNFT;
-  let aliceAddress: string;
-  let database: TestDatabase;
-  /** Indexes the chain (default 1 s polling, as in production). */
-  let writer: TestApp;
-  /** Another instance on the same database that does not index: subscribers connect here. */
-  let reader: TestApp;
   const open: SseClient[] = [];
-
-  before(async function () {
-    chain = await SuiteChain.ownNode();
-    const deployer = await chain.provider.getSigner(0);
-    [a, b] = await Promise.all([1, 2].map((i) => chain.provider.getSigner(i)));
-    alice = await new AliceNFT__factory(deployer).deploy(deployer.address);
-    aliceAddress = await alice.getAddress();
-    database = await createTestDatabase();
-    writer = chain.closesWith(await startTestApp({ database, env: { RPC_URL_LOCALHOST: chain.url } }));
-    // The readers listen: an event stream is read as a client reads it, chunk by chunk off a socket, until it ends.
-    reader = chain.closesWith(await startTestApp({ listen: true, database, env: { RPC_URL_LOCALHOST: chain.url, INDEXER: "false" } }));
+  const suite = SuiteChain.forSuite("own", async (chain) => {
+    const [a, b] = await Promise.all([1, 2].map((i) => chain.signer(i)));
+    const alice = await chain.deployAlice();
+    const database = await createTestDatabase();
+    // Registered first, dropped last: after the apps on it are closed.
+    chain.closesWith({ close: () => database.drop() });
+    // Indexes the chain (default 1 s polling, as in production).
+    const writer = chain.closesWith(await startTestApp({ database, env: { RPC_URL_LOCALHOST: chain.url } }));
+    // Another instance on the same database that does not index: subscribers connect here. It listens: an event
+    // stream is read as a client reads it, chunk by chunk off a socket, until it ends.
+    const reader = chain.closesWith(
+      await startTestApp({ listen: true, database, env: { RPC_URL_LOCALHOST: chain.url, INDEXER: "false" } }),
+    );
     await indexedTo(writer.app.db, "localhost", chain.provider);
+    return { a, b, alice, aliceAddress: await alice.getAddress(), database, writer, reader };
   });
   afterEach(function () {
     for (const client of open.splice(0)) client.close();
   });
-  after(async function () {
-    await chain?.close();
-    await database?.drop();
-  });
 
-  async function subscribe(query: string, headers: Record<string, string> = {}, app = reader) {
+  async function subscribe(query: string, headers: Record<string, string> = {}, app = suite().reader) {
     const client = await openSse(`${app.url}/events/localhost${query}`, headers);
     open.push(client);
     expect(client.status).to.equal(200);
@@ -55,6 +42,7 @@ describe("live events (GET /events/:network)", function () {
   const isTransfer = (tx: string) => (event: SseEvent) => event.event === "transfer" && data(event).tx === tx;
 
   it("delivers a transfer to a subscriber of another instance once its block is indexed", async function () {
+    const { chain, a, alice, aliceAddress } = suite();
     const client = await subscribe(`?owner=${a.address}`);
     const receipt = (await (await alice.mint(a.address, 1n)).wait())!;
     // How soon is the bench's to measure; the wait only bounds a test that would otherwise hang.
@@ -74,6 +62,7 @@ describe("live events (GET /events/:network)", function () {
   });
 
   it("sends only what matches owner and contract", async function () {
+    const { a, b, alice, aliceAddress } = suite();
     const client = await subscribe(`?owner=${b.address.toLowerCase()}&contract=${aliceAddress}`);
     const other = await (await alice.mint(a.address, 2n)).wait();
     const mine = await (await alice.mint(b.address, 3n)).wait();
@@ -82,6 +71,7 @@ describe("live events (GET /events/:network)", function () {
   });
 
   it("announces what a reorg undid as removed events", async function () {
+    const { chain, a, b, alice, aliceAddress } = suite();
     const client = await subscribe(`?contract=${aliceAddress}`);
     const snapshot = await chain.provider.send("evm_snapshot", []);
     const undone = await (await alice.connect(a).transferFrom(a.address, b.address, 1n)).wait();
@@ -96,6 +86,7 @@ describe("live events (GET /events/:network)", function () {
   });
 
   it("resumes after Last-Event-ID without missing or repeating anything", async function () {
+    const { chain, a, b, alice, writer } = suite();
     const first = await subscribe(`?owner=${a.address}`);
     const before = await (await alice.mint(a.address, 20n)).wait();
     const last = await first.next(isTransfer(before!.hash));
@@ -120,6 +111,7 @@ describe("live events (GET /events/:network)", function () {
   });
 
   it("keeps idle streams open with heartbeat comments, bounds subscribers and ends streams at shutdown", async function () {
+    const { chain, database } = suite();
     const small = await startTestApp({
       listen: true,
       database,
@@ -150,6 +142,7 @@ describe("live events (GET /events/:network)", function () {
   });
 
   it("refuses bad networks, addresses and event ids with a 4xx {error, message}", async function () {
+    const { a, aliceAddress, reader } = suite();
     const cases: Array<[string, Record<string, string>, number, string]> = [
       ["/events/nowhere", {}, 400, "unknown_network"],
       ["/events/mainnet", {}, 503, "network_unavailable"],

@@ -1,9 +1,8 @@
 import { expect } from "chai";
 import { checksummer } from "../../../server/chain/values";
-import type { Database } from "../../../server/db/database";
 import { ChangeFeed, type ChangeEvent } from "../../../server/events/feed";
 import { appendSyntheticChanges } from "../../helpers/changes";
-import { openMigratedTestDatabase, type TestDatabase } from "../../helpers/database";
+import { databaseForSuite } from "../../helpers/suite-database";
 import { subscribeCollectors } from "../../helpers/sse";
 
 const SUBSCRIBERS = 500;
@@ -15,18 +14,10 @@ const CHANGES = 20;
  */
 describe("live events: one event text per change, whatever the number of streams", function () {
   this.timeout(60_000);
-  let database: TestDatabase;
-  let db: Database;
-
-  before(async function () {
-    ({ database, db } = await openMigratedTestDatabase());
-  });
-  after(async () => {
-    await db?.close();
-    await database?.drop();
-  });
+  const suite = databaseForSuite();
 
   it("checksums each change's addresses once and sends every stream the same text", async function () {
+    const { db } = suite();
     const inner = checksummer();
     let checksums = 0;
     const feed = new ChangeFeed(

@@ -4,7 +4,7 @@ import type { Database } from "../../../server/db/database";
 import { ChangeFeed, type ChangeEvent } from "../../../server/events/feed";
 import { lastChangeId } from "../../../server/indexer/store/reads";
 import { appendSyntheticChanges } from "../../helpers/changes";
-import { openMigratedTestDatabase, type TestDatabase } from "../../helpers/database";
+import { databaseForSuite } from "../../helpers/suite-database";
 import { withQueryHook } from "../../../support/query-hook";
 import { subscribeCollectors } from "../../helpers/sse";
 
@@ -16,22 +16,13 @@ const ADDRESSES = { contract: `0x${"0c".repeat(20)}`, from: `0x${"0a".repeat(20)
  */
 describe("live events: a feed without streams reads no changes", function () {
   this.timeout(60_000);
-  let database: TestDatabase;
-  let db: Database;
   /** Change rows the feed's own reads (changesAfter) returned. */
   let rowsRead = 0;
-
-  before(async function () {
-    ({ database, db } = await openMigratedTestDatabase());
-  });
-  after(async () => {
-    await db?.close();
-    await database?.drop();
-  });
+  const suite = databaseForSuite();
 
   /** `db` with the rows of the feed's reads counted (the one statement with a lower id bound only). */
   function counted(): Database {
-    return withQueryHook(db, async (sql, _params, run) => {
+    return withQueryHook(suite().db, async (sql, _params, run) => {
       const result = await run();
       if (/WHERE c\.id > \$1 ORDER BY c\.id/.test(sql)) rowsRead += result.rows.length;
       return result;
@@ -39,12 +30,13 @@ describe("live events: a feed without streams reads no changes", function () {
   }
 
   const settled = async (feed: ChangeFeed) => {
-    const last = await lastChangeId(db);
+    const last = await lastChangeId(suite().db);
     for (let i = 0; i < 100 && feed.position < last; i++) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(feed.position).to.equal(last);
   };
 
   it("moves past changes no stream waits for, then hands a stream that comes later what follows", async function () {
+    const { db } = suite();
     const feed = new ChangeFeed(counted(), checksummer(), { pollMs: 50, onError: (error) => expect.fail(String(error)) });
     await feed.start();
     let received: ChangeEvent[][] = [];

@@ -3,7 +3,7 @@ import { checksummer } from "../../../server/chain/values";
 import type { Database } from "../../../server/db/database";
 import { ChangeFeed, REPLAY_READS, REPLAY_SCAN, type ChangeEvent } from "../../../server/events/feed";
 import { appendSyntheticChanges } from "../../helpers/changes";
-import { openMigratedTestDatabase, type TestDatabase } from "../../helpers/database";
+import { databaseForSuite } from "../../helpers/suite-database";
 import { withQueryHook } from "../../../support/query-hook";
 import { subscribeCollectors } from "../../helpers/sse";
 import type { Sink } from "../../../server/events/feed";
@@ -20,15 +20,12 @@ const OWNER = `0x${"0b".repeat(20)}`;
  */
 describe("live events: the reads of a backlog are bounded", function () {
   this.timeout(120_000);
-  let database: TestDatabase;
-  let db: Database;
   /** Each backlog read: the ids it looked through, and how many ran at that moment. */
   const reads: Array<{ after: bigint; upTo: bigint; running: number }> = [];
   let running = 0;
   beforeEach(() => reads.splice(0));
 
-  before(async function () {
-    ({ database, db } = await openMigratedTestDatabase());
+  const suite = databaseForSuite(async (db) => {
     // Changes of other owners, then one of OWNER at the very end.
     await appendSyntheticChanges(db, CHANGES, {
       contract: `0x${"0c".repeat(20)}`,
@@ -36,10 +33,7 @@ describe("live events: the reads of a backlog are bounded", function () {
       to: `0x${"0a".repeat(20)}`,
       lastTo: OWNER,
     });
-  });
-  after(async () => {
-    await db?.close();
-    await database?.drop();
+    return {};
   });
 
   /**
@@ -47,7 +41,7 @@ describe("live events: the reads of a backlog are bounded", function () {
    * answers within the event loop's turn, so without a wait no two reads would ever overlap, bounded or not.
    */
   function watched(): Database {
-    return withQueryHook(db, async (sql, params, run) => {
+    return withQueryHook(suite().db, async (sql, params, run) => {
       if (!/WHERE c\.id > \$1 AND c\.id <= \$2/.test(sql)) return run();
       reads.push({ after: BigInt(params![0] as string), upTo: BigInt(params![1] as string), running: ++running });
       try {

@@ -1,6 +1,5 @@
 import { expect } from "chai";
 import { Wallet } from "ethers";
-import { AliceNFT__factory, type AliceNFT } from "../../../typechain-types";
 import { startTestApp, type TestApp } from "../../helpers/app";
 import { inOneBlock } from "../../helpers/chain";
 import { expectIndexMatchesChain, indexedTo } from "../../helpers/index-check";
@@ -18,27 +17,19 @@ const PER_TX = 500;
  */
 describe("indexer: eth_getLogs answers past RPC_MAX_ANSWER_BYTES", function () {
   this.timeout(180_000);
-  let chain: SuiteChain;
-  let alice: AliceNFT;
-  let contract: string;
   let next = 0;
   const open: TestApp[] = [];
-
-  before(async function () {
-    chain = await SuiteChain.ownNode();
-    const deployer = await chain.provider.getSigner(0);
-    alice = await new AliceNFT__factory(deployer).deploy(await deployer.getAddress());
-    contract = await alice.getAddress();
+  const suite = SuiteChain.forSuite("own", async (chain) => {
+    const alice = await chain.deployAlice();
+    return { alice, contract: await alice.getAddress() };
   });
   afterEach(async function () {
     for (const t of open.splice(0)) await t.close();
   });
-  after(async function () {
-    await chain?.close();
-  });
 
   /** Mints PER_TX tokens to a new address in each of `transactions` transactions; in one block when `oneBlock`. */
   async function mint(transactions: number, oneBlock = false): Promise<bigint[]> {
+    const { chain, alice } = suite();
     const ids: bigint[] = [];
     const sends = Array.from({ length: transactions }, () => {
       const first = next;
@@ -52,6 +43,7 @@ describe("indexer: eth_getLogs answers past RPC_MAX_ANSWER_BYTES", function () {
   }
 
   async function app(env: Record<string, string>, lines?: Array<Record<string, unknown>>): Promise<TestApp> {
+    const { chain } = suite();
     const t = await startTestApp({
       env: { RPC_URL_LOCALHOST: chain.url, INDEXER: "true", INDEXER_POLL_MS: "50", ...(lines ? { LOG_LEVEL: "info" } : {}), ...env },
       ...(lines ? { logStream: { write: (line: string) => void lines.push(JSON.parse(line)) } } : {}),
@@ -61,6 +53,7 @@ describe("indexer: eth_getLogs answers past RPC_MAX_ANSWER_BYTES", function () {
   }
 
   it("asks for fewer blocks when a range's answer passes the bound, and indexes every transfer", async function () {
+    const { chain, contract } = suite();
     const ids = await mint(4);
     const t = await app({ RPC_MAX_ANSWER_BYTES: String(BOUND) });
     await indexedTo(t.app.db, "localhost", chain.provider, undefined, 120_000);
@@ -72,6 +65,7 @@ describe("indexer: eth_getLogs answers past RPC_MAX_ANSWER_BYTES", function () {
   });
 
   it("stops at a block whose own logs pass the bound, says so, and goes on once the bound is raised", async function () {
+    const { chain, contract } = suite();
     const before = await mint(1);
     const head = await chain.provider.getBlockNumber();
     const ids = await mint(4, true);

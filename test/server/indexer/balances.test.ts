@@ -1,11 +1,11 @@
 import { expect } from "chai";
-import type { Database, Queryable } from "../../../server/db/database";
+import type { Queryable } from "../../../server/db/database";
 import { writeRange } from "../../../server/indexer/store/writes";
 import { ZERO_ADDRESS, type Transfer1155 } from "../../../server/indexer/transfers";
-import { openMigratedTestDatabase, type TestDatabase } from "../../helpers/database";
 import { expectHoldingsMatchRecount } from "../../helpers/holdings-check";
 import { hex, networkIdOf } from "../../helpers/index-sql";
 import { hash } from "../../helpers/raw-logs";
+import { databaseForSuite } from "../../helpers/suite-database";
 
 /**
  * ERC-1155 balances as a range's writer leaves them: a balance that reaches zero is deleted, whichever way it got
@@ -17,8 +17,7 @@ describe("ERC-1155 balances written by a range", function () {
   const A = `0x${"a".repeat(40)}`;
   const B = `0x${"b".repeat(40)}`;
   const CONTRACT = `0x${"2".repeat(40)}`;
-  let database: TestDatabase;
-  let db: Database;
+  const suite = databaseForSuite();
 
   const single = (block: number, logIndex: number, from: string, to: string, tokenId: bigint, amount: bigint): Transfer1155 => ({
     blockNumber: block,
@@ -37,7 +36,7 @@ describe("ERC-1155 balances written by a range", function () {
   /** Writes a range ending at `block`; the statements it sent. */
   const write = async (block: number, transfers1155: Transfer1155[]): Promise<string[]> => {
     const statements: string[] = [];
-    await db.transaction((tx) => {
+    await suite().db.transaction((tx) => {
       const counted: Queryable = {
         query: (sql, params, options) => {
           statements.push(sql);
@@ -58,17 +57,12 @@ describe("ERC-1155 balances written by a range", function () {
   };
   const balances = async () =>
     (
-      await db.query<{ owner: string; token_id: string; balance: string }>(
+      await suite().db.query<{ owner: string; token_id: string; balance: string }>(
         `SELECT ${hex("owner")} AS owner, token_id::text, balance::text FROM nft_balances WHERE network_id = ${networkIdOf("$1")} ORDER BY 1, 2`,
         [network],
       )
     ).rows;
   const deletes = (statements: string[]) => statements.filter((sql) => /DELETE FROM nft_balances/.test(sql)).length;
-
-  before(async function () {
-    ({ database, db } = await openMigratedTestDatabase());
-  });
-  after(async () => database?.drop());
 
   it("sends no delete of balances for a range of mints", async function () {
     const statements = await write(10, [single(10, 0, ZERO_ADDRESS, A, 1n, 5n), single(10, 1, ZERO_ADDRESS, B, 2n, 1n)]);
@@ -90,6 +84,6 @@ describe("ERC-1155 balances written by a range", function () {
       { owner: B, token_id: "1", balance: "5" },
       { owner: B, token_id: "2", balance: "1" },
     ]);
-    await expectHoldingsMatchRecount(db, network);
+    await expectHoldingsMatchRecount(suite().db, network);
   });
 });

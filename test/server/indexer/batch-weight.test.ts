@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { getAddress, ZeroAddress } from "ethers";
 import { RANGE_MAX_ROWS } from "../../../server/indexer/ranges";
 import { EventEmitterNFT__factory } from "../../../typechain-types";
-import { startTestApp, type TestApp } from "../../helpers/app";
+import { startTestApp } from "../../helpers/app";
 import { inOneBlock } from "../../helpers/chain";
 import { expectHoldingsMatchRecount } from "../../helpers/holdings-check";
 import { indexedTo } from "../../helpers/index-check";
@@ -19,32 +19,22 @@ const BLOCKS = 3;
  */
 describe("indexer: ranges sized by the ids of ERC-1155 batches", function () {
   this.timeout(180_000);
-  let chain: SuiteChain;
-  let t: TestApp;
-  let contract: string;
-  let to: string;
-
-  before(async function () {
-    chain = await SuiteChain.ownNode();
-    const deployer = await chain.provider.getSigner(0);
-    to = (await (await chain.provider.getSigner(1)).getAddress()).toLowerCase();
-    const emitter = await new EventEmitterNFT__factory(deployer).deploy();
-    contract = (await emitter.getAddress()).toLowerCase();
+  const suite = SuiteChain.forSuite("own", async (chain) => {
+    const to = (await chain.signer(1)).address.toLowerCase();
+    const emitter = await new EventEmitterNFT__factory(await chain.signer(0)).deploy();
     // Three blocks of two batches: 16,000 ids each, 48,000 in the three, all within the indexer's first range.
     for (let block = 0; block < BLOCKS; block++)
       await inOneBlock(
         chain.provider,
         [0, 1].map((i) => () => emitter.transferBatch1155(ZeroAddress, to, BigInt((block * 2 + i) * PER_LOG), BigInt(PER_LOG))),
       );
-    t = await startTestApp({ env: { RPC_URL_LOCALHOST: chain.url, INDEXER_POLL_MS: "50", LOG_LEVEL: "warn" } });
+    const t = chain.closesWith(await startTestApp({ env: { RPC_URL_LOCALHOST: chain.url, INDEXER_POLL_MS: "50", LOG_LEVEL: "warn" } }));
     await indexedTo(t.app.db, "localhost", chain.provider, undefined, 150_000);
-  });
-  after(async function () {
-    await t?.close();
-    await chain?.close();
+    return { t, to, contract: (await emitter.getAddress()).toLowerCase() };
   });
 
   it("indexes every id, in ranges whose transactions write at most RANGE_MAX_ROWS transfers", async function () {
+    const { t, to, contract } = suite();
     expect(BLOCKS * 2 * PER_LOG).to.be.above(RANGE_MAX_ROWS);
     const { rows } = await t.app.db.query<{ n: number; ids: number; first: string; last: string }>(
       `SELECT count(*)::int AS n, count(DISTINCT token_id)::int AS ids, min(token_id)::text AS first, max(token_id)::text AS last

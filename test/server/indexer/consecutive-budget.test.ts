@@ -1,7 +1,7 @@
 import { expect } from "chai";
-import { ZeroAddress, type JsonRpcSigner } from "ethers";
+import { ZeroAddress } from "ethers";
 import { EventEmitterNFT__factory, type EventEmitterNFT } from "../../../typechain-types";
-import { startTestApp, type TestApp } from "../../helpers/app";
+import { startTestApp } from "../../helpers/app";
 import { inOneBlock } from "../../helpers/chain";
 import { expectHoldingsMatchRecount } from "../../helpers/holdings-check";
 import { INDEXED_OWNERS, indexedTo } from "../../helpers/index-check";
@@ -18,18 +18,11 @@ const PER_BLOCK = 12_000;
  */
 describe("indexer: ConsecutiveTransfer ids expanded per block (INDEXER_MAX_CONSECUTIVE_PER_BLOCK)", function () {
   this.timeout(180_000);
-  let chain: SuiteChain;
-  let deployer: JsonRpcSigner;
-  let t: TestApp;
-  /** Each block's logs fit the budget, but not their range's. */
-  let spread: EventEmitterNFT;
-  /** One block whose logs pass the budget. */
-  let crowded: EventEmitterNFT;
   const lines: Array<Record<string, unknown>> = [];
 
   /** The ids of `contract` the index gives an owner, ascending. */
   async function ownedIds(contract: EventEmitterNFT): Promise<number[]> {
-    const { rows } = await t.app.db.query<{ token_id: string }>(
+    const { rows } = await suite().t.app.db.query<{ token_id: string }>(
       `SELECT token_id FROM ${INDEXED_OWNERS} WHERE network = 'localhost' AND contract = $1 ORDER BY token_id`,
       [(await contract.getAddress()).toLowerCase()],
     );
@@ -37,12 +30,13 @@ describe("indexer: ConsecutiveTransfer ids expanded per block (INDEXER_MAX_CONSE
   }
   const range = (from: number, count: number) => Array.from({ length: count }, (_, i) => from + i);
 
-  before(async function () {
-    chain = await SuiteChain.ownNode();
-    deployer = await chain.provider.getSigner(0);
-    const to = await (await chain.provider.getSigner(1)).getAddress();
-    spread = await new EventEmitterNFT__factory(deployer).deploy();
-    crowded = await new EventEmitterNFT__factory(deployer).deploy();
+  const suite = SuiteChain.forSuite("own", async (chain) => {
+    const deployer = await chain.signer(0);
+    const to = (await chain.signer(1)).address;
+    /** Each block's logs fit the budget, but not their range's. */
+    const spread = await new EventEmitterNFT__factory(deployer).deploy();
+    /** One block whose logs pass the budget. */
+    const crowded = await new EventEmitterNFT__factory(deployer).deploy();
     const mint =
       (contract: EventEmitterNFT, first: number, count = PER_LOG) =>
       () =>
@@ -58,23 +52,23 @@ describe("indexer: ConsecutiveTransfer ids expanded per block (INDEXER_MAX_CONSE
       mint(crowded, 15_000),
       mint(crowded, 20_000, 2_000),
     ]);
-    t = await startTestApp({
-      env: {
-        RPC_URL_LOCALHOST: chain.url,
-        INDEXER_POLL_MS: "50",
-        INDEXER_MAX_CONSECUTIVE_PER_BLOCK: String(PER_BLOCK),
-        LOG_LEVEL: "warn",
-      },
-      logStream: { write: (line) => void lines.push(JSON.parse(line)) },
-    });
+    const t = chain.closesWith(
+      await startTestApp({
+        env: {
+          RPC_URL_LOCALHOST: chain.url,
+          INDEXER_POLL_MS: "50",
+          INDEXER_MAX_CONSECUTIVE_PER_BLOCK: String(PER_BLOCK),
+          LOG_LEVEL: "warn",
+        },
+        logStream: { write: (line) => void lines.push(JSON.parse(line)) },
+      }),
+    );
     await indexedTo(t.app.db, "localhost", chain.provider, undefined, 150_000);
-  });
-  after(async function () {
-    await t?.close();
-    await chain?.close();
+    return { t, spread, crowded };
   });
 
   it("expands every id of blocks within the budget, in ranges cut to fit it", async function () {
+    const { t, spread } = suite();
     expect(await ownedIds(spread)).to.deep.equal(range(0, 6 * PER_LOG));
     const { rows } = await t.app.db.query<{ n: number }>(
       "SELECT count(*)::int AS n FROM nft_skipped_ranges WHERE network = 'localhost' AND contract = $1",
@@ -90,6 +84,7 @@ describe("indexer: ConsecutiveTransfer ids expanded per block (INDEXER_MAX_CONSE
   });
 
   it("expands a crowded block's logs in log order while they fit, and records the others as skipped", async function () {
+    const { t, crowded } = suite();
     expect(await ownedIds(crowded)).to.deep.equal([...range(0, 10_000), ...range(20_000, 2_000)]);
     const address = await crowded.getAddress();
     const { rows } = await t.app.db.query<{ from_token_id: string; to_token_id: string }>(
@@ -115,27 +110,20 @@ describe("indexer: ConsecutiveTransfer ids expanded per block (INDEXER_MAX_CONSE
 
 describe("indexer: a small INDEXER_MAX_CONSECUTIVE_PER_BLOCK and a range the sizer widens", function () {
   this.timeout(120_000);
-  let chain: SuiteChain;
-  let t: TestApp | undefined;
-
-  before(async function () {
-    chain = await SuiteChain.ownNode();
-  });
-  after(async function () {
-    await t?.close();
-    await chain?.close();
-  });
+  const suite = SuiteChain.forSuite("own", async () => ({}));
 
   it("goes on past two blocks whose ranges fit each alone but not together, however quick the answers", async function () {
-    const signer = await chain.provider.getSigner(0);
-    const to = await (await chain.provider.getSigner(1)).getAddress();
-    const emitter = await new EventEmitterNFT__factory(signer).deploy();
+    const { chain } = suite();
+    const to = (await chain.signer(1)).address;
+    const emitter = await new EventEmitterNFT__factory(await chain.signer(0)).deploy();
     // 600 ids in each of two blocks, with a budget of 1,000: a full first range of quick, small answers, which the
     // sizer widens, holds 1,200.
     await (await emitter.consecutive(0n, 599n, ZeroAddress, to)).wait();
     await (await emitter.consecutive(600n, 1_199n, ZeroAddress, to)).wait();
     for (let i = 0; i < 30; i++) await chain.provider.send("evm_mine", []);
-    t = await startTestApp({ env: { RPC_URL_LOCALHOST: chain.url, INDEXER_POLL_MS: "50", INDEXER_MAX_CONSECUTIVE_PER_BLOCK: "1000" } });
+    const t = chain.closesWith(
+      await startTestApp({ env: { RPC_URL_LOCALHOST: chain.url, INDEXER_POLL_MS: "50", INDEXER_MAX_CONSECUTIVE_PER_BLOCK: "1000" } }),
+    );
     await indexedTo(t.app.db, "localhost", chain.provider, undefined, 60_000);
     const { rows } = await t.app.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${INDEXED_OWNERS} WHERE contract = $1`, [
       (await emitter.getAddress()).toLowerCase(),

@@ -11,20 +11,11 @@ import { SuiteChain } from "../../helpers/suite-chain";
  */
 describe("indexer behind a faulty provider", function () {
   this.timeout(120_000);
-  let chain: SuiteChain;
-  let mints: OneByOneMints;
-
-  before(async function () {
-    chain = await SuiteChain.ownNode();
-    mints = await OneByOneMints.deploy(chain.provider, 3);
-  });
-  after(async function () {
-    await chain?.close();
-  });
+  const suite = SuiteChain.forSuite("own", async (chain) => ({ mints: await OneByOneMints.deploy(chain.provider, 3) }));
 
   /** An app indexing through a fault proxy with `plan`, with its proxy. */
   const faultyApp = (plan: FaultPlan, env: Record<string, string> = {}, seed = 7) =>
-    startProxiedApp(chain.url, { proxy: { seed, plan }, env: { INDEXER_POLL_MS: "50", RPC_TIMEOUT_MS: "3000", ...env } });
+    startProxiedApp(suite().chain.url, { proxy: { seed, plan }, env: { INDEXER_POLL_MS: "50", RPC_TIMEOUT_MS: "3000", ...env } });
 
   /** RPC calls per block indexed through `proxy`, printed for the record (a bench reports it; no test asserts on it). */
   async function reportCalls(name: string, proxy: FaultProxy, blocks: number): Promise<void> {
@@ -35,6 +26,7 @@ describe("indexer behind a faulty provider", function () {
   }
 
   it("loses no transfer when eth_getLogs answers from a backend whose log index trails its head", async function () {
+    const { chain, mints } = suite();
     const { t, proxy, close } = await faultyApp({ logsLag: 3 });
     try {
       await indexedTo(t.app.db, "localhost", chain.provider, undefined, 60_000);
@@ -49,6 +41,7 @@ describe("indexer behind a faulty provider", function () {
   });
 
   it("takes a null header for a block not served yet: no rollback, no removed event, and it waits with a pause", async function () {
+    const { chain, mints } = suite();
     const { t, proxy, close } = await faultyApp({});
     try {
       await indexedTo(t.app.db, "localhost", chain.provider, undefined, 60_000);
@@ -71,6 +64,7 @@ describe("indexer behind a faulty provider", function () {
   });
 
   it("keeps indexing while a quarter of the calls fail: a failed call is tried again, not the whole step", async function () {
+    const { chain, mints } = suite();
     // A cold sync of many blocks with transfers: one step reads a header per block (Hardhat's logs carry no time).
     await mints.mint(30);
     const { t, proxy, close } = await faultyApp({

@@ -2,9 +2,9 @@ import { expect } from "chai";
 import { keccak256, toUtf8Bytes, type JsonRpcProvider } from "ethers";
 import { DEEP_REORG_CHECKS } from "../../../server/indexer/network-indexer";
 import { REORG_WINDOW } from "../../../server/indexer/store/blocks";
-import { AliceNFT__factory, type AliceNFT } from "../../../typechain-types";
-import { startTestApp, type TestApp } from "../../helpers/app";
-import { startFaultProxy, type FaultPlan, type FaultProxy } from "../../helpers/fault-proxy";
+import { AliceNFT__factory } from "../../../typechain-types";
+import { startTestApp } from "../../helpers/app";
+import { startFaultProxy, type FaultPlan } from "../../helpers/fault-proxy";
 import { expectHoldingsMatchRecount } from "../../helpers/holdings-check";
 import { expectIndexMatchesChain, INDEXED_OWNERS, indexedTo } from "../../helpers/index-check";
 import { OneByOneMints } from "../../helpers/one-by-one-mints";
@@ -60,33 +60,29 @@ async function onBranch(provider: JsonRpcProvider, { forkPoint, head }: { forkPo
  */
 describe("indexer behind a node whose head goes backwards", function () {
   this.timeout(180_000);
-  let chain: SuiteChain;
-  let mints: OneByOneMints;
-  let t: TestApp;
-  let proxy: FaultProxy;
   const lines: Array<Record<string, unknown>> = [];
-
-  before(async function () {
-    chain = await SuiteChain.ownNode();
-    mints = await OneByOneMints.deploy(chain.provider, 2);
-    ({ t, proxy } = chain.closesWith(
+  const suite = SuiteChain.forSuite("own", async (chain) => {
+    const mints = await OneByOneMints.deploy(chain.provider, 2);
+    const { t, proxy } = chain.closesWith(
       await startProxiedApp(chain.url, {
         env: { INDEXER_POLL_MS: "50", RPC_TIMEOUT_MS: "3000", LOG_LEVEL: "info" },
         logStream: { write: (line) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
       }),
-    ));
+    );
+    return { mints, t, proxy };
   });
-  after(async () => chain?.close());
 
-  const cursor = async () =>
-    Number(
+  const cursor = async () => {
+    const { t } = suite();
+    return Number(
       (await t.app.db.query<{ b: string }>("SELECT block_number AS b FROM indexer_cursors WHERE network = 'localhost'")).rows[0]?.b ?? -1,
     );
+  };
   const rollbacks = () => lines.filter((line) => /indexer: reorg|indexed chain is gone/.test(String(line.msg)));
 
   /** The node answers as if its head were `lagHead`: that head, and no header above it. */
-  function behindAt(lagHead: number) {
-    proxy.plan = {
+  function behindAt(lagHead: number): FaultPlan {
+    return {
       refuse: (call) => {
         if (call.method === "eth_blockNumber") return { result: `0x${lagHead.toString(16)}` };
         if (call.method === "eth_getBlockByNumber" && typeof call.params[0] === "string" && call.params[0].startsWith("0x"))
@@ -98,6 +94,7 @@ describe("indexer behind a node whose head goes backwards", function () {
 
   /** Waits while the indexer asks the lagging node `steps` more heads: it had every chance to act on what it saw. */
   async function whileItAsks(steps: number) {
+    const { proxy } = suite();
     const asked = () => proxy.calls.filter((call) => call.method === "eth_blockNumber").length;
     const target = asked() + steps;
     const deadline = Date.now() + 60_000;
@@ -116,7 +113,7 @@ describe("indexer behind a node whose head goes backwards", function () {
   }
 
   async function expectNoRollback() {
-    const { rows } = await t.app.db.query<{ kind: string; n: number }>(
+    const { rows } = await suite().t.app.db.query<{ kind: string; n: number }>(
       "SELECT kind, count(*)::int AS n FROM nft_changes WHERE network_id = (SELECT id FROM indexer_networks WHERE name = 'localhost') AND kind <> 'transfer' GROUP BY kind",
     );
     expect(rollbacks(), "reorg log lines").to.deep.equal([]);
@@ -124,13 +121,15 @@ describe("indexer behind a node whose head goes backwards", function () {
   }
 
   /**
-   * The node falls `lag` blocks behind the indexed block while a token is minted: the cursor stays while it is behind,
-   * then the index catches up, equal to the chain, with nothing rolled back.
+   * The node answers as `lagging` plans from the indexed block (behind it, or on a branch) while a token is minted: the
+   * cursor stays while it does, then the index catches up once the node is back, equal to the chain, with nothing
+   * rolled back.
    */
-  async function behindBy(lag: number) {
+  async function whileLagging(lagging: (indexed: number) => FaultPlan | Promise<FaultPlan>) {
+    const { t, chain, mints, proxy } = suite();
     await indexedTo(t.app.db, "localhost", chain.provider, undefined, 120_000);
     const indexed = await cursor();
-    behindAt(indexed - lag);
+    proxy.plan = await lagging(indexed);
     await mints.mint(1);
     await whileItAsks(6);
     expect(await cursor()).to.equal(indexed);
@@ -140,34 +139,31 @@ describe("indexer behind a node whose head goes backwards", function () {
   }
 
   it("a head a few blocks back: no rollback, the cursor stays, and the index goes on once the node is back", async function () {
+    const { mints } = suite();
     await mints.mint(4);
-    await behindBy(3);
+    await whileLagging((indexed) => behindAt(indexed - 3));
   });
 
   it(`a node behind by more than the reorg window (${REORG_WINDOW} blocks): no reindex from scratch`, async function () {
+    const { chain, mints } = suite();
     // Block by block: hardhat_mine's many blocks at once do not chain their hashes as mined blocks do.
     for (let i = 0; i < REORG_WINDOW + 50; i++) await chain.provider.send("evm_mine", []);
     await mints.mint(1);
-    await behindBy(REORG_WINDOW + 20);
+    await whileLagging((indexed) => behindAt(indexed - REORG_WINDOW - 20));
   });
 
   // Every block of the window at or below the node's head has another hash there, as on a new chain shorter than the
   // index (the next test): the blocks the index keeps below the window, which the branch still has, tell the two apart.
   it(`a node behind on an abandoned branch deeper than the reorg window: no reindex from scratch, and the index equals the chain`, async function () {
+    const { chain, mints } = suite();
     // The previous test mined past the window; a token is minted here so that the index has one to lose.
     await mints.mint(1);
-    await indexedTo(t.app.db, "localhost", chain.provider, undefined, 120_000);
-    const indexed = await cursor();
-    const lagHead = indexed - 5;
-    const forkPoint = lagHead - REORG_WINDOW - 20;
-    expect(forkPoint).to.be.greaterThan(0);
-    proxy.plan = await onBranch(chain.provider, { forkPoint, head: lagHead });
-    await mints.mint(1);
-    await whileItAsks(6);
-    expect(await cursor()).to.equal(indexed);
-    proxy.plan = {};
-    await mints.expectIndexEqualsChain(t.app.db);
-    await expectNoRollback();
+    await whileLagging(async (indexed) => {
+      const lagHead = indexed - 5;
+      const forkPoint = lagHead - REORG_WINDOW - 20;
+      expect(forkPoint).to.be.greaterThan(0);
+      return onBranch(chain.provider, { forkPoint, head: lagHead });
+    });
     expect(lines.filter((line) => /below the reorg window; waiting/.test(String(line.msg))).length, "waiting log lines").to.equal(1);
     expect(lines.filter((line) => line.msg === "indexer: the node serves the indexed chain again").length).to.equal(1);
   });
@@ -175,6 +171,7 @@ describe("indexer behind a node whose head goes backwards", function () {
   // A load balancer may answer one call of a check from a backend on the branch and the next from one on the chain: the
   // head and the first header from the branch, every answer after them from the chain.
   it(`answers from a lagging branch and from the chain within one check: nothing rolled back`, async function () {
+    const { chain, mints, t, proxy } = suite();
     await mints.mint(1);
     await indexedTo(t.app.db, "localhost", chain.provider, undefined, 120_000);
     const indexed = await cursor();
@@ -199,6 +196,7 @@ describe("indexer behind a node whose head goes backwards", function () {
   });
 
   it(`a node whose own left the index below the reorg window and is as long: rolled back that deep after ${DEEP_REORG_CHECKS} polls in a row`, async function () {
+    const { chain, mints, t, proxy } = suite();
     await mints.mint(1);
     await indexedTo(t.app.db, "localhost", chain.provider, undefined, 120_000);
     const indexed = await cursor();
@@ -225,6 +223,7 @@ describe("indexer behind a node whose head goes backwards", function () {
   });
 
   it(`a new chain shorter than the index by more than the reorg window (a devnet started again): indexed again from the start`, async function () {
+    const { chain, mints, t, proxy } = suite();
     await indexedTo(t.app.db, "localhost", chain.provider, undefined, 120_000);
     expect(await cursor()).to.be.greaterThan(REORG_WINDOW + 10);
     const fresh = await SuiteChain.ownNode();
@@ -265,42 +264,33 @@ describe("indexer behind a node whose head goes backwards", function () {
  */
 describe("indexer with several URLs, one on a branch that left the chain below the reorg window", function () {
   this.timeout(180_000);
-  let chain: SuiteChain;
-  let alice: AliceNFT;
-  let users: string[];
-  let a: FaultProxy;
-  let b: FaultProxy;
-  let t: TestApp;
   const lines: Array<Record<string, unknown>> = [];
-
-  before(async function () {
-    chain = await SuiteChain.ownNode();
-    const deployer = await chain.provider.getSigner(0);
-    users = await Promise.all([1, 2].map(async (i) => (await chain.provider.getSigner(i)).getAddress()));
-    alice = await new AliceNFT__factory(deployer).deploy(await deployer.getAddress());
-    a = chain.closesWith(await startFaultProxy(chain.url));
+  const suite = SuiteChain.forSuite("own", async (chain) => {
+    const users = await Promise.all([1, 2].map(async (i) => (await chain.signer(i)).address));
+    const alice = await chain.deployAlice();
+    const a = chain.closesWith(await startFaultProxy(chain.url));
     // `b` answers later than `a`: the pool sends each call to `a` while it is up.
-    b = chain.closesWith(
+    const b = chain.closesWith(
       await startFaultProxy(chain.url, { plan: { refuse: () => new Promise((resolve) => setTimeout(() => resolve(undefined), 100)) } }),
     );
-    t = await startTestApp({
-      env: {
-        RPC_URL_LOCALHOST: `${a.url},${b.url}`,
-        INDEXER_POLL_MS: "50",
-        RPC_TIMEOUT_MS: "3000",
-        // Short: a call of `a` that failed while the node mined (it is passed over for this long) leaves it the faster URL soon.
-        RPC_COOLDOWN_MS: "2000",
-        LOG_LEVEL: "info",
-      },
-      logStream: { write: (line) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
-    });
-  });
-  after(async function () {
-    await t?.close();
-    await chain?.close();
+    const t = chain.closesWith(
+      await startTestApp({
+        env: {
+          RPC_URL_LOCALHOST: `${a.url},${b.url}`,
+          INDEXER_POLL_MS: "50",
+          RPC_TIMEOUT_MS: "3000",
+          // Short: a call of `a` that failed while the node mined (it is passed over for this long) leaves it the faster URL soon.
+          RPC_COOLDOWN_MS: "2000",
+          LOG_LEVEL: "info",
+        },
+        logStream: { write: (line) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
+      }),
+    );
+    return { users, alice, a, b, t };
   });
 
   it("a longer branch on the fastest URL: that URL is passed over, the index goes on through the other, nothing rolled back", async function () {
+    const { chain, users, alice, a, b, t } = suite();
     await (await alice.mint(users[0], 1n)).wait();
     for (let i = 0; i < REORG_WINDOW + 30; i++) await chain.provider.send("evm_mine", []);
     await indexedTo(t.app.db, "localhost", chain.provider, undefined, 120_000);

@@ -1,8 +1,8 @@
 import { expect } from "chai";
-import { MetadataNFT__factory, RepeatedUriERC1155__factory, type MetadataNFT, type RepeatedUriERC1155 } from "../../../typechain-types";
-import { fetchJson, startTestApp, type TestApp } from "../../helpers/app";
-import { indexedTo } from "../../helpers/index-check";
+import { MetadataNFT__factory, RepeatedUriERC1155__factory } from "../../../typechain-types";
+import { fetchJson } from "../../helpers/app";
 import { expectRefusal } from "../../helpers/refusal";
+import { dataJson } from "../../helpers/data-uri";
 import { SuiteChain } from "../../helpers/suite-chain";
 
 /** The per-answer metadata budget the app runs with (the smallest the setting takes). */
@@ -10,28 +10,18 @@ const BUDGET = 65_536;
 /** What an item may add beyond its metadata fields: ids, addresses, balance, the omission marker. */
 const PER_ITEM = 512;
 
-const dataJson = (value: object) => `data:application/json;base64,${Buffer.from(JSON.stringify(value)).toString("base64")}`;
-
 describe("token metadata: answer sizes", function () {
   this.timeout(300_000);
-  let t: TestApp;
-  let chain: SuiteChain;
-  let holder: string;
-  let repeated: RepeatedUriERC1155;
-  let repeatedAddress: string;
-  let nft: MetadataNFT;
-  let nftAddress: string;
   const REPEATED_IDS = Array.from({ length: 32 }, (_, i) => BigInt(i + 1));
   const BIG_DOCUMENTS = 16;
 
-  before(async function () {
-    chain = await SuiteChain.sharedNode();
-    const deployer = await chain.provider.getSigner(0);
-    holder = await (await chain.provider.getSigner(9)).getAddress();
+  const suite = SuiteChain.forSuite("shared", async (chain) => {
+    const deployer = await chain.signer(0);
+    const holder = (await chain.signer(9)).address;
     // 1.12 MB of "{id}" (about what an eth_call's gas allows): under the 2 MiB tokenURI limit as the contract answers,
     // 18 MB once each "{id}" is 64 digits, and 32 of them more than a JavaScript string can hold.
-    repeated = await new RepeatedUriERC1155__factory(deployer).deploy(280_000n);
-    repeatedAddress = await repeated.getAddress();
+    const repeated = await new RepeatedUriERC1155__factory(deployer).deploy(280_000n);
+    const repeatedAddress = await repeated.getAddress();
     await (
       await repeated.mintBatch(
         holder,
@@ -39,25 +29,19 @@ describe("token metadata: answer sizes", function () {
         REPEATED_IDS.map(() => 1n),
       )
     ).wait();
-    nft = await new MetadataNFT__factory(deployer).deploy();
-    nftAddress = await nft.getAddress();
+    const nft = await new MetadataNFT__factory(deployer).deploy();
+    const nftAddress = await nft.getAddress();
     // Documents of about 3 kB in data: URIs of about 4 kB: each item of a metadata page carries about 7 kB.
     for (let id = 1; id <= BIG_DOCUMENTS; id++)
       await (await nft.mint(holder, id, dataJson({ name: `Big #${id}`, description: "x".repeat(3000) }))).wait();
-    t = await startTestApp({
+    const t = await chain.startIndexingApp({
       env: {
-        RPC_URL_LOCALHOST: chain.url,
-        INDEXER_POLL_MS: "50",
         INDEXER_CONTRACTS_LOCALHOST: `${repeatedAddress},${nftAddress}`,
         METADATA_FETCH_WAIT_MS: "20000",
         METADATA_ANSWERS_MAX_BYTES: String(BUDGET),
       },
     });
-    await indexedTo(t.app.db, "localhost", chain.provider);
-  });
-  after(async function () {
-    await t?.close();
-    await chain?.close();
+    return { t, holder, repeatedAddress, nftAddress };
   });
 
   /**
@@ -66,7 +50,7 @@ describe("token metadata: answer sizes", function () {
    */
   async function settled(path: string) {
     for (let tries = 0; ; tries++) {
-      const answer = await fetchJson(t, path);
+      const answer = await fetchJson(suite().t, path);
       const items: Array<{ metadataError: unknown }> = Array.isArray(answer.body) ? answer.body : [answer.body];
       const unsettled = items.some((item) => item.metadataError === "pending" || /^The localhost node /.test(String(item.metadataError)));
       if (tries >= 40 || !unsettled) return answer;
@@ -74,6 +58,7 @@ describe("token metadata: answer sizes", function () {
   }
 
   it("refuses an ERC-1155 uri that {id} substitution makes longer than the tokenURI limit, and stores no such tokenURI", async function () {
+    const { repeatedAddress, t } = suite();
     const { status, text, body } = await settled(`/token/localhost/${repeatedAddress}/1`);
     expect(status).to.equal(200);
     expect(body).to.deep.include({
@@ -91,6 +76,7 @@ describe("token metadata: answer sizes", function () {
   });
 
   it("answers a metadata page of 32 such ids as valid JSON (no 500), each naming the limit", async function () {
+    const { holder, repeatedAddress } = suite();
     const { status, text, body } = await settled(`/inventory/localhost/${holder}/${repeatedAddress}?metadata=true&limit=32`);
     expect(status, text.slice(0, 300)).to.equal(200);
     expect(body).to.have.length(32);
@@ -103,6 +89,7 @@ describe("token metadata: answer sizes", function () {
   });
 
   it("keeps a metadata page within METADATA_ANSWERS_MAX_BYTES, naming each item left out and counting them", async function () {
+    const { holder, nftAddress, t } = suite();
     const path = `/inventory/localhost/${holder}/${nftAddress}?metadata=true&limit=${BIG_DOCUMENTS}`;
     const { status, headers, text, body } = await settled(path);
     expect(status).to.equal(200);
@@ -137,6 +124,7 @@ describe("token metadata: answer sizes", function () {
   });
 
   it("answers parallel metadata pages each within the budget", async function () {
+    const { holder, nftAddress, t } = suite();
     const path = `/inventory/localhost/${holder}/${nftAddress}?metadata=true&limit=${BIG_DOCUMENTS}`;
     const answers = await Promise.all(Array.from({ length: 8 }, () => fetchJson(t, path)));
     for (const { status, text, body } of answers) {
@@ -147,6 +135,7 @@ describe("token metadata: answer sizes", function () {
   });
 
   it("answers 503 metadata_busy when METADATA_ANSWERS_CONCURRENCY answers are under way and their queue is full", async function () {
+    const { holder, nftAddress, t } = suite();
     const { answersConcurrency } = t.config.tokenMetadata;
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
@@ -171,6 +160,7 @@ describe("token metadata: answer sizes", function () {
   });
 
   it("documents the omission in the OpenAPI document", async function () {
+    const { t } = suite();
     const document = (await t.app.inject({ url: "/openapi.json" })).json();
     const ok = document.paths["/inventory/{network}/{owner}/{assetContract}"].get.responses["200"];
     expect(ok.headers).to.have.property("X-Metadata-Omitted");

@@ -1,12 +1,9 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect } from "chai";
-import { MetadataNFT__factory, type MetadataNFT } from "../../../typechain-types";
-import { startTestApp, type TestApp } from "../../helpers/app";
-import { indexedTo } from "../../helpers/index-check";
+import { MetadataNFT__factory } from "../../../typechain-types";
+import { dataJson } from "../../helpers/data-uri";
 import { SuiteChain } from "../../helpers/suite-chain";
-
-const dataJson = (value: object) => `data:application/json;base64,${Buffer.from(JSON.stringify(value)).toString("base64")}`;
 
 /** 127.0.0.2–127.0.0.7: six addresses of this machine (Linux answers all of 127/8), one slow origin. */
 const HANGING_ADDRESSES = [2, 3, 4, 5, 6, 7].map((n) => `127.0.0.${n}`);
@@ -15,47 +12,44 @@ const HOST_CONCURRENCY = 4;
 
 describe("token metadata: one slow origin does not starve the queue", function () {
   this.timeout(180_000);
-  let t: TestApp;
-  let chain: SuiteChain;
-  let holder: string;
-  let slow: MetadataNFT;
-  let slowAddress: string;
-  let other: MetadataNFT;
-  let otherAddress: string;
-  const hanging: http.Server[] = [];
   let connections = 0;
-  let fast: http.Server;
-  let fastUrl: string;
-
-  before(async function () {
+  const suite = SuiteChain.forSuite("shared", async (chain) => {
+    /** `server` listening on `address`, cut off and closed with the chain (the hanging ones hold their connections). */
+    const listening = async (server: http.Server, address: string) => {
+      await new Promise<void>((resolve) => server.listen(0, address, resolve));
+      chain.closesWith({
+        close: async () => {
+          server.closeAllConnections();
+          server.close();
+        },
+      });
+      return server.address() as AddressInfo;
+    };
+    const hanging: AddressInfo[] = [];
     for (const address of HANGING_ADDRESSES) {
       const server = http.createServer(() => void connections++); // never answers
-      await new Promise<void>((resolve) => server.listen(0, address, resolve));
-      hanging.push(server);
+      hanging.push(await listening(server, address));
     }
-    fast = http.createServer(
-      (_request, response) => void response.writeHead(200, { "content-type": "application/json" }).end('{"name":"fast"}'),
+    const fast = await listening(
+      http.createServer(
+        (_request, response) => void response.writeHead(200, { "content-type": "application/json" }).end('{"name":"fast"}'),
+      ),
+      "127.0.0.1",
     );
-    await new Promise<void>((resolve) => fast.listen(0, "127.0.0.1", resolve));
-    fastUrl = `http://127.0.0.1:${(fast.address() as AddressInfo).port}`;
-    chain = await SuiteChain.sharedNode();
-    const deployer = await chain.provider.getSigner(0);
-    holder = await (await chain.provider.getSigner(11)).getAddress();
-    slow = await new MetadataNFT__factory(deployer).deploy();
-    slowAddress = await slow.getAddress();
-    other = await new MetadataNFT__factory(deployer).deploy();
-    otherAddress = await other.getAddress();
+    const holder = (await chain.signer(11)).address;
+    const deployer = await chain.signer(0);
+    const slow = await new MetadataNFT__factory(deployer).deploy();
+    const slowAddress = await slow.getAddress();
+    const other = await new MetadataNFT__factory(deployer).deploy();
+    const otherAddress = await other.getAddress();
     for (let id = 1; id <= HANGING_TOKENS; id++) {
-      const server = hanging[id % hanging.length];
-      const { address, port } = server.address() as AddressInfo;
+      const { address, port } = hanging[id % hanging.length];
       await (await slow.mint(holder, id, `http://${address}:${port}/meta/${id}`)).wait();
     }
     await (await other.mint(holder, 1, dataJson({ name: "inline" }))).wait();
-    await (await other.mint(holder, 2, `${fastUrl}/2.json`)).wait();
-    t = await startTestApp({
+    await (await other.mint(holder, 2, `http://127.0.0.1:${fast.port}/2.json`)).wait();
+    const t = await chain.startIndexingApp({
       env: {
-        RPC_URL_LOCALHOST: chain.url,
-        INDEXER_POLL_MS: "50",
         INDEXER_CONTRACTS_LOCALHOST: `${slowAddress},${otherAddress}`,
         METADATA_FETCH_ALLOW_PRIVATE: "true",
         // The slow origin holds what it takes for longer than the test runs.
@@ -65,20 +59,13 @@ describe("token metadata: one slow origin does not starve the queue", function (
         METADATA_FETCH_HOST_CONCURRENCY: String(HOST_CONCURRENCY),
       },
     });
-    await indexedTo(t.app.db, "localhost", chain.provider);
-  });
-  after(async function () {
-    await t?.close();
-    for (const server of hanging) {
-      server.closeAllConnections();
-      server.close();
-    }
-    fast?.closeAllConnections();
-    fast?.close();
-    await chain?.close();
+    return { t, holder, slowAddress, otherAddress };
   });
 
-  const token = async (id: number) => (await (await t.fetch(`/token/localhost/${otherAddress}/${id}`)).json()) as Record<string, unknown>;
+  const token = async (id: number) => {
+    const { t, otherAddress } = suite();
+    return (await (await t.fetch(`/token/localhost/${otherAddress}/${id}`)).json()) as Record<string, unknown>;
+  };
 
   /** The token's answer on the first read, or on the second when the first is "pending". */
   async function firstOrSecondRead(id: number) {
@@ -87,6 +74,7 @@ describe("token metadata: one slow origin does not starve the queue", function (
   }
 
   it("answers an unrelated data: token and a token of another origin while a metadata page waits on one hanging origin", async function () {
+    const { t, holder, slowAddress } = suite();
     const page = await t.fetch(`/inventory/localhost/${holder}/${slowAddress}?metadata=true&limit=${HANGING_TOKENS}`);
     expect(page.status).to.equal(200);
     const items = (await page.json()) as Array<{ metadataError: string }>;

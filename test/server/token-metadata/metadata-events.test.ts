@@ -1,14 +1,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect } from "chai";
-import type { JsonRpcSigner } from "ethers";
-import {
-  UpdatableMetadataNFT__factory,
-  UriEventERC1155__factory,
-  type UpdatableMetadataNFT,
-  type UriEventERC1155,
-} from "../../../typechain-types";
-import { startTestApp, type TestApp } from "../../helpers/app";
+import { UpdatableMetadataNFT__factory, UriEventERC1155__factory } from "../../../typechain-types";
+import { startTestApp } from "../../helpers/app";
 import { indexedTo } from "../../helpers/index-check";
 import { openSse } from "../../helpers/sse";
 import { SuiteChain } from "../../helpers/suite-chain";
@@ -63,54 +57,43 @@ async function startChangingHost() {
 
 describe("metadata-change events (ERC-4906, ERC-1155 URI)", function () {
   this.timeout(120_000);
-  let chain: SuiteChain;
-  let deployer: JsonRpcSigner;
-  let holder: string;
-  let host: Awaited<ReturnType<typeof startChangingHost>>;
-  let t: TestApp;
-  let nft: UpdatableMetadataNFT;
-  let nftAddress: string;
-  let multi: UriEventERC1155;
-  let multiAddress: string;
-
-  before(async function () {
-    chain = await SuiteChain.ownNode();
-    deployer = await chain.provider.getSigner(0);
-    holder = await (await chain.provider.getSigner(3)).getAddress();
-    host = await startChangingHost();
-    nft = await new UpdatableMetadataNFT__factory(deployer).deploy(`${host.url}/nft/`);
-    nftAddress = await nft.getAddress();
-    multi = await new UriEventERC1155__factory(deployer).deploy(`${host.url}/multi/{id}.json`);
-    multiAddress = await multi.getAddress();
-    t = await startTestApp({
-      listen: true,
-      env: {
-        RPC_URL_LOCALHOST: chain.url,
-        INDEXER_POLL_MS: "50",
-        INDEXER_CONTRACTS_LOCALHOST: `${nftAddress},${multiAddress}`,
-        METADATA_FETCH_ALLOW_PRIVATE: "true",
-        METADATA_FETCH_WAIT_MS: "5000",
-        METADATA_FETCH_CONCURRENCY: "16",
-        METADATA_FETCH_HOST_CONCURRENCY: "16",
-        METADATA_SWEEP_BATCH: String(SWEEP_BATCH),
-        METADATA_SWEEP_INTERVAL_MS: "20",
-      },
-    });
-  });
-  after(async function () {
-    await t?.close();
-    host?.close();
-    await chain?.close();
+  const suite = SuiteChain.forSuite("own", async (chain) => {
+    const deployer = await chain.signer(0);
+    const holder = (await chain.signer(3)).address;
+    const host = await startChangingHost();
+    chain.closesWith({ close: async () => host.close() });
+    const nft = await new UpdatableMetadataNFT__factory(deployer).deploy(`${host.url}/nft/`);
+    const nftAddress = await nft.getAddress();
+    const multi = await new UriEventERC1155__factory(deployer).deploy(`${host.url}/multi/{id}.json`);
+    const multiAddress = await multi.getAddress();
+    const t = chain.closesWith(
+      await startTestApp({
+        listen: true,
+        env: {
+          RPC_URL_LOCALHOST: chain.url,
+          INDEXER_POLL_MS: "50",
+          INDEXER_CONTRACTS_LOCALHOST: `${nftAddress},${multiAddress}`,
+          METADATA_FETCH_ALLOW_PRIVATE: "true",
+          METADATA_FETCH_WAIT_MS: "5000",
+          METADATA_FETCH_CONCURRENCY: "16",
+          METADATA_FETCH_HOST_CONCURRENCY: "16",
+          METADATA_SWEEP_BATCH: String(SWEEP_BATCH),
+          METADATA_SWEEP_INTERVAL_MS: "20",
+        },
+      }),
+    );
+    return { holder, host, t, nft, nftAddress, multi, multiAddress };
   });
 
   const token = async (contract: string, id: bigint) => {
-    const response = await t.fetch(`/token/localhost/${contract}/${id}`);
+    const response = await suite().t.fetch(`/token/localhost/${contract}/${id}`);
     expect(response.status).to.equal(200);
     return (await response.json()) as { tokenURI: string; metadata: { name: string } | null; metadataError: string | null };
   };
-  const hits = (path: string) => host.hits.get(path) ?? 0;
+  const hits = (path: string) => suite().host.hits.get(path) ?? 0;
 
   it("reads a token's document again after MetadataUpdate, in the background, and announces it on the stream", async function () {
+    const { chain, holder, host, t, nft, nftAddress } = suite();
     await (await nft.mintRange(holder, 1n, 1n)).wait();
     await indexedTo(t.app.db, "localhost", chain.provider);
     expect((await token(nftAddress, 1n)).metadata).to.deep.equal({ name: "/nft/1 v1" });
@@ -137,6 +120,7 @@ describe("metadata-change events (ERC-4906, ERC-1155 URI)", function () {
   });
 
   it("serves the new document on the first request after the event (the mark makes the cached one stale)", async function () {
+    const { chain, holder, host, t, nft, nftAddress } = suite();
     await (await nft.mintRange(holder, 2n, 1n)).wait();
     await indexedTo(t.app.db, "localhost", chain.provider);
     expect((await token(nftAddress, 2n)).metadata).to.deep.equal({ name: "/nft/2 v2" });
@@ -148,6 +132,7 @@ describe("metadata-change events (ERC-4906, ERC-1155 URI)", function () {
   });
 
   it("follows ERC-1155 URI: the new tokenURI and its document", async function () {
+    const { chain, holder, host, t, multi, multiAddress } = suite();
     await (await multi.mint(holder, 5n, 2n)).wait();
     await indexedTo(t.app.db, "localhost", chain.provider);
     const hex = 5n.toString(16).padStart(64, "0");
@@ -165,6 +150,7 @@ describe("metadata-change events (ERC-4906, ERC-1155 URI)", function () {
   });
 
   it("bounds a whole-collection BatchMetadataUpdate: one mark, the cached documents read again a batch at a time, uncached ids when asked", async function () {
+    const { chain, holder, host, t, nft, nftAddress } = suite();
     const FIRST = 100n;
     const CACHED = 12;
     await (await nft.mintRange(holder, FIRST, BigInt(CACHED + 1))).wait();
@@ -208,6 +194,7 @@ describe("metadata-change events (ERC-4906, ERC-1155 URI)", function () {
   });
 
   it("rolls a mark back with a reorg", async function () {
+    const { chain, t, nft } = suite();
     const snapshot = await chain.provider.send("evm_snapshot", []);
     await (await nft.announceRange(7n, 9n)).wait();
     await indexedTo(t.app.db, "localhost", chain.provider);
@@ -223,6 +210,7 @@ describe("metadata-change events (ERC-4906, ERC-1155 URI)", function () {
   });
 
   it("skips malformed metadata events and a reversed range", async function () {
+    const { chain, t, nft } = suite();
     await (await nft.announceRange(9n, 8n)).wait();
     await indexedTo(t.app.db, "localhost", chain.provider);
     const { rows } = await t.app.db.query("SELECT 1 FROM nft_metadata_updates WHERE from_token_id = 9");
@@ -231,6 +219,7 @@ describe("metadata-change events (ERC-4906, ERC-1155 URI)", function () {
 
   // Last: it moves the app's clock past METADATA_FETCH_ERROR_TTL_MS.
   it("leaves a stale token it could not read alone for METADATA_FETCH_ERROR_TTL_MS on the app's clock, then tries it again", async function () {
+    const { chain, host, t, nft, nftAddress } = suite();
     const kept = async () => {
       const metrics = await t.app.metrics!.registry.metrics();
       return Number(/^token_metadata_sweep_reads_total\{outcome="kept"\} (\d+)$/m.exec(metrics)?.[1] ?? 0);

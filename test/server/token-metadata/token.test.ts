@@ -1,13 +1,14 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect } from "chai";
-import { Wallet, type JsonRpcSigner } from "ethers";
+import { Wallet } from "ethers";
 import { boundText, encodeMetadata } from "../../../server/signed-metadata/signed-text";
-import { MetadataERC1155__factory, MetadataNFT__factory, type MetadataERC1155, type MetadataNFT } from "../../../typechain-types";
-import { startOfMinute, startTestApp, type TestApp } from "../../helpers/app";
+import { MetadataERC1155__factory, MetadataNFT__factory } from "../../../typechain-types";
+import { fetchJson, startOfMinute, startTestApp, type TestApp } from "../../helpers/app";
 import { indexedTo } from "../../helpers/index-check";
-import { startTcpProxy, type TcpProxy } from "../../helpers/tcp-proxy";
+import { startTcpProxy } from "../../helpers/tcp-proxy";
 import { expectRefusal } from "../../helpers/refusal";
+import { dataJson } from "../../helpers/data-uri";
 import { SuiteChain } from "../../helpers/suite-chain";
 
 /** A metadata host: answers by path, counts requests per path, and can hang. */
@@ -36,47 +37,37 @@ async function startMetadataHost(
   };
 }
 
-const dataJson = (value: object) => `data:application/json;base64,${Buffer.from(JSON.stringify(value)).toString("base64")}`;
 const SVG = "data:image/svg+xml;base64,PHN2ZyB4bWxucz0naHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmcnLz4=";
 
 describe("token route: metadata from tokenURIs", function () {
   this.timeout(120_000);
-  let t: TestApp;
-  let guarded: TestApp;
-  let chain: SuiteChain;
-  let deployer: JsonRpcSigner;
-  let nft: MetadataNFT;
-  let nftAddress: string;
-  /** A second ERC-721 contract: fetches are limited per contract too. */
-  let other: MetadataNFT;
-  let otherAddress: string;
-  let multi: MetadataERC1155;
-  let multiAddress: string;
-  let holder: string;
-  let host: Awaited<ReturnType<typeof startMetadataHost>>;
-  let hanging: http.Server;
-  let hangingUrl: string;
-  let proxy: TcpProxy;
   const BIG_ID = 2n ** 64n + 3n;
   let nextId = 1000n;
 
-  before(async function () {
-    chain = await SuiteChain.sharedNode();
-    deployer = await chain.provider.getSigner(0);
-    holder = await (await chain.provider.getSigner(7)).getAddress();
-    host = await startMetadataHost({});
-    hanging = http.createServer(() => {});
+  const suite = SuiteChain.forSuite("shared", async (chain) => {
+    const deployer = await chain.signer(0);
+    const holder = (await chain.signer(7)).address;
+    const host = await startMetadataHost({});
+    chain.closesWith({ close: async () => host.close() });
+    const hanging = http.createServer(() => {});
     // Another address of this machine than the metadata host's: fetches are limited per address.
     await new Promise<void>((resolve) => hanging.listen(0, "127.0.0.2", resolve));
-    hangingUrl = `http://127.0.0.2:${(hanging.address() as AddressInfo).port}`;
-    nft = await new MetadataNFT__factory(deployer).deploy();
-    nftAddress = await nft.getAddress();
-    other = await new MetadataNFT__factory(deployer).deploy();
-    otherAddress = await other.getAddress();
-    multi = await new MetadataERC1155__factory(deployer).deploy(`${host.url}/erc1155/{id}.json`);
-    multiAddress = await multi.getAddress();
+    chain.closesWith({
+      close: async () => {
+        hanging.closeAllConnections();
+        hanging.close();
+      },
+    });
+    const hangingUrl = `http://127.0.0.2:${(hanging.address() as AddressInfo).port}`;
+    const nft = await new MetadataNFT__factory(deployer).deploy();
+    const nftAddress = await nft.getAddress();
+    // A second ERC-721 contract: fetches are limited per contract too.
+    const other = await new MetadataNFT__factory(deployer).deploy();
+    const otherAddress = await other.getAddress();
+    const multi = await new MetadataERC1155__factory(deployer).deploy(`${host.url}/erc1155/{id}.json`);
+    const multiAddress = await multi.getAddress();
     const nodeUrl = new URL(chain.url);
-    proxy = await startTcpProxy(nodeUrl.hostname, Number(nodeUrl.port));
+    const proxy = chain.closesWith(await startTcpProxy(nodeUrl.hostname, Number(nodeUrl.port)));
     const env = {
       RPC_URL_LOCALHOST: chain.url,
       INDEXER_POLL_MS: "50",
@@ -89,41 +80,34 @@ describe("token route: metadata from tokenURIs", function () {
       METADATA_FETCH_CONCURRENCY: "4",
       METADATA_FETCH_HOST_CONCURRENCY: "2",
     };
-    t = await startTestApp({ env: { ...env, METADATA_FETCH_ALLOW_PRIVATE: "true" } });
+    const t = chain.closesWith(await startTestApp({ env: { ...env, METADATA_FETCH_ALLOW_PRIVATE: "true" } }));
     // A second instance on the same database, as a production one: private addresses refused, 2 refreshes a minute.
     // Its node is reached through a proxy the tests can cut.
-    guarded = await startTestApp({
-      database: t.database,
-      env: { ...env, RPC_URL_LOCALHOST: proxy.url(chain.url), INDEXER: "false", METADATA_FETCH_REFRESH_RATE_LIMIT: "2" },
-    });
-  });
-  after(async function () {
-    await guarded?.close();
-    await t?.close();
-    await proxy?.close();
-    host?.close();
-    hanging?.closeAllConnections();
-    hanging?.close();
-    await chain?.close();
+    const guarded = chain.closesWith(
+      await startTestApp({
+        database: t.database,
+        env: { ...env, RPC_URL_LOCALHOST: proxy.url(chain.url), INDEXER: "false", METADATA_FETCH_REFRESH_RATE_LIMIT: "2" },
+      }),
+    );
+    return { t, guarded, nft, nftAddress, other, otherAddress, multi, multiAddress, holder, host, hangingUrl, proxy };
   });
 
   /** Mints a fresh ERC-721 token to the holder with `uri` as its tokenURI and waits for the index to have it. */
   async function mint(uri: string, id = nextId++): Promise<bigint> {
+    const { nft, holder, t, chain } = suite();
     await (await nft.mint(holder, id, uri)).wait();
     await indexedTo(t.app.db, "localhost", chain.provider);
     return id;
   }
 
-  async function request(path: string, init: RequestInit = {}, app: TestApp = t) {
-    const response = await app.fetch(path, init);
-    const text = await response.text();
-    return { status: response.status, headers: response.headers, text, body: JSON.parse(text) };
-  }
-  const token = (id: bigint, app: TestApp = t) => request(`/token/localhost/${nftAddress}/${id}`, {}, app);
-  const refresh = (id: bigint, app: TestApp = t) => request(`/token/localhost/${nftAddress}/${id}/refresh`, { method: "POST" }, app);
+  const request = (path: string, init: RequestInit = {}, app: TestApp = suite().t) => fetchJson(app, path, init);
+  const token = (id: bigint, app: TestApp = suite().t) => request(`/token/localhost/${suite().nftAddress}/${id}`, {}, app);
+  const refresh = (id: bigint, app: TestApp = suite().t) =>
+    request(`/token/localhost/${suite().nftAddress}/${id}/refresh`, { method: "POST" }, app);
 
   describe("GET /token/:network/:contract/:id", function () {
     it("answers an ERC-721 token with its owner, data: metadata (base64), image and the indexed block", async function () {
+      const { nftAddress, holder } = suite();
       const metadata = { name: "Sword", image: SVG, attributes: [{ trait_type: "power", value: 3 }] };
       const id = await mint(dataJson(metadata));
       const { status, headers, body } = await token(id);
@@ -145,6 +129,7 @@ describe("token route: metadata from tokenURIs", function () {
     });
 
     it("reads percent-encoded data: JSON and keeps big numbers and ids with all their digits", async function () {
+      const { host } = suite();
       const text = '{"name":"100% Ünïcode","supply":123456789012345678901234567890,"image":"ipfs://bafyimg/1.png"}';
       const id = await mint(`data:application/json,${encodeURIComponent(text)}`, BIG_ID);
       const { status, text: raw, body } = await token(id);
@@ -155,6 +140,7 @@ describe("token route: metadata from tokenURIs", function () {
     });
 
     it("fetches ipfs:// and ar:// through the configured gateways, and http(s) URLs", async function () {
+      const { host } = suite();
       host.routes["/ipfs/bafymeta/1.json"] = { body: '{"name":"from ipfs","image":"ar://arimg"}' };
       host.routes["/ar/armeta"] = { body: '{"name":"from arweave","image_url":"https://cdn.example/a.png"}' };
       host.routes["/plain/1"] = { type: "text/plain; charset=utf-8", body: '{"name":"over http"}' };
@@ -174,6 +160,7 @@ describe("token route: metadata from tokenURIs", function () {
     });
 
     it("substitutes {id} in ERC-1155 uris and lists the holders' balances", async function () {
+      const { t, chain, multi, multiAddress, holder, host } = suite();
       const hex = 7n.toString(16).padStart(64, "0");
       host.routes[`/erc1155/${hex}.json`] = { body: '{"name":"Potion","image":"https://cdn.example/potion.png"}' };
       const other = await (await chain.provider.getSigner(8)).getAddress();
@@ -197,6 +184,7 @@ describe("token route: metadata from tokenURIs", function () {
     });
 
     it("says why there is no metadata: empty URI, other schemes, HTML, not JSON, too large, too many redirects, an image", async function () {
+      const { host } = suite();
       host.routes["/page"] = { type: "text/html", body: "<html>hello</html>" };
       host.routes["/broken"] = { body: "{not json" };
       host.routes["/array"] = { body: "[1,2]" };
@@ -242,6 +230,7 @@ describe("token route: metadata from tokenURIs", function () {
     type Signer = ReturnType<typeof Wallet.createRandom>;
     /** Posts `metadata` about token `id` of the NFT contract, signed by `issuer` over the token's text. */
     async function postSigned(id: bigint, issuer: Signer, metadata: string) {
+      const { nftAddress } = suite();
       const target = { kind: "nft" as const, network: "localhost", contract: nftAddress.toLowerCase(), tokenId: id };
       const posted = await request(`/metadata/localhost/${nftAddress}/${id}`, {
         method: "POST",
@@ -264,6 +253,7 @@ describe("token route: metadata from tokenURIs", function () {
     });
 
     it("carries at most SIGNED_METADATA_ANSWER_MAX_ISSUERS issuers' statements: those named in issuers first, then the most recent, saying what it left out", async function () {
+      const { t, nftAddress } = suite();
       const max = t.config.metadata.answerMaxIssuers;
       const id = await mint(dataJson({ name: "Popular" }));
       const issuers = Array.from({ length: max + 4 }, () => Wallet.createRandom());
@@ -306,6 +296,7 @@ describe("token route: metadata from tokenURIs", function () {
     });
 
     it("serves the cache without fetching again until refreshed; refresh reads the new document", async function () {
+      const { guarded, nft, nftAddress, host } = suite();
       host.routes["/cached"] = { body: '{"version":1}' };
       const id = await mint(`${host.url}/cached`);
       expect((await token(id)).body.metadata).to.deep.equal({ version: 1 });
@@ -328,6 +319,7 @@ describe("token route: metadata from tokenURIs", function () {
     });
 
     it("says when the document served was read (metadataUpdatedAt, the app's clock): a read that stores moves it, a failed read that keeps the document does not", async function () {
+      const { t, nftAddress, holder, host } = suite();
       host.routes["/dated"] = { body: '{"version":1}' };
       const before = t.clock.now();
       const id = await mint(`${host.url}/dated`);
@@ -353,6 +345,7 @@ describe("token route: metadata from tokenURIs", function () {
     });
 
     it("answers an expired entry as it is while its new read is under way", async function () {
+      const { t, nftAddress, host } = suite();
       host.routes["/stale"] = { body: '{"version":"old"}' };
       const id = await mint(`${host.url}/stale`);
       expect((await token(id)).body.metadata).to.deep.equal({ version: "old" });
@@ -367,6 +360,7 @@ describe("token route: metadata from tokenURIs", function () {
     });
 
     it('answers "pending" when a host hangs, while tokens of other hosts and contracts are answered at once; then says it timed out', async function () {
+      const { t, chain, nftAddress, other, otherAddress, holder, host, hangingUrl } = suite();
       const slow: bigint[] = [];
       for (let i = 0; i < 5; i++) slow.push(await mint(`${hangingUrl}/meta/${i}`));
       host.routes["/fast"] = { body: '{"name":"fast"}' };
@@ -398,6 +392,7 @@ describe("token route: metadata from tokenURIs", function () {
 
   describe("SSRF guard (METADATA_FETCH_ALLOW_PRIVATE off)", function () {
     it("refuses a tokenURI on a loopback address with a clear metadataError, without connecting", async function () {
+      const { guarded, host } = suite();
       host.routes["/private"] = { body: '{"secret":true}' };
       const id = await mint(`${host.url}/private`);
       const { status, body } = await token(id, guarded);
@@ -410,6 +405,7 @@ describe("token route: metadata from tokenURIs", function () {
     });
 
     it("refuses names that resolve to loopback, and redirects from the gateway to private addresses", async function () {
+      const { guarded, host } = suite();
       const byName = await token(await mint(`http://localhost:${new URL(host.url).port}/private`), guarded);
       expect(byName.body.metadataError).to.match(/^refused to fetch localhost: .* is a loopback, private, link-local or reserved address$/);
       host.routes["/ipfs/bafyredirect"] = { body: "", location: `${host.url}/private` };
@@ -422,6 +418,7 @@ describe("token route: metadata from tokenURIs", function () {
 
   describe("the node failing during a read", function () {
     it("answers the cached entry, or says the node failed, and stores nothing", async function () {
+      const { t, guarded, nftAddress, proxy } = suite();
       const known = await mint(dataJson({ name: "known" }));
       const fresh = await mint(dataJson({ name: "never read" }));
       expect((await token(known, guarded)).body.metadata).to.deep.equal({ name: "known" });
@@ -453,6 +450,7 @@ describe("token route: metadata from tokenURIs", function () {
 
   describe("POST /token/:network/:contract/:id/refresh", function () {
     it("is rate-limited per client (429 after METADATA_FETCH_REFRESH_RATE_LIMIT a minute)", async function () {
+      const { guarded } = suite();
       const id = await mint(dataJson({ name: "limited" }));
       // The counts are shared by every app on this database, and this file's other apps refreshed from the same address
       // this minute: the next minute, on this app's clock, is its own.
@@ -468,6 +466,7 @@ describe("token route: metadata from tokenURIs", function () {
 
   describe("GET /inventory/:network/:owner/:assetContract?metadata=true", function () {
     it("adds tokenURI, metadata, image, metadataError and metadataUpdatedAt to each item, and keeps them on the next page's link", async function () {
+      const { nftAddress, multiAddress, holder, host } = suite();
       const page = await request(`/inventory/localhost/${holder}/${nftAddress}?limit=2&metadata=true`);
       expect(page.status).to.equal(200);
       expect(page.body).to.have.length(2);
@@ -501,7 +500,7 @@ describe("token route: metadata from tokenURIs", function () {
   });
 
   describe("malformed input", function () {
-    const good = () => ({ network: "localhost", contract: nftAddress, id: "1000" });
+    const good = () => ({ network: "localhost", contract: suite().nftAddress, id: "1000" });
     type Params = ReturnType<typeof good>;
     // Functions of the contract's address, which is known only once the suite runs.
     const variants: Array<[string, (a: string) => Partial<Params>, number, string]> = [
@@ -524,6 +523,7 @@ describe("token route: metadata from tokenURIs", function () {
     for (const method of ["GET", "POST"] as const) {
       for (const [what, change, status, error] of variants) {
         it(`${method} answers ${status} ${error} for ${what}`, async function () {
+          const { t, nftAddress } = suite();
           const p = { ...good(), ...change(nftAddress) };
           const url = `/token/${p.network}/${p.contract}/${p.id}${method === "POST" ? "/refresh" : ""}`;
           const response = await t.app.inject({ method, url });
@@ -535,6 +535,7 @@ describe("token route: metadata from tokenURIs", function () {
     }
 
     it("refuses a refresh with a body that is not JSON (415) and a flood of path segments (404)", async function () {
+      const { t, nftAddress } = suite();
       const text = await t.app.inject({
         method: "POST",
         url: `/token/localhost/${nftAddress}/1000/refresh`,
@@ -547,6 +548,7 @@ describe("token route: metadata from tokenURIs", function () {
     });
 
     it("answers the OpenAPI document with both routes and examples", async function () {
+      const { t } = suite();
       const document = (await t.app.inject({ url: "/openapi.json" })).json();
       const get = document.paths["/token/{network}/{contract}/{id}"].get;
       expect(get.responses["200"].content["application/json"].examples.example1.value).to.have.property("metadata");
@@ -559,6 +561,7 @@ describe("token route: metadata from tokenURIs", function () {
   // Last: it moves the app's clock past METADATA_FETCH_TTL_MS, after which every entry cached before has expired.
   describe("the cache's time-to-live", function () {
     it("reads the document again once its entry is past METADATA_FETCH_TTL_MS on the app's clock, then serves the new one from the cache", async function () {
+      const { t, chain, other, otherAddress, holder, host } = suite();
       // A token of the other contract: the reads the tests before left hanging hold this contract's fetch slots.
       const id = nextId++;
       const token = () => request(`/token/localhost/${otherAddress}/${id}`);
