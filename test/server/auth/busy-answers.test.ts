@@ -1,20 +1,11 @@
 import { expect } from "chai";
 import { Wallet } from "ethers";
 import type { Connection } from "../../../server/db/database";
-import type { TestApp } from "../../helpers/app";
+import { fetchJson, type TestApp } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
 import { usingPostgres } from "../../helpers/database";
 import { expectRefusal } from "../../helpers/refusal";
-import {
-  authorizeQuery,
-  exchangeCode,
-  getJson,
-  postJson,
-  refreshTokens,
-  registerClient,
-  startLoginApp,
-  type RegisteredClient,
-} from "./helpers";
+import { authorizeQuery, exchangeCode, postJson, refreshTokens, registerClient, startLoginApp, type RegisteredClient } from "./helpers";
 
 /**
  * Every 503 and 429 of the login service carries Retry-After and the documented error shape in its dialect
@@ -39,14 +30,14 @@ describe("the login service's 503 and 429 answers", function () {
   it("with the pool taken, every endpoint that needs the database answers 503 database_busy with Retry-After", async function () {
     // What each request needs, made while the database answers.
     const wallet = Wallet.createRandom();
-    const { body } = await getJson(t, `/api/authorize?${authorizeQuery(client, wallet.address)}`);
+    const { body } = await fetchJson(t, `/api/authorize?${authorizeQuery(client, wallet.address)}`);
     const signature = await wallet.signMessage(body.message);
     const first = await postJson(t, "/api/login", { address: wallet.address, signature, client_id: client.id });
     expect(first.status, JSON.stringify(first.body)).to.equal(200);
     const tokens = await exchangeCode(t, client, first.body.code);
     expect(tokens.status).to.equal(200);
     const again = Wallet.createRandom();
-    const second = await getJson(t, `/api/authorize?${authorizeQuery(client, again.address)}`);
+    const second = await fetchJson(t, `/api/authorize?${authorizeQuery(client, again.address)}`);
     const secondSignature = await again.signMessage(second.body.message);
     const pending = await postJson(t, "/api/login", { address: again.address, signature: secondSignature, client_id: client.id });
     expect(pending.status).to.equal(200);
@@ -55,7 +46,7 @@ describe("the login service's 503 and 429 answers", function () {
     try {
       const busy = { headers: { "retry-after": "1" } };
       await expectRefusal(
-        await getJson(t, `/api/authorize?${authorizeQuery(client, Wallet.createRandom().address)}`),
+        await fetchJson(t, `/api/authorize?${authorizeQuery(client, Wallet.createRandom().address)}`),
         503,
         "database_busy",
         {
@@ -81,12 +72,12 @@ describe("the login service's 503 and 429 answers", function () {
         label: "POST /token (refresh)",
       });
       await expectRefusal(
-        await getJson(t, "/userinfo", { headers: { authorization: `Bearer ${tokens.body.access_token}` } }),
+        await fetchJson(t, "/userinfo", { headers: { authorization: `Bearer ${tokens.body.access_token}` } }),
         503,
         "database_busy",
         { ...busy, dialect: "oauth", label: "GET /userinfo" },
       );
-      const ready = await getJson(t, "/ready");
+      const ready = await fetchJson(t, "/ready");
       expect(ready.status, "GET /ready").to.equal(503);
       expect(ready.headers.get("retry-after"), "GET /ready").to.equal("1");
     } finally {

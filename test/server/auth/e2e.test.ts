@@ -3,14 +3,13 @@ import { Wallet } from "ethers";
 import { createPublicKey } from "node:crypto";
 import { jwtVerify, decodeProtectedHeader } from "jose";
 import * as oidc from "openid-client";
-import type { TestApp } from "../../helpers/app";
+import { fetchJson, type TestApp } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
 import { createTestDatabase, usingPostgres, type TestDatabase } from "../../helpers/database";
 import type { TestSigner, TestSignerKind } from "../../helpers/signers";
 import {
   authorizeQuery,
   deploySigners,
-  getJson,
   postForm,
   postJson,
   refreshTokens,
@@ -55,7 +54,7 @@ describe("login end to end", function () {
       const query = new URLSearchParams(url.search);
       query.set("address", signer.address);
       query.set("message_format", "siwe");
-      const challenge = await getJson(t, `/api/authorize?${query}`);
+      const challenge = await fetchJson(t, `/api/authorize?${query}`);
       expect(challenge.status, JSON.stringify(challenge.body)).to.equal(200);
       const login = await postJson(t, `/api/login`, {
         address: signer.address,
@@ -119,7 +118,7 @@ describe("login end to end", function () {
         address: wallet.address,
         wallet_name: "metamask",
       });
-      const authorize = await getJson(t, `/api/authorize?${query}`);
+      const authorize = await fetchJson(t, `/api/authorize?${query}`);
       expect(authorize.status, JSON.stringify(authorize.body)).to.equal(200);
       expect(authorize.body).to.have.keys("message");
       const loginState = fiveDigits();
@@ -151,7 +150,7 @@ describe("login end to end", function () {
       expect(token.status, JSON.stringify(token.body)).to.equal(200);
       expect(token.body).to.include.keys("access_token", "token_type", "expires_in", "refresh_token", "id_token");
       expect(token.body.token_type).to.equal("Bearer");
-      const keys = (await getJson(t, `/api/metadata/x509`)).body as Record<string, string>;
+      const keys = (await fetchJson(t, `/api/metadata/x509`)).body as Record<string, string>;
       const { kid } = decodeProtectedHeader(token.body.id_token);
       expect(keys[kid!]).to.match(/^-----BEGIN RSA PUBLIC KEY-----\n/);
       const { payload } = await jwtVerify(token.body.id_token, createPublicKey(keys[kid!]));
@@ -183,7 +182,7 @@ describe("login end to end", function () {
 
     /** Of the same request sent to both instances at once, one succeeded and the other is refused with `status` and `code`. */
     async function expectOneWon(
-      answers: Array<Awaited<ReturnType<typeof getJson>>>,
+      answers: Array<Awaited<ReturnType<typeof fetchJson>>>,
       status: number,
       code: string,
       extra: RefusalExpectation = {},
@@ -201,7 +200,7 @@ describe("login end to end", function () {
     it("redeems one signed challenge exactly once when both get it at the same moment", async function () {
       for (let round = 0; round < 5; round++) {
         const wallet = Wallet.createRandom();
-        const { body } = await getJson(a, `/api/authorize?${authorizeQuery(shared, wallet.address)}`);
+        const { body } = await fetchJson(a, `/api/authorize?${authorizeQuery(shared, wallet.address)}`);
         const payload = { address: wallet.address, signature: await wallet.signMessage(body.message), client_id: shared.id };
         const answers = await Promise.all([postJson(a, `/api/login`, payload), postJson(b, `/api/login`, payload)]);
         await expectOneWon(answers, 401, "invalid_challenge");

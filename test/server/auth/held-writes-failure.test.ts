@@ -1,10 +1,10 @@
 import { expect } from "chai";
 import { Wallet } from "ethers";
-import type { TestApp } from "../../helpers/app";
+import { fetchJson, type TestApp } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
 import { usingPostgres } from "../../helpers/database";
 import { expectRefusal } from "../../helpers/refusal";
-import { authorizeQuery, exchangeCode, getJson, postJson, registerClient, startLoginApp, type RegisteredClient } from "./helpers";
+import { authorizeQuery, exchangeCode, postJson, registerClient, startLoginApp, type RegisteredClient } from "./helpers";
 
 /** The refusals a write may meet while the login's held writes are flushed, as PostgreSQL raises them. */
 const FAILURES = [
@@ -50,7 +50,7 @@ describe("held writes flushed all or nothing under a database failure", function
   for (const { sqlstate, code, retryAfter } of FAILURES) {
     it(`/api/login (${sqlstate}): 503 ${code}, no code acknowledged nor stored; the same signature logs in once it writes`, async function () {
       const wallet = Wallet.createRandom();
-      const { body } = await getJson(t, `/api/authorize?${authorizeQuery(client, wallet.address)}`);
+      const { body } = await fetchJson(t, `/api/authorize?${authorizeQuery(client, wallet.address)}`);
       const login = { address: wallet.address, signature: await wallet.signMessage(body.message), client_id: client.id };
       const codes = await rowsOf("AuthorizationCode");
       await refuse("AuthorizationCode", sqlstate);
@@ -68,7 +68,7 @@ describe("held writes flushed all or nothing under a database failure", function
 
     it(`/token (${sqlstate}): 503 ${code}, the code not consumed and no token stored; the same code redeems once it writes`, async function () {
       const wallet = Wallet.createRandom();
-      const { body } = await getJson(t, `/api/authorize?${authorizeQuery(client, wallet.address)}`);
+      const { body } = await fetchJson(t, `/api/authorize?${authorizeQuery(client, wallet.address)}`);
       const login = await postJson(t, "/api/login", {
         address: wallet.address,
         signature: await wallet.signMessage(body.message),
@@ -93,7 +93,7 @@ describe("held writes flushed all or nothing under a database failure", function
       expect(rows[0]?.consumed, "the newest code consumed").to.equal(false);
       const exchanged = await exchangeCode(t, client, login.body.code);
       expect(exchanged.status, JSON.stringify(exchanged.body)).to.equal(200);
-      const userinfo = await getJson(t, "/userinfo", { headers: { authorization: `Bearer ${exchanged.body.access_token}` } });
+      const userinfo = await fetchJson(t, "/userinfo", { headers: { authorization: `Bearer ${exchanged.body.access_token}` } });
       expect(userinfo.status).to.equal(200);
     });
   }

@@ -8,15 +8,7 @@ import { launchBrowser } from "../../helpers/browser";
 import { sharedNode } from "../../helpers/chain";
 import type { PageDocument, PageWindow } from "../../helpers/page-globals";
 import type { TestSigner } from "../../helpers/signers";
-import {
-  deploySigners,
-  getJson,
-  registerClient,
-  relyingPartyCodeGrant,
-  relyingPartyRequest,
-  startLoginApp,
-  type RegisteredClient,
-} from "./helpers";
+import { deploySigners, registerClient, relyingPartyCodeGrant, relyingPartyRequest, startLoginApp, type RegisteredClient } from "./helpers";
 import { expectRefusal } from "../../helpers/refusal";
 import { PAGE_CSP } from "../../../server/http/html-page";
 import { addClient } from "../../../server/auth/clients";
@@ -255,19 +247,22 @@ describe("hosted login page (headless Chromium)", function () {
     const rp = await relyingParty();
     const first = await fetch(rp.url, { redirect: "manual" });
     const location = first.headers.get("location")!;
-    const answer = await getJson(t, location);
+    const answer = await t.fetch(location);
     await expectRefusal(answer, 400, "interaction_expired", { dialect: "html" });
-    expect(answer.body).to.include("expired").and.not.include("data-request");
+    const page = await answer.text();
+    expect(page).to.include("expired").and.not.include("data-request");
     // The request's client is not known without the cookie: the way back is our root.
-    expect(answer.body).to.include('<p><a href="/">Back to the home page</a></p>');
+    expect(page).to.include('<p><a href="/">Back to the home page</a></p>');
   });
 
   it("speaks the browser's most preferred language it knows, also on the error page", async function () {
     const rp = await relyingParty();
     const location = (await fetch(rp.url, { redirect: "manual" })).headers.get("location")!;
-    const answer = await getJson(t, location, { headers: { "accept-language": "fr-CH, fr;q=0.9, ja;q=0.8, en;q=0.7" } });
+    const answer = await t.fetch(location, { headers: { "accept-language": "fr-CH, fr;q=0.9, ja;q=0.8, en;q=0.7" } });
     await expectRefusal(answer, 400, "interaction_expired", { dialect: "html" });
-    expect(answer.body).to.include('<html lang="ja">').and.include("このログイン要求は期限切れ");
+    expect(await answer.text())
+      .to.include('<html lang="ja">')
+      .and.include("このログイン要求は期限切れ");
   });
 
   it("refuses a response_mode other than query with an error page", async function () {

@@ -1,9 +1,9 @@
 import { expect } from "chai";
 import { Wallet } from "ethers";
 import * as oidc from "openid-client";
-import type { TestApp } from "../../helpers/app";
+import { fetchJson, type TestApp } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
-import { eoaSigner, getJson, postForm, registerClient, relyingPartyLogin, startLoginApp, type RegisteredClient } from "./helpers";
+import { eoaSigner, postForm, registerClient, relyingPartyLogin, startLoginApp, type RegisteredClient } from "./helpers";
 
 describe("token introspection (RFC 7662)", function () {
   let t: TestApp;
@@ -18,7 +18,7 @@ describe("token introspection (RFC 7662)", function () {
   after(async () => t?.close());
 
   it("is published in discovery, for the secret-based authentication methods", async function () {
-    const { body } = await getJson(t, "/.well-known/openid-configuration");
+    const { body } = await fetchJson(t, "/.well-known/openid-configuration");
     expect(body.introspection_endpoint).to.equal(`${t.config.issuer}/token/introspection`);
   });
 

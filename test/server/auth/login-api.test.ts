@@ -3,19 +3,10 @@ import { decodeJwt } from "jose";
 import { SiweMessage } from "siwe";
 import { Wallet } from "ethers";
 import { CLIENT_CACHE_MS, removeClient } from "../../../server/auth/clients";
-import type { TestApp } from "../../helpers/app";
+import { fetchJson, type TestApp } from "../../helpers/app";
 import { providerFor, sharedNode } from "../../helpers/chain";
 import { highS, ownerSignature, type TestSigner, type TestSignerKind } from "../../helpers/signers";
-import {
-  authorizeQuery,
-  deploySigners,
-  getJson,
-  postForm,
-  postJson,
-  registerClient,
-  startLoginApp,
-  type RegisteredClient,
-} from "./helpers";
+import { authorizeQuery, deploySigners, postForm, postJson, registerClient, startLoginApp, type RegisteredClient } from "./helpers";
 import { expectRefusal } from "../../helpers/refusal";
 
 describe("login JSON API (/api/authorize, /api/login)", function () {
@@ -44,7 +35,7 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
   };
 
   async function authorize(address: string, extra: Record<string, string> = {}, c = client) {
-    return getJson(t, `/api/authorize?${authorizeQuery(c, address, extra)}`);
+    return fetchJson(t, `/api/authorize?${authorizeQuery(c, address, extra)}`);
   }
   async function message(address: string, extra: Record<string, string> = {}, c = client): Promise<string> {
     const answer = await authorize(address, extra, c);
@@ -403,7 +394,7 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
           const c = await registerClient(down);
           const attempt = async (signer: { address: string; sign(m: string): Promise<string> }) => {
             const query = authorizeQuery(c, signer.address);
-            const { body } = await getJson(down, `/api/authorize?${query}`);
+            const { body } = await fetchJson(down, `/api/authorize?${query}`);
             return postJson(down, `/api/login`, { address: signer.address, signature: await signer.sign(body.message), client_id: c.id });
           };
           for (const signer of [signers.single, signers.counterfactual]) {
@@ -421,7 +412,7 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
         try {
           const c = await registerClient(mainnet);
           const query = authorizeQuery(c, signers.single.address);
-          const { body } = await getJson(mainnet, `/api/authorize?${query}`);
+          const { body } = await fetchJson(mainnet, `/api/authorize?${query}`);
           const answer = await postJson(mainnet, `/api/login`, {
             address: signers.single.address,
             signature: await signers.single.sign(body.message),

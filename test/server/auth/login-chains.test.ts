@@ -2,21 +2,12 @@ import { expect } from "chai";
 import { decodeJwt } from "jose";
 import { Wallet } from "ethers";
 import { rpcEnvName } from "../../../server/chain/registry";
-import type { TestApp } from "../../helpers/app";
+import { fetchJson, type TestApp } from "../../helpers/app";
 import type { LocalNode } from "../../../local/node";
 import { providerFor, sharedNode, startLocalNode } from "../../helpers/chain";
 import { expectRefusal } from "../../helpers/refusal";
 import type { TestSigner, TestSignerKind } from "../../helpers/signers";
-import {
-  authorizeQuery,
-  deploySigners,
-  exchangeCode,
-  getJson,
-  postJson,
-  registerClient,
-  startLoginApp,
-  type RegisteredClient,
-} from "./helpers";
+import { authorizeQuery, deploySigners, exchangeCode, postJson, registerClient, startLoginApp, type RegisteredClient } from "./helpers";
 
 /**
  * Contract wallets are asked on the chain the message names: two nodes, the shared one as `localhost` and a second one
@@ -51,7 +42,7 @@ describe("login: the chain a contract wallet's signature is checked on", functio
   type Signer = { address: string; sign(message: string): Promise<string> };
   /** A SIWE login of `signer` on `network`: the message asked for and the login's answer. */
   async function siweLogin(signer: Signer, network: string) {
-    const asked = await getJson(t, `/api/authorize?${authorizeQuery(client, signer.address, { message_format: "siwe", network })}`);
+    const asked = await fetchJson(t, `/api/authorize?${authorizeQuery(client, signer.address, { message_format: "siwe", network })}`);
     expect(asked.status, JSON.stringify(asked.body)).to.equal(200);
     const message: string = asked.body.message;
     const answer = await postJson(t, "/api/login", {
@@ -84,7 +75,7 @@ describe("login: the chain a contract wallet's signature is checked on", functio
 
   it("checks a text message's contract wallet on the network the login names", async function () {
     const signer = signers.single;
-    const asked = await getJson(t, `/api/authorize?${authorizeQuery(client, signer.address)}`);
+    const asked = await fetchJson(t, `/api/authorize?${authorizeQuery(client, signer.address)}`);
     const signature = await signer.sign(asked.body.message);
     const onLocal = await postJson(t, "/api/login", { address: signer.address, signature, client_id: client.id, network: "localhost" });
     await expectRefusal(onLocal, 401, "invalid_signature");
@@ -107,7 +98,7 @@ describe("login: the chain a contract wallet's signature is checked on", functio
   it("logs an EOA in on a chain without RPC URL (no node needed), also by the older of two open messages", async function () {
     const wallet = Wallet.createRandom();
     const ask = async () =>
-      (await getJson(t, `/api/authorize?${authorizeQuery(client, wallet.address, { message_format: "siwe", network: "matic-mainnet" })}`))
+      (await fetchJson(t, `/api/authorize?${authorizeQuery(client, wallet.address, { message_format: "siwe", network: "matic-mainnet" })}`))
         .body.message as string;
     const older = await ask();
     await ask(); // the newer one is tried first, and its check of this signature would need the node
@@ -123,7 +114,7 @@ describe("login: the chain a contract wallet's signature is checked on", functio
 
   it("still refuses a signature proving no open message on such a chain: unsupported_network, the node being needed to say", async function () {
     const wallet = Wallet.createRandom();
-    await getJson(t, `/api/authorize?${authorizeQuery(client, wallet.address, { network: "matic-mainnet" })}`);
+    await fetchJson(t, `/api/authorize?${authorizeQuery(client, wallet.address, { network: "matic-mainnet" })}`);
     const stranger = Wallet.createRandom();
     const answer = await postJson(t, "/api/login", {
       address: wallet.address,

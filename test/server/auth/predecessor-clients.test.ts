@@ -2,11 +2,10 @@ import { createPublicKey, verify as verifySignature, type KeyObject } from "node
 import { expect } from "chai";
 import { Wallet } from "ethers";
 import * as oidc from "openid-client";
-import type { TestApp } from "../../helpers/app";
+import { fetchJson, type TestApp } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
 import {
   exchangeCode,
-  getJson,
   postJson,
   refreshTokens,
   registerClient,
@@ -74,7 +73,7 @@ describe("the predecessor's clients, call by call", function () {
 
   /** mchplus-auth-go's fetchMetadata: map[string]string of PEMs, each pem.Decode'd and x509.ParsePKCS1PublicKey'd. */
   async function goFetchMetadata(): Promise<Record<string, KeyObject>> {
-    const { status, body, headers } = await getJson(t, `/api/metadata/x509`);
+    const { status, body, headers } = await fetchJson(t, `/api/metadata/x509`);
     expect(status).to.equal(200);
     expect(headers.get("content-type")).to.match(/^application\/json/);
     expectStringMap(body, "/api/metadata/x509");
@@ -109,7 +108,7 @@ describe("the predecessor's clients, call by call", function () {
       redirect_uri: client.redirectUri,
       address: wallet.address,
     });
-    const authorize = await getJson(t, `/api/authorize?${query}`);
+    const authorize = await fetchJson(t, `/api/authorize?${query}`);
     expect(authorize.status, JSON.stringify(authorize.body)).to.equal(200);
     expectStringMap(authorize.body, "/api/authorize");
     const login = await postJson(t, `/api/login`, {
@@ -132,7 +131,7 @@ describe("the predecessor's clients, call by call", function () {
 
   describe("mchplus-auth-go", function () {
     it("Init: GET /api/client?client_id= decodes into its ClientInfo, every field a string", async function () {
-      const answer = await getJson(t, `/api/client?client_id=${encodeURIComponent(game.id)}`);
+      const answer = await fetchJson(t, `/api/client?client_id=${encodeURIComponent(game.id)}`);
       expect(answer.status).to.equal(200);
       expect(answer.headers.get("content-type")).to.match(/^application\/json/);
       expect(answer.body).to.deep.equal({
@@ -142,7 +141,7 @@ describe("the predecessor's clients, call by call", function () {
         logo_url: "https://game.example/logo.png",
         home_url: HOME,
       });
-      const bare = await getJson(t, `/api/client?client_id=${encodeURIComponent(plain.id)}`);
+      const bare = await fetchJson(t, `/api/client?client_id=${encodeURIComponent(plain.id)}`);
       expect(bare.body).to.deep.equal({ client_id: plain.id, title: "Plain RP", description: "", logo_url: "", home_url: "" });
       expectStringMap(bare.body, "/api/client");
     });
@@ -181,7 +180,7 @@ describe("the predecessor's clients, call by call", function () {
       const before = Math.floor(Date.now() / 1000);
       await goLogin(plain, wallet);
       const { token } = await goLogin(game, wallet);
-      const answer = await getJson(t, `/api/userinfo`, { headers: { authorization: `Bearer ${token.access_token}` } });
+      const answer = await fetchJson(t, `/api/userinfo`, { headers: { authorization: `Bearer ${token.access_token}` } });
       expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
       expect(answer.headers.get("content-type")).to.match(/^application\/json/);
       const u = answer.body;
@@ -202,7 +201,7 @@ describe("the predecessor's clients, call by call", function () {
   describe("mchplus-auth-js", function () {
     it("getClientInfo: /api/client with client_id and lang picks the language's texts, else English", async function () {
       const info = async (lang: string, client = game) =>
-        (await getJson(t, `/api/client?${new URLSearchParams({ client_id: client.id, lang })}`)).body;
+        (await fetchJson(t, `/api/client?${new URLSearchParams({ client_id: client.id, lang })}`)).body;
       expect(await info("ja")).to.deep.include({ title: "マイクリプトヒーローズ", description: "ブロックチェーンRPG" });
       expect(await info("en")).to.deep.include({ title: "My Crypto Heroes", description: "A blockchain RPG. Play it." });
       expect(await info("ja-JP")).to.deep.include({ title: "マイクリプトヒーローズ" });
@@ -229,7 +228,7 @@ describe("the predecessor's clients, call by call", function () {
           address: wallet.address,
           lang: "ja",
         });
-        const authorize = await getJson(t, `/api/authorize?${query}`);
+        const authorize = await fetchJson(t, `/api/authorize?${query}`);
         expect(authorize.status, JSON.stringify(authorize.body)).to.equal(200);
         expect(authorize.body.message).to.include("MCH Game");
         const state = String(Math.floor(Math.random() * 100000));
@@ -263,7 +262,7 @@ describe("the predecessor's clients, call by call", function () {
         metadata,
       });
       expect(posted).to.deep.include({ status: 200, body: "ok" });
-      expect((await getJson(t, `/metadata/ethereum/mainnet/${account}`)).body).to.deep.equal({ [issuer.address]: data });
+      expect((await fetchJson(t, `/metadata/ethereum/mainnet/${account}`)).body).to.deep.equal({ [issuer.address]: data });
     });
   });
 
@@ -274,7 +273,7 @@ describe("the predecessor's clients, call by call", function () {
       const wallet = Wallet.createRandom();
       const query = new URLSearchParams(url.search);
       query.set("address", wallet.address);
-      const challenge = await getJson(t, `/api/authorize?${query}`);
+      const challenge = await fetchJson(t, `/api/authorize?${query}`);
       const login = await postJson(t, `/api/login`, {
         address: wallet.address,
         signature: await wallet.signMessage(challenge.body.message),
