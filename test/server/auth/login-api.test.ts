@@ -434,12 +434,17 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
     });
 
     describe("a signature works once", function () {
-      it("refuses a replay of a signature that logged in", async function () {
-        const { client } = suite();
+      /** A fresh EOA's login that succeeded, its payload kept to send again. */
+      async function loggedIn() {
         const signer = eoa();
         const text = await message(signer.address);
-        const payload = { address: signer.address, signature: await signer.sign(text), client_id: client.id };
+        const payload = { address: signer.address, signature: await signer.sign(text), client_id: suite().client.id };
         expect((await login(payload)).status).to.equal(200);
+        return { signer, payload };
+      }
+
+      it("refuses a replay of a signature that logged in", async function () {
+        const { payload } = await loggedIn();
         const again = await login(payload);
         await expectRefusal(again, 401, "invalid_challenge");
       });
@@ -454,11 +459,7 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
         await expectRefusal(answer, 401, "invalid_challenge");
       });
       it("refuses a replay while a newer challenge is open (the old message was consumed)", async function () {
-        const { client } = suite();
-        const signer = eoa();
-        const text = await message(signer.address);
-        const payload = { address: signer.address, signature: await signer.sign(text), client_id: client.id };
-        expect((await login(payload)).status).to.equal(200);
+        const { signer, payload } = await loggedIn();
         await message(signer.address);
         const again = await login(payload);
         await expectRefusal(again, 401, "invalid_signature");
