@@ -1,20 +1,11 @@
 import { expect } from "chai";
 import { Wallet } from "ethers";
 import type { Connection } from "../../../server/db/database";
-import type { TestApp } from "../../helpers/app";
-import { sharedNode } from "../../helpers/chain";
+import { fetchJson } from "../../helpers/app";
 import { usingPostgres } from "../../helpers/database";
 import { expectRefusal } from "../../helpers/refusal";
-import {
-  authorizeQuery,
-  exchangeCode,
-  getJson,
-  postJson,
-  refreshTokens,
-  registerClient,
-  startLoginApp,
-  type RegisteredClient,
-} from "./helpers";
+import { SuiteChain } from "../../helpers/suite-chain";
+import { authorizeQuery, exchangeCode, postJson, refreshTokens, registerClient, signedLogin, startLoginApp } from "./helpers";
 
 /**
  * Every 503 and 429 of the login service carries Retry-After and the documented error shape in its dialect
@@ -23,39 +14,31 @@ import {
  */
 describe("the login service's 503 and 429 answers", function () {
   this.timeout(60_000);
-  let t: TestApp;
-  let client: RegisteredClient;
-
-  before(async function () {
+  before(function () {
     // PGlite is one in-process connection, without a pool to take.
-    if (!usingPostgres()) return this.skip();
-    t = await startLoginApp((await sharedNode()).url, {
-      env: { INDEXER: "false", DATABASE_POOL_SIZE: "1", DATABASE_ACQUIRE_TIMEOUT_MS: "100", LOGIN_RATE_LIMIT: "1000" },
-    });
-    client = await registerClient(t);
+    if (!usingPostgres()) this.skip();
   });
-  after(async () => t?.close());
+  const suite = SuiteChain.forSuite("shared", async (chain) => {
+    const env = { INDEXER: "false", DATABASE_POOL_SIZE: "1", DATABASE_ACQUIRE_TIMEOUT_MS: "100", LOGIN_RATE_LIMIT: "1000" };
+    const t = chain.closesWith(await startLoginApp(chain.url, { env }));
+    return { t, client: await registerClient(t) };
+  });
 
   it("with the pool taken, every endpoint that needs the database answers 503 database_busy with Retry-After", async function () {
+    const { t, client } = suite();
     // What each request needs, made while the database answers.
-    const wallet = Wallet.createRandom();
-    const { body } = await getJson(t, `/api/authorize?${authorizeQuery(client, wallet.address)}`);
-    const signature = await wallet.signMessage(body.message);
-    const first = await postJson(t, "/api/login", { address: wallet.address, signature, client_id: client.id });
+    const first = await signedLogin(t, client, Wallet.createRandom());
     expect(first.status, JSON.stringify(first.body)).to.equal(200);
     const tokens = await exchangeCode(t, client, first.body.code);
     expect(tokens.status).to.equal(200);
-    const again = Wallet.createRandom();
-    const second = await getJson(t, `/api/authorize?${authorizeQuery(client, again.address)}`);
-    const secondSignature = await again.signMessage(second.body.message);
-    const pending = await postJson(t, "/api/login", { address: again.address, signature: secondSignature, client_id: client.id });
+    const pending = await signedLogin(t, client, Wallet.createRandom());
     expect(pending.status).to.equal(200);
 
     const held: Connection = await t.app.db.connect();
     try {
       const busy = { headers: { "retry-after": "1" } };
       await expectRefusal(
-        await getJson(t, `/api/authorize?${authorizeQuery(client, Wallet.createRandom().address)}`),
+        await fetchJson(t, `/api/authorize?${authorizeQuery(client, Wallet.createRandom().address)}`),
         503,
         "database_busy",
         {
@@ -81,12 +64,12 @@ describe("the login service's 503 and 429 answers", function () {
         label: "POST /token (refresh)",
       });
       await expectRefusal(
-        await getJson(t, "/userinfo", { headers: { authorization: `Bearer ${tokens.body.access_token}` } }),
+        await fetchJson(t, "/userinfo", { headers: { authorization: `Bearer ${tokens.body.access_token}` } }),
         503,
         "database_busy",
         { ...busy, dialect: "oauth", label: "GET /userinfo" },
       );
-      const ready = await getJson(t, "/ready");
+      const ready = await fetchJson(t, "/ready");
       expect(ready.status, "GET /ready").to.equal(503);
       expect(ready.headers.get("retry-after"), "GET /ready").to.equal("1");
     } finally {

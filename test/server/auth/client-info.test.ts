@@ -1,8 +1,8 @@
 import { expect } from "chai";
 import { CLIENT_CACHE_MS, addClient, findClient, updateClient, type ProfileChange } from "../../../server/auth/clients";
-import type { TestApp } from "../../helpers/app";
+import { fetchJson, type TestApp } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
-import { getJson, registerClient, startLoginApp, type RegisteredClient } from "./helpers";
+import { registerClient, startLoginApp, type RegisteredClient } from "./helpers";
 import { expectRefusal } from "../../helpers/refusal";
 
 describe("GET /api/client", function () {
@@ -18,7 +18,7 @@ describe("GET /api/client", function () {
   });
   after(async () => t?.close());
 
-  const ask = (query: string) => getJson(t, `/api/client?${query}`);
+  const ask = (query: string) => fetchJson(t, `/api/client?${query}`);
 
   it("answers the profile, every value a string, cacheable for a minute", async function () {
     const answer = await ask(`client_id=${client.id}`);

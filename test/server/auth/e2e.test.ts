@@ -3,14 +3,12 @@ import { Wallet } from "ethers";
 import { createPublicKey } from "node:crypto";
 import { jwtVerify, decodeProtectedHeader } from "jose";
 import * as oidc from "openid-client";
-import type { TestApp } from "../../helpers/app";
-import { sharedNode } from "../../helpers/chain";
+import { fetchJson, type TestApp } from "../../helpers/app";
 import { createTestDatabase, usingPostgres, type TestDatabase } from "../../helpers/database";
-import type { TestSigner, TestSignerKind } from "../../helpers/signers";
+import { SuiteChain } from "../../helpers/suite-chain";
 import {
   authorizeQuery,
   deploySigners,
-  getJson,
   postForm,
   postJson,
   refreshTokens,
@@ -24,19 +22,12 @@ import {
 import { expectRefusal, type RefusalExpectation } from "../../helpers/refusal";
 
 describe("login end to end", function () {
-  let t: TestApp;
-  let nodeUrl: string;
-  let signers: Record<TestSignerKind, TestSigner>;
-  let client: RegisteredClient;
-
-  before(async function () {
-    nodeUrl = (await sharedNode()).url;
-    signers = await deploySigners(nodeUrl);
+  const suite = SuiteChain.forSuite("shared", async (chain) => {
+    const signers = await deploySigners(chain.url);
     // It listens: openid-client, the relying party, fetches discovery, the token endpoint and userinfo by itself.
-    t = await startLoginApp(nodeUrl, { listen: true });
-    client = await registerClient(t, { name: "openid-client RP", redirectUris: ["https://rp.example/callback"] });
+    const t = chain.closesWith(await startLoginApp(chain.url, { listen: true }));
+    return { t, signers, client: await registerClient(t, { name: "openid-client RP", redirectUris: ["https://rp.example/callback"] }) };
   });
-  after(async () => t?.close());
 
   describe("openid-client v6 as the relying party", function () {
     /**
@@ -44,6 +35,7 @@ describe("login end to end", function () {
      * API with the authorization request's own parameters, as the hosted page does.
      */
     async function loginWith(signer: { address: string; sign(m: string): Promise<string> }, auth: "post" | "basic") {
+      const { t, client } = suite();
       const clientAuth = auth === "post" ? oidc.ClientSecretPost(client.secret!) : oidc.ClientSecretBasic(client.secret!);
       const request = await relyingPartyRequest(t, client, clientAuth);
       const { config, state, url } = request;
@@ -55,7 +47,7 @@ describe("login end to end", function () {
       const query = new URLSearchParams(url.search);
       query.set("address", signer.address);
       query.set("message_format", "siwe");
-      const challenge = await getJson(t, `/api/authorize?${query}`);
+      const challenge = await fetchJson(t, `/api/authorize?${query}`);
       expect(challenge.status, JSON.stringify(challenge.body)).to.equal(200);
       const login = await postJson(t, `/api/login`, {
         address: signer.address,
@@ -73,6 +65,7 @@ describe("login end to end", function () {
     }
 
     it("logs an EOA in: discovery, PKCE, code exchange, ID token (nonce), userinfo", async function () {
+      const { t, client } = suite();
       const wallet = Wallet.createRandom();
       const { claims, info, tokens } = await loginWith({ address: wallet.address, sign: (m) => wallet.signMessage(m) }, "post");
       expect(claims.sub).to.equal(wallet.address.toLowerCase());
@@ -92,6 +85,7 @@ describe("login end to end", function () {
     });
 
     it("logs an EIP-1271 wallet in (client_secret_basic), with a chain-qualified sub", async function () {
+      const { signers } = suite();
       const { claims, info } = await loginWith(signers.single, "basic");
       expect(claims.sub).to.equal(`eip155:31337:${signers.single.address.toLowerCase()}`);
       expect(info.address).to.equal(signers.single.address);
@@ -109,6 +103,7 @@ describe("login end to end", function () {
     const fiveDigits = () => String(10000 + Math.floor(Math.random() * 90000));
 
     it("its JS client: authorize with scope=openid profile, wallet_name and a 5-digit state; login as JSON with another state and the wallet's network", async function () {
+      const { t, client } = suite();
       const wallet = Wallet.createRandom();
       const query = new URLSearchParams({
         response_type: "code",
@@ -119,7 +114,7 @@ describe("login end to end", function () {
         address: wallet.address,
         wallet_name: "metamask",
       });
-      const authorize = await getJson(t, `/api/authorize?${query}`);
+      const authorize = await fetchJson(t, `/api/authorize?${query}`);
       expect(authorize.status, JSON.stringify(authorize.body)).to.equal(200);
       expect(authorize.body).to.have.keys("message");
       const loginState = fiveDigits();
@@ -139,6 +134,7 @@ describe("login end to end", function () {
     });
 
     it("its Go client: token exchange as a form with client_secret in the body gets a refresh_token; ID-token keys from /api/metadata/x509", async function () {
+      const { t, client } = suite();
       const wallet = Wallet.createRandom();
       const login = await signedLogin(t, client, wallet, { scope: "openid profile" });
       const token = await postForm(t, `/api/token`, {
@@ -151,7 +147,7 @@ describe("login end to end", function () {
       expect(token.status, JSON.stringify(token.body)).to.equal(200);
       expect(token.body).to.include.keys("access_token", "token_type", "expires_in", "refresh_token", "id_token");
       expect(token.body.token_type).to.equal("Bearer");
-      const keys = (await getJson(t, `/api/metadata/x509`)).body as Record<string, string>;
+      const keys = (await fetchJson(t, `/api/metadata/x509`)).body as Record<string, string>;
       const { kid } = decodeProtectedHeader(token.body.id_token);
       expect(keys[kid!]).to.match(/^-----BEGIN RSA PUBLIC KEY-----\n/);
       const { payload } = await jwtVerify(token.body.id_token, createPublicKey(keys[kid!]));
@@ -171,8 +167,8 @@ describe("login end to end", function () {
     before(async function () {
       if (!usingPostgres()) return this.skip();
       database = await createTestDatabase();
-      a = await startLoginApp(nodeUrl, { database });
-      b = await startLoginApp(nodeUrl, { database });
+      a = await startLoginApp(suite().chain.url, { database });
+      b = await startLoginApp(suite().chain.url, { database });
       shared = await registerClient(a);
     });
     after(async function () {
@@ -183,7 +179,7 @@ describe("login end to end", function () {
 
     /** Of the same request sent to both instances at once, one succeeded and the other is refused with `status` and `code`. */
     async function expectOneWon(
-      answers: Array<Awaited<ReturnType<typeof getJson>>>,
+      answers: Array<Awaited<ReturnType<typeof fetchJson>>>,
       status: number,
       code: string,
       extra: RefusalExpectation = {},
@@ -201,7 +197,7 @@ describe("login end to end", function () {
     it("redeems one signed challenge exactly once when both get it at the same moment", async function () {
       for (let round = 0; round < 5; round++) {
         const wallet = Wallet.createRandom();
-        const { body } = await getJson(a, `/api/authorize?${authorizeQuery(shared, wallet.address)}`);
+        const { body } = await fetchJson(a, `/api/authorize?${authorizeQuery(shared, wallet.address)}`);
         const payload = { address: wallet.address, signature: await wallet.signMessage(body.message), client_id: shared.id };
         const answers = await Promise.all([postJson(a, `/api/login`, payload), postJson(b, `/api/login`, payload)]);
         await expectOneWon(answers, 401, "invalid_challenge");

@@ -3,12 +3,12 @@ import { expect } from "chai";
 import { Wallet } from "ethers";
 import { ENS_REGISTRY } from "../../../server/chain/ens";
 import { MetadataERC1155__factory, MetadataNFT__factory } from "../../../typechain-types";
-import type { TestApp } from "../../helpers/app";
+import { fetchJson, type TestApp } from "../../helpers/app";
 import { providerFor, sharedNode } from "../../helpers/chain";
 import { deployEns, type TestEns } from "../../helpers/ens";
 import { startRpcProxy } from "../../helpers/rpc-proxy";
 import { deployTestSigners, type TestSigner } from "../../helpers/signers";
-import { exchangeCode, getJson, registerClient, signedLogin, startLoginApp, type RegisteredClient } from "./helpers";
+import { exchangeCode, registerClient, signedLogin, startLoginApp, type RegisteredClient } from "./helpers";
 
 type Claims = Record<string, unknown>;
 const idTokenClaims = (idToken: string): Claims => JSON.parse(Buffer.from(idToken.split(".")[1], "base64url").toString("utf8"));
@@ -48,7 +48,7 @@ describe("the profile scope: ENS name and avatar (preferred_username, picture)",
   }
 
   const userinfo = async (app: TestApp, accessToken: string) => {
-    const answer = await getJson(app, "/userinfo", { headers: { authorization: `Bearer ${accessToken}` } });
+    const answer = await fetchJson(app, "/userinfo", { headers: { authorization: `Bearer ${accessToken}` } });
     expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
     return answer.body as Claims;
   };

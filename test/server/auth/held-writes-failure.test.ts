@@ -1,10 +1,10 @@
 import { expect } from "chai";
 import { Wallet } from "ethers";
-import type { TestApp } from "../../helpers/app";
-import { sharedNode } from "../../helpers/chain";
+import { fetchJson } from "../../helpers/app";
 import { usingPostgres } from "../../helpers/database";
 import { expectRefusal } from "../../helpers/refusal";
-import { authorizeQuery, exchangeCode, getJson, postJson, registerClient, startLoginApp, type RegisteredClient } from "./helpers";
+import { SuiteChain } from "../../helpers/suite-chain";
+import { authorizeQuery, exchangeCode, postJson, registerClient, signedLogin, startLoginApp } from "./helpers";
 
 /** The refusals a write may meet while the login's held writes are flushed, as PostgreSQL raises them. */
 const FAILURES = [
@@ -21,36 +21,35 @@ const FAILURES = [
  */
 describe("held writes flushed all or nothing under a database failure", function () {
   this.timeout(60_000);
-  let t: TestApp;
-  let client: RegisteredClient;
-
-  before(async function () {
+  before(function () {
     // The refusal is a PostgreSQL SQLSTATE the service reads; PGlite, in process, raises none of these.
-    if (!usingPostgres()) return this.skip();
-    t = await startLoginApp((await sharedNode()).url, { env: { INDEXER: "false" } });
-    client = await registerClient(t);
+    if (!usingPostgres()) this.skip();
+  });
+  const suite = SuiteChain.forSuite("shared", async (chain) => {
+    const t = chain.closesWith(await startLoginApp(chain.url, { env: { INDEXER: "false" } }));
     await t.app.db.exec(
       `CREATE FUNCTION test_refuse() RETURNS trigger LANGUAGE plpgsql AS $$
        BEGIN RAISE EXCEPTION 'refused by the test' USING ERRCODE = TG_ARGV[0]; END $$`,
     );
+    return { t, client: await registerClient(t) };
   });
-  after(async () => t?.close());
 
   /** Refuses every new row of `kind` in oidc_payloads with `sqlstate` until `free` is called. */
   async function refuse(kind: string, sqlstate: string) {
-    await t.app.db.exec(
+    await suite().t.app.db.exec(
       `CREATE TRIGGER test_refuse BEFORE INSERT ON oidc_payloads FOR EACH ROW WHEN (NEW.kind = '${kind}') EXECUTE FUNCTION test_refuse('${sqlstate}')`,
     );
   }
-  const free = () => t.app.db.exec("DROP TRIGGER test_refuse ON oidc_payloads");
+  const free = () => suite().t.app.db.exec("DROP TRIGGER test_refuse ON oidc_payloads");
 
   const rowsOf = async (kind: string) =>
-    (await t.app.db.query<{ n: number }>("SELECT count(*)::int AS n FROM oidc_payloads WHERE kind = $1", [kind])).rows[0].n;
+    (await suite().t.app.db.query<{ n: number }>("SELECT count(*)::int AS n FROM oidc_payloads WHERE kind = $1", [kind])).rows[0].n;
 
   for (const { sqlstate, code, retryAfter } of FAILURES) {
     it(`/api/login (${sqlstate}): 503 ${code}, no code acknowledged nor stored; the same signature logs in once it writes`, async function () {
+      const { t, client } = suite();
       const wallet = Wallet.createRandom();
-      const { body } = await getJson(t, `/api/authorize?${authorizeQuery(client, wallet.address)}`);
+      const { body } = await fetchJson(t, `/api/authorize?${authorizeQuery(client, wallet.address)}`);
       const login = { address: wallet.address, signature: await wallet.signMessage(body.message), client_id: client.id };
       const codes = await rowsOf("AuthorizationCode");
       await refuse("AuthorizationCode", sqlstate);
@@ -67,13 +66,8 @@ describe("held writes flushed all or nothing under a database failure", function
     });
 
     it(`/token (${sqlstate}): 503 ${code}, the code not consumed and no token stored; the same code redeems once it writes`, async function () {
-      const wallet = Wallet.createRandom();
-      const { body } = await getJson(t, `/api/authorize?${authorizeQuery(client, wallet.address)}`);
-      const login = await postJson(t, "/api/login", {
-        address: wallet.address,
-        signature: await wallet.signMessage(body.message),
-        client_id: client.id,
-      });
+      const { t, client } = suite();
+      const login = await signedLogin(t, client, Wallet.createRandom());
       expect(login.status).to.equal(200);
       const tokens = { access: await rowsOf("AccessToken"), refresh: await rowsOf("RefreshToken") };
       await refuse("RefreshToken", sqlstate);
@@ -93,7 +87,7 @@ describe("held writes flushed all or nothing under a database failure", function
       expect(rows[0]?.consumed, "the newest code consumed").to.equal(false);
       const exchanged = await exchangeCode(t, client, login.body.code);
       expect(exchanged.status, JSON.stringify(exchanged.body)).to.equal(200);
-      const userinfo = await getJson(t, "/userinfo", { headers: { authorization: `Bearer ${exchanged.body.access_token}` } });
+      const userinfo = await fetchJson(t, "/userinfo", { headers: { authorization: `Bearer ${exchanged.body.access_token}` } });
       expect(userinfo.status).to.equal(200);
     });
   }

@@ -8,7 +8,7 @@ import type { SubjectFormat } from "../../../server/auth/subjects";
 import type { DatabaseConfig } from "../../../server/config";
 import { openDatabase, type Database } from "../../../server/db/database";
 import * as oidc from "openid-client";
-import { INJECT_ORIGIN, startTestApp, type TestApp, type TestAppOptions } from "../../helpers/app";
+import { fetchJson, INJECT_ORIGIN, startTestApp, type TestApp, type TestAppOptions } from "../../helpers/app";
 import { providerFor } from "../../helpers/chain";
 import { freePort } from "../../../support/net";
 import { deployTestSigners, type TestSigner, type TestSignerKind } from "../../helpers/signers";
@@ -115,42 +115,11 @@ export async function registerClient(
   return { id: client.id, secret, redirectUri: redirectUris[0], name };
 }
 
-/**
- * A JSON answer of the service as the tests read it. Each answer carries only some of these fields (the assertions
- * check which); they are typed as the service sends them so that a test can pass them on. Any other field is unknown.
- */
-export interface JsonAnswer {
-  [field: string]: unknown;
-  /** /api/authorize: the EIP-4361 message to sign. */
-  message: string;
-  /** /api/login: the authorization code and where it sends the browser. */
-  code: string;
-  redirect_url: string;
-  /** The token endpoints. */
-  id_token: string;
-  access_token: string;
-  refresh_token: string;
-  /** /jwks. */
-  keys: Array<{ kid: string; [member: string]: unknown }>;
-  /** /api/userinfo: the time of the first login to each client. */
-  services: Record<string, number>;
-}
-
-/** A request to the app (`t.fetch`), its body read as JSON when it is JSON and as text otherwise. */
-export async function getJson(t: Pick<TestApp, "fetch">, path: string, init?: RequestInit) {
-  const response = await t.fetch(path, init);
-  const text = await response.text();
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    body = text;
-  }
-  return { status: response.status, headers: response.headers, body: body as JsonAnswer };
-}
+/** The name the suites outside test/server/auth read JSON answers by: the one reader, `fetchJson`. */
+export const getJson = fetchJson;
 
 export async function postJson(t: Pick<TestApp, "fetch">, path: string, payload: unknown) {
-  return getJson(t, path, {
+  return fetchJson(t, path, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: typeof payload === "string" ? payload : JSON.stringify(payload),
@@ -163,7 +132,7 @@ export async function postForm(
   form: Record<string, string>,
   headers: Record<string, string> = {},
 ) {
-  return getJson(t, path, {
+  return fetchJson(t, path, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
     body: new URLSearchParams(form).toString(),
@@ -192,7 +161,7 @@ export async function signedLogin(
   wallet: { address: string; signMessage(message: string): Promise<string> },
   extra: Record<string, string> = {},
 ) {
-  const { body } = await getJson(t, `/api/authorize?${authorizeQuery(client, wallet.address, extra)}`);
+  const { body } = await fetchJson(t, `/api/authorize?${authorizeQuery(client, wallet.address, extra)}`);
   return postJson(t, `/api/login`, { address: wallet.address, signature: await wallet.signMessage(body.message), client_id: client.id });
 }
 
@@ -305,7 +274,7 @@ export async function relyingPartyLogin(
   const query = new URLSearchParams(request.url.search);
   query.set("address", signer.address);
   query.set("message_format", "siwe");
-  const challenge = await getJson(t, `/api/authorize?${query}`);
+  const challenge = await fetchJson(t, `/api/authorize?${query}`);
   if (challenge.status !== 200) throw new Error(`authorize: ${challenge.status} ${JSON.stringify(challenge.body)}`);
   const login = await postJson(t, `/api/login`, {
     address: signer.address,

@@ -4,7 +4,7 @@ import * as oidc from "openid-client";
 import { updateClient } from "../../../server/auth/clients";
 import { parseHoldingsConfig } from "../../../server/auth/holdings";
 import { AliceNFT__factory, TestERC1155__factory, type AliceNFT, type TestERC1155 } from "../../../typechain-types";
-import type { TestApp } from "../../helpers/app";
+import { fetchJson, type TestApp } from "../../helpers/app";
 import { indexedTo } from "../../helpers/index-check";
 import { SuiteChain } from "../../helpers/suite-chain";
 import { expectRefusal } from "../../helpers/refusal";
@@ -13,7 +13,6 @@ import {
   authorizeQuery,
   deploySigners,
   eoaSigner,
-  getJson,
   localhostCursor,
   postJson,
   refreshTokens,
@@ -67,7 +66,7 @@ describe("holdings claims and gates", function () {
   after(async () => chain?.close());
 
   it("is advertised in discovery: the holdings scope and claim", async function () {
-    const { body } = await getJson(t, "/.well-known/openid-configuration");
+    const { body } = await fetchJson(t, "/.well-known/openid-configuration");
     expect(body.scopes_supported).to.include("holdings");
     expect(body.claims_supported).to.include("holdings");
   });
@@ -116,7 +115,7 @@ describe("holdings claims and gates", function () {
 
   it("refuses a non-holder with access_denied, naming the block checked, in English or Japanese; the message stays open", async function () {
     const wallet = Wallet.createRandom();
-    const { body } = await getJson(t, `/api/authorize?${authorizeQuery(gated, wallet.address)}`);
+    const { body } = await fetchJson(t, `/api/authorize?${authorizeQuery(gated, wallet.address)}`);
     const signature = await wallet.signMessage(body.message);
     const block = await cursor();
     const refused = await postJson(t, "/api/login", { address: wallet.address, signature, client_id: gated.id });
@@ -221,7 +220,7 @@ describe("holdings claims and gates", function () {
 
   it("refuses a claims parameter that is not JSON of the claim, or names a network not indexed, before anyone signs", async function () {
     const address = Wallet.createRandom().address;
-    const ask = (claims: string) => getJson(t, `/api/authorize?${authorizeQuery(claiming, address, { claims })}`);
+    const ask = (claims: string) => fetchJson(t, `/api/authorize?${authorizeQuery(claiming, address, { claims })}`);
     await expectRefusal(await ask("{"), 400, "invalid_request", { message: "claims must be a JSON object (OpenID Connect Core 5.5)" });
     await expectRefusal(await ask(JSON.stringify({ id_token: { holdings: { collections: {} } } })), 400, "invalid_request", {
       message: "claims.id_token.holdings.collections must be an array",
@@ -251,7 +250,7 @@ describe("holdings claims and gates", function () {
     });
     // The client cache keeps the client a second: the change shows through a client read afresh.
     t.clock.advance(2_000);
-    const answer = await getJson(t, `/api/authorize?${authorizeQuery(client, Wallet.createRandom().address)}`);
+    const answer = await fetchJson(t, `/api/authorize?${authorizeQuery(client, Wallet.createRandom().address)}`);
     await expectRefusal(answer, 400, "unindexed_network", {
       message: "This client asks for holdings on network sepolia, which this service does not index (indexed: localhost)",
     });

@@ -1,29 +1,22 @@
 import { expect } from "chai";
 import { getBytes, Wallet } from "ethers";
 import * as oidc from "openid-client";
-import type { Browser, Page } from "playwright-core";
-import type { TestApp } from "../../helpers/app";
+import type { Page } from "playwright-core";
 import { axeViolations } from "../../helpers/axe";
 import { launchBrowser } from "../../helpers/browser";
-import { sharedNode } from "../../helpers/chain";
 import type { PageDocument, PageWindow } from "../../helpers/page-globals";
-import type { TestSigner } from "../../helpers/signers";
 import {
   deploySigners,
-  getJson,
   registerClient,
+  registerHoldingsClient,
   relyingPartyCodeGrant,
   relyingPartyRequest,
   startLoginApp,
-  type RegisteredClient,
 } from "./helpers";
 import { expectRefusal } from "../../helpers/refusal";
 import { PAGE_CSP } from "../../../server/http/html-page";
-import { addClient } from "../../../server/auth/clients";
-import { parseHoldingsConfig } from "../../../server/auth/holdings";
-import { AliceNFT__factory } from "../../../typechain-types";
-import { providerFor } from "../../helpers/chain";
 import { indexedTo } from "../../helpers/index-check";
+import { SuiteChain } from "../../helpers/suite-chain";
 import { injectWallet } from "../../helpers/test-wallet";
 
 // Functions below run in the page (tsconfig has no DOM library): these name its globals for the type checker.
@@ -37,26 +30,18 @@ const RP = "https://rp.example";
 
 describe("hosted login page (headless Chromium)", function () {
   this.timeout(120_000);
-  let t: TestApp;
-  let browser: Browser;
-  let client: RegisteredClient;
-  let wallet1271: TestSigner;
-  let nodeUrl: string;
-
-  before(async function () {
-    nodeUrl = (await sharedNode()).url;
-    wallet1271 = (await deploySigners(nodeUrl)).single;
+  const suite = SuiteChain.forSuite("shared", async (chain) => {
+    const wallet1271 = (await deploySigners(chain.url)).single;
     // It listens: Chromium opens the pages, and openid-client, the relying party, fetches the service by itself.
-    t = await startLoginApp(nodeUrl, { listen: true });
-    client = await registerClient(t, { name: "Browser RP", redirectUris: [`${RP}/callback`] });
-    browser = await launchBrowser();
-  });
-  after(async function () {
-    await browser?.close();
-    await t?.close();
+    const t = chain.closesWith(await startLoginApp(chain.url, { listen: true }));
+    const client = await registerClient(t, { name: "Browser RP", redirectUris: [`${RP}/callback`] });
+    return { t, client, wallet1271, browser: chain.closesWith(await launchBrowser()) };
   });
 
-  const relyingParty = (extra: Record<string, string> = {}) => relyingPartyRequest(t, client, oidc.ClientSecretPost(client.secret!), extra);
+  const relyingParty = (extra: Record<string, string> = {}) => {
+    const { t, client } = suite();
+    return relyingPartyRequest(t, client, oidc.ClientSecretPost(client.secret!), extra);
+  };
 
   /** A browser context whose wallet signs with `sign`; the RP's callback is answered locally (no network). */
   async function openPage(
@@ -65,7 +50,7 @@ describe("hosted login page (headless Chromium)", function () {
     locale = "en-US",
     { walletName, viewport }: { walletName?: string; viewport?: { width: number; height: number } } = {},
   ) {
-    const context = await browser.newContext({ locale, viewport });
+    const context = await suite().browser.newContext({ locale, viewport });
     const page = await context.newPage();
     const errors: string[] = [];
     page.on("pageerror", (error) => errors.push(error.message));
@@ -115,6 +100,7 @@ describe("hosted login page (headless Chromium)", function () {
   });
 
   it("logs an EIP-1271 wallet in through window.ethereum (a wallet without EIP-6963)", async function () {
+    const { wallet1271 } = suite();
     const { claims } = await logIn(
       { address: wallet1271.address, sign: (hex) => wallet1271.sign(getBytes(hex) as unknown as string) },
       "window.ethereum",
@@ -176,6 +162,7 @@ describe("hosted login page (headless Chromium)", function () {
   });
 
   it("without a wallet, links where to get one, and only on the local demo names `npm run demo-login` (en and ja)", async function () {
+    const { chain } = suite();
     const visibleHelp = async (page: Page) => {
       await page.locator("#no-wallet").waitFor({ state: "visible" });
       const link = page.locator("#no-wallet a");
@@ -206,7 +193,7 @@ describe("hosted login page (headless Chromium)", function () {
     }
 
     // The local demo of `npm start` (LOCAL_CHAIN on): the way in without a wallet, in both languages.
-    const demo = await startLoginApp((await sharedNode()).url, { listen: true, env: { LOCAL_CHAIN: "true" } });
+    const demo = await startLoginApp(chain.url, { listen: true, env: { LOCAL_CHAIN: "true" } });
     try {
       const demoClient = await registerClient(demo, { name: "Demo dApp", redirectUris: [`${RP}/callback`] });
       for (const [locale, link, sentence] of [
@@ -252,22 +239,27 @@ describe("hosted login page (headless Chromium)", function () {
   });
 
   it("shows an error page, not a login, when the interaction cookie is missing (the link was opened elsewhere)", async function () {
+    const { t } = suite();
     const rp = await relyingParty();
     const first = await fetch(rp.url, { redirect: "manual" });
     const location = first.headers.get("location")!;
-    const answer = await getJson(t, location);
+    const answer = await t.fetch(location);
     await expectRefusal(answer, 400, "interaction_expired", { dialect: "html" });
-    expect(answer.body).to.include("expired").and.not.include("data-request");
+    const page = await answer.text();
+    expect(page).to.include("expired").and.not.include("data-request");
     // The request's client is not known without the cookie: the way back is our root.
-    expect(answer.body).to.include('<p><a href="/">Back to the home page</a></p>');
+    expect(page).to.include('<p><a href="/">Back to the home page</a></p>');
   });
 
   it("speaks the browser's most preferred language it knows, also on the error page", async function () {
+    const { t } = suite();
     const rp = await relyingParty();
     const location = (await fetch(rp.url, { redirect: "manual" })).headers.get("location")!;
-    const answer = await getJson(t, location, { headers: { "accept-language": "fr-CH, fr;q=0.9, ja;q=0.8, en;q=0.7" } });
+    const answer = await t.fetch(location, { headers: { "accept-language": "fr-CH, fr;q=0.9, ja;q=0.8, en;q=0.7" } });
     await expectRefusal(answer, 400, "interaction_expired", { dialect: "html" });
-    expect(answer.body).to.include('<html lang="ja">').and.include("このログイン要求は期限切れ");
+    expect(await answer.text())
+      .to.include('<html lang="ja">')
+      .and.include("このログイン要求は期限切れ");
   });
 
   it("refuses a response_mode other than query with an error page", async function () {
@@ -292,6 +284,7 @@ describe("hosted login page (headless Chromium)", function () {
   });
 
   it("shows the authorization endpoint's own error page (an unregistered redirect_uri) in the pages' style, with a way back", async function () {
+    const { t } = suite();
     const shop = await registerClient(t, {
       name: "Shop",
       redirectUris: [`${RP}/callback`],
@@ -465,102 +458,89 @@ describe("hosted login page (headless Chromium)", function () {
   });
 
   it("says before the user signs which collections a gated client learns about, and sends a gate's refusal back to the client as access_denied (en and ja)", async function () {
-    const provider = providerFor(nodeUrl);
-    try {
-      const deployer = await provider.getSigner(0);
-      const nft = await new AliceNFT__factory(deployer).deploy(deployer.address);
-      const contract = await nft.getAddress();
-      const holderKey = Wallet.createRandom();
-      await (await nft.mint(holderKey.address, 1n)).wait();
-      await indexedTo(t.app.db, "localhost", provider);
-      const condition = { network: "localhost", contract };
-      const { client: added, secret } = await addClient(t.app.db, {
-        name: "Gated Club",
-        redirectUris: [`${RP}/callback`],
-        public: false,
-        holdings: parseHoldingsConfig({ collections: [condition], gate: condition }, ["localhost"]),
-      });
-      const gated: RegisteredClient = { id: added.id, secret, redirectUri: `${RP}/callback`, name: "Gated Club" };
-      const request = () => relyingPartyRequest(t, gated, oidc.ClientSecretPost(secret!));
-      const cases = [
-        {
-          locale: "en-US",
-          intro: "Gated Club will learn what the address you sign with holds of these collections, as this service has indexed them:",
-          item: `${contract} on localhost`,
-          gate: `Gated Club admits only addresses that hold at least 1 of ${contract} on localhost.`,
-          refusal: new RegExp(
-            `^0x[0-9a-fA-F]{40} does not meet the holdings Gated Club requires, as indexed at block \\d+ of localhost\\.`,
-          ),
-        },
-        {
-          locale: "ja-JP",
-          intro:
-            "Gated Club は、署名するアドレスが次のコレクションを保有しているか（このサービスのインデックスによる）を知ることになります:",
-          item: `localhost の ${contract} のトークン`,
-          gate: `Gated Club にログインできるのは、localhost の ${contract} のトークンを 1 個以上 を保有するアドレスだけです。`,
-          refusal: /^0x[0-9a-fA-F]{40} は Gated Club が求める保有条件を満たしていません（localhost のブロック \d+ 時点のインデックス）。/,
-        },
-      ];
-      for (const c of cases) {
-        const stranger = Wallet.createRandom();
-        const { page, context, errors } = await openPage(
-          { address: stranger.address, sign: (hex) => stranger.signMessage(getBytes(hex)) },
-          "eip6963",
-          c.locale,
-        );
-        try {
-          const rp = await request();
-          await page.goto(rp.url.href);
-          expect(await page.locator("#holdings p").first().textContent(), c.locale).to.equal(c.intro);
-          expect(await page.locator("#holdings li").allTextContents(), c.locale).to.deep.equal([c.item]);
-          expect(await page.locator("#gate").textContent(), c.locale).to.equal(c.gate);
-          expect(await axeViolations(page), c.locale).to.deep.equal([]);
-          await page.getByRole("button", { name: /Test Wallet/ }).click();
-          // Back at the client with OAuth's error, the refusal's words, the request's state and the issuer.
-          await page.waitForURL(`${RP}/callback?**`, { timeout: 30_000 });
-          const answer = new URL(page.url());
-          expect(answer.searchParams.get("error"), c.locale).to.equal("access_denied");
-          expect(answer.searchParams.get("error_description"), c.locale).to.match(c.refusal);
-          expect([answer.searchParams.get("state"), answer.searchParams.get("iss")], c.locale).to.deep.equal([rp.state, t.config.issuer]);
-          expect(answer.searchParams.has("code"), c.locale).to.equal(false);
-          // openid-client checks iss and state, then reports the refusal.
-          const refused = await oidc
-            .authorizationCodeGrant(rp.config, answer, { pkceCodeVerifier: rp.verifier, expectedNonce: rp.nonce, expectedState: rp.state })
-            .then(
-              () => expect.fail("a code was exchanged"),
-              (error: unknown) => error as oidc.AuthorizationResponseError,
-            );
-          expect(refused, c.locale).to.be.instanceOf(oidc.AuthorizationResponseError);
-          expect([refused.error, refused.error_description], c.locale).to.deep.equal([
-            "access_denied",
-            answer.searchParams.get("error_description"),
-          ]);
-          // The browser logs the refused request itself; nothing else may go wrong.
-          const unexpected = errors.filter((error) => !/the server responded with a status of 403/.test(error));
-          expect(unexpected, unexpected.join("\n")).to.deep.equal([]);
-        } finally {
-          await context.close();
-        }
-      }
-      // A collection the request names in its claims parameter is listed too, before anyone signs.
-      const asked = JSON.stringify({ id_token: { holdings: { collections: [{ network: "localhost", contract, token_ids: ["1"] }] } } });
-      const asking = await openPage({ address: holderKey.address, sign: async () => "0x" }, "eip6963");
+    const { t, chain } = suite();
+    const nft = await chain.deployAlice();
+    const contract = await nft.getAddress();
+    const holderKey = Wallet.createRandom();
+    await (await nft.mint(holderKey.address, 1n)).wait();
+    await indexedTo(t.app.db, "localhost", chain.provider);
+    const condition = { network: "localhost", contract };
+    // Its redirect URI is the RP's callback, which openPage answers.
+    const gated = await registerHoldingsClient(t, "Gated Club", { collections: [condition], gate: condition });
+    const request = () => relyingPartyRequest(t, gated, oidc.ClientSecretPost(gated.secret!));
+    const cases = [
+      {
+        locale: "en-US",
+        intro: "Gated Club will learn what the address you sign with holds of these collections, as this service has indexed them:",
+        item: `${contract} on localhost`,
+        gate: `Gated Club admits only addresses that hold at least 1 of ${contract} on localhost.`,
+        refusal: new RegExp(`^0x[0-9a-fA-F]{40} does not meet the holdings Gated Club requires, as indexed at block \\d+ of localhost\\.`),
+      },
+      {
+        locale: "ja-JP",
+        intro: "Gated Club は、署名するアドレスが次のコレクションを保有しているか（このサービスのインデックスによる）を知ることになります:",
+        item: `localhost の ${contract} のトークン`,
+        gate: `Gated Club にログインできるのは、localhost の ${contract} のトークンを 1 個以上 を保有するアドレスだけです。`,
+        refusal: /^0x[0-9a-fA-F]{40} は Gated Club が求める保有条件を満たしていません（localhost のブロック \d+ 時点のインデックス）。/,
+      },
+    ];
+    for (const c of cases) {
+      const stranger = Wallet.createRandom();
+      const { page, context, errors } = await openPage(
+        { address: stranger.address, sign: (hex) => stranger.signMessage(getBytes(hex)) },
+        "eip6963",
+        c.locale,
+      );
       try {
-        await asking.page.goto((await relyingPartyRequest(t, gated, oidc.ClientSecretPost(secret!), { claims: asked })).url.href);
-        expect(await asking.page.locator("#holdings li").allTextContents()).to.deep.equal([
-          `${contract} on localhost`,
-          `token 1 of ${contract} on localhost`,
+        const rp = await request();
+        await page.goto(rp.url.href);
+        expect(await page.locator("#holdings p").first().textContent(), c.locale).to.equal(c.intro);
+        expect(await page.locator("#holdings li").allTextContents(), c.locale).to.deep.equal([c.item]);
+        expect(await page.locator("#gate").textContent(), c.locale).to.equal(c.gate);
+        expect(await axeViolations(page), c.locale).to.deep.equal([]);
+        await page.getByRole("button", { name: /Test Wallet/ }).click();
+        // Back at the client with OAuth's error, the refusal's words, the request's state and the issuer.
+        await page.waitForURL(`${RP}/callback?**`, { timeout: 30_000 });
+        const answer = new URL(page.url());
+        expect(answer.searchParams.get("error"), c.locale).to.equal("access_denied");
+        expect(answer.searchParams.get("error_description"), c.locale).to.match(c.refusal);
+        expect([answer.searchParams.get("state"), answer.searchParams.get("iss")], c.locale).to.deep.equal([rp.state, t.config.issuer]);
+        expect(answer.searchParams.has("code"), c.locale).to.equal(false);
+        // openid-client checks iss and state, then reports the refusal.
+        const refused = await oidc
+          .authorizationCodeGrant(rp.config, answer, { pkceCodeVerifier: rp.verifier, expectedNonce: rp.nonce, expectedState: rp.state })
+          .then(
+            () => expect.fail("a code was exchanged"),
+            (error: unknown) => error as oidc.AuthorizationResponseError,
+          );
+        expect(refused, c.locale).to.be.instanceOf(oidc.AuthorizationResponseError);
+        expect([refused.error, refused.error_description], c.locale).to.deep.equal([
+          "access_denied",
+          answer.searchParams.get("error_description"),
         ]);
+        // The browser logs the refused request itself; nothing else may go wrong.
+        const unexpected = errors.filter((error) => !/the server responded with a status of 403/.test(error));
+        expect(unexpected, unexpected.join("\n")).to.deep.equal([]);
       } finally {
-        await asking.context.close();
+        await context.close();
       }
-      // The holder passes, and the relying party finds the claim in the ID token and userinfo.
-      const holder = { address: holderKey.address, sign: (hex: string) => holderKey.signMessage(getBytes(hex)) };
-      const { claims, info } = await logIn(holder, "eip6963", /Test Wallet/, await request());
-      expect((claims.holdings as Array<{ count: string }>)[0].count).to.equal("1");
-      expect(info.holdings).to.deep.equal(claims.holdings);
-    } finally {
-      provider.destroy();
     }
+    // A collection the request names in its claims parameter is listed too, before anyone signs.
+    const asked = JSON.stringify({ id_token: { holdings: { collections: [{ network: "localhost", contract, token_ids: ["1"] }] } } });
+    const asking = await openPage({ address: holderKey.address, sign: async () => "0x" }, "eip6963");
+    try {
+      await asking.page.goto((await relyingPartyRequest(t, gated, oidc.ClientSecretPost(gated.secret!), { claims: asked })).url.href);
+      expect(await asking.page.locator("#holdings li").allTextContents()).to.deep.equal([
+        `${contract} on localhost`,
+        `token 1 of ${contract} on localhost`,
+      ]);
+    } finally {
+      await asking.context.close();
+    }
+    // The holder passes, and the relying party finds the claim in the ID token and userinfo.
+    const holder = { address: holderKey.address, sign: (hex: string) => holderKey.signMessage(getBytes(hex)) };
+    const { claims, info } = await logIn(holder, "eip6963", /Test Wallet/, await request());
+    expect((claims.holdings as Array<{ count: string }>)[0].count).to.equal("1");
+    expect(info.holdings).to.deep.equal(claims.holdings);
   });
 });

@@ -1,28 +1,24 @@
 import { expect } from "chai";
 import { Wallet } from "ethers";
 import * as oidc from "openid-client";
-import type { TestApp } from "../../helpers/app";
-import { sharedNode } from "../../helpers/chain";
-import { eoaSigner, getJson, postForm, registerClient, relyingPartyLogin, startLoginApp, type RegisteredClient } from "./helpers";
+import { fetchJson } from "../../helpers/app";
+import { SuiteChain } from "../../helpers/suite-chain";
+import { eoaSigner, postForm, registerClient, relyingPartyLogin, startLoginApp } from "./helpers";
 
 describe("token introspection (RFC 7662)", function () {
-  let t: TestApp;
-  let client: RegisteredClient;
-  let other: RegisteredClient;
-
-  before(async function () {
-    t = await startLoginApp((await sharedNode()).url, { listen: true });
-    client = await registerClient(t, { name: "Introspecting RP" });
-    other = await registerClient(t, { name: "Other RP" });
+  const suite = SuiteChain.forSuite("shared", async (chain) => {
+    const t = chain.closesWith(await startLoginApp(chain.url, { listen: true }));
+    return { t, client: await registerClient(t, { name: "Introspecting RP" }), other: await registerClient(t, { name: "Other RP" }) };
   });
-  after(async () => t?.close());
 
   it("is published in discovery, for the secret-based authentication methods", async function () {
-    const { body } = await getJson(t, "/.well-known/openid-configuration");
+    const { t } = suite();
+    const { body } = await fetchJson(t, "/.well-known/openid-configuration");
     expect(body.introspection_endpoint).to.equal(`${t.config.issuer}/token/introspection`);
   });
 
   it("describes a confidential client's own access and refresh tokens (openid-client's tokenIntrospection)", async function () {
+    const { t, client } = suite();
     const wallet = Wallet.createRandom();
     const { config, tokens, claims } = await relyingPartyLogin(t, client, eoaSigner(wallet));
     const access = await oidc.tokenIntrospection(config, tokens.access_token);
@@ -40,6 +36,7 @@ describe("token introspection (RFC 7662)", function () {
   });
 
   it("gives the sub in the client's subject format", async function () {
+    const { t } = suite();
     const caip = await registerClient(t, { name: "CAIP RP", subjectFormat: "caip10" });
     const wallet = Wallet.createRandom();
     const { config, tokens } = await relyingPartyLogin(t, caip, eoaSigner(wallet));
@@ -47,6 +44,7 @@ describe("token introspection (RFC 7662)", function () {
   });
 
   it("answers active: false for a revoked, unknown or other client's token", async function () {
+    const { t, client, other } = suite();
     const mine = await relyingPartyLogin(t, client, eoaSigner(Wallet.createRandom()));
     const theirs = await relyingPartyLogin(t, other, eoaSigner(Wallet.createRandom()));
     expect(await oidc.tokenIntrospection(mine.config, theirs.tokens.access_token)).to.deep.equal({ active: false });
@@ -56,6 +54,7 @@ describe("token introspection (RFC 7662)", function () {
   });
 
   it("refuses a public client, a wrong secret and a missing token with RFC 6749 errors", async function () {
+    const { t, client } = suite();
     const spa = await registerClient(t, { name: "SPA", public: true, redirectUris: ["http://localhost:5173/cb"] });
     const { tokens } = await relyingPartyLogin(t, client, eoaSigner(Wallet.createRandom()));
     const cases: Array<[Record<string, string>, number, string, string]> = [

@@ -1,11 +1,11 @@
 import { expect } from "chai";
 import { Wallet } from "ethers";
 import { decodeProtectedHeader } from "jose";
-import type { TestApp } from "../../helpers/app";
+import { fetchJson, type TestApp } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
 import type { TestDatabase } from "../../helpers/database";
 import { runCli } from "../../helpers/cli";
-import { exchangeCode, getJson, registerClient, signedLogin, scriptDatabase, startLoginApp } from "./helpers";
+import { exchangeCode, registerClient, signedLogin, scriptDatabase, startLoginApp } from "./helpers";
 
 /** Key rotation as docs/reference/login.md describes it, with `npm run login-keys` as a real process between restarts. */
 describe("npm run login-keys (signing key rotation)", function () {
@@ -31,8 +31,8 @@ describe("npm run login-keys (signing key rotation)", function () {
       const wallet = Wallet.createRandom();
       const login = await signedLogin(t, client, wallet);
       const token = await exchangeCode(t, client, login.body.code);
-      const jwks = (await getJson(t, `/jwks`)).body.keys.map((k: { kid: string }) => k.kid).sort();
-      const x509 = Object.keys((await getJson(t, `/api/metadata/x509`)).body).sort();
+      const jwks = (await fetchJson(t, `/jwks`)).body.keys.map((k: { kid: string }) => k.kid).sort();
+      const x509 = Object.keys((await fetchJson(t, `/api/metadata/x509`)).body).sort();
       expect(x509).to.deep.equal(jwks);
       return { published: jwks, signing: decodeProtectedHeader(token.body.id_token).kid! };
     } finally {

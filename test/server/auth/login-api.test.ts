@@ -3,56 +3,41 @@ import { decodeJwt } from "jose";
 import { SiweMessage } from "siwe";
 import { Wallet } from "ethers";
 import { CLIENT_CACHE_MS, removeClient } from "../../../server/auth/clients";
-import type { TestApp } from "../../helpers/app";
-import { providerFor, sharedNode } from "../../helpers/chain";
-import { highS, ownerSignature, type TestSigner, type TestSignerKind } from "../../helpers/signers";
-import {
-  authorizeQuery,
-  deploySigners,
-  getJson,
-  postForm,
-  postJson,
-  registerClient,
-  startLoginApp,
-  type RegisteredClient,
-} from "./helpers";
+import { fetchJson } from "../../helpers/app";
+import { highS, ownerSignature } from "../../helpers/signers";
+import { SuiteChain } from "../../helpers/suite-chain";
+import { authorizeQuery, deploySigners, exchangeCode, postForm, postJson, registerClient, startLoginApp } from "./helpers";
 import { expectRefusal } from "../../helpers/refusal";
 
 describe("login JSON API (/api/authorize, /api/login)", function () {
-  let t: TestApp;
-  let nodeUrl: string;
-  let signers: Record<TestSignerKind, TestSigner>;
-  let client: RegisteredClient;
-  let other: RegisteredClient;
-  let publicClient: RegisteredClient;
-  let host: string;
-
-  before(async function () {
-    nodeUrl = (await sharedNode()).url;
-    signers = await deploySigners(nodeUrl);
-    t = await startLoginApp(nodeUrl);
-    host = new URL(t.config.issuer).host;
-    client = await registerClient(t, { name: "Example RP", redirectUris: ["https://rp.example/callback", "https://rp.example/cb?x=1"] });
-    other = await registerClient(t, { name: "Other RP", redirectUris: ["https://other.example/cb"] });
-    publicClient = await registerClient(t, { name: "SPA", redirectUris: ["http://localhost:5173/cb"], public: true });
+  const suite = SuiteChain.forSuite("shared", async (chain) => {
+    const signers = await deploySigners(chain.url);
+    const t = chain.closesWith(await startLoginApp(chain.url));
+    return {
+      t,
+      signers,
+      host: new URL(t.config.issuer).host,
+      client: await registerClient(t, { name: "Example RP", redirectUris: ["https://rp.example/callback", "https://rp.example/cb?x=1"] }),
+      other: await registerClient(t, { name: "Other RP", redirectUris: ["https://other.example/cb"] }),
+      publicClient: await registerClient(t, { name: "SPA", redirectUris: ["http://localhost:5173/cb"], public: true }),
+    };
   });
-  after(async () => t?.close());
 
   const eoa = () => {
     const wallet = Wallet.createRandom();
     return { address: wallet.address, sign: (m: string) => wallet.signMessage(m), wallet };
   };
 
-  async function authorize(address: string, extra: Record<string, string> = {}, c = client) {
-    return getJson(t, `/api/authorize?${authorizeQuery(c, address, extra)}`);
+  async function authorize(address: string, extra: Record<string, string> = {}, c = suite().client) {
+    return fetchJson(suite().t, `/api/authorize?${authorizeQuery(c, address, extra)}`);
   }
-  async function message(address: string, extra: Record<string, string> = {}, c = client): Promise<string> {
+  async function message(address: string, extra: Record<string, string> = {}, c = suite().client): Promise<string> {
     const answer = await authorize(address, extra, c);
     expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
     return answer.body.message;
   }
   async function login(payload: Record<string, unknown>) {
-    return postJson(t, `/api/login`, payload);
+    return postJson(suite().t, `/api/login`, payload);
   }
   /** A full login with `signer`; returns the login answer. */
   async function signIn(
@@ -61,22 +46,18 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
     loginExtra: Record<string, unknown> = {},
   ) {
     const text = await message(signer.address, extra);
-    return login({ address: signer.address, signature: await signer.sign(text), client_id: client.id, ...loginExtra });
+    return login({ address: signer.address, signature: await signer.sign(text), client_id: suite().client.id, ...loginExtra });
   }
-  async function idTokenOf(code: string, redirectUri = client.redirectUri) {
-    const answer = await postForm(t, `/api/token`, {
-      grant_type: "authorization_code",
-      code,
-      redirect_uri: redirectUri,
-      client_id: client.id,
-      client_secret: client.secret!,
-    });
+  async function idTokenOf(code: string, redirectUri = suite().client.redirectUri) {
+    const { t, client } = suite();
+    const answer = await exchangeCode(t, { ...client, redirectUri }, code, "/api/token");
     expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
     return decodeJwt(answer.body.id_token);
   }
 
   describe("GET /api/authorize", function () {
     it("answers the four-line English message: header, client and issuer host, ---, a fresh random of at least 128 bits", async function () {
+      const { host } = suite();
       const signer = eoa();
       const first = (await message(signer.address)).split("\n");
       const second = (await message(signer.address)).split("\n");
@@ -88,11 +69,13 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
     });
 
     it("answers the Japanese message with lang=ja", async function () {
+      const { host } = suite();
       const lines = (await message(eoa().address, { lang: "ja" })).split("\n");
       expect(lines.slice(0, 3)).to.deep.equal(["Wallet Login", `${host} で Example RP にログインします。`, "---"]);
     });
 
     it("answers an EIP-4361 message with message_format=siwe that the siwe package parses and verifies", async function () {
+      const { t, client, host } = suite();
       const signer = eoa();
       const text = await message(signer.address, { message_format: "siwe" });
       const siwe = new SiweMessage(text);
@@ -112,6 +95,7 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
     });
 
     it("keeps SIWE messages within EIP-4361's grammar: English statement, and a client name that does not fit is left out", async function () {
+      const { t, host } = suite();
       const ja = new SiweMessage(await message(eoa().address, { message_format: "siwe", lang: "ja" }));
       expect(ja.statement).to.equal(`Log in to Example RP via ${host}.`);
       const named = await registerClient(t, { name: 'ゲーム "Quest" 100%', redirectUris: ["https://game.example/cb"] });
@@ -123,6 +107,7 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
     });
 
     it("stores the challenge bound to address, client, redirect_uri, nonce and PKCE challenge, for five minutes", async function () {
+      const { t, client } = suite();
       const signer = eoa();
       const challenge = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM";
       await message(signer.address, { nonce: "n-1", state: "s-1", code_challenge: challenge, code_challenge_method: "S256" });
@@ -143,6 +128,7 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
     });
 
     it("refuses a client removed a moment ago, while this instance still has it cached, and a second later", async function () {
+      const { t } = suite();
       const doomed = await registerClient(t, { name: "Doomed" });
       const address = eoa().address;
       expect((await authorize(address, {}, doomed)).status).to.equal(200);
@@ -160,11 +146,11 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
 
     describe("refusals (errors, never redirects)", function () {
       const refused = async (query: URLSearchParams, status: number, error: string) => {
-        const response = await t.fetch(`/api/authorize?${query}`, { redirect: "manual" });
+        const response = await suite().t.fetch(`/api/authorize?${query}`, { redirect: "manual" });
         await expectRefusal(response, status, error);
         expect(response.headers.get("location")).to.equal(null);
       };
-      const base = () => authorizeQuery(client, Wallet.createRandom().address);
+      const base = () => authorizeQuery(suite().client, Wallet.createRandom().address);
       const set = (key: string, value: string) => {
         const query = base();
         query.set(key, value);
@@ -215,7 +201,7 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
       }
       it("a parameter given twice", () => {
         const query = base();
-        query.append("client_id", client.id);
+        query.append("client_id", suite().client.id);
         return refused(query, 400, "invalid_request");
       });
       it("code_challenge_method=plain", () => {
@@ -229,13 +215,14 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
         return refused(query, 400, "invalid_request");
       });
       it("a public client without PKCE", () =>
-        refused(authorizeQuery(publicClient, Wallet.createRandom().address), 400, "invalid_request"));
+        refused(authorizeQuery(suite().publicClient, Wallet.createRandom().address), 400, "invalid_request"));
       it("a state longer than 1024 characters", () => refused(set("state", "s".repeat(1025)), 400, "invalid_request"));
     });
   });
 
   describe("POST /api/login", function () {
     it("answers {code, redirect_url, state}; the redirect URL carries code, state and iss", async function () {
+      const { t, client } = suite();
       const signer = eoa();
       const answer = await signIn(signer, { state: "12345" });
       expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
@@ -256,6 +243,7 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
     });
 
     it("keeps the query of a registered redirect URI", async function () {
+      const { client } = suite();
       const signer = eoa();
       const text = await message(signer.address, { redirect_uri: "https://rp.example/cb?x=1" });
       const answer = await login({ address: signer.address, signature: await signer.sign(text), client_id: client.id });
@@ -264,6 +252,7 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
     });
 
     it("takes a form body", async function () {
+      const { t, client } = suite();
       const signer = eoa();
       const text = await message(signer.address);
       const answer = await postForm(t, `/api/login`, {
@@ -277,6 +266,7 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
     });
 
     it("gives EOAs the lower-case address as sub, and echoes the nonce", async function () {
+      const { client } = suite();
       const signer = eoa();
       const answer = await signIn(signer, { nonce: "abc" });
       const claims = await idTokenOf(answer.body.code);
@@ -286,10 +276,8 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
     });
 
     describe("malformed input", function () {
-      const raw = async (body: string, type = "application/json") => {
-        const response = await t.fetch(`/api/login`, { method: "POST", headers: { "content-type": type }, body });
-        return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, unknown> };
-      };
+      const raw = (body: string, type = "application/json") =>
+        fetchJson(suite().t, `/api/login`, { method: "POST", headers: { "content-type": type }, body });
       it("malformed JSON is a 400", async function () {
         await expectRefusal(await raw("{nope"), 400, "malformed_json");
       });
@@ -305,6 +293,7 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
       });
       for (const field of ["address", "signature", "client_id"]) {
         it(`a missing ${field} is a 400 invalid_request`, async function () {
+          const { client } = suite();
           const payload: Record<string, unknown> = { address: Wallet.createRandom().address, signature: "0x00", client_id: client.id };
           delete payload[field];
           const answer = await login(payload);
@@ -315,6 +304,7 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
         await expectRefusal(await login({ address: 5, signature: [], client_id: {} }), 400, "invalid_request");
       });
       it("a malformed address is a 400 invalid_address", async function () {
+        const { client } = suite();
         const answer = await login({ address: "0x12", signature: "0x00", client_id: client.id });
         await expectRefusal(answer, 400, "invalid_address");
       });
@@ -323,6 +313,7 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
         await expectRefusal(answer, 400, "invalid_client");
       });
       it("an unknown network is a 400 unknown_network", async function () {
+        const { client } = suite();
         const answer = await login({
           address: Wallet.createRandom().address,
           signature: "0x00",
@@ -335,12 +326,14 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
 
     describe("EOA signatures", function () {
       it("refuses a high-s signature (malformed, 400)", async function () {
+        const { client } = suite();
         const signer = eoa();
         const text = await message(signer.address);
         const answer = await login({ address: signer.address, signature: highS(await signer.sign(text)), client_id: client.id });
         await expectRefusal(answer, 400, "malformed_signature");
       });
       it("refuses wrong lengths and non-hex signatures (400)", async function () {
+        const { client } = suite();
         const signer = eoa();
         const text = await message(signer.address);
         const good = await signer.sign(text);
@@ -352,12 +345,14 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
         expect((await login({ address: signer.address, signature: good, client_id: client.id })).status).to.equal(200);
       });
       it("refuses a signature by another key (401)", async function () {
+        const { client } = suite();
         const signer = eoa();
         const text = await message(signer.address);
         const answer = await login({ address: signer.address, signature: await eoa().sign(text), client_id: client.id });
         await expectRefusal(answer, 401, "invalid_signature");
       });
       it("refuses a signature over another text (401)", async function () {
+        const { client } = suite();
         const signer = eoa();
         const text = await message(signer.address);
         const answer = await login({ address: signer.address, signature: await signer.sign(`${text} `), client_id: client.id });
@@ -367,16 +362,19 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
 
     describe("contract wallets", function () {
       it("logs in an EIP-1271 single-owner wallet; sub names the chain (not mainnet)", async function () {
+        const { signers } = suite();
         const answer = await signIn(signers.single);
         expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
         const claims = await idTokenOf(answer.body.code);
         expect(claims.sub).to.equal(`eip155:31337:${signers.single.address.toLowerCase()}`);
       });
       it("logs in a 2-of-3 multisig wallet", async function () {
+        const { signers } = suite();
         const answer = await signIn(signers.multisig);
         expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
       });
       it("refuses cleanly a wallet that reverts on a bad signature, and one that answers a wrong value (401)", async function () {
+        const { signers } = suite();
         const stranger = eoa().wallet;
         const badForReverting = { address: signers.reverting.address, sign: async (m: string) => ownerSignature(stranger, m) };
         for (const signer of [badForReverting, signers.wrongValue]) {
@@ -385,25 +383,23 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
         }
       });
       it("logs in a counterfactual EIP-6492 wallet without deploying it", async function () {
-        const provider = providerFor(nodeUrl);
-        try {
-          expect(await provider.getCode(signers.counterfactual.address)).to.equal("0x");
-          const answer = await signIn(signers.counterfactual);
-          expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
-          expect(await provider.getCode(signers.counterfactual.address)).to.equal("0x");
-          const claims = await idTokenOf(answer.body.code);
-          expect(claims.sub).to.equal(`eip155:31337:${signers.counterfactual.address.toLowerCase()}`);
-        } finally {
-          provider.destroy();
-        }
+        const { signers, chain } = suite();
+        const { provider } = chain;
+        expect(await provider.getCode(signers.counterfactual.address)).to.equal("0x");
+        const answer = await signIn(signers.counterfactual);
+        expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
+        expect(await provider.getCode(signers.counterfactual.address)).to.equal("0x");
+        const claims = await idTokenOf(answer.body.code);
+        expect(claims.sub).to.equal(`eip155:31337:${signers.counterfactual.address.toLowerCase()}`);
       });
       it("answers 502 when the node is down during a wallet check (never 500); an EOA's own signature needs no node", async function () {
+        const { signers } = suite();
         const down = await startLoginApp("http://127.0.0.1:9", { env: { RPC_TIMEOUT_MS: "2000" } });
         try {
           const c = await registerClient(down);
           const attempt = async (signer: { address: string; sign(m: string): Promise<string> }) => {
             const query = authorizeQuery(c, signer.address);
-            const { body } = await getJson(down, `/api/authorize?${query}`);
+            const { body } = await fetchJson(down, `/api/authorize?${query}`);
             return postJson(down, `/api/login`, { address: signer.address, signature: await signer.sign(body.message), client_id: c.id });
           };
           for (const signer of [signers.single, signers.counterfactual]) {
@@ -416,25 +412,20 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
         }
       });
       it("gives a contract wallet proven on mainnet the bare lower-case address as sub", async function () {
+        const { signers, chain } = suite();
         // The local node stands in for mainnet (the provider does not check the chain id).
-        const mainnet = await startLoginApp(nodeUrl, { env: { RPC_URL_MAINNET: nodeUrl, DEFAULT_NETWORK: "mainnet" } });
+        const mainnet = await startLoginApp(chain.url, { env: { RPC_URL_MAINNET: chain.url, DEFAULT_NETWORK: "mainnet" } });
         try {
           const c = await registerClient(mainnet);
           const query = authorizeQuery(c, signers.single.address);
-          const { body } = await getJson(mainnet, `/api/authorize?${query}`);
+          const { body } = await fetchJson(mainnet, `/api/authorize?${query}`);
           const answer = await postJson(mainnet, `/api/login`, {
             address: signers.single.address,
             signature: await signers.single.sign(body.message),
             client_id: c.id,
           });
           expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
-          const token = await postForm(mainnet, `/api/token`, {
-            grant_type: "authorization_code",
-            code: answer.body.code,
-            redirect_uri: c.redirectUri,
-            client_id: c.id,
-            client_secret: c.secret!,
-          });
+          const token = await exchangeCode(mainnet, c, answer.body.code, "/api/token");
           expect(decodeJwt(token.body.id_token).sub).to.equal(signers.single.address.toLowerCase());
         } finally {
           await mainnet.close();
@@ -443,15 +434,22 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
     });
 
     describe("a signature works once", function () {
-      it("refuses a replay of a signature that logged in", async function () {
+      /** A fresh EOA's login that succeeded, its payload kept to send again. */
+      async function loggedIn() {
         const signer = eoa();
         const text = await message(signer.address);
-        const payload = { address: signer.address, signature: await signer.sign(text), client_id: client.id };
+        const payload = { address: signer.address, signature: await signer.sign(text), client_id: suite().client.id };
         expect((await login(payload)).status).to.equal(200);
+        return { signer, payload };
+      }
+
+      it("refuses a replay of a signature that logged in", async function () {
+        const { payload } = await loggedIn();
         const again = await login(payload);
         await expectRefusal(again, 401, "invalid_challenge");
       });
       it("refuses a signature over an expired challenge", async function () {
+        const { t, client } = suite();
         const signer = eoa();
         const text = await message(signer.address);
         await t.app.db.query("UPDATE login_challenges SET expires_at = now() - interval '1 second' WHERE address = $1", [
@@ -461,15 +459,13 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
         await expectRefusal(answer, 401, "invalid_challenge");
       });
       it("refuses a replay while a newer challenge is open (the old message was consumed)", async function () {
-        const signer = eoa();
-        const text = await message(signer.address);
-        const payload = { address: signer.address, signature: await signer.sign(text), client_id: client.id };
-        expect((await login(payload)).status).to.equal(200);
+        const { signer, payload } = await loggedIn();
         await message(signer.address);
         const again = await login(payload);
         await expectRefusal(again, 401, "invalid_signature");
       });
       it("refuses a signature over another client's message", async function () {
+        const { client, other } = suite();
         const signer = eoa();
         const text = await message(signer.address, {}, other);
         const signature = await signer.sign(text);
@@ -482,6 +478,7 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
         expect((await login({ address: signer.address, signature, client_id: other.id })).status).to.equal(200);
       });
       it("refuses a challenge narrowed to another redirect_uri", async function () {
+        const { client } = suite();
         const signer = eoa();
         const text = await message(signer.address);
         const answer = await login({
@@ -493,6 +490,7 @@ describe("login JSON API (/api/authorize, /api/login)", function () {
         await expectRefusal(answer, 401, "invalid_challenge");
       });
       it("finds the signed message among several open ones", async function () {
+        const { client } = suite();
         const signer = eoa();
         const first = await message(signer.address, { state: "first" });
         await message(signer.address, { state: "second" });

@@ -2,21 +2,10 @@ import { expect } from "chai";
 import { decodeJwt } from "jose";
 import { Wallet } from "ethers";
 import { rpcEnvName } from "../../../server/chain/registry";
-import type { TestApp } from "../../helpers/app";
-import type { LocalNode } from "../../../local/node";
-import { providerFor, sharedNode, startLocalNode } from "../../helpers/chain";
+import { fetchJson } from "../../helpers/app";
 import { expectRefusal } from "../../helpers/refusal";
-import type { TestSigner, TestSignerKind } from "../../helpers/signers";
-import {
-  authorizeQuery,
-  deploySigners,
-  exchangeCode,
-  getJson,
-  postJson,
-  registerClient,
-  startLoginApp,
-  type RegisteredClient,
-} from "./helpers";
+import { SuiteChain } from "../../helpers/suite-chain";
+import { authorizeQuery, deploySigners, exchangeCode, postJson, registerClient, startLoginApp } from "./helpers";
 
 /**
  * Contract wallets are asked on the chain the message names: two nodes, the shared one as `localhost` and a second one
@@ -24,34 +13,20 @@ import {
  * `matic-mainnet` is in the registry but has no RPC URL here.
  */
 describe("login: the chain a contract wallet's signature is checked on", function () {
-  let t: TestApp;
-  let second: LocalNode;
-  let signers: Record<TestSignerKind, TestSigner>;
-  let client: RegisteredClient;
-
-  before(async function () {
-    const localUrl = (await sharedNode()).url;
-    second = await startLocalNode();
+  const suite = SuiteChain.forSuite("shared", async (chain) => {
+    const second = chain.closesWith(await SuiteChain.ownNode());
     // Far from any nonce the shared node's deployer reaches, so no contract of the local chain shares these addresses.
-    const provider = providerFor(second.url);
-    try {
-      await provider.send("hardhat_setNonce", [(await provider.getSigner(0)).address, "0xf4240"]);
-    } finally {
-      provider.destroy();
-    }
-    signers = await deploySigners(second.url);
-    t = await startLoginApp(localUrl, { env: { [rpcEnvName("sepolia")]: second.url } });
-    client = await registerClient(t, { name: "Example RP", redirectUris: ["https://rp.example/callback"] });
-  });
-  after(async () => {
-    await t?.close();
-    await second?.stop();
+    await second.provider.send("hardhat_setNonce", [(await second.signer(0)).address, "0xf4240"]);
+    const signers = await deploySigners(second.url);
+    const t = chain.closesWith(await startLoginApp(chain.url, { env: { [rpcEnvName("sepolia")]: second.url } }));
+    return { t, signers, client: await registerClient(t, { name: "Example RP", redirectUris: ["https://rp.example/callback"] }) };
   });
 
   type Signer = { address: string; sign(message: string): Promise<string> };
   /** A SIWE login of `signer` on `network`: the message asked for and the login's answer. */
   async function siweLogin(signer: Signer, network: string) {
-    const asked = await getJson(t, `/api/authorize?${authorizeQuery(client, signer.address, { message_format: "siwe", network })}`);
+    const { t, client } = suite();
+    const asked = await fetchJson(t, `/api/authorize?${authorizeQuery(client, signer.address, { message_format: "siwe", network })}`);
     expect(asked.status, JSON.stringify(asked.body)).to.equal(200);
     const message: string = asked.body.message;
     const answer = await postJson(t, "/api/login", {
@@ -62,6 +37,7 @@ describe("login: the chain a contract wallet's signature is checked on", functio
     return { message, answer };
   }
   async function subOf(code: string): Promise<string> {
+    const { t, client } = suite();
     const tokens = await exchangeCode(t, client, code);
     expect(tokens.status, JSON.stringify(tokens.body)).to.equal(200);
     return decodeJwt(tokens.body.id_token as string).sub!;
@@ -70,6 +46,7 @@ describe("login: the chain a contract wallet's signature is checked on", functio
   for (const kind of ["single", "counterfactual"] as const) {
     const label = kind === "single" ? "an EIP-1271 wallet" : "an EIP-6492 counterfactual wallet (its factory deployed there only)";
     it(`checks ${label} on the chain of the SIWE message's Chain ID, and refuses it on a chain where it does not exist`, async function () {
+      const { signers } = suite();
       const signer = signers[kind];
       const there = await siweLogin(signer, "sepolia");
       expect(there.message).to.include("\nChain ID: 11155111\n");
@@ -83,8 +60,9 @@ describe("login: the chain a contract wallet's signature is checked on", functio
   }
 
   it("checks a text message's contract wallet on the network the login names", async function () {
+    const { t, client, signers } = suite();
     const signer = signers.single;
-    const asked = await getJson(t, `/api/authorize?${authorizeQuery(client, signer.address)}`);
+    const asked = await fetchJson(t, `/api/authorize?${authorizeQuery(client, signer.address)}`);
     const signature = await signer.sign(asked.body.message);
     const onLocal = await postJson(t, "/api/login", { address: signer.address, signature, client_id: client.id, network: "localhost" });
     await expectRefusal(onLocal, 401, "invalid_signature");
@@ -93,6 +71,7 @@ describe("login: the chain a contract wallet's signature is checked on", functio
   });
 
   it("refuses a contract wallet on a chain without RPC URL as a 400 unsupported_network naming the variable", async function () {
+    const { signers } = suite();
     for (const kind of ["single", "counterfactual"] as const) {
       const { message, answer } = await siweLogin(signers[kind], "matic-mainnet");
       expect(message).to.include("\nChain ID: 137\n");
@@ -105,9 +84,10 @@ describe("login: the chain a contract wallet's signature is checked on", functio
   });
 
   it("logs an EOA in on a chain without RPC URL (no node needed), also by the older of two open messages", async function () {
+    const { t, client } = suite();
     const wallet = Wallet.createRandom();
     const ask = async () =>
-      (await getJson(t, `/api/authorize?${authorizeQuery(client, wallet.address, { message_format: "siwe", network: "matic-mainnet" })}`))
+      (await fetchJson(t, `/api/authorize?${authorizeQuery(client, wallet.address, { message_format: "siwe", network: "matic-mainnet" })}`))
         .body.message as string;
     const older = await ask();
     await ask(); // the newer one is tried first, and its check of this signature would need the node
@@ -122,8 +102,9 @@ describe("login: the chain a contract wallet's signature is checked on", functio
   });
 
   it("still refuses a signature proving no open message on such a chain: unsupported_network, the node being needed to say", async function () {
+    const { t, client } = suite();
     const wallet = Wallet.createRandom();
-    await getJson(t, `/api/authorize?${authorizeQuery(client, wallet.address, { network: "matic-mainnet" })}`);
+    await fetchJson(t, `/api/authorize?${authorizeQuery(client, wallet.address, { network: "matic-mainnet" })}`);
     const stranger = Wallet.createRandom();
     const answer = await postJson(t, "/api/login", {
       address: wallet.address,
@@ -134,11 +115,7 @@ describe("login: the chain a contract wallet's signature is checked on", functio
   });
 
   it("the second node really is another chain's stand-in: the wallets have no code on the local one", async function () {
-    const local = providerFor((await sharedNode()).url);
-    try {
-      expect(await local.getCode(signers.single.address)).to.equal("0x");
-    } finally {
-      local.destroy();
-    }
+    const { signers, chain } = suite();
+    expect(await chain.provider.getCode(signers.single.address)).to.equal("0x");
   });
 });

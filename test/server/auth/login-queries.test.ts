@@ -4,13 +4,12 @@ import { CHALLENGE_TTL_MS } from "../../../server/auth/messages";
 import { CODE_TTL_SECONDS } from "../../../server/auth/oidc/provider";
 import type { Database } from "../../../server/db/database";
 import { countQueries } from "../../../support/query-count";
-import type { TestApp } from "../../helpers/app";
+import { fetchJson, type TestApp } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";
 import {
   authorizeQuery,
   exchangeCode,
-  getJson,
   postForm,
   postJson,
   refreshTokens,
@@ -85,7 +84,7 @@ describe("queries of one login (authorize, login, token)", function () {
     const query = authorizeQuery(client, wallet.address);
     let tokens: Awaited<ReturnType<typeof postForm>> | undefined;
     const statements = await statementsOf(async () => {
-      const { body } = await getJson(first, `/api/authorize?${query}`);
+      const { body } = await fetchJson(first, `/api/authorize?${query}`);
       const signed = await postJson(loginAt, `/api/login`, {
         address: wallet.address,
         signature: await wallet.signMessage(body.message),
@@ -116,7 +115,7 @@ describe("queries of one login (authorize, login, token)", function () {
   it("costs three statements on one instance: one to issue the challenge, one to redeem it for a code, one to exchange the code", async function () {
     // The client is read once first, then cached for a second: read again only when the login takes longer than that
     // (a loaded machine), and never more than once a second.
-    await getJson(t, `/api/authorize?${authorizeQuery(client, Wallet.createRandom().address)}`);
+    await fetchJson(t, `/api/authorize?${authorizeQuery(client, Wallet.createRandom().address)}`);
     const cachedAt = Date.now();
     const { statements, tokens, wallet } = await login(t, t, t);
     const clientReads = statements.filter((sql) => sql.startsWith("SELECT * FROM login_clients")).length;
@@ -139,7 +138,7 @@ describe("queries of one login (authorize, login, token)", function () {
     expect(exchanged).to.match(/UPDATE oidc_payloads SET consumed_at .*INSERT INTO oidc_payloads /);
 
     // What was stored works: the access token at userinfo, the refresh token at the token endpoint.
-    const userinfo = await getJson(t, `/userinfo`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+    const userinfo = await fetchJson(t, `/userinfo`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
     expect(userinfo.status).to.equal(200);
     expect(userinfo.body.sub).to.equal(wallet.address.toLowerCase());
     const refreshed = await refreshTokens(t, client, tokens.refresh_token);
@@ -239,7 +238,7 @@ describe("queries of one login (authorize, login, token)", function () {
   it("stores one code and one grant when the same signature is redeemed several times at once", async function () {
     const wallet = Wallet.createRandom();
     const query = authorizeQuery(client, wallet.address);
-    const { body } = await getJson(t, `/api/authorize?${query}`);
+    const { body } = await fetchJson(t, `/api/authorize?${query}`);
     const request = {
       address: wallet.address,
       signature: await wallet.signMessage(body.message),
@@ -255,7 +254,7 @@ describe("queries of one login (authorize, login, token)", function () {
 
   it("computes a challenge's and a code's expiry on the app's clock, and reads each back once its memory of it is past that expiry", async function () {
     const wallet = Wallet.createRandom();
-    const { body } = await getJson(t, `/api/authorize?${authorizeQuery(client, wallet.address)}`);
+    const { body } = await fetchJson(t, `/api/authorize?${authorizeQuery(client, wallet.address)}`);
     // Past the challenge's expiry as this instance computed it: its memory of the challenge is of no use. The database,
     // whose clock decides whether a challenge is open (and has not moved), still holds it open.
     t.clock.advance(CHALLENGE_TTL_MS);
@@ -291,7 +290,7 @@ describe("queries of one login (authorize, login, token)", function () {
     // A challenge's expiry, as authorize computes it, on the app's clock too (ahead of the database's by now).
     const next = Wallet.createRandom().address;
     const from = t.clock.now();
-    await getJson(t, `/api/authorize?${authorizeQuery(client, next)}`);
+    await fetchJson(t, `/api/authorize?${authorizeQuery(client, next)}`);
     const to = t.clock.now();
     const { rows: challenges } = await t.app.db.query<{ expires_at: Date }>("SELECT expires_at FROM login_challenges WHERE address = $1", [
       next.toLowerCase(),

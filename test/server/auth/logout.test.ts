@@ -3,9 +3,9 @@ import { expectRefusal } from "../../helpers/refusal";
 import { Wallet } from "ethers";
 import * as oidc from "openid-client";
 import { PAGE_CSP } from "../../../server/http/html-page";
-import type { TestApp } from "../../helpers/app";
+import { fetchJson, type TestApp } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
-import { eoaSigner, getJson, registerClient, relyingPartyLogin, startLoginApp, type RegisteredClient } from "./helpers";
+import { eoaSigner, registerClient, relyingPartyLogin, startLoginApp, type RegisteredClient } from "./helpers";
 
 describe("RP-initiated logout", function () {
   let t: TestApp;
@@ -44,7 +44,7 @@ describe("RP-initiated logout", function () {
   }
 
   it("publishes the end_session_endpoint", async function () {
-    const { body } = await getJson(t, "/.well-known/openid-configuration");
+    const { body } = await fetchJson(t, "/.well-known/openid-configuration");
     expect(body.end_session_endpoint).to.equal(`${t.config.issuer}/session/end`);
   });
 

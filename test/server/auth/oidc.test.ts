@@ -2,26 +2,21 @@ import { createHash, createPublicKey, randomBytes } from "node:crypto";
 import { expect } from "chai";
 import { Wallet } from "ethers";
 import { decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, jwtVerify } from "jose";
-import type { TestApp } from "../../helpers/app";
-import { sharedNode } from "../../helpers/chain";
-import { getJson, postForm, refreshTokens, registerClient, signedLogin, startLoginApp, type RegisteredClient } from "./helpers";
+import { fetchJson } from "../../helpers/app";
+import { SuiteChain } from "../../helpers/suite-chain";
+import { postForm, refreshTokens, registerClient, signedLogin, startLoginApp, type RegisteredClient } from "./helpers";
 import { expectRefusal } from "../../helpers/refusal";
 
 describe("OIDC engine (oidc-provider on our database)", function () {
-  let t: TestApp;
-  let nodeUrl: string;
-  let client: RegisteredClient;
-  let other: RegisteredClient;
-  let spa: RegisteredClient;
-
-  before(async function () {
-    nodeUrl = (await sharedNode()).url;
-    t = await startLoginApp(nodeUrl);
-    client = await registerClient(t, { name: "Confidential RP" });
-    other = await registerClient(t, { name: "Other RP", redirectUris: ["https://rp.example/callback"] });
-    spa = await registerClient(t, { name: "SPA", redirectUris: ["http://localhost:5173/cb"], public: true });
+  const suite = SuiteChain.forSuite("shared", async (chain) => {
+    const t = chain.closesWith(await startLoginApp(chain.url));
+    return {
+      t,
+      client: await registerClient(t, { name: "Confidential RP" }),
+      other: await registerClient(t, { name: "Other RP", redirectUris: ["https://rp.example/callback"] }),
+      spa: await registerClient(t, { name: "SPA", redirectUris: ["http://localhost:5173/cb"], public: true }),
+    };
   });
-  after(async () => t?.close());
 
   const pkcePair = () => {
     const verifier = randomBytes(32).toString("base64url");
@@ -30,12 +25,12 @@ describe("OIDC engine (oidc-provider on our database)", function () {
 
   /** Logs a fresh EOA in through the JSON API; returns the code. */
   async function codeFor(c: RegisteredClient, extra: Record<string, string> = {}, wallet = Wallet.createRandom()) {
-    const answer = await signedLogin(t, c, wallet, extra);
+    const answer = await signedLogin(suite().t, c, wallet, extra);
     expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
     return { code: answer.body.code as string, wallet };
   }
   const exchange = (form: Record<string, string>, headers: Record<string, string> = {}, path = "/token") =>
-    postForm(t, path, form, headers);
+    postForm(suite().t, path, form, headers);
   const codeForm = (c: RegisteredClient, code: string, extra: Record<string, string> = {}) => ({
     grant_type: "authorization_code",
     code,
@@ -49,11 +44,12 @@ describe("OIDC engine (oidc-provider on our database)", function () {
   });
   /** RFC 6750 §3: a refused access token names the scheme and the error in WWW-Authenticate. */
   const BEARER_REFUSED = { "www-authenticate": /^Bearer realm="[^"]+", error="invalid_token"/ };
-  const userinfo = (accessToken: string) => getJson(t, `/userinfo`, { headers: { authorization: `Bearer ${accessToken}` } });
+  const userinfo = (accessToken: string) => fetchJson(suite().t, `/userinfo`, { headers: { authorization: `Bearer ${accessToken}` } });
 
   describe("discovery and keys", function () {
     it("publishes the endpoints, code flow only, PKCE S256 only and the three client authentication methods", async function () {
-      const { status, body } = await getJson(t, `/.well-known/openid-configuration`);
+      const { t } = suite();
+      const { status, body } = await fetchJson(t, `/.well-known/openid-configuration`);
       expect(status).to.equal(200);
       expect(body).to.include({
         issuer: t.config.issuer,
@@ -69,14 +65,15 @@ describe("OIDC engine (oidc-provider on our database)", function () {
     });
 
     it("signs ID tokens with an RS256 key published in the JWKS and at /api/metadata/x509", async function () {
+      const { t, client } = suite();
       const { code } = await codeFor(client, { nonce: "n" });
       const tokens = (await exchange(codeForm(client, code))).body;
       const { kid, alg } = decodeProtectedHeader(tokens.id_token);
       expect(alg).to.equal("RS256");
-      const jwks = (await getJson(t, `/jwks`)).body;
+      const jwks = (await fetchJson(t, `/jwks`)).body;
       expect(jwks.keys.map((k: { kid: string }) => k.kid)).to.include(kid);
       expect(jwks.keys.every((k: Record<string, unknown>) => k.d === undefined)).to.equal(true);
-      const pems = (await getJson(t, `/api/metadata/x509`)).body as Record<string, string>;
+      const pems = (await fetchJson(t, `/api/metadata/x509`)).body as Record<string, string>;
       expect(Object.keys(pems)).to.deep.equal([kid]);
       const { payload } = await jwtVerify(tokens.id_token, createPublicKey(pems[kid as string]), {
         issuer: t.config.issuer,
@@ -86,20 +83,22 @@ describe("OIDC engine (oidc-provider on our database)", function () {
     });
 
     it("keeps its keys in the database: a second instance publishes the same ones", async function () {
-      const second = await startLoginApp(nodeUrl, { database: t.database });
+      const { t, chain } = suite();
+      const second = await startLoginApp(chain.url, { database: t.database });
       try {
-        expect((await getJson(second, `/api/metadata/x509`)).body).to.deep.equal((await getJson(t, `/api/metadata/x509`)).body);
+        expect((await fetchJson(second, `/api/metadata/x509`)).body).to.deep.equal((await fetchJson(t, `/api/metadata/x509`)).body);
       } finally {
         await second.close();
       }
     });
 
     it("signs with the keys of OIDC_JWKS when given", async function () {
+      const { chain } = suite();
       const { privateKey } = await generateKeyPair("RS256", { extractable: true });
       const jwk = { ...(await exportJWK(privateKey)), kid: "env-key-1" };
-      const app = await startLoginApp(nodeUrl, { env: { OIDC_JWKS: JSON.stringify({ keys: [jwk] }) } });
+      const app = await startLoginApp(chain.url, { env: { OIDC_JWKS: JSON.stringify({ keys: [jwk] }) } });
       try {
-        expect(Object.keys((await getJson(app, `/api/metadata/x509`)).body)).to.deep.equal(["env-key-1"]);
+        expect(Object.keys((await fetchJson(app, `/api/metadata/x509`)).body)).to.deep.equal(["env-key-1"]);
       } finally {
         await app.close();
       }
@@ -108,6 +107,7 @@ describe("OIDC engine (oidc-provider on our database)", function () {
 
   describe("token endpoint", function () {
     it("takes client_secret_post and client_secret_basic, on /token and /api/token", async function () {
+      const { client } = suite();
       for (const path of ["/token", "/api/token"]) {
         const post = await exchange(codeForm(client, (await codeFor(client)).code), {}, path);
         expect(post.status, JSON.stringify(post.body)).to.equal(200);
@@ -123,6 +123,7 @@ describe("OIDC engine (oidc-provider on our database)", function () {
     });
 
     it("refuses a wrong secret, no secret, the stored hash as a secret, and secrets both in a header and the body (RFC 6749 errors)", async function () {
+      const { t, client } = suite();
       const { rows } = await t.app.db.query<{ secret_hash: string }>("SELECT secret_hash FROM login_clients WHERE id = $1", [client.id]);
       for (const [secret, status, code] of [
         ["wrong", 401, "invalid_client"],
@@ -140,6 +141,7 @@ describe("OIDC engine (oidc-provider on our database)", function () {
     });
 
     it("keeps codes at most 60 seconds and refuses an expired one", async function () {
+      const { t, client, chain } = suite();
       const { code } = await codeFor(client);
       const { rows } = await t.app.db.query<{ payload: { exp: number; iat: number } }>(
         "SELECT payload FROM oidc_payloads WHERE kind = 'AuthorizationCode' AND id = $1",
@@ -152,7 +154,7 @@ describe("OIDC engine (oidc-provider on our database)", function () {
       );
       // Exchanged at another instance, which reads the code from the database (the instance that minted it remembers
       // the code as it was: see MintedCodes' own test for its expiry).
-      const otherInstance = await startLoginApp(nodeUrl, { database: t.database });
+      const otherInstance = await startLoginApp(chain.url, { database: t.database });
       try {
         const answer = await postForm(otherInstance, "/token", codeForm(client, code));
         await expectRefusal(answer, 400, "invalid_grant", { dialect: "oauth" });
@@ -162,6 +164,7 @@ describe("OIDC engine (oidc-provider on our database)", function () {
     });
 
     it("refuses a reused code and revokes the tokens issued from it", async function () {
+      const { t, client } = suite();
       const { code } = await codeFor(client);
       const first = await exchange(codeForm(client, code));
       expect(first.status).to.equal(200);
@@ -174,6 +177,7 @@ describe("OIDC engine (oidc-provider on our database)", function () {
     });
 
     it("binds the code to its client and redirect_uri", async function () {
+      const { client, other } = suite();
       const { code } = await codeFor(client);
       const otherClient = await exchange(codeForm(other, code));
       await expectRefusal(otherClient, 400, "invalid_grant", { dialect: "oauth" });
@@ -184,6 +188,7 @@ describe("OIDC engine (oidc-provider on our database)", function () {
     });
 
     it("lets a public client in with PKCE and no secret; refuses a wrong or missing verifier", async function () {
+      const { spa } = suite();
       const pkce = pkcePair();
       const pkceParams = { code_challenge: pkce.challenge, code_challenge_method: "S256" };
       const ok = await exchange(codeForm(spa, (await codeFor(spa, pkceParams)).code, { code_verifier: pkce.verifier }));
@@ -195,12 +200,14 @@ describe("OIDC engine (oidc-provider on our database)", function () {
     });
 
     it("refuses a verifier sent for a code that had no challenge", async function () {
+      const { client } = suite();
       const { code } = await codeFor(client);
       const answer = await exchange(codeForm(client, code, { code_verifier: pkcePair().verifier }));
       await expectRefusal(answer, 400, "invalid_grant", { dialect: "oauth" });
     });
 
     it("refreshes tokens (refresh_token grant) on /api/token", async function () {
+      const { client } = suite();
       const { code, wallet } = await codeFor(client);
       const first = (await exchange(codeForm(client, code), {}, "/api/token")).body;
       const refreshed = await exchange(
@@ -214,6 +221,7 @@ describe("OIDC engine (oidc-provider on our database)", function () {
     });
 
     it("answers malformed token requests with RFC 6749 errors, never a 5xx", async function () {
+      const { t, client } = suite();
       const cases: Array<[string, RequestInit]> = [
         [
           "JSON body",
@@ -317,27 +325,29 @@ describe("OIDC engine (oidc-provider on our database)", function () {
   });
 
   describe("revocation", function () {
+    // RFC 7009's 200 has no body: the answer is read as it comes, not as JSON.
+    const revoke = (form: Record<string, string>, headers: Record<string, string> = {}) =>
+      suite().t.fetch("/token/revocation", { method: "POST", headers, body: new URLSearchParams(form) });
+
     it("revokes an access token (RFC 7009), authenticated like the token endpoint", async function () {
+      const { client, other } = suite();
       const { code } = await codeFor(client);
       const tokens = (await exchange(codeForm(client, code))).body;
       expect((await userinfo(tokens.access_token)).status).to.equal(200);
       // Another client cannot revoke it (RFC 7009 answers 200 all the same).
-      expect((await exchange({ token: tokens.access_token }, basic(other.id, other.secret!), "/token/revocation")).status).to.equal(200);
+      expect((await revoke({ token: tokens.access_token }, basic(other.id, other.secret!))).status).to.equal(200);
       expect((await userinfo(tokens.access_token)).status).to.equal(200);
-      const revoked = await exchange({ token: tokens.access_token }, basic(client.id, client.secret!), "/token/revocation");
-      expect(revoked.status, JSON.stringify(revoked.body)).to.equal(200);
+      const revoked = await revoke({ token: tokens.access_token }, basic(client.id, client.secret!));
+      expect(revoked.status, await revoked.text()).to.equal(200);
       await expectRefusal(await userinfo(tokens.access_token), 401, "invalid_token", { dialect: "oauth", headers: BEARER_REFUSED });
-      const wrongSecret = await exchange(
-        { token: tokens.refresh_token, client_id: client.id, client_secret: "nope" },
-        {},
-        "/token/revocation",
-      );
+      const wrongSecret = await revoke({ token: tokens.refresh_token, client_id: client.id, client_secret: "nope" });
       await expectRefusal(wrongSecret, 401, "invalid_client", { dialect: "oauth" });
     });
   });
 
   describe("userinfo", function () {
     it("answers sub and the checksummed address", async function () {
+      const { client } = suite();
       const { code, wallet } = await codeFor(client);
       const tokens = (await exchange(codeForm(client, code))).body;
       const answer = await userinfo(tokens.access_token);
@@ -350,12 +360,14 @@ describe("OIDC engine (oidc-provider on our database)", function () {
 
   describe("authorization endpoint", function () {
     it("sends a browser with a valid request to the hosted page", async function () {
+      const { t, client } = suite();
       const query = new URLSearchParams({ client_id: client.id, redirect_uri: client.redirectUri, response_type: "code", scope: "openid" });
       const response = await t.fetch(`/authorize?${query}`, { redirect: "manual" });
       expect(response.status).to.be.oneOf([302, 303]);
       expect(response.headers.get("location")).to.match(/^\/interaction\/[\w-]+$/);
     });
     it("shows an error, never a redirect, for an unregistered redirect_uri", async function () {
+      const { t, client } = suite();
       const query = new URLSearchParams({
         client_id: client.id,
         redirect_uri: "https://evil.example/cb",
@@ -367,6 +379,7 @@ describe("OIDC engine (oidc-provider on our database)", function () {
       await expectRefusal(response, 400, "invalid_redirect_uri", { dialect: "html" });
     });
     it("refuses a public client's request without PKCE, and plain PKCE", async function () {
+      const { t, spa } = suite();
       for (const extra of [{}, { code_challenge: pkcePair().challenge, code_challenge_method: "plain" }] as Record<string, string>[]) {
         const query = new URLSearchParams({
           client_id: spa.id,

@@ -2,11 +2,10 @@ import { createPublicKey, verify as verifySignature, type KeyObject } from "node
 import { expect } from "chai";
 import { Wallet } from "ethers";
 import * as oidc from "openid-client";
-import type { TestApp } from "../../helpers/app";
-import { sharedNode } from "../../helpers/chain";
+import { fetchJson } from "../../helpers/app";
+import { SuiteChain } from "../../helpers/suite-chain";
 import {
   exchangeCode,
-  getJson,
   postJson,
   refreshTokens,
   registerClient,
@@ -23,16 +22,12 @@ import {
  * without RPC_URL_MAINNET, as `npm start` does, while the clients name mainnet.
  */
 describe("the predecessor's clients, call by call", function () {
-  let t: TestApp;
-  let game: RegisteredClient;
-  let plain: RegisteredClient;
   const HOME = "https://game.example/";
-
-  before(async function () {
+  const suite = SuiteChain.forSuite("shared", async (chain) => {
     // It listens: the last test's relying party, openid-client, fetches discovery, tokens and userinfo by itself.
-    t = await startLoginApp((await sharedNode()).url, { listen: true });
+    const t = chain.closesWith(await startLoginApp(chain.url, { listen: true }));
     expect(t.app.networks.configured()).to.not.include("mainnet");
-    game = await registerClient(t, {
+    const game = await registerClient(t, {
       name: "MCH Game",
       redirectUris: ["https://game.example/callback"],
       profile: {
@@ -42,9 +37,8 @@ describe("the predecessor's clients, call by call", function () {
         homeUrl: HOME,
       },
     });
-    plain = await registerClient(t, { name: "Plain RP" });
+    return { t, game, plain: await registerClient(t, { name: "Plain RP" }) };
   });
-  after(async () => t?.close());
 
   /** What Go's json.Unmarshal into map[string]string accepts: an object whose values are all strings. */
   function expectStringMap(body: unknown, what: string) {
@@ -74,7 +68,7 @@ describe("the predecessor's clients, call by call", function () {
 
   /** mchplus-auth-go's fetchMetadata: map[string]string of PEMs, each pem.Decode'd and x509.ParsePKCS1PublicKey'd. */
   async function goFetchMetadata(): Promise<Record<string, KeyObject>> {
-    const { status, body, headers } = await getJson(t, `/api/metadata/x509`);
+    const { status, body, headers } = await fetchJson(suite().t, `/api/metadata/x509`);
     expect(status).to.equal(200);
     expect(headers.get("content-type")).to.match(/^application\/json/);
     expectStringMap(body, "/api/metadata/x509");
@@ -100,6 +94,7 @@ describe("the predecessor's clients, call by call", function () {
 
   /** mchplus-auth-go's Authorize then Login (JSON), then GetToken (form): returns the Token it decodes. */
   async function goLogin(client: RegisteredClient, wallet = Wallet.createRandom(), network = "mainnet") {
+    const { t } = suite();
     const state = sixDigits();
     const query = new URLSearchParams({
       response_type: "code",
@@ -109,7 +104,7 @@ describe("the predecessor's clients, call by call", function () {
       redirect_uri: client.redirectUri,
       address: wallet.address,
     });
-    const authorize = await getJson(t, `/api/authorize?${query}`);
+    const authorize = await fetchJson(t, `/api/authorize?${query}`);
     expect(authorize.status, JSON.stringify(authorize.body)).to.equal(200);
     expectStringMap(authorize.body, "/api/authorize");
     const login = await postJson(t, `/api/login`, {
@@ -132,7 +127,8 @@ describe("the predecessor's clients, call by call", function () {
 
   describe("mchplus-auth-go", function () {
     it("Init: GET /api/client?client_id= decodes into its ClientInfo, every field a string", async function () {
-      const answer = await getJson(t, `/api/client?client_id=${encodeURIComponent(game.id)}`);
+      const { t, game, plain } = suite();
+      const answer = await fetchJson(t, `/api/client?client_id=${encodeURIComponent(game.id)}`);
       expect(answer.status).to.equal(200);
       expect(answer.headers.get("content-type")).to.match(/^application\/json/);
       expect(answer.body).to.deep.equal({
@@ -142,12 +138,13 @@ describe("the predecessor's clients, call by call", function () {
         logo_url: "https://game.example/logo.png",
         home_url: HOME,
       });
-      const bare = await getJson(t, `/api/client?client_id=${encodeURIComponent(plain.id)}`);
+      const bare = await fetchJson(t, `/api/client?client_id=${encodeURIComponent(plain.id)}`);
       expect(bare.body).to.deep.equal({ client_id: plain.id, title: "Plain RP", description: "", logo_url: "", home_url: "" });
       expectStringMap(bare.body, "/api/client");
     });
 
     it("Authorize, Login (network mainnet, no node), GetToken, ParseIDToken with the PKCS#1 keys and its audience check", async function () {
+      const { game } = suite();
       const { wallet, token } = await goLogin(game);
       const p = await goParseVerify(token.id_token);
       expect(p.aud).to.deep.equal([game.id, HOME]);
@@ -160,6 +157,7 @@ describe("the predecessor's clients, call by call", function () {
     });
 
     it("a refreshed ID token has the same audiences", async function () {
+      const { t, game } = suite();
       const { token } = await goLogin(game);
       const refreshed = await refreshTokens(t, game, token.refresh_token, "/api/token");
       expect(refreshed.status, JSON.stringify(refreshed.body)).to.equal(200);
@@ -169,6 +167,7 @@ describe("the predecessor's clients, call by call", function () {
     });
 
     it("without a home_url the audience stays the client id alone (and its check then needs one: docs/guides/migrating-from-mch.md says so)", async function () {
+      const { plain } = suite();
       const { token } = await goLogin(plain);
       const p = await goParseVerify(token.id_token);
       expect(p.aud).to.equal(plain.id);
@@ -177,11 +176,12 @@ describe("the predecessor's clients, call by call", function () {
     });
 
     it("GetUserInfo: GET /api/userinfo with the Bearer token decodes into its UserInfo (since and services int64)", async function () {
+      const { t, game, plain } = suite();
       const wallet = Wallet.createRandom();
       const before = Math.floor(Date.now() / 1000);
       await goLogin(plain, wallet);
       const { token } = await goLogin(game, wallet);
-      const answer = await getJson(t, `/api/userinfo`, { headers: { authorization: `Bearer ${token.access_token}` } });
+      const answer = await fetchJson(t, `/api/userinfo`, { headers: { authorization: `Bearer ${token.access_token}` } });
       expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
       expect(answer.headers.get("content-type")).to.match(/^application\/json/);
       const u = answer.body;
@@ -201,8 +201,9 @@ describe("the predecessor's clients, call by call", function () {
 
   describe("mchplus-auth-js", function () {
     it("getClientInfo: /api/client with client_id and lang picks the language's texts, else English", async function () {
+      const { t, game, plain } = suite();
       const info = async (lang: string, client = game) =>
-        (await getJson(t, `/api/client?${new URLSearchParams({ client_id: client.id, lang })}`)).body;
+        (await fetchJson(t, `/api/client?${new URLSearchParams({ client_id: client.id, lang })}`)).body;
       expect(await info("ja")).to.deep.include({ title: "マイクリプトヒーローズ", description: "ブロックチェーンRPG" });
       expect(await info("en")).to.deep.include({ title: "My Crypto Heroes", description: "A blockchain RPG. Play it." });
       expect(await info("ja-JP")).to.deep.include({ title: "マイクリプトヒーローズ" });
@@ -217,6 +218,7 @@ describe("the predecessor's clients, call by call", function () {
     });
 
     it("signAuth: authorize with lang and wallet_name, login as JSON with lang and network (or none for an unknown chain)", async function () {
+      const { t, game } = suite();
       for (const network of ["mainnet", "matic-mainnet", undefined]) {
         const wallet = Wallet.createRandom();
         const query = new URLSearchParams({
@@ -229,7 +231,7 @@ describe("the predecessor's clients, call by call", function () {
           address: wallet.address,
           lang: "ja",
         });
-        const authorize = await getJson(t, `/api/authorize?${query}`);
+        const authorize = await fetchJson(t, `/api/authorize?${query}`);
         expect(authorize.status, JSON.stringify(authorize.body)).to.equal(200);
         expect(authorize.body.message).to.include("MCH Game");
         const state = String(Math.floor(Math.random() * 100000));
@@ -252,6 +254,7 @@ describe("the predecessor's clients, call by call", function () {
 
   describe("mchplus.js metadata", function () {
     it("posts an EOA issuer's account metadata to /metadata/ethereum/mainnet/<address> without a mainnet node, as it signs it", async function () {
+      const { t } = suite();
       const issuer = Wallet.createRandom();
       const account = Wallet.createRandom().address;
       const data = { name: "勇者", level: 3 };
@@ -263,18 +266,19 @@ describe("the predecessor's clients, call by call", function () {
         metadata,
       });
       expect(posted).to.deep.include({ status: 200, body: "ok" });
-      expect((await getJson(t, `/metadata/ethereum/mainnet/${account}`)).body).to.deep.equal({ [issuer.address]: data });
+      expect((await fetchJson(t, `/metadata/ethereum/mainnet/${account}`)).body).to.deep.equal({ [issuer.address]: data });
     });
   });
 
   describe("openid-client v6 with the audience list", function () {
     it("accepts an ID token for [client_id, home_url] with azp, and refreshes", async function () {
+      const { t, game } = suite();
       const request = await relyingPartyRequest(t, game, oidc.ClientSecretPost(game.secret!));
       const { config, state, url } = request;
       const wallet = Wallet.createRandom();
       const query = new URLSearchParams(url.search);
       query.set("address", wallet.address);
-      const challenge = await getJson(t, `/api/authorize?${query}`);
+      const challenge = await fetchJson(t, `/api/authorize?${query}`);
       const login = await postJson(t, `/api/login`, {
         address: wallet.address,
         signature: await wallet.signMessage(challenge.body.message),

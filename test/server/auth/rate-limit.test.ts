@@ -1,11 +1,10 @@
 import { expect } from "chai";
 import { Wallet } from "ethers";
-import { startOfMinute, type TestApp } from "../../helpers/app";
+import { fetchJson, startOfMinute, type TestApp } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
 import {
   authorizeQuery,
   exchangeCode,
-  getJson,
   postForm,
   postJson,
   registerClient,
@@ -25,7 +24,7 @@ describe("login rate limits (LOGIN_RATE_LIMIT per minute and IP)", function () {
   });
   after(async () => t?.close());
 
-  const authorize = () => getJson(t, `/api/authorize?${authorizeQuery(client, Wallet.createRandom().address)}`);
+  const authorize = () => fetchJson(t, `/api/authorize?${authorizeQuery(client, Wallet.createRandom().address)}`);
 
   it("answers 429 with Retry-After on /api/authorize past the limit, in the API's error shape", async function () {
     startOfMinute(t.clock);
@@ -66,7 +65,7 @@ describe("login rate limits (LOGIN_RATE_LIMIT per minute and IP)", function () {
     // comes from the statement that would have redeemed the message or consumed the code, which then does neither.
     startOfMinute(t.clock);
     const wallet = Wallet.createRandom();
-    const { body } = await getJson(t, `/api/authorize?${authorizeQuery(client, wallet.address)}`);
+    const { body } = await fetchJson(t, `/api/authorize?${authorizeQuery(client, wallet.address)}`);
     const signature = await wallet.signMessage(body.message);
     const login = () => postJson(t, `/api/login`, { address: wallet.address, signature, client_id: client.id });
     for (let i = 0; i < 3; i++)
@@ -97,7 +96,7 @@ describe("login rate limits (LOGIN_RATE_LIMIT per minute and IP)", function () {
     const gated = await registerHoldingsClient(t, "Gated RP", { gate: { network: "localhost", contract: "0x" + "d4".repeat(20) } });
     startOfMinute(t.clock);
     const wallet = Wallet.createRandom();
-    const { body } = await getJson(t, `/api/authorize?${authorizeQuery(gated, wallet.address)}`);
+    const { body } = await fetchJson(t, `/api/authorize?${authorizeQuery(gated, wallet.address)}`);
     const signature = await wallet.signMessage(body.message);
     const login = () => postJson(t, `/api/login`, { address: wallet.address, signature, client_id: gated.id });
     const stored = async () => (await t.app.db.query("SELECT 1 FROM oidc_payloads")).rows.length;
@@ -111,8 +110,8 @@ describe("login rate limits (LOGIN_RATE_LIMIT per minute and IP)", function () {
   });
 
   it("leaves the other routes alone", async function () {
-    expect((await getJson(t, `/health`)).status).to.equal(200);
-    expect((await getJson(t, `/.well-known/openid-configuration`)).status).to.equal(200);
+    expect((await fetchJson(t, `/health`)).status).to.equal(200);
+    expect((await fetchJson(t, `/.well-known/openid-configuration`)).status).to.equal(200);
   });
 
   it("refuses a LOGIN_RATE_LIMIT that is not a positive integer, naming the variable", async function () {

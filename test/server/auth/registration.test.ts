@@ -3,9 +3,9 @@ import { expectRefusal } from "../../helpers/refusal";
 import { Wallet } from "ethers";
 import * as oidc from "openid-client";
 import { listClients } from "../../../server/auth/clients";
-import type { TestApp } from "../../helpers/app";
+import { fetchJson, type TestApp } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
-import { eoaSigner, getJson, relyingPartyLogin, startLoginApp } from "./helpers";
+import { eoaSigner, relyingPartyLogin, startLoginApp } from "./helpers";
 
 const TOKEN = "initial-access-token-of-at-least-32-chars";
 
@@ -40,8 +40,8 @@ describe("dynamic client registration (RFC 7591)", function () {
   it("is off without LOGIN_REGISTRATION_ACCESS_TOKEN: not in discovery, 404", async function () {
     const off = await startLoginApp(nodeUrl);
     try {
-      expect((await getJson(off, "/.well-known/openid-configuration")).body).to.not.have.property("registration_endpoint");
-      const answer = await getJson(off, "/register", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+      expect((await fetchJson(off, "/.well-known/openid-configuration")).body).to.not.have.property("registration_endpoint");
+      const answer = await fetchJson(off, "/register", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
       await expectRefusal(answer, 404, "not_found");
     } finally {
       await off.close();
@@ -189,7 +189,7 @@ describe("dynamic client registration (RFC 7591)", function () {
 
   it("refuses a request without the initial access token before reading its body: what it sends is never parsed", async function () {
     for (const body of [undefined, "[]", "{", "x".repeat(2_000)]) {
-      const answer = await getJson(t, "/register", { method: "POST", headers: { "content-type": "application/json" }, body });
+      const answer = await fetchJson(t, "/register", { method: "POST", headers: { "content-type": "application/json" }, body });
       await expectRefusal(answer, 401, "invalid_token", {
         dialect: "oauth",
         label: String(body).slice(0, 10),
@@ -245,7 +245,7 @@ describe("dynamic client registration (RFC 7591)", function () {
 
   it("refuses a body that is no JSON object as unreadable metadata", async function () {
     for (const body of ["[]", "{", '"x"']) {
-      const answer = await getJson(t, "/register", {
+      const answer = await fetchJson(t, "/register", {
         method: "POST",
         headers: { "content-type": "application/json", authorization: `Bearer ${TOKEN}` },
         body,

@@ -4,14 +4,13 @@ import { expect } from "chai";
 import { expectRefusal } from "../../helpers/refusal";
 import { Wallet, verifyMessage, type Provider } from "ethers";
 import * as oidc from "openid-client";
-import type { TestApp } from "../../helpers/app";
+import { fetchJson, type TestApp } from "../../helpers/app";
 import { providerFor, sharedNode } from "../../helpers/chain";
 import type { TestSigner, TestSignerKind } from "../../helpers/signers";
 import {
   authorizeQuery,
   deploySigners,
   eoaSigner,
-  getJson,
   postForm,
   registerClient,
   relyingPartyLogin,
@@ -45,7 +44,7 @@ describe("the siwe scope: the signed message and signature in the ID token", fun
   after(async () => t?.close());
 
   it("is published in discovery with its two claims", async function () {
-    const { body } = await getJson(t, "/.well-known/openid-configuration");
+    const { body } = await fetchJson(t, "/.well-known/openid-configuration");
     expect(body.scopes_supported).to.include("siwe");
     expect(body.claims_supported).to.include.members(["siwe_message", "siwe_signature"]);
   });
@@ -103,16 +102,16 @@ describe("the siwe scope: the signed message and signature in the ID token", fun
 
   it("makes /api/authorize answer an EIP-4361 message with the scope, and refuses message_format=text with it", async function () {
     const address = Wallet.createRandom().address;
-    const siwe = await getJson(t, `/api/authorize?${authorizeQuery(client, address, { scope: "openid siwe" })}`);
+    const siwe = await fetchJson(t, `/api/authorize?${authorizeQuery(client, address, { scope: "openid siwe" })}`);
     expect(siwe.status).to.equal(200);
     expect(siwe.body.message).to.match(/wants you to sign in with your Ethereum account:\n/);
-    const text = await getJson(t, `/api/authorize?${authorizeQuery(client, address, { scope: "openid siwe", message_format: "text" })}`);
+    const text = await fetchJson(t, `/api/authorize?${authorizeQuery(client, address, { scope: "openid siwe", message_format: "text" })}`);
     await expectRefusal(text, 400, "invalid_request", { message: 'the siwe scope needs message_format "siwe"' });
   });
 
   it("deletes the proof with its grant (a reused code revokes the grant)", async function () {
     const wallet = Wallet.createRandom();
-    const { body } = await getJson(t, `/api/authorize?${authorizeQuery(client, wallet.address, { scope: "openid siwe" })}`);
+    const { body } = await fetchJson(t, `/api/authorize?${authorizeQuery(client, wallet.address, { scope: "openid siwe" })}`);
     const login = await postForm(t, "/api/login", {
       address: wallet.address,
       signature: await wallet.signMessage(body.message),
