@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { fetchJson } from "../helpers/app";
 import os from "node:os";
 import path from "node:path";
 import { expect } from "chai";
@@ -7,7 +8,7 @@ import { addClient } from "../../server/auth/clients";
 import { DEMO_REDIRECT_URI, ensureDemoClient, readDemoClient } from "../../local/demo-client";
 import type { TestApp } from "../helpers/app";
 import { sharedNode } from "../helpers/chain";
-import { exchangeCode, getJson, signedLogin, startLoginApp } from "../server/auth/helpers";
+import { exchangeCode, signedLogin, startLoginApp } from "../server/auth/helpers";
 
 /** The claims of a compact JWS, unverified (the predecessor's Go client checks `aud` against the client's home_url). */
 const claimsOf = (jwt: string) => JSON.parse(Buffer.from(jwt.split(".")[1], "base64url").toString("utf8")) as { aud: string | string[] };
@@ -26,7 +27,7 @@ describe("npm start's demo login client", function () {
   it("has a home_url, so the predecessor's Go client accepts its ID tokens (their aud names it)", async function () {
     const demo = await ensureDemoClient(t.app.db, dataDir);
     // The Go client reads the home_url from /api/client when it starts, then requires it among an ID token's audiences.
-    const info = await getJson(t, `/api/client?client_id=${demo.id}`);
+    const info = await fetchJson(t, `/api/client?client_id=${demo.id}`);
     expect(info.body.home_url).to.equal(new URL(DEMO_REDIRECT_URI).origin);
     const login = await signedLogin(t, demo, Wallet.createRandom());
     expect(login.status, JSON.stringify(login.body)).to.equal(200);
@@ -40,7 +41,7 @@ describe("npm start's demo login client", function () {
     const recorded = { id: client.id, secret: secret!, name: "Demo dApp", redirectUri: DEMO_REDIRECT_URI };
     fs.writeFileSync(path.join(dataDir, "demo-client.json"), JSON.stringify(recorded));
     expect(await ensureDemoClient(t.app.db, dataDir)).to.deep.equal(recorded);
-    expect((await getJson(t, `/api/client?client_id=${client.id}`)).body.home_url).to.equal(new URL(DEMO_REDIRECT_URI).origin);
+    expect((await fetchJson(t, `/api/client?client_id=${client.id}`)).body.home_url).to.equal(new URL(DEMO_REDIRECT_URI).origin);
   });
 
   it("writes the file with the names the banner prints, and reads one an earlier version wrote with id and secret", async function () {

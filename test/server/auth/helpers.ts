@@ -115,9 +115,6 @@ export async function registerClient(
   return { id: client.id, secret, redirectUri: redirectUris[0], name };
 }
 
-/** The name the suites outside test/server/auth read JSON answers by: the one reader, `fetchJson`. */
-export const getJson = fetchJson;
-
 export async function postJson(t: Pick<TestApp, "fetch">, path: string, payload: unknown) {
   return fetchJson(t, path, {
     method: "POST",

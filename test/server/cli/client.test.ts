@@ -1,10 +1,11 @@
 import { expect } from "chai";
+import { fetchJson } from "../../helpers/app";
 import { Wallet } from "ethers";
 import type { TestApp } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
 import type { TestDatabase } from "../../helpers/database";
 import { runCli } from "../../helpers/cli";
-import { getJson, postForm, postJson, scriptDatabase, startLoginApp } from "../auth/helpers";
+import { postForm, postJson, scriptDatabase, startLoginApp } from "../auth/helpers";
 
 const run = (args: string[], env: Record<string, string>) => runCli("client", args, env);
 
@@ -51,7 +52,7 @@ describe("npm run client", function () {
         scope: "openid",
         address: wallet.address,
       });
-      const { body } = await getJson(t, `/api/authorize?${query}`);
+      const { body } = await fetchJson(t, `/api/authorize?${query}`);
       expect(body.message).to.include("Script RP");
       const login = await postJson(t, `/api/login`, {
         address: wallet.address,
@@ -149,7 +150,7 @@ describe("npm run client", function () {
 
     const t: TestApp = await startLoginApp((await sharedNode()).url, { database });
     try {
-      const ja = await getJson(t, `/api/client?client_id=${client.client_id}&lang=ja`);
+      const ja = await fetchJson(t, `/api/client?client_id=${client.client_id}&lang=ja`);
       expect(ja.body).to.deep.equal({
         client_id: client.client_id,
         title: "My Game",
@@ -157,11 +158,11 @@ describe("npm run client", function () {
         logo_url: "",
         home_url: "https://play.game.example/",
       });
-      const en = await getJson(t, `/api/client?client_id=${client.client_id}`);
+      const en = await fetchJson(t, `/api/client?client_id=${client.client_id}`);
       expect(en.body).to.deep.include({ title: "My Game", description: "New" });
       // A name-only client: the title is its name.
       const { rows } = await t.app.db.query<{ id: string }>("SELECT id FROM login_clients WHERE name = 'SPA'");
-      if (rows[0]) expect((await getJson(t, `/api/client?client_id=${rows[0].id}`)).body.title).to.equal("SPA");
+      if (rows[0]) expect((await fetchJson(t, `/api/client?client_id=${rows[0].id}`)).body.title).to.equal("SPA");
     } finally {
       await t.close();
     }

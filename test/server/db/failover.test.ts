@@ -1,10 +1,10 @@
 import { expect } from "chai";
+import { fetchJson } from "../../helpers/app";
 import type { TestApp } from "../../helpers/app";
 import { startDrillApp } from "../../helpers/drill-app";
 import type { MetadataPosts } from "../../helpers/metadata-posts";
 import { postgresServerBinariesOrSkip, PostgresServers, type PostgresServer } from "../../helpers/postgres-servers";
 import { startTcpProxy, type TcpProxy } from "../../helpers/tcp-proxy";
-import { getJson } from "../auth/helpers";
 
 /**
  * A failover at one address: the service's DATABASE_URL names an address (a TCP proxy the test controls, as a DNS
@@ -63,7 +63,7 @@ describe("drill: the primary replaced by a promoted replica at the same address"
     let written = false;
     for (let i = 0; i < 20 && !written; i++) written = (await postIn("promoted")) === 200;
     expect(written, "a write on the promoted replica").to.equal(true);
-    expect((await getJson(t!, "/ready")).status).to.equal(200);
+    expect((await fetchJson(t!, "/ready")).status).to.equal(200);
 
     const undocumented = answers.filter(
       (a) => a.status !== 200 && !(a.status === 503 && a.error === "database_unavailable" && a.retryAfter === "1"),

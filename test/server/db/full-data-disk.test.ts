@@ -1,11 +1,12 @@
 import { expect } from "chai";
+import { fetchJson } from "../../helpers/app";
 import pg from "pg";
 import type { TestApp } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
 import { postgresServerBinariesOrSkip, startPostgresServer, type PostgresServer } from "../../helpers/postgres-server";
 import { MetadataPosts } from "../../helpers/metadata-posts";
 import { expectRefusal } from "../../helpers/refusal";
-import { getJson, startLoginApp } from "../auth/helpers";
+import { startLoginApp } from "../auth/helpers";
 
 const DATA_DISK_MB = 96;
 
@@ -79,7 +80,7 @@ describe("a full data disk (tmpfs)", function () {
       JSON.stringify(answers),
     ).to.deep.equal([]);
     await expectRefusal(await t!.fetch(`/metadata/localhost/${posts.contract}/999999`), 404, "not_found");
-    expect((await getJson(t!, "/health")).status).to.equal(200);
+    expect((await fetchJson(t!, "/health")).status).to.equal(200);
 
     // Space back: the filler's files are truncated at its drop, and the same process writes again.
     await filler!.query("DROP TABLE test_filler");

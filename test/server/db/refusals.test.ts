@@ -1,11 +1,11 @@
 import { expect } from "chai";
+import { fetchJson } from "../../helpers/app";
 import pg from "pg";
 import type { TestApp } from "../../helpers/app";
 import { postgresServerBinariesOrSkip, startPostgresServer, type PostgresServer } from "../../helpers/postgres-server";
 import { startDrillApp } from "../../helpers/drill-app";
 import type { MetadataPosts } from "../../helpers/metadata-posts";
 import { expectRefusal } from "../../helpers/refusal";
-import { getJson } from "../auth/helpers";
 
 /** The role's connections: the pool's, and what the test takes to reach the limit. */
 const CONNECTION_LIMIT = 3;
@@ -72,7 +72,7 @@ describe("PostgreSQL refusing for its state", function () {
     for (const other of others) await other.connect();
     try {
       await expectRefusal(await posts.post(), 503, "database_unavailable", { headers: { "retry-after": "1" } });
-      const ready = await getJson(t!, "/ready");
+      const ready = await fetchJson(t!, "/ready");
       expect(ready.status).to.equal(503);
       expect(JSON.stringify(ready.body)).to.match(/too many connections/);
     } finally {

@@ -1,11 +1,12 @@
 import { expect } from "chai";
+import { fetchJson } from "../../helpers/app";
 import { Wallet } from "ethers";
 import { encodeMetadata, boundText } from "../../../server/signed-metadata/signed-text";
 import type { TestApp } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
 import { expectRefusal } from "../../helpers/refusal";
 import { postgresServerBinariesOrSkip, startPostgresServer, type PostgresServer } from "../../helpers/postgres-server";
-import { authorizeQuery, exchangeCode, getJson, postJson, registerClient, startLoginApp, type RegisteredClient } from "../auth/helpers";
+import { authorizeQuery, exchangeCode, postJson, registerClient, startLoginApp, type RegisteredClient } from "../auth/helpers";
 
 const CONTRACT = "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed";
 /** The answers docs/reference/api.md documents for a database that is down or saturated. */
@@ -63,7 +64,7 @@ describe("drill: PostgreSQL restarts under load", function () {
   async function login() {
     const wallet = Wallet.createRandom();
     let started = phase;
-    const { status, body, headers } = await getJson(t!, `/api/authorize?${authorizeQuery(client, wallet.address)}`);
+    const { status, body, headers } = await fetchJson(t!, `/api/authorize?${authorizeQuery(client, wallet.address)}`);
     record("GET /api/authorize", started, status, body, headers);
     if (status !== 200) return;
     const signature = await wallet.signMessage(body.message);
@@ -109,7 +110,7 @@ describe("drill: PostgreSQL restarts under load", function () {
     }
   }
   const successesIn = (name: string) => answers.filter((a) => a.phase === name && a.status < 300).length;
-  const ready = async () => getJson(t!, "/ready");
+  const ready = async () => fetchJson(t!, "/ready");
 
   it("answers 503 while the database is down, recovers without a restart, and loses no login or post it confirmed", async function () {
     const running = load(3);

@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { fetchJson } from "../../helpers/app";
 import { Wallet } from "ethers";
 import pg from "pg";
 import type { Database } from "../../../server/db/database";
@@ -9,7 +10,7 @@ import { sharedNode } from "../../helpers/chain";
 import { createTestDatabase, usingPostgres, type TestDatabase } from "../../helpers/database";
 import { pgbouncerBinary, startPgBouncer, type PgBouncer } from "../../helpers/pgbouncer";
 import { expectRefusal } from "../../helpers/refusal";
-import { authorizeQuery, getJson, registerClient, startLoginApp } from "../auth/helpers";
+import { authorizeQuery, registerClient, startLoginApp } from "../auth/helpers";
 
 const CONTRACT = "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed";
 const BOUND_MS = 300;
@@ -233,7 +234,7 @@ describe("statements bounded in time", function () {
       // A read of a post nobody made is a 404, the documented answer once it got a connection.
       expect(undocumented.filter((a) => !(a.status === 404 && a.error === "not_found"))).to.deep.equal([]);
       expect(answers.filter((a) => a.error === "database_busy").length).to.be.at.least(8);
-      expect((await getJson(t, "/ready")).status).to.equal(200);
+      expect((await fetchJson(t, "/ready")).status).to.equal(200);
     });
   });
 });

@@ -3,11 +3,11 @@ import { Wallet } from "ethers";
 import type { Database } from "../../../server/db/database";
 import { requesterOf } from "../../../server/lib/requester";
 import { MemoryRateCounts, SharedRateCounts, SWEEP_ROWS } from "../../../server/rate-limits";
-import { startOfMinute, startTestApp, type TestApp } from "../../helpers/app";
+import { startOfMinute, startTestApp, type TestApp, fetchJson } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
 import { createTestDatabase, usingPostgres, type TestDatabase } from "../../helpers/database";
 import { expectRefusal } from "../../helpers/refusal";
-import { authorizeQuery, getJson, registerClient, startLoginApp } from "../auth/helpers";
+import { authorizeQuery, registerClient, startLoginApp } from "../auth/helpers";
 
 const MINUTE = 60_000;
 
@@ -94,7 +94,7 @@ describe("rate limits shared by the instances on one PostgreSQL database (RATE_L
     it("refuses the /api/authorize past LOGIN_RATE_LIMIT whichever instance answers", async function () {
       const { a, b } = instances;
       const client = await registerClient(a);
-      const authorize = (t: TestApp) => getJson(t, `/api/authorize?${authorizeQuery(client, Wallet.createRandom().address)}`);
+      const authorize = (t: TestApp) => fetchJson(t, `/api/authorize?${authorizeQuery(client, Wallet.createRandom().address)}`);
       startOfMinute(a.clock, b.clock);
       for (const t of [a, b, a]) expect((await authorize(t)).status).to.equal(200);
       await expectRefusal(await authorize(b), 429, "too_many_requests", { headers: { "retry-after": true } });
