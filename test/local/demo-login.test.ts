@@ -6,6 +6,7 @@ import { ensureDemoClient } from "../../local/demo-client";
 import { demoLogin, DemoLoginRefusal } from "../../local/demo-login";
 import { isLoopbackUrl } from "../../local/loopback";
 import { SuiteChain } from "../helpers/suite-chain";
+import { makeTempDir } from "../helpers/temp-dir";
 import { freePort } from "../../support/net";
 import { startLoginApp } from "../server/auth/helpers";
 
@@ -24,8 +25,7 @@ async function refusal(options: { base: string; dataDir: string }): Promise<stri
 
 describe("npm run demo-login (local/demo-login.ts)", function () {
   const suite = SuiteChain.forSuite("shared", async (chain) => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "demo-login-"));
-    chain.closesWith({ close: async () => fs.rmSync(dataDir, { recursive: true, force: true }) });
+    const dataDir = chain.closesWith(makeTempDir("demo-login-")).path;
     // The local demo as `npm start` has it: an issuer on this machine, the Hardhat chain as the default network.
     const local = chain.closesWith(await startLoginApp(chain.url, { listen: true }));
     await ensureDemoClient(local.app.db, dataDir);
