@@ -1,21 +1,11 @@
 import { expect } from "chai";
-import type { JsonRpcSigner } from "ethers";
-import { CollectionNFT__factory, TestERC1155__factory, type CollectionNFT, type TestERC1155 } from "../../../typechain-types";
-import { startTestApp, type TestApp } from "../../helpers/app";
+import { CollectionNFT__factory, TestERC1155__factory } from "../../../typechain-types";
+import { startTestApp } from "../../helpers/app";
 import { indexedTo } from "../../helpers/index-check";
 import { SuiteChain } from "../../helpers/suite-chain";
 import { expectRefusal } from "../../helpers/refusal";
 
 describe("holders at a block", function () {
-  let chain: SuiteChain;
-  let a: JsonRpcSigner;
-  let b: JsonRpcSigner;
-  let c: JsonRpcSigner;
-  let cats: CollectionNFT;
-  let multi: TestERC1155;
-  let catsAddress: string;
-  let multiAddress: string;
-  let t: TestApp;
   /** The block each step was mined in. */
   const at: Record<string, number> = {};
 
@@ -23,13 +13,12 @@ describe("holders at a block", function () {
     at[name] = (await (await sent).wait())!.blockNumber;
   };
 
-  before(async function () {
-    chain = await SuiteChain.ownNode();
-    const deployer = await chain.provider.getSigner(0);
-    [a, b, c] = await Promise.all([1, 2, 3].map((i) => chain.provider.getSigner(i)));
-    cats = await new CollectionNFT__factory(deployer).deploy("Cats", "CAT", "");
-    multi = await new TestERC1155__factory(deployer).deploy();
-    [catsAddress, multiAddress] = await Promise.all([cats.getAddress(), multi.getAddress()]);
+  const suite = SuiteChain.forSuite("own", async (chain) => {
+    const deployer = await chain.signer(0);
+    const [a, b, c] = await Promise.all([1, 2, 3].map((i) => chain.signer(i)));
+    const cats = await new CollectionNFT__factory(deployer).deploy("Cats", "CAT", "");
+    const multi = await new TestERC1155__factory(deployer).deploy();
+    const [catsAddress, multiAddress] = await Promise.all([cats.getAddress(), multi.getAddress()]);
     await mined("mintA", cats.mint(a.address, 3n));
     await mined("mintB", cats.mint(b.address, 1n));
     await mined("send", cats.connect(a).transferFrom(a.address, c.address, 1n));
@@ -37,12 +26,11 @@ describe("holders at a block", function () {
     await mined("multiMint", multi.mintBatch(a.address, [1n, 2n], [10n, 5n]));
     await mined("multiSend", multi.connect(a).safeTransferFrom(a.address, b.address, 1n, 4n, "0x"));
     await mined("multiOn", multi.connect(b).safeTransferFrom(b.address, c.address, 1n, 4n, "0x"));
-    t = await chain.startIndexingApp();
+    return { a, b, c, cats, multi, catsAddress, multiAddress, t: await chain.startIndexingApp() };
   });
-  after(async () => chain?.close());
 
   async function get(path: string, headers: Record<string, string> = {}) {
-    const response = await t.fetch(path, { headers });
+    const response = await suite().t.fetch(path, { headers });
     const text = await response.text();
     return { status: response.status, headers: response.headers, text };
   }
@@ -57,6 +45,7 @@ describe("holders at a block", function () {
     JSON.parse((await get(`/holders/localhost/${contract}/count?block=${block}`)).text).holders as number;
 
   it("lists ERC-721 holders as at the end of each block, and counts them", async function () {
+    const { a, b, c, catsAddress } = suite();
     expect(await holders(catsAddress, `block=${at.mintA}`)).to.deep.equal([{ owner: a.address, count: 3 }]);
     expect(await holders(catsAddress, `block=${at.mintB}`)).to.deep.equal(
       ordered({ owner: a.address, count: 3 }, { owner: b.address, count: 1 }),
@@ -74,6 +63,7 @@ describe("holders at a block", function () {
   });
 
   it("sums ERC-1155 balances as at a block, a holding that reached zero left out, and gives one id's holders", async function () {
+    const { a, b, c, multiAddress } = suite();
     expect(await holders(multiAddress, `block=${at.multiMint}`)).to.deep.equal([{ owner: a.address, count: 15 }]);
     expect(await holders(multiAddress, `block=${at.multiSend}`)).to.deep.equal(
       ordered({ owner: a.address, count: 11 }, { owner: b.address, count: 4 }),
@@ -88,6 +78,7 @@ describe("holders at a block", function () {
   });
 
   it("names a token's owner at a block, and none before its mint or after its burn", async function () {
+    const { a, c, catsAddress } = suite();
     expect(await holders(catsAddress, `block=${at.mintA}&id=1`)).to.deep.equal([{ owner: a.address, count: 1 }]);
     expect(await holders(catsAddress, `block=${at.send}&id=1`)).to.deep.equal([{ owner: c.address, count: 1 }]);
     expect(await holders(catsAddress, `block=${at.mintA}&id=4`)).to.deep.equal([]);
@@ -95,12 +86,14 @@ describe("holders at a block", function () {
   });
 
   it("agrees with today's holders at the block the index is complete to", async function () {
+    const { catsAddress, multiAddress, chain } = suite();
     const head = await chain.provider.getBlockNumber();
     for (const contract of [catsAddress, multiAddress])
       expect(await holders(contract, `block=${head}`)).to.deep.equal(await holders(contract, ""));
   });
 
   it("pages with limit and Link rel=next, every holder once", async function () {
+    const { catsAddress } = suite();
     const first = await get(`/holders/localhost/${catsAddress}?block=${at.send}&limit=2`);
     const next = /^<([^>]+)>; rel="next"$/.exec(first.headers.get("link") ?? "")![1];
     expect(next).to.include(`block=${at.send}`);
@@ -110,6 +103,7 @@ describe("holders at a block", function () {
   });
 
   it("streams every holder as NDJSON or CSV, by format or Accept", async function () {
+    const { catsAddress } = suite();
     const expected = await holders(catsAddress, `block=${at.send}`);
     const ndjson = await get(`/holders/localhost/${catsAddress}?block=${at.send}&limit=1&format=ndjson`);
     expect(ndjson.headers.get("content-type")).to.equal("application/x-ndjson; charset=utf-8");
@@ -123,6 +117,7 @@ describe("holders at a block", function () {
   });
 
   it("refuses a block outside what the index holds, a malformed one, a contract it does not hold, and a bad format", async function () {
+    const { a, catsAddress, chain } = suite();
     const head = await chain.provider.getBlockNumber();
     const indexed = Number((await get(`/holders/localhost/${catsAddress}`)).headers.get("x-indexed-block"));
     const first = at.mintA;
@@ -145,6 +140,7 @@ describe("holders at a block", function () {
   });
 
   it("refuses, with the bound named, a contract with more transfers than HOLDERS_SNAPSHOT_MAX_TRANSFERS", async function () {
+    const { catsAddress, multiAddress, chain } = suite();
     const small = await startTestApp({ env: { RPC_URL_LOCALHOST: chain.url, INDEXER_POLL_MS: "50", HOLDERS_SNAPSHOT_MAX_TRANSFERS: "4" } });
     try {
       await indexedTo(small.app.db, "localhost", chain.provider);
@@ -159,6 +155,7 @@ describe("holders at a block", function () {
   });
 
   it("gives a block's holders as the chain that won a reorg has them, and earlier blocks as before", async function () {
+    const { a, b, c, cats, catsAddress, t, chain } = suite();
     const before = await holders(catsAddress, `block=${at.send}`);
     const snapshot = await chain.provider.send("evm_snapshot", []);
     const { blockNumber: lost } = (await (await cats.connect(a).transferFrom(a.address, b.address, 2n)).wait())!;
