@@ -1,24 +1,9 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenLocally } from "../../support/net";
 
-export interface HangingServer {
-  url: string;
-  /** Drops the connections it holds open, which `server.close` alone would wait for. */
-  close(): Promise<void>;
-}
+export type HangingServer = Awaited<ReturnType<typeof listenLocally>>;
 
-/**
- * An HTTP server on `host` that takes every request and never answers it: a node or a host that hangs, for the
- * timeouts of whoever calls it.
- */
-export async function startHangingServer(host = "127.0.0.1"): Promise<HangingServer> {
-  const server = http.createServer(() => {});
-  await new Promise<void>((resolve) => server.listen(0, host, resolve));
-  return {
-    url: `http://${host}:${(server.address() as AddressInfo).port}`,
-    async close() {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
+/** An HTTP server on this machine that takes every request and never answers it: a node that hangs, for callers' timeouts. */
+export function startHangingServer(): Promise<HangingServer> {
+  return listenLocally(http.createServer(() => {}));
 }
