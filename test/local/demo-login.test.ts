@@ -5,8 +5,8 @@ import { expect } from "chai";
 import { ensureDemoClient } from "../../local/demo-client";
 import { demoLogin, DemoLoginRefusal } from "../../local/demo-login";
 import { isLoopbackUrl } from "../../local/loopback";
-import type { TestApp } from "../helpers/app";
-import { sharedNode } from "../helpers/chain";
+import { SuiteChain } from "../helpers/suite-chain";
+import { makeTempDir } from "../helpers/temp-dir";
 import { freePort } from "../../support/net";
 import { startLoginApp } from "../server/auth/helpers";
 
@@ -24,23 +24,16 @@ async function refusal(options: { base: string; dataDir: string }): Promise<stri
 }
 
 describe("npm run demo-login (local/demo-login.ts)", function () {
-  let nodeUrl: string;
-  let local: TestApp;
-  let dataDir: string;
-
-  before(async function () {
-    nodeUrl = (await sharedNode()).url;
+  const suite = SuiteChain.forSuite("shared", async (chain) => {
+    const dataDir = chain.closesWith(makeTempDir("demo-login-")).path;
     // The local demo as `npm start` has it: an issuer on this machine, the Hardhat chain as the default network.
-    local = await startLoginApp(nodeUrl, { listen: true });
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "demo-login-"));
+    const local = chain.closesWith(await startLoginApp(chain.url, { listen: true }));
     await ensureDemoClient(local.app.db, dataDir);
-  });
-  after(async function () {
-    await local?.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    return { local, dataDir };
   });
 
   it("logs the demo user in through the demo client: an ID token for its address, and userinfo", async function () {
+    const { local, dataDir } = suite();
     const result = await demoLogin({ base: local.url, dataDir });
     const client = JSON.parse(fs.readFileSync(path.join(dataDir, "demo-client.json"), "utf8"));
     expect(result.user).to.equal(DEMO_USER);
@@ -53,6 +46,7 @@ describe("npm run demo-login (local/demo-login.ts)", function () {
   });
 
   it("refuses without a demo client, naming the file and what to run", async function () {
+    const { local } = suite();
     const empty = fs.mkdtempSync(path.join(os.tmpdir(), "demo-login-empty-"));
     try {
       expect(await refusal({ base: local.url, dataDir: empty })).to.equal(
@@ -64,13 +58,15 @@ describe("npm run demo-login (local/demo-login.ts)", function () {
   });
 
   it("refuses a service URL off this machine before sending anything", async function () {
+    const { dataDir } = suite();
     expect(await refusal({ base: "https://login.example.com", dataDir })).to.equal(
       "https://login.example.com is not this machine: demo-login only logs in to the local demo of `npm start`",
     );
   });
 
   it("refuses a service on this machine whose issuer is not a loopback URL (a deployment's), before sending the secret", async function () {
-    const deployed = await startLoginApp(nodeUrl, { listen: true, env: { ISSUER: "https://login.example.com" } });
+    const { dataDir, chain } = suite();
+    const deployed = await startLoginApp(chain.url, { listen: true, env: { ISSUER: "https://login.example.com" } });
     try {
       expect(await refusal({ base: deployed.url, dataDir })).to.equal(
         `${deployed.url} is not the local demo: its issuer is https://login.example.com, not a loopback URL (localhost, 127.0.0.1 or [::1])`,
@@ -81,7 +77,8 @@ describe("npm run demo-login (local/demo-login.ts)", function () {
   });
 
   it("refuses a service whose default network is not the local Hardhat chain", async function () {
-    const sepolia = await startLoginApp(nodeUrl, { listen: true, env: { RPC_URL_SEPOLIA: nodeUrl, DEFAULT_NETWORK: "sepolia" } });
+    const { local, dataDir, chain } = suite();
+    const sepolia = await startLoginApp(chain.url, { listen: true, env: { RPC_URL_SEPOLIA: chain.url, DEFAULT_NETWORK: "sepolia" } });
     try {
       await ensureDemoClient(sepolia.app.db, dataDir);
       expect(await refusal({ base: sepolia.url, dataDir })).to.equal(
@@ -95,6 +92,7 @@ describe("npm run demo-login (local/demo-login.ts)", function () {
   });
 
   it("says when nothing answers", async function () {
+    const { dataDir } = suite();
     const port = await freePort();
     expect(await refusal({ base: `http://127.0.0.1:${port}`, dataDir })).to.equal(
       `cannot reach http://127.0.0.1:${port} (connect ECONNREFUSED 127.0.0.1:${port}): is \`npm start\` running?`,

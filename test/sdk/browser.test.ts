@@ -3,21 +3,19 @@ import { build } from "esbuild";
 import { Wallet, type HDNodeWallet } from "ethers";
 import { createHash } from "node:crypto";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import type * as Sdk from "../../sdk/src/index";
 import type * as Login from "../../sdk/src/login";
 import { createLoginServer } from "../../sdk/src/server";
-import { AliceNFT__factory, type AliceNFT } from "../../typechain-types";
-import type { TestApp } from "../helpers/app";
 import { launchBrowser } from "../helpers/browser";
-import { servePage, type PageServer } from "../helpers/page-server";
+import { servePage } from "../helpers/page-server";
 import { SuiteChain } from "../helpers/suite-chain";
 import { indexedTo } from "../helpers/index-check";
 import type { PageWindow } from "../helpers/page-globals";
 import { expectRefusal } from "../helpers/refusal";
 import { rejection, sdkRefusal } from "../helpers/sdk";
 import { injectWallet } from "../helpers/test-wallet";
-import { registerClient, startLoginApp, type RegisteredClient } from "../server/auth/helpers";
+import { registerClient, startLoginApp } from "../server/auth/helpers";
 
 /** The SDK as a dApp's bundle puts it in the page (the test's page script reads it as `window.sdk`). */
 type PageSdk = typeof Sdk & typeof Login;
@@ -26,20 +24,11 @@ declare const window: PageWindow & { sdk: PageSdk; seen: Sdk.LiveEvent[] };
 
 describe("SDK in a browser (headless Chromium)", function () {
   this.timeout(120_000);
-  let chain: SuiteChain;
-  let t: TestApp;
-  let browser: Browser;
-  let client: RegisteredClient;
-  let alice: AliceNFT;
-  /** A dApp's page: every request to the service is a cross-origin one. */
-  let dappPage: PageServer;
-
-  before(async function () {
-    chain = await SuiteChain.sharedNode();
-    alice = await new AliceNFT__factory(await chain.provider.getSigner(0)).deploy(await (await chain.provider.getSigner(0)).getAddress());
-    t = chain.closesWith(await startLoginApp(chain.url, { listen: true, env: { INDEXER_POLL_MS: "50" } }));
+  const suite = SuiteChain.forSuite("shared", async (chain) => {
+    const alice = await chain.deployAlice();
+    const t = chain.closesWith(await startLoginApp(chain.url, { listen: true, env: { INDEXER_POLL_MS: "50" } }));
     await indexedTo(t.app.db, "localhost", chain.provider);
-    client = await registerClient(t, { name: "Browser dApp", redirectUris: ["https://dapp.example/callback"] });
+    const client = await registerClient(t, { name: "Browser dApp", redirectUris: ["https://dapp.example/callback"] });
     const built = await build({
       stdin: {
         contents: 'export * from "./index.ts"; export * from "./login.ts";',
@@ -53,16 +42,14 @@ describe("SDK in a browser (headless Chromium)", function () {
       write: false,
       logLevel: "silent",
     });
-    dappPage = await servePage(`<!doctype html><title>dApp</title><script>${built.outputFiles[0].text}</script>`);
-    browser = await launchBrowser();
-  });
-  after(async function () {
-    await browser?.close();
-    await chain?.close();
-    dappPage?.close();
+    /** A dApp's page: every request to the service is a cross-origin one. */
+    const dappPage = await servePage(`<!doctype html><title>dApp</title><script>${built.outputFiles[0].text}</script>`);
+    chain.closesWith({ close: async () => dappPage.close() });
+    return { alice, t, client, dappPage, browser: chain.closesWith(await launchBrowser()) };
   });
 
   async function dapp(wallet: HDNodeWallet, mode: "eip6963" | "window.ethereum"): Promise<Page> {
+    const { browser, dappPage } = suite();
     const page = await browser.newPage();
     await page.exposeFunction("__testSign", (hex: string) => wallet.signMessage(Buffer.from(hex.slice(2), "hex")));
     await injectWallet(page, { address: wallet.address, chainId: 31337, mode, name: "Test Wallet" });
@@ -72,6 +59,7 @@ describe("SDK in a browser (headless Chromium)", function () {
 
   for (const mode of ["eip6963", "window.ethereum"] as const) {
     it(`finds the wallet (${mode}) and logs in through the JSON flow; the dApp's server exchanges the code`, async function () {
+      const { t, client } = suite();
       const wallet = Wallet.createRandom();
       const page = await dapp(wallet, mode);
       const login = await page.evaluate(
@@ -92,6 +80,7 @@ describe("SDK in a browser (headless Chromium)", function () {
   }
 
   it("logs in through the standard redirect flow with PKCE (S256), state and nonce; the dApp's server exchanges the code once", async function () {
+    const { t, dappPage } = suite();
     const wallet = Wallet.createRandom();
     const redirectUri = `${dappPage.url}callback`;
     const spa = await registerClient(t, { name: "Redirect dApp", redirectUris: [redirectUri], public: true });
@@ -138,6 +127,7 @@ describe("SDK in a browser (headless Chromium)", function () {
   });
 
   it("gives the service's error of a redirect login as a LoginRedirectError", async function () {
+    const { t, dappPage } = suite();
     const redirectUri = `${dappPage.url}callback`;
     const spa = await registerClient(t, { name: "Silent dApp", redirectUris: [redirectUri], public: true });
     const page = await dapp(Wallet.createRandom(), "eip6963");
@@ -157,6 +147,7 @@ describe("SDK in a browser (headless Chromium)", function () {
   });
 
   it("reads the data routes and follows live events, without EventSource", async function () {
+    const { alice, t } = suite();
     const wallet = Wallet.createRandom();
     const page = await dapp(wallet, "eip6963");
     const contract = await alice.getAddress();

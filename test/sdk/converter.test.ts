@@ -1,32 +1,26 @@
 import { expect } from "chai";
-import { conversionTransaction, createDataClient, type DataClient } from "../../sdk/src/index";
-import { startTestApp, type TestApp } from "../helpers/app";
+import { conversionTransaction, createDataClient } from "../../sdk/src/index";
+import { startTestApp } from "../helpers/app";
 import { SuiteChain } from "../helpers/suite-chain";
 import { expectRefusal } from "../helpers/refusal";
 import { rejection, sdkRefusal } from "../helpers/sdk";
-import { BIG_ID, converterFixture, type ConverterFixture } from "../server/converter/fixture";
+import { BIG_ID, converterFixture } from "../server/converter/fixture";
 
 describe("SDK converter reads and its conversion transaction", function () {
   const HOLDER = 9;
-  let chain: SuiteChain;
-  let f: ConverterFixture;
-  let t: TestApp;
-  let client: DataClient;
-
-  before(async function () {
-    chain = await SuiteChain.sharedNode();
-    f = await converterFixture(chain.provider, HOLDER);
-    t = chain.closesWith(
+  const suite = SuiteChain.forSuite("shared", async (chain) => {
+    const f = await converterFixture(chain.provider, HOLDER);
+    const t = chain.closesWith(
       await startTestApp({
         listen: true,
         env: { RPC_URL_LOCALHOST: chain.url, HEAD_CACHE_MS: "0", INDEXER: "false", CONVERTERS: `localhost:${f.addresses.converter}` },
       }),
     );
-    client = createDataClient({ baseUrl: t.url, network: "localhost" });
+    return { f, client: createDataClient({ baseUrl: t.url, network: "localhost" }) };
   });
-  after(async () => chain?.close());
 
   it("reads a converter and its pairs, ids with all their digits", async function () {
+    const { f, client } = suite();
     const converter = await client.converter(f.addresses.converter);
     expect(converter).to.deep.include({ converter: f.addresses.converter, alice: f.addresses.alice, bob: f.addresses.bob, paused: false });
     expect(converter.block).to.match(/^\d+$/);
@@ -41,7 +35,8 @@ describe("SDK converter reads and its conversion transaction", function () {
   });
 
   it("builds the one transaction that converts, which any wallet sends", async function () {
-    const holder = await chain.provider.getSigner(HOLDER);
+    const { f, client, chain } = suite();
+    const holder = await chain.signer(HOLDER);
     const tx = conversionTransaction({ token: f.addresses.alice, holder: holder.address, converter: f.addresses.converter, id: BIG_ID });
     expect(tx.to).to.equal(f.addresses.alice);
     expect(tx.data).to.equal(
@@ -60,6 +55,7 @@ describe("SDK converter reads and its conversion transaction", function () {
   });
 
   it("throws the route's refusal of an address that is not a converter as an ApiError", async function () {
+    const { f, client } = suite();
     const error = await rejection(client.converter(f.addresses.alice));
     await expectRefusal(sdkRefusal(error), 404, "not_found");
   });

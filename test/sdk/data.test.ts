@@ -1,12 +1,11 @@
 import { expect } from "chai";
-import { Wallet, type JsonRpcProvider, type JsonRpcSigner } from "ethers";
-import { ApiError, createDataClient, type DataClient, type InventoryItem, type Page } from "../../sdk/src/index";
-import { AliceNFT__factory, MetadataNFT__factory, TestERC1155__factory, type AliceNFT } from "../../typechain-types";
-import { startOfMinute, startTestApp, type TestApp } from "../helpers/app";
-import { providerFor, sharedNode } from "../helpers/chain";
-import { indexedTo } from "../helpers/index-check";
+import { Wallet } from "ethers";
+import { ApiError, createDataClient, type InventoryItem, type Page } from "../../sdk/src/index";
+import { MetadataNFT__factory, TestERC1155__factory } from "../../typechain-types";
+import { startOfMinute, startTestApp } from "../helpers/app";
 import { expectRefusal } from "../helpers/refusal";
 import { rejection, sdkRefusal } from "../helpers/sdk";
+import { SuiteChain } from "../helpers/suite-chain";
 
 /** A tokenURI whose document is `{name}`. */
 const uri = (name: string) => `data:application/json,${encodeURIComponent(JSON.stringify({ name }))}`;
@@ -20,68 +19,54 @@ async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
 describe("SDK data client against the service", function () {
   const BIG_ID = 2n ** 70n + 1n;
   const BIG_AMOUNT = 2n ** 64n + 7n;
-  let provider: JsonRpcProvider;
-  let a: JsonRpcSigner;
-  let b: JsonRpcSigner;
-  let alice: AliceNFT;
-  let aliceAddress: string;
-  let multiAddress: string;
-  let metadataAddress: string; // a MetadataNFT whose token 1 has the metadata {name: "Before"}
-  let onlyA: number; // the block at whose end a held every Alice token minted so far, and b none
-  let beforeMove: number; // the last block before token 5 went from a to b
-  let t: TestApp;
-  let client: DataClient;
-
-  before(async function () {
-    provider = providerFor((await sharedNode()).url);
-    const deployer = await provider.getSigner(0);
-    [a, b] = await Promise.all([4, 5].map((i) => provider.getSigner(i)));
-    alice = await new AliceNFT__factory(deployer).deploy(deployer.address);
-    const multi = await new TestERC1155__factory(deployer).deploy();
-    [aliceAddress, multiAddress] = await Promise.all([alice.getAddress(), multi.getAddress()]);
+  const suite = SuiteChain.forSuite("shared", async (chain) => {
+    const [a, b] = await Promise.all([4, 5].map((i) => chain.signer(i)));
+    const alice = await chain.deployAlice();
+    const multi = await new TestERC1155__factory(await chain.signer(0)).deploy();
+    const [aliceAddress, multiAddress] = await Promise.all([alice.getAddress(), multi.getAddress()]);
     await (await alice.mintBatch(a.address, [1n, 2n, 3n, 4n, 5n])).wait();
-    onlyA = (await (await alice.mint(a.address, BIG_ID)).wait())!.blockNumber;
+    // The block at whose end a held every Alice token minted so far, and b none.
+    const onlyA = (await (await alice.mint(a.address, BIG_ID)).wait())!.blockNumber;
     await (await alice.mint(b.address, 7n)).wait();
     await (await multi.mint(a.address, 9n, BIG_AMOUNT)).wait();
-    const metadataNft = await new MetadataNFT__factory(deployer).deploy();
-    metadataAddress = await metadataNft.getAddress();
+    // A MetadataNFT whose token 1 has the metadata {name: "Before"}.
+    const metadataNft = await new MetadataNFT__factory(await chain.signer(0)).deploy();
+    const metadataAddress = await metadataNft.getAddress();
     await (await metadataNft.mint(Wallet.createRandom().address, 1n, uri("Before"))).wait();
-    beforeMove = (await (await alice.connect(a).transferFrom(a.address, b.address, 5n)).wait())!.blockNumber - 1;
-    t = await startTestApp({
+    // The last block before token 5 went from a to b.
+    const beforeMove = (await (await alice.connect(a).transferFrom(a.address, b.address, 5n)).wait())!.blockNumber - 1;
+    const t = await chain.startIndexingApp({
       listen: true,
       env: {
-        RPC_URL_LOCALHOST: (await sharedNode()).url,
-        INDEXER_POLL_MS: "50",
         INDEXER_CONTRACTS_LOCALHOST: `${aliceAddress},${multiAddress},${metadataAddress}`,
         // The operator's word flags the ERC-1155 contract as spam at once, without waiting for the classifier.
         SPAM_CONTRACTS: `localhost:${multiAddress}`,
       },
     });
-    await indexedTo(t.app.db, "localhost", provider);
-    client = createDataClient({ baseUrl: t.url, network: "localhost" });
-  });
-  after(async () => {
-    await t?.close();
-    provider?.destroy();
+    const client = createDataClient({ baseUrl: t.url, network: "localhost" });
+    return { a, b, alice, aliceAddress, multiAddress, metadataAddress, onlyA, beforeMove, t, client };
   });
 
   it("reads blocks and gas as decimal strings and times as numbers", async function () {
+    const { client, chain } = suite();
     const latest = await client.latestBlock();
     expect(latest).to.match(/^\d+$/);
-    expect(BigInt(latest)).to.be.at.least(BigInt(await provider.getBlockNumber()) - 1n);
-    const block = await provider.getBlock(1);
+    expect(BigInt(latest)).to.be.at.least(BigInt(await chain.provider.getBlockNumber()) - 1n);
+    const block = await chain.provider.getBlock(1);
     expect(await client.blockTime(1)).to.equal(block!.timestamp);
     expect(await client.blockTime(1n)).to.equal(block!.timestamp);
     expect(await client.gasPrice()).to.match(/^\d+$/);
   });
 
   it("reads owners and approvals on chain", async function () {
+    const { a, b, aliceAddress, client } = suite();
     expect(await client.ownerOf(aliceAddress, BIG_ID)).to.equal(a.address);
     expect(await client.ownerOf(aliceAddress, "5")).to.equal(b.address);
     expect(await client.isApprovedForAll(aliceAddress, a.address, b.address)).to.equal(false);
   });
 
   it("iterates an inventory over several pages, following the Link cursors, every id with all its digits", async function () {
+    const { a, aliceAddress, client } = suite();
     const tokens = client.inventory(a.address, aliceAddress, { limit: 2 });
     const items = await collect(tokens);
     expect(items).to.deep.equal(["1", "2", "3", "4", BIG_ID.toString()].map((id) => ({ contract: aliceAddress, id, owner: a.address })));
@@ -100,6 +85,7 @@ describe("SDK data client against the service", function () {
   });
 
   it("lists contracts, holders, counts and histories, ERC-1155 amounts exact", async function () {
+    const { a, b, aliceAddress, multiAddress, client } = suite();
     expect(await collect(client.inventoryContracts(a.address, { limit: 1 }))).to.have.members([aliceAddress, multiAddress]);
     const owners = [a.address, b.address].sort((x, y) => (x.toLowerCase() < y.toLowerCase() ? -1 : 1));
     expect(await collect(client.holders(aliceAddress, { limit: 1 }))).to.deep.equal(
@@ -127,6 +113,7 @@ describe("SDK data client against the service", function () {
   });
 
   it("reads a token with its holder, and an ERC-1155 token's balances exact", async function () {
+    const { a, aliceAddress, multiAddress, client } = suite();
     const token = await client.token(aliceAddress, BIG_ID);
     expect(token).to.include({ contract: aliceAddress, id: BIG_ID.toString(), standard: "erc721", owner: a.address });
     const multi = await client.token(multiAddress, 9);
@@ -134,6 +121,7 @@ describe("SDK data client against the service", function () {
   });
 
   it("reads a collection, and the contracts of an owner as collections, figures as decimal strings", async function () {
+    const { a, b, aliceAddress, multiAddress, client } = suite();
     const collection = await client.collection(aliceAddress);
     expect(collection).to.include({ contract: aliceAddress, standard: "erc721", indexedSupply: "7", holders: "2", transfers: "8" });
     expect(collection.spam.flag).to.equal(false);
@@ -154,7 +142,8 @@ describe("SDK data client against the service", function () {
   });
 
   it("refreshes a token's metadata: the cached document until asked, the new one at once when asked", async function () {
-    const nft = MetadataNFT__factory.connect(metadataAddress, await provider.getSigner(0));
+    const { metadataAddress, client, chain } = suite();
+    const nft = MetadataNFT__factory.connect(metadataAddress, await chain.signer(0));
     const contract = metadataAddress;
     expect((await client.token(contract, 1)).metadata).to.deep.equal({ name: "Before" });
     await (await nft.setTokenURI(1n, uri("After"))).wait();
@@ -168,6 +157,7 @@ describe("SDK data client against the service", function () {
   });
 
   it("lists holders and counts them at a block, page after page", async function () {
+    const { a, b, aliceAddress, onlyA, beforeMove, client } = suite();
     expect(await collect(client.holders(aliceAddress, { block: onlyA }))).to.deep.equal([{ owner: a.address, count: "6" }]);
     expect(await client.holderCount(aliceAddress, { block: BigInt(onlyA) })).to.deep.equal({ holders: "1" });
     const owners = [a.address, b.address].sort((x, y) => (x.toLowerCase() < y.toLowerCase() ? -1 : 1));
@@ -184,6 +174,7 @@ describe("SDK data client against the service", function () {
   });
 
   it("leaves out what belongs to collections flagged as spam when asked, on every list that takes it", async function () {
+    const { a, aliceAddress, multiAddress, client } = suite();
     expect(await collect(client.inventoryContracts(a.address))).to.have.members([aliceAddress, multiAddress]);
     expect(await collect(client.inventoryContracts(a.address, { spam: "exclude" }))).to.deep.equal([aliceAddress]);
     expect((await collect(client.collectionsOf(a.address, { spam: "exclude" }))).map((c) => c.contract)).to.deep.equal([aliceAddress]);
@@ -199,6 +190,7 @@ describe("SDK data client against the service", function () {
   });
 
   it("throws the service's refusal as an ApiError with its status, code and message", async function () {
+    const { aliceAddress, t, client } = suite();
     const missing = `/localhost/${aliceAddress}/999`;
     const { body } = await expectRefusal(await t.fetch(missing), 404, "not_found");
     const error = await rejection(client.ownerOf(aliceAddress, 999));
@@ -211,6 +203,7 @@ describe("SDK data client against the service", function () {
   });
 
   it("stops at an aborted signal: before the request, and between the pages of a list", async function () {
+    const { a, aliceAddress, client } = suite();
     const aborted = new AbortController();
     aborted.abort();
     expect(await rejection(client.latestBlock({ signal: aborted.signal }))).to.have.property("name", "AbortError");
@@ -231,24 +224,21 @@ describe("SDK data client against the service", function () {
 });
 
 describe("SDK retries against the service's rate limit", function () {
-  let t: TestApp;
-
-  before(async function () {
-    t = await startTestApp({
-      listen: true,
-      env: { RPC_URL_LOCALHOST: (await sharedNode()).url, INDEXER: "false", DATA_RATE_LIMIT: "2", RATE_LIMIT_STORE: "memory" },
-    });
+  const suite = SuiteChain.forSuite("shared", async (chain) => {
+    const env = { RPC_URL_LOCALHOST: chain.url, INDEXER: "false", DATA_RATE_LIMIT: "2", RATE_LIMIT_STORE: "memory" };
+    return { t: chain.closesWith(await startTestApp({ listen: true, env })) };
   });
-  after(async () => t?.close());
 
   /** Spends this minute's budget of the data routes. */
   async function spendBudget() {
+    const { t } = suite();
     startOfMinute(t.clock);
     for (let i = 0; i < 2; i++) expect((await t.fetch("/block/localhost/latest")).status).to.equal(200);
     await expectRefusal(await t.fetch("/block/localhost/latest"), 429, "too_many_requests", { headers: { "retry-after": true } });
   }
 
   it("waits what Retry-After says, then answers", async function () {
+    const { t } = suite();
     await spendBudget();
     const waits: number[] = [];
     // The wait moves the app's clock past the minute instead of sleeping through it.
@@ -263,6 +253,7 @@ describe("SDK retries against the service's rate limit", function () {
   });
 
   it("throws the 429 when retries are off, or when Retry-After is beyond the longest wait", async function () {
+    const { t } = suite();
     await spendBudget();
     for (const retry of [false as const, { maxDelayMs: 500, wait: () => expect.fail("no wait") }]) {
       const client = createDataClient({ baseUrl: t.url, network: "localhost", retry });
@@ -273,6 +264,7 @@ describe("SDK retries against the service's rate limit", function () {
   });
 
   it("gives up after its retries, and stops waiting when the signal aborts", async function () {
+    const { t } = suite();
     await spendBudget();
     let waits = 0;
     const counting = createDataClient({

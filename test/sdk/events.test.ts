@@ -1,15 +1,13 @@
 import { expect } from "chai";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import type { JsonRpcSigner } from "ethers";
 import { createDataClient, type LiveEvent } from "../../sdk/src/index";
-import { AliceNFT__factory, type AliceNFT } from "../../typechain-types";
-import { startTestApp, type TestApp } from "../helpers/app";
+import { startTestApp } from "../helpers/app";
 import { indexedTo } from "../helpers/index-check";
 import { SuiteChain } from "../helpers/suite-chain";
 import { expectRefusal } from "../helpers/refusal";
 import { rejection, sdkRefusal } from "../helpers/sdk";
-import { startTcpProxy, type TcpProxy } from "../helpers/tcp-proxy";
+import { startTcpProxy } from "../helpers/tcp-proxy";
 import { firstArrival, type Arrivals } from "../helpers/sse";
 import { pollUntil } from "../helpers/waiters";
 
@@ -43,39 +41,28 @@ function read(events: AsyncIterable<LiveEvent>): Reading {
 const transferOf = (tx: string) => (event: LiveEvent) => event.type === "transfer" && event.transfer.tx === tx;
 
 describe("SDK live events against the service", function () {
-  let chain: SuiteChain;
-  let a: JsonRpcSigner;
-  let b: JsonRpcSigner;
-  let alice: AliceNFT;
-  let aliceAddress: string;
-  let t: TestApp;
-  let proxy: TcpProxy;
   const stops: AbortController[] = [];
-
-  before(async function () {
-    chain = await SuiteChain.ownNode();
-    const deployer = await chain.provider.getSigner(0);
-    [a, b] = await Promise.all([1, 2].map((i) => chain.provider.getSigner(i)));
-    alice = await new AliceNFT__factory(deployer).deploy(deployer.address);
-    aliceAddress = await alice.getAddress();
-    t = await chain.startIndexingApp({ listen: true });
+  const suite = SuiteChain.forSuite("own", async (chain) => {
+    const [a, b] = await Promise.all([1, 2].map((i) => chain.signer(i)));
+    const alice = await chain.deployAlice();
+    const aliceAddress = await alice.getAddress();
+    const t = await chain.startIndexingApp({ listen: true });
     // Between the SDK and the service, so that a test can cut the connection.
-    proxy = await startTcpProxy("127.0.0.1", Number(new URL(t.url).port));
+    const proxy = chain.closesWith(await startTcpProxy("127.0.0.1", Number(new URL(t.url).port)));
+    return { a, b, alice, aliceAddress, t, proxy };
   });
   afterEach(() => stops.splice(0).forEach((stop) => stop.abort()));
-  after(async function () {
-    await proxy?.close();
-    await chain?.close();
-  });
 
   function subscribe(options: { owner?: string; lastEventId?: string } = {}, wait?: (ms: number) => Promise<void>): Reading {
     const stop = new AbortController();
     stops.push(stop);
+    const { t, proxy, aliceAddress } = suite();
     const client = createDataClient({ baseUrl: proxy.url(t.url), network: "localhost", retry: wait && { wait } });
     return read(client.events({ contract: aliceAddress, ...options, signal: stop.signal }));
   }
 
   it("gives transfers as they are indexed, typed, ids and blocks as decimal strings", async function () {
+    const { a, alice, aliceAddress } = suite();
     const live = subscribe({ owner: a.address });
     const receipt = (await (await alice.mint(a.address, 1n)).wait())!;
     const event = await live.until(transferOf(receipt.hash));
@@ -87,6 +74,7 @@ describe("SDK live events against the service", function () {
   });
 
   it("resumes after a disconnect from the last event, nothing missed and nothing twice", async function () {
+    const { a, b, alice, t, proxy, chain } = suite();
     let restored!: () => void;
     const back = new Promise<void>((resolve) => (restored = resolve));
     const waits: number[] = [];
@@ -116,6 +104,7 @@ describe("SDK live events against the service", function () {
   });
 
   it("starts after a kept event id", async function () {
+    const { a, alice } = suite();
     const live = subscribe();
     const first = (await (await alice.mint(a.address, 6n)).wait())!;
     const kept = await live.until(transferOf(first.hash));
@@ -127,6 +116,7 @@ describe("SDK live events against the service", function () {
   });
 
   it("surfaces what a reorg undid as removed", async function () {
+    const { a, b, alice, chain } = suite();
     const live = subscribe();
     const snapshot = await chain.provider.send("evm_snapshot", []);
     const undone = (await (await alice.connect(a).transferFrom(a.address, b.address, 1n)).wait())!;
@@ -143,6 +133,7 @@ describe("SDK live events against the service", function () {
   });
 
   it("ends the iteration cleanly when its signal aborts", async function () {
+    const { a, alice, t } = suite();
     const stop = new AbortController();
     const client = createDataClient({ baseUrl: t.url, network: "localhost" });
     const live = read(client.events({ signal: stop.signal }));
@@ -153,6 +144,7 @@ describe("SDK live events against the service", function () {
   });
 
   it("throws a refusal that waiting cannot change as its ApiError", async function () {
+    const { t } = suite();
     const client = createDataClient({ baseUrl: t.url, network: "localhost" });
     const error = await rejection(read(client.events({ owner: "0x12" })).ended.then((thrown) => Promise.reject(thrown)));
     await expectRefusal(sdkRefusal(error), 400, "invalid_address");
@@ -160,28 +152,23 @@ describe("SDK live events against the service", function () {
 });
 
 describe("SDK live events when the chain is replaced", function () {
-  let chain: SuiteChain;
-  let t: TestApp;
-
-  before(async function () {
-    chain = await SuiteChain.ownNode();
-  });
-  after(async () => chain?.close());
+  const suite = SuiteChain.forSuite("own", async () => ({}));
 
   it("surfaces the index starting over (its chain replaced below its first block) as reset", async function () {
+    const { chain } = suite();
     const fork = await chain.provider.send("evm_snapshot", []);
     const first = (await chain.provider.getBlockNumber()) + 1;
     await chain.provider.send("hardhat_mine", ["0x4"]);
     // The index starts above the fork, so none of the blocks it remembers is on the branch that replaces them.
-    t = await chain.startIndexingApp({ listen: true, env: { INDEXER_START_BLOCK_LOCALHOST: String(first) } });
+    const t = await chain.startIndexingApp({ listen: true, env: { INDEXER_START_BLOCK_LOCALHOST: String(first) } });
     const stop = new AbortController();
     const live = read(createDataClient({ baseUrl: t.url, network: "localhost" }).events({ signal: stop.signal }));
     try {
       await chain.provider.send("evm_revert", [fork]);
       // A branch with other blocks: a transaction in its first one (blocks mined empty by hardhat_mine on the same
       // parent could carry the same hashes as the ones they replace, and then nothing was replaced).
-      const signer = await chain.provider.getSigner(0);
-      await (await signer.sendTransaction({ to: await signer.getAddress(), value: 0 })).wait();
+      const signer = await chain.signer(0);
+      await (await signer.sendTransaction({ to: signer.address, value: 0 })).wait();
       await chain.provider.send("hardhat_mine", ["0x6", "0x2"]);
       const reset = await live.until((event) => event.type === "reset");
       expect(reset).to.deep.include({ type: "reset", network: "localhost" });
@@ -231,19 +218,15 @@ describe("SDK live events from a stream that never ends its event", function () 
 });
 
 describe("SDK live events aborted by their signal", function () {
-  let chain: SuiteChain;
-
-  before(async function () {
-    chain = await SuiteChain.ownNode();
-  });
-  after(async () => chain?.close());
+  const suite = SuiteChain.forSuite("own", async () => ({}));
 
   it("lets the service close without waiting for the connection fetch opens after the abort", async function () {
+    const { chain } = suite();
     const t = await startTestApp({ listen: true, env: { RPC_URL_LOCALHOST: chain.url, INDEXER_POLL_MS: "50" } });
     let closed = false;
     try {
-      const deployer = await chain.provider.getSigner(0);
-      const alice = await new AliceNFT__factory(deployer).deploy(deployer.address);
+      const deployer = await chain.signer(0);
+      const alice = await chain.deployAlice();
       await indexedTo(t.app.db, "localhost", chain.provider);
       const stop = new AbortController();
       const live = read(createDataClient({ baseUrl: t.url, network: "localhost" }).events({ signal: stop.signal }));

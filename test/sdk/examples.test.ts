@@ -4,8 +4,6 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { expect } from "chai";
 import { Wallet } from "ethers";
-import { AliceNFT__factory } from "../../typechain-types";
-import type { TestApp } from "../helpers/app";
 import { SuiteChain } from "../helpers/suite-chain";
 import { ROOT } from "../helpers/docs";
 
@@ -54,19 +52,12 @@ async function example(url: string, name: string, args: string[], env: Record<st
 describe("SDK examples (examples/sdk), as the docs show them, run against the service", function () {
   this.timeout(120_000);
   const owner = Wallet.createRandom().address;
-  let contract: string;
-  let chain: SuiteChain;
-  let t: TestApp;
-
-  before(async function () {
-    chain = await SuiteChain.sharedNode();
-    const deployer = await chain.provider.getSigner(0);
-    const alice = await new AliceNFT__factory(deployer).deploy(deployer.address);
-    contract = await alice.getAddress();
+  const suite = SuiteChain.forSuite("shared", async (chain) => {
+    const alice = await chain.deployAlice();
+    const contract = await alice.getAddress();
     await (await alice.mintBatch(owner, [1n, 2n, 3n])).wait();
-    t = await chain.startIndexingApp({ listen: true, env: { INDEXER_CONTRACTS_LOCALHOST: contract } });
+    return { contract, t: await chain.startIndexingApp({ listen: true, env: { INDEXER_CONTRACTS_LOCALHOST: contract } }) };
   });
-  after(async () => chain?.close());
 
   it("each SDK page opens with its examples, as a project that installed the package writes them", function () {
     for (const [page, files] of Object.entries(PAGES)) {
@@ -78,6 +69,7 @@ describe("SDK examples (examples/sdk), as the docs show them, run against the se
   });
 
   it("inventory: pages an owner's tokens, reads the holders and shows a refusal as ApiError", async function () {
+    const { t, contract } = suite();
     const lines = (await example(t.url, "inventory", [owner, contract])).trim().split("\n");
     expect(lines[0]).to.match(/^latest block \d+$/);
     expect(lines.slice(1)).to.deep.equal([
@@ -90,6 +82,7 @@ describe("SDK examples (examples/sdk), as the docs show them, run against the se
   });
 
   it("live: follows an owner's transfers from an event id, then stops after the count it was given", async function () {
+    const { t } = suite();
     const lines = (await example(t.url, "live", [owner, "0", "3"])).trim().split("\n");
     expect(lines.map((line) => line.replace(/^\d+ /, ""))).to.deep.equal(
       ["1", "2", "3"].map((id) => `transfer ${id} 0x0000000000000000000000000000000000000000 -> ${owner}`),
@@ -97,6 +90,7 @@ describe("SDK examples (examples/sdk), as the docs show them, run against the se
   });
 
   it("sign-metadata: signs a token's metadata with ethers, posts it, reads it back and verifies it", async function () {
+    const { t, contract } = suite();
     const issuer = Wallet.createRandom();
     const id = "1";
     const output = await example(t.url, "sign-metadata", [contract, id], { ISSUER_KEY: issuer.privateKey });
@@ -109,6 +103,7 @@ describe("SDK examples (examples/sdk), as the docs show them, run against the se
   });
 
   it("refuses an example it does not have, naming those it has", async function () {
+    const { t } = suite();
     const error = (await example(t.url, "nothing", []).catch((e: unknown) => e)) as { code: number; stderr: string };
     expect(error.code).to.equal(2);
     expect(error.stderr).to.equal("usage: npm run sdk-example -- <inventory|live|sign-metadata> [arguments]\n");

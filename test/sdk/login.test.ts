@@ -2,28 +2,24 @@ import { expect } from "chai";
 import { Wallet } from "ethers";
 import { clientInfo, pkce, signIn } from "../../sdk/src/login";
 import { createLoginServer } from "../../sdk/src/server";
-import type { TestApp } from "../helpers/app";
-import { providerFor, sharedNode } from "../helpers/chain";
 import { expectRefusal } from "../helpers/refusal";
 import { rejection, sdkRefusal } from "../helpers/sdk";
 import { deployTestSigners } from "../helpers/signers";
+import { SuiteChain } from "../helpers/suite-chain";
 import { eoaProvider } from "../helpers/test-wallet";
-import { registerClient, startLoginApp, type RegisteredClient } from "../server/auth/helpers";
+import { registerClient, startLoginApp } from "../server/auth/helpers";
 
 describe("SDK login helpers against the service", function () {
-  let t: TestApp;
-  let confidential: RegisteredClient;
-  let publicClient: RegisteredClient;
-
-  before(async function () {
+  const suite = SuiteChain.forSuite("shared", async (chain) => {
     // It listens: the SDK fetches discovery, the JWKS, the token endpoint and userinfo over HTTP.
-    t = await startLoginApp((await sharedNode()).url, { listen: true });
-    confidential = await registerClient(t, { name: "SDK RP", redirectUris: ["https://rp.example/callback"] });
-    publicClient = await registerClient(t, { name: "SDK SPA", redirectUris: ["https://spa.example/callback"], public: true });
+    const t = chain.closesWith(await startLoginApp(chain.url, { listen: true }));
+    const confidential = await registerClient(t, { name: "SDK RP", redirectUris: ["https://rp.example/callback"] });
+    const publicClient = await registerClient(t, { name: "SDK SPA", redirectUris: ["https://spa.example/callback"], public: true });
+    return { t, confidential, publicClient };
   });
-  after(async () => t?.close());
 
   it("logs an EOA in with any EIP-1193 provider, then exchanges the code, verifies the ID token and reads userinfo", async function () {
+    const { t, confidential } = suite();
     const wallet = Wallet.createRandom();
     const provider = eoaProvider(wallet);
     const login = await signIn({
@@ -55,6 +51,7 @@ describe("SDK login helpers against the service", function () {
   });
 
   it("logs a public client in with PKCE and a SIWE message", async function () {
+    const { t, publicClient } = suite();
     const wallet = Wallet.createRandom();
     const { verifier, challenge } = await pkce();
     expect(verifier).to.match(/^[\w-]{43}$/);
@@ -84,29 +81,25 @@ describe("SDK login helpers against the service", function () {
   });
 
   it("logs in through an ethers provider's send, the local node signing with its account's key", async function () {
-    const chain = providerFor((await sharedNode()).url);
-    try {
-      const account = (await chain.getSigner(9)).address;
-      const login = await signIn({
-        baseUrl: t.url,
-        // As docs/reference/sdk-login.md shows it for an ethers BrowserProvider.
-        provider: { request: ({ method, params }) => chain.send(method, (params as unknown[]) ?? []) },
-        address: account, // a node answers no eth_requestAccounts
-        clientId: confidential.id,
-        redirectUri: confidential.redirectUri,
-      });
-      expect(login.address).to.equal(account);
-      const server = createLoginServer({ issuer: t.config.issuer, clientId: confidential.id, clientSecret: confidential.secret });
-      const { claims } = await server.exchangeCode({ code: login.code, redirectUri: confidential.redirectUri });
-      expect(claims.sub).to.equal(account.toLowerCase());
-    } finally {
-      chain.destroy();
-    }
+    const { t, confidential, chain } = suite();
+    const account = (await chain.signer(9)).address;
+    const login = await signIn({
+      baseUrl: t.url,
+      // As docs/reference/sdk-login.md shows it for an ethers BrowserProvider.
+      provider: { request: ({ method, params }) => chain.provider.send(method, (params as unknown[]) ?? []) },
+      address: account, // a node answers no eth_requestAccounts
+      clientId: confidential.id,
+      redirectUri: confidential.redirectUri,
+    });
+    expect(login.address).to.equal(account);
+    const server = createLoginServer({ issuer: t.config.issuer, clientId: confidential.id, clientSecret: confidential.secret });
+    const { claims } = await server.exchangeCode({ code: login.code, redirectUri: confidential.redirectUri });
+    expect(claims.sub).to.equal(account.toLowerCase());
   });
 
   it("logs contract wallets in (EIP-1271 single owner and 2-of-3 multisig, EIP-6492 not yet deployed), their owners signing", async function () {
-    const chain = providerFor((await sharedNode()).url);
-    const signers = await deployTestSigners(await chain.getSigner(0)).finally(() => chain.destroy());
+    const { t, confidential, chain } = suite();
+    const signers = await deployTestSigners(await chain.signer(0));
     const server = createLoginServer({ issuer: t.config.issuer, clientId: confidential.id, clientSecret: confidential.secret });
     for (const kind of ["single", "multisig", "counterfactual"] as const) {
       const signer = signers[kind];
@@ -131,6 +124,7 @@ describe("SDK login helpers against the service", function () {
   });
 
   it("refuses an ID token with another nonce, for another client, or with a forged signature", async function () {
+    const { t, confidential, publicClient } = suite();
     const wallet = Wallet.createRandom();
     const login = await signIn({
       baseUrl: t.url,
@@ -156,6 +150,7 @@ describe("SDK login helpers against the service", function () {
   });
 
   it("reads a client's profile, and refuses an unknown client as an ApiError", async function () {
+    const { t, confidential } = suite();
     expect(await clientInfo({ baseUrl: t.url, clientId: confidential.id, lang: "ja" })).to.deep.equal({
       client_id: confidential.id,
       title: "SDK RP",
@@ -168,6 +163,7 @@ describe("SDK login helpers against the service", function () {
   });
 
   it("throws the service's refusal of a login as an ApiError", async function () {
+    const { t, confidential } = suite();
     const error = await rejection(
       signIn({
         baseUrl: t.url,

@@ -1,45 +1,29 @@
 import { expect } from "chai";
-import { hashMessage, Wallet, verifyMessage, type JsonRpcProvider } from "ethers";
-import {
-  createDataClient,
-  signMetadata,
-  verifySignedMetadata,
-  type DataClient,
-  type MessageVerifier,
-  type MetadataTarget,
-} from "../../sdk/src/index";
+import { hashMessage, Wallet, verifyMessage } from "ethers";
+import { createDataClient, signMetadata, verifySignedMetadata, type MessageVerifier, type MetadataTarget } from "../../sdk/src/index";
 import { SingleOwnerWallet__factory } from "../../typechain-types";
-import { startTestApp, type TestApp } from "../helpers/app";
-import { providerFor, sharedNode } from "../helpers/chain";
+import { startTestApp } from "../helpers/app";
 import { expectRefusal } from "../helpers/refusal";
 import { rejection, sdkRefusal } from "../helpers/sdk";
-import { deployTestSigners, type TestSigner } from "../helpers/signers";
+import { deployTestSigners } from "../helpers/signers";
+import { SuiteChain } from "../helpers/suite-chain";
 import { eoaProvider } from "../helpers/test-wallet";
 
 describe("SDK signed metadata against the service", function () {
   const CONTRACT = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
   const BIG_ID = 2n ** 200n + 3n;
-  let t: TestApp;
-  let client: DataClient;
-  let provider: JsonRpcProvider;
-  let single: TestSigner;
 
   /** An EOA's check, as ethers' verifyMessage makes it. */
   const eoaVerifier: MessageVerifier = ({ address, message, signature }) => verifyMessage(message, signature) === address;
 
-  before(async function () {
-    const node = await sharedNode();
-    provider = providerFor(node.url);
-    ({ single } = await deployTestSigners(await provider.getSigner(0)));
-    t = await startTestApp({ listen: true, env: { RPC_URL_LOCALHOST: node.url, INDEXER: "false" } });
-    client = createDataClient({ baseUrl: t.url, network: "localhost" });
-  });
-  after(async () => {
-    await t?.close();
-    provider?.destroy();
+  const suite = SuiteChain.forSuite("shared", async (chain) => {
+    const { single } = await deployTestSigners(await chain.signer(0));
+    const t = chain.closesWith(await startTestApp({ listen: true, env: { RPC_URL_LOCALHOST: chain.url, INDEXER: "false" } }));
+    return { single, client: createDataClient({ baseUrl: t.url, network: "localhost" }) };
   });
 
   it("signs a token's metadata with an EIP-1193 wallet, posts it, reads it back and verifies it", async function () {
+    const { client } = suite();
     const wallet = Wallet.createRandom();
     const target: MetadataTarget = { network: "localhost", contract: CONTRACT, id: BIG_ID };
     const about = { contract: CONTRACT, id: BIG_ID };
@@ -66,6 +50,7 @@ describe("SDK signed metadata against the service", function () {
   });
 
   it("signs account metadata with a signing function (as ethers' and viem's signMessage are), text kept as written", async function () {
+    const { client } = suite();
     const wallet = Wallet.createRandom();
     const account = Wallet.createRandom().address;
     const target: MetadataTarget = { network: "localhost", account };
@@ -81,13 +66,14 @@ describe("SDK signed metadata against the service", function () {
   });
 
   it("posts a contract wallet's statement (EIP-1271) and verifies it with a verifier that asks the wallet", async function () {
+    const { single, client, chain } = suite();
     const target: MetadataTarget = { network: "localhost", contract: CONTRACT, id: 7 };
     const walletProvider = eoaProvider({ address: single.address, signMessage: (message) => single.sign(message) });
     const body = await signMetadata({ signer: walletProvider, target, metadata: { note: "from a wallet" } });
     await client.postSignedMetadata({ contract: CONTRACT, id: 7 }, body);
     const record = (await client.signedMetadata({ contract: CONTRACT, id: 7 }, { records: true }))[single.address];
     expect(record).to.include({ signer: "erc1271", binding: "target" });
-    const wallet = SingleOwnerWallet__factory.connect(single.address, provider);
+    const wallet = SingleOwnerWallet__factory.connect(single.address, chain.provider);
     const asksTheWallet: MessageVerifier = async ({ address, message, signature }) =>
       address === single.address && (await wallet.isValidSignature(hashMessage(message), signature)) === "0x1626ba7e";
     expect(await verifySignedMetadata({ record, target, verifyMessage: asksTheWallet })).to.equal(true);

@@ -1,15 +1,12 @@
 import { expect } from "chai";
 import { build } from "esbuild";
-import type { JsonRpcSigner } from "ethers";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import type { Holder, Transfer } from "../../sdk/src/index";
 import { isAffectedBy, queryKeys } from "../../sdk/src/react";
 import { createDataClient } from "../../sdk/src/index";
-import { AliceNFT__factory, type AliceNFT } from "../../typechain-types";
-import type { TestApp } from "../helpers/app";
 import { launchBrowser } from "../helpers/browser";
-import { servePage, type PageServer } from "../helpers/page-server";
+import { servePage } from "../helpers/page-server";
 import { SuiteChain } from "../helpers/suite-chain";
 
 /** What the page shows in #state (test/sdk/pages/hooks-page.ts). */
@@ -34,21 +31,11 @@ declare const document: { getElementById(id: string): { textContent: string | nu
 
 describe("SDK React hooks in a browser (headless Chromium, TanStack Query)", function () {
   this.timeout(120_000);
-  let chain: SuiteChain;
-  let t: TestApp;
-  let browser: Browser;
-  let alice: AliceNFT;
-  let owner: JsonRpcSigner;
-  let other: JsonRpcSigner;
-  let hooksPage: PageServer;
-
-  before(async function () {
-    chain = await SuiteChain.sharedNode();
-    const deployer = await chain.provider.getSigner(0);
-    [owner, other] = await Promise.all([8, 9].map((i) => chain.provider.getSigner(i)));
-    alice = await new AliceNFT__factory(deployer).deploy(deployer.address);
+  const suite = SuiteChain.forSuite("shared", async (chain) => {
+    const [owner, other] = await Promise.all([8, 9].map((i) => chain.signer(i)));
+    const alice = await chain.deployAlice();
     await (await alice.mintBatch(owner.address, [1n, 2n, 3n])).wait();
-    t = await chain.startIndexingApp({ listen: true, env: { INDEXER_CONTRACTS_LOCALHOST: await alice.getAddress() } });
+    const t = await chain.startIndexingApp({ listen: true, env: { INDEXER_CONTRACTS_LOCALHOST: await alice.getAddress() } });
     const built = await build({
       entryPoints: [path.join(__dirname, "pages", "hooks-page.ts")],
       bundle: true,
@@ -59,13 +46,9 @@ describe("SDK React hooks in a browser (headless Chromium, TanStack Query)", fun
       logLevel: "silent",
     });
     const html = `<!doctype html><title>hooks</title><div id="root"></div><script type="module">${built.outputFiles[0].text}</script>`;
-    hooksPage = await servePage(html);
-    browser = await launchBrowser();
-  });
-  after(async function () {
-    await browser?.close();
-    await chain?.close();
-    hooksPage?.close();
+    const hooksPage = await servePage(html);
+    chain.closesWith({ close: async () => hooksPage.close() });
+    return { owner, other, alice, t, hooksPage, browser: chain.closesWith(await launchBrowser()) };
   });
 
   async function screen(page: Page): Promise<ScreenState> {
@@ -86,6 +69,7 @@ describe("SDK React hooks in a browser (headless Chromium, TanStack Query)", fun
   }
 
   it("renders every read hook from the service, pages on demand, and refreshes them from the event stream", async function () {
+    const { owner, other, alice, t, hooksPage, browser } = suite();
     const contract = await alice.getAddress();
     const page = await browser.newPage();
     const query = new URLSearchParams({ service: t.url, owner: owner.address, contract, id: "2" });
@@ -123,6 +107,7 @@ describe("SDK React hooks in a browser (headless Chromium, TanStack Query)", fun
   });
 
   it("shows the stream's refusal as the live hook's error", async function () {
+    const { alice, t, hooksPage, browser } = suite();
     const page = await browser.newPage();
     const query = new URLSearchParams({ service: t.url, owner: "0x1234", contract: await alice.getAddress(), id: "1" });
     await page.goto(`${hooksPage.url}?${query}`);

@@ -1,14 +1,11 @@
 import { execFile } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { expect } from "chai";
 import { build } from "esbuild";
-import { AliceNFT__factory } from "../../typechain-types";
-import { startTestApp, type TestApp } from "../helpers/app";
-import { providerFor, sharedNode } from "../helpers/chain";
-import { indexedTo } from "../helpers/index-check";
+import { SuiteChain } from "../helpers/suite-chain";
+import { makeTempDir } from "../helpers/temp-dir";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 
@@ -23,23 +20,14 @@ const RUNTIMES = [
 
 describe("SDK under Deno and Bun against the service", function () {
   this.timeout(120_000);
-  let t: TestApp;
-  let dir: string;
-  let owner: string;
-  let contract: string;
-
-  before(async function () {
-    const provider = providerFor((await sharedNode()).url);
-    const deployer = await provider.getSigner(0);
-    owner = (await provider.getSigner(3)).address;
-    const alice = await new AliceNFT__factory(deployer).deploy(deployer.address);
-    contract = await alice.getAddress();
+  const suite = SuiteChain.forSuite("shared", async (chain) => {
+    const owner = (await chain.signer(3)).address;
+    const alice = await chain.deployAlice();
+    const contract = await alice.getAddress();
     await (await alice.mintBatch(owner, [1n, 2n ** 70n])).wait();
-    t = await startTestApp({ listen: true, env: { RPC_URL_LOCALHOST: (await sharedNode()).url, INDEXER_CONTRACTS_LOCALHOST: contract } });
-    await indexedTo(t.app.db, "localhost", provider);
-    provider.destroy();
+    const t = await chain.startIndexingApp({ listen: true, env: { INDEXER_CONTRACTS_LOCALHOST: contract } });
     // The SDK's main entry built as a browser or any runtime takes it: one ES module, no Node built-in.
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "sdk-runtimes-"));
+    const dir = chain.closesWith(makeTempDir("sdk-runtimes-")).path;
     await build({
       entryPoints: [path.join(ROOT, "sdk", "src", "index.ts")],
       bundle: true,
@@ -48,10 +36,7 @@ describe("SDK under Deno and Bun against the service", function () {
       outfile: path.join(dir, "sdk.mjs"),
       logLevel: "silent",
     });
-  });
-  after(async () => {
-    await t?.close();
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    return { t, dir, owner, contract };
   });
 
   for (const runtime of RUNTIMES) {
@@ -62,6 +47,7 @@ describe("SDK under Deno and Bun against the service", function () {
         );
         this.skip();
       }
+      const { t, dir, owner, contract } = suite();
       const script = path.join(dir, `${runtime.name.toLowerCase()}.mjs`);
       fs.writeFileSync(
         script,

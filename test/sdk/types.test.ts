@@ -1,18 +1,13 @@
 import fs from "node:fs";
 import { expect } from "chai";
-import { startTestApp, type TestApp } from "../helpers/app";
+import { appForSuite } from "../helpers/suite-app";
 import { generateSdkTypes, SDK_TYPES_FILE } from "../helpers/sdk-types";
 
 describe("SDK types", function () {
-  let t: TestApp;
-
-  before(async function () {
-    t = await startTestApp();
-  });
-  after(async () => t?.close());
+  const t = appForSuite();
 
   it("are the ones the running service's OpenAPI document generates (UPDATE_SNAPSHOTS=true rewrites them)", async function () {
-    const generated = await generateSdkTypes(await (await t.fetch("/openapi.json")).json());
+    const generated = await generateSdkTypes(await (await t().fetch("/openapi.json")).json());
     if (process.env.UPDATE_SNAPSHOTS === "true") fs.writeFileSync(SDK_TYPES_FILE, generated);
     const committed = fs.existsSync(SDK_TYPES_FILE) ? fs.readFileSync(SDK_TYPES_FILE, "utf8") : "";
     expect(

@@ -1,13 +1,7 @@
 import { expect } from "chai";
-import { getAddress, type JsonRpcSigner } from "ethers";
-import {
-  CollectionFactory__factory,
-  CollectionNFT__factory,
-  TestERC1155__factory,
-  type CollectionNFT,
-  type TestERC1155,
-} from "../../../typechain-types";
-import { fetchJson, type TestApp } from "../../helpers/app";
+import { getAddress } from "ethers";
+import { CollectionFactory__factory, CollectionNFT__factory, TestERC1155__factory } from "../../../typechain-types";
+import { fetchJson } from "../../helpers/app";
 import { indexedTo } from "../../helpers/index-check";
 import { SuiteChain } from "../../helpers/suite-chain";
 import { expectRefusal } from "../../helpers/refusal";
@@ -16,19 +10,6 @@ import { recordRequestStatements } from "../../helpers/request-statements";
 const json = (value: unknown) => `data:application/json,${encodeURIComponent(JSON.stringify(value))}`;
 
 describe("GET /collection/:network/:contract", function () {
-  let chain: SuiteChain;
-  let deployer: JsonRpcSigner;
-  let a: JsonRpcSigner;
-  let b: JsonRpcSigner;
-  let cats: CollectionNFT;
-  let hostile: CollectionNFT;
-  let made: CollectionNFT;
-  let multi: TestERC1155;
-  let catsAddress: string;
-  let catsBlock: number;
-  let catsTx: string;
-  let t: TestApp;
-
   const CATS_DOCUMENT = {
     name: "Cool Cats \u202Eevil",
     description: "Cats that are cool",
@@ -39,35 +20,35 @@ describe("GET /collection/:network/:contract", function () {
     collaborators: ["0x70997970c51812dc3a010c7d01b50e0d17dc79c8", "not an address"],
   };
 
-  before(async function () {
-    chain = await SuiteChain.ownNode();
-    deployer = await chain.provider.getSigner(0);
-    [a, b] = await Promise.all([1, 2].map((i) => chain.provider.getSigner(i)));
-    cats = await new CollectionNFT__factory(deployer).deploy("Cool Cats", "COOL", json(CATS_DOCUMENT));
+  const suite = SuiteChain.forSuite("own", async (chain) => {
+    const deployer = await chain.signer(0);
+    const [a, b] = await Promise.all([1, 2].map((i) => chain.signer(i)));
+    const cats = await new CollectionNFT__factory(deployer).deploy("Cool Cats", "COOL", json(CATS_DOCUMENT));
     const deployment = (await cats.deploymentTransaction()!.wait())!;
-    [catsBlock, catsTx] = [deployment.blockNumber, deployment.hash];
-    catsAddress = await cats.getAddress();
+    const [catsBlock, catsTx] = [deployment.blockNumber, deployment.hash];
+    const catsAddress = await cats.getAddress();
     await (await cats.mint(a.address, 3n)).wait();
     await (await cats.mint(b.address, 1n)).wait();
     await (await cats.connect(b).burn(4n)).wait();
-    hostile = await new CollectionNFT__factory(deployer).deploy(`\u202Eclaim\u0000 ${"x".repeat(300)}`, " \t ", "not a uri");
+    const hostile = await new CollectionNFT__factory(deployer).deploy(`\u202Eclaim\u0000 ${"x".repeat(300)}`, " \t ", "not a uri");
     await (await hostile.mint(a.address, 1n)).wait();
     await (await hostile.setSupplySkew(1_000_000n)).wait();
     const factory = await new CollectionFactory__factory(deployer).deploy();
     const created = (await (await factory.create("Made", "MADE")).wait())!;
-    made = CollectionNFT__factory.connect(factory.interface.parseLog(created.logs.at(-1)!)!.args.collection, deployer);
+    const made = CollectionNFT__factory.connect(factory.interface.parseLog(created.logs.at(-1)!)!.args.collection, deployer);
     await (await made.mint(b.address, 2n)).wait();
-    multi = await new TestERC1155__factory(deployer).deploy();
+    const multi = await new TestERC1155__factory(deployer).deploy();
     await (await multi.mintBatch(a.address, [1n, 2n], [10n, 2n ** 70n])).wait();
     // The classifier waits past the tests: answers say Unclassified (test/server/collections/spam.test.ts classifies).
-    t = await chain.startIndexingApp({ env: { METADATA_FETCH_WAIT_MS: "5000", SPAM_CLASSIFY_INTERVAL_MS: "600000" } });
+    const t = await chain.startIndexingApp({ env: { METADATA_FETCH_WAIT_MS: "5000", SPAM_CLASSIFY_INTERVAL_MS: "600000" } });
+    return { deployer, a, b, cats, hostile, made, multi, catsAddress, catsBlock, catsTx, t };
   });
-  after(async () => chain?.close());
 
-  const get = (path: string) => fetchJson(t, path);
-  const head = () => chain.provider.getBlockNumber();
+  const get = (path: string) => fetchJson(suite().t, path);
+  const head = () => suite().chain.provider.getBlockNumber();
 
   it("describes a collection: standard, name, symbol, supplies, holders, indexed blocks, deployment and ERC-7572 metadata", async function () {
+    const { deployer, catsAddress, catsBlock, catsTx } = suite();
     const { status, headers, body } = await get(`/collection/localhost/${catsAddress}`);
     expect(status).to.equal(200);
     const indexed = Number(headers.get("x-indexed-block"));
@@ -103,6 +84,7 @@ describe("GET /collection/:network/:contract", function () {
   });
 
   it("cleans and bounds hostile names, leaves out a symbol that is only whitespace, and shows a dishonest totalSupply beside the index's", async function () {
+    const { hostile } = suite();
     const { body } = await get(`/collection/localhost/${await hostile.getAddress()}`);
     expect(body.name).to.equal(`\uFFFDclaim\uFFFD ${"x".repeat(199 - 8)}…`);
     expect(Array.from(body.name as string)).to.have.length(200);
@@ -112,6 +94,7 @@ describe("GET /collection/:network/:contract", function () {
   });
 
   it("gives a factory-created collection's deployment block with the reason its deployer is unknown", async function () {
+    const { made } = suite();
     const { body } = await get(`/collection/localhost/${await made.getAddress()}`);
     expect(body.name).to.equal("Made");
     expect(body.deployment).to.deep.equal({
@@ -124,6 +107,7 @@ describe("GET /collection/:network/:contract", function () {
   });
 
   it("leaves out what an ERC-1155 contract without name, symbol or totalSupply does not answer", async function () {
+    const { multi } = suite();
     const { body } = await get(`/collection/localhost/${await multi.getAddress()}`);
     expect(Object.keys(body)).to.not.include.members(["name", "symbol", "totalSupply"]);
     expect(body).to.deep.include({ standard: "erc1155", indexedSupply: 10 + 2 ** 70, holders: 1, transfers: 2 });
@@ -131,6 +115,7 @@ describe("GET /collection/:network/:contract", function () {
   });
 
   it("keeps the contract-level metadata cached until ContractURIUpdated, then reads it again", async function () {
+    const { cats, catsAddress, t, chain } = suite();
     const path = `/collection/localhost/${catsAddress}`;
     await (await cats.replaceContractURIQuietly(json({ name: "Quiet" }))).wait();
     await indexedTo(t.app.db, "localhost", chain.provider);
@@ -141,6 +126,7 @@ describe("GET /collection/:network/:contract", function () {
   });
 
   it("refuses an unknown network, a bad address and a contract the index holds nothing of", async function () {
+    const { a, catsAddress } = suite();
     await expectRefusal(await get(`/collection/nowhere/${catsAddress}`), 400, "unknown_network");
     await expectRefusal(await get(`/collection/localhost/0x123`), 400, "invalid_address", {
       message: "contract must be 0x followed by 40 hex digits",
@@ -151,6 +137,7 @@ describe("GET /collection/:network/:contract", function () {
   });
 
   it("gives the same summaries on the contracts of an owner with details=true, in one statement for the page", async function () {
+    const { a, hostile, multi, catsAddress, t } = suite();
     // Each read alone first: its deployment found and its document cached, which the page then reads with the rest.
     const alone = await Promise.all(
       [catsAddress, await hostile.getAddress(), await multi.getAddress()].map(async (c) => (await get(`/collection/localhost/${c}`)).body),
@@ -172,6 +159,7 @@ describe("GET /collection/:network/:contract", function () {
   });
 
   it("keeps the summaries equal to a recount after transfers, burns and a reorg", async function () {
+    const { b, cats, catsAddress, t, chain } = suite();
     const snapshot = await chain.provider.send("evm_snapshot", []);
     await (await cats.mint(b.address, 2n)).wait();
     await indexedTo(t.app.db, "localhost", chain.provider);

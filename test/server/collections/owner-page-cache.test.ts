@@ -1,8 +1,6 @@
 import { expect } from "chai";
-import type { JsonRpcSigner } from "ethers";
 import { recordSpamVerdicts } from "../../../server/indexer";
 import { CollectionNFT__factory, type CollectionNFT } from "../../../typechain-types";
-import type { TestApp } from "../../helpers/app";
 import { indexedTo } from "../../helpers/index-check";
 import { SuiteChain } from "../../helpers/suite-chain";
 import { pollUntil } from "../../helpers/waiters";
@@ -25,26 +23,19 @@ interface Described {
  * is seen at once, including those that come without a new block.
  */
 describe("the contracts of an owner with details, described once", function () {
-  let chain: SuiteChain;
-  let a: JsonRpcSigner;
-  let cats: CollectionNFT;
-  let dogs: CollectionNFT;
-  let t: TestApp;
-
-  before(async function () {
-    chain = await SuiteChain.ownNode();
-    const deployer = await chain.provider.getSigner(0);
-    a = await chain.provider.getSigner(1);
-    cats = await new CollectionNFT__factory(deployer).deploy("Cats", "CAT", json({ name: "Cats" }));
+  const suite = SuiteChain.forSuite("own", async (chain) => {
+    const [deployer, a] = await Promise.all([0, 1].map((i) => chain.signer(i)));
+    const cats = await new CollectionNFT__factory(deployer).deploy("Cats", "CAT", json({ name: "Cats" }));
     await (await cats.mint(a.address, 2n)).wait();
-    dogs = await new CollectionNFT__factory(deployer).deploy("Dogs", "DOG", json({ name: "Dogs" }));
+    const dogs = await new CollectionNFT__factory(deployer).deploy("Dogs", "DOG", json({ name: "Dogs" }));
     await (await dogs.mint(a.address, 1n)).wait();
     // The classifier waits past the test: a verdict changes only when the test writes one.
-    t = await chain.startIndexingApp({ env: { METADATA_FETCH_WAIT_MS: "5000", SPAM_CLASSIFY_INTERVAL_MS: "600000" } });
+    const t = await chain.startIndexingApp({ env: { METADATA_FETCH_WAIT_MS: "5000", SPAM_CLASSIFY_INTERVAL_MS: "600000" } });
+    return { a, cats, dogs, t };
   });
-  after(async () => chain?.close());
 
   async function page(query = ""): Promise<Described[]> {
+    const { t, a } = suite();
     const response = await t.fetch(`/inventory/localhost/${a.address}?details=true${query}`);
     expect(response.status).to.equal(200);
     return (await response.json()) as Described[];
@@ -54,9 +45,10 @@ describe("the contracts of an owner with details, described once", function () {
     return (await page(query)).find((c) => c.contract === address);
   };
   const alone = async (contract: CollectionNFT) =>
-    (await (await t.fetch(`/collection/localhost/${await contract.getAddress()}`)).json()) as Described;
+    (await (await suite().t.fetch(`/collection/localhost/${await contract.getAddress()}`)).json()) as Described;
 
   it("shows a stored deployment, a new verdict, a new transfer and a ContractURIUpdated at once", async function () {
+    const { a, cats, dogs, t, chain } = suite();
     const dogsAddress = await dogs.getAddress();
     // Every document cached (a page with one missing or stale is described anew), then the page described and kept.
     await alone(cats);
@@ -91,6 +83,7 @@ describe("the contracts of an owner with details, described once", function () {
   });
 
   it("reads an expired document again, though nothing the statement reads changed", async function () {
+    const { cats, t, chain } = suite();
     await pollUntil("the page shows the announced document", async () => (await one(cats))!.metadata.name === "Announced");
     // A new document without ContractURIUpdated: the cached one is served until it expires (as the collection route does).
     await (await cats.replaceContractURIQuietly(json({ name: "Quiet" }))).wait();

@@ -1,7 +1,5 @@
 import { expect } from "chai";
-import type { JsonRpcSigner } from "ethers";
-import { MetadataNFT__factory, type MetadataNFT } from "../../../typechain-types";
-import type { TestApp } from "../../helpers/app";
+import { MetadataNFT__factory } from "../../../typechain-types";
 import { SuiteChain } from "../../helpers/suite-chain";
 import { expectRefusal } from "../../helpers/refusal";
 import { pollUntil } from "../../helpers/waiters";
@@ -10,27 +8,26 @@ const TOKENS = 20;
 const uri = (id: number, version: number) => `data:application/json,${encodeURIComponent(JSON.stringify({ name: `#${id} v${version}` }))}`;
 
 describe("POST /collection/:network/:contract/refresh", function () {
-  let chain: SuiteChain;
-  let holder: JsonRpcSigner;
-  let nft: MetadataNFT;
-  let address: string;
-  let t: TestApp;
-
-  before(async function () {
-    chain = await SuiteChain.ownNode();
-    holder = await chain.provider.getSigner(1);
-    nft = await new MetadataNFT__factory(await chain.provider.getSigner(0)).deploy();
-    address = await nft.getAddress();
+  const suite = SuiteChain.forSuite("own", async (chain) => {
+    const holder = await chain.signer(1);
+    const nft = await new MetadataNFT__factory(await chain.signer(0)).deploy();
+    const address = await nft.getAddress();
     for (let id = 1; id <= TOKENS; id++) await (await nft.mint(holder.address, BigInt(id), uri(id, 1))).wait();
-    t = await chain.startIndexingApp({ env: { METADATA_FETCH_WAIT_MS: "5000", SPAM_CLASSIFY_INTERVAL_MS: "600000" } });
+    const t = await chain.startIndexingApp({ env: { METADATA_FETCH_WAIT_MS: "5000", SPAM_CLASSIFY_INTERVAL_MS: "600000" } });
+    return { holder, nft, address, t };
   });
-  after(async () => chain?.close());
 
-  const name = async (id: number) =>
-    ((await (await t.fetch(`/token/localhost/${address}/${id}`)).json()) as { metadata: { name: string } }).metadata.name;
-  const refresh = () => t.fetch(`/collection/localhost/${address}/refresh`, { method: "POST" });
+  const name = async (id: number) => {
+    const { t, address } = suite();
+    return ((await (await t.fetch(`/token/localhost/${address}/${id}`)).json()) as { metadata: { name: string } }).metadata.name;
+  };
+  const refresh = () => {
+    const { t, address } = suite();
+    return t.fetch(`/collection/localhost/${address}/refresh`, { method: "POST" });
+  };
 
   it("reads every token again in the background, joins a refresh under way, then cools down", async function () {
+    const { nft, address, t } = suite();
     for (let id = 1; id <= TOKENS; id++) expect(await name(id)).to.equal(`#${id} v1`);
     // The tokenURIs change without an event: the cache keeps the first documents.
     for (let id = 1; id <= TOKENS; id++) await (await nft.setTokenURI(BigInt(id), uri(id, 2))).wait();
@@ -55,6 +52,7 @@ describe("POST /collection/:network/:contract/refresh", function () {
   });
 
   it("refuses a contract the index holds nothing of, and says none when there is no refresh to tell of", async function () {
+    const { holder, address, t } = suite();
     await expectRefusal(await t.fetch(`/collection/localhost/${holder.address}/refresh`, { method: "POST" }), 404, "not_found", {
       message: `The index of localhost holds no transfer of ${holder.address.toLowerCase()}`,
     });

@@ -1,44 +1,33 @@
 import { expect } from "chai";
-import { fetchJson, startTestApp, type TestApp } from "../../helpers/app";
+import { fetchJson, startTestApp } from "../../helpers/app";
 import { SuiteChain } from "../../helpers/suite-chain";
 import { startRpcProxy, type Refusal, type RpcCall } from "../../helpers/rpc-proxy";
-import { BIG_ID, converterFixture, type ConverterFixture } from "./fixture";
+import { BIG_ID, converterFixture } from "./fixture";
 import { expectRefusal } from "../../helpers/refusal";
 
 describe("converter routes", function () {
   this.timeout(120_000);
-  let t: TestApp;
-  let chain: SuiteChain;
-  let f: ConverterFixture;
-  let proxy: Awaited<ReturnType<typeof startRpcProxy>>;
   /** What the proxy answers every call with instead of the node, while set. */
   let nodeFailure: Refusal | undefined;
   /** What the proxy answers some calls with instead of the node, while set. */
   let refuseCall: ((call: RpcCall) => Refusal | undefined) | undefined;
-  let base: string;
-
-  before(async function () {
-    chain = await SuiteChain.sharedNode();
-    f = await converterFixture(chain.provider, 7);
+  const suite = SuiteChain.forSuite("shared", async (chain) => {
+    const f = await converterFixture(chain.provider, 7);
     // Through a proxy that records the calls: reads are cached per block. HEAD_CACHE_MS=0: each request sees the head.
-    proxy = await startRpcProxy(chain.url, (call) => nodeFailure ?? refuseCall?.(call));
-    t = chain.closesWith(
+    const proxy = chain.closesWith(await startRpcProxy(chain.url, (call) => nodeFailure ?? refuseCall?.(call)));
+    const t = chain.closesWith(
       await startTestApp({
         env: { RPC_URL_LOCALHOST: proxy.url, HEAD_CACHE_MS: "0", INDEXER: "false", CONVERTERS: `localhost:${f.addresses.converter}` },
       }),
     );
-    base = `/converter/localhost/${f.addresses.converter}`;
-  });
-  after(async function () {
-    await chain?.close();
-    await proxy?.close();
+    return { f, proxy, t, base: `/converter/localhost/${f.addresses.converter}` };
   });
 
-  const get = (path: string) => fetchJson(t, path);
+  const get = (path: string) => fetchJson(suite().t, path);
 
   /** An answer read at the chain's current block (HEAD_CACHE_MS=0: the request asks the node for its head). */
   async function fresh(path: string) {
-    const head = await chain.provider.getBlockNumber();
+    const head = await suite().chain.provider.getBlockNumber();
     const answer = await get(path);
     expect(answer.body.block, path).to.be.at.least(head);
     return answer;
@@ -46,6 +35,7 @@ describe("converter routes", function () {
 
   describe("GET /converter/:network/:converter", function () {
     it("answers the tokens, switches and stock, read at one block", async function () {
+      const { f, base, chain } = suite();
       const { status, body } = await get(base);
       expect(status).to.equal(200);
       expect(body).to.deep.equal({
@@ -62,12 +52,14 @@ describe("converter routes", function () {
     });
 
     it("takes the address in any case and answers it checksummed", async function () {
+      const { f } = suite();
       const { status, body } = await get(`/converter/localhost/${f.addresses.converter.toLowerCase()}`);
       expect(status).to.equal(200);
       expect(body.converter).to.equal(f.addresses.converter);
     });
 
     it("reads the chain once per block however many requests ask", async function () {
+      const { proxy, base, chain } = suite();
       await get(base); // warm at this block
       const before = proxy.calls.filter((c) => c.method === "eth_call").length;
       await Promise.all(Array.from({ length: 5 }, () => get(base)));
@@ -78,6 +70,7 @@ describe("converter routes", function () {
     });
 
     it("is a 404 for an address that is not a converter: an account, or another contract", async function () {
+      const { f } = suite();
       for (const address of ["0x000000000000000000000000000000000000dEaD", f.addresses.alice]) {
         await expectRefusal(await get(`/converter/localhost/${address}`), 404, "not_found", {
           label: address,
@@ -87,6 +80,7 @@ describe("converter routes", function () {
     });
 
     it("refuses malformed input with 4xx {error, message}", async function () {
+      const { f } = suite();
       const cases: Array<[string, number, string]> = [
         ["/converter/localhost/0x1234", 400, "invalid_address"],
         [`/converter/localhost/${f.addresses.converter.replace(/[a-f]/, (c) => c.toUpperCase())}`, 400, "invalid_address"],
@@ -107,6 +101,7 @@ describe("converter routes", function () {
   describe("GET /converter/:network/:converter/pairs", function () {
     /** The pairs of Alice `ids` as the answer's JSON text gives them, asked of the chain call by call. */
     async function pairsOnChain(ids: bigint[]): Promise<string> {
+      const { f } = suite();
       const pairs: string[] = [];
       for (const id of ids) {
         const [paired, counterpart] = await f.converter.bobIdOf(id);
@@ -121,6 +116,7 @@ describe("converter routes", function () {
     }
 
     it("answers per Alice id: counterpart, convertible now, and why not, in the order asked", async function () {
+      const { f, base } = suite();
       const { status, text, body } = await get(`${base}/pairs?aliceIds=1,4,5,${BIG_ID}`);
       expect(status).to.equal(200);
       expect(body).to.include({ network: "localhost", converter: f.addresses.converter, side: "alice" });
@@ -135,6 +131,7 @@ describe("converter routes", function () {
     });
 
     it("answers per Bob id: converting back needs the Alice token in stock", async function () {
+      const { base } = suite();
       const { body } = await get(`${base}/pairs?bobIds=1,9`);
       expect(body.side).to.equal("bob");
       expect(body.pairs).to.deep.equal([
@@ -144,6 +141,7 @@ describe("converter routes", function () {
     });
 
     it("says paused while the converter is paused, and reverse conversion off when it is switched off", async function () {
+      const { f, base } = suite();
       await (await f.converter.pause()).wait();
       try {
         expect((await fresh(`${base}/pairs?aliceIds=1,5`)).body.pairs).to.deep.equal([
@@ -167,6 +165,7 @@ describe("converter routes", function () {
     });
 
     it("takes up to 100 ids", async function () {
+      const { base } = suite();
       const ids = Array.from({ length: 100 }, (_, i) => i + 1);
       const { status, body } = await get(`${base}/pairs?aliceIds=${ids.join(",")}`);
       expect(status).to.equal(200);
@@ -174,6 +173,7 @@ describe("converter routes", function () {
     });
 
     it("reads 100 fresh ids at a new block with a few eth_calls at the node (one batch per round), answering as the chain does", async function () {
+      const { proxy, base, chain } = suite();
       await chain.provider.send("evm_mine", []);
       await fresh(base); // the state at the new block: what is counted is what the ids cost
       const ids = [...Array.from({ length: 99 }, (_, i) => BigInt(i + 1)), BIG_ID];
@@ -187,6 +187,7 @@ describe("converter routes", function () {
     });
 
     it("reads call by call when the node refuses the batch (an eth_call without to), answering the same", async function () {
+      const { base, chain } = suite();
       // A node granting less gas than the batch needs answers with a revert, as this one does.
       refuseCall = (call) =>
         call.method === "eth_call" && !(call.params[0] as { to?: string }).to
@@ -205,6 +206,7 @@ describe("converter routes", function () {
     });
 
     it("refuses malformed input with 400 {error, message}", async function () {
+      const { base } = suite();
       const many = Array.from({ length: 101 }, (_, i) => i).join(",");
       const cases: Array<[string, string]> = [
         ["", "invalid_request"],
@@ -229,11 +231,13 @@ describe("converter routes", function () {
     });
 
     it("is a 404 for an address that is not a converter", async function () {
+      const { f } = suite();
       await expectRefusal(await get(`/converter/localhost/${f.addresses.bob}/pairs?aliceIds=1`), 404, "not_found");
     });
   });
 
   it("both routes answer 502 upstream_error while the node fails, and read the chain again once it is back", async function () {
+    const { base } = suite();
     nodeFailure = { httpStatus: 500, body: "node down" };
     try {
       for (const path of [base, `${base}/pairs?aliceIds=1`]) {
@@ -259,6 +263,7 @@ describe("converter routes", function () {
 
   describe("the page's routes (no browser)", function () {
     it("hands the page the converter's chain, and the configured RPC URL only for the local chain", async function () {
+      const { f, proxy, t } = suite();
       const html = await (await t.fetch(`/convert`)).text();
       const config = JSON.parse(
         /data-config="([^"]*)"/
@@ -278,6 +283,7 @@ describe("converter routes", function () {
     });
 
     it("links to the network's explorer and never hands out the service's own RPC URL of a real network", async function () {
+      const { f, t } = suite();
       const other = await startTestApp({
         env: { RPC_URL_SEPOLIA: "http://127.0.0.1:9/secret-key", INDEXER: "false", CONVERTERS: `sepolia:${f.addresses.converter}` },
         database: t.database,
@@ -298,6 +304,7 @@ describe("converter routes", function () {
     });
 
     it("answers malformed page requests with a 4xx, never a page for an unconfigured converter", async function () {
+      const { f, t } = suite();
       for (const path of [
         `/convert/mainnet/${f.addresses.converter}`,
         `/convert/localhost/${encodeURIComponent("\u202e")}${f.addresses.converter}`,

@@ -1,36 +1,31 @@
 import { expect } from "chai";
-import { providerFor, sharedNode } from "../../helpers/chain";
-import { startTestApp, type TestApp } from "../../helpers/app";
-import { startTcpProxy, type TcpProxy } from "../../helpers/tcp-proxy";
+import { startTestApp } from "../../helpers/app";
+import { startTcpProxy } from "../../helpers/tcp-proxy";
 import { expectRefusal } from "../../helpers/refusal";
+import { SuiteChain } from "../../helpers/suite-chain";
 
 describe("GET /block/:network/latest", function () {
-  let t: TestApp;
-  let proxy: TcpProxy;
-  let nodeUrl: string;
-
-  before(async function () {
-    nodeUrl = (await sharedNode()).url;
-    const target = new URL(nodeUrl);
-    proxy = await startTcpProxy(target.hostname, Number(target.port));
+  const suite = SuiteChain.forSuite("shared", async (chain) => {
+    const target = new URL(chain.url);
+    const proxy = chain.closesWith(await startTcpProxy(target.hostname, Number(target.port)));
     // No indexer: its polls share the provider, so the route's own calls to the node could neither be counted nor seen
     // to fail. A head cache no busy machine outlasts: the tests move the app's clock past it.
-    t = await startTestApp({
-      env: { RPC_URL_LOCALHOST: proxy.url(nodeUrl), HEAD_CACHE_MS: "30000", RPC_TIMEOUT_MS: "1000", INDEXER: "false" },
-    });
-  });
-  after(async function () {
-    await t?.close();
-    await proxy?.close();
+    const t = chain.closesWith(
+      await startTestApp({
+        env: { RPC_URL_LOCALHOST: proxy.url(chain.url), HEAD_CACHE_MS: "30000", RPC_TIMEOUT_MS: "1000", INDEXER: "false" },
+      }),
+    );
+    return { proxy, t };
   });
 
   const get = async (path: string) => {
-    const response = await t.fetch(path);
+    const response = await suite().t.fetch(path);
     return { status: response.status, headers: response.headers, text: await response.text() };
   };
 
   it("answers the node's latest block as a JSON number, at most one block behind", async function () {
-    const provider = providerFor(nodeUrl);
+    const { t, chain } = suite();
+    const { provider } = chain;
     const cached = Number((await get("/block/localhost/latest")).text);
     await provider.send("hardhat_mine", ["0x3"]);
     const head = await provider.getBlockNumber();
@@ -40,12 +35,12 @@ describe("GET /block/:network/latest", function () {
     expect(r.status).to.equal(200);
     expect(r.text).to.match(/^\d+$/);
     expect(Number(r.text)).to.equal(head);
-    provider.destroy();
   });
 
   it("asks the node once for many concurrent requests within the cache time", async function () {
+    const { chain } = suite();
     // An instance of its own with a cache time no busy machine outlasts while 50 requests are answered.
-    const slow = await startTestApp({ env: { RPC_URL_LOCALHOST: nodeUrl, HEAD_CACHE_MS: "30000", INDEXER: "false" } });
+    const slow = await startTestApp({ env: { RPC_URL_LOCALHOST: chain.url, HEAD_CACHE_MS: "30000", INDEXER: "false" } });
     try {
       let calls = 0;
       slow.app.networks.provider("localhost").on("debug", (event: { action: string }) => {
@@ -74,6 +69,7 @@ describe("GET /block/:network/latest", function () {
   });
 
   it("is a 502 while the node is down and answers again once it is back", async function () {
+    const { t, proxy } = suite();
     t.clock.advance(30_000);
     proxy.cut();
     const down = await get("/block/localhost/latest");

@@ -1,9 +1,8 @@
 import { expect } from "chai";
-import type { JsonRpcSigner } from "ethers";
 import { toJson } from "../../../server/http/wire";
 import { ZERO_ADDRESS } from "../../../server/indexer/transfers";
-import { AliceNFT__factory, TestERC1155__factory, type AliceNFT, type TestERC1155 } from "../../../typechain-types";
-import { fetchJson, type TestApp } from "../../helpers/app";
+import { TestERC1155__factory } from "../../../typechain-types";
+import { fetchJson } from "../../helpers/app";
 import { indexedTo } from "../../helpers/index-check";
 import { SuiteChain } from "../../helpers/suite-chain";
 
@@ -21,29 +20,16 @@ interface Item {
 }
 
 describe("transfer history routes", function () {
-  let chain: SuiteChain;
-  let a: JsonRpcSigner;
-  let b: JsonRpcSigner;
-  let c: JsonRpcSigner;
-  let alice: AliceNFT;
-  let multi: TestERC1155;
-  let aliceAddress: string;
-  let multiAddress: string;
-  let t: TestApp;
   const BIG_ID = 2n ** 64n + 7n;
-
-  before(async function () {
-    chain = await SuiteChain.ownNode();
-    const deployer = await chain.provider.getSigner(0);
-    [a, b, c] = await Promise.all([1, 2, 3].map((i) => chain.provider.getSigner(i)));
-    alice = await new AliceNFT__factory(deployer).deploy(deployer.address);
-    multi = await new TestERC1155__factory(deployer).deploy();
-    [aliceAddress, multiAddress] = await Promise.all([alice.getAddress(), multi.getAddress()]);
-    t = await chain.startIndexingApp();
+  const suite = SuiteChain.forSuite("own", async (chain) => {
+    const [a, b, c] = await Promise.all([1, 2, 3].map((i) => chain.signer(i)));
+    const alice = await chain.deployAlice();
+    const multi = await new TestERC1155__factory(await chain.signer(0)).deploy();
+    const [aliceAddress, multiAddress] = await Promise.all([alice.getAddress(), multi.getAddress()]);
+    return { a, b, c, alice, multi, aliceAddress, multiAddress, t: await chain.startIndexingApp() };
   });
-  after(async () => chain?.close());
 
-  const get = (path: string) => fetchJson(t, path);
+  const get = (path: string) => fetchJson(suite().t, path);
   /** Every page through Link rel=next. */
   async function all(path: string): Promise<Item[]> {
     const items: Item[] = [];
@@ -59,12 +45,13 @@ describe("transfer history routes", function () {
   /** What the chain says happened in a mined transaction: its block, time and the transfer log's index. */
   async function mined(sent: Promise<{ wait(): Promise<unknown> }>) {
     const receipt = (await (await sent).wait()) as { blockNumber: number; hash: string; logs: Array<{ index: number }> };
-    const block = await chain.provider.getBlock(receipt.blockNumber);
+    const block = await suite().chain.provider.getBlock(receipt.blockNumber);
     return { block: receipt.blockNumber, time: block!.timestamp, tx: receipt.hash, logIndex: receipt.logs[0].index };
   }
 
   let history: Item[];
   it("lists one token's ERC-721 transfers newest first, with block time, tx and log index", async function () {
+    const { a, b, alice, aliceAddress, t, chain } = suite();
     const mint = await mined(alice.mint(a.address, BIG_ID));
     const send = await mined(alice.connect(a).transferFrom(a.address, b.address, BIG_ID));
     const back = await mined(alice.connect(b).transferFrom(b.address, a.address, BIG_ID));
@@ -83,6 +70,7 @@ describe("transfer history routes", function () {
   });
 
   it("gives ERC-1155 transfers with value and batch index", async function () {
+    const { a, c, multi, multiAddress, t, chain } = suite();
     const single = await mined(multi.mint(a.address, 1n, 5n));
     const batch = await mined(multi.connect(a).safeBatchTransferFrom(a.address, c.address, [1n], [2n], "0x"));
     await indexedTo(t.app.db, "localhost", chain.provider);
@@ -96,6 +84,7 @@ describe("transfer history routes", function () {
   });
 
   it("lists an address's transfers in and out, both standards, newest first, paged without gaps or repeats", async function () {
+    const { a, c, alice, t, chain } = suite();
     const mine = await all(`/transfers/localhost/owner/${a.address}?limit=2`);
     const keys = mine.map((i) => [i.block, i.logIndex, i.batchIndex ?? 0]);
     expect(keys).to.deep.equal([...keys].sort((x, y) => y[0] - x[0] || y[1] - x[1] || y[2] - x[2]));
@@ -106,10 +95,11 @@ describe("transfer history routes", function () {
     await indexedTo(t.app.db, "localhost", chain.provider);
     expect(await all(`/transfers/localhost/owner/${a.address}`)).to.have.length(6);
     expect(await all(`/transfers/localhost/owner/${c.address.toLowerCase()}`)).to.have.length(1);
-    expect((await get(`/transfers/localhost/owner/${(await chain.provider.getSigner(9)).address}`)).body).to.deep.equal([]);
+    expect((await get(`/transfers/localhost/owner/${(await chain.signer(9)).address}`)).body).to.deep.equal([]);
   });
 
   it("forgets transfers a reorg undid", async function () {
+    const { a, b, c, alice, multi, aliceAddress, t, chain } = suite();
     const snapshot = await chain.provider.send("evm_snapshot", []);
     await (await alice.connect(a).transferFrom(a.address, c.address, BIG_ID)).wait();
     await (await multi.connect(c).safeTransferFrom(c.address, b.address, 1n, 1n, "0x")).wait();
@@ -126,6 +116,7 @@ describe("transfer history routes", function () {
   });
 
   it("refuses bad networks, addresses, ids, limits and cursors with a 4xx {error, message}", async function () {
+    const { a, aliceAddress } = suite();
     const cursor = (key: unknown) => Buffer.from(JSON.stringify(key)).toString("base64url");
     const cases: Array<[string, number, string]> = [
       [`/transfers/nowhere/${aliceAddress}/1`, 400, "unknown_network"],

@@ -1,21 +1,11 @@
 import { expect } from "chai";
-import type { JsonRpcSigner } from "ethers";
-import { CollectionNFT__factory, TestERC1155__factory, type CollectionNFT, type TestERC1155 } from "../../../typechain-types";
-import { startTestApp, type TestApp } from "../../helpers/app";
+import { CollectionNFT__factory, TestERC1155__factory } from "../../../typechain-types";
+import { startTestApp } from "../../helpers/app";
 import { indexedTo } from "../../helpers/index-check";
 import { SuiteChain } from "../../helpers/suite-chain";
 import { expectRefusal } from "../../helpers/refusal";
 
 describe("holders at a block", function () {
-  let chain: SuiteChain;
-  let a: JsonRpcSigner;
-  let b: JsonRpcSigner;
-  let c: JsonRpcSigner;
-  let cats: CollectionNFT;
-  let multi: TestERC1155;
-  let catsAddress: string;
-  let multiAddress: string;
-  let t: TestApp;
   /** The block each step was mined in. */
   const at: Record<string, number> = {};
 
@@ -23,13 +13,12 @@ describe("holders at a block", function () {
     at[name] = (await (await sent).wait())!.blockNumber;
   };
 
-  before(async function () {
-    chain = await SuiteChain.ownNode();
-    const deployer = await chain.provider.getSigner(0);
-    [a, b, c] = await Promise.all([1, 2, 3].map((i) => chain.provider.getSigner(i)));
-    cats = await new CollectionNFT__factory(deployer).deploy("Cats", "CAT", "");
-    multi = await new TestERC1155__factory(deployer).deploy();
-    [catsAddress, multiAddress] = await Promise.all([cats.getAddress(), multi.getAddress()]);
+  const suite = SuiteChain.forSuite("own", async (chain) => {
+    const deployer = await chain.signer(0);
+    const [a, b, c] = await Promise.all([1, 2, 3].map((i) => chain.signer(i)));
+    const cats = await new CollectionNFT__factory(deployer).deploy("Cats", "CAT", "");
+    const multi = await new TestERC1155__factory(deployer).deploy();
+    const [catsAddress, multiAddress] = await Promise.all([cats.getAddress(), multi.getAddress()]);
     await mined("mintA", cats.mint(a.address, 3n));
     await mined("mintB", cats.mint(b.address, 1n));
     await mined("send", cats.connect(a).transferFrom(a.address, c.address, 1n));
@@ -37,12 +26,11 @@ describe("holders at a block", function () {
     await mined("multiMint", multi.mintBatch(a.address, [1n, 2n], [10n, 5n]));
     await mined("multiSend", multi.connect(a).safeTransferFrom(a.address, b.address, 1n, 4n, "0x"));
     await mined("multiOn", multi.connect(b).safeTransferFrom(b.address, c.address, 1n, 4n, "0x"));
-    t = await chain.startIndexingApp();
+    return { a, b, c, cats, multi, catsAddress, multiAddress, t: await chain.startIndexingApp() };
   });
-  after(async () => chain?.close());
 
   async function get(path: string, headers: Record<string, string> = {}) {
-    const response = await t.fetch(path, { headers });
+    const response = await suite().t.fetch(path, { headers });
     const text = await response.text();
     return { status: response.status, headers: response.headers, text };
   }
@@ -53,20 +41,20 @@ describe("holders at a block", function () {
   };
   const ordered = (...list: Array<{ owner: string; count: number }>) =>
     list.sort((x, y) => (x.owner.toLowerCase() < y.owner.toLowerCase() ? -1 : 1));
+  /** That the route gives the `[account, count]`s as the holders of `contract` for `query`, in its order (lower-case address order). */
+  const expectHolders = async (contract: string, query: string, ...expected: Array<[{ address: string }, number]>) =>
+    expect(await holders(contract, query), query).to.deep.equal(
+      ordered(...expected.map(([account, count]) => ({ owner: account.address, count }))),
+    );
   const count = async (contract: string, block: number) =>
     JSON.parse((await get(`/holders/localhost/${contract}/count?block=${block}`)).text).holders as number;
 
   it("lists ERC-721 holders as at the end of each block, and counts them", async function () {
-    expect(await holders(catsAddress, `block=${at.mintA}`)).to.deep.equal([{ owner: a.address, count: 3 }]);
-    expect(await holders(catsAddress, `block=${at.mintB}`)).to.deep.equal(
-      ordered({ owner: a.address, count: 3 }, { owner: b.address, count: 1 }),
-    );
-    expect(await holders(catsAddress, `block=${at.send}`)).to.deep.equal(
-      ordered({ owner: a.address, count: 2 }, { owner: b.address, count: 1 }, { owner: c.address, count: 1 }),
-    );
-    expect(await holders(catsAddress, `block=${at.burn}`)).to.deep.equal(
-      ordered({ owner: a.address, count: 2 }, { owner: c.address, count: 1 }),
-    );
+    const { a, b, c, catsAddress } = suite();
+    await expectHolders(catsAddress, `block=${at.mintA}`, [a, 3]);
+    await expectHolders(catsAddress, `block=${at.mintB}`, [a, 3], [b, 1]);
+    await expectHolders(catsAddress, `block=${at.send}`, [a, 2], [b, 1], [c, 1]);
+    await expectHolders(catsAddress, `block=${at.burn}`, [a, 2], [c, 1]);
     expect(await Promise.all([at.mintA, at.mintB, at.send, at.burn].map((block) => count(catsAddress, block)))).to.deep.equal([1, 2, 3, 2]);
     const { headers } = await get(`/holders/localhost/${catsAddress}?block=${at.send}`);
     expect(headers.get("x-snapshot-block")).to.equal(String(at.send));
@@ -74,33 +62,31 @@ describe("holders at a block", function () {
   });
 
   it("sums ERC-1155 balances as at a block, a holding that reached zero left out, and gives one id's holders", async function () {
-    expect(await holders(multiAddress, `block=${at.multiMint}`)).to.deep.equal([{ owner: a.address, count: 15 }]);
-    expect(await holders(multiAddress, `block=${at.multiSend}`)).to.deep.equal(
-      ordered({ owner: a.address, count: 11 }, { owner: b.address, count: 4 }),
-    );
-    expect(await holders(multiAddress, `block=${at.multiOn}`)).to.deep.equal(
-      ordered({ owner: a.address, count: 11 }, { owner: c.address, count: 4 }),
-    );
-    expect(await holders(multiAddress, `block=${at.multiSend}&id=1`)).to.deep.equal(
-      ordered({ owner: a.address, count: 6 }, { owner: b.address, count: 4 }),
-    );
+    const { a, b, c, multiAddress } = suite();
+    await expectHolders(multiAddress, `block=${at.multiMint}`, [a, 15]);
+    await expectHolders(multiAddress, `block=${at.multiSend}`, [a, 11], [b, 4]);
+    await expectHolders(multiAddress, `block=${at.multiOn}`, [a, 11], [c, 4]);
+    await expectHolders(multiAddress, `block=${at.multiSend}&id=1`, [a, 6], [b, 4]);
     expect(await count(multiAddress, at.multiOn)).to.equal(2);
   });
 
   it("names a token's owner at a block, and none before its mint or after its burn", async function () {
-    expect(await holders(catsAddress, `block=${at.mintA}&id=1`)).to.deep.equal([{ owner: a.address, count: 1 }]);
-    expect(await holders(catsAddress, `block=${at.send}&id=1`)).to.deep.equal([{ owner: c.address, count: 1 }]);
-    expect(await holders(catsAddress, `block=${at.mintA}&id=4`)).to.deep.equal([]);
-    expect(await holders(catsAddress, `block=${at.burn}&id=4`)).to.deep.equal([]);
+    const { a, c, catsAddress } = suite();
+    await expectHolders(catsAddress, `block=${at.mintA}&id=1`, [a, 1]);
+    await expectHolders(catsAddress, `block=${at.send}&id=1`, [c, 1]);
+    await expectHolders(catsAddress, `block=${at.mintA}&id=4`);
+    await expectHolders(catsAddress, `block=${at.burn}&id=4`);
   });
 
   it("agrees with today's holders at the block the index is complete to", async function () {
+    const { catsAddress, multiAddress, chain } = suite();
     const head = await chain.provider.getBlockNumber();
     for (const contract of [catsAddress, multiAddress])
       expect(await holders(contract, `block=${head}`)).to.deep.equal(await holders(contract, ""));
   });
 
   it("pages with limit and Link rel=next, every holder once", async function () {
+    const { catsAddress } = suite();
     const first = await get(`/holders/localhost/${catsAddress}?block=${at.send}&limit=2`);
     const next = /^<([^>]+)>; rel="next"$/.exec(first.headers.get("link") ?? "")![1];
     expect(next).to.include(`block=${at.send}`);
@@ -110,6 +96,7 @@ describe("holders at a block", function () {
   });
 
   it("streams every holder as NDJSON or CSV, by format or Accept", async function () {
+    const { catsAddress } = suite();
     const expected = await holders(catsAddress, `block=${at.send}`);
     const ndjson = await get(`/holders/localhost/${catsAddress}?block=${at.send}&limit=1&format=ndjson`);
     expect(ndjson.headers.get("content-type")).to.equal("application/x-ndjson; charset=utf-8");
@@ -123,6 +110,7 @@ describe("holders at a block", function () {
   });
 
   it("refuses a block outside what the index holds, a malformed one, a contract it does not hold, and a bad format", async function () {
+    const { a, catsAddress, chain } = suite();
     const head = await chain.provider.getBlockNumber();
     const indexed = Number((await get(`/holders/localhost/${catsAddress}`)).headers.get("x-indexed-block"));
     const first = at.mintA;
@@ -145,6 +133,7 @@ describe("holders at a block", function () {
   });
 
   it("refuses, with the bound named, a contract with more transfers than HOLDERS_SNAPSHOT_MAX_TRANSFERS", async function () {
+    const { catsAddress, multiAddress, chain } = suite();
     const small = await startTestApp({ env: { RPC_URL_LOCALHOST: chain.url, INDEXER_POLL_MS: "50", HOLDERS_SNAPSHOT_MAX_TRANSFERS: "4" } });
     try {
       await indexedTo(small.app.db, "localhost", chain.provider);
@@ -159,20 +148,17 @@ describe("holders at a block", function () {
   });
 
   it("gives a block's holders as the chain that won a reorg has them, and earlier blocks as before", async function () {
+    const { a, b, c, cats, catsAddress, t, chain } = suite();
     const before = await holders(catsAddress, `block=${at.send}`);
     const snapshot = await chain.provider.send("evm_snapshot", []);
     const { blockNumber: lost } = (await (await cats.connect(a).transferFrom(a.address, b.address, 2n)).wait())!;
     await indexedTo(t.app.db, "localhost", chain.provider);
-    expect(await holders(catsAddress, `block=${lost}`)).to.deep.equal(
-      ordered({ owner: a.address, count: 1 }, { owner: b.address, count: 1 }, { owner: c.address, count: 1 }),
-    );
+    await expectHolders(catsAddress, `block=${lost}`, [a, 1], [b, 1], [c, 1]);
     await chain.provider.send("evm_revert", [snapshot]);
     await (await cats.mint(b.address, 1n)).wait();
     await chain.provider.send("hardhat_mine", ["0x2"]);
     await indexedTo(t.app.db, "localhost", chain.provider);
-    expect(await holders(catsAddress, `block=${lost}`)).to.deep.equal(
-      ordered({ owner: a.address, count: 2 }, { owner: b.address, count: 1 }, { owner: c.address, count: 1 }),
-    );
+    await expectHolders(catsAddress, `block=${lost}`, [a, 2], [b, 1], [c, 1]);
     expect(await holders(catsAddress, `block=${at.send}`)).to.deep.equal(before);
   });
 });

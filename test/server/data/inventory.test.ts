@@ -1,44 +1,31 @@
 import { expect } from "chai";
-import type { JsonRpcSigner } from "ethers";
-import { AliceNFT__factory, BobNFT__factory, type AliceNFT } from "../../../typechain-types";
-import { fetchJson, startTestApp, type TestApp } from "../../helpers/app";
-import { sharedNode } from "../../helpers/chain";
+import { BobNFT__factory } from "../../../typechain-types";
+import { fetchJson, startTestApp } from "../../helpers/app";
 import { SuiteChain } from "../../helpers/suite-chain";
 import { indexedTo } from "../../helpers/index-check";
 import { expectRefusal } from "../../helpers/refusal";
 
 describe("inventory routes", function () {
-  let t: TestApp;
-  let chain: SuiteChain;
-  let deployer: JsonRpcSigner;
-  let alice: AliceNFT;
-  let aliceAddress: string;
-  let bobAddress: string;
-  let holder: string;
-  let other: string;
   const BIG_ID = 2n ** 64n + 3n; // not representable as a double: must come out with all its digits
   const ALICE_IDS = [0n, 1n, 2n, 3n, 4n, BIG_ID];
-
-  before(async function () {
-    chain = await SuiteChain.sharedNode();
-    deployer = await chain.provider.getSigner(0);
-    holder = await (await chain.provider.getSigner(5)).getAddress();
-    other = await (await chain.provider.getSigner(6)).getAddress();
-    alice = await new AliceNFT__factory(deployer).deploy(await deployer.getAddress());
-    aliceAddress = await alice.getAddress();
-    const bob = await new BobNFT__factory(deployer).deploy(await deployer.getAddress());
-    bobAddress = await bob.getAddress();
+  const suite = SuiteChain.forSuite("shared", async (chain) => {
+    const [deployer, holderSigner, otherSigner] = await Promise.all([0, 5, 6].map((i) => chain.signer(i)));
+    const [holder, other] = [holderSigner.address, otherSigner.address];
+    const alice = await chain.deployAlice();
+    const aliceAddress = await alice.getAddress();
+    const bob = await new BobNFT__factory(deployer).deploy(deployer.address);
+    const bobAddress = await bob.getAddress();
     await (await alice.mintBatch(holder, ALICE_IDS)).wait();
     await (await bob.mintBatch(holder, [7n, 8n])).wait();
     await (await alice.mintBatch(other, [100n])).wait();
-    t = await chain.startIndexingApp({ env: { INDEXER_CONTRACTS_LOCALHOST: `${aliceAddress},${bobAddress}` } });
+    const t = await chain.startIndexingApp({ env: { INDEXER_CONTRACTS_LOCALHOST: `${aliceAddress},${bobAddress}` } });
+    return { holder, other, alice, aliceAddress, bobAddress, t };
   });
-  after(async () => chain?.close());
 
   /** The address with the case of one letter flipped: mixed case that fails EIP-55. */
   const badChecksum = (address: string) => address.replace(/[a-fA-F]/, (c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()));
 
-  const get = (path: string) => fetchJson(t, path);
+  const get = (path: string) => fetchJson(suite().t, path);
 
   /** Follows Link rel="next" to the end; returns the raw bodies and the pages' sizes. */
   async function allPages(path: string) {
@@ -56,6 +43,7 @@ describe("inventory routes", function () {
 
   describe("GET /inventory/:network/:owner/:assetContract", function () {
     it("lists the owner's tokens of the contract, with the block the index is complete to", async function () {
+      const { holder, aliceAddress, t } = suite();
       const { status, headers, text, body } = await get(`/inventory/localhost/${holder}/${aliceAddress}`);
       expect(status).to.equal(200);
       const { rows } = await t.app.db.query<{ block_number: string }>(
@@ -70,6 +58,7 @@ describe("inventory routes", function () {
     });
 
     it("pages with limit and cursor through Link rel=next, every token exactly once", async function () {
+      const { holder, aliceAddress } = suite();
       const texts = await allPages(`/inventory/localhost/${holder}/${aliceAddress}?limit=4`);
       expect(texts).to.have.length(2);
       const ids = texts.flatMap((text) => [...text.matchAll(/"id":(\d+)/g)].map((m) => BigInt(m[1])));
@@ -77,28 +66,32 @@ describe("inventory routes", function () {
     });
 
     it("accepts the addresses in lower case and answers them checksummed", async function () {
+      const { holder, aliceAddress } = suite();
       const { status, body } = await get(`/inventory/localhost/${holder.toLowerCase()}/${aliceAddress.toLowerCase()}?limit=1`);
       expect(status).to.equal(200);
       expect(body).to.deep.equal([{ contract: aliceAddress, id: 0, owner: holder }]);
     });
 
     it("answers an empty array for an owner without tokens of the contract", async function () {
+      const { other, bobAddress } = suite();
       const { status, body } = await get(`/inventory/localhost/${other}/${bobAddress}`);
       expect([status, body]).to.deep.equal([200, []]);
     });
 
     it("shows a transfer once its block is indexed", async function () {
-      await (await alice.connect(await chain.provider.getSigner(6)).transferFrom(other, holder, 100n)).wait();
+      const { holder, other, alice, aliceAddress, t, chain } = suite();
+      await (await alice.connect(await chain.signer(6)).transferFrom(other, holder, 100n)).wait();
       await indexedTo(t.app.db, "localhost", chain.provider);
       const mine = await get(`/inventory/localhost/${holder}/${aliceAddress}?limit=1000`);
       expect(mine.body.map((item: { id: number }) => item.id)).to.include(100);
       const theirs = await get(`/inventory/localhost/${other}/${aliceAddress}`);
       expect(theirs.body).to.deep.equal([]);
-      await (await alice.connect(await chain.provider.getSigner(5)).transferFrom(holder, other, 100n)).wait();
+      await (await alice.connect(await chain.signer(5)).transferFrom(holder, other, 100n)).wait();
       await indexedTo(t.app.db, "localhost", chain.provider);
     });
 
     it("refuses malformed addresses, limits and cursors with a 400", async function () {
+      const { holder, aliceAddress } = suite();
       for (const [path, error] of [
         [`/inventory/localhost/0x1234/${aliceAddress}`, "invalid_address"],
         [`/inventory/localhost/${holder}/${aliceAddress.toLowerCase().replace("0x", "0X")}`, "invalid_address"],
@@ -127,6 +120,7 @@ describe("inventory routes", function () {
 
   describe("GET /inventory/:network/:owner", function () {
     it("lists each contract the owner holds tokens of once, checksummed", async function () {
+      const { holder, aliceAddress, bobAddress } = suite();
       const { status, headers, body } = await get(`/inventory/localhost/${holder}`);
       expect(status).to.equal(200);
       expect(headers.get("x-indexed-block")).to.match(/^\d+$/);
@@ -135,27 +129,31 @@ describe("inventory routes", function () {
     });
 
     it("pages with limit and cursor", async function () {
+      const { holder, aliceAddress, bobAddress } = suite();
       const texts = await allPages(`/inventory/localhost/${holder}?limit=1`);
       expect(texts.map((text) => JSON.parse(text)).flat()).to.have.members([aliceAddress, bobAddress]);
       expect(texts).to.have.length(2);
     });
 
     it("drops a contract once the owner has none of its tokens left", async function () {
+      const { other, aliceAddress, chain } = suite();
       const { body } = await get(`/inventory/localhost/${other}`);
       expect(body).to.deep.equal([aliceAddress]);
-      const { body: nobody } = await get(`/inventory/localhost/${await (await chain.provider.getSigner(9)).getAddress()}`);
+      const { body: nobody } = await get(`/inventory/localhost/${(await chain.signer(9)).address}`);
       expect(nobody).to.deep.equal([]);
     });
   });
 
   describe("networks", function () {
     it("is a 400 for an unknown network and a 503 for a known one without a node", async function () {
+      const { holder, aliceAddress } = suite();
       await expectRefusal(await get(`/inventory/nowhere/${holder}`), 400, "unknown_network");
       await expectRefusal(await get(`/inventory/mainnet/${holder}/${aliceAddress}`), 503, "network_unavailable");
     });
 
     it("is a 503 not_indexed with Retry-After while the network's index has not started", async function () {
-      const idle = await startTestApp({ env: { RPC_URL_LOCALHOST: (await sharedNode()).url, INDEXER: "false" } });
+      const { holder, chain } = suite();
+      const idle = await startTestApp({ env: { RPC_URL_LOCALHOST: chain.url, INDEXER: "false" } });
       try {
         const response = await idle.fetch(`/inventory/localhost/${holder}`);
         await expectRefusal(response, 503, "not_indexed", { headers: { "retry-after": "5" } });

@@ -1,29 +1,17 @@
 import { expect } from "chai";
-import type { JsonRpcSigner } from "ethers";
-import { AliceNFT__factory, type AliceNFT } from "../../../typechain-types";
-import type { TestApp } from "../../helpers/app";
 import { SuiteChain } from "../../helpers/suite-chain";
 import { indexedTo } from "../../helpers/index-check";
 
 describe("data routes agree: a chain read is never older than what the index served", function () {
   this.timeout(60_000);
-  let t: TestApp;
-  let chain: SuiteChain;
-  let holder: JsonRpcSigner;
-  let buyer: string;
-  let alice: AliceNFT;
-  let aliceAddress: string;
-
-  before(async function () {
-    chain = await SuiteChain.sharedNode();
-    const deployer = await chain.provider.getSigner(0);
-    holder = await chain.provider.getSigner(5);
-    buyer = await (await chain.provider.getSigner(6)).getAddress();
+  const suite = SuiteChain.forSuite("shared", async (chain) => {
+    const holder = await chain.signer(5);
+    const buyer = (await chain.signer(6)).address;
     const start = await chain.provider.getBlockNumber();
-    alice = await new AliceNFT__factory(deployer).deploy(await deployer.getAddress());
-    aliceAddress = await alice.getAddress();
+    const alice = await chain.deployAlice();
+    const aliceAddress = await alice.getAddress();
     await (await alice.mintBatch(holder.address, [1n])).wait();
-    t = await chain.startIndexingApp({
+    const t = await chain.startIndexingApp({
       env: {
         INDEXER_CONTRACTS_LOCALHOST: aliceAddress,
         // A head cached for long: the window in which the owner route's head is older than the index is the whole test.
@@ -31,10 +19,11 @@ describe("data routes agree: a chain read is never older than what the index ser
         INDEXER_START_BLOCK_LOCALHOST: String(start),
       },
     });
+    return { holder, buyer, alice, aliceAddress, t };
   });
-  after(async () => chain?.close());
 
   it("the owner route names the owner the inventory shows right after a transfer", async function () {
+    const { holder, buyer, alice, aliceAddress, t, chain } = suite();
     const owner = async () => {
       const response = await t.fetch(`/localhost/${aliceAddress}/1`);
       expect(response.status).to.equal(200);

@@ -1,48 +1,33 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { expect } from "chai";
-import { Wallet, type JsonRpcSigner } from "ethers";
-import { AliceNFT__factory, PreErc165NFT__factory, TestERC20__factory, type AliceNFT } from "../../../typechain-types";
-import { fetchJson, startTestApp, type TestApp } from "../../helpers/app";
+import { Wallet } from "ethers";
+import { PreErc165NFT__factory, TestERC20__factory } from "../../../typechain-types";
+import { fetchJson, startTestApp } from "../../helpers/app";
+import { startHangingServer } from "../../helpers/hanging-server";
 import { SuiteChain } from "../../helpers/suite-chain";
 import { indexedTo } from "../../helpers/index-check";
-import { startTcpProxy, type TcpProxy } from "../../helpers/tcp-proxy";
+import { startTcpProxy } from "../../helpers/tcp-proxy";
 import { expectRefusal } from "../../helpers/refusal";
 
 describe("data routes: approval, owner, block time, gas", function () {
-  let t: TestApp;
-  let chain: SuiteChain;
-  let deployer: JsonRpcSigner;
-  let alice: AliceNFT;
-  let aliceAddress: string;
-  let erc20: string;
-  let holder: string;
-  let operator: string;
-  let proxy: TcpProxy;
-  let hanging: http.Server;
   const BIG_ID = 2n ** 64n + 7n;
   const rpcCalls: string[] = [];
-
-  before(async function () {
-    chain = await SuiteChain.sharedNode();
-    deployer = await chain.provider.getSigner(0);
-    holder = await (await chain.provider.getSigner(3)).getAddress();
-    operator = await (await chain.provider.getSigner(4)).getAddress();
-    alice = await new AliceNFT__factory(deployer).deploy(await deployer.getAddress());
-    aliceAddress = await alice.getAddress();
+  const suite = SuiteChain.forSuite("shared", async (chain) => {
+    const [holderSigner, operatorSigner] = await Promise.all([3, 4].map((i) => chain.signer(i)));
+    const [holder, operator] = [holderSigner.address, operatorSigner.address];
+    const alice = await chain.deployAlice();
+    const aliceAddress = await alice.getAddress();
     await (await alice.mintBatch(holder, [1n, BIG_ID])).wait();
-    await (await alice.connect(await chain.provider.getSigner(3)).setApprovalForAll(operator, true)).wait();
-    const token = await new TestERC20__factory(deployer).deploy();
-    erc20 = await token.getAddress();
+    await (await alice.connect(holderSigner).setApprovalForAll(operator, true)).wait();
+    const token = await new TestERC20__factory(await chain.signer(0)).deploy();
+    const erc20 = await token.getAddress();
     const url = new URL(chain.url);
-    proxy = await startTcpProxy(url.hostname, Number(url.port));
-    hanging = http.createServer(() => {});
-    await new Promise<void>((resolve) => hanging.listen(0, "127.0.0.1", resolve));
-    t = chain.closesWith(
+    const proxy = chain.closesWith(await startTcpProxy(url.hostname, Number(url.port)));
+    const hanging = chain.closesWith(await startHangingServer());
+    const t = chain.closesWith(
       await startTestApp({
         env: {
           RPC_URL_LOCALHOST: proxy.url(chain.url),
-          RPC_URL_SEPOLIA: `http://127.0.0.1:${(hanging.address() as AddressInfo).port}`,
+          RPC_URL_SEPOLIA: hanging.url,
           RPC_TIMEOUT_MS: "500",
           FINALITY_DEPTH: "2",
           INDEXER: "false",
@@ -52,25 +37,25 @@ describe("data routes: approval, owner, block time, gas", function () {
     t.app.networks.provider("localhost").on("debug", (event: { action: string; payload?: { method: string } }) => {
       if (event.action === "sendRpcPayload" && event.payload) rpcCalls.push(event.payload.method);
     });
-  });
-  after(async function () {
-    await chain?.close();
-    await proxy?.close();
-    hanging?.closeAllConnections();
-    hanging?.close();
+    return { holder, operator, alice, aliceAddress, erc20, proxy, t };
   });
 
-  const get = (path: string) => fetchJson(t, path);
+  const get = (path: string) => fetchJson(suite().t, path);
   /** Moves the app's clock past the head cache: the next read asks the node for its block. */
-  const settle = () => t.clock.advance(t.config.headCacheMs);
+  const settle = () => {
+    const { t } = suite();
+    t.clock.advance(t.config.headCacheMs);
+  };
 
   describe("GET /approval/:network/:assetContract/:owner/:operator", function () {
     it("answers true or false from isApprovedForAll", async function () {
+      const { holder, operator, aliceAddress } = suite();
       expect(await get(`/approval/localhost/${aliceAddress}/${holder}/${operator}`)).to.deep.include({ status: 200, text: "true" });
       expect(await get(`/approval/localhost/${aliceAddress}/${operator}/${holder}`)).to.deep.include({ status: 200, text: "false" });
     });
 
     it("is a 400 not_erc721 for an account or an ERC-20 contract", async function () {
+      const { holder, operator, erc20 } = suite();
       const eoa = await get(`/approval/localhost/${holder}/${holder}/${operator}`);
       await expectRefusal(eoa, 400, "not_erc721", {
         message: `${holder} has no contract code on localhost: it is an account, not an ERC-721 contract`,
@@ -80,6 +65,7 @@ describe("data routes: approval, owner, block time, gas", function () {
     });
 
     it("refuses malformed addresses, unknown networks and networks without a node", async function () {
+      const { holder, operator, aliceAddress } = suite();
       await expectRefusal(await get(`/approval/localhost/0x12/${holder}/${operator}`), 400, "invalid_address", {
         message: "assetContract must be 0x followed by 40 hex digits",
       });
@@ -95,16 +81,19 @@ describe("data routes: approval, owner, block time, gas", function () {
 
   describe("GET /:network/:assetContract/:id", function () {
     it("answers the checksummed owner, ids above 2^53 included", async function () {
+      const { holder, aliceAddress } = suite();
       expect(await get(`/localhost/${aliceAddress.toLowerCase()}/1`)).to.deep.include({ status: 200, body: holder });
       expect((await get(`/localhost/${aliceAddress}/${BIG_ID}`)).body).to.equal(holder);
     });
 
     it("is a 404 for a token that does not exist", async function () {
+      const { aliceAddress } = suite();
       const missing = await get(`/localhost/${aliceAddress}/99`);
       await expectRefusal(missing, 404, "not_found", { message: `Token 99 does not exist in ${aliceAddress} on localhost` });
     });
 
     it("is a 400 not_erc721 for an account or an ERC-20 contract", async function () {
+      const { holder, erc20 } = suite();
       await expectRefusal(await get(`/localhost/${holder}/1`), 400, "not_erc721");
       await expectRefusal(await get(`/localhost/${erc20}/1`), 400, "not_erc721", {
         message: `${erc20} on localhost does not answer ownerOf: it is not an ERC-721 contract`,
@@ -112,12 +101,14 @@ describe("data routes: approval, owner, block time, gas", function () {
     });
 
     it("refuses malformed ids", async function () {
+      const { aliceAddress } = suite();
       for (const id of ["-1", "1.5", "0x1", (2n ** 256n).toString()]) {
         await expectRefusal(await get(`/localhost/${aliceAddress}/${id}`), 400, "invalid_token_id", { label: id });
       }
     });
 
     it("is a 404 unknown route when the first segment is no network, a 503 for a network without a node", async function () {
+      const { aliceAddress } = suite();
       const unknown = await get(`/ethereum/${aliceAddress}/1`);
       expect([unknown.status, unknown.body]).to.deep.equal([
         404,
@@ -128,14 +119,16 @@ describe("data routes: approval, owner, block time, gas", function () {
     });
 
     it("follows a transfer on the next block", async function () {
+      const { holder, operator, alice, aliceAddress, chain } = suite();
       const owner = await get(`/localhost/${aliceAddress}/1`);
       expect(owner.body).to.equal(holder);
-      await (await alice.connect(await chain.provider.getSigner(3)).transferFrom(holder, operator, 1n)).wait();
+      await (await alice.connect(await chain.signer(3)).transferFrom(holder, operator, 1n)).wait();
       settle();
       expect((await get(`/localhost/${aliceAddress}/1`)).body).to.equal(operator);
     });
 
     it("is a 502 while the node is down, a 504 when it hangs, and answers again when it is back", async function () {
+      const { aliceAddress, proxy } = suite();
       settle();
       proxy.cut();
       const down = await get(`/localhost/${aliceAddress}/${BIG_ID}`);
@@ -150,11 +143,13 @@ describe("data routes: approval, owner, block time, gas", function () {
 
   describe("GET /block/:network/time/:num", function () {
     it("answers the block's timestamp in unix seconds", async function () {
+      const { chain } = suite();
       const block = (await chain.provider.getBlock(1))!;
       expect(await get(`/block/localhost/time/1`)).to.deep.include({ status: 200, body: block.timestamp });
     });
 
     it("is a 404 beyond the head and a 400 for what is not a block number", async function () {
+      const { chain } = suite();
       const head = await chain.provider.getBlockNumber();
       await expectRefusal(await get(`/block/localhost/time/${head + 1000}`), 404, "not_found");
       for (const num of ["-1", "latest", "1e3", "01"])
@@ -162,6 +157,7 @@ describe("data routes: approval, owner, block time, gas", function () {
     });
 
     it("keeps the timestamp of a final block: no second call to the node", async function () {
+      const { chain } = suite();
       await chain.provider.send("hardhat_mine", ["0x5"]);
       settle();
       await get(`/block/localhost/time/2`);
@@ -174,6 +170,7 @@ describe("data routes: approval, owner, block time, gas", function () {
 
   describe("GET /gas/:network/suggested-price", function () {
     it("answers eth_gasPrice in wei as a JSON number", async function () {
+      const { chain } = suite();
       const price = BigInt(await chain.provider.send("eth_gasPrice", []));
       const answer = await get(`/gas/localhost/suggested-price`);
       expect(answer.status).to.equal(200);
@@ -181,6 +178,7 @@ describe("data routes: approval, owner, block time, gas", function () {
     });
 
     it("asks the node once per block however many requests come", async function () {
+      const { chain } = suite();
       await chain.provider.send("hardhat_mine", ["0x1"]);
       settle();
       rpcCalls.length = 0;
@@ -197,19 +195,14 @@ describe("data routes: approval, owner, block time, gas", function () {
 });
 
 describe("GET /:network/:assetContract/:id of a collection from before ERC-165", function () {
-  let t: TestApp;
-  let chain: SuiteChain;
-  let legacy: string;
-
-  before(async function () {
-    chain = await SuiteChain.sharedNode();
-    const deployer = await chain.provider.getSigner(0);
+  const suite = SuiteChain.forSuite("shared", async (chain) => {
+    const deployer = await chain.signer(0);
     const token = await new PreErc165NFT__factory(deployer).deploy();
-    legacy = await token.getAddress();
+    const legacy = await token.getAddress();
     await (await token.mint(deployer.address, 1n)).wait();
     // The shared node holds other tests' blocks: the index starts at the mint.
     const start = String(await chain.provider.getBlockNumber());
-    t = chain.closesWith(
+    const t = chain.closesWith(
       await startTestApp({
         env: {
           RPC_URL_LOCALHOST: chain.url,
@@ -220,12 +213,13 @@ describe("GET /:network/:assetContract/:id of a collection from before ERC-165",
       }),
     );
     await indexedTo(t.app.db, "localhost", chain.provider, undefined, 60_000);
+    return { deployer, legacy, t };
   });
-  after(async () => chain?.close());
 
   it("is a 404 for a missing id when the index holds the contract's transfers, though supportsInterface reverts", async function () {
+    const { deployer, legacy, t } = suite();
     const owner = await t.fetch(`/localhost/${legacy}/1`);
-    expect([owner.status, await owner.json()]).to.deep.equal([200, (await chain.provider.getSigner(0)).address]);
+    expect([owner.status, await owner.json()]).to.deep.equal([200, deployer.address]);
     const missing = await t.fetch(`/localhost/${legacy}/2`);
     expect([missing.status, await missing.json()]).to.deep.equal([
       404,

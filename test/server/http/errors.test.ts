@@ -1,5 +1,3 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { expect } from "chai";
 import { Type } from "typebox";
 import { rpc } from "../../../server/chain/networks";
@@ -7,17 +5,17 @@ import { HttpError } from "../../../server/http/http-error";
 import { STATUS_OF_KIND } from "../../../server/http/errors";
 import { DomainError, type ErrorKind } from "../../../server/lib/domain-error";
 import { startTestApp, type TestApp } from "../../helpers/app";
+import { startHangingServer, type HangingServer } from "../../helpers/hanging-server";
 import { expectRefusal } from "../../helpers/refusal";
 
 describe("error answers ({error, message} with the right status)", function () {
   let t: TestApp;
-  let hanging: http.Server;
+  let hanging: HangingServer;
 
   before(async function () {
-    hanging = http.createServer(() => {});
-    await new Promise<void>((resolve) => hanging.listen(0, "127.0.0.1", resolve));
+    hanging = await startHangingServer();
     // sepolia's node refuses connections, holesky's never answers.
-    const nodes = { RPC_URL_SEPOLIA: "http://127.0.0.1:1", RPC_URL_HOLESKY: `http://127.0.0.1:${(hanging.address() as AddressInfo).port}` };
+    const nodes = { RPC_URL_SEPOLIA: "http://127.0.0.1:1", RPC_URL_HOLESKY: hanging.url };
     t = await startTestApp({
       env: { BODY_LIMIT: "2048", ...nodes, RPC_TIMEOUT_MS: "300", INDEXER: "false" },
       configure(app) {
@@ -68,8 +66,7 @@ describe("error answers ({error, message} with the right status)", function () {
   });
   after(async () => {
     await t?.close();
-    hanging?.closeAllConnections();
-    hanging?.close();
+    await hanging?.close();
   });
 
   async function call(path: string, init: RequestInit = {}) {

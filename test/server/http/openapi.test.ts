@@ -1,15 +1,13 @@
 import { expect } from "chai";
-import { startTestApp, type TestApp } from "../../helpers/app";
+import { startTestApp } from "../../helpers/app";
+import { appForSuite } from "../../helpers/suite-app";
 import { operations, type OpenApiDocument } from "../../helpers/openapi";
 
 describe("OpenAPI document and docs page", function () {
-  let t: TestApp;
-
-  before(async () => (t = await startTestApp()));
-  after(async () => t?.close());
+  const t = appForSuite();
 
   it("/openapi.json is an OpenAPI 3 document listing the routes from their schemas", async function () {
-    const response = await t.fetch(`/openapi.json`);
+    const response = await t().fetch(`/openapi.json`);
     expect(response.status).to.equal(200);
     const document = (await response.json()) as { openapi: string; paths: Record<string, Record<string, { responses: object }>> };
     expect(document.openapi).to.match(/^3\./);
@@ -21,7 +19,7 @@ describe("OpenAPI document and docs page", function () {
   });
 
   it("documents the holders, history and live-event routes with an example answer", async function () {
-    const document = (await (await t.fetch(`/openapi.json`)).json()) as {
+    const document = (await (await t().fetch(`/openapi.json`)).json()) as {
       paths: Record<string, { get: { responses: Record<string, { content: Record<string, { example?: unknown }> }> } }>;
     };
     for (const [path, type] of [
@@ -36,7 +34,7 @@ describe("OpenAPI document and docs page", function () {
   });
 
   it("every operation teaches: a summary and a description, an example for each parameter and body, its error answers and their codes", async function () {
-    const document = (await (await t.fetch(`/openapi.json`)).json()) as OpenApiDocument;
+    const document = (await (await t().fetch(`/openapi.json`)).json()) as OpenApiDocument;
     const found = operations(document);
     expect(found.length).to.be.greaterThan(25);
     const faults = found.flatMap(({ name, operation }) => {
@@ -70,7 +68,7 @@ describe("OpenAPI document and docs page", function () {
   });
 
   it("without a demo, examples name the first configured network (else mainnet) and neutral addresses", async function () {
-    const document = (await (await t.fetch(`/openapi.json`)).json()) as OpenApiDocument;
+    const document = (await (await t().fetch(`/openapi.json`)).json()) as OpenApiDocument;
     const parameters = document.paths["/inventory/{network}/{owner}/{assetContract}"].get.parameters!;
     const examples = Object.fromEntries(parameters.map((p) => [p.name, p.example]));
     expect(examples).to.deep.include({
@@ -91,7 +89,7 @@ describe("OpenAPI document and docs page", function () {
   });
 
   it("/docs serves the interactive page", async function () {
-    const response = await t.fetch(`/docs/`);
+    const response = await t().fetch(`/docs/`);
     expect(response.status).to.equal(200);
     expect(response.headers.get("content-type")).to.match(/text\/html/);
     expect(await response.text()).to.match(/swagger/i);

@@ -3,23 +3,16 @@ import { PAGE_ASSETS } from "../../../server/auth/page";
 import { CONVERT_ASSETS } from "../../../server/converter/page";
 import { negotiateLanguage } from "../../../server/http/language";
 import { SHARED_PAGE_ASSETS } from "../../../server/http/page-assets";
-import { startTestApp, type TestApp } from "../../helpers/app";
+import { appForSuite } from "../../helpers/suite-app";
 
 describe("the pages' scripts and styles", function () {
-  let t: TestApp;
-
-  before(async function () {
-    t = await startTestApp();
-  });
-  after(async function () {
-    await t?.close();
-  });
+  const t = appForSuite();
 
   const assets = { ...PAGE_ASSETS, ...CONVERT_ASSETS, ...SHARED_PAGE_ASSETS };
 
   it("serves each with its type and five minutes of browser caching", async function () {
     for (const [path, asset] of Object.entries(assets)) {
-      const response = await t.fetch(path);
+      const response = await t().fetch(path);
       expect(response.status, path).to.equal(200);
       expect(response.headers.get("content-type"), path).to.equal(
         path.endsWith(".js") ? "text/javascript; charset=utf-8" : "text/css; charset=utf-8",
@@ -48,13 +41,13 @@ describe("the pages' scripts and styles", function () {
   });
 
   it("loads a page's script as an ES module", async function () {
-    const html = await (await t.fetch("/convert")).text();
+    const html = await (await t().fetch("/convert")).text();
     expect(html).to.include('<script type="module" src="/convert/page.js"></script>');
   });
 
   it("speaks the browser's most preferred language it knows, not only its first one", async function () {
     const lang = async (path: string, acceptLanguage: string) => {
-      const html = await (await t.fetch(path, { headers: { "accept-language": acceptLanguage } })).text();
+      const html = await (await t().fetch(path, { headers: { "accept-language": acceptLanguage } })).text();
       return /<html lang="(\w+)">/.exec(html)?.[1];
     };
     expect(await lang("/convert", "fr-CH, fr;q=0.9, ja;q=0.8, en;q=0.7")).to.equal("ja");

@@ -1,19 +1,16 @@
 import { expect } from "chai";
 import { loadConfig } from "../../../server/config";
-import { startOfMinute, startTestApp, type TestApp } from "../../helpers/app";
-import { sharedNode } from "../../helpers/chain";
+import { startOfMinute, startTestApp } from "../../helpers/app";
 import { expectRefusal } from "../../helpers/refusal";
+import { SuiteChain } from "../../helpers/suite-chain";
 
 const ACCOUNT = "0x000000000000000000000000000000000000dEaD";
 
 describe("rate limits of the data and converter routes (DATA_RATE_LIMIT, CONVERTER_RATE_LIMIT per minute and client)", function () {
-  let t: TestApp;
-
-  before(async function () {
-    const node = await sharedNode();
-    t = await startTestApp({
+  const suite = SuiteChain.forSuite("shared", async (chain) => {
+    const t = await startTestApp({
       env: {
-        RPC_URL_LOCALHOST: node.url,
+        RPC_URL_LOCALHOST: chain.url,
         INDEXER: "false",
         DATA_RATE_LIMIT: "3",
         CONVERTER_RATE_LIMIT: "2",
@@ -24,12 +21,12 @@ describe("rate limits of the data and converter routes (DATA_RATE_LIMIT, CONVERT
         RATE_LIMIT_STORE: "memory",
       },
     });
+    return { t: chain.closesWith(t) };
   });
-  after(async () => t?.close());
 
   /** A request from `ip` (as the socket's address: no proxy is trusted here). */
   async function from(ip: string, url: string) {
-    const response = await t.app.inject({ url, remoteAddress: ip });
+    const response = await suite().t.app.inject({ url, remoteAddress: ip });
     return { status: response.statusCode, headers: response.headers, body: response.json() };
   }
 
@@ -39,6 +36,7 @@ describe("rate limits of the data and converter routes (DATA_RATE_LIMIT, CONVERT
   }
 
   it("counts all the data routes together per client, then answers 429 with Retry-After until the minute is over", async function () {
+    const { t } = suite();
     startOfMinute(t.clock);
     const ip = "192.0.2.10";
     const paths = ["/block/localhost/latest", "/gas/localhost/suggested-price", `/inventory/localhost/${ACCOUNT}`];
@@ -53,6 +51,7 @@ describe("rate limits of the data and converter routes (DATA_RATE_LIMIT, CONVERT
   });
 
   it("counts an event stream in the data routes' budget: each replays its backlog from the change log", async function () {
+    const { t } = suite();
     startOfMinute(t.clock);
     const ip = "192.0.2.12";
     for (let i = 0; i < 3; i++) expect((await from(ip, "/block/localhost/latest")).status).to.equal(200);
@@ -65,6 +64,7 @@ describe("rate limits of the data and converter routes (DATA_RATE_LIMIT, CONVERT
   });
 
   it("counts an IPv6 client by its /64", async function () {
+    const { t } = suite();
     startOfMinute(t.clock);
     for (let i = 1; i <= 3; i++) expect((await from(`2001:db8:1:2::${i}`, "/block/localhost/latest")).status).to.equal(200);
     await expectRefused(await from("2001:db8:1:2:ffff::9", "/block/localhost/latest"), "same /64");
@@ -72,6 +72,7 @@ describe("rate limits of the data and converter routes (DATA_RATE_LIMIT, CONVERT
   });
 
   it("counts the converter's two read routes together, on their own budget, and not its page", async function () {
+    const { t } = suite();
     startOfMinute(t.clock);
     const ip = "192.0.2.20";
     const state = `/converter/localhost/${ACCOUNT}`;

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { PAGE_CSP } from "../../../server/http/html-page";
-import { startTestApp, type TestApp } from "../../helpers/app";
+import { appForSuite } from "../../helpers/suite-app";
 
 /** helmet's defaults, as every answer carries them (the HTML pages bring their own stricter CSP). */
 const DEFAULTS: Record<string, string> = {
@@ -22,17 +22,10 @@ const DEFAULTS: Record<string, string> = {
 };
 
 describe("security headers", function () {
-  let t: TestApp;
-
-  before(async function () {
-    t = await startTestApp();
-  });
-  after(async function () {
-    await t?.close();
-  });
+  const t = appForSuite();
 
   const headersOf = async (method: "GET" | "POST", url: string) => {
-    const response = await t.app.inject({ method, url, ...(method === "POST" ? { payload: { nothing: true } } : {}) });
+    const response = await t().app.inject({ method, url, ...(method === "POST" ? { payload: { nothing: true } } : {}) });
     return { status: response.statusCode, headers: response.headers };
   };
 

@@ -1,10 +1,9 @@
 import fc from "fast-check";
-import type { JsonRpcProvider } from "ethers";
 import { MetadataNFT__factory, RepeatedUriERC1155__factory } from "../../../typechain-types";
-import { startTestApp, type TestApp } from "../../helpers/app";
-import { providerFor, sharedNode } from "../../helpers/chain";
-import { indexedTo } from "../../helpers/index-check";
+import type { TestApp } from "../../helpers/app";
+import { dataJson } from "../../helpers/data-uri";
 import { jsonAnswerProblem } from "../../helpers/statement-reads";
+import { SuiteChain } from "../../helpers/suite-chain";
 import type { FuzzOptions } from "./fuzz";
 
 /**
@@ -31,22 +30,19 @@ export interface AnswerSizeTarget {
   close(): Promise<void>;
 }
 
-const dataJson = (text: string) => `data:application/json;base64,${Buffer.from(text).toString("base64")}`;
-
 /** The service with a small answer budget over an ERC-721 of big documents and an ERC-1155 whose uri is 2000 "{id}"s. */
 export async function startAnswerSizeTarget(): Promise<AnswerSizeTarget> {
-  const node = await sharedNode();
-  const provider: JsonRpcProvider = providerFor(node.url);
+  const chain = await SuiteChain.sharedNode();
   try {
-    const deployer = await provider.getSigner(0);
-    const holder = await (await provider.getSigner(12)).getAddress();
+    const deployer = await chain.signer(0);
+    const holder = (await chain.signer(12)).address;
     const nft = await new MetadataNFT__factory(deployer).deploy();
     for (let id = 1; id <= ERC721_TOKENS; id++) {
       // Documents from 0.2 to 13 kB; every fourth a tokenURI of raw control characters, six times larger as JSON.
       const uri =
         id % 4 === 0
           ? `data:application/json,{"x":"${"\u0001".repeat(1000 * id)}"}`
-          : dataJson(JSON.stringify({ name: `Big #${id}`, description: "d".repeat(200 + 1100 * (id - 1)) }));
+          : dataJson({ name: `Big #${id}`, description: "d".repeat(200 + 1100 * (id - 1)) });
       await (await nft.mint(holder, id, uri)).wait();
     }
     // 8 kB as the contract answers, 128 kB once substituted: within the tokenURI limit, beyond the answer budget.
@@ -61,20 +57,18 @@ export async function startAnswerSizeTarget(): Promise<AnswerSizeTarget> {
     ).wait();
     const erc721 = await nft.getAddress();
     const erc1155 = await multi.getAddress();
-    const t = await startTestApp({
+    const t = await chain.startIndexingApp({
       env: {
-        RPC_URL_LOCALHOST: node.url,
-        INDEXER_POLL_MS: "50",
         INDEXER_CONTRACTS_LOCALHOST: `${erc721},${erc1155}`,
         METADATA_FETCH_WAIT_MS: "5000",
         METADATA_ANSWERS_MAX_BYTES: String(BUDGET),
         METADATA_FETCH_REFRESH_RATE_LIMIT: "1000000",
       },
     });
-    await indexedTo(t.app.db, "localhost", provider);
-    return { t, holder, erc721, erc1155, close: () => t.close() };
-  } finally {
-    provider.destroy();
+    return { t, holder, erc721, erc1155, close: () => chain.close() };
+  } catch (error) {
+    await chain.close();
+    throw error;
   }
 }
 

@@ -1,9 +1,8 @@
 import net from "node:net";
 import { expect } from "chai";
 import { addClient } from "../../../server/auth/clients";
-import type { TestApp } from "../../helpers/app";
-import { sharedNode } from "../../helpers/chain";
 import { expectRefusal } from "../../helpers/refusal";
+import { SuiteChain } from "../../helpers/suite-chain";
 import { startLoginApp } from "../auth/helpers";
 
 interface RawAnswer {
@@ -41,26 +40,22 @@ function originsIn(answer: RawAnswer): string[] {
 }
 
 describe("request targets: every URL we publish is on ISSUER's origin whatever form the request line takes", function () {
-  let t: TestApp;
-  let issuer: string;
-  let authorizeQuery: string;
-
-  before(async function () {
-    t = await startLoginApp((await sharedNode()).url, { listen: true });
-    issuer = t.config.issuer;
+  const suite = SuiteChain.forSuite("shared", async (chain) => {
+    const t = chain.closesWith(await startLoginApp(chain.url, { listen: true }));
     const { client } = await addClient(t.app.db, { name: "RP", redirectUris: ["https://rp.example/cb"], public: false });
-    authorizeQuery = new URLSearchParams({
+    const authorizeQuery = new URLSearchParams({
       client_id: client.id,
       redirect_uri: "https://rp.example/cb",
       response_type: "code",
       scope: "openid",
     }).toString();
+    return { t, issuer: t.config.issuer, authorizeQuery };
   });
-  after(async () => t?.close());
 
-  const paths = () => ["/.well-known/openid-configuration", "/jwks", `/authorize?${authorizeQuery}`, "/openapi.json"];
+  const paths = () => ["/.well-known/openid-configuration", "/jwks", `/authorize?${suite().authorizeQuery}`, "/openapi.json"];
 
   it("refuses an absolute-form target on another origin with 400 invalid_request, naming no other origin", async function () {
+    const { t } = suite();
     for (const path of paths()) {
       const answer = await rawRequest(t.url, `GET http://evil.example${path} HTTP/1.1`);
       await expectRefusal(answer.bytes, 400, "invalid_request", {
@@ -73,6 +68,7 @@ describe("request targets: every URL we publish is on ISSUER's origin whatever f
   });
 
   it("refuses an absolute-form target on another port of the same host, with user info, or not http(s)", async function () {
+    const { t, issuer } = suite();
     const { port } = new URL(issuer);
     for (const target of [
       `http://127.0.0.1:${Number(port) + 1}/jwks`,
@@ -86,6 +82,7 @@ describe("request targets: every URL we publish is on ISSUER's origin whatever f
   });
 
   it("refuses authority-form and asterisk-form targets (OPTIONS * aside) with 400", async function () {
+    const { t } = suite();
     // Node's HTTP parser refuses authority-form itself, before there is a request (the client error handler's answer).
     const authority = await rawRequest(t.url, "GET evil.example:443 HTTP/1.1");
     await expectRefusal(authority.bytes, 400, "bad_request", { message: "The request is not valid HTTP" });
@@ -103,6 +100,7 @@ describe("request targets: every URL we publish is on ISSUER's origin whatever f
   });
 
   it("reads an absolute-form target on ISSUER's origin, or on the Host's, as its path", async function () {
+    const { t, issuer } = suite();
     const direct: Record<string, RawAnswer> = {};
     for (const path of paths()) direct[path] = await rawRequest(t.url, `GET ${path} HTTP/1.1`);
     for (const [origin, host] of [
@@ -128,6 +126,7 @@ describe("request targets: every URL we publish is on ISSUER's origin whatever f
   });
 
   it("keeps an origin-form request with a foreign Host on ISSUER's URLs", async function () {
+    const { t, issuer } = suite();
     const answer = await rawRequest(t.url, "GET /.well-known/openid-configuration HTTP/1.1", { host: "evil.example" });
     expect(answer.status).to.equal(200);
     for (const found of originsIn(answer)) expect(found).to.equal(issuer);

@@ -8,10 +8,11 @@ import { chosenStatements, OMITTED_COUNT_MAX } from "../../../server/signed-meta
 import { withQueryHook } from "../../../support/query-hook";
 import { boundText, encodeMetadata, unboundText, type Target } from "../../../server/signed-metadata/signed-text";
 import { startOfMinute, startTestApp, type TestApp } from "../../helpers/app";
-import { providerFor, sharedNode } from "../../helpers/chain";
+import { closesAfterEach } from "../../helpers/closes-after-each";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";
-import { deployTestSigners, type TestSigner, type TestSignerKind } from "../../helpers/signers";
-import { startTcpProxy, type TcpProxy } from "../../helpers/tcp-proxy";
+import { deployTestSigners } from "../../helpers/signers";
+import { SuiteChain } from "../../helpers/suite-chain";
+import { startTcpProxy } from "../../helpers/tcp-proxy";
 import { expectRefusal, type RefusalExpectation } from "../../helpers/refusal";
 
 const CONTRACT = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
@@ -22,19 +23,12 @@ const NFT: NftTarget = { kind: "nft", network: "localhost", contract: CONTRACT.t
 const UNLIMITED = { METADATA_POST_RATE_LIMIT: "1000000" };
 
 describe("metadata service", function () {
-  let t: TestApp;
-  let nodeUrl: string;
-  let signers: Record<TestSignerKind, TestSigner>;
   let tokenCounter = 100n;
-
-  before(async function () {
-    nodeUrl = (await sharedNode()).url;
-    const provider = providerFor(nodeUrl);
-    signers = await deployTestSigners(await provider.getSigner(0));
-    provider.destroy();
-    t = await startTestApp({ env: { RPC_URL_LOCALHOST: nodeUrl, ...UNLIMITED } });
+  const suite = SuiteChain.forSuite("shared", async (chain) => {
+    const signers = await deployTestSigners(await chain.signer(0));
+    return { signers, t: chain.closesWith(await startTestApp({ env: { RPC_URL_LOCALHOST: chain.url, ...UNLIMITED } })) };
   });
-  after(async () => t?.close());
+  const closesAfterTest = closesAfterEach();
 
   /** A fresh token per test, so tests do not see each other's statements. */
   const freshNft = (): NftTarget => ({ ...NFT, tokenId: tokenCounter++ });
@@ -60,7 +54,7 @@ describe("metadata service", function () {
   /** An answer's JSON as the tests read it: the fields of the raw format they pass on are typed as served. */
   type Answer = { [field: string]: unknown; text: string; sig: string; posted_at: string };
 
-  async function post(path: string, payload: unknown, app: TestApp = t) {
+  async function post(path: string, payload: unknown, app: TestApp = suite().t) {
     const response = await app.fetch(path, {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -68,7 +62,7 @@ describe("metadata service", function () {
     });
     return { status: response.status, body: (await response.json()) as Answer };
   }
-  async function get(path: string, app: TestApp = t) {
+  async function get(path: string, app: TestApp = suite().t) {
     const response = await app.fetch(path);
     const text = await response.text();
     return { status: response.status, headers: response.headers, text, body: JSON.parse(text) as Answer };
@@ -81,7 +75,7 @@ describe("metadata service", function () {
     payload: unknown,
     status: number,
     code: string,
-    { app = t, ...extra }: { app?: TestApp } & RefusalExpectation = {},
+    { app = suite().t, ...extra }: { app?: TestApp } & RefusalExpectation = {},
   ) {
     const before = await storedPosts(app);
     const response = await app.fetch(path, {
@@ -224,7 +218,7 @@ describe("metadata service", function () {
       Object.fromEntries(kept.map((issuer) => [issuer.address, { i: issuers.indexOf(issuer) }]));
 
     before(async function () {
-      expect(t.config.metadata.answerMaxIssuers).to.equal(MAX);
+      expect(suite().t.config.metadata.answerMaxIssuers).to.equal(MAX);
       target = freshNft();
       issuers = Array.from({ length: 40 }, eoa);
       // One after the other, so that each is more recent than the one before.
@@ -274,6 +268,7 @@ describe("metadata service", function () {
     });
 
     it("reads a bounded number of a target's statements however many it has, and counts the others up to a bound", async function () {
+      const { t } = suite();
       const crowded = freshNft();
       const count = OMITTED_COUNT_MAX + 2_000;
       // As many current statements as that many issuers' posts would leave, each more recent than the one before.
@@ -317,6 +312,7 @@ describe("metadata service", function () {
     });
 
     it("refuses more than SIGNED_METADATA_ANSWER_MAX_ISSUERS named issuers, a bad one, or issuers with iss", async function () {
+      const { t } = suite();
       const path = nftPath(target);
       const tooMany = issuers
         .slice(0, MAX + 1)
@@ -395,6 +391,7 @@ describe("metadata service", function () {
     });
 
     it("an account post by a contract wallet is a 403 (an EOA is required)", async function () {
+      const { signers } = suite();
       const account: Target = { kind: "account", network: "localhost", account: Wallet.createRandom().address.toLowerCase() };
       for (const kind of ["single", "counterfactual"] as const) {
         await refusedPost(accountPath(account), await body(signers[kind], account, { a: 1 }), 403, "eoa_required", {
@@ -404,13 +401,9 @@ describe("metadata service", function () {
     });
 
     it("an account post by an EOA that delegates to code (EIP-7702) is judged by its key: 401 for another key's signature, not 403", async function () {
+      const { signers, chain } = suite();
       const delegating = Wallet.createRandom();
-      const provider = providerFor(nodeUrl);
-      try {
-        await provider.send("hardhat_setCode", [delegating.address, `0xef0100${signers.single.address.slice(2)}`]);
-      } finally {
-        provider.destroy();
-      }
+      await chain.provider.send("hardhat_setCode", [delegating.address, `0xef0100${signers.single.address.slice(2)}`]);
       const account: Target = { kind: "account", network: "localhost", account: Wallet.createRandom().address.toLowerCase() };
       const signed = await body({ address: delegating.address, sign: (m) => delegating.signMessage(m) }, account, { a: 1 });
       await refusedPost(
@@ -441,6 +434,7 @@ describe("metadata service", function () {
     });
 
     it("a superseded body is a 409; the current body again is a 200 and changes nothing", async function () {
+      const { t } = suite();
       const target = freshNft();
       const issuer = eoa();
       const v1 = await body(issuer, target, { v: 1 });
@@ -459,6 +453,7 @@ describe("metadata service", function () {
     });
 
     it("a contract wallet's post for a network without a node is a 503, a post for an unknown network a 400", async function () {
+      const { signers } = suite();
       const target = { ...freshNft(), network: "sepolia" };
       for (const kind of ["single", "counterfactual"] as const) {
         const r = await refusedPost(nftPath(target), await body(signers[kind], target, { a: 1 }), 503, "network_unavailable", {
@@ -495,6 +490,7 @@ describe("metadata service", function () {
     });
 
     it("works on every network of the registry", async function () {
+      const { t } = suite();
       const issuer = eoa();
       const withoutNode = Object.keys(NETWORKS).filter((network) => !t.app.networks.configured().includes(network));
       expect(withoutNode).to.include.members(["mainnet", "matic-mainnet", "mch-verse"]);
@@ -505,6 +501,7 @@ describe("metadata service", function () {
     });
 
     it("still refuses, without a node: a wrong signature of an account (401), a 6492 wrapper for an account (403), a malformed sig (400)", async function () {
+      const { signers } = suite();
       const account: Target = { kind: "account", network: "mainnet", account: Wallet.createRandom().address.toLowerCase() };
       const signed = await body(eoa(), account, { a: 1 });
       await refusedPost(accountPath(account), { ...signed, iss: Wallet.createRandom().address }, 401, "invalid_signature");
@@ -517,24 +514,24 @@ describe("metadata service", function () {
     });
 
     it("an EOA's signature of another target is a 503 there (it might be a contract wallet's), and SIGNED_METADATA_REQUIRE_BINDING still holds", async function () {
+      const { chain } = suite();
       const issuer = eoa();
       const target: NftTarget = { ...freshNft(), network: "mainnet" };
       const signedElsewhere = await body(issuer, { ...target, tokenId: target.tokenId + 1000n }, { a: 1 });
       await refusedPost(nftPath(target), signedElsewhere, 503, "network_unavailable");
-      const strict = await startTestApp({ env: { RPC_URL_LOCALHOST: nodeUrl, SIGNED_METADATA_REQUIRE_BINDING: "true", ...UNLIMITED } });
-      try {
-        await refusedPost(nftPath(target), await body(issuer, target, { a: 1 }, "none"), 401, "binding_required", {
-          app: strict,
-        });
-        expect((await post(nftPath(target), await body(issuer, target, { a: 1 }), strict)).body).to.equal("ok");
-      } finally {
-        await strict.close();
-      }
+      const strict = closesAfterTest(
+        await startTestApp({ env: { RPC_URL_LOCALHOST: chain.url, SIGNED_METADATA_REQUIRE_BINDING: "true", ...UNLIMITED } }),
+      );
+      await refusedPost(nftPath(target), await body(issuer, target, { a: 1 }, "none"), 401, "binding_required", {
+        app: strict,
+      });
+      expect((await post(nftPath(target), await body(issuer, target, { a: 1 }), strict)).body).to.equal("ok");
     });
   });
 
   describe("EIP-1271 issuers", function () {
     it("accepts single-owner and multisig wallets after the on-chain check", async function () {
+      const { signers } = suite();
       const target = freshNft();
       for (const kind of ["single", "multisig", "counterfactual"] as const) {
         expect((await post(nftPath(target), await body(signers[kind], target, { by: kind }))).body, kind).to.equal("ok");
@@ -545,6 +542,7 @@ describe("metadata service", function () {
     });
 
     it("refuses the reverting and the wrong-value wallets with a 401", async function () {
+      const { signers } = suite();
       const target = freshNft();
       const reverting = await body(signers.reverting, target, { a: 1 });
       await refusedPost(nftPath(target), { ...reverting, sig: await signers.eoa.sign("other") }, 401, "invalid_signature");
@@ -552,20 +550,18 @@ describe("metadata service", function () {
     });
 
     it("answers 502, not 500, when the node fails during the check, and works again after", async function () {
-      const url = new URL(nodeUrl);
-      const proxy: TcpProxy = await startTcpProxy(url.hostname, Number(url.port));
-      const other = await startTestApp({ env: { RPC_URL_LOCALHOST: proxy.url(nodeUrl), RPC_TIMEOUT_MS: "1000", ...UNLIMITED } });
-      try {
-        const target = freshNft();
-        const signed = await body(signers.single, target, { a: 1 });
-        proxy.cut();
-        await refusedPost(nftPath(target), signed, 502, "upstream_error", { app: other });
-        proxy.restore();
-        expect((await post(nftPath(target), signed, other)).body).to.equal("ok");
-      } finally {
-        await other.close();
-        await proxy.close();
-      }
+      const { signers, chain } = suite();
+      const url = new URL(chain.url);
+      const proxy = closesAfterTest(await startTcpProxy(url.hostname, Number(url.port)));
+      const other = closesAfterTest(
+        await startTestApp({ env: { RPC_URL_LOCALHOST: proxy.url(chain.url), RPC_TIMEOUT_MS: "1000", ...UNLIMITED } }),
+      );
+      const target = freshNft();
+      const signed = await body(signers.single, target, { a: 1 });
+      proxy.cut();
+      await refusedPost(nftPath(target), signed, 502, "upstream_error", { app: other });
+      proxy.restore();
+      expect((await post(nftPath(target), signed, other)).body).to.equal("ok");
     });
   });
 
@@ -594,6 +590,7 @@ describe("metadata service", function () {
     });
 
     it("lets the issuer's bound post of the same Base64 replace an unbound record a third party posted first", async function () {
+      const { t } = suite();
       const target = freshNft();
       const issuer = eoa();
       // Someone who saw the issuer's unbound signature elsewhere posts it here first.
@@ -618,47 +615,46 @@ describe("metadata service", function () {
     });
 
     it("refuses them when SIGNED_METADATA_REQUIRE_BINDING=true, and still takes bound ones", async function () {
-      const strict = await startTestApp({ env: { RPC_URL_LOCALHOST: nodeUrl, SIGNED_METADATA_REQUIRE_BINDING: "true", ...UNLIMITED } });
-      try {
-        const issuer = eoa();
-        const account: Target = { kind: "account", network: "localhost", account: Wallet.createRandom().address.toLowerCase() };
-        await refusedPost(accountPath(account), await body(issuer, account, japanese, "none"), 401, "binding_required", {
-          app: strict,
-        });
-        expect((await post(accountPath(account), await body(issuer, account, japanese), strict)).body).to.equal("ok");
-      } finally {
-        await strict.close();
-      }
+      const { chain } = suite();
+      const strict = closesAfterTest(
+        await startTestApp({ env: { RPC_URL_LOCALHOST: chain.url, SIGNED_METADATA_REQUIRE_BINDING: "true", ...UNLIMITED } }),
+      );
+      const issuer = eoa();
+      const account: Target = { kind: "account", network: "localhost", account: Wallet.createRandom().address.toLowerCase() };
+      await refusedPost(accountPath(account), await body(issuer, account, japanese, "none"), 401, "binding_required", {
+        app: strict,
+      });
+      expect((await post(accountPath(account), await body(issuer, account, japanese), strict)).body).to.equal("ok");
     });
   });
 
   describe("rate limit", function () {
     it("counts the three post routes together against METADATA_POST_RATE_LIMIT per IP: then 429, nothing stored; reads are not counted", async function () {
-      const limited = await startTestApp({ env: { RPC_URL_LOCALHOST: nodeUrl, INDEXER: "false", METADATA_POST_RATE_LIMIT: "3" } });
-      try {
-        startOfMinute(limited.clock);
-        const issuer = eoa();
-        const nft = freshNft();
-        const account: Target = { kind: "account", network: "localhost", account: issuer.address.toLowerCase() };
-        expect((await post(nftPath(nft), await body(issuer, nft, { a: 1 }), limited)).body).to.equal("ok");
-        expect((await post(nftPath(nft, "/metadata/ethereum"), await body(issuer, nft, { a: 2 }), limited)).body).to.equal("ok");
-        expect((await post(accountPath(account), await body(issuer, account, { a: 3 }), limited)).body).to.equal("ok");
-        for (let i = 0; i < 5; i++) expect((await get(nftPath(nft), limited)).status).to.equal(200);
-        await refusedPost(nftPath(nft), await body(issuer, nft, { a: 4 }), 429, "too_many_requests", {
-          app: limited,
-          message: /^Rate limit exceeded/,
-          headers: { "retry-after": true },
-        });
-        limited.clock.advance(60_000);
-        expect((await post(nftPath(nft), await body(issuer, nft, { a: 5 }), limited)).body).to.equal("ok");
-      } finally {
-        await limited.close();
-      }
+      const { chain } = suite();
+      const limited = closesAfterTest(
+        await startTestApp({ env: { RPC_URL_LOCALHOST: chain.url, INDEXER: "false", METADATA_POST_RATE_LIMIT: "3" } }),
+      );
+      startOfMinute(limited.clock);
+      const issuer = eoa();
+      const nft = freshNft();
+      const account: Target = { kind: "account", network: "localhost", account: issuer.address.toLowerCase() };
+      expect((await post(nftPath(nft), await body(issuer, nft, { a: 1 }), limited)).body).to.equal("ok");
+      expect((await post(nftPath(nft, "/metadata/ethereum"), await body(issuer, nft, { a: 2 }), limited)).body).to.equal("ok");
+      expect((await post(accountPath(account), await body(issuer, account, { a: 3 }), limited)).body).to.equal("ok");
+      for (let i = 0; i < 5; i++) expect((await get(nftPath(nft), limited)).status).to.equal(200);
+      await refusedPost(nftPath(nft), await body(issuer, nft, { a: 4 }), 429, "too_many_requests", {
+        app: limited,
+        message: /^Rate limit exceeded/,
+        headers: { "retry-after": true },
+      });
+      limited.clock.advance(60_000);
+      expect((await post(nftPath(nft), await body(issuer, nft, { a: 5 }), limited)).body).to.equal("ok");
     });
   });
 
   describe("under load and faults", function () {
     it("lands 50 concurrent posts by different issuers to one token", async function () {
+      const { t } = suite();
       const target = freshNft();
       const issuers = Array.from({ length: 50 }, eoa);
       const bodies = await Promise.all(issuers.map((issuer, i) => body(issuer, target, { i })));
@@ -673,6 +669,7 @@ describe("metadata service", function () {
     });
 
     it("ends concurrent posts by one issuer with exactly one current version and the whole history", async function () {
+      const { t } = suite();
       const target = freshNft();
       const issuer = eoa();
       const bodies = await Promise.all(Array.from({ length: 20 }, (_, v) => body(issuer, target, { v })));
@@ -700,6 +697,7 @@ describe("metadata service", function () {
     }
 
     it("proves a statement from the networks registry and the settings alone, and refuses with the metadata's domain errors", async function () {
+      const { signers } = suite();
       const issuer = Wallet.createRandom();
       const target: NftTarget = { ...freshNft(), network: "mainnet" };
       const metadata = encodeMetadata({ a: 1 });
@@ -738,22 +736,19 @@ describe("metadata service", function () {
     after(async () => database?.drop());
 
     it("keeps every post answered 'ok' after the app is stopped and started again on the same database", async function () {
+      const { chain } = suite();
       database = await createTestDatabase();
-      const first = await startTestApp({ database, env: { RPC_URL_LOCALHOST: nodeUrl, ...UNLIMITED } });
+      const first = await startTestApp({ database, env: { RPC_URL_LOCALHOST: chain.url, ...UNLIMITED } });
       const target = freshNft();
       const issuers = Array.from({ length: 10 }, eoa);
       for (const [i, issuer] of issuers.entries()) {
         expect((await post(nftPath(target), await body(issuer, target, { i }), first)).body).to.equal("ok");
       }
       await first.close();
-      const second = await startTestApp({ database, env: { RPC_URL_LOCALHOST: nodeUrl, ...UNLIMITED } });
-      try {
-        const read = await get(nftPath(target), second);
-        expect(Object.keys(read.body)).to.have.length(10);
-        issuers.forEach((issuer, i) => expect(read.body[issuer.address]).to.deep.equal({ i }));
-      } finally {
-        await second.close();
-      }
+      const second = closesAfterTest(await startTestApp({ database, env: { RPC_URL_LOCALHOST: chain.url, ...UNLIMITED } }));
+      const read = await get(nftPath(target), second);
+      expect(Object.keys(read.body)).to.have.length(10);
+      issuers.forEach((issuer, i) => expect(read.body[issuer.address]).to.deep.equal({ i }));
     });
   });
 });

@@ -1,9 +1,6 @@
 import { expect } from "chai";
 import { Wallet, type BaseWallet } from "ethers";
 import { boundText, type Target } from "../../../server/signed-metadata/signed-text";
-import { AliceNFT__factory } from "../../../typechain-types";
-import { startTestApp, type TestApp } from "../../helpers/app";
-import { indexedTo } from "../../helpers/index-check";
 import { statementReadPaths, unreadableAnswers, type StatementTargets } from "../../helpers/statement-reads";
 import { expectRefusal } from "../../helpers/refusal";
 import { SuiteChain } from "../../helpers/suite-chain";
@@ -14,39 +11,22 @@ import { SuiteChain } from "../../helpers/suite-chain";
  */
 describe("metadata service: the JSON a statement serves", function () {
   this.timeout(120_000);
-  let t: TestApp;
-  let chain: SuiteChain;
-  let contract: string;
-  let owner: string;
   let nextId = 1n;
   const MINTED = 80n;
-
-  before(async function () {
-    chain = await SuiteChain.sharedNode();
-    const deployer = await chain.provider.getSigner(0);
-    owner = await (await chain.provider.getSigner(5)).getAddress();
-    const nft = await new AliceNFT__factory(deployer).deploy(await deployer.getAddress());
+  const suite = SuiteChain.forSuite("shared", async (chain) => {
+    const owner = (await chain.signer(5)).address;
+    const nft = await chain.deployAlice();
     await (await nft.mintRange(owner, 1, MINTED)).wait();
-    contract = (await nft.getAddress()).toLowerCase();
+    const contract = (await nft.getAddress()).toLowerCase();
     // Far more posts than a client may make in a minute: the limit has its own test.
-    t = await startTestApp({
-      env: {
-        RPC_URL_LOCALHOST: chain.url,
-        INDEXER_POLL_MS: "50",
-        INDEXER_CONTRACTS_LOCALHOST: contract,
-        METADATA_POST_RATE_LIMIT: "1000000",
-      },
-    });
-    await indexedTo(t.app.db, "localhost", chain.provider);
-  });
-  after(async function () {
-    await t?.close();
-    await chain?.close();
+    const t = await chain.startIndexingApp({ env: { INDEXER_CONTRACTS_LOCALHOST: contract, METADATA_POST_RATE_LIMIT: "1000000" } });
+    return { owner, contract, t };
   });
 
   /** A fresh indexed token and a fresh account, each with one ordinary statement already, so every read answers 200. */
   async function freshTargets(): Promise<StatementTargets & { nft: Target; accountTarget: Target }> {
     if (nextId > MINTED) throw new Error("out of minted tokens: raise MINTED");
+    const { contract, owner } = suite();
     const nft: Target = { kind: "nft", network: "localhost", contract, tokenId: nextId++ };
     const account = Wallet.createRandom().address.toLowerCase();
     const accountTarget: Target = { kind: "account", network: "localhost", account };
@@ -66,7 +46,7 @@ describe("metadata service: the JSON a statement serves", function () {
   /** Posts `bytes` as the metadata, signed over the target's text by `issuer` (a real EOA key): it passes the signature check. */
   async function post(target: Target, issuer: BaseWallet, bytes: Uint8Array) {
     const metadata = Buffer.from(bytes).toString("base64");
-    const response = await t.fetch(pathOf(target), {
+    const response = await suite().t.fetch(pathOf(target), {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ iss: issuer.address, sig: await issuer.signMessage(boundText(target, metadata)), metadata }),
@@ -75,7 +55,7 @@ describe("metadata service: the JSON a statement serves", function () {
   }
 
   const get = async (path: string) => {
-    const response = await t.fetch(path);
+    const response = await suite().t.fetch(path);
     const bytes = new Uint8Array(await response.arrayBuffer());
     return {
       status: response.status,
@@ -204,7 +184,7 @@ describe("metadata service: the JSON a statement serves", function () {
     async function insertAsBefore(target: Target, issuer: BaseWallet, bytes: Buffer) {
       const metadata = bytes.toString("base64");
       const signedText = boundText(target, metadata);
-      await t.app.db.query(
+      await suite().t.app.db.query(
         `INSERT INTO metadata_posts (kind, network, target, token_id, issuer, metadata_b64, body_hash, signature, signed_text, binding, signer_kind)
          VALUES ($1, $2, $3, $4, $5, $6, sha256(convert_to($6, 'UTF8')), $7, $8, 'target', 'eoa')`,
         [
@@ -260,7 +240,7 @@ describe("metadata service: the JSON a statement serves", function () {
           await expectRefusal(read, 404, "not_found");
         }
       }
-      const token = JSON.parse(Buffer.from((await get(`/token/localhost/${contract}/${targets.id}`)).bytes).toString());
+      const token = JSON.parse(Buffer.from((await get(`/token/localhost/${suite().contract}/${targets.id}`)).bytes).toString());
       expect(token.signed).to.deep.equal({
         [targets.issuers[0]]: { name: "bystander" },
         [withBom.address]: { legacy: "bom" },

@@ -5,7 +5,6 @@ import { expect } from "chai";
 import { Wallet } from "ethers";
 import { openDatabase, openMigratedDatabase, type Database } from "../../../server/db/database";
 import { subscribe } from "../../../server/webhooks/subscribe";
-import { AliceNFT__factory } from "../../../typechain-types";
 import { startNodeProcess, type RunningProcess } from "../../helpers/cli";
 import { createTestDatabase, openFreshPglite, usingPostgres, type TestDatabase } from "../../helpers/database";
 import { testConfig } from "../../helpers/app";
@@ -71,8 +70,7 @@ describe("webhooks: the delivering process killed mid-request", function () {
 
     const first = await startNodeProcess([...LOADER, "server/main.ts"], serviceEnv(), /Server listening at/);
     services.push(first);
-    const deployer = await chain.provider.getSigner(0);
-    const alice = await new AliceNFT__factory(deployer).deploy(deployer.address);
+    const alice = await chain.deployAlice();
     const txs: string[] = [];
     for (const id of [1n, 2n, 3n]) txs.push((await (await alice.mint(owner, id)).wait())!.hash);
     await receiver.until((r) => r.length === 1, "the first delivery, left unanswered");
@@ -114,8 +112,7 @@ describe("webhooks: the delivering process killed mid-request", function () {
         await startNodeProcess([...LOADER, "server/main.ts"], env, /Server listening at/),
       ];
       services.push(...pair);
-      const deployer = await chain.provider.getSigner(0);
-      const alice = await new AliceNFT__factory(deployer).deploy(deployer.address);
+      const alice = await chain.deployAlice();
       const txs = [(await (await alice.mint(owner, 1n)).wait())!.hash];
       await hook.until((r) => r.length === 1, "the first delivery, left unanswered");
       // The instance that sent it, by the connection's port, is killed while it waits for the answer.
