@@ -4,6 +4,7 @@ import { AliceNFT__factory, type AliceNFT } from "../../typechain-types";
 import { startTestApp, type TestApp, type TestAppOptions } from "./app";
 import { providerFor, sharedNode, startLocalNode } from "./chain";
 import { indexedTo } from "./index-check";
+import { suiteFixture } from "./suite-fixture";
 
 /**
  * The chain a suite runs on, a provider on it and the apps the suite started to read it. `close` closes the apps
@@ -39,17 +40,11 @@ export class SuiteChain {
    * would otherwise keep a list of `let`s assigned in `before`.
    */
   static forSuite<T extends object>(node: "own" | "shared", setUp: (chain: SuiteChain) => Promise<T>): () => T & { chain: SuiteChain } {
-    let chain: SuiteChain | undefined;
-    let state: (T & { chain: SuiteChain }) | undefined;
-    before(async function () {
-      chain = node === "own" ? await SuiteChain.ownNode() : await SuiteChain.sharedNode();
-      state = { ...(await setUp(chain)), chain };
+    return suiteFixture({
+      open: () => (node === "own" ? SuiteChain.ownNode() : SuiteChain.sharedNode()),
+      state: async (chain) => ({ ...(await setUp(chain)), chain }),
+      close: (chain) => chain.close(),
     });
-    after(async () => chain?.close());
-    return () => {
-      if (state === undefined) throw new Error("the suite's state is read before its before hook made it");
-      return state;
-    };
   }
 
   get url(): string {

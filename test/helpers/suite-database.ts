@@ -1,5 +1,6 @@
 import type { Database } from "../../server/db/database";
 import { openMigratedTestDatabase, type TestDatabase } from "./database";
+import { suiteFixture } from "./suite-fixture";
 
 /**
  * A migrated database of the suite's own, a connection to it and what `setUp` writes in it, for a suite that reads and
@@ -9,16 +10,9 @@ import { openMigratedTestDatabase, type TestDatabase } from "./database";
 export function databaseForSuite<T extends object = object>(
   setUp: (db: Database) => Promise<T> = async () => ({}) as T,
 ): () => T & { db: Database; database: TestDatabase } {
-  let database: TestDatabase | undefined;
-  let state: (T & { db: Database; database: TestDatabase }) | undefined;
-  before(async function () {
-    const opened = await openMigratedTestDatabase();
-    database = opened.database;
-    state = { ...(await setUp(opened.db)), ...opened };
+  return suiteFixture({
+    open: openMigratedTestDatabase,
+    state: async (opened) => ({ ...(await setUp(opened.db)), ...opened }),
+    close: ({ database }) => database.drop(),
   });
-  after(async () => database?.drop());
-  return () => {
-    if (state === undefined) throw new Error("the suite's database is read before its before hook made it");
-    return state;
-  };
 }
