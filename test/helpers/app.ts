@@ -11,6 +11,11 @@ export interface TestApp {
    * listens, then over real HTTP. `path` is the path and query, e.g. `/block/localhost/latest`.
    */
   fetch(path: string, init?: RequestInit): Promise<Response>;
+  /**
+   * The same request through `app.inject`, also when the app listens: it runs in the caller's async context, which a
+   * socket does not carry (`recordRequestStatements` tells a request's statements by it).
+   */
+  inject(path: string, init?: RequestInit): Promise<Response>;
   /** Base URL of the real HTTP server, e.g. http://127.0.0.1:41234, of an app started with `listen: true` (else it throws). */
   url: string;
   config: Config;
@@ -70,6 +75,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   return {
     app: started,
     fetch: (path, init) => (url ? fetch(`${url}${path}`, init) : inject(started, path, init)),
+    inject: (path, init) => inject(started, path, init),
     get url(): string {
       if (!url) throw new Error("this test app does not listen: start it with { listen: true } to reach it over HTTP");
       return url;
