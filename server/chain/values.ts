@@ -1,6 +1,6 @@
-import { getAddress } from "ethers";
 import { BoundedCache } from "../lib/bounded-cache";
 import { DomainError } from "../lib/domain-error";
+import { eip55 } from "./eip55";
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 /** A decimal uint256 as the API takes it: no sign, no exponent, no leading zeros beyond "0", at most 78 digits. */
@@ -23,12 +23,15 @@ export function parseAddress(value: string, field = "address"): string {
   return checksumAddress(value.toLowerCase());
 }
 
-/** Checksums addresses (EIP-55), each once while it stays among the last `size` (keccak is costly, and addresses repeat). */
+/**
+ * Checksums addresses that are already known to be ones (`0x` + 40 hex digits, lowercase or checksummed), each once while
+ * it stays among the last `size`: a hash costs a few microseconds and a page names up to 200 addresses, which repeat.
+ */
 export function checksummer(size = 100_000): (address: string) => string {
   const checksums = new BoundedCache<string>(size);
   return (address) => {
     let done = checksums.get(address);
-    if (!done) checksums.set(address, (done = getAddress(address)));
+    if (!done) checksums.set(address, (done = eip55(address.toLowerCase())));
     return done;
   };
 }
