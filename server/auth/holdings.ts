@@ -1,4 +1,3 @@
-import { getAddress } from "ethers";
 import type { Queryable } from "../db/database";
 import { checksumAddress } from "../chain/values";
 import {
@@ -451,7 +450,7 @@ export function gateRefusalText(input: { address: string; clientName: string; ga
     )
     .join(", ");
   return fillText(text.refused, {
-    address: getAddress(input.address),
+    address: checksumAddress(input.address),
     client: input.clientName,
     blocks,
     gate: describeGate(input.gate, input.lang),

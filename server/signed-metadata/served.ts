@@ -1,4 +1,4 @@
-import { getAddress } from "ethers";
+import { checksumAddress } from "../chain/values";
 import { DomainError } from "../lib/domain-error";
 import { statementJson } from "./statement-json";
 import type { Statement } from "./store";
@@ -39,7 +39,7 @@ function servedJson(statement: Statement): string | undefined {
 
 /** `{"<issuer>": <entry>, ...}` with checksummed issuers, each entry's JSON embedded as it is (never re-serialized). */
 export function byIssuer(served: Served[], entry: (s: Served) => string): string {
-  return `{${served.map((s) => `${JSON.stringify(getAddress(s.statement.issuer))}:${entry(s)}`).join(",")}}`;
+  return `{${served.map((s) => `${JSON.stringify(checksumAddress(s.statement.issuer))}:${entry(s)}`).join(",")}}`;
 }
 
 /** The metadata object itself, as signed: key order and the digits of numbers kept. */
@@ -48,7 +48,7 @@ export const metadataObject = (s: Served): string => s.json;
 /** Everything a reader needs to check the statement: the signed text can be verified against `sig` and `iss`. */
 export function rawRecord({ statement: s, json }: Served): string {
   const record = JSON.stringify({
-    iss: getAddress(s.issuer),
+    iss: checksumAddress(s.issuer),
     sig: s.signature,
     metadata: s.metadataB64,
     text: s.signedText,
