@@ -137,15 +137,9 @@ function section(result: SuiteResult): string[] {
       ].join(" | ")} |`,
     );
   }
-  const budgets = result.rows.filter((row) => row.budget);
-  const missed = budgets.filter((row) => !row.budget!.met).length;
   lines.push(
     "",
-    budgets.length === 0
-      ? "No budget applies to this run."
-      : missed === 0
-        ? `All ${budgets.length} budgets met.`
-        : `${missed} of ${budgets.length} budgets missed.`,
+    budgetsLine(result.rows),
     `Measured on ${tags.date} at commit \`${tags.commit}\`, on ${tags.machine.cpu} (${tags.machine.cores} cores, ${tags.machine.memoryGiB} GiB), Node ${tags.node}, ${tags.database}, ${result.seconds} s per load${
       result.load ? `, load average ${fmt(result.load.start)} at the start and ${fmt(result.load.end)} at the end` : ""
     }.`,
@@ -199,4 +193,13 @@ export function writeBenchmarksPage(): string {
     benchmarksPage(readResults(), fs.existsSync(BENCHMARKS_PAGE) ? fs.readFileSync(BENCHMARKS_PAGE, "utf8") : ""),
   );
   return BENCHMARKS_PAGE;
+}
+
+/** How many of the budgets among `rows` the run met, in a sentence. */
+export function budgetsLine(rows: ReadonlyArray<{ budget?: { met: boolean } }>): string {
+  const budgets = rows.filter((row) => row.budget);
+  const missed = budgets.filter((row) => !row.budget!.met).length;
+  if (budgets.length === 0) return "No budget applies to this run.";
+  if (budgets.length === 1) return `Its one budget is ${missed === 0 ? "met" : "missed"}.`;
+  return missed === 0 ? `All ${budgets.length} budgets met.` : `${missed} of ${budgets.length} budgets missed.`;
 }

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect } from "chai";
-import { BENCHMARKS_PAGE, benchmarksPage, PAGE_INTRO, readResults, type SuiteResult } from "../../support/bench-report";
+import { BENCHMARKS_PAGE, benchmarksPage, budgetsLine, PAGE_INTRO, readResults, type SuiteResult } from "../../support/bench-report";
 
 const tags = (date: string, commit: string) => ({
   machine: { cpu: "Test CPU @ 2.0GHz", cores: 2, memoryGiB: 7.8 },
@@ -71,6 +71,15 @@ describe("the benchmarks page (npm run bench:report)", function () {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it("says how many budgets a run met in words that fit their number", function () {
+    const budgets = (...met: boolean[]) => met.map((m) => ({ budget: { text: "≤ 1", met: m } }));
+    expect(budgetsLine(budgets())).to.equal("No budget applies to this run.");
+    expect(budgetsLine(budgets(true))).to.equal("Its one budget is met.");
+    expect(budgetsLine(budgets(false))).to.equal("Its one budget is missed.");
+    expect(budgetsLine(budgets(true, true, true))).to.equal("All 3 budgets met.");
+    expect(budgetsLine(budgets(true, false, true))).to.equal("1 of 3 budgets missed.");
   });
 
   it("keeps the section of a suite not run again from the page as it was, and replaces the sections of those run", function () {
