@@ -2,8 +2,7 @@ import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { expect } from "chai";
 import { MetadataNFT__factory } from "../../../typechain-types";
-import { startTestApp, type TestApp } from "../../helpers/app";
-import { indexedTo } from "../../helpers/index-check";
+import { startTestApp } from "../../helpers/app";
 import { SuiteChain } from "../../helpers/suite-chain";
 import { connectionsDownTo, parseRawAnswer, rawRequest, type RawClient } from "../../helpers/raw-http";
 
@@ -22,69 +21,60 @@ const DOCUMENT_BYTES = 1_000_000;
  */
 describe("slow readers: a client that does not read its answer holds no shared slot", function () {
   this.timeout(300_000);
-  let chain: SuiteChain;
-  let host: http.Server;
-  let holder: string;
-  let contract: string;
-  /** Indexes and listens; one metadata answer at a time, so that one held slot would stop every other answer. */
-  let t: TestApp;
   const raws: RawClient[] = [];
   /** The service's end of each connection, by the client's port. */
   const accepted = new Map<number, Socket>();
 
-  before(async function () {
-    host = http.createServer((request, response) => {
+  const suite = SuiteChain.forSuite("shared", async (chain) => {
+    const host = http.createServer((request, response) => {
       const id = /\/meta\/(\d+)$/.exec(request.url ?? "")?.[1] ?? "0";
       const document = JSON.stringify({ name: `Big #${id}`, description: "x".repeat(DOCUMENT_BYTES - 100) });
       response.writeHead(200, { "content-type": "application/json" }).end(document);
     });
     await new Promise<void>((resolve) => host.listen(0, "127.0.0.1", resolve));
+    // Registered before the app, so closed after it: the app reads its metadata from the host.
+    chain.closesWith({
+      close: async () => {
+        host.closeAllConnections();
+        host.close();
+      },
+    });
     const base = `http://127.0.0.1:${(host.address() as AddressInfo).port}`;
-    chain = await SuiteChain.sharedNode();
-    const deployer = await chain.provider.getSigner(0);
-    holder = await (await chain.provider.getSigner(12)).getAddress();
+    const deployer = await chain.signer(0);
+    const holder = await (await chain.signer(12)).getAddress();
     const nft = await new MetadataNFT__factory(deployer).deploy();
-    contract = await nft.getAddress();
+    const contract = await nft.getAddress();
+    const pagePath = `/inventory/localhost/${holder}/${contract}?metadata=true&limit=${TOKENS}`;
     for (let id = 1; id <= TOKENS; id++) await (await nft.mint(holder, id, `${base}/meta/${id}`)).wait();
-    t = chain.closesWith(
-      await startTestApp({
-        listen: true,
-        env: {
-          RPC_URL_LOCALHOST: chain.url,
-          INDEXER_POLL_MS: "50",
-          INDEXER_CONTRACTS_LOCALHOST: contract,
-          METADATA_FETCH_ALLOW_PRIVATE: "true",
-          METADATA_FETCH_WAIT_MS: "20000",
-          METADATA_ANSWERS_MAX_BYTES: String(16 * 1024 * 1024),
-          METADATA_ANSWERS_CONCURRENCY: "1",
-          // Longer than the test: here no client is let go for being slow.
-          HTTP_SEND_TIMEOUT_MS: "3600000",
-        },
-      }),
-    );
+    // Indexes and listens; one metadata answer at a time, so that one held slot would stop every other answer.
+    const t = await chain.startIndexingApp({
+      listen: true,
+      env: {
+        INDEXER_CONTRACTS_LOCALHOST: contract,
+        METADATA_FETCH_ALLOW_PRIVATE: "true",
+        METADATA_FETCH_WAIT_MS: "20000",
+        METADATA_ANSWERS_MAX_BYTES: String(16 * 1024 * 1024),
+        METADATA_ANSWERS_CONCURRENCY: "1",
+        // Longer than the test: here no client is let go for being slow.
+        HTTP_SEND_TIMEOUT_MS: "3600000",
+      },
+    });
     t.app.server.on("connection", (socket: Socket) => accepted.set(socket.remotePort!, socket));
-    await indexedTo(t.app.db, "localhost", chain.provider);
     // Every document in the cache: the answers below are made from it.
     for (let tries = 0; ; tries++) {
-      const items = (await (await t.fetch(pagePath())).json()) as Array<{ metadataError: string | null }>;
+      const items = (await (await t.fetch(pagePath)).json()) as Array<{ metadataError: string | null }>;
       if (items.every((item) => item.metadataError === null)) break;
       if (tries > 20) throw new Error(`metadata not read: ${JSON.stringify(items.map((item) => item.metadataError))}`);
     }
+    return { holder, contract, pagePath, t };
   });
   afterEach(function () {
     for (const raw of raws.splice(0)) raw.destroy();
   });
-  after(async function () {
-    await chain?.close();
-    host?.closeAllConnections();
-    host?.close();
-  });
-
-  const pagePath = () => `/inventory/localhost/${holder}/${contract}?metadata=true&limit=${TOKENS}`;
 
   /** A client that asks for the page of every token's metadata, takes the first bytes of its answer and stops reading. */
   async function stalledPageReader(url: string): Promise<RawClient> {
-    const raw = await rawRequest(url, pagePath());
+    const raw = await rawRequest(url, suite().pagePath);
     raws.push(raw);
     const first = await raw.readUntil((bytes) => bytes.includes("\r\n\r\n"));
     expect(parseRawAnswer(first).status, "no answer began: the answer slot is held by another client").to.equal(200);
@@ -95,6 +85,7 @@ describe("slow readers: a client that does not read its answer holds no shared s
   const unsent = (raw: RawClient) => accepted.get(raw.socket.localPort!)?.writableLength ?? 0;
 
   it("answers other metadata requests while clients that do not read hold megabytes of metadata answers", async function () {
+    const { t, holder, contract } = suite();
     const stalled = [await stalledPageReader(t.url), await stalledPageReader(t.url), await stalledPageReader(t.url)];
     // The answers are made and are waiting for their clients in the service's process, not in the kernel.
     for (const raw of stalled) expect(unsent(raw)).to.be.greaterThan(1_000_000);
@@ -126,6 +117,7 @@ describe("slow readers: a client that does not read its answer holds no shared s
   });
 
   it("closes the connection of a client that leaves its answer unread past HTTP_SEND_TIMEOUT_MS, and not of one that reads", async function () {
+    const { chain, t, pagePath } = suite();
     const reader = await startTestApp({
       listen: true,
       database: t.database,
@@ -148,7 +140,7 @@ describe("slow readers: a client that does not read its answer holds no shared s
       expect(answer.body.length).to.be.below(Number(/\r\ncontent-length: (\d+)/i.exec(answer.headers)![1]));
 
       // A client that reads takes the same answer whole.
-      const page = await reader.fetch(pagePath());
+      const page = await reader.fetch(pagePath);
       expect(page.status).to.equal(200);
       expect((await page.json()) as unknown[]).to.have.length(TOKENS);
     } finally {

@@ -6,7 +6,7 @@ import { expect } from "chai";
 import { settingDefaults } from "../../../server/config";
 import { openDatabase, type Database } from "../../../server/db/database";
 import { LOCK_RETRY_MS } from "../../../server/indexer/network-indexer";
-import { AliceNFT__factory, type AliceNFT } from "../../../typechain-types";
+import { closesAfterEach } from "../../helpers/closes-after-each";
 import { createTestDatabase, usingPostgres, type TestDatabase } from "../../helpers/database";
 import { expectIndexMatchesChain } from "../../helpers/index-check";
 import { SuiteChain } from "../../helpers/suite-chain";
@@ -66,19 +66,12 @@ class IndexerProcess {
 
 describe("indexer process: crashes and takeover", function () {
   this.timeout(240_000);
-  let chain: SuiteChain;
-  let alice: AliceNFT;
-  let ids: bigint[];
-  const children: IndexerProcess[] = [];
-
-  before(async function () {
-    chain = await SuiteChain.ownNode();
-    const deployer = await chain.provider.getSigner(0);
-    alice = await new AliceNFT__factory(deployer).deploy(await deployer.getAddress());
-    const holders = await Promise.all([1, 2, 3, 4].map((i) => chain.provider.getSigner(i)));
+  const suite = SuiteChain.forSuite("own", async (chain) => {
+    const alice = await chain.deployAlice();
+    const holders = await Promise.all([1, 2, 3, 4].map((i) => chain.signer(i)));
     // 120 blocks of mints, then transfers of the same tokens: a token's owner depends on every range being
     // applied once and in order.
-    ids = [];
+    const ids: bigint[] = [];
     for (let block = 0; block < 80; block++) {
       const first = BigInt(block * 25);
       ids.push(...Array.from({ length: 25 }, (_, i) => first + BigInt(i)));
@@ -89,15 +82,13 @@ describe("indexer process: crashes and takeover", function () {
       const from = holders[block % 4];
       await (await alice.connect(from).transferFrom(await from.getAddress(), await holders[(block + 1) % 4].getAddress(), id)).wait();
     }
+    return { alice, ids };
   });
-  after(async function () {
-    await Promise.all(children.map((child) => child.kill()));
-    await chain?.close();
-  });
+  const closesAfterTest = closesAfterEach();
 
   function indexer(database: { DATABASE_URL?: string; DATA_DIR?: string }, env: Record<string, string> = {}) {
-    const child = new IndexerProcess({ RPC_URL_LOCALHOST: chain.url, INDEXER_MAX_RANGE: "4", ...database, ...env });
-    children.push(child);
+    const child = new IndexerProcess({ RPC_URL_LOCALHOST: suite().chain.url, INDEXER_MAX_RANGE: "4", ...database, ...env });
+    closesAfterTest({ close: () => child.kill() });
     return child;
   }
   const ranges = (child: IndexerProcess) => child.count("indexer: range written");
@@ -125,12 +116,14 @@ describe("indexer process: crashes and takeover", function () {
   }
 
   async function expectComplete(db: Database, head: number) {
+    const { chain, alice, ids } = suite();
     const { rows } = await db.query<{ block_number: string }>("SELECT block_number FROM indexer_cursors WHERE network = 'localhost'");
     expect(Number(rows[0].block_number)).to.equal(head);
     await expectIndexMatchesChain(db, chain.provider, "localhost", await alice.getAddress(), ids);
   }
 
   it("loses and duplicates nothing when killed with SIGKILL mid-sync, again and again", async function () {
+    const { chain } = suite();
     const head = await chain.provider.getBlockNumber();
     if (usingPostgres()) {
       const database = await createTestDatabase();
@@ -158,6 +151,7 @@ describe("indexer process: crashes and takeover", function () {
   });
 
   it("serves its metrics on its own listener, as the service does: the index's block and lag, its RPC calls, its pool", async function () {
+    const { chain } = suite();
     const head = await chain.provider.getBlockNumber();
     const database = usingPostgres() ? await createTestDatabase() : undefined;
     const dir = database ? undefined : mkdtempSync(path.join(os.tmpdir(), "indexer-metrics-"));
@@ -186,6 +180,7 @@ describe("indexer process: crashes and takeover", function () {
   });
 
   it("drill: has one writer per network; when the writer is killed, the standby takes over within the documented bound", async function () {
+    const { chain, alice } = suite();
     if (!usingPostgres()) this.skip(); // two processes on one database need a server (PGlite is single-process)
     const database: TestDatabase = await createTestDatabase();
     try {

@@ -1,36 +1,23 @@
 import { expect } from "chai";
-import type { JsonRpcSigner } from "ethers";
-import { TestERC1155__factory, type TestERC1155 } from "../../../typechain-types";
-import { startTestApp, type TestApp } from "../../helpers/app";
+import { TestERC1155__factory } from "../../../typechain-types";
 import { indexedTo } from "../../helpers/index-check";
 import { bytes, hex, networkIdOf } from "../../helpers/index-sql";
 import { SuiteChain } from "../../helpers/suite-chain";
 
 describe("ERC-1155 balances (TransferSingle, TransferBatch)", function () {
-  let chain: SuiteChain;
-  let a: JsonRpcSigner;
-  let b: JsonRpcSigner;
-  let token: TestERC1155;
-  let contract: string;
-  let t: TestApp;
   const BIG_ID = 2n ** 64n + 5n;
   const BIG_AMOUNT = 2n ** 70n;
   const IDS = [1n, 2n, 3n, BIG_ID];
-
-  before(async function () {
-    chain = await SuiteChain.ownNode();
-    [a, b] = await Promise.all([1, 2].map((i) => chain.provider.getSigner(i)));
-    token = await new TestERC1155__factory(await chain.provider.getSigner(0)).deploy();
-    contract = await token.getAddress();
-    t = await startTestApp({ env: { RPC_URL_LOCALHOST: chain.url, INDEXER_POLL_MS: "50" } });
-  });
-  after(async function () {
-    await t?.close();
-    await chain?.close();
+  const suite = SuiteChain.forSuite("own", async (chain) => {
+    const [a, b] = await Promise.all([1, 2].map((i) => chain.signer(i)));
+    const token = await new TestERC1155__factory(await chain.signer(0)).deploy();
+    const t = await chain.startIndexingApp();
+    return { a, b, token, contract: await token.getAddress(), t };
   });
 
   /** Every (id, owner) balance in the index equals balanceOf on chain. */
   async function expectBalancesMatchChain() {
+    const { chain, a, b, token, contract, t } = suite();
     await indexedTo(t.app.db, "localhost", chain.provider);
     const owners = [a.address, b.address];
     const { rows } = await t.app.db.query<{ token_id: string; owner: string; balance: string }>(
@@ -49,11 +36,13 @@ describe("ERC-1155 balances (TransferSingle, TransferBatch)", function () {
   }
 
   async function inventory(owner: string) {
+    const { t, contract } = suite();
     const response = await t.fetch(`/inventory/localhost/${owner}/${contract}`);
     return { status: response.status, text: await response.text() };
   }
 
   it("follows single and batch mints and transfers into balances", async function () {
+    const { token, a, b } = suite();
     await (await token.mint(a.address, 1n, 10n)).wait();
     await (await token.mintBatch(a.address, [2n, 3n, BIG_ID], [5n, 1n, BIG_AMOUNT])).wait();
     await (await token.connect(a).safeTransferFrom(a.address, b.address, 1n, 3n, "0x")).wait();
@@ -62,6 +51,7 @@ describe("ERC-1155 balances (TransferSingle, TransferBatch)", function () {
   });
 
   it("lists an owner's ids with their balances, all digits kept; ids the owner no longer holds are gone", async function () {
+    const { t, a, b, contract } = suite();
     const mine = await inventory(a.address);
     expect(mine.status).to.equal(200);
     expect(mine.text).to.equal(
@@ -78,6 +68,7 @@ describe("ERC-1155 balances (TransferSingle, TransferBatch)", function () {
   });
 
   it("pages through balances like tokens", async function () {
+    const { t, b, contract } = suite();
     const first = await t.fetch(`/inventory/localhost/${b.address}/${contract}?limit=2`);
     expect(((await first.json()) as Array<{ id: number }>).map((item: { id: number }) => item.id)).to.deep.equal([1, 2]);
     const next = /^<([^>]+)>; rel="next"$/.exec(first.headers.get("link") ?? "")![1];
@@ -87,6 +78,7 @@ describe("ERC-1155 balances (TransferSingle, TransferBatch)", function () {
   });
 
   it("subtracts what a reorg undoes", async function () {
+    const { chain, token, a, b, contract } = suite();
     const snapshot = await chain.provider.send("evm_snapshot", []);
     // Branch A, indexed then thrown away: b gives everything back and receives a fresh mint.
     await (await token.connect(b).safeBatchTransferFrom(b.address, a.address, [1n, 2n, 3n], [3n, 5n, 1n], "0x")).wait();

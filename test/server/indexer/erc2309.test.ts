@@ -1,32 +1,42 @@
 import { expect } from "chai";
-import { getCreateAddress, ZeroAddress, type JsonRpcSigner } from "ethers";
-import { ConsecutiveNFT__factory, EventEmitterNFT__factory, type ConsecutiveNFT } from "../../../typechain-types";
-import { startTestApp, type TestApp } from "../../helpers/app";
+import { getCreateAddress, ZeroAddress } from "ethers";
+import { ConsecutiveNFT__factory, EventEmitterNFT__factory } from "../../../typechain-types";
+import { startTestApp } from "../../helpers/app";
 import { expectHoldingsMatchRecount } from "../../helpers/holdings-check";
 import { expectIndexMatchesChain, indexedTo } from "../../helpers/index-check";
 import { recordRequestStatements } from "../../helpers/request-statements";
-import { openSse, type SseClient, type SseEvent } from "../../helpers/sse";
+import { openSse, type SseEvent } from "../../helpers/sse";
 import { SuiteChain } from "../../helpers/suite-chain";
 
 describe("ERC-2309 ConsecutiveTransfer", function () {
-  let chain: SuiteChain;
-  let deployer: JsonRpcSigner;
-  let a: JsonRpcSigner;
-  let b: JsonRpcSigner;
-  let t: TestApp;
-  let collection: ConsecutiveNFT;
-  let contract: string;
-  let stream: SseClient;
   const MINTED = 5_000;
+  const suite = SuiteChain.forSuite("own", async (chain) => {
+    const [deployer, a, b] = await Promise.all([0, 1, 2].map((i) => chain.signer(i)));
+    // The classifier runs every 50 ms, so its statements run beside the requests whose statements a test counts.
+    const t = chain.closesWith(
+      await startTestApp({ listen: true, env: { RPC_URL_LOCALHOST: chain.url, INDEXER_POLL_MS: "50", SPAM_CLASSIFY_INTERVAL_MS: "50" } }),
+    );
+    // The stream of the collection's changes, opened before it exists (its address is known in advance).
+    const contract = getCreateAddress({ from: deployer.address, nonce: await chain.provider.getTransactionCount(deployer.address) });
+    const stream = await openSse(`${t.url}/events/localhost?contract=${contract}`);
+    chain.closesWith({ close: async () => stream.close() });
+    const collection = await new ConsecutiveNFT__factory(deployer).deploy(a.address, MINTED);
+    expect(await collection.getAddress()).to.equal(contract);
+    for (const id of [1n, 2n, 3n]) await (await collection.connect(a).transferFrom(a.address, b.address, id)).wait();
+    await (await collection.connect(a).burn(4n)).wait();
+    await indexedTo(t.app.db, "localhost", chain.provider, undefined, 120_000);
+    return { deployer, a, b, t, contract, stream, collection };
+  });
 
-  const head = () => chain.provider.getBlockNumber();
+  const head = () => suite().chain.provider.getBlockNumber();
   const get = async (path: string) => {
-    const response = await t.fetch(path);
+    const response = await suite().t.fetch(path);
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     return { status: response.status, headers: response.headers, body: (await response.json()) as any };
   };
   /** Every id of an owner's inventory of `contract`, following the pages. */
-  async function inventoryIds(owner: string, of = contract): Promise<number[]> {
+  async function inventoryIds(owner: string, of = suite().contract): Promise<number[]> {
+    const { t } = suite();
     const ids: number[] = [];
     let path: string | undefined = `/inventory/localhost/${owner}/${of}?limit=1000`;
     while (path) {
@@ -38,27 +48,8 @@ describe("ERC-2309 ConsecutiveTransfer", function () {
     return ids;
   }
 
-  before(async function () {
-    chain = await SuiteChain.ownNode();
-    [deployer, a, b] = await Promise.all([0, 1, 2].map((i) => chain.provider.getSigner(i)));
-    // The classifier runs every 50 ms, so its statements run beside the requests whose statements a test counts.
-    t = await startTestApp({ listen: true, env: { RPC_URL_LOCALHOST: chain.url, INDEXER_POLL_MS: "50", SPAM_CLASSIFY_INTERVAL_MS: "50" } });
-    // The stream of the collection's changes, opened before it exists (its address is known in advance).
-    contract = getCreateAddress({ from: deployer.address, nonce: await chain.provider.getTransactionCount(deployer.address) });
-    stream = await openSse(`${t.url}/events/localhost?contract=${contract}`);
-    collection = await new ConsecutiveNFT__factory(deployer).deploy(a.address, MINTED);
-    expect(await collection.getAddress()).to.equal(contract);
-    for (const id of [1n, 2n, 3n]) await (await collection.connect(a).transferFrom(a.address, b.address, id)).wait();
-    await (await collection.connect(a).burn(4n)).wait();
-    await indexedTo(t.app.db, "localhost", chain.provider, undefined, 120_000);
-  });
-  after(async function () {
-    stream?.close();
-    await t?.close();
-    await chain?.close();
-  });
-
   it("indexes each id of a constructor's 5,000-id mint as a transfer: owners, inventory, holders", async function () {
+    const { chain, t, a, b, contract } = suite();
     const mine = await inventoryIds(a.address);
     expect(mine).to.have.length(MINTED - 4);
     expect(mine.slice(0, 3)).to.deep.equal([0, 5, 6]);
@@ -76,6 +67,7 @@ describe("ERC-2309 ConsecutiveTransfer", function () {
   });
 
   it("answers a minted id from the index (GET /token) and lists its mint in the histories", async function () {
+    const { t, a, b, contract } = suite();
     const token = await get(`/token/localhost/${contract}/7`);
     expect(token.status).to.equal(200);
     expect(token.body.owner).to.equal(a.address);
@@ -98,6 +90,9 @@ describe("ERC-2309 ConsecutiveTransfer", function () {
   });
 
   it("announces each minted id on the event stream", async function () {
+    const { t, a, contract } = suite();
+    // Reopened below when the server ends it.
+    let { stream } = suite();
     // A burst of 5,000 events can outrun the stream's buffer: the server closes it, and the client resumes after the
     // last id it got (Last-Event-ID), as EventSource does.
     const events: SseEvent[] = [];
@@ -115,6 +110,7 @@ describe("ERC-2309 ConsecutiveTransfer", function () {
   });
 
   it("rolls a range back with a reorg", async function () {
+    const { chain, t, deployer, a, b, collection, contract } = suite();
     const snapshot = await chain.provider.send("evm_snapshot", []);
     const forkPoint = await head();
     const gone = await new ConsecutiveNFT__factory(deployer).deploy(b.address, 100);
@@ -135,6 +131,7 @@ describe("ERC-2309 ConsecutiveTransfer", function () {
   });
 
   it("does not expand a range past the bound: the contract is marked as not fully indexed, and indexing goes on", async function () {
+    const { chain, t, deployer, a, b, contract } = suite();
     const emitter = await new EventEmitterNFT__factory(deployer).deploy();
     const address = await emitter.getAddress();
     await (await emitter.consecutive(0n, 2n ** 256n - 1n, ZeroAddress, a.address)).wait();

@@ -1,9 +1,9 @@
 import { expect } from "chai";
-import type { Database } from "../../../server/db/database";
 import { addressId, bytes, networkIdOf } from "../../helpers/index-sql";
 import { historyPage, type HistoryOf } from "../../../server/indexer/store/history";
 import { ZERO_ADDRESS } from "../../../server/indexer/transfers";
-import { backendName, openMigratedTestDatabase, type TestDatabase } from "../../helpers/database";
+import { backendName } from "../../helpers/database";
+import { databaseForSuite } from "../../helpers/suite-database";
 import { withQueryHook } from "../../../support/query-hook";
 
 /** A plan node of `EXPLAIN (ANALYZE, FORMAT JSON)`, with the fields read here. */
@@ -28,8 +28,6 @@ const OWNER_1155 = address(2, 5);
  * and the address the page is of (the owner, or the token's contract) is not looked up per row.
  */
 describe(`history pages' address lookups (${backendName})`, function () {
-  let testDb: TestDatabase;
-  let db: Database;
   // [block, contract, token id, from, to]: received twice, sent twice, minted, sent to itself.
   const transfers: Array<[number, string, number, string, string]> = [
     [10, CONTRACTS[0], 1, ZERO_ADDRESS, OWNER],
@@ -48,8 +46,7 @@ describe(`history pages' address lookups (${backendName})`, function () {
     [14, 0, 7, OTHERS[1], OWNER_1155, 1],
   ];
 
-  before(async function () {
-    ({ database: testDb, db } = await openMigratedTestDatabase());
+  const suite = databaseForSuite(async (db) => {
     await db.query("INSERT INTO indexer_cursors (network, block_number, block_hash) VALUES ('mainnet', 20, $1)", [`0x${"ab".repeat(32)}`]);
     await db.query("INSERT INTO indexer_networks (name) VALUES ('mainnet')");
     const named = [...new Set([...transfers.flatMap(([, contract, , from, to]) => [contract, from, to]), CONTRACT_1155, OWNER_1155])];
@@ -81,9 +78,7 @@ describe(`history pages' address lookups (${backendName})`, function () {
     );
     // As autovacuum leaves a dictionary that only grows: every page all-visible.
     await db.query("VACUUM (ANALYZE) nft_addresses, nft_1155_transfers");
-  });
-  after(async function () {
-    await testDb?.drop();
+    return {};
   });
 
   /**
@@ -91,6 +86,7 @@ describe(`history pages' address lookups (${backendName})`, function () {
    * for the lookups of its plan by address id (loops of scans of the dictionary's key).
    */
   async function run(of: HistoryOf) {
+    const { db } = suite();
     const sent: Array<{ sql: string; params: readonly unknown[] }> = [];
     const recorded = withQueryHook(db, (sql, params, send) => {
       sent.push({ sql, params: params ?? [] });

@@ -1,37 +1,25 @@
 import { expect } from "chai";
-import type { JsonRpcSigner } from "ethers";
-import { AliceNFT__factory, BobNFT__factory, TestERC20__factory, type AliceNFT } from "../../../typechain-types";
-import { startTestApp, type TestApp } from "../../helpers/app";
-import { createTestDatabase, type TestDatabase } from "../../helpers/database";
+import { AliceNFT__factory, BobNFT__factory, TestERC20__factory } from "../../../typechain-types";
+import { startTestApp } from "../../helpers/app";
+import { createTestDatabase } from "../../helpers/database";
 import { expectIndexMatchesChain, INDEXED_OWNERS, INDEXED_TRANSFERS, indexedTo } from "../../helpers/index-check";
 import { startRpcProxy } from "../../helpers/rpc-proxy";
 import { SuiteChain } from "../../helpers/suite-chain";
 import { startTcpProxy } from "../../helpers/tcp-proxy";
 
 describe("ERC-721 indexer", function () {
-  let chain: SuiteChain;
-  let deployer: JsonRpcSigner;
-  let users: string[];
-  let alice: AliceNFT;
-  let t: TestApp;
-
-  const head = () => chain.provider.getBlockNumber();
-  const app = (env: Record<string, string> = {}, database?: TestDatabase) =>
-    startTestApp({ database, env: { RPC_URL_LOCALHOST: chain.url, INDEXER_POLL_MS: "50", ...env } });
-
-  before(async function () {
-    chain = await SuiteChain.ownNode();
-    deployer = await chain.provider.getSigner(0);
-    users = await Promise.all([1, 2, 3].map(async (i) => (await chain.provider.getSigner(i)).getAddress()));
-    alice = await new AliceNFT__factory(deployer).deploy(await deployer.getAddress());
-    t = await app();
+  const suite = SuiteChain.forSuite("own", async (chain) => {
+    const deployer = await chain.signer(0);
+    const users = await Promise.all([1, 2, 3].map(async (i) => (await chain.signer(i)).getAddress()));
+    const alice = await chain.deployAlice();
+    const t = await chain.startIndexingApp();
+    return { deployer, users, alice, t };
   });
-  after(async function () {
-    await t?.close();
-    await chain?.close();
-  });
+
+  const head = () => suite().chain.provider.getBlockNumber();
 
   it("follows mints, transfers and burns into the current owners", async function () {
+    const { chain, users, alice, t } = suite();
     await (await alice.mintBatch(users[0], [1n, 2n, 3n, 4n])).wait();
     await (await alice.connect(await chain.provider.getSigner(1)).transferFrom(users[0], users[1], 2n)).wait();
     await (await alice.connect(await chain.provider.getSigner(1)).burn(3n)).wait();
@@ -48,6 +36,7 @@ describe("ERC-721 indexer", function () {
   });
 
   it("does not mistake ERC-20 transfers for NFTs", async function () {
+    const { chain, deployer, users, t } = suite();
     const token = await new TestERC20__factory(deployer).deploy();
     await (await token.mint(users[0], 10n ** 18n)).wait();
     await indexedTo(t.app.db, "localhost", chain.provider);
@@ -59,6 +48,7 @@ describe("ERC-721 indexer", function () {
   });
 
   it("shrinks its eth_getLogs ranges when the provider refuses wide ones, and indexes everything", async function () {
+    const { chain, alice } = suite();
     const database = await createTestDatabase();
     const proxy = await startRpcProxy(chain.url, (call) => {
       if (call.method !== "eth_getLogs") return undefined;
@@ -84,6 +74,7 @@ describe("ERC-721 indexer", function () {
   });
 
   it("waits out a node outage and goes on where it stopped", async function () {
+    const { chain, users, alice } = suite();
     const database = await createTestDatabase();
     const url = new URL(chain.url);
     const proxy = await startTcpProxy(url.hostname, Number(url.port));
@@ -110,6 +101,7 @@ describe("ERC-721 indexer", function () {
   });
 
   it("rolls back to the common ancestor when the chain reorganizes", async function () {
+    const { chain, deployer, users, t } = suite();
     const bob = await new BobNFT__factory(deployer).deploy(await deployer.getAddress());
     await (await bob.mintBatch(users[0], [1n, 2n])).wait();
     await indexedTo(t.app.db, "localhost", chain.provider);
@@ -139,6 +131,7 @@ describe("ERC-721 indexer", function () {
   });
 
   it("indexes again from the start when the chain it indexed is gone (a new local chain)", async function () {
+    const { chain, users } = suite();
     const database = await createTestDatabase();
     const first = await startTestApp({ database, env: { RPC_URL_LOCALHOST: chain.url, INDEXER_POLL_MS: "50" } });
     await indexedTo(first.app.db, "localhost", chain.provider);

@@ -1,54 +1,29 @@
 import { expect } from "chai";
-import { ZeroAddress, type JsonRpcSigner } from "ethers";
-import { EventEmitterNFT__factory, LegacyKitty__factory, type EventEmitterNFT } from "../../../typechain-types";
-import { startTestApp, type TestApp } from "../../helpers/app";
+import { ZeroAddress } from "ethers";
+import { EventEmitterNFT__factory, LegacyKitty__factory } from "../../../typechain-types";
 import { expectHoldingsMatchRecount } from "../../helpers/holdings-check";
 import { indexedTo } from "../../helpers/index-check";
 import { SuiteChain } from "../../helpers/suite-chain";
 
 describe("which events the indexer reads (docs/reference/indexer.md)", function () {
-  let chain: SuiteChain;
-  let deployer: JsonRpcSigner;
-  let a: string;
-  let b: string;
-  let t: TestApp;
-  let erc721First: EventEmitterNFT;
-  let erc1155First: EventEmitterNFT;
-  let kitty: string;
-  let contracts: string[];
-
-  const json = async (path: string) => {
-    const response = await t.fetch(path);
-    expect(response.status, path).to.equal(200);
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    return (await response.json()) as any;
-  };
-
-  before(async function () {
-    chain = await SuiteChain.sharedNode();
-    deployer = await chain.provider.getSigner(0);
+  const suite = SuiteChain.forSuite("shared", async (chain) => {
+    const deployer = await chain.signer(0);
     // The shared node holds other tests' blocks: the index starts at this test's first.
     const start = (await chain.provider.getBlockNumber()) + 1;
-    [a, b] = await Promise.all([5, 6].map(async (i) => (await chain.provider.getSigner(i)).getAddress()));
-    erc721First = await new EventEmitterNFT__factory(deployer).deploy();
-    erc1155First = await new EventEmitterNFT__factory(deployer).deploy();
+    const [a, b] = await Promise.all([5, 6].map(async (i) => (await chain.signer(i)).getAddress()));
+    const erc721First = await new EventEmitterNFT__factory(deployer).deploy();
+    const erc1155First = await new EventEmitterNFT__factory(deployer).deploy();
     const legacy = await new LegacyKitty__factory(deployer).deploy();
-    kitty = await legacy.getAddress();
-    contracts = [await erc721First.getAddress(), await erc1155First.getAddress()];
+    const kitty = await legacy.getAddress();
+    const contracts = [await erc721First.getAddress(), await erc1155First.getAddress()];
     // Before the index starts: its first range holds all of these (the first event of a contract decides in a range too).
     await (await erc721First.transferBoth(ZeroAddress, a, 1n, false)).wait();
     await (await erc721First.transferBoth(ZeroAddress, a, 2n, false)).wait();
     await (await erc1155First.transferBoth(ZeroAddress, a, 5n, true)).wait();
     await (await legacy.transfer(a, 1n)).wait();
-    t = await startTestApp({
-      env: {
-        RPC_URL_LOCALHOST: chain.url,
-        INDEXER_POLL_MS: "50",
-        INDEXER_START_BLOCK_LOCALHOST: String(start),
-        INDEXER_CONTRACTS_LOCALHOST: [...contracts, kitty].join(","),
-      },
+    const t = await chain.startIndexingApp({
+      env: { INDEXER_START_BLOCK_LOCALHOST: String(start), INDEXER_CONTRACTS_LOCALHOST: [...contracts, kitty].join(",") },
     });
-    await indexedTo(t.app.db, "localhost", chain.provider, undefined, 60_000);
     // Live, one range per block.
     await (await erc721First.transferBoth(a, b, 2n, false)).wait();
     await (await erc721First.transfer1155(ZeroAddress, b, 7n, 2n)).wait();
@@ -56,13 +31,18 @@ describe("which events the indexer reads (docs/reference/indexer.md)", function 
     await (await erc1155First.transfer721(ZeroAddress, b, 6n)).wait();
     await (await legacy.transfer(b, 1n)).wait();
     await indexedTo(t.app.db, "localhost", chain.provider, undefined, 60_000);
-  });
-  after(async function () {
-    await t?.close();
-    await chain?.close();
+    return { a, b, t, kitty, contracts };
   });
 
+  const json = async (path: string) => {
+    const response = await suite().t.fetch(path);
+    expect(response.status, path).to.equal(200);
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    return (await response.json()) as any;
+  };
+
   it("reads a contract that moves a token with both standards' events as the standard of its first event: each token once", async function () {
+    const { t, a, b, contracts } = suite();
     const [first721, first1155] = contracts;
     expect(await json(`/inventory/localhost/${a}/${first721}`)).to.deep.equal([{ contract: first721, id: 1, owner: a }]);
     expect(await json(`/inventory/localhost/${b}/${first721}`)).to.deep.equal([{ contract: first721, id: 2, owner: b }]);
@@ -80,6 +60,7 @@ describe("which events the indexer reads (docs/reference/indexer.md)", function 
   });
 
   it("ignores Transfer events without indexed arguments (CryptoKitties), and goes on", async function () {
+    const { b, kitty, contracts } = suite();
     expect(await json(`/holders/localhost/${kitty}/count`)).to.deep.equal({ holders: 0 });
     expect(await json(`/transfers/localhost/${kitty}/1`)).to.deep.equal([]);
     expect(await json(`/inventory/localhost/${b}`)).to.have.members([contracts[0], contracts[1]]);

@@ -1,5 +1,4 @@
 import { expect } from "chai";
-import type { Database } from "../../../server/db/database";
 import { readCursor, recentBlocks, REORG_WINDOW } from "../../../server/indexer/store/blocks";
 import { historyPage } from "../../../server/indexer/store/history";
 import {
@@ -16,9 +15,9 @@ import {
 import { rollBack } from "../../../server/indexer/store/rollback";
 import { writeRange } from "../../../server/indexer/store/writes";
 import { ZERO_ADDRESS, type Transfer, type Transfer1155 } from "../../../server/indexer/transfers";
-import { openMigratedTestDatabase, type TestDatabase } from "../../helpers/database";
 import { expectHoldingsMatchRecount } from "../../helpers/holdings-check";
 import { hash } from "../../helpers/raw-logs";
+import { databaseForSuite } from "../../helpers/suite-database";
 
 /** The index store's reads over a range written by its writer, without a chain: what each typed read gives back. */
 describe("index store reads", function () {
@@ -28,8 +27,7 @@ describe("index store reads", function () {
   const NOBODY = `0x${"c".repeat(40)}`;
   const ERC721 = `0x${"1".repeat(40)}`;
   const ERC1155 = `0x${"2".repeat(40)}`;
-  let database: TestDatabase;
-  let db: Database;
+  const suite = databaseForSuite();
 
   const transfer = (block: number, logIndex: number, tokenId: bigint, from: string, to: string): Transfer => ({
     blockNumber: block,
@@ -51,16 +49,12 @@ describe("index store reads", function () {
 
   /** Writes a range of transfers ending at `block`: cold and of ERC-721 transfers only unless `more` says otherwise. */
   const write = (block: number, transfers: Transfer[], more: { transfers1155?: Transfer1155[]; live?: boolean } = {}) =>
-    db.transaction((tx) =>
+    suite().db.transaction((tx) =>
       writeRange(tx, { network, transfers, ...more, last: { block, hash: hash(block) }, hashes: [{ block, hash: hash(block) }] }),
     );
 
-  before(async function () {
-    ({ database, db } = await openMigratedTestDatabase());
-  });
-  after(async () => database?.drop());
-
   it("reads nothing of a network whose index has not started", async function () {
+    const { db } = suite();
     expect(await readCursor(db, network)).to.equal(undefined);
     expect(await inventoryPage(db, { network, owner: A, contract: ERC721, limit: 10 })).to.equal(undefined);
     expect(await contractsPage(db, { network, owner: A, limit: 10 })).to.equal(undefined);
@@ -79,6 +73,7 @@ describe("index store reads", function () {
   });
 
   it("pages an owner's tokens in id order, cut to the limit, with the key to continue after only when more follow", async function () {
+    const { db } = suite();
     const first = await inventoryPage(db, { network, owner: A, contract: ERC721, limit: 1 });
     expect(first).to.deep.equal({ indexed: 11, items: [{ tokenId: "1", balance: null }], next: ["1"] });
     const second = await inventoryPage(db, { network, owner: A, contract: ERC721, after: "1", limit: 1 });
@@ -97,6 +92,7 @@ describe("index store reads", function () {
   });
 
   it("pages the contracts an owner holds and the holders of a contract or of one token, and counts holders", async function () {
+    const { db } = suite();
     expect(await contractsPage(db, { network, owner: A, limit: 1 })).to.deep.equal({
       indexed: 11,
       items: [{ contract: ERC721, spam: null }],
@@ -125,6 +121,7 @@ describe("index store reads", function () {
   });
 
   it("pages transfers newest first, keyed by block, log index and batch index", async function () {
+    const { db } = suite();
     const keys = (page: Awaited<ReturnType<typeof historyPage>>) => page!.items.map((t) => `${t.block_number}/${t.log_index}`);
     const first = await historyPage(db, { network, of: { owner: A }, limit: 2 });
     expect(keys(first)).to.deep.equal(["11/0", "10/3"]);
@@ -140,6 +137,7 @@ describe("index store reads", function () {
   });
 
   it("reads a token's holding with the block the index is complete to", async function () {
+    const { db } = suite();
     expect(await tokenHolding(db, network, ERC721, 2n)).to.deep.equal({ indexed: 11, holding: { standard: "erc721", owner: B } });
     expect(await tokenHolding(db, network, ERC1155, 7n)).to.deep.equal({
       indexed: 11,
@@ -155,6 +153,7 @@ describe("index store reads", function () {
   });
 
   it("reads the change log after an id, all of it or one network's matching rows up to an id", async function () {
+    const { db } = suite();
     const all = await changesAfter(db, 0n);
     expect(all.map((c) => `${c.kind} ${c.block_number}/${c.log_index}`)).to.deep.equal([
       "transfer 10/0",
@@ -183,6 +182,7 @@ describe("index store reads", function () {
     expect(await selectedChangesAfter(db, 0n, last, { network, kinds: ["removed", "metadata"] })).to.deep.equal([]);
   });
   it("logs a live range's transfers as they were written: both standards in log order, a range's ids in their order, a cold range not at all", async function () {
+    const { db } = suite();
     const after = await lastChangeId(db);
     // Block 12: a ConsecutiveTransfer of ids 20–22 to A at log 0, an ERC-1155 batch at log 1 (ids 9, 8), a transfer at
     // log 2. Given out of order, as the decoder's two lists come.
@@ -227,6 +227,7 @@ describe("index store reads", function () {
     expect(await lastChangeId(db)).to.equal(before);
   });
   it("keeps owners and holdings when a range mints and burns a token, burns one, or moves one from an account that is not its owner", async function () {
+    const { db } = suite();
     const OTHER = `0x${"3".repeat(40)}`;
     const D = `0x${"d".repeat(40)}`;
     const of = (t: Transfer): Transfer => ({ ...t, contract: OTHER });
@@ -263,6 +264,7 @@ describe("index store reads", function () {
   });
 
   it("keeps owners and holdings when a contract mints an id someone holds, beside a new mint or minted and burned in one range", async function () {
+    const { db } = suite();
     const BROKEN = `0x${"4".repeat(40)}`;
     const D = `0x${"d".repeat(40)}`;
     const of = (t: Transfer): Transfer => ({ ...t, contract: BROKEN });
@@ -299,6 +301,7 @@ describe("index store reads", function () {
     await expectHoldingsMatchRecount(db, network);
   });
   it("logs what a rollback undoes newest first, both standards, a log's ids in reverse, and gives ERC-1155 balances back", async function () {
+    const { db } = suite();
     const held = async () => [
       await tokenHolding(db, network, ERC1155, 8n),
       await tokenHolding(db, network, ERC1155, 9n),
@@ -348,15 +351,10 @@ describe("index store reads", function () {
 /** The block hashes the writer keeps: the whole reorg window, and below it a bounded few anchors, the first block among them. */
 describe("index store block hashes", function () {
   const network = "localhost";
-  let database: TestDatabase;
-  let db: Database;
-
-  before(async function () {
-    ({ database, db } = await openMigratedTestDatabase());
-  });
-  after(async () => database?.drop());
+  const suite = databaseForSuite();
 
   it("keeps every block of the window and, below it, the oldest of each band of depths that doubles in width", async function () {
+    const { db } = suite();
     const RANGE = 256;
     for (let from = 0; from < 64 * REORG_WINDOW; from += RANGE) {
       const blocks = Array.from({ length: RANGE }, (_, i) => ({ block: from + i, hash: hash(from + i) }));

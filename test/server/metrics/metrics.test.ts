@@ -3,47 +3,40 @@ import { Wallet } from "ethers";
 import { loadConfig } from "../../../server/config";
 import { Metrics } from "../../../server/metrics/metrics";
 import { AliceNFT__factory } from "../../../typechain-types";
-import { startTestApp, type TestApp } from "../../helpers/app";
+import { startTestApp } from "../../helpers/app";
 import { usingPostgres } from "../../helpers/database";
 import { sharedNode } from "../../helpers/chain";
 import { indexedTo } from "../../helpers/index-check";
-import { authorizeQuery, registerClient, startLoginApp, type RegisteredClient } from "../auth/helpers";
+import { authorizeQuery, registerClient, startLoginApp } from "../auth/helpers";
 import { sample } from "../../helpers/metrics";
 import { expectRefusal } from "../../helpers/refusal";
 import { SuiteChain } from "../../helpers/suite-chain";
 
 describe("metrics (GET /metrics on its own listener)", function () {
-  let t: TestApp;
-  let chain: SuiteChain;
-  let client: RegisteredClient;
-  let metricsUrl: string;
-
-  /** The figures of `app` right now, as its listener serves them (the listener itself is tested on its port below). */
-  async function scrape(app = t.app): Promise<string> {
-    return app.metrics!.registry.metrics();
-  }
-
-  before(async function () {
-    chain = await SuiteChain.sharedNode();
+  const suite = SuiteChain.forSuite("shared", async (chain) => {
     // The apps here listen: the metrics listener opens when the app listens, on a port of its own next to the app's.
-    t = await startLoginApp(chain.url, {
-      listen: true,
-      env: { INDEXER_POLL_MS: "50", RPC_URL_MAINNET: "http://127.0.0.1:1", RPC_TIMEOUT_MS: "1000" },
-    });
-    client = await registerClient(t);
+    const t = chain.closesWith(
+      await startLoginApp(chain.url, {
+        listen: true,
+        env: { INDEXER_POLL_MS: "50", RPC_URL_MAINNET: "http://127.0.0.1:1", RPC_TIMEOUT_MS: "1000" },
+      }),
+    );
+    const client = await registerClient(t);
     const server = t.app.metricsServer!.server;
     const deadline = Date.now() + 10_000;
     while (!server.listening && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
     const address = server.address() as { address: string; port: number };
-    metricsUrl = `http://${address.address}:${address.port}/metrics`;
+    return { t, client, metricsUrl: `http://${address.address}:${address.port}/metrics` };
   });
-  after(async function () {
-    await t?.close();
-    await chain?.close();
-  });
+
+  /** The figures of `app` right now, as its listener serves them (the listener itself is tested on its port below). */
+  async function scrape(app = suite().t.app): Promise<string> {
+    return app.metrics!.registry.metrics();
+  }
 
   describe("the listener", function () {
     it("serves the Prometheus text format on 127.0.0.1 by default, on a port of its own", async function () {
+      const { t, metricsUrl } = suite();
       expect(new URL(metricsUrl).hostname).to.equal("127.0.0.1");
       expect(new URL(metricsUrl).port).to.not.equal(new URL(t.url).port);
       const answer = await fetch(metricsUrl);
@@ -55,6 +48,7 @@ describe("metrics (GET /metrics on its own listener)", function () {
     });
 
     it("is not served on the public port, nor listed in its OpenAPI document", async function () {
+      const { t } = suite();
       const answer = await t.app.inject({ method: "GET", url: "/metrics" });
       await expectRefusal(answer, 404, "not_found");
       const paths = Object.keys((await t.app.inject({ method: "GET", url: "/openapi.json" })).json().paths);
@@ -62,6 +56,7 @@ describe("metrics (GET /metrics on its own listener)", function () {
     });
 
     it("answers only GET /metrics, and points to no API description (it serves none)", async function () {
+      const { metricsUrl } = suite();
       const root = new URL("/", metricsUrl).href;
       await expectRefusal(await fetch(root), 404, "not_found", { message: "Route GET / not found" });
       await expectRefusal(await fetch(`${metricsUrl}x`), 404, "not_found", { message: "Route GET /metricsx not found" });
@@ -78,6 +73,7 @@ describe("metrics (GET /metrics on its own listener)", function () {
 
   describe("HTTP requests", function () {
     it("counts and times requests by route pattern and status", async function () {
+      const { t } = suite();
       const labels = { method: "GET", route: "/block/:network/latest", status_code: "200" };
       const before = await scrape();
       for (let i = 0; i < 3; i++) expect((await t.app.inject({ method: "GET", url: "/block/localhost/latest" })).statusCode).to.equal(200);
@@ -97,6 +93,7 @@ describe("metrics (GET /metrics on its own listener)", function () {
     });
 
     it("labels unmatched URLs as one route, never with the URL itself (a flood of random paths adds no series)", async function () {
+      const { t } = suite();
       const labels = { method: "GET", route: "(unmatched)", status_code: "404" };
       const before = await scrape();
       for (let i = 0; i < 20; i++) await t.app.inject({ method: "GET", url: `/random-${i}-${"x".repeat(i)}?q=${i}` });
@@ -114,6 +111,7 @@ describe("metrics (GET /metrics on its own listener)", function () {
 
   describe("RPC calls", function () {
     it("counts and times the calls to each network's node", async function () {
+      const { t } = suite();
       const ok = { network: "localhost", method: "eth_blockNumber", outcome: "ok" };
       const before = await scrape();
       // The head cache answers within HEAD_CACHE_MS: move past it so the request asks the node.
@@ -127,6 +125,7 @@ describe("metrics (GET /metrics on its own listener)", function () {
     });
 
     it("counts a node that does not answer as errors of its network", async function () {
+      const { t } = suite();
       const failed = { network: "mainnet", method: "eth_blockNumber", outcome: "transport_error" };
       const before = sample(await scrape(), "rpc_calls_total", failed) ?? 0;
       const answer = await t.app.inject({ method: "GET", url: "/block/mainnet/latest" });
@@ -138,15 +137,17 @@ describe("metrics (GET /metrics on its own listener)", function () {
 
   describe("logins", function () {
     async function login(payload: Record<string, unknown>) {
-      return t.app.inject({ method: "POST", url: "/api/login", payload });
+      return suite().t.app.inject({ method: "POST", url: "/api/login", payload });
     }
     async function signedLogin(wallet: { address: string; signMessage(m: string): Promise<string> }) {
+      const { t, client } = suite();
       const query = authorizeQuery(client, wallet.address);
       const { message } = (await t.app.inject({ method: "GET", url: `/api/authorize?${query}` })).json();
       return login({ address: wallet.address, signature: await wallet.signMessage(message), client_id: client.id });
     }
 
     it("counts POST /api/login answers by result: success and each refusal's code", async function () {
+      const { t, client } = suite();
       const count = (text: string, result: string) => sample(text, "login_attempts_total", { result }) ?? 0;
       const before = await scrape();
       const wallet = Wallet.createRandom();
@@ -171,6 +172,7 @@ describe("metrics (GET /metrics on its own listener)", function () {
 
   describe("indexer", function () {
     it("reports the newest indexed block, the last range and no lag once at the head; blocks and transfers move", async function () {
+      const { chain, t } = suite();
       const before = await scrape();
       const deployer = await chain.provider.getSigner(0);
       const alice = await new AliceNFT__factory(deployer).deploy(await deployer.getAddress());
@@ -223,6 +225,7 @@ describe("metrics (GET /metrics on its own listener)", function () {
     });
 
     it("reports a network's block and lag only on the instance that writes it: a standby drops what it reported", async function () {
+      const { t } = suite();
       if (!usingPostgres()) this.skip(); // PGlite is one session: a second app on it would share the writer's lock
       const network = { network: "localhost" };
       const deadline = Date.now() + 10_000;
@@ -256,6 +259,7 @@ describe("metrics (GET /metrics on its own listener)", function () {
 
   describe("database pool", function () {
     it("reports the pool's connections, idle ones, waiting queries and its size", async function () {
+      const { t } = suite();
       const kind = t.app.db.kind;
       await Promise.all(Array.from({ length: 5 }, () => t.app.inject({ method: "GET", url: "/ready" })));
       const text = await scrape();
@@ -297,6 +301,7 @@ describe("metrics (GET /metrics on its own listener)", function () {
     });
 
     it("keeps serving the API when the metrics port is taken (the failure is logged)", async function () {
+      const { t, metricsUrl } = suite();
       const taken = new URL(metricsUrl).port;
       const other = await startTestApp({ listen: true, env: { INDEXER: "false", METRICS_PORT: taken } });
       try {
