@@ -7,6 +7,7 @@ import { backendName } from "../support/database";
 import { beforeRefOf } from "./lib/before";
 import { printTable, type BenchContext, type Row, type Suite } from "./lib/suite";
 import { runTags } from "./lib/tags";
+import checksums from "./suites/checksums";
 import collections from "./suites/collections";
 import consecutive from "./suites/consecutive";
 import events from "./suites/events";
@@ -36,6 +37,7 @@ import webhooks from "./suites/webhooks";
  */
 const SUITES: Record<string, Suite> = {
   "latest-block": latestBlock,
+  checksums,
   metadata,
   indexer,
   consecutive,

@@ -63,6 +63,7 @@ const TITLES: Record<string, string> = {
   consecutive: "ERC-2309 ranges",
   collections: "Collections and holders at a block",
   scale: "At scale",
+  checksums: "Checksums",
   migration: "Moving an index to the compact layout",
   metrics: "Metrics",
   "shared-limits": "Rate limits shared by the instances",
