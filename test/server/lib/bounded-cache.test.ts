@@ -29,6 +29,33 @@ describe("BoundedCache", function () {
     expect([cache.get("a"), cache.get("b"), cache.get("c"), cache.get("d")]).to.deep.equal([4, undefined, undefined, 5]);
   });
 
+  it("over a long churn of sets, sets again and deletes, holds exactly the last-set entries a list would", function () {
+    // The reference: keys in the order they were last set, the oldest first.
+    const order: string[] = [];
+    const values = new Map<string, number>();
+    const cache = new BoundedCache<number>(50);
+    let seed = 7;
+    const next = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+    for (let step = 0; step < 20_000; step++) {
+      const key = `k${next(200)}`;
+      if (next(10) === 0) {
+        cache.delete(key);
+        values.delete(key);
+        if (order.includes(key)) order.splice(order.indexOf(key), 1);
+        continue;
+      }
+      cache.set(key, step);
+      values.set(key, step);
+      if (order.includes(key)) order.splice(order.indexOf(key), 1);
+      order.push(key);
+      if (order.length > 50) values.delete(order.shift()!);
+      if (step % 997 === 0) {
+        const all = Array.from({ length: 200 }, (_, i) => `k${i}`);
+        expect(all.map((k) => cache.get(k))).to.deep.equal(all.map((k) => values.get(k)));
+      }
+    }
+  });
+
   it("without a time-to-live, keeps a value however old", async function () {
     const clock = manualClock();
     const cache = new BoundedCache<number>(10, { now: clock.now });
