@@ -25,9 +25,12 @@ export function parseAddress(value: string, field = "address"): string {
 
 /**
  * Checksums addresses that are already known to be ones (`0x` + 40 hex digits, lowercase or checksummed), each once while
- * it stays among the last `size`: a hash costs a few microseconds and a page names up to 200 addresses, which repeat.
+ * it stays among the last `size`: a hash costs a few microseconds and a page names up to 200 addresses, of which the
+ * contracts and the busiest owners repeat. Kept small: an address kept costs more than its hash when it is not asked
+ * again (its entry, its string's life in the old generation), which is most of them over a large index
+ * (bench/suites/checksums.ts).
  */
-export function checksummer(size = 100_000): (address: string) => string {
+export function checksummer(size = 10_000): (address: string) => string {
   const checksums = new BoundedCache<string>(size);
   return (address) => {
     let done = checksums.get(address);
