@@ -8,6 +8,7 @@ import {
   type ContractSummary,
   type SpamVerdict,
 } from "../indexer";
+import { BoundedCache } from "../lib/bounded-cache";
 import { Repeating } from "../lib/repeating";
 import { readChainFacts } from "./chain-facts";
 import type { CollectionReaders } from "./readers";
@@ -32,7 +33,7 @@ const SENDERS_KEPT = 10_000;
 export class SpamClassifier {
   private readonly repeating: Repeating;
   /** Sender of each sampled transaction already asked, by network and hash, oldest first (bounded: SENDERS_KEPT). */
-  private readonly senders = new Map<string, string>();
+  private readonly senders = new BoundedCache<string>(SENDERS_KEPT);
 
   constructor(
     private readonly deps: CollectionReaders,
@@ -129,7 +130,6 @@ export class SpamClassifier {
     if (!sent) return undefined;
     const sender = sent.from.toLowerCase();
     this.senders.set(key, sender);
-    if (this.senders.size > SENDERS_KEPT) this.senders.delete(this.senders.keys().next().value!);
     return sender;
   }
 }
