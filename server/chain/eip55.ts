@@ -143,15 +143,19 @@ export function eip55(address: string): string {
     a0 ^= ROUND_LO[round];
     a1 ^= ROUND_HI[round];
   }
-  // The digest's first 20 bytes are words 0 to 4; byte j's high nibble decides character 2j, its low one 2j + 1.
+  // The digest's first 20 bytes are words 0 to 4; byte j's high nibble decides character 2j, its low one 2j + 1 (a
+  // letter, a to f, is upper-cased by taking 32 off its code). The answer is made in one piece from the codes: a string
+  // grown by `+=` is a rope of 42 parts, which every page that writes it out walks again.
   const digest = [a0, a1, a2, a3, a4];
-  let out = "0x";
+  const codes = new Array<number>(42);
+  codes[0] = 48; // 0
+  codes[1] = 120; // x
   for (let j = 0; j < 20; j++) {
     const byte = digest[j >> 2] >>> ((j & 3) << 3);
-    const high = address[2 + 2 * j];
-    const low = address[3 + 2 * j];
-    out += byte & 0x80 ? high.toUpperCase() : high;
-    out += byte & 0x08 ? low.toUpperCase() : low;
+    const high = address.charCodeAt(2 + 2 * j);
+    const low = address.charCodeAt(3 + 2 * j);
+    codes[2 + 2 * j] = byte & 0x80 && high > 0x60 ? high - 32 : high;
+    codes[3 + 2 * j] = byte & 0x08 && low > 0x60 ? low - 32 : low;
   }
-  return out;
+  return String.fromCharCode(...codes);
 }
