@@ -181,7 +181,8 @@ export const SETTINGS = [
     parse: int(50, 60_000),
     default: "5000",
     group: "database",
-    description: "how long a request waits for a free connection of the pool; then it is answered 503 `database_busy`",
+    description:
+      "how long a request waits for a free connection of the pool, opening one included (keep it well above a connection's opening); then it is answered 503 `database_busy`",
   },
   {
     name: "DATABASE_STATEMENT_TIMEOUT_MS",

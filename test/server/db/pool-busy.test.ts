@@ -12,8 +12,10 @@ describe("database pool exhausted", function () {
   before(async function () {
     // PGlite is one in-process connection, without a pool to exhaust.
     if (!usingPostgres()) return this.skip();
+    // The bound also covers opening a connection (docs/operations/running.md): it stays above what that takes on a
+    // loaded machine, or the start's own first connection is refused.
     t = await startTestApp({
-      env: { RPC_URL_LOCALHOST: (await sharedNode()).url, INDEXER: "false", DATABASE_POOL_SIZE: "1", DATABASE_ACQUIRE_TIMEOUT_MS: "200" },
+      env: { RPC_URL_LOCALHOST: (await sharedNode()).url, INDEXER: "false", DATABASE_POOL_SIZE: "1", DATABASE_ACQUIRE_TIMEOUT_MS: "500" },
     });
   });
   after(async () => t?.close());
