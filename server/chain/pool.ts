@@ -6,6 +6,13 @@ import { ANSWER_TOO_LARGE, errorCodeOf, faultInAnswer, nodeErrorOf, rateLimitOf,
 
 /** Weight of the newest answer in a provider's latency average: a provider that slows down loses its lead within a few calls. */
 const LATENCY_WEIGHT = 0.3;
+/**
+ * How fast a latency average ages without an answer: the figure the choice reads halves in this time, and so does the
+ * weight of the old average against the next answer. A URL that lost its lead in a slow spell gets no calls to show
+ * it is fast again: aged, it gets one, and that answer, not the stale average, decides the lead. A URL k times slower
+ * than the chosen one is asked once every this × log2(k).
+ */
+export const LATENCY_HALF_LIFE_MS = 5_000;
 /** A cool-down doubles with each failure in a row up to this many times the first one. */
 const MAX_COOLDOWN_FACTOR = 32;
 
@@ -31,7 +38,10 @@ export interface PoolEvents {
  * HTTP or ethers: the pool reports to it.
  */
 export class ProviderHealth {
+  /** The average as of the last answer (the metrics' figure); the choice reads it aged ({@link estimate}). */
   latencyMs: number | undefined;
+  /** When the last answer came (the clock's milliseconds). */
+  private answeredAt = 0;
   failures = 0;
   coolUntil = 0;
   up = true;
@@ -42,9 +52,20 @@ export class ProviderHealth {
     return now < this.coolUntil;
   }
 
-  /** Records an answer; true when the provider was down (it is up again). */
-  answered(ms: number): boolean {
-    this.latencyMs = this.latencyMs === undefined ? ms : LATENCY_WEIGHT * ms + (1 - LATENCY_WEIGHT) * this.latencyMs;
+  /** The average the choice reads at `now`: halved each {@link LATENCY_HALF_LIFE_MS} since the last answer; undefined until one. */
+  estimate(now: number): number | undefined {
+    if (this.latencyMs === undefined) return undefined;
+    return this.latencyMs * 2 ** (-Math.max(0, now - this.answeredAt) / LATENCY_HALF_LIFE_MS);
+  }
+
+  /** Records an answer that took `ms`, at `now`; true when the provider was down (it is up again). */
+  answered(ms: number, now: number): boolean {
+    if (this.latencyMs === undefined) this.latencyMs = ms;
+    else {
+      const oldWeight = (1 - LATENCY_WEIGHT) * 2 ** (-Math.max(0, now - this.answeredAt) / LATENCY_HALF_LIFE_MS);
+      this.latencyMs = (1 - oldWeight) * ms + oldWeight * this.latencyMs;
+    }
+    this.answeredAt = now;
     const wasDown = !this.up;
     this.failures = 0;
     this.coolUntil = 0;
@@ -180,7 +201,8 @@ export class ProviderPool {
     const ready = left.filter((member) => !member.health.cooling(now) && !member.backoff.paused(now));
     if (ready.length > 0) {
       // Unmeasured first: a provider's speed is learnt from its first answer.
-      return ready.reduce((best, member) => ((member.health.latencyMs ?? -1) < (best.health.latencyMs ?? -1) ? member : best));
+      const speed = (member: PoolMember) => member.health.estimate(now) ?? -1;
+      return ready.reduce((best, member) => (speed(member) < speed(best) ? member : best));
     }
     const sendable = left.filter((member) => !member.backoff.paused(now));
     const pool = sendable.length > 0 ? sendable : left;
@@ -189,7 +211,7 @@ export class ProviderPool {
   }
 
   private answered(member: PoolMember, ms: number): void {
-    const wasDown = member.health.answered(ms);
+    const wasDown = member.health.answered(ms, this.clock());
     this.events.answered?.(this.network, member.label, (member.health.latencyMs ?? ms) / 1000);
     if (wasDown) this.events.health?.({ network: this.network, provider: member.label, up: true, failures: 0, cooldownMs: 0 });
   }

@@ -165,7 +165,7 @@ export class Metrics {
   });
   private readonly providerLatency = new Gauge({
     name: "rpc_provider_latency_seconds",
-    help: "Average time an RPC URL takes to answer (exponentially weighted; what the choice between URLs reads), by network and provider host",
+    help: "Average time an RPC URL takes to answer, as of its last answer (exponentially weighted; the choice between URLs reads it aged), by network and provider host",
     labelNames: ["network", "provider"] as const,
     registers: [this.registry],
   });

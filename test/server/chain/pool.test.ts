@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { faultOf, providerLabels, ProviderHealth, redactedHost } from "../../../server/chain/pool";
+import { faultOf, LATENCY_HALF_LIFE_MS, providerLabels, ProviderHealth, redactedHost } from "../../../server/chain/pool";
 import { rateLimited } from "../../../server/chain/errors";
 
 /** The parts of the provider pool that are plain logic: a URL's health, its label, what counts as its fault. */
@@ -24,7 +24,7 @@ describe("provider pool", function () {
     it("reports down once per outage and up once when it answers again; an answer resets the failures", function () {
       const health = new ProviderHealth(1_000);
       expect([health.failed(0), health.failed(0), health.up]).to.deep.equal([true, false, false]);
-      expect([health.answered(10), health.answered(10), health.up, health.failures, health.coolUntil]).to.deep.equal([
+      expect([health.answered(10, 0), health.answered(10, 0), health.up, health.failures, health.coolUntil]).to.deep.equal([
         true,
         false,
         true,
@@ -37,10 +37,24 @@ describe("provider pool", function () {
 
     it("averages latency with the newest answer weighing 0.3", function () {
       const health = new ProviderHealth(1_000);
-      health.answered(100);
+      expect(health.estimate(0)).to.equal(undefined);
+      health.answered(100, 0);
       expect(health.latencyMs).to.equal(100);
-      health.answered(200);
+      health.answered(200, 0);
       expect(health.latencyMs).to.be.closeTo(130, 1e-9);
+      expect(health.estimate(0)).to.be.closeTo(130, 1e-9);
+    });
+
+    it(`ages the average: the figure the choice reads and the old average's weight against the next answer halve each ${LATENCY_HALF_LIFE_MS} ms without one`, function () {
+      const health = new ProviderHealth(1_000);
+      health.answered(400, 10_000);
+      expect(health.estimate(10_000 + LATENCY_HALF_LIFE_MS)).to.be.closeTo(200, 1e-9);
+      expect(health.estimate(10_000 + 2 * LATENCY_HALF_LIFE_MS)).to.be.closeTo(100, 1e-9);
+      // A clock that stepped back does not make it older than it was at its answer.
+      expect(health.estimate(0)).to.equal(400);
+      // Two half-lives old, the average weighs 0.7 / 4 against the answer.
+      health.answered(10, 10_000 + 2 * LATENCY_HALF_LIFE_MS);
+      expect(health.latencyMs).to.be.closeTo(0.825 * 10 + 0.175 * 400, 1e-9);
     });
   });
 
