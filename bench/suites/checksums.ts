@@ -1,6 +1,7 @@
 import { getAddress } from "ethers";
 import { eip55 } from "../../server/chain/eip55";
 import { checksummer } from "../../server/chain/values";
+import { percentile } from "../lib/load";
 import type { Row, Suite } from "../lib/suite";
 
 /** Addresses per measured pass, and passes (the median is shown): the full run's, then the smoke's. */
@@ -23,7 +24,7 @@ function perAddress(checksum: (address: string) => string, keys: number[], passe
     if (length !== 42 * keys.length) throw new Error("a checksum is not an address");
     if (pass > 0) times.push(Number(process.hrtime.bigint() - started) / 1000 / keys.length);
   }
-  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
+  return percentile(times, 50);
 }
 
 const checksums: Suite = {

@@ -54,15 +54,19 @@ export class ProviderHealth {
 
   /** The average the choice reads at `now`: halved each {@link LATENCY_HALF_LIFE_MS} since the last answer; undefined until one. */
   estimate(now: number): number | undefined {
-    if (this.latencyMs === undefined) return undefined;
-    return this.latencyMs * 2 ** (-Math.max(0, now - this.answeredAt) / LATENCY_HALF_LIFE_MS);
+    return this.latencyMs === undefined ? undefined : this.latencyMs * this.freshness(now);
+  }
+
+  /** 1 at the last answer, halved each {@link LATENCY_HALF_LIFE_MS} since (never above 1 if the clock stepped back). */
+  private freshness(now: number): number {
+    return 2 ** (-Math.max(0, now - this.answeredAt) / LATENCY_HALF_LIFE_MS);
   }
 
   /** Records an answer that took `ms`, at `now`; true when the provider was down (it is up again). */
   answered(ms: number, now: number): boolean {
     if (this.latencyMs === undefined) this.latencyMs = ms;
     else {
-      const oldWeight = (1 - LATENCY_WEIGHT) * 2 ** (-Math.max(0, now - this.answeredAt) / LATENCY_HALF_LIFE_MS);
+      const oldWeight = (1 - LATENCY_WEIGHT) * this.freshness(now);
       this.latencyMs = (1 - oldWeight) * ms + oldWeight * this.latencyMs;
     }
     this.answeredAt = now;

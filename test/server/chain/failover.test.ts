@@ -7,6 +7,7 @@ import { expectIndexMatchesChain, indexedTo } from "../../helpers/index-check";
 import { sample } from "../../helpers/metrics";
 import { expectRefusal } from "../../helpers/refusal";
 import { SuiteChain } from "../../helpers/suite-chain";
+import { pollUntil } from "../../helpers/waiters";
 
 const COOLDOWN_MS = 60_000;
 
@@ -128,13 +129,7 @@ describe("several providers per network (failover, health, latency)", function (
       { RPC_PROBE_INTERVAL_MS: "100" },
     );
     const up = async (proxy: FaultProxy) => sample(await scrape(), "rpc_provider_up", { network: "localhost", provider: host(proxy) });
-    const until = async (done: () => Promise<boolean>, what: string) => {
-      const deadline = Date.now() + 20_000;
-      while (!(await done())) {
-        if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    };
+    const until = (done: () => Promise<boolean>, what: string) => pollUntil(what, done, 20_000);
     // No request was made: the probes alone find `a` down and `b` up.
     await until(async () => (await up(a)) === 0 && (await up(b)) === 1, "the probes' first round");
     expect(a.calls.map((call) => call.method)).to.include("eth_blockNumber");

@@ -6,6 +6,7 @@ import type { TestApp } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
 import { expectRefusal } from "../../helpers/refusal";
 import { postgresServerBinariesOrSkip, startPostgresServer, type PostgresServer } from "../../helpers/postgres-server";
+import { pollUntil } from "../../helpers/waiters";
 import { authorizeQuery, exchangeCode, postJson, registerClient, startLoginApp, type RegisteredClient } from "../auth/helpers";
 
 const CONTRACT = "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed";
@@ -102,13 +103,7 @@ describe("drill: PostgreSQL restarts under load", function () {
   }
 
   /** Resolves when `done` holds, polled as the load runs. */
-  async function until(done: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000) {
-    const deadline = Date.now() + timeoutMs;
-    while (!(await done())) {
-      if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
+  const until = (done: () => boolean | Promise<boolean>, what: string) => pollUntil(what, async () => done());
   const successesIn = (name: string) => answers.filter((a) => a.phase === name && a.status < 300).length;
   const ready = async () => fetchJson(t!, "/ready");
 

@@ -10,6 +10,7 @@ import { expectIndexMatchesChain, INDEXED_OWNERS, indexedTo } from "../../helper
 import { OneByOneMints } from "../../helpers/one-by-one-mints";
 import { startProxiedApp } from "../../helpers/proxied-app";
 import { SuiteChain } from "../../helpers/suite-chain";
+import { pollUntil } from "../../helpers/waiters";
 
 const hex = (n: number) => `0x${n.toString(16)}`;
 
@@ -104,14 +105,6 @@ describe("indexer behind a node whose head goes backwards", function () {
     }
   }
 
-  async function until(done: () => Promise<boolean>, timeoutMs = 60_000) {
-    const deadline = Date.now() + timeoutMs;
-    while (!(await done())) {
-      if (Date.now() > deadline) throw new Error("timed out");
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-
   async function expectNoRollback() {
     const { rows } = await suite().t.app.db.query<{ kind: string; n: number }>(
       "SELECT kind, count(*)::int AS n FROM nft_changes WHERE network_id = (SELECT id FROM indexer_networks WHERE name = 'localhost') AND kind <> 'transfer' GROUP BY kind",
@@ -187,7 +180,7 @@ describe("indexer behind a node whose head goes backwards", function () {
         return answer;
       },
     };
-    await until(async () => served);
+    await pollUntil("the branch's first header served", async () => served, 60_000);
     await mints.mint(1);
     await whileItAsks(3);
     proxy.plan = {};
@@ -206,7 +199,7 @@ describe("indexer behind a node whose head goes backwards", function () {
     proxy.plan = await onBranch(chain.provider, { forkPoint, head: branchHead });
     // The chain the branch left: what it has after the fork point is not on the branch.
     await mints.mint(1);
-    await until(async () => (await cursor()) === branchHead);
+    await pollUntil("the cursor at the branch's head", async () => (await cursor()) === branchHead, 60_000);
     expect(deep().length, "deep rollbacks").to.equal(1);
     expect(deep()[0]).to.include({ checks: DEEP_REORG_CHECKS });
     expect(deep()[0].ancestor).to.be.at.most(forkPoint);
@@ -265,13 +258,6 @@ describe("indexer behind a node whose head goes backwards", function () {
 describe("indexer with several URLs, one on a branch that left the chain below the reorg window", function () {
   this.timeout(180_000);
   const lines: Array<Record<string, unknown>> = [];
-  async function until(done: () => Promise<boolean>, what: string, timeoutMs = 60_000) {
-    const deadline = Date.now() + timeoutMs;
-    while (!(await done())) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
   const suite = SuiteChain.forSuite("own", async (chain) => {
     const users = await Promise.all([1, 2].map(async (i) => (await chain.signer(i)).address));
     const alice = await chain.deployAlice();
@@ -307,11 +293,11 @@ describe("indexer with several URLs, one on a branch that left the chain below t
     // so `a` is asked again only once its average has aged below `b`'s (docs/operations/running.md).
     const toB = b.calls.length;
     a.plan = { refuse: () => new Promise((resolve) => setTimeout(() => resolve(undefined), 600)) };
-    await until(async () => b.calls.length > toB + 3, "the calls going to b while a is slow");
+    await pollUntil("the calls going to b while a is slow", async () => b.calls.length > toB + 3, 60_000);
     const branch = await onBranch(chain.provider, { forkPoint: indexed - REORG_WINDOW - 10, head: indexed + 5 });
     a.plan = branch;
     const passedOver = () => lines.find((line) => String(line.msg).startsWith("indexer: a URL serves a branch"));
-    await until(async () => passedOver() !== undefined, "a's branch found and a passed over", 30_000);
+    await pollUntil("a's branch found and a passed over", async () => passedOver() !== undefined);
     await (await alice.mint(users[1], 2n)).wait();
     await indexedTo(t.app.db, "localhost", chain.provider, undefined, 60_000);
     await expectIndexMatchesChain(t.app.db, chain.provider, "localhost", await alice.getAddress(), [1n, 2n, 3n]);
