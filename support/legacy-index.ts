@@ -1,6 +1,6 @@
 import type { Queryable } from "../server/db/database";
 import { readMigrations, type Migration } from "../server/db/migrate";
-import { historyPage, type HistoryOf } from "../server/indexer/store/history";
+import { historyPage, type Checksummed, type HistoryOf } from "../server/indexer/store/history";
 import { contractsPage, holderCount, holdersPage, inventoryPage, tokenHolding, type IndexPage } from "../server/indexer/store/reads";
 import type { TransferRow } from "../server/indexer/transfers";
 
@@ -204,16 +204,20 @@ async function allPages<T>(read: (after: string[] | undefined) => Promise<IndexP
 /** The same reads as legacyReads, through the service's own reads of the index (paged `limit` items at a time). */
 export async function serviceReads(db: Queryable, sample: ReturnType<typeof legacySample>, limit = 7): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
-  // A page's rows carry the block the index is complete to, their collections' spam flags and, of a token's history,
-  // whether its contract has skipped ranges: not part of a transfer.
+  // A page's rows carry the block the index is complete to, their collections' spam flags, the EIP-55 forms the
+  // dictionary keeps (none for addresses the migrations moved) and, of a token's history, whether its contract has
+  // skipped ranges: not part of a transfer.
   const history = async (network: string, of: HistoryOf) =>
     (await allPages((after) => historyPage(db, { network, of, before: after as [string, string, string] | undefined, limit }))).map(
       ({
         indexed: _,
         spam: __,
         incomplete: ___,
+        contract_eip55: ____,
+        from_eip55: _____,
+        to_eip55: ______,
         ...row
-      }: TransferRow & { indexed?: string; spam?: boolean | null; incomplete?: boolean }) => row,
+      }: TransferRow & Checksummed & { indexed?: string; spam?: boolean | null; incomplete?: boolean }) => row,
     );
   for (const network of LEGACY_NETWORKS) {
     for (const owner of sample.owners) {

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { Type } from "typebox";
 import { badRequest } from "../http/http-error";
 import { checksummer, parseAddress, parseTokenId } from "../chain/values";
-import { HISTORY_KEY_MAX, historyPage, type HistoryOf, type TransferRow } from "../indexer";
+import { HISTORY_KEY_MAX, historyPage, type Checksummed, type HistoryOf, type TransferRow } from "../indexer";
 import { decodeCursor, fromIndex, pageHeaders, pageLimit, sendPage } from "./paging";
 import { Address, AddressParam, NetworkParam, TokenIdParam } from "../http/schemas";
 import { paging, PAGED_FROM_INDEX } from "./schemas";
@@ -56,15 +56,17 @@ export function transferItem(row: TransferRow, checksum: (address: string) => st
 
 /**
  * The JSON text of {@link transferItem}: the same bytes, written out without an object and a replacer call per field
- * (a history page is 100 of them). The hashes and addresses are hex, which JSON needs no escapes for.
+ * (a history page is 100 of them). The hashes and addresses are hex, which JSON needs no escapes for. An address's
+ * EIP-55 form is the one the index keeps; only one written before it kept them is hashed here.
  */
-export function transferJson(row: TransferRow, checksum: (address: string) => string): string {
+function transferJson(row: TransferRow & Checksummed, checksum: (address: string) => string): string {
   const time = row.block_time === null ? "null" : Number(row.block_time);
   const batch = row.batch_index === null || row.amount === null ? "" : `,"batchIndex":${row.batch_index}`;
   const value = row.amount === null ? "" : `,"value":${BigInt(row.amount)}`;
   return (
     `{"block":${Number(row.block_number)},"time":${time},"tx":"${row.tx_hash}","logIndex":${row.log_index}${batch},` +
-    `"from":"${checksum(row.from_address)}","to":"${checksum(row.to_address)}","contract":"${checksum(row.contract)}",` +
+    `"from":"${row.from_eip55 ?? checksum(row.from_address)}","to":"${row.to_eip55 ?? checksum(row.to_address)}",` +
+    `"contract":"${row.contract_eip55 ?? checksum(row.contract)}",` +
     `"id":${BigInt(row.token_id)}${value}}`
   );
 }

@@ -11,7 +11,8 @@ import { pageOf, type IndexPage } from "./reads";
  * turned back into hex. Both tables have one layout (ids, the hash's bytes); an ERC-721 row has no amount (NULL). The
  * address the page is of ($2) is looked up once, joined (k.id: a value of the outer row the arms are run with, where
  * a scalar subquery would be planned again, and run, in every arm that names it); a row's other addresses are one
- * dictionary lookup each, from the key's index alone (it carries the address). Both are sent as prepared statements:
+ * dictionary lookup each, from the key's index alone (it carries the address and its EIP-55 form, which the page
+ * hands to the wire as it is: 0266_address_checksums). Both are sent as prepared statements:
  * planning the arms costs more than running them for a page of 100. batch_index is the id's position in its log in both tables (0 for a
  * Transfer or a TransferSingle, the offset in a ConsecutiveTransfer range, the position in a TransferBatch): it orders
  * and pages the ids of one log, and the wire shows it for ERC-1155 only (transferItem).
@@ -34,15 +35,15 @@ export type HistoryOf = { owner: string } | { contract: string; tokenId: string 
  */
 const OWNER_HISTORY_SQL = `SELECT c.block_number AS indexed, t.block_number, t.log_index, t.batch_index, t.block_time,
     '0x' || encode(t.tx_hash, 'hex') AS tx_hash,
-    (SELECT '0x' || encode(a.address, 'hex') FROM nft_addresses a WHERE a.id = t.contract_id) AS contract,
+    ca.contract, ca.contract_eip55,
     CASE WHEN $7::boolean THEN
       (SELECT f.flag FROM nft_addresses a JOIN nft_spam_flags f ON f.network_id = n.id AND f.contract = a.address WHERE a.id = t.contract_id)
     END AS spam,
     t.token_id,
-    CASE WHEN t.from_id = k.id THEN lower($2) ELSE (SELECT '0x' || encode(a.address, 'hex') FROM nft_addresses a WHERE a.id = t.from_id) END
-      AS from_address,
-    CASE WHEN t.to_id = k.id THEN lower($2) ELSE (SELECT '0x' || encode(a.address, 'hex') FROM nft_addresses a WHERE a.id = t.to_id) END
-      AS to_address,
+    CASE WHEN t.from_id = k.id THEN lower($2) ELSE fa.address END AS from_address,
+    CASE WHEN t.from_id = k.id THEN k.eip55 ELSE fa.eip55 END AS from_eip55,
+    CASE WHEN t.to_id = k.id THEN lower($2) ELSE ta.address END AS to_address,
+    CASE WHEN t.to_id = k.id THEN k.eip55 ELSE ta.eip55 END AS to_eip55,
     t.amount
   FROM indexer_cursors c LEFT JOIN indexer_networks n ON n.name = c.network
   LEFT JOIN nft_addresses k ON k.address = decode(substr($2, 3), 'hex')
@@ -68,6 +69,11 @@ const OWNER_HISTORY_SQL = `SELECT c.block_number AS indexed, t.block_number, t.l
      ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6)
     ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6
   ) t ON true
+  LEFT JOIN LATERAL (SELECT '0x' || encode(a.address, 'hex') AS contract, a.eip55 AS contract_eip55 FROM nft_addresses a WHERE a.id = t.contract_id) ca ON true
+  -- Each lookup gives two columns, so it is a join, not a scalar subquery. LIMIT 1 keeps the planner from pulling it up
+  -- into a plain join, where the test of the page's own address would be checked after the lookup, not before it.
+  LEFT JOIN LATERAL (SELECT '0x' || encode(a.address, 'hex') AS address, a.eip55 FROM nft_addresses a WHERE a.id = t.from_id AND t.from_id <> k.id LIMIT 1) fa ON true
+  LEFT JOIN LATERAL (SELECT '0x' || encode(a.address, 'hex') AS address, a.eip55 FROM nft_addresses a WHERE a.id = t.to_id AND t.to_id <> k.id LIMIT 1) ta ON true
   WHERE c.network = $1
   ORDER BY t.block_number DESC, t.log_index DESC, t.batch_index DESC`;
 
@@ -80,9 +86,10 @@ const OWNER_HISTORY_SQL = `SELECT c.block_number AS indexed, t.block_number, t.l
 const TOKEN_HISTORY_SQL = `SELECT c.block_number AS indexed, t.block_number, t.log_index, t.batch_index, t.block_time,
     '0x' || encode(t.tx_hash, 'hex') AS tx_hash,
     CASE WHEN t.contract_id = k.id THEN lower($2) END AS contract,
+    CASE WHEN t.contract_id = k.id THEN k.eip55 END AS contract_eip55,
     t.token_id,
-    (SELECT '0x' || encode(a.address, 'hex') FROM nft_addresses a WHERE a.id = t.from_id) AS from_address,
-    (SELECT '0x' || encode(a.address, 'hex') FROM nft_addresses a WHERE a.id = t.to_id) AS to_address,
+    fa.address AS from_address, fa.eip55 AS from_eip55,
+    ta.address AS to_address, ta.eip55 AS to_eip55,
     t.amount,
     EXISTS (SELECT 1 FROM nft_skipped_ranges WHERE network = $1 AND contract = lower($2)) AS incomplete,
     CASE WHEN $8::boolean THEN (SELECT flag FROM nft_spam_flags WHERE network_id = n.id AND contract = decode(substr($2, 3), 'hex')) END AS spam
@@ -100,11 +107,24 @@ const TOKEN_HISTORY_SQL = `SELECT c.block_number AS indexed, t.block_number, t.l
      ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6)
     ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6
   ) t ON true
+  LEFT JOIN LATERAL (SELECT '0x' || encode(a.address, 'hex') AS address, a.eip55 FROM nft_addresses a WHERE a.id = t.from_id) fa ON true
+  LEFT JOIN LATERAL (SELECT '0x' || encode(a.address, 'hex') AS address, a.eip55 FROM nft_addresses a WHERE a.id = t.to_id) ta ON true
   WHERE c.network = $1
   ORDER BY t.block_number DESC, t.log_index DESC, t.batch_index DESC`;
 
-/** A transfer of a history page, with its contract's stored spam flag when asked (else null). */
-export type HistoryItem = TransferRow & { spam: boolean | null };
+/**
+ * A transfer of a history page, with its contract's stored spam flag when asked (else null) and the EIP-55 forms of
+ * its addresses the dictionary keeps (null for one written before 0266_address_checksums: the wire's checksum is
+ * computed for it).
+ */
+export type HistoryItem = TransferRow & Checksummed & { spam: boolean | null };
+
+/** The EIP-55 forms the dictionary keeps of a transfer's addresses, where it has them. */
+export interface Checksummed {
+  contract_eip55: string | null;
+  from_eip55: string | null;
+  to_eip55: string | null;
+}
 
 /** Transfers newest first (block, log index, batch index) before the key `before`; `spam`: with their contracts' flags. */
 export async function historyPage(
@@ -113,7 +133,9 @@ export async function historyPage(
 ): Promise<IndexPage<HistoryItem> | undefined> {
   const { network, of, before = HISTORY_KEY_MAX.map(String), limit, spam = false } = query;
   const [block, log, batch] = before;
-  type Row = { indexed: string; incomplete?: boolean; spam: boolean | null } & { [K in keyof TransferRow]: TransferRow[K] | null };
+  type Row = { indexed: string; incomplete?: boolean; spam: boolean | null } & {
+    [K in keyof (TransferRow & Checksummed)]: (TransferRow & Checksummed)[K] | null;
+  };
   const { rows } =
     "owner" in of
       ? await db.query<Row>(OWNER_HISTORY_SQL, [network, of.owner, block, log, batch, limit + 1, spam], { prepare: true })

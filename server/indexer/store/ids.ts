@@ -1,5 +1,6 @@
 import { arrayLiteral } from "../../db/arrays";
 import type { Queryable } from "../../db/database";
+import { eip55 } from "../../chain/eip55";
 
 /**
  * The two dictionaries of the compact tables (nft_transfers, nft_1155_transfers, nft_owners, nft_changes): a network's
@@ -22,35 +23,41 @@ export async function networkId(tx: Queryable, network: string): Promise<number>
 }
 
 /**
- * The id of each address (lower-case hex), the ones never seen given one. Only missing addresses are inserted, so
- * ids are not spent on addresses already known. A writer racing on the same new address waits for the other's
- * insert; its row is read by the second statement (a new snapshot) if the first did not see it.
+ * The id of each address (lower-case hex), the ones never seen given one with their EIP-55 form. Only missing
+ * addresses are inserted, so ids are not spent on addresses already known, and only they are hashed: an address is
+ * checksummed once in the index's life, here, not on every page that names it (0266_address_checksums). A writer
+ * racing on the same new address waits for the other's insert; its row is read by the last statement (a new snapshot)
+ * if the insert did not see it.
  */
 export async function addressIds(tx: Queryable, addresses: Iterable<string>): Promise<Map<string, number>> {
   const wanted = [...new Set(addresses)];
   const ids = new Map<string, number>();
   if (wanted.length === 0) return ids;
   // $1 addresses (hex)
-  const { rows } = await tx.query<{ id: number; address: string }>(
-    `WITH wanted AS (SELECT DISTINCT decode(substr(a, 3), 'hex') AS address FROM unnest($1::text[]) a),
-     added AS (
-       INSERT INTO nft_addresses (address)
-       SELECT address FROM wanted w WHERE NOT EXISTS (SELECT 1 FROM nft_addresses n WHERE n.address = w.address)
-       ON CONFLICT (address) DO NOTHING
-       RETURNING id, address
-     )
-     SELECT id, '0x' || encode(address, 'hex') AS address FROM added
-     UNION ALL SELECT n.id, '0x' || encode(n.address, 'hex') FROM nft_addresses n JOIN wanted w ON n.address = w.address`,
+  const known = await tx.query<{ id: number; address: string }>(
+    `SELECT id, '0x' || encode(address, 'hex') AS address FROM nft_addresses
+     WHERE address = ANY (SELECT decode(substr(a, 3), 'hex') FROM unnest($1::text[]) a)`,
     [arrayLiteral(wanted)],
   );
-  for (const r of rows) ids.set(r.address, r.id);
-  const raced = wanted.filter((a) => !ids.has(a));
+  for (const r of known.rows) ids.set(r.address, r.id);
+  const missing = wanted.filter((a) => !ids.has(a));
+  if (missing.length === 0) return ids;
+  // $1 addresses (hex), $2 their EIP-55 forms
+  const added = await tx.query<{ id: number; address: string }>(
+    `INSERT INTO nft_addresses (address, eip55)
+     SELECT decode(substr(a, 3), 'hex'), c FROM unnest($1::text[], $2::text[]) AS m(a, c)
+     ON CONFLICT (address) DO NOTHING
+     RETURNING id, '0x' || encode(address, 'hex') AS address`,
+    [arrayLiteral(missing), arrayLiteral(missing.map(eip55))],
+  );
+  for (const r of added.rows) ids.set(r.address, r.id);
+  const raced = missing.filter((a) => !ids.has(a));
   if (raced.length > 0) {
     // $1 addresses (hex)
     const { rows: late } = await tx.query<{ id: number; address: string }>(
       `SELECT id, '0x' || encode(address, 'hex') AS address FROM nft_addresses
        WHERE address = ANY (SELECT decode(substr(a, 3), 'hex') FROM unnest($1::text[]) a)`,
-      [raced],
+      [arrayLiteral(raced)],
     );
     for (const r of late) ids.set(r.address, r.id);
   }

@@ -69,6 +69,26 @@ describe("transfer history routes", function () {
     expect(text).to.equal(toJson(body.map((item: Item) => ({ ...item, id: BIG_ID }))));
   });
 
+  it("gives the same EIP-55 addresses for those indexed before the index kept their checksummed form", async function () {
+    const { aliceAddress, t } = suite();
+    // An index upgraded to 0266_address_checksums keeps NULL for the addresses it held: the service hashes those.
+    const { rows: kept } = await t.app.db.query<{ id: number; eip55: string }>(
+      "SELECT id, eip55 FROM nft_addresses WHERE eip55 IS NOT NULL",
+    );
+    expect(kept).to.not.be.empty;
+    await t.app.db.query("UPDATE nft_addresses SET eip55 = NULL");
+    try {
+      const { status, body } = await get(`/transfers/localhost/${aliceAddress}/${BIG_ID}`);
+      expect(status).to.equal(200);
+      expect(body).to.deep.equal(history);
+    } finally {
+      await t.app.db.query(
+        "UPDATE nft_addresses n SET eip55 = k.eip55 FROM unnest($1::int[], $2::text[]) AS k(id, eip55) WHERE n.id = k.id",
+        [kept.map((r) => r.id), kept.map((r) => r.eip55)],
+      );
+    }
+  });
+
   it("gives ERC-1155 transfers with value and batch index", async function () {
     const { a, c, multi, multiAddress, t, chain } = suite();
     const single = await mined(multi.mint(a.address, 1n, 5n));

@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { getAddress } from "ethers";
 import { readCursor, recentBlocks, REORG_WINDOW } from "../../../server/indexer/store/blocks";
 import { historyPage } from "../../../server/indexer/store/history";
 import {
@@ -134,6 +135,25 @@ describe("index store reads", function () {
       [A, B],
       [ZERO_ADDRESS, A],
     ]);
+  });
+
+  it("keeps each address's EIP-55 form in the dictionary, and a history page reads it from there", async function () {
+    const { db } = suite();
+    const { rows } = await db.query<{ address: string; eip55: string | null }>(
+      "SELECT '0x' || encode(address, 'hex') AS address, eip55 FROM nft_addresses ORDER BY id",
+    );
+    expect(rows.map((r) => r.address)).to.include.members([A, B, ERC721, ERC1155, ZERO_ADDRESS]);
+    for (const r of rows) expect(r.eip55, r.address).to.equal(getAddress(r.address));
+    const token = await historyPage(db, { network, of: { contract: ERC721, tokenId: "2" }, limit: 10 });
+    expect(token!.items.map((t) => [t.from_eip55, t.to_eip55, t.contract_eip55])).to.deep.equal([
+      [getAddress(A), getAddress(B), getAddress(ERC721)],
+      [ZERO_ADDRESS, getAddress(A), getAddress(ERC721)],
+    ]);
+    const owner = await historyPage(db, { network, of: { owner: A }, limit: 1 });
+    const [newest] = owner!.items;
+    expect([newest.from_eip55, newest.to_eip55, newest.contract_eip55]).to.deep.equal(
+      [newest.from_address, newest.to_address, newest.contract].map((a) => getAddress(a)),
+    );
   });
 
   it("reads a token's holding with the block the index is complete to", async function () {
