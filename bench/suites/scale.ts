@@ -55,7 +55,7 @@ const KEYS = 20_000;
  */
 const REUSE = process.env.BENCH_SCALE_REUSE === "1";
 /** Written with a kept database when its fill completes; a database filled by another version is loaded again. */
-const FILL_VERSION = 4;
+const FILL_VERSION = 5;
 /**
  * Time to live of the synthetic metadata cache entries: longer than the service's default, so a kept database
  * stays fresh between runs; a reused one whose entries expire within a day is refreshed first.
@@ -64,7 +64,7 @@ const CACHE_TTL_S = 30 * 86_400;
 
 const scale: Suite = {
   method: [
-    "The reads of the data service over a large index: synthetic transfers (not mined) at two sizes, the full size (`BENCH_SCALE_TOKENS` ERC-721 tokens over a tenth as many owners, three transfers per token, and ERC-1155 transfers a twentieth as many in contracts of their own) and 1/100 of it.",
+    "The reads of the data service over a large index: synthetic transfers (not mined) at two sizes, the full size (`BENCH_SCALE_TOKENS` ERC-721 tokens over a tenth as many owners, three transfers per token, and ERC-1155 transfers a twentieth as many in contracts of their own, 150 an id at both sizes) and 1/100 of it.",
     "The index is written by the store's own writer (`writeRange`), one range of 1,000 blocks (100,000 ERC-721 and 5,000 ERC-1155 transfers) per transaction as a cold sync would, so the rows, address ids, owners, balances, holdings and holder counts are laid out by the code the service runs; the metadata cache is written by SQL beside it.",
     "The indexes the writer does not read (of the transfers, and the owners', holdings' and balances' by owner) are built after the load, once the tables are compacted (`VACUUM FULL`: the writer's moves of owners and holdings leave old row versions behind), then the tables are analyzed; the token route reads a small cached document per token.",
     "Both sizes are served at once by two service processes and each read is measured on them in alternation, 3 rounds at 32 connections after a warm-up, medians shown; every request draws its keys at random over the whole data set.",
@@ -250,16 +250,22 @@ function reads(size: Size): Array<{ name: string; path: () => string }> {
     { name: "ERC-1155 holders count", path: () => `/holders/${NETWORK}/${address(3, random(erc1155Of(size).contracts))}/count` },
     {
       name: "ERC-1155 history of a token, first page",
-      path: () => `/transfers/${NETWORK}/${address(3, random(erc1155Of(size).contracts))}/${random(ERC1155_IDS)}`,
+      path: () => `/transfers/${NETWORK}/${address(3, random(erc1155Of(size).contracts))}/${random(erc1155Of(size).ids)}`,
     },
   ];
 }
 
 /** ERC-1155 transfers per ERC-721 transfer: a small share, in contracts of their own (one standard per contract). */
 const ERC1155_SHARE = 0.05;
-/** ERC-1155 transfers per block (after the block's 100 ERC-721 transfers) and ids per ERC-1155 contract. */
+/** ERC-1155 transfers per block (after the block's 100 ERC-721 transfers). */
 const ERC1155_PER_BLOCK = 5;
+/**
+ * Ids per ERC-1155 contract at most, and transfers per id: fewer ids at a small size, so that a token's history has
+ * the same 150 transfers at both sizes and its first page the same 100 rows (with 100 ids, the 10k size's ids had 15
+ * transfers each, and its pages were compared with pages of 100).
+ */
 const ERC1155_IDS = 100;
+const ERC1155_TRANSFERS_PER_ID = 150;
 /** Blocks per range handed to the store's writer: 100,000 ERC-721 transfers and 5,000 ERC-1155 ones. */
 const RANGE_BLOCKS = 1000;
 
@@ -273,25 +279,24 @@ function ownerOf({ owners: O, contracts: C }: Size, i: number, k: number): numbe
 }
 
 /**
- * Mint m of the ERC-1155 data (the first half of its transfers, rangeOf): id ⌊m / contracts⌋ mod ERC1155_IDS of
+ * Mint m of the ERC-1155 data (the first half of its transfers, rangeOf): id ⌊m / contracts⌋ mod ids (erc1155Of) of
  * contract m mod contracts (kind 3) to `holder`; the transfer m of the second half moves 4 of it to `receiver`.
  */
 function erc1155Mint(size: Size, m: number): { contract: number; tokenId: number; holder: number; receiver: number } {
   const { contracts } = erc1155Of(size);
   return {
     contract: m % contracts,
-    tokenId: Math.floor(m / contracts) % ERC1155_IDS,
+    tokenId: Math.floor(m / contracts) % erc1155Of(size).ids,
     holder: (m * 40503 + 17) % size.owners,
     receiver: (m * 69069 + 1) % size.owners,
   };
 }
 
-/** The ERC-1155 transfers of the synthetic data, and the contracts they are spread over. */
-function erc1155Of(size: Size): { transfers: number; contracts: number } {
-  return {
-    transfers: 2 * Math.max(1, Math.round((3 * size.tokens * ERC1155_SHARE) / 2)),
-    contracts: Math.max(1, Math.round(size.contracts / 10)),
-  };
+/** The ERC-1155 transfers of the synthetic data, the contracts they are spread over and the ids of each contract. */
+function erc1155Of(size: Size): { transfers: number; contracts: number; ids: number } {
+  const transfers = 2 * Math.max(1, Math.round((3 * size.tokens * ERC1155_SHARE) / 2));
+  const contracts = Math.max(1, Math.round(size.contracts / 10));
+  return { transfers, contracts, ids: Math.min(ERC1155_IDS, Math.max(1, Math.round(transfers / contracts / ERC1155_TRANSFERS_PER_ID))) };
 }
 
 const blockHash = (block: number) => `0x1${block.toString(16).padStart(63, "0")}`;
