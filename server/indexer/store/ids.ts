@@ -32,14 +32,18 @@ export async function networkId(tx: Queryable, network: string): Promise<number>
 export async function addressIds(tx: Queryable, addresses: Iterable<string>): Promise<Map<string, number>> {
   const wanted = [...new Set(addresses)];
   const ids = new Map<string, number>();
-  if (wanted.length === 0) return ids;
-  // $1 addresses (hex)
-  const known = await tx.query<{ id: number; address: string }>(
-    `SELECT id, '0x' || encode(address, 'hex') AS address FROM nft_addresses
-     WHERE address = ANY (SELECT decode(substr(a, 3), 'hex') FROM unnest($1::text[]) a)`,
-    [arrayLiteral(wanted)],
-  );
-  for (const r of known.rows) ids.set(r.address, r.id);
+  /** Reads the ids of those of `list` the dictionary has. */
+  const read = async (list: string[]) => {
+    if (list.length === 0) return;
+    // $1 addresses (hex)
+    const { rows } = await tx.query<{ id: number; address: string }>(
+      `SELECT id, '0x' || encode(address, 'hex') AS address FROM nft_addresses
+       WHERE address = ANY (SELECT decode(substr(a, 3), 'hex') FROM unnest($1::text[]) a)`,
+      [arrayLiteral(list)],
+    );
+    for (const r of rows) ids.set(r.address, r.id);
+  };
+  await read(wanted);
   const missing = wanted.filter((a) => !ids.has(a));
   if (missing.length === 0) return ids;
   // $1 addresses (hex), $2 their EIP-55 forms
@@ -51,16 +55,7 @@ export async function addressIds(tx: Queryable, addresses: Iterable<string>): Pr
     [arrayLiteral(missing), arrayLiteral(missing.map(eip55))],
   );
   for (const r of added.rows) ids.set(r.address, r.id);
-  const raced = missing.filter((a) => !ids.has(a));
-  if (raced.length > 0) {
-    // $1 addresses (hex)
-    const { rows: late } = await tx.query<{ id: number; address: string }>(
-      `SELECT id, '0x' || encode(address, 'hex') AS address FROM nft_addresses
-       WHERE address = ANY (SELECT decode(substr(a, 3), 'hex') FROM unnest($1::text[]) a)`,
-      [arrayLiteral(raced)],
-    );
-    for (const r of late) ids.set(r.address, r.id);
-  }
+  await read(missing.filter((a) => !ids.has(a)));
   return ids;
 }
 

@@ -14,11 +14,14 @@ import {
   tokenHolding,
 } from "../../../server/indexer/store/reads";
 import { rollBack } from "../../../server/indexer/store/rollback";
+import { addressIds } from "../../../server/indexer/store/ids";
 import { writeRange } from "../../../server/indexer/store/writes";
 import { ZERO_ADDRESS, type Transfer, type Transfer1155 } from "../../../server/indexer/transfers";
 import { expectHoldingsMatchRecount } from "../../helpers/holdings-check";
 import { hash } from "../../helpers/raw-logs";
 import { databaseForSuite } from "../../helpers/suite-database";
+import { usingPostgres } from "../../helpers/database";
+import { pollUntil } from "../../helpers/waiters";
 
 /** The index store's reads over a range written by its writer, without a chain: what each typed read gives back. */
 describe("index store reads", function () {
@@ -154,6 +157,37 @@ describe("index store reads", function () {
     expect([newest.from_eip55, newest.to_eip55, newest.contract_eip55]).to.deep.equal(
       [newest.from_address, newest.to_address, newest.contract].map((a) => getAddress(a)),
     );
+  });
+
+  it("gives an address one id when two writers name it for the first time at once", async function () {
+    if (!usingPostgres()) return this.skip(); // PGlite has one connection: its transactions never overlap
+    const { db } = suite();
+    const NEW = `0x${"d".repeat(40)}`;
+    let inserted!: () => void;
+    let commit!: () => void;
+    const insertedFirst = new Promise<void>((resolve) => (inserted = resolve));
+    const committing = new Promise<void>((resolve) => (commit = resolve));
+    const first = db.transaction(async (tx) => {
+      const ids = await addressIds(tx, [NEW, A]);
+      inserted();
+      await committing;
+      return ids.get(NEW);
+    });
+    await insertedFirst;
+    const second = db.transaction(async (tx) => (await addressIds(tx, [B, NEW])).get(NEW));
+    // The second writer's insert waits for the first's row: it finds it only when the first commits.
+    await pollUntil("the second writer waiting for the first's insert", async () => {
+      const { rows } = await db.query<{ waiting: number }>(
+        "SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+      );
+      return rows[0].waiting > 0;
+    });
+    commit();
+    const [id, raced] = await Promise.all([first, second]);
+    expect(id).to.be.a("number");
+    expect(raced).to.equal(id);
+    const { rows } = await db.query<{ eip55: string }>("SELECT eip55 FROM nft_addresses WHERE address = decode($1, 'hex')", [NEW.slice(2)]);
+    expect(rows).to.deep.equal([{ eip55: getAddress(NEW) }]);
   });
 
   it("reads a token's holding with the block the index is complete to", async function () {
