@@ -6,6 +6,7 @@ import { poolOf } from "../chain/networks";
 import { retryUpstream } from "../chain/retry";
 import type { Connection, Database } from "../db/database";
 import { isDatabaseFull } from "../db/errors";
+import { Sleeper } from "../lib/sleeper";
 import type { IndexerMetrics } from "../metrics/metrics";
 import { DELEGATE_REGISTRY } from "./delegations";
 import { malformedHeader, readHeader, type Header } from "./headers";
@@ -102,7 +103,7 @@ export class NetworkIndexer {
   private diverged?: { agreed: number; checks: number };
   /** The URLs found on a branch the others left (their labels: at most the network's URLs). */
   private readonly reported = new Set<string>();
-  private wake?: () => void;
+  private readonly sleeper = new Sleeper();
   private done?: Promise<void>;
 
   constructor(private readonly options: IndexerOptions) {
@@ -117,7 +118,7 @@ export class NetworkIndexer {
 
   async stop(): Promise<void> {
     this.stopping = true;
-    this.wake?.();
+    this.sleeper.wake();
     await this.done;
   }
 
@@ -130,7 +131,7 @@ export class NetworkIndexer {
         let lost = false;
         connection.onLost(() => {
           lost = true;
-          this.wake?.();
+          this.sleeper.wake();
         });
         const { rows } = await connection.query<{ locked: boolean }>("SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked", [
           LOCK_PREFIX + network,
@@ -139,7 +140,7 @@ export class NetworkIndexer {
           this.options.metrics?.standby(network);
           connection.release();
           connection = undefined;
-          await this.sleep(LOCK_RETRY_MS);
+          await this.sleeper.sleep(LOCK_RETRY_MS);
           continue;
         }
         log.info({ network }, "indexer: writing");
@@ -147,7 +148,7 @@ export class NetworkIndexer {
           const worked = await this.step(connection);
           if (worked === "wait") this.waits++;
           else this.waits = 0;
-          if (worked !== true) await this.sleep(this.pause());
+          if (worked !== true) await this.sleeper.sleep(this.pause());
         }
         if (lost) log.warn({ network }, "indexer: lost the database connection (and the writer's lock)");
       } catch (error) {
@@ -157,10 +158,10 @@ export class NetworkIndexer {
             { network, err: error, pauseMs },
             "indexer: the database has no disk space left; nothing of the range was written, retrying after a pause",
           );
-          await this.sleep(pauseMs);
+          await this.sleeper.sleep(pauseMs);
         } else {
           log.warn({ network, err: error }, "indexer: step failed; retrying");
-          await this.sleep(Math.min(this.options.pollMs * 2, 5_000));
+          await this.sleeper.sleep(Math.min(this.options.pollMs * 2, 5_000));
         }
       } finally {
         this.prefetched = undefined;
@@ -606,17 +607,6 @@ export class NetworkIndexer {
 
   private header(number: number): Promise<Header | undefined> {
     return readHeader(this.options.network, this.options.provider, number);
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wake = done;
-    });
   }
 }
 

@@ -60,6 +60,27 @@ export async function addressIds(tx: Queryable, addresses: Iterable<string>): Pr
 }
 
 /**
+ * Gives EIP-55 forms to at most `limit` addresses that have none (written before 0266_address_checksums), the lowest
+ * ids first; resolves to how many it read, so a result below `limit` means none is left. The update sets only a form
+ * still missing: a writer or another instance doing the same meanwhile loses nothing, and the form is the same.
+ */
+export async function checksumStoredAddresses(db: Queryable, limit: number): Promise<number> {
+  // $1 limit
+  const { rows } = await db.query<{ id: number; address: string }>(
+    `SELECT id, '0x' || encode(address, 'hex') AS address FROM nft_addresses WHERE eip55 IS NULL ORDER BY id LIMIT $1`,
+    [limit],
+  );
+  if (rows.length === 0) return 0;
+  // $1 ids, $2 their EIP-55 forms
+  await db.query(
+    `UPDATE nft_addresses a SET eip55 = m.eip55 FROM unnest($1::int[], $2::text[]) AS m(id, eip55)
+     WHERE a.id = m.id AND a.eip55 IS NULL`,
+    [arrayLiteral(rows.map((r) => r.id)), arrayLiteral(rows.map((r) => eip55(r.address)))],
+  );
+  return rows.length;
+}
+
+/**
  * The address (lower-case hex) of each id of `wanted`: those in `known` (address to id, as addressIds gives it) from
  * there, the others from the dictionary.
  */

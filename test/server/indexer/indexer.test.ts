@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { getAddress } from "ethers";
 import { AliceNFT__factory, BobNFT__factory, TestERC20__factory } from "../../../typechain-types";
 import { startTestApp } from "../../helpers/app";
 import { createTestDatabase } from "../../helpers/database";
@@ -6,6 +7,7 @@ import { expectIndexMatchesChain, INDEXED_OWNERS, INDEXED_TRANSFERS, indexedTo }
 import { startRpcProxy } from "../../helpers/rpc-proxy";
 import { SuiteChain } from "../../helpers/suite-chain";
 import { startTcpProxy } from "../../helpers/tcp-proxy";
+import { pollUntil } from "../../helpers/waiters";
 
 describe("ERC-721 indexer", function () {
   const suite = SuiteChain.forSuite("own", async (chain) => {
@@ -158,6 +160,33 @@ describe("ERC-721 indexer", function () {
       }
     } finally {
       await fresh.close();
+      await database.drop();
+    }
+  });
+
+  it("gives the addresses an index held before their forms were kept an EIP-55 form when it starts", async function () {
+    const { chain } = suite();
+    const database = await createTestDatabase();
+    try {
+      const first = await startTestApp({ database, env: { RPC_URL_LOCALHOST: chain.url, INDEXER_POLL_MS: "50" } });
+      await indexedTo(first.app.db, "localhost", chain.provider);
+      await first.close();
+      // As an index written before 0266_address_checksums holds them.
+      const db = await database.open();
+      const { rowCount } = await db.query("UPDATE nft_addresses SET eip55 = NULL");
+      expect(rowCount).to.be.above(3);
+      const second = await startTestApp({ database, env: { RPC_URL_LOCALHOST: chain.url, INDEXER_POLL_MS: "50" } });
+      try {
+        const forms = () =>
+          second.app.db.query<{ address: string; eip55: string | null }>(
+            "SELECT '0x' || encode(address, 'hex') AS address, eip55 FROM nft_addresses",
+          );
+        await pollUntil("every address with its form", async () => (await forms()).rows.every((r) => r.eip55 !== null));
+        for (const r of (await forms()).rows) expect(r.eip55, r.address).to.equal(getAddress(r.address));
+      } finally {
+        await second.close();
+      }
+    } finally {
       await database.drop();
     }
   });
