@@ -56,18 +56,19 @@ export function transferItem(row: TransferRow, checksum: (address: string) => st
 
 /**
  * The JSON text of {@link transferItem}: the same bytes, written out without an object and a replacer call per field
- * (a history page is 100 of them). The hashes and addresses are hex, which JSON needs no escapes for. An address's
- * EIP-55 form is the one the index keeps; only one written before it kept them is hashed here.
+ * (a history page is 100 of them). Block numbers, times, ids and amounts are the database's canonical decimals (bigint
+ * and numeric of scale 0), written as they come: the JSON numbers with all their digits that parsing and printing
+ * them again would give. The hashes and addresses are hex, which JSON needs no escapes for. An address's EIP-55 form
+ * is the one the index keeps; only one written before it kept them is hashed here.
  */
 function transferJson(row: TransferRow & Checksummed, checksum: (address: string) => string): string {
-  const time = row.block_time === null ? "null" : Number(row.block_time);
   const batch = row.batch_index === null || row.amount === null ? "" : `,"batchIndex":${row.batch_index}`;
-  const value = row.amount === null ? "" : `,"value":${BigInt(row.amount)}`;
+  const value = row.amount === null ? "" : `,"value":${row.amount}`;
   return (
-    `{"block":${Number(row.block_number)},"time":${time},"tx":"${row.tx_hash}","logIndex":${row.log_index}${batch},` +
+    `{"block":${row.block_number},"time":${row.block_time ?? "null"},"tx":"${row.tx_hash}","logIndex":${row.log_index}${batch},` +
     `"from":"${row.from_eip55 ?? checksum(row.from_address)}","to":"${row.to_eip55 ?? checksum(row.to_address)}",` +
     `"contract":"${row.contract_eip55 ?? checksum(row.contract)}",` +
-    `"id":${BigInt(row.token_id)}${value}}`
+    `"id":${row.token_id}${value}}`
   );
 }
 
