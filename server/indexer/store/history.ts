@@ -36,9 +36,7 @@ export type HistoryOf = { owner: string } | { contract: string; tokenId: string 
 const OWNER_HISTORY_SQL = `SELECT c.block_number AS indexed, t.block_number, t.log_index, t.batch_index, t.block_time,
     '0x' || encode(t.tx_hash, 'hex') AS tx_hash,
     ca.contract, ca.contract_eip55,
-    CASE WHEN $7::boolean THEN
-      (SELECT f.flag FROM nft_addresses a JOIN nft_spam_flags f ON f.network_id = n.id AND f.contract = a.address WHERE a.id = t.contract_id)
-    END AS spam,
+    CASE WHEN $7::boolean THEN (SELECT flag FROM nft_spam_flags WHERE network_id = n.id AND contract = ca.address) END AS spam,
     t.token_id,
     CASE WHEN t.from_id = k.id THEN lower($2) ELSE fa.address END AS from_address,
     CASE WHEN t.from_id = k.id THEN k.eip55 ELSE fa.eip55 END AS from_eip55,
@@ -69,7 +67,8 @@ const OWNER_HISTORY_SQL = `SELECT c.block_number AS indexed, t.block_number, t.l
      ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6)
     ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6
   ) t ON true
-  LEFT JOIN LATERAL (SELECT '0x' || encode(a.address, 'hex') AS contract, a.eip55 AS contract_eip55 FROM nft_addresses a WHERE a.id = t.contract_id) ca ON true
+  -- The contract's bytes too: its spam flag is keyed by them.
+  LEFT JOIN LATERAL (SELECT a.address, '0x' || encode(a.address, 'hex') AS contract, a.eip55 AS contract_eip55 FROM nft_addresses a WHERE a.id = t.contract_id) ca ON true
   -- Each lookup gives two columns, so it is a join, not a scalar subquery. LIMIT 1 keeps the planner from pulling it up
   -- into a plain join, where the test of the page's own address would be checked after the lookup, not before it.
   LEFT JOIN LATERAL (SELECT '0x' || encode(a.address, 'hex') AS address, a.eip55 FROM nft_addresses a WHERE a.id = t.from_id AND t.from_id <> k.id LIMIT 1) fa ON true

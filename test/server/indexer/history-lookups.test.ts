@@ -85,14 +85,14 @@ describe(`history pages' address lookups (${backendName})`, function () {
    * The statement historyPage sends for a first page of 100 transfers of `of`, run again for its rows and explained
    * for the lookups of its plan by address id (loops of scans of the dictionary's key).
    */
-  async function run(of: HistoryOf) {
+  async function run(of: HistoryOf, spam = false) {
     const { db } = suite();
     const sent: Array<{ sql: string; params: readonly unknown[] }> = [];
     const recorded = withQueryHook(db, (sql, params, send) => {
       sent.push({ sql, params: params ?? [] });
       return send();
     });
-    await historyPage(recorded, { network: "mainnet", of, limit: 100 });
+    await historyPage(recorded, { network: "mainnet", of, limit: 100, spam });
     expect(sent).to.have.length(1);
     const [{ sql, params }] = sent;
     const { rows } = await db.query<{
@@ -101,6 +101,7 @@ describe(`history pages' address lookups (${backendName})`, function () {
       contract: string;
       token_id: string;
       amount: string | null;
+      spam: boolean | null;
     }>(sql, params);
     const plan = (await db.query<{ "QUERY PLAN": Array<{ Plan: PlanNode }> }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, params)).rows[0][
       "QUERY PLAN"
@@ -128,6 +129,25 @@ describe(`history pages' address lookups (${backendName})`, function () {
     expectKeyOnly(lookups);
     // A contract per row, the other side per row but the transfer to itself: 6 + 5, against 3 a row before.
     expect(lookups.reduce((loops, n) => loops + n["Actual Loops"], 0)).to.equal(11);
+  });
+
+  it("an owner's page with its contracts' spam flags looks up no address more", async function () {
+    const { db } = suite();
+    await db.query(
+      `INSERT INTO nft_spam_flags (network_id, contract, flag, reasons, classified_transfers)
+       VALUES (${networkIdOf("'mainnet'")}, ${bytes("$1")}, true, '{test}', 1)`,
+      [CONTRACTS[1]],
+    );
+    try {
+      const { rows, lookups } = await run({ owner: OWNER }, true);
+      expect(rows.map((r) => [r.contract, r.spam])).to.deep.equal(
+        transfers.map(([, contract]) => [contract, contract === CONTRACTS[1] ? true : null]).reverse(),
+      );
+      expectKeyOnly(lookups);
+      expect(lookups.reduce((loops, n) => loops + n["Actual Loops"], 0)).to.equal(11);
+    } finally {
+      await db.query("DELETE FROM nft_spam_flags");
+    }
   });
 
   it("an owner given in capitals reads the same page, its own address in lower case", async function () {
