@@ -1,6 +1,8 @@
 import type { Queryable } from "../server/db/database";
 import { readMigrations, type Migration } from "../server/db/migrate";
-import { historyPage, type Checksummed, type HistoryOf } from "../server/indexer/store/history";
+import { transferItem } from "../server/data/history";
+import { toJson } from "../server/http/wire";
+import { historyPage, type HistoryOf } from "../server/indexer/store/history";
 import { contractsPage, holderCount, holdersPage, inventoryPage, tokenHolding, type IndexPage } from "../server/indexer/store/reads";
 import type { TransferRow } from "../server/indexer/transfers";
 
@@ -135,9 +137,12 @@ const NEWEST = "ORDER BY block_number DESC, log_index DESC, batch_index DESC";
 export async function legacyReads(db: Queryable, sample: ReturnType<typeof legacySample>): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   const rows = async (sql: string, params: unknown[]) => (await db.query(sql, params)).rows;
+  /** A history's rows as the wire writes them, the addresses in lower case as the old tables hold them. */
+  const transfers = async (sql: string, params: unknown[]) =>
+    (await db.query<TransferRow>(sql, params)).rows.map((row) => toJson(transferItem(row, (address) => address)));
   for (const network of LEGACY_NETWORKS) {
     for (const owner of sample.owners) {
-      out[`history ${network} ${owner}`] = await rows(
+      out[`history ${network} ${owner}`] = await transfers(
         `SELECT ${HISTORY_COLUMNS}, NULL::numeric AS amount FROM nft_transfers WHERE network = $1 AND (from_address = $2 OR to_address = $2)
          UNION ALL SELECT ${HISTORY_COLUMNS}, amount FROM nft_1155_transfers WHERE network = $1 AND (from_address = $2 OR to_address = $2)
          ${NEWEST}`,
@@ -166,7 +171,7 @@ export async function legacyReads(db: Queryable, sample: ReturnType<typeof legac
   }
   for (const { network, contract, tokenId } of sample.tokens) {
     const token = [network, contract, tokenId];
-    out[`token history ${network} ${contract} ${tokenId}`] = await rows(
+    out[`token history ${network} ${contract} ${tokenId}`] = await transfers(
       `SELECT ${HISTORY_COLUMNS}, NULL::numeric AS amount FROM nft_transfers WHERE network = $1 AND contract = $2 AND token_id = $3
        UNION ALL SELECT ${HISTORY_COLUMNS}, amount FROM nft_1155_transfers WHERE network = $1 AND contract = $2 AND token_id = $3 ${NEWEST}`,
       token,
@@ -204,20 +209,11 @@ async function allPages<T>(read: (after: string[] | undefined) => Promise<IndexP
 /** The same reads as legacyReads, through the service's own reads of the index (paged `limit` items at a time). */
 export async function serviceReads(db: Queryable, sample: ReturnType<typeof legacySample>, limit = 7): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
-  // A page's rows carry the block the index is complete to, their collections' spam flags, the EIP-55 forms the
-  // dictionary keeps (none for addresses the migrations moved) and, of a token's history, whether its contract has
-  // skipped ranges: not part of a transfer.
+  // A page's transfers as the wire writes them, the addresses in lower case: the migrations move them without their
+  // EIP-55 forms, which the route checksums (as the legacy side does not).
   const history = async (network: string, of: HistoryOf) =>
     (await allPages((after) => historyPage(db, { network, of, before: after as [string, string, string] | undefined, limit }))).map(
-      ({
-        indexed: _,
-        spam: __,
-        incomplete: ___,
-        contract_eip55: ____,
-        from_eip55: _____,
-        to_eip55: ______,
-        ...row
-      }: TransferRow & Checksummed & { indexed?: string; spam?: boolean | null; incomplete?: boolean }) => row,
+      (item) => item.json.replace(/"0x[0-9a-fA-F]{40}"/g, (address) => address.toLowerCase()),
     );
   for (const network of LEGACY_NETWORKS) {
     for (const owner of sample.owners) {

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { Type } from "typebox";
 import { badRequest } from "../http/http-error";
 import { checksummer, parseAddress, parseTokenId } from "../chain/values";
-import { HISTORY_KEY_MAX, historyPage, type Checksummed, type HistoryOf, type TransferRow } from "../indexer";
+import { HISTORY_KEY_MAX, historyPage, type HistoryItem, type HistoryOf, type TransferRow } from "../indexer";
 import { decodeCursor, fromIndex, pageHeaders, pageLimit, sendPage } from "./paging";
 import { Address, AddressParam, NetworkParam, TokenIdParam } from "../http/schemas";
 import { paging, PAGED_FROM_INDEX } from "./schemas";
@@ -54,22 +54,16 @@ export function transferItem(row: TransferRow, checksum: (address: string) => st
   };
 }
 
+/** A lower-case address, quoted, in a transfer's JSON text: the tx hash, 64 digits, is not one. */
+const LOWER_CASE_ADDRESS = /"(0x[0-9a-f]{40})"/g;
+
 /**
- * The JSON text of {@link transferItem}: the same bytes, written out without an object and a replacer call per field
- * (a history page is 100 of them). Block numbers, times, ids and amounts are the database's canonical decimals (bigint
- * and numeric of scale 0), written as they come: the JSON numbers with all their digits that parsing and printing
- * them again would give. The hashes and addresses are hex, which JSON needs no escapes for. An address's EIP-55 form
- * is the one the index keeps; only one written before it kept them is hashed here.
+ * The JSON text of a transfer of a history page, which its statement writes as {@link transferItem}'s JSON, its
+ * addresses in the EIP-55 forms the index keeps: one without a form yet (stored before the index kept them) is
+ * checksummed here. A form that has no capitals reads as lower case too, and checksums to itself.
  */
-function transferJson(row: TransferRow & Checksummed, checksum: (address: string) => string): string {
-  const batch = row.batch_index === null || row.amount === null ? "" : `,"batchIndex":${row.batch_index}`;
-  const value = row.amount === null ? "" : `,"value":${row.amount}`;
-  return (
-    `{"block":${row.block_number},"time":${row.block_time ?? "null"},"tx":"${row.tx_hash}","logIndex":${row.log_index}${batch},` +
-    `"from":"${row.from_eip55 ?? checksum(row.from_address)}","to":"${row.to_eip55 ?? checksum(row.to_address)}",` +
-    `"contract":"${row.contract_eip55 ?? checksum(row.contract)}",` +
-    `"id":${row.token_id}${value}}`
-  );
+function transferJson(item: HistoryItem, checksum: (address: string) => string): string {
+  return item.checksummed ? item.json : item.json.replace(LOWER_CASE_ADDRESS, (_, address: string) => `"${checksum(address)}"`);
 }
 
 /** The (block, log index, batch index) a history cursor holds: none, or values the columns it is compared with can hold. */
@@ -112,7 +106,7 @@ const history: FastifyPluginAsyncTypebox = async (app) => {
     const spam = query.spam === "exclude";
     const found = await fromIndex({ app, reply, network, read: (db) => historyPage(db, { network, of, before, limit, spam }) });
     // A page with spam left out may hold fewer items; its Link still follows on from the last transfer read.
-    const items = spam ? found.items.filter((r) => !app.collections.isSpam(network, r.contract, r.spam)) : found.items;
+    const items = spam ? found.items.filter((r) => !app.collections.isSpam(network, r.contract!, r.spam)) : found.items;
     return sendPage(request, reply, found, `[${items.map((r) => transferJson(r, checksum)).join(",")}]`, limit);
   };
 

@@ -40,7 +40,7 @@ export {
   type VaultHolding,
 } from "./store/wallet-holdings";
 export { DELEGATE_REGISTRY, type DelegationKind } from "./delegations";
-export { HISTORY_KEY_MAX, historyPage, type Checksummed, type HistoryOf } from "./store/history";
+export { HISTORY_KEY_MAX, historyPage, type HistoryItem, type HistoryOf } from "./store/history";
 export { cacheExpiry, pruneMarks, staleCachedTokens } from "./store/marks";
 export { CHANGES_CHANNEL, holdChanges } from "./store/changes";
 export type { IndexReads } from "./index-reads";

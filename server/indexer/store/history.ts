@@ -1,5 +1,4 @@
 import type { Queryable } from "../../db/database";
-import type { TransferRow } from "../transfers";
 import { pageOf, type IndexPage } from "./reads";
 
 /**
@@ -8,14 +7,14 @@ import { pageOf, type IndexPage } from "./reads";
  *
  * How both statements work. Each arm selects one table's transfers that match, newest first and limited, walking its
  * own narrow index backwards from the key; the arms are merged and cut to one page, and only the page's rows are
- * turned back into hex. Both tables have one layout (ids, the hash's bytes); an ERC-721 row has no amount (NULL). The
- * address the page is of ($2) is looked up once, joined (k.id: a value of the outer row the arms are run with, where
- * a scalar subquery would be planned again, and run, in every arm that names it); a row's other addresses are one
- * dictionary lookup each, from the key's index alone (it carries the address and its EIP-55 form, which the page
- * hands to the wire as it is: 0266_address_checksums). Both are sent as prepared statements:
- * planning the arms costs more than running them for a page of 100. batch_index is the id's position in its log in both tables (0 for a
- * Transfer or a TransferSingle, the offset in a ConsecutiveTransfer range, the position in a TransferBatch): it orders
- * and pages the ids of one log, and the wire shows it for ERC-1155 only (transferItem).
+ * written out, each as its wire form's JSON text ({@link HistoryItem}). Both tables have one layout (ids, the hash's
+ * bytes); an ERC-721 row has no amount (NULL). The address the page is of ($2) is looked up once, joined (k.id: a
+ * value of the outer row the arms are run with, where a scalar subquery would be planned again, and run, in every arm
+ * that names it); a row's other addresses are one dictionary lookup each, from the key's index alone (it carries the
+ * address and its EIP-55 form, which the page writes as it is: 0266_address_checksums). Both are sent as prepared
+ * statements: planning the arms costs more than running them for a page of 100. batch_index is the id's position in
+ * its log in both tables (0 for a Transfer or a TransferSingle, the offset in a ConsecutiveTransfer range, the position
+ * in a TransferBatch): it orders and pages the ids of one log, and the wire shows it for ERC-1155 only (transferItem).
  */
 
 /**
@@ -31,18 +30,20 @@ export type HistoryOf = { owner: string } | { contract: string; tokenId: string 
  * An address's transfers, sent, then received (a transfer to oneself is listed once, as sent), of each table. Every
  * row names the address as its sender or its receiver: only the other side is looked up.
  * $1 network, $2 address, $3 block, $4 log index, $5 batch index (the key: rows before it), $6 limit, $7 whether to
- * read each transfer's contract's spam flag.
+ * read each transfer's contract and its spam flag.
  */
-const OWNER_HISTORY_SQL = `SELECT c.block_number AS indexed, t.block_number, t.log_index, t.batch_index, t.block_time,
-    '0x' || encode(t.tx_hash, 'hex') AS tx_hash,
-    ca.contract, ca.contract_eip55,
+const OWNER_HISTORY_SQL = `SELECT c.block_number AS indexed, t.block_number, t.log_index, t.batch_index,
+    CASE WHEN $7::boolean THEN '0x' || encode(ca.address, 'hex') END AS contract,
     CASE WHEN $7::boolean THEN (SELECT flag FROM nft_spam_flags WHERE network_id = n.id AND contract = ca.address) END AS spam,
-    t.token_id,
-    CASE WHEN t.from_id = k.id THEN lower($2) ELSE fa.address END AS from_address,
-    CASE WHEN t.from_id = k.id THEN k.eip55 ELSE fa.eip55 END AS from_eip55,
-    CASE WHEN t.to_id = k.id THEN lower($2) ELSE ta.address END AS to_address,
-    CASE WHEN t.to_id = k.id THEN k.eip55 ELSE ta.eip55 END AS to_eip55,
-    t.amount
+    '{"block":' || t.block_number || ',"time":' || coalesce(t.block_time::text, 'null')
+      || ',"tx":"0x' || encode(t.tx_hash, 'hex') || '","logIndex":' || t.log_index
+      || CASE WHEN t.amount IS NULL THEN '' ELSE ',"batchIndex":' || t.batch_index END
+      || ',"from":"' || CASE WHEN t.from_id = k.id THEN coalesce(k.eip55, lower($2)) ELSE fa.form END
+      || '","to":"' || CASE WHEN t.to_id = k.id THEN coalesce(k.eip55, lower($2)) ELSE ta.form END
+      || '","contract":"' || ca.form || '","id":' || t.token_id
+      || CASE WHEN t.amount IS NULL THEN '' ELSE ',"value":' || t.amount END || '}' AS json,
+    CASE WHEN t.from_id = k.id THEN k.eip55 IS NOT NULL ELSE fa.kept END
+      AND CASE WHEN t.to_id = k.id THEN k.eip55 IS NOT NULL ELSE ta.kept END AND ca.kept AS checksummed
   FROM indexer_cursors c LEFT JOIN indexer_networks n ON n.name = c.network
   LEFT JOIN nft_addresses k ON k.address = decode(substr($2, 3), 'hex')
   LEFT JOIN LATERAL (
@@ -68,11 +69,14 @@ const OWNER_HISTORY_SQL = `SELECT c.block_number AS indexed, t.block_number, t.l
     ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6
   ) t ON true
   -- The contract's bytes too: its spam flag is keyed by them.
-  LEFT JOIN LATERAL (SELECT a.address, '0x' || encode(a.address, 'hex') AS contract, a.eip55 AS contract_eip55 FROM nft_addresses a WHERE a.id = t.contract_id) ca ON true
+  LEFT JOIN LATERAL (SELECT a.address, coalesce(a.eip55, '0x' || encode(a.address, 'hex')) AS form, a.eip55 IS NOT NULL AS kept
+    FROM nft_addresses a WHERE a.id = t.contract_id) ca ON true
   -- Each lookup gives two columns, so it is a join, not a scalar subquery. LIMIT 1 keeps the planner from pulling it up
   -- into a plain join, where the test of the page's own address would be checked after the lookup, not before it.
-  LEFT JOIN LATERAL (SELECT '0x' || encode(a.address, 'hex') AS address, a.eip55 FROM nft_addresses a WHERE a.id = t.from_id AND t.from_id <> k.id LIMIT 1) fa ON true
-  LEFT JOIN LATERAL (SELECT '0x' || encode(a.address, 'hex') AS address, a.eip55 FROM nft_addresses a WHERE a.id = t.to_id AND t.to_id <> k.id LIMIT 1) ta ON true
+  LEFT JOIN LATERAL (SELECT coalesce(a.eip55, '0x' || encode(a.address, 'hex')) AS form, a.eip55 IS NOT NULL AS kept
+    FROM nft_addresses a WHERE a.id = t.from_id AND t.from_id <> k.id LIMIT 1) fa ON true
+  LEFT JOIN LATERAL (SELECT coalesce(a.eip55, '0x' || encode(a.address, 'hex')) AS form, a.eip55 IS NOT NULL AS kept
+    FROM nft_addresses a WHERE a.id = t.to_id AND t.to_id <> k.id LIMIT 1) ta ON true
   WHERE c.network = $1
   ORDER BY t.block_number DESC, t.log_index DESC, t.batch_index DESC`;
 
@@ -80,18 +84,18 @@ const OWNER_HISTORY_SQL = `SELECT c.block_number AS indexed, t.block_number, t.l
  * One token's transfers, of the table of its contract's standard, and whether the index of its contract is
  * incomplete (reads.ts). The contract is the one the page is of: only the sender and the receiver are looked up.
  * $1 network, $2 contract, $3 block, $4 log index, $5 batch index (the key: rows before it), $6 limit, $7 token id,
- * $8 whether to read the contract's spam flag.
+ * $8 whether to read the contract and its spam flag.
  */
-const TOKEN_HISTORY_SQL = `SELECT c.block_number AS indexed, t.block_number, t.log_index, t.batch_index, t.block_time,
-    '0x' || encode(t.tx_hash, 'hex') AS tx_hash,
-    CASE WHEN t.contract_id = k.id THEN lower($2) END AS contract,
-    CASE WHEN t.contract_id = k.id THEN k.eip55 END AS contract_eip55,
-    t.token_id,
-    fa.address AS from_address, fa.eip55 AS from_eip55,
-    ta.address AS to_address, ta.eip55 AS to_eip55,
-    t.amount,
-    EXISTS (SELECT 1 FROM nft_skipped_ranges WHERE network = $1 AND contract = lower($2)) AS incomplete,
-    CASE WHEN $8::boolean THEN (SELECT flag FROM nft_spam_flags WHERE network_id = n.id AND contract = decode(substr($2, 3), 'hex')) END AS spam
+const TOKEN_HISTORY_SQL = `SELECT c.block_number AS indexed, t.block_number, t.log_index, t.batch_index,
+    CASE WHEN $8::boolean THEN lower($2) END AS contract,
+    CASE WHEN $8::boolean THEN (SELECT flag FROM nft_spam_flags WHERE network_id = n.id AND contract = decode(substr($2, 3), 'hex')) END AS spam,
+    '{"block":' || t.block_number || ',"time":' || coalesce(t.block_time::text, 'null')
+      || ',"tx":"0x' || encode(t.tx_hash, 'hex') || '","logIndex":' || t.log_index
+      || CASE WHEN t.amount IS NULL THEN '' ELSE ',"batchIndex":' || t.batch_index END
+      || ',"from":"' || fa.form || '","to":"' || ta.form || '","contract":"' || coalesce(k.eip55, lower($2)) || '","id":' || t.token_id
+      || CASE WHEN t.amount IS NULL THEN '' ELSE ',"value":' || t.amount END || '}' AS json,
+    fa.kept AND ta.kept AND k.eip55 IS NOT NULL AS checksummed,
+    EXISTS (SELECT 1 FROM nft_skipped_ranges WHERE network = $1 AND contract = lower($2)) AS incomplete
   FROM indexer_cursors c LEFT JOIN indexer_networks n ON n.name = c.network
   LEFT JOIN nft_addresses k ON k.address = decode(substr($2, 3), 'hex')
   LEFT JOIN LATERAL (
@@ -106,23 +110,34 @@ const TOKEN_HISTORY_SQL = `SELECT c.block_number AS indexed, t.block_number, t.l
      ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6)
     ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6
   ) t ON true
-  LEFT JOIN LATERAL (SELECT '0x' || encode(a.address, 'hex') AS address, a.eip55 FROM nft_addresses a WHERE a.id = t.from_id) fa ON true
-  LEFT JOIN LATERAL (SELECT '0x' || encode(a.address, 'hex') AS address, a.eip55 FROM nft_addresses a WHERE a.id = t.to_id) ta ON true
+  LEFT JOIN LATERAL (SELECT coalesce(a.eip55, '0x' || encode(a.address, 'hex')) AS form, a.eip55 IS NOT NULL AS kept
+    FROM nft_addresses a WHERE a.id = t.from_id) fa ON true
+  LEFT JOIN LATERAL (SELECT coalesce(a.eip55, '0x' || encode(a.address, 'hex')) AS form, a.eip55 IS NOT NULL AS kept
+    FROM nft_addresses a WHERE a.id = t.to_id) ta ON true
   WHERE c.network = $1
   ORDER BY t.block_number DESC, t.log_index DESC, t.batch_index DESC`;
 
 /**
- * A transfer of a history page, with its contract's stored spam flag when asked (else null) and the EIP-55 forms of
- * its addresses the dictionary keeps (null for one written before 0266_address_checksums: the wire's checksum is
- * computed for it).
+ * A transfer of a history page: its wire form, its key, and when asked (`spam`), its contract (lower-case hex) and the
+ * contract's stored spam flag (else null, as both are when not asked).
  */
-export type HistoryItem = TransferRow & Checksummed & { spam: boolean | null };
-
-/** The EIP-55 forms the dictionary keeps of a transfer's addresses, where it has them. */
-export interface Checksummed {
-  contract_eip55: string | null;
-  from_eip55: string | null;
-  to_eip55: string | null;
+export interface HistoryItem {
+  /**
+   * The transfer's JSON text as the history routes give it (TransferItem, written as its writer writes it): the
+   * statement writes it, from the values PostgreSQL already prints as text (its canonical decimals, the EIP-55 forms the
+   * dictionary keeps), so that a page of 100 is not parsed into some 1,400 fields to be written out again.
+   */
+  json: string;
+  /**
+   * Whether every address of `json` is in its EIP-55 form: false where the dictionary keeps none yet (an address stored
+   * before 0266_address_checksums that the indexer's pass has not reached), which `json` gives in lower case.
+   */
+  checksummed: boolean;
+  block_number: string;
+  log_index: number;
+  batch_index: number;
+  contract: string | null;
+  spam: boolean | null;
 }
 
 /** Transfers newest first (block, log index, batch index) before the key `before`; `spam`: with their contracts' flags. */
@@ -132,9 +147,7 @@ export async function historyPage(
 ): Promise<IndexPage<HistoryItem> | undefined> {
   const { network, of, before = HISTORY_KEY_MAX.map(String), limit, spam = false } = query;
   const [block, log, batch] = before;
-  type Row = { indexed: string; incomplete?: boolean; spam: boolean | null } & {
-    [K in keyof (TransferRow & Checksummed)]: (TransferRow & Checksummed)[K] | null;
-  };
+  type Row = { indexed: string; incomplete?: boolean } & { [K in keyof HistoryItem]: HistoryItem[K] | null };
   const { rows } =
     "owner" in of
       ? await db.query<Row>(OWNER_HISTORY_SQL, [network, of.owner, block, log, batch, limit + 1, spam], { prepare: true })
@@ -144,6 +157,6 @@ export async function historyPage(
     limit,
     // The row itself, not a copy without the page's own columns (the cursor, completeness): the wire form names its fields.
     (r) => (r.block_number === null ? null : (r as HistoryItem)),
-    (t) => [t.block_number, String(t.log_index), String(t.batch_index ?? 0)],
+    (t) => [t.block_number, String(t.log_index), String(t.batch_index)],
   );
 }

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { getAddress } from "ethers";
 import { readCursor, recentBlocks, REORG_WINDOW } from "../../../server/indexer/store/blocks";
-import { historyPage } from "../../../server/indexer/store/history";
+import { historyPage, type HistoryItem } from "../../../server/indexer/store/history";
 import {
   changesAfter,
   contractsPage,
@@ -50,6 +50,9 @@ describe("index store reads", function () {
     batchIndex: 0,
     amount,
   });
+
+  /** A history item's wire form (these tests' ids and amounts are small enough for JSON.parse). */
+  const wire = (item: HistoryItem) => JSON.parse(item.json) as { from: string; to: string; contract: string };
 
   /** Writes a range of transfers ending at `block`: cold and of ERC-721 transfers only unless `more` says otherwise. */
   const write = (block: number, transfers: Transfer[], more: { transfers1155?: Transfer1155[]; live?: boolean } = {}) =>
@@ -134,9 +137,9 @@ describe("index store reads", function () {
     expect(keys(second)).to.deep.equal(["10/2", "10/1", "10/0"]);
     expect(second!.next).to.equal(undefined);
     const token = await historyPage(db, { network, of: { contract: ERC721, tokenId: "2" }, limit: 10 });
-    expect(token!.items.map((t) => [t.from_address, t.to_address])).to.deep.equal([
-      [A, B],
-      [ZERO_ADDRESS, A],
+    expect(token!.items.map((t) => [wire(t).from, wire(t).to])).to.deep.equal([
+      [getAddress(A), getAddress(B)],
+      [ZERO_ADDRESS, getAddress(A)],
     ]);
   });
 
@@ -148,15 +151,26 @@ describe("index store reads", function () {
     expect(rows.map((r) => r.address)).to.include.members([A, B, ERC721, ERC1155, ZERO_ADDRESS]);
     for (const r of rows) expect(r.eip55, r.address).to.equal(getAddress(r.address));
     const token = await historyPage(db, { network, of: { contract: ERC721, tokenId: "2" }, limit: 10 });
-    expect(token!.items.map((t) => [t.from_eip55, t.to_eip55, t.contract_eip55])).to.deep.equal([
-      [getAddress(A), getAddress(B), getAddress(ERC721)],
-      [ZERO_ADDRESS, getAddress(A), getAddress(ERC721)],
+    expect(token!.items.map((t) => [t.checksummed, wire(t).from, wire(t).to, wire(t).contract])).to.deep.equal([
+      [true, getAddress(A), getAddress(B), getAddress(ERC721)],
+      [true, ZERO_ADDRESS, getAddress(A), getAddress(ERC721)],
     ]);
     const owner = await historyPage(db, { network, of: { owner: A }, limit: 1 });
     const [newest] = owner!.items;
-    expect([newest.from_eip55, newest.to_eip55, newest.contract_eip55]).to.deep.equal(
-      [newest.from_address, newest.to_address, newest.contract].map((a) => getAddress(a)),
-    );
+    expect(newest.checksummed).to.equal(true);
+    // getAddress refuses a mixed-case address whose capitals are not its checksum's.
+    for (const a of [wire(newest).from, wire(newest).to, wire(newest).contract]) expect(getAddress(a)).to.equal(a);
+    // An address stored before the dictionary kept forms is written in lower case, and the row says so.
+    await db.query("UPDATE nft_addresses SET eip55 = NULL WHERE address = decode($1, 'hex')", [A.slice(2)]);
+    try {
+      const upgraded = await historyPage(db, { network, of: { contract: ERC721, tokenId: "2" }, limit: 10 });
+      expect(upgraded!.items.map((t) => [t.checksummed, wire(t).from, wire(t).to])).to.deep.equal([
+        [false, A, getAddress(B)],
+        [false, ZERO_ADDRESS, A],
+      ]);
+    } finally {
+      await db.query("UPDATE nft_addresses SET eip55 = $2 WHERE address = decode($1, 'hex')", [A.slice(2), getAddress(A)]);
+    }
   });
 
   it("gives an address one id when two writers name it for the first time at once", async function () {
@@ -348,9 +362,9 @@ describe("index store reads", function () {
     expect(await holderCount(db, network, BROKEN)).to.deep.equal({ indexed: 22, holders: 1 });
     // Every transfer the ranges named is kept, those of the range whose first writing of owners was undone too.
     const history = await historyPage(db, { network, of: { contract: BROKEN, tokenId: "1" }, limit: 10 });
-    expect(history!.items.map((t) => [t.block_number, t.to_address])).to.deep.equal([
-      ["21", B],
-      ["20", A],
+    expect(history!.items.map((t) => [t.block_number, wire(t).to])).to.deep.equal([
+      ["21", getAddress(B)],
+      ["20", getAddress(A)],
     ]);
     await expectHoldingsMatchRecount(db, network);
   });
