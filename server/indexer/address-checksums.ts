@@ -14,7 +14,7 @@ export interface AddressChecksumsOptions {
   log: IndexerOptions["log"];
 }
 
-/** The indexer's: 5,000 addresses a batch, 50 ms apart; a million old addresses take a minute or so. */
+/** The indexer's: 5,000 addresses a batch, 50 ms apart: a million old addresses take under a minute on 2 cores. */
 export const ADDRESS_CHECKSUMS: Omit<AddressChecksumsOptions, "db" | "log"> = { batch: 5_000, pauseMs: 50, retryMs: 30_000 };
 
 /**
