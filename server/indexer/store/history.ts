@@ -155,7 +155,7 @@ export async function historyPage(
   return pageOf(
     rows,
     limit,
-    // The row itself, not a copy without the page's own columns (the cursor, completeness): the wire form names its fields.
+    // The row itself, not a copy without the page's own columns (the cursor, completeness): only `json` goes out.
     (r) => (r.block_number === null ? null : (r as HistoryItem)),
     (t) => [t.block_number, String(t.log_index), String(t.batch_index)],
   );
