@@ -34,11 +34,6 @@ export class AddressChecksums {
     this.running = this.run();
   }
 
-  /** Resolves once every stored address has its form, or the pass was stopped. */
-  finished(): Promise<void> {
-    return this.running ?? Promise.resolve();
-  }
-
   /** No batch starts after this; resolves once the batch in progress, if any, has ended. */
   async stop(): Promise<void> {
     this.stopping = true;

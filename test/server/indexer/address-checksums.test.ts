@@ -63,7 +63,7 @@ describe("EIP-55 forms of the addresses stored before they were kept", function 
       await storedWithoutForms(db);
       const pass = new AddressChecksums({ db, batch: 2, pauseMs: 0, retryMs: 0, log: quiet });
       pass.start();
-      await pass.finished();
+      await pollUntil("every address with its form", async () => (await formsOf(db)).every((r) => r.eip55 !== null));
       expect(await formsOf(db)).to.deep.equal(ADDRESSES.map((address) => ({ address, eip55: getAddress(address) })));
       await pass.stop();
     });
@@ -75,7 +75,6 @@ describe("EIP-55 forms of the addresses stored before they were kept", function 
       pass.start();
       await pollUntil("the first batch", async () => (await formsOf(db)).some((r) => r.eip55 !== null));
       await pass.stop();
-      await pass.finished();
       expect((await formsOf(db)).filter((r) => r.eip55 === null)).to.have.length(ADDRESSES.length - 2);
     });
   });
