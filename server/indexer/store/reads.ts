@@ -33,11 +33,6 @@ export interface IndexPage<T> {
 /** A page of one contract, with the contract's stored spam flag when it was asked for (`spam: true` when flagged). */
 export type ContractPage<T> = IndexPage<T> & { spam?: true };
 
-/** `page` with the flag of its one contract, which each row of its statement carries. */
-function withSpamFlag<T>(page: IndexPage<T> | undefined, rows: Array<{ spam: boolean | null }>): ContractPage<T> | undefined {
-  return page && rows[0]?.spam ? { ...page, spam: true } : page;
-}
-
 /**
  * The page a page statement's rows make; the statement asked for `limit + 1` items to learn whether more follow. No
  * row at all: the network has no cursor row. A row whose item columns are null is the LEFT JOIN's row of an empty
@@ -60,6 +55,41 @@ export function pageOf<R extends { indexed: string; incomplete?: boolean }, T>(
   };
 }
 
+/**
+ * The row of a page statement that lists its items in one text: `items`, each item's fields joined by ':' and the
+ * items by ',' in the page's order (null for an empty page), as `string_agg(... ORDER BY ...)` writes them. A page of
+ * 100 is then one row for the driver, not 101 rows of five fields each: parsing those rows cost the service more than
+ * the rest of the request (the fields are decimals, hex and nothing that holds ':' or ',').
+ */
+interface ListedPageRow {
+  indexed: string;
+  items: string | null;
+  incomplete: boolean;
+  spam: boolean | null;
+}
+
+/**
+ * The page `row` lists (a statement asked for `limit + 1` items to learn whether more follow; no row at all: the
+ * network has no cursor row), with the contract's spam flag and incompleteness the row carries.
+ */
+function listedPage<T>(
+  row: ListedPageRow | undefined,
+  limit: number,
+  item: (fields: string[]) => T,
+  key: (item: T) => string[],
+): ContractPage<T> | undefined {
+  if (!row) return undefined;
+  const listed = row.items === null ? [] : row.items.split(",");
+  const items = listed.slice(0, limit).map((text) => item(text.split(":")));
+  return {
+    indexed: Number(row.indexed),
+    items,
+    next: listed.length > limit ? key(items[items.length - 1]) : undefined,
+    ...(row.incomplete ? { incomplete: true } : {}),
+    ...(row.spam ? { spam: true } : {}),
+  };
+}
+
 /** A token of an inventory page: its id and, for ERC-1155, the owner's balance (the database's canonical decimals). */
 export interface InventoryItem {
   tokenId: string;
@@ -67,26 +97,30 @@ export interface InventoryItem {
 }
 
 /**
- * ERC-721 owners and ERC-1155 balances in one id order (a contract is one or the other).
+ * ERC-721 owners and ERC-1155 balances in one id order (a contract is one or the other), listed in one text: `id` for
+ * an ERC-721 token, `id:balance` for an ERC-1155 one.
  * $1 network, $2 owner, $3 contract, $4 after this token id, $5 limit, $6 whether to read the contract's spam flag.
  */
-const INVENTORY_SQL = `SELECT c.block_number AS indexed, o.token_id, o.balance,
+const INVENTORY_SQL = `SELECT c.block_number AS indexed, o.items,
     EXISTS (SELECT 1 FROM nft_skipped_ranges WHERE network = $1 AND contract = $3) AS incomplete,
     CASE WHEN $6::boolean THEN (SELECT flag FROM nft_spam_flags WHERE network_id = n.id AND contract = decode(substr($3, 3), 'hex')) END AS spam
   FROM indexer_cursors c LEFT JOIN indexer_networks n ON n.name = c.network
   LEFT JOIN LATERAL (
-    (SELECT token_id, NULL::numeric AS balance FROM nft_owners
-     WHERE network_id = n.id
-       AND owner_id = (SELECT id FROM nft_addresses WHERE address = decode(substr($2, 3), 'hex'))
-       AND contract_id = (SELECT id FROM nft_addresses WHERE address = decode(substr($3, 3), 'hex'))
-       AND token_id > $4
-     ORDER BY token_id LIMIT $5)
-    UNION ALL
-    (SELECT token_id, balance FROM nft_balances
-     WHERE network_id = n.id AND owner = decode(substr($2, 3), 'hex') AND contract = decode(substr($3, 3), 'hex')
-       AND token_id > $4 AND balance > 0
-     ORDER BY token_id LIMIT $5)
-    ORDER BY token_id LIMIT $5
+    SELECT string_agg(t.token_id || coalesce(':' || t.balance, ''), ',' ORDER BY t.token_id) AS items
+    FROM (
+      (SELECT token_id, NULL::numeric AS balance FROM nft_owners
+       WHERE network_id = n.id
+         AND owner_id = (SELECT id FROM nft_addresses WHERE address = decode(substr($2, 3), 'hex'))
+         AND contract_id = (SELECT id FROM nft_addresses WHERE address = decode(substr($3, 3), 'hex'))
+         AND token_id > $4
+       ORDER BY token_id LIMIT $5)
+      UNION ALL
+      (SELECT token_id, balance FROM nft_balances
+       WHERE network_id = n.id AND owner = decode(substr($2, 3), 'hex') AND contract = decode(substr($3, 3), 'hex')
+         AND token_id > $4 AND balance > 0
+       ORDER BY token_id LIMIT $5)
+      ORDER BY token_id LIMIT $5
+    ) t
   ) o ON true
   WHERE c.network = $1`;
 
@@ -96,20 +130,13 @@ export async function inventoryPage(
   query: { network: string; owner: string; contract: string; after?: string; limit: number; spam?: boolean },
 ): Promise<ContractPage<InventoryItem> | undefined> {
   const { network, owner, contract, after = "-1", limit, spam = false } = query;
-  const { rows } = await db.query<{
-    indexed: string;
-    token_id: string | null;
-    balance: string | null;
-    incomplete: boolean;
-    spam: boolean | null;
-  }>(INVENTORY_SQL, [network, owner, contract, after, limit + 1, spam], { prepare: true });
-  const page = pageOf(
-    rows,
+  const { rows } = await db.query<ListedPageRow>(INVENTORY_SQL, [network, owner, contract, after, limit + 1, spam], { prepare: true });
+  return listedPage(
+    rows[0],
     limit,
-    (r) => (r.token_id === null ? null : { tokenId: r.token_id, balance: r.balance }),
+    ([tokenId, balance]) => ({ tokenId, balance: balance ?? null }),
     (i) => [i.tokenId],
   );
-  return withSpamFlag(page, rows);
 }
 
 /**
@@ -160,37 +187,47 @@ export interface HolderItem {
   count: string;
 }
 
-/** From the holdings. $1 network, $2 contract, $3 after this owner, $4 limit, $5 whether to read the contract's spam flag. */
-const HOLDERS_SQL = `SELECT c.block_number AS indexed, '0x' || encode(h.owner, 'hex') AS owner, h.count,
+/**
+ * From the holdings, listed in one text: `0x<owner>:<count>` each.
+ * $1 network, $2 contract, $3 after this owner, $4 limit, $5 whether to read the contract's spam flag.
+ */
+const HOLDERS_SQL = `SELECT c.block_number AS indexed, h.items,
     EXISTS (SELECT 1 FROM nft_skipped_ranges WHERE network = $1 AND contract = $2) AS incomplete,
     CASE WHEN $5::boolean THEN (SELECT flag FROM nft_spam_flags WHERE network_id = n.id AND contract = decode(substr($2, 3), 'hex')) END AS spam
   FROM indexer_cursors c LEFT JOIN indexer_networks n ON n.name = c.network
   LEFT JOIN LATERAL (
-    SELECT owner, count FROM nft_holdings
-    WHERE network_id = n.id AND contract = decode(substr($2, 3), 'hex') AND owner > decode(substr($3, 3), 'hex')
-    ORDER BY owner LIMIT $4
+    SELECT string_agg('0x' || encode(t.owner, 'hex') || ':' || t.count, ',' ORDER BY t.owner) AS items
+    FROM (
+      SELECT owner, count FROM nft_holdings
+      WHERE network_id = n.id AND contract = decode(substr($2, 3), 'hex') AND owner > decode(substr($3, 3), 'hex')
+      ORDER BY owner LIMIT $4
+    ) t
   ) h ON true
   WHERE c.network = $1`;
 
 /**
- * ERC-721 owner and ERC-1155 balances of one token in one address order (of their bytes, which sort as their hex).
+ * ERC-721 owner and ERC-1155 balances of one token in one address order (of their bytes, which sort as their hex),
+ * listed in one text as the holders of a contract are.
  * $1 network, $2 contract, $3 after this owner, $4 limit, $5 token id, $6 whether to read the contract's spam flag.
  */
-const TOKEN_HOLDERS_SQL = `SELECT c.block_number AS indexed, '0x' || encode(h.owner, 'hex') AS owner, h.count,
+const TOKEN_HOLDERS_SQL = `SELECT c.block_number AS indexed, h.items,
     EXISTS (SELECT 1 FROM nft_skipped_ranges WHERE network = $1 AND contract = $2) AS incomplete,
     CASE WHEN $6::boolean THEN (SELECT flag FROM nft_spam_flags WHERE network_id = n.id AND contract = decode(substr($2, 3), 'hex')) END AS spam
   FROM indexer_cursors c LEFT JOIN indexer_networks n ON n.name = c.network
   LEFT JOIN LATERAL (
-    (SELECT a.address AS owner, 1::numeric AS count FROM nft_owners o JOIN nft_addresses a ON a.id = o.owner_id
-     WHERE o.network_id = n.id
-       AND o.contract_id = (SELECT id FROM nft_addresses WHERE address = decode(substr($2, 3), 'hex'))
-       AND o.token_id = $5 AND a.address > decode(substr($3, 3), 'hex'))
-    UNION ALL
-    (SELECT owner, balance FROM nft_balances
-     WHERE network_id = n.id AND contract = decode(substr($2, 3), 'hex') AND token_id = $5
-       AND owner > decode(substr($3, 3), 'hex') AND balance > 0
-     ORDER BY owner LIMIT $4)
-    ORDER BY owner LIMIT $4
+    SELECT string_agg('0x' || encode(t.owner, 'hex') || ':' || t.count, ',' ORDER BY t.owner) AS items
+    FROM (
+      (SELECT a.address AS owner, 1::numeric AS count FROM nft_owners o JOIN nft_addresses a ON a.id = o.owner_id
+       WHERE o.network_id = n.id
+         AND o.contract_id = (SELECT id FROM nft_addresses WHERE address = decode(substr($2, 3), 'hex'))
+         AND o.token_id = $5 AND a.address > decode(substr($3, 3), 'hex'))
+      UNION ALL
+      (SELECT owner, balance FROM nft_balances
+       WHERE network_id = n.id AND contract = decode(substr($2, 3), 'hex') AND token_id = $5
+         AND owner > decode(substr($3, 3), 'hex') AND balance > 0
+       ORDER BY owner LIMIT $4)
+      ORDER BY owner LIMIT $4
+    ) t
   ) h ON true
   WHERE c.network = $1`;
 
@@ -203,18 +240,16 @@ export async function holdersPage(
   query: { network: string; contract: string; tokenId?: string; after?: string; limit: number; spam?: boolean },
 ): Promise<ContractPage<HolderItem> | undefined> {
   const { network, contract, tokenId, after = "", limit, spam = false } = query;
-  type Row = { indexed: string; owner: string | null; count: string | null; incomplete: boolean; spam: boolean | null };
   const { rows } =
     tokenId === undefined
-      ? await db.query<Row>(HOLDERS_SQL, [network, contract, after, limit + 1, spam], { prepare: true })
-      : await db.query<Row>(TOKEN_HOLDERS_SQL, [network, contract, after, limit + 1, tokenId, spam], { prepare: true });
-  const page = pageOf(
-    rows,
+      ? await db.query<ListedPageRow>(HOLDERS_SQL, [network, contract, after, limit + 1, spam], { prepare: true })
+      : await db.query<ListedPageRow>(TOKEN_HOLDERS_SQL, [network, contract, after, limit + 1, tokenId, spam], { prepare: true });
+  return listedPage(
+    rows[0],
     limit,
-    (r) => (r.owner === null ? null : { owner: r.owner, count: r.count! }),
+    ([owner, count]) => ({ owner, count }),
     (h) => [h.owner],
   );
-  return withSpamFlag(page, rows);
 }
 
 /** $1 network, $2 contract. */
