@@ -1,5 +1,5 @@
 import type { Queryable } from "../../db/database";
-import { pageOf, type IndexPage } from "./reads";
+import type { IndexPage } from "./reads";
 
 /**
  * The transfer histories: an address's and a token's, ERC-721 and ERC-1155 transfers newest first in one list.
@@ -7,7 +7,10 @@ import { pageOf, type IndexPage } from "./reads";
  *
  * How both statements work. Each arm selects one table's transfers that match, newest first and limited, walking its
  * own narrow index backwards from the key; the arms are merged and cut to one page, and only the page's rows are
- * written out, each as its wire form's JSON text ({@link HistoryItem}). Both tables have one layout (ids, the hash's
+ * written out, each as its wire form's JSON text ({@link HistoryItem}), and listed in one text, a line each, newest
+ * first: its key, whether its addresses are checksummed (t/f), its contract and the contract's flag (`-` where not
+ * asked) and its JSON, separated by spaces (none of them holds a space or a line break). The page is then one row for
+ * the driver: parsing 101 rows of eight fields each cost the service more than writing the answer. Both tables have one layout (ids, the hash's
  * bytes); an ERC-721 row has no amount (NULL). The address the page is of ($2) is looked up once, joined (k.id: a
  * value of the outer row the arms are run with, where a scalar subquery would be planned again, and run, in every arm
  * that names it); a row's other addresses are one dictionary lookup each, from the key's index alone (it carries the
@@ -32,53 +35,57 @@ export type HistoryOf = { owner: string } | { contract: string; tokenId: string 
  * $1 network, $2 address, $3 block, $4 log index, $5 batch index (the key: rows before it), $6 limit, $7 whether to
  * read each transfer's contract and its spam flag.
  */
-const OWNER_HISTORY_SQL = `SELECT c.block_number AS indexed, t.block_number, t.log_index, t.batch_index,
-    CASE WHEN $7::boolean THEN '0x' || encode(ca.address, 'hex') END AS contract,
-    CASE WHEN $7::boolean THEN (SELECT flag FROM nft_spam_flags WHERE network_id = n.id AND contract = ca.address) END AS spam,
-    '{"block":' || t.block_number || ',"time":' || coalesce(t.block_time::text, 'null')
-      || ',"tx":"0x' || encode(t.tx_hash, 'hex') || '","logIndex":' || t.log_index
-      || CASE WHEN t.amount IS NULL THEN '' ELSE ',"batchIndex":' || t.batch_index END
-      || ',"from":"' || CASE WHEN t.from_id = k.id THEN coalesce(k.eip55, lower($2)) ELSE fa.form END
-      || '","to":"' || CASE WHEN t.to_id = k.id THEN coalesce(k.eip55, lower($2)) ELSE ta.form END
-      || '","contract":"' || ca.form || '","id":' || t.token_id
-      || CASE WHEN t.amount IS NULL THEN '' ELSE ',"value":' || t.amount END || '}' AS json,
-    CASE WHEN t.from_id = k.id THEN k.eip55 IS NOT NULL ELSE fa.kept END
-      AND CASE WHEN t.to_id = k.id THEN k.eip55 IS NOT NULL ELSE ta.kept END AND ca.kept AS checksummed
-  FROM indexer_cursors c LEFT JOIN indexer_networks n ON n.name = c.network
-  LEFT JOIN nft_addresses k ON k.address = decode(substr($2, 3), 'hex')
-  LEFT JOIN LATERAL (
-    (SELECT block_number, log_index, batch_index, block_time, tx_hash, contract_id, token_id, from_id, to_id, NULL::numeric AS amount
-     FROM nft_transfers
-     WHERE network_id = n.id AND from_id = k.id AND (block_number, log_index, batch_index) < ($3, $4, $5)
-     ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6)
-    UNION ALL
-    (SELECT block_number, log_index, batch_index, block_time, tx_hash, contract_id, token_id, from_id, to_id, NULL
-     FROM nft_transfers
-     WHERE network_id = n.id AND to_id = k.id AND from_id <> k.id AND (block_number, log_index, batch_index) < ($3, $4, $5)
-     ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6)
-    UNION ALL
-    (SELECT block_number, log_index, batch_index, block_time, tx_hash, contract_id, token_id, from_id, to_id, amount
-     FROM nft_1155_transfers
-     WHERE network_id = n.id AND from_id = k.id AND (block_number, log_index, batch_index) < ($3, $4, $5)
-     ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6)
-    UNION ALL
-    (SELECT block_number, log_index, batch_index, block_time, tx_hash, contract_id, token_id, from_id, to_id, amount
-     FROM nft_1155_transfers
-     WHERE network_id = n.id AND to_id = k.id AND from_id <> k.id AND (block_number, log_index, batch_index) < ($3, $4, $5)
-     ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6)
-    ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6
-  ) t ON true
-  -- The contract's bytes too: its spam flag is keyed by them.
-  LEFT JOIN LATERAL (SELECT a.address, coalesce(a.eip55, '0x' || encode(a.address, 'hex')) AS form, a.eip55 IS NOT NULL AS kept
-    FROM nft_addresses a WHERE a.id = t.contract_id) ca ON true
-  -- Each lookup gives two columns, so it is a join, not a scalar subquery. LIMIT 1 keeps the planner from pulling it up
-  -- into a plain join, where the test of the page's own address would be checked after the lookup, not before it.
-  LEFT JOIN LATERAL (SELECT coalesce(a.eip55, '0x' || encode(a.address, 'hex')) AS form, a.eip55 IS NOT NULL AS kept
-    FROM nft_addresses a WHERE a.id = t.from_id AND t.from_id <> k.id LIMIT 1) fa ON true
-  LEFT JOIN LATERAL (SELECT coalesce(a.eip55, '0x' || encode(a.address, 'hex')) AS form, a.eip55 IS NOT NULL AS kept
-    FROM nft_addresses a WHERE a.id = t.to_id AND t.to_id <> k.id LIMIT 1) ta ON true
-  WHERE c.network = $1
-  ORDER BY t.block_number DESC, t.log_index DESC, t.batch_index DESC`;
+const OWNER_HISTORY_SQL = `SELECT p.indexed,
+    string_agg(p.block_number || ' ' || p.log_index || ' ' || p.batch_index || ' ' || CASE WHEN p.checksummed THEN 't' ELSE 'f' END
+      || ' ' || coalesce(p.contract, '-') || ' ' || CASE p.spam WHEN true THEN 't' WHEN false THEN 'f' ELSE '-' END || ' ' || p.json,
+      E'\\n' ORDER BY p.block_number DESC, p.log_index DESC, p.batch_index DESC) AS items
+  FROM (SELECT c.block_number AS indexed, t.block_number, t.log_index, t.batch_index,
+      CASE WHEN $7::boolean THEN '0x' || encode(ca.address, 'hex') END AS contract,
+      CASE WHEN $7::boolean THEN (SELECT flag FROM nft_spam_flags WHERE network_id = n.id AND contract = ca.address) END AS spam,
+      '{"block":' || t.block_number || ',"time":' || coalesce(t.block_time::text, 'null')
+        || ',"tx":"0x' || encode(t.tx_hash, 'hex') || '","logIndex":' || t.log_index
+        || CASE WHEN t.amount IS NULL THEN '' ELSE ',"batchIndex":' || t.batch_index END
+        || ',"from":"' || CASE WHEN t.from_id = k.id THEN coalesce(k.eip55, lower($2)) ELSE fa.form END
+        || '","to":"' || CASE WHEN t.to_id = k.id THEN coalesce(k.eip55, lower($2)) ELSE ta.form END
+        || '","contract":"' || ca.form || '","id":' || t.token_id
+        || CASE WHEN t.amount IS NULL THEN '' ELSE ',"value":' || t.amount END || '}' AS json,
+      CASE WHEN t.from_id = k.id THEN k.eip55 IS NOT NULL ELSE fa.kept END
+        AND CASE WHEN t.to_id = k.id THEN k.eip55 IS NOT NULL ELSE ta.kept END AND ca.kept AS checksummed
+    FROM indexer_cursors c LEFT JOIN indexer_networks n ON n.name = c.network
+    LEFT JOIN nft_addresses k ON k.address = decode(substr($2, 3), 'hex')
+    LEFT JOIN LATERAL (
+      (SELECT block_number, log_index, batch_index, block_time, tx_hash, contract_id, token_id, from_id, to_id, NULL::numeric AS amount
+       FROM nft_transfers
+       WHERE network_id = n.id AND from_id = k.id AND (block_number, log_index, batch_index) < ($3, $4, $5)
+       ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6)
+      UNION ALL
+      (SELECT block_number, log_index, batch_index, block_time, tx_hash, contract_id, token_id, from_id, to_id, NULL
+       FROM nft_transfers
+       WHERE network_id = n.id AND to_id = k.id AND from_id <> k.id AND (block_number, log_index, batch_index) < ($3, $4, $5)
+       ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6)
+      UNION ALL
+      (SELECT block_number, log_index, batch_index, block_time, tx_hash, contract_id, token_id, from_id, to_id, amount
+       FROM nft_1155_transfers
+       WHERE network_id = n.id AND from_id = k.id AND (block_number, log_index, batch_index) < ($3, $4, $5)
+       ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6)
+      UNION ALL
+      (SELECT block_number, log_index, batch_index, block_time, tx_hash, contract_id, token_id, from_id, to_id, amount
+       FROM nft_1155_transfers
+       WHERE network_id = n.id AND to_id = k.id AND from_id <> k.id AND (block_number, log_index, batch_index) < ($3, $4, $5)
+       ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6)
+      ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6
+    ) t ON true
+    -- The contract's bytes too: its spam flag is keyed by them.
+    LEFT JOIN LATERAL (SELECT a.address, coalesce(a.eip55, '0x' || encode(a.address, 'hex')) AS form, a.eip55 IS NOT NULL AS kept
+      FROM nft_addresses a WHERE a.id = t.contract_id) ca ON true
+    -- Each lookup gives two columns, so it is a join, not a scalar subquery. LIMIT 1 keeps the planner from pulling it up
+    -- into a plain join, where the test of the page's own address would be checked after the lookup, not before it.
+    LEFT JOIN LATERAL (SELECT coalesce(a.eip55, '0x' || encode(a.address, 'hex')) AS form, a.eip55 IS NOT NULL AS kept
+      FROM nft_addresses a WHERE a.id = t.from_id AND t.from_id <> k.id LIMIT 1) fa ON true
+    LEFT JOIN LATERAL (SELECT coalesce(a.eip55, '0x' || encode(a.address, 'hex')) AS form, a.eip55 IS NOT NULL AS kept
+      FROM nft_addresses a WHERE a.id = t.to_id AND t.to_id <> k.id LIMIT 1) ta ON true
+    WHERE c.network = $1) p
+  GROUP BY p.indexed`;
 
 /**
  * One token's transfers, of the table of its contract's standard, and whether the index of its contract is
@@ -86,36 +93,40 @@ const OWNER_HISTORY_SQL = `SELECT c.block_number AS indexed, t.block_number, t.l
  * $1 network, $2 contract, $3 block, $4 log index, $5 batch index (the key: rows before it), $6 limit, $7 token id,
  * $8 whether to read the contract and its spam flag.
  */
-const TOKEN_HISTORY_SQL = `SELECT c.block_number AS indexed, t.block_number, t.log_index, t.batch_index,
-    CASE WHEN $8::boolean THEN lower($2) END AS contract,
-    CASE WHEN $8::boolean THEN (SELECT flag FROM nft_spam_flags WHERE network_id = n.id AND contract = decode(substr($2, 3), 'hex')) END AS spam,
-    '{"block":' || t.block_number || ',"time":' || coalesce(t.block_time::text, 'null')
-      || ',"tx":"0x' || encode(t.tx_hash, 'hex') || '","logIndex":' || t.log_index
-      || CASE WHEN t.amount IS NULL THEN '' ELSE ',"batchIndex":' || t.batch_index END
-      || ',"from":"' || fa.form || '","to":"' || ta.form || '","contract":"' || coalesce(k.eip55, lower($2)) || '","id":' || t.token_id
-      || CASE WHEN t.amount IS NULL THEN '' ELSE ',"value":' || t.amount END || '}' AS json,
-    fa.kept AND ta.kept AND k.eip55 IS NOT NULL AS checksummed,
-    EXISTS (SELECT 1 FROM nft_skipped_ranges WHERE network = $1 AND contract = lower($2)) AS incomplete
-  FROM indexer_cursors c LEFT JOIN indexer_networks n ON n.name = c.network
-  LEFT JOIN nft_addresses k ON k.address = decode(substr($2, 3), 'hex')
-  LEFT JOIN LATERAL (
-    (SELECT block_number, log_index, batch_index, block_time, tx_hash, contract_id, token_id, from_id, to_id, NULL::numeric AS amount
-     FROM nft_transfers
-     WHERE network_id = n.id AND contract_id = k.id AND token_id = $7 AND (block_number, log_index, batch_index) < ($3, $4, $5)
-     ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6)
-    UNION ALL
-    (SELECT block_number, log_index, batch_index, block_time, tx_hash, contract_id, token_id, from_id, to_id, amount
-     FROM nft_1155_transfers
-     WHERE network_id = n.id AND contract_id = k.id AND token_id = $7 AND (block_number, log_index, batch_index) < ($3, $4, $5)
-     ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6)
-    ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6
-  ) t ON true
-  LEFT JOIN LATERAL (SELECT coalesce(a.eip55, '0x' || encode(a.address, 'hex')) AS form, a.eip55 IS NOT NULL AS kept
-    FROM nft_addresses a WHERE a.id = t.from_id) fa ON true
-  LEFT JOIN LATERAL (SELECT coalesce(a.eip55, '0x' || encode(a.address, 'hex')) AS form, a.eip55 IS NOT NULL AS kept
-    FROM nft_addresses a WHERE a.id = t.to_id) ta ON true
-  WHERE c.network = $1
-  ORDER BY t.block_number DESC, t.log_index DESC, t.batch_index DESC`;
+const TOKEN_HISTORY_SQL = `SELECT p.indexed, p.incomplete,
+    string_agg(p.block_number || ' ' || p.log_index || ' ' || p.batch_index || ' ' || CASE WHEN p.checksummed THEN 't' ELSE 'f' END
+      || ' ' || coalesce(p.contract, '-') || ' ' || CASE p.spam WHEN true THEN 't' WHEN false THEN 'f' ELSE '-' END || ' ' || p.json,
+      E'\\n' ORDER BY p.block_number DESC, p.log_index DESC, p.batch_index DESC) AS items
+  FROM (SELECT c.block_number AS indexed, t.block_number, t.log_index, t.batch_index,
+      CASE WHEN $8::boolean THEN lower($2) END AS contract,
+      CASE WHEN $8::boolean THEN (SELECT flag FROM nft_spam_flags WHERE network_id = n.id AND contract = decode(substr($2, 3), 'hex')) END AS spam,
+      '{"block":' || t.block_number || ',"time":' || coalesce(t.block_time::text, 'null')
+        || ',"tx":"0x' || encode(t.tx_hash, 'hex') || '","logIndex":' || t.log_index
+        || CASE WHEN t.amount IS NULL THEN '' ELSE ',"batchIndex":' || t.batch_index END
+        || ',"from":"' || fa.form || '","to":"' || ta.form || '","contract":"' || coalesce(k.eip55, lower($2)) || '","id":' || t.token_id
+        || CASE WHEN t.amount IS NULL THEN '' ELSE ',"value":' || t.amount END || '}' AS json,
+      fa.kept AND ta.kept AND k.eip55 IS NOT NULL AS checksummed,
+      EXISTS (SELECT 1 FROM nft_skipped_ranges WHERE network = $1 AND contract = lower($2)) AS incomplete
+    FROM indexer_cursors c LEFT JOIN indexer_networks n ON n.name = c.network
+    LEFT JOIN nft_addresses k ON k.address = decode(substr($2, 3), 'hex')
+    LEFT JOIN LATERAL (
+      (SELECT block_number, log_index, batch_index, block_time, tx_hash, contract_id, token_id, from_id, to_id, NULL::numeric AS amount
+       FROM nft_transfers
+       WHERE network_id = n.id AND contract_id = k.id AND token_id = $7 AND (block_number, log_index, batch_index) < ($3, $4, $5)
+       ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6)
+      UNION ALL
+      (SELECT block_number, log_index, batch_index, block_time, tx_hash, contract_id, token_id, from_id, to_id, amount
+       FROM nft_1155_transfers
+       WHERE network_id = n.id AND contract_id = k.id AND token_id = $7 AND (block_number, log_index, batch_index) < ($3, $4, $5)
+       ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6)
+      ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6
+    ) t ON true
+    LEFT JOIN LATERAL (SELECT coalesce(a.eip55, '0x' || encode(a.address, 'hex')) AS form, a.eip55 IS NOT NULL AS kept
+      FROM nft_addresses a WHERE a.id = t.from_id) fa ON true
+    LEFT JOIN LATERAL (SELECT coalesce(a.eip55, '0x' || encode(a.address, 'hex')) AS form, a.eip55 IS NOT NULL AS kept
+      FROM nft_addresses a WHERE a.id = t.to_id) ta ON true
+    WHERE c.network = $1) p
+  GROUP BY p.indexed, p.incomplete`;
 
 /**
  * A transfer of a history page: its wire form, its key, and when asked (`spam`), its contract (lower-case hex) and the
@@ -147,16 +158,41 @@ export async function historyPage(
 ): Promise<IndexPage<HistoryItem> | undefined> {
   const { network, of, before = HISTORY_KEY_MAX.map(String), limit, spam = false } = query;
   const [block, log, batch] = before;
-  type Row = { indexed: string; incomplete?: boolean } & { [K in keyof HistoryItem]: HistoryItem[K] | null };
+  type Row = { indexed: string; incomplete?: boolean; items: string | null };
   const { rows } =
     "owner" in of
       ? await db.query<Row>(OWNER_HISTORY_SQL, [network, of.owner, block, log, batch, limit + 1, spam], { prepare: true })
       : await db.query<Row>(TOKEN_HISTORY_SQL, [network, of.contract, block, log, batch, limit + 1, of.tokenId, spam], { prepare: true });
-  return pageOf(
-    rows,
-    limit,
-    // The row itself, not a copy without the page's own columns (the cursor, completeness): only `json` goes out.
-    (r) => (r.block_number === null ? null : (r as HistoryItem)),
-    (t) => [t.block_number, String(t.log_index), String(t.batch_index)],
-  );
+  if (rows.length === 0) return undefined;
+  const { indexed, incomplete, items } = rows[0];
+  const lines = items === null ? [] : items.split("\n");
+  const page = lines.slice(0, limit).map(historyItem);
+  const last = page[page.length - 1];
+  return {
+    indexed: Number(indexed),
+    items: page,
+    next: lines.length > limit ? [last.block_number, String(last.log_index), String(last.batch_index)] : undefined,
+    ...(incomplete ? { incomplete: true } : {}),
+  };
+}
+
+/** The transfer a line of a page's `items` lists: its key, whether it is checksummed, its contract and flag, its JSON text. */
+function historyItem(line: string): HistoryItem {
+  const fields: string[] = [];
+  let at = 0;
+  for (let i = 0; i < 6; i++) {
+    const end = line.indexOf(" ", at);
+    fields.push(line.slice(at, end));
+    at = end + 1;
+  }
+  const [block, log, batch, checksummed, contract, spam] = fields;
+  return {
+    json: line.slice(at),
+    checksummed: checksummed === "t",
+    block_number: block,
+    log_index: Number(log),
+    batch_index: Number(batch),
+    contract: contract === "-" ? null : contract,
+    spam: spam === "-" ? null : spam === "t",
+  };
 }
