@@ -10,8 +10,9 @@ import type { IndexPage } from "./reads";
  * written out, each as its wire form's JSON text ({@link HistoryItem}), and listed in one text, a line each, newest
  * first: its key, whether its addresses are checksummed (t/f), its contract and the contract's flag (`-` where not
  * asked) and its JSON, separated by spaces (none of them holds a space or a line break). The page is then one row for
- * the driver: parsing 101 rows of eight fields each cost the service more than writing the answer. Both tables have one layout (ids, the hash's
- * bytes); an ERC-721 row has no amount (NULL). The address the page is of ($2) is looked up once, joined (k.id: a
+ * the driver: parsing 101 rows of eight fields each cost the service more than writing the answer.
+ * Both tables have one layout (ids, the hash's bytes); an ERC-721 row has no amount (NULL). The address the page is
+ * of ($2) is looked up once, joined (k.id: a
  * value of the outer row the arms are run with, where a scalar subquery would be planned again, and run, in every arm
  * that names it); a row's other addresses are one dictionary lookup each, from the key's index alone (it carries the
  * address and its EIP-55 form, which the page writes as it is: 0266_address_checksums). Both are sent as prepared
