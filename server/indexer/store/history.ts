@@ -1,5 +1,5 @@
 import type { Queryable } from "../../db/database";
-import type { IndexPage } from "./reads";
+import { listedPage, type IndexPage, type ListedPageRow } from "./reads";
 
 /**
  * The transfer histories: an address's and a token's, ERC-721 and ERC-1155 transfers newest first in one list.
@@ -10,15 +10,14 @@ import type { IndexPage } from "./reads";
  * written out, each as its wire form's JSON text ({@link HistoryItem}), and listed in one text, a line each, newest
  * first: its key, whether its addresses are checksummed (t/f), its contract and the contract's flag (`-` where not
  * asked) and its JSON, separated by spaces (none of them holds a space or a line break). The page is then one row for
- * the driver: parsing 101 rows of eight fields each cost the service more than writing the answer.
- * Both tables have one layout (ids, the hash's bytes); an ERC-721 row has no amount (NULL). The address the page is
- * of ($2) is looked up once, joined (k.id: a
- * value of the outer row the arms are run with, where a scalar subquery would be planned again, and run, in every arm
- * that names it); a row's other addresses are one dictionary lookup each, from the key's index alone (it carries the
- * address and its EIP-55 form, which the page writes as it is: 0266_address_checksums). Both are sent as prepared
- * statements: planning the arms costs more than running them for a page of 100. batch_index is the id's position in
- * its log in both tables (0 for a Transfer or a TransferSingle, the offset in a ConsecutiveTransfer range, the position
- * in a TransferBatch): it orders and pages the ids of one log, and the wire shows it for ERC-1155 only (transferItem).
+ * the driver (reads.ts, `listedPage`). Both tables have one layout (ids, the hash's bytes); an ERC-721 row has no
+ * amount (NULL). The address the page is of ($2) is looked up once, joined (k.id: a value of the outer row the arms are
+ * run with, where a scalar subquery would be planned again, and run, in every arm that names it); a row's other
+ * addresses are one dictionary lookup each, from the key's index alone (it carries the address and its EIP-55 form,
+ * which the page writes as it is: 0266_address_checksums). Both are sent as prepared statements: planning the arms
+ * costs more than running them for a page of 100. batch_index is the id's position in its log in both tables (0 for a
+ * Transfer or a TransferSingle, the offset in a ConsecutiveTransfer range, the position in a TransferBatch): it orders
+ * and pages the ids of one log, and the wire shows it for ERC-1155 only (transferItem).
  */
 
 /**
@@ -159,22 +158,18 @@ export async function historyPage(
 ): Promise<IndexPage<HistoryItem> | undefined> {
   const { network, of, before = HISTORY_KEY_MAX.map(String), limit, spam = false } = query;
   const [block, log, batch] = before;
-  type Row = { indexed: string; incomplete?: boolean; items: string | null };
   const { rows } =
     "owner" in of
-      ? await db.query<Row>(OWNER_HISTORY_SQL, [network, of.owner, block, log, batch, limit + 1, spam], { prepare: true })
-      : await db.query<Row>(TOKEN_HISTORY_SQL, [network, of.contract, block, log, batch, limit + 1, of.tokenId, spam], { prepare: true });
-  if (rows.length === 0) return undefined;
-  const { indexed, incomplete, items } = rows[0];
-  const lines = items === null ? [] : items.split("\n");
-  const page = lines.slice(0, limit).map(historyItem);
-  const last = page[page.length - 1];
-  return {
-    indexed: Number(indexed),
-    items: page,
-    next: lines.length > limit ? [last.block_number, String(last.log_index), String(last.batch_index)] : undefined,
-    ...(incomplete ? { incomplete: true } : {}),
-  };
+      ? await db.query<ListedPageRow>(OWNER_HISTORY_SQL, [network, of.owner, block, log, batch, limit + 1, spam], { prepare: true })
+      : await db.query<ListedPageRow>(TOKEN_HISTORY_SQL, [network, of.contract, block, log, batch, limit + 1, of.tokenId, spam], {
+          prepare: true,
+        });
+  return listedPage(rows[0], {
+    limit,
+    separator: "\n",
+    item: historyItem,
+    key: (t) => [t.block_number, String(t.log_index), String(t.batch_index)],
+  });
 }
 
 /** The transfer a line of a page's `items` lists: its key, whether it is checksummed, its contract and flag, its JSON text. */

@@ -56,31 +56,31 @@ export function pageOf<R extends { indexed: string; incomplete?: boolean }, T>(
 }
 
 /**
- * The row of a page statement that lists its items in one text: `items`, each item's fields joined by ':' and the
- * items by ',' in the page's order (null for an empty page), as `string_agg(... ORDER BY ...)` writes them. A page of
- * 100 is then one row for the driver, not 101 rows of five fields each: parsing those rows cost the service more than
- * the rest of the request (the fields are decimals, hex and nothing that holds ':' or ',').
+ * The row of a page statement that lists its items in one text: `items`, the items in the page's order, each written
+ * so that it holds no separator (null for an empty page), as `string_agg(... ORDER BY ...)` writes them. A page of 100
+ * is then one row for the driver, not 101 rows of five to eight fields each: parsing those rows cost the service more
+ * than the rest of the request. `incomplete` and `spam` where the statement reads them.
  */
-interface ListedPageRow {
+export interface ListedPageRow {
   indexed: string;
   items: string | null;
-  incomplete: boolean;
-  spam: boolean | null;
+  incomplete?: boolean;
+  spam?: boolean | null;
 }
 
 /**
  * The page `row` lists (a statement asked for `limit + 1` items to learn whether more follow; no row at all: the
- * network has no cursor row), with the contract's spam flag and incompleteness the row carries.
+ * network has no cursor row): its items split at `separator` and each read by `item`, with the contract's spam flag
+ * and incompleteness the row carries.
  */
-function listedPage<T>(
+export function listedPage<T>(
   row: ListedPageRow | undefined,
-  limit: number,
-  item: (fields: string[]) => T,
-  key: (item: T) => string[],
+  list: { limit: number; separator: string; item: (text: string) => T; key: (item: T) => string[] },
 ): ContractPage<T> | undefined {
   if (!row) return undefined;
-  const listed = row.items === null ? [] : row.items.split(",");
-  const items = listed.slice(0, limit).map((text) => item(text.split(":")));
+  const { limit, separator, item, key } = list;
+  const listed = row.items === null ? [] : row.items.split(separator);
+  const items = listed.slice(0, limit).map(item);
   return {
     indexed: Number(row.indexed),
     items,
@@ -131,12 +131,16 @@ export async function inventoryPage(
 ): Promise<ContractPage<InventoryItem> | undefined> {
   const { network, owner, contract, after = "-1", limit, spam = false } = query;
   const { rows } = await db.query<ListedPageRow>(INVENTORY_SQL, [network, owner, contract, after, limit + 1, spam], { prepare: true });
-  return listedPage(
-    rows[0],
+  // `id` for an ERC-721 token, `id:balance` for an ERC-1155 one.
+  return listedPage(rows[0], {
     limit,
-    ([tokenId, balance]) => ({ tokenId, balance: balance ?? null }),
-    (i) => [i.tokenId],
-  );
+    separator: ",",
+    item: (text) => {
+      const [tokenId, balance] = text.split(":");
+      return { tokenId, balance: balance ?? null };
+    },
+    key: (i) => [i.tokenId],
+  });
 }
 
 /**
@@ -244,12 +248,15 @@ export async function holdersPage(
     tokenId === undefined
       ? await db.query<ListedPageRow>(HOLDERS_SQL, [network, contract, after, limit + 1, spam], { prepare: true })
       : await db.query<ListedPageRow>(TOKEN_HOLDERS_SQL, [network, contract, after, limit + 1, tokenId, spam], { prepare: true });
-  return listedPage(
-    rows[0],
+  return listedPage(rows[0], {
     limit,
-    ([owner, count]) => ({ owner, count }),
-    (h) => [h.owner],
-  );
+    separator: ",",
+    item: (text) => {
+      const [owner, count] = text.split(":");
+      return { owner, count };
+    },
+    key: (h) => [h.owner],
+  });
 }
 
 /** $1 network, $2 contract. */
