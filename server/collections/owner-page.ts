@@ -57,7 +57,7 @@ const OWNER_COLLECTIONS_SQL = `WITH page AS (SELECT held, indexed, contract, sta
     FROM indexer_cursors c LEFT JOIN indexer_networks n ON n.name = c.network
     LEFT JOIN LATERAL (
       SELECT contract FROM nft_holdings
-      WHERE network_id = n.id AND owner = decode(substr($2, 3), 'hex') AND contract > decode(substr($3, 3), 'hex')
+      WHERE network_id = n.id AND owner = (SELECT decode(substr($2, 3), 'hex')) AND contract > (SELECT decode(substr($3, 3), 'hex'))
       ORDER BY contract LIMIT $4
     ) o ON true
     LEFT JOIN nft_contract_summaries s ON s.network_id = n.id AND s.contract = o.contract

@@ -52,7 +52,7 @@ const OWNER_HISTORY_SQL = `SELECT p.indexed,
       CASE WHEN t.from_id = k.id THEN k.eip55 IS NOT NULL ELSE fa.kept END
         AND CASE WHEN t.to_id = k.id THEN k.eip55 IS NOT NULL ELSE ta.kept END AND ca.kept AS checksummed
     FROM indexer_cursors c LEFT JOIN indexer_networks n ON n.name = c.network
-    LEFT JOIN nft_addresses k ON k.address = decode(substr($2, 3), 'hex')
+    LEFT JOIN nft_addresses k ON k.address = (SELECT decode(substr($2, 3), 'hex'))
     LEFT JOIN LATERAL (
       (SELECT block_number, log_index, batch_index, block_time, tx_hash, contract_id, token_id, from_id, to_id, NULL::numeric AS amount
        FROM nft_transfers
@@ -99,7 +99,7 @@ const TOKEN_HISTORY_SQL = `SELECT p.indexed, p.incomplete,
       E'\\n' ORDER BY p.block_number DESC, p.log_index DESC, p.batch_index DESC) AS items
   FROM (SELECT c.block_number AS indexed, t.block_number, t.log_index, t.batch_index,
       CASE WHEN $8::boolean THEN lower($2) END AS contract,
-      CASE WHEN $8::boolean THEN (SELECT flag FROM nft_spam_flags WHERE network_id = n.id AND contract = decode(substr($2, 3), 'hex')) END AS spam,
+      CASE WHEN $8::boolean THEN (SELECT flag FROM nft_spam_flags WHERE network_id = n.id AND contract = (SELECT decode(substr($2, 3), 'hex'))) END AS spam,
       '{"block":' || t.block_number || ',"time":' || coalesce(t.block_time::text, 'null')
         || ',"tx":"0x' || encode(t.tx_hash, 'hex') || '","logIndex":' || t.log_index
         || CASE WHEN t.amount IS NULL THEN '' ELSE ',"batchIndex":' || t.batch_index END
@@ -108,7 +108,7 @@ const TOKEN_HISTORY_SQL = `SELECT p.indexed, p.incomplete,
       fa.kept AND ta.kept AND k.eip55 IS NOT NULL AS checksummed,
       EXISTS (SELECT 1 FROM nft_skipped_ranges WHERE network = $1 AND contract = lower($2)) AS incomplete
     FROM indexer_cursors c LEFT JOIN indexer_networks n ON n.name = c.network
-    LEFT JOIN nft_addresses k ON k.address = decode(substr($2, 3), 'hex')
+    LEFT JOIN nft_addresses k ON k.address = (SELECT decode(substr($2, 3), 'hex'))
     LEFT JOIN LATERAL (
       (SELECT block_number, log_index, batch_index, block_time, tx_hash, contract_id, token_id, from_id, to_id, NULL::numeric AS amount
        FROM nft_transfers

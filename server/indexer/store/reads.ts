@@ -103,20 +103,20 @@ export interface InventoryItem {
  */
 const INVENTORY_SQL = `SELECT c.block_number AS indexed, o.items,
     EXISTS (SELECT 1 FROM nft_skipped_ranges WHERE network = $1 AND contract = $3) AS incomplete,
-    CASE WHEN $6::boolean THEN (SELECT flag FROM nft_spam_flags WHERE network_id = n.id AND contract = decode(substr($3, 3), 'hex')) END AS spam
+    CASE WHEN $6::boolean THEN (SELECT flag FROM nft_spam_flags WHERE network_id = n.id AND contract = (SELECT decode(substr($3, 3), 'hex'))) END AS spam
   FROM indexer_cursors c LEFT JOIN indexer_networks n ON n.name = c.network
   LEFT JOIN LATERAL (
     SELECT string_agg(t.token_id || coalesce(':' || t.balance, ''), ',' ORDER BY t.token_id) AS items
     FROM (
       (SELECT token_id, NULL::numeric AS balance FROM nft_owners
        WHERE network_id = n.id
-         AND owner_id = (SELECT id FROM nft_addresses WHERE address = decode(substr($2, 3), 'hex'))
-         AND contract_id = (SELECT id FROM nft_addresses WHERE address = decode(substr($3, 3), 'hex'))
+         AND owner_id = (SELECT id FROM nft_addresses WHERE address = (SELECT decode(substr($2, 3), 'hex')))
+         AND contract_id = (SELECT id FROM nft_addresses WHERE address = (SELECT decode(substr($3, 3), 'hex')))
          AND token_id > $4
        ORDER BY token_id LIMIT $5)
       UNION ALL
       (SELECT token_id, balance FROM nft_balances
-       WHERE network_id = n.id AND owner = decode(substr($2, 3), 'hex') AND contract = decode(substr($3, 3), 'hex')
+       WHERE network_id = n.id AND owner = (SELECT decode(substr($2, 3), 'hex')) AND contract = (SELECT decode(substr($3, 3), 'hex'))
          AND token_id > $4 AND balance > 0
        ORDER BY token_id LIMIT $5)
       ORDER BY token_id LIMIT $5
@@ -197,13 +197,13 @@ export interface HolderItem {
  */
 const HOLDERS_SQL = `SELECT c.block_number AS indexed, h.items,
     EXISTS (SELECT 1 FROM nft_skipped_ranges WHERE network = $1 AND contract = $2) AS incomplete,
-    CASE WHEN $5::boolean THEN (SELECT flag FROM nft_spam_flags WHERE network_id = n.id AND contract = decode(substr($2, 3), 'hex')) END AS spam
+    CASE WHEN $5::boolean THEN (SELECT flag FROM nft_spam_flags WHERE network_id = n.id AND contract = (SELECT decode(substr($2, 3), 'hex'))) END AS spam
   FROM indexer_cursors c LEFT JOIN indexer_networks n ON n.name = c.network
   LEFT JOIN LATERAL (
     SELECT string_agg('0x' || encode(t.owner, 'hex') || ':' || t.count, ',' ORDER BY t.owner) AS items
     FROM (
       SELECT owner, count FROM nft_holdings
-      WHERE network_id = n.id AND contract = decode(substr($2, 3), 'hex') AND owner > decode(substr($3, 3), 'hex')
+      WHERE network_id = n.id AND contract = (SELECT decode(substr($2, 3), 'hex')) AND owner > (SELECT decode(substr($3, 3), 'hex'))
       ORDER BY owner LIMIT $4
     ) t
   ) h ON true
@@ -216,19 +216,19 @@ const HOLDERS_SQL = `SELECT c.block_number AS indexed, h.items,
  */
 const TOKEN_HOLDERS_SQL = `SELECT c.block_number AS indexed, h.items,
     EXISTS (SELECT 1 FROM nft_skipped_ranges WHERE network = $1 AND contract = $2) AS incomplete,
-    CASE WHEN $6::boolean THEN (SELECT flag FROM nft_spam_flags WHERE network_id = n.id AND contract = decode(substr($2, 3), 'hex')) END AS spam
+    CASE WHEN $6::boolean THEN (SELECT flag FROM nft_spam_flags WHERE network_id = n.id AND contract = (SELECT decode(substr($2, 3), 'hex'))) END AS spam
   FROM indexer_cursors c LEFT JOIN indexer_networks n ON n.name = c.network
   LEFT JOIN LATERAL (
     SELECT string_agg('0x' || encode(t.owner, 'hex') || ':' || t.count, ',' ORDER BY t.owner) AS items
     FROM (
       (SELECT a.address AS owner, 1::numeric AS count FROM nft_owners o JOIN nft_addresses a ON a.id = o.owner_id
        WHERE o.network_id = n.id
-         AND o.contract_id = (SELECT id FROM nft_addresses WHERE address = decode(substr($2, 3), 'hex'))
-         AND o.token_id = $5 AND a.address > decode(substr($3, 3), 'hex'))
+         AND o.contract_id = (SELECT id FROM nft_addresses WHERE address = (SELECT decode(substr($2, 3), 'hex')))
+         AND o.token_id = $5 AND a.address > (SELECT decode(substr($3, 3), 'hex')))
       UNION ALL
       (SELECT owner, balance FROM nft_balances
-       WHERE network_id = n.id AND contract = decode(substr($2, 3), 'hex') AND token_id = $5
-         AND owner > decode(substr($3, 3), 'hex') AND balance > 0
+       WHERE network_id = n.id AND contract = (SELECT decode(substr($2, 3), 'hex')) AND token_id = $5
+         AND owner > (SELECT decode(substr($3, 3), 'hex')) AND balance > 0
        ORDER BY owner LIMIT $4)
       ORDER BY owner LIMIT $4
     ) t

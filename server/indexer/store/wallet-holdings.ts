@@ -57,12 +57,12 @@ export const FULL_RIGHTS = `0x${"00".repeat(32)}`;
 const HOLDINGS_SQL = `SELECT q.i, c.block_number AS indexed,
     CASE WHEN q.ids IS NULL THEN
       COALESCE((SELECT h.count FROM nft_holdings h
-        WHERE h.network_id = n.id AND h.contract = decode(substr(q.contract, 3), 'hex') AND h.owner = decode(substr($1, 3), 'hex')), 0)
+        WHERE h.network_id = n.id AND h.contract = decode(substr(q.contract, 3), 'hex') AND h.owner = (SELECT decode(substr($1, 3), 'hex'))), 0)
     ELSE
       (SELECT count(*) FROM nft_owners o
         WHERE o.network_id = n.id AND o.contract_id = ca.id AND o.owner_id = oa.id AND o.token_id = ANY (string_to_array(q.ids, ',')::numeric[]))
       + COALESCE((SELECT sum(b.balance) FROM nft_balances b
-        WHERE b.network_id = n.id AND b.contract = decode(substr(q.contract, 3), 'hex') AND b.owner = decode(substr($1, 3), 'hex')
+        WHERE b.network_id = n.id AND b.contract = decode(substr(q.contract, 3), 'hex') AND b.owner = (SELECT decode(substr($1, 3), 'hex'))
           AND b.token_id = ANY (string_to_array(q.ids, ',')::numeric[]) AND b.balance > 0), 0)
     END::text AS count,
     ARRAY(
@@ -72,7 +72,7 @@ const HOLDINGS_SQL = `SELECT q.i, c.block_number AS indexed,
         ORDER BY o.token_id LIMIT $3)
       UNION ALL
       (SELECT b.token_id FROM nft_balances b
-        WHERE b.network_id = n.id AND b.owner = decode(substr($1, 3), 'hex') AND b.contract = decode(substr(q.contract, 3), 'hex')
+        WHERE b.network_id = n.id AND b.owner = (SELECT decode(substr($1, 3), 'hex')) AND b.contract = decode(substr(q.contract, 3), 'hex')
           AND b.balance > 0 AND (q.ids IS NULL OR b.token_id = ANY (string_to_array(q.ids, ',')::numeric[]))
         ORDER BY b.token_id LIMIT $3)
       ORDER BY 1 LIMIT $3
@@ -82,7 +82,7 @@ const HOLDINGS_SQL = `SELECT q.i, c.block_number AS indexed,
     LEFT JOIN indexer_cursors c ON c.network = q.network
     LEFT JOIN indexer_networks n ON n.name = q.network
     LEFT JOIN nft_addresses ca ON ca.address = decode(substr(q.contract, 3), 'hex')
-    LEFT JOIN nft_addresses oa ON oa.address = decode(substr($1, 3), 'hex')
+    LEFT JOIN nft_addresses oa ON oa.address = (SELECT decode(substr($1, 3), 'hex'))
   ORDER BY q.i`;
 
 /**
@@ -104,8 +104,8 @@ const DELEGATED_HOLDINGS_SQL = `WITH q AS (
         d.network_id, d.vault, d.kind, d.contract, d.token_id, d.enable, d.block_number, d.log_index
       FROM nft_delegations d
       WHERE d.network_id IN (SELECT n.id FROM indexer_networks n WHERE n.name IN (SELECT network FROM q))
-        AND d.delegate = decode(substr($1, 3), 'hex') AND d.vault <> decode(substr($1, 3), 'hex')
-        AND d.rights IN (decode(repeat('00', 32), 'hex'), decode(substr($4, 3), 'hex'))
+        AND d.delegate = (SELECT decode(substr($1, 3), 'hex')) AND d.vault <> (SELECT decode(substr($1, 3), 'hex'))
+        AND d.rights IN (decode(repeat('00', 32), 'hex'), (SELECT decode(substr($4, 3), 'hex')))
       ORDER BY d.network_id, d.vault, d.kind, d.contract, d.token_id, d.rights, d.block_number DESC, d.log_index DESC
     ) l
     WHERE l.enable
@@ -150,7 +150,7 @@ const DELEGATED_HOLDINGS_SQL = `WITH q AS (
     EXISTS (SELECT 1 FROM nft_skipped_ranges s WHERE s.network = q.network AND s.contract = q.contract) AS incomplete,
     (SELECT count(*) FROM granted) >= $5 AS more_delegations
   FROM holders o JOIN q ON q.i = o.i
-    CROSS JOIN LATERAL (SELECT COALESCE(o.vault, decode(substr($1, 3), 'hex')) AS address) w
+    CROSS JOIN LATERAL (SELECT COALESCE(o.vault, (SELECT decode(substr($1, 3), 'hex'))) AS address) w
     LEFT JOIN indexer_cursors c ON c.network = q.network
     LEFT JOIN indexer_networks n ON n.name = q.network
     LEFT JOIN nft_addresses ca ON ca.address = decode(substr(q.contract, 3), 'hex')
