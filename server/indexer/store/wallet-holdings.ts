@@ -52,17 +52,24 @@ export const FULL_RIGHTS = `0x${"00".repeat(32)}`;
  * $1 owner, $2 the collections as a JSON array of {i, network, contract, ids} (ids: comma-separated decimals, or null
  * for all), $3 the most ids listed per collection plus one. The collections go in as JSON rather than as arrays: the
  * planner estimates jsonb_to_recordset's rows alike with and without their values, so that the prepared statement
- * settles on its generic plan instead of being planned again at each login (planning cost more than running it).
+ * settles on its generic plan instead of being planned again at each login (planning cost more than running it). Each
+ * contract is decoded once, in `q` (materialized, so that the planner does not fold it back into the lookups), and the
+ * owner once, in a subquery of its own: written in the lookups, decode() ran again for every row of a small table the
+ * generic plan scans whole (server/indexer/store/README.md).
  */
-const HOLDINGS_SQL = `SELECT q.i, c.block_number AS indexed,
+const HOLDINGS_SQL = `WITH q AS MATERIALIZED (
+    SELECT q.*, decode(substr(q.contract, 3), 'hex') AS contract_key
+    FROM jsonb_to_recordset($2::jsonb) AS q(i integer, network text, contract text, ids text)
+  )
+  SELECT q.i, c.block_number AS indexed,
     CASE WHEN q.ids IS NULL THEN
       COALESCE((SELECT h.count FROM nft_holdings h
-        WHERE h.network_id = n.id AND h.contract = decode(substr(q.contract, 3), 'hex') AND h.owner = (SELECT decode(substr($1, 3), 'hex'))), 0)
+        WHERE h.network_id = n.id AND h.contract = q.contract_key AND h.owner = (SELECT decode(substr($1, 3), 'hex'))), 0)
     ELSE
       (SELECT count(*) FROM nft_owners o
         WHERE o.network_id = n.id AND o.contract_id = ca.id AND o.owner_id = oa.id AND o.token_id = ANY (string_to_array(q.ids, ',')::numeric[]))
       + COALESCE((SELECT sum(b.balance) FROM nft_balances b
-        WHERE b.network_id = n.id AND b.contract = decode(substr(q.contract, 3), 'hex') AND b.owner = (SELECT decode(substr($1, 3), 'hex'))
+        WHERE b.network_id = n.id AND b.contract = q.contract_key AND b.owner = (SELECT decode(substr($1, 3), 'hex'))
           AND b.token_id = ANY (string_to_array(q.ids, ',')::numeric[]) AND b.balance > 0), 0)
     END::text AS count,
     ARRAY(
@@ -72,16 +79,16 @@ const HOLDINGS_SQL = `SELECT q.i, c.block_number AS indexed,
         ORDER BY o.token_id LIMIT $3)
       UNION ALL
       (SELECT b.token_id FROM nft_balances b
-        WHERE b.network_id = n.id AND b.owner = (SELECT decode(substr($1, 3), 'hex')) AND b.contract = decode(substr(q.contract, 3), 'hex')
+        WHERE b.network_id = n.id AND b.owner = (SELECT decode(substr($1, 3), 'hex')) AND b.contract = q.contract_key
           AND b.balance > 0 AND (q.ids IS NULL OR b.token_id = ANY (string_to_array(q.ids, ',')::numeric[]))
         ORDER BY b.token_id LIMIT $3)
       ORDER BY 1 LIMIT $3
     )::text[] AS ids,
     EXISTS (SELECT 1 FROM nft_skipped_ranges s WHERE s.network = q.network AND s.contract = q.contract) AS incomplete
-  FROM jsonb_to_recordset($2::jsonb) AS q(i integer, network text, contract text, ids text)
+  FROM q
     LEFT JOIN indexer_cursors c ON c.network = q.network
     LEFT JOIN indexer_networks n ON n.name = q.network
-    LEFT JOIN nft_addresses ca ON ca.address = decode(substr(q.contract, 3), 'hex')
+    LEFT JOIN nft_addresses ca ON ca.address = q.contract_key
     LEFT JOIN nft_addresses oa ON oa.address = (SELECT decode(substr($1, 3), 'hex'))
   ORDER BY q.i`;
 
@@ -95,8 +102,9 @@ const HOLDINGS_SQL = `SELECT q.i, c.block_number AS indexed,
  * ones (32 bytes of hex), $5 the most delegations read (the oldest first). Rows: the owner's own first (vault null),
  * then each vault's, per collection.
  */
-const DELEGATED_HOLDINGS_SQL = `WITH q AS (
-    SELECT * FROM jsonb_to_recordset($2::jsonb) AS q(i integer, network text, contract text, ids text)
+const DELEGATED_HOLDINGS_SQL = `WITH q AS MATERIALIZED (
+    SELECT q.*, decode(substr(q.contract, 3), 'hex') AS contract_key
+    FROM jsonb_to_recordset($2::jsonb) AS q(i integer, network text, contract text, ids text)
   ),
   granted AS (
     SELECT l.network_id, l.vault, l.kind, l.contract, l.token_id FROM (
@@ -120,19 +128,19 @@ const DELEGATED_HOLDINGS_SQL = `WITH q AS (
         FILTER (WHERE q.ids IS NULL OR g.token_id = ANY (string_to_array(q.ids, ',')::numeric[])) END,
       min(g.kind) = 3
     FROM q JOIN indexer_networks n ON n.name = q.network
-      JOIN granted g ON g.network_id = n.id AND (g.kind = 1 OR g.contract = decode(substr(q.contract, 3), 'hex'))
+      JOIN granted g ON g.network_id = n.id AND (g.kind = 1 OR g.contract = q.contract_key)
     GROUP BY q.i, q.ids, g.vault
     HAVING min(g.kind) < 3 OR count(*) FILTER (WHERE q.ids IS NULL OR g.token_id = ANY (string_to_array(q.ids, ',')::numeric[])) > 0
   )
   SELECT o.i, '0x' || encode(o.vault, 'hex') AS vault, o.via, c.block_number AS indexed,
     CASE WHEN o.ids IS NULL THEN
       COALESCE((SELECT h.count FROM nft_holdings h
-        WHERE h.network_id = n.id AND h.contract = decode(substr(q.contract, 3), 'hex') AND h.owner = w.address), 0)
+        WHERE h.network_id = n.id AND h.contract = q.contract_key AND h.owner = w.address), 0)
     ELSE
       (SELECT count(*) FROM nft_owners x
         WHERE x.network_id = n.id AND x.contract_id = ca.id AND x.owner_id = oa.id AND x.token_id = ANY (string_to_array(o.ids, ',')::numeric[]))
       + COALESCE((SELECT sum(b.balance) FROM nft_balances b
-        WHERE NOT o.tokens_only AND b.network_id = n.id AND b.contract = decode(substr(q.contract, 3), 'hex') AND b.owner = w.address
+        WHERE NOT o.tokens_only AND b.network_id = n.id AND b.contract = q.contract_key AND b.owner = w.address
           AND b.token_id = ANY (string_to_array(o.ids, ',')::numeric[]) AND b.balance > 0), 0)
     END::text AS count,
     ARRAY(
@@ -142,7 +150,7 @@ const DELEGATED_HOLDINGS_SQL = `WITH q AS (
         ORDER BY x.token_id LIMIT $3)
       UNION ALL
       (SELECT b.token_id FROM nft_balances b
-        WHERE NOT o.tokens_only AND b.network_id = n.id AND b.owner = w.address AND b.contract = decode(substr(q.contract, 3), 'hex')
+        WHERE NOT o.tokens_only AND b.network_id = n.id AND b.owner = w.address AND b.contract = q.contract_key
           AND b.balance > 0 AND (o.ids IS NULL OR b.token_id = ANY (string_to_array(o.ids, ',')::numeric[]))
         ORDER BY b.token_id LIMIT $3)
       ORDER BY 1 LIMIT $3
@@ -153,7 +161,7 @@ const DELEGATED_HOLDINGS_SQL = `WITH q AS (
     CROSS JOIN LATERAL (SELECT COALESCE(o.vault, (SELECT decode(substr($1, 3), 'hex'))) AS address) w
     LEFT JOIN indexer_cursors c ON c.network = q.network
     LEFT JOIN indexer_networks n ON n.name = q.network
-    LEFT JOIN nft_addresses ca ON ca.address = decode(substr(q.contract, 3), 'hex')
+    LEFT JOIN nft_addresses ca ON ca.address = q.contract_key
     LEFT JOIN nft_addresses oa ON oa.address = w.address
   ORDER BY o.i, o.vault NULLS FIRST`;
 
