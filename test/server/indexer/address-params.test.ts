@@ -31,9 +31,10 @@ const OTHER = address(2, 2);
  * A read's addresses come as hex text (its parameters, the collections a holdings read is asked about) that its
  * statement turns into bytes. Where a table is small (the dictionary of a new index), the planner reads it whole rather
  * than by its key, and a condition in a scan's filter is evaluated on every row it reads: the conversion must be made
- * once, not once per row read (a few hundred hex decodings per lookup, most of an inventory page's cost in the
- * database). Each read sent as a prepared statement is explained in the generic plan it runs with after its first
- * executions; a statement sent unprepared is planned with its values, where the conversion is folded into a constant.
+ * once, not once per row read (a few hundred hex decodings per lookup, about two fifths of an inventory page's time
+ * in the database). Each read sent as a prepared statement is explained in the generic plan it runs with after its
+ * first executions; a statement sent unprepared is planned with its values, where the conversion is folded into a
+ * constant.
  */
 describe(`the store's prepared reads convert each address once (${backendName})`, function () {
   const suite = databaseForSuite(async (db) => {
