@@ -1,7 +1,10 @@
 import { expect } from "chai";
-import { existsSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { findBrowser, launchBrowser, npmChromium } from "./browser";
 
 describe("browser for the browser tests", function () {
@@ -71,6 +74,51 @@ describe("browser for the browser tests", function () {
       } finally {
         await browser.close();
         server.close();
+      }
+    });
+  });
+
+  describe("npm-delivered Chromium's first unpack", function () {
+    // Each process of `hardhat test --parallel` may be the first to want the browser: the package unpacks it into the
+    // temp directory and reuses whatever file it finds there, whole or not.
+    const launchInChild = (tmp: string) =>
+      new Promise<string>((resolve, reject) =>
+        execFile(
+          process.execPath,
+          [
+            "-r",
+            "ts-node/register/transpile-only",
+            "-e",
+            `require(${JSON.stringify(path.join(__dirname, "browser"))}).launchBrowser({ system: false }).then(async (b) => {
+              const page = await b.newPage();
+              await page.setContent("<title>up</title>");
+              process.stdout.write(await page.title());
+              await b.close();
+            })`,
+          ],
+          { env: { ...process.env, TMPDIR: tmp, CHROMIUM_PATH: "" }, timeout: 100_000 },
+          (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout)),
+        ),
+      );
+
+    it("is unpacked once when several test processes start at the same time", async function () {
+      if (!linuxX64) return;
+      const tmp = mkdtempSync(path.join(tmpdir(), "chromium-first-"));
+      try {
+        expect(await Promise.all([1, 2, 3].map(() => launchInChild(tmp)))).to.deep.equal(["up", "up", "up"]);
+      } finally {
+        rmSync(tmp, { recursive: true, force: true });
+      }
+    });
+
+    it("unpacks again over a binary a killed run left half written", async function () {
+      if (!linuxX64) return;
+      const tmp = mkdtempSync(path.join(tmpdir(), "chromium-half-"));
+      try {
+        writeFileSync(path.join(tmp, "chromium"), Buffer.alloc(4096), { mode: 0o700 });
+        expect(await launchInChild(tmp)).to.equal("up");
+      } finally {
+        rmSync(tmp, { recursive: true, force: true });
       }
     });
   });

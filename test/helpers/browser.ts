@@ -1,5 +1,7 @@
-import { accessSync, constants } from "node:fs";
+import { accessSync, constants, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { chromium, type Browser } from "playwright-core";
 
 /**
@@ -68,6 +70,53 @@ const NPM_ARGS_LEFT_OUT = new Set([
 
 let npmBrowser: Promise<BrowserChoice> | undefined;
 
+/** How long a process waits for another's unpack, and after how long an unpack's lock is taken as its holder's death. */
+const UNPACK_WAIT_MS = 180_000;
+const UNPACK_LOCK_STALE_MS = 120_000;
+
+/**
+ * The package unpacks into the temp directory and reuses any `chromium` file it finds there: the processes of
+ * `hardhat test --parallel` that start together would run a binary another is still writing (ETXTBSY), and a run
+ * killed mid-unpack would leave a half-written one for good. So one process at a time unpacks, under a lock directory
+ * (mkdir is atomic), and a marker written after a whole unpack is what says the files can be used.
+ */
+async function unpackedOnce(unpack: () => Promise<string>): Promise<string> {
+  const ready = path.join(tmpdir(), "chromium.unpacked");
+  const lock = path.join(tmpdir(), "chromium.unpacking");
+  const started = performance.now();
+  while (!existsSync(ready)) {
+    if (performance.now() - started > UNPACK_WAIT_MS)
+      throw new Error(`The npm-delivered Chromium was not unpacked within ${UNPACK_WAIT_MS / 1000} s (lock ${lock}).`);
+    try {
+      mkdirSync(lock);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      if (Date.now() - lockTime(lock) > UNPACK_LOCK_STALE_MS) rmSync(lock, { recursive: true, force: true });
+      await sleep(100);
+      continue;
+    }
+    try {
+      if (existsSync(ready)) break;
+      // What an unfinished unpack may have left: the package would take any of them as done.
+      for (const left of ["chromium", "fonts", "libGLESv2.so"]) rmSync(path.join(tmpdir(), left), { recursive: true, force: true });
+      await unpack();
+      writeFileSync(ready, "");
+    } finally {
+      rmSync(lock, { recursive: true, force: true });
+    }
+  }
+  return unpack();
+}
+
+/** When a lock directory was made; 0 when it is already gone (so it reads as stale and the next try takes it). */
+function lockTime(lock: string): number {
+  try {
+    return statSync(lock).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
 /** The npm-delivered Chromium, unpacked once per machine (its package reuses the unpacked binary). */
 export function npmChromium(): Promise<BrowserChoice> {
   if (process.platform !== "linux" || process.arch !== "x64") {
@@ -81,7 +130,7 @@ export function npmChromium(): Promise<BrowserChoice> {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const sparticuz: typeof import("@sparticuz/chromium").default = require("@sparticuz/chromium");
     sparticuz.setGraphicsMode = false;
-    const executablePath = await sparticuz.executablePath();
+    const executablePath = await unpackedOnce(() => sparticuz.executablePath());
     const args = sparticuz.args.filter((arg) => !NPM_ARGS_LEFT_OUT.has(arg));
     return { source: "npm" as const, executablePath, args: [...args, ...COMMON_ARGS] };
   })();
