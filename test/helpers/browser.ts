@@ -1,8 +1,10 @@
-import { accessSync, constants, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { accessSync, constants, existsSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { chromium, type Browser } from "playwright-core";
+import { DatabaseInUse } from "../../server/db/errors";
+import { lockDataDir } from "../../server/db/pglite-lock";
 
 /**
  * The one way browser tests get a headless Chromium, so that `npm ci && npm test` needs nothing else on the
@@ -70,28 +72,27 @@ const NPM_ARGS_LEFT_OUT = new Set([
 
 let npmBrowser: Promise<BrowserChoice> | undefined;
 
-/** How long a process waits for another's unpack, and after how long an unpack's lock is taken as its holder's death. */
+/** How long a process waits for another's unpack. */
 const UNPACK_WAIT_MS = 180_000;
-const UNPACK_LOCK_STALE_MS = 120_000;
 
 /**
  * The package unpacks into the temp directory and reuses any `chromium` file it finds there: the processes of
  * `hardhat test --parallel` that start together would run a binary another is still writing (ETXTBSY), and a run
- * killed mid-unpack would leave a half-written one for good. So one process at a time unpacks, under a lock directory
- * (mkdir is atomic), and a marker written after a whole unpack is what says the files can be used.
+ * killed mid-unpack would leave a half-written one for good. So one process at a time unpacks, under the project's lock
+ * between processes (`lockDataDir`: a file beside the path, taken over from a holder that died), and a marker written
+ * after a whole unpack is what says the files can be used.
  */
 async function unpackedOnce(unpack: () => Promise<string>): Promise<string> {
   const ready = path.join(tmpdir(), "chromium.unpacked");
-  const lock = path.join(tmpdir(), "chromium.unpacking");
   const started = performance.now();
   while (!existsSync(ready)) {
-    if (performance.now() - started > UNPACK_WAIT_MS)
-      throw new Error(`The npm-delivered Chromium was not unpacked within ${UNPACK_WAIT_MS / 1000} s (lock ${lock}).`);
+    let release: () => void;
     try {
-      mkdirSync(lock);
+      release = lockDataDir(path.join(tmpdir(), "chromium"));
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      if (Date.now() - lockTime(lock) > UNPACK_LOCK_STALE_MS) rmSync(lock, { recursive: true, force: true });
+      if (!(error instanceof DatabaseInUse)) throw error;
+      if (performance.now() - started > UNPACK_WAIT_MS)
+        throw new Error(`The npm-delivered Chromium was not unpacked within ${UNPACK_WAIT_MS / 1000} s: ${error.message}`);
       await sleep(100);
       continue;
     }
@@ -102,19 +103,10 @@ async function unpackedOnce(unpack: () => Promise<string>): Promise<string> {
       await unpack();
       writeFileSync(ready, "");
     } finally {
-      rmSync(lock, { recursive: true, force: true });
+      release();
     }
   }
   return unpack();
-}
-
-/** When a lock directory was made; 0 when it is already gone (so it reads as stale and the next try takes it). */
-function lockTime(lock: string): number {
-  try {
-    return statSync(lock).mtimeMs;
-  } catch {
-    return 0;
-  }
 }
 
 /** The npm-delivered Chromium, unpacked once per machine (its package reuses the unpacked binary). */
