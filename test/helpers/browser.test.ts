@@ -1,11 +1,12 @@
 import { expect } from "chai";
-import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { findBrowser, launchBrowser, npmChromium } from "./browser";
+import { runNodeProcess } from "./cli";
+import { closesAfterEach } from "./closes-after-each";
+import { makeTempDir } from "./temp-dir";
 
 describe("browser for the browser tests", function () {
   this.timeout(120_000);
@@ -81,45 +82,38 @@ describe("browser for the browser tests", function () {
   describe("npm-delivered Chromium's first unpack", function () {
     // Each process of `hardhat test --parallel` may be the first to want the browser: the package unpacks it into the
     // temp directory and reuses whatever file it finds there, whole or not.
-    const launchInChild = (tmp: string) =>
-      new Promise<string>((resolve, reject) =>
-        execFile(
-          process.execPath,
-          [
-            "-r",
-            "ts-node/register/transpile-only",
-            "-e",
-            `require(${JSON.stringify(path.join(__dirname, "browser"))}).launchBrowser({ system: false }).then(async (b) => {
-              const page = await b.newPage();
-              await page.setContent("<title>up</title>");
-              process.stdout.write(await page.title());
-              await b.close();
-            })`,
-          ],
-          { env: { ...process.env, TMPDIR: tmp, CHROMIUM_PATH: "" }, timeout: 100_000 },
-          (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout)),
-        ),
+    const closing = closesAfterEach();
+    /** What a test process that launches the browser with `tmp` as its temp directory prints: its page's title. */
+    const launchInChild = async (tmp: string) => {
+      const run = await runNodeProcess(
+        [
+          "-r",
+          "ts-node/register/transpile-only",
+          "-e",
+          `require(${JSON.stringify(path.join(__dirname, "browser"))}).launchBrowser({ system: false }).then(async (b) => {
+            const page = await b.newPage();
+            await page.setContent("<title>up</title>");
+            process.stdout.write(await page.title());
+            await b.close();
+          })`,
+        ],
+        { TMPDIR: tmp, CHROMIUM_PATH: "" },
       );
+      if (run.code !== 0) throw new Error(`the test process exited with ${run.code}\n${run.stderr}`);
+      return run.stdout;
+    };
 
     it("is unpacked once when several test processes start at the same time", async function () {
       if (!linuxX64) return;
-      const tmp = mkdtempSync(path.join(tmpdir(), "chromium-first-"));
-      try {
-        expect(await Promise.all([1, 2, 3].map(() => launchInChild(tmp)))).to.deep.equal(["up", "up", "up"]);
-      } finally {
-        rmSync(tmp, { recursive: true, force: true });
-      }
+      const tmp = closing(makeTempDir("chromium-first-"));
+      expect(await Promise.all([1, 2, 3].map(() => launchInChild(tmp.path)))).to.deep.equal(["up", "up", "up"]);
     });
 
     it("unpacks again over a binary a killed run left half written", async function () {
       if (!linuxX64) return;
-      const tmp = mkdtempSync(path.join(tmpdir(), "chromium-half-"));
-      try {
-        writeFileSync(path.join(tmp, "chromium"), Buffer.alloc(4096), { mode: 0o700 });
-        expect(await launchInChild(tmp)).to.equal("up");
-      } finally {
-        rmSync(tmp, { recursive: true, force: true });
-      }
+      const tmp = closing(makeTempDir("chromium-half-"));
+      writeFileSync(path.join(tmp.path, "chromium"), Buffer.alloc(4096), { mode: 0o700 });
+      expect(await launchInChild(tmp.path)).to.equal("up");
     });
   });
 

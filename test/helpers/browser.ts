@@ -1,10 +1,10 @@
 import { accessSync, constants, existsSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { chromium, type Browser } from "playwright-core";
 import { DatabaseInUse } from "../../server/db/errors";
 import { lockDataDir } from "../../server/db/pglite-lock";
+import { pollUntil } from "./waiters";
 
 /**
  * The one way browser tests get a headless Chromium, so that `npm ci && npm test` needs nothing else on the
@@ -84,28 +84,31 @@ const UNPACK_WAIT_MS = 180_000;
  */
 async function unpackedOnce(unpack: () => Promise<string>): Promise<string> {
   const ready = path.join(tmpdir(), "chromium.unpacked");
-  const started = performance.now();
-  while (!existsSync(ready)) {
-    let release: () => void;
-    try {
-      release = lockDataDir(path.join(tmpdir(), "chromium"));
-    } catch (error) {
-      if (!(error instanceof DatabaseInUse)) throw error;
-      if (performance.now() - started > UNPACK_WAIT_MS)
-        throw new Error(`The npm-delivered Chromium was not unpacked within ${UNPACK_WAIT_MS / 1000} s: ${error.message}`);
-      await sleep(100);
-      continue;
-    }
-    try {
-      if (existsSync(ready)) break;
-      // What an unfinished unpack may have left: the package would take any of them as done.
-      for (const left of ["chromium", "fonts", "libGLESv2.so"]) rmSync(path.join(tmpdir(), left), { recursive: true, force: true });
-      await unpack();
-      writeFileSync(ready, "");
-    } finally {
-      release();
-    }
-  }
+  await pollUntil(
+    "the npm-delivered Chromium's first unpack, by this test process or another",
+    async () => {
+      if (existsSync(ready)) return true;
+      let release: () => void;
+      try {
+        release = lockDataDir(path.join(tmpdir(), "chromium"));
+      } catch (error) {
+        if (error instanceof DatabaseInUse) return false;
+        throw error;
+      }
+      try {
+        if (!existsSync(ready)) {
+          // What an unfinished unpack may have left: the package would take any of them as done.
+          for (const left of ["chromium", "fonts", "libGLESv2.so"]) rmSync(path.join(tmpdir(), left), { recursive: true, force: true });
+          await unpack();
+          writeFileSync(ready, "");
+        }
+        return true;
+      } finally {
+        release();
+      }
+    },
+    UNPACK_WAIT_MS,
+  );
   return unpack();
 }
 
