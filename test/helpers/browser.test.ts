@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -114,6 +114,17 @@ describe("browser for the browser tests", function () {
       const tmp = closing(makeTempDir("chromium-half-"));
       writeFileSync(path.join(tmp.path, "chromium"), Buffer.alloc(4096), { mode: 0o700 });
       expect(await launchInChild(tmp.path)).to.equal("up");
+    });
+
+    it("unpacks again, under the lock, where a temp cleaner removed the binary and left the marker", async function () {
+      if (!linuxX64) return;
+      const tmp = closing(makeTempDir("chromium-cleaned-"));
+      const marker = path.join(tmp.path, "chromium.unpacked");
+      writeFileSync(marker, "left by an earlier unpack");
+      expect(await launchInChild(tmp.path)).to.equal("up");
+      // Taken as it was, the marker would be unchanged: the unpack that wrote the binary again wrote its own.
+      expect(readFileSync(marker, "utf8")).to.equal("");
+      expect(existsSync(path.join(tmp.path, "chromium"))).to.equal(true);
     });
   });
 

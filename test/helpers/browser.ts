@@ -80,14 +80,16 @@ const UNPACK_WAIT_MS = 180_000;
  * `hardhat test --parallel` that start together would run a binary another is still writing (ETXTBSY), and a run
  * killed mid-unpack would leave a half-written one for good. So one process at a time unpacks, under the project's lock
  * between processes (`lockDataDir`: a file beside the path, taken over from a holder that died), and a marker written
- * after a whole unpack is what says the files can be used.
+ * after a whole unpack, with the binary beside it, is what says the files can be used: a temp cleaner may remove the
+ * one and not the other.
  */
 async function unpackedOnce(unpack: () => Promise<string>): Promise<string> {
   const ready = path.join(tmpdir(), "chromium.unpacked");
+  const unpacked = () => existsSync(ready) && existsSync(path.join(tmpdir(), "chromium"));
   await pollUntil(
     "the npm-delivered Chromium's first unpack, by this test process or another",
     async () => {
-      if (existsSync(ready)) return true;
+      if (unpacked()) return true;
       let release: () => void;
       try {
         release = lockDataDir(path.join(tmpdir(), "chromium"));
@@ -96,9 +98,12 @@ async function unpackedOnce(unpack: () => Promise<string>): Promise<string> {
         throw error;
       }
       try {
-        if (!existsSync(ready)) {
-          // What an unfinished unpack may have left: the package would take any of them as done.
-          for (const left of ["chromium", "fonts", "libGLESv2.so"]) rmSync(path.join(tmpdir(), left), { recursive: true, force: true });
+        if (!unpacked()) {
+          // What an unfinished unpack or a temp cleaner may have left: the package would take any file as done, and this
+          // function a marker; the marker goes first, so that an unpack killed now leaves none.
+          for (const left of ["chromium.unpacked", "chromium", "fonts", "libGLESv2.so"]) {
+            rmSync(path.join(tmpdir(), left), { recursive: true, force: true });
+          }
           await unpack();
           writeFileSync(ready, "");
         }
