@@ -219,7 +219,9 @@ describe("webhooks: delivery", function () {
   it("shows a failing subscription's oldest undelivered change and the disabled ones in the metrics; the log keeps attempts three days", async function () {
     // The earlier tests' subscriptions would change the counts meanwhile (moving the clock makes their retries due).
     await t.app.db.query("DELETE FROM webhook_subscriptions");
-    const { owner, subscription } = await subscribed(() => ({ status: 500 }));
+    // Its retry asked for an hour away: the ten minutes the clock moves make it failing for longer than
+    // WEBHOOKS_DISABLE_AFTER_MS, so a retry due meanwhile would disable it while its metrics are read.
+    const { owner, subscription } = await subscribed(() => ({ status: 503, headers: { "retry-after": "3600" } }));
     await w.mint(owner);
     await untilState(subscription.id, (s) => s.attempts === 1);
     t.clock.advance(600_000);
@@ -249,6 +251,7 @@ describe("webhooks: delivery", function () {
       "SELECT attempted_at, expires_at FROM webhook_deliveries WHERE subscription_id = $1",
       [subscription.id],
     );
+    // One attempt logged: it was not retried meanwhile.
     expect(rows).to.have.length(1);
     const expires = rows[0].attempted_at.getTime() + DELIVERY_LOG_MS;
     expect(rows[0].expires_at.getTime()).to.equal(expires);
