@@ -84,15 +84,16 @@ const UNPACK_WAIT_MS = 180_000;
  * one and not the other.
  */
 async function unpackedOnce(unpack: () => Promise<string>): Promise<string> {
-  const ready = path.join(tmpdir(), "chromium.unpacked");
-  const unpacked = () => existsSync(ready) && existsSync(path.join(tmpdir(), "chromium"));
+  const binary = path.join(tmpdir(), "chromium");
+  const ready = `${binary}.unpacked`;
+  const unpacked = () => existsSync(ready) && existsSync(binary);
   await pollUntil(
     "the npm-delivered Chromium's first unpack, by this test process or another",
     async () => {
       if (unpacked()) return true;
       let release: () => void;
       try {
-        release = lockDataDir(path.join(tmpdir(), "chromium"));
+        release = lockDataDir(binary);
       } catch (error) {
         if (error instanceof DatabaseInUse) return false;
         throw error;
