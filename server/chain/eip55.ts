@@ -1,27 +1,259 @@
 /**
- * EIP-55 checksums, computed here rather than by ethers' `getAddress`: a page of transfers names up to 200 addresses,
- * and over a large index most of them are not among the recently checksummed (see `checksummer`), so the hash is on the
- * hot path of every history, holders and inventory page. This is Keccak-256 cut down to the one case EIP-55 needs: 40
- * ASCII bytes, one block of the sponge, the first 20 bytes of the digest. `test/server/chain/eip55.test.ts` holds it
+ * EIP-55 checksums, computed here rather than by ethers' `getAddress`: a page of transfers or holders names up to 200
+ * addresses, and over a large index most of them were not seen lately, so the hash is on the hot path of every
+ * history, holders and inventory page, and of the indexer's first write of each address.
+ *
+ * The hash is Keccak-256 cut down to the one case EIP-55 needs (40 ASCII bytes, one block of the sponge, the first 20
+ * bytes of the digest), run as a small WebAssembly function this module writes out below: Keccak works on 64-bit
+ * lanes, which WebAssembly has and JavaScript has not (written in JavaScript on 32-bit halves it cost about four times
+ * as much: bench/suites/checksums.ts). The function also upper-cases the letters, so an address costs one write of
+ * its text into the module's memory, one call and one read of the answer. `test/server/chain/eip55.test.ts` holds it
  * to ethers' checksum over random addresses.
  */
 
-/** The round constants of ι, as the low and high halves of each 64-bit lane (FIPS 202, 3.2.5). */
-const [ROUND_LO, ROUND_HI] = (() => {
-  const lo = new Int32Array(24);
-  const hi = new Int32Array(24);
+/**
+ * The module's memory (one 64 KiB page, never grown): where the address is written, where the function leaves the
+ * digest and the answer, and where the round constants are kept.
+ */
+const MEMORY = { address: 0, digest: 48, answer: 256, roundConstants: 512 } as const;
+
+/** Keccak-f[1600]'s round constants, ι's (FIPS 202, 3.2.5). */
+function roundConstants(): bigint[] {
+  const constants: bigint[] = [];
   let r = 1;
   for (let round = 0; round < 24; round++) {
+    let constant = 0n;
     for (let j = 0; j < 7; j++) {
       r = ((r << 1) ^ ((r >> 7) * 0x71)) & 0xff;
-      const bit = (1 << j) - 1;
-      if (r & 2) {
-        if (bit < 32) lo[round] |= 1 << bit;
-        else hi[round] |= 1 << (bit - 32);
-      }
+      if (r & 2) constant |= 1n << BigInt((1 << j) - 1);
+    }
+    constants.push(constant);
+  }
+  return constants;
+}
+
+/** Each lane's rotation in ρ, lane x + 5y (FIPS 202, 3.2.2). */
+function rotations(): number[] {
+  const offsets = new Array<number>(25).fill(0);
+  for (let t = 0, x = 1, y = 0; t < 24; t++) {
+    offsets[x + 5 * y] = (((t + 1) * (t + 2)) / 2) % 64;
+    [x, y] = [y, (2 * x + 3 * y) % 5];
+  }
+  return offsets;
+}
+
+/** The WebAssembly instructions used below, by their names in the specification's text format. */
+const OP = {
+  loop: 0x03,
+  end: 0x0b,
+  brIf: 0x0d,
+  localGet: 0x20,
+  localSet: 0x21,
+  localTee: 0x22,
+  i64Load: 0x29,
+  i32Load8U: 0x2d,
+  i64Store: 0x37,
+  i32Store8: 0x3a,
+  i32Const: 0x41,
+  i64Const: 0x42,
+  i32LtU: 0x49,
+  i32GtU: 0x4b,
+  i32Add: 0x6a,
+  i32Sub: 0x6b,
+  i32And: 0x71,
+  i32Shl: 0x74,
+  i32ShrU: 0x76,
+  i64And: 0x83,
+  i64Xor: 0x85,
+  i64Rotl: 0x89,
+} as const;
+const I32 = 0x7f;
+const I64 = 0x7e;
+const VOID_BLOCK = 0x40;
+
+const unsignedLeb = (n: number): number[] => {
+  const bytes: number[] = [];
+  do {
+    const low = n & 0x7f;
+    n >>>= 7;
+    bytes.push(n ? low | 0x80 : low);
+  } while (n);
+  return bytes;
+};
+const signedLeb = (n: bigint): number[] => {
+  const bytes: number[] = [];
+  for (;;) {
+    const low = Number(n & 0x7fn);
+    n >>= 7n;
+    if ((n === 0n && !(low & 0x40)) || (n === -1n && low & 0x40)) return [...bytes, low];
+    bytes.push(low | 0x80);
+  }
+};
+
+/**
+ * The body of `eip55()`: reads `0x` and 40 lowercase hex digits at MEMORY.address, writes `0x` and the checksummed
+ * digits at MEMORY.answer. Locals 0–24 are the state's lanes (x + 5y), 25–49 the lanes after ρ and π, 50–54 θ's
+ * column parities, 55 θ's term; then the i32 locals: the round's byte offset in the constants, a digit pair's index,
+ * the digest's byte and a digit.
+ */
+function checksumBody(): number[] {
+  const [A, B, C] = [(i: number) => i, (i: number) => 25 + i, (i: number) => 50 + i];
+  const [D, ROUND, PAIR, BYTE, DIGIT] = [55, 56, 57, 58, 59];
+  const code: number[] = [];
+  const emit = (...bytes: number[]) => code.push(...bytes);
+  const get = (local: number) => emit(OP.localGet, ...unsignedLeb(local));
+  const set = (local: number) => emit(OP.localSet, ...unsignedLeb(local));
+  const i32 = (n: number) => emit(OP.i32Const, ...signedLeb(BigInt(n)));
+  const i64 = (n: bigint) => emit(OP.i64Const, ...signedLeb(n));
+  const memarg = (offset: number, alignLog2: number) => [alignLog2, ...unsignedLeb(offset)];
+
+  // Absorbing: the 40 digits are lanes 0–4 (little-endian, as Keccak reads bytes), the padding a 1 after them (lane 5)
+  // and a 1 in the block's last bit (lane 16, the rate being 136 bytes); the other lanes start at 0.
+  for (let lane = 0; lane < 5; lane++) {
+    i32(0);
+    emit(OP.i64Load, ...memarg(MEMORY.address + 2 + 8 * lane, 0));
+    set(A(lane));
+  }
+  i64(1n);
+  set(A(5));
+  i64(-(2n ** 63n));
+  set(A(16));
+
+  // The 24 rounds of Keccak-f[1600], one pass of the loop each.
+  const rotation = rotations();
+  i32(0);
+  set(ROUND);
+  emit(OP.loop, VOID_BLOCK);
+  // θ: each column's parity, and each lane xored with its neighbouring columns' (the right one rotated by 1).
+  for (let x = 0; x < 5; x++) {
+    get(A(x));
+    for (let y = 1; y < 5; y++) {
+      get(A(x + 5 * y));
+      emit(OP.i64Xor);
+    }
+    set(C(x));
+  }
+  for (let x = 0; x < 5; x++) {
+    get(C((x + 4) % 5));
+    get(C((x + 1) % 5));
+    i64(1n);
+    emit(OP.i64Rotl, OP.i64Xor);
+    set(D);
+    for (let y = 0; y < 5; y++) {
+      get(A(x + 5 * y));
+      get(D);
+      emit(OP.i64Xor);
+      set(A(x + 5 * y));
     }
   }
-  return [lo, hi];
+  // ρ and π: each lane rotated by its offset and moved to its place (lane x + 5y goes to y + 5((2x + 3y) mod 5)).
+  for (let x = 0; x < 5; x++)
+    for (let y = 0; y < 5; y++) {
+      get(A(x + 5 * y));
+      if (rotation[x + 5 * y]) {
+        i64(BigInt(rotation[x + 5 * y]));
+        emit(OP.i64Rotl);
+      }
+      set(B(y + 5 * ((2 * x + 3 * y) % 5)));
+    }
+  // χ: each lane xored with the next one's complement and the one after.
+  for (let y = 0; y < 5; y++)
+    for (let x = 0; x < 5; x++) {
+      get(B(x + 5 * y));
+      get(B(((x + 1) % 5) + 5 * y));
+      i64(-1n);
+      emit(OP.i64Xor);
+      get(B(((x + 2) % 5) + 5 * y));
+      emit(OP.i64And, OP.i64Xor);
+      set(A(x + 5 * y));
+    }
+  // ι: the round's constant into lane 0; then the next round while there is one.
+  get(A(0));
+  get(ROUND);
+  emit(OP.i64Load, ...memarg(MEMORY.roundConstants, 3), OP.i64Xor);
+  set(A(0));
+  get(ROUND);
+  i32(8);
+  emit(OP.i32Add, OP.localTee, ...unsignedLeb(ROUND));
+  i32(24 * 8);
+  emit(OP.i32LtU, OP.brIf, 0, OP.end);
+
+  // Squeezing: the digest's first 24 bytes (20 are used).
+  for (let lane = 0; lane < 3; lane++) {
+    i32(0);
+    get(A(lane));
+    emit(OP.i64Store, ...memarg(MEMORY.digest + 8 * lane, 3));
+  }
+  // EIP-55: digest byte j's high nibble decides digit 2j, its low one digit 2j + 1; a letter (a to f, above 0x60) whose
+  // bit is set is upper-cased by taking 32 off its code.
+  i32(0);
+  set(PAIR);
+  emit(OP.loop, VOID_BLOCK);
+  get(PAIR);
+  emit(OP.i32Load8U, ...memarg(MEMORY.digest, 0));
+  set(BYTE);
+  for (const [digit, bit] of [
+    [0, 7],
+    [1, 3],
+  ]) {
+    get(PAIR);
+    i32(1);
+    emit(OP.i32Shl, OP.i32Load8U, ...memarg(MEMORY.address + 2 + digit, 0));
+    set(DIGIT);
+    get(PAIR);
+    i32(1);
+    emit(OP.i32Shl);
+    get(DIGIT);
+    get(DIGIT);
+    i32(0x60);
+    emit(OP.i32GtU);
+    get(BYTE);
+    i32(bit);
+    emit(OP.i32ShrU, OP.i32And);
+    i32(5);
+    emit(OP.i32Shl, OP.i32Sub, OP.i32Store8, ...memarg(MEMORY.answer + 2 + digit, 0));
+  }
+  get(PAIR);
+  i32(1);
+  emit(OP.i32Add, OP.localTee, ...unsignedLeb(PAIR));
+  i32(20);
+  emit(OP.i32LtU, OP.brIf, 0, OP.end, OP.end);
+  return [...unsignedLeb(2), ...unsignedLeb(56), I64, ...unsignedLeb(4), I32, ...code];
+}
+
+/** A module of one function, `eip55: [] -> []`, and its memory, both exported. */
+function checksumModule(): Uint8Array {
+  const section = (id: number, ...entries: number[][]) => {
+    const body = [...unsignedLeb(entries.length), ...entries.flat()];
+    return [id, ...unsignedLeb(body.length), ...body];
+  };
+  const name = (text: string) => [...unsignedLeb(text.length), ...Buffer.from(text, "latin1")];
+  const body = checksumBody();
+  const [TYPE, FUNCTION, MEMORY_SECTION, EXPORT, CODE] = [1, 3, 5, 7, 10];
+  const [FUNC_TYPE, EXPORT_FUNC, EXPORT_MEMORY] = [0x60, 0, 2];
+  return new Uint8Array([
+    ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
+    ...section(TYPE, [FUNC_TYPE, 0, 0]),
+    ...section(FUNCTION, [0]),
+    ...section(MEMORY_SECTION, [0, 1]),
+    ...section(EXPORT, [...name("memory"), EXPORT_MEMORY, 0], [...name("eip55"), EXPORT_FUNC, 0]),
+    ...section(CODE, [...unsignedLeb(body.length), ...body]),
+  ]);
+}
+
+/** What is used of Node's WebAssembly global, which the project's TypeScript libraries (ES2022, no DOM) do not declare. */
+interface WebAssemblyApi {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object) => { exports: { memory: { buffer: ArrayBuffer }; eip55: () => void } };
+}
+
+const checksum = (() => {
+  const { Module, Instance } = (globalThis as unknown as { WebAssembly: WebAssemblyApi }).WebAssembly;
+  const { exports } = new Instance(new Module(checksumModule()));
+  const memory = Buffer.from(exports.memory.buffer, 0, 1024);
+  roundConstants().forEach((constant, round) => memory.writeBigUInt64LE(constant, MEMORY.roundConstants + 8 * round));
+  memory.write("0x", MEMORY.answer, "latin1");
+  return { memory, run: exports.eip55 };
 })();
 
 /**
@@ -29,133 +261,9 @@ const [ROUND_LO, ROUND_HI] = (() => {
  * where the matching nibble of keccak256 of the 40 digits is 8 or more.
  */
 export function eip55(address: string): string {
-  // The sponge's state in locals, lane x + 5y as its low (a[2(x + 5y)]) and high (a[2(x + 5y) + 1]) 32 bits: V8 keeps
-  // them in registers, where a typed array costs about twice as much. The message fills words 0 to 9 (little-endian),
-  // the padding is 0x01 after it (word 10) and 0x80 in the block's last byte (word 33, the rate being 136 bytes).
-  const w = (i: number) =>
-    address.charCodeAt(2 + 4 * i) |
-    (address.charCodeAt(3 + 4 * i) << 8) |
-    (address.charCodeAt(4 + 4 * i) << 16) |
-    (address.charCodeAt(5 + 4 * i) << 24);
-  // prettier-ignore
-  let a0 = w(0), a1 = w(1), a2 = w(2), a3 = w(3), a4 = w(4), a5 = w(5), a6 = w(6), a7 = w(7), a8 = w(8), a9 = w(9),
-    a10 = 0x01, a11 = 0, a12 = 0, a13 = 0, a14 = 0, a15 = 0, a16 = 0, a17 = 0,
-    a18 = 0, a19 = 0, a20 = 0, a21 = 0, a22 = 0, a23 = 0, a24 = 0, a25 = 0,
-    a26 = 0, a27 = 0, a28 = 0, a29 = 0, a30 = 0, a31 = 0, a32 = 0, a33 = 0x80000000 | 0,
-    a34 = 0, a35 = 0, a36 = 0, a37 = 0, a38 = 0, a39 = 0, a40 = 0, a41 = 0,
-    a42 = 0, a43 = 0, a44 = 0, a45 = 0, a46 = 0, a47 = 0, a48 = 0, a49 = 0;
-  // prettier-ignore
-  let b0 = 0, b1 = 0, b2 = 0, b3 = 0, b4 = 0, b5 = 0, b6 = 0, b7 = 0, b8 = 0, b9 = 0, b10 = 0, b11 = 0, b12 = 0,
-    b13 = 0, b14 = 0, b15 = 0, b16 = 0, b17 = 0, b18 = 0, b19 = 0, b20 = 0, b21 = 0, b22 = 0, b23 = 0, b24 = 0, b25 = 0,
-    b26 = 0, b27 = 0, b28 = 0, b29 = 0, b30 = 0, b31 = 0, b32 = 0, b33 = 0, b34 = 0, b35 = 0, b36 = 0, b37 = 0, b38 = 0,
-    b39 = 0, b40 = 0, b41 = 0, b42 = 0, b43 = 0, b44 = 0, b45 = 0, b46 = 0, b47 = 0, b48 = 0, b49 = 0;
-  let l = 0;
-  let h = 0;
-  // prettier-ignore
-  for (let round = 0; round < 24; round++) {
-    // θ: each column's parity, folded into its neighbours' lanes below.
-    const c0 = a0 ^ a10 ^ a20 ^ a30 ^ a40, c1 = a1 ^ a11 ^ a21 ^ a31 ^ a41;
-    const c2 = a2 ^ a12 ^ a22 ^ a32 ^ a42, c3 = a3 ^ a13 ^ a23 ^ a33 ^ a43;
-    const c4 = a4 ^ a14 ^ a24 ^ a34 ^ a44, c5 = a5 ^ a15 ^ a25 ^ a35 ^ a45;
-    const c6 = a6 ^ a16 ^ a26 ^ a36 ^ a46, c7 = a7 ^ a17 ^ a27 ^ a37 ^ a47;
-    const c8 = a8 ^ a18 ^ a28 ^ a38 ^ a48, c9 = a9 ^ a19 ^ a29 ^ a39 ^ a49;
-    const dl0 = c8 ^ ((c2 << 1) | (c3 >>> 31)), dh0 = c9 ^ ((c3 << 1) | (c2 >>> 31));
-    const dl1 = c0 ^ ((c4 << 1) | (c5 >>> 31)), dh1 = c1 ^ ((c5 << 1) | (c4 >>> 31));
-    const dl2 = c2 ^ ((c6 << 1) | (c7 >>> 31)), dh2 = c3 ^ ((c7 << 1) | (c6 >>> 31));
-    const dl3 = c4 ^ ((c8 << 1) | (c9 >>> 31)), dh3 = c5 ^ ((c9 << 1) | (c8 >>> 31));
-    const dl4 = c6 ^ ((c0 << 1) | (c1 >>> 31)), dh4 = c7 ^ ((c1 << 1) | (c0 >>> 31));
-    // ρ and π: each lane rotated by its offset and moved to its place (lane x + 5y goes to y + 5((2x + 3y) mod 5)).
-    b0 = a0 ^ dl0; b1 = a1 ^ dh0;
-    l = a2 ^ dl1; h = a3 ^ dh1;
-    b20 = (l << 1) | (h >>> 31); b21 = (h << 1) | (l >>> 31);
-    l = a4 ^ dl2; h = a5 ^ dh2;
-    b40 = (h << 30) | (l >>> 2); b41 = (l << 30) | (h >>> 2);
-    l = a6 ^ dl3; h = a7 ^ dh3;
-    b10 = (l << 28) | (h >>> 4); b11 = (h << 28) | (l >>> 4);
-    l = a8 ^ dl4; h = a9 ^ dh4;
-    b30 = (l << 27) | (h >>> 5); b31 = (h << 27) | (l >>> 5);
-    l = a10 ^ dl0; h = a11 ^ dh0;
-    b32 = (h << 4) | (l >>> 28); b33 = (l << 4) | (h >>> 28);
-    l = a12 ^ dl1; h = a13 ^ dh1;
-    b2 = (h << 12) | (l >>> 20); b3 = (l << 12) | (h >>> 20);
-    l = a14 ^ dl2; h = a15 ^ dh2;
-    b22 = (l << 6) | (h >>> 26); b23 = (h << 6) | (l >>> 26);
-    l = a16 ^ dl3; h = a17 ^ dh3;
-    b42 = (h << 23) | (l >>> 9); b43 = (l << 23) | (h >>> 9);
-    l = a18 ^ dl4; h = a19 ^ dh4;
-    b12 = (l << 20) | (h >>> 12); b13 = (h << 20) | (l >>> 12);
-    l = a20 ^ dl0; h = a21 ^ dh0;
-    b14 = (l << 3) | (h >>> 29); b15 = (h << 3) | (l >>> 29);
-    l = a22 ^ dl1; h = a23 ^ dh1;
-    b34 = (l << 10) | (h >>> 22); b35 = (h << 10) | (l >>> 22);
-    l = a24 ^ dl2; h = a25 ^ dh2;
-    b4 = (h << 11) | (l >>> 21); b5 = (l << 11) | (h >>> 21);
-    l = a26 ^ dl3; h = a27 ^ dh3;
-    b24 = (l << 25) | (h >>> 7); b25 = (h << 25) | (l >>> 7);
-    l = a28 ^ dl4; h = a29 ^ dh4;
-    b44 = (h << 7) | (l >>> 25); b45 = (l << 7) | (h >>> 25);
-    l = a30 ^ dl0; h = a31 ^ dh0;
-    b46 = (h << 9) | (l >>> 23); b47 = (l << 9) | (h >>> 23);
-    l = a32 ^ dl1; h = a33 ^ dh1;
-    b16 = (h << 13) | (l >>> 19); b17 = (l << 13) | (h >>> 19);
-    l = a34 ^ dl2; h = a35 ^ dh2;
-    b36 = (l << 15) | (h >>> 17); b37 = (h << 15) | (l >>> 17);
-    l = a36 ^ dl3; h = a37 ^ dh3;
-    b6 = (l << 21) | (h >>> 11); b7 = (h << 21) | (l >>> 11);
-    l = a38 ^ dl4; h = a39 ^ dh4;
-    b26 = (l << 8) | (h >>> 24); b27 = (h << 8) | (l >>> 24);
-    l = a40 ^ dl0; h = a41 ^ dh0;
-    b28 = (l << 18) | (h >>> 14); b29 = (h << 18) | (l >>> 14);
-    l = a42 ^ dl1; h = a43 ^ dh1;
-    b48 = (l << 2) | (h >>> 30); b49 = (h << 2) | (l >>> 30);
-    l = a44 ^ dl2; h = a45 ^ dh2;
-    b18 = (h << 29) | (l >>> 3); b19 = (l << 29) | (h >>> 3);
-    l = a46 ^ dl3; h = a47 ^ dh3;
-    b38 = (h << 24) | (l >>> 8); b39 = (l << 24) | (h >>> 8);
-    l = a48 ^ dl4; h = a49 ^ dh4;
-    b8 = (l << 14) | (h >>> 18); b9 = (h << 14) | (l >>> 18);
-    // χ: each lane mixed with the next two of its row; ι: the round constant into lane 0.
-    a0 = b0 ^ (~b2 & b4); a1 = b1 ^ (~b3 & b5);
-    a2 = b2 ^ (~b4 & b6); a3 = b3 ^ (~b5 & b7);
-    a4 = b4 ^ (~b6 & b8); a5 = b5 ^ (~b7 & b9);
-    a6 = b6 ^ (~b8 & b0); a7 = b7 ^ (~b9 & b1);
-    a8 = b8 ^ (~b0 & b2); a9 = b9 ^ (~b1 & b3);
-    a10 = b10 ^ (~b12 & b14); a11 = b11 ^ (~b13 & b15);
-    a12 = b12 ^ (~b14 & b16); a13 = b13 ^ (~b15 & b17);
-    a14 = b14 ^ (~b16 & b18); a15 = b15 ^ (~b17 & b19);
-    a16 = b16 ^ (~b18 & b10); a17 = b17 ^ (~b19 & b11);
-    a18 = b18 ^ (~b10 & b12); a19 = b19 ^ (~b11 & b13);
-    a20 = b20 ^ (~b22 & b24); a21 = b21 ^ (~b23 & b25);
-    a22 = b22 ^ (~b24 & b26); a23 = b23 ^ (~b25 & b27);
-    a24 = b24 ^ (~b26 & b28); a25 = b25 ^ (~b27 & b29);
-    a26 = b26 ^ (~b28 & b20); a27 = b27 ^ (~b29 & b21);
-    a28 = b28 ^ (~b20 & b22); a29 = b29 ^ (~b21 & b23);
-    a30 = b30 ^ (~b32 & b34); a31 = b31 ^ (~b33 & b35);
-    a32 = b32 ^ (~b34 & b36); a33 = b33 ^ (~b35 & b37);
-    a34 = b34 ^ (~b36 & b38); a35 = b35 ^ (~b37 & b39);
-    a36 = b36 ^ (~b38 & b30); a37 = b37 ^ (~b39 & b31);
-    a38 = b38 ^ (~b30 & b32); a39 = b39 ^ (~b31 & b33);
-    a40 = b40 ^ (~b42 & b44); a41 = b41 ^ (~b43 & b45);
-    a42 = b42 ^ (~b44 & b46); a43 = b43 ^ (~b45 & b47);
-    a44 = b44 ^ (~b46 & b48); a45 = b45 ^ (~b47 & b49);
-    a46 = b46 ^ (~b48 & b40); a47 = b47 ^ (~b49 & b41);
-    a48 = b48 ^ (~b40 & b42); a49 = b49 ^ (~b41 & b43);
-    a0 ^= ROUND_LO[round];
-    a1 ^= ROUND_HI[round];
-  }
-  // The digest's first 20 bytes are words 0 to 4; byte j's high nibble decides character 2j, its low one 2j + 1 (a
-  // letter, a to f, is upper-cased by taking 32 off its code). The answer is made in one piece from the codes: a string
-  // grown by `+=` is a rope of 42 parts, which every page that writes it out walks again.
-  const digest = [a0, a1, a2, a3, a4];
-  const codes = new Array<number>(42);
-  codes[0] = 48; // 0
-  codes[1] = 120; // x
-  for (let j = 0; j < 20; j++) {
-    const byte = digest[j >> 2] >>> ((j & 3) << 3);
-    const high = address.charCodeAt(2 + 2 * j);
-    const low = address.charCodeAt(3 + 2 * j);
-    codes[2 + 2 * j] = byte & 0x80 && high > 0x60 ? high - 32 : high;
-    codes[3 + 2 * j] = byte & 0x08 && low > 0x60 ? low - 32 : low;
-  }
-  return String.fromCharCode(...codes);
+  // A shorter text would leave the previous address's last digits in the memory and be checksummed with them.
+  if (address.length !== 42) throw new TypeError(`eip55: not an address: ${address}`);
+  checksum.memory.write(address, MEMORY.address, "latin1");
+  checksum.run();
+  return checksum.memory.toString("latin1", MEMORY.answer, MEMORY.answer + 42);
 }

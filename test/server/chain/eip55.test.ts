@@ -23,4 +23,15 @@ describe("eip55", function () {
     const disagreements = addresses.filter((address) => eip55(address) !== getAddress(address));
     expect(disagreements).to.deep.equal([]);
   });
+
+  it("refuses a text that is not 0x and 40 digits long, which would be checksummed with the last address's digits", function () {
+    expect(eip55("0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed")).to.equal("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed");
+    expect(() => eip55("0x5aaeb6053f3e94c9b9a09f33669435e7ef1bea")).to.throw(
+      TypeError,
+      "eip55: not an address: 0x5aaeb6053f3e94c9b9a09f33669435e7ef1bea",
+    );
+    expect(() => eip55("")).to.throw(TypeError, "eip55: not an address: ");
+    // Nothing of the refused texts is left behind: the next address is checksummed alone.
+    expect(eip55("0xfb6916095ca1df60bb79ce92ce3ea74c37c5d359")).to.equal("0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359");
+  });
 });
