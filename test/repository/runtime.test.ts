@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { expect } from "chai";
 import packageJson from "../../package.json";
+import { START_NODE_ARGS } from "../../local/start-command";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const read = (file: string) => fs.readFileSync(path.join(ROOT, file), "utf8");
@@ -60,5 +61,18 @@ describe("supported Node versions: engines, the runtime, CI and the docs agree",
 
   it("the Node types are those of the oldest supported major", function () {
     expect(packageJson.devDependencies["@types/node"].split(".")[0]).to.equal(String(majors[0].major));
+  });
+});
+
+/**
+ * The benchmarks start the service as `npm start` does (START_NODE_ARGS), so production must give node the same
+ * options: a larger young generation costs a login less CPU (docs/reference/login.md).
+ */
+describe("the node options the service runs with", function () {
+  const options = (args: string[]) => args.filter((arg) => arg.startsWith("--"));
+
+  it("are the same in production (npm run start:prod) as in npm start, which the benchmarks measure", function () {
+    expect(options(START_NODE_ARGS)).to.not.deep.equal([]);
+    expect(options(packageJson.scripts["start:prod"].split(" ").slice(1))).to.deep.equal(options(START_NODE_ARGS));
   });
 });
