@@ -68,8 +68,9 @@ export function serviceProcess({ shutdownTimeoutMs }: Pick<Config, "shutdownTime
 }
 
 /**
- * The service alone, as production runs it from the build (`npm run start:prod`: `node --max-semi-space-size=64 dist/server/main.js`, the node options of `npm start`). The
- * local chain is Hardhat's, which a production install does not have: that setup is `npm start`'s.
+ * The service alone, as production runs it from the build (`npm run start:prod`: `node --max-semi-space-size=64
+ * dist/server/main.js`, the node options of `npm start`). The local chain is Hardhat's, which a production install
+ * does not have: that setup is `npm start`'s.
  */
 if (require.main === module) {
   const config = loadConfig(process.env, { exitOnError: true });

@@ -131,8 +131,8 @@ export async function inventoryPage(
 ): Promise<ContractPage<InventoryItem> | undefined> {
   const { network, owner, contract, after = "-1", limit, spam = false } = query;
   const { rows } = await db.query<ListedPageRow>(INVENTORY_SQL, [network, owner, contract, after, limit + 1, spam], { prepare: true });
-  // `id` for an ERC-721 token, `id:balance` for an ERC-1155 one. Read at the colon: `split` makes an array per item,
-  // which cost a page of 100 about four times the rest of its reading.
+  // `id` for an ERC-721 token, `id:balance` for an ERC-1155 one, cut at the colon: `split` made an array per item, and
+  // reading a page of 100 cost about four times as much.
   return listedPage(rows[0], {
     limit,
     separator: ",",
@@ -252,8 +252,11 @@ export async function holdersPage(
   return listedPage(rows[0], {
     limit,
     separator: ",",
-    // `0x<owner>:<count>`: an owner is 42 characters, so the item is cut there, with no array made (as an inventory's).
-    item: (text) => ({ owner: text.slice(0, 42), count: text.slice(43) }),
+    // `0x<owner>:<count>`, cut at the colon with no array made (as an inventory's items).
+    item: (text) => {
+      const colon = text.indexOf(":");
+      return { owner: text.slice(0, colon), count: text.slice(colon + 1) };
+    },
     key: (h) => [h.owner],
   });
 }
