@@ -49,6 +49,8 @@ export async function runServerTool(bin: string, name: string, args: string[], {
 export interface PostgresServer {
   /** Its `postgres` database, trust authentication. */
   url: string;
+  /** Its data directory (on a tmpfs of its own with `dataDiskMb`), in the folder `remove` deletes. */
+  dataDir: string;
   /** A {@link TestDatabase} on it, for `startTestApp({ database })`: dropping it stops and removes the server. */
   database: TestDatabase;
   /** `pg_ctl restart -m <mode>`: returns once the server accepts connections again. */
@@ -90,11 +92,14 @@ export async function startPostgresServer(binaries: string, { dataDiskMb }: { da
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   const database = postgresTestDatabase(url, async () => {
     await pg("pg_ctl", ["-D", data, "-w", "-m", "immediate", "stop"]).catch(() => {});
-    if (dataDiskMb !== undefined) await run("umount", [data]).catch(() => {});
+    // A process may still work in it when the stop returns (a backend on its way out), which makes the disk busy: it
+    // is then detached at once (lazily) and freed when that process is gone, so that the folder can go now.
+    if (dataDiskMb !== undefined) await run("umount", [data]).catch(() => run("umount", ["--lazy", data]).catch(() => {}));
     fs.rmSync(dir, { recursive: true, force: true });
   });
   return {
     url,
+    dataDir: data,
     database,
     restart: (mode) => pg("pg_ctl", ["-D", data, "-l", log, "-w", "-t", "60", "-m", mode, "-o", options, "restart"]),
     stop: (mode) => pg("pg_ctl", ["-D", data, "-w", "-m", mode, "stop"]),
