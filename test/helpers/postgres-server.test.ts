@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { postgresServerBinariesOrSkip, startPostgresServer } from "./postgres-server";
+import { dataDiskServerBinariesOrSkip, startPostgresServer } from "./postgres-server";
 
 /** The mount points of the machine. */
 const mountPoints = () =>
@@ -16,12 +16,7 @@ describe("a PostgreSQL server of a test's own", function () {
 
   describe("on a data disk of its own (tmpfs)", function () {
     it("is removed, disk and folder, while a process still works in its data directory", async function () {
-      const binaries = postgresServerBinariesOrSkip(this);
-      if (process.getuid?.() !== 0) {
-        console.log("      skipped: mounting a small tmpfs for the data directory needs root");
-        return this.skip();
-      }
-      const server = await startPostgresServer(binaries, { dataDiskMb: 32 });
+      const server = await startPostgresServer(dataDiskServerBinariesOrSkip(this), { dataDiskMb: 32 });
       expect(mountPoints()).to.include(server.dataDir);
       // As a backend that has not exited yet when the server's stop returns: the disk is busy until it is gone.
       const holder = spawn("sleep", ["30"], { cwd: server.dataDir, stdio: "ignore" });

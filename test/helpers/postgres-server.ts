@@ -17,3 +17,16 @@ export function postgresServerBinariesOrSkip(hook: Mocha.Context): string {
   }
   return binaries;
 }
+
+/**
+ * The server programs, for a drill whose server has a data disk of its own (`dataDiskMb`): mounting its tmpfs needs
+ * root, so elsewhere the hook's suite is skipped with a line that says so (as it is without the programs).
+ */
+export function dataDiskServerBinariesOrSkip(hook: Mocha.Context): string {
+  const binaries = postgresServerBinariesOrSkip(hook);
+  if (process.getuid?.() !== 0) {
+    console.log("      skipped: mounting a small tmpfs for the data directory needs root");
+    hook.skip();
+  }
+  return binaries;
+}

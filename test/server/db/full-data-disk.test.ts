@@ -3,7 +3,7 @@ import { fetchJson } from "../../helpers/app";
 import pg from "pg";
 import type { TestApp } from "../../helpers/app";
 import { sharedNode } from "../../helpers/chain";
-import { postgresServerBinariesOrSkip, startPostgresServer, type PostgresServer } from "../../helpers/postgres-server";
+import { dataDiskServerBinariesOrSkip, startPostgresServer, type PostgresServer } from "../../helpers/postgres-server";
 import { MetadataPosts } from "../../helpers/metadata-posts";
 import { expectRefusal } from "../../helpers/refusal";
 import { startLoginApp } from "../auth/helpers";
@@ -25,12 +25,7 @@ describe("a full data disk (tmpfs)", function () {
   let posts: MetadataPosts;
 
   before(async function () {
-    const binaries = postgresServerBinariesOrSkip(this);
-    if (process.getuid?.() !== 0) {
-      console.log("      skipped: mounting a small tmpfs for the data directory needs root");
-      return this.skip();
-    }
-    server = await startPostgresServer(binaries, { dataDiskMb: DATA_DISK_MB });
+    server = await startPostgresServer(dataDiskServerBinariesOrSkip(this), { dataDiskMb: DATA_DISK_MB });
     t = await startLoginApp((await sharedNode()).url, {
       database: server.database,
       env: { INDEXER: "false", DATABASE_POOL_SIZE: "2" },
