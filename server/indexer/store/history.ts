@@ -6,19 +6,18 @@ import { listedPage, type IndexPage, type ListedPageRow } from "./reads";
  * Each statement reads the network's cursor with the page, from one snapshot (reads.ts says why).
  *
  * How both statements work. Each arm selects one table's transfers that match, newest first and limited, walking its
- * own narrow index backwards from the key; the arms are merged and cut to one page (`page`). The addresses the page
- * names are then looked up in the dictionary once each (`names`: one scan of its key for all of them, from the key
- * alone: it carries the address and its EIP-55 form, which the page writes as it is, 0266_address_checksums) and joined
- * to the rows by hash. A page names few addresses many times (an owner's every row, a contract on most of them): a
- * lookup per row and per address cost the statement more than its rows did. Only the page's rows are written out, each
- * as its wire form's JSON text ({@link HistoryItem}), and listed in one text, a line each, newest first: its key,
- * whether its addresses are checksummed (t/f), its contract and the contract's flag (`-` where not asked) and its JSON,
- * separated by spaces (none of them holds a space or a line break). The page is then one row for the driver (reads.ts,
- * `listedPage`). Both tables have one layout (ids, the hash's bytes); an ERC-721 row has no amount (NULL). The address
- * the page is of ($2) is decoded and found once, in `cur`, with the network's id and cursor. Both are sent as prepared
- * statements: planning them costs more than running them for a page of 100. batch_index is the id's position in its log
- * in both tables (0 for a Transfer or a TransferSingle, the offset in a ConsecutiveTransfer range, the position in a
- * TransferBatch): it orders and pages the ids of one log, and the wire shows it for ERC-1155 only (transferItem).
+ * own narrow index backwards from the key; the arms are merged and cut to one page, and only the page's rows are
+ * written out, each as its wire form's JSON text ({@link HistoryItem}), and listed in one text, a line each, newest
+ * first: its key, whether its addresses are checksummed (t/f), its contract and the contract's flag (`-` where not
+ * asked) and its JSON, separated by spaces (none of them holds a space or a line break). The page is then one row for
+ * the driver (reads.ts, `listedPage`). Both tables have one layout (ids, the hash's bytes); an ERC-721 row has no
+ * amount (NULL). The address the page is of ($2) is looked up once, joined (k.id: a value of the outer row the arms are
+ * run with, where a scalar subquery would be planned again, and run, in every arm that names it); a row's other
+ * addresses are one dictionary lookup each, from the key's index alone (it carries the address and its EIP-55 form,
+ * which the page writes as it is: 0266_address_checksums). Both are sent as prepared statements: planning the arms
+ * costs more than running them for a page of 100. batch_index is the id's position in its log in both tables (0 for a
+ * Transfer or a TransferSingle, the offset in a ConsecutiveTransfer range, the position in a TransferBatch): it orders
+ * and pages the ids of one log, and the wire shows it for ERC-1155 only (transferItem).
  */
 
 /**
@@ -32,105 +31,102 @@ export type HistoryOf = { owner: string } | { contract: string; tokenId: string 
 
 /**
  * An address's transfers, sent, then received (a transfer to oneself is listed once, as sent), of each table. Every
- * row names the address as its sender or its receiver; it is looked up once with the page's other addresses.
+ * row names the address as its sender or its receiver: only the other side is looked up.
  * $1 network, $2 address, $3 block, $4 log index, $5 batch index (the key: rows before it), $6 limit, $7 whether to
  * read each transfer's contract and its spam flag.
  */
-const OWNER_HISTORY_SQL = `WITH cur AS (
-    SELECT c.block_number AS indexed, n.id AS network_id, k.id AS address_id
+const OWNER_HISTORY_SQL = `SELECT p.indexed,
+    string_agg(p.block_number || ' ' || p.log_index || ' ' || p.batch_index || ' ' || CASE WHEN p.checksummed THEN 't' ELSE 'f' END
+      || ' ' || coalesce(p.contract, '-') || ' ' || CASE p.spam WHEN true THEN 't' WHEN false THEN 'f' ELSE '-' END || ' ' || p.json,
+      E'\\n' ORDER BY p.block_number DESC, p.log_index DESC, p.batch_index DESC) AS items
+  FROM (SELECT c.block_number AS indexed, t.block_number, t.log_index, t.batch_index,
+      CASE WHEN $7::boolean THEN '0x' || encode(ca.address, 'hex') END AS contract,
+      CASE WHEN $7::boolean THEN (SELECT flag FROM nft_spam_flags WHERE network_id = n.id AND contract = ca.address) END AS spam,
+      '{"block":' || t.block_number || ',"time":' || coalesce(t.block_time::text, 'null')
+        || ',"tx":"0x' || encode(t.tx_hash, 'hex') || '","logIndex":' || t.log_index
+        || CASE WHEN t.amount IS NULL THEN '' ELSE ',"batchIndex":' || t.batch_index END
+        || ',"from":"' || CASE WHEN t.from_id = k.id THEN coalesce(k.eip55, lower($2)) ELSE fa.form END
+        || '","to":"' || CASE WHEN t.to_id = k.id THEN coalesce(k.eip55, lower($2)) ELSE ta.form END
+        || '","contract":"' || ca.form || '","id":' || t.token_id
+        || CASE WHEN t.amount IS NULL THEN '' ELSE ',"value":' || t.amount END || '}' AS json,
+      CASE WHEN t.from_id = k.id THEN k.eip55 IS NOT NULL ELSE fa.kept END
+        AND CASE WHEN t.to_id = k.id THEN k.eip55 IS NOT NULL ELSE ta.kept END AND ca.kept AS checksummed
     FROM indexer_cursors c LEFT JOIN indexer_networks n ON n.name = c.network
     LEFT JOIN nft_addresses k ON k.address = (SELECT decode(substr($2, 3), 'hex'))
-    WHERE c.network = $1
-  ), page AS MATERIALIZED (
-    SELECT t.* FROM cur, LATERAL (
+    LEFT JOIN LATERAL (
       (SELECT block_number, log_index, batch_index, block_time, tx_hash, contract_id, token_id, from_id, to_id, NULL::numeric AS amount
        FROM nft_transfers
-       WHERE network_id = cur.network_id AND from_id = cur.address_id AND (block_number, log_index, batch_index) < ($3, $4, $5)
+       WHERE network_id = n.id AND from_id = k.id AND (block_number, log_index, batch_index) < ($3, $4, $5)
        ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6)
       UNION ALL
       (SELECT block_number, log_index, batch_index, block_time, tx_hash, contract_id, token_id, from_id, to_id, NULL
        FROM nft_transfers
-       WHERE network_id = cur.network_id AND to_id = cur.address_id AND from_id <> cur.address_id
-         AND (block_number, log_index, batch_index) < ($3, $4, $5)
+       WHERE network_id = n.id AND to_id = k.id AND from_id <> k.id AND (block_number, log_index, batch_index) < ($3, $4, $5)
        ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6)
       UNION ALL
       (SELECT block_number, log_index, batch_index, block_time, tx_hash, contract_id, token_id, from_id, to_id, amount
        FROM nft_1155_transfers
-       WHERE network_id = cur.network_id AND from_id = cur.address_id AND (block_number, log_index, batch_index) < ($3, $4, $5)
+       WHERE network_id = n.id AND from_id = k.id AND (block_number, log_index, batch_index) < ($3, $4, $5)
        ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6)
       UNION ALL
       (SELECT block_number, log_index, batch_index, block_time, tx_hash, contract_id, token_id, from_id, to_id, amount
        FROM nft_1155_transfers
-       WHERE network_id = cur.network_id AND to_id = cur.address_id AND from_id <> cur.address_id
-         AND (block_number, log_index, batch_index) < ($3, $4, $5)
+       WHERE network_id = n.id AND to_id = k.id AND from_id <> k.id AND (block_number, log_index, batch_index) < ($3, $4, $5)
        ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6)
       ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6
-    ) t
-  ), names AS MATERIALIZED (
+    ) t ON true
     -- The contract's bytes too: its spam flag is keyed by them.
-    SELECT a.id, a.address, coalesce(a.eip55, '0x' || encode(a.address, 'hex')) AS form, a.eip55 IS NOT NULL AS kept
-    FROM nft_addresses a WHERE a.id = ANY (ARRAY(SELECT unnest(ARRAY[contract_id, from_id, to_id]) FROM page))
-  )
-  SELECT cur.indexed,
-    string_agg(t.block_number || ' ' || t.log_index || ' ' || t.batch_index || ' ' || CASE WHEN fa.kept AND ta.kept AND ca.kept THEN 't' ELSE 'f' END
-      || ' ' || CASE WHEN $7::boolean THEN '0x' || encode(ca.address, 'hex') ELSE '-' END
-      || ' ' || CASE WHEN $7::boolean THEN
-           CASE (SELECT flag FROM nft_spam_flags WHERE network_id = cur.network_id AND contract = ca.address) WHEN true THEN 't' WHEN false THEN 'f' ELSE '-' END
-         ELSE '-' END
-      || ' {"block":' || t.block_number || ',"time":' || coalesce(t.block_time::text, 'null')
-      || ',"tx":"0x' || encode(t.tx_hash, 'hex') || '","logIndex":' || t.log_index
-      || CASE WHEN t.amount IS NULL THEN '' ELSE ',"batchIndex":' || t.batch_index END
-      || ',"from":"' || fa.form || '","to":"' || ta.form || '","contract":"' || ca.form || '","id":' || t.token_id
-      || CASE WHEN t.amount IS NULL THEN '' ELSE ',"value":' || t.amount END || '}',
-      E'\\n' ORDER BY t.block_number DESC, t.log_index DESC, t.batch_index DESC) AS items
-  FROM cur LEFT JOIN (page t JOIN names ca ON ca.id = t.contract_id JOIN names fa ON fa.id = t.from_id JOIN names ta ON ta.id = t.to_id) ON true
-  GROUP BY cur.indexed`;
+    LEFT JOIN LATERAL (SELECT a.address, coalesce(a.eip55, '0x' || encode(a.address, 'hex')) AS form, a.eip55 IS NOT NULL AS kept
+      FROM nft_addresses a WHERE a.id = t.contract_id) ca ON true
+    -- Each lookup gives two columns, so it is a join, not a scalar subquery. LIMIT 1 keeps the planner from pulling it up
+    -- into a plain join, where the test of the page's own address would be checked after the lookup, not before it.
+    LEFT JOIN LATERAL (SELECT coalesce(a.eip55, '0x' || encode(a.address, 'hex')) AS form, a.eip55 IS NOT NULL AS kept
+      FROM nft_addresses a WHERE a.id = t.from_id AND t.from_id <> k.id LIMIT 1) fa ON true
+    LEFT JOIN LATERAL (SELECT coalesce(a.eip55, '0x' || encode(a.address, 'hex')) AS form, a.eip55 IS NOT NULL AS kept
+      FROM nft_addresses a WHERE a.id = t.to_id AND t.to_id <> k.id LIMIT 1) ta ON true
+    WHERE c.network = $1) p
+  GROUP BY p.indexed`;
 
 /**
  * One token's transfers, of the table of its contract's standard, and whether the index of its contract is
- * incomplete (reads.ts). The contract is the one the page is of: only the senders and the receivers are looked up.
+ * incomplete (reads.ts). The contract is the one the page is of: only the sender and the receiver are looked up.
  * $1 network, $2 contract, $3 block, $4 log index, $5 batch index (the key: rows before it), $6 limit, $7 token id,
  * $8 whether to read the contract and its spam flag.
  */
-const TOKEN_HISTORY_SQL = `WITH cur AS (
-    SELECT c.block_number AS indexed, n.id AS network_id, k.id AS contract_id,
-      coalesce(k.eip55, lower($2)) AS contract_form, k.eip55 IS NOT NULL AS contract_kept,
-      CASE WHEN $8::boolean THEN
-        CASE (SELECT flag FROM nft_spam_flags WHERE network_id = n.id AND contract = (SELECT decode(substr($2, 3), 'hex')))
-          WHEN true THEN 't' WHEN false THEN 'f' ELSE '-' END
-      ELSE '-' END AS spam
-    FROM indexer_cursors c LEFT JOIN indexer_networks n ON n.name = c.network
-    LEFT JOIN nft_addresses k ON k.address = (SELECT decode(substr($2, 3), 'hex'))
-    WHERE c.network = $1
-  ), page AS MATERIALIZED (
-    SELECT t.* FROM cur, LATERAL (
-      (SELECT block_number, log_index, batch_index, block_time, tx_hash, token_id, from_id, to_id, NULL::numeric AS amount
-       FROM nft_transfers
-       WHERE network_id = cur.network_id AND contract_id = cur.contract_id AND token_id = $7 AND (block_number, log_index, batch_index) < ($3, $4, $5)
-       ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6)
-      UNION ALL
-      (SELECT block_number, log_index, batch_index, block_time, tx_hash, token_id, from_id, to_id, amount
-       FROM nft_1155_transfers
-       WHERE network_id = cur.network_id AND contract_id = cur.contract_id AND token_id = $7 AND (block_number, log_index, batch_index) < ($3, $4, $5)
-       ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6)
-      ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6
-    ) t
-  ), names AS MATERIALIZED (
-    SELECT a.id, coalesce(a.eip55, '0x' || encode(a.address, 'hex')) AS form, a.eip55 IS NOT NULL AS kept
-    FROM nft_addresses a WHERE a.id = ANY (ARRAY(SELECT unnest(ARRAY[from_id, to_id]) FROM page))
-  )
-  SELECT cur.indexed, EXISTS (SELECT 1 FROM nft_skipped_ranges WHERE network = $1 AND contract = lower($2)) AS incomplete,
-    (SELECT string_agg(t.block_number || ' ' || t.log_index || ' ' || t.batch_index || ' '
-        || CASE WHEN fa.kept AND ta.kept AND cur.contract_kept THEN 't' ELSE 'f' END
-        || ' ' || CASE WHEN $8::boolean THEN lower($2) ELSE '-' END || ' ' || cur.spam
-        || ' {"block":' || t.block_number || ',"time":' || coalesce(t.block_time::text, 'null')
+const TOKEN_HISTORY_SQL = `SELECT p.indexed, p.incomplete,
+    string_agg(p.block_number || ' ' || p.log_index || ' ' || p.batch_index || ' ' || CASE WHEN p.checksummed THEN 't' ELSE 'f' END
+      || ' ' || coalesce(p.contract, '-') || ' ' || CASE p.spam WHEN true THEN 't' WHEN false THEN 'f' ELSE '-' END || ' ' || p.json,
+      E'\\n' ORDER BY p.block_number DESC, p.log_index DESC, p.batch_index DESC) AS items
+  FROM (SELECT c.block_number AS indexed, t.block_number, t.log_index, t.batch_index,
+      CASE WHEN $8::boolean THEN lower($2) END AS contract,
+      CASE WHEN $8::boolean THEN (SELECT flag FROM nft_spam_flags WHERE network_id = n.id AND contract = (SELECT decode(substr($2, 3), 'hex'))) END AS spam,
+      '{"block":' || t.block_number || ',"time":' || coalesce(t.block_time::text, 'null')
         || ',"tx":"0x' || encode(t.tx_hash, 'hex') || '","logIndex":' || t.log_index
         || CASE WHEN t.amount IS NULL THEN '' ELSE ',"batchIndex":' || t.batch_index END
-        || ',"from":"' || fa.form || '","to":"' || ta.form || '","contract":"' || cur.contract_form || '","id":' || t.token_id
-        || CASE WHEN t.amount IS NULL THEN '' ELSE ',"value":' || t.amount END || '}',
-        E'\\n' ORDER BY t.block_number DESC, t.log_index DESC, t.batch_index DESC)
-      FROM page t JOIN names fa ON fa.id = t.from_id JOIN names ta ON ta.id = t.to_id) AS items
-  FROM cur`;
+        || ',"from":"' || fa.form || '","to":"' || ta.form || '","contract":"' || coalesce(k.eip55, lower($2)) || '","id":' || t.token_id
+        || CASE WHEN t.amount IS NULL THEN '' ELSE ',"value":' || t.amount END || '}' AS json,
+      fa.kept AND ta.kept AND k.eip55 IS NOT NULL AS checksummed,
+      EXISTS (SELECT 1 FROM nft_skipped_ranges WHERE network = $1 AND contract = lower($2)) AS incomplete
+    FROM indexer_cursors c LEFT JOIN indexer_networks n ON n.name = c.network
+    LEFT JOIN nft_addresses k ON k.address = (SELECT decode(substr($2, 3), 'hex'))
+    LEFT JOIN LATERAL (
+      (SELECT block_number, log_index, batch_index, block_time, tx_hash, contract_id, token_id, from_id, to_id, NULL::numeric AS amount
+       FROM nft_transfers
+       WHERE network_id = n.id AND contract_id = k.id AND token_id = $7 AND (block_number, log_index, batch_index) < ($3, $4, $5)
+       ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6)
+      UNION ALL
+      (SELECT block_number, log_index, batch_index, block_time, tx_hash, contract_id, token_id, from_id, to_id, amount
+       FROM nft_1155_transfers
+       WHERE network_id = n.id AND contract_id = k.id AND token_id = $7 AND (block_number, log_index, batch_index) < ($3, $4, $5)
+       ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6)
+      ORDER BY block_number DESC, log_index DESC, batch_index DESC LIMIT $6
+    ) t ON true
+    LEFT JOIN LATERAL (SELECT coalesce(a.eip55, '0x' || encode(a.address, 'hex')) AS form, a.eip55 IS NOT NULL AS kept
+      FROM nft_addresses a WHERE a.id = t.from_id) fa ON true
+    LEFT JOIN LATERAL (SELECT coalesce(a.eip55, '0x' || encode(a.address, 'hex')) AS form, a.eip55 IS NOT NULL AS kept
+      FROM nft_addresses a WHERE a.id = t.to_id) ta ON true
+    WHERE c.network = $1) p
+  GROUP BY p.indexed, p.incomplete`;
 
 /**
  * A transfer of a history page: its wire form, its key, and when asked (`spam`), its contract (lower-case hex) and the
