@@ -22,7 +22,7 @@ export class BoundedCache<V> {
    * The keys from the oldest, one iterator kept for the cache's life: a Map iterator is live (it skips the entries
    * deleted ahead of it and reaches those set after it started), and every key behind it has been evicted. A new
    * `keys().next()` per eviction would step again over every entry deleted at the front since the Map last rehashed,
-   * which at 100,000 entries under churn costs far more than the values a cache keeps (bench/suites/checksums.ts).
+   * which at 100,000 entries under churn costs far more than the values a cache keeps.
    */
   private readonly oldestFirst: Iterator<string> = this.values.keys();
   private readonly ttlMs: number;
@@ -71,7 +71,7 @@ export class BoundedCache<V> {
 
   private fresh(key: string): { value: V } | undefined {
     const entry = this.values.get(key);
-    // Without a time-to-live the clock is not read: a checksummer's lookups are hundreds a page.
+    // Without a time-to-live the clock is not read: a hit costs one Map lookup.
     return entry && (this.ttlMs === Infinity || this.now() - entry.storedAt < this.ttlMs) ? entry : undefined;
   }
 }

@@ -62,6 +62,22 @@ describe("chain values from the wire (addresses, token ids)", function () {
       const [a, b, c] = Array.from({ length: 3 }, () => hexlify(randomBytes(20)));
       for (const address of [a, b, c, a]) expect(checksum(address)).to.equal(getAddress(address));
     });
+
+    it("answers right for addresses that share a place, seen once, twice or often, in either case", function () {
+      const checksum = checksummer(4);
+      const addresses = Array.from({ length: 40 }, () => hexlify(randomBytes(20)));
+      for (let round = 0; round < 4; round++) {
+        for (const address of addresses.slice(0, 10 * (round + 1))) {
+          expect(checksum(address)).to.equal(getAddress(address));
+          expect(checksum(getAddress(address))).to.equal(getAddress(address));
+        }
+      }
+    });
+
+    it("takes a table of a power of two places, up to 65,536", function () {
+      for (const slots of [0, 3, 1000, 131_072]) expect(() => checksummer(slots), String(slots)).to.throw(RangeError);
+      expect(checksummer(1)("0x" + "ab".repeat(20))).to.equal(getAddress("0x" + "ab".repeat(20)));
+    });
   });
 
   describe("parseTokenId", function () {
