@@ -28,8 +28,8 @@ export function parseAddress(value: string, field = "address"): string {
  * which the contracts and the busiest owners repeat, while over a large index most owners on a page are not asked again
  * for a long time. So an address is kept only at its second sighting (the first leaves a number in a typed array, which
  * the collector never walks), and in a table of `slots` places it is found at by its last digits, where a newer one
- * replaces it: no entry made, moved or looked for on the way out. A Map kept in the order of use cost twice the hash
- * at every miss, for its entries and its strings' life in the old generation (bench/suites/checksums.ts).
+ * replaces it: no entry made, moved or looked for on the way out. A Map kept in the order of use cost two to three times
+ * the hash at every miss, for its entries and its strings' life in the old generation (bench/suites/checksums.ts).
  */
 export function checksummer(slots = 16_384): (address: string) => string {
   if (!Number.isInteger(Math.log2(slots)) || slots > 65_536) throw new RangeError("slots must be a power of two up to 65,536");
