@@ -295,6 +295,14 @@ async function write1155(tx: Queryable, net: number, transfers: Transfer1155[]):
   if (changed.length > 0) await addToBalances(tx, { networkId: net, deltas: changed });
 }
 
+/** A change of one owner's balance of one id: a range's sum of its transfers, or its opposite in a rollback. */
+interface BalanceDelta {
+  contract: string;
+  tokenId: bigint | string;
+  owner: string;
+  delta: bigint | string;
+}
+
 /**
  * Adds each delta to its balance (and to the owner's holding), then deletes the balances that reached zero: a range's
  * ERC-1155 transfers, or the opposite of those a rollback undoes. Addresses are lower-case hex, stored as bytes.
@@ -303,13 +311,22 @@ export async function addToBalances(
   tx: Queryable,
   balances: {
     networkId: number;
-    deltas: Array<{ contract: string; tokenId: bigint | string; owner: string; delta: bigint | string }>;
+    deltas: BalanceDelta[];
   },
 ): Promise<void> {
   const { networkId: net, deltas } = balances;
   const holdings = new HoldingSums();
   for (const d of deltas) holdings.add(d.contract, d.owner, BigInt(d.delta));
   await adjustHoldings(tx, net, holdings);
+  // Many deltas that only add (a cold sync's mints, mostly) usually make new balances, which are loaded as such: binary
+  // COPY costs the database about half what the upsert below does (no text to parse, no speculative insertion, rows
+  // written in batches). One balance already there (an id minted again to its holder, or one an index started after a
+  // mint holds below zero) stops the COPY at its key, and the deltas are upserted as any others: at worst, the COPY's
+  // work is lost. Deltas that also take away (sends, burns) go to the upsert at once, since most of their balances are
+  // there, and so do a few (a range near the head), for which the savepoint's round trips cost more than the COPY saves.
+  if (deltas.length >= MIN_BALANCES_COPIED && deltas.every((d) => BigInt(d.delta) > 0n) && (await insertedAsNew(tx, { net, deltas }))) {
+    return;
+  }
   // The balances that reached zero come back (none, for a range of mints), so that only they are deleted after: a
   // statement cannot delete the rows its own upsert wrote.
   // $1 network id, $2 contracts (hex), $3 token ids, $4 owners (hex), $5 deltas
@@ -331,4 +348,29 @@ export async function addToBalances(
        AND b.owner = decode(substr(k.owner, 3), 'hex') AND b.balance = 0`,
     [net, ...columnLiterals(emptied, ["contract", "token_id", "owner"])],
   );
+}
+
+/** The fewest deltas addToBalances tries to load as new balances by COPY. */
+export const MIN_BALANCES_COPIED = 100;
+
+/** The columns of nft_balances, in the order of its binary rows. */
+const BALANCE_COLUMNS = ["network_id", "contract", "token_id", "owner", "balance"];
+
+/**
+ * Writes each delta as a new balance (addToBalances), in a savepoint: false, with none of them written, when one of
+ * those balances is already there (its key's unique violation). Each delta is positive, so no new balance is zero.
+ */
+async function insertedAsNew(tx: Queryable, { net, deltas }: { net: number; deltas: BalanceDelta[] }): Promise<boolean> {
+  const rows = new BinaryRows(BALANCE_COLUMNS.length, deltas.length * 96);
+  for (const d of deltas) rows.row().int2(net).bytes(d.contract).numeric(BigInt(d.tokenId)).bytes(d.owner).numeric(BigInt(d.delta));
+  await tx.query("SAVEPOINT new_balances");
+  try {
+    await tx.copyBinary("nft_balances", BALANCE_COLUMNS, rows.done());
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    await tx.query("ROLLBACK TO SAVEPOINT new_balances");
+    return false;
+  }
+  await tx.query("RELEASE SAVEPOINT new_balances");
+  return true;
 }

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import type { Queryable } from "../../../server/db/database";
-import { writeRange } from "../../../server/indexer/store/writes";
+import { MIN_BALANCES_COPIED, writeRange } from "../../../server/indexer/store/writes";
 import { ZERO_ADDRESS, type Transfer1155 } from "../../../server/indexer/transfers";
 import { expectHoldingsMatchRecount } from "../../helpers/holdings-check";
 import { hex, networkIdOf } from "../../helpers/index-sql";
@@ -84,6 +84,54 @@ describe("ERC-1155 balances written by a range", function () {
       { owner: B, token_id: "1", balance: "5" },
       { owner: B, token_id: "2", balance: "1" },
     ]);
+    await expectHoldingsMatchRecount(suite().db, network);
+  });
+
+  const upserts = (statements: string[]) => statements.filter((sql) => /INSERT INTO nft_balances/.test(sql)).length;
+  const balancesOf = async (...tokenIds: bigint[]) => (await balances()).filter((b) => tokenIds.map(String).includes(b.token_id));
+  /** A range of MIN_BALANCES_COPIED mints at `block`, each of one new id from `firstId` on, to B. */
+  const mints = (block: number, firstId: bigint) =>
+    Array.from({ length: MIN_BALANCES_COPIED }, (_, i) => single(block, i, ZERO_ADDRESS, B, firstId + BigInt(i), 1n));
+
+  it("loads the new balances of a range of many mints by COPY, with no upsert", async function () {
+    const statements = await write(20, mints(20, 100n));
+    expect(upserts(statements)).to.equal(0);
+    const written = await balancesOf(...mints(20, 100n).map((t) => t.tokenId));
+    expect(written).to.have.length(MIN_BALANCES_COPIED);
+    expect(written.every((b) => b.owner === B && b.balance === "1")).to.equal(true);
+    await expectHoldingsMatchRecount(suite().db, network);
+  });
+
+  it("upserts a range of a few mints at once", async function () {
+    const statements = await write(21, [single(21, 0, ZERO_ADDRESS, A, 20n, 4n)]);
+    expect(upserts(statements)).to.equal(1);
+    expect(await balancesOf(20n)).to.deep.equal([{ owner: A, token_id: "20", balance: "4" }]);
+  });
+
+  it("adds a range of many mints to a balance already there, beside new ones (the COPY stops at it, none of it kept)", async function () {
+    // The last mint gives B id 100 again: the COPY has written all the others when it meets B's balance.
+    const range = [...mints(22, 1_000n).slice(1), single(22, MIN_BALANCES_COPIED, ZERO_ADDRESS, B, 100n, 2n)];
+    const statements = await write(22, range);
+    expect(upserts(statements)).to.equal(1);
+    expect(await balancesOf(100n, 1_001n, 1_099n)).to.deep.equal([
+      { owner: B, token_id: "100", balance: "3" },
+      { owner: B, token_id: "1001", balance: "1" },
+      { owner: B, token_id: "1099", balance: "1" },
+    ]);
+    expect(await balancesOf(1_000n)).to.deep.equal([]);
+    await expectHoldingsMatchRecount(suite().db, network);
+  });
+
+  it("deletes a balance below zero that a range of many mints brings back to zero", async function () {
+    // Id 23 was minted to A before the index started; A sends it to B, then gets as much minted again.
+    await write(23, [single(23, 0, A, B, 23n, 2n)]);
+    expect(await balancesOf(23n)).to.deep.equal([
+      { owner: A, token_id: "23", balance: "-2" },
+      { owner: B, token_id: "23", balance: "2" },
+    ]);
+    const statements = await write(24, [single(24, 0, ZERO_ADDRESS, A, 23n, 2n), ...mints(24, 2_000n).slice(1)]);
+    expect(deletes(statements)).to.equal(1);
+    expect(await balancesOf(23n)).to.deep.equal([{ owner: B, token_id: "23", balance: "2" }]);
     await expectHoldingsMatchRecount(suite().db, network);
   });
 });
