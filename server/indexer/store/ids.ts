@@ -23,15 +23,23 @@ export async function networkId(tx: Queryable, network: string): Promise<number>
 }
 
 /**
+ * Addresses' ids (lower-case hex to id), and which of them the call that gave them added to the dictionary: no row of
+ * the index names those yet (ids are never removed from it), so a holding or balance of one is a new row.
+ */
+export class AddressIds extends Map<string, number> {
+  readonly added = new Set<string>();
+}
+
+/**
  * The id of each address (lower-case hex), the ones never seen given one with their EIP-55 form. Only missing
  * addresses are inserted, so ids are not spent on addresses already known, and only they are hashed: an address is
  * checksummed once in the index's life, here, not on every page that names it (0266_address_checksums). A writer
  * racing on the same new address waits for the other's insert; its row is read by the last statement (a new snapshot)
  * if the insert did not see it.
  */
-export async function addressIds(tx: Queryable, addresses: Iterable<string>): Promise<Map<string, number>> {
+export async function addressIds(tx: Queryable, addresses: Iterable<string>): Promise<AddressIds> {
   const wanted = [...new Set(addresses)];
-  const ids = new Map<string, number>();
+  const ids = new AddressIds();
   /** Reads the ids of those of `list` the dictionary has. */
   const read = async (list: string[]) => {
     if (list.length === 0) return;
@@ -54,7 +62,7 @@ export async function addressIds(tx: Queryable, addresses: Iterable<string>): Pr
      RETURNING id, '0x' || encode(address, 'hex') AS address`,
     [arrayLiteral(missing), arrayLiteral(missing.map(eip55))],
   );
-  for (const r of added.rows) ids.set(r.address, r.id);
+  for (const r of added.rows) ids.set(r.address, r.id).added.add(r.address);
   await read(missing.filter((a) => !ids.has(a)));
   return ids;
 }

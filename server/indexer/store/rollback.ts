@@ -62,7 +62,7 @@ export async function rollBack(tx: Queryable, network: string, ancestor: Cursor)
   const holdings = new HoldingSums();
   for (const r of left) holdings.add(r.contract, r.owner, -1n);
   for (const r of restored) holdings.add(r.contract, r.owner, 1n);
-  await adjustHoldings(tx, net, holdings);
+  await adjustHoldings(tx, { networkId: net, sums: holdings });
   // ERC-1155 balances are sums: undoing a transfer is subtracting it from its receiver and giving it back to its sender.
   // $1 network id, $2 the ancestor's block, $3 the zero address
   const { rows: undone } = await tx.query<{ contract: string; token_id: string; owner: string; delta: string }>(

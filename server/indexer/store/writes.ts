@@ -1,13 +1,13 @@
 import { arrayLiteral, columnLiterals } from "../../db/arrays";
 import { BinaryRows } from "../../db/binary-copy";
 import type { Queryable } from "../../db/database";
-import { isUniqueViolation } from "../../db/errors";
+import { unlessDuplicate } from "../../db/savepoint";
 import type { DelegationEvent } from "../delegations";
 import { ZERO_ADDRESS, type MetadataMark, type SkippedRange, type Transfer, type Transfer1155 } from "../transfers";
 import { moveCursor, recordBlocks, type Cursor } from "./blocks";
 import { appendMetadataChanges, appendTransfers } from "./changes";
-import { adjustHoldings, HoldingSums } from "./holdings";
-import { addressesOf, addressIds, networkId } from "./ids";
+import { adjustHoldings, HoldingSums, MIN_NEW_ROWS_COPIED } from "./holdings";
+import { addressesOf, addressIds, networkId, type AddressIds } from "./ids";
 import { recordDelegations } from "./delegations";
 import { recordMarks } from "./marks";
 import { recordSkipped } from "./skipped";
@@ -142,18 +142,11 @@ async function write721(tx: Queryable, net: number, transfers: Transfer[]): Prom
   }
   const [, previousRows] = await Promise.all([inserted, ownersBefore(tx, { net, ids, tokens: held })]);
   if (fresh.length === 0) return moveOwners(tx, { net, ids, changed, previousRows });
-  await tx.query("SAVEPOINT fresh_mints");
-  try {
-    await moveOwners(tx, { net, ids, changed, previousRows });
-    await tx.query("RELEASE SAVEPOINT fresh_mints");
-  } catch (error) {
-    // A contract that mints an id someone holds (no standard contract does): its row is there, and the COPY of the new
-    // owners stopped at it. The range's owners are moved again from the rows of all its tokens.
-    if (!isUniqueViolation(error)) throw error;
-    await tx.query("ROLLBACK TO SAVEPOINT fresh_mints");
-    const mintedRows = await ownersBefore(tx, { net, ids, tokens: fresh });
-    await moveOwners(tx, { net, ids, changed, previousRows: [...previousRows, ...mintedRows] });
-  }
+  if (await unlessDuplicate(tx, () => moveOwners(tx, { net, ids, changed, previousRows }))) return;
+  // A contract that mints an id someone holds (no standard contract does): its row is there, and the COPY of the new
+  // owners stopped at it. The range's owners are moved again from the rows of all its tokens.
+  const mintedRows = await ownersBefore(tx, { net, ids, tokens: fresh });
+  await moveOwners(tx, { net, ids, changed, previousRows: [...previousRows, ...mintedRows] });
 }
 
 interface OwnerRow {
@@ -165,7 +158,7 @@ interface OwnerRow {
 /** The ids a range's rows are written with: its network's, and each of its addresses' (ids.ts). */
 interface RangeIds {
   net: number;
-  ids: Map<string, number>;
+  ids: AddressIds;
 }
 
 /** The owner rows of `tokens` before the range. */
@@ -219,7 +212,7 @@ async function moveOwners(
     for (const t of added) owners.row().int2(net).int4(id(t.contract)).numeric(t.tokenId).int4(id(t.to));
     await tx.copyBinary("nft_owners", OWNER_COLUMNS, owners.done());
   }
-  await adjustHoldings(tx, net, holdings);
+  await adjustHoldings(tx, { networkId: net, sums: holdings, added: ids.added });
   if (moved.length > 0) {
     // $1 network id, $2 contract ids, $3 token ids, $4 new owner ids
     await tx.query(
@@ -292,7 +285,7 @@ async function write1155(tx: Queryable, net: number, transfers: Transfer1155[]):
     move(t.contract, t.tokenId, t.to, t.amount);
   }
   const changed = [...deltas.values()].filter((d) => d.delta !== 0n);
-  if (changed.length > 0) await addToBalances(tx, { networkId: net, deltas: changed });
+  if (changed.length > 0) await addToBalances(tx, { networkId: net, deltas: changed, added: ids.added });
 }
 
 /** A change of one owner's balance of one id: a range's sum of its transfers, or its opposite in a rollback. */
@@ -312,19 +305,21 @@ export async function addToBalances(
   balances: {
     networkId: number;
     deltas: BalanceDelta[];
+    /** Addresses the range added to the dictionary (AddressIds): no holding of theirs exists yet. */
+    added?: ReadonlySet<string>;
   },
 ): Promise<void> {
-  const { networkId: net, deltas } = balances;
+  const { networkId: net, deltas, added } = balances;
   const holdings = new HoldingSums();
   for (const d of deltas) holdings.add(d.contract, d.owner, BigInt(d.delta));
-  await adjustHoldings(tx, net, holdings);
+  await adjustHoldings(tx, { networkId: net, sums: holdings, added });
   // Many deltas that only add (a cold sync's mints, mostly) usually make new balances, which are loaded as such: binary
   // COPY costs the database about half what the upsert below does (no text to parse, no speculative insertion, rows
   // written in batches). One balance already there (an id minted again to its holder, or one an index started after a
   // mint holds below zero) stops the COPY at its key, and the deltas are upserted as any others: at worst, the COPY's
   // work is lost. Deltas that also take away (sends, burns) go to the upsert at once, since most of their balances are
   // there, and so do a few (a range near the head), for which the savepoint's round trips cost more than the COPY saves.
-  if (deltas.length >= MIN_BALANCES_COPIED && deltas.every((d) => BigInt(d.delta) > 0n) && (await insertedAsNew(tx, { net, deltas }))) {
+  if (deltas.length >= MIN_NEW_ROWS_COPIED && deltas.every((d) => BigInt(d.delta) > 0n) && (await insertedAsNew(tx, { net, deltas }))) {
     return;
   }
   // The balances that reached zero come back (none, for a range of mints), so that only they are deleted after: a
@@ -350,9 +345,6 @@ export async function addToBalances(
   );
 }
 
-/** The fewest deltas addToBalances tries to load as new balances by COPY. */
-export const MIN_BALANCES_COPIED = 100;
-
 /** The columns of nft_balances, in the order of its binary rows. */
 const BALANCE_COLUMNS = ["network_id", "contract", "token_id", "owner", "balance"];
 
@@ -363,14 +355,5 @@ const BALANCE_COLUMNS = ["network_id", "contract", "token_id", "owner", "balance
 async function insertedAsNew(tx: Queryable, { net, deltas }: { net: number; deltas: BalanceDelta[] }): Promise<boolean> {
   const rows = new BinaryRows(BALANCE_COLUMNS.length, deltas.length * 96);
   for (const d of deltas) rows.row().int2(net).bytes(d.contract).numeric(BigInt(d.tokenId)).bytes(d.owner).numeric(BigInt(d.delta));
-  await tx.query("SAVEPOINT new_balances");
-  try {
-    await tx.copyBinary("nft_balances", BALANCE_COLUMNS, rows.done());
-  } catch (error) {
-    if (!isUniqueViolation(error)) throw error;
-    await tx.query("ROLLBACK TO SAVEPOINT new_balances");
-    return false;
-  }
-  await tx.query("RELEASE SAVEPOINT new_balances");
-  return true;
+  return unlessDuplicate(tx, () => tx.copyBinary("nft_balances", BALANCE_COLUMNS, rows.done()));
 }

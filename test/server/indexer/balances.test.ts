@@ -1,10 +1,10 @@
 import { expect } from "chai";
-import type { Queryable } from "../../../server/db/database";
-import { MIN_BALANCES_COPIED, writeRange } from "../../../server/indexer/store/writes";
+import { MIN_NEW_ROWS_COPIED } from "../../../server/indexer/store/holdings";
 import { ZERO_ADDRESS, type Transfer1155 } from "../../../server/indexer/transfers";
 import { expectHoldingsMatchRecount } from "../../helpers/holdings-check";
 import { hex, networkIdOf } from "../../helpers/index-sql";
 import { hash } from "../../helpers/raw-logs";
+import { writeRangeCounted } from "../../helpers/range-writes";
 import { databaseForSuite } from "../../helpers/suite-database";
 
 /**
@@ -34,27 +34,14 @@ describe("ERC-1155 balances written by a range", function () {
   });
 
   /** Writes a range ending at `block`; the statements it sent. */
-  const write = async (block: number, transfers1155: Transfer1155[]): Promise<string[]> => {
-    const statements: string[] = [];
-    await suite().db.transaction((tx) => {
-      const counted: Queryable = {
-        query: (sql, params, options) => {
-          statements.push(sql);
-          return tx.query(sql, params, options);
-        },
-        exec: (sql) => tx.exec(sql),
-        copyBinary: (table, columns, rows) => tx.copyBinary(table, columns, rows),
-      };
-      return writeRange(counted, {
-        network,
-        transfers: [],
-        transfers1155,
-        last: { block, hash: hash(block) },
-        hashes: [{ block, hash: hash(block) }],
-      });
+  const write = (block: number, transfers1155: Transfer1155[]) =>
+    writeRangeCounted(suite().db, {
+      network,
+      transfers: [],
+      transfers1155,
+      last: { block, hash: hash(block) },
+      hashes: [{ block, hash: hash(block) }],
     });
-    return statements;
-  };
   const balances = async () =>
     (
       await suite().db.query<{ owner: string; token_id: string; balance: string }>(
@@ -89,15 +76,15 @@ describe("ERC-1155 balances written by a range", function () {
 
   const upserts = (statements: string[]) => statements.filter((sql) => /INSERT INTO nft_balances/.test(sql)).length;
   const balancesOf = async (...tokenIds: bigint[]) => (await balances()).filter((b) => tokenIds.map(String).includes(b.token_id));
-  /** A range of MIN_BALANCES_COPIED mints at `block`, each of one new id from `firstId` on, to B. */
+  /** A range of MIN_NEW_ROWS_COPIED mints at `block`, each of one new id from `firstId` on, to B. */
   const mints = (block: number, firstId: bigint) =>
-    Array.from({ length: MIN_BALANCES_COPIED }, (_, i) => single(block, i, ZERO_ADDRESS, B, firstId + BigInt(i), 1n));
+    Array.from({ length: MIN_NEW_ROWS_COPIED }, (_, i) => single(block, i, ZERO_ADDRESS, B, firstId + BigInt(i), 1n));
 
   it("loads the new balances of a range of many mints by COPY, with no upsert", async function () {
     const statements = await write(20, mints(20, 100n));
     expect(upserts(statements)).to.equal(0);
     const written = await balancesOf(...mints(20, 100n).map((t) => t.tokenId));
-    expect(written).to.have.length(MIN_BALANCES_COPIED);
+    expect(written).to.have.length(MIN_NEW_ROWS_COPIED);
     expect(written.every((b) => b.owner === B && b.balance === "1")).to.equal(true);
     await expectHoldingsMatchRecount(suite().db, network);
   });
@@ -110,7 +97,7 @@ describe("ERC-1155 balances written by a range", function () {
 
   it("adds a range of many mints to a balance already there, beside new ones (the COPY stops at it, none of it kept)", async function () {
     // The last mint gives B id 100 again: the COPY has written all the others when it meets B's balance.
-    const range = [...mints(22, 1_000n).slice(1), single(22, MIN_BALANCES_COPIED, ZERO_ADDRESS, B, 100n, 2n)];
+    const range = [...mints(22, 1_000n).slice(1), single(22, MIN_NEW_ROWS_COPIED, ZERO_ADDRESS, B, 100n, 2n)];
     const statements = await write(22, range);
     expect(upserts(statements)).to.equal(1);
     expect(await balancesOf(100n, 1_001n, 1_099n)).to.deep.equal([
