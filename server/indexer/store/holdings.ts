@@ -48,7 +48,7 @@ export async function adjustHoldings(
   // database about twice a binary COPY (arrays of text parsed and decoded, each row inserted speculatively). Should one
   // be there after all, the COPY is undone and every holding upserted.
   const fresh = all.filter((m) => m.delta > 0n && (added.has(m.owner) || added.has(m.contract)));
-  const copied = fresh.length >= MIN_NEW_ROWS_COPIED && (await insertedAsNew(tx, { networkId, fresh })) ? new Set(fresh) : new Set();
+  const copied = fresh.length >= MIN_NEW_ROWS_COPIED && (await newHoldingsCopied(tx, { networkId, fresh })) ? new Set(fresh) : new Set();
   const moved = copied.size === 0 ? all : all.filter((m) => !copied.has(m));
   if (moved.length === 0) return;
   const params = [networkId, ...columnLiterals(moved, ["contract", "owner", "delta"])];
@@ -90,7 +90,7 @@ const HOLDING_COLUMNS = ["network_id", "contract", "owner", "count"];
  * Writes each of `fresh` (positive deltas) as a new holding and counts each as a new holder of its contract, in a
  * savepoint: false, with none of it written, when one of those holdings is already there (its key's unique violation).
  */
-async function insertedAsNew(
+async function newHoldingsCopied(
   tx: Queryable,
   { networkId, fresh }: { networkId: number; fresh: Array<{ contract: string; owner: string; delta: bigint }> },
 ): Promise<boolean> {

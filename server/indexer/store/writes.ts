@@ -319,7 +319,7 @@ export async function addToBalances(
   // mint holds below zero) stops the COPY at its key, and the deltas are upserted as any others: at worst, the COPY's
   // work is lost. Deltas that also take away (sends, burns) go to the upsert at once, since most of their balances are
   // there, and so do a few (a range near the head), for which the savepoint's round trips cost more than the COPY saves.
-  if (deltas.length >= MIN_NEW_ROWS_COPIED && deltas.every((d) => BigInt(d.delta) > 0n) && (await insertedAsNew(tx, { net, deltas }))) {
+  if (deltas.length >= MIN_NEW_ROWS_COPIED && deltas.every((d) => BigInt(d.delta) > 0n) && (await newBalancesCopied(tx, { net, deltas }))) {
     return;
   }
   // The balances that reached zero come back (none, for a range of mints), so that only they are deleted after: a
@@ -352,7 +352,7 @@ const BALANCE_COLUMNS = ["network_id", "contract", "token_id", "owner", "balance
  * Writes each delta as a new balance (addToBalances), in a savepoint: false, with none of them written, when one of
  * those balances is already there (its key's unique violation). Each delta is positive, so no new balance is zero.
  */
-async function insertedAsNew(tx: Queryable, { net, deltas }: { net: number; deltas: BalanceDelta[] }): Promise<boolean> {
+async function newBalancesCopied(tx: Queryable, { net, deltas }: { net: number; deltas: BalanceDelta[] }): Promise<boolean> {
   const rows = new BinaryRows(BALANCE_COLUMNS.length, deltas.length * 96);
   for (const d of deltas) rows.row().int2(net).bytes(d.contract).numeric(BigInt(d.tokenId)).bytes(d.owner).numeric(BigInt(d.delta));
   return unlessDuplicate(tx, () => tx.copyBinary("nft_balances", BALANCE_COLUMNS, rows.done()));
