@@ -2,6 +2,7 @@ import { expect } from "chai";
 import { getAddress, hexlify, randomBytes } from "ethers";
 import { DomainError } from "../../../server/lib/domain-error";
 import { checksumAddress, checksummer, parseAddress, parseTokenId } from "../../../server/chain/values";
+import { failingChecksum } from "../../helpers/checksums";
 
 describe("chain values from the wire (addresses, token ids)", function () {
   const CHECKSUMMED = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
@@ -27,6 +28,15 @@ describe("chain values from the wire (addresses, token ids)", function () {
     it("refuses a mixed-case address with a bad checksum", function () {
       const typo = CHECKSUMMED.replace("aAeb", "aaEb");
       expect(refusal(() => parseAddress(typo, "owner")).message).to.equal("owner fails its EIP-55 checksum");
+    });
+
+    it("takes the capitals an address of one lower-case letter gets when that letter is flipped, and refuses the tests' failing spelling", function () {
+      // The address the token route's suite once deployed at: its only lower-case letter flipped gives all capitals.
+      const oneLowerCase = "0x193521C8934bCF3473453AF4321911E7A89E0E12";
+      const flipped = oneLowerCase.replace(/[a-f]/, (c) => c.toUpperCase());
+      expect(parseAddress(flipped)).to.equal(oneLowerCase);
+      expect(refusal(() => parseAddress(failingChecksum(oneLowerCase), "contract")).message).to.equal("contract fails its EIP-55 checksum");
+      expect(refusal(() => parseAddress(failingChecksum(CHECKSUMMED))).message).to.equal("address fails its EIP-55 checksum");
     });
 
     it("refuses anything that is not 0x and 40 hex digits", function () {

@@ -4,6 +4,7 @@ import { fetchJson, startTestApp } from "../../helpers/app";
 import { SuiteChain } from "../../helpers/suite-chain";
 import { indexedTo } from "../../helpers/index-check";
 import { expectRefusal } from "../../helpers/refusal";
+import { failingChecksum } from "../../helpers/checksums";
 
 describe("inventory routes", function () {
   const BIG_ID = 2n ** 64n + 3n; // not representable as a double: must come out with all its digits
@@ -23,7 +24,6 @@ describe("inventory routes", function () {
   });
 
   /** The address with the case of one letter flipped: mixed case that fails EIP-55. */
-  const badChecksum = (address: string) => address.replace(/[a-fA-F]/, (c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()));
 
   const get = (path: string) => fetchJson(suite().t, path);
 
@@ -95,7 +95,7 @@ describe("inventory routes", function () {
       for (const [path, error] of [
         [`/inventory/localhost/0x1234/${aliceAddress}`, "invalid_address"],
         [`/inventory/localhost/${holder}/${aliceAddress.toLowerCase().replace("0x", "0X")}`, "invalid_address"],
-        [`/inventory/localhost/${badChecksum(holder)}/${aliceAddress}`, "invalid_address"],
+        [`/inventory/localhost/${failingChecksum(holder)}/${aliceAddress}`, "invalid_address"],
         [`/inventory/localhost/${holder}/${aliceAddress}?limit=0`, "invalid_request"],
         [`/inventory/localhost/${holder}/${aliceAddress}?limit=1001`, "invalid_request"],
         [`/inventory/localhost/${holder}/${aliceAddress}?limit=ten`, "invalid_request"],
