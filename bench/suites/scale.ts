@@ -5,6 +5,7 @@ import { writeRange, type IndexedRange } from "../../server/indexer/store/writes
 import { ZERO_ADDRESS, type Transfer, type Transfer1155 } from "../../server/indexer/transfers";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 import { withQueryHook } from "../../support/query-hook";
+import { ServerCpu } from "../lib/cpu";
 import { CONNECTIONS, load } from "../lib/load";
 import { startService, type Service } from "../lib/service";
 import type { Row, Suite } from "../lib/suite";
@@ -70,6 +71,7 @@ const scale: Suite = {
     "Both sizes are served at once by two service processes and each read is measured on them in alternation, 3 rounds at 32 connections after a warm-up, medians shown; every request draws its keys at random over the whole data set.",
     "The ERC-1155 reads (a holder's inventory in a contract, a contract's holders and their count, a token's history) are measured and budgeted as the ERC-721 ones; the owner history reads both standards.",
     "Then the owner history is measured once more, after `pg_prewarm` read the transfers, their sender and receiver indexes and the address dictionary of both databases through the page cache: no budget applies to it, it tells the layout's cost from the disk's.",
+    "Beside each read, its server CPU per request at both sizes, read from /proc over its measured loads (medians of the rounds): the service process's and its PostgreSQL backends'; no budget applies to them, they tell whether a read that slows down at the full size spends more in the service or in the database.",
     "The full size must keep at least 0.7× the requests per second and at most 1.5× the p99 of the small one; the bench prints the plan (`EXPLAIN (ANALYZE, BUFFERS)`) of the statement each read of the store sends, recorded as the store's read functions send it, and the bytes per row of each table and index.",
     "Disk (`pg_relation_size`): the ERC-721 transfers with their indexes must take at most 300 bytes per transfer (also shown with the address dictionary's share, and beside the ERC-1155 transfers' bytes per transfer, the same layout with an amount), and the owners, holdings and holder counts with their indexes at most 150 bytes per token.",
   ],
@@ -83,6 +85,8 @@ const scale: Suite = {
     }
     // Both sizes are loaded and served at once, and each read is measured on them in alternation.
     const services: Array<{ size: Size; app: Service; plans: string; disk: Disk; loadSeconds: number }> = [];
+    // Each service's CPU and its backends', read around each measured load.
+    const cpus: ServerCpu[] = [];
     try {
       for (const size of SIZES) {
         const entry = { size, plans: "", disk: undefined as Disk | undefined, loadSeconds: 0 };
@@ -110,10 +114,11 @@ const scale: Suite = {
           `scale ${size.name}: loaded in ${loadSeconds} s (rows, compaction, indexes, vacuum); disk size of each table and index\n${disk.text}`,
         );
       }
-      const measured = services.map(({ size }) => ({ size, results: new Map<string, { rps: number; p99: number }>() }));
+      const measured = services.map(({ size }) => ({ size, results: new Map<string, Measured>() }));
+      for (const { app } of services) cpus.push(await ServerCpu.forService(app));
       /** Measures read `r` on both sizes in alternation, ROUNDS rounds, and records its medians under `name`. */
       const measure = async (r: number, name: string) => {
-        const samples = services.map(() => [] as Array<{ rps: number; p99: number }>);
+        const samples = services.map(() => [] as Measured[]);
         for (let round = 0; round < ROUNDS; round++) {
           for (const [i, { size, app }] of services.entries()) {
             const paths = Array.from({ length: KEYS }, reads(size)[r].path);
@@ -122,12 +127,21 @@ const scale: Suite = {
             log(`${size.name}: ${name}, round ${round + 1}/${ROUNDS}, ${CONNECTIONS} connections, ${WARM_UP_SECONDS} + ${seconds} s`);
             if (WARM_UP_SECONDS > 0)
               await load({ what: `${name}, warm-up`, url: app.url, connections: CONNECTIONS, seconds: WARM_UP_SECONDS, next });
+            const before = await cpus[i].sample();
             const result = await load({ what: name, url: app.url, connections: CONNECTIONS, seconds, next });
-            samples[i].push({ rps: result.requestsPerSecond, p99: result.p99Ms });
+            const used = ServerCpu.between(before, await cpus[i].sample());
+            const requests = result.requestsPerSecond * seconds;
+            samples[i].push({
+              rps: result.requestsPerSecond,
+              p99: result.p99Ms,
+              serviceMicros: (used.service * 1000) / requests,
+              databaseMicros: (used.database * 1000) / requests,
+            });
           }
         }
         for (const [i, m] of measured.entries()) {
-          m.results.set(name, { rps: median(samples[i].map((x) => x.rps)), p99: median(samples[i].map((x) => x.p99)) });
+          const of = (field: keyof Measured) => median(samples[i].map((x) => x[field]));
+          m.results.set(name, { rps: of("rps"), p99: of("p99"), serviceMicros: of("serviceMicros"), databaseMicros: of("databaseMicros") });
         }
       };
       for (const [r, read] of reads(SIZES[0]).entries()) await measure(r, read.name);
@@ -150,6 +164,7 @@ const scale: Suite = {
       }
       return [...budgeted, ...warm, ...diskRows(services)];
     } finally {
+      for (const cpu of cpus) await cpu.close();
       for (const { app } of services) await app.stop();
     }
   },
@@ -183,8 +198,21 @@ async function prewarm(urls: string[], relations: string[], log: (message: strin
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-/** The full size against the small one, per read: req/s ≥ 0.7×, p99 ≤ 1.5× (medians of the rounds). */
-function compare(measured: Array<{ size: Size; results: Map<string, { rps: number; p99: number }> }>): Row[] {
+/** What one read's load gave at one size: its rate, its p99 and its server CPU per request. */
+interface Measured {
+  rps: number;
+  p99: number;
+  /** The service process's CPU per request (µs). */
+  serviceMicros: number;
+  /** Its PostgreSQL backends' CPU per request (µs). */
+  databaseMicros: number;
+}
+
+/**
+ * The full size against the small one, per read: req/s ≥ 0.7×, p99 ≤ 1.5× (medians of the rounds), and with no
+ * budget, where a request's CPU goes at each size.
+ */
+function compare(measured: Array<{ size: Size; results: Map<string, Measured> }>): Row[] {
   const [small, large] = measured;
   const rows: Row[] = [];
   for (const [name, big] of large.results) {
@@ -209,6 +237,19 @@ function compare(measured: Array<{ size: Size; results: Map<string, { rps: numbe
       ratio: p99Ratio,
       budget: { text: "≤ 1.5 (p99 at large / small)", met: p99Ratio <= 1.5 },
     });
+    for (const [part, field] of [
+      ["the service", "serviceMicros"],
+      ["PostgreSQL backends", "databaseMicros"],
+    ] as const) {
+      rows.push({
+        suite: "scale",
+        metric: `${name}, ${large.size.name}, server CPU per request: ${part}`,
+        value: big[field],
+        unit: "µs",
+        reference: { label: small.size.name, value: base[field] },
+        ratio: big[field] / base[field],
+      });
+    }
   }
   return rows;
 }
