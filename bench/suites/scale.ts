@@ -5,6 +5,7 @@ import { writeRange, type IndexedRange } from "../../server/indexer/store/writes
 import { ZERO_ADDRESS, type Transfer, type Transfer1155 } from "../../server/indexer/transfers";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 import { withQueryHook } from "../../support/query-hook";
+import { startLocalNode } from "../../local/node";
 import { ServerCpu } from "../lib/cpu";
 import { CONNECTIONS, load } from "../lib/load";
 import { startService, type Service } from "../lib/service";
@@ -72,6 +73,7 @@ const scale: Suite = {
     "The ERC-1155 reads (a holder's inventory in a contract, a contract's holders and their count, a token's history) are measured and budgeted as the ERC-721 ones; the owner history reads both standards.",
     "Then the owner history is measured once more, after `pg_prewarm` read the transfers, their sender and receiver indexes and the address dictionary of both databases through the page cache: no budget applies to it, it tells the layout's cost from the disk's.",
     "Beside each read, its server CPU per request at both sizes, read from /proc over its measured loads (medians of the rounds): the service process's and its PostgreSQL backends'; no budget applies to them, they tell whether a read that slows down at the full size spends more in the service or in the database.",
+    "The data pages (an inventory's, a contract's holders', a token's and an owner's history's first pages) are also held at each size to the latest-block route measured on the same service before and after the reads (the mean of both; its head comes from a Hardhat node of the bench's own), as in the indexer suite: at least 0.25× its requests per second and at most 4× its p99.",
     "The full size must keep at least 0.7× the requests per second and at most 1.5× the p99 of the small one; the bench prints the plan (`EXPLAIN (ANALYZE, BUFFERS)`) of the statement each read of the store sends, recorded as the store's read functions send it, and the bytes per row of each table and index.",
     "Disk (`pg_relation_size`): the ERC-721 transfers with their indexes must take at most 300 bytes per transfer (also shown with the address dictionary's share, and beside the ERC-1155 transfers' bytes per transfer, the same layout with an amount), and the owners, holdings and holder counts with their indexes at most 150 bytes per token.",
   ],
@@ -83,6 +85,8 @@ const scale: Suite = {
       log("scale: needs PostgreSQL (DATABASE_URL); skipped");
       return [];
     }
+    // The latest-block route asks the node for the head (one call a second, the head cache's time to live).
+    const node = await startLocalNode();
     // Both sizes are loaded and served at once, and each read is measured on them in alternation.
     const services: Array<{ size: Size; app: Service; plans: string; disk: Disk; loadSeconds: number }> = [];
     // Each service's CPU and its backends', read around each measured load.
@@ -92,7 +96,7 @@ const scale: Suite = {
         const entry = { size, plans: "", disk: undefined as Disk | undefined, loadSeconds: 0 };
         const { database, loadSeconds } = await databaseFor(size, !smoke && REUSE, log);
         const app = await startService(
-          { RPC_URL_MAINNET: "http://127.0.0.1:9", INDEXER: "false" },
+          { RPC_URL_MAINNET: node.url, INDEXER: "false" },
           async (db, applied) => {
             if (loadSeconds !== undefined) {
               await refresh(db, size, applied.length > 0, log);
@@ -145,6 +149,9 @@ const scale: Suite = {
         }
       };
       for (const [r, read] of reads(SIZES[0]).entries()) await measure(r, read.name);
+      await measure(0, LATEST_BLOCK_AGAIN);
+      const floors = againstLatestBlock(measured);
+      for (const m of measured) m.results.delete(LATEST_BLOCK_AGAIN);
       const budgeted = compare(measured);
       // The owner history again, once the relations it reads are in the page cache: whether it is the layout or the
       // disk that holds it back at the full size. For the record, with no budget.
@@ -162,10 +169,11 @@ const scale: Suite = {
         await measure(ownerHistory, warmName);
         warm = compare(measured).map(({ budget: _, ...row }) => row);
       }
-      return [...budgeted, ...warm, ...diskRows(services)];
+      return [...budgeted, ...floors, ...warm, ...diskRows(services)];
     } finally {
       for (const cpu of cpus) await cpu.close();
       for (const { app } of services) await app.stop();
+      await node.stop();
     }
   },
 };
@@ -254,7 +262,59 @@ function compare(measured: Array<{ size: Size; results: Map<string, Measured> }>
   return rows;
 }
 
-/** The measured reads, each request with keys drawn at random over the data set. */
+/** The floor the data pages are held to at each size (the first read, measured again after the others). */
+const LATEST_BLOCK = "latest block";
+const LATEST_BLOCK_AGAIN = "latest block, again";
+/** The data pages held to it, as in the indexer suite: at least this share of its rate, at most this multiple of its p99. */
+const PAGES = [
+  "inventory, first page of 100",
+  "holders, first page of 100",
+  "history of a token, first page",
+  "history of an owner, first page",
+];
+const PAGE_RATE_SHARE = 0.25;
+const PAGE_P99_MULTIPLE = 4;
+
+/** Each data page at each size against the latest-block route on the same service (the mean of its two loads). */
+function againstLatestBlock(measured: Array<{ size: Size; results: Map<string, Measured> }>): Row[] {
+  const rows: Row[] = [];
+  for (const { size, results } of measured) {
+    const floors = [results.get(LATEST_BLOCK)!, results.get(LATEST_BLOCK_AGAIN)!];
+    const floor = { rps: (floors[0].rps + floors[1].rps) / 2, p99: (floors[0].p99 + floors[1].p99) / 2 };
+    rows.push(
+      { suite: "scale", metric: `latest block (mean of 2), ${size.name}, ${CONNECTIONS} conn`, value: floor.rps, unit: "req/s" },
+      { suite: "scale", metric: `latest block (mean of 2), ${size.name}, p99`, value: floor.p99, unit: "ms" },
+    );
+    for (const name of PAGES) {
+      const page = results.get(name)!;
+      const rate = page.rps / floor.rps;
+      const p99 = page.p99 / floor.p99;
+      rows.push(
+        {
+          suite: "scale",
+          metric: `${name}, ${size.name}, ${CONNECTIONS} conn, against the latest block`,
+          value: page.rps,
+          unit: "req/s",
+          reference: { label: "latest block", value: floor.rps },
+          ratio: rate,
+          budget: { text: `≥ ${PAGE_RATE_SHARE}`, met: rate >= PAGE_RATE_SHARE },
+        },
+        {
+          suite: "scale",
+          metric: `${name}, ${size.name}, p99 against the latest block`,
+          value: page.p99,
+          unit: "ms",
+          reference: { label: "latest block", value: floor.p99 },
+          ratio: p99,
+          budget: { text: `≤ ${PAGE_P99_MULTIPLE}`, met: p99 <= PAGE_P99_MULTIPLE },
+        },
+      );
+    }
+  }
+  return rows;
+}
+
+/** The measured reads, each request with keys drawn at random over the data set; the first is the latest block. */
 function reads(size: Size): Array<{ name: string; path: () => string }> {
   const contract = (c: number) => address(1, c);
   const owner = (o: number) => address(2, o);
@@ -264,6 +324,7 @@ function reads(size: Size): Array<{ name: string; path: () => string }> {
     return `${contract(i % size.contracts)}/${Math.floor(i / size.contracts)}`;
   };
   return [
+    { name: LATEST_BLOCK, path: () => `/block/${NETWORK}/latest` },
     // Owner c holds ids 0–999 of contract c: a full first page.
     {
       name: "inventory, first page of 100",
