@@ -14,6 +14,7 @@ import { expectOk } from "../lib/answers";
 import { untilIndexed } from "../lib/indexed";
 import { bareNodeMs, productionBuild, startupOnce, type Startup } from "../lib/indexer-startup";
 import { CONNECTIONS, load, percentile } from "../lib/load";
+import { PAGE_P99_MULTIPLE, PAGE_RATE_SHARE } from "../lib/page-budgets";
 import { withLocalChain } from "../lib/local-chain";
 import { startService } from "../lib/service";
 import type { Row, Suite } from "../lib/suite";
@@ -26,12 +27,6 @@ const PER_TX = 500;
 const HOLDER_TOKENS = 1_000;
 /** The holder's token whose history is read: moved to another address and back, `tokenMoves` times in all. */
 const MOVED_TOKEN = BigInt(HOLDER_TOKENS - 1);
-/**
- * The data pages' budgets against the latest-block route (the HTTP floor: no statement) in the same run, on
- * PostgreSQL: at least this share of its requests per second at 32 connections, and at most this multiple of its p99.
- */
-const PAGE_RATE_SHARE = 0.25;
-const PAGE_P99_MULTIPLE = 4;
 /** The indexer's widest `eth_getLogs` range in the cold sync, and the bare loop's. */
 const MAX_RANGE = 10_000;
 /** The budgets of the cold sync: its rate against bare eth_getLogs, and its server CPU per ERC-721 transfer on PostgreSQL. */
