@@ -14,7 +14,7 @@ import { expectOk } from "../lib/answers";
 import { untilIndexed } from "../lib/indexed";
 import { bareNodeMs, productionBuild, startupOnce, type Startup } from "../lib/indexer-startup";
 import { CONNECTIONS, load, percentile } from "../lib/load";
-import { PAGE_P99_MULTIPLE, PAGE_RATE_SHARE } from "../lib/page-budgets";
+import { pageAgainstLatestBlock } from "../lib/page-budgets";
 import { withLocalChain } from "../lib/local-chain";
 import { startService } from "../lib/service";
 import type { Row, Suite } from "../lib/suite";
@@ -568,28 +568,15 @@ async function http(options: {
     );
     const onPostgres = options.database === "PostgreSQL";
     for (const [metric, { result, service, database }] of pages) {
-      const rate = result.requestsPerSecond / floor.rate;
-      const p99 = result.p99Ms / floor.p99;
-      const where = onPostgres ? "" : " (on PostgreSQL)";
       rows.push(
-        {
+        ...pageAgainstLatestBlock({
           suite: "indexer",
-          metric: `${metric}, ${CONNECTIONS} conn`,
-          value: result.requestsPerSecond,
-          unit: "req/s",
-          reference: { label: "latest block", value: floor.rate },
-          ratio: rate,
-          budget: { text: `≥ ${PAGE_RATE_SHARE}${where}`, met: !onPostgres || rate >= PAGE_RATE_SHARE },
-        },
-        {
-          suite: "indexer",
-          metric: `${metric}, p99`,
-          value: result.p99Ms,
-          unit: "ms",
-          reference: { label: "latest block", value: floor.p99 },
-          ratio: p99,
-          budget: { text: `≤ ${PAGE_P99_MULTIPLE}${where}`, met: !onPostgres || p99 <= PAGE_P99_MULTIPLE },
-        },
+          rateMetric: `${metric}, ${CONNECTIONS} conn`,
+          p99Metric: `${metric}, p99`,
+          page: { rps: result.requestsPerSecond, p99: result.p99Ms },
+          floor: { rps: floor.rate, p99: floor.p99 },
+          judged: onPostgres,
+        }),
         // Where a page's cost goes: the service's CPU beside the latest block's, and the database's (none for that route).
         {
           suite: "indexer",

@@ -8,7 +8,7 @@ import { withQueryHook } from "../../support/query-hook";
 import { startLocalNode } from "../../local/node";
 import { ServerCpu } from "../lib/cpu";
 import { CONNECTIONS, load } from "../lib/load";
-import { PAGE_P99_MULTIPLE, PAGE_RATE_SHARE } from "../lib/page-budgets";
+import { pageAgainstLatestBlock } from "../lib/page-budgets";
 import { startService, type Service } from "../lib/service";
 import type { Row, Suite } from "../lib/suite";
 
@@ -288,28 +288,15 @@ function againstLatestBlock(measured: Array<{ size: Size; results: Map<string, M
       { suite: "scale", metric: `latest block (mean of 2), ${size.name}, p99`, value: floor.p99, unit: "ms" },
     );
     for (const name of PAGES) {
-      const page = results.get(name)!;
-      const rate = page.rps / floor.rps;
-      const p99 = page.p99 / floor.p99;
       rows.push(
-        {
+        ...pageAgainstLatestBlock({
           suite: "scale",
-          metric: `${name}, ${size.name}, ${CONNECTIONS} conn, against the latest block`,
-          value: page.rps,
-          unit: "req/s",
-          reference: { label: "latest block", value: floor.rps },
-          ratio: rate,
-          budget: { text: `≥ ${PAGE_RATE_SHARE}`, met: rate >= PAGE_RATE_SHARE },
-        },
-        {
-          suite: "scale",
-          metric: `${name}, ${size.name}, p99 against the latest block`,
-          value: page.p99,
-          unit: "ms",
-          reference: { label: "latest block", value: floor.p99 },
-          ratio: p99,
-          budget: { text: `≤ ${PAGE_P99_MULTIPLE}`, met: p99 <= PAGE_P99_MULTIPLE },
-        },
+          rateMetric: `${name}, ${size.name}, ${CONNECTIONS} conn, against the latest block`,
+          p99Metric: `${name}, ${size.name}, p99 against the latest block`,
+          page: results.get(name)!,
+          floor,
+          judged: true,
+        }),
       );
     }
   }
