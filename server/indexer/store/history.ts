@@ -14,9 +14,10 @@ import { listedPage, type IndexPage, type ListedPageRow } from "./reads";
  * amount (NULL). The address the page is of ($2) is looked up once, joined (k.id: a value of the outer row the arms are
  * run with, where a scalar subquery would be planned again, and run, in every arm that names it); a row's other
  * addresses are one dictionary lookup each, from the key's index alone (it carries the address and its EIP-55 form,
- * which the page writes as it is: 0266_address_checksums). Both are sent as prepared statements: planning the arms
- * costs more than running them for a page of 100. batch_index is the id's position in its log in both tables (0 for a
- * Transfer or a TransferSingle, the offset in a ConsecutiveTransfer range, the position in a TransferBatch): it orders
+ * which the page writes as it is: 0266_address_checksums); a lookup a row costs less than one a distinct address of the
+ * page unless the page names only a few (docs/reference/indexer.md). Both are sent as prepared statements: planning the
+ * arms costs more than running them for a page of 100. batch_index is the id's position in its log in both tables (0 for
+ * a Transfer or a TransferSingle, the offset in a ConsecutiveTransfer range, the position in a TransferBatch): it orders
  * and pages the ids of one log, and the wire shows it for ERC-1155 only (transferItem).
  */
 
