@@ -195,6 +195,9 @@ export interface HolderItem {
 /**
  * From the holdings, listed in one text: `0x<owner>:<count>` each.
  * $1 network, $2 contract, $3 after this owner, $4 limit, $5 whether to read the contract's spam flag.
+ * The limit is read in a subquery of its own, as the addresses are: a plan that sees its value costs less than the
+ * generic one once a contract has thousands of holders, so PostgreSQL planned the statement again at every execution
+ * (at more than the page's reading costs); unseen, both plans cost the same and the generic one is kept.
  */
 const HOLDERS_SQL = `SELECT c.block_number AS indexed, h.items,
     EXISTS (SELECT 1 FROM nft_skipped_ranges WHERE network = $1 AND contract = $2) AS incomplete,
@@ -205,7 +208,7 @@ const HOLDERS_SQL = `SELECT c.block_number AS indexed, h.items,
     FROM (
       SELECT owner, count FROM nft_holdings
       WHERE network_id = n.id AND contract = (SELECT decode(substr($2, 3), 'hex')) AND owner > (SELECT decode(substr($3, 3), 'hex'))
-      ORDER BY owner LIMIT $4
+      ORDER BY owner LIMIT (SELECT $4::int)
     ) t
   ) h ON true
   WHERE c.network = $1`;

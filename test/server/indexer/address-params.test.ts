@@ -9,7 +9,7 @@ import { ZERO_ADDRESS, type Transfer, type Transfer1155 } from "../../../server/
 import { backendName } from "../../helpers/database";
 import { hash } from "../../helpers/raw-logs";
 import { databaseForSuite } from "../../helpers/suite-database";
-import { withQueryHook } from "../../../support/query-hook";
+import { executeArguments, statementsOf } from "../../helpers/prepared-reads";
 
 /** A node of `EXPLAIN (FORMAT JSON)`, with the fields read here. */
 interface PlanNode {
@@ -73,30 +73,14 @@ describe(`the store's prepared reads convert each address once (${backendName})`
     return {};
   });
 
-  /** The statements `read` sends, each with its parameters. */
-  async function statementsOf(read: (db: Queryable) => Promise<unknown>) {
-    const sent: Array<{ sql: string; params: readonly unknown[] }> = [];
-    await read(
-      withQueryHook(suite().db, (sql, params, run) => {
-        sent.push({ sql, params: params ?? [] });
-        return run();
-      }),
-    );
-    expect(sent).to.not.have.length(0);
-    return sent;
-  }
-
-  /** A parameter as an SQL literal of unknown type: EXECUTE casts it to the type its statement gave the parameter. */
-  const literal = (value: unknown) =>
-    value === null || value === undefined ? "NULL" : typeof value === "boolean" ? String(value) : `'${String(value).replace(/'/g, "''")}'`;
-
   /** The filters of `sql`'s generic plan that convert an address (a parameter, a collection asked) on every row they test. */
   async function conversionsPerRow(db: Database, sql: string, params: readonly unknown[]): Promise<string[]> {
     return db.transaction(async (tx) => {
       await tx.query("SET LOCAL plan_cache_mode = force_generic_plan");
       await tx.query(`PREPARE probe AS ${sql}`);
-      const args = params.length === 0 ? "" : `(${params.map(literal).join(", ")})`;
-      const { rows } = await tx.query<{ "QUERY PLAN": Array<{ Plan: PlanNode }> }>(`EXPLAIN (FORMAT JSON) EXECUTE probe${args}`);
+      const { rows } = await tx.query<{ "QUERY PLAN": Array<{ Plan: PlanNode }> }>(
+        `EXPLAIN (FORMAT JSON) EXECUTE probe${executeArguments(params)}`,
+      );
       await tx.query("DEALLOCATE probe");
       const found: string[] = [];
       const walk = (node: PlanNode) => {
@@ -134,7 +118,7 @@ describe(`the store's prepared reads convert each address once (${backendName})`
   for (const [what, read] of reads) {
     it(`${what}: no filter converts an address row by row`, async function () {
       const { db } = suite();
-      for (const { sql, params } of await statementsOf(read)) expect(await conversionsPerRow(db, sql, params), sql).to.deep.equal([]);
+      for (const { sql, params } of await statementsOf(db, read)) expect(await conversionsPerRow(db, sql, params), sql).to.deep.equal([]);
     });
   }
 });
