@@ -1,4 +1,4 @@
-import type { Database, QueryResult } from "../server/db/database";
+import type { Database, QueryOptions, QueryResult } from "../server/db/database";
 
 /**
  * `db` with each `query` passed to `hook`, which runs the statement (`run`) itself: a test or a bench counts, records
@@ -14,7 +14,9 @@ export function withQueryHook(
         const value = Reflect.get(target, property, receiver) as unknown;
         return typeof value === "function" ? value.bind(target) : value;
       }
-      return (sql: string, params?: readonly unknown[]) => hook(sql, params, () => target.query(sql, params));
+      // The statement runs as it was asked (prepared where its caller asked), whatever the hook does around it.
+      return (sql: string, params?: readonly unknown[], options?: QueryOptions) =>
+        hook(sql, params, () => target.query(sql, params, options));
     },
   });
 }

@@ -2,10 +2,11 @@ import http from "node:http";
 import { listenLocally } from "../../support/net";
 import { MetadataERC1155__factory } from "../../typechain-types";
 import { expectOk } from "../lib/answers";
+import { ServerCpu } from "../lib/cpu";
 import { CONNECTIONS, load } from "../lib/load";
 import { withLocalChain } from "../lib/local-chain";
 import { startService } from "../lib/service";
-import type { Suite } from "../lib/suite";
+import type { Row, Suite } from "../lib/suite";
 
 /** ERC-1155 ids read (100 in the smoke), minted BATCH at a time. */
 const FULL_TOKENS = 1_000;
@@ -16,8 +17,9 @@ const token: Suite = {
   method: [
     "Token metadata at 32 connections, the service in its own process, over 1,000 ERC-1155 ids whose `uri` points at a local HTTP host.",
     "Reads that resolve (an `eth_call`, a fetch and a write), reads from the cache, and an inventory page of 100 with `?metadata=true` beside the same page without it.",
+    "Beside the reads from the cache and the pages, their server CPU per request, read from /proc over each load: the service process's and, on PostgreSQL, its backends'.",
   ],
-  async run({ seconds, log, smoke }) {
+  async run({ seconds, log, smoke, database }) {
     const TOKENS = smoke ? SMOKE_TOKENS : FULL_TOKENS;
     const host = http.createServer((request, response) => {
       const id = BigInt(`0x${/([0-9a-f]{64})\.json$/.exec(request.url!)?.[1] ?? "0"}`);
@@ -54,6 +56,7 @@ const token: Suite = {
           // Cold reads wait for their metadata: the figure is resolutions per second, not "pending" answers.
           METADATA_FETCH_WAIT_MS: "30000",
         });
+        const cpu = await ServerCpu.forService(app);
         try {
           const path = (id: number) => `/token/localhost/${address}/${id}`;
           for (let tries = 0; (await fetch(`${app.url}${path(TOKENS)}`, { method: "HEAD" })).status !== 200; tries++) {
@@ -76,21 +79,39 @@ const token: Suite = {
           if (sample.metadata?.name !== "Item #7") throw new Error(`token 7 did not resolve: ${sample.metadataError}`);
           log(`GET tokens from the cache, ${CONNECTIONS} connections, ${seconds} s`);
           let hot = 0;
-          const cached = await load({
+          const cpuRows: Row[] = [];
+          /** A load and its server CPU per request (µs), as rows named after `metric`. */
+          const measured = async (metric: string, options: Omit<Parameters<typeof load>[0], "connections" | "seconds">) => {
+            const start = await cpu.sample();
+            const result = await load({ ...options, connections: CONNECTIONS, seconds });
+            const used = ServerCpu.between(start, await cpu.sample());
+            const requests = result.requestsPerSecond * seconds;
+            cpuRows.push({
+              suite: "token",
+              metric: `${metric}, server CPU per request: the service`,
+              value: (used.service * 1000) / requests,
+              unit: "µs",
+            });
+            if (database === "PostgreSQL")
+              cpuRows.push({
+                suite: "token",
+                metric: `${metric}, server CPU per request: PostgreSQL backends`,
+                value: (used.database * 1000) / requests,
+                unit: "µs",
+              });
+            return result;
+          };
+          const cached = await measured("GET /token from the cache", {
             what: "tokens from the cache",
             url: app.url,
-            connections: CONNECTIONS,
-            seconds,
             next: () => ({ path: path((hot++ % TOKENS) + 1) }),
           });
           const page = `/inventory/localhost/${holder}/${address}?limit=100`;
           log(`inventory page of 100 with and without ?metadata=true, ${CONNECTIONS} connections, ${seconds} s each`);
-          const plain = await load({ what: "inventory page", url: `${app.url}${page}`, connections: CONNECTIONS, seconds });
-          const withMetadata = await load({
+          const plain = await measured("inventory page of 100", { what: "inventory page", url: `${app.url}${page}` });
+          const withMetadata = await measured("inventory page of 100 ?metadata=true (cached)", {
             what: "inventory page with metadata",
             url: `${app.url}${page}&metadata=true`,
-            connections: CONNECTIONS,
-            seconds,
           });
           return [
             {
@@ -117,8 +138,10 @@ const token: Suite = {
               unit: "ms",
               reference: { label: "without", value: plain.p99Ms },
             },
+            ...cpuRows,
           ];
         } finally {
+          await cpu.close();
           await app.stop();
         }
       });

@@ -111,6 +111,7 @@ export async function issuerStatement(db: Database, target: Target, issuer: stri
   const { rows } = await db.query<StatementRow>(
     `SELECT ${COLUMNS} FROM metadata_posts WHERE ${key.sql} AND current AND issuer = $${key.params.length + 1}`,
     [...key.params, issuer.toLowerCase()],
+    { prepare: true },
   );
   return rows[0] && statementOf(rows[0]);
 }
@@ -156,6 +157,7 @@ export async function chosenStatements(
        (SELECT count(*)::int FROM (SELECT 1 FROM metadata_posts WHERE ${key.sql} AND current LIMIT $${next + 2}) counted) AS total
      FROM chosen ORDER BY issuer`,
     [...key.params, arrayLiteral(named.map((issuer) => issuer.toLowerCase())), max, OMITTED_COUNT_MAX],
+    { prepare: true },
   );
   return { statements: rows.map(statementOf), omitted: rows.length === 0 ? 0 : rows[0].total - rows.length };
 }

@@ -1,5 +1,8 @@
 import { expect } from "chai";
-import type { Database, Queryable } from "../../server/db/database";
+import type { Database } from "../../server/db/database";
+import { writeRange } from "../../server/indexer/store/writes";
+import { ZERO_ADDRESS, type Transfer } from "../../server/indexer/transfers";
+import { hash } from "./raw-logs";
 import { withQueryHook } from "../../support/query-hook";
 
 /** A statement a store read sent, with its parameters. */
@@ -9,7 +12,7 @@ export interface SentStatement {
 }
 
 /** The statements `read` sends on `db`, each with its parameters (at least one). */
-export async function statementsOf(db: Database, read: (db: Queryable) => Promise<unknown>): Promise<SentStatement[]> {
+export async function statementsOf(db: Database, read: (db: Database) => Promise<unknown>): Promise<SentStatement[]> {
   const sent: SentStatement[] = [];
   await read(
     withQueryHook(db, (sql, params, run) => {
@@ -29,4 +32,25 @@ export function executeArguments(params: readonly unknown[]): string {
   const literal = (value: unknown) =>
     value === null || value === undefined ? "NULL" : typeof value === "boolean" ? String(value) : `'${String(value).replace(/'/g, "''")}'`;
   return params.length === 0 ? "" : `(${params.map(literal).join(", ")})`;
+}
+
+/** Mints token `i` of `contract` to `owners[i]`, all in block 1 of `network`, written as the indexer writes a range. */
+export async function mintedInBlockOne(
+  db: Database,
+  { network, contract, owners }: { network: string; contract: string; owners: string[] },
+) {
+  const transfers: Transfer[] = owners.map((to, i) => ({
+    blockNumber: 1,
+    blockHash: hash(1),
+    txHash: hash(100 + i),
+    blockTime: 1_700_000_000,
+    logIndex: i,
+    contract,
+    tokenId: BigInt(i),
+    from: ZERO_ADDRESS,
+    to,
+  }));
+  await db.transaction((tx) =>
+    writeRange(tx, { network, transfers, last: { block: 1, hash: hash(1) }, hashes: [{ block: 1, hash: hash(1) }] }),
+  );
 }

@@ -268,7 +268,7 @@ export async function holdersPage(
 const HOLDER_COUNT_SQL = `SELECT c.block_number AS indexed, h.holders,
     EXISTS (SELECT 1 FROM nft_skipped_ranges WHERE network = $1 AND contract = $2) AS incomplete
   FROM indexer_cursors c LEFT JOIN indexer_networks n ON n.name = c.network
-  LEFT JOIN nft_holder_counts h ON h.network_id = n.id AND h.contract = decode(substr($2, 3), 'hex')
+  LEFT JOIN nft_holder_counts h ON h.network_id = n.id AND h.contract = (SELECT decode(substr($2, 3), 'hex'))
   WHERE c.network = $1`;
 
 /** How many owners hold tokens of `contract`: one row the indexer keeps as it writes. */
@@ -277,7 +277,9 @@ export async function holderCount(
   network: string,
   contract: string,
 ): Promise<{ indexed: number; holders: number; incomplete?: true } | undefined> {
-  const { rows } = await db.query<{ indexed: string; holders: string | null; incomplete: boolean }>(HOLDER_COUNT_SQL, [network, contract]);
+  const { rows } = await db.query<{ indexed: string; holders: string | null; incomplete: boolean }>(HOLDER_COUNT_SQL, [network, contract], {
+    prepare: true,
+  });
   if (rows.length === 0) return undefined;
   const { indexed, holders, incomplete } = rows[0];
   return { indexed: Number(indexed), holders: Number(holders ?? 0), ...(incomplete ? { incomplete: true as const } : {}) };
@@ -293,11 +295,11 @@ export const MAX_BALANCES = 100;
 const TOKEN_SQL = `SELECT c.block_number AS indexed,
   (SELECT '0x' || encode(a.address, 'hex') FROM nft_owners o JOIN nft_addresses a ON a.id = o.owner_id
    WHERE o.network_id = n.id
-     AND o.contract_id = (SELECT id FROM nft_addresses WHERE address = decode(substr($2, 3), 'hex'))
+     AND o.contract_id = (SELECT id FROM nft_addresses WHERE address = (SELECT decode(substr($2, 3), 'hex')))
      AND o.token_id = $3) AS owner,
   (SELECT json_agg(json_build_object('owner', '0x' || encode(b.owner, 'hex'), 'balance', b.balance::text) ORDER BY b.balance DESC, b.owner)
    FROM (SELECT owner, balance FROM nft_balances
-         WHERE network_id = n.id AND contract = decode(substr($2, 3), 'hex') AND token_id = $3 AND balance > 0
+         WHERE network_id = n.id AND contract = (SELECT decode(substr($2, 3), 'hex')) AND token_id = $3 AND balance > 0
          ORDER BY balance DESC, owner LIMIT ${MAX_BALANCES}) b) AS balances,
   EXISTS (SELECT 1 FROM nft_skipped_ranges WHERE network = $1 AND contract = $2) AS incomplete
   FROM indexer_cursors c LEFT JOIN indexer_networks n ON n.name = c.network
@@ -319,7 +321,7 @@ export async function tokenHolding(
     owner: string | null;
     balances: Array<{ owner: string; balance: string }> | null;
     incomplete: boolean;
-  }>(TOKEN_SQL, [network, contract, id.toString()]);
+  }>(TOKEN_SQL, [network, contract, id.toString()], { prepare: true });
   if (rows.length === 0) return { indexed: null };
   const { indexed, owner, balances } = rows[0];
   const incomplete = rows[0].incomplete ? { incomplete: true as const } : {};

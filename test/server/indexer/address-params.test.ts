@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import type { Database, Queryable } from "../../../server/db/database";
 import { historyPage } from "../../../server/indexer/store/history";
-import { holdersPage, inventoryPage } from "../../../server/indexer/store/reads";
+import { holderCount, holdersPage, inventoryPage, tokenHolding } from "../../../server/indexer/store/reads";
 import { walletHoldings } from "../../../server/indexer/store/wallet-holdings";
 import { ownerCollectionsPage } from "../../../server/collections/owner-page";
 import { writeRange } from "../../../server/indexer/store/writes";
@@ -107,6 +107,9 @@ describe(`the store's prepared reads convert each address once (${backendName})`
     ["the holders of an ERC-1155 id", (db) => holdersPage(db, { network, contract: ERC1155, tokenId: "1", limit: 100 })],
     ["an owner's history", (db) => historyPage(db, { network, of: { owner: OWNER }, limit: 100, spam: true })],
     ["a token's history", (db) => historyPage(db, { network, of: { contract: ERC721, tokenId: "1" }, limit: 100, spam: true })],
+    ["a contract's holder count", (db) => holderCount(db, network, ERC721)],
+    ["an ERC-721 token's owner", (db) => tokenHolding(db, network, ERC721, 1n)],
+    ["an ERC-1155 id's holders", (db) => tokenHolding(db, network, ERC1155, 1n)],
     ["an owner's collections", (db) => ownerCollectionsPage(db, { network, owner: OWNER, limit: 100, budget: 100 })],
     ["a wallet's holdings", (db) => walletHoldings(db, { owner: OWNER, collections, maxIds: 10, delegation: null, maxDelegations: 10 })],
     [

@@ -1,12 +1,9 @@
 import { expect } from "chai";
 import type { Queryable } from "../../../server/db/database";
 import { holdersPage } from "../../../server/indexer/store/reads";
-import { writeRange } from "../../../server/indexer/store/writes";
-import { ZERO_ADDRESS, type Transfer } from "../../../server/indexer/transfers";
 import { backendName } from "../../helpers/database";
-import { hash } from "../../helpers/raw-logs";
 import { databaseForSuite } from "../../helpers/suite-database";
-import { executeArguments, statementsOf } from "../../helpers/prepared-reads";
+import { executeArguments, mintedInBlockOne, statementsOf } from "../../helpers/prepared-reads";
 
 const network = "localhost";
 const address = (kind: number, n: number) => `0x${kind}${n.toString(16).padStart(39, "0")}`;
@@ -24,20 +21,7 @@ const EXECUTIONS = 10;
  */
 describe(`the store's prepared page reads keep their generic plan over a large contract (${backendName})`, function () {
   const suite = databaseForSuite(async (db) => {
-    const transfers: Transfer[] = [0, 1].map((i) => ({
-      blockNumber: 1,
-      blockHash: hash(1),
-      txHash: hash(100 + i),
-      blockTime: 1_700_000_000,
-      logIndex: i,
-      contract: CONTRACT,
-      tokenId: BigInt(i),
-      from: ZERO_ADDRESS,
-      to: address(2, i),
-    }));
-    await db.transaction((tx) =>
-      writeRange(tx, { network, transfers, last: { block: 1, hash: hash(1) }, hashes: [{ block: 1, hash: hash(1) }] }),
-    );
+    await mintedInBlockOne(db, { network, contract: CONTRACT, owners: [address(2, 0), address(2, 1)] });
     // The holdings of many holders, as the indexer leaves them: one row per holder of the contract.
     await db.query(
       `INSERT INTO nft_holdings (network_id, contract, owner, count)
