@@ -1,4 +1,5 @@
 import type { Queryable } from "../db/database";
+import { idSpan } from "../lib/id-span";
 import { COLLECTION_TOKEN_ID } from "../indexer";
 
 /** A token's metadata as cached: what the tokenURI gave, or why it gave nothing. */
@@ -47,10 +48,11 @@ export interface CachedEntry {
 }
 
 /**
- * $1 network, $2 contract, $3 decimal ids, $4 budget in bytes. In id order (the pages' order), the content of each entry is read only while the running total of the
+ * $1 network, $2 contract, $3 decimal ids, $4 budget in bytes, $5 the least id, $6 the greatest. In id order (the pages' order), the content of each entry is read only while the running total of the
  * entries' sizes stays within the budget: what the service holds of one answer's cache entries has that bound.
  */
-// Sent unprepared, as cacheExpiry (server/indexer/store/marks.ts) says why.
+// Prepared, with its values in subqueries and the scan bounded by the ids' span, as cacheExpiry
+// (server/indexer/store/marks.ts) says why.
 const CACHED_METADATA_SQL = `SELECT token_id, expires_at, running <= $4 AS loaded,
     CASE WHEN running <= $4 THEN token_uri END AS token_uri, CASE WHEN running <= $4 THEN metadata END AS metadata,
     CASE WHEN running <= $4 THEN image END AS image, CASE WHEN running <= $4 THEN error END AS error,
@@ -58,7 +60,8 @@ const CACHED_METADATA_SQL = `SELECT token_id, expires_at, running <= $4 AS loade
   FROM (SELECT token_id, token_uri, metadata, image, error, expires_at, metadata_updated_at, fetched_at,
       sum(coalesce(octet_length(token_uri), 0) + coalesce(octet_length(metadata), 0) + coalesce(octet_length(image), 0)
         + coalesce(octet_length(error), 0)) OVER (ORDER BY token_id) AS running
-    FROM token_metadata WHERE network = $1 AND contract = $2 AND token_id = ANY($3::numeric[])) t`;
+    FROM token_metadata WHERE network = $1 AND contract = $2 AND token_id = ANY((SELECT $3::numeric[])::numeric[])
+      AND token_id BETWEEN (SELECT $5::numeric) AND (SELECT $6::numeric)) t`;
 
 /** The cached metadata of some ids of one contract, by decimal id (expired entries included), within `budget` bytes. */
 export async function cachedMetadata(
@@ -69,7 +72,12 @@ export async function cachedMetadata(
   budget: number,
 ): Promise<Map<string, CachedEntry>> {
   if (ids.length === 0) return new Map();
-  const { rows } = await db.query<Row & { loaded: boolean }>(CACHED_METADATA_SQL, [network, contract, ids.map(String), budget]);
+  const { first, last } = idSpan(ids);
+  const { rows } = await db.query<Row & { loaded: boolean }>(
+    CACHED_METADATA_SQL,
+    [network, contract, ids.map(String), budget, first.toString(), last.toString()],
+    { prepare: true },
+  );
   return new Map(
     rows.map((row) => {
       const { expiresAt, ...entry } = fromRow(row);

@@ -29,8 +29,10 @@ export async function statementsOf(db: Database, read: (db: Database) => Promise
  * its statement gave the parameter); none for a statement without parameters.
  */
 export function executeArguments(params: readonly unknown[]): string {
+  // A list (of ids, of issuers) as an array literal of its items, which are plain decimals or hex here.
+  const text = (value: unknown) => (Array.isArray(value) ? `{${value.join(",")}}` : String(value));
   const literal = (value: unknown) =>
-    value === null || value === undefined ? "NULL" : typeof value === "boolean" ? String(value) : `'${String(value).replace(/'/g, "''")}'`;
+    value === null || value === undefined ? "NULL" : typeof value === "boolean" ? String(value) : `'${text(value).replace(/'/g, "''")}'`;
   return params.length === 0 ? "" : `(${params.map(literal).join(", ")})`;
 }
 
