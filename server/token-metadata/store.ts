@@ -50,9 +50,9 @@ export interface CachedEntry {
 /**
  * $1 network, $2 contract, $3 decimal ids, $4 budget in bytes, $5 the least id, $6 the greatest. In id order (the pages' order), the content of each entry is read only while the running total of the
  * entries' sizes stays within the budget: what the service holds of one answer's cache entries has that bound.
+ * Sent prepared, its values in subqueries and its scan bounded by the ids' span, for the reasons cacheExpiry
+ * (server/indexer/store/marks.ts) gives.
  */
-// Prepared, with its values in subqueries and the scan bounded by the ids' span, as cacheExpiry
-// (server/indexer/store/marks.ts) says why.
 const CACHED_METADATA_SQL = `SELECT token_id, expires_at, running <= $4 AS loaded,
     CASE WHEN running <= $4 THEN token_uri END AS token_uri, CASE WHEN running <= $4 THEN metadata END AS metadata,
     CASE WHEN running <= $4 THEN image END AS image, CASE WHEN running <= $4 THEN error END AS error,
