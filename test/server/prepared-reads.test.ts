@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import type { Database } from "../../server/db/database";
+import type { Database, Queryable } from "../../server/db/database";
 import { openPostgres } from "../../server/db/postgres";
 import { cacheExpiry, holderCount, tokenHolding } from "../../server/indexer";
 import { historyPage } from "../../server/indexer/store/history";
@@ -77,7 +77,7 @@ describe("the reads of the data routes are prepared and keep their generic plan 
 });
 
 /** A cache of many tokens of CONTRACT, as a contract's metadata fills it. */
-async function fillCache(db: Database): Promise<void> {
+async function fillCache(db: Queryable): Promise<void> {
   await db.query(
     `INSERT INTO token_metadata (network, contract, token_id, token_uri, metadata, fetched_at, expires_at)
      SELECT $1, $2, g, 'ipfs://token/' || g, '{}', now(), now() + interval '1 hour' FROM generate_series(0, $3::int - 1) g`,
@@ -124,7 +124,7 @@ describe("the metadata cache's prepared reads seek their ids with a plan made ov
         .transaction(async (tx) => {
           await tx.query(`PREPARE probe AS ${sql}`);
           for (let i = 0; i < EXECUTIONS; i++) await tx.query(`EXECUTE probe${executeArguments(params)}`);
-          await fillCache(tx as Database);
+          await fillCache(tx);
           const { rows } = await tx.query<{ "QUERY PLAN": Array<{ Plan: AnalyzedNode }> }>(
             `EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE probe${executeArguments(params)}`,
           );
