@@ -41,7 +41,7 @@ export {
 } from "./store/wallet-holdings";
 export { DELEGATE_REGISTRY, type DelegationKind } from "./delegations";
 export { HISTORY_KEY_MAX, historyPage, type HistoryItem, type HistoryOf } from "./store/history";
-export { cacheExpiry, pruneMarks, staleCachedTokens } from "./store/marks";
+export { pruneMarks, staleCachedTokens } from "./store/marks";
 export { CHANGES_CHANNEL, holdChanges } from "./store/changes";
 export type { IndexReads } from "./index-reads";
 export { COLLECTION_TOKEN_ID } from "./transfers";

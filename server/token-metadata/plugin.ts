@@ -55,10 +55,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     const id = parseTokenId(params.id);
     const max = app.config.metadata.answerMaxIssuers;
     const named = namedIssuers(query.issuers, max);
-    // Side by side: the holding, the statements and when the cached metadata expires (its content is read within the
-    // answer budget, once any read is done). The holding from the index, which a read replica may answer; the metadata
-    // cache and the statements from the primary: this service writes them, and a client may read right after writing.
-    const [{ indexed, holding }, expiry, signed] = await Promise.all([
+    // Side by side: the holding and the statements; then the metadata (the cache, and a read of what it lacks). The
+    // holding from the index, which a read replica may answer; the metadata cache and the statements from the primary:
+    // this service writes them, and a client may read right after writing.
+    const [{ indexed, holding }, signed] = await Promise.all([
       fromIndex({
         app,
         reply,
@@ -68,7 +68,6 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
           return read.indexed === null ? undefined : { ...read, indexed: read.indexed };
         },
       }),
-      app.tokenMetadata.expiry(network, contract, [id]),
       signedMetadataJson(app.db, { network, contract, id, named, max }),
     ]);
     if (!holding) throw notFound(`Token ${id} of ${contract} is not in the index of ${network} (never minted, burned, or not indexed)`);
@@ -82,7 +81,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         void reply
           .type(JSON_TYPE)
           .send(tokenJson({ contract, id, holding, fields: fields.get(id.toString())!, signed: signedJson(signed, max) })),
-      { refresh, expiry },
+      { refresh },
     );
     return reply;
   };

@@ -7,7 +7,7 @@ import type { Networks } from "../chain/networks";
 import type { TokenMetadataConfig } from "../config";
 import type { Database } from "../db/database";
 import type { Clock } from "../lib/clock";
-import { cacheExpiry, COLLECTION_TOKEN_ID } from "../indexer";
+import { COLLECTION_TOKEN_ID } from "../indexer";
 import { fetchDocument, firstAddress } from "./fetch-document";
 import { KeyedLimiter, QueueFull } from "../lib/keyed-limiter";
 import { cachedCollections, cachedMetadata, saveMetadata, type CachedEntry, type CachedMetadata, type TokenKey } from "./store";
@@ -87,21 +87,46 @@ export class TokenMetadataResolver {
 
   /**
    * Answers the metadata of some tokens of one contract: `write` gets their fields (by decimal id, within
-   * METADATA_ANSWERS_MAX_BYTES), makes the answer and hands it to its connection. Fresh cache entries need no read; the
-   * others are read (unless `refresh` every one), and the answer waits at most METADATA_WAIT_MS for them. The wait
-   * holds nothing but the entries' expiry; the content is read from the cache, within the budget, and the answer made
-   * in an answer slot (see withAnswerSlot), given back as soon as the answer is handed over: how fast its client reads
-   * it is no concern of the slot's (HTTP_SEND_TIMEOUT_MS bounds that).
+   * METADATA_ANSWERS_MAX_BYTES), makes the answer and hands it to its connection. The answer is made in an answer slot
+   * (see withAnswerSlot), given back as soon as the answer is handed over: how fast its client reads it is no concern
+   * of the slot's (HTTP_SEND_TIMEOUT_MS bounds that). One statement reads the cache's entries, within the budget, with
+   * their expiry: when all are there and fresh, the answer is made of them. Else those missing or stale are read
+   * (every one with `refresh`, and then the cache is not read first), the answer waits at most METADATA_WAIT_MS for
+   * them, holding no slot meanwhile, and is made of the cache as it is then.
    */
   async answer(
     network: string,
     contract: string,
     tokens: ReadonlyArray<{ id: bigint; standard: Standard }>,
     write: (fields: BudgetedFields) => void,
-    { refresh = false, expiry }: { refresh?: boolean; expiry?: Map<string, Date> } = {},
+    { refresh = false }: { refresh?: boolean } = {},
   ): Promise<void> {
     const ids = tokens.map((t) => t.id);
-    expiry ??= await this.expiry(network, contract, ids);
+    const keys = ids.map((id) => id.toString());
+    const budget = this.config.answersMaxBytes;
+    const answerOf = (cached: ReadonlyMap<string, CachedEntry>, transient: ReadonlyMap<string, Resolved>) => {
+      const answers = new Map<string, Resolved | Omitted>();
+      for (const key of keys) {
+        const entry = cached.get(key);
+        answers.set(key, entry ? (entry.entry ?? OMITTED) : (transient.get(key) ?? PENDING));
+      }
+      return fieldsWithin(keys, answers, budget);
+    };
+    // When each entry expires; only that is kept past the slot, not the content read with it.
+    const expiry = new Map<string, Date>();
+    if (!refresh) {
+      const answered = await this.withAnswerSlot(async () => {
+        const cached = await cachedMetadata(this.db, { network, contract, ids, budget });
+        const now = this.clock();
+        if (keys.every((key) => (cached.get(key)?.expiresAt.getTime() ?? 0) > now)) {
+          write(answerOf(cached, new Map()));
+          return true;
+        }
+        for (const [key, { expiresAt }] of cached) expiry.set(key, expiresAt);
+        return false;
+      });
+      if (answered) return;
+    }
     const now = this.clock();
     // What a read gave that the cache does not hold (failures that say nothing about the token).
     const transient = new Map<string, Resolved>();
@@ -111,7 +136,7 @@ export class TokenMetadataResolver {
     let startable = this.config.concurrency;
     for (const { id, standard } of tokens) {
       const expiresAt = expiry.get(id.toString());
-      if (expiresAt && !refresh && expiresAt.getTime() > now) continue;
+      if (expiresAt && expiresAt.getTime() > now) continue;
       if (!this.inFlight.has(readName({ network, contract, tokenId: id }))) {
         if (startable === 0) continue;
         startable--;
@@ -125,28 +150,9 @@ export class TokenMetadataResolver {
       await Promise.race([Promise.all(reads), new Promise((resolve) => (timer = setTimeout(resolve, this.config.waitMs)))]);
       clearTimeout(timer);
     }
-    const budget = this.config.answersMaxBytes;
     await this.withAnswerSlot(async () => {
-      const cached = await cachedMetadata(this.db, network, contract, ids, budget);
-      const answers = new Map<string, Resolved | Omitted>();
-      for (const id of ids) {
-        const key = id.toString();
-        const entry = cached.get(key);
-        answers.set(key, entry ? (entry.entry ?? OMITTED) : (transient.get(key) ?? PENDING));
-      }
-      write(
-        fieldsWithin(
-          ids.map((id) => id.toString()),
-          answers,
-          budget,
-        ),
-      );
+      write(answerOf(await cachedMetadata(this.db, { network, contract, ids, budget }), transient));
     });
-  }
-
-  /** When the cache entries of some ids of one contract expire, by decimal id (an answer can start from it). */
-  expiry(network: string, contract: string, ids: readonly bigint[]): Promise<Map<string, Date>> {
-    return cacheExpiry(this.db, network, contract, ids);
   }
 
   /**
@@ -177,13 +183,15 @@ export class TokenMetadataResolver {
    */
   async image(network: string, contract: string, id: bigint, standard: Standard): Promise<string | null> {
     const key = { network, contract: contract.toLowerCase(), tokenId: id };
-    const expiresAt = (await this.expiry(key.network, key.contract, [id])).get(id.toString());
-    if (!expiresAt || expiresAt.getTime() <= this.clock()) {
-      const read = await this.read(key, standard, false);
-      if (read) return read.image;
-    }
-    const cached = await cachedMetadata(this.db, key.network, key.contract, [id], this.config.answersMaxBytes);
-    return cached.get(id.toString())?.entry?.image ?? null;
+    const cachedImage = async () => {
+      const cached = await cachedMetadata(this.db, { ...key, ids: [id], budget: this.config.answersMaxBytes });
+      return cached.get(id.toString());
+    };
+    const cached = await cachedImage();
+    if (cached && cached.expiresAt.getTime() > this.clock()) return cached.entry?.image ?? null;
+    const read = await this.read(key, standard, false);
+    if (read) return read.image;
+    return (await cachedImage())?.entry?.image ?? null;
   }
 
   /**
@@ -194,16 +202,18 @@ export class TokenMetadataResolver {
    */
   async collection(network: string, contract: string): Promise<Resolved> {
     const key = { network, contract, tokenId: COLLECTION_TOKEN_ID };
-    const expiresAt = (await this.expiry(network, contract, [COLLECTION_TOKEN_ID])).get(COLLECTION_TOKEN_ID.toString());
+    const cachedDocument = async () => {
+      const cached = await cachedMetadata(this.db, { network, contract, ids: [COLLECTION_TOKEN_ID], budget: this.config.answersMaxBytes });
+      return cached.get(COLLECTION_TOKEN_ID.toString());
+    };
+    const cached = await cachedDocument();
+    if (cached && cached.expiresAt.getTime() > this.clock()) return cached.entry ?? PENDING;
     let transient: Resolved | undefined;
-    if (!expiresAt || expiresAt.getTime() <= this.clock()) {
-      let timer: NodeJS.Timeout | undefined;
-      const read = this.read(key, "erc721", false).then((read) => void (transient = read));
-      await Promise.race([read, new Promise((resolve) => (timer = setTimeout(resolve, this.config.waitMs)))]);
-      clearTimeout(timer);
-    }
-    const cached = await cachedMetadata(this.db, network, contract, [COLLECTION_TOKEN_ID], this.config.answersMaxBytes);
-    return cached.get(COLLECTION_TOKEN_ID.toString())?.entry ?? transient ?? PENDING;
+    let timer: NodeJS.Timeout | undefined;
+    const read = this.read(key, "erc721", false).then((read) => void (transient = read));
+    await Promise.race([read, new Promise((resolve) => (timer = setTimeout(resolve, this.config.waitMs)))]);
+    clearTimeout(timer);
+    return (await cachedDocument())?.entry ?? transient ?? PENDING;
   }
 
   /**

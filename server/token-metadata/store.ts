@@ -48,29 +48,39 @@ export interface CachedEntry {
 }
 
 /**
- * $1 network, $2 contract, $3 decimal ids, $4 budget in bytes, $5 the least id, $6 the greatest. In id order (the pages' order), the content of each entry is read only while the running total of the
- * entries' sizes stays within the budget: what the service holds of one answer's cache entries has that bound.
- * Sent prepared, its values in subqueries and its scan bounded by the ids' span, for the reasons cacheExpiry
- * (server/indexer/store/marks.ts) gives.
+ * $1 network, $2 contract, $3 decimal ids, $4 budget in bytes, $5 the least id, $6 the greatest. In id order (the
+ * pages' order), the content of each entry is read only while the running total of the entries' sizes stays within the
+ * budget: what the service holds of one answer's cache entries has that bound. Each entry's expiry comes with it, the
+ * Unix epoch when a mark covering its id (nft_metadata_updates, as cachedCollections reads them) came after its fetch:
+ * an answer whose entries are all fresh reads nothing else.
+ * Prepared, its values each in a subquery of its own so that the plan made with them costs what the generic plan does
+ * (else PostgreSQL plans it at every execution). The ids' span bounds the scan: a connection keeps the generic plan it
+ * made while the cache was small (a new service's first answers), which tests each cached id of the contract against
+ * the list rather than seeking them; bounded, it reads from the first id asked to the last.
  */
-const CACHED_METADATA_SQL = `SELECT token_id, expires_at, running <= $4 AS loaded,
+const CACHED_METADATA_SQL = `SELECT token_id, running <= $4 AS loaded,
+    CASE WHEN EXISTS (SELECT 1 FROM nft_metadata_updates u
+        WHERE u.network = t.network AND u.contract = t.contract AND u.from_token_id <= t.token_id AND u.to_token_id >= t.token_id
+          AND u.marked_at > t.fetched_at)
+      THEN 'epoch'::timestamptz ELSE expires_at END AS expires_at,
     CASE WHEN running <= $4 THEN token_uri END AS token_uri, CASE WHEN running <= $4 THEN metadata END AS metadata,
     CASE WHEN running <= $4 THEN image END AS image, CASE WHEN running <= $4 THEN error END AS error,
     CASE WHEN running <= $4 THEN coalesce(metadata_updated_at, fetched_at) END AS updated_at
-  FROM (SELECT token_id, token_uri, metadata, image, error, expires_at, metadata_updated_at, fetched_at,
+  FROM (SELECT network, contract, token_id, token_uri, metadata, image, error, expires_at, metadata_updated_at, fetched_at,
       sum(coalesce(octet_length(token_uri), 0) + coalesce(octet_length(metadata), 0) + coalesce(octet_length(image), 0)
         + coalesce(octet_length(error), 0)) OVER (ORDER BY token_id) AS running
     FROM token_metadata WHERE network = $1 AND contract = $2 AND token_id = ANY((SELECT $3::numeric[])::numeric[])
       AND token_id BETWEEN (SELECT $5::numeric) AND (SELECT $6::numeric)) t`;
 
-/** The cached metadata of some ids of one contract, by decimal id (expired entries included), within `budget` bytes. */
+/**
+ * The cached metadata of some ids of one contract, by decimal id (expired and stale entries included, with their
+ * expiry), within `budget` bytes.
+ */
 export async function cachedMetadata(
   db: Queryable,
-  network: string,
-  contract: string,
-  ids: readonly bigint[],
-  budget: number,
+  read: { network: string; contract: string; ids: readonly bigint[]; budget: number },
 ): Promise<Map<string, CachedEntry>> {
+  const { network, contract, ids, budget } = read;
   if (ids.length === 0) return new Map();
   const { first, last } = idSpan(ids);
   const { rows } = await db.query<Row & { loaded: boolean }>(

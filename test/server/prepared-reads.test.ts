@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import type { Database, Queryable } from "../../server/db/database";
 import { openPostgres } from "../../server/db/postgres";
-import { cacheExpiry, holderCount, tokenHolding } from "../../server/indexer";
+import { holderCount, tokenHolding } from "../../server/indexer";
 import { historyPage } from "../../server/indexer/store/history";
 import { holdersPage, inventoryPage } from "../../server/indexer/store/reads";
 import { chosenStatements, issuerStatement } from "../../server/signed-metadata/store";
@@ -44,10 +44,14 @@ describe("the reads of the data routes are prepared and keep their generic plan 
 
   const reads: Array<[string, (db: Database) => Promise<unknown>]> = [
     ["a token's holding (the token route)", (db) => tokenHolding(db, network, CONTRACT, 1n)],
-    ["a token's cache expiry (the token route)", (db) => cacheExpiry(db, network, CONTRACT, [1n])],
-    ["a token's cached metadata (the token route)", (db) => cachedMetadata(db, network, CONTRACT, [1n], 100_000)],
-    ["the cache expiry of an inventory page's ids", (db) => cacheExpiry(db, network, CONTRACT, PAGE_IDS)],
-    ["the cached metadata of an inventory page's ids", (db) => cachedMetadata(db, network, CONTRACT, PAGE_IDS, 100_000)],
+    [
+      "a token's cached metadata and its expiry (the token route)",
+      (db) => cachedMetadata(db, { network, contract: CONTRACT, ids: [1n], budget: 100_000 }),
+    ],
+    [
+      "the cached metadata of an inventory page's ids and their expiry",
+      (db) => cachedMetadata(db, { network, contract: CONTRACT, ids: PAGE_IDS, budget: 100_000 }),
+    ],
     ["a token's signed statements (the token route)", (db) => chosenStatements(db, { target: NFT, named: [], max: 10 })],
     ["one issuer's signed statement", (db) => issuerStatement(db, NFT, OWNER)],
     ["a contract's holder count", (db) => holderCount(db, network, CONTRACT)],
@@ -108,10 +112,12 @@ describe("the metadata cache's prepared reads seek their ids with a plan made ov
   const suite = databaseForSuite();
 
   const reads: Array<[string, (db: Database) => Promise<unknown>, number]> = [
-    ["a token's cache expiry", (db) => cacheExpiry(db, network, CONTRACT, [7n]), 1],
-    ["a token's cached metadata", (db) => cachedMetadata(db, network, CONTRACT, [7n], 100_000), 1],
-    ["the cache expiry of an inventory page's ids", (db) => cacheExpiry(db, network, CONTRACT, PAGE_IDS), PAGE_IDS.length],
-    ["the cached metadata of an inventory page's ids", (db) => cachedMetadata(db, network, CONTRACT, PAGE_IDS, 100_000), PAGE_IDS.length],
+    ["a token's cached metadata", (db) => cachedMetadata(db, { network, contract: CONTRACT, ids: [7n], budget: 100_000 }), 1],
+    [
+      "the cached metadata of an inventory page's ids",
+      (db) => cachedMetadata(db, { network, contract: CONTRACT, ids: PAGE_IDS, budget: 100_000 }),
+      PAGE_IDS.length,
+    ],
   ];
 
   for (const [what, read, found] of reads) {

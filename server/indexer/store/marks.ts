@@ -1,5 +1,4 @@
 import type { Queryable } from "../../db/database";
-import { idSpan } from "../../lib/id-span";
 import type { MetadataMark } from "../transfers";
 
 /**
@@ -41,33 +40,6 @@ export async function pruneMarks(db: Queryable, retentionMs: number): Promise<vo
   await db.query("DELETE FROM nft_metadata_updates WHERE marked_at < now() - make_interval(secs => $1::double precision / 1000)", [
     retentionMs,
   ]);
-}
-
-/**
- * When the metadata cache's entries (token_metadata rows) of some ids of one contract expire, by decimal id (their
- * content is not read): an entry fetched before a mark covering its id is stale and has expired already, the Unix
- * epoch, so it is read again (lazily when asked, or by the background sweep).
- */
-export async function cacheExpiry(db: Queryable, network: string, contract: string, ids: readonly bigint[]): Promise<Map<string, Date>> {
-  if (ids.length === 0) return new Map();
-  const { first, last } = idSpan(ids);
-  // Prepared, its values each in a subquery of its own so that the plan made with them costs what the generic plan
-  // does (else PostgreSQL plans it at every execution). The ids' span bounds the scan: a connection keeps the generic
-  // plan it made while the cache was small (a new service's first answers), which tests each cached id of the contract
-  // against the list rather than seeking them; bounded, it reads from the first id asked to the last.
-  // $1 network, $2 contract, $3 decimal ids, $4 the least of them, $5 the greatest
-  const { rows } = await db.query<{ token_id: string; expires_at: Date }>(
-    `SELECT token_id,
-       CASE WHEN EXISTS (SELECT 1 FROM nft_metadata_updates u
-           WHERE u.network = t.network AND u.contract = t.contract AND u.from_token_id <= t.token_id AND u.to_token_id >= t.token_id
-             AND u.marked_at > t.fetched_at)
-         THEN 'epoch'::timestamptz ELSE expires_at END AS expires_at
-     FROM token_metadata t WHERE network = $1 AND contract = $2 AND token_id = ANY((SELECT $3::numeric[])::numeric[])
-       AND token_id BETWEEN (SELECT $4::numeric) AND (SELECT $5::numeric)`,
-    [network, contract, ids.map(String), first.toString(), last.toString()],
-    { prepare: true },
-  );
-  return new Map(rows.map((row) => [row.token_id, row.expires_at]));
 }
 
 /**

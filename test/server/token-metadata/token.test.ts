@@ -11,6 +11,7 @@ import { expectRefusal } from "../../helpers/refusal";
 import { dataJson } from "../../helpers/data-uri";
 import { SuiteChain } from "../../helpers/suite-chain";
 import { failingChecksum } from "../../helpers/checksums";
+import { recordRequestStatements } from "../../helpers/request-statements";
 
 /** A metadata host: answers by path, counts requests per path, and can hang. */
 async function startMetadataHost(
@@ -127,6 +128,28 @@ describe("token route: metadata from tokenURIs", function () {
         signed: {},
       });
       expect(body.metadataUpdatedAt).to.be.a("string");
+    });
+
+    it("answers a token whose cached metadata is fresh with three statements: its holding, its signed statements, its cache entry", async function () {
+      const { t } = suite();
+      const metadata = { name: "Counted" };
+      const id = await mint(dataJson(metadata));
+      // The first answer reads the tokenURI and fills the cache.
+      expect((await token(id)).body.metadata).to.deep.equal(metadata);
+      const recorder = recordRequestStatements(t);
+      try {
+        const { answer, sent } = await recorder.during(() => token(id));
+        expect(answer.status).to.equal(200);
+        expect(answer.body.metadata).to.deep.equal(metadata);
+        // The cache entry's content and its expiry (the marks' say included) are one read.
+        expect(
+          sent.filter((sql) => /\btoken_metadata\b/.test(sql)),
+          sent.join("\n---\n"),
+        ).to.have.length(1);
+        expect(sent, sent.join("\n---\n")).to.have.length(3);
+      } finally {
+        recorder.stop();
+      }
     });
 
     it("reads percent-encoded data: JSON and keeps big numbers and ids with all their digits", async function () {
