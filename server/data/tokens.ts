@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { getAddress, Interface, ZeroAddress } from "ethers";
+import { Interface, ZeroAddress } from "ethers";
 import { Type } from "typebox";
 import { BoundedCache } from "../lib/bounded-cache";
 import { rpc } from "../chain/networks";
 import { HttpError, notFound } from "../http/http-error";
 import { sendJson } from "../http/wire";
-import { parseAddress, parseTokenId } from "../chain/values";
+import { checksumAddress, parseAddress, parseTokenId } from "../chain/values";
 import { indexesErc721, readCursor } from "../indexer";
 import { Address, AddressParam, NetworkParam, TokenIdParam } from "../http/schemas";
 import { DATABASE_READ, NODE, refusals } from "../http/refusals";
@@ -126,7 +126,7 @@ const tokens: FastifyPluginAsyncTypebox = async (app) => {
       const outcome = await app.calls.call(network, contract, ERC721.encodeFunctionData("ownerOf", [id]), atLeast);
       const owner = outcome.ok ? decodes(() => ERC721.decodeFunctionResult("ownerOf", outcome.data)[0] as string) : undefined;
       // A JSON string (a returned string would go out as bare text).
-      if (owner !== undefined && owner !== ZeroAddress) return sendJson(reply, getAddress(owner));
+      if (owner !== undefined && owner !== ZeroAddress) return sendJson(reply, checksumAddress(owner));
       // ownerOf reverts for a token that does not exist; a contract that is not ERC-721 says so through ERC-165, and
       // one from before ERC-165 (its supportsInterface reverts) is known by the ERC-721 transfers the index holds.
       if (

@@ -1,4 +1,4 @@
-import { getAddress } from "ethers";
+import { checksumAddress } from "../chain/values";
 import { Type } from "typebox";
 import type { Holding } from "../indexer";
 import type { Omitted, Resolved } from "./resolver";
@@ -107,7 +107,7 @@ export function tokenJson({
 }): string {
   const holders =
     holding.standard === "erc721"
-      ? `"owner":${JSON.stringify(getAddress(holding.owner))}`
-      : `"balances":[${holding.balances.map((b) => `{"owner":${JSON.stringify(getAddress(b.owner))},"balance":${b.balance}}`).join(",")}]`;
-  return `{"contract":${JSON.stringify(getAddress(contract))},"id":${id},"standard":"${holding.standard}",${holders},${fields},${signed}}`;
+      ? `"owner":${JSON.stringify(checksumAddress(holding.owner))}`
+      : `"balances":[${holding.balances.map((b) => `{"owner":${JSON.stringify(checksumAddress(b.owner))},"balance":${b.balance}}`).join(",")}]`;
+  return `{"contract":${JSON.stringify(checksumAddress(contract))},"id":${id},"standard":"${holding.standard}",${holders},${fields},${signed}}`;
 }
