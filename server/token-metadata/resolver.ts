@@ -176,6 +176,12 @@ export class TokenMetadataResolver {
     return (await this.read(key, standard, true)) === undefined;
   }
 
+  /** One cache entry, its content within the answers' budget, with its expiry (the marks' say included). */
+  private async cachedEntry(key: TokenKey): Promise<CachedEntry | undefined> {
+    const cached = await cachedMetadata(this.db, { ...key, ids: [key.tokenId], budget: this.config.answersMaxBytes });
+    return cached.get(key.tokenId.toString());
+  }
+
   /**
    * The image of one token as a browser URL, read first unless the cache holds it fresh; null when it has none or the
    * read failed. Waits for the read, within the queue's limits: for callers that run in the background (a login's
@@ -183,15 +189,11 @@ export class TokenMetadataResolver {
    */
   async image(network: string, contract: string, id: bigint, standard: Standard): Promise<string | null> {
     const key = { network, contract: contract.toLowerCase(), tokenId: id };
-    const cachedImage = async () => {
-      const cached = await cachedMetadata(this.db, { ...key, ids: [id], budget: this.config.answersMaxBytes });
-      return cached.get(id.toString());
-    };
-    const cached = await cachedImage();
+    const cached = await this.cachedEntry(key);
     if (cached && cached.expiresAt.getTime() > this.clock()) return cached.entry?.image ?? null;
     const read = await this.read(key, standard, false);
     if (read) return read.image;
-    return (await cachedImage())?.entry?.image ?? null;
+    return (await this.cachedEntry(key))?.entry?.image ?? null;
   }
 
   /**
@@ -202,18 +204,14 @@ export class TokenMetadataResolver {
    */
   async collection(network: string, contract: string): Promise<Resolved> {
     const key = { network, contract, tokenId: COLLECTION_TOKEN_ID };
-    const cachedDocument = async () => {
-      const cached = await cachedMetadata(this.db, { network, contract, ids: [COLLECTION_TOKEN_ID], budget: this.config.answersMaxBytes });
-      return cached.get(COLLECTION_TOKEN_ID.toString());
-    };
-    const cached = await cachedDocument();
+    const cached = await this.cachedEntry(key);
     if (cached && cached.expiresAt.getTime() > this.clock()) return cached.entry ?? PENDING;
     let transient: Resolved | undefined;
     let timer: NodeJS.Timeout | undefined;
     const read = this.read(key, "erc721", false).then((read) => void (transient = read));
     await Promise.race([read, new Promise((resolve) => (timer = setTimeout(resolve, this.config.waitMs)))]);
     clearTimeout(timer);
-    return (await cachedDocument())?.entry ?? transient ?? PENDING;
+    return (await this.cachedEntry(key))?.entry ?? transient ?? PENDING;
   }
 
   /**
