@@ -47,6 +47,12 @@ export interface CachedEntry {
   entry?: Omit<CachedMetadata, "expiresAt">;
 }
 
+/** A budgeted read's row as a cache entry: its expiry, and its content when it fitted in the budget. */
+function cachedEntryOf(row: Row & { loaded: boolean }): CachedEntry {
+  const { expiresAt, ...entry } = fromRow(row);
+  return row.loaded ? { expiresAt, entry } : { expiresAt };
+}
+
 /**
  * $1 network, $2 contract, $3 decimal ids, $4 budget in bytes, $5 the least id, $6 the greatest. In id order (the
  * pages' order), the content of each entry is read only while the running total of the entries' sizes stays within the
@@ -88,12 +94,7 @@ export async function cachedMetadata(
     [network, contract, ids.map(String), budget, first.toString(), last.toString()],
     { prepare: true },
   );
-  return new Map(
-    rows.map((row) => {
-      const { expiresAt, ...entry } = fromRow(row);
-      return [row.token_id, row.loaded ? { expiresAt, entry } : { expiresAt }];
-    }),
-  );
+  return new Map(rows.map((row) => [row.token_id, cachedEntryOf(row)]));
 }
 
 /** The new read failed, the old one had metadata, and both are of the same tokenURI. */
@@ -162,10 +163,5 @@ export async function cachedCollections(
        FROM token_metadata WHERE network = $1 AND contract = ANY ($2::text[]) AND token_id = $4) t`,
     [network, contracts, budget, COLLECTION_TOKEN_ID.toString()],
   );
-  return new Map(
-    rows.map((row) => {
-      const { expiresAt, ...entry } = fromRow(row);
-      return [row.contract, row.loaded ? { expiresAt, entry } : { expiresAt }];
-    }),
-  );
+  return new Map(rows.map((row) => [row.contract, cachedEntryOf(row)]));
 }
