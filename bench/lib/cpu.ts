@@ -5,8 +5,8 @@ import type { Service } from "./service";
 /** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on every Linux this runs on). */
 const TICKS_PER_SECOND = 100;
 
-/** CPU time (user + system, all threads) a process has used so far, in ms; undefined when it has exited. */
-export function processCpuMs(pid: number): number | undefined {
+/** CPU time a process has used so far, all threads, in ms: in its own code (user) and in the kernel (system); undefined when it has exited. */
+export function processCpuTimes(pid: number): { user: number; system: number } | undefined {
   let stat: string;
   try {
     stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
@@ -15,7 +15,13 @@ export function processCpuMs(pid: number): number | undefined {
   }
   // Fields after the command name (which may hold spaces and parentheses): state is the 3rd field, utime the 14th.
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  return { user: (Number(fields[11]) * 1000) / TICKS_PER_SECOND, system: (Number(fields[12]) * 1000) / TICKS_PER_SECOND };
+}
+
+/** CPU time (user + system, all threads) a process has used so far, in ms; undefined when it has exited. */
+export function processCpuMs(pid: number): number | undefined {
+  const times = processCpuTimes(pid);
+  return times && times.user + times.system;
 }
 
 /**
