@@ -4,7 +4,7 @@ import fp from "fastify-plugin";
 import helmet from "helmet";
 
 /** What helmet does to an answer: headers set, headers removed. */
-type Effect = { set: string; value: string } | { remove: string };
+type Effect = { set: string; value: number | string | readonly string[] } | { remove: string };
 
 /**
  * What helmet's default middleware does to every answer, asked of it once: it sets the same headers whatever the
@@ -14,8 +14,8 @@ type Effect = { set: string; value: string } | { remove: string };
 function helmetEffects(): Effect[] {
   const effects: Effect[] = [];
   const recorder = {
-    setHeader(name: string, value: string) {
-      effects.push({ set: name, value: String(value) });
+    setHeader(name: string, value: number | string | readonly string[]) {
+      effects.push({ set: name, value });
     },
     removeHeader(name: string) {
       effects.push({ remove: name });
