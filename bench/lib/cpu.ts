@@ -6,7 +6,7 @@ import type { Service } from "./service";
 const TICKS_PER_SECOND = 100;
 
 /** CPU time a process has used so far, all threads, in ms: in its own code (user) and in the kernel (system); undefined when it has exited. */
-export function processCpuTimes(pid: number): { user: number; system: number } | undefined {
+function processCpuTimes(pid: number): { user: number; system: number } | undefined {
   let stat: string;
   try {
     stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
@@ -52,8 +52,8 @@ export class ServerCpu {
     return ServerCpu.open(service.pid, config.kind === "postgres" ? config.url : undefined);
   }
 
-  /** CPU used so far: the service's and its backends' (by pid). */
-  async sample(): Promise<{ service: number; backends: Map<number, number> }> {
+  /** CPU used so far: the service's (and of it, the part in the kernel) and its backends' (by pid). */
+  async sample(): Promise<{ service: number; serviceKernel: number; backends: Map<number, number> }> {
     const backends = new Map<number, number>();
     if (this.monitor) {
       const { rows } = await this.monitor.query<{ pid: number }>(
@@ -64,17 +64,18 @@ export class ServerCpu {
         if (ms !== undefined) backends.set(pid, ms);
       }
     }
-    return { service: processCpuMs(this.pid) ?? NaN, backends };
+    const service = processCpuTimes(this.pid);
+    return { service: service ? service.user + service.system : NaN, serviceKernel: service?.system ?? NaN, backends };
   }
 
-  /** CPU used between two samples, in ms: the service's and the sum of the backends'. */
+  /** CPU used between two samples, in ms: the service's (and of it, in the kernel) and the sum of the backends'. */
   static between(
     start: Awaited<ReturnType<ServerCpu["sample"]>>,
     end: Awaited<ReturnType<ServerCpu["sample"]>>,
-  ): { service: number; database: number } {
+  ): { service: number; serviceKernel: number; database: number } {
     let database = 0;
     for (const [pid, ms] of end.backends) database += ms - (start.backends.get(pid) ?? 0);
-    return { service: end.service - start.service, database };
+    return { service: end.service - start.service, serviceKernel: end.serviceKernel - start.serviceKernel, database };
   }
 
   async close(): Promise<void> {

@@ -8,7 +8,7 @@ import { providerFor } from "../../support/chain";
 import { AliceNFT__factory } from "../../typechain-types";
 import { verifyEoa } from "../../server/chain/signatures";
 import { BEFORE_ENV, withBeforeTree } from "../lib/before";
-import { processCpuTimes, ServerCpu } from "../lib/cpu";
+import { ServerCpu } from "../lib/cpu";
 import { cpuByLayer, HTTP_LAYER, monotonicMicroseconds, newestProfile } from "../lib/cpu-profile";
 import { untilIndexed } from "../lib/indexed";
 import { KeepAliveConnection } from "../lib/keep-alive-client";
@@ -147,7 +147,6 @@ async function runLogin({ seconds, database, log, smoke, profile }: BenchContext
       try {
         await eachUntil(users.slice(0, 8), WARMUP_SECONDS, loginOnce);
         const cpuStart = await profiled.cpu.sample();
-        const timesStart = processCpuTimes(profiled.app.pid)!;
         const from = monotonicMicroseconds();
         await eachUntil(users.slice(0, 8), seconds, async (u) => {
           await loginOnce(u);
@@ -155,7 +154,6 @@ async function runLogin({ seconds, database, log, smoke, profile }: BenchContext
         });
         const to = monotonicMicroseconds();
         const used = ServerCpu.between(cpuStart, await profiled.cpu.sample());
-        const kernel = processCpuTimes(profiled.app.pid)!.system - timesStart.system;
         for (const connection of own) connection.close();
         await profiled.cpu.close();
         // The profile is written as the service exits.
@@ -197,7 +195,7 @@ async function runLogin({ seconds, database, log, smoke, profile }: BenchContext
             suite: "login",
             metric:
               "profile, one login, 8 clients: of which in the kernel (system time, from /proc), beside the samples of HTTP and sockets",
-            value: kernel / logins,
+            value: used.serviceKernel / logins,
             unit: "ms",
             reference: { label: "HTTP parsing and sockets", value: http },
           },
