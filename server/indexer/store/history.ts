@@ -7,10 +7,13 @@ import { listedPage, type IndexPage, type ListedPageRow } from "./reads";
  *
  * How both statements work. Each arm selects one table's transfers that match, newest first and limited, walking its
  * own narrow index backwards from the key; the arms are merged and cut to one page, and only the page's rows are
- * written out, each as its wire form's JSON text ({@link HistoryItem}), and listed in one text, a line each, newest
- * first: its key, whether its addresses are checksummed (t/f), its contract and the contract's flag (`-` where not
- * asked) and its JSON, separated by spaces (none of them holds a space or a line break). The page is then one row for
- * the driver (reads.ts, `listedPage`). Both tables have one layout (ids, the hash's bytes); an ERC-721 row has no
+ * written out, each as its wire form's JSON text ({@link HistoryItem}), and listed in one text, a line each: its key,
+ * whether its addresses are checksummed (t/f), its contract and the contract's flag (`-` where not asked) and its JSON,
+ * separated by spaces (none of them holds a space or a line break). The page is then one row for the driver (reads.ts,
+ * `listedPage`). The lines come in the order the plan gives them, the merged arms' (newest first), each row's lookups
+ * joined to it as it comes: one aggregate over the rows, with no GROUP BY and no ORDER BY in it, because each made
+ * PostgreSQL sort the page's rows, JSON included (about a tenth of the statement's CPU). SQL does not promise that
+ * order, so the store checks it and sorts a page that comes otherwise (`newestFirst`). Both tables have one layout (ids, the hash's bytes); an ERC-721 row has no
  * amount (NULL). The address the page is of ($2) is looked up once, joined (k.id: a value of the outer row the arms are
  * run with, where a scalar subquery would be planned again, and run, in every arm that names it); a row's other
  * addresses are one dictionary lookup each, from the key's index alone (it carries the address and its EIP-55 form,
@@ -36,10 +39,10 @@ export type HistoryOf = { owner: string } | { contract: string; tokenId: string 
  * $1 network, $2 address, $3 block, $4 log index, $5 batch index (the key: rows before it), $6 limit, $7 whether to
  * read each transfer's contract and its spam flag.
  */
-const OWNER_HISTORY_SQL = `SELECT p.indexed,
+const OWNER_HISTORY_SQL = `SELECT min(p.indexed) AS indexed,
     string_agg(p.block_number || ' ' || p.log_index || ' ' || p.batch_index || ' ' || CASE WHEN p.checksummed THEN 't' ELSE 'f' END
       || ' ' || coalesce(p.contract, '-') || ' ' || CASE p.spam WHEN true THEN 't' WHEN false THEN 'f' ELSE '-' END || ' ' || p.json,
-      E'\\n' ORDER BY p.block_number DESC, p.log_index DESC, p.batch_index DESC) AS items
+      E'\\n') AS items
   FROM (SELECT c.block_number AS indexed, t.block_number, t.log_index, t.batch_index,
       CASE WHEN $7::boolean THEN '0x' || encode(ca.address, 'hex') END AS contract,
       CASE WHEN $7::boolean THEN (SELECT flag FROM nft_spam_flags WHERE network_id = n.id AND contract = ca.address) END AS spam,
@@ -86,7 +89,7 @@ const OWNER_HISTORY_SQL = `SELECT p.indexed,
     LEFT JOIN LATERAL (SELECT coalesce(a.eip55, '0x' || encode(a.address, 'hex')) AS form, a.eip55 IS NOT NULL AS kept
       FROM nft_addresses a WHERE a.id = t.to_id AND t.to_id <> k.id LIMIT 1) ta ON true
     WHERE c.network = $1) p
-  GROUP BY p.indexed`;
+  HAVING count(*) > 0`;
 
 /**
  * One token's transfers, of the table of its contract's standard, and whether the index of its contract is
@@ -94,10 +97,10 @@ const OWNER_HISTORY_SQL = `SELECT p.indexed,
  * $1 network, $2 contract, $3 block, $4 log index, $5 batch index (the key: rows before it), $6 limit, $7 token id,
  * $8 whether to read the contract and its spam flag.
  */
-const TOKEN_HISTORY_SQL = `SELECT p.indexed, p.incomplete,
+const TOKEN_HISTORY_SQL = `SELECT min(p.indexed) AS indexed, bool_or(p.incomplete) AS incomplete,
     string_agg(p.block_number || ' ' || p.log_index || ' ' || p.batch_index || ' ' || CASE WHEN p.checksummed THEN 't' ELSE 'f' END
       || ' ' || coalesce(p.contract, '-') || ' ' || CASE p.spam WHEN true THEN 't' WHEN false THEN 'f' ELSE '-' END || ' ' || p.json,
-      E'\\n' ORDER BY p.block_number DESC, p.log_index DESC, p.batch_index DESC) AS items
+      E'\\n') AS items
   FROM (SELECT c.block_number AS indexed, t.block_number, t.log_index, t.batch_index,
       CASE WHEN $8::boolean THEN lower($2) END AS contract,
       CASE WHEN $8::boolean THEN (SELECT flag FROM nft_spam_flags WHERE network_id = n.id AND contract = (SELECT decode(substr($2, 3), 'hex'))) END AS spam,
@@ -127,7 +130,7 @@ const TOKEN_HISTORY_SQL = `SELECT p.indexed, p.incomplete,
     LEFT JOIN LATERAL (SELECT coalesce(a.eip55, '0x' || encode(a.address, 'hex')) AS form, a.eip55 IS NOT NULL AS kept
       FROM nft_addresses a WHERE a.id = t.to_id) ta ON true
     WHERE c.network = $1) p
-  GROUP BY p.indexed, p.incomplete`;
+  HAVING count(*) > 0`;
 
 /**
  * A transfer of a history page: its wire form, its key, and when asked (`spam`), its contract (lower-case hex) and the
@@ -170,7 +173,15 @@ export async function historyPage(
     separator: "\n",
     item: historyItem,
     key: (t) => [t.block_number, String(t.log_index), String(t.batch_index)],
+    order: newestFirst,
   });
+}
+
+/** A history's order: block, log index, batch index, each descending (a block number is a decimal with no leading zero). */
+export function newestFirst(a: HistoryItem, b: HistoryItem): number {
+  const blocks =
+    b.block_number.length - a.block_number.length || (a.block_number === b.block_number ? 0 : a.block_number < b.block_number ? 1 : -1);
+  return blocks || b.log_index - a.log_index || b.batch_index - a.batch_index;
 }
 
 /**

@@ -56,8 +56,9 @@ export function pageOf<R extends { indexed: string; incomplete?: boolean }, T>(
 }
 
 /**
- * The row of a page statement that lists its items in one text: `items`, the items in the page's order, each written
- * so that it holds no separator (null for an empty page), as `string_agg(... ORDER BY ...)` writes them. A page of 100
+ * The row of a page statement that lists its items in one text: `items`, the items each written so that it holds no
+ * separator (null for an empty page), in the page's order as `string_agg(... ORDER BY ...)` writes them, or in the order
+ * its input came (a history's, see `order` in listedPage). A page of 100
  * is then one row for the driver, not 101 rows of five to eight fields each: parsing those rows cost the service more
  * than the rest of the request. `incomplete` and `spam` where the statement reads them.
  */
@@ -71,16 +72,17 @@ export interface ListedPageRow {
 /**
  * The page `row` lists (a statement asked for `limit + 1` items to learn whether more follow; no row at all: the
  * network has no cursor row): its items split at `separator` and each read by `item`, with the contract's spam flag
- * and incompleteness the row carries.
+ * and incompleteness the row carries. `order`: the page's order, for a statement whose aggregate lists its items in
+ * the order they came rather than sorting them itself; items out of that order are sorted here, before the page is cut.
  */
 export function listedPage<T>(
   row: ListedPageRow | undefined,
-  list: { limit: number; separator: string; item: (text: string) => T; key: (item: T) => string[] },
+  list: { limit: number; separator: string; item: (text: string) => T; key: (item: T) => string[]; order?: (a: T, b: T) => number },
 ): ContractPage<T> | undefined {
   if (!row) return undefined;
-  const { limit, separator, item, key } = list;
+  const { limit, separator, item, key, order } = list;
   const listed = row.items === null ? [] : row.items.split(separator);
-  const items = listed.slice(0, limit).map(item);
+  const items = order ? inOrder(listed.map(item), order).slice(0, limit) : listed.slice(0, limit).map(item);
   return {
     indexed: Number(row.indexed),
     items,
@@ -88,6 +90,12 @@ export function listedPage<T>(
     ...(row.incomplete ? { incomplete: true } : {}),
     ...(row.spam ? { spam: true } : {}),
   };
+}
+
+/** `items` in `order`: as they are when they already are (a single pass), else sorted. */
+function inOrder<T>(items: T[], order: (a: T, b: T) => number): T[] {
+  for (let i = 1; i < items.length; i++) if (order(items[i - 1], items[i]) > 0) return items.sort(order);
+  return items;
 }
 
 /** A token of an inventory page: its id and, for ERC-1155, the owner's balance (the database's canonical decimals). */

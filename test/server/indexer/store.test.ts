@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { getAddress } from "ethers";
 import { readCursor, recentBlocks, REORG_WINDOW } from "../../../server/indexer/store/blocks";
-import { historyPage, type HistoryItem } from "../../../server/indexer/store/history";
+import { historyPage, newestFirst, type HistoryItem } from "../../../server/indexer/store/history";
 import {
   changesAfter,
   contractsPage,
@@ -9,6 +9,7 @@ import {
   holdersPage,
   inventoryPage,
   lastChangeId,
+  listedPage,
   networkChangesAfter,
   selectedChangesAfter,
   tokenHolding,
@@ -413,6 +414,53 @@ describe("index store reads", function () {
     );
     expect(await held()).to.deep.equal(before);
     await expectHoldingsMatchRecount(db, network);
+  });
+});
+
+/** A page statement's one row, split into the page: what the store does with the text PostgreSQL lists the items in. */
+describe("index store listed pages", function () {
+  /** A history line as the statements write it: key, checksummed, contract, flag, JSON (here its key alone). */
+  const line = (block: number, log: number, batch: number) => `${block} ${log} ${batch} t - - {"k":"${block}/${log}/${batch}"}`;
+  const item = (text: string): HistoryItem => {
+    const [block, log, batch] = text.split(" ");
+    return {
+      json: "",
+      checksummed: true,
+      block_number: block,
+      log_index: Number(log),
+      batch_index: Number(batch),
+      contract: null,
+      spam: null,
+    };
+  };
+  const page = (lines: string[], limit: number) =>
+    listedPage(
+      { indexed: "12", items: lines.join("\n") },
+      {
+        limit,
+        separator: "\n",
+        item,
+        key: (t) => [t.block_number, String(t.log_index), String(t.batch_index)],
+        order: newestFirst,
+      },
+    )!;
+  const keys = (items: HistoryItem[]) => items.map((t) => `${t.block_number}/${t.log_index}/${t.batch_index}`);
+
+  it("sorts a history's items newest first when its statement lists them otherwise, before cutting the page and keying the next", function () {
+    // Block 10 after block 9 (longer, not less, as text), then the log index, then the batch index, each descending.
+    const shuffled = [line(9, 5, 0), line(10, 0, 1), line(10, 2, 0), line(10, 0, 3), line(9, 7, 0)];
+    const cut = page(shuffled, 3);
+    expect(keys(cut.items)).to.deep.equal(["10/2/0", "10/0/3", "10/0/1"]);
+    expect(cut.next).to.deep.equal(["10", "0", "1"]);
+    const whole = page(shuffled, 10);
+    expect(keys(whole.items)).to.deep.equal(["10/2/0", "10/0/3", "10/0/1", "9/7/0", "9/5/0"]);
+    expect(whole.next).to.equal(undefined);
+  });
+
+  it("keeps items listed in the page's order as they come", function () {
+    const ordered = [line(100, 1, 0), line(99, 0, 0), line(9, 3, 2), line(9, 3, 1)];
+    expect(keys(page(ordered, 3).items)).to.deep.equal(["100/1/0", "99/0/0", "9/3/2"]);
+    expect(page(ordered, 3).next).to.deep.equal(["9", "3", "2"]);
   });
 });
 
