@@ -1,5 +1,5 @@
 import type { Queryable } from "../../db/database";
-import { listedPage, type IndexPage, type ListedPageRow } from "./reads";
+import { byDecimal, listedPage, type IndexPage, type ListedPageRow } from "./reads";
 
 /**
  * The transfer histories: an address's and a token's, ERC-721 and ERC-1155 transfers newest first in one list.
@@ -177,11 +177,9 @@ export async function historyPage(
   });
 }
 
-/** A history's order: block, log index, batch index, each descending (a block number is a decimal with no leading zero). */
+/** A history's order: block, log index, batch index, each descending. */
 export function newestFirst(a: HistoryItem, b: HistoryItem): number {
-  const blocks =
-    b.block_number.length - a.block_number.length || (a.block_number === b.block_number ? 0 : a.block_number < b.block_number ? 1 : -1);
-  return blocks || b.log_index - a.log_index || b.batch_index - a.batch_index;
+  return byDecimal(b.block_number, a.block_number) || b.log_index - a.log_index || b.batch_index - a.batch_index;
 }
 
 /**

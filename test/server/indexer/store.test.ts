@@ -7,6 +7,7 @@ import {
   contractsPage,
   holderCount,
   holdersPage,
+  byDecimal,
   inventoryPage,
   lastChangeId,
   listedPage,
@@ -455,6 +456,15 @@ describe("index store listed pages", function () {
     const whole = page(shuffled, 10);
     expect(keys(whole.items)).to.deep.equal(["10/2/0", "10/0/3", "10/0/1", "9/7/0", "9/5/0"]);
     expect(whole.next).to.equal(undefined);
+  });
+
+  it("sorts token ids by value, a longer decimal being the larger", function () {
+    const ids = listedPage(
+      { indexed: "12", items: "10,9,100,2,11" },
+      { limit: 4, separator: ",", item: (text) => text, key: (id) => [id], order: byDecimal },
+    )!;
+    expect(ids.items).to.deep.equal(["2", "9", "10", "11"]);
+    expect(ids.next).to.deep.equal(["11"]);
   });
 
   it("keeps items listed in the page's order as they come", function () {
