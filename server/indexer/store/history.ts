@@ -2,8 +2,8 @@ import type { Queryable } from "../../db/database";
 import { byDecimal, listedPage, type IndexPage, type ListedPageRow } from "./reads";
 
 /**
- * The transfer histories: an address's and a token's, ERC-721 and ERC-1155 transfers newest first in one list.
- * Each statement reads the network's cursor with the page, from one snapshot (reads.ts says why).
+ * The transfer histories: an address's and a token's, ERC-721 and ERC-1155 transfers newest first in one list. Each
+ * statement reads the network's cursor with the page, from one snapshot (reads.ts says why).
  *
  * How both statements work. Each arm selects one table's transfers that match, newest first and limited, walking its
  * own narrow index backwards from the key; the arms are merged and cut to one page, and only the page's rows are
@@ -13,15 +13,16 @@ import { byDecimal, listedPage, type IndexPage, type ListedPageRow } from "./rea
  * `listedPage`). The lines come in the order the plan gives them, the merged arms' (newest first), each row's lookups
  * joined to it as it comes: one aggregate over the rows, with no GROUP BY and no ORDER BY in it, because each made
  * PostgreSQL sort the page's rows, JSON included (about a tenth of the statement's CPU). SQL does not promise that
- * order, so the store checks it and sorts a page that comes otherwise (`newestFirst`). Both tables have one layout (ids, the hash's bytes); an ERC-721 row has no
- * amount (NULL). The address the page is of ($2) is looked up once, joined (k.id: a value of the outer row the arms are
- * run with, where a scalar subquery would be planned again, and run, in every arm that names it); a row's other
- * addresses are one dictionary lookup each, from the key's index alone (it carries the address and its EIP-55 form,
- * which the page writes as it is: 0266_address_checksums); a lookup a row costs less than one a distinct address of the
- * page unless the page names only a few (docs/reference/indexer.md). Both are sent as prepared statements: planning the
- * arms costs more than running them for a page of 100. batch_index is the id's position in its log in both tables (0 for
- * a Transfer or a TransferSingle, the offset in a ConsecutiveTransfer range, the position in a TransferBatch): it orders
- * and pages the ids of one log, and the wire shows it for ERC-1155 only (transferItem).
+ * order, so the store checks it and sorts a page that comes otherwise (`newestFirst`). Both tables have one layout
+ * (ids, the hash's bytes); an ERC-721 row has no amount (NULL). The address the page is of ($2) is looked up once,
+ * joined (k.id: a value of the outer row the arms are run with, where a scalar subquery would be planned again, and
+ * run, in every arm that names it); a row's other addresses are one dictionary lookup each, from the key's index alone
+ * (it carries the address and its EIP-55 form, which the page writes as it is: 0266_address_checksums); a lookup a row
+ * costs less than one a distinct address of the page unless the page names only a few (docs/reference/indexer.md). Both
+ * are sent as prepared statements: planning the arms costs more than running them for a page of 100. batch_index is the
+ * id's position in its log in both tables (0 for a Transfer or a TransferSingle, the offset in a ConsecutiveTransfer
+ * range, the position in a TransferBatch): it orders and pages the ids of one log, and the wire shows it for ERC-1155
+ * only (transferItem).
  */
 
 /**

@@ -59,9 +59,9 @@ export function pageOf<R extends { indexed: string; incomplete?: boolean }, T>(
  * The row of a page statement that lists its items in one text: `items`, the items each written so that it holds no
  * separator (null for an empty page), in the order the aggregate's input came: the page's own (its rows merged from
  * ordered index scans and cut), which SQL does not promise, so listedPage checks it (`order`). An ORDER BY in the
- * aggregate made PostgreSQL sort rows that were in order already: a tenth to a sixth of a page statement's CPU. A page of 100
- * is then one row for the driver, not 101 rows of five to eight fields each: parsing those rows cost the service more
- * than the rest of the request. `incomplete` and `spam` where the statement reads them.
+ * aggregate made PostgreSQL sort rows that were in order already: a tenth to a sixth of a page statement's CPU. A page
+ * of 100 is then one row for the driver, not 101 rows of five to eight fields each: parsing those rows cost the service
+ * more than the rest of the request. `incomplete` and `spam` where the statement reads them.
  */
 export interface ListedPageRow {
   indexed: string;
@@ -72,22 +72,22 @@ export interface ListedPageRow {
 
 /**
  * The page `row` lists (a statement asked for `limit + 1` items to learn whether more follow; no row at all: the
- * network has no cursor row): its items split at `separator` and each read by `item`, with the contract's spam flag
- * and incompleteness the row carries. `order`: the page's order, for a statement whose aggregate lists its items in
- * the order they came rather than sorting them itself; items out of that order are sorted here, before the page is cut.
+ * network has no cursor row): its items split at `separator` and each read by `item`, in the page's `order` (items
+ * that came otherwise are sorted, before the page is cut), with the contract's spam flag and incompleteness the row
+ * carries.
  */
 export function listedPage<T>(
   row: ListedPageRow | undefined,
-  list: { limit: number; separator: string; item: (text: string) => T; key: (item: T) => string[]; order?: (a: T, b: T) => number },
+  list: { limit: number; separator: string; item: (text: string) => T; key: (item: T) => string[]; order: (a: T, b: T) => number },
 ): ContractPage<T> | undefined {
   if (!row) return undefined;
   const { limit, separator, item, key, order } = list;
-  const listed = row.items === null ? [] : row.items.split(separator);
-  const items = order ? inOrder(listed.map(item), order).slice(0, limit) : listed.slice(0, limit).map(item);
+  const items = inOrder(row.items === null ? [] : row.items.split(separator).map(item), order);
+  const page = items.slice(0, limit);
   return {
     indexed: Number(row.indexed),
-    items,
-    next: listed.length > limit ? key(items[items.length - 1]) : undefined,
+    items: page,
+    next: items.length > limit ? key(page[page.length - 1]) : undefined,
     ...(row.incomplete ? { incomplete: true } : {}),
     ...(row.spam ? { spam: true } : {}),
   };
