@@ -3,11 +3,11 @@ import { getAddress } from "ethers";
 import { readCursor, recentBlocks, REORG_WINDOW } from "../../../server/indexer/store/blocks";
 import { historyPage, newestFirst, type HistoryItem } from "../../../server/indexer/store/history";
 import {
+  byDecimal,
   changesAfter,
   contractsPage,
   holderCount,
   holdersPage,
-  byDecimal,
   inventoryPage,
   lastChangeId,
   listedPage,
@@ -434,7 +434,7 @@ describe("index store listed pages", function () {
       spam: null,
     };
   };
-  const page = (lines: string[], limit: number) =>
+  const page = (lines: string[], limit: number, order = newestFirst) =>
     listedPage(
       { indexed: "12", items: lines.join("\n") },
       {
@@ -442,7 +442,7 @@ describe("index store listed pages", function () {
         separator: "\n",
         item,
         key: (t) => [t.block_number, String(t.log_index), String(t.batch_index)],
-        order: newestFirst,
+        order,
       },
     )!;
   const keys = (items: HistoryItem[]) => items.map((t) => `${t.block_number}/${t.log_index}/${t.batch_index}`);
@@ -467,10 +467,13 @@ describe("index store listed pages", function () {
     expect(ids.next).to.deep.equal(["11"]);
   });
 
-  it("keeps items listed in the page's order as they come", function () {
+  it("keeps items listed in the page's order as they come, comparing each with the next once", function () {
     const ordered = [line(100, 1, 0), line(99, 0, 0), line(9, 3, 2), line(9, 3, 1)];
-    expect(keys(page(ordered, 3).items)).to.deep.equal(["100/1/0", "99/0/0", "9/3/2"]);
-    expect(page(ordered, 3).next).to.deep.equal(["9", "3", "2"]);
+    let compared = 0;
+    const counted = page(ordered, 3, (a, b) => (compared++, newestFirst(a, b)));
+    expect(keys(counted.items)).to.deep.equal(["100/1/0", "99/0/0", "9/3/2"]);
+    expect(counted.next).to.deep.equal(["9", "3", "2"]);
+    expect(compared).to.equal(ordered.length - 1);
   });
 });
 
