@@ -94,13 +94,13 @@ export function listedPage<T>(
   };
 }
 
+/** The order of two texts by their code units: of two addresses of one case (the store's lower-case hex), their bytes'. */
+const byText = (a: string, b: string): number => (a === b ? 0 : a < b ? -1 : 1);
+
 /** The order of two canonical decimals (no sign, no leading zero), as the values they write: a longer one is larger. */
 export function byDecimal(a: string, b: string): number {
-  return a.length - b.length || (a === b ? 0 : a < b ? -1 : 1);
+  return a.length - b.length || byText(a, b);
 }
-
-/** The order of two addresses of one case (lower-case hex from the store), as their bytes. */
-const byAddress = (a: string, b: string): number => (a === b ? 0 : a < b ? -1 : 1);
 
 /** A token of an inventory page: its id and, for ERC-1155, the owner's balance (the database's canonical decimals). */
 export interface InventoryItem {
@@ -274,7 +274,7 @@ export async function holdersPage(
       return { owner: text.slice(0, colon), count: text.slice(colon + 1) };
     },
     key: (h) => [h.owner],
-    order: (a, b) => byAddress(a.owner, b.owner),
+    order: (a, b) => byText(a.owner, b.owner),
   });
 }
 
