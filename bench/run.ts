@@ -5,6 +5,7 @@ import path from "node:path";
 import { writeResult, type SuiteResult } from "../support/bench-report";
 import { backendName } from "../support/database";
 import { beforeRefOf } from "./lib/before";
+import { stopOnSignals } from "./lib/interrupt";
 import { printTable, type BenchContext, type Row, type Suite } from "./lib/suite";
 import { runTags } from "./lib/tags";
 import checksums from "./suites/checksums";
@@ -77,6 +78,7 @@ function checkSuiteFiles(): void {
 
 async function main() {
   checkSuiteFiles();
+  stopOnSignals((message) => console.error(message));
   const { ref: beforeRef, rest } = beforeRefOf(process.argv.slice(2));
   const smoke = rest.includes("--smoke");
   const profile = rest.includes("--profile");

@@ -6,6 +6,7 @@ import readline from "node:readline";
 import { migrate } from "../../server/db/migrate";
 import { openPglite } from "../../server/db/pglite";
 import { createTestDatabase } from "../../support/database";
+import { stopIfInterrupted } from "./interrupt";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const ENTRY = path.join(ROOT, "dist", "server", "indexer", "main.js");
@@ -107,6 +108,11 @@ export async function startupOnce(nodeUrl: string, network: string): Promise<Sta
     const spawned = Date.now();
     const child = spawn(process.execPath, [ENTRY], { cwd: ROOT, env, stdio: ["ignore", "pipe", "inherit"] });
     const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    const forget = stopIfInterrupted(async () => {
+      child.kill("SIGKILL");
+      await exited;
+      await database.drop();
+    });
     const timer = setTimeout(() => child.kill("SIGKILL"), START_TIMEOUT_MS);
     try {
       let started: { time: number; startupMs: { modules: number; config: number; database: number } } | undefined;
@@ -133,6 +139,7 @@ export async function startupOnce(nodeUrl: string, network: string): Promise<Sta
       clearTimeout(timer);
       if (child.exitCode === null) child.kill("SIGTERM");
       await exited;
+      forget();
     }
   } finally {
     await database.drop();

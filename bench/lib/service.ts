@@ -7,6 +7,7 @@ import { SETTINGS } from "../../server/config/settings";
 import type { Database } from "../../server/db/database";
 import { readMigrations, type Migration } from "../../server/db/migrate";
 import { createTestDatabase, openMigratedForFill, type TestDatabase } from "../../support/database";
+import { stopIfInterrupted } from "./interrupt";
 import { startCountingProxy, type CountingProxy, type QueryCounts } from "./pg-count-proxy";
 
 /** The value every per-client rate limit is lifted to: a limit per minute no suite's load reaches. */
@@ -96,7 +97,23 @@ export async function startService(
     },
     stdio: ["ignore", "pipe", "inherit"],
   });
-  const url = await new Promise<string>((resolve, reject) => {
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  // Once, however many ask (the suite, an interrupted run: registered from the spawn on, so that a run interrupted
+  // while the service starts stops it too).
+  let stopped: Promise<void> | undefined;
+  const stop = () =>
+    (stopped ??= (async () => {
+      forget();
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill("SIGTERM");
+        await exited;
+      }
+      await proxy?.close();
+      await database.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    })());
+  const forget = stopIfInterrupted(stop);
+  const started = new Promise<string>((resolve, reject) => {
     let output = "";
     child.stdout!.on("data", (chunk) => {
       output += chunk;
@@ -105,6 +122,11 @@ export async function startService(
     });
     child.once("exit", (code) => reject(new Error(`the service exited with ${code}:\n${output}`)));
   });
+  // A service that did not start leaves no database nor data directory behind.
+  const url = await started.catch(async (error: unknown) => {
+    await stop();
+    throw error;
+  });
   child.stdout!.resume();
   return {
     url,
@@ -112,16 +134,7 @@ export async function startService(
     pid: child.pid!,
     queryCounts: () => proxy?.counts(),
     lastRuns: () => proxy?.lastRuns() ?? new Map(),
-    async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once("exit", resolve));
-        child.kill("SIGTERM");
-        await exited;
-      }
-      await proxy?.close();
-      await database.drop();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
+    stop,
   };
 }
 

@@ -11,6 +11,7 @@ import { freePort } from "../../support/net";
 import { postgresServerBinaries, startPostgresServer } from "../../support/postgres-server";
 import { drawSamples } from "../../support/soak-graph";
 import { memoryCriteria, noneCriterion, p99Criteria, type Criterion } from "../../support/soak-verdict";
+import { stopIfInterrupted, stopOnSignals } from "../lib/interrupt";
 import { startService } from "../lib/service";
 import { runTags } from "../lib/tags";
 import { Answers, documentedErrors } from "./answers";
@@ -73,6 +74,14 @@ async function main() {
   const binaries = postgresServerBinaries();
   if (!binaries) throw new Error("the soak needs PostgreSQL's server programs (initdb, pg_ctl): install postgresql-15");
   const cleanups: Array<() => Promise<unknown>> = [];
+  // In the reverse order of the starts, once: after the soak, or when a signal interrupts it (interrupt.ts).
+  let cleaned: Promise<void> | undefined;
+  const cleanUp = () =>
+    (cleaned ??= (async () => {
+      for (const cleanup of cleanups.reverse()) await cleanup().catch((error) => console.error(error));
+    })());
+  stopOnSignals(log);
+  stopIfInterrupted(cleanUp);
   try {
     const server = await startPostgresServer(binaries);
     cleanups.push(() => server.remove());
@@ -319,7 +328,7 @@ async function main() {
     log(`samples ${samplesFile}, graphs ${image}`);
     return failed === 0;
   } finally {
-    for (const cleanup of cleanups.reverse()) await cleanup().catch((error) => console.error(error));
+    await cleanUp();
   }
 }
 

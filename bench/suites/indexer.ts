@@ -11,6 +11,7 @@ import { AliceNFT__factory, TransferFlood1155__factory, type AliceNFT } from "..
 import { DEFAULT_BEFORE_REF, moduleOf, withBeforeTree } from "../lib/before";
 import { processCpuMs, ServerCpu } from "../lib/cpu";
 import { expectOk } from "../lib/answers";
+import { stopIfInterrupted } from "../lib/interrupt";
 import { untilIndexed } from "../lib/indexed";
 import { bareNodeMs, productionBuild, startupOnce, type Startup } from "../lib/indexer-startup";
 import { CONNECTIONS, load, percentile } from "../lib/load";
@@ -175,6 +176,11 @@ async function syncOnce(tree: string, nodeUrl: string, nodePid: number, head: nu
     { cwd: ROOT, stdio: ["pipe", "pipe", "inherit"] },
   );
   const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+  const forget = stopIfInterrupted(async () => {
+    child.kill("SIGKILL");
+    await exited;
+    await cleanup();
+  });
   const lines = readline.createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
   const next = async (word: string): Promise<string> => {
     const line = await lines.next();
@@ -220,6 +226,7 @@ async function syncOnce(tree: string, nodeUrl: string, nodePid: number, head: nu
     }
     await cpu?.close();
     await cleanup();
+    forget();
   }
 }
 
