@@ -2,6 +2,7 @@ import { expect } from "chai";
 import type { Database, Queryable } from "../../server/db/database";
 import { openPostgres } from "../../server/db/postgres";
 import { holderCount, tokenHolding } from "../../server/indexer";
+import { readCursor } from "../../server/indexer/store/blocks";
 import { historyPage } from "../../server/indexer/store/history";
 import { holdersPage, inventoryPage } from "../../server/indexer/store/reads";
 import { chosenStatements, issuerStatement } from "../../server/signed-metadata/store";
@@ -55,6 +56,7 @@ describe("the reads of the data routes are prepared and keep their generic plan 
     ["a token's signed statements (the token route)", (db) => chosenStatements(db, { target: NFT, named: [], max: 10 })],
     ["one issuer's signed statement", (db) => issuerStatement(db, NFT, OWNER)],
     ["a contract's holder count", (db) => holderCount(db, network, CONTRACT)],
+    ["the index's cursor (the approval and owner routes, each step of the indexer)", (db) => readCursor(db, network)],
     ["an inventory page", (db) => inventoryPage(db, { network, owner: OWNER, contract: CONTRACT, limit: 100, spam: true })],
     ["a holders page", (db) => holdersPage(db, { network, contract: CONTRACT, limit: 100, spam: true })],
     ["a token's history", (db) => historyPage(db, { network, of: { contract: CONTRACT, tokenId: "1" }, limit: 100, spam: true })],

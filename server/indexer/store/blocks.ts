@@ -22,6 +22,7 @@ export async function readCursor(db: Queryable, network: string): Promise<Cursor
   const { rows } = await db.query<{ block_number: string; block_hash: string }>(
     "SELECT block_number, block_hash FROM indexer_cursors WHERE network = $1",
     [network],
+    { prepare: true },
   );
   return rows[0] ? { block: Number(rows[0].block_number), hash: rows[0].block_hash } : undefined;
 }
