@@ -1,6 +1,5 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { expect } from "chai";
 import { Client } from "pg";
@@ -34,21 +33,23 @@ function running(pid: number): boolean {
   }
 }
 
-/** The test databases on the server of DATABASE_URL (none without it: the services then run on PGlite). */
-async function testDatabases(): Promise<string[]> {
-  if (!process.env.DATABASE_URL) return [];
+/** The variables `pid` was started with (from /proc). */
+function environmentOf(pid: number): Record<string, string> {
+  const pairs = fs.readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").filter(Boolean);
+  return Object.fromEntries(pairs.map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]));
+}
+
+/** Whether the PostgreSQL database at `url` exists (on its server, as DATABASE_URL reaches it). */
+async function databaseExists(url: string): Promise<boolean> {
   const client = new Client({ connectionString: process.env.DATABASE_URL });
   await client.connect();
   try {
-    const { rows } = await client.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname LIKE 't\\_%'");
-    return rows.map((row) => row.datname);
+    const { rows } = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [new URL(url).pathname.slice(1)]);
+    return rows.length > 0;
   } finally {
     await client.end();
   }
 }
-
-/** The services' data directories (bench/lib/service.ts) in the temporary folder. */
-const dataDirs = () => fs.readdirSync(os.tmpdir()).filter((name) => name.startsWith("bench-"));
 
 /**
  * A bench run stopped by a signal stops what it started: before, SIGTERM ended the runner at once and its service
@@ -62,8 +63,6 @@ describe("an interrupted bench run", function () {
     ["SIGINT", 130],
   ] as const) {
     it(`stops its service, database and Hardhat node on ${signal}, then exits ${code}`, async function () {
-      const databasesBefore = new Set(await testDatabases());
-      const dirsBefore = new Set(dataDirs());
       const run = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", "bench/run.ts", "latest-block"], {
         cwd: ROOT,
         env: { ...process.env, BENCH_SECONDS: "60" },
@@ -80,13 +79,21 @@ describe("an interrupted bench run", function () {
         await new Promise((resolve) => setTimeout(resolve, 100));
         children = childrenOf(run.pid!);
       }
+      const service = children.find((child) => child.command.includes("local/start.ts"))!;
       expect(children.some((child) => child.command.includes("hardhat"))).to.equal(true);
+      // Its own database and data directory: other test files make theirs meanwhile.
+      const { DATABASE_URL: databaseUrl, DATA_DIR: dataDir } = environmentOf(service.pid);
+      expect(fs.existsSync(dataDir), dataDir).to.equal(true);
+      if (databaseUrl) expect(await databaseExists(databaseUrl), databaseUrl).to.equal(true);
       run.kill(signal);
       expect(await exited, output).to.equal(code);
       expect(output).to.include(`${signal}: stopping what the run started`);
+      // A process killed a moment ago may take a moment to end.
+      for (let waited = 0; children.some((child) => running(child.pid)) && waited < 5_000; waited += 100)
+        await new Promise((resolve) => setTimeout(resolve, 100));
       expect(children.filter((child) => running(child.pid))).to.deep.equal([]);
-      expect((await testDatabases()).filter((name) => !databasesBefore.has(name))).to.deep.equal([]);
-      expect(dataDirs().filter((name) => !dirsBefore.has(name))).to.deep.equal([]);
+      expect(fs.existsSync(dataDir), dataDir).to.equal(false);
+      if (databaseUrl) expect(await databaseExists(databaseUrl), databaseUrl).to.equal(false);
     });
   }
 });
