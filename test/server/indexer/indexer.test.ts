@@ -72,6 +72,7 @@ describe("ERC-721 indexer", function () {
     } finally {
       await other.close();
       await proxy.close();
+      await database.drop();
     }
   });
 
@@ -99,6 +100,7 @@ describe("ERC-721 indexer", function () {
     } finally {
       await other.close();
       await proxy.close();
+      await database.drop();
     }
   });
 
