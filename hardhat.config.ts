@@ -90,7 +90,12 @@ const config: HardhatUserConfig = {
   // `npm test` runs the suites in parallel (hardhat test --parallel), one worker process per core and at least two: most
   // suites wait on a node, a database or a browser, so two workers keep even a 2-core machine busy. Each suite brings
   // up what it needs (its node, databases and ports) in its own worker.
-  mocha: { timeout: 120_000, jobs: Math.max(2, availableParallelism()) },
+  // Each worker also runs test/hooks/databases.ts after each file (after hardhat/register, which loads TypeScript).
+  mocha: {
+    timeout: 120_000,
+    jobs: Math.max(2, availableParallelism()),
+    require: ["hardhat/register", path.join(__dirname, "test", "hooks", "databases.ts")],
+  },
   gasReporter: { enabled: process.env.REPORT_GAS === "true" },
 };
 

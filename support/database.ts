@@ -84,10 +84,28 @@ export async function createTestDatabase(options: { unmigrated?: boolean } = {})
   }
 
   const name = `t_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
+  const remove = async () => {
+    await admin(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    undropped.delete(name);
+  };
   await admin(serverUrl, `CREATE DATABASE ${name}`);
+  undropped.set(name, remove);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  return postgresTestDatabase(url.toString(), () => admin(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+  return postgresTestDatabase(url.toString(), remove);
+}
+
+/** The PostgreSQL databases this process made (createTestDatabase) and has not dropped, with what drops each. */
+const undropped = new Map<string, () => Promise<void>>();
+
+/**
+ * Drops the databases this process made and left (a test file that makes one drops it, test/hooks/databases.ts)
+ * and returns their names.
+ */
+export async function dropLeftTestDatabases(): Promise<string[]> {
+  const left = [...undropped];
+  for (const [, remove] of left) await remove();
+  return left.map(([name]) => name);
 }
 
 /**
