@@ -125,7 +125,9 @@ describe("slow readers: a client that does not read its answer holds no shared s
         RPC_URL_LOCALHOST: chain.url,
         INDEXER: "false",
         METADATA_ANSWERS_MAX_BYTES: String(16 * 1024 * 1024),
-        HTTP_SEND_TIMEOUT_MS: "1000",
+        // The reading client below must take the whole answer (one write: send-deadline.ts) within it, in this process
+        // beside the service and PGlite: a second was too short on a loaded machine (Node 24, PGlite) and cut it.
+        HTTP_SEND_TIMEOUT_MS: "3000",
       },
     });
     reader.app.server.on("connection", (socket: Socket) => accepted.set(socket.remotePort!, socket));
