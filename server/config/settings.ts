@@ -119,7 +119,7 @@ export const SETTINGS = [
     default: "60000",
     group: "service",
     description:
-      "how long a client may leave unread what the service has written for it (an answer, a part of an export or an event stream) before its connection is closed",
+      "how long a client may take none of what the service has written for it (an answer, a part of an export or an event stream) before its connection is closed",
   },
   {
     name: "SHUTDOWN_TIMEOUT_MS",

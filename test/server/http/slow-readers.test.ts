@@ -116,8 +116,9 @@ describe("slow readers: a client that does not read its answer holds no shared s
     }
   });
 
-  it("closes the connection of a client that leaves its answer unread past HTTP_SEND_TIMEOUT_MS, and not of one that reads", async function () {
-    const { chain, t, pagePath } = suite();
+  /** A second service on the same index, not indexing, whose HTTP_SEND_TIMEOUT_MS is `sendTimeoutMs`. */
+  async function startReaderApp(sendTimeoutMs: number) {
+    const { chain, t } = suite();
     const reader = await startTestApp({
       listen: true,
       database: t.database,
@@ -125,12 +126,16 @@ describe("slow readers: a client that does not read its answer holds no shared s
         RPC_URL_LOCALHOST: chain.url,
         INDEXER: "false",
         METADATA_ANSWERS_MAX_BYTES: String(16 * 1024 * 1024),
-        // The reading client below must take the whole answer (one write: send-deadline.ts) within it, in this process
-        // beside the service and PGlite: a second was too short on a loaded machine (Node 24, PGlite) and cut it.
-        HTTP_SEND_TIMEOUT_MS: "3000",
+        HTTP_SEND_TIMEOUT_MS: String(sendTimeoutMs),
       },
     });
     reader.app.server.on("connection", (socket: Socket) => accepted.set(socket.remotePort!, socket));
+    return reader;
+  }
+
+  it("closes the connection of a client that leaves its answer unread past HTTP_SEND_TIMEOUT_MS, and not of one that reads", async function () {
+    const { pagePath } = suite();
+    const reader = await startReaderApp(2_000);
     try {
       const stalled = await stalledPageReader(reader.url);
       expect(unsent(stalled)).to.be.greaterThan(1_000_000);
@@ -145,6 +150,33 @@ describe("slow readers: a client that does not read its answer holds no shared s
       const page = await reader.fetch(pagePath);
       expect(page.status).to.equal(200);
       expect((await page.json()) as unknown[]).to.have.length(TOKENS);
+    } finally {
+      await reader.close();
+    }
+  });
+
+  it("keeps the connection of a client that reads its answer slowly but steadily, however long the whole answer takes", async function () {
+    const timeoutMs = 2_000;
+    const reader = await startReaderApp(timeoutMs);
+    try {
+      const raw = await stalledPageReader(reader.url);
+      const length = Number(/\r\ncontent-length: (\d+)/i.exec(parseRawAnswer(await raw.readUntil(() => true)).headers)![1]);
+      expect(length).to.be.greaterThan(TOKENS * DOCUMENT_BYTES - 1);
+      // 128 KiB every 50 ms at most: the whole answer takes twice the bound or more, and is one write of the service's (a
+      // single drain at its end). The service sees the client's reading as the kernel takes more of that write, in steps
+      // of about half its send buffer (a megabyte or two on loopback): about a second apart at this pace.
+      const started = Date.now();
+      let bytes = Buffer.alloc(0);
+      for (let want = 128 * 1024; ; want += 128 * 1024) {
+        bytes = await raw.readUntil((read) => read.length >= want || parseRawAnswer(read).body.length >= length);
+        if (parseRawAnswer(bytes).body.length >= length || raw.socket.destroyed) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(Date.now() - started).to.be.greaterThan(timeoutMs);
+      const answer = parseRawAnswer(bytes);
+      expect(answer.body.length, "the service closed the connection of a client that kept reading").to.equal(length);
+      const items = JSON.parse(answer.body.toString("utf8")) as Array<{ metadata: { name: string } }>;
+      expect(items.map((item) => item.metadata.name)).to.deep.equal(Array.from({ length: TOKENS }, (_, i) => `Big #${i + 1}`));
     } finally {
       await reader.close();
     }
