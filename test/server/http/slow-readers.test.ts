@@ -166,7 +166,7 @@ describe("slow readers: a client that does not read its answer holds no shared s
       // single drain at its end). The service sees the client's reading as the kernel takes more of that write, in steps
       // of about half its send buffer (a megabyte or two on loopback): about a second apart at this pace.
       const started = Date.now();
-      let bytes = Buffer.alloc(0);
+      let bytes: Buffer = Buffer.alloc(0);
       for (let want = 128 * 1024; ; want += 128 * 1024) {
         bytes = await raw.readUntil((read) => read.length >= want || parseRawAnswer(read).body.length >= length);
         if (parseRawAnswer(bytes).body.length >= length || raw.socket.destroyed) break;
