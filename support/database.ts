@@ -68,6 +68,9 @@ export async function openFreshPglite(dataDir: string | null): Promise<Database>
   return openPglite(dataDir, { loadDataDir: await migratedPgliteDump() });
 }
 
+/** The PostgreSQL databases this process made (createTestDatabase) and has not dropped, with what drops each. */
+const undropped = new Map<string, () => Promise<void>>();
+
 export async function createTestDatabase(options: { unmigrated?: boolean } = {}): Promise<TestDatabase> {
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) {
@@ -94,9 +97,6 @@ export async function createTestDatabase(options: { unmigrated?: boolean } = {})
   url.pathname = `/${name}`;
   return postgresTestDatabase(url.toString(), remove);
 }
-
-/** The PostgreSQL databases this process made (createTestDatabase) and has not dropped, with what drops each. */
-const undropped = new Map<string, () => Promise<void>>();
 
 /**
  * Drops the databases this process made and left (a test file that makes one drops it, test/hooks/databases.ts)
