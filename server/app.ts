@@ -162,7 +162,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(events);
   await app.register(webhooks);
   closeUnusedConnectionsOnClose(app);
-  closeSlowReaders(app, { timeoutMs: config.sendTimeoutMs, clock: options.clock ?? systemClock });
+  closeSlowReaders(app, {
+    timeoutMs: config.sendTimeoutMs,
+    clock: options.clock ?? systemClock,
+    onClosed: () => app.metrics?.slowReaderClosed(),
+  });
 
   return app;
 }

@@ -17,7 +17,7 @@ import type { Clock } from "../lib/clock";
  * one sweep, not a timer per write: a stalled one is closed between one and one and a half times `timeoutMs` after it
  * stopped taking bytes.
  */
-export function closeSlowReaders(app: FastifyInstance, { timeoutMs, clock }: { timeoutMs: number; clock: Clock }): void {
+export function closeSlowReaders(app: FastifyInstance, { timeoutMs, clock, onClosed }: SendDeadline): void {
   /** Open connections, with what each held unsent at the last sweep and since when it has taken nothing. */
   const held = new Map<Socket, Held | undefined>();
   app.server.on("connection", (socket: Socket) => {
@@ -38,8 +38,10 @@ export function closeSlowReaders(app: FastifyInstance, { timeoutMs, clock }: { t
         last !== undefined &&
         (buffered < last.buffered || (unflushed !== undefined && last.unflushed !== undefined && unflushed < last.unflushed));
       if (last === undefined || took) held.set(socket, { buffered, unflushed, since: now });
-      else if (now - last.since >= timeoutMs) socket.destroy();
-      else held.set(socket, { buffered, unflushed, since: last.since });
+      else if (now - last.since >= timeoutMs) {
+        socket.destroy();
+        onClosed?.();
+      } else held.set(socket, { buffered, unflushed, since: last.since });
     }
   };
   const timer = setInterval(sweep, Math.max(10, Math.min(1_000, Math.floor(timeoutMs / 4)))).unref();
@@ -47,6 +49,13 @@ export function closeSlowReaders(app: FastifyInstance, { timeoutMs, clock }: { t
     clearInterval(timer);
     done();
   });
+}
+
+/** The bound (HTTP_SEND_TIMEOUT_MS), the clock it is read by, and what is told of each connection it closes (a metric). */
+interface SendDeadline {
+  timeoutMs: number;
+  clock: Clock;
+  onClosed?: () => void;
 }
 
 /** What a connection held unsent at a sweep, and since when it has taken none of it. */

@@ -137,6 +137,12 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  private readonly slowReadersClosed = new Counter({
+    name: "http_slow_readers_closed_total",
+    help: "Connections closed because their client took none of what was written to it for HTTP_SEND_TIMEOUT_MS",
+    registers: [this.registry],
+  });
+
   private readonly rateLimitFallbacks = new Counter({
     name: "rate_limit_local_counts_total",
     help: "Rate-limited requests counted in this instance's memory because the shared count in the database failed or was slow",
@@ -207,6 +213,10 @@ export class Metrics {
 
   rateLimitFallback(): void {
     this.rateLimitFallbacks.inc();
+  }
+
+  slowReaderClosed(): void {
+    this.slowReadersClosed.inc();
   }
 
   login(result: string): void {

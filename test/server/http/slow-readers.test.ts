@@ -142,6 +142,7 @@ describe("slow readers: a client that does not read its answer holds no shared s
       expect(await connectionsDownTo(reader.app.server, 0, 60_000)).to.equal(0);
       const { bytes, closed } = await stalled.readToClose();
       expect(closed).to.equal(true);
+      expect(await reader.app.metrics!.registry.metrics()).to.match(/^http_slow_readers_closed_total 1$/m);
       const answer = parseRawAnswer(bytes);
       expect(answer.status).to.equal(200);
       expect(answer.body.length).to.be.below(Number(/\r\ncontent-length: (\d+)/i.exec(answer.headers)![1]));
@@ -175,6 +176,7 @@ describe("slow readers: a client that does not read its answer holds no shared s
       expect(Date.now() - started).to.be.greaterThan(timeoutMs);
       const answer = parseRawAnswer(bytes);
       expect(answer.body.length, "the service closed the connection of a client that kept reading").to.equal(length);
+      expect(await reader.app.metrics!.registry.metrics()).to.match(/^http_slow_readers_closed_total 0$/m);
       const items = JSON.parse(answer.body.toString("utf8")) as Array<{ metadata: { name: string } }>;
       expect(items.map((item) => item.metadata.name)).to.deep.equal(Array.from({ length: TOKENS }, (_, i) => `Big #${i + 1}`));
     } finally {
