@@ -41,7 +41,10 @@ export function closeSlowReaders(app: FastifyInstance, { timeoutMs, clock, onClo
       else if (now - last.since >= timeoutMs) {
         socket.destroy();
         onClosed?.();
-      } else held.set(socket, { buffered, unflushed, since: last.since });
+      } else {
+        last.buffered = buffered;
+        last.unflushed = unflushed;
+      }
     }
   };
   const timer = setInterval(sweep, Math.max(10, Math.min(1_000, Math.floor(timeoutMs / 4)))).unref();
