@@ -79,14 +79,18 @@ export async function rawRequest(url: string, path: string, headers: Array<[stri
   };
 }
 
-/** The status code and, for an answer with a length, the body of an HTTP/1.1 answer as read off a socket. */
-export function parseRawAnswer(bytes: Buffer): { status: number; headers: string; body: Buffer } {
+/**
+ * The status code, the head and the body of an HTTP/1.1 answer as read off a socket: `length` is its content-length
+ * (undefined for an answer without one, whose body is all read after the head), and the body is cut there.
+ */
+export function parseRawAnswer(bytes: Buffer): { status: number; headers: string; length?: number; body: Buffer } {
   const end = bytes.indexOf("\r\n\r\n");
   const head = bytes.subarray(0, end < 0 ? bytes.length : end).toString("latin1");
   const status = Number(/^HTTP\/1\.1 (\d{3}) /.exec(head)?.[1] ?? NaN);
-  const length = /\r\ncontent-length: (\d+)/i.exec(head);
+  const declared = /\r\ncontent-length: (\d+)/i.exec(head);
+  const length = declared ? Number(declared[1]) : undefined;
   const rest = end < 0 ? Buffer.alloc(0) : bytes.subarray(end + 4);
-  return { status, headers: head, body: length ? rest.subarray(0, Number(length[1])) : rest };
+  return { status, headers: head, length, body: length === undefined ? rest : rest.subarray(0, length) };
 }
 
 /**
