@@ -167,7 +167,7 @@ async function hardhatSuite(name: string): Promise<void> {
   });
   try {
     const code = await exited;
-    // Stopped by the run's own interruption: the signal's handler exits with the signal's code, not this a failure.
+    // Stopped by the run's own interruption: not the suite's failure; the signal's handler exits with the signal's code.
     if (interrupted) return new Promise<never>(() => {});
     if (code !== 0) throw new Error(`the ${name} suite (npx hardhat run) exited with ${code}`);
   } finally {
