@@ -81,16 +81,23 @@ export async function rawRequest(url: string, path: string, headers: Array<[stri
 
 /**
  * The status code, the head and the body of an HTTP/1.1 answer as read off a socket: `length` is its content-length
- * (undefined for an answer without one, whose body is all read after the head), and the body is cut there.
+ * (undefined for an answer without one, whose body is all read after the head), and the body is cut there;
+ * `complete` once all of such a length is read.
  */
-export function parseRawAnswer(bytes: Buffer): { status: number; headers: string; length?: number; body: Buffer } {
+export function parseRawAnswer(bytes: Buffer): { status: number; headers: string; length?: number; complete: boolean; body: Buffer } {
   const end = bytes.indexOf("\r\n\r\n");
   const head = bytes.subarray(0, end < 0 ? bytes.length : end).toString("latin1");
   const status = Number(/^HTTP\/1\.1 (\d{3}) /.exec(head)?.[1] ?? NaN);
   const declared = /\r\ncontent-length: (\d+)/i.exec(head);
   const length = declared ? Number(declared[1]) : undefined;
   const rest = end < 0 ? Buffer.alloc(0) : bytes.subarray(end + 4);
-  return { status, headers: head, length, body: length === undefined ? rest : rest.subarray(0, length) };
+  return {
+    status,
+    headers: head,
+    length,
+    complete: length !== undefined && rest.length >= length,
+    body: length === undefined ? rest : rest.subarray(0, length),
+  };
 }
 
 /**

@@ -846,7 +846,7 @@ export async function fuzzEventStreams(target: FuzzTarget, options: FuzzOptions)
     const end = headerEnd(bytes);
     if (end < 0) return false;
     const answer = parseRawAnswer(bytes);
-    return answer.length !== undefined ? answer.body.length >= answer.length : answer.body.includes(": connected\n");
+    return answer.length !== undefined ? answer.complete : answer.body.includes(": connected\n");
   };
   try {
     await fc.assert(
