@@ -56,3 +56,38 @@ export async function mintedInBlockOne(
     writeRange(tx, { network, transfers, last: { block: 1, hash: hash(1) }, hashes: [{ block: 1, hash: hash(1) }] }),
   );
 }
+
+/** A node of `EXPLAIN (FORMAT JSON)` (with ANALYZE, its actual figures too), with the fields the tests read. */
+export interface PlanNode {
+  "Node Type": string;
+  "Relation Name"?: string;
+  "Index Name"?: string;
+  Filter?: string;
+  "Join Filter"?: string;
+  "Actual Loops"?: number;
+  "Heap Fetches"?: number;
+  Plans?: PlanNode[];
+}
+
+/** Every node of a plan, its root first, each before its children. */
+export function planNodes(node: PlanNode): PlanNode[] {
+  return [node, ...(node.Plans ?? []).flatMap(planNodes)];
+}
+
+/**
+ * The generic plan of a statement a read sent (the plan a connection runs it with after its first executions),
+ * explained in a transaction of its own; `settings` are `SET LOCAL` statements run before it (a planner switch).
+ */
+export async function genericPlan(db: Database, { sql, params }: SentStatement, settings: string[] = []): Promise<PlanNode> {
+  return db.transaction(async (tx) => {
+    await tx.query("SET LOCAL plan_cache_mode = force_generic_plan");
+    for (const setting of settings) await tx.query(setting);
+    await tx.query(`PREPARE probe AS ${sql}`);
+    const { rows } = await tx.query<{ "QUERY PLAN": Array<{ Plan: PlanNode }> }>(
+      `EXPLAIN (FORMAT JSON) EXECUTE probe${executeArguments(params)}`,
+    );
+    // A prepared statement outlives its transaction.
+    await tx.query("DEALLOCATE probe");
+    return rows[0]["QUERY PLAN"][0].Plan;
+  });
+}

@@ -6,7 +6,7 @@ import { writeRange } from "../../../server/indexer/store/writes";
 import { ZERO_ADDRESS, type Transfer } from "../../../server/indexer/transfers";
 import { beforeMigration } from "../../helpers/before-migration";
 import { backendName, usingPostgres } from "../../helpers/database";
-import { executeArguments, statementsOf } from "../../helpers/prepared-reads";
+import { genericPlan, planNodes, statementsOf } from "../../helpers/prepared-reads";
 import { hash } from "../../helpers/raw-logs";
 import { databaseForSuite } from "../../helpers/suite-database";
 
@@ -108,34 +108,12 @@ describe(`the inventory index packed (${backendName})`, function () {
       (db) => walletHoldings(db, { owner: ALICE, collections, maxIds: 10, delegation: null, maxDelegations: 10 }),
     ];
     for (const read of reads) {
-      const [{ sql, params }] = await statementsOf(db, read);
-      const scans = await db.transaction(async (tx) => {
-        await tx.query("SET LOCAL plan_cache_mode = force_generic_plan");
-        // A small table is read whole unless that costs more: as over a large index, scans of it are not.
-        await tx.query("SET LOCAL enable_seqscan = off");
-        await tx.query(`PREPARE probe AS ${sql}`);
-        const { rows } = await tx.query<{ "QUERY PLAN": Array<{ Plan: PlanNode }> }>(
-          `EXPLAIN (FORMAT JSON) EXECUTE probe${executeArguments(params)}`,
-        );
-        await tx.query("DEALLOCATE probe");
-        return scansOf(rows[0]["QUERY PLAN"][0].Plan).filter((scan) => scan.relation === "nft_owners");
-      });
-      expect(scans, sql).to.not.have.length(0);
-      for (const scan of scans) expect(scan.index, sql).to.equal("nft_owners_inventory");
+      const [sent] = await statementsOf(db, read);
+      // A small table is read whole unless that costs more: as over a large index, scans of it are not.
+      const plan = await genericPlan(db, sent, ["SET LOCAL enable_seqscan = off"]);
+      const scans = planNodes(plan).filter((node) => node["Relation Name"] === "nft_owners");
+      expect(scans, sent.sql).to.not.have.length(0);
+      for (const scan of scans) expect(scan["Index Name"], sent.sql).to.equal("nft_owners_inventory");
     }
   });
 });
-
-/** A node of `EXPLAIN (FORMAT JSON)`, with the fields read here. */
-interface PlanNode {
-  "Node Type": string;
-  "Relation Name"?: string;
-  "Index Name"?: string;
-  Plans?: PlanNode[];
-}
-
-/** The scans of a plan, with the index each reads (none for a sequential scan). */
-function scansOf(node: PlanNode): Array<{ relation: string; index?: string }> {
-  const own = node["Relation Name"] ? [{ relation: node["Relation Name"], index: node["Index Name"] }] : [];
-  return [...own, ...(node.Plans ?? []).flatMap(scansOf)];
-}

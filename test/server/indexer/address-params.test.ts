@@ -9,16 +9,7 @@ import { ZERO_ADDRESS, type Transfer, type Transfer1155 } from "../../../server/
 import { backendName } from "../../helpers/database";
 import { hash } from "../../helpers/raw-logs";
 import { databaseForSuite } from "../../helpers/suite-database";
-import { executeArguments, statementsOf } from "../../helpers/prepared-reads";
-
-/** A node of `EXPLAIN (FORMAT JSON)`, with the fields read here. */
-interface PlanNode {
-  "Node Type": string;
-  "Relation Name"?: string;
-  Filter?: string;
-  "Join Filter"?: string;
-  Plans?: PlanNode[];
-}
+import { genericPlan, planNodes, statementsOf } from "../../helpers/prepared-reads";
 
 const network = "localhost";
 const address = (kind: number, n: number) => `0x${kind}${n.toString(16).padStart(39, "0")}`;
@@ -75,23 +66,13 @@ describe(`the store's prepared reads convert each address once (${backendName})`
 
   /** The filters of `sql`'s generic plan that convert an address (a parameter, a collection asked) on every row they test. */
   async function conversionsPerRow(db: Database, sql: string, params: readonly unknown[]): Promise<string[]> {
-    return db.transaction(async (tx) => {
-      await tx.query("SET LOCAL plan_cache_mode = force_generic_plan");
-      await tx.query(`PREPARE probe AS ${sql}`);
-      const { rows } = await tx.query<{ "QUERY PLAN": Array<{ Plan: PlanNode }> }>(
-        `EXPLAIN (FORMAT JSON) EXECUTE probe${executeArguments(params)}`,
-      );
-      await tx.query("DEALLOCATE probe");
-      const found: string[] = [];
-      const walk = (node: PlanNode) => {
-        for (const filter of [node.Filter, node["Join Filter"]]) {
-          if (filter && /decode\(substr\(/.test(filter)) found.push(`${node["Node Type"]} on ${node["Relation Name"] ?? "?"}: ${filter}`);
-        }
-        node.Plans?.forEach(walk);
-      };
-      walk(rows[0]["QUERY PLAN"][0].Plan);
-      return found;
-    });
+    const found: string[] = [];
+    for (const node of planNodes(await genericPlan(db, { sql, params }))) {
+      for (const filter of [node.Filter, node["Join Filter"]]) {
+        if (filter && /decode\(substr\(/.test(filter)) found.push(`${node["Node Type"]} on ${node["Relation Name"] ?? "?"}: ${filter}`);
+      }
+    }
+    return found;
   }
 
   const collections = [

@@ -4,17 +4,8 @@ import { historyPage, type HistoryOf } from "../../../server/indexer/store/histo
 import { ZERO_ADDRESS } from "../../../server/indexer/transfers";
 import { backendName } from "../../helpers/database";
 import { databaseForSuite } from "../../helpers/suite-database";
+import { planNodes, type PlanNode } from "../../helpers/prepared-reads";
 import { withQueryHook } from "../../../support/query-hook";
-
-/** A plan node of `EXPLAIN (ANALYZE, FORMAT JSON)`, with the fields read here. */
-interface PlanNode {
-  "Node Type": string;
-  "Index Name"?: string;
-  "Relation Name"?: string;
-  "Actual Loops": number;
-  "Heap Fetches"?: number;
-  Plans?: PlanNode[];
-}
 
 const address = (kind: number, n: number) => `0x${kind}${n.toString(16).padStart(39, "0")}`;
 const OWNER = address(2, 1);
@@ -106,12 +97,7 @@ describe(`history pages' address lookups (${backendName})`, function () {
     const plan = (await db.query<{ "QUERY PLAN": Array<{ Plan: PlanNode }> }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, params)).rows[0][
       "QUERY PLAN"
     ][0].Plan;
-    const lookups: PlanNode[] = [];
-    const walk = (node: PlanNode) => {
-      if (node["Index Name"] === "nft_addresses_pkey") lookups.push(node);
-      node.Plans?.forEach(walk);
-    };
-    walk(plan);
+    const lookups = planNodes(plan).filter((node) => node["Index Name"] === "nft_addresses_pkey");
     return { page: page!, rows, lookups, plan };
   }
 
@@ -128,7 +114,7 @@ describe(`history pages' address lookups (${backendName})`, function () {
     );
     expectKeyOnly(lookups);
     // A contract per row, the other side per row but the transfer to itself: 6 + 5, against 3 a row before.
-    expect(lookups.reduce((loops, n) => loops + n["Actual Loops"], 0)).to.equal(11);
+    expect(lookups.reduce((loops, n) => loops + (n["Actual Loops"] ?? 0), 0)).to.equal(11);
   });
 
   it("an owner's page with its contracts' spam flags looks up no address more", async function () {
@@ -144,7 +130,7 @@ describe(`history pages' address lookups (${backendName})`, function () {
         transfers.map(([, contract]) => [contract, contract === CONTRACTS[1] ? true : null]).reverse(),
       );
       expectKeyOnly(lookups);
-      expect(lookups.reduce((loops, n) => loops + n["Actual Loops"], 0)).to.equal(11);
+      expect(lookups.reduce((loops, n) => loops + (n["Actual Loops"] ?? 0), 0)).to.equal(11);
     } finally {
       await db.query("DELETE FROM nft_spam_flags");
     }
@@ -161,7 +147,7 @@ describe(`history pages' address lookups (${backendName})`, function () {
     const mine = transfers.filter(([, contract, id]) => contract === CONTRACTS[1] && id === 3).reverse();
     expect(rows.map((r) => [r.contract, r.from_address, r.to_address])).to.deep.equal(mine.map(([, c, , from, to]) => [c, from, to]));
     expectKeyOnly(lookups);
-    expect(lookups.reduce((loops, n) => loops + n["Actual Loops"], 0)).to.equal(2 * mine.length);
+    expect(lookups.reduce((loops, n) => loops + (n["Actual Loops"] ?? 0), 0)).to.equal(2 * mine.length);
   });
 
   /**
@@ -169,13 +155,9 @@ describe(`history pages' address lookups (${backendName})`, function () {
    * the whole table.
    */
   function erc1155Scans(plan: PlanNode) {
-    const scans: PlanNode[] = [];
-    const walk = (node: PlanNode) => {
-      if (node["Relation Name"] === "nft_1155_transfers") scans.push(node);
-      node.Plans?.forEach(walk);
-    };
-    walk(plan);
-    return scans.map((n) => [n["Node Type"], n["Index Name"], n["Heap Fetches"] ?? null]);
+    return planNodes(plan)
+      .filter((node) => node["Relation Name"] === "nft_1155_transfers")
+      .map((n) => [n["Node Type"], n["Index Name"], n["Heap Fetches"] ?? null]);
   }
 
   it("an ERC-1155 page reads the transfers by the history indexes, not the whole table, and looks up as an ERC-721 one", async function () {
@@ -185,7 +167,7 @@ describe(`history pages' address lookups (${backendName})`, function () {
     );
     expectKeyOnly(owner.lookups);
     // A contract per row, the other side per row.
-    expect(owner.lookups.reduce((loops, n) => loops + n["Actual Loops"], 0)).to.equal(2 * transfers1155.length);
+    expect(owner.lookups.reduce((loops, n) => loops + (n["Actual Loops"] ?? 0), 0)).to.equal(2 * transfers1155.length);
     expect(erc1155Scans(owner.plan)).to.deep.equal([
       ["Index Scan", "nft_1155_transfers_from", null],
       ["Index Scan", "nft_1155_transfers_to", null],
@@ -195,7 +177,7 @@ describe(`history pages' address lookups (${backendName})`, function () {
     const mine = transfers1155.filter(([, , id]) => id === 7).reverse();
     expect(token.rows.map((r) => [r.from_address, r.to_address, r.amount])).to.deep.equal(mine.map(([, , , f, t, a]) => [f, t, String(a)]));
     expectKeyOnly(token.lookups);
-    expect(token.lookups.reduce((loops, n) => loops + n["Actual Loops"], 0)).to.equal(2 * mine.length);
+    expect(token.lookups.reduce((loops, n) => loops + (n["Actual Loops"] ?? 0), 0)).to.equal(2 * mine.length);
     // An id moves between many holders: its page is read from the token index alone, not a table page per transfer.
     expect(erc1155Scans(token.plan)).to.deep.equal([["Index Only Scan", "nft_1155_transfers_token", 0]]);
   });
