@@ -44,7 +44,12 @@ export async function pruneMarks(db: Queryable, retentionMs: number): Promise<vo
 
 /**
  * Up to `limit` cached entries (token_metadata rows) that a mark made stale, driven from the marks (few) rather than
- * the cache (many): each mark's range is an index range of the cache's key. `skip`: "contract:id" keys left out.
+ * the cache (many): each mark's range is an index range of the cache's key. `skip`: "network:contract:id" keys left out.
+ * The cache is read in a subquery per mark (LATERAL, with its own limit, which keeps the planner from making it a
+ * join): as a join, the plan depended on the marks' statistics, and a marks' table never analyzed (a new index's, until
+ * autovacuum has seen enough writes to it) is assumed to hold a few hundred rows, for which reading the whole cache
+ * looked cheaper: a scan of every cached document at every sweep, for as long as a mark is kept. A mark gives at most
+ * `limit` entries, and the marks together at least `limit` distinct ones when there are that many.
  */
 export async function staleCachedTokens(
   db: Queryable,
@@ -54,9 +59,12 @@ export async function staleCachedTokens(
   // $1 limit, $2 "network:contract:id" keys left out
   const { rows } = await db.query<{ network: string; contract: string; token_id: string }>(
     `SELECT DISTINCT t.network, t.contract, t.token_id::text AS token_id
-     FROM nft_metadata_updates u JOIN token_metadata t
-       ON t.network = u.network AND t.contract = u.contract AND t.token_id BETWEEN u.from_token_id AND u.to_token_id
-     WHERE t.fetched_at < u.marked_at AND NOT (t.network || ':' || t.contract || ':' || t.token_id::text = ANY($2::text[]))
+     FROM nft_metadata_updates u CROSS JOIN LATERAL (
+       SELECT c.network, c.contract, c.token_id FROM token_metadata c
+       WHERE c.network = u.network AND c.contract = u.contract AND c.token_id BETWEEN u.from_token_id AND u.to_token_id
+         AND c.fetched_at < u.marked_at AND NOT (c.network || ':' || c.contract || ':' || c.token_id::text = ANY($2::text[]))
+       LIMIT $1
+     ) t
      LIMIT $1`,
     [limit, skip],
   );
