@@ -1,6 +1,6 @@
 import { expect } from "chai";
-import type { Database } from "../../server/db/database";
-import { writeRange } from "../../server/indexer/store/writes";
+import type { Database, Queryable } from "../../server/db/database";
+import { writeRange, type IndexedRange } from "../../server/indexer/store/writes";
 import { ZERO_ADDRESS, type Transfer } from "../../server/indexer/transfers";
 import { hash } from "./raw-logs";
 import { withQueryHook } from "../../support/query-hook";
@@ -36,6 +36,11 @@ export function executeArguments(params: readonly unknown[]): string {
   return params.length === 0 ? "" : `(${params.map(literal).join(", ")})`;
 }
 
+/** One block's transfers on `network` as the indexer writes them: a range that ends at that block. */
+export function blockRange(network: string, block: number, transfers: Transfer[]): IndexedRange {
+  return { network, transfers, last: { block, hash: hash(block) }, hashes: [{ block, hash: hash(block) }] };
+}
+
 /** Mints token `i` of `contract` to `owners[i]`, all in block 1 of `network`, written as the indexer writes a range. */
 export async function mintedInBlockOne(
   db: Database,
@@ -52,9 +57,7 @@ export async function mintedInBlockOne(
     from: ZERO_ADDRESS,
     to,
   }));
-  await db.transaction((tx) =>
-    writeRange(tx, { network, transfers, last: { block: 1, hash: hash(1) }, hashes: [{ block: 1, hash: hash(1) }] }),
-  );
+  await db.transaction((tx) => writeRange(tx, blockRange(network, 1, transfers)));
 }
 
 /** A node of `EXPLAIN (FORMAT JSON)` (with ANALYZE, its actual figures too), with the fields the tests read. */
@@ -72,6 +75,15 @@ export interface PlanNode {
 /** Every node of a plan, its root first, each before its children. */
 export function planNodes(node: PlanNode): PlanNode[] {
   return [node, ...(node.Plans ?? []).flatMap(planNodes)];
+}
+
+/** The plan of a statement as sent (unprepared, planned with its values); `analyze`: run it, with its actual figures. */
+export async function explainedPlan(db: Queryable, { sql, params }: SentStatement, { analyze = false } = {}): Promise<PlanNode> {
+  const { rows } = await db.query<{ "QUERY PLAN": Array<{ Plan: PlanNode }> }>(
+    `EXPLAIN (${analyze ? "ANALYZE, " : ""}FORMAT JSON) ${sql}`,
+    [...params],
+  );
+  return rows[0]["QUERY PLAN"][0].Plan;
 }
 
 /**

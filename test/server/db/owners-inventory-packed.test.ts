@@ -6,7 +6,7 @@ import { writeRange } from "../../../server/indexer/store/writes";
 import { ZERO_ADDRESS, type Transfer } from "../../../server/indexer/transfers";
 import { beforeMigration } from "../../helpers/before-migration";
 import { backendName, usingPostgres } from "../../helpers/database";
-import { genericPlan, planNodes, statementsOf } from "../../helpers/prepared-reads";
+import { blockRange, genericPlan, planNodes, statementsOf } from "../../helpers/prepared-reads";
 import { hash } from "../../helpers/raw-logs";
 import { databaseForSuite } from "../../helpers/suite-database";
 
@@ -29,9 +29,7 @@ const transferOf = (block: number, logIndex: number, moves: Pick<Transfer, "cont
 
 /** Writes `transfers` of block `block` on `network` as the indexer writes a range. */
 const written = (db: Database, { network, block, transfers }: { network: string; block: number; transfers: Transfer[] }) =>
-  db.transaction((tx) =>
-    writeRange(tx, { network, transfers, last: { block, hash: hash(block) }, hashes: [{ block, hash: hash(block) }] }),
-  );
+  db.transaction((tx) => writeRange(tx, blockRange(network, block, transfers)));
 
 /** Mints each of IDS of both contracts on each network (in blocks 1 and 2), to ALICE and BOB in turn. */
 async function minted(db: Database) {

@@ -4,7 +4,7 @@ import { historyPage, type HistoryOf } from "../../../server/indexer/store/histo
 import { ZERO_ADDRESS } from "../../../server/indexer/transfers";
 import { backendName } from "../../helpers/database";
 import { databaseForSuite } from "../../helpers/suite-database";
-import { planNodes, type PlanNode } from "../../helpers/prepared-reads";
+import { explainedPlan, planNodes, type PlanNode } from "../../helpers/prepared-reads";
 import { withQueryHook } from "../../../support/query-hook";
 
 const address = (kind: number, n: number) => `0x${kind}${n.toString(16).padStart(39, "0")}`;
@@ -94,9 +94,7 @@ describe(`history pages' address lookups (${backendName})`, function () {
       const amount = w.value === undefined ? null : String(w.value);
       return { from_address: w.from, to_address: w.to, contract: w.contract, token_id: String(w.id), amount, spam };
     });
-    const plan = (await db.query<{ "QUERY PLAN": Array<{ Plan: PlanNode }> }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, params)).rows[0][
-      "QUERY PLAN"
-    ][0].Plan;
+    const plan = await explainedPlan(db, { sql, params }, { analyze: true });
     const lookups = planNodes(plan).filter((node) => node["Index Name"] === "nft_addresses_pkey");
     return { page: page!, rows, lookups, plan };
   }

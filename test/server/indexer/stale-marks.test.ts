@@ -2,7 +2,7 @@ import { expect } from "chai";
 import type { Database } from "../../../server/db/database";
 import { recordMarks, staleCachedTokens } from "../../../server/indexer/store/marks";
 import { usingPostgres } from "../../helpers/database";
-import { planNodes, statementsOf, type PlanNode } from "../../helpers/prepared-reads";
+import { explainedPlan, planNodes, statementsOf } from "../../helpers/prepared-reads";
 import { databaseForSuite } from "../../helpers/suite-database";
 
 const network = "mainnet";
@@ -39,9 +39,8 @@ describe("the sweep's read of stale cached documents (PostgreSQL)", function () 
 
   /** The node types of the scans of the cache in the plan of the statement `read` sends. */
   async function scansOfCache(db: Database, read: (db: Database) => Promise<unknown>): Promise<string[]> {
-    const [{ sql, params }] = await statementsOf(db, read);
-    const { rows } = await db.query<{ "QUERY PLAN": Array<{ Plan: PlanNode }> }>(`EXPLAIN (FORMAT JSON) ${sql}`, params);
-    return planNodes(rows[0]["QUERY PLAN"][0].Plan)
+    const [sent] = await statementsOf(db, read);
+    return planNodes(await explainedPlan(db, sent))
       .filter((node) => node["Relation Name"] === "token_metadata")
       .map((node) => node["Node Type"]);
   }
