@@ -34,9 +34,10 @@ async function main() {
     database.startsWith("postgres") ? { kind: "postgres", url: database } : { kind: "pglite", dataDir: database },
   );
   await db.query("SELECT 1");
-  // Its calls are counted as they are sent, whatever sends them: ethers' provider and, in trees since 623e467, the
-  // large reads of server/chain/raw-rpc.ts go over Node's HTTP client (each request's body is one write of a JSON-RPC
-  // payload), the large reads of older trees over fetch. Nothing else of this process speaks HTTP.
+  // Its calls are counted as they are sent, whatever sends them: in this tree ethers' provider and the large reads of
+  // server/chain/raw-rpc.ts go over the tree's undici (each call dispatched once, with its JSON-RPC payload whole),
+  // in trees from 623e467 until then over Node's HTTP client (each request's body one write), the large reads of older
+  // trees over fetch. Nothing else of this process speaks HTTP.
   const provider = providerFor(rpcUrl);
   const calls: Record<string, number> = {};
   const count = (body: unknown) => {
@@ -51,6 +52,19 @@ async function main() {
       if (typeof args[0] !== "function") count(args[0]);
       return original.apply(this, args);
     } as never;
+  }
+  // The Agent's dispatch hands the same options to one of its clients' dispatch: each is counted once.
+  const dispatched = new WeakSet<object>();
+  const undici = moduleOf<typeof import("undici")>(tree, "node_modules/undici");
+  for (const Dispatcher of [undici.Agent, undici.Client]) {
+    const original = Dispatcher.prototype.dispatch;
+    Dispatcher.prototype.dispatch = function (this: InstanceType<typeof Dispatcher>, options, handler) {
+      if (!dispatched.has(options)) {
+        dispatched.add(options);
+        count(options.body);
+      }
+      return original.call(this, options, handler);
+    };
   }
   const fetchRpc = globalThis.fetch;
   globalThis.fetch = (input, init) => {

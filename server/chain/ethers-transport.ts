@@ -1,9 +1,8 @@
-import type { IncomingHttpHeaders } from "node:http";
 import { FetchRequest, type FetchCancelSignal, type FetchGetUrlFunc, type GetUrlResponse } from "ethers";
-import { ACCEPTED_ENCODINGS, readDecoded } from "../lib/bounded-read";
+import { ACCEPTED_ENCODINGS } from "../lib/bounded-read";
 import { Deadline } from "../lib/deadline";
 import { ChainError, DEFAULT_MAX_ANSWER_BYTES, answerRefusals } from "./errors";
-import { requestProvider } from "./http-request";
+import { requestProvider, UnreadableAnswer, type ProviderAnswer } from "./http-request";
 
 /**
  * ethers' HTTP transport (its `getUrlFunc`, the one place it is set), bounded as rawRpc's calls are. ethers' own
@@ -17,7 +16,7 @@ import { requestProvider } from "./http-request";
  *   provider's fault;
  * - a call the provider's closed kept-alive connection failed before any answer is sent once more on a new one.
  * Its own faults are ChainErrors with the codes ethers' own transport gives them (TIMEOUT, CANCELLED) or that ethers
- * reads (BAD_DATA); a socket's error passes through as Node raised it.
+ * reads (BAD_DATA); a socket's error passes through as undici raised it.
  */
 function boundedGetUrl(maxAnswerBytes: number): FetchGetUrlFunc {
   const refusals = answerRefusals(maxAnswerBytes);
@@ -35,37 +34,34 @@ function boundedGetUrl(maxAnswerBytes: number): FetchGetUrlFunc {
         : cancel.signal.aborted
           ? new ChainError("request cancelled", "CANCELLED")
           : undefined;
-    let response;
+    let answer;
     try {
-      response = await requestProvider({
+      answer = await requestProvider({
         url: request.url,
         method: request.method,
         headers: { ...request.headers, "accept-encoding": ACCEPTED_ENCODINGS },
         body: request.body,
         deadline,
+        maxBytes: maxAnswerBytes,
+        refusals,
       });
-    } catch (error) {
-      throw ended() ?? error;
-    }
-    let body: Buffer;
-    try {
-      body = await readDecoded(response, maxAnswerBytes, refusals);
     } catch (error) {
       // The bound's refusals (answerRefusals): too large, or an encoding it does not read.
       if (error instanceof ChainError) throw error;
-      throw ended() ?? new ChainError(`the answer could not be read: ${(error as Error).message}`, "BAD_DATA");
+      if (error instanceof UnreadableAnswer) throw ended() ?? new ChainError(error.message, "BAD_DATA");
+      throw ended() ?? error;
     }
     return {
-      statusCode: response.statusCode ?? 0,
-      statusMessage: response.statusMessage ?? "",
-      headers: decodedHeaders(response.headers),
-      body: body.length > 0 ? body : null,
+      statusCode: answer.statusCode,
+      statusMessage: answer.statusMessage,
+      headers: decodedHeaders(answer.headers),
+      body: answer.body.length > 0 ? answer.body : null,
     };
   };
 }
 
 /** The answer's headers as ethers keeps them (one string each), less those of the encoded body it no longer sees. */
-function decodedHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+function decodedHeaders(headers: ProviderAnswer["headers"]): Record<string, string> {
   const flat: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers))
     if (value !== undefined && name !== "content-encoding" && name !== "content-length") flat[name] = [value].flat().join(", ");

@@ -1,10 +1,9 @@
 import { isAscii } from "node:buffer";
-import type { IncomingMessage } from "node:http";
 import type { JsonRpcProvider } from "ethers";
-import { ACCEPTED_ENCODINGS, readDecoded } from "../lib/bounded-read";
+import { ACCEPTED_ENCODINGS } from "../lib/bounded-read";
 import { observeRpc } from "../metrics/rpc";
 import { ChainError, answerRefusals, type ChainErrorCode, type ChainErrorDetails } from "./errors";
-import { requestProvider } from "./http-request";
+import { requestProvider, UnreadableAnswer, type ProviderAnswer } from "./http-request";
 import { answerLimitOf, poolOf } from "./networks";
 
 /**
@@ -41,35 +40,37 @@ async function send<T>(
   const refusals = answerRefusals(limit, `${method}: `);
   const deadline = AbortSignal.timeout(connection.timeout);
   const timedOut = (message: string) => fail(message, "TIMEOUT");
-  let response: IncomingMessage;
+  let answer: ProviderAnswer;
   try {
-    response = await requestProvider({
+    answer = await requestProvider({
       url: connection.url,
       method: "POST",
       headers: { ...connection.headers, "content-type": "application/json", "accept-encoding": ACCEPTED_ENCODINGS },
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
       deadline,
+      maxBytes: limit,
+      refusals,
     });
   } catch (error) {
-    throw deadline.aborted ? timedOut("no answer in time") : fail((error as Error).message, "NETWORK_ERROR");
+    // The bound's refusals (answerRefusals): too large, or an encoding it does not read.
+    if (error instanceof ChainError) throw error;
+    if (deadline.aborted) throw timedOut(error instanceof UnreadableAnswer ? "the answer is not JSON" : "no answer in time");
+    // A body cut short or not decompressing is the node's fault, as one that does not parse.
+    throw error instanceof UnreadableAnswer ? fail("the answer is not JSON", "BAD_DATA") : fail((error as Error).message, "NETWORK_ERROR");
   }
-  const status = response.statusCode ?? 0;
+  const status = answer.statusCode;
   if (status < 200 || status > 299) {
-    response.destroy();
-    const retryAfter = response.headers["retry-after"];
+    const retryAfter = [answer.headers["retry-after"] ?? []].flat()[0];
     throw fail(`HTTP ${status}`, "SERVER_ERROR", {
-      info: { responseStatus: `${status} ${response.statusMessage ?? ""}` },
+      info: { responseStatus: `${status} ${answer.statusMessage}` },
       response: { statusCode: status, headers: { "retry-after": retryAfter } },
     });
   }
   let body: { result?: T; error?: { code: number; message: string } };
   try {
-    body = JSON.parse(text(await readDecoded(response, limit, refusals))) as typeof body;
-  } catch (error) {
-    // The bound's refusals (answerRefusals): too large, or an encoding it does not read.
-    if (error instanceof ChainError) throw error;
-    // A body cut short by the deadline is the node's slowness; one that does not decompress or parse, its fault.
-    throw deadline.aborted ? timedOut("the answer is not JSON") : fail("the answer is not JSON", "BAD_DATA");
+    body = JSON.parse(text(answer.body)) as typeof body;
+  } catch {
+    throw fail("the answer is not JSON", "BAD_DATA");
   }
   if (typeof body !== "object" || body === null || Array.isArray(body)) throw fail("the answer is not a JSON-RPC answer", "BAD_DATA");
   if (body.error) throw fail(body.error.message ?? "error", "UNKNOWN_ERROR", { error: body.error });

@@ -8,7 +8,7 @@ import zlib from "node:zlib";
  * it arrived: an async iterator awaited a promise per read and joined the chunks buffered between reads into new
  * buffers, a copy of a large answer before the copy that joins it.
  */
-function readBounded(body: NodeJS.ReadableStream, maxBytes: number, tooLarge: () => Error): Promise<Buffer> {
+export function readBounded(body: NodeJS.ReadableStream, maxBytes: number, tooLarge: () => Error): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -55,15 +55,8 @@ export async function readDecoded(response: IncomingMessage, maxBytes: number, r
     response.destroy();
     throw refusals.tooLarge();
   }
-  const decoder =
-    encoding === "gzip" || encoding === "x-gzip"
-      ? zlib.createGunzip()
-      : encoding === "deflate"
-        ? zlib.createInflate()
-        : encoding === "br"
-          ? zlib.createBrotliDecompress()
-          : undefined;
-  if (!decoder && encoding !== "identity") {
+  const decoder = bodyDecoder(encoding);
+  if (decoder === undefined) {
     response.destroy();
     throw refusals.unsupported(encoding.slice(0, 30));
   }
@@ -75,4 +68,16 @@ export async function readDecoded(response: IncomingMessage, maxBytes: number, r
     response.destroy();
     decoder?.destroy();
   }
+}
+
+/**
+ * The stream that decompresses a body of the content-encoding `encoding` (lower case; one of ACCEPTED_ENCODINGS), null
+ * for a body sent as it is (identity), undefined for an encoding it does not read.
+ */
+export function bodyDecoder(encoding: string): zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress | null | undefined {
+  if (encoding === "identity") return null;
+  if (encoding === "gzip" || encoding === "x-gzip") return zlib.createGunzip();
+  if (encoding === "deflate") return zlib.createInflate();
+  if (encoding === "br") return zlib.createBrotliDecompress();
+  return undefined;
 }

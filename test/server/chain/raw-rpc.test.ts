@@ -101,6 +101,39 @@ describe("rawRpc: the answers it reads", function () {
     expect(written).to.be.below(8 * LIMIT);
   });
 
+  it("reads an answer sent as thousands of small chunks, as a node streaming its JSON writes a log a chunk", async function () {
+    const log = (i: number) => JSON.stringify({ logIndex: `0x${i.toString(16)}`, data: `0x${"0".repeat(400)}` });
+    answer = (response) => {
+      response.writeHead(200, { "content-type": "application/json" });
+      response.write('{"jsonrpc":"2.0","id":1,"result":[');
+      for (let i = 0; i < 1_500; i++) response.write((i === 0 ? "" : ",") + log(i));
+      response.end("]}");
+    };
+    const logs = (await call()) as { logIndex: string }[];
+    expect(logs.map((entry) => entry.logIndex)).to.deep.equal(Array.from({ length: 1_500 }, (_, i) => `0x${i.toString(16)}`));
+  });
+
+  it("fails an answer outside 2xx on its status, and stops reading its endless body at the bound", async function () {
+    written = 0;
+    answer = (response) => {
+      response.writeHead(503, { "content-type": "text/plain", "retry-after": "7" });
+      const chunk = "busy ".repeat(13_000);
+      const more = () => {
+        while (!response.destroyed && written < 64 * LIMIT) {
+          written += chunk.length;
+          if (!response.write(chunk)) return void response.once("drain", more);
+        }
+      };
+      more();
+    };
+    const error = (await refusal()) as Error & { code?: string; response?: { statusCode: number; headers: Record<string, string> } };
+    expect(error.code).to.equal("SERVER_ERROR");
+    expect(error.message).to.equal("eth_getLogs: HTTP 503");
+    expect(error.response).to.deep.equal({ statusCode: 503, headers: { "retry-after": "7" } });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(written).to.be.below(8 * LIMIT);
+  });
+
   it("bounds the answer after decompression: a small gzip body that inflates past the bound is refused", async function () {
     const bomb = gzipSync(body(4 * LIMIT));
     expect(bomb.length).to.be.below(LIMIT / 100);
