@@ -16,7 +16,8 @@ import { requestProvider, UnreadableAnswer, type ProviderAnswer } from "./http-r
  *   provider's fault;
  * - a call the provider's closed kept-alive connection failed before any answer is sent once more on a new one.
  * Its own faults are ChainErrors with the codes ethers' own transport gives them (TIMEOUT, CANCELLED) or that ethers
- * reads (BAD_DATA); a socket's error passes through as undici raised it.
+ * reads (BAD_DATA); a call that got no answer (no connection, an answer that is not HTTP) is a NETWORK_ERROR with the
+ * transport's words, as rawRpc's.
  */
 function boundedGetUrl(maxAnswerBytes: number): FetchGetUrlFunc {
   const refusals = answerRefusals(maxAnswerBytes);
@@ -49,7 +50,7 @@ function boundedGetUrl(maxAnswerBytes: number): FetchGetUrlFunc {
       // The bound's refusals (answerRefusals): too large, or an encoding it does not read.
       if (error instanceof ChainError) throw error;
       if (error instanceof UnreadableAnswer) throw ended() ?? new ChainError(error.message, "BAD_DATA");
-      throw ended() ?? error;
+      throw ended() ?? new ChainError((error as Error).message, "NETWORK_ERROR");
     }
     return {
       statusCode: answer.statusCode,

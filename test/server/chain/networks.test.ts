@@ -1,5 +1,5 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import zlib from "node:zlib";
 import { expect } from "chai";
 import { Networks, rpc } from "../../../server/chain/networks";
@@ -247,6 +247,25 @@ describe("networks", function () {
         const error = await failure(rpc("mainnet", networks.provider("mainnet").getBlockNumber()));
         expect([error.kind, error.code], url).to.deep.equal(["upstream", "upstream_error"]);
         networks.close();
+      }
+    });
+
+    it("an answer that is not HTTP, and one cut short of its declared length, are upstream errors", async function () {
+      const answers = ["SSH-2.0-OpenSSH_9.6\r\n\r\n", "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{}"];
+      for (const answer of answers) {
+        const server = net.createServer((socket) => {
+          socket.on("error", () => undefined);
+          socket.once("data", () => socket.end(answer));
+        });
+        await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+        const networks = new Networks({ mainnet: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }, 2000);
+        try {
+          const error = await failure(rpc("mainnet", networks.provider("mainnet").getBlockNumber()));
+          expect([error.kind, error.code], answer).to.deep.equal(["upstream", "upstream_error"]);
+        } finally {
+          networks.close();
+          await new Promise((resolve) => server.close(resolve));
+        }
       }
     });
 

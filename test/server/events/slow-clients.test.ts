@@ -28,7 +28,7 @@ async function resentOnHangUp<T>(send: () => Promise<T>, tries = 3): Promise<T> 
     try {
       return await send();
     } catch (error) {
-      if (attempt >= tries || !/socket hang up|ECONNRESET/.test(String((error as Error).message))) throw error;
+      if (attempt >= tries || !/socket hang up|ECONNRESET|other side closed/.test(String((error as Error).message))) throw error;
     }
   }
 }
