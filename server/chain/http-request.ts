@@ -37,10 +37,13 @@ export class UnreadableAnswer extends Error {
 }
 
 /**
- * Connections kept alive between calls, for every provider. The call's deadline bounds a call, not undici's own
- * timeouts (both off: they would end a slow call with an error of theirs before its deadline).
+ * The call's deadline bounds a call, not undici's own timeouts (all off: they would end a slow call, or a connection
+ * slow to open, with an error of theirs before its deadline).
  */
-const keptAlive = new Agent({ headersTimeout: 0, bodyTimeout: 0 });
+const NO_TIMEOUTS = { headersTimeout: 0, bodyTimeout: 0, connectTimeout: 0 };
+
+/** Connections kept alive between calls, for every provider. */
+const keptAlive = new Agent(NO_TIMEOUTS);
 
 /** The faults of a connection that closed before its answer began (a kept-alive one the provider closed as it was reused). */
 const CLOSED_BEFORE_ANSWER = new Set(["UND_ERR_SOCKET", "ECONNRESET", "EPIPE"]);
@@ -60,7 +63,7 @@ export async function requestProvider(call: ProviderRequest): Promise<ProviderAn
     return await attempt(call, keptAlive);
   } catch (error) {
     if (!CLOSED_BEFORE_ANSWER.has(errorCodeOf(error) ?? "") || call.deadline.aborted) throw error;
-    const fresh = new Client(new URL(call.url).origin, { headersTimeout: 0, bodyTimeout: 0, pipelining: 1 });
+    const fresh = new Client(new URL(call.url).origin, NO_TIMEOUTS);
     try {
       return await attempt(call, fresh);
     } finally {
