@@ -104,7 +104,7 @@ function attempt(call: ProviderRequest, dispatcher: Dispatcher): Promise<Provide
     if (deadline.aborted) return onDeadline();
     deadline.addEventListener("abort", onDeadline, { once: true });
     dispatcher.dispatch(
-      { origin: target.origin, path: target.pathname + target.search, method, headers, body },
+      { origin: target.origin, path: target.pathname + target.search, method, headers: withCredentials(headers, target), body },
       {
         onRequestStart(started) {
           controller = started;
@@ -154,4 +154,14 @@ function attempt(call: ProviderRequest, dispatcher: Dispatcher): Promise<Provide
       },
     );
   });
+}
+
+/**
+ * `headers` with the credentials of `url` (`https://user:secret@host/`, as some providers give their keys) as basic
+ * authentication, as Node's client sends them: the origin a call is dispatched to has none.
+ */
+function withCredentials(headers: Record<string, string>, url: URL): Record<string, string> {
+  if (!url.username && !url.password) return headers;
+  const credentials = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+  return { authorization: `Basic ${Buffer.from(credentials).toString("base64")}`, ...headers };
 }

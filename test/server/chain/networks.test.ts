@@ -3,6 +3,7 @@ import net, { type AddressInfo } from "node:net";
 import zlib from "node:zlib";
 import { expect } from "chai";
 import { Networks, rpc } from "../../../server/chain/networks";
+import { rawRpc } from "../../../server/chain/raw-rpc";
 import { rpcEnvName } from "../../../server/chain/registry";
 import { DomainError } from "../../../server/lib/domain-error";
 import { Metrics } from "../../../server/metrics/metrics";
@@ -88,6 +89,23 @@ describe("networks", function () {
       expect(await rpc("localhost", networks.provider("localhost").getBlockNumber())).to.be.a("number");
       await networks.check("localhost");
       networks.close();
+    });
+
+    it("sends the credentials of its URL as basic authentication, through ethers' transport and the raw reads alike", async function () {
+      const seen: (string | undefined)[] = [];
+      const url = await serve((req, res) => {
+        seen.push(req.headers.authorization);
+        req.resume().on("end", () => res.writeHead(200, { "content-type": "application/json" }).end('{"jsonrpc":"2.0","id":1,"result":"0x2a"}'));
+      });
+      const networks = new Networks({ mainnet: url.replace("http://", "http://user:p%40ss@") }, 2000);
+      try {
+        expect(await networks.provider("mainnet").send("eth_blockNumber", [])).to.equal("0x2a");
+        expect(await rawRpc(networks.provider("mainnet"), "eth_blockNumber", [])).to.equal("0x2a");
+      } finally {
+        networks.close();
+      }
+      const basic = `Basic ${Buffer.from("user:p@ss").toString("base64")}`;
+      expect(seen).to.deep.equal([basic, basic]);
     });
 
     it("sends a call once more on a new connection when the server closed the kept-alive one as it was reused", async function () {
