@@ -95,7 +95,9 @@ describe("networks", function () {
       const seen: (string | undefined)[] = [];
       const url = await serve((req, res) => {
         seen.push(req.headers.authorization);
-        req.resume().on("end", () => res.writeHead(200, { "content-type": "application/json" }).end('{"jsonrpc":"2.0","id":1,"result":"0x2a"}'));
+        req
+          .resume()
+          .on("end", () => res.writeHead(200, { "content-type": "application/json" }).end('{"jsonrpc":"2.0","id":1,"result":"0x2a"}'));
       });
       const networks = new Networks({ mainnet: url.replace("http://", "http://user:p%40ss@") }, 2000);
       try {
