@@ -54,16 +54,16 @@ async function send<T>(
   } catch (error) {
     // The bound's refusals (answerRefusals): too large, or an encoding it does not read.
     if (error instanceof ChainError) throw error;
-    if (deadline.aborted) throw timedOut(error instanceof UnreadableAnswer ? "the answer is not JSON" : "no answer in time");
-    // A body cut short or not decompressing is the node's fault, as one that does not parse.
-    throw error instanceof UnreadableAnswer ? fail("the answer is not JSON", "BAD_DATA") : fail((error as Error).message, "NETWORK_ERROR");
+    if (deadline.aborted) throw timedOut("no answer in time");
+    // A body cut short or not decompressing is the node's fault, as one that does not parse; no answer, the network's.
+    throw fail((error as Error).message, error instanceof UnreadableAnswer ? "BAD_DATA" : "NETWORK_ERROR");
   }
   const status = answer.statusCode;
   if (status < 200 || status > 299) {
-    const retryAfter = [answer.headers["retry-after"] ?? []].flat()[0];
+    const retryAfter = answer.headers["retry-after"];
     throw fail(`HTTP ${status}`, "SERVER_ERROR", {
       info: { responseStatus: `${status} ${answer.statusMessage}` },
-      response: { statusCode: status, headers: { "retry-after": retryAfter } },
+      response: { statusCode: status, headers: { "retry-after": Array.isArray(retryAfter) ? retryAfter[0] : retryAfter } },
     });
   }
   let body: { result?: T; error?: { code: number; message: string } };

@@ -141,6 +141,24 @@ describe("rawRpc: the answers it reads", function () {
     expectTooLarge(await refusal());
   });
 
+  it("takes a body that does not decompress, or is cut short of its length, as the provider's fault (BAD_DATA)", async function () {
+    answer = (response) =>
+      response.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" }).end("not gzip at all");
+    const corrupt = await refusal();
+    expect([corrupt.code, corrupt.message]).to.deep.equal([
+      "BAD_DATA",
+      "eth_getLogs: the answer could not be read: incorrect header check",
+    ]);
+    expect(faultOf(corrupt)).to.equal("transport_error");
+    answer = (response) => {
+      response.writeHead(200, { "content-type": "application/json", "content-length": "100" }).write('{"jsonrpc":');
+      setTimeout(() => response.socket?.destroy(), 50);
+    };
+    const cut = await refusal();
+    expect(cut.code).to.equal("BAD_DATA");
+    expect(cut.message).to.match(/^eth_getLogs: the answer could not be read: /);
+  });
+
   it("reads a gzip answer that inflates to less than the bound", async function () {
     answer = (response) =>
       response.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" }).end(gzipSync(body(LIMIT / 2)));
