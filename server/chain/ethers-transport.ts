@@ -49,8 +49,8 @@ function boundedGetUrl(maxAnswerBytes: number): FetchGetUrlFunc {
     } catch (error) {
       // The bound's refusals (answerRefusals): too large, or an encoding it does not read.
       if (error instanceof ChainError) throw error;
-      if (error instanceof UnreadableAnswer) throw ended() ?? new ChainError(error.message, "BAD_DATA");
-      throw ended() ?? new ChainError((error as Error).message, "NETWORK_ERROR");
+      // A body cut short or not decompressing is the provider's fault (BAD_DATA, which ethers reads); no answer, the network's.
+      throw ended() ?? new ChainError((error as Error).message, error instanceof UnreadableAnswer ? "BAD_DATA" : "NETWORK_ERROR");
     }
     return {
       statusCode: answer.statusCode,
