@@ -112,10 +112,11 @@ function attempt(call: ProviderRequest, dispatcher: Dispatcher): Promise<Provide
         },
         onResponseStart(_, statusCode, responseHeaders, statusMessage) {
           answer = { statusCode, statusMessage: statusMessage ?? "", headers: responseHeaders };
-          const encoding = String(responseHeaders["content-encoding"] ?? "identity").toLowerCase();
-          decoder = bodyDecoder(encoding);
-          if (decoder === undefined) return failBody(refusals.unsupported(encoding.slice(0, 30)));
-          if (decoder === null && Number(responseHeaders["content-length"]) > maxBytes) return failBody(refusals.tooLarge());
+          try {
+            decoder = bodyDecoder(responseHeaders, maxBytes, refusals);
+          } catch (refusal) {
+            return failBody(refusal as Error);
+          }
           if (decoder) {
             let refused: Error | undefined;
             decoded = readBounded(decoder, maxBytes, () => (refused = refusals.tooLarge()));

@@ -49,16 +49,12 @@ export interface BodyRefusals {
  * fails with zlib's error (its `code` is `Z_DATA_ERROR` or similar).
  */
 export async function readDecoded(response: IncomingMessage, maxBytes: number, refusals: BodyRefusals): Promise<Buffer> {
-  const declared = Number(response.headers["content-length"]);
-  const encoding = String(response.headers["content-encoding"] ?? "identity").toLowerCase();
-  if (encoding === "identity" && declared > maxBytes) {
+  let decoder: ReturnType<typeof bodyDecoder>;
+  try {
+    decoder = bodyDecoder(response.headers, maxBytes, refusals);
+  } catch (refusal) {
     response.destroy();
-    throw refusals.tooLarge();
-  }
-  const decoder = bodyDecoder(encoding);
-  if (decoder === undefined) {
-    response.destroy();
-    throw refusals.unsupported(encoding.slice(0, 30));
+    throw refusal;
   }
   const stream: NodeJS.ReadableStream = decoder ? response.pipe(decoder) : response;
   if (decoder) response.once("error", (error) => decoder.destroy(error));
@@ -71,13 +67,22 @@ export async function readDecoded(response: IncomingMessage, maxBytes: number, r
 }
 
 /**
- * The stream that decompresses a body of the content-encoding `encoding` (lower case; one of ACCEPTED_ENCODINGS), null
- * for a body sent as it is (identity), undefined for an encoding it does not read.
+ * The stream that decompresses a body with the answer's `headers` (its content-encoding: gzip, deflate, br), or null
+ * for a body sent as it is. Throws the refusal of a body that is not to be read: one whose declared length is past
+ * `maxBytes` (`tooLarge`, before a byte of it is read), one of an encoding it does not read (`unsupported`).
  */
-export function bodyDecoder(encoding: string): zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress | null | undefined {
-  if (encoding === "identity") return null;
+export function bodyDecoder(
+  headers: Record<string, string | string[] | undefined>,
+  maxBytes: number,
+  refusals: BodyRefusals,
+): zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress | null {
+  const encoding = String(headers["content-encoding"] ?? "identity").toLowerCase();
+  if (encoding === "identity") {
+    if (Number(headers["content-length"]) > maxBytes) throw refusals.tooLarge();
+    return null;
+  }
   if (encoding === "gzip" || encoding === "x-gzip") return zlib.createGunzip();
   if (encoding === "deflate") return zlib.createInflate();
   if (encoding === "br") return zlib.createBrotliDecompress();
-  return undefined;
+  throw refusals.unsupported(encoding.slice(0, 30));
 }
